@@ -1,0 +1,41 @@
+// One jest run for the whole monorepo. `unit` is the pure domain (no services);
+// `service` holds the medium and end-to-end specs that use the real Postgres,
+// Redis and NATS of the machine, each spec isolated in its own database and
+// NATS/Redis namespace (see libs/testing).
+const { readFileSync } = require('node:fs');
+
+const swcrc = JSON.parse(readFileSync(`${__dirname}/.swcrc`, 'utf8'));
+delete swcrc.$schema;
+const paths = JSON.parse(readFileSync(`${__dirname}/tsconfig.base.json`, 'utf8')).compilerOptions
+  .paths;
+
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(paths).map(([alias, [target]]) => [
+    `^${alias}$`,
+    `<rootDir>/${target.replace(/\/index\.ts$/, '')}`,
+  ]),
+);
+
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }] },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper,
+};
+
+module.exports = {
+  testTimeout: 30000,
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/libs/domain/**/*.spec.ts'],
+    },
+    {
+      ...common,
+      displayName: 'service',
+      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/!(domain)/**/*.spec.ts'],
+    },
+  ],
+};

@@ -1,0 +1,3 @@
+export * from './envelope';
+export * from './guards';
+export * from './maintenance-changed';

@@ -1,0 +1,39 @@
+import { Expose } from 'class-transformer';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Settings every service reads. Each field is documented in README.md (Settings). */
+export class CommonSettings {
+  @Expose({ name: 'LOG_LEVEL' })
+  @IsIn(LOG_LEVELS)
+  logLevel: LogLevel = 'info';
+
+  @Expose({ name: 'DATABASE_URL' })
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  databaseUrl = 'postgres://postgres@127.0.0.1:5432/sts';
+
+  @Expose({ name: 'NATS_URL' })
+  @IsString()
+  natsUrl = 'nats://127.0.0.1:4222';
+
+  /** Prefix of every NATS subject and JetStream stream, so several deployments share one NATS. */
+  @Expose({ name: 'NATS_PREFIX' })
+  @Matches(/^[a-z][a-z0-9_]{0,31}$/, { message: 'NATS_PREFIX must be lowercase [a-z0-9_]' })
+  natsPrefix = 'sts';
+
+  @Expose({ name: 'REDIS_URL' })
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  redisUrl = 'redis://127.0.0.1:6379';
+
+  @Expose({ name: 'REDIS_PREFIX' })
+  @IsString()
+  redisPrefix = 'sts:';
+
+  /** Path to a JSON file that overrides the checked-in venue registry (config/venues.json). */
+  @Expose({ name: 'VENUE_REGISTRY_FILE' })
+  @IsOptional()
+  @IsString()
+  venueRegistryFile?: string;
+}

@@ -1,0 +1,3 @@
+export * from './common.settings';
+export * from './load-config';
+export * from './venue-registry';

@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { VENUE_IDS, type VenueConfig, type VenueId, type VenueRegistry } from '@sts/domain';
+import defaults from './venues.json';
+import { ConfigError } from './load-config';
+
+interface RawVenueEntry {
+  mode?: string;
+  maker_cap?: number;
+  cap_group?: string;
+  rate_limit_per_s?: number;
+  min_trade_budget?: number;
+  shared_account_limit?: boolean;
+  hedge_timeout_ms?: number;
+  endpoint?: string;
+}
+
+const positiveInt = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value > 0;
+
+function toVenueConfig(id: VenueId, raw: RawVenueEntry, problems: string[]): VenueConfig {
+  const check = (ok: boolean, text: string): void => {
+    if (!ok) problems.push(`venue ${id}: ${text}`);
+  };
+  check(raw.mode === 'paper' || raw.mode === 'live', 'mode must be paper or live');
+  check(positiveInt(raw.maker_cap), 'maker_cap must be a positive integer');
+  check(typeof raw.cap_group === 'string' && raw.cap_group.length > 0, 'cap_group is required');
+  check(positiveInt(raw.rate_limit_per_s), 'rate_limit_per_s must be a positive integer');
+  check(positiveInt(raw.min_trade_budget), 'min_trade_budget must be a positive integer');
+  check(
+    (raw.min_trade_budget ?? 0) <= (raw.rate_limit_per_s ?? 0),
+    'min_trade_budget cannot exceed rate_limit_per_s',
+  );
+  check(typeof raw.shared_account_limit === 'boolean', 'shared_account_limit must be boolean');
+  check(positiveInt(raw.hedge_timeout_ms), 'hedge_timeout_ms must be a positive integer');
+  return {
+    id,
+    mode: raw.mode as VenueConfig['mode'],
+    makerCap: raw.maker_cap as number,
+    capGroup: raw.cap_group as string,
+    rateLimitPerS: raw.rate_limit_per_s as number,
+    minTradeBudget: raw.min_trade_budget as number,
+    sharedAccountLimit: raw.shared_account_limit as boolean,
+    hedgeTimeoutMs: raw.hedge_timeout_ms as number,
+    endpoint: raw.endpoint,
+  };
+}
+
+const ENV_FIELDS: Record<string, keyof RawVenueEntry> = {
+  MODE: 'mode',
+  MAKER_CAP: 'maker_cap',
+  CAP_GROUP: 'cap_group',
+  RATE_LIMIT_PER_S: 'rate_limit_per_s',
+  MIN_TRADE_BUDGET: 'min_trade_budget',
+  SHARED_ACCOUNT_LIMIT: 'shared_account_limit',
+  HEDGE_TIMEOUT_MS: 'hedge_timeout_ms',
+  ENDPOINT: 'endpoint',
+};
+
+function parseEnvValue(field: keyof RawVenueEntry, text: string): unknown {
+  if (field === 'mode' || field === 'cap_group' || field === 'endpoint') return text;
+  if (field === 'shared_account_limit') return text === 'true';
+  return /^\d+$/.test(text) ? Number(text) : text;
+}
+
+/**
+ * The venue registry: the checked-in `venues.json`, then a JSON file named by
+ * `VENUE_REGISTRY_FILE`, then `VENUE_<ID>_<FIELD>` variables
+ * (e.g. `VENUE_ASTER_MAKER_CAP=2`, `VENUE_LIGHTER_MODE=live`), each overriding
+ * the one before field by field. Validated as a whole; any problem stops boot.
+ */
+export function loadVenueRegistry(
+  env: Record<string, string | undefined> = process.env,
+): VenueRegistry {
+  const layers: Array<Partial<Record<string, RawVenueEntry>>> = [
+    defaults as Record<string, RawVenueEntry>,
+  ];
+  if (env['VENUE_REGISTRY_FILE']) {
+    layers.push(JSON.parse(readFileSync(env['VENUE_REGISTRY_FILE'], 'utf8')));
+  }
+  const problems: string[] = [];
+  const registry = {} as Record<VenueId, VenueConfig>;
+  for (const id of VENUE_IDS) {
+    const raw: RawVenueEntry = Object.assign({}, ...layers.map((layer) => layer[id] ?? {}));
+    for (const [suffix, field] of Object.entries(ENV_FIELDS)) {
+      const text = env[`VENUE_${id.toUpperCase()}_${suffix}`];
+      if (text !== undefined && text !== '') {
+        (raw as Record<string, unknown>)[field] = parseEnvValue(field, text);
+      }
+    }
+    registry[id] = toVenueConfig(id, raw, problems);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(registry);
+}

@@ -1,0 +1,40 @@
+/**
+ * Every error the service reports carries one of these machine codes
+ * (decisions section 4). Shared and worker code throws `AppError`; only the
+ * HTTP edge maps a code to a status.
+ */
+export const ERROR_CODES = [
+  'unauthorized',
+  'insufficient_scope',
+  'ip_not_allowed',
+  'session_required',
+  'invalid_request',
+  'not_found',
+  'idempotency_key_required',
+  'invalid_idempotency_key',
+  'same_exchange',
+  'market_not_tradeable',
+  'credentials_not_linked',
+  'maker_cap_exceeded',
+  'rate_budget_exhausted',
+  'budget_unavailable',
+  'system_maintenance',
+  'exchange_maintenance',
+  'kill_switch',
+  'trade_not_found',
+  'trade_not_amendable',
+  'wallet_not_found',
+  'wallet_already_linked',
+  'wallet_is_primary',
+  'wallet_has_live_trades',
+  'invalid_signature',
+  'nonce_expired',
+  'credential_not_found',
+  'unknown_exchange',
+  'rate_limited',
+  'conflict',
+  'service_unavailable',
+  'internal_error',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,3 @@
+export * from './jwks-server';
+export * from './namespace';
+export * from './test-database';

@@ -1,4 +1,5 @@
 import { Foundation1763700000000 } from './1763700000000-foundation';
+import { Trades1763700100000 } from './1763700100000-trades';
 
 /** Every migration, in order. A new migration is a new timestamped file listed here. */
-export const MIGRATIONS = [Foundation1763700000000];
+export const MIGRATIONS = [Foundation1763700000000, Trades1763700100000];

@@ -9,7 +9,7 @@ export class TradeEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 
-  @Column({ name: 'user_id', type: 'uuid' })
+  @Column({ name: 'user_id', type: 'text' })
   userId: string;
 
   @Column({ type: 'text' })

@@ -1,8 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'users' })
 export class UserEntity {
-  @PrimaryGeneratedColumn('uuid')
+  /** The identity provider's subject for browser users; a UUID for operator-created users. */
+  @PrimaryColumn({ type: 'text' })
   id: string;
 
   @Column({ name: 'primary_wallet', type: 'text' })

@@ -6,7 +6,7 @@ export class WalletLinkChallengeEntity {
   @PrimaryColumn({ type: 'text' })
   nonce: string;
 
-  @Column({ name: 'user_id', type: 'uuid' })
+  @Column({ name: 'user_id', type: 'text' })
   userId: string;
 
   @Column({ type: 'text' })

@@ -6,7 +6,7 @@ export class WalletEntity {
   @PrimaryColumn({ type: 'text' })
   address: string;
 
-  @Column({ name: 'user_id', type: 'uuid' })
+  @Column({ name: 'user_id', type: 'text' })
   userId: string;
 
   @Column({ name: 'is_primary', type: 'boolean', default: false })

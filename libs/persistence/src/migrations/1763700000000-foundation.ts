@@ -7,14 +7,14 @@ export class Foundation1763700000000 implements MigrationInterface {
   async up(db: QueryRunner): Promise<void> {
     await db.query(`
       CREATE TABLE users (
-        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        id text PRIMARY KEY DEFAULT gen_random_uuid()::text,
         primary_wallet text NOT NULL UNIQUE,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
     await db.query(`
       CREATE TABLE wallets (
         address text PRIMARY KEY,
-        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
         is_primary boolean NOT NULL DEFAULT false,
         verified boolean NOT NULL DEFAULT false,
         linked_at timestamptz NOT NULL DEFAULT now(),
@@ -24,7 +24,7 @@ export class Foundation1763700000000 implements MigrationInterface {
     await db.query(`
       CREATE TABLE wallet_link_challenges (
         nonce text PRIMARY KEY,
-        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
         address text NOT NULL,
         message text NOT NULL,
         expires_at timestamptz NOT NULL,
@@ -34,7 +34,7 @@ export class Foundation1763700000000 implements MigrationInterface {
     await db.query(`
       CREATE TABLE exchange_credentials (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
         exchange text NOT NULL,
         wallet_addr text NOT NULL REFERENCES wallets(address) ON DELETE CASCADE,
         key_preview text NOT NULL,
@@ -50,7 +50,7 @@ export class Foundation1763700000000 implements MigrationInterface {
     await db.query(`
       CREATE TABLE api_keys (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-        user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
         prefix text NOT NULL UNIQUE,
         secret_hash text NOT NULL,
         scopes text[] NOT NULL,

@@ -11,7 +11,7 @@ export class Trades1763700100000 implements MigrationInterface {
     await db.query(`
       CREATE TABLE trades (
         id uuid PRIMARY KEY,
-        user_id uuid NOT NULL REFERENCES users(id) ON DELETE RESTRICT,
+        user_id text NOT NULL REFERENCES users(id) ON DELETE RESTRICT,
         market text NOT NULL,
         long_exchange text NOT NULL,
         long_wallet text NOT NULL,

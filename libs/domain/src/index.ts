@@ -1,1 +1,40 @@
 export * from './venue/venue';
+
+export * from './decimal/decimal';
+export * from './decimal/decimal-math';
+export * from './market/market-rules';
+
+export * from './trade/trade-terms';
+export * from './trade/trade-status';
+export * from './trade/trade-transitions';
+
+export * from './spread/legs';
+export * from './spread/spread';
+export * from './spread/spread-condition';
+
+export type { Bound, Range } from './quoting/price-range';
+export * from './quoting/quote-input';
+export {
+  conditionSpreadRange,
+  isValidMakerPrice,
+  validMakerPriceRange,
+} from './quoting/valid-maker-price';
+export * from './quoting/default-quote';
+export * from './quoting/aggressive-quote';
+export * from './quoting/worst-spread';
+export * from './quoting/quote-cushion';
+export * from './quoting/quote';
+
+export * from './sizing/size-type';
+export * from './sizing/venue-minimums';
+export * from './sizing/maker-order-size';
+export * from './sizing/hedge-accumulator';
+
+export * from './hedging/hedge-price';
+export * from './hedging/execution-quality';
+
+export * from './orders/client-order-id';
+
+export * from './fast-move-guard/fast-move-settings';
+export * from './fast-move-guard/adverse-move';
+export * from './fast-move-guard/fast-move-guard';

@@ -1,0 +1,76 @@
+import Big from 'big.js';
+
+/**
+ * A private Big constructor for division, so no other code changing the
+ * global `Big.DP` / `Big.RM` can change a price or size computed here.
+ * Truncation (round down) is deliberate: every caller rounds the quotient
+ * again in the direction it needs, and truncating first never overshoots.
+ */
+const Exact = Big();
+Exact.DP = 40;
+Exact.RM = Big.roundDown;
+
+/** `dividend / divisor` truncated at 40 decimal places, returned as a plain Big. */
+export const divide = (dividend: Big, divisor: Big): Big => {
+  if (divisor.eq(0)) throw new RangeError('division by zero');
+  return new Big(new Exact(dividend).div(divisor));
+};
+
+/** Largest multiple of `step` that is <= value. Exact: uses Big's integer `mod`. */
+export const floorToStep = (value: Big, step: Big): Big => {
+  assertPositiveStep(step);
+  const remainder = value.mod(step);
+  if (remainder.eq(0)) return value;
+  // mod keeps the dividend's sign, so a negative value is one step further down.
+  return value.gte(0) ? value.minus(remainder) : value.minus(remainder).minus(step);
+};
+
+/** Smallest multiple of `step` that is >= value. */
+export const ceilToStep = (value: Big, step: Big): Big => {
+  assertPositiveStep(step);
+  const floor = floorToStep(value, step);
+  return floor.eq(value) ? value : floor.plus(step);
+};
+
+export const isMultipleOf = (value: Big, step: Big): boolean => {
+  assertPositiveStep(step);
+  return value.mod(step).eq(0);
+};
+
+export const maxOf = (first: Big, ...rest: Big[]): Big =>
+  rest.reduce((max, value) => (value.gt(max) ? value : max), first);
+
+export const minOf = (first: Big, ...rest: Big[]): Big =>
+  rest.reduce((min, value) => (value.lt(min) ? value : min), first);
+
+/**
+ * Least common multiple of two positive decimals. For steps that are powers
+ * of ten (every real venue) it is simply the larger one; for steps like 0.2
+ * and 0.3 it is 0.6, the smallest size both venues accept.
+ */
+export const leastCommonMultiple = (a: Big, b: Big): Big => {
+  assertPositiveStep(a);
+  assertPositiveStep(b);
+  const places = Math.max(decimalPlaces(a), decimalPlaces(b));
+  // Scale to integers by shifting the exponent: exact, unlike a division.
+  const x = a.times(`1e${places}`);
+  const y = b.times(`1e${places}`);
+  return divide(x.times(y), greatestCommonDivisor(x, y)).times(`1e-${places}`);
+};
+
+const greatestCommonDivisor = (a: Big, b: Big): Big => {
+  let x = a;
+  let y = b;
+  while (!y.eq(0)) {
+    const r = x.mod(y);
+    x = y;
+    y = r;
+  }
+  return x;
+};
+
+const decimalPlaces = (value: Big): number => Math.max(0, value.c.length - value.e - 1);
+
+const assertPositiveStep = (step: Big): void => {
+  if (step.lte(0)) throw new RangeError(`step must be positive, got ${step.toFixed()}`);
+};

@@ -1,0 +1,40 @@
+import type Big from 'big.js';
+import { divide } from '../decimal/decimal-math';
+import type { MakerLeg } from '../trade/trade-terms';
+
+export interface HedgeReferenceObservation {
+  /** On the worker's own monotonic clock, the same one fills are timed with. */
+  timeMs: number;
+  price: Big;
+}
+
+export interface AdverseMove {
+  /** How far H moved against the resting order, in bps of `from`; zero or more. */
+  bps: Big;
+  /** The reference the move is measured from: the window's extreme. */
+  from: Big;
+  to: Big;
+}
+
+/**
+ * The largest move of H against the maker order within the window ending at
+ * `current`. A long maker is hedged by a sell, so a falling H eats its spread:
+ * the move runs from the window's highest H down to now. A short maker is
+ * hedged by a buy, so the move runs from the lowest H up to now.
+ */
+export const adverseMove = (
+  makerLeg: MakerLeg,
+  observations: readonly HedgeReferenceObservation[],
+  current: HedgeReferenceObservation,
+  windowMs: number,
+): AdverseMove => {
+  const since = current.timeMs - windowMs;
+  let from = current.price;
+  for (const observation of observations) {
+    if (observation.timeMs < since || observation.timeMs > current.timeMs) continue;
+    const further = makerLeg === 'long' ? observation.price.gt(from) : observation.price.lt(from);
+    if (further) from = observation.price;
+  }
+  const against = makerLeg === 'long' ? from.minus(current.price) : current.price.minus(from);
+  return { bps: divide(against.times(10000), from), from, to: current.price };
+};

@@ -81,9 +81,7 @@ export function decodeEnvelope<T>(
     message_id: record['message_id'] as string,
     type: expectedType,
     correlation_id: record['correlation_id'] as string,
-    ...(typeof record['causation_id'] === 'string'
-      ? { causation_id: record['causation_id'] }
-      : {}),
+    ...(typeof record['causation_id'] === 'string' ? { causation_id: record['causation_id'] } : {}),
     occurred_at: record['occurred_at'] as string,
     payload: Object.freeze(validatePayload(record['payload'])),
   });

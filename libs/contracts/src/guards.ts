@@ -10,7 +10,8 @@ export function objectOf(type: string, value: unknown): Record<string, unknown> 
 
 export function stringField(type: string, record: Record<string, unknown>, field: string): string {
   const value = record[field];
-  if (typeof value !== 'string') throw new MessageValidationError(type, `${field} must be a string`);
+  if (typeof value !== 'string')
+    throw new MessageValidationError(type, `${field} must be a string`);
   return value;
 }
 
@@ -24,7 +25,11 @@ export function optionalStringField(
     : stringField(type, record, field);
 }
 
-export function booleanField(type: string, record: Record<string, unknown>, field: string): boolean {
+export function booleanField(
+  type: string,
+  record: Record<string, unknown>,
+  field: string,
+): boolean {
   const value = record[field];
   if (typeof value !== 'boolean') {
     throw new MessageValidationError(type, `${field} must be a boolean`);

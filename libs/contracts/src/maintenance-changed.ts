@@ -7,8 +7,7 @@ import { objectOf, booleanField, stringField } from './guards';
  */
 export const MAINTENANCE_CHANGED = 'maintenance.changed';
 
-export const maintenanceChangedSubject = (prefix: string): string =>
-  `${prefix}.events.maintenance`;
+export const maintenanceChangedSubject = (prefix: string): string => `${prefix}.events.maintenance`;
 
 export interface MaintenanceChanged {
   /** A venue id, `_system`, or `_kill_switch` for the global kill switch. */

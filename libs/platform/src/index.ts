@@ -1,4 +1,5 @@
 export * from './config';
+export * from './crypto';
 export * from './errors';
 export * from './logging';
 export * from './nats';

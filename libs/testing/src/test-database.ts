@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { createDataSource, MIGRATIONS, runMigrations } from '@sts/persistence';
 
-const ADMIN_URL = process.env['TEST_DATABASE_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const ADMIN_URL =
+  process.env['TEST_DATABASE_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TEMPLATE_LOCK_ID = 7_316_210_002;
 
 export interface TestDatabase {
@@ -27,10 +28,13 @@ const urlFor = (database: string): string => {
   return url.toString();
 };
 
-/** One template per migration set: built once, then every spec copies it in ~100 ms. */
+/**
+ * One template per migration set (names and code, so an edited migration gets a
+ * new template): built once, then every spec copies it in ~100 ms.
+ */
 async function ensureTemplate(admin: Client): Promise<string> {
   const fingerprint = createHash('sha256')
-    .update(MIGRATIONS.map((migration) => migration.name).join(','))
+    .update(MIGRATIONS.map((migration) => `${migration.name}:${migration.toString()}`).join('\n'))
     .digest('hex')
     .slice(0, 12);
   const template = `sts_tpl_${fingerprint}`;

@@ -10,26 +10,32 @@ export class CommonSettings {
   @IsIn(LOG_LEVELS)
   logLevel: LogLevel = 'info';
 
+  /** Write logs to this file instead of stdout (tests read it back to prove no secret is logged). */
+  @Expose({ name: 'LOG_FILE' })
+  @IsOptional()
+  @IsString()
+  logFile?: string;
+
   @Expose({ name: 'DATABASE_URL' })
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
-  databaseUrl = 'postgres://postgres@127.0.0.1:5432/sts';
+  databaseUrl: string = 'postgres://postgres@127.0.0.1:5432/sts';
 
   @Expose({ name: 'NATS_URL' })
   @IsString()
-  natsUrl = 'nats://127.0.0.1:4222';
+  natsUrl: string = 'nats://127.0.0.1:4222';
 
   /** Prefix of every NATS subject and JetStream stream, so several deployments share one NATS. */
   @Expose({ name: 'NATS_PREFIX' })
   @Matches(/^[a-z][a-z0-9_]{0,31}$/, { message: 'NATS_PREFIX must be lowercase [a-z0-9_]' })
-  natsPrefix = 'sts';
+  natsPrefix: string = 'sts';
 
   @Expose({ name: 'REDIS_URL' })
   @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
-  redisUrl = 'redis://127.0.0.1:6379';
+  redisUrl: string = 'redis://127.0.0.1:6379';
 
   @Expose({ name: 'REDIS_PREFIX' })
   @IsString()
-  redisPrefix = 'sts:';
+  redisPrefix: string = 'sts:';
 
   /** Path to a JSON file that overrides the checked-in venue registry (config/venues.json). */
   @Expose({ name: 'VENUE_REGISTRY_FILE' })

@@ -1,3 +1,5 @@
 export * from './common.settings';
+export * from './credentials.settings';
+export * from './dotenv';
 export * from './load-config';
 export * from './venue-registry';

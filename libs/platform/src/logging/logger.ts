@@ -34,9 +34,14 @@ export function loggerOptions(service: string, level: LogLevel): LoggerOptions {
   };
 }
 
+/** stdout, or a file when LOG_FILE is set. Synchronous so the last lines survive a crash. */
+export function logDestination(file?: string): pino.DestinationStream {
+  return pino.destination({ dest: file ?? 1, sync: true, mkdir: !!file });
+}
+
 /** A structured JSON logger for code outside Nest's DI (workers' hot paths, scripts). */
-export function createLogger(service: string, level: LogLevel = 'info'): Logger {
-  return pino(loggerOptions(service, level));
+export function createLogger(service: string, level: LogLevel = 'info', file?: string): Logger {
+  return pino(loggerOptions(service, level), logDestination(file));
 }
 
 export type { Logger };

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { createDataSource, MIGRATIONS, runMigrations } from '@sts/persistence';
-import { createTestDatabase, type TestDatabase } from '@sts/testing';
+import { createTestDatabase, type TestDatabase } from './test-database';
 
 describe('migrations', () => {
   let database: TestDatabase;
@@ -21,7 +21,13 @@ describe('migrations', () => {
         `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
       );
       expect(tables.rows.map((row) => row.table_name)).toEqual(
-        expect.arrayContaining(['users', 'wallets', 'api_keys', 'exchange_credentials', 'maintenance']),
+        expect.arrayContaining([
+          'users',
+          'wallets',
+          'api_keys',
+          'exchange_credentials',
+          'maintenance',
+        ]),
       );
       const maintenance = await client.query('SELECT exchange FROM maintenance ORDER BY exchange');
       expect(maintenance.rows.map((row) => row.exchange)).toEqual([

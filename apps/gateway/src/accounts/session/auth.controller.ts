@@ -1,0 +1,28 @@
+import { Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, SessionOnly, type Principal } from '@sts/auth';
+import { SessionUsers } from './session-users';
+
+@ApiTags('session')
+@ApiBearerAuth()
+@Controller('api/v1/auth')
+export class AuthController {
+  constructor(private readonly users: SessionUsers) {}
+
+  @SessionOnly()
+  @Post('verify')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Confirm the JWT and bootstrap the session (creates the account on first sign-in)',
+  })
+  async verify(@CurrentPrincipal() principal: Principal) {
+    const user = await this.users.ensure(principal);
+    return {
+      user_id: user.userId,
+      wallet_address: user.walletAddress,
+      new_account: user.created,
+      expires_at: principal.expiresAt.toISOString(),
+      scopes: [...principal.scopes],
+    };
+  }
+}

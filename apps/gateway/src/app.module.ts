@@ -1,0 +1,47 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { randomUUID } from 'node:crypto';
+import { LoggerModule } from 'nestjs-pino';
+import { AuthGuard } from '@sts/auth';
+import { logDestination, loggerOptions } from '@sts/platform';
+import { AccountsModule } from './accounts/accounts.module';
+import type { GatewayConfig } from './config/load-gateway-settings';
+import { AppErrorFilter } from './errors/app-error.filter';
+import { HealthController } from './health/health.controller';
+import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: [
+            {
+              ...loggerOptions('gateway', config.settings.logLevel),
+              genReqId: (request) => {
+                const given = request.headers['x-request-id'];
+                return typeof given === 'string' && /^[\w-]{1,64}$/.test(given)
+                  ? given
+                  : randomUUID();
+              },
+              customProps: (request) => ({ correlation_id: request.id }),
+              autoLogging: { ignore: (request) => request.url === '/healthz' },
+            },
+            logDestination(config.settings.logFile),
+          ],
+        }),
+        InfrastructureModule.forRoot(config),
+        MaintenanceModule,
+        AccountsModule,
+      ],
+      controllers: [HealthController],
+      providers: [
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_FILTER, useClass: AppErrorFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { AppError } from '@sts/platform';
+import { AppModule } from './app.module';
+import type { GatewayConfig } from './config/load-gateway-settings';
+
+const describeValidation = (errors: ValidationError[], parent = ''): string[] =>
+  errors.flatMap((error) => {
+    const path = parent ? `${parent}.${error.property}` : error.property;
+    return [
+      ...Object.values(error.constraints ?? {}).map((text) =>
+        text.startsWith(error.property) ? text.replace(error.property, path) : `${path}: ${text}`,
+      ),
+      ...describeValidation(error.children ?? [], path),
+    ];
+  });
+
+/** Every body and query is validated; an unknown field is a 400, never silently dropped. */
+export const validationPipe = (): ValidationPipe =>
+  new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    stopAtFirstError: false,
+    exceptionFactory: (errors) =>
+      new AppError('invalid_request', describeValidation(errors).join('; ') || 'invalid request'),
+  });
+
+export async function createGatewayApp(config: GatewayConfig): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config),
+    new FastifyAdapter({ trustProxy: config.settings.trustProxy, bodyLimit: 64 * 1024 }),
+    { bufferLogs: true },
+  );
+  app.useLogger(app.get(Logger));
+  app.useGlobalPipes(validationPipe());
+  app.enableShutdownHooks();
+
+  const openApi = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Spread trading API')
+      .setDescription('Two-legged maker-taker spread trades across perpetual-futures venues')
+      .setVersion('v1')
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'api-key')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+      .build(),
+  );
+  app
+    .getHttpAdapter()
+    .get('/api/v1/openapi.json', (_request, reply: { send(body: unknown): void }) => {
+      reply.send(openApi);
+    });
+  return app;
+}

@@ -1,0 +1,33 @@
+import { Expose, Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
+import { AuthSettings } from '@sts/auth';
+import { CommonSettings, CredentialsSettings } from '@sts/platform';
+
+/** Every gateway setting; README.md (Settings) documents each with its default. */
+export class GatewaySettings extends CommonSettings {
+  @Expose({ name: 'GATEWAY_PORT' })
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  port: number = 3000;
+
+  @Expose({ name: 'GATEWAY_HOST' })
+  @IsString()
+  host: string = '0.0.0.0';
+
+  /** Trust X-Forwarded-For from a load balancer (needed for API key IP allow-lists behind one). */
+  @Expose({ name: 'GATEWAY_TRUST_PROXY' })
+  @Transform(({ value }) => value === true || value === 'true')
+  @IsBoolean()
+  trustProxy: boolean = false;
+
+  /** Run pending migrations at start-up (under an advisory lock). */
+  @Expose({ name: 'GATEWAY_MIGRATE_ON_START' })
+  @Transform(({ value }) => value !== false && value !== 'false')
+  @IsBoolean()
+  migrateOnStart: boolean = true;
+
+  // Composed rather than inherited: these groups are shared with other services.
+  auth: AuthSettings;
+  credentials: CredentialsSettings;
+}

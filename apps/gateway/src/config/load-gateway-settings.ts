@@ -1,0 +1,18 @@
+import { AuthSettings } from '@sts/auth';
+import { CredentialsSettings, loadConfig, loadVenueRegistry } from '@sts/platform';
+import type { VenueRegistry } from '@sts/domain';
+import { GatewaySettings } from './gateway.settings';
+
+export interface GatewayConfig {
+  settings: GatewaySettings;
+  venues: VenueRegistry;
+}
+
+export function loadGatewayConfig(
+  env: Record<string, string | undefined> = process.env,
+): GatewayConfig {
+  const settings = loadConfig(GatewaySettings, env);
+  settings.auth = loadConfig(AuthSettings, env);
+  settings.credentials = loadConfig(CredentialsSettings, env);
+  return { settings, venues: loadVenueRegistry(env) };
+}

@@ -1,0 +1,76 @@
+import {
+  Global,
+  Inject,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { RequestAuthenticator } from '@sts/auth';
+import { createDataSource, runMigrations } from '@sts/persistence';
+import { connectNats, CredentialCipher, type NatsConnection } from '@sts/platform';
+import type { GatewayConfig } from '../config/load-gateway-settings';
+import { GATEWAY_CONFIG, NATS_CONNECTION } from './tokens';
+
+/**
+ * Connections every gateway module shares: Postgres (migrated at boot under an
+ * advisory lock), NATS, the credential cipher and the authenticator.
+ */
+@Global()
+@Module({})
+export class InfrastructureModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
+  ) {}
+
+  static forRoot(config: GatewayConfig): DynamicModule {
+    const { settings } = config;
+    return {
+      module: InfrastructureModule,
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        {
+          provide: DataSource,
+          useFactory: async () => {
+            const dataSource = createDataSource(settings.databaseUrl, 'sts-gateway');
+            await dataSource.initialize();
+            if (settings.migrateOnStart) await runMigrations(dataSource);
+            return dataSource;
+          },
+        },
+        {
+          provide: NATS_CONNECTION,
+          useFactory: () => connectNats({ url: settings.natsUrl, name: `gateway-${process.pid}` }),
+        },
+        {
+          provide: CredentialCipher,
+          useFactory: () =>
+            CredentialCipher.fromSettings(
+              settings.credentials.credentialsKekId,
+              settings.credentials.credentialsKek,
+              settings.credentials.credentialsOldKeks,
+            ),
+        },
+        {
+          provide: RequestAuthenticator,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) =>
+            new RequestAuthenticator(dataSource, settings.auth),
+        },
+      ],
+      exports: [
+        GATEWAY_CONFIG,
+        DataSource,
+        NATS_CONNECTION,
+        CredentialCipher,
+        RequestAuthenticator,
+      ],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.nats.drain().catch(() => undefined);
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}

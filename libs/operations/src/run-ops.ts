@@ -1,0 +1,146 @@
+import { Command, CommanderError } from 'commander';
+import { isAppError } from '@sts/platform';
+import { createApiKey, listApiKeys, revokeApiKey } from './commands/api-keys.commands';
+import { addCredential } from './commands/credentials.commands';
+import { migrate } from './commands/db.commands';
+import { setKillSwitch, setMaintenance } from './commands/switches.commands';
+import { createUser, linkWallet } from './commands/users.commands';
+import { OpsContext } from './ops-context';
+
+export interface OpsResult {
+  exitCode: number;
+  /** JSON on success; `{ error, code }` on failure. */
+  output: Record<string, unknown> | unknown[];
+}
+
+function buildProgram(context: () => OpsContext, done: (result: unknown) => void): Command {
+  const program = new Command('ops')
+    .description(
+      'Operator tool: users, API keys, credentials, maintenance, kill switch. Prints JSON.',
+    )
+    .option(
+      '--operator <id>',
+      'operator id recorded in the audit log (default OPERATOR_ID or the OS user)',
+    )
+    .exitOverride()
+    .configureOutput({ writeOut: () => undefined, writeErr: () => undefined });
+  const run =
+    <A extends unknown[]>(action: (...args: A) => Promise<unknown>) =>
+    async (...args: A) =>
+      done(await action(...args));
+
+  const users = program.command('users').description('user accounts');
+  users
+    .command('create')
+    .requiredOption('--wallet <address>', 'primary wallet')
+    .action(run((options: { wallet: string }) => createUser(context(), options)));
+
+  program
+    .command('wallets')
+    .command('link')
+    .requiredOption('--user <id>')
+    .requiredOption('--wallet <address>')
+    .action(run((options: { user: string; wallet: string }) => linkWallet(context(), options)));
+
+  const keys = program.command('api-keys').description('API keys (the raw key is printed once)');
+  keys
+    .command('create')
+    .requiredOption('--user <id>')
+    .requiredOption('--scopes <list>', 'comma list of trades:read, trades:write, account:read')
+    .option('--allow-ip <cidrs>', 'comma list of IPs or CIDRs the key may be used from')
+    .option('--expires-days <n>', 'lifetime in days, at most 365 (default 365)')
+    .option('--label <text>')
+    .action(run((options: Parameters<typeof createApiKey>[1]) => createApiKey(context(), options)));
+  keys
+    .command('revoke')
+    .argument('<key_id>')
+    .action(run((keyId: string) => revokeApiKey(context(), keyId)));
+  keys
+    .command('list')
+    .requiredOption('--user <id>')
+    .action(run((options: { user: string }) => listApiKeys(context(), options.user)));
+
+  program
+    .command('credentials')
+    .command('add')
+    .requiredOption('--user <id>')
+    .requiredOption('--exchange <id>')
+    .requiredOption('--wallet <address>')
+    .requiredOption('--api-key <key>')
+    .option('--api-secret <secret>', 'or set OPS_API_SECRET to keep it out of the process list')
+    .action(
+      run(
+        (options: {
+          user: string;
+          exchange: string;
+          wallet: string;
+          apiKey: string;
+          apiSecret?: string;
+        }) =>
+          addCredential(context(), {
+            ...options,
+            apiSecret: options.apiSecret ?? process.env['OPS_API_SECRET'] ?? '',
+          }),
+      ),
+    );
+
+  program
+    .command('maintenance')
+    .command('set')
+    .argument('<exchange>', 'a venue id or _system')
+    .argument('<state>', 'on or off')
+    .option('--reason <text>', 'shown to traders', '')
+    .action(
+      run((exchange: string, state: string, options: { reason: string }) =>
+        setMaintenance(context(), exchange, state, options.reason),
+      ),
+    );
+
+  program
+    .command('kill-switch')
+    .argument('<state>', 'on or off')
+    .option('--reason <text>', 'shown to traders', '')
+    .action(
+      run((state: string, options: { reason: string }) =>
+        setKillSwitch(context(), state, options.reason),
+      ),
+    );
+
+  program
+    .command('db')
+    .command('migrate')
+    .action(run(() => migrate(context())));
+  return program;
+}
+
+/** Runs one operator command; importable so tests drive the real tool in-process. */
+export async function runOps(
+  argv: string[],
+  env: Record<string, string | undefined> = process.env,
+): Promise<OpsResult> {
+  let context: OpsContext | undefined;
+  let result: unknown;
+  const program = buildProgram(
+    () => (context ??= new OpsContext(env, program.opts<{ operator?: string }>().operator)),
+    (value) => (result = value),
+  );
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return { exitCode: 0, output: (result ?? {}) as OpsResult['output'] };
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      const help = error.code === 'commander.helpDisplayed' || error.code === 'commander.help';
+      return {
+        exitCode: help ? 0 : 2,
+        output: help
+          ? { usage: program.helpInformation() }
+          : { error: error.message, code: 'invalid_request' },
+      };
+    }
+    if (isAppError(error))
+      return { exitCode: 1, output: { error: error.message, code: error.code } };
+    return { exitCode: 1, output: { error: (error as Error).message, code: 'internal_error' } };
+  } finally {
+    await context?.close();
+  }
+}

@@ -1,1 +1,2 @@
 export * from './nats-connection';
+export * from './streams';

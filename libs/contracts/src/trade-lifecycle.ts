@@ -1,0 +1,51 @@
+import { MessageValidationError } from './envelope';
+import { objectOf, oneOf, stringField } from './guards';
+
+/** Lifecycle events pushed to WebSocket clients (interface.md, Lifecycle events). */
+export const TRADE_LIFECYCLE_EVENTS = [
+  'trade.started',
+  'trade.completed',
+  'trade.failed',
+  'trade.canceled',
+  'trade.paused',
+  'trade.resumed',
+] as const;
+export type TradeLifecycleEvent = (typeof TRADE_LIFECYCLE_EVENTS)[number];
+
+export const TRADE_LIFECYCLE = 'trade.lifecycle';
+
+/**
+ * One subject per trade under the events stream. The owner travels in the
+ * payload (user ids may contain dots, so they stay out of subjects).
+ */
+export const tradeLifecycleSubject = (prefix: string, tradeId: string): string =>
+  `${prefix}.events.trades.${tradeId}`;
+export const allTradeLifecycleSubjects = (prefix: string): string => `${prefix}.events.trades.>`;
+
+export interface TradeLifecycle {
+  event: TradeLifecycleEvent;
+  trade_id: string;
+  user_id: string;
+  /** The trade's status after the transition. */
+  status: string;
+  /** When the transition happened (ISO 8601 UTC). */
+  timestamp: string;
+  /** Event details, e.g. failure_reason, filled_size, pause reason. */
+  data: Record<string, unknown>;
+}
+
+export function parseTradeLifecycle(value: unknown): TradeLifecycle {
+  const record = objectOf(TRADE_LIFECYCLE, value);
+  const data = record['data'] ?? {};
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new MessageValidationError(TRADE_LIFECYCLE, 'data must be an object');
+  }
+  return {
+    event: oneOf(TRADE_LIFECYCLE, record, 'event', TRADE_LIFECYCLE_EVENTS),
+    trade_id: stringField(TRADE_LIFECYCLE, record, 'trade_id'),
+    user_id: stringField(TRADE_LIFECYCLE, record, 'user_id'),
+    status: stringField(TRADE_LIFECYCLE, record, 'status'),
+    timestamp: stringField(TRADE_LIFECYCLE, record, 'timestamp'),
+    data: data as Record<string, unknown>,
+  };
+}

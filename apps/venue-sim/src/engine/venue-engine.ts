@@ -1,0 +1,126 @@
+import type Big from 'big.js';
+import type { VenueProfile } from '../config/market-spec';
+import { Account } from './accounts';
+import { applyLadder, targetLadder } from './house-liquidity';
+import { MarketState } from './market-state';
+import type { MatchResult } from './matching';
+import type { Side } from './order-book';
+import { OrderDesk } from './order-desk';
+import { OrderRegistry } from './order-registry';
+import { runTradeFlow, takeLiquidity } from './trade-flow';
+import { SimError, type EngineSink } from './types';
+
+export interface VenueEngineOptions {
+  seed: number;
+  /** Ids carry the run's epoch so they never repeat across a reset. */
+  epoch: number;
+  now: () => number;
+  sink: EngineSink;
+  initialMid: (spec: VenueProfile['markets'][number]) => number;
+}
+
+/**
+ * One simulated venue: its markets' books, the house quotes and trade flow
+ * that move them, and the accounts trading on it (through `desk`). Pure and
+ * synchronous: the wire layer calls it and forwards what it publishes.
+ */
+export class VenueEngine {
+  readonly markets = new Map<string, MarketState>();
+  readonly accounts = new Map<string, Account>();
+  readonly registry = new OrderRegistry();
+  readonly desk: OrderDesk;
+
+  constructor(
+    readonly profile: VenueProfile,
+    private readonly options: VenueEngineOptions,
+  ) {
+    for (const spec of profile.markets) {
+      this.markets.set(
+        spec.symbol,
+        new MarketState(profile.id, spec, options.seed, options.initialMid(spec)),
+      );
+    }
+    this.desk = new OrderDesk(this, options.epoch, options.now, options.sink);
+  }
+
+  get id(): string {
+    return this.profile.id;
+  }
+
+  market(symbol: string): MarketState {
+    const market = this.markets.get(symbol);
+    if (!market) throw new SimError('unknown_market', `unknown market ${symbol}`);
+    return market;
+  }
+
+  account(accountId: string): Account {
+    let account = this.accounts.get(accountId);
+    if (!account) {
+      account = new Account(accountId);
+      this.accounts.set(accountId, account);
+    }
+    return account;
+  }
+
+  marks(): Map<string, Big> {
+    return new Map(
+      [...this.markets.values()].map((market) => [market.spec.symbol, market.markPrice()]),
+    );
+  }
+
+  /** One step of the market: new mids, house re-quotes, then other traders' orders. */
+  tick(midOf: (market: MarketState) => number): void {
+    for (const market of this.markets.values()) {
+      market.mid = midOf(market);
+      const settle = (result: MatchResult): void => this.desk.settle(market, result);
+      applyLadder(market, targetLadder(market, this.profile.levels), settle);
+      runTradeFlow(market, this.profile, settle);
+    }
+    this.publishBooks();
+  }
+
+  /** Re-quotes at once after a price jump, without random flow. */
+  requote(midOf: (market: MarketState) => number): void {
+    for (const market of this.markets.values()) {
+      market.mid = midOf(market);
+      applyLadder(market, targetLadder(market, this.profile.levels), (result) =>
+        this.desk.settle(market, result),
+      );
+    }
+    this.publishBooks();
+  }
+
+  /** A taker order from outside (control endpoint): trades through resting orders. */
+  injectTrade(symbol: string, side: Side, size: string, limitPrice?: string): string {
+    const market = this.market(symbol);
+    const lots = market.lot.toSteps(size);
+    if (lots === null)
+      throw new SimError(
+        'invalid_order',
+        `size ${size} is not a multiple of the lot`,
+        'invalid_size',
+      );
+    let limitTicks: number;
+    if (limitPrice !== undefined) {
+      const ticks = market.price.toSteps(limitPrice);
+      if (ticks === null)
+        throw new SimError('invalid_order', `price ${limitPrice} is off tick`, 'invalid_tick');
+      limitTicks = ticks;
+    } else {
+      limitTicks = side === 'buy' ? Number.MAX_SAFE_INTEGER : 1;
+    }
+    const filled = takeLiquidity(market, side, lots, limitTicks, (result) =>
+      this.desk.settle(market, result),
+    );
+    this.publishBooks();
+    return market.lot.format(filled);
+  }
+
+  publishBooks(): void {
+    const tsMs = this.options.now();
+    for (const market of this.markets.values()) {
+      const delta = market.book.drainDelta();
+      if (delta) this.options.sink.book(this.id, market.spec.symbol, delta, tsMs);
+    }
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Typed venue failures. Every VenueClient maps its venue's errors onto these,
+ * so callers branch on `code` (exhaustively) and never on message text.
+ */
+export const VENUE_ERROR_CODES = [
+  'post_only_would_cross',
+  'rate_limited',
+  'rejected',
+  'unknown_order',
+  'auth',
+  'network',
+] as const;
+export type VenueErrorCode = (typeof VENUE_ERROR_CODES)[number];
+
+export class VenueError extends Error {
+  constructor(
+    readonly code: VenueErrorCode,
+    readonly venue: string,
+    message: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(`${venue}: ${message}`, { cause: options.cause });
+    this.name = 'VenueError';
+  }
+}
+
+/** A post-only order would have taken liquidity; the venue refused it. */
+export class PostOnlyWouldCrossError extends VenueError {
+  constructor(venue: string, message = 'post-only order would cross the book', cause?: unknown) {
+    super('post_only_would_cross', venue, message, { cause });
+    this.name = 'PostOnlyWouldCrossError';
+  }
+}
+
+/** The account's per-second request limit was hit (HTTP 429). Nothing was done. */
+export class RateLimitedError extends VenueError {
+  constructor(
+    venue: string,
+    readonly retryAfterMs: number,
+    cause?: unknown,
+  ) {
+    super('rate_limited', venue, `rate limited, retry after ${retryAfterMs} ms`, { cause });
+    this.name = 'RateLimitedError';
+  }
+}
+
+/**
+ * The venue refused the request for a business reason (`reason` is a
+ * snake_case code such as `insufficient_margin`, `invalid_tick`,
+ * `below_min_size`, `duplicate_client_order_id`, `venue_halted`).
+ */
+export class OrderRejectedError extends VenueError {
+  constructor(
+    venue: string,
+    readonly reason: string,
+    message?: string,
+    cause?: unknown,
+  ) {
+    super('rejected', venue, message ?? `rejected: ${reason}`, { cause });
+    this.name = 'OrderRejectedError';
+  }
+}
+
+/** The venue does not know the order (id or client order id). */
+export class UnknownOrderError extends VenueError {
+  constructor(venue: string, message = 'unknown order', cause?: unknown) {
+    super('unknown_order', venue, message, { cause });
+    this.name = 'UnknownOrderError';
+  }
+}
+
+export class VenueAuthError extends VenueError {
+  constructor(venue: string, message = 'authentication failed', cause?: unknown) {
+    super('auth', venue, message, { cause });
+    this.name = 'VenueAuthError';
+  }
+}
+
+/**
+ * The request may or may not have reached the venue (timeout, reset,
+ * disconnected). An order request that fails this way must be reconciled by
+ * client order id before it is retried.
+ */
+export class VenueNetworkError extends VenueError {
+  constructor(venue: string, message = 'network failure', cause?: unknown) {
+    super('network', venue, message, { cause });
+    this.name = 'VenueNetworkError';
+  }
+}
+
+export const isVenueError = (value: unknown): value is VenueError => value instanceof VenueError;

@@ -1,0 +1,88 @@
+export type OrderSide = 'buy' | 'sell';
+
+/** `post_only`: rests or is rejected, never takes. `ioc`: takes what the book offers, rest canceled. */
+export type OrderType = 'post_only' | 'ioc';
+
+export type OrderStatus = 'open' | 'partially_filled' | 'filled' | 'canceled' | 'rejected';
+
+export interface PlaceOrderRequest {
+  /** Venue symbol (VenueMarket.entry.symbol). */
+  symbol: string;
+  side: OrderSide;
+  /** Limit price, a multiple of the market's tick size. */
+  price: string;
+  /** Base size in contract units, a multiple of the lot size. */
+  size: string;
+  /**
+   * Caller-chosen id, unique per account. Deterministic ids let a restarted
+   * worker map the venue's orders and fills back to the trade that sent them.
+   */
+  clientOrderId: string;
+}
+
+export interface VenueOrder {
+  exchange: string;
+  symbol: string;
+  /** Canonical symbol of the market. */
+  market: string;
+  orderId: string;
+  clientOrderId: string;
+  side: OrderSide;
+  type: OrderType;
+  price: string;
+  size: string;
+  filledSize: string;
+  /** Volume-weighted fill price; absent until something filled. */
+  averagePrice?: string;
+  status: OrderStatus;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/**
+ * Result of a placement. `duplicate` is true when the venue already knew the
+ * client order id with the same parameters and returned that order instead of
+ * placing a second one (an idempotent retry after a timeout is safe).
+ */
+export interface OrderAck {
+  order: VenueOrder;
+  /** Fills the placement caused at once (an IOC's takes); also streamed. */
+  fills: VenueFill[];
+  duplicate: boolean;
+}
+
+export interface VenueFill {
+  exchange: string;
+  symbol: string;
+  market: string;
+  side: OrderSide;
+  price: string;
+  size: string;
+  orderId: string;
+  clientOrderId: string;
+  /** True when this fill completed the order. */
+  fullyFilled: boolean;
+  timestampMs: number;
+  /** The venue's id of this fill; unique per venue, the key to deduplicate on. */
+  fillId: string;
+  liquidity: 'maker' | 'taker';
+  /** Fee paid in the quote asset (negative for a rebate), when the venue reports it. */
+  fee?: string;
+}
+
+export type CancelTarget =
+  { clientOrderId: string; symbol?: string } | { orderId: string; symbol?: string };
+
+/**
+ * `canceled`: the order was open and is now canceled. `not_open`: the venue
+ * knows the order but it had already filled or been canceled (see `order`).
+ */
+export interface CancelResult {
+  outcome: 'canceled' | 'not_open';
+  order?: VenueOrder;
+}
+
+export interface ReplaceRequest {
+  target: CancelTarget;
+  next: PlaceOrderRequest;
+}

@@ -1,0 +1,78 @@
+import type { VenueBalance, VenuePosition } from './model/account';
+import type { BookUpdate } from './model/book';
+import type { VenueMarket } from './model/market';
+import type {
+  CancelResult,
+  CancelTarget,
+  OrderAck,
+  PlaceOrderRequest,
+  ReplaceRequest,
+  VenueFill,
+  VenueOrder,
+} from './model/orders';
+
+/**
+ * Connection signals. `reconnected` follows a `disconnected` once the client
+ * is back and has resubscribed; events that happened in between may be lost,
+ * so a caller recovers them with `fillsSince(disconnectedAtMs)`.
+ */
+export type ConnectionEvent =
+  | { state: 'connected'; atMs: number }
+  | { state: 'disconnected'; atMs: number; reason: string }
+  | { state: 'reconnected'; atMs: number; disconnectedAtMs: number };
+
+export interface VenueEventMap {
+  /** Own fills, delivered as soon as the venue reports them (the hedge trigger). */
+  fill: VenueFill;
+  /** Own order state changes. */
+  order: VenueOrder;
+  /** Top of book and depth of each subscribed market after every applied update. */
+  book: BookUpdate;
+  connection: ConnectionEvent;
+}
+
+export type VenueEventType = keyof VenueEventMap;
+export type Unsubscribe = () => void;
+
+/**
+ * The one port every venue implements (paper simulator and live ccxt), with
+ * one conformance suite for all (`runVenueConformance`).
+ *
+ * Listeners are called synchronously from the socket handler, so a fill
+ * reaches the hedge logic with nothing queued in between; a listener must not
+ * block. Every method rejects with a `VenueError` subclass.
+ */
+export interface VenueClient {
+  readonly venue: string;
+
+  /** Opens streams (own orders and fills) and loads markets. Idempotent. */
+  connect(): Promise<void>;
+  /** Stops reconnecting and closes every stream. */
+  close(): Promise<void>;
+
+  on<K extends VenueEventType>(type: K, listener: (event: VenueEventMap[K]) => void): Unsubscribe;
+
+  /** The venue's perpetual markets, mapped to canonical symbols. */
+  markets(): Promise<VenueMarket[]>;
+  /** Starts the book stream of one venue symbol; `book` events follow. */
+  subscribeBook(symbol: string): Promise<void>;
+  unsubscribeBook(symbol: string): Promise<void>;
+
+  placePostOnly(request: PlaceOrderRequest): Promise<OrderAck>;
+  placeIoc(request: PlaceOrderRequest): Promise<OrderAck>;
+  cancel(target: CancelTarget): Promise<CancelResult>;
+  /**
+   * Cancels the target and places `next` (post-only). When the cancel finds
+   * the order already closed, nothing is placed and `placed` is absent: the
+   * caller decides with the fill in hand.
+   */
+  replace(request: ReplaceRequest): Promise<{ canceled: CancelResult; placed?: OrderAck }>;
+
+  /** One order by client order id (crash recovery); UnknownOrderError when the venue never saw it. */
+  order(target: CancelTarget): Promise<VenueOrder>;
+  openOrders(symbol?: string): Promise<VenueOrder[]>;
+  /** Own fills at or after `timestampMs`, oldest first. */
+  fillsSince(timestampMs: number): Promise<VenueFill[]>;
+  positions(): Promise<VenuePosition[]>;
+  balances(): Promise<VenueBalance[]>;
+}

@@ -27,13 +27,17 @@ describe('authentication (decisions section 4)', () => {
         headers: { 'x-api-key': alice.apiKey },
       });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual([{ address: alice.wallet, linked_at: expect.any(String), verified: true }]);
+      expect(response.body).toEqual([
+        { address: alice.wallet, linked_at: expect.any(String), verified: true },
+      ]);
     });
 
     it('rejects a key whose secret part is wrong even when its prefix exists', async () => {
       const alice = await gateway.userWithKey();
       const forged = alice.apiKey.slice(0, -4) + (alice.apiKey.endsWith('AAAA') ? 'BBBB' : 'AAAA');
-      const response = await gateway.request('GET', '/api/v1/wallets', { headers: { 'x-api-key': forged } });
+      const response = await gateway.request('GET', '/api/v1/wallets', {
+        headers: { 'x-api-key': forged },
+      });
       expect(response.status).toBe(401);
     });
 
@@ -74,15 +78,23 @@ describe('authentication (decisions section 4)', () => {
     });
 
     it('answers 403 ip_not_allowed from outside the allow-list and 200 from inside it', async () => {
-      const outside = await gateway.userWithKey('account:read', ['--allow-ip', '10.0.0.0/8,192.168.1.7']);
+      const outside = await gateway.userWithKey('account:read', [
+        '--allow-ip',
+        '10.0.0.0/8,192.168.1.7',
+      ]);
       const denied = await gateway.request('GET', '/api/v1/wallets', {
         headers: { 'x-api-key': outside.apiKey },
       });
       expect(denied.status).toBe(403);
       expect(denied.body.code).toBe('ip_not_allowed');
 
-      const inside = await gateway.userWithKey('account:read', ['--allow-ip', '10.0.0.0/8,127.0.0.0/8']);
-      const allowed = await gateway.request('GET', '/api/v1/wallets', { headers: { 'x-api-key': inside.apiKey } });
+      const inside = await gateway.userWithKey('account:read', [
+        '--allow-ip',
+        '10.0.0.0/8,127.0.0.0/8',
+      ]);
+      const allowed = await gateway.request('GET', '/api/v1/wallets', {
+        headers: { 'x-api-key': inside.apiKey },
+      });
       expect(allowed.status).toBe(200);
     });
 
@@ -91,9 +103,17 @@ describe('authentication (decisions section 4)', () => {
       const headers = { 'x-api-key': alice.apiKey };
       const calls: Array<[string, string, unknown?]> = [
         ['POST', '/api/v1/auth/verify'],
-        ['POST', '/api/v1/wallets/link', { address: alice.wallet, nonce: 'x'.repeat(20), signature: '0x' }],
+        [
+          'POST',
+          '/api/v1/wallets/link',
+          { address: alice.wallet, nonce: 'x'.repeat(20), signature: '0x' },
+        ],
         ['DELETE', `/api/v1/wallets/${alice.wallet}`],
-        ['POST', '/api/v1/credentials/hyperliquid', { wallet_addr: alice.wallet, api_key: 'k', api_secret: 's' }],
+        [
+          'POST',
+          '/api/v1/credentials/hyperliquid',
+          { wallet_addr: alice.wallet, api_key: 'k', api_secret: 's' },
+        ],
         ['DELETE', `/api/v1/credentials/hyperliquid/${alice.wallet}`],
       ];
       for (const [method, path, body] of calls) {
@@ -108,9 +128,14 @@ describe('authentication (decisions section 4)', () => {
   });
 
   describe('browser-session JWTs', () => {
-    const claims = { sub: 'user-jwt-1', wallet_address: '0x1111111111111111111111111111111111111111' };
+    const claims = {
+      sub: 'user-jwt-1',
+      wallet_address: '0x1111111111111111111111111111111111111111',
+    };
     const verify = (token: string) =>
-      gateway.request('POST', '/api/v1/auth/verify', { headers: { authorization: `Bearer ${token}` } });
+      gateway.request('POST', '/api/v1/auth/verify', {
+        headers: { authorization: `Bearer ${token}` },
+      });
 
     it('accepts a token signed by a key from the JWKS and bootstraps the account', async () => {
       const response = await verify(await gateway.jwks.sign(claims));
@@ -125,7 +150,10 @@ describe('authentication (decisions section 4)', () => {
     });
 
     it.each([
-      ['expired', () => gateway.jwks.sign(claims, { issuedAtOffsetSeconds: -3600, expiresInSeconds: 900 })],
+      [
+        'expired',
+        () => gateway.jwks.sign(claims, { issuedAtOffsetSeconds: -3600, expiresInSeconds: 900 }),
+      ],
       ['wrong issuer', () => gateway.jwks.sign(claims, { issuer: 'https://evil.example/' })],
       ['wrong audience', () => gateway.jwks.sign(claims, { audience: 'someone-else' })],
       ['unknown kid', () => gateway.jwks.sign(claims, { kid: 'rotated-away' })],

@@ -95,7 +95,15 @@ export class GatewayHarness {
   ): Promise<{ userId: string; wallet: string; apiKey: string; keyId: string }> {
     const wallet = `0x${randomBytes(20).toString('hex')}`;
     const user = await this.ops('users', 'create', '--wallet', wallet);
-    const key = await this.ops('api-keys', 'create', '--user', user.user_id, '--scopes', scopes, ...extra);
+    const key = await this.ops(
+      'api-keys',
+      'create',
+      '--user',
+      user.user_id,
+      '--scopes',
+      scopes,
+      ...extra,
+    );
     return { userId: user.user_id, wallet, apiKey: key.api_key, keyId: key.key_id };
   }
 

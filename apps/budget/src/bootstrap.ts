@@ -1,0 +1,77 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { VenueRegistry } from '@sts/domain';
+import { createDataSource } from '@sts/persistence';
+import {
+  connectNats,
+  connectRedis,
+  createLogger,
+  loadVenueRegistry,
+  type Logger,
+  type NatsConnection,
+  type Redis,
+} from '@sts/platform';
+import type { DataSource } from 'typeorm';
+import { BudgetModule } from './budget.module';
+import type { BudgetSettings } from './config/budget.settings';
+
+export interface BudgetService {
+  /** Stops taking requests, finishes the ones in flight, then closes every connection. */
+  close(): Promise<void>;
+}
+
+export interface BudgetServiceOptions {
+  /** Defaults to the registry loaded from the environment. */
+  venues?: VenueRegistry;
+  logger?: Logger;
+}
+
+/**
+ * Starts the budget service: it answers on NATS as soon as this resolves.
+ * Needs NATS and Postgres to start; Redis may be down (requests then answer
+ * `budget_unavailable` until it is back, and an empty Redis is rebuilt from
+ * the live trades).
+ */
+export async function startBudgetService(
+  settings: BudgetSettings,
+  options: BudgetServiceOptions = {},
+): Promise<BudgetService> {
+  const logger = options.logger ?? createLogger('budget', settings.logLevel);
+  const venues = options.venues ?? loadVenueRegistry();
+  const instance = settings.instanceId ?? `budget-${process.pid}`;
+  const opened: Array<() => Promise<unknown>> = [];
+  const closeAll = async (): Promise<void> => {
+    for (const close of opened.reverse()) await close().catch(() => undefined);
+  };
+  try {
+    const redis: Redis = connectRedis(settings.redisUrl, settings.redisPrefix);
+    opened.push(() => redis.quit());
+    let lastRedisError = 0;
+    redis.on('error', (error: Error) => {
+      // ioredis retries forever and reports every attempt: log one line per 10 s.
+      if (Date.now() - lastRedisError < 10_000) return;
+      lastRedisError = Date.now();
+      logger.warn({ err: error }, 'Redis unreachable; budget requests answer budget_unavailable');
+    });
+    const nats: NatsConnection = await connectNats({ url: settings.natsUrl, name: instance });
+    opened.push(() => nats.drain());
+    const db: DataSource = createDataSource(settings.databaseUrl, instance);
+    await db.initialize();
+    opened.push(() => db.destroy());
+
+    const app = await NestFactory.createApplicationContext(
+      BudgetModule.forRoot({ settings, venues, logger, nats, redis, db }),
+      { logger: false, abortOnError: false },
+    );
+    logger.info({ instance, nats_prefix: settings.natsPrefix }, 'budget service listening');
+    return {
+      close: async () => {
+        await app.close();
+        await closeAll();
+      },
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}

@@ -1,0 +1,97 @@
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import {
+  BUDGET_ACCOUNT,
+  BUDGET_ACCOUNT_RESULT,
+  BUDGET_GET,
+  BUDGET_GET_RESULT,
+  BUDGET_RELEASE,
+  BUDGET_RELEASE_RESULT,
+  BUDGET_RESERVE,
+  BUDGET_RESERVE_RESULT,
+  budgetAccountSubject,
+  budgetGetSubject,
+  budgetReleaseSubject,
+  budgetReserveSubject,
+  parseBudgetAccountRequest,
+  parseBudgetGetRequest,
+  parseBudgetReleaseRequest,
+  parseBudgetReserveRequest,
+  type Envelope,
+} from '@sts/contracts';
+import type { Logger, NatsConnection } from '@sts/platform';
+import { BudgetSettings } from './config/budget.settings';
+import { NatsRequestServer } from './nats-request-server';
+import { BUDGET_SETTINGS, LOGGER, NATS } from './tokens';
+import { ReadBudgetUseCase } from './use-cases/read-budget/read-budget.use-case';
+import { ReleaseBudgetUseCase } from './use-cases/release-budget/release-budget.use-case';
+import { ReserveBudgetUseCase } from './use-cases/reserve-budget/reserve-budget.use-case';
+
+const tracing = (message: Envelope<unknown>) => ({
+  correlationId: message.correlation_id,
+  causationId: message.message_id,
+});
+
+/**
+ * The budget subjects, one line each. Why not `@MessagePattern` on Nest's NATS
+ * transport: its subjects are fixed in decorators at import time while ours are
+ * built from NATS_PREFIX at boot (two services with different prefixes run in
+ * one test process), and its wire format wraps every message in Nest's own
+ * {pattern, data, id} record instead of our validated envelopes. So this is a
+ * Nest application context whose handlers subscribe through the `nats` client.
+ */
+@Injectable()
+export class BudgetHandler implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly server: NatsRequestServer;
+
+  constructor(
+    @Inject(NATS) nc: NatsConnection,
+    @Inject(BUDGET_SETTINGS) private readonly settings: BudgetSettings,
+    @Inject(LOGGER) logger: Logger,
+    private readonly reserve: ReserveBudgetUseCase,
+    private readonly release: ReleaseBudgetUseCase,
+    private readonly read: ReadBudgetUseCase,
+  ) {
+    this.server = new NatsRequestServer(nc, 'budget', logger);
+  }
+
+  onApplicationBootstrap(): void {
+    const prefix = this.settings.natsPrefix;
+    this.server.serve({
+      subject: budgetReserveSubject(prefix),
+      requestType: BUDGET_RESERVE,
+      resultType: BUDGET_RESERVE_RESULT,
+      parse: parseBudgetReserveRequest,
+      handle: (request, message) => this.reserve.execute(request, tracing(message)),
+    });
+    this.server.serve({
+      subject: budgetReleaseSubject(prefix),
+      requestType: BUDGET_RELEASE,
+      resultType: BUDGET_RELEASE_RESULT,
+      parse: parseBudgetReleaseRequest,
+      handle: (request, message) => this.release.execute(request, tracing(message)),
+    });
+    this.server.serve({
+      subject: budgetGetSubject(prefix),
+      requestType: BUDGET_GET,
+      resultType: BUDGET_GET_RESULT,
+      parse: parseBudgetGetRequest,
+      handle: (request) => this.read.trade(request),
+    });
+    this.server.serve({
+      subject: budgetAccountSubject(prefix),
+      requestType: BUDGET_ACCOUNT,
+      resultType: BUDGET_ACCOUNT_RESULT,
+      parse: parseBudgetAccountRequest,
+      handle: (request) => this.read.account(request),
+    });
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.server.drain();
+  }
+}

@@ -1,0 +1,63 @@
+-- Reserves a trade's shares on its maker account and, when given, its hedge
+-- account: all or nothing, in one script so no other reserve or release can
+-- interleave. Every holder of an account gets floor(limit / holders).
+--
+-- KEYS: 1 ready marker, 2 version counter, 3 accounts index (set), 4 trades index (zset),
+--       5 trade hash, then per account (maker first): 6/8 account hash, 7/9 holders set.
+-- ARGV: 1 trade id, 2 now (ms), 3 force ('1' adopts a live trade: no minimum check),
+--       then per account: role, venue, wallet, limit, min.
+-- Returns {'not_ready'} | {'conflict'} | {'refused', role, holders}
+--       | {'existing', {role, share, version}...}
+--       | {'granted', version, {role, venue, wallet, before, after, {holder...}}...}
+local tradeId, now, force = ARGV[1], ARGV[2], ARGV[3] == '1'
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'not_ready'} end
+
+local accounts = {}
+for i = 1, (#KEYS - 5) / 2 do
+  local arg = 3 + (i - 1) * 5
+  accounts[i] = {
+    key = KEYS[4 + i * 2], holders = KEYS[5 + i * 2],
+    role = ARGV[arg + 1], venue = ARGV[arg + 2], wallet = ARGV[arg + 3],
+    limit = tonumber(ARGV[arg + 4]), min = tonumber(ARGV[arg + 5]),
+  }
+end
+local wanted = { maker = '', hedge = '' }
+for _, a in ipairs(accounts) do wanted[a.role] = a.venue .. ':' .. a.wallet end
+
+-- A retried reserve answers the grant already held, never a second holder.
+if redis.call('EXISTS', KEYS[5]) == 1 then
+  local held = redis.call('HMGET', KEYS[5], 'maker_venue', 'maker_wallet', 'hedge_venue', 'hedge_wallet')
+  local heldHedge = held[3] == '' and '' or (held[3] .. ':' .. held[4])
+  if held[1] .. ':' .. held[2] ~= wanted.maker or heldHedge ~= wanted.hedge then
+    return {'conflict'}
+  end
+  local out = {'existing'}
+  for _, a in ipairs(accounts) do
+    local state = redis.call('HMGET', a.key, 'share', 'seq')
+    out[#out + 1] = {a.role, tonumber(state[1] or '0'), tonumber(state[2] or '0')}
+  end
+  return out
+end
+
+for _, a in ipairs(accounts) do
+  a.holdersBefore = redis.call('SCARD', a.holders)
+  a.after = math.floor(a.limit / (a.holdersBefore + 1))
+  if not force and a.after < a.min then return {'refused', a.role, a.holdersBefore} end
+end
+
+local version = redis.call('INCR', KEYS[2])
+local out = {'granted', version}
+for _, a in ipairs(accounts) do
+  local before = tonumber(redis.call('HGET', a.key, 'share') or '0')
+  redis.call('SADD', a.holders, tradeId .. '|' .. a.role)
+  redis.call('HSET', a.key, 'venue', a.venue, 'wallet', a.wallet, 'limit', a.limit,
+    'min', a.min, 'share', a.after, 'seq', version)
+  redis.call('SADD', KEYS[3], a.venue .. ':' .. a.wallet)
+  out[#out + 1] = {a.role, a.venue, a.wallet, before, a.after, redis.call('SMEMBERS', a.holders)}
+end
+local hedge = accounts[2]
+redis.call('HSET', KEYS[5], 'reserved_at', now,
+  'maker_venue', accounts[1].venue, 'maker_wallet', accounts[1].wallet,
+  'hedge_venue', hedge and hedge.venue or '', 'hedge_wallet', hedge and hedge.wallet or '')
+redis.call('ZADD', KEYS[4], now, tradeId)
+return out

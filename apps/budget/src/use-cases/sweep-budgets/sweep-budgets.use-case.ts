@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { isVenueId } from '@sts/domain';
+import { LIVE_TRADE_STATUSES } from '@sts/persistence';
+import type { Logger } from '@sts/platform';
+import { BudgetRepository } from '../../budget.repository';
+import { BudgetSettings } from '../../config/budget.settings';
+import { SharePropagation } from '../../shares/share-propagation';
+import { TradeBudgetRows, type TradeAccountsRow } from '../../shares/trade-budget-rows';
+import { BUDGET_SETTINGS, LOGGER } from '../../tokens';
+import { VenueTerms } from '../../venue-terms';
+import { RebuildBudgetsUseCase } from '../rebuild-budgets/rebuild-budgets.use-case';
+import { ReleaseBudgetUseCase } from '../release-budget/release-budget.use-case';
+
+export interface SweepReport {
+  swept: number;
+  adopted: number;
+  resized: number;
+  accounts: number;
+}
+
+/**
+ * Keeps the holders equal to the live trades in Postgres:
+ * - a holder whose trade is terminal (its worker died before releasing), or
+ *   whose trade row never appeared within the grace period, is released;
+ * - a live trade without a holder (a reservation lost to a rebuild race) is
+ *   adopted, even under the minimum: it is running and must be counted;
+ * - an account whose limit changed in the venue registry is re-divided;
+ * then every share is republished and written into the trade rows, so a
+ * worker or row that missed a change converges within one interval.
+ * One replica sweeps at a time (a Redis lease).
+ */
+@Injectable()
+export class SweepBudgetsUseCase {
+  private readonly owner = randomUUID();
+
+  constructor(
+    private readonly repository: BudgetRepository,
+    private readonly rows: TradeBudgetRows,
+    private readonly readiness: RebuildBudgetsUseCase,
+    private readonly release: ReleaseBudgetUseCase,
+    private readonly propagation: SharePropagation,
+    private readonly terms: VenueTerms,
+    @Inject(BUDGET_SETTINGS) private readonly settings: BudgetSettings,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Null when another replica holds the sweep lease. */
+  async run(): Promise<SweepReport | null> {
+    const leased = await this.repository.tryLock(
+      'sweep',
+      this.owner,
+      Math.max(this.settings.sweepIntervalMs, 1_000),
+    );
+    if (!leased) return null;
+    try {
+      await this.readiness.ensureReady();
+      const swept = await this.releaseEnded();
+      const adopted = await this.adoptUnheld();
+      const accounts = await this.repository.listAccounts();
+      let resized = 0;
+      for (const account of accounts) {
+        const outcome = await this.repository.rebalance(this.terms.of(account));
+        if (outcome.kind !== 'rebalanced') continue;
+        resized += 1;
+        this.propagation.announce([outcome.change], 'resized', null);
+      }
+      for (const account of accounts) await this.propagation.republish(account, 'refresh');
+      await this.propagation.writeRowsNow(accounts);
+      const report = { swept, adopted, resized, accounts: accounts.length };
+      if (swept + adopted + resized > 0) this.logger.info(report, 'budget sweep changed holders');
+      return report;
+    } finally {
+      await this.repository.unlock('sweep', this.owner).catch(() => undefined);
+    }
+  }
+
+  private async releaseEnded(): Promise<number> {
+    const held = await this.repository.listHeldTrades();
+    const rows = await this.rows.byIds(held.map((trade) => trade.tradeId));
+    const orphanBefore = Date.now() - this.settings.holderGraceMs;
+    let swept = 0;
+    for (const trade of held) {
+      const row = rows.get(trade.tradeId);
+      const ended = row !== undefined && !LIVE_TRADE_STATUSES.includes(row.status);
+      const orphan = row === undefined && trade.reservedAtMs < orphanBefore;
+      if (!ended && !orphan) continue;
+      if (await this.release.release(trade.tradeId, 'swept')) {
+        swept += 1;
+        this.logger.info(
+          { trade_id: trade.tradeId, status: row?.status ?? 'missing' },
+          'swept the budget of a trade that no longer runs',
+        );
+      }
+    }
+    return swept;
+  }
+
+  private async adoptUnheld(): Promise<number> {
+    const [live, held] = await Promise.all([
+      this.rows.liveTrades(),
+      this.repository.listHeldTrades(),
+    ]);
+    const holding = new Set(held.map((trade) => trade.tradeId));
+    let adopted = 0;
+    for (const row of live) {
+      if (holding.has(row.id) || !(await this.adopt(row))) continue;
+      adopted += 1;
+    }
+    return adopted;
+  }
+
+  private async adopt(row: TradeAccountsRow): Promise<boolean> {
+    if (!isVenueId(row.maker_exchange) || !isVenueId(row.hedge_exchange)) return false;
+    const maker = this.terms.of({ venue: row.maker_exchange, wallet: row.maker_wallet });
+    const hedgeAccount = { venue: row.hedge_exchange, wallet: row.hedge_wallet };
+    const hedge = this.terms.hedgeHolds(hedgeAccount) ? this.terms.of(hedgeAccount) : null;
+    const outcome = await this.readiness.whenReady(() =>
+      this.repository.reserve(row.id, maker, hedge, Date.now(), true),
+    );
+    if (outcome.kind !== 'granted') return false;
+    this.logger.warn(
+      { trade_id: row.id, rate_budget: outcome.shares.maker.share },
+      'adopted a live trade that held no budget',
+    );
+    this.propagation.announce(outcome.changes, 'adopted', row.id);
+    return true;
+  }
+}

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import type { BudgetAccount, BudgetChanged, Envelope } from '@sts/contracts';
+import type { VenueId } from '@sts/domain';
+
+/** Trade rows as the gateway writes them; only the columns the budget service reads matter. */
+export class TradeTable {
+  private readonly userId = `user-${randomUUID()}`;
+
+  private constructor(private readonly client: Client) {}
+
+  static async open(databaseUrl: string): Promise<TradeTable> {
+    const client = new Client({ connectionString: databaseUrl });
+    await client.connect();
+    const table = new TradeTable(client);
+    await client.query('INSERT INTO users (id, primary_wallet) VALUES ($1, $2)', [
+      table.userId,
+      `0x${randomUUID().replace(/-/g, '')}`,
+    ]);
+    return table;
+  }
+
+  async insert(trade: {
+    id: string;
+    maker: BudgetAccount;
+    hedge: BudgetAccount;
+    status?: string;
+    rateBudget: number;
+    hedgeRateBudget?: number | null;
+  }): Promise<void> {
+    await this.client.query(
+      `INSERT INTO trades (id, user_id, market, long_exchange, long_wallet, short_exchange,
+         short_wallet, maker_leg, maker_exchange, maker_wallet, hedge_exchange, hedge_wallet,
+         cap_group, target_spread, spread_condition, target_size, max_slippage, status,
+         rate_budget, hedge_rate_budget, idempotency_key)
+       VALUES ($1, $2, 'BTC', $3, $4, $5, $6, 'long', $3, $4, $5, $6, $3, '1', 'gte', '0.1',
+         '0.001', $7, $8, $9, $10)`,
+      [
+        trade.id,
+        this.userId,
+        trade.maker.venue,
+        trade.maker.wallet,
+        trade.hedge.venue,
+        trade.hedge.wallet,
+        trade.status ?? 'pending',
+        trade.rateBudget,
+        trade.hedgeRateBudget ?? null,
+        `key-${trade.id}`,
+      ],
+    );
+  }
+
+  async setStatus(id: string, status: string): Promise<void> {
+    await this.client.query('UPDATE trades SET status = $2 WHERE id = $1', [id, status]);
+  }
+
+  async budgets(id: string): Promise<{ rate_budget: number; hedge_rate_budget: number | null }> {
+    const result = await this.client.query(
+      'SELECT rate_budget, hedge_rate_budget FROM trades WHERE id = $1',
+      [id],
+    );
+    return result.rows[0];
+  }
+
+  close(): Promise<void> {
+    return this.client.end();
+  }
+}
+
+export const account = (venue: VenueId, wallet = randomWallet()): BudgetAccount => ({
+  venue,
+  wallet,
+});
+
+export const randomWallet = (): string => `0x${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+
+/** Polls until `check` stops throwing, or throws its last error. */
+export async function eventually(
+  check: () => Promise<void> | void,
+  timeoutMs = 5_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+/**
+ * Follows every budget.changed message the way a fleet of workers would, and
+ * checks after each one that no account is divided beyond its limit.
+ */
+export class ShareLedger {
+  private readonly shares = new Map<string, { share: number; version: number; account: string }>();
+  readonly violations: string[] = [];
+  readonly received: BudgetChanged[] = [];
+
+  constructor(private readonly limits: (account: BudgetAccount) => number) {}
+
+  readonly onChange = (message: Envelope<BudgetChanged>): void => {
+    const change = message.payload;
+    this.received.push(change);
+    const key = `${change.trade_id}|${change.role}`;
+    const accountId = `${change.venue}:${change.wallet}`;
+    const known = this.shares.get(key);
+    if (known && known.version > change.version) return;
+    this.shares.set(key, { share: change.share, version: change.version, account: accountId });
+    const total = this.total(change);
+    const limit = this.limits(change);
+    if (total > limit) {
+      this.violations.push(
+        `${accountId}: shares sum to ${total} > ${limit} after v${change.version}`,
+      );
+    }
+  };
+
+  total(account: BudgetAccount): number {
+    const accountId = `${account.venue}:${account.wallet}`;
+    let sum = 0;
+    for (const entry of this.shares.values()) if (entry.account === accountId) sum += entry.share;
+    return sum;
+  }
+
+  shareOf(tradeId: string, role: 'maker' | 'hedge' = 'maker'): number | undefined {
+    return this.shares.get(`${tradeId}|${role}`)?.share;
+  }
+}

@@ -1,0 +1,296 @@
+import {
+  BUDGET_ACCOUNT,
+  BUDGET_ACCOUNT_RESULT,
+  BUDGET_CHANGED,
+  BUDGET_GET,
+  BUDGET_GET_RESULT,
+  BUDGET_RELEASE,
+  BUDGET_RELEASE_RESULT,
+  BUDGET_RESERVE,
+  BUDGET_RESERVE_RESULT,
+  budgetAccountSubject,
+  budgetChangedWildcard,
+  budgetGetSubject,
+  budgetReleaseSubject,
+  budgetReserveSubject,
+  decodeEnvelope,
+  encodeEnvelope,
+  envelope,
+  parseBudgetAccountResult,
+  parseBudgetChanged,
+  parseBudgetGetResult,
+  parseBudgetReleaseResult,
+  parseBudgetReserveResult,
+  type BudgetAccount,
+  type BudgetAccountState,
+  type BudgetChanged,
+  type BudgetFailure,
+  type BudgetReleaseReason,
+  type Envelope,
+  type HolderShare,
+} from '@sts/contracts';
+import { AppError, type Logger, type NatsConnection } from '@sts/platform';
+import { BudgetRefusedError, BudgetUnavailableError } from './budget-errors';
+import {
+  TradeBudgetWatch,
+  type ShareListener,
+  type TradeBudgetWatchOptions,
+} from './trade-budget-watch';
+
+export interface BudgetClientOptions {
+  /** NATS_PREFIX of the deployment. */
+  natsPrefix: string;
+  /** How long a call waits for the budget service before failing as budget_unavailable. */
+  timeoutMs?: number;
+  logger?: Logger;
+}
+
+/** Tracing ids carried on the request envelope (decisions: immutable envelopes). */
+export interface CallContext {
+  correlationId?: string;
+  causationId?: string;
+}
+
+export interface ReserveRequest {
+  tradeId: string;
+  maker: BudgetAccount;
+  hedge: BudgetAccount;
+}
+
+/** What a trade holds: `rateBudget` and, where the hedge venue shares its limit, `hedgeRateBudget`. */
+export interface TradeBudget {
+  tradeId: string;
+  rateBudget: number;
+  /** Null when the hedge venue does not share its account limit: the trade row stores NULL. */
+  hedgeRateBudget: number | null;
+  maker: HolderShare;
+  hedge: HolderShare | null;
+}
+
+export const DEFAULT_BUDGET_TIMEOUT_MS = 2_000;
+
+/**
+ * The gateway's and workers' way to the budget service (subjects in
+ * @sts/contracts budget/). Every failure is typed: a refusal throws
+ * BudgetRefusedError (429 rate_budget_exhausted), an unreachable or slow
+ * service BudgetUnavailableError (503 budget_unavailable).
+ */
+export class BudgetClient {
+  private readonly timeoutMs: number;
+  private readonly watches = new Set<TradeBudgetWatch>();
+  private statusLoop?: { stop(): void };
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly options: BudgetClientOptions,
+  ) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_BUDGET_TIMEOUT_MS;
+  }
+
+  /**
+   * Reserves a new trade's shares before its row is inserted. Idempotent by
+   * trade id. When the answer does not come, a best-effort release follows:
+   * the reserve may have landed, and the gateway is about to answer 503.
+   */
+  async reserve(request: ReserveRequest, context: CallContext = {}): Promise<TradeBudget> {
+    let result;
+    try {
+      result = await this.call(
+        budgetReserveSubject(this.options.natsPrefix),
+        BUDGET_RESERVE,
+        { trade_id: request.tradeId, maker: request.maker, hedge: request.hedge },
+        BUDGET_RESERVE_RESULT,
+        parseBudgetReserveResult,
+        context,
+      );
+    } catch (error) {
+      if (error instanceof BudgetUnavailableError) {
+        this.release(request.tradeId, 'create_failed', context).catch((releaseError: unknown) =>
+          this.options.logger?.warn(
+            { trade_id: request.tradeId, err: releaseError },
+            'compensating budget release failed; the sweeper removes the holder after its grace period',
+          ),
+        );
+      }
+      throw error;
+    }
+    switch (result.outcome) {
+      case 'granted':
+        return toTradeBudget(result.trade_id, result.maker, result.hedge);
+      case 'refused':
+        throw new BudgetRefusedError(result);
+      case 'failed':
+        throw failureError(result);
+    }
+  }
+
+  /** Gives a trade's shares back. Resolves false when it held none. */
+  async release(
+    tradeId: string,
+    reason: BudgetReleaseReason,
+    context: CallContext = {},
+  ): Promise<boolean> {
+    const result = await this.call(
+      budgetReleaseSubject(this.options.natsPrefix),
+      BUDGET_RELEASE,
+      { trade_id: tradeId, reason },
+      BUDGET_RELEASE_RESULT,
+      parseBudgetReleaseResult,
+      context,
+    );
+    if (result.outcome === 'failed') throw failureError(result);
+    return result.released;
+  }
+
+  /** A trade's current shares, or null when it holds none. */
+  async get(tradeId: string, context: CallContext = {}): Promise<TradeBudget | null> {
+    const result = await this.call(
+      budgetGetSubject(this.options.natsPrefix),
+      BUDGET_GET,
+      { trade_id: tradeId },
+      BUDGET_GET_RESULT,
+      parseBudgetGetResult,
+      context,
+    );
+    switch (result.outcome) {
+      case 'found':
+        return toTradeBudget(result.trade_id, result.maker, result.hedge);
+      case 'not_found':
+        return null;
+      case 'failed':
+        throw failureError(result);
+    }
+  }
+
+  /** How one venue account's limit is divided now. */
+  async account(account: BudgetAccount, context: CallContext = {}): Promise<BudgetAccountState> {
+    const result = await this.call(
+      budgetAccountSubject(this.options.natsPrefix),
+      BUDGET_ACCOUNT,
+      account,
+      BUDGET_ACCOUNT_RESULT,
+      parseBudgetAccountResult,
+      context,
+    );
+    if (result.outcome === 'failed') throw failureError(result);
+    return result;
+  }
+
+  /**
+   * Follows one trade's shares for its worker: the listener gets the current
+   * shares at once (via budget.get), every change, and a fresh read after each
+   * NATS reconnect and every `refreshMs`. Stale messages are dropped by version;
+   * while the service is unreachable the last shares stay in force.
+   */
+  watchTrade(
+    tradeId: string,
+    listener: ShareListener,
+    options: TradeBudgetWatchOptions = {},
+  ): TradeBudgetWatch {
+    const watch = new TradeBudgetWatch(
+      {
+        nc: this.nc,
+        natsPrefix: this.options.natsPrefix,
+        fetch: (id) => this.get(id),
+        logger: this.options.logger,
+        onClose: (closed) => this.watches.delete(closed),
+      },
+      tradeId,
+      listener,
+      options,
+    );
+    this.watches.add(watch);
+    this.ensureStatusLoop();
+    watch.start();
+    return watch;
+  }
+
+  /** Every change on every trade (operators, tests). Returns an unsubscribe function. */
+  onAnyChange(listener: (change: Envelope<BudgetChanged>) => void): () => void {
+    const subscription = this.nc.subscribe(budgetChangedWildcard(this.options.natsPrefix), {
+      callback: (error, msg) => {
+        if (error) return;
+        try {
+          listener(decodeEnvelope(msg.data, BUDGET_CHANGED, parseBudgetChanged));
+        } catch (decodeError) {
+          this.options.logger?.warn(
+            { err: decodeError },
+            'dropped an invalid budget.changed message',
+          );
+        }
+      },
+    });
+    return () => subscription.unsubscribe();
+  }
+
+  /** Stops every watch. The NATS connection belongs to the caller and stays open. */
+  close(): void {
+    for (const watch of [...this.watches]) watch.close();
+    this.statusLoop?.stop();
+    this.statusLoop = undefined;
+  }
+
+  private ensureStatusLoop(): void {
+    if (this.statusLoop) return;
+    const statuses = this.nc.status();
+    this.statusLoop = statuses as unknown as { stop(): void };
+    void (async () => {
+      for await (const status of statuses) {
+        // After a reconnect, changes published while we were away are lost on
+        // core NATS: read the current shares again.
+        if (status.type === 'reconnect') {
+          for (const watch of this.watches) watch.refreshSoon();
+        }
+      }
+    })().catch((error: unknown) =>
+      this.options.logger?.warn({ err: error }, 'budget client status loop ended'),
+    );
+  }
+
+  private async call<R>(
+    subject: string,
+    type: string,
+    payload: object,
+    resultType: string,
+    parseResult: (value: unknown) => R,
+    context: CallContext,
+  ): Promise<R> {
+    const message = envelope(type, payload, {
+      correlationId: context.correlationId,
+      causationId: context.causationId,
+    });
+    let reply;
+    try {
+      reply = await this.nc.request(subject, encodeEnvelope(message), { timeout: this.timeoutMs });
+    } catch (error) {
+      throw new BudgetUnavailableError(
+        `budget service did not answer ${type} within ${this.timeoutMs} ms`,
+        error,
+      );
+    }
+    try {
+      return decodeEnvelope(reply.data, resultType, parseResult).payload;
+    } catch (error) {
+      throw new BudgetUnavailableError(`budget service sent an invalid ${resultType}`, error);
+    }
+  }
+}
+
+function toTradeBudget(
+  tradeId: string,
+  maker: HolderShare,
+  hedge: HolderShare | null,
+): TradeBudget {
+  return { tradeId, rateBudget: maker.share, hedgeRateBudget: hedge?.share ?? null, maker, hedge };
+}
+
+function failureError(failure: BudgetFailure): AppError {
+  switch (failure.code) {
+    case 'budget_unavailable':
+    case 'internal_error':
+      return new BudgetUnavailableError(failure.message);
+    case 'invalid_request':
+    case 'conflict':
+      return new AppError(failure.code, failure.message);
+  }
+}

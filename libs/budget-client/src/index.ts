@@ -1,0 +1,4 @@
+export * from './budget-client';
+export * from './budget-errors';
+export * from './token-bucket';
+export * from './trade-budget-watch';

@@ -1,0 +1,196 @@
+import { BucketClosedError, TokenBucket, type BucketClock } from './token-bucket';
+
+/** A clock that moves only when the spec says so, firing due timers in order. */
+class ManualClock implements BucketClock {
+  private current = 1_000;
+  private timers: Array<{ at: number; fire: () => void; id: number }> = [];
+  private nextId = 0;
+
+  now(): number {
+    return this.current;
+  }
+
+  schedule(ms: number, fire: () => void): () => void {
+    const id = this.nextId++;
+    this.timers.push({ at: this.current + ms, fire, id });
+    return () => {
+      this.timers = this.timers.filter((timer) => timer.id !== id);
+    };
+  }
+
+  get pendingTimers(): number {
+    return this.timers.length;
+  }
+
+  /** Moves time forward ms by ms so every timer fires at its own instant. */
+  async advance(ms: number): Promise<void> {
+    const end = this.current + ms;
+    for (;;) {
+      this.timers.sort((a, b) => a.at - b.at || a.id - b.id);
+      const due = this.timers[0];
+      if (!due || due.at > end) break;
+      this.timers.shift();
+      this.current = Math.max(this.current, due.at);
+      due.fire();
+      await flushPromises();
+    }
+    this.current = end;
+    await flushPromises();
+  }
+}
+
+const flushPromises = async (): Promise<void> => {
+  for (let i = 0; i < 5; i += 1) await Promise.resolve();
+};
+
+/** Takes as fast as the bucket allows over `ms`, recording when each take succeeded. */
+async function drain(bucket: TokenBucket, clock: ManualClock, ms: number): Promise<number[]> {
+  const takes: number[] = [];
+  const end = clock.now() + ms;
+  while (clock.now() < end) {
+    if (bucket.take()) takes.push(clock.now());
+    else await clock.advance(1);
+  }
+  return takes;
+}
+
+const maxInAnyWindow = (times: number[], windowMs: number): number => {
+  let best = 0;
+  for (let i = 0; i < times.length; i += 1) {
+    let count = 0;
+    for (let j = i; j < times.length && times[j]! < times[i]! + windowMs; j += 1) count += 1;
+    best = Math.max(best, count);
+  }
+  return best;
+};
+
+describe('TokenBucket', () => {
+  it('admits exactly the rate per second and never more in any one-second window', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(7, { clock });
+    const takes = await drain(bucket, clock, 5_000);
+    expect(takes).toHaveLength(35);
+    expect(maxInAnyWindow(takes, 1_000)).toBe(7);
+  });
+
+  it('paces takes at 1000/rate ms apart once the burst is spent', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(4, { clock });
+    expect(bucket.take()).toBe(true);
+    expect(bucket.take()).toBe(false);
+    expect(bucket.msUntilAvailable()).toBe(250);
+    await clock.advance(249);
+    expect(bucket.take()).toBe(false);
+    await clock.advance(1);
+    expect(bucket.take()).toBe(true);
+  });
+
+  it('with a burst of b admits at most rate + b - 1 in a window', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(5, { clock, burst: 3 });
+    const takes = await drain(bucket, clock, 4_000);
+    expect(maxInAnyWindow(takes, 1_000)).toBe(7);
+  });
+
+  it('waitFor resolves in arrival order as tokens accrue', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(10, { clock });
+    const order: string[] = [];
+    const first = bucket.waitFor().then(() => order.push(`a@${clock.now()}`));
+    const second = bucket.waitFor().then(() => order.push(`b@${clock.now()}`));
+    const third = bucket.waitFor().then(() => order.push(`c@${clock.now()}`));
+    await flushPromises();
+    expect(order).toEqual(['a@1000']);
+    // A caller that only takes cannot jump the queue.
+    expect(bucket.take()).toBe(false);
+    await clock.advance(100);
+    expect(order).toEqual(['a@1000', 'b@1100']);
+    await clock.advance(100);
+    await Promise.all([first, second, third]);
+    expect(order).toEqual(['a@1000', 'b@1100', 'c@1200']);
+  });
+
+  it('setRate applies at once to queued waiters: a smaller share slows them', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(10, { clock });
+    expect(bucket.take()).toBe(true);
+    let served = false;
+    const waiting = bucket.waitFor().then(() => (served = true));
+    await clock.advance(50); // half a token earned at 10/s
+    bucket.setRate(2); // the other half now takes 250 ms at 2/s
+    await clock.advance(249);
+    expect(served).toBe(false);
+    await clock.advance(1);
+    await waiting;
+    expect(served).toBe(true);
+  });
+
+  it('at rate 0 waiters wait without a timer until budget arrives', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(0, { clock, burst: 1 });
+    expect(bucket.take()).toBe(true); // the initial token
+    let served = false;
+    const waiting = bucket.waitFor().then(() => (served = true));
+    await clock.advance(60_000);
+    expect(served).toBe(false);
+    expect(clock.pendingTimers).toBe(0);
+    expect(bucket.msUntilAvailable()).toBe(Infinity);
+    bucket.setRate(5);
+    await clock.advance(200);
+    await waiting;
+    expect(served).toBe(true);
+  });
+
+  it('an aborted waiter leaves the queue and the next one is served', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(10, { clock });
+    bucket.take();
+    const controller = new AbortController();
+    const aborted = bucket.waitFor(1, controller.signal);
+    const next = bucket.waitFor();
+    controller.abort(new Error('trade stopped'));
+    await expect(aborted).rejects.toThrow('trade stopped');
+    expect(bucket.waiting).toBe(1);
+    await clock.advance(100);
+    await expect(next).resolves.toBeUndefined();
+    expect(bucket.waiting).toBe(0);
+  });
+
+  it('close rejects every waiter and later calls', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(1, { clock });
+    bucket.take();
+    const waiting = bucket.waitFor();
+    bucket.close('trade completed');
+    await expect(waiting).rejects.toBeInstanceOf(BucketClosedError);
+    expect(() => bucket.take()).toThrow(BucketClosedError);
+    await expect(bucket.waitFor()).rejects.toThrow('trade completed');
+    expect(clock.pendingTimers).toBe(0);
+  });
+
+  it('rejects fractional rates and costs above the burst', () => {
+    expect(() => new TokenBucket(2.5)).toThrow(RangeError);
+    expect(() => new TokenBucket(-1)).toThrow(RangeError);
+    const bucket = new TokenBucket(5, { burst: 2 });
+    expect(() => bucket.take(3)).toThrow(RangeError);
+    expect(() => bucket.setRate(0.5)).toThrow(RangeError);
+  });
+
+  it('a cost of n takes n tokens', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(10, { clock, burst: 4 });
+    expect(bucket.take(4)).toBe(true);
+    expect(bucket.msUntilAvailable(2)).toBe(200);
+    const served = bucket.waitFor(2);
+    await clock.advance(200);
+    await expect(served).resolves.toBeUndefined();
+  });
+
+  it('works on the real clock', async () => {
+    const bucket = new TokenBucket(50);
+    const started = Date.now();
+    for (let i = 0; i < 6; i += 1) await bucket.waitFor();
+    // One initial token, then five more at 20 ms each.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(95);
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * Time as the bucket sees it, injected so specs run on a manual clock.
+ * `now` is monotonic integer milliseconds (never the wall clock, which jumps).
+ */
+export interface BucketClock {
+  now(): number;
+  /** Runs `fire` after `ms`; returns a function that cancels it. */
+  schedule(ms: number, fire: () => void): () => void;
+}
+
+export const monotonicClock: BucketClock = {
+  now: () => Number(process.hrtime.bigint() / 1_000_000n),
+  schedule: (ms, fire) => {
+    const timer = setTimeout(fire, ms);
+    return () => clearTimeout(timer);
+  },
+};
+
+export interface TokenBucketOptions {
+  /**
+   * Tokens the bucket can hold. With the default of 1 the bucket admits at most
+   * `rate` requests in any half-open one-second window, which is what a venue
+   * counting requests per account per second sees. A burst of b admits up to
+   * `rate + b - 1` in such a window: spend it only with headroom in the rate.
+   */
+  burst?: number;
+  clock?: BucketClock;
+}
+
+export class BucketClosedError extends Error {
+  constructor(reason: string) {
+    super(`token bucket closed: ${reason}`);
+    this.name = 'BucketClosedError';
+  }
+}
+
+interface Waiter {
+  cost: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  detach: () => void;
+}
+
+// Tokens are counted in thousandths so refill stays integer arithmetic: at
+// `rate` tokens per second a bucket gains exactly `rate` milli-tokens per ms.
+const MILLI = 1000;
+
+/**
+ * A trade's request budget on one venue account, in requests per second.
+ * Workers take a token before every venue request; when the bucket is empty
+ * they wait (`waitFor`), they never send. Waiters are served first come,
+ * first served, and `take` never jumps the queue. `setRate` applies a
+ * `budget.changed` share at once: a shrinking share slows the very next wait.
+ */
+export class TokenBucket {
+  private readonly clock: BucketClock;
+  private readonly capacity: number;
+  private ratePerS: number;
+  private level: number;
+  private refilledAt: number;
+  private readonly waiters: Waiter[] = [];
+  private cancelTimer?: () => void;
+  private closedReason?: string;
+
+  constructor(ratePerS: number, options: TokenBucketOptions = {}) {
+    const burst = options.burst ?? 1;
+    assertCount('burst', burst, 1);
+    assertCount('rate', ratePerS, 0);
+    this.clock = options.clock ?? monotonicClock;
+    this.capacity = burst * MILLI;
+    this.ratePerS = ratePerS;
+    this.level = this.capacity;
+    this.refilledAt = this.clock.now();
+  }
+
+  /** Requests per second currently allowed. */
+  get rate(): number {
+    return this.ratePerS;
+  }
+
+  /** Requests waiting for a token. */
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  /** Takes `cost` tokens if they are there now and nobody is queued before us. */
+  take(cost = 1): boolean {
+    this.assertUsable(cost);
+    if (this.waiters.length > 0) return false;
+    this.refill();
+    if (this.level < cost * MILLI) return false;
+    this.level -= cost * MILLI;
+    return true;
+  }
+
+  /**
+   * Resolves once `cost` tokens are taken. Rejects when `signal` aborts or the
+   * bucket is closed; at rate 0 it waits until a later `setRate` gives budget.
+   */
+  waitFor(cost = 1, signal?: AbortSignal): Promise<void> {
+    try {
+      this.assertUsable(cost);
+      signal?.throwIfAborted();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.take(cost)) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.removeWaiter(waiter);
+        reject(signal?.reason);
+      };
+      const waiter: Waiter = {
+        cost,
+        resolve,
+        reject,
+        detach: () => signal?.removeEventListener('abort', onAbort),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+      if (this.waiters.length === 1) this.scheduleHead();
+    });
+  }
+
+  /** Milliseconds until `cost` tokens could be taken with nobody queued; Infinity at rate 0. */
+  msUntilAvailable(cost = 1): number {
+    this.refill();
+    return this.msUntil(cost);
+  }
+
+  /** Applies a new share. Tokens earned so far were earned at the old rate. */
+  setRate(ratePerS: number): void {
+    assertCount('rate', ratePerS, 0);
+    if (this.closedReason !== undefined) return;
+    this.refill();
+    this.ratePerS = ratePerS;
+    this.serveWaiters();
+  }
+
+  /** Rejects every waiter; later calls throw. For a trade that stops. */
+  close(reason = 'closed'): void {
+    if (this.closedReason !== undefined) return;
+    this.closedReason = reason;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    for (const waiter of this.waiters.splice(0)) {
+      waiter.detach();
+      waiter.reject(new BucketClosedError(reason));
+    }
+  }
+
+  private refill(): void {
+    const now = this.clock.now();
+    const elapsed = now - this.refilledAt;
+    if (elapsed <= 0) return;
+    this.refilledAt = now;
+    this.level = Math.min(this.capacity, this.level + elapsed * this.ratePerS);
+  }
+
+  private msUntil(cost: number): number {
+    const missing = cost * MILLI - this.level;
+    if (missing <= 0) return 0;
+    if (this.ratePerS === 0) return Infinity;
+    return Math.ceil(missing / this.ratePerS);
+  }
+
+  private serveWaiters(): void {
+    this.refill();
+    while (this.waiters.length > 0 && this.level >= this.waiters[0]!.cost * MILLI) {
+      const waiter = this.waiters.shift()!;
+      this.level -= waiter.cost * MILLI;
+      waiter.detach();
+      waiter.resolve();
+    }
+    this.scheduleHead();
+  }
+
+  private scheduleHead(): void {
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    const head = this.waiters[0];
+    if (!head) return;
+    const wait = this.msUntil(head.cost);
+    // At rate 0 nothing will arrive by waiting; setRate wakes the queue.
+    if (wait === Infinity) return;
+    this.cancelTimer = this.clock.schedule(wait, () => {
+      this.cancelTimer = undefined;
+      this.serveWaiters();
+    });
+  }
+
+  private removeWaiter(waiter: Waiter): void {
+    const index = this.waiters.indexOf(waiter);
+    if (index < 0) return;
+    this.waiters.splice(index, 1);
+    waiter.detach();
+    if (index === 0) this.serveWaiters();
+  }
+
+  private assertUsable(cost: number): void {
+    if (this.closedReason !== undefined) throw new BucketClosedError(this.closedReason);
+    assertCount('cost', cost, 1);
+    if (cost * MILLI > this.capacity) {
+      throw new RangeError(`cost ${cost} exceeds the bucket's burst ${this.capacity / MILLI}`);
+    }
+  }
+}
+
+function assertCount(name: string, value: number, min: number): void {
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
+  }
+}

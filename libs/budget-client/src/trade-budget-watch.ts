@@ -1,0 +1,153 @@
+import {
+  BUDGET_CHANGED,
+  budgetChangedSubject,
+  decodeEnvelope,
+  parseBudgetChanged,
+  type BudgetChangeCause,
+  type BudgetRole,
+} from '@sts/contracts';
+import type { Logger, NatsConnection } from '@sts/platform';
+import type { TokenBucket } from './token-bucket';
+import type { TradeBudget } from './budget-client';
+
+export interface ShareUpdate {
+  tradeId: string;
+  role: BudgetRole;
+  venue: string;
+  wallet: string;
+  /** Requests per second; 0 once the trade holds no budget on this account. */
+  share: number;
+  version: number;
+  /** `fetched` when read by budget.get rather than pushed. */
+  cause: BudgetChangeCause | 'fetched';
+}
+
+export type ShareListener = (update: ShareUpdate) => void;
+
+export interface TradeBudgetWatchOptions {
+  /** How often the shares are read again even without a reconnect. */
+  refreshMs?: number;
+}
+
+export const DEFAULT_WATCH_REFRESH_MS = 10_000;
+
+/** The listener a worker passes to watchTrade: each share goes to its leg's bucket. */
+export function applyToBuckets(buckets: {
+  maker: TokenBucket;
+  hedge?: TokenBucket;
+}): ShareListener {
+  return (update) => {
+    const bucket = update.role === 'maker' ? buckets.maker : buckets.hedge;
+    bucket?.setRate(update.share);
+  };
+}
+
+interface WatchDependencies {
+  nc: NatsConnection;
+  natsPrefix: string;
+  fetch(tradeId: string): Promise<TradeBudget | null>;
+  logger?: Logger;
+  onClose(watch: TradeBudgetWatch): void;
+}
+
+/** One trade's shares as its worker sees them. Created by BudgetClient.watchTrade. */
+export class TradeBudgetWatch {
+  private readonly versions = new Map<BudgetRole, number>();
+  private readonly shares = new Map<BudgetRole, number>();
+  private subscription?: { unsubscribe(): void };
+  private refreshTimer?: NodeJS.Timeout;
+  private refreshing?: Promise<void>;
+  private closed = false;
+
+  constructor(
+    private readonly deps: WatchDependencies,
+    readonly tradeId: string,
+    private readonly listener: ShareListener,
+    private readonly options: TradeBudgetWatchOptions,
+  ) {}
+
+  /** The last share applied for a leg; undefined before the first one arrives. */
+  current(role: BudgetRole): number | undefined {
+    return this.shares.get(role);
+  }
+
+  /** Reads the current shares now; resolves after they are applied (or the read failed). */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.fetchAndApply().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.subscription?.unsubscribe();
+    clearInterval(this.refreshTimer);
+    this.deps.onClose(this);
+  }
+
+  /** @internal */
+  start(): void {
+    this.subscription = this.deps.nc.subscribe(
+      budgetChangedSubject(this.deps.natsPrefix, this.tradeId),
+      {
+        callback: (error, msg) => {
+          if (error || this.closed) return;
+          try {
+            const change = decodeEnvelope(msg.data, BUDGET_CHANGED, parseBudgetChanged).payload;
+            this.apply({ tradeId: change.trade_id, ...change });
+          } catch (decodeError) {
+            this.deps.logger?.warn(
+              { trade_id: this.tradeId, err: decodeError },
+              'dropped an invalid budget.changed message',
+            );
+          }
+        },
+      },
+    );
+    this.refreshSoon();
+    this.refreshTimer = setInterval(
+      () => this.refreshSoon(),
+      this.options.refreshMs ?? DEFAULT_WATCH_REFRESH_MS,
+    );
+    this.refreshTimer.unref();
+  }
+
+  /** @internal */
+  refreshSoon(): void {
+    void this.refresh();
+  }
+
+  private async fetchAndApply(): Promise<void> {
+    let budget: TradeBudget | null;
+    try {
+      budget = await this.deps.fetch(this.tradeId);
+    } catch (error) {
+      // Keep trading on the last shares: they were never more than the account allows.
+      this.deps.logger?.warn(
+        { trade_id: this.tradeId, err: error },
+        'could not read the trade budget; keeping the last shares',
+      );
+      return;
+    }
+    if (!budget || this.closed) return;
+    const base = { tradeId: this.tradeId, cause: 'fetched' as const };
+    this.apply({ ...base, role: 'maker', ...budget.maker });
+    if (budget.hedge) this.apply({ ...base, role: 'hedge', ...budget.hedge });
+  }
+
+  private apply(update: ShareUpdate): void {
+    if (this.closed) return;
+    const seen = this.versions.get(update.role);
+    if (seen !== undefined && update.version <= seen) return;
+    this.versions.set(update.role, update.version);
+    this.shares.set(update.role, update.share);
+    try {
+      this.listener(update);
+    } catch (error) {
+      this.deps.logger?.error(
+        { trade_id: this.tradeId, err: error },
+        'budget share listener threw',
+      );
+    }
+  }
+}

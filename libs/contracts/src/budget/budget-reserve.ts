@@ -1,0 +1,95 @@
+import { type VenueId } from '@sts/domain';
+import { MessageValidationError } from '../envelope';
+import { integerField, objectOf, oneOf } from '../guards';
+import {
+  BUDGET_ROLES,
+  parseBudgetAccount,
+  parseBudgetFailure,
+  parseHolderShare,
+  parseOptionalHolderShare,
+  tradeIdField,
+  type BudgetAccount,
+  type BudgetFailure,
+  type BudgetRole,
+  type HolderShare,
+} from './budget-common';
+
+/**
+ * Request/reply (core NATS, queue group `budget`): the gateway asks for a new
+ * trade's budget before it inserts the trade row. Idempotent by trade_id: a
+ * retry answers the grant already held, never a second holder. The service
+ * decides from its venue registry whether the hedge account is a holder too.
+ */
+export const BUDGET_RESERVE = 'budget.reserve';
+export const BUDGET_RESERVE_RESULT = 'budget.reserve.result';
+
+export const budgetReserveSubject = (prefix: string): string => `${prefix}.budget.reserve`;
+
+export interface BudgetReserveRequest {
+  trade_id: string;
+  maker: BudgetAccount;
+  /** Always sent; it becomes a holder only where the hedge venue shares its account limit. */
+  hedge: BudgetAccount;
+}
+
+export interface BudgetGranted {
+  outcome: 'granted';
+  trade_id: string;
+  maker: HolderShare;
+  /** Null when the hedge venue does not share its account limit (no hedge_rate_budget). */
+  hedge: HolderShare | null;
+}
+
+/** The share a newcomer would get falls under the venue's min_trade_budget: nothing changed. */
+export interface BudgetRefused {
+  outcome: 'refused';
+  trade_id: string;
+  role: BudgetRole;
+  venue: VenueId;
+  wallet: string;
+  limit: number;
+  holders: number;
+  min_trade_budget: number;
+}
+
+export type BudgetReserveResult = BudgetGranted | BudgetRefused | BudgetFailure;
+
+export function parseBudgetReserveRequest(value: unknown): BudgetReserveRequest {
+  const record = objectOf(BUDGET_RESERVE, value);
+  const request = {
+    trade_id: tradeIdField(BUDGET_RESERVE, record),
+    maker: parseBudgetAccount(BUDGET_RESERVE, record['maker'], 'maker'),
+    hedge: parseBudgetAccount(BUDGET_RESERVE, record['hedge'], 'hedge'),
+  };
+  if (request.maker.venue === request.hedge.venue) {
+    throw new MessageValidationError(BUDGET_RESERVE, 'maker and hedge venues must differ');
+  }
+  return request;
+}
+
+export function parseBudgetReserveResult(value: unknown): BudgetReserveResult {
+  const type = BUDGET_RESERVE_RESULT;
+  const record = objectOf(type, value);
+  const outcome = oneOf(type, record, 'outcome', ['granted', 'refused', 'failed'] as const);
+  switch (outcome) {
+    case 'granted':
+      return {
+        outcome,
+        trade_id: tradeIdField(type, record),
+        maker: parseHolderShare(type, record['maker'], 'maker'),
+        hedge: parseOptionalHolderShare(type, record, 'hedge'),
+      };
+    case 'refused':
+      return {
+        outcome,
+        trade_id: tradeIdField(type, record),
+        role: oneOf(type, record, 'role', BUDGET_ROLES),
+        ...parseBudgetAccount(type, record, 'account'),
+        limit: integerField(type, record, 'limit'),
+        holders: integerField(type, record, 'holders'),
+        min_trade_budget: integerField(type, record, 'min_trade_budget'),
+      };
+    case 'failed':
+      return parseBudgetFailure(type, record);
+  }
+}

@@ -1,0 +1,6 @@
+export * from './budget-account';
+export * from './budget-changed';
+export * from './budget-common';
+export * from './budget-get';
+export * from './budget-release';
+export * from './budget-reserve';

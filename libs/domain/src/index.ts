@@ -37,4 +37,13 @@ export * from './orders/client-order-id';
 
 export * from './fast-move-guard/fast-move-settings';
 export * from './fast-move-guard/adverse-move';
-export * from './fast-move-guard/fast-move-guard';
+export {
+  type FastMoveGuardState,
+  type FastMoveGuardStats,
+  type RestingQuote,
+  finishFastMoveGuard,
+  isQuotingHeld,
+  startFastMoveGuard,
+} from './fast-move-guard/fast-move-guard-state';
+export * from './fast-move-guard/observe-hedge-reference';
+export * from './fast-move-guard/classify-maker-fill';

@@ -68,7 +68,9 @@ export const recordHedgeSent = (acc: HedgeAccumulator, size: Big): HedgeAccumula
 /**
  * A hedge order resolved (filled, partly filled, rejected or expired). What
  * it did not fill returns to the unhedged size, to be retried from a fresh
- * reference.
+ * reference. A remainder below the hedge venue's minimum cannot be sent on
+ * its own: like a small maker fill it waits for further fills, and if none
+ * come it ends as residual_unhedged (hedgeToSend returns null for it).
  */
 export const recordHedgeResult = (
   acc: HedgeAccumulator,

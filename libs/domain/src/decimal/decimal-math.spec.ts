@@ -1,0 +1,84 @@
+import Big from 'big.js';
+import fc from 'fast-check';
+import { big, stepArb } from '../testing/fixtures';
+import {
+  ceilToStep,
+  divide,
+  floorToStep,
+  isMultipleOf,
+  leastCommonMultiple,
+  maxOf,
+  minOf,
+} from './decimal-math';
+
+describe('decimal math', () => {
+  it('rounds to a step in both directions, exactly', () => {
+    expect(floorToStep(big('100.37'), big('0.5')).toFixed()).toBe('100');
+    expect(ceilToStep(big('100.37'), big('0.5')).toFixed()).toBe('100.5');
+    expect(floorToStep(big('100.5'), big('0.5')).toFixed()).toBe('100.5');
+    expect(ceilToStep(big('100.5'), big('0.5')).toFixed()).toBe('100.5');
+    expect(floorToStep(big('-0.3'), big('0.25')).toFixed()).toBe('-0.5');
+    expect(ceilToStep(big('-0.3'), big('0.25')).toFixed()).toBe('-0.25');
+    expect(floorToStep(big('0.000000123456'), big('0.00000001')).toFixed()).toBe('0.00000012');
+  });
+
+  it('refuses a step that is not positive', () => {
+    expect(() => floorToStep(big('1'), big('0'))).toThrow(RangeError);
+    expect(() => isMultipleOf(big('1'), big('-1'))).toThrow(RangeError);
+  });
+
+  it('divides without the global Big settings', () => {
+    const saved = Big.DP;
+    Big.DP = 2;
+    try {
+      expect(divide(big('1'), big('3')).toFixed()).toBe(`0.${'3'.repeat(40)}`);
+    } finally {
+      Big.DP = saved;
+    }
+    expect(() => divide(big('1'), big('0'))).toThrow('division by zero');
+  });
+
+  it('finds the least common multiple of two lots', () => {
+    expect(leastCommonMultiple(big('0.001'), big('0.01')).toFixed()).toBe('0.01');
+    expect(leastCommonMultiple(big('0.2'), big('0.3')).toFixed()).toBe('0.6');
+    expect(leastCommonMultiple(big('5'), big('0.02')).toFixed()).toBe('5');
+    expect(leastCommonMultiple(big('0.25'), big('0.1')).toFixed()).toBe('0.5');
+  });
+
+  it('picks extremes', () => {
+    expect(maxOf(big('1'), big('3'), big('2')).toFixed()).toBe('3');
+    expect(minOf(big('1'), big('-3'), big('2')).toFixed()).toBe('-3');
+  });
+
+  it('property: floor <= value <= ceil, both on the step, less than a step apart', () => {
+    fc.assert(
+      fc.property(
+        stepArb(-8, 2),
+        fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }),
+        fc.integer({ min: 0, max: 12 }),
+        (step, digits, scale) => {
+          const value = new Big(digits.toString()).times(`1e-${scale}`);
+          const floor = floorToStep(value, step);
+          const ceil = ceilToStep(value, step);
+          expect(floor.lte(value) && value.lte(ceil)).toBe(true);
+          expect(isMultipleOf(floor, step) && isMultipleOf(ceil, step)).toBe(true);
+          expect(ceil.minus(floor).lte(step)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('property: the least common multiple is the smallest multiple of both', () => {
+    fc.assert(
+      fc.property(stepArb(-6, 1), stepArb(-6, 1), (a, b) => {
+        const lcm = leastCommonMultiple(a, b);
+        expect(isMultipleOf(lcm, a) && isMultipleOf(lcm, b)).toBe(true);
+        const larger = maxOf(a, b);
+        const multiples = divide(lcm, larger).toNumber();
+        for (let k = 1; k < multiples; k += 1) {
+          expect(isMultipleOf(larger.times(k), minOf(a, b))).toBe(false);
+        }
+      }),
+    );
+  });
+});

@@ -83,7 +83,9 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
   });
 
   afterEach(() => {
-    expect(ledger?.violations ?? []).toEqual([]);
+    // Reset so one over-allocation fails the test that caused it, not every later one.
+    const violations = ledger?.violations.splice(0) ?? [];
+    expect(violations).toEqual([]);
   });
 
   /** The gateway's create: reserve first, then insert the row with the grant. */

@@ -28,7 +28,8 @@ export interface Tracing {
  */
 @Injectable()
 export class SharePropagation implements BeforeApplicationShutdown {
-  private readonly pendingWrites = new Set<Promise<void>>();
+  /** Per account: the row write running now, and whether another change came in meanwhile. */
+  private readonly rowWriters = new Map<string, { running: Promise<void>; again: boolean }>();
 
   constructor(
     @Inject(NATS) private readonly nc: NatsConnection,
@@ -75,13 +76,29 @@ export class SharePropagation implements BeforeApplicationShutdown {
     }
   }
 
-  /** Writes the accounts' shares into their live trades' rows, in the background. */
+  /**
+   * Writes the accounts' shares into their live trades' rows, in the
+   * background. Each write reads the latest shares, so a burst of changes on
+   * one account costs one write running plus at most one queued behind it.
+   */
   syncRows(accounts: BudgetAccount[]): void {
     for (const account of accounts) {
-      const write: Promise<void> = this.writeRows(account).finally(() =>
-        this.pendingWrites.delete(write),
-      );
-      this.pendingWrites.add(write);
+      const key = `${account.venue}:${account.wallet}`;
+      const writer = this.rowWriters.get(key);
+      if (writer) {
+        writer.again = true;
+        continue;
+      }
+      const entry = { running: Promise.resolve(), again: false };
+      const loop = async (): Promise<void> => {
+        do {
+          entry.again = false;
+          await this.writeRows(account);
+        } while (entry.again);
+        this.rowWriters.delete(key);
+      };
+      entry.running = loop();
+      this.rowWriters.set(key, entry);
     }
   }
 
@@ -91,7 +108,7 @@ export class SharePropagation implements BeforeApplicationShutdown {
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([...this.pendingWrites]);
+    await Promise.allSettled([...this.rowWriters.values()].map((writer) => writer.running));
   }
 
   private async writeRows(account: BudgetAccount, rethrow = false): Promise<void> {

@@ -5,6 +5,7 @@ import { aggressiveQuote } from './aggressive-quote';
 import { defaultQuote } from './default-quote';
 import { quoteMakerPrice } from './quote';
 import { quoteCushionBps } from './quote-cushion';
+import { requoteAction } from './requote';
 import type { QuoteInput } from './quote-input';
 import { isValidMakerPrice } from './valid-maker-price';
 import { isWorstSpreadAllowed } from './worst-spread';
@@ -181,5 +182,18 @@ describe('quote cushion', () => {
     expect(quoteCushionBps(big('99990'), big('100000.5')).round(14).toFixed()).toBe(
       '1.04999475002625',
     );
+  });
+});
+
+describe('requote action', () => {
+  it('places, keeps, replaces or cancels the resting order', () => {
+    expect(requoteAction(null, null)).toEqual({ kind: 'none' });
+    expect(requoteAction(big('100'), null)).toEqual({ kind: 'cancel' });
+    expect(requoteAction(null, big('100'))).toEqual({ kind: 'place', price: big('100') });
+    expect(requoteAction(big('100'), big('100.0'))).toEqual({ kind: 'keep' });
+    expect(requoteAction(big('100'), big('100.1'))).toEqual({
+      kind: 'replace',
+      price: big('100.1'),
+    });
   });
 });

@@ -36,7 +36,7 @@ export async function startBudgetService(
   settings: BudgetSettings,
   options: BudgetServiceOptions = {},
 ): Promise<BudgetService> {
-  const logger = options.logger ?? createLogger('budget', settings.logLevel);
+  const logger = options.logger ?? createLogger('budget', settings.logLevel, settings.logFile);
   const venues = options.venues ?? loadVenueRegistry();
   const instance = settings.instanceId ?? `budget-${process.pid}`;
   const opened: Array<() => Promise<unknown>> = [];

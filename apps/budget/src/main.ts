@@ -4,7 +4,7 @@ import { loadBudgetSettings } from './config/budget.settings';
 
 async function main(): Promise<void> {
   const settings = loadBudgetSettings();
-  const logger = createLogger('budget', settings.logLevel);
+  const logger = createLogger('budget', settings.logLevel, settings.logFile);
   const service = await startBudgetService(settings, { venues: loadVenueRegistry(), logger });
   const stop = (signal: string): void => {
     logger.info({ signal }, 'budget service stopping');

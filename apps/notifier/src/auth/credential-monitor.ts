@@ -1,0 +1,115 @@
+import type { Principal, RequestAuthenticator } from '@sts/auth';
+import type { Logger } from '@sts/platform';
+import type { ClientConnection } from '../connections/client-connection';
+import type { ConnectionRegistry } from '../connections/connection-registry';
+import { CloseCode, CloseReason } from '../protocol/close-codes';
+
+/** Key rows read at once during a sweep: enough to be quick, few enough to leave the pool to subscribes. */
+const SWEEP_CONCURRENCY = 4;
+
+/**
+ * Ends live connections whose credentials stopped being valid (4009):
+ * - every socket closes at its credential's expiry (a JWT's `exp`, an API key's expires_at);
+ * - every few seconds the API keys behind the open sockets are re-read, one
+ *   query per distinct key however many sockets share it, so a revoked key's
+ *   sockets close within NOTIFIER_AUTH_RECHECK_MS.
+ * A sweep that cannot reach Postgres keeps the sockets and tries again next
+ * time: new connections cannot authenticate meanwhile anyway.
+ */
+export class CredentialMonitor {
+  private timer?: NodeJS.Timeout;
+  private sweeping = false;
+
+  constructor(
+    private readonly registry: ConnectionRegistry,
+    private readonly authenticator: RequestAuthenticator,
+    private readonly intervalMs: number,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.sweep(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** Arms the socket's expiry timer for its (new) principal. */
+  watch(connection: ClientConnection): void {
+    const principal = connection.principal;
+    if (!principal) return;
+    connection.setTimer('credentials-expiry', principal.expiresAt.getTime() - Date.now(), () =>
+      this.end(connection, CloseReason.CredentialsExpired),
+    );
+  }
+
+  async sweep(now = new Date()): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      const socketsByKey = new Map<string, { principal: Principal; sockets: ClientConnection[] }>();
+      for (const connection of this.registry.authenticated()) {
+        const principal = connection.principal;
+        if (!principal) continue;
+        if (principal.expiresAt.getTime() <= now.getTime()) {
+          this.end(connection, CloseReason.CredentialsExpired);
+        } else if (principal.apiKeyId) {
+          const group = socketsByKey.get(principal.apiKeyId);
+          if (group) group.sockets.push(connection);
+          else socketsByKey.set(principal.apiKeyId, { principal, sockets: [connection] });
+        }
+      }
+      const keys = [...socketsByKey.values()];
+      const workers = Array.from({ length: Math.min(SWEEP_CONCURRENCY, keys.length) }, async () => {
+        for (let next = keys.shift(); next; next = keys.shift()) {
+          await this.recheckKey(next.principal, next.sockets, now);
+        }
+      });
+      await Promise.all(workers);
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  private async recheckKey(
+    principal: Principal,
+    sockets: ClientConnection[],
+    now: Date,
+  ): Promise<void> {
+    const apiKeyId = principal.apiKeyId;
+    let valid: boolean;
+    try {
+      valid = await this.authenticator.stillValid(principal, now);
+    } catch (error) {
+      this.log.warn({ err: error, api_key_id: apiKeyId }, 'API key re-check failed; sockets kept');
+      return;
+    }
+    if (valid) return;
+    this.log.info(
+      { api_key_id: apiKeyId, sockets: sockets.length },
+      'API key revoked or expired; closing its sockets',
+    );
+    for (const connection of sockets) {
+      // The socket may have re-authenticated with another key while the row was read.
+      if (connection.principal?.apiKeyId === apiKeyId) {
+        this.end(connection, CloseReason.CredentialsRevoked);
+      }
+    }
+  }
+
+  private end(connection: ClientConnection, reason: string): void {
+    if (!connection.isOpen) return;
+    this.log.info(
+      {
+        connection_id: connection.id,
+        user_id: connection.userId,
+        api_key_id: connection.principal?.apiKeyId,
+        reason,
+      },
+      'closing socket: credentials ended',
+    );
+    connection.close(CloseCode.CredentialsEnded, reason);
+  }
+}

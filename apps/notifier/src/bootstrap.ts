@@ -1,0 +1,118 @@
+import 'reflect-metadata';
+import { hostname } from 'node:os';
+import type { DataSource } from 'typeorm';
+import { RequestAuthenticator } from '@sts/auth';
+import { createDataSource } from '@sts/persistence';
+import { connectNats, createLogger, type Logger, type NatsConnection } from '@sts/platform';
+import { CredentialMonitor } from './auth/credential-monitor';
+import { loadNotifierSettings } from './config/load-notifier-settings';
+import { ConnectionRegistry } from './connections/connection-registry';
+import { EventsSubscriber } from './events.subscriber';
+import { EventFanout } from './fanout/event-fanout';
+import { HealthCheck } from './health/health.check';
+import { Heartbeat } from './liveness/heartbeat';
+import { TradeOwnershipReader } from './trades/trade-ownership.reader';
+import { AuthenticateSocket } from './use-cases/authenticate-socket/authenticate-socket.use-case';
+import { SubscribeTrades } from './use-cases/subscribe-trades/subscribe-trades.use-case';
+import { UnsubscribeTrades } from './use-cases/unsubscribe-trades/unsubscribe-trades.use-case';
+import { WS_PATH, WsGateway } from './ws.gateway';
+
+export interface RunningNotifier {
+  /** The port actually bound (NOTIFIER_PORT=0 picks a free one). */
+  port: number;
+  /** ws://host:port/api/v1/ws */
+  url: string;
+  /** Sockets currently held. */
+  connections(): number;
+  /** Closes every socket with 1001, stops consuming, closes NATS and Postgres. */
+  close(): Promise<void>;
+}
+
+async function watchNats(nats: NatsConnection, log: Logger): Promise<void> {
+  for await (const status of nats.status()) {
+    if (status.type === 'disconnect' || status.type === 'reconnect' || status.type === 'error') {
+      log.warn({ nats_status: status.type, data: String(status.data) }, 'NATS connection status');
+    }
+  }
+}
+
+/**
+ * Starts one notifier replica: Postgres (credentials and trade ownership),
+ * NATS (the events stream) and the WebSocket server. Any number of replicas
+ * run behind a load balancer; each consumes every event.
+ */
+export async function startNotifier(
+  env: Record<string, string | undefined> = process.env,
+): Promise<RunningNotifier> {
+  const settings = loadNotifierSettings(env);
+  const instanceId = settings.instanceId ?? `notifier-${hostname()}-${process.pid}`;
+  const log = createLogger('notifier', settings.logLevel, settings.logFile).child({
+    instance: instanceId,
+  });
+
+  let dataSource: DataSource | undefined;
+  let nats: NatsConnection | undefined;
+  try {
+    dataSource = createDataSource(settings.databaseUrl, 'sts-notifier');
+    await dataSource.initialize();
+    nats = await connectNats({ url: settings.natsUrl, name: instanceId });
+    void watchNats(nats, log);
+
+    const registry = new ConnectionRegistry();
+    const authenticator = new RequestAuthenticator(dataSource, settings.auth);
+    const credentials = new CredentialMonitor(registry, authenticator, settings.authRecheckMs, log);
+    const heartbeat = new Heartbeat(registry, settings.heartbeatIntervalMs, log);
+    const subscriber = new EventsSubscriber(
+      nats,
+      settings.natsPrefix,
+      new EventFanout(registry, log),
+      log,
+    );
+    const gateway = new WsGateway({
+      settings,
+      registry,
+      authenticate: new AuthenticateSocket(authenticator),
+      subscribe: new SubscribeTrades(
+        registry,
+        new TradeOwnershipReader(dataSource),
+        settings.maxTradeSubscriptions,
+        log,
+      ),
+      unsubscribe: new UnsubscribeTrades(registry),
+      credentials,
+      health: new HealthCheck(dataSource, nats, registry),
+      log,
+    });
+
+    await subscriber.start();
+    const address = await gateway.listen(settings.port, settings.host);
+    credentials.start();
+    heartbeat.start();
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `ws://${host}:${address.port}${WS_PATH}`;
+    log.info({ port: address.port, url, nats_prefix: settings.natsPrefix }, 'notifier listening');
+
+    const openedDataSource = dataSource;
+    const openedNats = nats;
+    let closing: Promise<void> | undefined;
+    return {
+      port: address.port,
+      url,
+      connections: () => registry.size,
+      close: () =>
+        (closing ??= (async () => {
+          heartbeat.stop();
+          credentials.stop();
+          await subscriber.stop();
+          await gateway.close();
+          await openedNats.drain().catch(() => undefined);
+          await openedDataSource.destroy().catch(() => undefined);
+          log.info('notifier stopped');
+        })()),
+    };
+  } catch (error) {
+    await nats?.close().catch(() => undefined);
+    if (dataSource?.isInitialized) await dataSource.destroy().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,125 @@
+import type { ClientConnection } from './client-connection';
+
+const addTo = <K, V>(index: Map<K, Set<V>>, key: K, value: V): void => {
+  let members = index.get(key);
+  if (!members) {
+    members = new Set();
+    index.set(key, members);
+  }
+  members.add(value);
+};
+
+const removeFrom = <K, V>(index: Map<K, Set<V>>, key: K, value: V): void => {
+  const members = index.get(key);
+  if (!members) return;
+  members.delete(value);
+  if (members.size === 0) index.delete(key);
+};
+
+/**
+ * Every socket of this replica and who listens to what, indexed so that an
+ * event costs a lookup by trade id and by user id rather than a scan of every
+ * connection. The connection's own fields mirror the indexes; only this class
+ * changes either, so they never disagree.
+ */
+export class ConnectionRegistry {
+  private readonly connections = new Set<ClientConnection>();
+  private readonly allTradesByUser = new Map<string, Set<ClientConnection>>();
+  private readonly byTrade = new Map<string, Set<ClientConnection>>();
+  private stamp = 0;
+
+  get size(): number {
+    return this.connections.size;
+  }
+
+  add(connection: ClientConnection): void {
+    this.connections.add(connection);
+  }
+
+  /** Forgets the socket and all its subscriptions; safe to call twice. */
+  remove(connection: ClientConnection): void {
+    if (!this.connections.delete(connection)) return;
+    if (connection.userId !== undefined) {
+      removeFrom(this.allTradesByUser, connection.userId, connection);
+    }
+    for (const tradeId of connection.trades) removeFrom(this.byTrade, tradeId, connection);
+    if (connection.pending) removeFrom(this.byTrade, connection.pending.tradeId, connection);
+    connection.trades.clear();
+    connection.pending = undefined;
+    connection.allTrades = false;
+  }
+
+  subscribeAllTrades(connection: ClientConnection, userId: string): void {
+    connection.allTrades = true;
+    addTo(this.allTradesByUser, userId, connection);
+  }
+
+  unsubscribeAllTrades(connection: ClientConnection, userId: string): void {
+    connection.allTrades = false;
+    removeFrom(this.allTradesByUser, userId, connection);
+  }
+
+  /** Starts listening to a trade whose ownership is still being checked; its events are held. */
+  holdTrade(connection: ClientConnection, tradeId: string): void {
+    connection.pending = { tradeId, held: [] };
+    addTo(this.byTrade, tradeId, connection);
+  }
+
+  /** Ownership confirmed: the subscription is live. Returns the events held meanwhile. */
+  confirmTrade(connection: ClientConnection, tradeId: string): Buffer[] {
+    const held = connection.pending?.tradeId === tradeId ? connection.pending.held : [];
+    connection.pending = undefined;
+    connection.trades.add(tradeId);
+    addTo(this.byTrade, tradeId, connection);
+    return held;
+  }
+
+  /** Ownership refused, or the client unsubscribed: the trade is forgotten, held events dropped. */
+  dropTrade(connection: ClientConnection, tradeId: string): void {
+    if (connection.pending?.tradeId === tradeId) connection.pending = undefined;
+    connection.trades.delete(tradeId);
+    removeFrom(this.byTrade, tradeId, connection);
+  }
+
+  /**
+   * Calls `visit` once per socket of `userId` that listens to `tradeId`, either
+   * through all-of-my-trades or the single trade. The owner check repeats the
+   * one made at subscribe time: an event never reaches another user's socket.
+   */
+  forTradeEvent(
+    tradeId: string,
+    userId: string,
+    visit: (connection: ClientConnection) => void,
+  ): void {
+    const stamp = ++this.stamp;
+    const everyTrade = this.allTradesByUser.get(userId);
+    if (everyTrade) {
+      for (const connection of everyTrade) {
+        if (connection.isOpen && connection.userId === userId) {
+          connection.lastStamp = stamp;
+          visit(connection);
+        }
+      }
+    }
+    const oneTrade = this.byTrade.get(tradeId);
+    if (oneTrade) {
+      for (const connection of oneTrade) {
+        if (connection.isOpen && connection.userId === userId && connection.lastStamp !== stamp) {
+          connection.lastStamp = stamp;
+          visit(connection);
+        }
+      }
+    }
+  }
+
+  /** Every authenticated socket (maintenance goes to all of them). */
+  *authenticated(): Iterable<ClientConnection> {
+    for (const connection of this.connections) {
+      if (connection.isOpen) yield connection;
+    }
+  }
+
+  all(): Iterable<ClientConnection> {
+    return this.connections;
+  }
+}

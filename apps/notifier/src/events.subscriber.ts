@@ -1,0 +1,110 @@
+import {
+  decodeEnvelope,
+  eventsStream,
+  MAINTENANCE_CHANGED,
+  maintenanceChangedSubject,
+  parseMaintenanceChanged,
+  parseTradeLifecycle,
+  TRADE_LIFECYCLE,
+  tradeLifecycleSubject,
+} from '@sts/contracts';
+import { ensureStreams, type Logger, type NatsConnection } from '@sts/platform';
+import { ConsumerEvents, type Consumer, type ConsumerMessages } from 'nats';
+
+const NOTABLE_STATUSES: readonly string[] = Object.values(ConsumerEvents);
+import type { EventFanout } from './fanout/event-fanout';
+
+/**
+ * Reads the lifecycle and maintenance events from the events stream with an
+ * ordered consumer of this replica's own, so every replica sees every event.
+ *
+ * Why JetStream rather than a core subscription: the ordered consumer tracks
+ * the last stream sequence it delivered. When the NATS connection drops and
+ * comes back (or the server loses the ephemeral consumer), it re-creates the
+ * consumer from the next sequence, so events published meanwhile are pushed
+ * late rather than lost (within the stream's 24 h retention). A core
+ * subscription would silently miss them.
+ *
+ * It starts after the stream's last sequence at boot: a replica that was down
+ * pushes nothing from before it started, and its clients, who lost their
+ * sockets anyway, rebuild state with GET /api/v1/trades/{id} on reconnect
+ * (interface: Lifecycle events). Starting at an explicit sequence rather than
+ * DeliverPolicy.New keeps that guarantee even for a reconnect that happens
+ * before the first event arrives.
+ */
+export class EventsSubscriber {
+  private consumer?: Consumer;
+  private messages?: ConsumerMessages;
+  private readonly maintenanceSubject: string;
+  private readonly tradeSubjectPrefix: string;
+
+  constructor(
+    private readonly nats: NatsConnection,
+    private readonly natsPrefix: string,
+    private readonly fanout: EventFanout,
+    private readonly log: Logger,
+  ) {
+    this.maintenanceSubject = maintenanceChangedSubject(natsPrefix);
+    this.tradeSubjectPrefix = tradeLifecycleSubject(natsPrefix, '');
+  }
+
+  async start(): Promise<void> {
+    const stream = eventsStream(this.natsPrefix);
+    const jsm = await this.nats.jetstreamManager();
+    await ensureStreams(jsm, [stream]);
+    const { state } = await jsm.streams.info(stream.name);
+    // Server 2.9 takes a single filter; the stream's other subjects are skipped below.
+    this.consumer = await this.nats.jetstream().consumers.get(stream.name, {
+      name_prefix: 'notifier_',
+      opt_start_seq: state.last_seq + 1,
+    });
+    this.messages = await this.consumer.consume({
+      max_messages: 512,
+      callback: (message) => this.handle(message.subject, message.data, message.seq),
+    });
+    void this.watch(this.messages);
+    this.log.info(
+      { stream: stream.name, from_sequence: state.last_seq + 1 },
+      'events consumer started',
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.messages?.stop();
+    await this.consumer?.delete().catch(() => false);
+  }
+
+  private handle(subject: string, data: Uint8Array, sequence: number): void {
+    try {
+      if (subject === this.maintenanceSubject) {
+        this.fanout.maintenanceChanged(
+          decodeEnvelope(data, MAINTENANCE_CHANGED, parseMaintenanceChanged),
+        );
+      } else if (subject.startsWith(this.tradeSubjectPrefix)) {
+        const message = decodeEnvelope(data, TRADE_LIFECYCLE, parseTradeLifecycle);
+        if (subject !== tradeLifecycleSubject(this.natsPrefix, message.payload.trade_id)) {
+          throw new Error(`trade_id ${message.payload.trade_id} does not match the subject`);
+        }
+        this.fanout.tradeLifecycle(message);
+      }
+    } catch (error) {
+      // A malformed event is dropped whole, never half-pushed; the stream keeps it for inspection.
+      this.log.warn({ err: error, subject, stream_sequence: sequence }, 'event rejected');
+    }
+  }
+
+  private async watch(messages: ConsumerMessages): Promise<void> {
+    try {
+      for await (const status of await messages.status()) {
+        // Missed heartbeats, a re-created consumer: worth a line. Pull bookkeeping is debug noise.
+        const level = NOTABLE_STATUSES.includes(status.type) ? 'warn' : 'debug';
+        this.log[level](
+          { consumer_status: status.type, data: status.data },
+          'events consumer status',
+        );
+      }
+    } catch (error) {
+      this.log.warn({ err: error }, 'events consumer status stream ended');
+    }
+  }
+}

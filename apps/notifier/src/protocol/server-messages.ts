@@ -1,0 +1,104 @@
+import type { Principal } from '@sts/auth';
+import type { Envelope, MaintenanceChanged, TradeLifecycle } from '@sts/contracts';
+import type { ErrorCode } from '@sts/platform';
+import type { ClientOp, RequestId } from './client-messages';
+
+/**
+ * Server frames (decisions section 5). Replies are built per request; events
+ * are serialized once per NATS message into a Buffer that every recipient's
+ * socket sends as it is.
+ */
+export type ServerReply = Record<string, unknown> & {
+  type: 'authenticated' | 'subscribed' | 'unsubscribed' | 'pong' | 'error';
+};
+
+const withId = (id: RequestId | undefined): { id?: RequestId } => (id === undefined ? {} : { id });
+
+const paramsOf = (tradeId: string | undefined) =>
+  tradeId === undefined ? {} : { trade_id: tradeId };
+
+export const authenticatedReply = (principal: Principal, id?: RequestId): ServerReply => ({
+  type: 'authenticated',
+  ...withId(id),
+  user_id: principal.userId,
+  method: principal.method,
+  expires_at: principal.expiresAt.toISOString(),
+});
+
+/** `status` is the trade's status when the subscription took effect (single-trade only). */
+export const subscribedReply = (
+  tradeId: string | undefined,
+  status: string | undefined,
+  id?: RequestId,
+): ServerReply => ({
+  type: 'subscribed',
+  ...withId(id),
+  subscription: 'trades',
+  params: paramsOf(tradeId),
+  ...(status === undefined ? {} : { status }),
+});
+
+export const unsubscribedReply = (tradeId: string | undefined, id?: RequestId): ServerReply => ({
+  type: 'unsubscribed',
+  ...withId(id),
+  subscription: 'trades',
+  params: paramsOf(tradeId),
+});
+
+export const pongReply = (id?: RequestId): ServerReply => ({
+  type: 'pong',
+  ...withId(id),
+  timestamp: new Date().toISOString(),
+});
+
+export interface ErrorContext {
+  id?: RequestId;
+  op?: ClientOp;
+  tradeId?: string;
+}
+
+export const errorReply = (
+  code: ErrorCode,
+  error: string,
+  context: ErrorContext = {},
+): ServerReply => ({
+  type: 'error',
+  ...withId(context.id),
+  error,
+  code,
+  ...(context.op ? { op: context.op } : {}),
+  ...(context.tradeId === undefined ? {} : { params: { trade_id: context.tradeId } }),
+});
+
+/** Everything a client needs to rebuild the trade's status; `event_id` deduplicates. */
+export const lifecycleFrame = (message: Envelope<TradeLifecycle>): Buffer =>
+  Buffer.from(
+    JSON.stringify({
+      type: 'event',
+      event: message.payload.event,
+      event_id: message.message_id,
+      trade_id: message.payload.trade_id,
+      status: message.payload.status,
+      timestamp: message.payload.timestamp,
+      data: message.payload.data,
+    }),
+  );
+
+/**
+ * Maintenance and the kill switch (`exchange` = `_kill_switch`) go to every
+ * connection with the fields of a GET /api/v1/maintenance entry.
+ */
+export const maintenanceFrame = (message: Envelope<MaintenanceChanged>): Buffer =>
+  Buffer.from(
+    JSON.stringify({
+      type: 'event',
+      event: 'maintenance',
+      event_id: message.message_id,
+      exchange: message.payload.exchange,
+      enabled: message.payload.enabled,
+      reason: message.payload.reason,
+      updated_by: message.payload.updated_by,
+      updated_at: message.payload.updated_at,
+      timestamp: message.payload.updated_at,
+    }),
+  );

@@ -1,0 +1,167 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, type NatsConnection } from 'nats';
+import { Client } from 'pg';
+import {
+  encodeEnvelope,
+  envelope,
+  eventsStream,
+  TRADE_LIFECYCLE,
+  tradeLifecycleSubject,
+  type TradeLifecycle,
+  type TradeLifecycleEvent,
+} from '@sts/contracts';
+import { runOps } from '@sts/operations';
+import { createTestDatabase, JwksServer, testNamespace, type TestDatabase } from '@sts/testing';
+import { startNotifier, type RunningNotifier } from '../src/bootstrap';
+
+export interface TestUser {
+  userId: string;
+  wallet: string;
+  apiKey: string;
+  keyId: string;
+}
+
+/**
+ * Real notifier replicas on loopback ports, sharing one private database and
+ * NATS prefix, with an identity provider stand-in. Specs drive them the way
+ * production does: users and keys through the operator tool, trades as rows
+ * in Postgres, lifecycle events published on JetStream as the workers publish them.
+ */
+export class NotifierHarness {
+  readonly jwks = new JwksServer();
+  readonly logDir = mkdtempSync(join(tmpdir(), 'sts-notifier-'));
+  readonly replicas: RunningNotifier[] = [];
+  database!: TestDatabase;
+  nats!: NatsConnection;
+  env: Record<string, string> = {};
+
+  async start(extraEnv: Record<string, string> = {}): Promise<this> {
+    await this.jwks.start();
+    this.database = await createTestDatabase();
+    this.nats = await connect({ servers: '127.0.0.1:4222' });
+    this.env = {
+      DATABASE_URL: this.database.url,
+      NATS_PREFIX: testNamespace().natsPrefix,
+      LOG_LEVEL: 'debug',
+      NOTIFIER_PORT: '0',
+      NOTIFIER_HOST: '127.0.0.1',
+      OPERATOR_ID: 'spec-operator',
+      ...this.jwks.env(),
+      ...extraEnv,
+    };
+    return this;
+  }
+
+  /** Starts one more replica; `extraEnv` overrides settings for this replica only. */
+  async addReplica(extraEnv: Record<string, string> = {}): Promise<RunningNotifier> {
+    const replica = await startNotifier({
+      ...this.env,
+      LOG_FILE: join(this.logDir, `notifier-${this.replicas.length}.log`),
+      ...extraEnv,
+    });
+    this.replicas.push(replica);
+    return replica;
+  }
+
+  async stop(): Promise<void> {
+    for (const replica of this.replicas) await replica.close();
+    if (this.nats) {
+      const jsm = await this.nats.jetstreamManager();
+      await jsm.streams.delete(eventsStream(this.env['NATS_PREFIX']).name).catch(() => false);
+      await this.nats.close();
+    }
+    await this.jwks.stop();
+    await this.database?.drop();
+  }
+
+  async ops<T = any>(...argv: string[]): Promise<T> {
+    const result = await runOps(argv, this.env);
+    if (result.exitCode !== 0)
+      throw new Error(`ops ${argv.join(' ')} failed: ${JSON.stringify(result.output)}`);
+    return result.output as T;
+  }
+
+  async user(scopes = 'trades:read', extra: string[] = []): Promise<TestUser> {
+    const wallet = `0x${randomBytes(20).toString('hex')}`;
+    const user = await this.ops('users', 'create', '--wallet', wallet);
+    const key = await this.ops(
+      'api-keys',
+      'create',
+      '--user',
+      user.user_id,
+      '--scopes',
+      scopes,
+      ...extra,
+    );
+    return { userId: user.user_id, wallet, apiKey: key.api_key, keyId: key.key_id };
+  }
+
+  /** A trade row as the gateway inserts it (trade creation through the API is not built yet). */
+  async trade(user: TestUser, status = 'pending'): Promise<string> {
+    const id = randomUUID();
+    await this.query(
+      `INSERT INTO trades (id, user_id, market, long_exchange, long_wallet, short_exchange, short_wallet,
+         maker_leg, maker_exchange, maker_wallet, hedge_exchange, hedge_wallet, cap_group,
+         target_spread, spread_condition, target_size, max_slippage, status, rate_budget, idempotency_key)
+       VALUES ($1, $2, 'BTC', 'hyperliquid', $3, 'paradex', $3, 'long', 'hyperliquid', $3, 'paradex', $3,
+         'hyperliquid', '5', 'gte', '0.01', '0.001', $4, 10, $5)`,
+      [id, user.userId, user.wallet, status, `idem-${id}`],
+    );
+    return id;
+  }
+
+  /** Publishes a lifecycle event exactly as a worker does: an envelope on JetStream, deduplicated by message id. */
+  async publishLifecycle(
+    user: TestUser,
+    tradeId: string,
+    event: TradeLifecycleEvent,
+    status: string,
+    data: Record<string, unknown> = {},
+    subjectTradeId = tradeId,
+  ): Promise<string> {
+    const payload: TradeLifecycle = {
+      event,
+      trade_id: tradeId,
+      user_id: user.userId,
+      status,
+      timestamp: new Date().toISOString(),
+      data,
+    };
+    const message = envelope(TRADE_LIFECYCLE, payload);
+    await this.nats
+      .jetstream()
+      .publish(
+        tradeLifecycleSubject(this.env['NATS_PREFIX'], subjectTradeId),
+        encodeEnvelope(message),
+        {
+          msgID: message.message_id,
+        },
+      );
+    return message.message_id;
+  }
+
+  async query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const client = new Client({ connectionString: this.database.url });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+
+  logs(): string {
+    return this.replicas
+      .map((_, index) => {
+        try {
+          return readFileSync(join(this.logDir, `notifier-${index}.log`), 'utf8');
+        } catch {
+          return '';
+        }
+      })
+      .join('\n');
+  }
+}

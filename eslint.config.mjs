@@ -92,6 +92,23 @@ export default tseslint.config(
     },
   },
   {
+    // Specs and benches start other apps in-process (@sts/app-*): allowed there only.
+    files: ['**/*.spec.ts', '**/test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'] },
+            { sourceTag: '*', onlyDependOnLibsWithTags: ['*'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Test bodies are JSON from the wire; typing every fixture adds noise, not safety.
     files: ['**/*.spec.ts', '**/test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

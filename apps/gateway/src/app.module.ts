@@ -10,6 +10,8 @@ import { AppErrorFilter } from './errors/app-error.filter';
 import { HealthController } from './health/health.controller';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
+import { MarketsModule } from './markets/markets.module';
+import { TradesModule } from './trades/trades.module';
 
 @Module({})
 export class AppModule {
@@ -36,6 +38,8 @@ export class AppModule {
         InfrastructureModule.forRoot(config),
         MaintenanceModule,
         AccountsModule,
+        MarketsModule,
+        TradesModule,
       ],
       controllers: [HealthController],
       providers: [

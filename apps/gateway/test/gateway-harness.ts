@@ -4,10 +4,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Client } from 'pg';
+import { loadBudgetSettings, startBudgetService, type BudgetService } from '@sts/app-budget';
+import { startVenueSim, type RunningVenueSim } from '@sts/app-venue-sim';
+import { loadVenueRegistry } from '@sts/platform';
 import { createTestDatabase, JwksServer, testNamespace, type TestDatabase } from '@sts/testing';
 import { runOps } from '@sts/operations';
 import { createGatewayApp } from '../src/bootstrap';
 import { loadGatewayConfig } from '../src/config/load-gateway-settings';
+
+export interface HarnessOptions {
+  /** Start a paper exchange (in-process venue-sim) for market data and trading. */
+  venues?: boolean;
+  /** Start the budget service (rate budgets for trade creation). */
+  budget?: boolean;
+  env?: Record<string, string>;
+}
 
 export interface HttpResult<T = any> {
   status: number;
@@ -28,10 +39,13 @@ export class GatewayHarness {
   app!: NestFastifyApplication;
   baseUrl = '';
   env: Record<string, string> = {};
+  venueSim?: RunningVenueSim;
+  budget?: BudgetService;
 
-  async start(extraEnv: Record<string, string> = {}): Promise<this> {
+  async start(options: HarnessOptions = {}): Promise<this> {
     await this.jwks.start();
     this.database = await createTestDatabase();
+    if (options.venues) this.venueSim = await startVenueSim({ seed: 7, tickMs: 0 });
     const namespace = testNamespace();
     this.env = {
       DATABASE_URL: this.database.url,
@@ -43,9 +57,15 @@ export class GatewayHarness {
       GATEWAY_PORT: '0',
       GATEWAY_HOST: '127.0.0.1',
       OPERATOR_ID: 'spec-operator',
+      ...(this.venueSim ? { VENUE_SIM_URL: this.venueSim.url } : {}),
       ...this.jwks.env(),
-      ...extraEnv,
+      ...options.env,
     };
+    if (options.budget) {
+      this.budget = await startBudgetService(loadBudgetSettings(this.env), {
+        venues: loadVenueRegistry(this.env),
+      });
+    }
     this.app = await createGatewayApp(loadGatewayConfig(this.env));
     await this.app.listen(0, '127.0.0.1');
     this.baseUrl = (await this.app.getUrl()).replace('[::1]', '127.0.0.1');
@@ -54,6 +74,8 @@ export class GatewayHarness {
 
   async stop(): Promise<void> {
     await this.app?.close();
+    await this.budget?.close();
+    await this.venueSim?.stop();
     await this.jwks.stop();
     await this.database?.drop();
   }
@@ -76,6 +98,25 @@ export class GatewayHarness {
       status: response.status,
       body: text ? JSON.parse(text) : undefined,
       headers: response.headers,
+    };
+  }
+
+  /** A valid create body; override any field. */
+  tradeBody(wallet: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+    return {
+      market: 'BTC',
+      long_exchange: 'hyperliquid',
+      long_wallet: wallet,
+      short_exchange: 'paradex',
+      short_wallet: wallet,
+      target_spread: '5',
+      spread_condition: 'gte',
+      target_size: '0.01',
+      execution_type: 'maker_taker',
+      maker_leg: 'long',
+      max_slippage: '0.001',
+      idempotency_key: `k-${randomBytes(8).toString('hex')}`,
+      ...overrides,
     };
   }
 
@@ -105,6 +146,18 @@ export class GatewayHarness {
       ...extra,
     );
     return { userId: user.user_id, wallet, apiKey: key.api_key, keyId: key.key_id };
+  }
+
+  /** A user with credentials on the given venues for its primary wallet, and an API key. */
+  async trader(venues: string[] = ['hyperliquid', 'paradex'], scopes?: string) {
+    const user = await this.userWithKey(scopes);
+    for (const exchange of venues) {
+      await this.ops(
+        'credentials', 'add', '--user', user.userId, '--exchange', exchange, '--wallet', user.wallet,
+        '--api-key', `paper-${randomBytes(6).toString('hex')}`, '--api-secret', randomBytes(16).toString('hex'),
+      );
+    }
+    return { ...user, headers: { 'x-api-key': user.apiKey } };
   }
 
   async query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {

@@ -27,6 +27,17 @@ export class GatewaySettings extends CommonSettings {
   @IsBoolean()
   migrateOnStart: boolean = true;
 
+  /** How often a venue's market list is refreshed in the background. */
+  @Expose({ name: 'MARKETS_REFRESH_MS' })
+  @IsInt()
+  @Min(1000)
+  marketsRefreshMs: number = 60_000;
+
+  /** Base URL of the venue simulator; a paper venue is `${VENUE_SIM_URL}/venues/<id>` unless its registry entry has an endpoint. */
+  @Expose({ name: 'VENUE_SIM_URL' })
+  @IsString()
+  venueSimUrl: string = 'http://127.0.0.1:7100';
+
   // Composed rather than inherited: these groups are shared with other services.
   auth: AuthSettings;
   credentials: CredentialsSettings;

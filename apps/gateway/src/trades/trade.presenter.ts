@@ -1,0 +1,92 @@
+import Big from 'big.js';
+import { formatDecimal } from '@sts/domain';
+import type { TradeEntity, TradeEventEntity } from '@sts/persistence';
+
+/** The Trade resource of interface.md: decimals as strings, timestamps ISO 8601 UTC. */
+export interface TradeView {
+  trade_id: string;
+  user_id: string;
+  market: string;
+  long_exchange: string;
+  long_wallet: string;
+  short_exchange: string;
+  short_wallet: string;
+  target_spread: string;
+  spread_condition: string;
+  target_size: string;
+  filled_size: string;
+  execution_type: string;
+  maker_leg: string;
+  max_slippage: string;
+  status: string;
+  rate_budget: number;
+  hedge_rate_budget?: number;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  size_type: string;
+  spread_type: string;
+  failure_reason: string;
+  fast_move_guard_stats: Record<string, unknown> | null;
+  quote_mode?: string;
+  worst_spread?: string;
+  fast_move_guard?: string;
+  fast_move_guard_bps?: number;
+  fast_move_window_ms?: number;
+  fast_move_settle_ms?: number;
+}
+
+const decimal = (value: string): string => formatDecimal(new Big(value));
+
+export function presentTrade(trade: TradeEntity): TradeView {
+  return {
+    trade_id: trade.id,
+    user_id: trade.userId,
+    market: trade.market,
+    long_exchange: trade.longExchange,
+    long_wallet: trade.longWallet,
+    short_exchange: trade.shortExchange,
+    short_wallet: trade.shortWallet,
+    target_spread: decimal(trade.targetSpread),
+    spread_condition: trade.spreadCondition,
+    target_size: decimal(trade.targetSize),
+    filled_size: decimal(trade.filledSize),
+    execution_type: trade.executionType,
+    maker_leg: trade.makerLeg,
+    max_slippage: decimal(trade.maxSlippage),
+    status: trade.status,
+    rate_budget: trade.rateBudget,
+    ...(trade.hedgeRateBudget !== null ? { hedge_rate_budget: trade.hedgeRateBudget } : {}),
+    created_at: trade.createdAt.toISOString(),
+    updated_at: trade.updatedAt.toISOString(),
+    completed_at: trade.completedAt ? trade.completedAt.toISOString() : null,
+    size_type: trade.sizeType,
+    spread_type: trade.spreadType,
+    failure_reason: trade.failureReason,
+    fast_move_guard_stats: trade.fastMoveGuardStats,
+    ...(trade.quoteMode && trade.quoteMode !== 'default' ? { quote_mode: trade.quoteMode } : {}),
+    ...(trade.worstSpread !== null ? { worst_spread: decimal(trade.worstSpread) } : {}),
+    ...(trade.fastMoveGuard !== null ? { fast_move_guard: trade.fastMoveGuard } : {}),
+    ...(trade.fastMoveGuardBps !== null
+      ? { fast_move_guard_bps: Number(trade.fastMoveGuardBps) }
+      : {}),
+    ...(trade.fastMoveWindowMs !== null ? { fast_move_window_ms: trade.fastMoveWindowMs } : {}),
+    ...(trade.fastMoveSettleMs !== null ? { fast_move_settle_ms: trade.fastMoveSettleMs } : {}),
+  };
+}
+
+export interface TradeEventView {
+  sequence: number;
+  event_type: string;
+  data: Record<string, unknown>;
+  worker_id: string;
+  created_at: string;
+}
+
+export const presentTradeEvent = (event: TradeEventEntity): TradeEventView => ({
+  sequence: event.sequence,
+  event_type: event.eventType,
+  data: event.data,
+  worker_id: event.workerId,
+  created_at: event.createdAt.toISOString(),
+});

@@ -1,0 +1,137 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiHeader,
+  ApiOperation,
+  ApiResponse,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CurrentPrincipal, RequireScopes, type Principal } from '@sts/auth';
+import { AmendTradeRequest } from './dto/amend-trade.request';
+import { CreateTradeRequest } from './dto/create-trade.request';
+import { TradeEventsQuery } from './dto/events.query';
+import {
+  presentTrade,
+  presentTradeEvent,
+  type TradeEventView,
+  type TradeView,
+} from './trade.presenter';
+import { TradeQueries } from './trade.queries';
+import { AmendTradeUseCase } from './use-cases/amend-trade/amend-trade.use-case';
+import { CancelTradeUseCase } from './use-cases/cancel-trade/cancel-trade.use-case';
+import { CreateTradeUseCase } from './use-cases/create-trade/create-trade.use-case';
+
+interface Answer {
+  httpStatus: number;
+  body: unknown;
+}
+
+const send = async (reply: FastifyReply, answer: Answer): Promise<void> => {
+  await reply.status(answer.httpStatus).send(answer.body);
+};
+
+@ApiTags('trades')
+@ApiSecurity('api-key')
+@ApiBearerAuth()
+@Controller('api/v1/trades')
+export class TradesController {
+  constructor(
+    private readonly queries: TradeQueries,
+    private readonly createTrade: CreateTradeUseCase,
+    private readonly amendTrade: AmendTradeUseCase,
+    private readonly cancelTrade: CancelTradeUseCase,
+  ) {}
+
+  @RequireScopes('trades:write')
+  @Post()
+  @ApiOperation({ summary: 'Submit a spread trade; execution is asynchronous' })
+  @ApiHeader({
+    name: 'X-Idempotency-Key',
+    required: false,
+    description: 'takes precedence over idempotency_key',
+  })
+  @ApiResponse({ status: 202, description: 'accepted: trade_id, status pending, rate_budget' })
+  @ApiResponse({ status: 200, description: 'idempotent replay of an earlier create' })
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateTradeRequest,
+    @Headers('x-idempotency-key') idempotencyKey: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await send(reply, await this.createTrade.execute(principal, body, idempotencyKey, request.id));
+  }
+
+  @RequireScopes('trades:read')
+  @Get()
+  @ApiOperation({ summary: "The caller's 50 most recent trades, all statuses" })
+  async list(@CurrentPrincipal() principal: Principal): Promise<TradeView[]> {
+    return (await this.queries.recent(principal.userId)).map(presentTrade);
+  }
+
+  @RequireScopes('trades:read')
+  @Get(':tradeId')
+  @ApiOperation({ summary: 'One trade (404 trade not found for unknown and foreign trades alike)' })
+  async get(
+    @CurrentPrincipal() principal: Principal,
+    @Param('tradeId') tradeId: string,
+  ): Promise<TradeView> {
+    return presentTrade(await this.queries.one(principal.userId, tradeId));
+  }
+
+  @RequireScopes('trades:read')
+  @Get(':tradeId/events')
+  @ApiOperation({ summary: 'The execution log, ordered by sequence' })
+  async events(
+    @CurrentPrincipal() principal: Principal,
+    @Param('tradeId') tradeId: string,
+    @Query() query: TradeEventsQuery,
+  ): Promise<{ trade_id: string; events: TradeEventView[] }> {
+    const events = await this.queries.events(
+      principal.userId,
+      tradeId,
+      query.after_sequence,
+      query.limit,
+    );
+    return { trade_id: tradeId, events: events.map(presentTradeEvent) };
+  }
+
+  @RequireScopes('trades:write')
+  @Patch(':tradeId')
+  @ApiOperation({ summary: 'Amend size, spread or slippage; applied on the next quote cycle' })
+  async amend(
+    @CurrentPrincipal() principal: Principal,
+    @Param('tradeId') tradeId: string,
+    @Body() body: AmendTradeRequest,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await send(reply, await this.amendTrade.execute(principal.userId, tradeId, body, request.id));
+  }
+
+  @RequireScopes('trades:write')
+  @Delete(':tradeId')
+  @ApiOperation({ summary: 'Cancel; never closes filled positions' })
+  async cancel(
+    @CurrentPrincipal() principal: Principal,
+    @Param('tradeId') tradeId: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await send(reply, await this.cancelTrade.execute(principal.userId, tradeId, request.id));
+  }
+}

@@ -1,0 +1,13 @@
+/** The gateway's view of the budget service: rule 7 and giving shares back. */
+export abstract class RateBudgets {
+  /** Throws AppError rate_budget_exhausted (429) or budget_unavailable (503). */
+  abstract reserve(request: {
+    tradeId: string;
+    maker: { venue: string; wallet: string };
+    hedge: { venue: string; wallet: string };
+    correlationId: string;
+  }): Promise<{ rateBudget: number; hedgeRateBudget: number | null }>;
+
+  /** Best effort: the budget service also sweeps holders whose trade is gone or terminal. */
+  abstract release(tradeId: string, reason: 'create_failed' | 'canceled'): Promise<void>;
+}

@@ -78,7 +78,7 @@ export const DEFAULT_BUDGET_TIMEOUT_MS = 2_000;
 export class BudgetClient {
   private readonly timeoutMs: number;
   private readonly watches = new Set<TradeBudgetWatch>();
-  private statusLoop?: { stop(): void };
+  private statusLoop?: { stop?: () => void };
 
   constructor(
     private readonly nc: NatsConnection,
@@ -226,14 +226,15 @@ export class BudgetClient {
   /** Stops every watch. The NATS connection belongs to the caller and stays open. */
   close(): void {
     for (const watch of [...this.watches]) watch.close();
-    this.statusLoop?.stop();
+    this.statusLoop?.stop?.();
     this.statusLoop = undefined;
   }
 
   private ensureStatusLoop(): void {
     if (this.statusLoop) return;
     const statuses = this.nc.status();
-    this.statusLoop = statuses as unknown as { stop(): void };
+    // The iterator nats returns can be stopped; the declared type hides it.
+    this.statusLoop = statuses as { stop?: () => void };
     void (async () => {
       for await (const status of statuses) {
         // After a reconnect, changes published while we were away are lost on

@@ -13,13 +13,16 @@ import type {
 
 /**
  * Connection signals. `reconnected` follows a `disconnected` once the client
- * is back and has resubscribed; events that happened in between may be lost,
- * so a caller recovers them with `fillsSince(disconnectedAtMs)`.
+ * is back and its own-order stream is live again; events that happened in
+ * between may be lost, so the caller recovers them with
+ * `fillsSince(recoverFromMs)` and drops the fills it already has (by
+ * `fillId`). `recoverFromMs` is a little before the last event seen, to
+ * cover events in flight when the socket died and clock skew.
  */
 export type ConnectionEvent =
   | { state: 'connected'; atMs: number }
   | { state: 'disconnected'; atMs: number; reason: string }
-  | { state: 'reconnected'; atMs: number; disconnectedAtMs: number };
+  | { state: 'reconnected'; atMs: number; disconnectedAtMs: number; recoverFromMs: number };
 
 export interface VenueEventMap {
   /** Own fills, delivered as soon as the venue reports them (the hedge trigger). */

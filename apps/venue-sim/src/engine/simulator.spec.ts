@@ -143,16 +143,14 @@ describe('Simulator', () => {
     const { sim, log } = world(3);
     const { bidTicks, tick } = touch(sim, 'hyperliquid', 'ETH');
     const price = tick.format(bidTicks - 2);
-    sim
-      .venue('hyperliquid')
-      .desk.place('0xj', {
-        symbol: 'ETH',
-        side: 'buy',
-        type: 'post_only',
-        price,
-        size: '0.1',
-        clientOrderId: 'j1',
-      });
+    sim.venue('hyperliquid').desk.place('0xj', {
+      symbol: 'ETH',
+      side: 'buy',
+      type: 'post_only',
+      price,
+      size: '0.1',
+      clientOrderId: 'j1',
+    });
     sim.jump({ venue: 'hyperliquid', symbol: 'ETH', bps: -50 });
     expect(log.fills).toHaveLength(1);
     expect(tick.format(log.fills[0].priceTicks)).toBe(price);

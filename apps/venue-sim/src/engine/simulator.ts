@@ -90,10 +90,10 @@ export class Simulator {
         ? [venue.market(command.symbol).spec.symbol]
         : [...venue.markets.keys()];
       for (const symbol of symbols) this.prices.jumpBasis(venue.id, symbol, command.bps);
-    } else if (command.asset) {
+    } else if (command.asset && this.options.assets.some((spec) => spec.asset === command.asset)) {
       this.prices.jumpAsset(command.asset, command.bps);
     } else {
-      throw new SimError('unknown_market', 'a jump needs an asset or a venue');
+      throw new SimError('unknown_market', 'a jump needs a known asset or a venue');
     }
     for (const [id, venue] of this.venues) {
       if (!this.frozen.has(id)) venue.requote((market) => this.midOf(id, market));

@@ -1,0 +1,93 @@
+import 'reflect-metadata';
+import { Expose, Type } from 'class-transformer';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
+import { createLogger, LOG_LEVELS, loadConfig, type LogLevel } from '@sts/platform';
+import { startVenueSim } from './sim-server';
+
+/** The simulator's settings (documented in apps/venue-sim/README.md). */
+class VenueSimSettings {
+  @Expose({ name: 'VENUE_SIM_HOST' })
+  @IsString()
+  host = '127.0.0.1';
+
+  @Expose({ name: 'VENUE_SIM_PORT' })
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  port = 7100;
+
+  @Expose({ name: 'VENUE_SIM_SEED' })
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  seed = 1;
+
+  @Expose({ name: 'VENUE_SIM_TICK_MS' })
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  tickMs = 100;
+
+  /** Comma-separated venue ids (`id` or `id=template`); default: the five venues. */
+  @Expose({ name: 'VENUE_SIM_VENUES' })
+  @IsOptional()
+  @IsString()
+  venues?: string;
+
+  @Expose({ name: 'VENUE_SIM_VOL_SCALE' })
+  @Type(() => Number)
+  @IsNumber()
+  @Min(0)
+  volScale = 1;
+
+  /** `false` leaves account registration to the control endpoint. */
+  @Expose({ name: 'VENUE_SIM_SELF_REGISTRATION' })
+  @IsIn(['true', 'false'])
+  selfRegistration: 'true' | 'false' = 'true';
+
+  @Expose({ name: 'VENUE_SIM_CONTROL_TOKEN' })
+  @IsOptional()
+  @IsString()
+  controlToken?: string;
+
+  @Expose({ name: 'LOG_LEVEL' })
+  @IsIn(LOG_LEVELS)
+  logLevel: LogLevel = 'info';
+}
+
+async function main(): Promise<void> {
+  const settings = loadConfig(VenueSimSettings);
+  const logger = createLogger('venue-sim', settings.logLevel);
+  const sim = await startVenueSim({
+    host: settings.host,
+    port: settings.port,
+    seed: settings.seed,
+    tickMs: settings.tickMs,
+    venues: settings.venues?.split(',').filter((entry) => entry.trim() !== ''),
+    volScale: settings.volScale,
+    selfRegistration: settings.selfRegistration === 'true',
+    controlToken: settings.controlToken,
+    logger,
+  });
+  logger.info(
+    {
+      url: sim.url,
+      seed: settings.seed,
+      tick_ms: settings.tickMs,
+      venues: [...sim.world().venues.keys()],
+    },
+    'venue simulator listening',
+  );
+  const shutdown = (signal: string): void => {
+    logger.info({ signal }, 'venue simulator stopping');
+    void sim.stop().then(() => process.exit(0));
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,117 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger, type Logger } from '@sts/platform';
+import { AccountDirectory } from './api/account-directory';
+import { Router } from './api/http-kit';
+import { RateLimiter } from './api/rate-limiter';
+import { StreamHub } from './api/stream-hub';
+import { addVenueRoutes } from './api/venue-routes';
+import { ASSETS } from './config/assets';
+import { resolveVenueProfiles } from './config/venue-selection';
+import { addControlRoutes } from './control/control-routes';
+import { FaultInjector } from './control/faults';
+import { Ticker } from './control/ticker';
+import { Simulator } from './engine/simulator';
+
+export interface VenueSimOptions {
+  seed?: number;
+  /** Real milliseconds between simulation steps; 0 = manual stepping through /control/step. */
+  tickMs?: number;
+  host?: string;
+  /** 0 (the default here) picks a free port. */
+  port?: number;
+  /** Venue ids, each optionally shaped like a known one: `hyperliquid`, `sandbox=paradex`. */
+  venues?: readonly string[];
+  /** Per-venue request limit per account and second, over the profiles' defaults. */
+  rateLimits?: Readonly<Record<string, number>>;
+  /** Trust-on-first-use registration of paper API keys (default true). */
+  selfRegistration?: boolean;
+  volScale?: number;
+  /** When set, /control requires the `x-control-token` header. */
+  controlToken?: string;
+  logger?: Logger;
+}
+
+export interface RunningVenueSim {
+  /** Base URL, e.g. http://127.0.0.1:7100; a venue lives at `${url}/venues/<id>`. */
+  url: string;
+  port: number;
+  world(): Simulator;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the paper exchange: every configured venue's HTTP endpoints and
+ * WebSocket streams on one port, plus /control. Used by main.ts, by the
+ * simulator's own specs and by the benchmark.
+ */
+export async function startVenueSim(options: VenueSimOptions = {}): Promise<RunningVenueSim> {
+  const logger = options.logger ?? createLogger('venue-sim', 'warn');
+  const profiles = resolveVenueProfiles(options.venues);
+  let seed = options.seed ?? 1;
+  let epoch = 1;
+  const directory = new AccountDirectory(options.selfRegistration ?? true);
+  const faults = new FaultInjector();
+  const limiter = new RateLimiter(
+    new Map(profiles.map((p) => [p.id, options.rateLimits?.[p.id] ?? p.rateLimitPerS])),
+  );
+  let world!: Simulator;
+  const hub = new StreamHub(() => world, directory, faults, logger);
+  const build = (): Simulator =>
+    new Simulator({
+      seed,
+      epoch,
+      venues: profiles,
+      assets: ASSETS,
+      now: Date.now,
+      sink: hub,
+      volScale: options.volScale,
+    });
+  world = build();
+  const ticker = new Ticker(() => world.step());
+  ticker.set(options.tickMs ?? 100);
+
+  const router = new Router();
+  addVenueRoutes(router, { world: () => world, directory, limiter, faults });
+  addControlRoutes(router, {
+    world: () => world,
+    seed: () => seed,
+    reset: (nextSeed) => {
+      seed = nextSeed ?? seed;
+      epoch += 1;
+      faults.reset();
+      limiter.clearCounts();
+      world = build();
+      hub.drop();
+    },
+    ticker,
+    faults,
+    hub,
+    limiter,
+    directory,
+    controlToken: options.controlToken,
+  });
+  router.add('GET', '/health', () => ({ status: 200, body: { status: 'ok' } }));
+
+  const server: Server = createServer((request, response) => void router.handle(request, response));
+  server.keepAliveTimeout = 60_000;
+  server.on('upgrade', (request, socket, head) => hub.handleUpgrade(request, socket, head));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port, address } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    world: () => world,
+    stop: async () => {
+      ticker.stop();
+      faults.reset();
+      hub.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

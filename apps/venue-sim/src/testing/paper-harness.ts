@@ -1,0 +1,64 @@
+import { PaperVenueClient, type ConformanceSetup } from '@sts/venues';
+import { startVenueSim, type RunningVenueSim } from '../sim-server';
+import { SimControl } from './sim-control';
+
+const RATE_LIMIT_PER_S = 100;
+
+/**
+ * The conformance harness of a paper venue: a private simulator on a free
+ * port in manual-step mode (the book moves only when the suite says so), and
+ * clients that speak to it over the real protocol.
+ */
+export function paperConformanceSetup(
+  venue: string,
+  symbol: string,
+  seed: number,
+): ConformanceSetup {
+  let sim: RunningVenueSim | undefined;
+  return {
+    start: async () => {
+      // A roomier limit than the venue's own, so the suite's quick sequence of
+      // calls stays under it; the 429 test bursts past whatever it is.
+      const running = await startVenueSim({
+        seed,
+        tickMs: 0,
+        rateLimits: { [venue]: RATE_LIMIT_PER_S },
+      });
+      sim = running;
+      const control = new SimControl(running.url);
+      const baseUrl = `${running.url}/venues/${venue}`;
+      return {
+        symbol,
+        rateLimitPerS: RATE_LIMIT_PER_S,
+        createClient: async (account) => {
+          const client = new PaperVenueClient({
+            venue,
+            baseUrl,
+            credentials: {
+              apiKey: `key-${account}`,
+              apiSecret: `secret-${account}`,
+              wallet: `0x${account}`,
+            },
+            reconnect: { initialMs: 50, maxMs: 400 },
+          });
+          await client.connect();
+          return client;
+        },
+        driver: {
+          advance: async () => {
+            await control.step(1);
+          },
+          trade: async (tradeSymbol, side, size, price) => {
+            await control.trade(venue, tradeSymbol, side, size, price);
+          },
+          dropStream: async (blockMs) => {
+            await control.dropSockets(venue, blockMs);
+          },
+        },
+      };
+    },
+    stop: async () => {
+      await sim?.stop();
+    },
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * A typed client of the simulator's /control endpoint, for specs, benches
+ * and e2e tests that drive a running simulator over HTTP.
+ */
+export class SimControl {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token?: string,
+  ) {}
+
+  step(count = 1): Promise<unknown> {
+    return this.post('/control/step', { count });
+  }
+
+  setTickMs(tickMs: number): Promise<unknown> {
+    return this.post('/control/clock', { tick_ms: tickMs });
+  }
+
+  reset(seed?: number): Promise<unknown> {
+    return this.post('/control/reset', seed === undefined ? {} : { seed });
+  }
+
+  trade(
+    venue: string,
+    symbol: string,
+    side: 'buy' | 'sell',
+    size: string,
+    price?: string,
+  ): Promise<{ filled: string }> {
+    return this.post(`/control/venues/${venue}/trade`, {
+      symbol,
+      side,
+      size,
+      ...(price ? { price } : {}),
+    });
+  }
+
+  jumpVenue(venue: string, bps: number, symbol?: string): Promise<unknown> {
+    return this.post(`/control/venues/${venue}/jump`, { bps, ...(symbol ? { symbol } : {}) });
+  }
+
+  jumpAsset(asset: string, bps: number): Promise<unknown> {
+    return this.post(`/control/assets/${asset}/jump`, { bps });
+  }
+
+  dropSockets(venue: string, blockMs = 0, wallet?: string): Promise<{ dropped: number }> {
+    return this.post(`/control/venues/${venue}/drop-ws`, {
+      block_ms: blockMs,
+      ...(wallet ? { wallet } : {}),
+    });
+  }
+
+  setLatency(venue: string, ms: number): Promise<unknown> {
+    return this.post(`/control/venues/${venue}/latency`, { ms });
+  }
+
+  rejectNext(venue: string, count: number, reason?: string): Promise<unknown> {
+    return this.post(`/control/venues/${venue}/reject-next`, {
+      count,
+      ...(reason ? { reason } : {}),
+    });
+  }
+
+  delayNext(venue: string, count: number, ms: number): Promise<unknown> {
+    return this.post(`/control/venues/${venue}/delay-next`, { count, ms });
+  }
+
+  freeze(venue: string, mode: 'hang' | 'halt' = 'hang'): Promise<unknown> {
+    return this.post(`/control/venues/${venue}/freeze`, { mode });
+  }
+
+  thaw(venue: string): Promise<unknown> {
+    return this.post(`/control/venues/${venue}/thaw`, {});
+  }
+
+  setRateLimit(venue: string, perSecond: number): Promise<unknown> {
+    return this.post(`/control/venues/${venue}/rate-limit`, { per_s: perSecond });
+  }
+
+  registerAccount(
+    venue: string,
+    account: { apiKey: string; apiSecret: string; wallet: string; collateral?: string },
+  ): Promise<unknown> {
+    return this.post(`/control/venues/${venue}/accounts`, {
+      api_key: account.apiKey,
+      api_secret: account.apiSecret,
+      wallet: account.wallet,
+      ...(account.collateral ? { collateral: account.collateral } : {}),
+    });
+  }
+
+  requestCounts(
+    venue: string,
+    wallet: string,
+  ): Promise<{
+    limit_per_s: number;
+    max_accepted_per_s: number;
+    seconds: Array<{ second: number; accepted: number; rejected: number }>;
+  }> {
+    return this.get(`/control/venues/${venue}/request-counts?wallet=${encodeURIComponent(wallet)}`);
+  }
+
+  accountFills(
+    venue: string,
+    wallet: string,
+    sinceMs = 0,
+  ): Promise<{ fills: Array<Record<string, unknown>> }> {
+    return this.get(
+      `/control/venues/${venue}/accounts/${encodeURIComponent(wallet)}/fills?since=${sinceMs}`,
+    );
+  }
+
+  state(): Promise<Record<string, unknown>> {
+    return this.get('/control/state');
+  }
+
+  private async post<T>(path: string, body: unknown): Promise<T> {
+    return this.send<T>(path, { method: 'POST', body: JSON.stringify(body) });
+  }
+
+  private async get<T>(path: string): Promise<T> {
+    return this.send<T>(path, { method: 'GET' });
+  }
+
+  private async send<T>(path: string, init: { method: string; body?: string }): Promise<T> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      ...init,
+      headers: {
+        'content-type': 'application/json',
+        ...(this.token ? { 'x-control-token': this.token } : {}),
+      },
+    });
+    const body = (await response.json()) as T;
+    if (!response.ok)
+      throw new Error(`control ${path}: HTTP ${response.status} ${JSON.stringify(body)}`);
+    return body;
+  }
+}

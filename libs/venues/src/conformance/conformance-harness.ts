@@ -1,0 +1,35 @@
+import type { OrderSide } from '../model/orders';
+import type { VenueClient } from '../venue-client';
+
+/**
+ * What the conformance suite needs from the venue under test beyond the
+ * client itself. Paper venues implement every capability through the
+ * simulator's control endpoint; a live venue run by hand leaves out what it
+ * cannot do (nobody can make a real market trade on demand), and the tests
+ * that need it are skipped.
+ */
+export interface ConformanceDriver {
+  /** Lets the venue move on (paper: one simulation step; live: a short wait). */
+  advance(): Promise<void>;
+  /** Another trader takes `size` on `takerSide` down to `limitPrice`, trading through resting orders. */
+  trade?(symbol: string, takerSide: OrderSide, size: string, limitPrice: string): Promise<void>;
+  /** Cuts the client's stream like a network failure, refusing reconnects for `blockMs`. */
+  dropStream?(blockMs: number): Promise<void>;
+}
+
+export interface ConformanceHarness {
+  /** Venue symbol to trade; it should have a spread of at least two ticks most of the time. */
+  symbol: string;
+  /** A connected client; each `account` label is its own account (own rate limit, own orders). */
+  createClient(account: string): Promise<VenueClient>;
+  driver: ConformanceDriver;
+  /** The account's request limit per second; the 429 test runs only when it is given. */
+  rateLimitPerS?: number;
+  /** Base size to use; defaults to the market's minimum size (raised to meet a minimum notional). */
+  orderSize?: string;
+}
+
+export interface ConformanceSetup {
+  start(): Promise<ConformanceHarness>;
+  stop(): Promise<void>;
+}

@@ -1,0 +1,254 @@
+import type { Logger } from '@sts/platform';
+import { VenueAuthError, VenueNetworkError } from '../errors';
+import type { VenueEvents } from '../venue-events';
+import { LocalBook } from './local-book';
+import {
+  signedHeaders,
+  type PaperCredentials,
+  type WireClientMessage,
+  type WireServerMessage,
+} from './protocol';
+import { ReconnectingSocket } from './reconnecting-socket';
+import { toVenueFill, toVenueOrder } from './wire-mapping';
+
+export interface PaperStreamOptions {
+  venue: string;
+  baseUrl: string;
+  credentials: PaperCredentials;
+  bookDepth: number;
+  reconnect?: { initialMs?: number; maxMs?: number };
+  events: VenueEvents;
+  marketOf: (symbol: string) => string;
+  logger?: Logger;
+}
+
+/** Slack before the last event seen, for events in flight when the socket died and for clock skew. */
+const RECOVERY_MARGIN_MS = 5_000;
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The paper venue's WebSocket as the client sees it: one signed socket with
+ * the account channel and book channels, resubscribed after every reconnect.
+ * `connected` / `reconnected` are emitted once the account channel is
+ * confirmed, so from then on no own event can slip past both the stream and
+ * a `fillsSince` from the disconnect time.
+ */
+export class PaperStream {
+  private readonly socket: ReconnectingSocket;
+  private readonly books = new Map<string, LocalBook>();
+  private readonly bookWaiters = new Map<string, Waiter[]>();
+  private readyWaiter?: Waiter;
+  private everConnected = false;
+  private disconnectedAtMs?: number;
+  /** Venue time of the last own event received; recovery starts before it. */
+  private lastAccountEventMs?: number;
+
+  constructor(private readonly options: PaperStreamOptions) {
+    const url = new URL(`${options.baseUrl.replace(/\/+$/, '')}/ws`);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    this.socket = new ReconnectingSocket({
+      url: url.toString(),
+      headers: () => signedHeaders(options.credentials, 'GET', url.pathname, ''),
+      initialBackoffMs: options.reconnect?.initialMs ?? 100,
+      maxBackoffMs: options.reconnect?.maxMs ?? 5_000,
+      ping: () => JSON.stringify({ op: 'ping' } satisfies WireClientMessage),
+      pingIntervalMs: 5_000,
+      idleTimeoutMs: 15_000,
+      onOpen: () => this.resubscribe(),
+      onMessage: (text) => this.onMessage(text),
+      onClose: (reason, status) => this.onClose(reason, status),
+    });
+  }
+
+  /** Opens the socket and resolves once the account channel is confirmed. */
+  start(timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new VenueNetworkError(this.options.venue, `stream not ready within ${timeoutMs} ms`),
+          ),
+        timeoutMs,
+      );
+      this.readyWaiter = { resolve, reject, timer };
+      this.socket.start();
+    });
+  }
+
+  stop(): void {
+    this.socket.stop();
+    this.everConnected = false;
+    this.disconnectedAtMs = undefined;
+    this.books.clear();
+  }
+
+  /** Resolves at the first snapshot of the market. */
+  subscribeBook(symbol: string, timeoutMs: number): Promise<void> {
+    const existing = this.books.get(symbol);
+    if (existing && existing.seq >= 0) return Promise.resolve();
+    if (!this.books.has(symbol)) {
+      this.books.set(
+        symbol,
+        new LocalBook(
+          this.options.venue,
+          symbol,
+          this.options.marketOf(symbol),
+          this.options.bookDepth,
+        ),
+      );
+      this.send({ op: 'subscribe', channel: 'book', symbol });
+    }
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            new VenueNetworkError(this.options.venue, `no ${symbol} book within ${timeoutMs} ms`),
+          ),
+        timeoutMs,
+      );
+      const waiters = this.bookWaiters.get(symbol) ?? [];
+      waiters.push({ resolve, reject, timer });
+      this.bookWaiters.set(symbol, waiters);
+    });
+  }
+
+  unsubscribeBook(symbol: string): void {
+    if (this.books.delete(symbol)) this.send({ op: 'unsubscribe', channel: 'book', symbol });
+  }
+
+  private resubscribe(): void {
+    this.send({ op: 'subscribe', channel: 'account' });
+    for (const [symbol, book] of this.books) {
+      book.seq = -1;
+      this.send({ op: 'subscribe', channel: 'book', symbol });
+    }
+  }
+
+  private onMessage(text: string): void {
+    let message: WireServerMessage;
+    try {
+      message = JSON.parse(text) as WireServerMessage;
+    } catch {
+      this.options.logger?.warn({ venue: this.options.venue }, 'unparseable stream message');
+      return;
+    }
+    const { events, venue, marketOf } = this.options;
+    switch (message.type) {
+      case 'fill':
+        this.lastAccountEventMs = message.fill.ts_ms;
+        return events.emit('fill', toVenueFill(venue, marketOf(message.fill.symbol), message.fill));
+      case 'order':
+        this.lastAccountEventMs = message.order.updated_at_ms;
+        return events.emit(
+          'order',
+          toVenueOrder(venue, marketOf(message.order.symbol), message.order),
+        );
+      case 'book_snapshot':
+      case 'book_delta':
+        return this.onBook(message);
+      case 'subscribed':
+        if (message.channel === 'account') this.onAccountReady();
+        return;
+      case 'error':
+        this.options.logger?.warn(
+          { venue, code: message.code, error: message.error },
+          'venue stream error',
+        );
+        if (message.code === 'unauthorized')
+          this.failReady(new VenueAuthError(venue, message.error));
+        return;
+      case 'unsubscribed':
+      case 'pong':
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onBook(
+    message: Extract<WireServerMessage, { type: 'book_snapshot' | 'book_delta' }>,
+  ): void {
+    const book = this.books.get(message.symbol);
+    if (!book) return;
+    if (message.type === 'book_snapshot') {
+      book.snapshot(message.seq, message.bids, message.asks);
+      for (const waiter of this.bookWaiters.get(message.symbol) ?? []) {
+        clearTimeout(waiter.timer);
+        waiter.resolve();
+      }
+      this.bookWaiters.delete(message.symbol);
+    } else {
+      const outcome = book.delta(message.seq, message.bids, message.asks);
+      if (outcome === 'stale') return;
+      if (outcome === 'gap') {
+        // A lost delta: ask for a fresh snapshot rather than show a wrong book.
+        this.options.logger?.warn(
+          { venue: this.options.venue, symbol: message.symbol, seq: message.seq },
+          'book sequence gap, resyncing',
+        );
+        book.seq = -1;
+        this.send({ op: 'unsubscribe', channel: 'book', symbol: message.symbol });
+        this.send({ op: 'subscribe', channel: 'book', symbol: message.symbol });
+        return;
+      }
+    }
+    this.options.events.emit('book', book.view(message.ts_ms));
+  }
+
+  private onAccountReady(): void {
+    const atMs = Date.now();
+    if (this.readyWaiter) {
+      clearTimeout(this.readyWaiter.timer);
+      this.readyWaiter.resolve();
+      this.readyWaiter = undefined;
+    }
+    if (!this.everConnected) {
+      this.everConnected = true;
+      this.options.events.emit('connection', { state: 'connected', atMs });
+    } else if (this.disconnectedAtMs !== undefined) {
+      const lastSeen = Math.min(
+        this.disconnectedAtMs,
+        this.lastAccountEventMs ?? this.disconnectedAtMs,
+      );
+      this.options.events.emit('connection', {
+        state: 'reconnected',
+        atMs,
+        disconnectedAtMs: this.disconnectedAtMs,
+        recoverFromMs: lastSeen - RECOVERY_MARGIN_MS,
+      });
+    }
+    this.disconnectedAtMs = undefined;
+  }
+
+  private onClose(reason: string, status?: number): void {
+    if (status === 401 || status === 403) {
+      this.failReady(
+        new VenueAuthError(this.options.venue, 'stream handshake refused: bad credentials'),
+      );
+    }
+    if (!this.everConnected) return;
+    if (this.disconnectedAtMs !== undefined) return;
+    this.disconnectedAtMs = Date.now();
+    this.options.events.emit('connection', {
+      state: 'disconnected',
+      atMs: this.disconnectedAtMs,
+      reason,
+    });
+  }
+
+  private failReady(error: Error): void {
+    if (!this.readyWaiter) return;
+    clearTimeout(this.readyWaiter.timer);
+    this.readyWaiter.reject(error);
+    this.readyWaiter = undefined;
+  }
+
+  private send(message: WireClientMessage): void {
+    this.socket.send(JSON.stringify(message));
+  }
+}

@@ -1,0 +1,234 @@
+import type { Logger } from '@sts/platform';
+import { OrderRejectedError, VenueNetworkError } from '../errors';
+import type { VenueBalance, VenuePosition } from '../model/account';
+import type { VenueMarket } from '../model/market';
+import type {
+  CancelResult,
+  CancelTarget,
+  OrderAck,
+  OrderType,
+  PlaceOrderRequest,
+  ReplaceRequest,
+  VenueFill,
+  VenueOrder,
+} from '../model/orders';
+import type { Unsubscribe, VenueClient, VenueEventMap, VenueEventType } from '../venue-client';
+import { VenueEvents } from '../venue-events';
+import { PaperHttp } from './paper-http';
+import { PaperStream } from './paper-stream';
+import type {
+  PaperCredentials,
+  WireBalance,
+  WireError,
+  WireFill,
+  WireMarket,
+  WireOrder,
+  WirePlaceResult,
+  WirePosition,
+} from './protocol';
+import {
+  toVenueBalance,
+  toVenueFill,
+  toVenueMarket,
+  toVenueOrder,
+  toVenuePosition,
+} from './wire-mapping';
+
+export interface PaperVenueClientOptions {
+  venue: string;
+  /** The venue's base URL on the simulator, e.g. http://127.0.0.1:7100/venues/paradex. */
+  baseUrl: string;
+  credentials: PaperCredentials;
+  requestTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  /** Levels per side in `book` events. */
+  bookDepth?: number;
+  reconnect?: { initialMs?: number; maxMs?: number };
+  /** Register the API key with the simulator on connect (trust on first use). Default true. */
+  selfRegister?: boolean;
+  logger?: Logger;
+}
+
+/**
+ * VenueClient for a paper venue served by apps/venue-sim: signed HTTP for
+ * orders and queries, one WebSocket for books, own orders and fills, which
+ * reconnects by itself and signals `reconnected` so fills missed in between
+ * are recovered with `fillsSince`.
+ */
+export class PaperVenueClient implements VenueClient {
+  readonly venue: string;
+  private readonly http: PaperHttp;
+  private readonly events: VenueEvents;
+  private readonly stream: PaperStream;
+  private readonly bySymbol = new Map<string, VenueMarket>();
+  private connecting?: Promise<void>;
+
+  constructor(private readonly options: PaperVenueClientOptions) {
+    this.venue = options.venue;
+    this.http = new PaperHttp({
+      venue: options.venue,
+      baseUrl: options.baseUrl,
+      credentials: options.credentials,
+      requestTimeoutMs: options.requestTimeoutMs ?? 5_000,
+    });
+    this.events = new VenueEvents((error, type) =>
+      options.logger?.error(
+        { venue: this.venue, event: type, err: error },
+        'venue event listener failed',
+      ),
+    );
+    this.stream = new PaperStream({
+      venue: options.venue,
+      baseUrl: options.baseUrl,
+      credentials: options.credentials,
+      bookDepth: options.bookDepth ?? 10,
+      reconnect: options.reconnect,
+      events: this.events,
+      marketOf: (symbol) => this.marketOf(symbol),
+      logger: options.logger,
+    });
+  }
+
+  connect(): Promise<void> {
+    this.connecting ??= this.open().catch((error: unknown) => {
+      this.connecting = undefined;
+      this.stream.stop();
+      throw error;
+    });
+    return this.connecting;
+  }
+
+  async close(): Promise<void> {
+    this.connecting = undefined;
+    this.stream.stop();
+    this.http.close();
+  }
+
+  on<K extends VenueEventType>(type: K, listener: (event: VenueEventMap[K]) => void): Unsubscribe {
+    return this.events.on(type, listener);
+  }
+
+  async markets(): Promise<VenueMarket[]> {
+    const { markets } = await this.http.call<{ markets: WireMarket[] }>('GET', '/markets', {
+      signed: false,
+    });
+    const mapped = markets.map(toVenueMarket);
+    for (const market of mapped) this.bySymbol.set(market.entry.symbol, market);
+    return mapped;
+  }
+
+  async subscribeBook(symbol: string): Promise<void> {
+    if (this.bySymbol.size === 0) await this.markets();
+    if (!this.bySymbol.has(symbol))
+      throw new OrderRejectedError(this.venue, 'unknown_market', `unknown market ${symbol}`);
+    await this.stream.subscribeBook(symbol, this.options.connectTimeoutMs ?? 10_000);
+  }
+
+  async unsubscribeBook(symbol: string): Promise<void> {
+    this.stream.unsubscribeBook(symbol);
+  }
+
+  placePostOnly(request: PlaceOrderRequest): Promise<OrderAck> {
+    return this.place(request, 'post_only');
+  }
+
+  placeIoc(request: PlaceOrderRequest): Promise<OrderAck> {
+    return this.place(request, 'ioc');
+  }
+
+  async cancel(target: CancelTarget): Promise<CancelResult> {
+    const outcome = await this.http.exchange('DELETE', '/orders', { query: targetQuery(target) });
+    const body = outcome.body as { order?: WireOrder } & Partial<WireError>;
+    if (!outcome.error && body.order)
+      return { outcome: 'canceled', order: this.order$(body.order) };
+    if (outcome.status === 409 && body.code === 'order_not_open' && body.order) {
+      return { outcome: 'not_open', order: this.order$(body.order) };
+    }
+    throw outcome.error ?? new VenueNetworkError(this.venue, 'cancel answered without an order');
+  }
+
+  async replace(request: ReplaceRequest): Promise<{ canceled: CancelResult; placed?: OrderAck }> {
+    // The paper venue has no amend: cancel, then place only if the cancel took the order off the book.
+    const canceled = await this.cancel(request.target);
+    if (canceled.outcome !== 'canceled') return { canceled };
+    return { canceled, placed: await this.placePostOnly(request.next) };
+  }
+
+  async order(target: CancelTarget): Promise<VenueOrder> {
+    const { order } = await this.http.call<{ order: WireOrder }>('GET', '/order', {
+      query: targetQuery(target),
+    });
+    return this.order$(order);
+  }
+
+  async openOrders(symbol?: string): Promise<VenueOrder[]> {
+    const { orders } = await this.http.call<{ orders: WireOrder[] }>('GET', '/orders/open', {
+      query: symbol ? { symbol } : undefined,
+    });
+    return orders.map((order) => this.order$(order));
+  }
+
+  async fillsSince(timestampMs: number): Promise<VenueFill[]> {
+    const { fills } = await this.http.call<{ fills: WireFill[] }>('GET', '/fills', {
+      query: { since: timestampMs },
+    });
+    return fills.map((fill) => toVenueFill(this.venue, this.marketOf(fill.symbol), fill));
+  }
+
+  async positions(): Promise<VenuePosition[]> {
+    const { positions } = await this.http.call<{ positions: WirePosition[] }>('GET', '/positions');
+    return positions.map((position) =>
+      toVenuePosition(this.venue, this.marketOf(position.symbol), position),
+    );
+  }
+
+  async balances(): Promise<VenueBalance[]> {
+    const { balances } = await this.http.call<{ balances: WireBalance[] }>('GET', '/balances');
+    return balances.map(toVenueBalance);
+  }
+
+  private async open(): Promise<void> {
+    if (this.options.selfRegister !== false) {
+      const { apiKey, apiSecret, wallet } = this.options.credentials;
+      await this.http.call('POST', '/accounts/register', {
+        signed: false,
+        body: { api_key: apiKey, api_secret: apiSecret, wallet },
+      });
+    }
+    await this.markets();
+    await this.stream.start(this.options.connectTimeoutMs ?? 10_000);
+  }
+
+  private async place(request: PlaceOrderRequest, type: OrderType): Promise<OrderAck> {
+    const result = await this.http.call<WirePlaceResult>('POST', '/orders', {
+      body: {
+        symbol: request.symbol,
+        side: request.side,
+        type,
+        price: request.price,
+        size: request.size,
+        client_order_id: request.clientOrderId,
+      },
+    });
+    const market = this.marketOf(result.order.symbol);
+    return {
+      order: toVenueOrder(this.venue, market, result.order),
+      fills: result.fills.map((fill) => toVenueFill(this.venue, market, fill)),
+      duplicate: result.duplicate,
+    };
+  }
+
+  private order$(wire: WireOrder): VenueOrder {
+    return toVenueOrder(this.venue, this.marketOf(wire.symbol), wire);
+  }
+
+  private marketOf(symbol: string): string {
+    return this.bySymbol.get(symbol)?.canonical ?? symbol;
+  }
+}
+
+function targetQuery(target: CancelTarget): Record<string, string> {
+  return 'orderId' in target
+    ? { order_id: target.orderId }
+    : { client_order_id: target.clientOrderId };
+}

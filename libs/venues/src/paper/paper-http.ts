@@ -147,6 +147,9 @@ export class PaperHttp {
       default:
         break;
     }
+    if (body.code === 'api_key_taken' || body.code === 'registration_closed') {
+      return new VenueAuthError(venue, message);
+    }
     if (body.code === 'post_only_would_cross') return new PostOnlyWouldCrossError(venue, message);
     if (body.code === 'unknown_order') return new UnknownOrderError(venue, message);
     if (response.status >= 500 && body.code !== 'venue_halted')

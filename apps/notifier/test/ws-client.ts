@@ -134,7 +134,12 @@ export class TestClient {
   async close(): Promise<void> {
     if (this.socket.readyState === WebSocket.CLOSED) return;
     this.socket.close();
-    await Promise.race([this.closed, new Promise((resolve) => setTimeout(resolve, 1000))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.closed,
+      new Promise((resolve) => (timer = setTimeout(resolve, 1000))),
+    ]);
+    clearTimeout(timer);
     this.socket.terminate();
   }
 

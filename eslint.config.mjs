@@ -99,7 +99,7 @@ export default tseslint.config(
         'error',
         {
           enforceBuildableLibDependency: false,
-          allow: [],
+          allow: ['@sts/app-*'],
           depConstraints: [
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'] },
             { sourceTag: '*', onlyDependOnLibsWithTags: ['*'] },

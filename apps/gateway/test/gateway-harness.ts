@@ -153,8 +153,18 @@ export class GatewayHarness {
     const user = await this.userWithKey(scopes);
     for (const exchange of venues) {
       await this.ops(
-        'credentials', 'add', '--user', user.userId, '--exchange', exchange, '--wallet', user.wallet,
-        '--api-key', `paper-${randomBytes(6).toString('hex')}`, '--api-secret', randomBytes(16).toString('hex'),
+        'credentials',
+        'add',
+        '--user',
+        user.userId,
+        '--exchange',
+        exchange,
+        '--wallet',
+        user.wallet,
+        '--api-key',
+        `paper-${randomBytes(6).toString('hex')}`,
+        '--api-secret',
+        randomBytes(16).toString('hex'),
       );
     }
     return { ...user, headers: { 'x-api-key': user.apiKey } };

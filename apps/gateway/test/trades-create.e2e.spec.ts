@@ -12,16 +12,24 @@ describe('POST /api/v1/trades', () => {
 
   const create = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
     gateway.request('POST', '/api/v1/trades', { headers: { ...trader.headers, ...headers }, body });
-  const cancel = (tradeId: string) => gateway.request('DELETE', `/api/v1/trades/${tradeId}`, { headers: trader.headers });
-  const tradeCount = async () => (await gateway.query(`SELECT count(*)::int AS n FROM trades`))[0].n;
+  const cancel = (tradeId: string) =>
+    gateway.request('DELETE', `/api/v1/trades/${tradeId}`, { headers: trader.headers });
+  const tradeCount = async () =>
+    (await gateway.query(`SELECT count(*)::int AS n FROM trades`))[0].n;
 
   it('accepts a valid trade with 202, trade_id, pending and its rate budget', async () => {
     const response = await create(gateway.tradeBody(trader.wallet));
     expect(response.status).toBe(202);
-    expect(response.body).toEqual({ trade_id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'pending', rate_budget: expect.any(Number) });
+    expect(response.body).toEqual({
+      trade_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      status: 'pending',
+      rate_budget: expect.any(Number),
+    });
     expect(response.body.rate_budget).toBeGreaterThanOrEqual(2);
 
-    const trade = await gateway.request('GET', `/api/v1/trades/${response.body.trade_id}`, { headers: trader.headers });
+    const trade = await gateway.request('GET', `/api/v1/trades/${response.body.trade_id}`, {
+      headers: trader.headers,
+    });
     expect(trade.body).toMatchObject({
       trade_id: response.body.trade_id,
       user_id: trader.userId,
@@ -48,7 +56,11 @@ describe('POST /api/v1/trades', () => {
 
   it('holds hedge_rate_budget only when the hedge venue shares its account limit', async () => {
     const sharedHedge = await create(
-      gateway.tradeBody(trader.wallet, { maker_leg: 'short', long_exchange: 'hyperliquid', short_exchange: 'paradex' }),
+      gateway.tradeBody(trader.wallet, {
+        maker_leg: 'short',
+        long_exchange: 'hyperliquid',
+        short_exchange: 'paradex',
+      }),
     );
     expect(sharedHedge.status).toBe(202);
     expect(sharedHedge.body.hedge_rate_budget).toEqual(expect.any(Number));
@@ -69,19 +81,27 @@ describe('POST /api/v1/trades', () => {
       expect(await tradeCount()).toBe(before);
     });
 
-    it.each([['has space'], ['x'.repeat(129)], ['semi;colon'], ['']])('rejects key %j (400 invalid_idempotency_key)', async (key) => {
-      const response = await create(gateway.tradeBody(trader.wallet), { 'x-idempotency-key': key });
-      if (key === '') {
-        expect(response.body.code).toBe('idempotency_key_required');
-      } else {
-        expect(response.status).toBe(400);
-        expect(response.body.code).toBe('invalid_idempotency_key');
-      }
-    });
+    it.each([['has space'], ['x'.repeat(129)], ['semi;colon'], ['']])(
+      'rejects key %j (400 invalid_idempotency_key)',
+      async (key) => {
+        const response = await create(gateway.tradeBody(trader.wallet), {
+          'x-idempotency-key': key,
+        });
+        if (key === '') {
+          expect(response.body.code).toBe('idempotency_key_required');
+        } else {
+          expect(response.status).toBe(400);
+          expect(response.body.code).toBe('invalid_idempotency_key');
+        }
+      },
+    );
 
     it('takes the header over the body field', async () => {
       const key = `hdr-${Date.now()}`;
-      const first = await create(gateway.tradeBody(trader.wallet, { idempotency_key: 'not valid!' }), { 'x-idempotency-key': key });
+      const first = await create(
+        gateway.tradeBody(trader.wallet, { idempotency_key: 'not valid!' }),
+        { 'x-idempotency-key': key },
+      );
       expect(first.status).toBe(202);
       const replay = await create(gateway.tradeBody(trader.wallet, { idempotency_key: key }));
       expect(replay.status).toBe(200);
@@ -116,7 +136,9 @@ describe('POST /api/v1/trades', () => {
       expect([mine.status, theirs.status]).toEqual([202, 202]);
       expect(theirs.body.trade_id).not.toBe(mine.body.trade_id);
       await cancel(mine.body.trade_id);
-      await gateway.request('DELETE', `/api/v1/trades/${theirs.body.trade_id}`, { headers: other.headers });
+      await gateway.request('DELETE', `/api/v1/trades/${theirs.body.trade_id}`, {
+        headers: other.headers,
+      });
     });
 
     it('50 concurrent creates with one key create exactly one trade', async () => {
@@ -178,7 +200,9 @@ describe('POST /api/v1/trades', () => {
         }),
       );
       expect(response.status).toBe(202);
-      const trade = await gateway.request('GET', `/api/v1/trades/${response.body.trade_id}`, { headers: trader.headers });
+      const trade = await gateway.request('GET', `/api/v1/trades/${response.body.trade_id}`, {
+        headers: trader.headers,
+      });
       expect(trade.body).toMatchObject({
         quote_mode: 'aggressive',
         worst_spread: '6',
@@ -193,7 +217,9 @@ describe('POST /api/v1/trades', () => {
 
   describe('validation rules, in the order of decisions section 4', () => {
     it('4: same exchange on both legs is 400 same_exchange', async () => {
-      const response = await create(gateway.tradeBody(trader.wallet, { short_exchange: 'hyperliquid' }));
+      const response = await create(
+        gateway.tradeBody(trader.wallet, { short_exchange: 'hyperliquid' }),
+      );
       expect(response.status).toBe(400);
       expect(response.body.code).toBe('same_exchange');
     });
@@ -204,7 +230,11 @@ describe('POST /api/v1/trades', () => {
       try {
         const response = await create(gateway.tradeBody(trader.wallet));
         expect(response.status).toBe(503);
-        expect(response.body).toEqual({ error: expect.stringMatching(/kill switch/), code: 'kill_switch', reason: 'incident 42' });
+        expect(response.body).toEqual({
+          error: expect.stringMatching(/kill switch/),
+          code: 'kill_switch',
+          reason: 'incident 42',
+        });
       } finally {
         await gateway.ops('kill-switch', 'off');
         await gateway.ops('maintenance', 'set', '_system', 'off');
@@ -250,11 +280,15 @@ describe('POST /api/v1/trades', () => {
     });
 
     it('1: no credentials on one venue, or a wallet of another user, is 403 credentials_not_linked', async () => {
-      const missing = await create(gateway.tradeBody(trader.wallet, { short_exchange: 'extended' }));
+      const missing = await create(
+        gateway.tradeBody(trader.wallet, { short_exchange: 'extended' }),
+      );
       expect(missing.status).toBe(403);
       expect(missing.body.code).toBe('credentials_not_linked');
       const other = await gateway.trader(['hyperliquid', 'paradex']);
-      const foreign = await create(gateway.tradeBody(trader.wallet, { short_wallet: other.wallet }));
+      const foreign = await create(
+        gateway.tradeBody(trader.wallet, { short_wallet: other.wallet }),
+      );
       expect(foreign.status).toBe(403);
       expect(foreign.body.code).toBe('credentials_not_linked');
     });
@@ -269,9 +303,13 @@ describe('POST /api/v1/trades', () => {
       const refused = await create(gateway.tradeBody(trader.wallet));
       expect(refused.status).toBe(409);
       expect(refused.body.code).toBe('maker_cap_exceeded');
-      expect(refused.body.error).toMatch(/^max 2 concurrent maker trades on hyperliquid .* already has 2 active$/);
+      expect(refused.body.error).toMatch(
+        /^max 2 concurrent maker trades on hyperliquid .* already has 2 active$/,
+      );
       // Trades where the wallet is only on the hedge leg do not count.
-      const hedgeOnly = await create(gateway.tradeBody(trader.wallet, { maker_leg: 'short', market: 'ETH' }));
+      const hedgeOnly = await create(
+        gateway.tradeBody(trader.wallet, { maker_leg: 'short', market: 'ETH' }),
+      );
       expect(hedgeOnly.status).toBe(202);
       for (const tradeId of [...accepted, hedgeOnly.body.trade_id]) await cancel(tradeId);
       const afterCancel = await create(gateway.tradeBody(trader.wallet));
@@ -280,7 +318,9 @@ describe('POST /api/v1/trades', () => {
     });
 
     it('6: 20 concurrent creates against a cap of 2 give exactly 2 accepted and 18 refused', async () => {
-      const responses = await Promise.all(Array.from({ length: 20 }, () => create(gateway.tradeBody(trader.wallet))));
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () => create(gateway.tradeBody(trader.wallet))),
+      );
       const statuses = responses.map((response) => response.status);
       expect(statuses.filter((status) => status === 202)).toHaveLength(2);
       expect(statuses.filter((status) => status === 409)).toHaveLength(18);
@@ -289,7 +329,8 @@ describe('POST /api/v1/trades', () => {
         [trader.wallet],
       );
       expect(live[0].n).toBe(2);
-      for (const response of responses.filter((r) => r.status === 202)) await cancel(response.body.trade_id);
+      for (const response of responses.filter((r) => r.status === 202))
+        await cancel(response.body.trade_id);
     });
   });
 });

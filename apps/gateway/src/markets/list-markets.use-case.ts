@@ -21,12 +21,18 @@ export class ListMarketsUseCase {
   async execute(exchangeList: string, minExchanges?: number): Promise<{ markets: MarketView[] }> {
     const exchanges = [...new Set(exchangeList.split(','))];
     const unknown = exchanges.filter((exchange) => !this.catalog.knows(exchange));
-    if (unknown.length > 0) throw new AppError('invalid_request', `unknown exchange ${unknown.join(', ')}`);
+    if (unknown.length > 0)
+      throw new AppError('invalid_request', `unknown exchange ${unknown.join(', ')}`);
     const needed = minExchanges ?? exchanges.length;
     if (needed > exchanges.length) {
-      throw new AppError('invalid_request', 'min_exchanges cannot exceed the number of exchanges listed');
+      throw new AppError(
+        'invalid_request',
+        'min_exchanges cannot exceed the number of exchanges listed',
+      );
     }
-    const perVenue = await Promise.all(exchanges.map((exchange) => this.catalog.venueMarkets(exchange)));
+    const perVenue = await Promise.all(
+      exchanges.map((exchange) => this.catalog.venueMarkets(exchange)),
+    );
     const universe = new Map<string, Record<string, MarketEntry>>();
     exchanges.forEach((exchange, index) => {
       for (const [canonical, contracts] of perVenue[index]) {

@@ -51,25 +51,40 @@ export class MarketCatalog {
   async venueMarkets(venue: string): Promise<Map<string, VenueMarket[]>> {
     const cached = this.cache.get(venue);
     if (cached) {
-      if (Date.now() - cached.loadedAtMs > this.refreshMs) void this.load(venue).catch(() => undefined);
+      if (Date.now() - cached.loadedAtMs > this.refreshMs)
+        void this.load(venue).catch(() => undefined);
       return cached.byCanonical;
     }
     return (await this.load(venue)).byCanonical;
   }
 
   /** Rule 5: the market exists on both venues, once each, with the same contract multiplier. */
-  async resolveTradeable(market: string, longVenue: string, shortVenue: string): Promise<TradeableMarket> {
+  async resolveTradeable(
+    market: string,
+    longVenue: string,
+    shortVenue: string,
+  ): Promise<TradeableMarket> {
     const [longMarkets, shortMarkets] = await Promise.all([
       this.venueMarkets(longVenue),
       this.venueMarkets(shortVenue),
     ]);
     const long = longMarkets.get(market) ?? [];
     const short = shortMarkets.get(market) ?? [];
-    const missing = [long.length === 0 ? longVenue : null, short.length === 0 ? shortVenue : null].filter(Boolean);
+    const missing = [
+      long.length === 0 ? longVenue : null,
+      short.length === 0 ? shortVenue : null,
+    ].filter(Boolean);
     if (missing.length > 0) {
-      throw new AppError('market_not_tradeable', `market ${market} is not listed on ${missing.join(' and ')}`);
+      throw new AppError(
+        'market_not_tradeable',
+        `market ${market} is not listed on ${missing.join(' and ')}`,
+      );
     }
-    if (long.length > 1 || short.length > 1 || long[0].contractMultiplier !== short[0].contractMultiplier) {
+    if (
+      long.length > 1 ||
+      short.length > 1 ||
+      long[0].contractMultiplier !== short[0].contractMultiplier
+    ) {
       throw new AppError(
         'market_not_tradeable',
         `market ${market} is ambiguous between ${longVenue} and ${shortVenue} (several contracts or different multipliers)`,
@@ -80,7 +95,8 @@ export class MarketCatalog {
 
   private load(venue: string): Promise<CachedMarkets> {
     const source = this.sources.get(venue);
-    if (!source) return Promise.reject(new AppError('unknown_exchange', `unknown exchange ${venue}`));
+    if (!source)
+      return Promise.reject(new AppError('unknown_exchange', `unknown exchange ${venue}`));
     const inFlight = this.loading.get(venue);
     if (inFlight) return inFlight;
     const loading = withTimeout(source.markets(), LOAD_TIMEOUT_MS)
@@ -97,7 +113,9 @@ export class MarketCatalog {
         this.logger.warn({ venue, err: error }, 'market list unavailable');
         const stale = this.cache.get(venue);
         if (stale) return stale;
-        throw new AppError('service_unavailable', `market data of ${venue} is unavailable`, { cause: error });
+        throw new AppError('service_unavailable', `market data of ${venue} is unavailable`, {
+          cause: error,
+        });
       })
       .finally(() => this.loading.delete(venue));
     this.loading.set(venue, loading);
@@ -108,6 +126,8 @@ export class MarketCatalog {
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([
     work,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref()),
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref(),
+    ),
   ]);
 }

@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// `npm start`: the whole fleet on paper venues, on this machine.
+// Makes sure Postgres, Redis and NATS answer, writes development secrets to
+// .env on first run, builds, migrates, starts every service with its logs in
+// tmp/logs/, seeds a demo trader with paper credentials, and prints how to
+// reach it. Ctrl-C stops everything.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+
+const step = (text) => console.log(`\u25b8 ${text}`);
+const fail = (text) => {
+  console.error(`\u2716 ${text}`);
+  process.exit(1);
+};
+
+if (spawnSync('bash', ['tools/ensure-services.sh'], { stdio: 'inherit' }).status !== 0) {
+  fail('Postgres, Redis or NATS is not reachable (see tools/ensure-services.sh)');
+}
+
+if (!existsSync('.env')) {
+  step('writing .env with development secrets (git-ignored)');
+  writeFileSync(
+    '.env',
+    [
+      '# Written by `npm start` for local paper trading. Never use these values in production.',
+      `CREDENTIALS_KEK=${randomBytes(32).toString('base64')}`,
+      'CREDENTIALS_KEK_ID=dev1',
+      '',
+    ].join('\n'),
+  );
+}
+process.loadEnvFile('.env');
+
+const env = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/sts',
+  GATEWAY_PORT: '3000',
+  NOTIFIER_PORT: '3001',
+  VENUE_SIM_PORT: '7100',
+  VENUE_SIM_URL: 'http://127.0.0.1:7100',
+  WORKER_REPLICAS: '2',
+  ...process.env,
+};
+
+step('building');
+if (spawnSync('node', ['tools/build.mjs'], { stdio: 'inherit' }).status !== 0) fail('build failed');
+
+step('creating the database if needed');
+const dbName = new URL(env.DATABASE_URL).pathname.slice(1);
+const adminUrl = new URL(env.DATABASE_URL);
+adminUrl.pathname = '/postgres';
+const exists = spawnSync('psql', [adminUrl.toString(), '-Atc', `SELECT 1 FROM pg_database WHERE datname = '${dbName}'`], {
+  encoding: 'utf8',
+});
+if (exists.status !== 0) fail(`cannot reach Postgres at ${adminUrl}: ${exists.stderr}`);
+if (exists.stdout.trim() !== '1') {
+  const created = spawnSync('psql', [adminUrl.toString(), '-c', `CREATE DATABASE ${dbName}`], { encoding: 'utf8' });
+  if (created.status !== 0) fail(`could not create database ${dbName}: ${created.stderr}`);
+}
+
+const ops = (...args) => {
+  const result = spawnSync('node', ['dist/apps/ops/src/main.js', ...args], { env, encoding: 'utf8' });
+  if (result.status !== 0) fail(`ops ${args.join(' ')}: ${result.stdout}${result.stderr}`);
+  return JSON.parse(result.stdout);
+};
+step('migrating');
+ops('db', 'migrate');
+
+const logDir = join(root, 'tmp', 'logs');
+mkdirSync(logDir, { recursive: true });
+const children = [];
+function start(name, script, extraEnv = {}) {
+  const log = openSync(join(logDir, `${name}.log`), 'a');
+  const child = spawn('node', ['--enable-source-maps', script], {
+    env: { ...env, ...extraEnv },
+    stdio: ['ignore', log, log],
+  });
+  child.on('exit', (code, signal) => {
+    if (!stopping) console.error(`\u2716 ${name} exited (${signal ?? code}); see tmp/logs/${name}.log`);
+  });
+  children.push({ name, child });
+}
+
+async function waitFor(name, url, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  fail(`${name} did not become healthy at ${url}; see tmp/logs/${name}.log`);
+}
+
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nstopping the fleet');
+  for (const { child } of children) child.kill('SIGTERM');
+  setTimeout(() => process.exit(0), 5000).unref();
+  Promise.all(children.map(({ child }) => new Promise((r) => (child.exitCode !== null ? r() : child.on('exit', r))))).then(() =>
+    process.exit(0),
+  );
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
+step('starting venue-sim, budget, gateway, notifier and workers (logs in tmp/logs/)');
+start('venue-sim', 'dist/apps/venue-sim/src/main.js');
+await waitFor('venue-sim', `${env.VENUE_SIM_URL}/venues`);
+start('budget', 'dist/apps/budget/src/main.js');
+start('gateway', 'dist/apps/gateway/src/main.js');
+start('notifier', 'dist/apps/notifier/src/main.js');
+const workerMain = 'dist/apps/worker/src/main.js';
+const workers = existsSync(workerMain) ? Number(env.WORKER_REPLICAS) : 0;
+for (let index = 1; index <= workers; index += 1) start(`worker-${index}`, workerMain, { WORKER_ID: `worker-${index}` });
+const gatewayUrl = `http://127.0.0.1:${env.GATEWAY_PORT}`;
+await waitFor('gateway', `${gatewayUrl}/healthz`);
+await waitFor('notifier', `http://127.0.0.1:${env.NOTIFIER_PORT}/healthz`);
+
+step('seeding a demo trader with paper credentials on every venue');
+const demoFile = join(root, 'tmp', 'demo-trader.json');
+let demo = existsSync(demoFile) ? JSON.parse(readFileSync(demoFile, 'utf8')) : null;
+const stillThere = (saved) =>
+  spawnSync('node', ['dist/apps/ops/src/main.js', 'api-keys', 'list', '--user', saved.user_id], { env, encoding: 'utf8' })
+    .stdout.includes('npm start demo');
+if (!demo || !stillThere(demo)) {
+  const wallet = `0x${randomBytes(20).toString('hex')}`;
+  const user = ops('users', 'create', '--wallet', wallet);
+  for (const exchange of ['hyperliquid', 'lighter', 'paradex', 'extended', 'aster']) {
+    ops('credentials', 'add', '--user', user.user_id, '--exchange', exchange, '--wallet', wallet,
+      '--api-key', `paper-${exchange}-${randomBytes(4).toString('hex')}`, '--api-secret', randomBytes(24).toString('hex'));
+  }
+  const key = ops('api-keys', 'create', '--user', user.user_id, '--scopes', 'trades:read,trades:write,account:read',
+    '--label', 'npm start demo');
+  demo = { user_id: user.user_id, wallet, api_key: key.api_key };
+  writeFileSync(demoFile, JSON.stringify(demo, null, 2));
+}
+
+console.log(`
+The fleet is up on paper venues.
+  REST API      ${gatewayUrl}/api/v1        (OpenAPI: ${gatewayUrl}/api/v1/openapi.json)
+  WebSocket     ws://127.0.0.1:${env.NOTIFIER_PORT}/api/v1/ws
+  Venue sim     ${env.VENUE_SIM_URL}/venues  (control: ${env.VENUE_SIM_URL}/control)
+  Health        ${gatewayUrl}/healthz, http://127.0.0.1:${env.NOTIFIER_PORT}/healthz
+  Workers       ${workers} replica(s)${workers === 0 ? ' (apps/worker not built yet)' : ''}
+  Logs          tmp/logs/<service>.log
+
+Demo trader (paper, stored in tmp/demo-trader.json):
+  user ${demo.user_id}, wallet ${demo.wallet}
+  export STS_KEY=${demo.api_key}
+
+Try:
+  curl -s ${gatewayUrl}/api/v1/markets?exchanges=hyperliquid,paradex
+  curl -s -X POST ${gatewayUrl}/api/v1/trades -H "X-API-Key: $STS_KEY" -H 'content-type: application/json' \\
+    -H "X-Idempotency-Key: demo-$(date +%s)" -d '{"market":"BTC","long_exchange":"hyperliquid","long_wallet":"${demo.wallet}",
+    "short_exchange":"paradex","short_wallet":"${demo.wallet}","target_spread":"-50","spread_condition":"gte",
+    "target_size":"0.01","execution_type":"maker_taker","maker_leg":"long","max_slippage":"0.002"}'
+  curl -s ${gatewayUrl}/api/v1/trades -H "X-API-Key: $STS_KEY"
+
+Ctrl-C stops the fleet.`);

@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     VENUE_SIM_URL: `http://127.0.0.1:${simPort}`,
     GATEWAY_PORT: String(gatewayPort),
     GATEWAY_HOST: '127.0.0.1',
+    GATEWAY_RATE_LIMIT_PER_S: '1000000',
     // Room for many live trades per wallet, so the run measures the API, not the caps.
     VENUE_HYPERLIQUID_MAKER_CAP: '100000',
     VENUE_HYPERLIQUID_RATE_LIMIT_PER_S: '100000',

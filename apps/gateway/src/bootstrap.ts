@@ -7,6 +7,7 @@ import { Logger } from 'nestjs-pino';
 import { AppError } from '@sts/platform';
 import { AppModule } from './app.module';
 import type { GatewayConfig } from './config/load-gateway-settings';
+import { registerRateLimit } from './errors/rate-limit';
 
 const describeValidation = (errors: ValidationError[], parent = ''): string[] =>
   errors.flatMap((error) => {
@@ -37,6 +38,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
     { bufferLogs: true },
   );
   app.useLogger(app.get(Logger));
+  await registerRateLimit(app, config.settings.rateLimitPerS);
   app.useGlobalPipes(validationPipe());
   app.enableShutdownHooks();
 

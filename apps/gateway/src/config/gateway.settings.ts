@@ -27,6 +27,15 @@ export class GatewaySettings extends CommonSettings {
   @IsBoolean()
   migrateOnStart: boolean = true;
 
+  /**
+   * Requests per second one caller may make (per API key, per browser session, or per IP for
+   * unauthenticated calls), per gateway replica. Past it: 429 rate_limited with Retry-After.
+   */
+  @Expose({ name: 'GATEWAY_RATE_LIMIT_PER_S' })
+  @IsInt()
+  @Min(1)
+  rateLimitPerS: number = 100;
+
   /** How often a venue's market list is refreshed in the background. */
   @Expose({ name: 'MARKETS_REFRESH_MS' })
   @IsInt()

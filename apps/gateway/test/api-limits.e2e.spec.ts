@@ -1,0 +1,47 @@
+import { GatewayHarness } from './gateway-harness';
+
+describe('API hygiene: rate limits and malformed requests', () => {
+  const gateway = new GatewayHarness();
+
+  beforeAll(() => gateway.start({ env: { GATEWAY_RATE_LIMIT_PER_S: '5' } }));
+  afterAll(() => gateway.stop());
+
+  it('answers 429 rate_limited with Retry-After past the per-key rate, without slowing other keys', async () => {
+    const noisy = await gateway.userWithKey('account:read');
+    const quiet = await gateway.userWithKey('account:read');
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        gateway.request('GET', '/api/v1/wallets', { headers: { 'x-api-key': noisy.apiKey } }),
+      ),
+    );
+    const limited = responses.filter((response) => response.status === 429);
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(5);
+    expect(limited).toHaveLength(3);
+    expect(limited[0].body).toEqual({
+      error: expect.stringMatching(/rate limit exceeded/),
+      code: 'rate_limited',
+    });
+    expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const other = await gateway.request('GET', '/api/v1/wallets', {
+      headers: { 'x-api-key': quiet.apiKey },
+    });
+    expect(other.status).toBe(200);
+  });
+
+  it('answers a body that is not JSON with 400 invalid_request', async () => {
+    const user = await gateway.userWithKey('account:read');
+    const response = await fetch(`${gateway.baseUrl}/api/v1/trades`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': user.apiKey },
+      body: '{"market": ',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: expect.any(String), code: 'invalid_request' });
+  });
+
+  it('answers an unknown route with 404 not_found', async () => {
+    const response = await gateway.request('GET', '/api/v1/nothing-here');
+    expect(response.status).toBe(404);
+    expect(response.body.code).toBe('not_found');
+  });
+});

@@ -1,3 +1,6 @@
+export * from './ccxt/ccxt-exchange';
+export * from './ccxt/ccxt-venue-client';
+export * from './ccxt/client-order-ids';
 export * from './conformance/conformance-harness';
 export * from './conformance/conformance-tools';
 export * from './conformance/venue-conformance';
@@ -9,5 +12,6 @@ export * from './model/orders';
 export * from './paper/paper-venue-client';
 export * from './paper/protocol';
 export * from './paper/wire-mapping';
+export * from './registry/create-venue-client';
 export * from './venue-client';
 export * from './venue-events';

@@ -1,0 +1,65 @@
+import {
+  OrderRejectedError,
+  PostOnlyWouldCrossError,
+  RateLimitedError,
+  UnknownOrderError,
+  VenueAuthError,
+  VenueError,
+  VenueNetworkError,
+} from '../errors';
+
+/** Names of an error's classes, most specific first (ccxt errors keep their class names). */
+function classNames(error: unknown): Set<string> {
+  const names = new Set<string>();
+  let prototype: unknown =
+    error !== null && typeof error === 'object' ? Object.getPrototypeOf(error) : undefined;
+  while (prototype && prototype !== Object.prototype) {
+    const name = (prototype as { constructor?: { name?: string } }).constructor?.name;
+    if (name) names.add(name);
+    prototype = Object.getPrototypeOf(prototype);
+  }
+  return names;
+}
+
+const POST_ONLY_TEXT =
+  /post[ -]?only|would (have )?(immediately )?(match|cross|take)|immediately fillable/i;
+const DUPLICATE_TEXT = /duplicate|already exists/i;
+/** ccxt does not say how long to wait; one second is the usual window of a per-second limit. */
+const DEFAULT_RETRY_AFTER_MS = 1_000;
+
+/**
+ * ccxt's exception hierarchy onto the VenueClient's typed errors. Checked by
+ * class name rather than `instanceof`, so this module does not load ccxt.
+ */
+export function toVenueError(error: unknown, venue: string): VenueError {
+  if (error instanceof VenueError) return error;
+  const names = classNames(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (
+    names.has('OrderImmediatelyFillable') ||
+    (names.has('InvalidOrder') && POST_ONLY_TEXT.test(message))
+  ) {
+    return new PostOnlyWouldCrossError(venue, message, error);
+  }
+  if (names.has('OrderNotFound')) return new UnknownOrderError(venue, message, error);
+  if (names.has('RateLimitExceeded') || names.has('DDoSProtection')) {
+    return new RateLimitedError(venue, DEFAULT_RETRY_AFTER_MS, error);
+  }
+  if (names.has('AuthenticationError')) return new VenueAuthError(venue, message, error);
+  if (
+    names.has('DuplicateOrderId') ||
+    (names.has('InvalidOrder') && DUPLICATE_TEXT.test(message))
+  ) {
+    return new OrderRejectedError(venue, 'duplicate_client_order_id', message, error);
+  }
+  if (names.has('InsufficientFunds'))
+    return new OrderRejectedError(venue, 'insufficient_margin', message, error);
+  if (names.has('OnMaintenance'))
+    return new OrderRejectedError(venue, 'venue_halted', message, error);
+  if (names.has('NetworkError')) return new VenueNetworkError(venue, message, error);
+  if (names.has('InvalidOrder'))
+    return new OrderRejectedError(venue, 'invalid_order', message, error);
+  if (names.has('ExchangeError'))
+    return new OrderRejectedError(venue, 'exchange_error', message, error);
+  return new VenueNetworkError(venue, message, error);
+}

@@ -1,0 +1,74 @@
+import type { FundingRate, MarketInterface, Ticker } from 'ccxt';
+import { OrderRejectedError } from '../errors';
+import type { VenueMarket } from '../model/market';
+import type { CcxtExchangeLike } from './ccxt-exchange';
+import { isTradablePerp, toMarket } from './ccxt-mapping';
+
+interface CachedMarket {
+  unified: string;
+  market: VenueMarket;
+}
+
+/**
+ * The venue's perpetuals as ccxt lists them, keyed both by the venue's
+ * native symbol (what VenueClient callers use) and by ccxt's unified symbol
+ * (what ccxt calls take and return). Funding and tickers are best effort:
+ * when the venue cannot give them, the optional fields are left out.
+ */
+export class CcxtMarketCache {
+  private readonly byNative = new Map<string, CachedMarket>();
+  private readonly byUnified = new Map<string, CachedMarket>();
+
+  constructor(
+    private readonly exchange: CcxtExchangeLike,
+    private readonly venue: string,
+  ) {}
+
+  async load(): Promise<VenueMarket[]> {
+    const markets = Object.values(await this.exchange.loadMarkets(true)).filter(isTradablePerp);
+    const symbols = markets.map((market) => market.symbol);
+    const [funding, tickers] = await Promise.all([
+      this.optional(() => this.exchange.fetchFundingRates?.(symbols)),
+      this.optional(() => this.exchange.fetchTickers?.(symbols)),
+    ]);
+    return markets.map((market) =>
+      this.remember(market, funding?.[market.symbol], tickers?.[market.symbol]),
+    );
+  }
+
+  get loaded(): boolean {
+    return this.byNative.size > 0;
+  }
+
+  /** ccxt's unified symbol for a native one; refuses symbols the venue does not list. */
+  unified(nativeSymbol: string): string {
+    const cached = this.byNative.get(nativeSymbol);
+    if (!cached)
+      throw new OrderRejectedError(this.venue, 'unknown_market', `unknown market ${nativeSymbol}`);
+    return cached.unified;
+  }
+
+  /** Native and canonical symbols for a unified one (as found on ccxt orders and trades). */
+  names(unified: string | undefined): { symbol: string; market: string } {
+    const cached = unified ? this.byUnified.get(unified) : undefined;
+    return cached
+      ? { symbol: cached.market.entry.symbol, market: cached.market.canonical }
+      : { symbol: unified ?? '', market: unified ?? '' };
+  }
+
+  private remember(market: MarketInterface, funding?: FundingRate, ticker?: Ticker): VenueMarket {
+    const mapped = toMarket(market, { funding, ticker }, this.exchange.precisionMode);
+    const cached = { unified: market.symbol, market: mapped };
+    this.byNative.set(mapped.entry.symbol, cached);
+    this.byUnified.set(market.symbol, cached);
+    return mapped;
+  }
+
+  private async optional<T>(fetch: () => Promise<T> | undefined): Promise<T | undefined> {
+    try {
+      return await fetch();
+    } catch {
+      return undefined;
+    }
+  }
+}

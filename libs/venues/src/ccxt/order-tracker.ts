@@ -1,0 +1,93 @@
+import Big from 'big.js';
+
+interface TrackedOrder {
+  clientOrderId: string;
+  amount?: string;
+  filled: Big;
+  /** Price x size of the fills so far. */
+  cost: Big;
+}
+
+const FILL_MEMORY = 50_000;
+
+/**
+ * What the live client remembers about its own orders: our client order id
+ * behind the venue's encoded one, each order's size and how much of it has
+ * filled (ccxt trades do not say whether they completed the order), and the
+ * fill ids already delivered (ccxt may hand a trade over twice).
+ */
+export class OrderTracker {
+  private readonly orders = new Map<string, TrackedOrder>();
+  private readonly byClientId = new Map<string, string>();
+  private readonly decoded = new Map<string, string>();
+  private readonly seenFills = new Set<string>();
+  private readonly fillOrder: string[] = [];
+
+  rememberEncoding(clientOrderId: string, encoded: string | number): void {
+    this.decoded.set(String(encoded), clientOrderId);
+  }
+
+  /** Our id for the venue's client order id (the venue's own when we never encoded it). */
+  decode(venueClientOrderId: string | undefined): string {
+    if (!venueClientOrderId) return '';
+    return this.decoded.get(venueClientOrderId) ?? venueClientOrderId;
+  }
+
+  track(orderId: string, clientOrderId: string, amount?: string): void {
+    const existing = this.orders.get(orderId);
+    if (existing) {
+      existing.amount ??= amount;
+      if (!existing.clientOrderId) existing.clientOrderId = clientOrderId;
+    } else {
+      this.orders.set(orderId, { clientOrderId, amount, filled: new Big(0), cost: new Big(0) });
+    }
+    if (clientOrderId) this.byClientId.set(clientOrderId, orderId);
+  }
+
+  orderIdOf(clientOrderId: string): string | undefined {
+    return this.byClientId.get(clientOrderId);
+  }
+
+  clientOrderIdOf(orderId: string): string {
+    return this.orders.get(orderId)?.clientOrderId ?? '';
+  }
+
+  /** Records a fill once; false when it was already seen. */
+  firstSighting(fillId: string): boolean {
+    if (this.seenFills.has(fillId)) return false;
+    this.seenFills.add(fillId);
+    this.fillOrder.push(fillId);
+    if (this.fillOrder.length > FILL_MEMORY) this.seenFills.delete(this.fillOrder.shift()!);
+    return true;
+  }
+
+  /**
+   * The fill an order update implies when a venue streams orders but not
+   * trades: the growth of the filled size, at the price that moves the
+   * average from its last value. Undefined when nothing new filled.
+   */
+  derivedFill(
+    orderId: string,
+    filledSize: string,
+    averagePrice: string,
+  ): { size: string; price: string } | undefined {
+    const order = this.orders.get(orderId);
+    if (!order) return undefined;
+    const filled = new Big(filledSize);
+    const size = filled.minus(order.filled);
+    if (size.lte(0)) return undefined;
+    const cost = filled.times(averagePrice);
+    const price = cost.minus(order.cost).div(size).round(12);
+    order.filled = filled;
+    order.cost = cost;
+    return { size: size.toFixed(), price: price.toFixed() };
+  }
+
+  /** Adds a fill to its order; true when the order is now complete. */
+  addFill(orderId: string, size: string): boolean {
+    const order = this.orders.get(orderId);
+    if (!order) return false;
+    order.filled = order.filled.plus(size);
+    return order.amount !== undefined && order.filled.gte(order.amount);
+  }
+}

@@ -1,0 +1,115 @@
+import type { VenueConfig } from '@sts/domain';
+import type { Logger } from '@sts/platform';
+import {
+  createCcxtExchange,
+  type CcxtExchangeLike,
+  type LiveCredentials,
+} from '../ccxt/ccxt-exchange';
+import { CcxtMarketCache } from '../ccxt/ccxt-market-cache';
+import { CcxtVenueClient } from '../ccxt/ccxt-venue-client';
+import type { VenueMarket } from '../model/market';
+import { PaperHttp } from '../paper/paper-http';
+import { PaperVenueClient } from '../paper/paper-venue-client';
+import type { WireMarket } from '../paper/protocol';
+import { toVenueMarket } from '../paper/wire-mapping';
+import type { VenueClient } from '../venue-client';
+
+export const DEFAULT_VENUE_SIM_URL = 'http://127.0.0.1:7100';
+
+/** An exchange credential as the operator stored it (decrypted by the caller, never logged). */
+export interface StoredVenueCredential {
+  apiKey: string;
+  apiSecret: string;
+  wallet: string;
+}
+
+export interface VenueClientOptions {
+  env?: Record<string, string | undefined>;
+  logger?: Logger;
+  /** Live mode only: how to build the ccxt exchange (tests pass a fake). */
+  createExchange?: (venue: string, credentials: LiveCredentials) => Promise<CcxtExchangeLike>;
+}
+
+/**
+ * A paper venue's base URL: its registry `endpoint`, else
+ * `${VENUE_SIM_URL ?? http://127.0.0.1:7100}/venues/<id>`.
+ */
+export function paperBaseUrl(
+  config: VenueConfig,
+  env: Record<string, string | undefined> = process.env,
+): string {
+  if (config.endpoint) return config.endpoint.replace(/\/+$/, '');
+  return `${(env['VENUE_SIM_URL'] || DEFAULT_VENUE_SIM_URL).replace(/\/+$/, '')}/venues/${config.id}`;
+}
+
+/**
+ * What ccxt gets from a stored credential. Venues name their secrets
+ * differently (a signer private key for hyperliquid, paradex, lighter and
+ * aster; an API key plus a Stark key for extended), so the secret is offered
+ * both as `secret` and as `privateKey` and ccxt takes what its adapter needs.
+ */
+export function liveCredentials(credential: StoredVenueCredential): LiveCredentials {
+  return {
+    apiKey: credential.apiKey,
+    secret: credential.apiSecret,
+    privateKey: credential.apiSecret,
+    walletAddress: credential.wallet,
+  };
+}
+
+/** The VenueClient the registry asks for: paper (the simulator) or live (ccxt). Not yet connected. */
+export async function createVenueClient(
+  config: VenueConfig,
+  credential: StoredVenueCredential,
+  options: VenueClientOptions = {},
+): Promise<VenueClient> {
+  switch (config.mode) {
+    case 'paper':
+      return new PaperVenueClient({
+        venue: config.id,
+        baseUrl: paperBaseUrl(config, options.env),
+        credentials: credential,
+        logger: options.logger,
+      });
+    case 'live': {
+      const exchange = await (options.createExchange ?? createCcxtExchange)(
+        config.id,
+        liveCredentials(credential),
+      );
+      return new CcxtVenueClient({ venue: config.id, exchange, logger: options.logger });
+    }
+  }
+}
+
+/**
+ * A venue's market universe without any credential (both the simulator's
+ * markets endpoint and ccxt's market listing are public). For the gateway's
+ * GET /api/v1/markets, which caches and refreshes it.
+ */
+export async function fetchVenueMarkets(
+  config: VenueConfig,
+  options: VenueClientOptions & { timeoutMs?: number } = {},
+): Promise<VenueMarket[]> {
+  if (config.mode === 'paper') {
+    const http = new PaperHttp({
+      venue: config.id,
+      baseUrl: paperBaseUrl(config, options.env),
+      credentials: { apiKey: '', apiSecret: '', wallet: '' },
+      requestTimeoutMs: options.timeoutMs ?? 5_000,
+    });
+    try {
+      const { markets } = await http.call<{ markets: WireMarket[] }>('GET', '/markets', {
+        signed: false,
+      });
+      return markets.map(toVenueMarket);
+    } finally {
+      http.close();
+    }
+  }
+  const exchange = await (options.createExchange ?? createCcxtExchange)(config.id, {});
+  try {
+    return await new CcxtMarketCache(exchange, config.id).load();
+  } finally {
+    await exchange.close();
+  }
+}

@@ -1,4 +1,3 @@
-import type { Order, Trade } from 'ccxt';
 import type { Logger } from '@sts/platform';
 import { UnknownOrderError, type VenueError } from '../errors';
 import type { VenueBalance, VenuePosition } from '../model/account';
@@ -17,7 +16,8 @@ import { VenueEvents } from '../venue-events';
 import type { CcxtExchangeLike } from './ccxt-exchange';
 import { toVenueError } from './ccxt-errors';
 import { CcxtMarketCache } from './ccxt-market-cache';
-import { toBalances, toBook, toFill, toOrder, toPosition } from './ccxt-mapping';
+import { CcxtAccountEvents } from './ccxt-account-events';
+import { toBalances, toBook, toPosition } from './ccxt-mapping';
 import { CcxtStreams } from './ccxt-streams';
 import { encodeClientOrderId } from './client-order-ids';
 import { OrderTracker } from './order-tracker';
@@ -42,6 +42,7 @@ export class CcxtVenueClient implements VenueClient {
   private readonly markets$: CcxtMarketCache;
   private readonly tracker = new OrderTracker();
   private readonly streams: CcxtStreams;
+  private readonly account: CcxtAccountEvents;
 
   constructor(options: CcxtVenueClientOptions) {
     this.venue = options.venue;
@@ -57,13 +58,21 @@ export class CcxtVenueClient implements VenueClient {
       exchange: options.exchange,
       events: this.events,
       depth: options.bookDepth ?? 10,
-      onOrders: (orders) => orders.forEach((order) => this.onOrderUpdate(order)),
-      onTrades: (trades) => trades.forEach((trade) => this.emitFill(trade)),
+      onOrders: (orders) => orders.forEach((order) => this.account.onOrderUpdate(order)),
+      onTrades: (trades) => trades.forEach((trade) => this.account.onTrade(trade)),
       bookOf: (book, unified, seq) => {
         const { symbol, market } = this.markets$.names(unified);
         return toBook(book, this.venue, symbol, market, options.bookDepth ?? 10, seq);
       },
       logger: options.logger,
+    });
+    this.account = new CcxtAccountEvents({
+      venue: options.venue,
+      markets: this.markets$,
+      tracker: this.tracker,
+      events: this.events,
+      streams: this.streams,
+      tradeStream: options.exchange.has['watchMyTrades'] === true,
     });
   }
 
@@ -127,13 +136,13 @@ export class CcxtVenueClient implements VenueClient {
   async order(target: CancelTarget): Promise<VenueOrder> {
     const orderId = await this.resolveOrderId(target);
     const unified = target.symbol ? this.markets$.unified(target.symbol) : undefined;
-    return this.order$(await this.call(() => this.exchange.fetchOrder(orderId, unified)));
+    return this.account.order(await this.call(() => this.exchange.fetchOrder(orderId, unified)));
   }
 
   async openOrders(symbol?: string): Promise<VenueOrder[]> {
     const unified = symbol ? this.markets$.unified(symbol) : undefined;
     const orders = await this.call(() => this.exchange.fetchOpenOrders(unified));
-    return orders.map((order) => this.order$(order));
+    return orders.map((order) => this.account.order(order));
   }
 
   async fillsSince(timestampMs: number): Promise<VenueFill[]> {
@@ -141,7 +150,7 @@ export class CcxtVenueClient implements VenueClient {
     return trades
       .filter((trade) => (trade.timestamp ?? 0) >= timestampMs)
       .sort((a, b) => (a.timestamp ?? 0) - (b.timestamp ?? 0))
-      .map((trade) => this.fill$(trade, false));
+      .map((trade) => this.account.fill(trade, false));
   }
 
   async positions(): Promise<VenuePosition[]> {
@@ -177,7 +186,7 @@ export class CcxtVenueClient implements VenueClient {
         },
       );
       if (order.id) this.tracker.track(order.id, request.clientOrderId, request.size);
-      return { order: this.order$(order), fills: [], duplicate: false };
+      return { order: this.account.order(order), fills: [], duplicate: false };
     } catch (error) {
       const mapped = toVenueError(error, this.venue);
       if (!isDuplicate(mapped)) throw mapped;
@@ -204,70 +213,6 @@ export class CcxtVenueClient implements VenueClient {
         `no order with client order id ${target.clientOrderId}`,
       );
     return found.orderId;
-  }
-
-  private onOrderUpdate(order: Order): void {
-    const mapped = this.order$(order);
-    if (!this.exchange.has['watchMyTrades']) {
-      // No trade stream on this venue: an order's filled size growing is the fill.
-      const derived = this.tracker.derivedFill(
-        mapped.orderId,
-        mapped.filledSize,
-        mapped.averagePrice ?? mapped.price,
-      );
-      if (derived) {
-        this.streams.noteAccountEvent(mapped.updatedAtMs);
-        this.events.emit('fill', {
-          exchange: this.venue,
-          symbol: mapped.symbol,
-          market: mapped.market,
-          side: mapped.side,
-          price: derived.price,
-          size: derived.size,
-          orderId: mapped.orderId,
-          clientOrderId: mapped.clientOrderId,
-          fullyFilled: mapped.status === 'filled',
-          timestampMs: mapped.updatedAtMs,
-          fillId: `${mapped.orderId}:${mapped.filledSize}`,
-          liquidity: mapped.type === 'post_only' ? 'maker' : 'taker',
-        });
-      }
-    }
-    this.events.emit('order', mapped);
-  }
-
-  private emitFill(trade: Trade): void {
-    if (!trade.id || !this.tracker.firstSighting(trade.id)) return;
-    this.streams.noteAccountEvent(trade.timestamp ?? Date.now());
-    this.events.emit('fill', this.fill$(trade, true));
-  }
-
-  private fill$(trade: Trade, count: boolean): VenueFill {
-    const { symbol, market } = this.markets$.names(trade.symbol ?? undefined);
-    const orderId = trade.order ?? '';
-    const fullyFilled = count ? this.tracker.addFill(orderId, String(trade.amount)) : false;
-    return toFill(trade, {
-      exchange: this.venue,
-      symbol,
-      market,
-      clientOrderId: this.tracker.clientOrderIdOf(orderId),
-      fullyFilled,
-    });
-  }
-
-  private order$(order: Order): VenueOrder {
-    const { symbol, market } = this.markets$.names(order.symbol ?? undefined);
-    // Our id as placed wins over the venue's echo of it (which may be encoded).
-    const known = order.id ? this.tracker.clientOrderIdOf(order.id) : '';
-    const clientOrderId = known || this.tracker.decode(order.clientOrderId ?? undefined);
-    if (order.id) {
-      this.tracker.track(
-        order.id,
-        clientOrderId,
-        order.amount === undefined ? undefined : String(order.amount),
-      );
-    }
-    return toOrder(order, this.venue, symbol, market, clientOrderId);
   }
 
   private async call<T>(work: () => Promise<T>): Promise<T> {

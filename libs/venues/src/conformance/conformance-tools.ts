@@ -36,6 +36,16 @@ export class EventLog {
     }
   }
 
+  /** Resolves once no event of `type` arrived for `quietMs`, or after `maxMs` at most. */
+  async quiet(type: VenueEventType, quietMs: number, maxMs: number): Promise<void> {
+    const deadline = Date.now() + maxMs;
+    let count = -1;
+    while (Date.now() < deadline && count !== this.events[type].length) {
+      count = this.events[type].length;
+      await new Promise((resolve) => setTimeout(resolve, quietMs));
+    }
+  }
+
   latestBook(symbol: string): BookUpdate | undefined {
     return [...this.events.book].reverse().find((book) => book.symbol === symbol);
   }

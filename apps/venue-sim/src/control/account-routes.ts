@@ -1,0 +1,34 @@
+import Big from 'big.js';
+import { HttpFailure } from '../api/http-kit';
+import { parseCredentials } from '../api/venue-requests';
+import { wireFill, wirePositions } from '../api/wire-format';
+import { ok, type ControlRoutes } from './control-kit';
+
+/** Accounts as the venue sees them: registration by the operator, request counts, fills, positions. */
+export function addAccountRoutes(routes: ControlRoutes): void {
+  const { deps } = routes;
+  routes
+    .add('POST', '/control/venues/:venue/accounts', (context) => {
+      const raw = routes.body(context);
+      const id = routes.venueId(context);
+      const { accountId, created } = deps.directory.register(id, parseCredentials(raw), true);
+      const account = deps.world().venue(id).account(accountId);
+      if (typeof raw['collateral'] === 'string') account.collateral = new Big(raw['collateral']);
+      return { status: created ? 201 : 200, body: { account: accountId, created } };
+    })
+    .add('GET', '/control/venues/:venue/request-counts', (context) => {
+      const wallet = context.query.get('wallet');
+      if (!wallet) throw new HttpFailure(400, 'invalid_request', 'wallet is required');
+      return ok(deps.limiter.report(routes.venueId(context), wallet.toLowerCase()));
+    })
+    .add('GET', '/control/venues/:venue/accounts/:wallet/fills', (context) => {
+      const venue = deps.world().venue(routes.venueId(context));
+      const since = Number(context.query.get('since') ?? 0);
+      const fills = venue.registry.fillsSince(context.params['wallet'].toLowerCase(), since);
+      return ok({ fills: fills.map((fill) => wireFill(venue, fill)) });
+    })
+    .add('GET', '/control/venues/:venue/accounts/:wallet/positions', (context) => {
+      const venue = deps.world().venue(routes.venueId(context));
+      return ok({ positions: wirePositions(venue, context.params['wallet'].toLowerCase()) });
+    });
+}

@@ -1,0 +1,97 @@
+import { HttpFailure } from '../api/http-kit';
+import { finite, nonNegativeInt, ok, type ControlRoutes } from './control-kit';
+
+/** Faults and market moves: latency, dropped sockets, rejected/delayed orders, freezes, jumps, trades. */
+export function addFaultRoutes(routes: ControlRoutes): void {
+  const { deps } = routes;
+  routes
+    .add('POST', '/control/assets/:asset/jump', (context) => {
+      deps
+        .world()
+        .jump({ asset: context.params['asset'], bps: finite(routes.body(context)['bps'], 'bps') });
+      return ok();
+    })
+    .add('POST', '/control/venues/:venue/jump', (context) => {
+      const { bps, symbol } = routes.body(context);
+      deps.world().jump({
+        venue: routes.venueId(context),
+        symbol: typeof symbol === 'string' ? symbol : undefined,
+        bps: finite(bps, 'bps'),
+      });
+      return ok();
+    })
+    .add('POST', '/control/venues/:venue/trade', (context) => {
+      const { symbol, side, size, price } = routes.body(context);
+      if (
+        typeof symbol !== 'string' ||
+        (side !== 'buy' && side !== 'sell') ||
+        typeof size !== 'string'
+      ) {
+        throw new HttpFailure(
+          400,
+          'invalid_request',
+          'symbol, side (buy|sell) and size are required',
+        );
+      }
+      const venue = deps.world().venue(routes.venueId(context));
+      return ok({
+        filled: venue.injectTrade(
+          symbol,
+          side,
+          size,
+          typeof price === 'string' ? price : undefined,
+        ),
+      });
+    })
+    .add('POST', '/control/venues/:venue/latency', (context) => {
+      deps.faults.setLatency(
+        routes.venueId(context),
+        nonNegativeInt(routes.body(context)['ms'], 'ms'),
+      );
+      return ok();
+    })
+    .add('POST', '/control/venues/:venue/drop-ws', (context) => {
+      const { block_ms: blockMs, wallet } = routes.body(context);
+      const id = routes.venueId(context);
+      if (blockMs !== undefined) deps.faults.blockSockets(id, nonNegativeInt(blockMs, 'block_ms'));
+      return ok({ dropped: deps.hub.drop(id, typeof wallet === 'string' ? wallet : undefined) });
+    })
+    .add('POST', '/control/venues/:venue/reject-next', (context) => {
+      const { count, reason } = routes.body(context);
+      const why = typeof reason === 'string' ? reason : 'injected_rejection';
+      deps.faults.rejectNextOrders(routes.venueId(context), nonNegativeInt(count, 'count'), why);
+      return ok();
+    })
+    .add('POST', '/control/venues/:venue/delay-next', (context) => {
+      const { count, ms } = routes.body(context);
+      deps.faults.delayNextOrders(
+        routes.venueId(context),
+        nonNegativeInt(count, 'count'),
+        nonNegativeInt(ms, 'ms'),
+      );
+      return ok();
+    })
+    .add('POST', '/control/venues/:venue/freeze', (context) => {
+      const mode = routes.body(context)['mode'] ?? 'hang';
+      if (mode !== 'hang' && mode !== 'halt') {
+        throw new HttpFailure(400, 'invalid_request', 'mode must be hang or halt');
+      }
+      const id = routes.venueId(context);
+      deps.faults.freeze(id, mode);
+      deps.world().frozen.add(id);
+      return ok();
+    })
+    .add('POST', '/control/venues/:venue/thaw', (context) => {
+      const id = routes.venueId(context);
+      deps.world().frozen.delete(id);
+      deps.faults.thaw(id);
+      return ok();
+    })
+    .add('POST', '/control/venues/:venue/rate-limit', (context) => {
+      deps.limiter.setLimit(
+        routes.venueId(context),
+        nonNegativeInt(routes.body(context)['per_s'], 'per_s'),
+      );
+      return ok();
+    });
+}

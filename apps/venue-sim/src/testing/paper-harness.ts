@@ -16,6 +16,7 @@ export function paperConformanceSetup(
 ): ConformanceSetup {
   let sim: RunningVenueSim | undefined;
   return {
+    capabilities: { trade: true, dropStream: true, rateLimit: true },
     start: async () => {
       // A roomier limit than the venue's own, so the suite's quick sequence of
       // calls stays under it; the 429 test bursts past whatever it is.

@@ -5,8 +5,8 @@ import type { VenueClient } from '../venue-client';
  * What the conformance suite needs from the venue under test beyond the
  * client itself. Paper venues implement every capability through the
  * simulator's control endpoint; a live venue run by hand leaves out what it
- * cannot do (nobody can make a real market trade on demand), and the tests
- * that need it are skipped.
+ * cannot do (nobody can make a real market trade on demand), declares it in
+ * `capabilities`, and the cases that need it are skipped.
  */
 export interface ConformanceDriver {
   /** Lets the venue move on (paper: one simulation step; live: a short wait). */
@@ -30,6 +30,8 @@ export interface ConformanceHarness {
 }
 
 export interface ConformanceSetup {
+  /** Known before the suite starts, so cases a venue cannot run are reported as skipped. */
+  capabilities: { trade: boolean; dropStream: boolean; rateLimit: boolean };
   start(): Promise<ConformanceHarness>;
   stop(): Promise<void>;
 }

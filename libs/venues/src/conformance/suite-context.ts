@@ -19,6 +19,10 @@ export class SuiteContext {
 
   constructor(private readonly setup: ConformanceSetup) {}
 
+  get capabilities(): ConformanceSetup['capabilities'] {
+    return this.setup.capabilities;
+  }
+
   async open(): Promise<void> {
     this.harness = await this.setup.start();
     this.client = await this.harness.createClient('main');
@@ -65,3 +69,6 @@ export class SuiteContext {
   readonly farBid = async (): Promise<string> =>
     minus((await this.book()).bestBid!, times(this.tick(), 50));
 }
+
+/** A case that needs a capability the venue under test may lack is skipped, not passed. */
+export const itWhen = (available: boolean): jest.It => (available ? it : it.skip);

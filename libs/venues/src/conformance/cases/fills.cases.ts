@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { plus, sum, times } from '../conformance-tools';
-import type { SuiteContext } from '../suite-context';
+import { itWhen, type SuiteContext } from '../suite-context';
 
 /** Fills: taking liquidity, resting orders traded through, and fills across a reconnect. */
 export function fillsCases(ctx: SuiteContext): void {
@@ -29,93 +29,99 @@ export function fillsCases(ctx: SuiteContext): void {
     expect((await client.balances()).length).toBeGreaterThan(0);
   });
 
-  it('fills a resting maker order partially, then fully, when the market trades through it', async () => {
-    const { client, harness, log, market, size, nextId, book, tick } = ctx;
-    if (!harness.driver.trade) return;
-    const top = await book();
-    const inside = plus(top.bestBid!, tick());
-    const price = new Big(inside).lt(top.bestAsk!) ? inside : top.bestBid!;
-    const ahead = price === top.bestBid ? top.bids[0].size : '0';
-    const ack = await client.placePostOnly({
-      symbol: harness.symbol,
-      side: 'buy',
-      price,
-      size: times(size, 2),
-      clientOrderId: nextId(),
-    });
-    await harness.driver.trade(harness.symbol, 'sell', plus(ahead, size), price);
-    const partial = await log.waitFor('fill', (fill) => fill.orderId === ack.order.orderId);
-    expect(partial).toMatchObject({
-      side: 'buy',
-      size: new Big(size).toFixed(),
-      fullyFilled: false,
-      liquidity: 'maker',
-      market: market.canonical,
-    });
-    expect(new Big(partial.price).eq(price)).toBe(true);
-    await log.waitFor(
-      'order',
-      (order) => order.orderId === ack.order.orderId && order.status === 'partially_filled',
-    );
-    await harness.driver.trade(harness.symbol, 'sell', times(size, 3), price);
-    const last = await log.waitFor(
-      'fill',
-      (fill) => fill.orderId === ack.order.orderId && fill.fullyFilled,
-    );
-    expect(last.size).toBe(new Big(size).toFixed());
-    await log.waitFor(
-      'order',
-      (order) => order.orderId === ack.order.orderId && order.status === 'filled',
-    );
-    const recovered = await client.fillsSince(ack.order.createdAtMs);
-    expect(
-      recovered.filter((fill) => fill.orderId === ack.order.orderId).map((fill) => fill.fillId),
-    ).toEqual([partial.fillId, last.fillId]);
-  });
+  itWhen(ctx.capabilities.trade)(
+    'fills a resting maker order partially, then fully, when the market trades through it',
+    async () => {
+      const { client, harness, log, market, size, nextId, book, tick } = ctx;
+      const trade = harness.driver.trade!;
+      const top = await book();
+      const inside = plus(top.bestBid!, tick());
+      const price = new Big(inside).lt(top.bestAsk!) ? inside : top.bestBid!;
+      const ahead = price === top.bestBid ? top.bids[0].size : '0';
+      const ack = await client.placePostOnly({
+        symbol: harness.symbol,
+        side: 'buy',
+        price,
+        size: times(size, 2),
+        clientOrderId: nextId(),
+      });
+      await trade(harness.symbol, 'sell', plus(ahead, size), price);
+      const partial = await log.waitFor('fill', (fill) => fill.orderId === ack.order.orderId);
+      expect(partial).toMatchObject({
+        side: 'buy',
+        size: new Big(size).toFixed(),
+        fullyFilled: false,
+        liquidity: 'maker',
+        market: market.canonical,
+      });
+      expect(new Big(partial.price).eq(price)).toBe(true);
+      await log.waitFor(
+        'order',
+        (order) => order.orderId === ack.order.orderId && order.status === 'partially_filled',
+      );
+      await trade(harness.symbol, 'sell', times(size, 3), price);
+      const last = await log.waitFor(
+        'fill',
+        (fill) => fill.orderId === ack.order.orderId && fill.fullyFilled,
+      );
+      expect(last.size).toBe(new Big(size).toFixed());
+      await log.waitFor(
+        'order',
+        (order) => order.orderId === ack.order.orderId && order.status === 'filled',
+      );
+      const recovered = await client.fillsSince(ack.order.createdAtMs);
+      expect(
+        recovered.filter((fill) => fill.orderId === ack.order.orderId).map((fill) => fill.fillId),
+      ).toEqual([partial.fillId, last.fillId]);
+    },
+  );
 
-  it('reconnects by itself after a dropped stream and loses no fill (fillsSince)', async () => {
-    const { client, harness, log, size, nextId, book, farBid } = ctx;
-    const { dropStream, trade } = harness.driver;
-    if (!dropStream || !trade) return;
-    const top = await book();
-    const ack = await client.placePostOnly({
-      symbol: harness.symbol,
-      side: 'buy',
-      price: top.bestBid!,
-      size,
-      clientOrderId: nextId(),
-    });
-    await dropStream(1_000);
-    const down = await log.waitFor(
-      'connection',
-      (event) => event.state === 'disconnected' && event.atMs >= ack.order.createdAtMs,
-    );
-    await trade(harness.symbol, 'sell', plus(top.bids[0].size, size), top.bestBid!);
-    const back = await log.waitFor(
-      'connection',
-      (event) => event.state === 'reconnected' && event.atMs >= down.atMs,
-      10_000,
-    );
-    if (back.state !== 'reconnected') throw new Error('expected a reconnected event');
-    const streamed = log.events.fill.filter((fill) => fill.orderId === ack.order.orderId);
-    expect(streamed).toEqual([]);
-    const recovered = (await client.fillsSince(back.recoverFromMs)).filter(
-      (fill) => fill.orderId === ack.order.orderId,
-    );
-    expect(recovered).toHaveLength(1);
-    expect(recovered[0]).toMatchObject({
-      size: new Big(size).toFixed(),
-      fullyFilled: true,
-      clientOrderId: ack.order.clientOrderId,
-    });
-    // The stream works again after the reconnect.
-    const again = await client.placePostOnly({
-      symbol: harness.symbol,
-      side: 'buy',
-      price: await farBid(),
-      size,
-      clientOrderId: nextId(),
-    });
-    await log.waitFor('order', (order) => order.orderId === again.order.orderId);
-  });
+  itWhen(ctx.capabilities.trade && ctx.capabilities.dropStream)(
+    'reconnects by itself after a dropped stream and loses no fill (fillsSince)',
+    async () => {
+      const { client, harness, log, size, nextId, book, farBid } = ctx;
+      const dropStream = harness.driver.dropStream!;
+      const trade = harness.driver.trade!;
+      const top = await book();
+      const ack = await client.placePostOnly({
+        symbol: harness.symbol,
+        side: 'buy',
+        price: top.bestBid!,
+        size,
+        clientOrderId: nextId(),
+      });
+      await dropStream(1_000);
+      const down = await log.waitFor(
+        'connection',
+        (event) => event.state === 'disconnected' && event.atMs >= ack.order.createdAtMs,
+      );
+      await trade(harness.symbol, 'sell', plus(top.bids[0].size, size), top.bestBid!);
+      const back = await log.waitFor(
+        'connection',
+        (event) => event.state === 'reconnected' && event.atMs >= down.atMs,
+        10_000,
+      );
+      if (back.state !== 'reconnected') throw new Error('expected a reconnected event');
+      const streamed = log.events.fill.filter((fill) => fill.orderId === ack.order.orderId);
+      expect(streamed).toEqual([]);
+      const recovered = (await client.fillsSince(back.recoverFromMs)).filter(
+        (fill) => fill.orderId === ack.order.orderId,
+      );
+      expect(recovered).toHaveLength(1);
+      expect(recovered[0]).toMatchObject({
+        size: new Big(size).toFixed(),
+        fullyFilled: true,
+        clientOrderId: ack.order.clientOrderId,
+      });
+      // The stream works again after the reconnect.
+      const again = await client.placePostOnly({
+        symbol: harness.symbol,
+        side: 'buy',
+        price: await farBid(),
+        size,
+        clientOrderId: nextId(),
+      });
+      await log.waitFor('order', (order) => order.orderId === again.order.orderId);
+    },
+  );
 }

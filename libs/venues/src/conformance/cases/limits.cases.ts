@@ -1,43 +1,46 @@
 import { RateLimitedError } from '../../errors';
-import type { SuiteContext } from '../suite-context';
+import { itWhen, type SuiteContext } from '../suite-context';
 
 /** The per-account request limit. */
 export function limitsCases(ctx: SuiteContext): void {
-  it('answers 429 with a retry-after past the per-second request limit', async () => {
-    const { harness } = ctx;
-    if (!harness.rateLimitPerS) return;
-    const busy = await harness.createClient('rate-limit');
-    try {
-      // Twice the limit and more: even a burst that straddles two one-second
-      // windows must see at least ten refusals.
-      const burst = harness.rateLimitPerS * 2 + 10;
-      const limited: unknown[] = [];
-      await Promise.all(
-        Array.from({ length: burst }, () =>
-          busy.openOrders().catch((error: unknown) => void limited.push(error)),
-        ),
-      );
-      expect(limited.length).toBeGreaterThanOrEqual(10);
-      for (const error of limited) {
-        expect(error).toBeInstanceOf(RateLimitedError);
-        expect((error as RateLimitedError).retryAfterMs).toBeGreaterThan(0);
-        expect((error as RateLimitedError).retryAfterMs).toBeLessThanOrEqual(1_000);
-      }
-      // Waiting out the retry-after is enough to be served again (once more
-      // if the burst's last window happened to be full without a refusal).
-      const wait = (error: unknown) =>
-        new Promise((resolve) =>
-          setTimeout(resolve, (error as RateLimitedError).retryAfterMs + 20),
+  itWhen(ctx.capabilities.rateLimit)(
+    'answers 429 with a retry-after past the per-second request limit',
+    async () => {
+      const { harness } = ctx;
+      const limit = harness.rateLimitPerS!;
+      const busy = await harness.createClient('rate-limit');
+      try {
+        // Twice the limit and more: even a burst that straddles two one-second
+        // windows must see at least ten refusals.
+        const burst = limit * 2 + 10;
+        const limited: unknown[] = [];
+        await Promise.all(
+          Array.from({ length: burst }, () =>
+            busy.openOrders().catch((error: unknown) => void limited.push(error)),
+          ),
         );
-      await wait(limited[limited.length - 1]);
-      const served = await busy.openOrders().catch(async (error: unknown) => {
-        expect(error).toBeInstanceOf(RateLimitedError);
-        await wait(error);
-        return busy.openOrders();
-      });
-      expect(served).toEqual([]);
-    } finally {
-      await busy.close();
-    }
-  });
+        expect(limited.length).toBeGreaterThanOrEqual(10);
+        for (const error of limited) {
+          expect(error).toBeInstanceOf(RateLimitedError);
+          expect((error as RateLimitedError).retryAfterMs).toBeGreaterThan(0);
+          expect((error as RateLimitedError).retryAfterMs).toBeLessThanOrEqual(1_000);
+        }
+        // Waiting out the retry-after is enough to be served again (once more
+        // if the burst's last window happened to be full without a refusal).
+        const wait = (error: unknown) =>
+          new Promise((resolve) =>
+            setTimeout(resolve, (error as RateLimitedError).retryAfterMs + 20),
+          );
+        await wait(limited[limited.length - 1]);
+        const served = await busy.openOrders().catch(async (error: unknown) => {
+          expect(error).toBeInstanceOf(RateLimitedError);
+          await wait(error);
+          return busy.openOrders();
+        });
+        expect(served).toEqual([]);
+      } finally {
+        await busy.close();
+      }
+    },
+  );
 }

@@ -146,8 +146,11 @@ export class StreamHub implements EngineSink {
     try {
       message = JSON.parse(data.toString()) as WireClientMessage;
     } catch {
+      message = null as unknown as WireClientMessage;
+    }
+    if (!message || typeof message !== 'object') {
       return connection.send(
-        encode({ type: 'error', code: 'invalid_request', error: 'messages are JSON' }),
+        encode({ type: 'error', code: 'invalid_request', error: 'messages are JSON objects' }),
       );
     }
     switch (message.op) {

@@ -5,6 +5,7 @@ import {
   type PaperCredentials,
   type VenueMarket,
 } from '@sts/venues';
+import WebSocket from 'ws';
 import { startVenueSim, type RunningVenueSim } from '../sim-server';
 import { SimControl } from '../testing/sim-control';
 
@@ -153,6 +154,36 @@ describe('venue simulator HTTP API', () => {
       const [balance] = await ops.balances();
       expect(balance.total).toBe('5000');
     });
+  });
+
+  it('answers malformed stream messages with errors and keeps the socket', async () => {
+    const socket = new WebSocket(`${sim.url.replace('http', 'ws')}/venues/paradex/ws`);
+    const received: Array<{ type: string; code?: string }> = [];
+    socket.on('message', (data) => received.push(JSON.parse(data.toString()) as { type: string }));
+    await new Promise((resolve) => socket.once('open', resolve));
+    for (const text of [
+      'null',
+      '5',
+      'not json',
+      '{"op":"subscribe","channel":"book"}',
+      '{"op":"dance"}',
+    ])
+      socket.send(text);
+    socket.send(JSON.stringify({ op: 'subscribe', channel: 'account' }));
+    socket.send(JSON.stringify({ op: 'ping' }));
+    const deadline = Date.now() + 2_000;
+    while (received.length < 7 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    socket.close();
+    expect(received.map((message) => message.code ?? message.type)).toEqual([
+      'invalid_request',
+      'invalid_request',
+      'invalid_request',
+      'unknown_market',
+      'invalid_request',
+      'unauthorized',
+      'pong',
+    ]);
   });
 
   it('refuses a malformed order with invalid_request', async () => {

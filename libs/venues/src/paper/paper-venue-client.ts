@@ -118,7 +118,7 @@ export class PaperVenueClient implements VenueClient {
   }
 
   async subscribeBook(symbol: string): Promise<void> {
-    if (this.bySymbol.size === 0) await this.markets();
+    await this.connect();
     if (!this.bySymbol.has(symbol))
       throw new OrderRejectedError(this.venue, 'unknown_market', `unknown market ${symbol}`);
     await this.stream.subscribeBook(symbol, this.options.connectTimeoutMs ?? 10_000);

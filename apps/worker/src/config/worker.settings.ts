@@ -1,0 +1,71 @@
+import { Expose } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { CommonSettings, type CredentialsSettings } from '@sts/platform';
+
+/** Every worker setting; apps/worker/README.md (Settings) documents each with its default. */
+export class WorkerSettings extends CommonSettings {
+  /**
+   * This replica's identity: written as lease_owner and as worker_id on every
+   * log entry. Must be unique among live workers; the default
+   * (hostname-pid-random) is.
+   */
+  @Expose({ name: 'WORKER_ID' })
+  @IsOptional()
+  @IsString()
+  workerId?: string;
+
+  /**
+   * How long a trade's lease lasts without renewal. A worker that dies
+   * (kill -9) loses its trades to another worker this long after its last
+   * renewal; lower is faster recovery, higher tolerates longer pauses.
+   */
+  @Expose({ name: 'WORKER_LEASE_TTL_MS' })
+  @IsInt()
+  @Min(500)
+  @Max(120_000)
+  leaseTtlMs: number = 5_000;
+
+  /** How often held leases are renewed (one statement for all of them). Default: a third of the TTL. */
+  @Expose({ name: 'WORKER_LEASE_RENEW_MS' })
+  @IsOptional()
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  leaseRenewMs?: number;
+
+  /** How often Postgres is scanned for trades nobody holds (dead worker, hand-over, lost start). */
+  @Expose({ name: 'WORKER_TAKEOVER_SCAN_MS' })
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  takeoverScanMs: number = 1_000;
+
+  /** The most live trades this worker runs; past it, start commands are left to other workers. */
+  @Expose({ name: 'WORKER_MAX_TRADES' })
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  maxTrades: number = 2_000;
+
+  /** How often maintenance rows and the kill switch are read, in case a NATS message was missed. */
+  @Expose({ name: 'WORKER_MAINTENANCE_POLL_MS' })
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  maintenancePollMs: number = 2_000;
+
+  /** Graceful shutdown: how long trades may take to go quiet (no order, no hedge) before hand-over. */
+  @Expose({ name: 'WORKER_SHUTDOWN_GRACE_MS' })
+  @IsInt()
+  @Min(0)
+  @Max(120_000)
+  shutdownGraceMs: number = 10_000;
+
+  /** Base URL of the venue simulator; a paper venue is `${VENUE_SIM_URL}/venues/<id>` unless its registry entry has an endpoint. */
+  @Expose({ name: 'VENUE_SIM_URL' })
+  @IsString()
+  venueSimUrl: string = 'http://127.0.0.1:7100';
+
+  // Composed rather than inherited: this group is shared with other services.
+  credentials: CredentialsSettings;
+}

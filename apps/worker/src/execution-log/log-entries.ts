@@ -1,0 +1,125 @@
+/**
+ * The execution log's entries and their data (interface.md Events, decisions
+ * section 6). Decimals are strings, times integers in milliseconds. Fields
+ * beyond the documented ones (fill_id, client_order_id, attempt) are what a
+ * replacement worker needs to reconcile the log with the venues.
+ */
+export type ExecutionEventType =
+  | 'maker_fill'
+  | 'hedge_sent'
+  | 'hedge_filled'
+  | 'hedge_outcome'
+  | 'hedge_timeout'
+  | 'chunk_started'
+  | 'chunk_completed'
+  | 'recovery_completed'
+  | 'fast_move_guard';
+
+export interface LogEntry<T extends ExecutionEventType = ExecutionEventType> {
+  eventType: T;
+  data: Record<string, unknown>;
+}
+
+export interface MakerFillData {
+  exchange: string;
+  market: string;
+  side: 'buy' | 'sell';
+  price: string;
+  size: string;
+  order_id: string;
+  client_order_id: string;
+  fully_filled: boolean;
+  timestamp_ms: number;
+  fill_id: string;
+}
+
+export interface HedgeSentData {
+  exchange: string;
+  side: 'buy' | 'sell';
+  size: string;
+  /** The IOC limit. */
+  price: string;
+  client_order_id: string;
+  attempt: number;
+  /** The maker fill (or recovery) the hedge covers. */
+  cause: string;
+}
+
+export interface HedgeFilledData {
+  exchange: string;
+  side: 'buy' | 'sell';
+  price: string;
+  size: string;
+  order_id: string;
+  timestamp_ms: number;
+  client_order_id: string;
+}
+
+export type HedgeResult = 'filled' | 'partial' | 'rejected' | 'timeout';
+
+export interface HedgeOutcomeData {
+  result: HedgeResult;
+  exchange: string;
+  side: 'buy' | 'sell';
+  requested_size: string;
+  filled_size: string;
+  avg_price: string | null;
+  attempts: number;
+  slippage_bps: string | null;
+  spread_achieved: string | null;
+  guard_fill_class: 'after_trigger' | 'adverse' | null;
+  cause: string;
+}
+
+export interface HedgeTimeoutData {
+  exchange: string;
+  order_id: string | null;
+  waited_ms: number;
+  unhedged_size: string;
+}
+
+export interface ChunkStartedData {
+  target_size: string;
+  size_type: string;
+}
+
+export interface ChunkCompletedData {
+  filled_size: string;
+  reason: 'target_reached' | 'canceled' | 'failed';
+  residual_unhedged: string;
+}
+
+export interface RecoveryCompletedData {
+  previous_worker_id: string | null;
+  open_orders_canceled: number;
+  fills_reconciled: number;
+  rehedged_size: string;
+}
+
+export interface FastMoveGuardData {
+  move: number;
+  threshold: number;
+  references: { from: string; to: string; window_ms: number };
+  action: 'cancel_and_hold' | 'shadow';
+}
+
+interface DataOf {
+  maker_fill: MakerFillData;
+  hedge_sent: HedgeSentData;
+  hedge_filled: HedgeFilledData;
+  hedge_outcome: HedgeOutcomeData;
+  hedge_timeout: HedgeTimeoutData;
+  chunk_started: ChunkStartedData;
+  chunk_completed: ChunkCompletedData;
+  recovery_completed: RecoveryCompletedData;
+  fast_move_guard: FastMoveGuardData;
+}
+
+/** A typed entry: the data must match its event type. */
+export const logEntry = <T extends ExecutionEventType>(
+  eventType: T,
+  data: DataOf[T],
+): LogEntry<T> => ({
+  eventType,
+  data: data as unknown as Record<string, unknown>,
+});

@@ -1,0 +1,59 @@
+import type { Logger } from '@sts/platform';
+import type { MonotonicClock } from '../clock';
+import type { TradeRunner } from '../trade-runner/trade-runner';
+import type { LeaseRepository } from './lease.repository';
+
+/** Share of the TTL a lease is trusted for after the renewal that extended it began. */
+const LEASE_TRUST = 0.8;
+
+/**
+ * Renews every lease this worker holds, in one statement per period. What
+ * comes back is still ours; anything else was taken (the runner stops
+ * touching venues at once). The renewal also carries amendment versions and
+ * cancel flags, so a missed control message costs one period at most.
+ */
+export class LeaseKeeper {
+  private timer?: NodeJS.Timeout;
+  private renewing = false;
+
+  constructor(
+    private readonly leases: LeaseRepository,
+    private readonly runners: () => TradeRunner[],
+    private readonly clock: MonotonicClock,
+    private readonly ttlMs: number,
+    private readonly renewMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.renew(), this.renewMs);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  async renew(): Promise<void> {
+    if (this.renewing) return;
+    this.renewing = true;
+    const held = this.runners();
+    const startedAt = this.clock.now();
+    try {
+      const renewed = await this.leases.renew(held.map((runner) => runner.lease));
+      const validUntil = startedAt + this.ttlMs * LEASE_TRUST;
+      const byId = new Map(renewed.map((row) => [row.tradeId, row]));
+      for (const runner of held) {
+        const row = byId.get(runner.tradeId);
+        if (row) runner.onLeaseRenewed(validUntil, row);
+        else runner.onLeaseLost();
+      }
+    } catch (error) {
+      this.logger.warn({ err: error, trades: held.length }, 'lease renewal failed');
+      // A lease past its deadline may already be another worker's: stop that trade here.
+      const now = this.clock.now();
+      for (const runner of held) if (runner.leaseValidUntil <= now) runner.onLeaseLost();
+    } finally {
+      this.renewing = false;
+    }
+  }
+}

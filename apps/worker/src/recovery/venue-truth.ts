@@ -1,0 +1,84 @@
+import Big from 'big.js';
+import type { TokenBucket } from '@sts/budget-client';
+import { divide, matchClientOrderId } from '@sts/domain';
+import { UnknownOrderError, type VenueClient, type VenueFill } from '@sts/venues';
+
+/** Pays one token of `bucket` (when the leg is metered), then calls. */
+export async function paid<T>(bucket: TokenBucket | null, call: () => Promise<T>): Promise<T> {
+  if (bucket && !bucket.take()) await bucket.waitFor();
+  return call();
+}
+
+/**
+ * Cancels every open order of the trade on one account (a dead worker's
+ * resting maker order). Returns how many it canceled.
+ */
+export async function cancelStrayOrders(
+  client: VenueClient,
+  bucket: TokenBucket | null,
+  tradeId: string,
+  symbol: string,
+): Promise<number> {
+  const open = await paid(bucket, () => client.openOrders(symbol));
+  let canceled = 0;
+  for (const order of open) {
+    if (!matchClientOrderId(order.clientOrderId, tradeId)) continue;
+    try {
+      const result = await paid(bucket, () =>
+        client.cancel({ clientOrderId: order.clientOrderId, symbol }),
+      );
+      if (result.outcome === 'canceled') canceled += 1;
+    } catch (error) {
+      if (!(error instanceof UnknownOrderError)) throw error;
+    }
+  }
+  return canceled;
+}
+
+/** The trade's own fills of one kind on one account since `sinceMs`, by client order id. */
+export async function tradeFills(
+  client: VenueClient,
+  bucket: TokenBucket | null,
+  tradeId: string,
+  kind: 'maker' | 'hedge',
+  sinceMs: number,
+): Promise<VenueFill[]> {
+  const fills = await paid(bucket, () => client.fillsSince(sinceMs));
+  return fills.filter((fill) => matchClientOrderId(fill.clientOrderId, tradeId)?.kind === kind);
+}
+
+/** Hedge fills grouped by venue order: one hedge_filled entry per order. */
+export interface HedgeOrderFill {
+  orderId: string;
+  clientOrderId: string;
+  size: Big;
+  /** Size-weighted average. */
+  price: Big;
+  timestampMs: number;
+}
+
+export function hedgeOrdersOf(fills: readonly VenueFill[]): HedgeOrderFill[] {
+  const byOrder = new Map<
+    string,
+    { clientOrderId: string; size: Big; value: Big; timestampMs: number }
+  >();
+  for (const fill of fills) {
+    const entry = byOrder.get(fill.orderId) ?? {
+      clientOrderId: fill.clientOrderId,
+      size: new Big(0),
+      value: new Big(0),
+      timestampMs: fill.timestampMs,
+    };
+    entry.size = entry.size.plus(fill.size);
+    entry.value = entry.value.plus(new Big(fill.price).times(fill.size));
+    entry.timestampMs = Math.max(entry.timestampMs, fill.timestampMs);
+    byOrder.set(fill.orderId, entry);
+  }
+  return [...byOrder].map(([orderId, entry]) => ({
+    orderId,
+    clientOrderId: entry.clientOrderId,
+    size: entry.size,
+    price: divide(entry.value, entry.size).round(12),
+    timestampMs: entry.timestampMs,
+  }));
+}

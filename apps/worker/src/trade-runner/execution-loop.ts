@@ -1,0 +1,337 @@
+import { formatDecimal, requoteAction, type TradeStatus } from '@sts/domain';
+import type { BudgetReleaseReason } from '@sts/contracts';
+import { tradeFills } from '../recovery/venue-truth';
+import { desiredQuote } from './quoting/desired-quote';
+import type { MakerOutcome } from './quoting/maker-orders';
+import type { TradeState } from './trade-state';
+
+/** Maker rejections that no retry cures: the trade fails. */
+const FATAL_REJECTIONS = new Set(['insufficient_margin', 'unknown_market', 'venue_halted']);
+const MAX_CONSECUTIVE_REJECTIONS = 5;
+/** How far back a maker-fill check reads, before the first order this worker placed. */
+const RECONCILE_MARGIN_MS = 10_000;
+
+type Ending = 'completed' | 'canceled' | 'failed';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The running trade's loop: one step at a time, woken by book moves, fills,
+ * control messages and timers. A step does the single most urgent thing:
+ * fail, cancel, complete, pause, resume, or one quote cycle (place, keep or
+ * take down the maker order). Venue requests are made one at a time and paid
+ * from the maker bucket; everything that arrives meanwhile is seen by the
+ * next step.
+ */
+export class ExecutionLoop {
+  private stepping?: Promise<void>;
+  private again = false;
+  private wakeTimer?: NodeJS.Timeout;
+  private wakeAtMs = Infinity;
+  private consecutiveRejections = 0;
+  private reconcileFromMs = Date.now() - RECONCILE_MARGIN_MS;
+  private fillsToReconcile = false;
+
+  constructor(
+    private readonly trade: TradeState,
+    private readonly onEnded: () => void,
+  ) {
+    trade.wake = () => this.wake();
+  }
+
+  wake(): void {
+    if (this.trade.phase !== 'running') return;
+    if (this.stepping) {
+      this.again = true;
+      return;
+    }
+    this.stepping = this.loop().finally(() => (this.stepping = undefined));
+  }
+
+  /** Resolves when no step is running. */
+  async settled(): Promise<void> {
+    while (this.stepping) await this.stepping;
+  }
+
+  stop(): void {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
+    this.wakeAtMs = Infinity;
+  }
+
+  /** Wakes the loop in `ms` (the earliest of the requested times wins). */
+  wakeIn(ms: number): void {
+    const at = Date.now() + ms;
+    if (at >= this.wakeAtMs) return;
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeAtMs = at;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.wakeAtMs = Infinity;
+      this.wake();
+    }, ms);
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        await this.step();
+      } catch (error) {
+        if (this.trade.phase !== 'running') return;
+        this.trade.log.error({ err: error }, 'execution step failed; retrying');
+        this.wakeIn(500);
+        return;
+      }
+    } while (this.again && this.trade.phase === 'running');
+  }
+
+  private async step(): Promise<void> {
+    const trade = this.trade;
+    if (trade.handingOver) return;
+    if (trade.failureReason !== null) return this.finish('failed');
+    if (trade.cancelRequested) return this.finish('canceled');
+    if (trade.targetReached) return this.finish('completed');
+    if (trade.status === 'active' && trade.halt) return this.pause();
+    if (trade.status === 'paused' && !trade.halt) return this.resume();
+    if (trade.status !== 'active') return this.keepQuiet();
+    if (this.fillsToReconcile) return this.reconcileMakerFills();
+    return this.quoteCycle();
+  }
+
+  /** One quote cycle: the order that should rest now versus the one that does. */
+  private async quoteCycle(): Promise<void> {
+    const trade = this.trade;
+    const orders = trade.makerOrders!;
+    const market = trade.legs!.market;
+    if (orders.resting?.unknown) return this.handle(await orders.resolveUnknown());
+    const now = trade.services.clock.now();
+    const desired = trade.guard.held(now)
+      ? ({ kind: 'none' } as const)
+      : desiredQuote(market, trade.terms, trade.filledSize, {
+          quoteMode: trade.record.quoteMode,
+          worstSpread: trade.record.worstSpread,
+        });
+    if (desired.kind === 'too_small' && trade.fills.fillsSinceAmendment > 0) {
+      // A fill left nothing that can make one more order: the target is reached.
+      trade.targetReached = true;
+      this.again = true;
+      return;
+    }
+    const holdUntil = trade.guard.holdUntil();
+    if (holdUntil !== null && holdUntil > now) this.wakeIn(Math.ceil(holdUntil - now) + 1);
+    const wanted = desired.kind === 'order' ? desired : null;
+    const resting = orders.resting;
+    let action = requoteAction(resting?.price ?? null, wanted?.price ?? null);
+    if (
+      action.kind === 'keep' &&
+      resting &&
+      wanted &&
+      !resting.size.minus(resting.filled).eq(wanted.size)
+    ) {
+      action = { kind: 'replace', price: wanted.price };
+    }
+    switch (action.kind) {
+      case 'none':
+      case 'keep':
+        trade.moveAt = null;
+        return;
+      case 'place':
+        return this.handle(await orders.place(wanted!.price, wanted!.size));
+      case 'replace':
+      case 'cancel': {
+        const outcome = await orders.cancel();
+        if (action.kind === 'replace' && outcome.kind === 'done') this.again = true;
+        return this.handle(outcome);
+      }
+    }
+  }
+
+  private handle(outcome: MakerOutcome): void {
+    const trade = this.trade;
+    switch (outcome.kind) {
+      case 'done':
+        this.consecutiveRejections = 0;
+        if (outcome.filledBeyondSeen) this.reconcileSoon();
+        return;
+      case 'book_moved':
+        // The next book update re-quotes; the timer covers a book that went quiet.
+        this.wakeIn(250);
+        return;
+      case 'wait':
+        this.wakeIn(outcome.ms);
+        return;
+      case 'rejected':
+        this.consecutiveRejections += 1;
+        trade.log.warn(
+          { reason: outcome.reason, count: this.consecutiveRejections },
+          'maker order rejected',
+        );
+        if (
+          FATAL_REJECTIONS.has(outcome.reason) ||
+          this.consecutiveRejections >= MAX_CONSECUTIVE_REJECTIONS
+        ) {
+          trade.fail(`maker order rejected by ${trade.record.makerExchange}: ${outcome.reason}`);
+        } else {
+          this.wakeIn(200 * this.consecutiveRejections);
+        }
+        return;
+      case 'fatal':
+        trade.fail(outcome.reason);
+        return;
+    }
+  }
+
+  /** A cancel found more filled than the stream delivered: read the fills back shortly. */
+  private reconcileSoon(): void {
+    setTimeout(() => {
+      this.fillsToReconcile = true;
+      this.wake();
+    }, 300).unref();
+  }
+
+  /** Reads this trade's maker fills back from the venue and takes any the stream missed. */
+  private async reconcileMakerFills(): Promise<void> {
+    const trade = this.trade;
+    this.fillsToReconcile = false;
+    if (!trade.legs || !trade.mayTouchVenue()) return;
+    const fills = await tradeFills(
+      trade.legs.makerClient,
+      trade.budget.maker,
+      trade.tradeId,
+      'maker',
+      this.reconcileFromMs,
+    );
+    for (const fill of fills) trade.onMakerFill(fill);
+  }
+
+  /** Not quoting (paused, or between statuses): make sure no maker order rests. */
+  private async keepQuiet(): Promise<void> {
+    if (this.trade.makerOrders?.resting) await this.pullMakerOrder();
+  }
+
+  /** Takes the maker order down, retrying until the venue confirms (or the lease is gone). */
+  private async pullMakerOrder(): Promise<void> {
+    const trade = this.trade;
+    const orders = trade.makerOrders;
+    for (let attempt = 0; orders?.resting && trade.mayTouchVenue(); attempt += 1) {
+      const outcome = orders.resting.unknown
+        ? await orders.resolveUnknown()
+        : await orders.cancel();
+      if (outcome.kind === 'done') {
+        if (outcome.filledBeyondSeen) this.fillsToReconcile = true;
+        continue;
+      }
+      await sleep(Math.min(100 * 2 ** attempt, 2_000));
+    }
+    if (this.fillsToReconcile) {
+      await sleep(100);
+      await this.reconcileMakerFills();
+    }
+  }
+
+  private async pause(): Promise<void> {
+    const trade = this.trade;
+    const halt = trade.halt!;
+    await this.pullMakerOrder();
+    if (trade.phase !== 'running' || !trade.halt) return;
+    await trade.journal.changeStatus({
+      from: 'active',
+      to: 'paused',
+      eventData: { reason: halt.reason, exchange: halt.exchange },
+    });
+    trade.status = 'paused';
+    trade.log.info({ reason: halt.reason, exchange: halt.exchange }, 'trade paused');
+  }
+
+  private async resume(): Promise<void> {
+    const trade = this.trade;
+    await trade.journal.changeStatus({ from: 'paused', to: 'active', eventData: {} });
+    trade.status = 'active';
+    trade.log.info('trade resumed');
+    this.again = true;
+  }
+
+  /**
+   * Ends the trade: the maker order comes down, fills the stream may have
+   * missed are read back (and hedged), every hedge finishes (a hedge is never
+   * abandoned), then the terminal status is written with chunk_completed.
+   */
+  async finish(ending: Ending): Promise<void> {
+    const trade = this.trade;
+    trade.phase = 'finishing';
+    this.stop();
+    await this.pullMakerOrder();
+    if (trade.chunkStarted && trade.legs && trade.mayTouchVenue()) await this.reconcileWithRetry();
+    await trade.hedger?.idle();
+    await trade.journal.idle();
+    const to: TradeStatus = trade.failureReason !== null ? 'failed' : ending;
+    const from = trade.status;
+    const filledSize = formatDecimal(trade.filledSize);
+    const unhedged = trade.hedger ? formatDecimal(trade.hedger.outstanding) : '0';
+    const failureReason =
+      to === 'failed'
+        ? `${trade.failureReason}; unhedged size ${unhedged} ${trade.record.market} on ${trade.record.hedgeExchange}`
+        : undefined;
+    await trade.journal.changeStatus({
+      from,
+      to,
+      entries: trade.chunkCompleted(to === 'completed' ? 'target_reached' : to),
+      failureReason,
+      fastMoveGuardStats: trade.guard.enabled
+        ? trade.guard.finish(trade.services.clock.now())
+        : undefined,
+      filledSize,
+      eventData: {
+        filled_size: filledSize,
+        target_size: formatDecimal(trade.terms.targetSize),
+        ...(failureReason ? { failure_reason: failureReason, unhedged_size: unhedged } : {}),
+      },
+    });
+    trade.status = to;
+    trade.log.info(
+      { status: to, filled_size: filledSize, failure_reason: failureReason },
+      'trade ended',
+    );
+    await trade.budget.release(releaseReason(to));
+    this.onEnded();
+  }
+
+  /** For a hand-over: no maker order resting, no fill unread, no hedge running, the log written. */
+  async quiesce(): Promise<void> {
+    const trade = this.trade;
+    this.stop();
+    await this.pullMakerOrder();
+    if (trade.chunkStarted && trade.legs && trade.mayTouchVenue()) await this.reconcileWithRetry();
+    await trade.hedger?.idle();
+    await trade.journal.idle();
+  }
+
+  private async reconcileWithRetry(): Promise<void> {
+    for (let attempt = 1; attempt <= 5 && this.trade.mayTouchVenue(); attempt += 1) {
+      try {
+        await this.reconcileMakerFills();
+        return;
+      } catch (error) {
+        this.trade.log.warn({ err: error, attempt }, 'could not read maker fills back');
+        await sleep(200 * attempt);
+      }
+    }
+  }
+}
+
+function releaseReason(status: TradeStatus): BudgetReleaseReason {
+  switch (status) {
+    case 'completed':
+    case 'canceled':
+    case 'rejected':
+    case 'failed':
+      return status;
+    case 'pending':
+    case 'validating':
+    case 'active':
+    case 'paused':
+    case 'recovering':
+      return 'failed';
+  }
+}

@@ -1,0 +1,89 @@
+import type Big from 'big.js';
+import {
+  classifyMakerFill,
+  finishFastMoveGuard,
+  formatDecimal,
+  isQuotingHeld,
+  observeHedgeReference,
+  quoteCushionBps,
+  startFastMoveGuard,
+  type FastMoveGuardSettings,
+  type FastMoveGuardState,
+  type FastMoveGuardStats,
+  type FastMoveTrigger,
+  type GuardFillClass,
+  type MakerLeg,
+} from '@sts/domain';
+import { logEntry, type LogEntry } from '../execution-log/log-entries';
+
+/**
+ * The trade's fast-move guard (pure reducer in @sts/domain) on the worker's
+ * monotonic clock: fed every new H, asked whether quoting is held, and asked
+ * to classify each maker fill.
+ */
+export class FastMoveWatch {
+  private state: FastMoveGuardState;
+
+  constructor(settings: FastMoveGuardSettings, makerLeg: MakerLeg) {
+    this.state = startFastMoveGuard(settings, makerLeg);
+  }
+
+  get enabled(): boolean {
+    return this.state.settings.mode !== 'off';
+  }
+
+  /**
+   * A new H. Returns the trigger (with its fast_move_guard log entry) when the
+   * guard fires; `cancelRestingOrder` then says the maker order must go.
+   */
+  observe(
+    timeMs: number,
+    hedgeReference: Big,
+    restingPrice: Big | null,
+  ): { trigger: FastMoveTrigger; entry: LogEntry } | null {
+    if (!this.enabled) return null;
+    const resting = restingPrice
+      ? { quoteCushionBps: quoteCushionBps(restingPrice, hedgeReference) }
+      : null;
+    const result = observeHedgeReference(this.state, { timeMs, price: hedgeReference }, resting);
+    this.state = result.state;
+    if (!result.trigger) return null;
+    const { trigger } = result;
+    return {
+      trigger,
+      entry: logEntry('fast_move_guard', {
+        move: trigger.moveBps,
+        threshold: trigger.thresholdBps,
+        references: {
+          from: formatDecimal(trigger.references.from),
+          to: formatDecimal(trigger.references.to),
+          window_ms: trigger.references.windowMs,
+        },
+        action: trigger.action,
+      }),
+    };
+  }
+
+  held(nowMs: number): boolean {
+    return isQuotingHeld(this.state, nowMs);
+  }
+
+  /** When a hold ends (so quoting can be woken then), or null. */
+  holdUntil(): number | null {
+    const episode = this.state.episode;
+    return episode?.holding ? episode.untilMs : null;
+  }
+
+  classifyFill(timeMs: number, hedgeReference: Big | null): GuardFillClass | null {
+    const result = classifyMakerFill(this.state, {
+      timeMs,
+      ...(hedgeReference ? { hedgeReference } : {}),
+    });
+    this.state = result.state;
+    return result.guardFillClass;
+  }
+
+  finish(endMs: number): FastMoveGuardStats {
+    return finishFastMoveGuard(this.state, endMs);
+  }
+}

@@ -1,0 +1,41 @@
+import type Big from 'big.js';
+import type { TokenBucket } from '@sts/budget-client';
+import type { MakerLeg, Side, SpreadType } from '@sts/domain';
+import type { Logger } from '@sts/platform';
+import type { VenueClient } from '@sts/venues';
+import type { MonotonicClock } from '../../clock';
+import type { LogEntry } from '../../execution-log/log-entries';
+import type { LegMarket, MarketView } from '../market-view';
+
+/** The hedge leg: the account that takes the hedges, its market and its timeout. */
+export interface HedgeVenue {
+  client: VenueClient;
+  leg: LegMarket;
+  side: Side;
+  /** hedge_timeout_ms of the venue registry. */
+  timeoutMs: number;
+}
+
+/** Everything a hedge needs from its trade. */
+export interface HedgeContext {
+  tradeId: string;
+  makerLeg: MakerLeg;
+  venue: HedgeVenue;
+  market: MarketView;
+  coarserTickSize: Big;
+  maxSlippage(): Big;
+  spreadType(): SpreadType;
+  /** Null when the hedge venue does not share its account limit (hedges are not metered). */
+  bucket: TokenBucket | null;
+  clock: MonotonicClock;
+  /** False once the lease is lost: the new owner reconciles, this worker touches nothing. */
+  mayTouchVenue(): boolean;
+  emit(entries: LogEntry[]): void;
+  /** The trade cannot go on: a hedge timed out or was refused. */
+  onFailure(reason: string): void;
+  /** An attempt is over: `size` was in flight, `filled` of it filled. */
+  settle(size: Big, filled: Big): void;
+  /** A retry takes `size` of the unhedged size in flight again. */
+  reserve(size: Big): void;
+  logger: Logger;
+}

@@ -1,0 +1,142 @@
+import Big from 'big.js';
+import {
+  averageFillPrice,
+  emptyHedgeAccumulator,
+  hedgeToSend,
+  recordHedgeResult,
+  recordHedgeSent,
+  recordMakerFill,
+  residualUnhedged,
+  type HedgeAccumulator,
+  type PricedFill,
+} from '@sts/domain';
+import type { LogEntry } from '../../execution-log/log-entries';
+import type { HedgeContext } from './hedge-context';
+import { HedgeSeries } from './hedge-series';
+
+export type HedgerDependencies = Omit<HedgeContext, 'settle' | 'reserve'>;
+
+export interface HedgeStarted {
+  series: HedgeSeries;
+  /** The hedge_sent entry of the first attempt, when it went out at once. */
+  sent: LogEntry | null;
+}
+
+/**
+ * A trade's hedging: the accumulator (maker filled, hedged, in flight) and
+ * the hedges running. `onMakerFill` is the hot path: it sends the hedge
+ * synchronously, before the caller logs or writes anything.
+ */
+export class Hedger {
+  private accumulator: HedgeAccumulator = emptyHedgeAccumulator();
+  private readonly running = new Set<HedgeSeries>();
+  /** Maker fills not yet covered by a hedge, oldest first, for spread_achieved. */
+  private readonly uncovered: PricedFill[] = [];
+  private readonly context: HedgeContext;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(dependencies: HedgerDependencies) {
+    this.context = {
+      ...dependencies,
+      settle: (size, filled) => {
+        this.accumulator = recordHedgeResult(this.accumulator, { requested: size, filled });
+      },
+      reserve: (size) => {
+        this.accumulator = recordHedgeSent(this.accumulator, size);
+      },
+    };
+  }
+
+  /** A trade taken over: what the venues say was filled on each leg. */
+  restore(makerFills: readonly PricedFill[], hedged: Big): void {
+    let accumulator = emptyHedgeAccumulator();
+    for (const fill of makerFills) accumulator = recordMakerFill(accumulator, fill.size);
+    this.accumulator = { ...accumulator, hedged };
+    // The oldest fills are taken as the hedged ones; what stays is uncovered.
+    let covered = hedged;
+    this.uncovered.length = 0;
+    for (const fill of makerFills) {
+      if (covered.gte(fill.size)) {
+        covered = covered.minus(fill.size);
+        continue;
+      }
+      this.uncovered.push({ price: fill.price, size: fill.size.minus(covered) });
+      covered = new Big(0);
+    }
+  }
+
+  /** The hot path: counts the maker fill and hedges what is unhedged, now. */
+  onMakerFill(fillId: string, price: Big, size: Big): HedgeStarted | null {
+    this.accumulator = recordMakerFill(this.accumulator, size);
+    this.uncovered.push({ price, size });
+    return this.hedgeUnhedged(fillId);
+  }
+
+  /**
+   * Hedges everything unhedged that the hedge venue accepts (its lot and
+   * minimums). `cause` names the maker fill or recovery it is for; with the
+   * attempt number it makes the hedge's client order id.
+   */
+  hedgeUnhedged(cause: string): HedgeStarted | null {
+    if (!this.context.mayTouchVenue()) return null;
+    const reference = this.context.market.hedgeReference();
+    if (reference === null) return null;
+    const size = hedgeToSend(this.accumulator, this.context.venue.leg.rules, reference);
+    if (size === null) return null;
+    this.accumulator = recordHedgeSent(this.accumulator, size);
+    const series = new HedgeSeries(this.context, cause, size, this.coverFills(size), reference);
+    this.running.add(series);
+    void series.done.then(() => {
+      this.running.delete(series);
+      if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    });
+    return { series, sent: series.sendAttempt() };
+  }
+
+  /** Resolves when no hedge is running. */
+  idle(): Promise<void> {
+    if (this.running.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  get hedging(): boolean {
+    return this.running.size > 0;
+  }
+
+  get makerFilled(): Big {
+    return this.accumulator.makerFilled;
+  }
+
+  get hedged(): Big {
+    return this.accumulator.hedged;
+  }
+
+  /** Maker fills not confirmed hedged (includes what is in flight). */
+  get outstanding(): Big {
+    return this.accumulator.makerFilled.minus(this.accumulator.hedged);
+  }
+
+  /** residual_unhedged once nothing is in flight. */
+  residual(): Big {
+    return residualUnhedged(this.accumulator);
+  }
+
+  /** The average price of the oldest uncovered maker fills making up `size`. */
+  private coverFills(size: Big): Big | null {
+    const taken: PricedFill[] = [];
+    let left = size;
+    while (left.gt(0) && this.uncovered.length > 0) {
+      const head = this.uncovered[0];
+      if (head.size.lte(left)) {
+        taken.push(head);
+        left = left.minus(head.size);
+        this.uncovered.shift();
+      } else {
+        taken.push({ price: head.price, size: left });
+        this.uncovered[0] = { price: head.price, size: head.size.minus(left) };
+        left = new Big(0);
+      }
+    }
+    return averageFillPrice(taken);
+  }
+}

@@ -1,0 +1,130 @@
+import Big from 'big.js';
+import {
+  hedgeReferenceFrom,
+  isCrossedOrLocked,
+  type BookTouch,
+  type LegRules,
+  type MakerLeg,
+  type TradeMarket,
+  type VenueId,
+} from '@sts/domain';
+import type { BookUpdate, VenueMarket } from '@sts/venues';
+
+/** One leg's market on its venue: the venue symbol orders go to, and its rules. */
+export interface LegMarket {
+  venue: VenueId;
+  symbol: string;
+  rules: LegRules;
+  maxLeverage?: number;
+}
+
+export const legMarketOf = (venue: VenueId, market: VenueMarket): LegMarket => ({
+  venue,
+  symbol: market.entry.symbol,
+  rules: {
+    tickSize: new Big(market.entry.tick_size),
+    lotSize: new Big(market.entry.lot_size),
+    minSize: new Big(market.entry.min_size),
+    ...(market.entry.min_notional !== undefined
+      ? { minNotional: new Big(market.entry.min_notional) }
+      : {}),
+  },
+  maxLeverage: market.entry.max_leverage,
+});
+
+interface SideState {
+  bid?: string;
+  ask?: string;
+  touch: BookTouch | null;
+  fresh: boolean;
+}
+
+/**
+ * What the trade sees of both books: the maker venue's touch and the hedge
+ * reference H. Prices are parsed only when the touch changes, so the deeper
+ * levels moving costs nothing. A book is stale while its feed is down: no
+ * quote is made on it, but the last H still prices a hedge (a fresher one
+ * comes with the retry).
+ */
+export class MarketView {
+  private readonly maker: SideState = { touch: null, fresh: false };
+  private readonly hedge: SideState = { touch: null, fresh: false };
+  private hedgeReferenceValue: Big | null = null;
+
+  constructor(
+    readonly makerLeg: MakerLeg,
+    readonly makerMarket: LegMarket,
+    readonly hedgeMarket: LegMarket,
+  ) {}
+
+  get tradeMarket(): TradeMarket {
+    return this.makerLeg === 'long'
+      ? { long: this.makerMarket.rules, short: this.hedgeMarket.rules }
+      : { long: this.hedgeMarket.rules, short: this.makerMarket.rules };
+  }
+
+  /** True when the maker touch changed. */
+  applyMakerBook(update: BookUpdate): boolean {
+    return applyTouch(this.maker, update);
+  }
+
+  /** True when H changed. */
+  applyHedgeBook(update: BookUpdate): boolean {
+    if (!applyTouch(this.hedge, update)) return false;
+    const reference = this.hedge.touch ? hedgeReferenceFrom(this.makerLeg, this.hedge.touch) : null;
+    const changed =
+      reference === null ||
+      this.hedgeReferenceValue === null ||
+      !reference.eq(this.hedgeReferenceValue);
+    if (reference !== null) this.hedgeReferenceValue = reference;
+    return changed;
+  }
+
+  markMakerStale(): void {
+    this.maker.fresh = false;
+  }
+
+  markHedgeStale(): void {
+    this.hedge.fresh = false;
+  }
+
+  /** The last known H, fresh or not; null before the first hedge book. */
+  hedgeReference(): Big | null {
+    return this.hedgeReferenceValue;
+  }
+
+  /** Inputs of a quote, or null when a book is stale, missing, crossed or locked. */
+  quoteInputs(): { makerTouch: BookTouch; hedgeReference: Big } | null {
+    const { touch } = this.maker;
+    if (
+      !this.maker.fresh ||
+      !this.hedge.fresh ||
+      touch === null ||
+      this.hedgeReferenceValue === null
+    ) {
+      return null;
+    }
+    if (isCrossedOrLocked(touch) || this.hedgeReferenceValue.lte(0)) return null;
+    return { makerTouch: touch, hedgeReference: this.hedgeReferenceValue };
+  }
+
+  /** The maker venue's mid, for margin estimates. */
+  makerMid(): Big | null {
+    const touch = this.maker.touch;
+    return touch ? touch.bestBid.plus(touch.bestAsk).div(2) : null;
+  }
+}
+
+function applyTouch(side: SideState, update: BookUpdate): boolean {
+  side.fresh = true;
+  const bid = update.bestBid ?? undefined;
+  const ask = update.bestAsk ?? undefined;
+  if (bid === side.bid && ask === side.ask && side.touch !== null) return false;
+  side.bid = bid;
+  side.ask = ask;
+  side.touch =
+    bid !== undefined && ask !== undefined
+      ? { bestBid: new Big(bid), bestAsk: new Big(ask) }
+      : null;
+  return true;
+}

@@ -1,0 +1,40 @@
+import type { DataSource } from 'typeorm';
+import type { BudgetClient } from '@sts/budget-client';
+import type { VenueId, VenueRegistry } from '@sts/domain';
+import type { CredentialStore } from '@sts/persistence';
+import type { Logger } from '@sts/platform';
+import type { MonotonicClock } from '../clock';
+import type { LeaseRepository } from '../lease/lease.repository';
+import type { WorkerMetrics } from '../metrics/latency-recorder';
+import type { TradeReader } from '../trades/trade-record';
+import type { AccountSessions } from '../venue-sessions/account-sessions';
+import type { MarketData } from '../venue-sessions/market-data';
+
+/** Why a trade's venues are off limits: an operator's maintenance flag or the kill switch. */
+export interface Halt {
+  reason: 'maintenance' | 'kill_switch';
+  /** The venue, `_system`, or `_kill_switch`. */
+  exchange: string;
+}
+
+/** What the worker shares with every trade it runs. */
+export interface RunnerServices {
+  workerId: string;
+  natsPrefix: string;
+  venues: VenueRegistry;
+  leaseTtlMs: number;
+  db: DataSource;
+  reader: TradeReader;
+  leases: LeaseRepository;
+  credentials: CredentialStore;
+  accounts: AccountSessions;
+  marketData: MarketData;
+  budget: BudgetClient | null;
+  clock: MonotonicClock;
+  metrics: WorkerMetrics;
+  logger: Logger;
+  /** The halt in force for a trade on these venues, or null. */
+  haltFor(venues: readonly VenueId[]): Halt | null;
+  /** Publish committed outbox rows now. */
+  kickOutbox(): void;
+}

@@ -1,0 +1,184 @@
+import { isAppError, type Logger } from '@sts/platform';
+import type { CredentialStore } from '@sts/persistence';
+import { VenueAuthError, type BookUpdate, type VenueClient } from '@sts/venues';
+import type { VenueId } from '@sts/domain';
+import type { TradeRecord } from '../trades/trade-record';
+import type { AccountListener } from '../venue-sessions/account-session';
+import type { AccountSessionHandle, AccountSessions } from '../venue-sessions/account-sessions';
+import type { MarketData } from '../venue-sessions/market-data';
+import { legMarketOf, MarketView } from './market-view';
+
+/** A leg could not be opened; `reason` is what the trader reads in failure_reason. */
+export class LegUnavailableError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'LegUnavailableError';
+  }
+}
+
+/** Called after the market view took a book update that moved the touch (maker) or H (hedge). */
+export interface BookHandlers {
+  onMakerMove(): void;
+  onHedgeMove(): void;
+  /** A feed went down: its book is stale until it is back. */
+  onStale(): void;
+}
+
+/** A trade's connection to its two venues: both accounts, both books, the market rules. */
+export interface TradeLegs {
+  market: MarketView;
+  makerClient: VenueClient;
+  hedgeClient: VenueClient;
+  /** Starts routing this trade's own fills and orders (by its client order id tag). */
+  listen(tradeTag: string, maker: AccountListener, hedge: AccountListener): void;
+  close(): void;
+}
+
+export interface LegServices {
+  credentials: CredentialStore;
+  accounts: AccountSessions;
+  marketData: MarketData;
+  logger: Logger;
+}
+
+const describe = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+/**
+ * Opens both legs: decrypts the credentials (which records last_used), reads
+ * the market on both venues, connects both accounts and waits for both books.
+ * Throws LegUnavailableError naming what failed.
+ */
+export async function openTradeLegs(
+  services: LegServices,
+  record: TradeRecord,
+  books: BookHandlers,
+): Promise<TradeLegs> {
+  const cleanups: Array<() => void> = [];
+  const closeAll = (): void => {
+    for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+  };
+  try {
+    const maker = await openAccount(services, record, record.makerExchange, record.makerWallet);
+    cleanups.push(maker.release);
+    const hedge = await openAccount(services, record, record.hedgeExchange, record.hedgeWallet);
+    cleanups.push(hedge.release);
+    const makerFeed = services.marketData.feed(record.makerExchange);
+    const hedgeFeed = services.marketData.feed(record.hedgeExchange);
+    const makerMarket = await marketOn(
+      makerFeed.market(record.market),
+      record.market,
+      record.makerExchange,
+    );
+    const hedgeMarket = await marketOn(
+      hedgeFeed.market(record.market),
+      record.market,
+      record.hedgeExchange,
+    );
+    const market = new MarketView(
+      record.makerLeg,
+      legMarketOf(record.makerExchange, makerMarket),
+      legMarketOf(record.hedgeExchange, hedgeMarket),
+    );
+    const onMakerBook = (update: BookUpdate): void => {
+      if (market.applyMakerBook(update)) books.onMakerMove();
+    };
+    const onHedgeBook = (update: BookUpdate): void => {
+      if (market.applyHedgeBook(update)) books.onHedgeMove();
+    };
+    cleanups.push(
+      await watchBook(
+        makerFeed.watch(market.makerMarket.symbol, {
+          onBook: onMakerBook,
+          onStale: () => {
+            market.markMakerStale();
+            books.onStale();
+          },
+        }),
+        record.makerExchange,
+      ),
+    );
+    cleanups.push(
+      await watchBook(
+        hedgeFeed.watch(market.hedgeMarket.symbol, {
+          onBook: onHedgeBook,
+          onStale: () => {
+            market.markHedgeStale();
+            books.onStale();
+          },
+        }),
+        record.hedgeExchange,
+      ),
+    );
+    const makerBook = makerFeed.book(market.makerMarket.symbol);
+    const hedgeBook = hedgeFeed.book(market.hedgeMarket.symbol);
+    if (makerBook) market.applyMakerBook(makerBook);
+    if (hedgeBook) market.applyHedgeBook(hedgeBook);
+    return {
+      market,
+      makerClient: maker.session.client,
+      hedgeClient: hedge.session.client,
+      listen: (tradeTag, makerListener, hedgeListener) => {
+        cleanups.push(maker.session.listen(tradeTag, makerListener));
+        cleanups.push(hedge.session.listen(tradeTag, hedgeListener));
+      },
+      close: closeAll,
+    };
+  } catch (error) {
+    closeAll();
+    throw error;
+  }
+}
+
+async function openAccount(
+  services: LegServices,
+  record: TradeRecord,
+  venue: VenueId,
+  wallet: string,
+): Promise<AccountSessionHandle> {
+  let secret;
+  try {
+    secret = await services.credentials.openForExecution(record.userId, venue, wallet);
+  } catch (error) {
+    throw new LegUnavailableError(
+      isAppError(error) && error.code === 'credentials_not_linked'
+        ? `no active ${venue} credentials for wallet ${wallet}`
+        : `${venue} credentials could not be opened`,
+    );
+  }
+  try {
+    return await services.accounts.acquire(venue, {
+      apiKey: secret.api_key,
+      apiSecret: secret.api_secret,
+      wallet,
+    });
+  } catch (error) {
+    if (error instanceof VenueAuthError)
+      throw new LegUnavailableError(`${venue} rejected the credentials`);
+    throw new LegUnavailableError(`${venue} unreachable: ${describe(error)}`);
+  }
+}
+
+async function marketOn<T>(
+  lookup: Promise<T | undefined>,
+  market: string,
+  venue: VenueId,
+): Promise<T> {
+  let found: T | undefined;
+  try {
+    found = await lookup;
+  } catch (error) {
+    throw new LegUnavailableError(`${venue} unreachable: ${describe(error)}`);
+  }
+  if (found === undefined)
+    throw new LegUnavailableError(`market ${market} is not listed on ${venue}`);
+  return found;
+}
+
+async function watchBook(watching: Promise<() => void>, venue: VenueId): Promise<() => void> {
+  try {
+    return await watching;
+  } catch (error) {
+    throw new LegUnavailableError(`${venue} book unavailable: ${describe(error)}`);
+  }
+}

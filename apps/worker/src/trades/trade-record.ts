@@ -1,0 +1,135 @@
+import Big from 'big.js';
+import type { DataSource } from 'typeorm';
+import {
+  isFastMoveGuardMode,
+  isMakerLeg,
+  isQuoteMode,
+  isSizeType,
+  isSpreadCondition,
+  isSpreadType,
+  isTradeStatus,
+  isVenueId,
+  resolveFastMoveGuardSettings,
+  type FastMoveGuardSettings,
+  type MakerLeg,
+  type QuoteMode,
+  type SizeType,
+  type SpreadTerms,
+  type TradeStatus,
+  type VenueId,
+} from '@sts/domain';
+import { TradeEntity } from '@sts/persistence';
+
+/** The terms PATCH may change while the trade runs (applied on the next quote cycle). */
+export interface AmendableTerms {
+  targetSize: Big;
+  sizeType: SizeType;
+  spread: SpreadTerms;
+  maxSlippage: Big;
+  amendmentVersion: number;
+}
+
+/** A trade as its worker runs it: the row, parsed and typed, decimals as Big. */
+export interface TradeRecord {
+  id: string;
+  userId: string;
+  market: string;
+  makerLeg: MakerLeg;
+  longExchange: VenueId;
+  shortExchange: VenueId;
+  makerExchange: VenueId;
+  makerWallet: string;
+  hedgeExchange: VenueId;
+  hedgeWallet: string;
+  status: TradeStatus;
+  terms: AmendableTerms;
+  quoteMode: QuoteMode;
+  worstSpread?: Big;
+  guard: FastMoveGuardSettings;
+  rateBudget: number;
+  hedgeRateBudget: number | null;
+  filledSize: Big;
+  cancelRequested: boolean;
+  createdAt: Date;
+}
+
+export class CorruptTradeError extends Error {
+  constructor(tradeId: string, field: string) {
+    super(`trade ${tradeId} has an invalid ${field}`);
+    this.name = 'CorruptTradeError';
+  }
+}
+
+const pick = <T>(
+  tradeId: string,
+  field: string,
+  value: unknown,
+  guard: (v: unknown) => v is T,
+): T => {
+  if (!guard(value)) throw new CorruptTradeError(tradeId, field);
+  return value;
+};
+
+export function amendableTermsOf(row: TradeEntity): AmendableTerms {
+  return {
+    targetSize: new Big(row.targetSize),
+    sizeType: pick(row.id, 'size_type', row.sizeType, isSizeType),
+    spread: {
+      spreadType: pick(row.id, 'spread_type', row.spreadType, isSpreadType),
+      condition: pick(row.id, 'spread_condition', row.spreadCondition, isSpreadCondition),
+      targetSpread: new Big(row.targetSpread),
+    },
+    maxSlippage: new Big(row.maxSlippage),
+    amendmentVersion: row.amendmentVersion,
+  };
+}
+
+export function tradeRecordOf(row: TradeEntity): TradeRecord {
+  const quoteMode = pick(row.id, 'quote_mode', row.quoteMode ?? 'default', isQuoteMode);
+  return {
+    id: row.id,
+    userId: row.userId,
+    market: row.market,
+    makerLeg: pick(row.id, 'maker_leg', row.makerLeg, isMakerLeg),
+    longExchange: pick(row.id, 'long_exchange', row.longExchange, isVenueId),
+    shortExchange: pick(row.id, 'short_exchange', row.shortExchange, isVenueId),
+    makerExchange: pick(row.id, 'maker_exchange', row.makerExchange, isVenueId),
+    makerWallet: row.makerWallet,
+    hedgeExchange: pick(row.id, 'hedge_exchange', row.hedgeExchange, isVenueId),
+    hedgeWallet: row.hedgeWallet,
+    status: pick(row.id, 'status', row.status, isTradeStatus),
+    terms: amendableTermsOf(row),
+    quoteMode,
+    worstSpread: row.worstSpread === null ? undefined : new Big(row.worstSpread),
+    guard: resolveFastMoveGuardSettings({
+      quoteMode,
+      mode:
+        row.fastMoveGuard === null
+          ? undefined
+          : pick(row.id, 'fast_move_guard', row.fastMoveGuard, isFastMoveGuardMode),
+      thresholdBps: row.fastMoveGuardBps === null ? undefined : Number(row.fastMoveGuardBps),
+      windowMs: row.fastMoveWindowMs ?? undefined,
+      settleMs: row.fastMoveSettleMs ?? undefined,
+    }),
+    rateBudget: row.rateBudget,
+    hedgeRateBudget: row.hedgeRateBudget,
+    filledSize: new Big(row.filledSize),
+    cancelRequested: row.cancelRequestedAt !== null,
+    createdAt: row.createdAt,
+  };
+}
+
+/** Reads trades from Postgres (the worker writes them through the journal and the lease repository). */
+export class TradeReader {
+  constructor(private readonly db: DataSource) {}
+
+  async load(tradeId: string): Promise<TradeRecord> {
+    const row = await this.db.getRepository(TradeEntity).findOneByOrFail({ id: tradeId });
+    return tradeRecordOf(row);
+  }
+
+  async amendableTerms(tradeId: string): Promise<AmendableTerms & { cancelRequested: boolean }> {
+    const row = await this.db.getRepository(TradeEntity).findOneByOrFail({ id: tradeId });
+    return { ...amendableTermsOf(row), cancelRequested: row.cancelRequestedAt !== null };
+  }
+}

@@ -1,0 +1,85 @@
+import type { VenueId } from '@sts/domain';
+import type { Logger } from '@sts/platform';
+import type { StoredVenueCredential } from '@sts/venues';
+import { AccountSession } from './account-session';
+import type { VenueClientFactory } from './venue-client-factory';
+
+/** A trade's hold on a shared session; `release` once the trade no longer needs it. */
+export interface AccountSessionHandle {
+  session: AccountSession;
+  release(): void;
+}
+
+interface Entry {
+  session: AccountSession;
+  holders: number;
+  closeTimer?: NodeJS.Timeout;
+}
+
+/** How long an unused session stays open, so a trade that follows another reuses its socket. */
+const IDLE_CLOSE_MS = 30_000;
+
+/** The worker's venue account sessions, one per (venue, wallet), shared and reference counted. */
+export class AccountSessions {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly factory: VenueClientFactory,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Opens (or joins) the session and waits until its stream is live. */
+  async acquire(venue: VenueId, credentials: StoredVenueCredential): Promise<AccountSessionHandle> {
+    const key = `${venue}\u0000${credentials.wallet}`;
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = {
+        session: new AccountSession(
+          venue,
+          credentials.wallet,
+          () => this.factory.create(venue, credentials),
+          this.logger,
+        ),
+        holders: 0,
+      };
+      this.entries.set(key, entry);
+    }
+    const held = entry;
+    held.holders += 1;
+    if (held.closeTimer) {
+      clearTimeout(held.closeTimer);
+      held.closeTimer = undefined;
+    }
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      held.holders -= 1;
+      if (held.holders > 0) return;
+      held.closeTimer = setTimeout(() => {
+        if (held.holders > 0 || this.entries.get(key) !== held) return;
+        this.entries.delete(key);
+        void held.session.close();
+      }, IDLE_CLOSE_MS);
+      held.closeTimer.unref();
+    };
+    try {
+      await held.session.connect();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return { session: held.session, release };
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  async closeAll(): Promise<void> {
+    const sessions = [...this.entries.values()];
+    this.entries.clear();
+    for (const entry of sessions) if (entry.closeTimer) clearTimeout(entry.closeTimer);
+    await Promise.all(sessions.map((entry) => entry.session.close().catch(() => undefined)));
+  }
+}

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import type { VenueId } from '@sts/domain';
+import type { Logger } from '@sts/platform';
+import type { BookUpdate, VenueClient, VenueMarket } from '@sts/venues';
+import type { VenueClientFactory } from './venue-client-factory';
+
+export interface BookListener {
+  onBook(update: BookUpdate): void;
+  /** The feed lost its socket: the last book may be stale until the next update. */
+  onStale(): void;
+}
+
+/**
+ * One venue's public market data for the whole worker: market rules and the
+ * books of the symbols its trades need, on one socket, fanned out to every
+ * trade. (Paper venues sign every socket, so the feed has its own identity.)
+ */
+export class MarketDataFeed {
+  private client?: VenueClient;
+  private readonly listeners = new Map<string, Set<BookListener>>();
+  private readonly subscribing = new Map<string, Promise<void>>();
+  private readonly latest = new Map<string, BookUpdate>();
+  private markets = new Map<string, VenueMarket>();
+  private connecting?: Promise<void>;
+
+  constructor(
+    readonly venue: VenueId,
+    private readonly factory: VenueClientFactory,
+    private readonly workerId: string,
+    private readonly logger: Logger,
+  ) {}
+
+  connect(): Promise<void> {
+    this.connecting ??= this.open().catch((error: unknown) => {
+      this.connecting = undefined;
+      throw error;
+    });
+    return this.connecting;
+  }
+
+  private async open(): Promise<void> {
+    if (!this.client) {
+      // Paper venues sign every socket: the feed registers an identity of its own.
+      // Live market data is public and needs no credential.
+      const identity = `md-${this.workerId}-${randomBytes(4).toString('hex')}`;
+      const client = await this.factory.create(
+        this.venue,
+        this.factory.mode(this.venue) === 'paper'
+          ? { apiKey: identity, apiSecret: randomBytes(16).toString('hex'), wallet: identity }
+          : { apiKey: '', apiSecret: '', wallet: '' },
+      );
+      client.on('book', (update) => {
+        this.latest.set(update.symbol, update);
+        const listeners = this.listeners.get(update.symbol);
+        if (listeners) for (const listener of listeners) listener.onBook(update);
+      });
+      client.on('connection', (event) => {
+        if (event.state !== 'disconnected') return;
+        this.logger.warn(
+          { venue: this.venue, reason: event.reason },
+          'market data stream disconnected',
+        );
+        this.latest.clear();
+        for (const set of this.listeners.values()) for (const listener of set) listener.onStale();
+      });
+      this.client = client;
+    }
+    await this.client.connect();
+    await this.refreshMarkets();
+  }
+
+  /** The venue's entry for a canonical market, read again once if it is not known yet. */
+  async market(canonical: string): Promise<VenueMarket | undefined> {
+    await this.connect();
+    if (!this.markets.has(canonical)) await this.refreshMarkets();
+    return this.markets.get(canonical);
+  }
+
+  /** Starts following a symbol's book; resolves once a first book is in. */
+  async watch(symbol: string, listener: BookListener): Promise<() => void> {
+    await this.connect();
+    let set = this.listeners.get(symbol);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(symbol, set);
+    }
+    set.add(listener);
+    const unwatch = (): void => {
+      const current = this.listeners.get(symbol);
+      if (!current?.delete(listener) || current.size > 0) return;
+      this.listeners.delete(symbol);
+      this.latest.delete(symbol);
+      void this.client?.unsubscribeBook(symbol).catch(() => undefined);
+    };
+    try {
+      let subscribing = this.subscribing.get(symbol);
+      if (!subscribing) {
+        subscribing = this.client!.subscribeBook(symbol).finally(() =>
+          this.subscribing.delete(symbol),
+        );
+        this.subscribing.set(symbol, subscribing);
+      }
+      await subscribing;
+    } catch (error) {
+      unwatch();
+      throw error;
+    }
+    return unwatch;
+  }
+
+  /** The last book of a symbol, if one arrived since the feed was last connected. */
+  book(symbol: string): BookUpdate | undefined {
+    return this.latest.get(symbol);
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    await this.client?.close();
+  }
+
+  private async refreshMarkets(): Promise<void> {
+    const markets = await this.client!.markets();
+    this.markets = new Map(markets.map((market) => [market.canonical, market]));
+  }
+}
+
+/** One feed per venue, opened on first use. */
+export class MarketData {
+  private readonly feeds = new Map<VenueId, MarketDataFeed>();
+
+  constructor(
+    private readonly factory: VenueClientFactory,
+    private readonly workerId: string,
+    private readonly logger: Logger,
+  ) {}
+
+  feed(venue: VenueId): MarketDataFeed {
+    let feed = this.feeds.get(venue);
+    if (!feed) {
+      feed = new MarketDataFeed(venue, this.factory, this.workerId, this.logger);
+      this.feeds.set(venue, feed);
+    }
+    return feed;
+  }
+
+  async closeAll(): Promise<void> {
+    const feeds = [...this.feeds.values()];
+    this.feeds.clear();
+    await Promise.all(feeds.map((feed) => feed.close().catch(() => undefined)));
+  }
+}

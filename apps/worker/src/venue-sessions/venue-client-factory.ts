@@ -1,0 +1,23 @@
+import type { VenueId, VenueRegistry } from '@sts/domain';
+import type { Logger } from '@sts/platform';
+import { createVenueClient, type StoredVenueCredential, type VenueClient } from '@sts/venues';
+
+/** Builds the VenueClient of one venue account by the venue's registry mode (paper or live). */
+export class VenueClientFactory {
+  constructor(
+    private readonly venues: VenueRegistry,
+    private readonly env: Record<string, string | undefined>,
+    private readonly logger: Logger,
+  ) {}
+
+  mode(venue: VenueId): 'paper' | 'live' {
+    return this.venues[venue].mode;
+  }
+
+  create(venue: VenueId, credential: StoredVenueCredential): Promise<VenueClient> {
+    return createVenueClient(this.venues[venue], credential, {
+      env: this.env,
+      logger: this.logger,
+    });
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Polls `probe` until it returns something other than undefined/false, or
+ * fails after `timeoutMs` naming what was awaited and the last value seen.
+ */
+export async function eventually<T>(
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  what: string,
+  options: { timeoutMs?: number; intervalMs?: number; last?: () => unknown } = {},
+): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      const seen = options.last ? ` (last seen: ${JSON.stringify(options.last())})` : '';
+      const failure = lastError ? ` (last error: ${String(lastError)})` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${seen}${failure}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
+  }
+}

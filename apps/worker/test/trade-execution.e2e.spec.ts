@@ -1,0 +1,107 @@
+import Big from 'big.js';
+import { WorkerHarness } from './worker-harness';
+
+jest.setTimeout(60_000);
+
+describe('trade execution (maker on hyperliquid, hedge on paradex)', () => {
+  const harness = new WorkerHarness();
+
+  beforeAll(async () => {
+    await harness.start();
+  });
+
+  afterAll(() => harness.stop());
+
+  it('quotes, fills in parts, hedges every fill and completes with filled_size == target_size', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, { target_size: '0.01', target_spread: '5' });
+
+    const active = await harness.waitForStatus(trader, tradeId, 'active');
+    expect(active.filled_size).toBe('0');
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    expect(order).toMatchObject({ side: 'buy', size: '0.01', type: 'post_only' });
+
+    await harness.takeFromMaker(order, '0.004');
+    await harness.waitForEvent(trader, tradeId, 'hedge_outcome');
+    const partly = await harness.trade(trader, tradeId);
+    expect(partly.status).toBe('active');
+    expect(partly.filled_size).toBe('0.004');
+
+    const rest = await harness.waitForMakerOrder(
+      trader,
+      'hyperliquid',
+      (o) => o.filledSize === '0.004',
+    );
+    await harness.takeFromMaker(rest, '0.006');
+    const done = await harness.waitForStatus(trader, tradeId, 'completed');
+    expect(done.filled_size).toBe('0.01');
+    expect(done.completed_at).toEqual(expect.any(String));
+
+    const events = await harness.events(trader, tradeId);
+    expect(events.map((e) => e.event_type)).toEqual([
+      'chunk_started',
+      'maker_fill',
+      'hedge_sent',
+      'hedge_filled',
+      'hedge_outcome',
+      'maker_fill',
+      'hedge_sent',
+      'hedge_filled',
+      'hedge_outcome',
+      'chunk_completed',
+    ]);
+    expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
+    expect(new Set(events.map((e) => e.worker_id)).size).toBe(1);
+    const makerFill = events.find((e) => e.event_type === 'maker_fill')!.data;
+    expect(makerFill).toMatchObject({
+      exchange: 'hyperliquid',
+      market: 'BTC',
+      side: 'buy',
+      price: order.price,
+      size: '0.004',
+      order_id: order.orderId,
+      client_order_id: order.clientOrderId,
+      fully_filled: false,
+      timestamp_ms: expect.any(Number),
+    });
+    expect(events.find((e) => e.event_type === 'hedge_sent')!.data).toMatchObject({
+      exchange: 'paradex',
+      side: 'sell',
+      size: '0.004',
+    });
+    const outcomes = events.filter((e) => e.event_type === 'hedge_outcome').map((e) => e.data);
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        result: 'filled',
+        requested_size: '0.004',
+        filled_size: '0.004',
+        attempts: 1,
+      }),
+      expect.objectContaining({
+        result: 'filled',
+        requested_size: '0.006',
+        filled_size: '0.006',
+        attempts: 1,
+      }),
+    ]);
+    expect(events[events.length - 1].data).toEqual({
+      filled_size: '0.01',
+      reason: 'target_reached',
+      residual_unhedged: '0',
+    });
+
+    // The venues' own records: the hedges sold exactly what the maker bought.
+    const makerFills = await harness.sim.accountFills('hyperliquid', trader.wallet);
+    const hedgeFills = await harness.sim.accountFills('paradex', trader.wallet);
+    const sum = (fills: Array<{ size: string }>) =>
+      fills.reduce((s, f) => s.plus(f.size), new Big(0));
+    expect(sum(makerFills).toFixed()).toBe('0.01');
+    expect(sum(hedgeFills).toFixed()).toBe('0.01');
+    expect(hedgeFills.every((fill) => fill.side === 'sell')).toBe(true);
+    await harness.waitForNoOpenOrders(trader, 'hyperliquid');
+
+    const lifecycle = await harness.waitForLifecycle(tradeId, 'trade.completed');
+    expect(lifecycle.map((e) => e.event)).toEqual(['trade.started', 'trade.completed']);
+    expect(lifecycle[1]).toMatchObject({ status: 'completed', user_id: trader.userId });
+  });
+});

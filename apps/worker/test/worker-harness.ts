@@ -1,0 +1,329 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Big from 'big.js';
+import { connect, type NatsConnection } from 'nats';
+import {
+  allTradeLifecycleSubjects,
+  decodeEnvelope,
+  parseTradeLifecycle,
+  TRADE_LIFECYCLE,
+  type TradeLifecycle,
+} from '@sts/contracts';
+import { PaperVenueClient, type VenueOrder } from '@sts/venues';
+// The gateway's e2e harness (real gateway, venue simulator, budget service, operator tool)
+// is shared with the worker specs on purpose; the lead exposes it through an alias later.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { GatewayHarness } from '../../gateway/test/gateway-harness';
+import { startWorker, type RunningWorker } from '../src/bootstrap';
+import { eventually } from './eventually';
+import { VenueSimControl } from './venue-sim-control';
+
+export interface VenueCredential {
+  apiKey: string;
+  apiSecret: string;
+  wallet: string;
+}
+
+export interface Trader {
+  userId: string;
+  wallet: string;
+  headers: Record<string, string>;
+  credentials: Record<string, VenueCredential>;
+}
+
+export interface TradeView {
+  trade_id: string;
+  status: string;
+  filled_size: string;
+  target_size: string;
+  failure_reason: string;
+  [field: string]: unknown;
+}
+
+export interface TradeEventView {
+  sequence: number;
+  event_type: string;
+  data: Record<string, any>;
+  worker_id: string;
+  created_at: string;
+}
+
+/** Venue symbols of the markets the specs trade. */
+export const SYMBOLS: Record<string, Record<string, string>> = {
+  BTC: {
+    hyperliquid: 'BTC',
+    paradex: 'BTC-USD-PERP',
+    lighter: 'BTC',
+    aster: 'BTCUSDT',
+    extended: 'BTC-USD',
+  },
+  ETH: {
+    hyperliquid: 'ETH',
+    paradex: 'ETH-USD-PERP',
+    lighter: 'ETH',
+    aster: 'ETHUSDT',
+    extended: 'ETH-USD',
+  },
+};
+
+/**
+ * The worker's end-to-end harness: the gateway harness (gateway, in-process
+ * venue simulator in manual time, budget service) plus in-process workers on
+ * the same database and NATS prefix. Specs drive trades through the public
+ * HTTP API, move the market through the simulator's control endpoint and
+ * read the truth from the venues.
+ */
+export class WorkerHarness {
+  readonly gateway = new GatewayHarness();
+  readonly logDir = mkdtempSync(join(tmpdir(), 'sts-worker-'));
+  sim!: VenueSimControl;
+  readonly workers: RunningWorker[] = [];
+  /** Lifecycle events seen on NATS, per trade, in arrival order. */
+  readonly lifecycle = new Map<string, TradeLifecycle[]>();
+  private nats?: NatsConnection;
+  private readonly clients = new Map<string, PaperVenueClient>();
+  private workerEnv: Record<string, string> = {};
+
+  async start(options: { env?: Record<string, string>; workers?: number } = {}): Promise<this> {
+    await this.gateway.start({ venues: true, budget: true, env: options.env });
+    this.sim = new VenueSimControl(this.gateway.venueSim!.url);
+    this.workerEnv = {
+      ...this.gateway.env,
+      WORKER_LEASE_TTL_MS: '2000',
+      WORKER_TAKEOVER_SCAN_MS: '250',
+      WORKER_MAINTENANCE_POLL_MS: '500',
+      WORKER_SHUTDOWN_GRACE_MS: '3000',
+      ...options.env,
+    };
+    this.nats = await connect({ servers: '127.0.0.1:4222' });
+    this.nats.subscribe(allTradeLifecycleSubjects(this.gateway.env['NATS_PREFIX']), {
+      callback: (error, message) => {
+        if (error) return;
+        const event = decodeEnvelope(message.data, TRADE_LIFECYCLE, parseTradeLifecycle).payload;
+        const seen = this.lifecycle.get(event.trade_id) ?? [];
+        seen.push(event);
+        this.lifecycle.set(event.trade_id, seen);
+      },
+    });
+    for (let i = 0; i < (options.workers ?? 1); i += 1) await this.addWorker();
+    return this;
+  }
+
+  async addWorker(env: Record<string, string> = {}): Promise<RunningWorker> {
+    const id = `w${this.workers.length + 1}-${randomBytes(2).toString('hex')}`;
+    const worker = await startWorker({
+      ...this.workerEnv,
+      WORKER_ID: id,
+      LOG_FILE: join(this.logDir, `${id}.log`),
+      LOG_LEVEL: 'debug',
+      ...env,
+    });
+    this.workers.push(worker);
+    return worker;
+  }
+
+  async stop(): Promise<void> {
+    for (const worker of this.workers.splice(0)) await worker.close().catch(() => undefined);
+    for (const client of this.clients.values()) await client.close();
+    await this.nats?.drain();
+    await this.gateway.stop();
+  }
+
+  /** A user with an API key and paper credentials (known to the spec) on the given venues. */
+  async trader(venues: string[] = ['hyperliquid', 'paradex']): Promise<Trader> {
+    const user = await this.gateway.userWithKey();
+    const credentials: Record<string, VenueCredential> = {};
+    for (const exchange of venues) {
+      const credential = {
+        apiKey: `paper-${randomBytes(6).toString('hex')}`,
+        apiSecret: randomBytes(16).toString('hex'),
+        wallet: user.wallet,
+      };
+      await this.gateway.ops(
+        'credentials',
+        'add',
+        '--user',
+        user.userId,
+        '--exchange',
+        exchange,
+        '--wallet',
+        user.wallet,
+        '--api-key',
+        credential.apiKey,
+        '--api-secret',
+        credential.apiSecret,
+      );
+      credentials[exchange] = credential;
+    }
+    return {
+      userId: user.userId,
+      wallet: user.wallet,
+      headers: { 'x-api-key': user.apiKey },
+      credentials,
+    };
+  }
+
+  async createTrade(trader: Trader, overrides: Record<string, unknown> = {}): Promise<string> {
+    const response = await this.gateway.request('POST', '/api/v1/trades', {
+      headers: trader.headers,
+      body: this.gateway.tradeBody(trader.wallet, overrides),
+    });
+    if (response.status !== 202) {
+      throw new Error(`create answered ${response.status}: ${JSON.stringify(response.body)}`);
+    }
+    return response.body.trade_id;
+  }
+
+  async trade(trader: Trader, tradeId: string): Promise<TradeView> {
+    const response = await this.gateway.request('GET', `/api/v1/trades/${tradeId}`, {
+      headers: trader.headers,
+    });
+    if (response.status !== 200) throw new Error(`GET trade answered ${response.status}`);
+    return response.body;
+  }
+
+  async waitForStatus(
+    trader: Trader,
+    tradeId: string,
+    status: string,
+    timeoutMs = 10_000,
+  ): Promise<TradeView> {
+    let last: TradeView | undefined;
+    return eventually(
+      async () => {
+        last = await this.trade(trader, tradeId);
+        return last.status === status ? last : undefined;
+      },
+      `trade ${tradeId} to be ${status}`,
+      {
+        timeoutMs,
+        last: () => last && { status: last.status, failure_reason: last.failure_reason },
+      },
+    );
+  }
+
+  async events(trader: Trader, tradeId: string): Promise<TradeEventView[]> {
+    const response = await this.gateway.request('GET', `/api/v1/trades/${tradeId}/events`, {
+      headers: trader.headers,
+    });
+    return response.body.events;
+  }
+
+  async waitForEvent(
+    trader: Trader,
+    tradeId: string,
+    eventType: string,
+    count = 1,
+    timeoutMs = 10_000,
+  ): Promise<TradeEventView[]> {
+    let last: TradeEventView[] = [];
+    return eventually(
+      async () => {
+        last = await this.events(trader, tradeId);
+        return last.filter((event) => event.event_type === eventType).length >= count
+          ? last
+          : undefined;
+      },
+      `${count} ${eventType} entries in trade ${tradeId}'s log`,
+      { timeoutMs, last: () => last.map((event) => event.event_type) },
+    );
+  }
+
+  lifecycleOf(tradeId: string): string[] {
+    return (this.lifecycle.get(tradeId) ?? []).map((event) => event.event);
+  }
+
+  async waitForLifecycle(
+    tradeId: string,
+    event: string,
+    count = 1,
+    timeoutMs = 10_000,
+  ): Promise<TradeLifecycle[]> {
+    return eventually(
+      () => {
+        const seen = this.lifecycle.get(tradeId) ?? [];
+        return seen.filter((entry) => entry.event === event).length >= count ? seen : undefined;
+      },
+      `${count} ${event} for trade ${tradeId} on NATS`,
+      { timeoutMs, last: () => this.lifecycleOf(tradeId) },
+    );
+  }
+
+  /** The trader's open orders on a venue, read over the venue protocol with the trader's keys. */
+  async openOrders(trader: Trader, venue: string): Promise<VenueOrder[]> {
+    return (await this.venueClient(trader, venue)).openOrders();
+  }
+
+  async waitForMakerOrder(
+    trader: Trader,
+    venue: string,
+    accept: (order: VenueOrder) => boolean = () => true,
+    timeoutMs = 10_000,
+  ): Promise<VenueOrder> {
+    let last: VenueOrder[] = [];
+    return eventually(
+      async () => {
+        last = await this.openOrders(trader, venue);
+        return last.find(accept);
+      },
+      `a resting maker order on ${venue}`,
+      { timeoutMs, intervalMs: 100, last: () => last.map((o) => `${o.side} ${o.size}@${o.price}`) },
+    );
+  }
+
+  async waitForNoOpenOrders(trader: Trader, venue: string, timeoutMs = 10_000): Promise<void> {
+    let last: VenueOrder[] = [];
+    await eventually(
+      async () => {
+        last = await this.openOrders(trader, venue);
+        return last.length === 0;
+      },
+      `no open order of the trader on ${venue}`,
+      { timeoutMs, intervalMs: 100, last: () => last.map((o) => `${o.side} ${o.size}@${o.price}`) },
+    );
+  }
+
+  /**
+   * Makes an outside taker trade `size` of a resting maker order: it sweeps
+   * every better level and the house's size queued ahead of the order at its
+   * price (the book only moves when a spec moves it, so the order is last in
+   * its queue), then `size` of the order itself.
+   */
+  async takeFromMaker(order: VenueOrder, size: string): Promise<void> {
+    const book = await this.sim.book(order.exchange, order.symbol, 200);
+    const price = new Big(order.price);
+    const remaining = new Big(order.size).minus(order.filledSize);
+    const levels = order.side === 'buy' ? book.bids : book.asks;
+    let ahead = new Big(0);
+    for (const [levelPrice, levelSize] of levels) {
+      const better = order.side === 'buy' ? price.lt(levelPrice) : price.gt(levelPrice);
+      if (better) ahead = ahead.plus(levelSize);
+      else if (price.eq(levelPrice)) ahead = ahead.plus(levelSize).minus(remaining);
+    }
+    const takerSide = order.side === 'buy' ? 'sell' : 'buy';
+    await this.sim.trade(
+      order.exchange,
+      order.symbol,
+      takerSide,
+      ahead.plus(size).toFixed(),
+      order.price,
+    );
+  }
+
+  private async venueClient(trader: Trader, venue: string): Promise<PaperVenueClient> {
+    const key = `${trader.userId}:${venue}`;
+    let client = this.clients.get(key);
+    if (!client) {
+      client = new PaperVenueClient({
+        venue,
+        baseUrl: `${this.gateway.venueSim!.url}/venues/${venue}`,
+        credentials: trader.credentials[venue],
+      });
+      this.clients.set(key, client);
+      await client.connect();
+    }
+    return client;
+  }
+}

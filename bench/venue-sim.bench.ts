@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import Big from 'big.js';
 import WebSocket from 'ws';
 import { PaperVenueClient, type WireServerMessage } from '@sts/venues';
-import { SimControl } from '../apps/venue-sim/src/testing/sim-control';
+import { SimControl } from '@sts/app-venue-sim';
 
 const arg = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(`--${name}`);

@@ -1,2 +1,6 @@
-// Entry point for other apps' specs and benches (the fleet runs main.ts).
+// Entry point for other apps' specs and benches (the fleet runs main.ts):
+// start a paper exchange in-process, drive it through /control, and run the
+// VenueClient conformance suite against it.
 export { startVenueSim, type RunningVenueSim, type VenueSimOptions } from './sim-server';
+export { paperConformanceSetup } from './testing/paper-harness';
+export { SimControl } from './testing/sim-control';

@@ -1,0 +1,147 @@
+import Big from 'big.js';
+import type { VenueOrder } from '@sts/venues';
+import { WorkerHarness, type Trader } from './worker-harness';
+
+jest.setTimeout(60_000);
+
+/** hyperliquid BTC (tick 1) against paradex BTC (tick 0.1): the coarser tick is 1. */
+const TICK = new Big(1);
+
+interface Touches {
+  bid: Big;
+  ask: Big;
+  /** H for a long maker on hyperliquid: paradex's best bid. */
+  hedgeReference: Big;
+}
+
+describe('quoting on the spread condition (long maker on hyperliquid, hedge on paradex)', () => {
+  const harness = new WorkerHarness();
+
+  beforeAll(async () => {
+    await harness.start();
+  });
+
+  afterAll(() => harness.stop());
+
+  const touches = async (): Promise<Touches> => {
+    const maker = await harness.sim.book('hyperliquid', 'BTC', 1);
+    const hedge = await harness.sim.book('paradex', 'BTC-USD-PERP', 1);
+    return {
+      bid: new Big(maker.bids[0][0]),
+      ask: new Big(maker.asks[0][0]),
+      hedgeReference: new Big(hedge.bids[0][0]),
+    };
+  };
+
+  const toUsd = (value: Big, spreadType: string, h: Big): Big => {
+    switch (spreadType) {
+      case 'percentage':
+        return value.times(h).div(100);
+      case 'bps':
+        return value.times(h).div(10_000);
+      case 'ticks':
+        return value.times(TICK);
+      default:
+        return value;
+    }
+  };
+
+  const cancel = async (trader: Trader, tradeId: string) => {
+    const response = await harness.gateway.request('DELETE', `/api/v1/trades/${tradeId}`, {
+      headers: trader.headers,
+    });
+    expect(response.status).toBe(202);
+    await harness.waitForStatus(trader, tradeId, 'canceled');
+  };
+
+  /**
+   * The resting price is valid (spread H - P meets the condition, P below the
+   * ask) and the nearest valid price to the maker touch: one tick closer to
+   * the touch is either past the touch or invalid.
+   */
+  const expectBestValidPrice = (
+    order: VenueOrder,
+    t: Touches,
+    condition: string,
+    targetUsd: Big,
+  ) => {
+    const price = new Big(order.price);
+    const spread = (p: Big) => t.hedgeReference.minus(p);
+    const meets = (p: Big) =>
+      condition === 'gte' ? spread(p).gte(targetUsd) : spread(p).lte(targetUsd);
+    expect(meets(price)).toBe(true);
+    expect(price.lt(t.ask)).toBe(true);
+    // Nearer the touch by one tick is invalid, unless the order already joins the touch.
+    const nearer = condition === 'gte' ? price.plus(TICK) : price.minus(TICK);
+    if (price.eq(t.bid)) return;
+    expect(condition === 'gte' ? price.lt(t.bid) : price.gt(t.bid)).toBe(true);
+    expect(meets(nearer)).toBe(false);
+  };
+
+  it('gte: rests below the touch at the highest price whose spread still reaches the target', async () => {
+    const trader = await harness.trader();
+    const t = await touches();
+    const target = t.hedgeReference.minus(t.bid).plus('3.5');
+    const tradeId = await harness.createTrade(trader, {
+      target_spread: target.toFixed(),
+      spread_condition: 'gte',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    expectBestValidPrice(order, t, 'gte', target);
+    expect(new Big(order.price).lt(t.bid)).toBe(true);
+    await cancel(trader, tradeId);
+  });
+
+  it('lte: rests above the touch at the lowest price whose spread stays within the target', async () => {
+    const trader = await harness.trader();
+    const t = await touches();
+    const target = t.hedgeReference.minus(t.bid).minus('4.5');
+    const tradeId = await harness.createTrade(trader, {
+      target_spread: target.toFixed(),
+      spread_condition: 'lte',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    expectBestValidPrice(order, t, 'lte', target);
+    expect(new Big(order.price).gt(t.bid)).toBe(true);
+    await cancel(trader, tradeId);
+  });
+
+  it.each([
+    ['absolute', (usd: Big) => usd],
+    ['percentage', (usd: Big, h: Big) => usd.times(100).div(h).round(8, Big.roundUp)],
+    ['bps', (usd: Big, h: Big) => usd.times(10_000).div(h).round(6, Big.roundUp)],
+    ['ticks', (usd: Big) => usd.div(TICK).round(0, Big.roundUp)],
+  ])('spread_type %s: the target is read in its unit', async (spreadType, fromUsd) => {
+    const trader = await harness.trader();
+    const t = await touches();
+    const targetUsd = t.hedgeReference.minus(t.bid).plus('6.3');
+    const target = fromUsd(targetUsd, t.hedgeReference);
+    const tradeId = await harness.createTrade(trader, {
+      target_spread: target.toFixed(),
+      spread_type: spreadType,
+      spread_condition: 'gte',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    expectBestValidPrice(order, t, 'gte', toUsd(target, spreadType, t.hedgeReference));
+    await cancel(trader, tradeId);
+  });
+
+  it('notional size: fills toward a USD target and reports filled_size in USD', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      size_type: 'notional',
+      target_size: '1500',
+      target_spread: '-1000',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    const price = new Big(order.price);
+    // The order is the USD target at the quote price, floored to the coarser lot (0.00001).
+    expect(order.size).toBe(new Big(1500).div(price).round(5, Big.roundDown).toFixed());
+    await harness.takeFromMaker(order, order.size);
+    const done = await harness.waitForStatus(trader, tradeId, 'completed');
+    expect(done.size_type).toBe('notional');
+    expect(done.filled_size).toBe(price.times(order.size).toFixed());
+    // What stays unfilled is less than one lot's worth.
+    expect(new Big(1500).minus(done.filled_size).lt(price.times('0.00001'))).toBe(true);
+  });
+});

@@ -1,0 +1,174 @@
+import Big from 'big.js';
+import { WorkerHarness } from './worker-harness';
+
+jest.setTimeout(60_000);
+
+describe('maintenance, kill switch, hedge faults and pre-flight', () => {
+  const harness = new WorkerHarness();
+
+  beforeAll(async () => {
+    await harness.start();
+  });
+
+  afterAll(() => harness.stop());
+
+  it('maintenance of the maker venue pauses the trade (order canceled), leaving it resumes it', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, { target_spread: '-1000' });
+    await harness.waitForMakerOrder(trader, 'hyperliquid');
+
+    await harness.gateway.ops(
+      'maintenance',
+      'set',
+      'hyperliquid',
+      'on',
+      '--reason',
+      'venue upgrade',
+    );
+    await harness.waitForStatus(trader, tradeId, 'paused');
+    await harness.waitForNoOpenOrders(trader, 'hyperliquid');
+    const paused = await harness.waitForLifecycle(tradeId, 'trade.paused');
+    expect(paused[paused.length - 1]).toMatchObject({
+      status: 'paused',
+      data: { reason: 'maintenance', exchange: 'hyperliquid' },
+    });
+
+    await harness.gateway.ops('maintenance', 'set', 'hyperliquid', 'off');
+    await harness.waitForStatus(trader, tradeId, 'active');
+    await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.waitForLifecycle(tradeId, 'trade.resumed');
+    expect(harness.lifecycleOf(tradeId)).toEqual([
+      'trade.started',
+      'trade.paused',
+      'trade.resumed',
+    ]);
+    expect(
+      (
+        await harness.gateway.request('DELETE', `/api/v1/trades/${tradeId}`, {
+          headers: trader.headers,
+        })
+      ).status,
+    ).toBe(202);
+    await harness.waitForStatus(trader, tradeId, 'canceled');
+  });
+
+  it('the kill switch pauses every trade at once and resumes them when lifted', async () => {
+    const first = await harness.trader();
+    const second = await harness.trader(['lighter', 'aster']);
+    const a = await harness.createTrade(first, { target_spread: '-1000' });
+    const b = await harness.createTrade(second, {
+      long_exchange: 'aster',
+      short_exchange: 'lighter',
+      maker_leg: 'short',
+      target_spread: '-1000',
+    });
+    await harness.waitForMakerOrder(first, 'hyperliquid');
+    await harness.waitForMakerOrder(second, 'lighter', (o) => o.side === 'sell');
+
+    await harness.gateway.ops('kill-switch', 'on', '--reason', 'incident');
+    await harness.waitForStatus(first, a, 'paused');
+    await harness.waitForStatus(second, b, 'paused');
+    await harness.waitForNoOpenOrders(first, 'hyperliquid');
+    await harness.waitForNoOpenOrders(second, 'lighter');
+    const paused = await harness.waitForLifecycle(b, 'trade.paused');
+    expect(paused[paused.length - 1].data).toEqual({
+      reason: 'kill_switch',
+      exchange: '_kill_switch',
+    });
+
+    await harness.gateway.ops('kill-switch', 'off');
+    await harness.waitForStatus(first, a, 'active');
+    await harness.waitForStatus(second, b, 'active');
+    await harness.waitForMakerOrder(second, 'lighter');
+    for (const [trader, id] of [
+      [first, a],
+      [second, b],
+    ] as const) {
+      await harness.gateway.request('DELETE', `/api/v1/trades/${id}`, { headers: trader.headers });
+      await harness.waitForStatus(trader, id, 'canceled');
+    }
+  });
+
+  it('a hedge rejected twice is retried from a fresh reference and fills on the third attempt', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.003',
+      target_spread: '-1000',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.sim.rejectNext('paradex', 2, 'injected_rejection');
+    await harness.takeFromMaker(order, '0.003');
+    await harness.waitForStatus(trader, tradeId, 'completed');
+
+    const events = await harness.events(trader, tradeId);
+    const sent = events.filter((e) => e.event_type === 'hedge_sent').map((e) => e.data);
+    expect(sent.map((d) => d.attempt)).toEqual([1, 2, 3]);
+    expect(new Set(sent.map((d) => d.client_order_id)).size).toBe(3);
+    expect(events.filter((e) => e.event_type === 'hedge_outcome').map((e) => e.data)).toEqual([
+      expect.objectContaining({
+        result: 'filled',
+        attempts: 3,
+        requested_size: '0.003',
+        filled_size: '0.003',
+      }),
+    ]);
+    const hedgeFills = await harness.sim.accountFills('paradex', trader.wallet);
+    expect(hedgeFills.reduce((sum, f) => sum.plus(f.size), new Big(0)).toFixed()).toBe('0.003');
+  });
+
+  it('a hedge that never fills times out: hedge_timeout, the trade fails naming the unhedged size', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.01',
+      target_spread: '-1000',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.sim.rejectNext('paradex', 10_000, 'injected_rejection');
+    try {
+      await harness.takeFromMaker(order, '0.002');
+      const failed = await harness.waitForStatus(trader, tradeId, 'failed', 15_000);
+      expect(failed.failure_reason).toContain('hedge timed out');
+      expect(failed.failure_reason).toContain('unhedged size 0.002 BTC on paradex');
+      expect(failed.filled_size).toBe('0.002');
+    } finally {
+      await harness.sim.rejectNext('paradex', 0);
+    }
+    await harness.waitForNoOpenOrders(trader, 'hyperliquid');
+    const events = await harness.events(trader, tradeId);
+    const timeout = events.find((e) => e.event_type === 'hedge_timeout')!;
+    expect(timeout.data).toMatchObject({ exchange: 'paradex', unhedged_size: '0.002' });
+    expect(timeout.data.waited_ms).toBeGreaterThanOrEqual(3000);
+    expect(events.find((e) => e.event_type === 'hedge_outcome')!.data).toMatchObject({
+      result: 'timeout',
+      requested_size: '0.002',
+      filled_size: '0',
+    });
+    expect(events[events.length - 1].data).toMatchObject({
+      reason: 'failed',
+      residual_unhedged: '0.002',
+    });
+    const lifecycle = await harness.waitForLifecycle(tradeId, 'trade.failed');
+    expect(lifecycle[lifecycle.length - 1].data).toMatchObject({ unhedged_size: '0.002' });
+  });
+
+  it('pre-flight: an account without the margin is rejected with failure_reason', async () => {
+    const trader = await harness.trader();
+    await harness.sim.registerAccount('hyperliquid', {
+      ...trader.credentials['hyperliquid'],
+      collateral: '5',
+    });
+    const tradeId = await harness.createTrade(trader, { target_size: '0.5' });
+    const rejected = await harness.waitForStatus(trader, tradeId, 'rejected');
+    expect(rejected.failure_reason).toMatch(
+      /^insufficient margin on hyperliquid: .* available, .* required$/,
+    );
+    expect(rejected.completed_at).toEqual(expect.any(String));
+    const lifecycle = await harness.waitForLifecycle(tradeId, 'trade.failed');
+    expect(lifecycle[0]).toMatchObject({ status: 'rejected' });
+    const [credential] = await harness.gateway.query(
+      `SELECT last_used FROM exchange_credentials WHERE wallet_addr = $1 AND exchange = 'hyperliquid'`,
+      [trader.wallet],
+    );
+    expect(credential.last_used).not.toBeNull();
+  });
+});

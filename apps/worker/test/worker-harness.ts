@@ -19,6 +19,7 @@ import { GatewayHarness } from '../../gateway/test/gateway-harness';
 import { startWorker, type RunningWorker } from '../src/bootstrap';
 import { eventually } from './eventually';
 import { VenueSimControl } from './venue-sim-control';
+import { WorkerProcess } from './worker-process';
 
 export interface VenueCredential {
   apiKey: string;
@@ -80,6 +81,7 @@ export class WorkerHarness {
   readonly logDir = mkdtempSync(join(tmpdir(), 'sts-worker-'));
   sim!: VenueSimControl;
   readonly workers: RunningWorker[] = [];
+  readonly processes: WorkerProcess[] = [];
   /** Lifecycle events seen on NATS, per trade, in arrival order. */
   readonly lifecycle = new Map<string, TradeLifecycle[]>();
   private nats?: NatsConnection;
@@ -124,7 +126,20 @@ export class WorkerHarness {
     return worker;
   }
 
+  /** A worker replica in its own process (built from the current sources). */
+  async spawnWorker(env: Record<string, string> = {}): Promise<WorkerProcess> {
+    const id = `p${this.processes.length + 1}-${randomBytes(2).toString('hex')}`;
+    const worker = new WorkerProcess(id, join(this.logDir, `${id}.log`), {
+      ...this.workerEnv,
+      LOG_LEVEL: 'debug',
+      ...env,
+    });
+    this.processes.push(worker);
+    return worker.start();
+  }
+
   async stop(): Promise<void> {
+    for (const worker of this.processes.splice(0)) await worker.kill().catch(() => undefined);
     for (const worker of this.workers.splice(0)) await worker.close().catch(() => undefined);
     for (const client of this.clients.values()) await client.close();
     await this.nats?.drain();

@@ -1,0 +1,112 @@
+import Big from 'big.js';
+import { eventually } from './eventually';
+import { WorkerHarness, type TradeEventView } from './worker-harness';
+
+jest.setTimeout(90_000);
+
+const sum = (fills: Array<{ size: string }>): string =>
+  fills.reduce((total, fill) => total.plus(fill.size), new Big(0)).toFixed();
+
+const expectGapless = (events: TradeEventView[]): void => {
+  expect(events.map((event) => event.sequence)).toEqual(events.map((_, i) => i + 1));
+};
+
+describe('a worker that dies, a worker that stops', () => {
+  const harness = new WorkerHarness();
+
+  beforeAll(async () => {
+    await harness.start({ workers: 0 });
+  });
+
+  afterAll(() => harness.stop());
+
+  it('kill -9 with a fill unhedged: another worker recovers it, hedges the fill and quotes on', async () => {
+    const first = await harness.spawnWorker();
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.01',
+      target_spread: '-1000',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+
+    // The hedge venue refuses everything: the fill stays unhedged while the worker retries.
+    await harness.sim.freeze('paradex', 'halt');
+    await harness.takeFromMaker(order, '0.004');
+    await harness.waitForEvent(trader, tradeId, 'hedge_sent');
+    await first.kill();
+    await harness.sim.thaw('paradex');
+    expect(await harness.sim.accountFills('paradex', trader.wallet)).toEqual([]);
+
+    const second = await harness.spawnWorker();
+    await harness.waitForEvent(trader, tradeId, 'recovery_completed', 1, 15_000);
+    const active = await harness.waitForStatus(trader, tradeId, 'active');
+    expect(active.filled_size).toBe('0.004');
+
+    const events = await harness.events(trader, tradeId);
+    expectGapless(events);
+    const recovery = events.find((event) => event.event_type === 'recovery_completed')!;
+    expect(recovery.worker_id).toBe(second.workerId);
+    expect(recovery.data).toEqual({
+      previous_worker_id: first.workerId,
+      open_orders_canceled: 1,
+      fills_reconciled: 0,
+      rehedged_size: '0.004',
+    });
+    const byWorker = new Set(events.map((event) => event.worker_id));
+    expect(byWorker).toEqual(new Set([first.workerId, second.workerId]));
+    // The venues agree: what the maker bought, the hedge sold.
+    await eventually(
+      async () => sum(await harness.sim.accountFills('paradex', trader.wallet)) === '0.004',
+      'the re-hedge on paradex',
+    );
+    expect(sum(await harness.sim.accountFills('hyperliquid', trader.wallet))).toBe('0.004');
+    // Recovery is not shown as a status change; quoting resumed with a new order for the rest.
+    expect(harness.lifecycleOf(tradeId)).toEqual(['trade.started', 'trade.resumed']);
+    const next = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    expect(next.size).toBe('0.006');
+    expect(next.clientOrderId).not.toBe(order.clientOrderId);
+
+    await harness.takeFromMaker(next, '0.006');
+    await harness.waitForStatus(trader, tradeId, 'completed');
+    expect(sum(await harness.sim.accountFills('paradex', trader.wallet))).toBe('0.01');
+    await second.kill();
+  });
+
+  it('graceful shutdown hands the trade over: the next worker resumes it without a recovery', async () => {
+    const first = await harness.addWorker();
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.01',
+      target_spread: '-1000',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.takeFromMaker(order, '0.003');
+    await harness.waitForEvent(trader, tradeId, 'hedge_outcome');
+
+    const second = await harness.addWorker();
+    await first.close();
+    expect(first.tradeCount()).toBe(0);
+    await eventually(() => second.tradeCount() === 1, 'the second worker to take the trade');
+    const next = await harness.waitForMakerOrder(
+      trader,
+      'hyperliquid',
+      (o) => o.orderId !== order.orderId,
+    );
+    expect(next.size).toBe('0.007');
+    await harness.takeFromMaker(next, '0.007');
+    const done = await harness.waitForStatus(trader, tradeId, 'completed');
+    expect(done.filled_size).toBe('0.01');
+
+    const events = await harness.events(trader, tradeId);
+    expectGapless(events);
+    expect(events.map((event) => event.event_type)).not.toContain('recovery_completed');
+    expect(events[events.length - 1].worker_id).toBe(second.workerId);
+    expect(events[0].worker_id).toBe(first.workerId);
+    const [row] = await harness.gateway.query(`SELECT lease_epoch FROM trades WHERE id = $1`, [
+      tradeId,
+    ]);
+    expect(row.lease_epoch).toBe('2');
+    expect(harness.lifecycleOf(tradeId)).toEqual(['trade.started', 'trade.completed']);
+    expect(sum(await harness.sim.accountFills('paradex', trader.wallet))).toBe('0.01');
+  });
+});

@@ -1,0 +1,86 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { eventually } from './eventually';
+
+const ROOT = resolve(__dirname, '../../..');
+let builtMain: string | undefined;
+
+/**
+ * Builds the workspace (swc, about a second) and copies dist/ to a private
+ * directory under tmp/, so another engineer's rebuild cannot pull the files
+ * from under a running worker. Module resolution still finds node_modules
+ * from there (tmp/ sits in the repository).
+ */
+export function buildWorker(): string {
+  if (builtMain) return builtMain;
+  execFileSync(process.execPath, [join(ROOT, 'tools/build.mjs'), '--quiet'], { cwd: ROOT });
+  mkdirSync(join(ROOT, 'tmp'), { recursive: true });
+  const copy = mkdtempSync(join(ROOT, 'tmp', 'worker-dist-'));
+  cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true });
+  const main = join(copy, 'dist/apps/worker/src/main.js');
+  if (!existsSync(main)) throw new Error(`worker build missing ${main}`);
+  builtMain = main;
+  return main;
+}
+
+/** A worker replica as its own process, so a spec can kill -9 it. */
+export class WorkerProcess {
+  private child?: ChildProcess;
+  private exited?: Promise<number | null>;
+
+  constructor(
+    readonly workerId: string,
+    readonly logFile: string,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  async start(): Promise<this> {
+    const main = buildWorker();
+    const cwd = mkdtempSync(join(ROOT, 'tmp', 'worker-cwd-'));
+    const child = spawn(process.execPath, [main], {
+      cwd,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        ...this.env,
+        WORKER_ID: this.workerId,
+        LOG_FILE: this.logFile,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    this.child = child;
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    this.exited = new Promise((done) => child.once('exit', (code) => done(code)));
+    await eventually(
+      () => {
+        if (child.exitCode !== null) throw new Error(`worker ${this.workerId} exited: ${stderr}`);
+        return this.logs().includes('"msg":"worker started"');
+      },
+      `worker process ${this.workerId} to start`,
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
+    return this;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** kill -9: no shutdown code runs, leases are left to expire. */
+  async kill(): Promise<void> {
+    this.child?.kill('SIGKILL');
+    await this.exited;
+  }
+
+  /** SIGTERM: the graceful shutdown (trades handed over). */
+  async stop(): Promise<number | null> {
+    if (!this.child || this.child.exitCode !== null) return this.child?.exitCode ?? null;
+    this.child.kill('SIGTERM');
+    return this.exited!;
+  }
+
+  logs(): string {
+    return existsSync(this.logFile) ? readFileSync(this.logFile, 'utf8') : '';
+  }
+}

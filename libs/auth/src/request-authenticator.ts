@@ -39,6 +39,11 @@ export class RequestAuthenticator {
     throw new AppError('unauthorized', 'missing credentials: send X-API-Key or Authorization');
   }
 
+  /** Batch form of stillValid for API keys: the ids, of those given, that are still usable. */
+  validApiKeyIds(apiKeyIds: readonly string[], now = new Date()): Promise<Set<string>> {
+    return this.apiKeys.validKeyIds(apiKeyIds, now);
+  }
+
   /** Re-checks a live connection's principal: expired, or its key revoked since. */
   async stillValid(principal: Principal, now = new Date()): Promise<boolean> {
     if (principal.expiresAt.getTime() <= now.getTime()) return false;

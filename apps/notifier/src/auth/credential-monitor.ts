@@ -4,14 +4,19 @@ import type { ClientConnection } from '../connections/client-connection';
 import type { ConnectionRegistry } from '../connections/connection-registry';
 import { CloseCode, CloseReason } from '../protocol/close-codes';
 
-/** Key rows read at once during a sweep: enough to be quick, few enough to leave the pool to subscribes. */
-const SWEEP_CONCURRENCY = 4;
+/** Keys re-read per query during a sweep. */
+const SWEEP_BATCH = 1000;
+
+const chunks = <T>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, index) =>
+    items.slice(index * size, (index + 1) * size),
+  );
 
 /**
  * Ends live connections whose credentials stopped being valid (4009):
  * - every socket closes at its credential's expiry (a JWT's `exp`, an API key's expires_at);
  * - every few seconds the API keys behind the open sockets are re-read, one
- *   query per distinct key however many sockets share it, so a revoked key's
+ *   batched query for all distinct keys however many sockets share them, so a revoked key's
  *   sockets close within NOTIFIER_AUTH_RECHECK_MS.
  * A sweep that cannot reach Postgres keeps the sockets and tries again next
  * time: new connections cannot authenticate meanwhile anyway.
@@ -61,40 +66,38 @@ export class CredentialMonitor {
           else socketsByKey.set(principal.apiKeyId, { principal, sockets: [connection] });
         }
       }
-      const keys = [...socketsByKey.values()];
-      const workers = Array.from({ length: Math.min(SWEEP_CONCURRENCY, keys.length) }, async () => {
-        for (let next = keys.shift(); next; next = keys.shift()) {
-          await this.recheckKey(next.principal, next.sockets, now);
-        }
-      });
-      await Promise.all(workers);
+      for (const ids of chunks([...socketsByKey.keys()], SWEEP_BATCH)) {
+        await this.recheckKeys(ids, socketsByKey, now);
+      }
     } finally {
       this.sweeping = false;
     }
   }
 
-  private async recheckKey(
-    principal: Principal,
-    sockets: ClientConnection[],
+  /** One query for a batch of keys; the sockets of every key no longer valid are closed. */
+  private async recheckKeys(
+    ids: string[],
+    socketsByKey: Map<string, { sockets: ClientConnection[] }>,
     now: Date,
   ): Promise<void> {
-    const apiKeyId = principal.apiKeyId;
-    let valid: boolean;
+    let valid: Set<string>;
     try {
-      valid = await this.authenticator.stillValid(principal, now);
+      valid = await this.authenticator.validApiKeyIds(ids, now);
     } catch (error) {
-      this.log.warn({ err: error, api_key_id: apiKeyId }, 'API key re-check failed; sockets kept');
+      this.log.warn({ err: error, api_keys: ids.length }, 'API key re-check failed; sockets kept');
       return;
     }
-    if (valid) return;
-    this.log.info(
-      { api_key_id: apiKeyId, sockets: sockets.length },
-      'API key revoked or expired; closing its sockets',
-    );
-    for (const connection of sockets) {
-      // The socket may have re-authenticated with another key while the row was read.
-      if (connection.principal?.apiKeyId === apiKeyId) {
-        this.end(connection, CloseReason.CredentialsRevoked);
+    for (const apiKeyId of ids.filter((id) => !valid.has(id))) {
+      const sockets = socketsByKey.get(apiKeyId)?.sockets ?? [];
+      this.log.info(
+        { api_key_id: apiKeyId, sockets: sockets.length },
+        'API key revoked or expired; closing its sockets',
+      );
+      for (const connection of sockets) {
+        // The socket may have re-authenticated with another key while the row was read.
+        if (connection.principal?.apiKeyId === apiKeyId) {
+          this.end(connection, CloseReason.CredentialsRevoked);
+        }
       }
     }
   }

@@ -48,6 +48,19 @@ export class ApiKeyAuthenticator {
     return !!key && !key.revokedAt && key.expiresAt.getTime() > now.getTime();
   }
 
+  /** Of the given key ids, those still usable: one query for every live connection's key. */
+  async validKeyIds(apiKeyIds: readonly string[], now = new Date()): Promise<Set<string>> {
+    if (apiKeyIds.length === 0) return new Set();
+    const rows = await this.keys
+      .createQueryBuilder('key')
+      .select('key.id', 'id')
+      .where('key.id = ANY(:ids)', { ids: [...apiKeyIds] })
+      .andWhere('key.revoked_at IS NULL')
+      .andWhere('key.expires_at > :now', { now })
+      .getRawMany<{ id: string }>();
+    return new Set(rows.map((row) => row.id));
+  }
+
   /** last_used_at is informational: written at most once a minute per key, off the request path. */
   private touch(keyId: string, now: Date): void {
     const last = this.lastUsedWritten.get(keyId) ?? 0;

@@ -191,8 +191,8 @@ describe('chaos: 2 worker processes, 50 live trades, kill -9 of one mid-run', ()
     let rehedged = new Big(0);
     for (const trade of trades) {
       const wallet = trade.trader.wallet;
-      const maker = await harness.sim.accountFills(trade.pair.maker.venue, wallet);
-      const hedge = await harness.sim.accountFills(trade.pair.hedge, wallet);
+      const maker = await harness.sim.fillsOf(trade.pair.maker.venue, wallet);
+      const hedge = await harness.sim.fillsOf(trade.pair.hedge, wallet);
       const made = maker.reduce((sum, fill) => sum.plus(fill.size), new Big(0));
       const hedged = hedge.reduce((sum, fill) => sum.plus(fill.size), new Big(0));
       expect({ trade: trade.tradeId, hedged: hedged.toFixed() }).toEqual({

@@ -112,7 +112,7 @@ describe('maintenance, kill switch, hedge faults and pre-flight', () => {
         filled_size: '0.003',
       }),
     ]);
-    const hedgeFills = await harness.sim.accountFills('paradex', trader.wallet);
+    const hedgeFills = await harness.sim.fillsOf('paradex', trader.wallet);
     expect(hedgeFills.reduce((sum, f) => sum.plus(f.size), new Big(0)).toFixed()).toBe('0.003');
   });
 

@@ -35,7 +35,7 @@ describe('a worker that dies, a worker that stops', () => {
     await harness.waitForEvent(trader, tradeId, 'hedge_sent');
     await first.kill();
     await harness.sim.thaw('paradex');
-    expect(await harness.sim.accountFills('paradex', trader.wallet)).toEqual([]);
+    expect(await harness.sim.fillsOf('paradex', trader.wallet)).toEqual([]);
 
     const second = await harness.spawnWorker();
     await harness.waitForEvent(trader, tradeId, 'recovery_completed', 1, 15_000);
@@ -56,10 +56,10 @@ describe('a worker that dies, a worker that stops', () => {
     expect(byWorker).toEqual(new Set([first.workerId, second.workerId]));
     // The venues agree: what the maker bought, the hedge sold.
     await eventually(
-      async () => sum(await harness.sim.accountFills('paradex', trader.wallet)) === '0.004',
+      async () => sum(await harness.sim.fillsOf('paradex', trader.wallet)) === '0.004',
       'the re-hedge on paradex',
     );
-    expect(sum(await harness.sim.accountFills('hyperliquid', trader.wallet))).toBe('0.004');
+    expect(sum(await harness.sim.fillsOf('hyperliquid', trader.wallet))).toBe('0.004');
     // Recovery is not shown as a status change; quoting resumed with a new order for the rest.
     expect(harness.lifecycleOf(tradeId)).toEqual(['trade.started', 'trade.resumed']);
     const next = await harness.waitForMakerOrder(trader, 'hyperliquid');
@@ -68,7 +68,7 @@ describe('a worker that dies, a worker that stops', () => {
 
     await harness.takeFromMaker(next, '0.006');
     await harness.waitForStatus(trader, tradeId, 'completed');
-    expect(sum(await harness.sim.accountFills('paradex', trader.wallet))).toBe('0.01');
+    expect(sum(await harness.sim.fillsOf('paradex', trader.wallet))).toBe('0.01');
     await second.kill();
   });
 
@@ -107,6 +107,6 @@ describe('a worker that dies, a worker that stops', () => {
     ]);
     expect(row.lease_epoch).toBe('2');
     expect(harness.lifecycleOf(tradeId)).toEqual(['trade.started', 'trade.completed']);
-    expect(sum(await harness.sim.accountFills('paradex', trader.wallet))).toBe('0.01');
+    expect(sum(await harness.sim.fillsOf('paradex', trader.wallet))).toBe('0.01');
   });
 });

@@ -91,8 +91,8 @@ describe('trade execution (maker on hyperliquid, hedge on paradex)', () => {
     });
 
     // The venues' own records: the hedges sold exactly what the maker bought.
-    const makerFills = await harness.sim.accountFills('hyperliquid', trader.wallet);
-    const hedgeFills = await harness.sim.accountFills('paradex', trader.wallet);
+    const makerFills = await harness.sim.fillsOf('hyperliquid', trader.wallet);
+    const hedgeFills = await harness.sim.fillsOf('paradex', trader.wallet);
     const sum = (fills: Array<{ size: string }>) =>
       fills.reduce((s, f) => s.plus(f.size), new Big(0));
     expect(sum(makerFills).toFixed()).toBe('0.01');

@@ -18,8 +18,9 @@ export class LegUnavailableError extends Error {
 
 /** Called after the market view took a book update that moved the touch (maker) or H (hedge). */
 export interface BookHandlers {
-  onMakerMove(): void;
-  onHedgeMove(): void;
+  /** `receivedAtMs`: when the worker received the update that moved it. */
+  onMakerMove(receivedAtMs: number): void;
+  onHedgeMove(receivedAtMs: number): void;
   /** A feed went down: its book is stale until it is back. */
   onStale(): void;
 }
@@ -80,11 +81,11 @@ export async function openTradeLegs(
       legMarketOf(record.makerExchange, makerMarket),
       legMarketOf(record.hedgeExchange, hedgeMarket),
     );
-    const onMakerBook = (update: BookUpdate): void => {
-      if (market.applyMakerBook(update)) books.onMakerMove();
+    const onMakerBook = (update: BookUpdate, receivedAtMs: number): void => {
+      if (market.applyMakerBook(update)) books.onMakerMove(receivedAtMs);
     };
-    const onHedgeBook = (update: BookUpdate): void => {
-      if (market.applyHedgeBook(update)) books.onHedgeMove();
+    const onHedgeBook = (update: BookUpdate, receivedAtMs: number): void => {
+      if (market.applyHedgeBook(update)) books.onHedgeMove(receivedAtMs);
     };
     cleanups.push(
       await watchBook(

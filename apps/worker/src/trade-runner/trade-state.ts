@@ -92,8 +92,8 @@ export class TradeState {
   /** Opens both venues and builds the parts that trade on them. */
   async openLegs(): Promise<void> {
     const legs = await openTradeLegs(this.services, this.record, {
-      onMakerMove: () => this.onBookMove(),
-      onHedgeMove: () => this.onHedgeMove(),
+      onMakerMove: (receivedAtMs) => this.onBookMove(receivedAtMs),
+      onHedgeMove: (receivedAtMs) => this.onHedgeMove(receivedAtMs),
       onStale: () => this.wake(),
     });
     this.legs = legs;
@@ -189,14 +189,14 @@ export class TradeState {
     this.wake();
   }
 
-  private onBookMove(): void {
-    this.moveAt ??= this.services.clock.now();
+  private onBookMove(receivedAtMs: number): void {
+    this.moveAt ??= receivedAtMs;
     this.wake();
   }
 
-  private onHedgeMove(): void {
+  private onHedgeMove(receivedAtMs: number): void {
     const now = this.services.clock.now();
-    this.moveAt ??= now;
+    this.moveAt ??= receivedAtMs;
     const reference = this.legs?.market.hedgeReference();
     if (reference && this.guard.enabled) {
       const triggered = this.guard.observe(

@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { VenueId } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { BookUpdate, VenueClient, VenueMarket } from '@sts/venues';
+import { monotonicClock } from '../clock';
 import type { VenueClientFactory } from './venue-client-factory';
 
 export interface BookListener {
-  onBook(update: BookUpdate): void;
+  /** `receivedAtMs`: when the worker got the update (monotonic), for latency figures. */
+  onBook(update: BookUpdate, receivedAtMs: number): void;
   /** The feed lost its socket: the last book may be stale until the next update. */
   onStale(): void;
 }
@@ -50,9 +52,10 @@ export class MarketDataFeed {
           : { apiKey: '', apiSecret: '', wallet: '' },
       );
       client.on('book', (update) => {
+        const receivedAtMs = monotonicClock.now();
         this.latest.set(update.symbol, update);
         const listeners = this.listeners.get(update.symbol);
-        if (listeners) for (const listener of listeners) listener.onBook(update);
+        if (listeners) for (const listener of listeners) listener.onBook(update, receivedAtMs);
       });
       client.on('connection', (event) => {
         if (event.state !== 'disconnected') return;

@@ -93,7 +93,7 @@ export default tseslint.config(
   },
   {
     // Specs and benches start other apps in-process (@sts/app-*): allowed there only.
-    files: ['**/*.spec.ts', '**/test/**/*.ts', 'bench/**/*.ts'],
+    files: ['**/*.spec.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
@@ -110,7 +110,7 @@ export default tseslint.config(
   },
   {
     // Test bodies are JSON from the wire; typing every fixture adds noise, not safety.
-    files: ['**/*.spec.ts', '**/test/**/*.ts', 'bench/**/*.ts'],
+    files: ['**/*.spec.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   prettier,

@@ -35,7 +35,11 @@ module.exports = {
     {
       ...common,
       displayName: 'service',
-      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/!(domain)/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/apps/**/*.spec.ts',
+        '<rootDir>/libs/!(domain)/**/*.spec.ts',
+        '<rootDir>/e2e/**/*.spec.ts',
+      ],
     },
   ],
 };

@@ -12,12 +12,12 @@ import {
   type TradeLifecycle,
 } from '@sts/contracts';
 import { PaperVenueClient, type VenueOrder } from '@sts/venues';
-// The gateway's e2e harness (real gateway, venue simulator, budget service, operator tool)
-// is shared with the worker specs on purpose; the lead exposes it through an alias later.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { GatewayHarness } from '../../gateway/test/gateway-harness';
+// The gateway's e2e harness (real gateway, venue simulator, budget service, operator tool).
+import { GatewayHarness } from '@sts/app-gateway-testing';
 import { startWorker, type RunningWorker } from '../src/bootstrap';
 import { eventually } from './eventually';
+
+export { eventually };
 import { VenueSimControl } from './venue-sim-control';
 import { WorkerProcess } from './worker-process';
 

@@ -65,9 +65,23 @@ const maxInAnyWindow = (times: number[], windowMs: number): number => {
 };
 
 describe('TokenBucket', () => {
+  it('by default keeps a transit margin: requests delayed up to 50 ms never put a venue second over the rate', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(4, { clock });
+    const sent = await drain(bucket, clock, 10_000);
+    expect(maxInAnyWindow(sent, 1050)).toBe(4);
+    // The venue counts by arrival: the worst case is the first request of a run
+    // delayed by the whole margin while the others arrive at once.
+    for (let first = 0; first + 4 < sent.length; first += 1) {
+      const delayedFirst = sent[first]! + 49;
+      const lastOnTime = sent[first + 4]!;
+      expect(lastOnTime - delayedFirst).toBeGreaterThanOrEqual(1000);
+    }
+  });
+
   it('admits exactly the rate per second and never more in any one-second window', async () => {
     const clock = new ManualClock();
-    const bucket = new TokenBucket(7, { clock });
+    const bucket = new TokenBucket(7, { windowMs: 1000, clock });
     const takes = await drain(bucket, clock, 5_000);
     expect(takes).toHaveLength(35);
     expect(maxInAnyWindow(takes, 1_000)).toBe(7);
@@ -75,7 +89,7 @@ describe('TokenBucket', () => {
 
   it('paces takes at 1000/rate ms apart once the burst is spent', async () => {
     const clock = new ManualClock();
-    const bucket = new TokenBucket(4, { clock });
+    const bucket = new TokenBucket(4, { windowMs: 1000, clock });
     expect(bucket.take()).toBe(true);
     expect(bucket.take()).toBe(false);
     expect(bucket.msUntilAvailable()).toBe(250);
@@ -87,14 +101,14 @@ describe('TokenBucket', () => {
 
   it('with a burst of b admits at most rate + b - 1 in a window', async () => {
     const clock = new ManualClock();
-    const bucket = new TokenBucket(5, { clock, burst: 3 });
+    const bucket = new TokenBucket(5, { windowMs: 1000, clock, burst: 3 });
     const takes = await drain(bucket, clock, 4_000);
     expect(maxInAnyWindow(takes, 1_000)).toBe(7);
   });
 
   it('waitFor resolves in arrival order as tokens accrue', async () => {
     const clock = new ManualClock();
-    const bucket = new TokenBucket(10, { clock });
+    const bucket = new TokenBucket(10, { windowMs: 1000, clock });
     const order: string[] = [];
     const first = bucket.waitFor().then(() => order.push(`a@${clock.now()}`));
     const second = bucket.waitFor().then(() => order.push(`b@${clock.now()}`));
@@ -112,7 +126,7 @@ describe('TokenBucket', () => {
 
   it('setRate applies at once to queued waiters: a smaller share slows them', async () => {
     const clock = new ManualClock();
-    const bucket = new TokenBucket(10, { clock });
+    const bucket = new TokenBucket(10, { windowMs: 1000, clock });
     expect(bucket.take()).toBe(true);
     let served = false;
     const waiting = bucket.waitFor().then(() => (served = true));
@@ -127,7 +141,7 @@ describe('TokenBucket', () => {
 
   it('at rate 0 waiters wait without a timer until budget arrives', async () => {
     const clock = new ManualClock();
-    const bucket = new TokenBucket(0, { clock, burst: 1 });
+    const bucket = new TokenBucket(0, { windowMs: 1000, clock, burst: 1 });
     expect(bucket.take()).toBe(true); // the initial token
     let served = false;
     const waiting = bucket.waitFor().then(() => (served = true));
@@ -143,7 +157,7 @@ describe('TokenBucket', () => {
 
   it('an aborted waiter leaves the queue and the next one is served', async () => {
     const clock = new ManualClock();
-    const bucket = new TokenBucket(10, { clock });
+    const bucket = new TokenBucket(10, { windowMs: 1000, clock });
     bucket.take();
     const controller = new AbortController();
     const aborted = bucket.waitFor(1, controller.signal);
@@ -158,7 +172,7 @@ describe('TokenBucket', () => {
 
   it('close rejects every waiter and later calls', async () => {
     const clock = new ManualClock();
-    const bucket = new TokenBucket(1, { clock });
+    const bucket = new TokenBucket(1, { windowMs: 1000, clock });
     bucket.take();
     const waiting = bucket.waitFor();
     bucket.close('trade completed');
@@ -178,7 +192,7 @@ describe('TokenBucket', () => {
 
   it('a cost of n takes n tokens', async () => {
     const clock = new ManualClock();
-    const bucket = new TokenBucket(10, { clock, burst: 4 });
+    const bucket = new TokenBucket(10, { windowMs: 1000, clock, burst: 4 });
     expect(bucket.take(4)).toBe(true);
     expect(bucket.msUntilAvailable(2)).toBe(200);
     const served = bucket.waitFor(2);

@@ -24,8 +24,18 @@ export interface TokenBucketOptions {
    * `rate + b - 1` in such a window: spend it only with headroom in the rate.
    */
   burst?: number;
+  /**
+   * The period over which `rate` tokens refill. A venue counts requests by
+   * when they arrive, not when they were sent: with exactly 1000 ms a request
+   * delayed across a second boundary lands in the next second next to that
+   * second's full share. The default adds 50 ms of transit margin, so the
+   * venue sees at most `rate` in any of its seconds while delays stay under it.
+   */
+  windowMs?: number;
   clock?: BucketClock;
 }
+
+export const DEFAULT_BUCKET_WINDOW_MS = 1050;
 
 export class BucketClosedError extends Error {
   constructor(reason: string) {
@@ -55,6 +65,7 @@ const MILLI = 1000;
 export class TokenBucket {
   private readonly clock: BucketClock;
   private readonly capacity: number;
+  private readonly windowMs: number;
   private ratePerS: number;
   private level: number;
   private refilledAt: number;
@@ -68,6 +79,8 @@ export class TokenBucket {
     assertCount('rate', ratePerS, 0);
     this.clock = options.clock ?? monotonicClock;
     this.capacity = burst * MILLI;
+    this.windowMs = options.windowMs ?? DEFAULT_BUCKET_WINDOW_MS;
+    assertCount('windowMs', this.windowMs, 1);
     this.ratePerS = ratePerS;
     this.level = this.capacity;
     this.refilledAt = this.clock.now();
@@ -154,14 +167,17 @@ export class TokenBucket {
     const elapsed = now - this.refilledAt;
     if (elapsed <= 0) return;
     this.refilledAt = now;
-    this.level = Math.min(this.capacity, this.level + elapsed * this.ratePerS);
+    this.level = Math.min(
+      this.capacity,
+      this.level + (elapsed * this.ratePerS * MILLI) / this.windowMs,
+    );
   }
 
   private msUntil(cost: number): number {
     const missing = cost * MILLI - this.level;
     if (missing <= 0) return 0;
     if (this.ratePerS === 0) return Infinity;
-    return Math.ceil(missing / this.ratePerS);
+    return Math.ceil((missing * this.windowMs) / (this.ratePerS * MILLI));
   }
 
   private serveWaiters(): void {

@@ -28,6 +28,7 @@ import { LeaseRepository } from './lease/lease.repository';
 import { MaintenanceWatch } from './maintenance/maintenance-watch';
 import { WorkerMetrics } from './metrics/latency-recorder';
 import type { RunnerServices } from './trade-runner/runner-services';
+import { StepScheduler } from './trade-runner/step-scheduler';
 import { TradeReader } from './trades/trade-record';
 import { AccountSessions } from './venue-sessions/account-sessions';
 import { MarketData } from './venue-sessions/market-data';
@@ -135,6 +136,7 @@ export async function startWorker(
       marketData,
       budget,
       clock: monotonicClock,
+      scheduler: new StepScheduler(monotonicClock),
       metrics,
       logger,
       haltFor: (venues) => maintenance.haltFor(venues),

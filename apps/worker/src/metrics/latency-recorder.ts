@@ -53,6 +53,11 @@ export class LatencyRecorder {
 export class WorkerMetrics {
   /** From a maker fill reaching the trade to its hedge IOC handed to the socket. */
   readonly fillToHedge = new LatencyRecorder();
-  /** From a move of the hedge reference or maker touch to the re-quote request handed to the socket. */
+  /**
+   * From the arrival of a book update that moved H or the maker touch to the
+   * re-quote request handed to the socket, for re-quotes the budget let out at once.
+   */
   readonly moveToRequote = new LatencyRecorder();
+  /** Re-quotes that first waited for the trade's request budget (not counted above). */
+  requotesHeldByBudget = 0;
 }

@@ -25,6 +25,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  */
 export class ExecutionLoop {
   private stepping?: Promise<void>;
+  private queued = false;
   private again = false;
   private wakeTimer?: NodeJS.Timeout;
   private wakeAtMs = Infinity;
@@ -39,14 +40,33 @@ export class ExecutionLoop {
     trade.wake = () => this.wake();
   }
 
+  /** Something may need doing: the step runs from the worker's scheduler (after pending I/O). */
   wake(): void {
     if (this.trade.phase !== 'running') return;
     if (this.stepping) {
       this.again = true;
       return;
     }
-    this.stepping = this.loop().finally(() => (this.stepping = undefined));
+    if (this.queued) return;
+    this.queued = true;
+    this.trade.services.scheduler.schedule(this.runQueued);
   }
+
+  private readonly runQueued = (): void => {
+    this.queued = false;
+    if (this.trade.phase !== 'running') return;
+    if (this.stepping) {
+      this.again = true;
+      return;
+    }
+    this.stepping = this.loop().finally(() => {
+      this.stepping = undefined;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  };
 
   /** Resolves when no step is running. */
   async settled(): Promise<void> {
@@ -72,18 +92,20 @@ export class ExecutionLoop {
     }, ms);
   }
 
+  /**
+   * One step. When it asks for another (a re-quote after a cancel), that one
+   * goes through the scheduler too, so a wave of venue answers cannot start a
+   * wave of requests that holds the sockets.
+   */
   private async loop(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        await this.step();
-      } catch (error) {
-        if (this.trade.phase !== 'running') return;
-        this.trade.log.error({ err: error }, 'execution step failed; retrying');
-        this.wakeIn(500);
-        return;
-      }
-    } while (this.again && this.trade.phase === 'running');
+    this.again = false;
+    try {
+      await this.step();
+    } catch (error) {
+      if (this.trade.phase !== 'running') return;
+      this.trade.log.error({ err: error }, 'execution step failed; retrying');
+      this.wakeIn(500);
+    }
   }
 
   private async step(): Promise<void> {
@@ -105,6 +127,13 @@ export class ExecutionLoop {
     const orders = trade.makerOrders!;
     const market = trade.legs!.market;
     if (orders.resting?.unknown) return this.handle(await orders.resolveUnknown());
+    // Out of budget: decide when a request can go, on the book as it is then.
+    const budgetWait = trade.budget.maker.msUntilAvailable();
+    if (budgetWait > 0) {
+      trade.heldByBudget = true;
+      this.wakeIn(Math.min(budgetWait, 60_000));
+      return;
+    }
     const now = trade.services.clock.now();
     const desired = trade.guard.held(now)
       ? ({ kind: 'none' } as const)
@@ -135,6 +164,7 @@ export class ExecutionLoop {
       case 'none':
       case 'keep':
         trade.moveAt = null;
+        trade.heldByBudget = false;
         return;
       case 'place':
         return this.handle(await orders.place(wanted!.price, wanted!.size));

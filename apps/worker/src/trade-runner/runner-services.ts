@@ -7,6 +7,7 @@ import type { MonotonicClock } from '../clock';
 import type { LeaseRepository } from '../lease/lease.repository';
 import type { WorkerMetrics } from '../metrics/latency-recorder';
 import type { TradeReader } from '../trades/trade-record';
+import type { StepScheduler } from './step-scheduler';
 import type { AccountSessions } from '../venue-sessions/account-sessions';
 import type { MarketData } from '../venue-sessions/market-data';
 
@@ -31,6 +32,8 @@ export interface RunnerServices {
   marketData: MarketData;
   budget: BudgetClient | null;
   clock: MonotonicClock;
+  /** Runs trades' steps in slices after pending I/O, so fills are never queued behind re-quotes. */
+  scheduler: StepScheduler;
   metrics: WorkerMetrics;
   logger: Logger;
   /** The halt in force for a trade on these venues, or null. */

@@ -56,6 +56,8 @@ export class TradeState {
   chunkStarted = false;
   /** When the book moved and no request has followed yet (for the re-quote latency figure). */
   moveAt: number | null = null;
+  /** A re-quote is waiting for the trade's request budget (its latency is the budget's, not the worker's). */
+  heldByBudget = false;
   /** Set by the execution loop: called whenever something may need doing. */
   wake: () => void = () => undefined;
 
@@ -130,7 +132,7 @@ export class TradeState {
       side: makerSide(this.record.makerLeg),
       bucket: this.budget.maker,
       signal: this.abort.signal,
-      onRequestSent: () => this.onMakerRequestSent(),
+      onRequestSent: (waited) => this.onMakerRequestSent(waited),
     });
   }
 
@@ -215,9 +217,13 @@ export class TradeState {
     this.wake();
   }
 
-  private onMakerRequestSent(): void {
+  /** A re-quote went out: its latency counts unless the trade's budget made it wait (by design). */
+  private onMakerRequestSent(waitedForBudget: boolean): void {
+    const held = waitedForBudget || this.heldByBudget;
+    this.heldByBudget = false;
     if (this.moveAt === null) return;
-    this.services.metrics.moveToRequote.record(this.services.clock.now() - this.moveAt);
+    if (held) this.services.metrics.requotesHeldByBudget += 1;
+    else this.services.metrics.moveToRequote.record(this.services.clock.now() - this.moveAt);
     this.moveAt = null;
   }
 

@@ -41,8 +41,11 @@ export interface MakerOrdersContext {
   side: Side;
   bucket: TokenBucket;
   signal: AbortSignal;
-  /** Called the moment a placement or cancel has been handed to the venue client. */
-  onRequestSent?: () => void;
+  /**
+   * Called the moment a placement or cancel has been handed to the venue
+   * client; `waitedForBudget` when it first had to wait for a token.
+   */
+  onRequestSent?: (waitedForBudget: boolean) => void;
 }
 
 const QUOTES_PER_EPOCH = 1_000_000;
@@ -60,7 +63,7 @@ export class MakerOrders {
 
   /** Posts a new maker order (post-only). */
   async place(price: Big, size: Big): Promise<MakerOutcome> {
-    await this.pay();
+    const waited = await this.pay();
     const quoteNumber = Number(this.context.epoch) * QUOTES_PER_EPOCH + this.quoteCount;
     this.quoteCount += 1;
     const order: RestingOrder = {
@@ -79,7 +82,7 @@ export class MakerOrders {
         size: formatDecimal(size),
         clientOrderId: order.clientOrderId,
       });
-      this.context.onRequestSent?.();
+      this.context.onRequestSent?.(waited);
       const ack = await placing;
       order.orderId = ack.order.orderId;
       if (this.resting === order && isClosed(ack.order)) this.resting = null;
@@ -93,13 +96,13 @@ export class MakerOrders {
   async cancel(): Promise<MakerOutcome> {
     const order = this.resting;
     if (!order) return { kind: 'done' };
-    await this.pay();
+    const waited = await this.pay();
     try {
       const canceling = this.context.client.cancel({
         clientOrderId: order.clientOrderId,
         symbol: this.context.leg.symbol,
       });
-      this.context.onRequestSent?.();
+      this.context.onRequestSent?.(waited);
       const result = await canceling;
       if (this.resting === order) this.resting = null;
       const venueFilled = result.order ? new Big(result.order.filledSize) : order.filled;
@@ -154,8 +157,11 @@ export class MakerOrders {
     return matchClientOrderId(venueClientOrderId, this.context.tradeId)?.kind === 'maker';
   }
 
-  private async pay(): Promise<void> {
-    if (!this.context.bucket.take()) await this.context.bucket.waitFor(1, this.context.signal);
+  /** Takes a token, waiting when the bucket is empty. True when it had to wait. */
+  private async pay(): Promise<boolean> {
+    if (this.context.bucket.take()) return false;
+    await this.context.bucket.waitFor(1, this.context.signal);
+    return true;
   }
 
   private placementFailed(order: RestingOrder, error: unknown): MakerOutcome {

@@ -1,0 +1,300 @@
+/**
+ * The worker benchmarks' world: the venue simulator in its own process, a
+ * private database and NATS prefix, traders seeded straight into Postgres
+ * (ten trades per wallet, within every venue's maker cap), and one worker
+ * in this process so its figures can be read directly.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { connect, type NatsConnection } from 'nats';
+import { type DataSource } from 'typeorm';
+import { SimControl } from '@sts/app-venue-sim';
+import {
+  allStreams,
+  encodeEnvelope,
+  envelope,
+  START_TRADE,
+  startTradeMessageId,
+  startTradeSubject,
+} from '@sts/contracts';
+import { createDataSource, CredentialStore } from '@sts/persistence';
+import { CredentialCipher } from '@sts/platform';
+import { createTestDatabase, testNamespace, type TestDatabase } from '@sts/testing';
+import { startWorker, type RunningWorker } from '../apps/worker/src/bootstrap';
+
+type Venue = 'hyperliquid' | 'paradex' | 'lighter' | 'aster' | 'extended';
+
+/** One wallet's ten trades: maker venue, hedge venue, maker leg (caps: hl 2, paradex 2, lighter 3, aster 1, extended 2). */
+const WALLET_PLAN: Array<{
+  maker: Venue;
+  hedge: Venue;
+  makerLeg: 'long' | 'short';
+  count: number;
+}> = [
+  { maker: 'hyperliquid', hedge: 'paradex', makerLeg: 'long', count: 2 },
+  { maker: 'paradex', hedge: 'hyperliquid', makerLeg: 'short', count: 2 },
+  { maker: 'lighter', hedge: 'aster', makerLeg: 'long', count: 3 },
+  { maker: 'aster', hedge: 'lighter', makerLeg: 'short', count: 1 },
+  { maker: 'extended', hedge: 'paradex', makerLeg: 'long', count: 2 },
+];
+export const TRADES_PER_WALLET = WALLET_PLAN.reduce((n, entry) => n + entry.count, 0);
+
+/** Registry limits (requests/s per account) and whether hedges share them (decisions 1). */
+const LIMITS: Record<Venue, { limit: number; shared: boolean }> = {
+  hyperliquid: { limit: 20, shared: true },
+  lighter: { limit: 40, shared: true },
+  paradex: { limit: 30, shared: false },
+  extended: { limit: 16, shared: false },
+  aster: { limit: 20, shared: false },
+};
+
+export const MARKETS = ['BTC', 'ETH', 'SOL'] as const;
+/** A small outside taker per market (about 200 USD, above every hedge venue's minimum). */
+export const TAKER_SIZE: Record<string, string> = { BTC: '0.002', ETH: '0.06', SOL: '1.2' };
+/** Hundreds of taker fills each: few trades complete while measured, and a hedge fits the book. */
+const TARGET_SIZE: Record<string, string> = { BTC: '1', ETH: '30', SOL: '500' };
+/** Enough collateral on every paper account for the margin pre-flight of those targets. */
+const COLLATERAL = '1000000000000';
+export const SYMBOL: Record<Venue, Record<string, string>> = {
+  hyperliquid: { BTC: 'BTC', ETH: 'ETH', SOL: 'SOL' },
+  paradex: { BTC: 'BTC-USD-PERP', ETH: 'ETH-USD-PERP', SOL: 'SOL-USD-PERP' },
+  lighter: { BTC: 'BTC', ETH: 'ETH', SOL: 'SOL' },
+  aster: { BTC: 'BTCUSDT', ETH: 'ETHUSDT', SOL: 'SOLUSDT' },
+  extended: { BTC: 'BTC-USD', ETH: 'ETH-USD', SOL: 'SOL-USD' },
+};
+/** The side an outside taker takes to hit the makers resting on a venue. */
+export const TAKER_SIDE: Record<Venue, 'buy' | 'sell'> = {
+  hyperliquid: 'sell',
+  paradex: 'buy',
+  lighter: 'sell',
+  aster: 'buy',
+  extended: 'sell',
+};
+export const VENUES = Object.keys(LIMITS) as Venue[];
+
+export interface BenchWorld {
+  control: SimControl;
+  worker: RunningWorker;
+  loopDelay: IntervalHistogram;
+  tradeCount: number;
+  addWallets(count: number): Promise<void>;
+  waitActive(timeoutMs: number): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function startSimulator(tickMs: number): Promise<{ url: string; child: ChildProcess }> {
+  const main = join(__dirname, '..', 'apps', 'venue-sim', 'src', 'main.js');
+  const child = spawn(process.execPath, [main], {
+    env: {
+      ...process.env,
+      VENUE_SIM_PORT: '0',
+      VENUE_SIM_TICK_MS: String(tickMs),
+      VENUE_SIM_SEED: '7',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // The simulator must not outlive the bench, however the bench ends.
+  process.once('exit', () => child.kill('SIGKILL'));
+  const lines = createInterface({ input: child.stdout! });
+  for await (const line of lines) {
+    const url = (JSON.parse(line) as { url?: string }).url;
+    if (url) return { url, child };
+  }
+  throw new Error('simulator exited before listening');
+}
+
+export async function startBenchWorld(options: { tickMs: number }): Promise<BenchWorld> {
+  const sim = await startSimulator(options.tickMs);
+  const database: TestDatabase = await createTestDatabase();
+  const namespace = testNamespace();
+  const kek = randomBytes(32).toString('base64');
+  const db: DataSource = createDataSource(database.url, 'worker-bench');
+  await db.initialize();
+  const store = new CredentialStore(db, CredentialCipher.fromSettings('k1', kek));
+  const nats: NatsConnection = await connect({ servers: '127.0.0.1:4222' });
+  const worker = await startWorker({
+    DATABASE_URL: database.url,
+    NATS_PREFIX: namespace.natsPrefix,
+    REDIS_PREFIX: namespace.redisPrefix,
+    CREDENTIALS_KEK: kek,
+    VENUE_SIM_URL: sim.url,
+    WORKER_ID: 'bench-worker',
+    WORKER_MAX_TRADES: '100000',
+    // No budget service runs here: trades keep the shares written on their rows.
+    LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'error',
+    LOG_FILE: join(process.cwd(), 'tmp', `worker-bench-${namespace.natsPrefix}.log`),
+  });
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
+  let tradeCount = 0;
+  let walletCount = 0;
+  const control = new SimControl(sim.url);
+
+  const addWallets = async (count: number): Promise<void> => {
+    const trades: string[] = [];
+    for (let w = 0; w < count; w += 1) {
+      const userId = randomUUID();
+      const wallet = `0x${randomBytes(20).toString('hex')}`;
+      const market = MARKETS[walletCount % MARKETS.length];
+      walletCount += 1;
+      await db.query(`INSERT INTO users (id, primary_wallet) VALUES ($1, $2)`, [userId, wallet]);
+      await db.query(
+        `INSERT INTO wallets (address, user_id, is_primary, verified) VALUES ($1, $2, true, true)`,
+        [wallet, userId],
+      );
+      for (const venue of VENUES) {
+        const apiKey = `bench-${randomBytes(6).toString('hex')}`;
+        const apiSecret = randomBytes(16).toString('hex');
+        await control.registerAccount(venue, { apiKey, apiSecret, wallet, collateral: COLLATERAL });
+        await store.put({
+          userId,
+          exchange: venue,
+          walletAddr: wallet,
+          secret: { api_key: apiKey, api_secret: apiSecret },
+        });
+      }
+      const holders = new Map<Venue, number>();
+      for (const entry of WALLET_PLAN) {
+        holders.set(entry.maker, (holders.get(entry.maker) ?? 0) + entry.count);
+        if (LIMITS[entry.hedge].shared)
+          holders.set(entry.hedge, (holders.get(entry.hedge) ?? 0) + entry.count);
+      }
+      const share = (venue: Venue): number =>
+        Math.floor(LIMITS[venue].limit / (holders.get(venue) ?? 1));
+      for (const entry of WALLET_PLAN) {
+        for (let i = 0; i < entry.count; i += 1) {
+          const id = randomUUID();
+          // Aster makers rest at the top (outside takers fill them; aster prices are never
+          // jumped, so the house never trades through them). The others rest 3 bps behind
+          // H, so every move of H re-prices them and they rarely fill.
+          const aggressive = entry.maker === 'aster';
+          const [long, short] =
+            entry.makerLeg === 'long' ? [entry.maker, entry.hedge] : [entry.hedge, entry.maker];
+          await db.query(
+            `INSERT INTO trades (id, user_id, market, long_exchange, long_wallet, short_exchange, short_wallet,
+               maker_leg, maker_exchange, maker_wallet, hedge_exchange, hedge_wallet, cap_group,
+               target_spread, spread_condition, spread_type, target_size, size_type, execution_type,
+               max_slippage, status, rate_budget, hedge_rate_budget, quote_mode, idempotency_key)
+             VALUES ($1, $2, $3, $4, $5, $6, $5, $7, $8, $5, $9, $5, $8,
+               $10, 'gte', $11, $12, 'base', 'maker_taker', '0.002', 'pending', $13, $14, $15, $16)`,
+            [
+              id,
+              userId,
+              market,
+              long,
+              wallet,
+              short,
+              entry.makerLeg,
+              entry.maker,
+              entry.hedge,
+              aggressive ? '-10000' : '3',
+              aggressive ? 'absolute' : 'bps',
+              TARGET_SIZE[market],
+              share(entry.maker),
+              LIMITS[entry.hedge].shared ? share(entry.hedge) : null,
+              aggressive ? 'aggressive' : 'default',
+              `bench-${id}`,
+            ],
+          );
+          trades.push(id);
+        }
+        tradeCount += entry.count;
+      }
+    }
+    const js = nats.jetstream();
+    for (const id of trades) {
+      await js.publish(
+        startTradeSubject(namespace.natsPrefix),
+        encodeEnvelope(envelope(START_TRADE, { trade_id: id, user_id: 'bench' })),
+        { msgID: startTradeMessageId(id) },
+      );
+    }
+  };
+
+  return {
+    control,
+    worker,
+    loopDelay,
+    get tradeCount() {
+      return tradeCount;
+    },
+    addWallets,
+    waitActive: async (timeoutMs) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const [row] = await db.query(
+          `SELECT count(*) FILTER (WHERE status = 'active')::int AS active,
+                  count(*) FILTER (WHERE status = 'completed')::int AS completed,
+                  count(*) FILTER (WHERE status IN ('rejected', 'failed', 'canceled'))::int AS ended
+           FROM trades`,
+        );
+        if (row.ended > 0) throw new Error(`${row.ended} bench trades failed (see the worker log)`);
+        if (row.active + row.completed >= tradeCount || Date.now() > deadline) return row.active;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    },
+    stop: async () => {
+      loopDelay.disable();
+      await worker.close();
+      const jsm = await nats.jetstreamManager();
+      for (const stream of allStreams(namespace.natsPrefix))
+        await jsm.streams.delete(stream.name).catch(() => false);
+      await nats.close();
+      await db.destroy();
+      await database.drop();
+      sim.child.kill('SIGTERM');
+    },
+  };
+}
+
+/**
+ * Venues whose prices jump, each only away from its own makers' orders (long
+ * makers rest bids, so their venue only moves up; paradex's short makers rest
+ * asks, so it only moves down): a jump re-prices orders and moves H, and the
+ * house never trades through a resting order. Aster's makers rest at the top,
+ * so aster never jumps.
+ */
+const JUMPS: Array<{ venue: Venue; bps: number }> = [
+  { venue: 'hyperliquid', bps: 1 },
+  { venue: 'paradex', bps: -1 },
+  { venue: 'lighter', bps: 1 },
+  { venue: 'extended', bps: 1 },
+];
+
+/** Outside takers hitting the aster makers, and moves of the other venues' prices. */
+export function driveMarket(
+  control: SimControl,
+  options: { takersPerS: number; jumpsPerS: number },
+): () => Promise<void> {
+  let running = true;
+  const loop = async (perS: number, act: () => Promise<unknown>): Promise<void> => {
+    while (running) {
+      await act().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 1000 / perS));
+    }
+  };
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
+  const runs = [
+    options.takersPerS > 0 &&
+      loop(options.takersPerS, () => {
+        const market = pick(MARKETS);
+        return control.trade('aster', SYMBOL.aster[market], TAKER_SIDE.aster, TAKER_SIZE[market]);
+      }),
+    options.jumpsPerS > 0 &&
+      loop(options.jumpsPerS, () => {
+        // One book at a time, as markets move: a venue's price for one market.
+        const { venue, bps } = pick(JUMPS);
+        return control.jumpVenue(venue, bps, SYMBOL[venue][pick(MARKETS)]);
+      }),
+  ];
+  return async () => {
+    running = false;
+    await Promise.all(runs);
+  };
+}
+
+export const ms = (ns: number): string => (ns / 1e6).toFixed(2);

@@ -1,0 +1,74 @@
+/**
+ * Worker latency with 500 live trades on one worker: maker fill to hedge IOC
+ * handed to the socket, and hedge-reference (or maker touch) move to the
+ * re-quote request handed to the socket, both timed inside the worker from
+ * the moment the venue's message reached it. The simulator ticks (every book
+ * moves), outside takers fill the resting makers and venue prices jump.
+ *
+ *   node tools/build.mjs && node dist/bench/worker-latency.bench.js [--trades 500] [--seconds 20]
+ *
+ * Prints figures; asserts nothing. Targets: fill-to-hedge p99 < 2 ms, re-quote p99 < 5 ms.
+ */
+import { driveMarket, ms, startBenchWorld, TRADES_PER_WALLET } from './worker-fixture';
+
+const arg = (name: string, fallback: number): number => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? Number(process.argv[index + 1]) : fallback;
+};
+const TRADES = arg('trades', 500);
+const SECONDS = arg('seconds', 20);
+// Manual simulator time: books move one at a time (jumps), not all at once on a tick.
+const TICK_MS = arg('tick-ms', 0);
+const MOVES_PER_S = arg('moves-per-s', 10);
+
+const fmt = (summary: { count: number; p50: number; p99: number; max: number }): string =>
+  `p50 ${summary.p50.toFixed(3)} ms, p99 ${summary.p99.toFixed(3)} ms, max ${summary.max.toFixed(3)} ms (${summary.count} samples)`;
+
+async function main(): Promise<void> {
+  const world = await startBenchWorld({ tickMs: TICK_MS });
+  try {
+    const started = Date.now();
+    await world.addWallets(Math.ceil(TRADES / TRADES_PER_WALLET));
+    const active = await world.waitActive(120_000);
+    console.log(
+      `${active}/${world.tradeCount} trades active on one worker after ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+
+    // Book moves on random markets and venues; outside takers fill the aster makers.
+    const stopDriving = driveMarket(world.control, { takersPerS: 20, jumpsPerS: MOVES_PER_S });
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    world.worker.metrics.fillToHedge.reset();
+    world.worker.metrics.moveToRequote.reset();
+    world.worker.metrics.requotesHeldByBudget = 0;
+    world.loopDelay.reset();
+    await new Promise((resolve) => setTimeout(resolve, SECONDS * 1_000));
+    const fillToHedge = world.worker.metrics.fillToHedge.summary();
+    const requote = world.worker.metrics.moveToRequote.summary();
+    const heldByBudget = world.worker.metrics.requotesHeldByBudget;
+    const loopP99 = world.loopDelay.percentile(99);
+    const loopMax = world.loopDelay.max;
+    await stopDriving();
+
+    console.log(
+      `worker latency, ${active} live trades, ${MOVES_PER_S} book moves/s, 20 takers/s, ${SECONDS} s measured:`,
+    );
+    console.log(`  fill -> hedge IOC sent:        ${fmt(fillToHedge)}  (target p99 < 2 ms)`);
+    console.log(`  book move -> re-quote sent:    ${fmt(requote)}  (target p99 < 5 ms)`);
+    console.log(
+      `  re-quotes that waited for their trade's request budget first (not timed): ${heldByBudget}`,
+    );
+    console.log(`  event-loop delay:              p99 ${ms(loopP99)} ms, max ${ms(loopMax)} ms`);
+  } finally {
+    await world.stop();
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -144,4 +144,48 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
     // What stays unfilled is less than one lot's worth.
     expect(new Big(1500).minus(done.filled_size).lt(price.times('0.00001'))).toBe(true);
   });
+
+  it('fast-move guard on: a fast fall of H cancels the resting order, holds, then quotes again', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      target_spread: '-1000',
+      quote_mode: 'aggressive',
+      fast_move_guard: 'on',
+      fast_move_guard_bps: 5,
+      fast_move_window_ms: 250,
+      fast_move_settle_ms: 500,
+    });
+    const first = await harness.waitForMakerOrder(trader, 'hyperliquid');
+
+    // H (paradex's best bid, for a long maker) falls 20 bps at once.
+    await harness.sim.jumpVenue('paradex', -20, 'BTC-USD-PERP');
+    const events = await harness.waitForEvent(trader, tradeId, 'fast_move_guard');
+    const trigger = events.find((e) => e.event_type === 'fast_move_guard')!.data;
+    expect(trigger).toMatchObject({
+      threshold: 5,
+      action: 'cancel_and_hold',
+      references: { window_ms: 250 },
+    });
+    expect(trigger.move).toBeGreaterThanOrEqual(5);
+    expect(new Big(trigger.references.to).lt(trigger.references.from)).toBe(true);
+    // The order comes down, and a new one rests once the book has been calm for settle_ms.
+    const next = await harness.waitForMakerOrder(
+      trader,
+      'hyperliquid',
+      (o) => o.orderId !== first.orderId,
+    );
+    expect(next.clientOrderId).not.toBe(first.clientOrderId);
+    expect(
+      (await harness.openOrders(trader, 'hyperliquid')).some((o) => o.orderId === first.orderId),
+    ).toBe(false);
+
+    await cancel(trader, tradeId);
+    const ended = await harness.trade(trader, tradeId);
+    expect(ended.fast_move_guard_stats).toMatchObject({
+      mode: 'on',
+      triggers: 1,
+      holds: 1,
+      orders_canceled: 1,
+    });
+  });
 });

@@ -23,6 +23,8 @@ import { logEntry, type LogEntry } from '../execution-log/log-entries';
  */
 export class FastMoveWatch {
   private state: FastMoveGuardState;
+  /** The H in force and since when: a quiet book sends nothing, yet its price still holds. */
+  private last: { timeMs: number; price: Big } | null = null;
 
   constructor(settings: FastMoveGuardSettings, makerLeg: MakerLeg) {
     this.state = startFastMoveGuard(settings, makerLeg);
@@ -45,6 +47,18 @@ export class FastMoveWatch {
     const resting = restingPrice
       ? { quoteCushionBps: quoteCushionBps(restingPrice, hedgeReference) }
       : null;
+    // The guard measures moves from observations inside its window. After a quiet
+    // spell the last H is still the price in force an instant ago: say so first,
+    // so a sudden jump is measured from it.
+    const previous = this.last;
+    this.last = { timeMs, price: hedgeReference };
+    if (previous && previous.timeMs < timeMs - 1) {
+      this.state = observeHedgeReference(
+        this.state,
+        { timeMs: timeMs - 1, price: previous.price },
+        resting,
+      ).state;
+    }
     const result = observeHedgeReference(this.state, { timeMs, price: hedgeReference }, resting);
     this.state = result.state;
     if (!result.trigger) return null;
@@ -62,6 +76,11 @@ export class FastMoveWatch {
         action: trigger.action,
       }),
     };
+  }
+
+  /** The H in force when the trade starts watching. */
+  prime(timeMs: number, hedgeReference: Big): void {
+    this.last = { timeMs, price: hedgeReference };
   }
 
   held(nowMs: number): boolean {

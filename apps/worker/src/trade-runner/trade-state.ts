@@ -99,6 +99,8 @@ export class TradeState {
       onStale: () => this.wake(),
     });
     this.legs = legs;
+    const reference = legs.market.hedgeReference();
+    if (reference) this.guard.prime(this.services.clock.now(), reference);
     const venues = this.services.venues;
     this.hedger = new Hedger({
       tradeId: this.tradeId,

@@ -2,10 +2,12 @@
  * Worker latency with 500 live trades on one worker: maker fill to hedge IOC
  * handed to the socket, and hedge-reference (or maker touch) move to the
  * re-quote request handed to the socket, both timed inside the worker from
- * the moment the venue's message reached it. The simulator ticks (every book
- * moves), outside takers fill the resting makers and venue prices jump.
+ * the moment the venue's message reached it. Books move one market at a time
+ * (venue price jumps, about 10 a second) and outside takers fill the makers
+ * resting at the top. Re-quotes that first waited for their trade's request
+ * budget are counted apart: that wait is the budget's, by design.
  *
- *   node tools/build.mjs && node dist/bench/worker-latency.bench.js [--trades 500] [--seconds 20]
+ *   node tools/build.mjs && node dist/bench/worker-latency.bench.js [--trades 500] [--seconds 20] [--moves-per-s 10]
  *
  * Prints figures; asserts nothing. Targets: fill-to-hedge p99 < 2 ms, re-quote p99 < 5 ms.
  */

@@ -84,6 +84,16 @@ describe('trade execution (maker on hyperliquid, hedge on paradex)', () => {
         attempts: 1,
       }),
     ]);
+    // A long maker buys at the maker price and the hedge sells: spread = hedge price - maker price.
+    expect(outcomes[0].spread_achieved).toBe(
+      new Big(outcomes[0].avg_price).minus(makerFill.price).toFixed(),
+    );
+    expect(outcomes[0]).toMatchObject({
+      exchange: 'paradex',
+      side: 'sell',
+      guard_fill_class: null,
+    });
+    expect(Number(outcomes[0].slippage_bps)).toBeGreaterThanOrEqual(0);
     expect(events[events.length - 1].data).toEqual({
       filled_size: '0.01',
       reason: 'target_reached',

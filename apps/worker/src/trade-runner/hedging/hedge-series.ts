@@ -59,8 +59,8 @@ export class HedgeSeries {
     private readonly context: HedgeContext,
     readonly cause: string,
     readonly requested: Big,
-    /** The average price of the maker fills this hedge covers (for spread_achieved). */
-    private readonly makerPrice: Big | null,
+    /** The maker fills this hedge covers (their average makes spread_achieved). */
+    private readonly makerFills: readonly PricedFill[],
     /** H when the hedge started: slippage is measured against it. */
     private readonly reference: Big,
   ) {
@@ -304,6 +304,7 @@ export class HedgeSeries {
       this.reservedUnsettled = false;
     }
     const average = averageFillPrice(this.fills);
+    const makerPrice = averageFillPrice(this.makerFills);
     const { venue } = this.context;
     this.context.emit([
       logEntry('hedge_outcome', {
@@ -318,11 +319,11 @@ export class HedgeSeries {
           ? formatDecimal(slippageBps(venue.side, this.reference, average))
           : null,
         spread_achieved:
-          average && this.makerPrice
+          average && makerPrice
             ? formatDecimal(
                 spreadAchieved({
                   makerLeg: this.context.makerLeg,
-                  makerPrice: this.makerPrice,
+                  makerPrice,
                   hedgePrice: average,
                   spreadType: this.context.spreadType(),
                   coarserTickSize: this.context.coarserTickSize,

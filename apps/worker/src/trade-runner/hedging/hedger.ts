@@ -1,6 +1,5 @@
 import Big from 'big.js';
 import {
-  averageFillPrice,
   emptyHedgeAccumulator,
   hedgeToSend,
   recordHedgeResult,
@@ -121,8 +120,8 @@ export class Hedger {
     return residualUnhedged(this.accumulator);
   }
 
-  /** The average price of the oldest uncovered maker fills making up `size`. */
-  private coverFills(size: Big): Big | null {
+  /** The oldest uncovered maker fills making up `size` (averaged when the hedge ends, off the hot path). */
+  private coverFills(size: Big): PricedFill[] {
     const taken: PricedFill[] = [];
     let left = size;
     while (left.gt(0) && this.uncovered.length > 0) {
@@ -137,6 +136,6 @@ export class Hedger {
         left = new Big(0);
       }
     }
-    return averageFillPrice(taken);
+    return taken;
   }
 }

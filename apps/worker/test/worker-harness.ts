@@ -19,7 +19,7 @@ import { eventually } from './eventually';
 
 export { eventually };
 import { VenueSimControl } from './venue-sim-control';
-import { WorkerProcess } from './worker-process';
+import { removeWorkerScratch, WorkerProcess } from './worker-process';
 
 export interface VenueCredential {
   apiKey: string;
@@ -140,6 +140,7 @@ export class WorkerHarness {
 
   async stop(): Promise<void> {
     for (const worker of this.processes.splice(0)) await worker.kill().catch(() => undefined);
+    removeWorkerScratch();
     for (const worker of this.workers.splice(0)) await worker.close().catch(() => undefined);
     for (const client of this.clients.values()) await client.close();
     await this.nats?.drain();

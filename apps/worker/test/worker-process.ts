@@ -1,10 +1,18 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { eventually } from './eventually';
 
 const ROOT = resolve(__dirname, '../../..');
 let builtMain: string | undefined;
+/** Directories this spec process made under tmp/ (the build copy, the workers' working dirs). */
+const scratch: string[] = [];
+
+/** Removes the build copy and working directories (after the workers are gone). */
+export function removeWorkerScratch(): void {
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+  builtMain = undefined;
+}
 
 /**
  * Builds the workspace (swc, about a second) and copies dist/ to a private
@@ -17,6 +25,7 @@ export function buildWorker(): string {
   execFileSync(process.execPath, [join(ROOT, 'tools/build.mjs'), '--quiet'], { cwd: ROOT });
   mkdirSync(join(ROOT, 'tmp'), { recursive: true });
   const copy = mkdtempSync(join(ROOT, 'tmp', 'worker-dist-'));
+  scratch.push(copy);
   cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true });
   const main = join(copy, 'dist/apps/worker/src/main.js');
   if (!existsSync(main)) throw new Error(`worker build missing ${main}`);
@@ -38,6 +47,7 @@ export class WorkerProcess {
   async start(): Promise<this> {
     const main = buildWorker();
     const cwd = mkdtempSync(join(ROOT, 'tmp', 'worker-cwd-'));
+    scratch.push(cwd);
     const child = spawn(process.execPath, [main], {
       cwd,
       env: {

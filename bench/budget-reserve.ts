@@ -9,8 +9,7 @@ import { BudgetClient, BudgetRefusedError } from '@sts/budget-client';
 import type { BudgetAccount } from '@sts/contracts';
 import { connectNats, loadVenueRegistry } from '@sts/platform';
 import { createTestDatabase, testNamespace } from '@sts/testing';
-import { startBudgetService } from '../apps/budget/src/bootstrap';
-import { loadBudgetSettings } from '../apps/budget/src/config/budget.settings';
+import { loadBudgetSettings, startBudgetService } from '@sts/app-budget';
 
 const wallet = (): string => `0x${randomUUID().replace(/-/g, '').slice(0, 20)}`;
 const percentile = (sorted: number[], p: number): number =>

@@ -23,7 +23,7 @@ import {
 import { createDataSource, CredentialStore } from '@sts/persistence';
 import { CredentialCipher } from '@sts/platform';
 import { createTestDatabase, testNamespace, type TestDatabase } from '@sts/testing';
-import { startWorker, type RunningWorker } from '../apps/worker/src/bootstrap';
+import { startWorker, type RunningWorker } from '@sts/app-worker';
 
 type Venue = 'hyperliquid' | 'paradex' | 'lighter' | 'aster' | 'extended';
 

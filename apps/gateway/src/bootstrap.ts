@@ -40,7 +40,6 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
   app.useLogger(app.get(Logger));
   await registerRateLimit(app, config.settings.rateLimitPerS);
   app.useGlobalPipes(validationPipe());
-  app.enableShutdownHooks();
 
   const openApi = SwaggerModule.createDocument(
     app,

@@ -1,15 +1,10 @@
-import { loadDotEnv } from '@sts/platform';
+import { runService } from '@sts/platform';
 import { createGatewayApp } from './bootstrap';
 import { loadGatewayConfig } from './config/load-gateway-settings';
 
-async function main(): Promise<void> {
-  loadDotEnv();
+runService('gateway', async () => {
   const config = loadGatewayConfig();
   const app = await createGatewayApp(config);
   await app.listen(config.settings.port, config.settings.host);
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
+  return { close: () => app.close() };
 });

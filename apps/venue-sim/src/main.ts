@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Expose, Type } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
-import { createLogger, LOG_LEVELS, loadConfig, type LogLevel } from '@sts/platform';
+import { createLogger, LOG_LEVELS, loadConfig, runService, type LogLevel } from '@sts/platform';
 import { startVenueSim } from './sim-server';
 
 /** The simulator's settings (documented in apps/venue-sim/README.md). */
@@ -56,7 +56,7 @@ class VenueSimSettings {
   logLevel: LogLevel = 'info';
 }
 
-async function main(): Promise<void> {
+runService('venue-sim', async () => {
   const settings = loadConfig(VenueSimSettings);
   const logger = createLogger('venue-sim', settings.logLevel);
   const sim = await startVenueSim({
@@ -79,15 +79,5 @@ async function main(): Promise<void> {
     },
     'venue simulator listening',
   );
-  const shutdown = (signal: string): void => {
-    logger.info({ signal }, 'venue simulator stopping');
-    void sim.stop().then(() => process.exit(0));
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
+  return { close: () => sim.stop() };
 });

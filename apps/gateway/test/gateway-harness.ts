@@ -7,8 +7,15 @@ import { Client } from 'pg';
 import { loadBudgetSettings, startBudgetService, type BudgetService } from '@sts/app-budget';
 import { startVenueSim, type RunningVenueSim } from '@sts/app-venue-sim';
 import { loadVenueRegistry } from '@sts/platform';
-import { createTestDatabase, JwksServer, testNamespace, type TestDatabase } from '@sts/testing';
-import { runOps } from '@sts/operations';
+import {
+  createTestDatabase,
+  JwksServer,
+  testNamespace,
+  TestOperator,
+  type PaperCredential,
+  type TestDatabase,
+  type TestUser,
+} from '@sts/testing';
 import { createGatewayApp } from '../src/bootstrap';
 import { loadGatewayConfig } from '../src/config/load-gateway-settings';
 
@@ -120,54 +127,34 @@ export class GatewayHarness {
     };
   }
 
-  /** Runs the operator tool against this gateway's database; throws if the command fails. */
-  async ops<T = any>(...argv: string[]): Promise<T> {
-    const result = await runOps(argv, this.env);
-    if (result.exitCode !== 0) {
-      throw new Error(`ops ${argv.join(' ')} failed: ${JSON.stringify(result.output)}`);
-    }
-    return result.output as T;
+  /** The operator tool against this gateway's database. */
+  readonly operator = new TestOperator(() => this.env);
+
+  /** Runs the operator tool; throws if the command fails. */
+  ops<T = any>(...argv: string[]): Promise<T> {
+    return this.operator.ops<T>(...argv);
   }
 
   /** A user with a primary wallet and an API key holding the given scopes. */
-  async userWithKey(
+  userWithKey(
     scopes = 'trades:read,trades:write,account:read',
     extra: string[] = [],
-  ): Promise<{ userId: string; wallet: string; apiKey: string; keyId: string }> {
-    const wallet = `0x${randomBytes(20).toString('hex')}`;
-    const user = await this.ops('users', 'create', '--wallet', wallet);
-    const key = await this.ops(
-      'api-keys',
-      'create',
-      '--user',
-      user.user_id,
-      '--scopes',
-      scopes,
-      ...extra,
-    );
-    return { userId: user.user_id, wallet, apiKey: key.api_key, keyId: key.key_id };
+  ): Promise<TestUser> {
+    return this.operator.userWithKey(scopes, extra);
   }
 
-  /** A user with credentials on the given venues for its primary wallet, and an API key. */
+  /** A user with paper credentials on the given venues for its primary wallet, and an API key. */
   async trader(venues: string[] = ['hyperliquid', 'paradex'], scopes?: string) {
     const user = await this.userWithKey(scopes);
+    const credentials: Record<string, PaperCredential> = {};
     for (const exchange of venues) {
-      await this.ops(
-        'credentials',
-        'add',
-        '--user',
+      credentials[exchange] = await this.operator.paperCredential(
         user.userId,
-        '--exchange',
         exchange,
-        '--wallet',
         user.wallet,
-        '--api-key',
-        `paper-${randomBytes(6).toString('hex')}`,
-        '--api-secret',
-        randomBytes(16).toString('hex'),
       );
     }
-    return { ...user, headers: { 'x-api-key': user.apiKey } };
+    return { ...user, headers: { 'x-api-key': user.apiKey }, credentials };
   }
 
   async query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,16 +13,17 @@ import {
   type TradeLifecycle,
   type TradeLifecycleEvent,
 } from '@sts/contracts';
-import { runOps } from '@sts/operations';
-import { createTestDatabase, JwksServer, testNamespace, type TestDatabase } from '@sts/testing';
+import {
+  createTestDatabase,
+  JwksServer,
+  testNamespace,
+  TestOperator,
+  type TestDatabase,
+  type TestUser,
+} from '@sts/testing';
 import { startNotifier, type RunningNotifier } from '../src/bootstrap';
 
-export interface TestUser {
-  userId: string;
-  wallet: string;
-  apiKey: string;
-  keyId: string;
-}
+export type { TestUser };
 
 /**
  * Real notifier replicas on loopback ports, sharing one private database and
@@ -77,26 +78,15 @@ export class NotifierHarness {
     await this.database?.drop();
   }
 
-  async ops<T = any>(...argv: string[]): Promise<T> {
-    const result = await runOps(argv, this.env);
-    if (result.exitCode !== 0)
-      throw new Error(`ops ${argv.join(' ')} failed: ${JSON.stringify(result.output)}`);
-    return result.output as T;
+  /** The operator tool against this notifier's database. */
+  readonly operator = new TestOperator(() => this.env);
+
+  ops<T = any>(...argv: string[]): Promise<T> {
+    return this.operator.ops<T>(...argv);
   }
 
-  async user(scopes = 'trades:read', extra: string[] = []): Promise<TestUser> {
-    const wallet = `0x${randomBytes(20).toString('hex')}`;
-    const user = await this.ops('users', 'create', '--wallet', wallet);
-    const key = await this.ops(
-      'api-keys',
-      'create',
-      '--user',
-      user.user_id,
-      '--scopes',
-      scopes,
-      ...extra,
-    );
-    return { userId: user.user_id, wallet, apiKey: key.api_key, keyId: key.key_id };
+  user(scopes = 'trades:read', extra: string[] = []): Promise<TestUser> {
+    return this.operator.userWithKey(scopes, extra);
   }
 
   /** A trade row as the gateway inserts it (trade creation through the API is not built yet). */

@@ -149,35 +149,12 @@ export class WorkerHarness {
 
   /** A user with an API key and paper credentials (known to the spec) on the given venues. */
   async trader(venues: string[] = ['hyperliquid', 'paradex']): Promise<Trader> {
-    const user = await this.gateway.userWithKey();
-    const credentials: Record<string, VenueCredential> = {};
-    for (const exchange of venues) {
-      const credential = {
-        apiKey: `paper-${randomBytes(6).toString('hex')}`,
-        apiSecret: randomBytes(16).toString('hex'),
-        wallet: user.wallet,
-      };
-      await this.gateway.ops(
-        'credentials',
-        'add',
-        '--user',
-        user.userId,
-        '--exchange',
-        exchange,
-        '--wallet',
-        user.wallet,
-        '--api-key',
-        credential.apiKey,
-        '--api-secret',
-        credential.apiSecret,
-      );
-      credentials[exchange] = credential;
-    }
+    const trader = await this.gateway.trader(venues);
     return {
-      userId: user.userId,
-      wallet: user.wallet,
-      headers: { 'x-api-key': user.apiKey },
-      credentials,
+      userId: trader.userId,
+      wallet: trader.wallet,
+      headers: trader.headers,
+      credentials: trader.credentials,
     };
   }
 

@@ -1,3 +1,4 @@
 export * from './jwks-server';
 export * from './namespace';
 export * from './test-database';
+export * from './test-operator';

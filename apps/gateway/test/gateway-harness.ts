@@ -63,6 +63,8 @@ export class GatewayHarness {
       LOG_FILE: this.logFile,
       GATEWAY_PORT: '0',
       GATEWAY_HOST: '127.0.0.1',
+      // Specs drive hundreds of requests a second with one key; api-limits.e2e sets its own.
+      GATEWAY_RATE_LIMIT_PER_S: '100000',
       OPERATOR_ID: 'spec-operator',
       ...(this.venueSim ? { VENUE_SIM_URL: this.venueSim.url } : {}),
       ...this.jwks.env(),

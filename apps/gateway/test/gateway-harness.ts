@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Client } from 'pg';
 import { loadBudgetSettings, startBudgetService, type BudgetService } from '@sts/app-budget';
 import { startVenueSim, type RunningVenueSim } from '@sts/app-venue-sim';
 import { loadVenueRegistry } from '@sts/platform';
@@ -159,14 +158,8 @@ export class GatewayHarness {
     return { ...user, headers: { 'x-api-key': user.apiKey }, credentials };
   }
 
-  async query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const client = new Client({ connectionString: this.database.url });
-    await client.connect();
-    try {
-      return (await client.query(sql, params)).rows as T[];
-    } finally {
-      await client.end();
-    }
+  query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return this.database.query<T>(sql, params);
   }
 
   logs(): string {

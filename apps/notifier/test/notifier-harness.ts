@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
-import { Client } from 'pg';
 import {
   encodeEnvelope,
   envelope,
@@ -133,14 +132,8 @@ export class NotifierHarness {
     return message.message_id;
   }
 
-  async query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const client = new Client({ connectionString: this.database.url });
-    await client.connect();
-    try {
-      return (await client.query(sql, params)).rows as T[];
-    } finally {
-      await client.end();
-    }
+  query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return this.database.query<T>(sql, params);
   }
 
   logs(): string {

@@ -1,16 +1,9 @@
+import { TRADE_LIFECYCLE_EVENTS, type TradeLifecycleEvent } from '@sts/domain';
 import { MessageValidationError } from './envelope';
 import { objectOf, oneOf, stringField } from './guards';
 
-/** Lifecycle events pushed to WebSocket clients (interface.md, Lifecycle events). */
-export const TRADE_LIFECYCLE_EVENTS = [
-  'trade.started',
-  'trade.completed',
-  'trade.failed',
-  'trade.canceled',
-  'trade.paused',
-  'trade.resumed',
-] as const;
-export type TradeLifecycleEvent = (typeof TRADE_LIFECYCLE_EVENTS)[number];
+/** Lifecycle events pushed to WebSocket clients: the domain's list, one source of truth. */
+export { TRADE_LIFECYCLE_EVENTS, type TradeLifecycleEvent };
 
 export const TRADE_LIFECYCLE = 'trade.lifecycle';
 

@@ -9,6 +9,8 @@ const TEMPLATE_LOCK_ID = 7_316_210_002;
 export interface TestDatabase {
   url: string;
   name: string;
+  /** Runs one statement on a short-lived connection (for assertions on stored rows). */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   drop(): Promise<void>;
 }
 
@@ -67,9 +69,19 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await admin.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK_ID]);
     }
   });
+  const url = urlFor(name);
   return {
     name,
-    url: urlFor(name),
+    url,
+    query: async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      try {
+        return (await client.query(sql, params)).rows as T[];
+      } finally {
+        await client.end();
+      }
+    },
     drop: () =>
       withAdmin(async (admin) => {
         await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

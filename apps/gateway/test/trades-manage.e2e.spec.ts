@@ -386,3 +386,22 @@ describe('rate budget (validation 7)', () => {
     expect(third.body.hedge_rate_budget).toBe(2);
   });
 });
+
+describe('rate budget service unreachable', () => {
+  const gateway = new GatewayHarness();
+
+  beforeAll(() => gateway.start({ venues: true }));
+  afterAll(() => gateway.stop());
+
+  it('answers 503 budget_unavailable and writes nothing', async () => {
+    const trader = await gateway.trader(['hyperliquid', 'paradex']);
+    const response = await gateway.request('POST', '/api/v1/trades', {
+      headers: trader.headers,
+      body: gateway.tradeBody(trader.wallet),
+    });
+    expect(response.status).toBe(503);
+    expect(response.body.code).toBe('budget_unavailable');
+    expect(await gateway.query(`SELECT count(*)::int AS n FROM trades`)).toEqual([{ n: 0 }]);
+    expect(await gateway.query(`SELECT count(*)::int AS n FROM outbox`)).toEqual([{ n: 0 }]);
+  });
+});

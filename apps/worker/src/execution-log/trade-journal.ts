@@ -139,9 +139,12 @@ export class TradeJournal {
   }
 
   private async writeWithRetry(batch: Operation[]): Promise<void> {
+    // One id for every attempt of this batch: an attempt whose commit answer was
+    // lost may have landed, and the retry must then not write it again.
+    const appendId = randomUUID();
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const wroteOutbox = await this.write(batch);
+        const wroteOutbox = await this.write(batch, appendId);
         for (const operation of batch) operation.settle.resolve();
         if (wroteOutbox) this.hooks.onOutboxWritten();
         return;
@@ -166,7 +169,7 @@ export class TradeJournal {
     }
   }
 
-  private async write(batch: Operation[]): Promise<boolean> {
+  private async write(batch: Operation[], appendId: string): Promise<boolean> {
     const first = batch[0];
     if (first.kind === 'status') return this.writeStatus(first.change);
     const entries = batch.flatMap((op) => (op.kind === 'append' ? op.entries : []));
@@ -174,7 +177,7 @@ export class TradeJournal {
       (last, op) => (op.kind === 'append' && op.filledSize !== undefined ? op.filledSize : last),
       undefined,
     );
-    await this.appendRows(this.db.manager, entries, filledSize);
+    await this.appendRows(this.db.manager, entries, filledSize, appendId);
     return false;
   }
 
@@ -182,14 +185,17 @@ export class TradeJournal {
     manager: EntityManager,
     entries: LogEntry[],
     filledSize: string | undefined,
+    appendId: string | null = null,
   ): Promise<void> {
     const { tradeId, workerId, epoch } = this.fence;
     const rows = await queryRows<{ last_sequence: number | null }>(
       manager,
       `WITH fenced AS (
          UPDATE trades SET last_sequence = last_sequence + $4,
-           filled_size = COALESCE($5::numeric, filled_size), updated_at = now()
+           filled_size = COALESCE($5::numeric, filled_size), updated_at = now(),
+           last_append_id = COALESCE($8::uuid, last_append_id)
          WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3
+           AND ($8::uuid IS NULL OR last_append_id IS DISTINCT FROM $8::uuid)
          RETURNING last_sequence
        ), inserted AS (
          INSERT INTO trade_events (trade_id, sequence, event_type, data, worker_id)
@@ -206,11 +212,25 @@ export class TradeJournal {
         filledSize ?? null,
         entries.map((entry) => entry.eventType),
         entries.map((entry) => JSON.stringify(entry.data)),
+        appendId,
       ],
     );
     if (rows[0]?.last_sequence === null || rows[0]?.last_sequence === undefined) {
+      if (appendId !== null && (await this.alreadyAppended(manager, appendId))) return;
       throw new LeaseLostError(tradeId);
     }
+  }
+
+  /** Did an earlier attempt of this append commit (while we still hold the lease)? */
+  private async alreadyAppended(manager: EntityManager, appendId: string): Promise<boolean> {
+    const { tradeId, workerId, epoch } = this.fence;
+    const rows = await queryRows<{ applied: boolean }>(
+      manager,
+      `SELECT last_append_id = $4::uuid AS applied FROM trades
+       WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3`,
+      [tradeId, workerId, epoch, appendId],
+    );
+    return rows[0]?.applied === true;
   }
 
   private async writeStatus(change: StatusChange): Promise<boolean> {

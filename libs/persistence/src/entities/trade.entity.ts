@@ -130,6 +130,10 @@ export class TradeEntity {
   @Column({ name: 'last_sequence', type: 'integer', default: 0 })
   lastSequence: number;
 
+  /** Id of the last execution-log append committed: a retried append finds it and is a no-op. */
+  @Column({ name: 'last_append_id', type: 'uuid', nullable: true })
+  lastAppendId: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
   createdAt: Date;
 

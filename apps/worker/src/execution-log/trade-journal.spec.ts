@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from '@sts/persistence';
+import { createLogger } from '@sts/platform';
+import { createTestDatabase, type TestDatabase } from '@sts/testing';
+import { logEntry } from './log-entries';
+import { TradeJournal } from './trade-journal';
+
+/**
+ * A DataSource whose first append commits on the server but whose answer is
+ * lost on the way back, as when a connection drops right after COMMIT.
+ */
+function losingFirstAnswer(dataSource: DataSource): DataSource {
+  let lost = false;
+  const manager = new Proxy(dataSource.manager, {
+    get(target, property, receiver) {
+      if (property !== 'query') return Reflect.get(target, property, receiver);
+      return async (sql: string, params?: unknown[]) => {
+        const result = await target.query(sql, params);
+        if (!lost && sql.includes('INSERT INTO trade_events')) {
+          lost = true;
+          throw new Error('Connection terminated unexpectedly');
+        }
+        return result;
+      };
+    },
+  });
+  return new Proxy(dataSource, {
+    get: (target, property, receiver) =>
+      property === 'manager' ? manager : Reflect.get(target, property, receiver),
+  });
+}
+
+describe('TradeJournal', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = createDataSource(database.url, 'journal-spec');
+    await dataSource.initialize();
+  });
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  async function leasedTrade(): Promise<string> {
+    const userId = randomUUID();
+    const tradeId = randomUUID();
+    const wallet = `0x${'1'.repeat(40)}`;
+    await database.query(
+      `INSERT INTO users (id, primary_wallet) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
+      [userId, `${wallet}-${userId}`],
+    );
+    await database.query(
+      `INSERT INTO trades (id, user_id, market, long_exchange, long_wallet, short_exchange, short_wallet,
+         maker_leg, maker_exchange, maker_wallet, hedge_exchange, hedge_wallet, cap_group, target_spread,
+         spread_condition, target_size, max_slippage, status, rate_budget, idempotency_key,
+         lease_owner, lease_expires_at, lease_epoch)
+       VALUES ($1, $2, 'BTC', 'hyperliquid', $3, 'paradex', $3, 'long', 'hyperliquid', $3, 'paradex', $3,
+         'hyperliquid', '5', 'gte', '0.01', '0.001', 'active', 10, $4, 'w-1', now() + interval '1 minute', 1)`,
+      [tradeId, userId, wallet, `idem-${tradeId}`],
+    );
+    return tradeId;
+  }
+
+  it('an append whose commit answer was lost is retried without a duplicate or a gap', async () => {
+    const tradeId = await leasedTrade();
+    const journal = new TradeJournal(
+      losingFirstAnswer(dataSource),
+      { tradeId, userId: 'u', workerId: 'w-1', epoch: '1', natsPrefix: 't', correlationId: 'c' },
+      {
+        onLeaseLost: () => undefined,
+        onOutboxWritten: () => undefined,
+        logger: createLogger('spec', 'silent'),
+      },
+    );
+    await journal.append([logEntry('chunk_started', { target_size: '0.01', size_type: 'base' })]);
+    const makerFill = {
+      exchange: 'hyperliquid',
+      market: 'BTC',
+      side: 'buy' as const,
+      price: '65000',
+      size: '0.004',
+      order_id: 'o-1',
+      client_order_id: 'c-1',
+      fully_filled: false,
+      timestamp_ms: 1,
+      fill_id: 'f-1',
+    };
+    await journal.append([logEntry('maker_fill', makerFill)], '0.004');
+    const rows = await database.query<{ sequence: number; event_type: string }>(
+      `SELECT sequence, event_type FROM trade_events WHERE trade_id = $1 ORDER BY sequence`,
+      [tradeId],
+    );
+    expect(rows).toEqual([
+      { sequence: 1, event_type: 'chunk_started' },
+      { sequence: 2, event_type: 'maker_fill' },
+    ]);
+    const [trade] = await database.query<{ last_sequence: number; filled_size: string }>(
+      `SELECT last_sequence, filled_size FROM trades WHERE id = $1`,
+      [tradeId],
+    );
+    expect(trade).toEqual({ last_sequence: 2, filled_size: '0.004' });
+  });
+});

@@ -28,14 +28,15 @@ export interface TokenBucketOptions {
    * The period over which `rate` tokens refill. A venue counts requests by
    * when they arrive, not when they were sent: with exactly 1000 ms a request
    * delayed across a second boundary lands in the next second next to that
-   * second's full share. The default adds 50 ms of transit margin, so the
-   * venue sees at most `rate` in any of its seconds while delays stay under it.
+   * second's full share. The default adds 100 ms of transit margin (about 9 % of
+   * the rate), so the venue sees at most `rate` in any of its seconds while
+   * delays stay under it.
    */
   windowMs?: number;
   clock?: BucketClock;
 }
 
-export const DEFAULT_BUCKET_WINDOW_MS = 1050;
+export const DEFAULT_BUCKET_WINDOW_MS = 1100;
 
 export class BucketClosedError extends Error {
   constructor(reason: string) {

@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 import { runOps } from '@sts/operations';
 import { createTestDatabase, testNamespace } from '@sts/testing';
+import { runBench } from './run-bench';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 20);
@@ -172,10 +173,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -9,6 +9,7 @@
  * Prints figures; asserts nothing. Target: at least 1,000 trades per worker.
  */
 import { driveMarket, ms, startBenchWorld, TRADES_PER_WALLET } from './worker-fixture';
+import { runBench } from './run-bench';
 
 const arg = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(`--${name}`);
@@ -60,12 +61,4 @@ async function main(): Promise<void> {
   }
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
-
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

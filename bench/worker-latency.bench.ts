@@ -12,6 +12,7 @@
  * Prints figures; asserts nothing. Targets: fill-to-hedge p99 < 2 ms, re-quote p99 < 5 ms.
  */
 import { driveMarket, ms, startBenchWorld, TRADES_PER_WALLET } from './worker-fixture';
+import { runBench } from './run-bench';
 
 const arg = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(`--${name}`);
@@ -65,12 +66,4 @@ async function main(): Promise<void> {
   }
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
-
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

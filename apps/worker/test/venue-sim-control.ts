@@ -1,17 +1,8 @@
 import { SimControl } from '@sts/app-venue-sim';
+import type { WireFill } from '@sts/venues';
 
 /** A fill as the venue simulator itself recorded it (the truth the specs check against). */
-export interface SimFill {
-  fill_id: string;
-  order_id: string;
-  client_order_id: string;
-  symbol: string;
-  side: 'buy' | 'sell';
-  price: string;
-  size: string;
-  liquidity: 'maker' | 'taker';
-  ts_ms: number;
-}
+export type SimFill = WireFill;
 
 export interface SimBook {
   bids: Array<[string, string]>;

@@ -139,6 +139,22 @@ describe('TokenBucket', () => {
     expect(served).toBe(true);
   });
 
+  it('with a growth delay, a larger share waits a window while a smaller one applies at once', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(2, { windowMs: 1000, growthDelayMs: 1000, clock });
+    bucket.setRate(8);
+    expect(bucket.rate).toBe(2);
+    await clock.advance(999);
+    expect(bucket.rate).toBe(2);
+    await clock.advance(1);
+    expect(bucket.rate).toBe(8);
+    bucket.setRate(16);
+    bucket.setRate(1); // shrinks at once and cancels the pending growth
+    expect(bucket.rate).toBe(1);
+    await clock.advance(2000);
+    expect(bucket.rate).toBe(1);
+  });
+
   it('at rate 0 waiters wait without a timer until budget arrives', async () => {
     const clock = new ManualClock();
     const bucket = new TokenBucket(0, { windowMs: 1000, clock, burst: 1 });

@@ -33,6 +33,14 @@ export interface TokenBucketOptions {
    * delays stay under it.
    */
   windowMs?: number;
+  /**
+   * How long a larger share waits before it applies (a smaller one applies at
+   * once). A share grows because another trade released it, and that trade may
+   * have spent it in the venue's current second: spending the growth at once
+   * would put the account over its limit. Pass the window to be safe; 0 (the
+   * default) applies growth at once.
+   */
+  growthDelayMs?: number;
   clock?: BucketClock;
 }
 
@@ -61,7 +69,8 @@ const MILLI = 1000;
  * Workers take a token before every venue request; when the bucket is empty
  * they wait (`waitFor`), they never send. Waiters are served first come,
  * first served, and `take` never jumps the queue. `setRate` applies a
- * `budget.changed` share at once: a shrinking share slows the very next wait.
+ * `budget.changed` share: a shrinking share slows the very next wait; a
+ * growing one applies after `growthDelayMs`.
  */
 export class TokenBucket {
   private readonly clock: BucketClock;
@@ -72,6 +81,8 @@ export class TokenBucket {
   private refilledAt: number;
   private readonly waiters: Waiter[] = [];
   private cancelTimer?: () => void;
+  private cancelGrowth?: () => void;
+  private readonly growthDelayMs: number;
   private closedReason?: string;
 
   constructor(ratePerS: number, options: TokenBucketOptions = {}) {
@@ -81,6 +92,7 @@ export class TokenBucket {
     this.clock = options.clock ?? monotonicClock;
     this.capacity = burst * MILLI;
     this.windowMs = options.windowMs ?? DEFAULT_BUCKET_WINDOW_MS;
+    this.growthDelayMs = options.growthDelayMs ?? 0;
     assertCount('windowMs', this.windowMs, 1);
     this.ratePerS = ratePerS;
     this.level = this.capacity;
@@ -146,6 +158,20 @@ export class TokenBucket {
   setRate(ratePerS: number): void {
     assertCount('rate', ratePerS, 0);
     if (this.closedReason !== undefined) return;
+    this.cancelGrowth?.();
+    this.cancelGrowth = undefined;
+    if (ratePerS > this.ratePerS && this.growthDelayMs > 0) {
+      this.cancelGrowth = this.clock.schedule(this.growthDelayMs, () => {
+        this.cancelGrowth = undefined;
+        this.applyRate(ratePerS);
+      });
+      return;
+    }
+    this.applyRate(ratePerS);
+  }
+
+  private applyRate(ratePerS: number): void {
+    if (this.closedReason !== undefined) return;
     this.refill();
     this.ratePerS = ratePerS;
     this.serveWaiters();
@@ -155,6 +181,7 @@ export class TokenBucket {
   close(reason = 'closed'): void {
     if (this.closedReason !== undefined) return;
     this.closedReason = reason;
+    this.cancelGrowth?.();
     this.cancelTimer?.();
     this.cancelTimer = undefined;
     for (const waiter of this.waiters.splice(0)) {

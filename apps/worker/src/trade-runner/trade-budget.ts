@@ -1,11 +1,18 @@
 import {
   applyToBuckets,
+  DEFAULT_BUCKET_WINDOW_MS,
   TokenBucket,
   type BudgetClient,
   type TradeBudgetWatch,
 } from '@sts/budget-client';
 import type { BudgetReleaseReason } from '@sts/contracts';
 import type { Logger } from '@sts/platform';
+
+/**
+ * A grown share is another trade's released one, possibly spent in the
+ * venue's current second: it applies one window later.
+ */
+const BUCKET_OPTIONS = { growthDelayMs: DEFAULT_BUCKET_WINDOW_MS };
 
 /**
  * A trade's request budgets as token buckets: the maker bucket meters every
@@ -26,9 +33,11 @@ export class TradeBudget {
     private readonly client: BudgetClient | null,
     private readonly logger: Logger,
   ) {
-    this.maker = new TokenBucket(Math.max(0, Math.floor(rateBudget)));
+    this.maker = new TokenBucket(Math.max(0, Math.floor(rateBudget)), BUCKET_OPTIONS);
     this.hedge =
-      hedgeRateBudget === null ? null : new TokenBucket(Math.max(0, Math.floor(hedgeRateBudget)));
+      hedgeRateBudget === null
+        ? null
+        : new TokenBucket(Math.max(0, Math.floor(hedgeRateBudget)), BUCKET_OPTIONS);
   }
 
   /** Follows the budget service's shares for this trade. */

@@ -10,3 +10,26 @@ export function runBench(main: () => Promise<void>): void {
     },
   );
 }
+
+/**
+ * With `--cpu-prof-window <file>`, profiles this process over the measured
+ * window only (start-up excluded) and writes a .cpuprofile for DevTools.
+ * Returns the function that stops it (a no-op without the flag).
+ */
+export async function profileWindow(): Promise<() => Promise<void>> {
+  const index = process.argv.indexOf('--cpu-prof-window');
+  if (index < 0) return async () => undefined;
+  const file = process.argv[index + 1];
+  const { Session } = await import('node:inspector/promises');
+  const { writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+    console.log(`cpu profile of the measured window: ${file}`);
+  };
+}

@@ -8,11 +8,12 @@
  * budget are counted apart: that wait is the budget's, by design.
  *
  *   node tools/build.mjs && node dist/bench/worker-latency.bench.js [--trades 500] [--seconds 20] [--moves-per-s 10]
+ *     [--cpu-prof-window tmp/worker.cpuprofile]
  *
  * Prints figures; asserts nothing. Targets: fill-to-hedge p99 < 2 ms, re-quote p99 < 5 ms.
  */
 import { driveMarket, ms, startBenchWorld, TRADES_PER_WALLET } from './worker-fixture';
-import { runBench } from './run-bench';
+import { profileWindow, runBench } from './run-bench';
 
 const arg = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(`--${name}`);
@@ -44,7 +45,9 @@ async function main(): Promise<void> {
     world.worker.metrics.moveToRequote.reset();
     world.worker.metrics.requotesHeldByBudget = 0;
     world.loopDelay.reset();
+    const stopProfile = await profileWindow();
     await new Promise((resolve) => setTimeout(resolve, SECONDS * 1_000));
+    await stopProfile();
     const fillToHedge = world.worker.metrics.fillToHedge.summary();
     const requote = world.worker.metrics.moveToRequote.summary();
     const heldByBudget = world.worker.metrics.requotesHeldByBudget;

@@ -5,6 +5,7 @@ import { AccountDirectory } from './api/account-directory';
 import { Router } from './api/http-kit';
 import { RateLimiter } from './api/rate-limiter';
 import { StreamHub } from './api/stream-hub';
+import { OrderEntry } from './api/order-entry';
 import { addVenueRoutes } from './api/venue-routes';
 import { ASSETS } from './config/assets';
 import { resolveVenueProfiles } from './config/venue-selection';
@@ -56,7 +57,8 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
     new Map(profiles.map((p) => [p.id, options.rateLimits?.[p.id] ?? p.rateLimitPerS])),
   );
   let world!: Simulator;
-  const hub = new StreamHub(() => world, directory, faults, logger);
+  const orders = new OrderEntry({ world: () => world, limiter, faults });
+  const hub = new StreamHub(() => world, directory, faults, orders, logger);
   const build = (): Simulator =>
     new Simulator({
       seed,
@@ -72,7 +74,7 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
   ticker.set(options.tickMs ?? 100);
 
   const router = new Router();
-  addVenueRoutes(router, { world: () => world, directory, limiter, faults });
+  addVenueRoutes(router, { world: () => world, directory, orders });
   addControlRoutes(router, {
     world: () => world,
     seed: () => seed,

@@ -7,6 +7,7 @@ import type {
   OrderAck,
   PlaceOrderRequest,
   ReplaceRequest,
+  ReplaceResult,
   VenueFill,
   VenueOrder,
 } from './model/orders';
@@ -47,6 +48,11 @@ export type Unsubscribe = () => void;
  */
 export interface VenueClient {
   readonly venue: string;
+  /**
+   * Requests of the account's rate limit one `replace` uses: 1 where the
+   * venue cancels and places in one request, 2 where it takes two.
+   */
+  readonly replaceRequestCost: number;
 
   /** Opens streams (own orders and fills) and loads markets. Idempotent. */
   connect(): Promise<void>;
@@ -65,11 +71,12 @@ export interface VenueClient {
   placeIoc(request: PlaceOrderRequest): Promise<OrderAck>;
   cancel(target: CancelTarget): Promise<CancelResult>;
   /**
-   * Cancels the target and places `next` (post-only). When the cancel finds
-   * the order already closed, nothing is placed and `placed` is absent: the
-   * caller decides with the fill in hand.
+   * Cancels the target and places `next` (post-only). Nothing is placed
+   * (`placed` absent) when the cancel finds the order already closed, or
+   * when it had filled other than `expectedFilledSize`: the caller decides
+   * with the fill in hand. A refusal of `next` comes back as `placeError`.
    */
-  replace(request: ReplaceRequest): Promise<{ canceled: CancelResult; placed?: OrderAck }>;
+  replace(request: ReplaceRequest): Promise<ReplaceResult>;
 
   /** One order by client order id (crash recovery); UnknownOrderError when the venue never saw it. */
   order(target: CancelTarget): Promise<VenueOrder>;

@@ -89,7 +89,8 @@ export class Router {
   }
 }
 
-function failureReply(error: unknown): HttpReply {
+/** The reply a thrown refusal stands for (anything unexpected is a 500). */
+export function failureReply(error: unknown): HttpReply {
   if (error instanceof HttpFailure) {
     return {
       status: error.status,

@@ -1,3 +1,4 @@
+import type { WireError } from '@sts/venues';
 import { SimError, type SimErrorCode } from '../engine/types';
 import { HttpFailure } from './http-kit';
 import { wireOrder } from './wire-format';
@@ -14,11 +15,19 @@ const STATUS: Record<SimErrorCode, number> = {
   rejected: 400,
 };
 
+/** A refusal as the body of an error answer (also a replace's `place_error`). */
+export function wireError(venue: VenueEngine, error: SimError): WireError {
+  return {
+    error: error.message,
+    code: error.code,
+    ...(error.reason ? { reason: error.reason } : {}),
+    ...(error.order ? { order: wireOrder(venue, error.order) } : {}),
+  };
+}
+
 /** The HTTP edge's one mapping of venue refusals to statuses and bodies. */
 export function toHttpFailure(error: unknown, venue: VenueEngine): unknown {
   if (!(error instanceof SimError)) return error;
-  const extra: Record<string, unknown> = {};
-  if (error.reason) extra['reason'] = error.reason;
-  if (error.order) extra['order'] = wireOrder(venue, error.order);
-  return new HttpFailure(STATUS[error.code], error.code, error.message, extra);
+  const { error: message, code, ...extra } = wireError(venue, error);
+  return new HttpFailure(STATUS[error.code], code, message, extra);
 }

@@ -2,13 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData } from 'ws';
 import type { Logger } from '@sts/platform';
-import type { WireClientMessage, WireServerMessage } from '@sts/venues';
+import type { WireClientMessage, WireOrderRequest, WireServerMessage } from '@sts/venues';
 import type { FaultInjector } from '../control/faults';
 import type { BookDelta } from '../engine/order-book';
 import type { Simulator } from '../engine/simulator';
 import type { EngineFill, EngineOrder, EngineSink } from '../engine/types';
 import type { AccountDirectory } from './account-directory';
-import { HttpFailure } from './http-kit';
+import { HttpFailure, failureReply } from './http-kit';
+import type { OrderEntry } from './order-entry';
 import { StreamConnection } from './stream-connection';
 import { wireBookLevels, wireFill, wireLevels, wireOrder } from './wire-format';
 
@@ -19,6 +20,8 @@ const WS_PATH = /^\/venues\/([a-z0-9_-]+)\/ws$/;
  * The venues' WebSocket streams: book snapshot then deltas with sequence
  * numbers per market, and each authenticated account's order updates and
  * fills. It is the engine's sink, so events go out in the order they happen.
+ * A signed socket also takes orders (place, cancel, replace): each answer is
+ * a `response` sent after the order and fill events the request caused.
  */
 export class StreamHub implements EngineSink {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
@@ -30,6 +33,7 @@ export class StreamHub implements EngineSink {
     private readonly world: () => Simulator,
     private readonly directory: AccountDirectory,
     private readonly faults: FaultInjector,
+    private readonly orders: OrderEntry,
     private readonly logger: Logger,
   ) {
     this.heartbeat = setInterval(() => this.checkAlive(), HEARTBEAT_MS);
@@ -160,6 +164,10 @@ export class StreamHub implements EngineSink {
         return message.channel === 'book'
           ? this.subscribeBook(connection, message.symbol)
           : this.subscribeAccount(connection);
+      case 'place':
+      case 'cancel':
+      case 'replace':
+        return this.orderRequest(connection, message);
       case 'unsubscribe':
         if (message.channel === 'book') connection.books.delete(message.symbol);
         else connection.account = false;
@@ -175,6 +183,23 @@ export class StreamHub implements EngineSink {
           encode({ type: 'error', code: 'invalid_request', error: 'unknown op' }),
         );
     }
+  }
+
+  private orderRequest(connection: StreamConnection, request: WireOrderRequest): void {
+    const id = typeof request.id === 'string' ? request.id : '';
+    const respond = (status: number, body: unknown): void =>
+      connection.send(encode({ type: 'response', id, status, body }));
+    if (!id) return respond(400, { error: 'id is required', code: 'invalid_request' });
+    const accountId = connection.accountId;
+    if (!accountId)
+      return respond(401, { error: 'orders need a signed connection', code: 'unauthorized' });
+    this.orders
+      .socketRequest(connection.venue, accountId, request)
+      .catch((error: unknown) => failureReply(error))
+      .then(
+        (reply) => respond(reply.status, reply.body ?? {}),
+        (error: unknown) => this.logger.error({ err: error }, 'socket order request failed'),
+      );
   }
 
   private subscribeBook(connection: StreamConnection, symbol: string): void {

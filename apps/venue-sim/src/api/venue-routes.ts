@@ -1,7 +1,4 @@
-import type { WirePlaceOrder } from '@sts/venues';
-import type { FaultInjector } from '../control/faults';
 import type { Simulator } from '../engine/simulator';
-import type { CancelCommand } from '../engine/types';
 import type { VenueEngine } from '../engine/venue-engine';
 import type { AccountDirectory } from './account-directory';
 import {
@@ -11,9 +8,8 @@ import {
   type RequestContext,
   type Router,
 } from './http-kit';
-import type { RateLimiter } from './rate-limiter';
-import { toHttpFailure } from './sim-errors';
-import { parseCredentials, parsePlaceOrder } from './venue-requests';
+import type { OrderEntry } from './order-entry';
+import { parseCredentials, parseOrderTarget } from './venue-requests';
 import {
   wireBalances,
   wireBookLevels,
@@ -26,14 +22,18 @@ import {
 export interface VenueRouteDeps {
   world: () => Simulator;
   directory: AccountDirectory;
-  limiter: RateLimiter;
-  faults: FaultInjector;
+  orders: OrderEntry;
 }
 
-type SignedHandler = (context: RequestContext, venue: VenueEngine, accountId: string) => HttpReply;
+type SignedHandler = (
+  context: RequestContext,
+  venueId: string,
+  accountId: string,
+) => Promise<HttpReply>;
 
 /** The public and signed endpoints of every venue, under /venues/:venue. */
 export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
+  const { orders } = deps;
   const venueOf = (context: RequestContext): VenueEngine => {
     const venue = deps.world().venues.get(context.params['venue']);
     if (!venue)
@@ -41,30 +41,30 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
     return venue;
   };
 
-  /** Signature, then the account's rate limit, then injected faults, then the engine. */
+  /** The signature first; the handler passes the account's rate limit and faults (OrderEntry). */
   const signed =
-    (handler: SignedHandler, isOrder = false) =>
-    async (context: RequestContext): Promise<HttpReply> => {
+    (handler: SignedHandler) =>
+    (context: RequestContext): Promise<HttpReply> => {
       const venueId = venueOf(context).id;
-      const now = Date.now();
       const accountId = deps.directory.authenticate(
         venueId,
         context.headers,
         context.method,
         context.pathWithQuery,
         context.rawBody,
-        now,
+        Date.now(),
       );
-      deps.limiter.admit(venueId, accountId, now);
-      await deps.faults.beforeRequest(venueId);
-      if (isOrder) await deps.faults.beforeOrder(venueId);
-      const venue = venueOf(context);
-      try {
-        return handler(context, venue, accountId);
-      } catch (error) {
-        throw toHttpFailure(error, venue);
-      }
+      return handler(context, venueId, accountId);
     };
+
+  /** A signed read: admitted like any request, answered from the engine. */
+  const signedQuery = (
+    answer: (context: RequestContext, venue: VenueEngine, accountId: string) => HttpReply,
+  ) =>
+    signed(async (context, venueId, accountId) => {
+      const venue = await orders.admit(venueId, accountId, false);
+      return orders.run(venue, () => answer(context, venue, accountId));
+    });
 
   router
     .add('GET', '/venues', () => ({
@@ -107,46 +107,41 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
     .add(
       'POST',
       '/venues/:venue/orders',
-      signed((context, venue, accountId) => {
-        const body: WirePlaceOrder = parsePlaceOrder(parseJson(context.rawBody));
-        const outcome = venue.desk.place(accountId, {
-          symbol: body.symbol,
-          side: body.side,
-          type: body.type,
-          price: body.price,
-          size: body.size,
-          clientOrderId: body.client_order_id,
-        });
-        return {
-          status: outcome.duplicate ? 200 : 201,
-          body: {
-            order: wireOrder(venue, outcome.order),
-            fills: outcome.fills.map((fill) => wireFill(venue, fill)),
-            duplicate: outcome.duplicate,
-          },
-        };
-      }, true),
+      signed((context, venueId, accountId) =>
+        orders.place(venueId, accountId, parseJson(context.rawBody)),
+      ),
+    )
+    .add(
+      'POST',
+      '/venues/:venue/orders/replace',
+      signed((context, venueId, accountId) =>
+        orders.replace(venueId, accountId, parseJson(context.rawBody)),
+      ),
     )
     .add(
       'DELETE',
       '/venues/:venue/orders',
-      signed((context, venue, accountId) => {
-        const order = venue.desk.cancel(accountId, cancelTarget(context));
-        return { status: 200, body: { order: wireOrder(venue, order) } };
-      }),
+      signed((context, venueId, accountId) =>
+        orders.cancel(venueId, accountId, Object.fromEntries(context.query)),
+      ),
     )
     .add(
       'GET',
       '/venues/:venue/order',
-      signed((context, venue, accountId) => ({
+      signedQuery((context, venue, accountId) => ({
         status: 200,
-        body: { order: wireOrder(venue, venue.desk.find(accountId, cancelTarget(context))) },
+        body: {
+          order: wireOrder(
+            venue,
+            venue.desk.find(accountId, parseOrderTarget(Object.fromEntries(context.query))),
+          ),
+        },
       })),
     )
     .add(
       'GET',
       '/venues/:venue/orders/open',
-      signed((context, venue, accountId) => {
+      signedQuery((context, venue, accountId) => {
         const symbol = context.query.get('symbol');
         const orders = venue.registry
           .open(accountId)
@@ -157,7 +152,7 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
     .add(
       'GET',
       '/venues/:venue/fills',
-      signed((context, venue, accountId) => {
+      signedQuery((context, venue, accountId) => {
         const since = Number(context.query.get('since') ?? 0);
         if (!Number.isFinite(since))
           throw new HttpFailure(400, 'invalid_request', 'since must be milliseconds');
@@ -168,7 +163,7 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
     .add(
       'GET',
       '/venues/:venue/positions',
-      signed((_context, venue, accountId) => ({
+      signedQuery((_context, venue, accountId) => ({
         status: 200,
         body: { positions: wirePositions(venue, accountId) },
       })),
@@ -176,17 +171,9 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
     .add(
       'GET',
       '/venues/:venue/balances',
-      signed((_context, venue, accountId) => ({
+      signedQuery((_context, venue, accountId) => ({
         status: 200,
         body: { balances: wireBalances(venue, accountId) },
       })),
     );
-}
-
-function cancelTarget(context: RequestContext): CancelCommand {
-  const orderId = context.query.get('order_id');
-  const clientOrderId = context.query.get('client_order_id');
-  if (orderId) return { orderId };
-  if (clientOrderId) return { clientOrderId };
-  throw new HttpFailure(400, 'invalid_request', 'order_id or client_order_id is required');
 }

@@ -12,6 +12,7 @@ import {
   type EngineSink,
   type PlaceCommand,
   type PlaceOutcome,
+  type ReplaceOutcome,
 } from './types';
 import type { VenueEngine } from './venue-engine';
 import { validatePlacement } from './order-validation';
@@ -107,6 +108,40 @@ export class OrderDesk {
     this.close(order, 'canceled', this.now());
     this.venue.publishBooks();
     return order;
+  }
+
+  /**
+   * Cancels the target and places `next` in the same instant (nothing can
+   * trade in between). `next` keeps the target's market and side and is
+   * post-only; it is placed only when the target was open and, if
+   * `expectedFilledSize` is given, had filled exactly that much. A refusal of
+   * `next` after the cancel is reported, not thrown: the cancel stands.
+   */
+  replace(
+    accountId: string,
+    target: CancelCommand,
+    next: PlaceCommand,
+    expectedFilledSize?: string,
+  ): ReplaceOutcome {
+    const order = this.find(accountId, target);
+    if (next.symbol !== order.symbol || next.side !== order.side || next.type !== 'post_only') {
+      throw new SimError(
+        'invalid_order',
+        'a replacement is post-only, on the market and side of the order it replaces',
+      );
+    }
+    if (order.status !== 'open' && order.status !== 'partially_filled')
+      return { canceled: order, wasOpen: false };
+    this.cancel(accountId, { orderId: order.orderId });
+    const filled = this.venue.market(order.symbol).lot.toBig(order.filledLots);
+    if (expectedFilledSize !== undefined && !filled.eq(expectedFilledSize))
+      return { canceled: order, wasOpen: true };
+    try {
+      return { canceled: order, wasOpen: true, placed: this.place(accountId, next) };
+    } catch (error) {
+      if (error instanceof SimError) return { canceled: order, wasOpen: true, placeError: error };
+      throw error;
+    }
   }
 
   find(accountId: string, command: CancelCommand): EngineOrder {

@@ -54,6 +54,16 @@ export interface PlaceOutcome {
   duplicate: boolean;
 }
 
+export interface ReplaceOutcome {
+  /** The target as it is now (canceled, or already closed when `wasOpen` is false). */
+  canceled: EngineOrder;
+  wasOpen: boolean;
+  /** Present when `next` was placed. */
+  placed?: PlaceOutcome;
+  /** Why `next` was refused after the cancel. */
+  placeError?: SimError;
+}
+
 /** What the engine publishes as it runs; the wire layer fans it out. */
 export interface EngineSink {
   book(venue: string, symbol: string, delta: BookDelta & { seq: number }, tsMs: number): void;

@@ -13,6 +13,7 @@ export function paperConformanceSetup(
   venue: string,
   symbol: string,
   seed: number,
+  options: { orderEntry?: 'socket' | 'http' } = {},
 ): ConformanceSetup {
   let sim: RunningVenueSim | undefined;
   return {
@@ -41,6 +42,7 @@ export function paperConformanceSetup(
               wallet: `0x${account}`,
             },
             reconnect: { initialMs: 50, maxMs: 400 },
+            ...(options.orderEntry ? { orderEntry: options.orderEntry } : {}),
           });
           await client.connect();
           return client;

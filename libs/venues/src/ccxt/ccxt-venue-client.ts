@@ -8,11 +8,13 @@ import type {
   OrderAck,
   PlaceOrderRequest,
   ReplaceRequest,
+  ReplaceResult,
   VenueFill,
   VenueOrder,
 } from '../model/orders';
 import type { Unsubscribe, VenueClient, VenueEventMap, VenueEventType } from '../venue-client';
 import { VenueEvents } from '../venue-events';
+import { replaceInTwoRequests } from '../common/replace-in-two-requests';
 import type { CcxtExchangeLike } from './ccxt-exchange';
 import { toVenueError } from './ccxt-errors';
 import { CcxtMarketCache } from './ccxt-market-cache';
@@ -37,6 +39,8 @@ export interface CcxtVenueClientOptions {
  */
 export class CcxtVenueClient implements VenueClient {
   readonly venue: string;
+  /** ccxt has no portable amend: a replace is a cancel and a placement. */
+  readonly replaceRequestCost = 2;
   private readonly exchange: CcxtExchangeLike;
   private readonly events: VenueEvents;
   private readonly markets$: CcxtMarketCache;
@@ -127,10 +131,8 @@ export class CcxtVenueClient implements VenueClient {
     return { outcome: 'canceled', order };
   }
 
-  async replace(request: ReplaceRequest): Promise<{ canceled: CancelResult; placed?: OrderAck }> {
-    const canceled = await this.cancel(request.target);
-    if (canceled.outcome !== 'canceled') return { canceled };
-    return { canceled, placed: await this.placePostOnly(request.next) };
+  replace(request: ReplaceRequest): Promise<ReplaceResult> {
+    return replaceInTwoRequests(this, request);
   }
 
   async order(target: CancelTarget): Promise<VenueOrder> {

@@ -1,3 +1,5 @@
+import type { VenueError } from '../errors';
+
 export type OrderSide = 'buy' | 'sell';
 
 /** `post_only`: rests or is rejected, never takes. `ioc`: takes what the book offers, rest canceled. */
@@ -84,5 +86,20 @@ export interface CancelResult {
 
 export interface ReplaceRequest {
   target: CancelTarget;
+  /** The post-only order that replaces the target (same symbol and side). */
   next: PlaceOrderRequest;
+  /**
+   * Place `next` only if the target had filled exactly this much: the fills
+   * the caller has seen. A fill it has not seen yet would otherwise be
+   * quoted over (`next` was sized without it).
+   */
+  expectedFilledSize?: string;
+}
+
+export interface ReplaceResult {
+  canceled: CancelResult;
+  /** Present when `next` was placed. */
+  placed?: OrderAck;
+  /** The venue refused `next` after the cancel (e.g. post-only would cross); the cancel stands. */
+  placeError?: VenueError;
 }

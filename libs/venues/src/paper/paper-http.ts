@@ -75,7 +75,11 @@ export class PaperHttp {
     return {
       status: response.status,
       body: parsed,
-      error: this.failure(response, parsed as Partial<WireError>),
+      error: this.errorOf(
+        response.status,
+        parsed as Partial<WireError>,
+        response.headers['retry-after'],
+      ),
     };
   }
 
@@ -131,12 +135,13 @@ export class PaperHttp {
     });
   }
 
-  private failure(response: RawResponse, body: Partial<WireError>): VenueError {
+  /** The typed error of a refusal (`status` >= 300), from HTTP or from a socket answer. */
+  errorOf(status: number, body: Partial<WireError>, retryAfterHeader?: string): VenueError {
     const venue = this.options.venue;
-    const message = body.error ?? `HTTP ${response.status}`;
-    switch (response.status) {
+    const message = body.error ?? `HTTP ${status}`;
+    switch (status) {
       case 429: {
-        const header = Number(response.headers['retry-after']);
+        const header = Number(retryAfterHeader);
         const retryAfterMs =
           body.retry_after_ms ?? (Number.isFinite(header) ? header * 1000 : 1000);
         return new RateLimitedError(venue, retryAfterMs);
@@ -152,13 +157,8 @@ export class PaperHttp {
     }
     if (body.code === 'post_only_would_cross') return new PostOnlyWouldCrossError(venue, message);
     if (body.code === 'unknown_order') return new UnknownOrderError(venue, message);
-    if (response.status >= 500 && body.code !== 'venue_halted')
-      return new VenueNetworkError(venue, message);
-    return new OrderRejectedError(
-      venue,
-      body.reason ?? body.code ?? `http_${response.status}`,
-      message,
-    );
+    if (status >= 500 && body.code !== 'venue_halted') return new VenueNetworkError(venue, message);
+    return new OrderRejectedError(venue, body.reason ?? body.code ?? `http_${status}`, message);
   }
 }
 

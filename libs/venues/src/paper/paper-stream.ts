@@ -6,6 +6,7 @@ import {
   signedHeaders,
   type PaperCredentials,
   type WireClientMessage,
+  type WireOrderRequest,
   type WireServerMessage,
 } from './protocol';
 import { ReconnectingSocket } from './reconnecting-socket';
@@ -25,11 +26,24 @@ export interface PaperStreamOptions {
 /** Slack before the last event seen, for events in flight when the socket died and for clock skew. */
 const RECOVERY_MARGIN_MS = 5_000;
 
-interface Waiter {
-  resolve: () => void;
+interface Waiter<T = void> {
+  resolve: (value: T) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
 }
+
+/** The answer to an order request on the socket: what the HTTP endpoint would have answered. */
+export interface SocketAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** An order request without its id (the stream numbers them). */
+export type OrderRequestMessage = WireOrderRequest extends infer R
+  ? R extends WireOrderRequest
+    ? Omit<R, 'id'>
+    : never
+  : never;
 
 /**
  * The paper venue's WebSocket as the client sees it: one signed socket with
@@ -43,6 +57,10 @@ export class PaperStream {
   private readonly books = new Map<string, LocalBook>();
   private readonly bookWaiters = new Map<string, Waiter[]>();
   private readyWaiter?: Waiter;
+  private readonly answers = new Map<string, Waiter<SocketAnswer>>();
+  private requestSeq = 0;
+  /** The account channel is confirmed on the socket that is open now. */
+  private accountReady = false;
   private everConnected = false;
   private disconnectedAtMs?: number;
   /** Venue time of the last own event received; recovery starts before it. */
@@ -80,8 +98,37 @@ export class PaperStream {
     });
   }
 
+  /** True while orders can go on the socket (open, account confirmed). */
+  get takesOrders(): boolean {
+    return this.accountReady && this.socket.isOpen;
+  }
+
+  /**
+   * Sends an order request on the socket. Rejects with VenueNetworkError
+   * when the socket is down, closes before the answer or the answer takes
+   * longer than `timeoutMs`: the order's fate is then unknown.
+   */
+  request(message: OrderRequestMessage, timeoutMs: number): Promise<SocketAnswer> {
+    this.requestSeq += 1;
+    const id = String(this.requestSeq);
+    const { venue } = this.options;
+    return new Promise<SocketAnswer>((resolve, reject) => {
+      if (!this.socket.send(JSON.stringify({ ...message, id }))) {
+        reject(new VenueNetworkError(venue, 'stream is down: order not sent'));
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.answers.delete(id);
+        reject(new VenueNetworkError(venue, `no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.answers.set(id, { resolve, reject, timer });
+    });
+  }
+
   stop(): void {
+    this.failAnswers('stream stopped');
     this.socket.stop();
+    this.accountReady = false;
     this.everConnected = false;
     this.disconnectedAtMs = undefined;
     this.books.clear();
@@ -162,6 +209,8 @@ export class PaperStream {
         if (message.code === 'unauthorized')
           this.failReady(new VenueAuthError(venue, message.error));
         return;
+      case 'response':
+        return this.onAnswer(message.id, { status: message.status, body: message.body });
       case 'unsubscribed':
       case 'pong':
         return;
@@ -200,7 +249,25 @@ export class PaperStream {
     this.options.events.emit('book', book.view(message.ts_ms));
   }
 
+  private onAnswer(id: string, answer: SocketAnswer): void {
+    const waiter = this.answers.get(id);
+    if (!waiter) return;
+    this.answers.delete(id);
+    clearTimeout(waiter.timer);
+    waiter.resolve(answer);
+  }
+
+  /** Requests in flight when the socket went: their orders' fate is unknown to the caller. */
+  private failAnswers(reason: string): void {
+    for (const waiter of this.answers.values()) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new VenueNetworkError(this.options.venue, `${reason} before the answer`));
+    }
+    this.answers.clear();
+  }
+
   private onAccountReady(): void {
+    this.accountReady = true;
     const atMs = Date.now();
     if (this.readyWaiter) {
       clearTimeout(this.readyWaiter.timer);
@@ -226,6 +293,8 @@ export class PaperStream {
   }
 
   private onClose(reason: string, status?: number): void {
+    this.accountReady = false;
+    this.failAnswers(`stream closed (${reason})`);
     if (status === 401 || status === 403) {
       this.failReady(
         new VenueAuthError(this.options.venue, 'stream handshake refused: bad credentials'),

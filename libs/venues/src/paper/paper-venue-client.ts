@@ -1,5 +1,5 @@
 import type { Logger } from '@sts/platform';
-import { OrderRejectedError, VenueNetworkError } from '../errors';
+import { OrderRejectedError, VenueNetworkError, type VenueError } from '../errors';
 import type { VenueBalance, VenuePosition } from '../model/account';
 import type { VenueMarket } from '../model/market';
 import type {
@@ -9,13 +9,14 @@ import type {
   OrderType,
   PlaceOrderRequest,
   ReplaceRequest,
+  ReplaceResult,
   VenueFill,
   VenueOrder,
 } from '../model/orders';
 import type { Unsubscribe, VenueClient, VenueEventMap, VenueEventType } from '../venue-client';
 import { VenueEvents } from '../venue-events';
-import { PaperHttp } from './paper-http';
-import { PaperStream } from './paper-stream';
+import { PaperHttp, type CallOptions } from './paper-http';
+import { PaperStream, type OrderRequestMessage } from './paper-stream';
 import type {
   PaperCredentials,
   WireBalance,
@@ -23,8 +24,11 @@ import type {
   WireFill,
   WireMarket,
   WireOrder,
+  WireOrderTarget,
+  WirePlaceOrder,
   WirePlaceResult,
   WirePosition,
+  WireReplaceResult,
 } from './protocol';
 import {
   toVenueBalance,
@@ -46,17 +50,26 @@ export interface PaperVenueClientOptions {
   reconnect?: { initialMs?: number; maxMs?: number };
   /** Register the API key with the simulator on connect (trust on first use). Default true. */
   selfRegister?: boolean;
+  /**
+   * Where orders go: `socket` (the default) sends them on the account's
+   * signed WebSocket while it is up, HTTP otherwise; `http` always uses HTTP.
+   */
+  orderEntry?: 'socket' | 'http';
   logger?: Logger;
 }
 
 /**
- * VenueClient for a paper venue served by apps/venue-sim: signed HTTP for
- * orders and queries, one WebSocket for books, own orders and fills, which
- * reconnects by itself and signals `reconnected` so fills missed in between
- * are recovered with `fillsSince`.
+ * VenueClient for a paper venue served by apps/venue-sim: one signed
+ * WebSocket for books, own orders and fills, and order entry (place, cancel,
+ * replace) while it is up; signed HTTP for queries, and for orders while the
+ * socket is down. The socket reconnects by itself and signals `reconnected`
+ * so fills missed in between are recovered with `fillsSince`.
  */
 export class PaperVenueClient implements VenueClient {
   readonly venue: string;
+  /** The paper venue amends in one request (`replace`), as Hyperliquid and Lighter do. */
+  readonly replaceRequestCost = 1;
+  private readonly requestTimeoutMs: number;
   private readonly http: PaperHttp;
   private readonly events: VenueEvents;
   private readonly stream: PaperStream;
@@ -65,11 +78,12 @@ export class PaperVenueClient implements VenueClient {
 
   constructor(private readonly options: PaperVenueClientOptions) {
     this.venue = options.venue;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 5_000;
     this.http = new PaperHttp({
       venue: options.venue,
       baseUrl: options.baseUrl,
       credentials: options.credentials,
-      requestTimeoutMs: options.requestTimeoutMs ?? 5_000,
+      requestTimeoutMs: this.requestTimeoutMs,
     });
     this.events = new VenueEvents((error, type) =>
       options.logger?.error(
@@ -137,7 +151,11 @@ export class PaperVenueClient implements VenueClient {
   }
 
   async cancel(target: CancelTarget): Promise<CancelResult> {
-    const outcome = await this.http.exchange('DELETE', '/orders', { query: targetQuery(target) });
+    const params = wireTarget(target);
+    const outcome = await this.orderCall(
+      { op: 'cancel', params },
+      { method: 'DELETE', path: '/orders', options: { query: { ...params } } },
+    );
     const body = outcome.body as { order?: WireOrder } & Partial<WireError>;
     if (!outcome.error && body.order)
       return { outcome: 'canceled', order: this.order$(body.order) };
@@ -147,16 +165,30 @@ export class PaperVenueClient implements VenueClient {
     throw outcome.error ?? new VenueNetworkError(this.venue, 'cancel answered without an order');
   }
 
-  async replace(request: ReplaceRequest): Promise<{ canceled: CancelResult; placed?: OrderAck }> {
-    // The paper venue has no amend: cancel, then place only if the cancel took the order off the book.
-    const canceled = await this.cancel(request.target);
-    if (canceled.outcome !== 'canceled') return { canceled };
-    return { canceled, placed: await this.placePostOnly(request.next) };
+  async replace(request: ReplaceRequest): Promise<ReplaceResult> {
+    const params = {
+      ...wireTarget(request.target),
+      ...(request.expectedFilledSize !== undefined
+        ? { expected_filled_size: request.expectedFilledSize }
+        : {}),
+      next: wirePlacement(request.next, 'post_only'),
+    };
+    const outcome = await this.orderCall(
+      { op: 'replace', params },
+      { method: 'POST', path: '/orders/replace', options: { body: params } },
+    );
+    if (outcome.error) throw outcome.error;
+    const body = outcome.body as WireReplaceResult;
+    return {
+      canceled: { outcome: body.canceled.outcome, order: this.order$(body.canceled.order) },
+      ...(body.placed ? { placed: this.ack$(body.placed) } : {}),
+      ...(body.place_error ? { placeError: this.http.errorOf(400, body.place_error) } : {}),
+    };
   }
 
   async order(target: CancelTarget): Promise<VenueOrder> {
     const { order } = await this.http.call<{ order: WireOrder }>('GET', '/order', {
-      query: targetQuery(target),
+      query: { ...wireTarget(target) },
     });
     return this.order$(order);
   }
@@ -200,16 +232,31 @@ export class PaperVenueClient implements VenueClient {
   }
 
   private async place(request: PlaceOrderRequest, type: OrderType): Promise<OrderAck> {
-    const result = await this.http.call<WirePlaceResult>('POST', '/orders', {
-      body: {
-        symbol: request.symbol,
-        side: request.side,
-        type,
-        price: request.price,
-        size: request.size,
-        client_order_id: request.clientOrderId,
-      },
-    });
+    const params = wirePlacement(request, type);
+    const outcome = await this.orderCall(
+      { op: 'place', params },
+      { method: 'POST', path: '/orders', options: { body: params } },
+    );
+    if (outcome.error) throw outcome.error;
+    return this.ack$(outcome.body as WirePlaceResult);
+  }
+
+  /** Order entry: on the account's socket while it takes orders, else over HTTP. */
+  private async orderCall(
+    message: OrderRequestMessage,
+    http: { method: string; path: string; options: CallOptions },
+  ): Promise<{ status: number; body: unknown; error?: VenueError }> {
+    if (this.options.orderEntry === 'http' || !this.stream.takesOrders)
+      return this.http.exchange(http.method, http.path, http.options);
+    const answer = await this.stream.request(message, this.requestTimeoutMs);
+    if (answer.status >= 200 && answer.status < 300) return answer;
+    return {
+      ...answer,
+      error: this.http.errorOf(answer.status, answer.body as Partial<WireError>),
+    };
+  }
+
+  private ack$(result: WirePlaceResult): OrderAck {
     const market = this.marketOf(result.order.symbol);
     return {
       order: toVenueOrder(this.venue, market, result.order),
@@ -227,8 +274,19 @@ export class PaperVenueClient implements VenueClient {
   }
 }
 
-function targetQuery(target: CancelTarget): Record<string, string> {
+function wireTarget(target: CancelTarget): WireOrderTarget {
   return 'orderId' in target
     ? { order_id: target.orderId }
     : { client_order_id: target.clientOrderId };
+}
+
+function wirePlacement(request: PlaceOrderRequest, type: OrderType): WirePlaceOrder {
+  return {
+    symbol: request.symbol,
+    side: request.side,
+    type,
+    price: request.price,
+    size: request.size,
+    client_order_id: request.clientOrderId,
+  };
 }

@@ -125,6 +125,31 @@ export interface WirePlaceResult {
   duplicate: boolean;
 }
 
+/** Which order a cancel or replace acts on: one of the two ids. */
+export interface WireOrderTarget {
+  order_id?: string;
+  client_order_id?: string;
+}
+
+/**
+ * Cancel the target and, in the same instant on the venue, place `next`
+ * (post-only, same market and side). `next` is placed only when the target
+ * was still open and, if `expected_filled_size` is given, had filled exactly
+ * that much: a fill the client has not seen yet must not be quoted over. One
+ * request of the account's rate limit, like an amend on Hyperliquid or Lighter.
+ */
+export interface WireReplaceOrder extends WireOrderTarget {
+  expected_filled_size?: string;
+  next: WirePlaceOrder;
+}
+
+export interface WireReplaceResult {
+  canceled: { outcome: 'canceled' | 'not_open'; order: WireOrder };
+  placed?: WirePlaceResult;
+  /** Why `next` was refused after the target was canceled (e.g. post_only_would_cross). */
+  place_error?: WireError;
+}
+
 export interface WireError {
   error: string;
   code: string;
@@ -176,11 +201,24 @@ export type WireServerMessage =
   | { type: 'subscribed'; channel: 'book' | 'account'; symbol?: string }
   | { type: 'unsubscribed'; channel: 'book' | 'account'; symbol?: string }
   | { type: 'pong' }
-  | { type: 'error'; code: string; error: string };
+  | { type: 'error'; code: string; error: string }
+  /** The answer to an order request sent on the socket: the HTTP status and body it would have had. */
+  | { type: 'response'; id: string; status: number; body: unknown };
+
+/**
+ * Order entry on the signed socket (the account is the one that signed the
+ * handshake): the same operations and answers as the HTTP endpoints, without
+ * a request per order. `id` is the client's, echoed in the `response`.
+ */
+export type WireOrderRequest =
+  | { op: 'place'; id: string; params: WirePlaceOrder }
+  | { op: 'cancel'; id: string; params: WireOrderTarget }
+  | { op: 'replace'; id: string; params: WireReplaceOrder };
 
 export type WireClientMessage =
   | { op: 'subscribe'; channel: 'book'; symbol: string }
   | { op: 'subscribe'; channel: 'account' }
   | { op: 'unsubscribe'; channel: 'book'; symbol: string }
   | { op: 'unsubscribe'; channel: 'account' }
-  | { op: 'ping' };
+  | { op: 'ping' }
+  | WireOrderRequest;

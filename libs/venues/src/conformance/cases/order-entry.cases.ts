@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { PostOnlyWouldCrossError, UnknownOrderError, type VenueError } from '../../errors';
-import { minus } from '../conformance-tools';
-import type { SuiteContext } from '../suite-context';
+import { minus, plus, times } from '../conformance-tools';
+import { itWhen, type SuiteContext } from '../suite-context';
 
 /** Placing, cancelling and replacing orders. */
 export function orderEntryCases(ctx: SuiteContext): void {
@@ -107,4 +107,92 @@ export function orderEntryCases(ctx: SuiteContext): void {
     const open = await client.openOrders(harness.symbol);
     expect(open.map((order) => order.orderId)).toEqual([replaced.placed!.order.orderId]);
   });
+
+  it('replaces nothing when the order is no longer open', async () => {
+    const { client, harness, size, nextId, farBid } = ctx;
+    const price = await farBid();
+    const original = await client.placePostOnly({
+      symbol: harness.symbol,
+      side: 'buy',
+      price,
+      size,
+      clientOrderId: nextId(),
+    });
+    await client.cancel({ orderId: original.order.orderId });
+    const next = {
+      symbol: harness.symbol,
+      side: 'buy' as const,
+      price,
+      size,
+      clientOrderId: nextId(),
+    };
+    const replaced = await client.replace({
+      target: { clientOrderId: original.order.clientOrderId },
+      next,
+      expectedFilledSize: '0',
+    });
+    expect(replaced.canceled.outcome).toBe('not_open');
+    expect(replaced.placed).toBeUndefined();
+    const open = await client.openOrders(harness.symbol);
+    expect(open.map((order) => order.clientOrderId)).not.toContain(next.clientOrderId);
+  });
+
+  it('keeps the cancel and reports the refusal when the replacement would cross', async () => {
+    const { client, harness, size, nextId, farBid, book } = ctx;
+    const original = await client.placePostOnly({
+      symbol: harness.symbol,
+      side: 'buy',
+      price: await farBid(),
+      size,
+      clientOrderId: nextId(),
+    });
+    const { bestAsk } = await book();
+    const replaced = await client.replace({
+      target: { orderId: original.order.orderId },
+      next: { symbol: harness.symbol, side: 'buy', price: bestAsk!, size, clientOrderId: nextId() },
+      expectedFilledSize: '0',
+    });
+    expect(replaced.canceled.outcome).toBe('canceled');
+    expect(replaced.placed).toBeUndefined();
+    expect(replaced.placeError).toBeInstanceOf(PostOnlyWouldCrossError);
+    expect(await client.openOrders(harness.symbol)).toEqual([]);
+  });
+
+  itWhen(ctx.capabilities.trade)(
+    'cancels without placing when the order filled beyond what the caller saw',
+    async () => {
+      const { client, harness, log, size, nextId, book, tick } = ctx;
+      const top = await book();
+      const inside = plus(top.bestBid!, tick());
+      const price = new Big(inside).lt(top.bestAsk!) ? inside : top.bestBid!;
+      const ahead = price === top.bestBid ? top.bids[0].size : '0';
+      const original = await client.placePostOnly({
+        symbol: harness.symbol,
+        side: 'buy',
+        price,
+        size: times(size, 2),
+        clientOrderId: nextId(),
+      });
+      await harness.driver.trade!(harness.symbol, 'sell', plus(ahead, size), price);
+      await log.waitFor('fill', (fill) => fill.orderId === original.order.orderId);
+      const next = {
+        symbol: harness.symbol,
+        side: 'buy' as const,
+        price: minus(price, tick()),
+        size: times(size, 2),
+        clientOrderId: nextId(),
+      };
+      // The caller claims it saw no fill: the venue must not place a second full-size order.
+      const replaced = await client.replace({
+        target: { orderId: original.order.orderId },
+        next,
+        expectedFilledSize: '0',
+      });
+      expect(replaced.canceled.outcome).toBe('canceled');
+      expect(new Big(replaced.canceled.order!.filledSize).eq(size)).toBe(true);
+      expect(replaced.placed).toBeUndefined();
+      const open = await client.openOrders(harness.symbol);
+      expect(open.map((order) => order.clientOrderId)).not.toContain(next.clientOrderId);
+    },
+  );
 }

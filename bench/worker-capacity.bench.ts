@@ -33,7 +33,7 @@ async function main(): Promise<void> {
       const wallets = Math.ceil((target - world.tradeCount) / TRADES_PER_WALLET);
       await world.addWallets(wallets);
       const active = await world.waitActive(180_000);
-      const stop = driveMarket(world.control, {
+      const stop = driveMarket(world.simUrl, {
         takersPerS: TAKERS_PER_S,
         jumpsPerS: MOVES_PER_S,
       });

@@ -4,7 +4,7 @@
  * (ten trades per wallet, within every venue's maker cap), and one worker
  * in this process so its figures can be read directly.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -23,9 +23,8 @@ import {
 import { createDataSource, CredentialStore } from '@sts/persistence';
 import { CredentialCipher } from '@sts/platform';
 import { createTestDatabase, testNamespace, type TestDatabase } from '@sts/testing';
+import { MARKETS, type Venue } from './bench-market';
 import { startWorker, type RunningWorker } from '@sts/app-worker';
-
-type Venue = 'hyperliquid' | 'paradex' | 'lighter' | 'aster' | 'extended';
 
 /** One wallet's ten trades: maker venue, hedge venue, maker leg (caps: hl 2, paradex 2, lighter 3, aster 1, extended 2). */
 const WALLET_PLAN: Array<{
@@ -51,32 +50,15 @@ const LIMITS: Record<Venue, { limit: number; shared: boolean }> = {
   aster: { limit: 20, shared: false },
 };
 
-export const MARKETS = ['BTC', 'ETH', 'SOL'] as const;
-/** A small outside taker per market (about 200 USD, above every hedge venue's minimum). */
-export const TAKER_SIZE: Record<string, string> = { BTC: '0.002', ETH: '0.06', SOL: '1.2' };
 /** Hundreds of taker fills each: few trades complete while measured, and a hedge fits the book. */
 const TARGET_SIZE: Record<string, string> = { BTC: '1', ETH: '30', SOL: '500' };
 /** Enough collateral on every paper account for the margin pre-flight of those targets. */
 const COLLATERAL = '1000000000000';
-export const SYMBOL: Record<Venue, Record<string, string>> = {
-  hyperliquid: { BTC: 'BTC', ETH: 'ETH', SOL: 'SOL' },
-  paradex: { BTC: 'BTC-USD-PERP', ETH: 'ETH-USD-PERP', SOL: 'SOL-USD-PERP' },
-  lighter: { BTC: 'BTC', ETH: 'ETH', SOL: 'SOL' },
-  aster: { BTC: 'BTCUSDT', ETH: 'ETHUSDT', SOL: 'SOLUSDT' },
-  extended: { BTC: 'BTC-USD', ETH: 'ETH-USD', SOL: 'SOL-USD' },
-};
-/** The side an outside taker takes to hit the makers resting on a venue. */
-export const TAKER_SIDE: Record<Venue, 'buy' | 'sell'> = {
-  hyperliquid: 'sell',
-  paradex: 'buy',
-  lighter: 'sell',
-  aster: 'buy',
-  extended: 'sell',
-};
 export const VENUES = Object.keys(LIMITS) as Venue[];
 
 export interface BenchWorld {
   control: SimControl;
+  simUrl: string;
   worker: RunningWorker;
   loopDelay: IntervalHistogram;
   tradeCount: number;
@@ -217,6 +199,7 @@ export async function startBenchWorld(options: { tickMs: number }): Promise<Benc
 
   return {
     control,
+    simUrl: sim.url,
     worker,
     loopDelay,
     get tradeCount() {
@@ -252,49 +235,29 @@ export async function startBenchWorld(options: { tickMs: number }): Promise<Benc
 }
 
 /**
- * Venues whose prices jump, each only away from its own makers' orders (long
- * makers rest bids, so their venue only moves up; paradex's short makers rest
- * asks, so it only moves down): a jump re-prices orders and moves H, and the
- * house never trades through a resting order. Aster's makers rest at the top,
- * so aster never jumps.
+ * Outside takers hitting the aster makers, and moves of the other venues'
+ * prices, driven from a child process (bench/market-driver.ts): the driver's
+ * HTTP calls must not run on the event loop being measured.
  */
-const JUMPS: Array<{ venue: Venue; bps: number }> = [
-  { venue: 'hyperliquid', bps: 1 },
-  { venue: 'paradex', bps: -1 },
-  { venue: 'lighter', bps: 1 },
-  { venue: 'extended', bps: 1 },
-];
-
-/** Outside takers hitting the aster makers, and moves of the other venues' prices. */
 export function driveMarket(
-  control: SimControl,
+  simUrl: string,
   options: { takersPerS: number; jumpsPerS: number },
 ): () => Promise<void> {
-  let running = true;
-  const loop = async (perS: number, act: () => Promise<unknown>): Promise<void> => {
-    while (running) {
-      await act().catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 1000 / perS));
-    }
-  };
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
-  const runs = [
-    options.takersPerS > 0 &&
-      loop(options.takersPerS, () => {
-        const market = pick(MARKETS);
-        return control.trade('aster', SYMBOL.aster[market], TAKER_SIDE.aster, TAKER_SIZE[market]);
-      }),
-    options.jumpsPerS > 0 &&
-      loop(options.jumpsPerS, () => {
-        // One book at a time, as markets move: a venue's price for one market.
-        const { venue, bps } = pick(JUMPS);
-        return control.jumpVenue(venue, bps, SYMBOL[venue][pick(MARKETS)]);
-      }),
-  ];
-  return async () => {
-    running = false;
-    await Promise.all(runs);
-  };
+  const child = fork(join(__dirname, 'market-driver.js'), [], {
+    env: {
+      ...process.env,
+      DRIVER_SIM_URL: simUrl,
+      DRIVER_TAKERS_PER_S: String(options.takersPerS),
+      DRIVER_JUMPS_PER_S: String(options.jumpsPerS),
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  process.once('exit', () => child.kill('SIGKILL'));
+  return () =>
+    new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.send('stop');
+    });
 }
 
 export const ms = (ns: number): string => (ns / 1e6).toFixed(2);

@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     );
 
     // Book moves on random markets and venues; outside takers fill the aster makers.
-    const stopDriving = driveMarket(world.control, { takersPerS: 20, jumpsPerS: MOVES_PER_S });
+    const stopDriving = driveMarket(world.simUrl, { takersPerS: 20, jumpsPerS: MOVES_PER_S });
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     world.worker.metrics.fillToHedge.reset();
     world.worker.metrics.moveToRequote.reset();

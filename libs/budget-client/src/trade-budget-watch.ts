@@ -81,6 +81,7 @@ export class TradeBudgetWatch {
     if (this.closed) return;
     this.closed = true;
     this.subscription?.unsubscribe();
+    clearTimeout(this.refreshTimer);
     clearInterval(this.refreshTimer);
     this.deps.onClose(this);
   }
@@ -105,10 +106,14 @@ export class TradeBudgetWatch {
       },
     );
     this.refreshSoon();
-    this.refreshTimer = setInterval(
-      () => this.refreshSoon(),
-      this.options.refreshMs ?? DEFAULT_WATCH_REFRESH_MS,
-    );
+    // A random phase: a worker that took hundreds of trades at once would
+    // otherwise read all their shares in the same millisecond, every period.
+    const periodMs = this.options.refreshMs ?? DEFAULT_WATCH_REFRESH_MS;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshSoon();
+      this.refreshTimer = setInterval(() => this.refreshSoon(), periodMs);
+      this.refreshTimer.unref();
+    }, Math.random() * periodMs);
     this.refreshTimer.unref();
   }
 

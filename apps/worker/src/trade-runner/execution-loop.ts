@@ -168,12 +168,17 @@ export class ExecutionLoop {
         return;
       case 'place':
         return this.handle(await orders.place(wanted!.price, wanted!.size));
-      case 'replace':
-      case 'cancel': {
-        const outcome = await orders.cancel();
-        if (action.kind === 'replace' && outcome.kind === 'done') this.again = true;
+      case 'replace': {
+        // One request where the venue amends in one; else a cancel now and a placement next step.
+        const atOnce = trade.legs!.makerClient.replaceRequestCost === 1;
+        const outcome = atOnce
+          ? await orders.replace(wanted!.price, wanted!.size)
+          : await orders.cancel();
+        if (outcome.kind === 'done' && orders.resting === null) this.again = true;
         return this.handle(outcome);
       }
+      case 'cancel':
+        return this.handle(await orders.cancel());
     }
   }
 

@@ -50,6 +50,7 @@ export class MarketView {
   private readonly maker: SideState = { touch: null, fresh: false };
   private readonly hedge: SideState = { touch: null, fresh: false };
   private hedgeReferenceValue: Big | null = null;
+  private tradeMarketValue?: TradeMarket;
 
   constructor(
     readonly makerLeg: MakerLeg,
@@ -57,10 +58,13 @@ export class MarketView {
     readonly hedgeMarket: LegMarket,
   ) {}
 
+  /** Both legs' rules by side (fixed for the trade's life). */
   get tradeMarket(): TradeMarket {
-    return this.makerLeg === 'long'
-      ? { long: this.makerMarket.rules, short: this.hedgeMarket.rules }
-      : { long: this.hedgeMarket.rules, short: this.makerMarket.rules };
+    this.tradeMarketValue ??=
+      this.makerLeg === 'long'
+        ? { long: this.makerMarket.rules, short: this.hedgeMarket.rules }
+        : { long: this.hedgeMarket.rules, short: this.makerMarket.rules };
+    return this.tradeMarketValue;
   }
 
   /** True when the maker touch changed. */

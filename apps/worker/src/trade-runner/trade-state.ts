@@ -188,9 +188,11 @@ export class TradeState {
     if (this.makerOrders?.isMakerOrder(fill.clientOrderId)) this.onMakerFill(fill);
   }
 
+  /** An order update matters only when it took the resting order away (filled, canceled). */
   private onMakerOrder(order: VenueOrder): void {
+    const resting = this.makerOrders?.resting;
     this.makerOrders?.onOrder(order);
-    this.wake();
+    if (this.makerOrders?.resting !== resting) this.wake();
   }
 
   private onBookMove(receivedAtMs: number): void {

@@ -50,10 +50,17 @@ export class MarketDataFeed {
         this.factory.mode(this.venue) === 'paper'
           ? { apiKey: identity, apiSecret: randomBytes(16).toString('hex'), wallet: identity }
           : { apiKey: '', apiSecret: '', wallet: '' },
+        // Trades read the touch only: deeper levels would be copied on every update for nothing.
+        { bookDepth: 1 },
       );
       client.on('book', (update) => {
         const receivedAtMs = monotonicClock.now();
+        const previous = this.latest.get(update.symbol);
         this.latest.set(update.symbol, update);
+        // Trades read only the touch: deeper levels moving (other makers, our own
+        // re-quotes) would wake every listener for nothing. After a disconnect
+        // `latest` is empty, so the first book goes out and makes them fresh again.
+        if (previous?.bestBid === update.bestBid && previous?.bestAsk === update.bestAsk) return;
         const listeners = this.listeners.get(update.symbol);
         if (listeners) for (const listener of listeners) listener.onBook(update, receivedAtMs);
       });

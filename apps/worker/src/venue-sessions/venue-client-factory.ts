@@ -14,10 +14,16 @@ export class VenueClientFactory {
     return this.venues[venue].mode;
   }
 
-  create(venue: VenueId, credential: StoredVenueCredential): Promise<VenueClient> {
+  /** `bookDepth`: levels per side in book events, for a reader that needs fewer. */
+  create(
+    venue: VenueId,
+    credential: StoredVenueCredential,
+    options: { bookDepth?: number } = {},
+  ): Promise<VenueClient> {
     return createVenueClient(this.venues[venue], credential, {
       env: this.env,
       logger: this.logger,
+      ...options,
     });
   }
 }

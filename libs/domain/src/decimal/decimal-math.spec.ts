@@ -9,6 +9,7 @@ import {
   leastCommonMultiple,
   maxOf,
   minOf,
+  stepsToReach,
 } from './decimal-math';
 
 describe('decimal math', () => {
@@ -78,6 +79,33 @@ describe('decimal math', () => {
         for (let k = 1; k < multiples; k += 1) {
           expect(isMultipleOf(larger.times(k), minOf(a, b))).toBe(false);
         }
+      }),
+    );
+  });
+
+  it('counts the whole steps whose value reaches an amount', () => {
+    expect(stepsToReach(big('10'), big('97000'), big('0.0001')).toFixed()).toBe('0.0002');
+    expect(stepsToReach(big('10'), big('100'), big('0.1')).toFixed()).toBe('0.1');
+    expect(stepsToReach(big('10.5'), big('100'), big('0.1')).toFixed()).toBe('0.2');
+    expect(stepsToReach(big('5'), big('0.00001234'), big('1000')).toFixed()).toBe('406000');
+    expect(() => stepsToReach(big('10'), big('0'), big('0.1'))).toThrow(RangeError);
+  });
+
+  it('property: steps to reach are the 40-place quotient rounded up to the step', () => {
+    const decimalArb = (maxScale: number) =>
+      fc
+        .tuple(fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.integer({ min: 0, max: maxScale }))
+        .map(([digits, scale]) => new Big(digits.toString()).times(`1e-${scale}`));
+    fc.assert(
+      fc.property(decimalArb(4), decimalArb(8), stepArb(-6, 2), (amount, price, step) => {
+        const reference = ceilToStep(divide(amount, price), step);
+        const steps = stepsToReach(amount, price, step);
+        expect(isMultipleOf(steps, step)).toBe(true);
+        expect(steps.times(price).gte(amount)).toBe(true);
+        expect(steps.minus(step).times(price).lt(amount)).toBe(true);
+        // The truncated 40-place quotient can only round to the same step or, on an exact
+        // multiple hidden past the 40th place, one step below.
+        expect(steps.eq(reference) || steps.minus(step).eq(reference)).toBe(true);
       }),
     );
   });

@@ -16,6 +16,25 @@ export const divide = (dividend: Big, divisor: Big): Big => {
   return new Big(new Exact(dividend).div(divisor));
 };
 
+/**
+ * Integer division rounded up, for counting whole steps: Big's division at
+ * zero decimal places costs a few digits, not the forty of `divide`.
+ */
+const Ceiling = Big();
+Ceiling.DP = 0;
+Ceiling.RM = Big.roundUp;
+
+/**
+ * The smallest multiple of `step` whose product with `price` reaches
+ * `amount` (all positive): `step x ceil(amount / (price x step))`. Exact:
+ * rounding up at zero places is decided by the remainder, not by digits.
+ */
+export const stepsToReach = (amount: Big, price: Big, step: Big): Big => {
+  assertPositiveStep(step);
+  if (price.lte(0)) throw new RangeError('price must be positive');
+  return step.times(new Ceiling(amount).div(price.times(step)));
+};
+
 /** Largest multiple of `step` that is <= value. Exact: uses Big's integer `mod`. */
 export const floorToStep = (value: Big, step: Big): Big => {
   assertPositiveStep(step);
@@ -51,6 +70,9 @@ export const minOf = (first: Big, ...rest: Big[]): Big =>
 export const leastCommonMultiple = (a: Big, b: Big): Big => {
   assertPositiveStep(a);
   assertPositiveStep(b);
+  // Every real venue's steps are powers of ten: one divides the other.
+  const [larger, smaller] = a.gte(b) ? [a, b] : [b, a];
+  if (larger.mod(smaller).eq(0)) return larger;
   const places = Math.max(decimalPlaces(a), decimalPlaces(b));
   // Scale to integers by shifting the exponent: exact, unlike a division.
   const x = a.times(`1e${places}`);

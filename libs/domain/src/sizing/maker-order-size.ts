@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { ceilToStep, divide, floorToStep, maxOf } from '../decimal/decimal-math';
+import { ceilToStep, floorToStep, maxOf, stepsToReach } from '../decimal/decimal-math';
 import { type TradeMarket, coarserLotSize } from '../market/market-rules';
 import { hedgeRules, makerRules } from '../spread/legs';
 import type { MakerLeg, SizeType } from '../trade/trade-terms';
@@ -42,13 +42,15 @@ export const minimumMakerOrderSize = (input: MakerSizingInput): Big => {
   const lot = coarserLotSize(input.market);
   const maker = makerRules(input.market, input.makerLeg);
   const hedge = hedgeRules(input.market, input.makerLeg);
-  const floors = [lot, maker.minSize, hedge.minSize];
-  if (maker.minNotional) floors.push(divide(maker.minNotional, input.makerPrice));
+  const floors = [ceilToStep(maker.minSize, lot), ceilToStep(hedge.minSize, lot)];
+  if (maker.minNotional) floors.push(stepsToReach(maker.minNotional, input.makerPrice, lot));
   if (hedge.minNotional) {
-    floors.push(divide(hedge.minNotional.times(MIN_NOTIONAL_HEADROOM), input.hedgeReference));
+    floors.push(
+      stepsToReach(hedge.minNotional.times(MIN_NOTIONAL_HEADROOM), input.hedgeReference, lot),
+    );
   }
-  let size = ceilToStep(maxOf(lot, ...floors), lot);
-  // The quotients above are truncated; the exact check steps up when one fell short.
+  let size = maxOf(lot, ...floors);
+  // Each floor is exact; the check only guards the rule above against a change of either.
   while (!meetsBothLegsMinimums(size, input)) size = size.plus(lot);
   return size;
 };

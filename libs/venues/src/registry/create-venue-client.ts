@@ -26,6 +26,8 @@ export interface StoredVenueCredential {
 export interface VenueClientOptions {
   env?: Record<string, string | undefined>;
   logger?: Logger;
+  /** Levels per side in `book` events (paper mode): 1 for a reader of the touch only. */
+  bookDepth?: number;
   /** Live mode only: how to build the ccxt exchange (tests pass a fake). */
   createExchange?: (venue: string, credentials: LiveCredentials) => Promise<CcxtExchangeLike>;
 }
@@ -70,6 +72,7 @@ export async function createVenueClient(
         baseUrl: paperBaseUrl(config, options.env),
         credentials: credential,
         logger: options.logger,
+        ...(options.bookDepth !== undefined ? { bookDepth: options.bookDepth } : {}),
       });
     case 'live': {
       const exchange = await (options.createExchange ?? createCcxtExchange)(

@@ -7,6 +7,7 @@ import {
   RateLimitedError,
   UnknownOrderError,
   VenueAuthError,
+  type PlaceOrderRequest,
   type VenueClient,
   type VenueFill,
   type VenueOrder,
@@ -22,6 +23,11 @@ export interface RestingOrder {
   orderId?: string;
   /** Its placement's answer was lost: it may or may not rest on the venue. */
   unknown: boolean;
+  /**
+   * Set while this order's replace is unconfirmed: the order it replaces,
+   * which rests if the replace never reached the venue (marked unknown).
+   */
+  replacing?: RestingOrder;
 }
 
 /** What a maker request came to, for the trade's loop to act on. */
@@ -63,25 +69,12 @@ export class MakerOrders {
 
   /** Posts a new maker order (post-only). */
   async place(price: Big, size: Big): Promise<MakerOutcome> {
-    const waited = await this.pay();
-    const quoteNumber = Number(this.context.epoch) * QUOTES_PER_EPOCH + this.quoteCount;
-    this.quoteCount += 1;
-    const order: RestingOrder = {
-      clientOrderId: clientOrderId(this.context.tradeId, { kind: 'maker', quoteNumber }),
-      price,
-      size,
-      filled: new Big(0),
-      unknown: false,
-    };
+    const paying = this.pay();
+    const waited = paying !== false && (await paying);
+    const order = this.nextOrder(price, size);
     this.resting = order;
     try {
-      const placing = this.context.client.placePostOnly({
-        symbol: this.context.leg.symbol,
-        side: this.context.side,
-        price: formatDecimal(price),
-        size: formatDecimal(size),
-        clientOrderId: order.clientOrderId,
-      });
+      const placing = this.context.client.placePostOnly(this.placement(order));
       this.context.onRequestSent?.(waited);
       const ack = await placing;
       order.orderId = ack.order.orderId;
@@ -96,7 +89,8 @@ export class MakerOrders {
   async cancel(): Promise<MakerOutcome> {
     const order = this.resting;
     if (!order) return { kind: 'done' };
-    const waited = await this.pay();
+    const paying = this.pay();
+    const waited = paying !== false && (await paying);
     try {
       const canceling = this.context.client.cancel({
         clientOrderId: order.clientOrderId,
@@ -116,23 +110,84 @@ export class MakerOrders {
     }
   }
 
+  /**
+   * Moves the resting order to `price` and `size` in one venue request: the
+   * venue cancels it and places the new one only if it had filled exactly
+   * what this trade has seen, so an unseen fill is never quoted over.
+   */
+  async replace(price: Big, size: Big): Promise<MakerOutcome> {
+    const previous = this.resting;
+    if (!previous || previous.unknown) return this.cancel();
+    const paying = this.pay();
+    const waited = paying !== false && (await paying);
+    if (this.resting !== previous) return { kind: 'done' };
+    const order = this.nextOrder(price, size);
+    order.replacing = previous;
+    this.resting = order;
+    try {
+      const replacing = this.context.client.replace({
+        target: { clientOrderId: previous.clientOrderId, symbol: this.context.leg.symbol },
+        next: this.placement(order),
+        expectedFilledSize: formatDecimal(previous.filled),
+      });
+      this.context.onRequestSent?.(waited);
+      const result = await replacing;
+      order.replacing = undefined;
+      const venueFilled = result.canceled.order
+        ? new Big(result.canceled.order.filledSize)
+        : previous.filled;
+      const filledBeyondSeen = venueFilled.gt(previous.filled);
+      if (result.placed) {
+        order.orderId = result.placed.order.orderId;
+        if (this.resting === order && isClosed(result.placed.order)) this.resting = null;
+        return { kind: 'done', filledBeyondSeen };
+      }
+      if (this.resting === order) this.resting = null;
+      if (result.placeError) return this.placementFailed(order, result.placeError);
+      return { kind: 'done', filledBeyondSeen };
+    } catch (error) {
+      if (error instanceof UnknownOrderError) {
+        // The venue does not know the order it was asked to replace: nothing rests.
+        if (this.resting === order) this.resting = null;
+        return { kind: 'done' };
+      }
+      if (
+        error instanceof OrderRejectedError ||
+        error instanceof RateLimitedError ||
+        error instanceof VenueAuthError
+      ) {
+        // Refused as a whole: the previous order rests as it was.
+        if (this.resting === order) this.resting = previous;
+        return this.requestFailed(error);
+      }
+      // No answer: the new order may rest, or the previous one. The next cycle asks the venue.
+      order.unknown = true;
+      previous.unknown = true;
+      return { kind: 'wait', ms: 200 };
+    }
+  }
+
   /** A placement whose answer was lost: is it on the book? */
   async resolveUnknown(): Promise<MakerOutcome> {
     const order = this.resting;
     if (!order?.unknown) return { kind: 'done' };
-    await this.pay();
+    const paying = this.pay();
+    if (paying !== false) await paying;
     try {
       const found = await this.context.client.order({
         clientOrderId: order.clientOrderId,
         symbol: this.context.leg.symbol,
       });
       order.unknown = false;
+      order.replacing = undefined;
       order.orderId = found.orderId;
       if (this.resting === order && isClosed(found)) this.resting = null;
       return { kind: 'done', filledBeyondSeen: new Big(found.filledSize).gt(order.filled) };
     } catch (error) {
       if (error instanceof UnknownOrderError) {
-        if (this.resting === order) this.resting = null;
+        // Never placed. After a replace whose answer was lost, the order it
+        // replaced may still rest: that one is looked up next.
+        if (this.resting === order) this.resting = order.replacing ?? null;
         return { kind: 'done' };
       }
       return this.requestFailed(error);
@@ -141,6 +196,12 @@ export class MakerOrders {
 
   /** A maker fill of this trade (stream, read-back or reconciliation). */
   onFill(fill: VenueFill): void {
+    const replaced = this.resting?.replacing;
+    if (replaced?.clientOrderId === fill.clientOrderId) {
+      // A fill of the order being replaced: the venue's answer is checked against it.
+      replaced.filled = replaced.filled.plus(fill.size);
+      return;
+    }
     const order = this.resting;
     if (!order || order.clientOrderId !== fill.clientOrderId) return;
     order.filled = order.filled.plus(fill.size);
@@ -157,11 +218,37 @@ export class MakerOrders {
     return matchClientOrderId(venueClientOrderId, this.context.tradeId)?.kind === 'maker';
   }
 
-  /** Takes a token, waiting when the bucket is empty. True when it had to wait. */
-  private async pay(): Promise<boolean> {
+  /**
+   * Takes a token: at once when the bucket has one (false, and nothing is
+   * awaited, so the request goes out in the same turn as the decision to send
+   * it), else a promise of `true` once the bucket let it through.
+   */
+  private pay(): false | Promise<true> {
     if (this.context.bucket.take()) return false;
-    await this.context.bucket.waitFor(1, this.context.signal);
-    return true;
+    return this.context.bucket.waitFor(1, this.context.signal).then(() => true as const);
+  }
+
+  /** A new maker order with the next client order id of this lease. */
+  private nextOrder(price: Big, size: Big): RestingOrder {
+    const quoteNumber = Number(this.context.epoch) * QUOTES_PER_EPOCH + this.quoteCount;
+    this.quoteCount += 1;
+    return {
+      clientOrderId: clientOrderId(this.context.tradeId, { kind: 'maker', quoteNumber }),
+      price,
+      size,
+      filled: new Big(0),
+      unknown: false,
+    };
+  }
+
+  private placement(order: RestingOrder): PlaceOrderRequest {
+    return {
+      symbol: this.context.leg.symbol,
+      side: this.context.side,
+      price: formatDecimal(order.price),
+      size: formatDecimal(order.size),
+      clientOrderId: order.clientOrderId,
+    };
   }
 
   private placementFailed(order: RestingOrder, error: unknown): MakerOutcome {

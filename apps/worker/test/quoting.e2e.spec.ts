@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import type { VenueOrder } from '@sts/venues';
-import { WorkerHarness, type Trader } from './worker-harness';
+import { eventually, WorkerHarness, type Trader } from './worker-harness';
 
 jest.setTimeout(60_000);
 
@@ -143,6 +143,40 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
     expect(done.filled_size).toBe(price.times(order.size).toFixed());
     // What stays unfilled is less than one lot's worth.
     expect(new Big(1500).minus(done.filled_size).lt(price.times('0.00001'))).toBe(true);
+  });
+
+  it('moves the resting order in one replace request when H moves', async () => {
+    const trader = await harness.trader();
+    const t = await touches();
+    const target = t.hedgeReference.minus(t.bid).plus('40');
+    const tradeId = await harness.createTrade(trader, {
+      target_spread: target.toFixed(),
+      spread_condition: 'gte',
+    });
+    const first = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    const accepted = async (): Promise<number> =>
+      (await harness.sim.requestCounts('hyperliquid', trader.wallet)).seconds.reduce(
+        (sum, second) => sum + second.accepted,
+        0,
+      );
+    const before = await accepted();
+    // H (paradex's best bid) rises 3 bps: the highest valid maker price rises with it.
+    await harness.sim.jumpVenue('paradex', 3, 'BTC-USD-PERP');
+    // Watched on the public book, so the wait itself sends nothing on the trader's account.
+    const movedTo = await eventually(async () => {
+      const book = await harness.sim.book('hyperliquid', 'BTC', 200);
+      // The order is the only bid of its size (house levels are far larger).
+      const level = book.bids.find(
+        ([price, size]) => new Big(price).gt(first.price) && new Big(size).eq(first.size),
+      );
+      return level?.[0];
+    }, 'the maker bid at a higher price');
+    expect(await accepted()).toBe(before + 1);
+    const open = await harness.openOrders(trader, 'hyperliquid');
+    expect(open).toHaveLength(1);
+    expect(open[0].orderId).not.toBe(first.orderId);
+    expect(open[0].price).toBe(movedTo);
+    await cancel(trader, tradeId);
   });
 
   it('fast-move guard on: a fast fall of H cancels the resting order, holds, then quotes again', async () => {

@@ -105,7 +105,10 @@ export async function startWorker(
     );
     const accounts = new AccountSessions(factory, logger);
     closers.push(() => accounts.closeAll());
-    const marketData = new MarketData(factory, workerId, logger);
+    const scheduler = new StepScheduler(monotonicClock);
+    const marketData = new MarketData(factory, workerId, logger, (deliver) =>
+      scheduler.burst(deliver),
+    );
     closers.push(() => marketData.closeAll());
     const leases = new LeaseRepository(db, workerId, settings.leaseTtlMs);
     const metrics = new WorkerMetrics();
@@ -136,7 +139,7 @@ export async function startWorker(
       marketData,
       budget,
       clock: monotonicClock,
-      scheduler: new StepScheduler(monotonicClock),
+      scheduler,
       metrics,
       logger,
       haltFor: (venues) => maintenance.haltFor(venues),

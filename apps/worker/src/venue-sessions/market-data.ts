@@ -12,6 +12,9 @@ export interface BookListener {
   onStale(): void;
 }
 
+/** Runs the delivery of one update to its listeners (the worker gives it a step slice of its own). */
+export type FanOut = (deliver: () => void) => void;
+
 /**
  * One venue's public market data for the whole worker: market rules and the
  * books of the symbols its trades need, on one socket, fanned out to every
@@ -30,6 +33,7 @@ export class MarketDataFeed {
     private readonly factory: VenueClientFactory,
     private readonly workerId: string,
     private readonly logger: Logger,
+    private readonly fanOut: FanOut = (run) => run(),
   ) {}
 
   connect(): Promise<void> {
@@ -62,7 +66,10 @@ export class MarketDataFeed {
         // `latest` is empty, so the first book goes out and makes them fresh again.
         if (previous?.bestBid === update.bestBid && previous?.bestAsk === update.bestAsk) return;
         const listeners = this.listeners.get(update.symbol);
-        if (listeners) for (const listener of listeners) listener.onBook(update, receivedAtMs);
+        if (listeners)
+          this.fanOut(() => {
+            for (const listener of listeners) listener.onBook(update, receivedAtMs);
+          });
       });
       client.on('connection', (event) => {
         if (event.state !== 'disconnected') return;
@@ -142,12 +149,13 @@ export class MarketData {
     private readonly factory: VenueClientFactory,
     private readonly workerId: string,
     private readonly logger: Logger,
+    private readonly fanOut?: FanOut,
   ) {}
 
   feed(venue: VenueId): MarketDataFeed {
     let feed = this.feeds.get(venue);
     if (!feed) {
-      feed = new MarketDataFeed(venue, this.factory, this.workerId, this.logger);
+      feed = new MarketDataFeed(venue, this.factory, this.workerId, this.logger, this.fanOut);
       this.feeds.set(venue, feed);
     }
     return feed;

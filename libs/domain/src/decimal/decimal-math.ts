@@ -35,9 +35,18 @@ export const stepsToReach = (amount: Big, price: Big, step: Big): Big => {
   return step.times(new Ceiling(amount).div(price.times(step)));
 };
 
-/** Largest multiple of `step` that is <= value. Exact: uses Big's integer `mod`. */
+/**
+ * Decimal places of a step that is 1, 0.1, 0.01, ... (every real venue's
+ * tick and lot), else null. Such a step floors by truncation, no division.
+ */
+const powerOfTenPlaces = (step: Big): number | null =>
+  step.c.length === 1 && step.c[0] === 1 && step.e <= 0 ? -step.e : null;
+
+/** Largest multiple of `step` that is <= value. Exact: truncation, or Big's integer `mod`. */
 export const floorToStep = (value: Big, step: Big): Big => {
   assertPositiveStep(step);
+  const places = powerOfTenPlaces(step);
+  if (places !== null) return value.round(places, value.s < 0 ? Big.roundUp : Big.roundDown);
   const remainder = value.mod(step);
   if (remainder.eq(0)) return value;
   // mod keeps the dividend's sign, so a negative value is one step further down.

@@ -32,8 +32,17 @@ export const coarserTickSize = (market: TradeMarket): Big =>
  * The coarser lot: the smallest size that is a whole number of lots on both
  * venues, so a fully filled maker order can be hedged in one order.
  */
-export const coarserLotSize = (market: TradeMarket): Big =>
-  leastCommonMultiple(market.long.lotSize, market.short.lotSize);
+export const coarserLotSize = (market: TradeMarket): Big => {
+  let lot = coarserLots.get(market);
+  if (!lot) {
+    lot = leastCommonMultiple(market.long.lotSize, market.short.lotSize);
+    coarserLots.set(market, lot);
+  }
+  return lot;
+};
+
+/** Rules never change under a TradeMarket: its coarser lot is worked out once (quotes ask often). */
+const coarserLots = new WeakMap<TradeMarket, Big>();
 
 /** A book whose best bid is not below its best ask is stale or broken: never quote on it. */
 export const isCrossedOrLocked = (touch: BookTouch): boolean => touch.bestBid.gte(touch.bestAsk);

@@ -77,8 +77,12 @@ export type MakerOrderSizing =
  */
 export const makerOrderSize = (input: MakerOrderSizeInput): MakerOrderSizing => {
   const remainingBase = remainingBaseSize(input.sizeType, input.remaining, input.makerPrice);
-  const size = floorToStep(remainingBase, coarserLotSize(input.market));
-  return size.gte(minimumMakerOrderSize(input))
+  const lot = coarserLotSize(input.market);
+  const size = floorToStep(remainingBase, lot);
+  // Meeting the minimums only gets easier as a size grows, so a whole number of
+  // lots meets them exactly when it is at least minimumMakerOrderSize: the
+  // direct check spares working that minimum out on every quote.
+  return size.gte(lot) && meetsBothLegsMinimums(size, input)
     ? { kind: 'order', size }
     : { kind: 'too_small', remainingBase };
 };

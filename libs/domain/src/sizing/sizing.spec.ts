@@ -147,6 +147,18 @@ describe('maker order size properties', () => {
     );
   });
 
+  it('orders exactly the sizes at or above the minimum order', () => {
+    fc.assert(
+      fc.property(sizingCase, (input) => {
+        const sizing = makerOrderSize(input);
+        const base = remainingBaseSize(input.sizeType, input.remaining, input.makerPrice);
+        const floored = base.minus(base.mod(coarserLotSize(input.market)));
+        expect(sizing.kind === 'order').toBe(floored.gte(minimumMakerOrderSize(input)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('the minimum order is the smallest lot multiple meeting every minimum', () => {
     fc.assert(
       fc.property(sizingCase, (input) => {

@@ -126,9 +126,21 @@ function applyTouch(side: SideState, update: BookUpdate): boolean {
   if (bid === side.bid && ask === side.ask && side.touch !== null) return false;
   side.bid = bid;
   side.ask = ask;
-  side.touch =
-    bid !== undefined && ask !== undefined
-      ? { bestBid: new Big(bid), bestAsk: new Big(ask) }
-      : null;
+  side.touch = touchOf(update);
   return true;
+}
+
+/** One update reaches every trade on the market: its touch is parsed once (Big values are never mutated). */
+const touches = new WeakMap<BookUpdate, BookTouch | null>();
+
+function touchOf(update: BookUpdate): BookTouch | null {
+  let touch = touches.get(update);
+  if (touch === undefined) {
+    touch =
+      update.bestBid !== null && update.bestAsk !== null
+        ? { bestBid: new Big(update.bestBid), bestAsk: new Big(update.bestAsk) }
+        : null;
+    touches.set(update, touch);
+  }
+  return touch;
 }

@@ -56,15 +56,19 @@ export const tradeTag = (tradeId: string): string =>
 export const makerFillHash = (tradeId: string, makerFillId: string): string =>
   sha256Hex(`fill:${tradeId}:${makerFillId}`).slice(0, FILL_HASH_LENGTH);
 
+/** A maker quote's id from the trade's tag (`tradeTag`), for callers that keep the tag. */
+export const makerClientOrderId = (tag: string, quoteNumber: number): string => {
+  if (!Number.isSafeInteger(quoteNumber) || quoteNumber < 0) {
+    throw new InvalidClientOrderCauseError(`bad quote number ${quoteNumber}`);
+  }
+  return tag + MAKER_KIND + quoteNumber.toString(16).padStart(15, '0');
+};
+
 export const clientOrderId = (tradeId: string, cause: ClientOrderCause): string => {
   if (tradeId.length === 0) throw new InvalidClientOrderCauseError('trade id is empty');
   switch (cause.kind) {
-    case 'maker': {
-      if (!Number.isSafeInteger(cause.quoteNumber) || cause.quoteNumber < 0) {
-        throw new InvalidClientOrderCauseError(`bad quote number ${cause.quoteNumber}`);
-      }
-      return tradeTag(tradeId) + MAKER_KIND + cause.quoteNumber.toString(16).padStart(15, '0');
-    }
+    case 'maker':
+      return makerClientOrderId(tradeTag(tradeId), cause.quoteNumber);
     case 'hedge': {
       const { makerFillId, attempt } = cause;
       if (makerFillId.length === 0)

@@ -1,6 +1,12 @@
 import Big from 'big.js';
 import type { TokenBucket } from '@sts/budget-client';
-import { clientOrderId, formatDecimal, matchClientOrderId, type Side } from '@sts/domain';
+import {
+  formatDecimal,
+  makerClientOrderId,
+  matchClientOrderId,
+  tradeTag,
+  type Side,
+} from '@sts/domain';
 import {
   OrderRejectedError,
   PostOnlyWouldCrossError,
@@ -64,8 +70,11 @@ const QUOTES_PER_EPOCH = 1_000_000;
 export class MakerOrders {
   resting: RestingOrder | null = null;
   private quoteCount = 0;
+  private readonly tag: string;
 
-  constructor(private readonly context: MakerOrdersContext) {}
+  constructor(private readonly context: MakerOrdersContext) {
+    this.tag = tradeTag(context.tradeId);
+  }
 
   /** Posts a new maker order (post-only). */
   async place(price: Big, size: Big): Promise<MakerOutcome> {
@@ -233,7 +242,7 @@ export class MakerOrders {
     const quoteNumber = Number(this.context.epoch) * QUOTES_PER_EPOCH + this.quoteCount;
     this.quoteCount += 1;
     return {
-      clientOrderId: clientOrderId(this.context.tradeId, { kind: 'maker', quoteNumber }),
+      clientOrderId: makerClientOrderId(this.tag, quoteNumber),
       price,
       size,
       filled: new Big(0),

@@ -8,7 +8,13 @@
  *
  * Prints figures; asserts nothing. Target: at least 1,000 trades per worker.
  */
-import { driveMarket, ms, startBenchWorld, TRADES_PER_WALLET } from './worker-fixture';
+import {
+  driveMarket,
+  ms,
+  startBenchWorld,
+  TRADES_PER_WALLET,
+  withWorkerNodeFlags,
+} from './worker-fixture';
 import { runBench } from './run-bench';
 
 const arg = (name: string, fallback: number): number => {
@@ -61,4 +67,4 @@ async function main(): Promise<void> {
   }
 }
 
-runBench(main);
+if (withWorkerNodeFlags()) runBench(main);

@@ -4,7 +4,7 @@
  * (ten trades per wallet, within every venue's maker cap), and one worker
  * in this process so its figures can be read directly.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +56,25 @@ const TARGET_SIZE: Record<string, string> = { BTC: '1', ETH: '30', SOL: '500' };
 /** Enough collateral on every paper account for the margin pre-flight of those targets. */
 const COLLATERAL = '1000000000000';
 export const VENUES = Object.keys(LIMITS) as Venue[];
+
+/** The worker's V8 settings in production (tools/fleet.mjs, docker-compose.yml): the bench runs under them too. */
+export const WORKER_NODE_FLAGS = ['--max-semi-space-size=64'];
+
+/**
+ * The worker runs inside the bench process, so the bench must run with the
+ * worker's V8 flags: without them it starts itself again with them and
+ * returns false (the caller then stops); with them it returns true.
+ */
+export function withWorkerNodeFlags(): boolean {
+  if (WORKER_NODE_FLAGS.every((flag) => process.execArgv.includes(flag))) return true;
+  const run = spawnSync(
+    process.execPath,
+    [...process.execArgv, ...WORKER_NODE_FLAGS, ...process.argv.slice(1)],
+    { stdio: 'inherit' },
+  );
+  process.exitCode = run.status ?? 1;
+  return false;
+}
 
 export interface BenchWorld {
   control: SimControl;

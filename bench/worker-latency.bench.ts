@@ -12,7 +12,13 @@
  *
  * Prints figures; asserts nothing. Targets: fill-to-hedge p99 < 2 ms, re-quote p99 < 5 ms.
  */
-import { driveMarket, ms, startBenchWorld, TRADES_PER_WALLET } from './worker-fixture';
+import {
+  driveMarket,
+  ms,
+  startBenchWorld,
+  TRADES_PER_WALLET,
+  withWorkerNodeFlags,
+} from './worker-fixture';
 import { profileWindow, runBench } from './run-bench';
 
 const arg = (name: string, fallback: number): number => {
@@ -69,4 +75,4 @@ async function main(): Promise<void> {
   }
 }
 
-runBench(main);
+if (withWorkerNodeFlags()) runBench(main);

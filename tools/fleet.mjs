@@ -122,7 +122,10 @@ start('gateway', 'dist/apps/gateway/src/main.js');
 start('notifier', 'dist/apps/notifier/src/main.js');
 const workerMain = 'dist/apps/worker/src/main.js';
 const workers = existsSync(workerMain) ? Number(env.WORKER_REPLICAS) : 0;
-for (let index = 1; index <= workers; index += 1) start(`worker-${index}`, workerMain, { WORKER_ID: `worker-${index}` });
+// A larger young generation: fewer scavenges, each of which pauses every trade (apps/worker/README.md).
+const workerNodeOptions = `${env.NODE_OPTIONS ?? ''} --max-semi-space-size=64`.trim();
+for (let index = 1; index <= workers; index += 1)
+  start(`worker-${index}`, workerMain, { WORKER_ID: `worker-${index}`, NODE_OPTIONS: workerNodeOptions });
 const gatewayUrl = `http://127.0.0.1:${env.GATEWAY_PORT}`;
 await waitFor('gateway', `${gatewayUrl}/healthz`);
 await waitFor('notifier', `http://127.0.0.1:${env.NOTIFIER_PORT}/healthz`);

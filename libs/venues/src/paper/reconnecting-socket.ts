@@ -16,6 +16,10 @@ export interface ReconnectingSocketOptions {
   onClose: (reason: string, status?: number) => void;
 }
 
+const zeroMask = (mask: Buffer): void => {
+  mask.fill(0);
+};
+
 /**
  * A WebSocket that stays up: on any close or silence it reconnects with
  * exponential backoff and jitter until stopped. What to resubscribe is the
@@ -62,6 +66,10 @@ export class ReconnectingSocket {
     const socket = new WebSocket(this.options.url, {
       headers: this.options.headers(),
       handshakeTimeout: 5_000,
+      // Masking shields browsers' HTTP proxies from scripted frames; a service
+      // talking to a venue gains nothing from it. A zero key (still a masked
+      // frame on the wire) lets ws skip the per-frame random bytes and XOR.
+      generateMask: zeroMask,
     });
     this.socket = socket;
     let closed = false;

@@ -145,9 +145,14 @@ export class TradeState {
       {
         onFill: (fill) => this.onMakerAccountFill(fill),
         onOrder: (order) => this.onMakerOrder(order),
+        bucket: this.budget.maker,
       },
       // Hedge results come from the IOC answers; the hedge account's stream adds nothing.
-      { onFill: () => undefined, onOrder: () => undefined },
+      {
+        onFill: () => undefined,
+        onOrder: () => undefined,
+        ...(this.budget.hedge ? { bucket: this.budget.hedge } : {}),
+      },
     );
   }
 

@@ -1,3 +1,4 @@
+import type { TokenBucket } from '@sts/budget-client';
 import { parseClientOrderId, type VenueId } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { Unsubscribe, VenueClient, VenueFill, VenueOrder } from '@sts/venues';
@@ -6,9 +7,17 @@ import type { Unsubscribe, VenueClient, VenueFill, VenueOrder } from '@sts/venue
 export interface AccountListener {
   onFill(fill: VenueFill): void;
   onOrder(order: VenueOrder): void;
+  /**
+   * The trade's request budget on this account, when it has one. A read the
+   * session makes for all its trades (fills missed in a disconnect) is paid
+   * from one of them, so the account's limit holds through a reconnect too.
+   */
+  bucket?: TokenBucket;
 }
 
 const RECOVERY_ATTEMPTS = 5;
+/** Longest wait for a trade's budget before a recovery read (fills may be unhedged meanwhile). */
+const READ_BUDGET_WAIT_MS = 1_500;
 
 /**
  * One venue account (venue, wallet) shared by every trade of this worker that
@@ -92,6 +101,7 @@ export class AccountSession {
   private async recoverFills(sinceMs: number): Promise<void> {
     for (let attempt = 1; attempt <= RECOVERY_ATTEMPTS; attempt += 1) {
       try {
+        await this.payForRead();
         const fills = await this.client.fillsSince(sinceMs);
         for (const fill of fills) this.route(fill.clientOrderId)?.onFill(fill);
         return;
@@ -101,6 +111,25 @@ export class AccountSession {
           'could not read fills missed during a disconnect',
         );
         await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  }
+
+  /**
+   * Takes one request from a listening trade's budget on this account,
+   * waiting at most READ_BUDGET_WAIT_MS for it. A trade whose bucket is dry
+   * that long (or closes) hands the turn to the next; with none left the read
+   * goes unpaid: a missed fill left unread is worse than one request over the
+   * limit (which the venue refuses with a 429, and the retry waits out).
+   */
+  private async payForRead(): Promise<void> {
+    for (const listener of [...this.listeners.values()]) {
+      if (!listener.bucket) continue;
+      try {
+        await listener.bucket.waitFor(1, AbortSignal.timeout(READ_BUDGET_WAIT_MS));
+        return;
+      } catch {
+        // Dry for too long, or that trade ended: try the next one.
       }
     }
   }

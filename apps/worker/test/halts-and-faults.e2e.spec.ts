@@ -52,6 +52,34 @@ describe('maintenance, kill switch, hedge faults and pre-flight', () => {
     await harness.waitForStatus(trader, tradeId, 'canceled');
   });
 
+  it('a maker fill while the account stream is down is read back after the reconnect and hedged', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, { target_size: '0.01', target_spread: '5' });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+
+    // The worker's hyperliquid account socket drops and new ones are refused
+    // for a while; the maker order fills meanwhile, so the stream never says so.
+    const { dropped } = await harness.sim.dropSockets('hyperliquid', 1_500, trader.wallet);
+    expect(dropped).toBeGreaterThan(0);
+    await harness.takeFromMaker(order, '0.004');
+
+    // After the reconnect the session reads the fills it missed and the hedge goes out.
+    const outcomes = await harness.waitForEvent(trader, tradeId, 'hedge_outcome', 1, 15_000);
+    expect(outcomes.find((e) => e.event_type === 'maker_fill')?.data).toMatchObject({
+      size: '0.004',
+    });
+    const hedgeFills = await harness.sim.fillsOf('paradex', trader.wallet);
+    expect(hedgeFills.reduce((sum, fill) => sum.plus(fill.size), new Big(0)).toFixed()).toBe(
+      '0.004',
+    );
+    expect((await harness.trade(trader, tradeId)).filled_size).toBe('0.004');
+    const response = await harness.gateway.request('DELETE', `/api/v1/trades/${tradeId}`, {
+      headers: trader.headers,
+    });
+    expect(response.status).toBe(202);
+    await harness.waitForStatus(trader, tradeId, 'canceled');
+  });
+
   it('the kill switch pauses every trade at once and resumes them when lifted', async () => {
     const first = await harness.trader();
     const second = await harness.trader(['lighter', 'aster']);

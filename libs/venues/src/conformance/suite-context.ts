@@ -2,7 +2,9 @@ import type { BookUpdate } from '../model/book';
 import type { VenueMarket } from '../model/market';
 import type { VenueClient } from '../venue-client';
 import type { ConformanceHarness, ConformanceSetup } from './conformance-harness';
-import { clientOrderIds, EventLog, minimumSize, minus, times } from './conformance-tools';
+import Big from 'big.js';
+import type { OrderAck } from '../model/orders';
+import { clientOrderIds, EventLog, minimumSize, minus, plus, times } from './conformance-tools';
 
 /**
  * What every conformance case works with: the harness, one connected client
@@ -64,6 +66,27 @@ export class SuiteContext {
   };
 
   readonly tick = (): string => this.market.entry.tick_size;
+
+  /** A post-only buy of the market under test (size: the case size) with a fresh client order id. */
+  readonly placeBuy = (price: string, size: string = this.size): Promise<OrderAck> =>
+    this.client.placePostOnly({
+      symbol: this.harness.symbol,
+      side: 'buy',
+      price,
+      size,
+      clientOrderId: this.nextId(),
+    });
+
+  /**
+   * The best bid an order can join: one tick inside the spread when there is
+   * room, else the best bid itself; `ahead` is the size queued before it.
+   */
+  readonly bidAtTop = async (): Promise<{ price: string; ahead: string }> => {
+    const top = await this.book();
+    const inside = plus(top.bestBid!, this.tick());
+    if (new Big(inside).lt(top.bestAsk!)) return { price: inside, ahead: '0' };
+    return { price: top.bestBid!, ahead: top.bids[0].size };
+  };
 
   /** A bid price far enough from the touch never to fill during a case. */
   readonly farBid = async (): Promise<string> =>

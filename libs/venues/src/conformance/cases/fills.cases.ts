@@ -32,19 +32,10 @@ export function fillsCases(ctx: SuiteContext): void {
   itWhen(ctx.capabilities.trade)(
     'fills a resting maker order partially, then fully, when the market trades through it',
     async () => {
-      const { client, harness, log, market, size, nextId, book, tick } = ctx;
+      const { client, harness, log, market, size } = ctx;
       const trade = harness.driver.trade!;
-      const top = await book();
-      const inside = plus(top.bestBid!, tick());
-      const price = new Big(inside).lt(top.bestAsk!) ? inside : top.bestBid!;
-      const ahead = price === top.bestBid ? top.bids[0].size : '0';
-      const ack = await client.placePostOnly({
-        symbol: harness.symbol,
-        side: 'buy',
-        price,
-        size: times(size, 2),
-        clientOrderId: nextId(),
-      });
+      const { price, ahead } = await ctx.bidAtTop();
+      const ack = await ctx.placeBuy(price, times(size, 2));
       await trade(harness.symbol, 'sell', plus(ahead, size), price);
       const partial = await log.waitFor('fill', (fill) => fill.orderId === ack.order.orderId);
       expect(partial).toMatchObject({

@@ -111,13 +111,7 @@ export function orderEntryCases(ctx: SuiteContext): void {
   it('replaces nothing when the order is no longer open', async () => {
     const { client, harness, size, nextId, farBid } = ctx;
     const price = await farBid();
-    const original = await client.placePostOnly({
-      symbol: harness.symbol,
-      side: 'buy',
-      price,
-      size,
-      clientOrderId: nextId(),
-    });
+    const original = await ctx.placeBuy(price);
     await client.cancel({ orderId: original.order.orderId });
     const next = {
       symbol: harness.symbol,
@@ -139,13 +133,7 @@ export function orderEntryCases(ctx: SuiteContext): void {
 
   it('keeps the cancel and reports the refusal when the replacement would cross', async () => {
     const { client, harness, size, nextId, farBid, book } = ctx;
-    const original = await client.placePostOnly({
-      symbol: harness.symbol,
-      side: 'buy',
-      price: await farBid(),
-      size,
-      clientOrderId: nextId(),
-    });
+    const original = await ctx.placeBuy(await farBid());
     const { bestAsk } = await book();
     const replaced = await client.replace({
       target: { orderId: original.order.orderId },
@@ -161,18 +149,9 @@ export function orderEntryCases(ctx: SuiteContext): void {
   itWhen(ctx.capabilities.trade)(
     'cancels without placing when the order filled beyond what the caller saw',
     async () => {
-      const { client, harness, log, size, nextId, book, tick } = ctx;
-      const top = await book();
-      const inside = plus(top.bestBid!, tick());
-      const price = new Big(inside).lt(top.bestAsk!) ? inside : top.bestBid!;
-      const ahead = price === top.bestBid ? top.bids[0].size : '0';
-      const original = await client.placePostOnly({
-        symbol: harness.symbol,
-        side: 'buy',
-        price,
-        size: times(size, 2),
-        clientOrderId: nextId(),
-      });
+      const { client, harness, log, size, nextId, tick } = ctx;
+      const { price, ahead } = await ctx.bidAtTop();
+      const original = await ctx.placeBuy(price, times(size, 2));
       await harness.driver.trade!(harness.symbol, 'sell', plus(ahead, size), price);
       await log.waitFor('fill', (fill) => fill.orderId === original.order.orderId);
       const next = {

@@ -1,3 +1,9 @@
+/** A numeric `--name value` option of the bench's command line, else `fallback`. */
+export const numberArg = (name: string, fallback: number): number => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? Number(process.argv[index + 1]) : fallback;
+};
+
 /** A bench's entry: exits 0 when it finished, 1 with the error, 130 when interrupted. */
 export function runBench(main: () => Promise<void>): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const)

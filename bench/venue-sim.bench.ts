@@ -13,11 +13,9 @@ import Big from 'big.js';
 import WebSocket from 'ws';
 import { PaperVenueClient, type WireServerMessage } from '@sts/venues';
 import { SimControl } from '@sts/app-venue-sim';
+import { numberArg } from './run-bench';
 
-const arg = (name: string, fallback: number): number => {
-  const index = process.argv.indexOf(`--${name}`);
-  return index > 0 ? Number(process.argv[index + 1]) : fallback;
-};
+const arg = numberArg;
 const SECONDS = arg('seconds', 10);
 const ORDERS = arg('orders', 2000);
 const TICK_MS = arg('tick-ms', 1);
@@ -140,7 +138,7 @@ async function orderRoundTrips(url: string): Promise<void> {
     }
   }
   await client.close();
-  console.log(`order round trips on loopback (${VENUE}, paper client over HTTP keep-alive):`);
+  console.log(`order round trips on loopback (${VENUE}, paper client, orders on its signed socket):`);
   report('post-only place', place);
   report('cancel', cancel);
   report('IOC (taker fill)', ioc);

@@ -15,12 +15,9 @@ import {
   TRADES_PER_WALLET,
   withWorkerNodeFlags,
 } from './worker-fixture';
-import { runBench } from './run-bench';
+import { numberArg, runBench } from './run-bench';
 
-const arg = (name: string, fallback: number): number => {
-  const index = process.argv.indexOf(`--${name}`);
-  return index > 0 ? Number(process.argv[index + 1]) : fallback;
-};
+const arg = numberArg;
 const STEP = arg('step', 250);
 const MAX = arg('max', 2000);
 const SECONDS = arg('seconds', 10);

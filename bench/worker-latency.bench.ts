@@ -19,12 +19,9 @@ import {
   TRADES_PER_WALLET,
   withWorkerNodeFlags,
 } from './worker-fixture';
-import { profileWindow, runBench } from './run-bench';
+import { numberArg, profileWindow, runBench } from './run-bench';
 
-const arg = (name: string, fallback: number): number => {
-  const index = process.argv.indexOf(`--${name}`);
-  return index > 0 ? Number(process.argv[index + 1]) : fallback;
-};
+const arg = numberArg;
 const TRADES = arg('trades', 500);
 const SECONDS = arg('seconds', 20);
 // Manual simulator time: books move one at a time (jumps), not all at once on a tick.

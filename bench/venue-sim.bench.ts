@@ -138,7 +138,9 @@ async function orderRoundTrips(url: string): Promise<void> {
     }
   }
   await client.close();
-  console.log(`order round trips on loopback (${VENUE}, paper client, orders on its signed socket):`);
+  console.log(
+    `order round trips on loopback (${VENUE}, paper client, orders on its signed socket):`,
+  );
   report('post-only place', place);
   report('cancel', cancel);
   report('IOC (taker fill)', ioc);

@@ -1,8 +1,15 @@
-import { formatDecimal, requoteAction, type TradeStatus } from '@sts/domain';
+import type Big from 'big.js';
+import {
+  ceilToStep,
+  floorToStep,
+  formatDecimal,
+  requoteAction,
+  type TradeStatus,
+} from '@sts/domain';
 import type { BudgetReleaseReason } from '@sts/contracts';
 import { tradeFills } from '../recovery/venue-truth';
 import { desiredQuote } from './quoting/desired-quote';
-import type { MakerOutcome } from './quoting/maker-orders';
+import type { MakerOutcome, RestingOrder } from './quoting/maker-orders';
 import type { TradeState } from './trade-state';
 
 /** Maker rejections that no retry cures: the trade fails. */
@@ -32,12 +39,15 @@ export class ExecutionLoop {
   private consecutiveRejections = 0;
   private reconcileFromMs = Date.now() - RECONCILE_MARGIN_MS;
   private fillsToReconcile = false;
+  /** The last quote cycle kept an order held back by the spread condition, not by the touch. */
+  private pinned: PinnedQuote | null = null;
 
   constructor(
     private readonly trade: TradeState,
     private readonly onEnded: () => void,
   ) {
     trade.wake = () => this.wake();
+    trade.makerTouchMatters = () => this.makerTouchMatters();
   }
 
   /** Something may need doing: the step runs from the worker's scheduler (after pending I/O). */
@@ -67,6 +77,36 @@ export class ExecutionLoop {
       }
     });
   };
+
+  /**
+   * Whether a move of the maker touch could change the quote. Not when the
+   * last cycle kept an order the spread condition holds back from the touch
+   * (a default quote clamped at its bound) and nothing else changed: same H,
+   * terms and fill, and the new touch still leaves that price behind it on
+   * the book. Then the default quote is that same price and size, and the
+   * step would only say so.
+   */
+  makerTouchMatters(): boolean {
+    const pinned = this.pinned;
+    const trade = this.trade;
+    if (!pinned || this.stepping || this.queued) return true;
+    const inputs = trade.legs?.market.quoteInputs();
+    if (
+      !inputs ||
+      trade.makerOrders?.resting !== pinned.order ||
+      pinned.order.unknown ||
+      inputs.hedgeReference !== pinned.hedgeReference ||
+      trade.terms.amendmentVersion !== pinned.amendmentVersion ||
+      !trade.filledSize.eq(pinned.filledSize)
+    ) {
+      return true;
+    }
+    const price = pinned.order.price;
+    const { bestBid, bestAsk } = inputs.makerTouch;
+    return trade.record.makerLeg === 'long'
+      ? !(bestBid.gte(price) && bestAsk.gt(price))
+      : !(bestAsk.lte(price) && bestBid.lt(price));
+  }
 
   /** Resolves when no step is running. */
   async settled(): Promise<void> {
@@ -99,6 +139,7 @@ export class ExecutionLoop {
    */
   private async loop(): Promise<void> {
     this.again = false;
+    this.pinned = null;
     try {
       await this.step();
     } catch (error) {
@@ -165,6 +206,8 @@ export class ExecutionLoop {
       case 'keep':
         trade.moveAt = null;
         trade.heldByBudget = false;
+        if (action.kind === 'keep' && resting && trade.record.quoteMode === 'default')
+          this.pinned = pinnedQuote(trade, resting);
         return;
       case 'place':
         return this.handle(await orders.place(wanted!.price, wanted!.size));
@@ -369,4 +412,34 @@ function releaseReason(status: TradeStatus): BudgetReleaseReason {
     case 'recovering':
       return 'failed';
   }
+}
+
+interface PinnedQuote {
+  order: RestingOrder;
+  hedgeReference: Big;
+  amendmentVersion: number;
+  filledSize: Big;
+}
+
+/**
+ * The kept order, when the default quote put it short of the maker touch (the
+ * spread condition's bound, below the bid for a long maker, above the ask for
+ * a short one), else null.
+ */
+function pinnedQuote(trade: TradeState, order: RestingOrder): PinnedQuote | null {
+  const inputs = trade.legs?.market.quoteInputs();
+  if (!inputs) return null;
+  const tick = trade.legs!.market.makerMarket.rules.tickSize;
+  const { bestBid, bestAsk } = inputs.makerTouch;
+  const behindTouch =
+    trade.record.makerLeg === 'long'
+      ? order.price.lt(floorToStep(bestBid, tick))
+      : order.price.gt(ceilToStep(bestAsk, tick));
+  if (!behindTouch) return null;
+  return {
+    order,
+    hedgeReference: inputs.hedgeReference,
+    amendmentVersion: trade.terms.amendmentVersion,
+    filledSize: trade.filledSize,
+  };
 }

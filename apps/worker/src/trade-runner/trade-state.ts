@@ -60,6 +60,8 @@ export class TradeState {
   heldByBudget = false;
   /** Set by the execution loop: called whenever something may need doing. */
   wake: () => void = () => undefined;
+  /** Set by the execution loop: false when a maker touch move cannot change the quote. */
+  makerTouchMatters: () => boolean = () => true;
 
   constructor(
     readonly services: RunnerServices,
@@ -201,6 +203,7 @@ export class TradeState {
   }
 
   private onBookMove(receivedAtMs: number): void {
+    if (!this.makerTouchMatters()) return;
     this.moveAt ??= receivedAtMs;
     this.wake();
   }

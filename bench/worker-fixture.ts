@@ -1,5 +1,6 @@
 /**
- * The worker benchmarks' world: the venue simulator in its own process, a
+ * The worker benchmarks' world: the venue simulator and the budget service
+ * in their own processes, a
  * private database and NATS prefix, traders seeded straight into Postgres
  * (ten trades per wallet, within every venue's maker cap), and one worker
  * in this process so its figures can be read directly.
@@ -121,6 +122,24 @@ export async function startBenchWorld(options: { tickMs: number }): Promise<Benc
   await db.initialize();
   const store = new CredentialStore(db, CredentialCipher.fromSettings('k1', kek));
   const nats: NatsConnection = await connect({ servers: '127.0.0.1:4222' });
+  // The budget service answers the workers' share reads (it builds its state
+  // from the trades in Postgres), as in production; on another machine there.
+  const budget = spawn(
+    process.execPath,
+    [join(__dirname, '..', 'apps', 'budget', 'src', 'main.js')],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        NATS_PREFIX: namespace.natsPrefix,
+        REDIS_PREFIX: namespace.redisPrefix,
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  process.once('exit', () => budget.kill('SIGKILL'));
+  lowerPriority(budget);
   const worker = await startWorker({
     DATABASE_URL: database.url,
     NATS_PREFIX: namespace.natsPrefix,
@@ -129,7 +148,6 @@ export async function startBenchWorld(options: { tickMs: number }): Promise<Benc
     VENUE_SIM_URL: sim.url,
     WORKER_ID: 'bench-worker',
     WORKER_MAX_TRADES: '100000',
-    // No budget service runs here: trades keep the shares written on their rows.
     LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'error',
     LOG_FILE: join(process.cwd(), 'tmp', `worker-bench-${namespace.natsPrefix}.log`),
   });
@@ -253,6 +271,7 @@ export async function startBenchWorld(options: { tickMs: number }): Promise<Benc
       await db.destroy();
       await database.drop();
       sim.child.kill('SIGTERM');
+      budget.kill('SIGTERM');
     },
   };
 }

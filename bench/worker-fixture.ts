@@ -1,9 +1,8 @@
 /**
  * The worker benchmarks' world: the venue simulator and the budget service
- * in their own processes, a
- * private database and NATS prefix, traders seeded straight into Postgres
- * (ten trades per wallet, within every venue's maker cap), and one worker
- * in this process so its figures can be read directly.
+ * in their own processes, a private database and NATS prefix, traders seeded
+ * straight into Postgres (ten trades per wallet, within every venue's maker
+ * cap), and one worker in this process so its figures can be read directly.
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -80,6 +80,30 @@ describe('maintenance, kill switch, hedge faults and pre-flight', () => {
     await harness.waitForStatus(trader, tradeId, 'canceled');
   });
 
+  it('a maker venue whose sockets all drop: the order comes down, and rests again once the venue is back', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, { target_spread: '-1000' });
+    const first = await harness.waitForMakerOrder(trader, 'hyperliquid');
+
+    // Every hyperliquid socket (market data and accounts) drops and stays refused for a while.
+    await harness.sim.dropSockets('hyperliquid', 800);
+    await harness.waitForNoOpenOrders(trader, 'hyperliquid');
+    // The book has not moved meanwhile: the first book after the reconnect alone must bring quoting back.
+    const next = await harness.waitForMakerOrder(
+      trader,
+      'hyperliquid',
+      (order) => order.orderId !== first.orderId,
+      15_000,
+    );
+    expect(next.price).toBe(first.price);
+    expect((await harness.trade(trader, tradeId)).status).toBe('active');
+    const response = await harness.gateway.request('DELETE', `/api/v1/trades/${tradeId}`, {
+      headers: trader.headers,
+    });
+    expect(response.status).toBe(202);
+    await harness.waitForStatus(trader, tradeId, 'canceled');
+  });
+
   it('the kill switch pauses every trade at once and resumes them when lifted', async () => {
     const first = await harness.trader();
     const second = await harness.trader(['lighter', 'aster']);

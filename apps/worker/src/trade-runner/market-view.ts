@@ -67,16 +67,18 @@ export class MarketView {
     return this.tradeMarketValue;
   }
 
-  /** True when the maker touch changed. */
+  /** True when the maker touch changed (or the book was stale until now). */
   applyMakerBook(update: BookUpdate): boolean {
     return applyTouch(this.maker, update);
   }
 
-  /** True when H changed. */
+  /** True when H changed (or the hedge book was stale until now). */
   applyHedgeBook(update: BookUpdate): boolean {
+    const wasFresh = this.hedge.fresh;
     if (!applyTouch(this.hedge, update)) return false;
     const reference = this.hedge.touch ? hedgeReferenceFrom(this.makerLeg, this.hedge.touch) : null;
     const changed =
+      !wasFresh ||
       reference === null ||
       this.hedgeReferenceValue === null ||
       !reference.eq(this.hedgeReferenceValue);
@@ -119,11 +121,13 @@ export class MarketView {
   }
 }
 
+/** True when the touch changed, or the side was stale: either way the trade must look again. */
 function applyTouch(side: SideState, update: BookUpdate): boolean {
+  const wasFresh = side.fresh;
   side.fresh = true;
   const bid = update.bestBid ?? undefined;
   const ask = update.bestAsk ?? undefined;
-  if (bid === side.bid && ask === side.ask && side.touch !== null) return false;
+  if (wasFresh && bid === side.bid && ask === side.ask && side.touch !== null) return false;
   side.bid = bid;
   side.ask = ask;
   side.touch = touchOf(update);

@@ -13,9 +13,8 @@ import Big from 'big.js';
 import WebSocket from 'ws';
 import { PaperVenueClient, type WireServerMessage } from '@sts/venues';
 import { SimControl } from '@sts/app-venue-sim';
-import { numberArg } from './run-bench';
+import { numberArg as arg } from './run-bench';
 
-const arg = numberArg;
 const SECONDS = arg('seconds', 10);
 const ORDERS = arg('orders', 2000);
 const TICK_MS = arg('tick-ms', 1);

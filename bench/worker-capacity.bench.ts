@@ -15,9 +15,8 @@ import {
   TRADES_PER_WALLET,
   withWorkerNodeFlags,
 } from './worker-fixture';
-import { numberArg, runBench } from './run-bench';
+import { numberArg as arg, runBench } from './run-bench';
 
-const arg = numberArg;
 const STEP = arg('step', 250);
 const MAX = arg('max', 2000);
 const SECONDS = arg('seconds', 10);

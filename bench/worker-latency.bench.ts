@@ -19,9 +19,8 @@ import {
   TRADES_PER_WALLET,
   withWorkerNodeFlags,
 } from './worker-fixture';
-import { numberArg, profileWindow, runBench } from './run-bench';
+import { numberArg as arg, profileWindow, runBench } from './run-bench';
 
-const arg = numberArg;
 const TRADES = arg('trades', 500);
 // A p99 needs samples: about 13,000 re-quotes in 60 s. In 20 s (4,500) one
 // unlucky burst (a GC or the OS taking the CPU mid-burst) decides it.

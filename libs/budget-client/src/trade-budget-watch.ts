@@ -81,7 +81,7 @@ export class TradeBudgetWatch {
     if (this.closed) return;
     this.closed = true;
     this.subscription?.unsubscribe();
-    clearTimeout(this.refreshTimer);
+    // A timeout until the first refresh, an interval after it: Node clears either way.
     clearInterval(this.refreshTimer);
     this.deps.onClose(this);
   }

@@ -1,7 +1,7 @@
-import type { WireOrderRequest, WirePlaceOrder } from '@sts/venues';
+import type { WireOrderRequest, WirePlaceOrder, WirePlaceResult } from '@sts/venues';
 import type { FaultInjector } from '../control/faults';
 import type { Simulator } from '../engine/simulator';
-import type { PlaceCommand } from '../engine/types';
+import type { PlaceCommand, PlaceOutcome } from '../engine/types';
 import type { VenueEngine } from '../engine/venue-engine';
 import { HttpFailure, type HttpReply } from './http-kit';
 import type { RateLimiter } from './rate-limiter';
@@ -41,19 +41,16 @@ export class OrderEntry {
     }
   }
 
-  async place(venueId: string, accountId: string, body: Record<string, unknown>): Promise<HttpReply> {
+  async place(
+    venueId: string,
+    accountId: string,
+    body: Record<string, unknown>,
+  ): Promise<HttpReply> {
     const venue = await this.admit(venueId, accountId, true);
     return this.run(venue, () => {
       const order = parsePlaceOrder(body);
       const outcome = venue.desk.place(accountId, placeCommand(order));
-      return {
-        status: outcome.duplicate ? 200 : 201,
-        body: {
-          order: wireOrder(venue, outcome.order),
-          fills: outcome.fills.map((fill) => wireFill(venue, fill)),
-          duplicate: outcome.duplicate,
-        },
-      };
+      return { status: outcome.duplicate ? 200 : 201, body: wirePlaceResult(venue, outcome) };
     });
   }
 
@@ -84,7 +81,7 @@ export class OrderEntry {
         placeCommand(command.next),
         command.expectedFilledSize,
       );
-      const placed = outcome.placed;
+      const { placed } = outcome;
       return {
         status: 200,
         body: {
@@ -92,15 +89,7 @@ export class OrderEntry {
             outcome: outcome.wasOpen ? 'canceled' : 'not_open',
             order: wireOrder(venue, outcome.canceled),
           },
-          ...(placed
-            ? {
-                placed: {
-                  order: wireOrder(venue, placed.order),
-                  fills: placed.fills.map((fill) => wireFill(venue, fill)),
-                  duplicate: placed.duplicate,
-                },
-              }
-            : {}),
+          ...(placed ? { placed: wirePlaceResult(venue, placed) } : {}),
           ...(outcome.placeError ? { place_error: wireError(venue, outcome.placeError) } : {}),
         },
       };
@@ -126,6 +115,12 @@ export class OrderEntry {
     return venue;
   }
 }
+
+const wirePlaceResult = (venue: VenueEngine, outcome: PlaceOutcome): WirePlaceResult => ({
+  order: wireOrder(venue, outcome.order),
+  fills: outcome.fills.map((fill) => wireFill(venue, fill)),
+  duplicate: outcome.duplicate,
+});
 
 const placeCommand = (order: WirePlaceOrder): PlaceCommand => ({
   symbol: order.symbol,

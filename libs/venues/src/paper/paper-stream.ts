@@ -38,12 +38,9 @@ export interface SocketAnswer {
   body: unknown;
 }
 
-/** An order request without its id (the stream numbers them). */
-export type OrderRequestMessage = WireOrderRequest extends infer R
-  ? R extends WireOrderRequest
-    ? Omit<R, 'id'>
-    : never
-  : never;
+/** An order request without its id (the stream numbers them); one member per operation. */
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+export type OrderRequestMessage = WithoutId<WireOrderRequest>;
 
 /**
  * The paper venue's WebSocket as the client sees it: one signed socket with

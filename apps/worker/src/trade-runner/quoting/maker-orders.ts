@@ -108,8 +108,7 @@ export class MakerOrders {
       this.context.onRequestSent?.(waited);
       const result = await canceling;
       if (this.resting === order) this.resting = null;
-      const venueFilled = result.order ? new Big(result.order.filledSize) : order.filled;
-      return { kind: 'done', filledBeyondSeen: venueFilled.gt(order.filled) };
+      return { kind: 'done', filledBeyondSeen: filledBeyondSeen(order, result.order) };
     } catch (error) {
       if (error instanceof UnknownOrderError) {
         if (this.resting === order) this.resting = null;
@@ -142,18 +141,15 @@ export class MakerOrders {
       this.context.onRequestSent?.(waited);
       const result = await replacing;
       order.replacing = undefined;
-      const venueFilled = result.canceled.order
-        ? new Big(result.canceled.order.filledSize)
-        : previous.filled;
-      const filledBeyondSeen = venueFilled.gt(previous.filled);
+      const beyond = filledBeyondSeen(previous, result.canceled.order);
       if (result.placed) {
         order.orderId = result.placed.order.orderId;
         if (this.resting === order && isClosed(result.placed.order)) this.resting = null;
-        return { kind: 'done', filledBeyondSeen };
+        return { kind: 'done', filledBeyondSeen: beyond };
       }
       if (this.resting === order) this.resting = null;
       if (result.placeError) return this.placementFailed(order, result.placeError);
-      return { kind: 'done', filledBeyondSeen };
+      return { kind: 'done', filledBeyondSeen: beyond };
     } catch (error) {
       if (error instanceof UnknownOrderError) {
         // The venue does not know the order it was asked to replace: nothing rests.
@@ -191,7 +187,7 @@ export class MakerOrders {
       order.replacing = undefined;
       order.orderId = found.orderId;
       if (this.resting === order && isClosed(found)) this.resting = null;
-      return { kind: 'done', filledBeyondSeen: new Big(found.filledSize).gt(order.filled) };
+      return { kind: 'done', filledBeyondSeen: filledBeyondSeen(order, found) };
     } catch (error) {
       if (error instanceof UnknownOrderError) {
         // Never placed. After a replace whose answer was lost, the order it
@@ -287,3 +283,7 @@ export class MakerOrders {
 
 const isClosed = (order: VenueOrder): boolean =>
   order.status === 'filled' || order.status === 'canceled' || order.status === 'rejected';
+
+/** Did the venue's copy of the order fill more than the fills this trade has seen of it? */
+const filledBeyondSeen = (seen: RestingOrder, venue: VenueOrder | undefined): boolean =>
+  venue !== undefined && new Big(venue.filledSize).gt(seen.filled);

@@ -42,14 +42,7 @@ describe('maintenance, kill switch, hedge faults and pre-flight', () => {
       'trade.paused',
       'trade.resumed',
     ]);
-    expect(
-      (
-        await harness.gateway.request('DELETE', `/api/v1/trades/${tradeId}`, {
-          headers: trader.headers,
-        })
-      ).status,
-    ).toBe(202);
-    await harness.waitForStatus(trader, tradeId, 'canceled');
+    await harness.cancelTrade(trader, tradeId);
   });
 
   it('a maker fill while the account stream is down is read back after the reconnect and hedged', async () => {
@@ -73,11 +66,7 @@ describe('maintenance, kill switch, hedge faults and pre-flight', () => {
       '0.004',
     );
     expect((await harness.trade(trader, tradeId)).filled_size).toBe('0.004');
-    const response = await harness.gateway.request('DELETE', `/api/v1/trades/${tradeId}`, {
-      headers: trader.headers,
-    });
-    expect(response.status).toBe(202);
-    await harness.waitForStatus(trader, tradeId, 'canceled');
+    await harness.cancelTrade(trader, tradeId);
   });
 
   it('a maker venue whose sockets all drop: the order comes down, and rests again once the venue is back', async () => {
@@ -97,11 +86,7 @@ describe('maintenance, kill switch, hedge faults and pre-flight', () => {
     );
     expect(next.price).toBe(first.price);
     expect((await harness.trade(trader, tradeId)).status).toBe('active');
-    const response = await harness.gateway.request('DELETE', `/api/v1/trades/${tradeId}`, {
-      headers: trader.headers,
-    });
-    expect(response.status).toBe(202);
-    await harness.waitForStatus(trader, tradeId, 'canceled');
+    await harness.cancelTrade(trader, tradeId);
   });
 
   it('the kill switch pauses every trade at once and resumes them when lifted', async () => {

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import type { VenueOrder } from '@sts/venues';
-import { eventually, WorkerHarness, type Trader } from './worker-harness';
+import { eventually, WorkerHarness } from './worker-harness';
 
 jest.setTimeout(60_000);
 
@@ -46,14 +46,6 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
     }
   };
 
-  const cancel = async (trader: Trader, tradeId: string) => {
-    const response = await harness.gateway.request('DELETE', `/api/v1/trades/${tradeId}`, {
-      headers: trader.headers,
-    });
-    expect(response.status).toBe(202);
-    await harness.waitForStatus(trader, tradeId, 'canceled');
-  };
-
   /**
    * The resting price is valid (spread H - P meets the condition, P below the
    * ask) and the nearest valid price to the maker touch: one tick closer to
@@ -89,7 +81,7 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
     const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
     expectBestValidPrice(order, t, 'gte', target);
     expect(new Big(order.price).lt(t.bid)).toBe(true);
-    await cancel(trader, tradeId);
+    await harness.cancelTrade(trader, tradeId);
   });
 
   it('lte: rests above the touch at the lowest price whose spread stays within the target', async () => {
@@ -103,7 +95,7 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
     const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
     expectBestValidPrice(order, t, 'lte', target);
     expect(new Big(order.price).gt(t.bid)).toBe(true);
-    await cancel(trader, tradeId);
+    await harness.cancelTrade(trader, tradeId);
   });
 
   it.each([
@@ -123,7 +115,7 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
     });
     const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
     expectBestValidPrice(order, t, 'gte', toUsd(target, spreadType, t.hedgeReference));
-    await cancel(trader, tradeId);
+    await harness.cancelTrade(trader, tradeId);
   });
 
   it('notional size: fills toward a USD target and reports filled_size in USD', async () => {
@@ -176,7 +168,7 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
     expect(open).toHaveLength(1);
     expect(open[0].orderId).not.toBe(first.orderId);
     expect(open[0].price).toBe(movedTo);
-    await cancel(trader, tradeId);
+    await harness.cancelTrade(trader, tradeId);
   });
 
   it('fast-move guard on: a fast fall of H cancels the resting order, holds, then quotes again', async () => {
@@ -213,7 +205,7 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
       (await harness.openOrders(trader, 'hyperliquid')).some((o) => o.orderId === first.orderId),
     ).toBe(false);
 
-    await cancel(trader, tradeId);
+    await harness.cancelTrade(trader, tradeId);
     const ended = await harness.trade(trader, tradeId);
     expect(ended.fast_move_guard_stats).toMatchObject({
       mode: 'on',

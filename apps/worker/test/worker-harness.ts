@@ -177,6 +177,15 @@ export class WorkerHarness {
     return response.body;
   }
 
+  /** Cancels through the API (202) and waits for the trade to reach `canceled`. */
+  async cancelTrade(trader: Trader, tradeId: string): Promise<void> {
+    const response = await this.gateway.request('DELETE', `/api/v1/trades/${tradeId}`, {
+      headers: trader.headers,
+    });
+    expect(response.status).toBe(202);
+    await this.waitForStatus(trader, tradeId, 'canceled');
+  }
+
   async waitForStatus(
     trader: Trader,
     tradeId: string,

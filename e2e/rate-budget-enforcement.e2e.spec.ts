@@ -48,10 +48,13 @@ describe('rate budgets hold the account limit on the venue', () => {
     expect(budgets.map((trade) => trade.rate_budget)).toEqual([2, 2, 2, 2]);
 
     // A fast book: the maker venue's prices jump every 25 ms, so every trade wants to re-quote
-    // about 40 times a second, far more than its share of 2 requests a second.
+    // about 40 times a second, far more than its share of 2 requests a second. For the first
+    // 2 s the book only rises (the bids chase it and nothing fills, so the account is busy for
+    // seconds whatever the fills do later); then it swings both ways and the trades fill.
     const started = Date.now();
     for (let jump = 0; Date.now() - started < 6_000; jump += 1) {
-      await sim.jumpVenue('hyperliquid', jump % 2 === 0 ? 4 : -4);
+      const rising = Date.now() - started < 2_000;
+      await sim.jumpVenue('hyperliquid', rising || jump % 2 === 0 ? 4 : -4);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
 

@@ -63,6 +63,8 @@ export async function startBudgetService(
       BudgetModule.forRoot({ settings, venues, logger, nats, redis, db }),
       { logger: false, abortOnError: false },
     );
+    // The subscriptions are only sent so far: once the server has them, a request finds us.
+    await nats.flush();
     logger.info({ instance, nats_prefix: settings.natsPrefix }, 'budget service listening');
     return {
       close: async () => {

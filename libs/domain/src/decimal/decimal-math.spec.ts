@@ -4,6 +4,7 @@ import { big, stepArb } from '../testing/fixtures';
 import {
   ceilToStep,
   divide,
+  divideRounded,
   floorToStep,
   isMultipleOf,
   leastCommonMultiple,
@@ -107,6 +108,58 @@ describe('decimal math', () => {
         // multiple hidden past the 40th place, one step below.
         expect(steps.eq(reference) || steps.minus(step).eq(reference)).toBe(true);
       }),
+    );
+  });
+
+  it('divides to a few places, rounding the exact quotient', () => {
+    expect(divideRounded(big('2'), big('3'), 4, Big.roundHalfUp).toFixed()).toBe('0.6667');
+    expect(divideRounded(big('2'), big('3'), 4, Big.roundDown).toFixed()).toBe('0.6666');
+    // Exactly half at the fifth place: half-even goes to the even digit, half-up goes up.
+    expect(divideRounded(big('0.00025'), big('1'), 3, Big.roundHalfEven).toFixed()).toBe('0');
+    expect(divideRounded(big('0.0015'), big('1'), 3, Big.roundHalfEven).toFixed()).toBe('0.002');
+    expect(divideRounded(big('0.0035'), big('1'), 3, Big.roundHalfEven).toFixed()).toBe('0.004');
+    expect(divideRounded(big('0.0025'), big('1'), 3, Big.roundHalfUp).toFixed()).toBe('0.003');
+    // Just past half, however far out, rounds up.
+    expect(
+      divideRounded(big(`0.0025${'0'.repeat(40)}1`), big('1'), 3, Big.roundHalfEven).toFixed(),
+    ).toBe('0.003');
+    expect(() => divideRounded(big('1'), big('0'), 4, Big.roundHalfUp)).toThrow('division by zero');
+  });
+
+  it('property: a rounded quotient is the exact one rounded (checked in integers)', () => {
+    const scaledArb = fc.tuple(
+      fc.bigInt({ min: -(10n ** 14n), max: 10n ** 14n }),
+      fc.integer({ min: 0, max: 10 }),
+    );
+    fc.assert(
+      fc.property(
+        scaledArb,
+        scaledArb.filter(([digits]) => digits !== 0n),
+        fc.integer({ min: 0, max: 8 }),
+        fc.constantFrom(Big.roundDown, Big.roundHalfUp, Big.roundHalfEven, Big.roundUp),
+        ([a, as], [b, bs], places, mode) => {
+          const dividend = new Big(a.toString()).times(`1e-${as}`);
+          const divisor = new Big(b.toString()).times(`1e-${bs}`);
+          const result = divideRounded(dividend, divisor, places, mode);
+          // |dividend / divisor| x 10^places = num / den, in integers.
+          const scale = Math.max(as, bs);
+          const abs = (x: bigint): bigint => (x < 0n ? -x : x);
+          const num = abs(a) * 10n ** BigInt(scale - as + places);
+          const den = abs(b) * 10n ** BigInt(scale - bs);
+          const floor = num / den;
+          const twice = 2n * (num % den);
+          const up =
+            mode === Big.roundDown
+              ? false
+              : mode === Big.roundUp
+                ? num % den !== 0n
+                : twice > den || (twice === den && (mode === Big.roundHalfUp || floor % 2n === 1n));
+          const magnitude = floor + (up ? 1n : 0n);
+          const negative = a < 0n !== b < 0n && magnitude !== 0n;
+          const expected = new Big(`${negative ? '-' : ''}${magnitude}`).times(`1e-${places}`);
+          expect(result.eq(expected)).toBe(true);
+        },
+      ),
     );
   });
 });

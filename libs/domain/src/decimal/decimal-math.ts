@@ -16,6 +16,33 @@ export const divide = (dividend: Big, divisor: Big): Big => {
   return new Big(new Exact(dividend).div(divisor));
 };
 
+/** Big constructors dividing to a few places, by places and rounding mode (see divideRounded). */
+const roundedDividers = new Map<number, Big.BigConstructor>();
+
+/**
+ * `dividend / divisor` rounded to `places` decimals with `mode`, exactly:
+ * big.js decides the last digit from the true remainder, so this is the
+ * correctly rounded quotient, and far cheaper than the forty digits of
+ * `divide` when a figure needs only a few places (bps reported to 4).
+ */
+export const divideRounded = (
+  dividend: Big,
+  divisor: Big,
+  places: number,
+  mode: Big.RoundingMode,
+): Big => {
+  if (divisor.eq(0)) throw new RangeError('division by zero');
+  const key = places * 4 + mode;
+  let Divider = roundedDividers.get(key);
+  if (!Divider) {
+    Divider = Big();
+    Divider.DP = places;
+    Divider.RM = mode;
+    roundedDividers.set(key, Divider);
+  }
+  return new Big(new Divider(dividend).div(divisor));
+};
+
 /**
  * Integer division rounded up, for counting whole steps: Big's division at
  * zero decimal places costs a few digits, not the forty of `divide`.

@@ -1,5 +1,6 @@
-import type Big from 'big.js';
-import { divide } from '../decimal/decimal-math';
+import Big from 'big.js';
+import { divideRounded } from '../decimal/decimal-math';
+import { GUARD_BPS_PLACES } from '../quoting/quote-cushion';
 import type { MakerLeg } from '../trade/trade-terms';
 
 export interface HedgeReferenceObservation {
@@ -9,8 +10,8 @@ export interface HedgeReferenceObservation {
 }
 
 export interface AdverseMove {
-  /** How far H moved against the resting order, in bps of `from`; zero or more. */
-  bps: Big;
+  /** How far H moved against the resting order, in price; zero or more. */
+  against: Big;
   /** The reference the move is measured from: the window's extreme. */
   from: Big;
   to: Big;
@@ -36,5 +37,25 @@ export const adverseMove = (
     if (further) from = observation.price;
   }
   const against = makerLeg === 'long' ? from.minus(current.price) : current.price.minus(from);
-  return { bps: divide(against.times(10000), from), from, to: current.price };
+  return { against, from, to: current.price };
 };
+
+const isPositive = (value: Big): boolean => value.s > 0 && value.c[0] !== 0;
+
+/** The move in bps of `from`, to 4 places (half even): the figure the guard reports. */
+export const adverseMoveBps = (move: AdverseMove): number =>
+  isPositive(move.against) && isPositive(move.from)
+    ? divideRounded(
+        move.against.times(10000),
+        move.from,
+        GUARD_BPS_PLACES,
+        Big.roundHalfEven,
+      ).toNumber()
+    : 0;
+
+/**
+ * Whether the move reached `thresholdBps` of `from`, decided exactly by
+ * cross-multiplying, never on a rounded quotient.
+ */
+export const reachesThreshold = (move: AdverseMove, thresholdBps: number): boolean =>
+  isPositive(move.from) && move.against.times(10000).gte(move.from.times(thresholdBps));

@@ -1,5 +1,5 @@
 import type Big from 'big.js';
-import { adverseMove } from './adverse-move';
+import { adverseMove, reachesThreshold } from './adverse-move';
 import { type FastMoveGuardState, advanceTo } from './fast-move-guard-state';
 
 export type GuardFillClass = 'after_trigger' | 'adverse';
@@ -36,7 +36,7 @@ export const classifyMakerFill = (
   const price = fill.hedgeReference ?? latest?.price;
   if (price === undefined) return { state, guardFillClass: null };
   const move = adverseMove(state.makerLeg, earlier, { timeMs: fill.timeMs, price }, windowMs);
-  if (move.bps.lt(String(state.thresholdBps))) return { state, guardFillClass: null };
+  if (!reachesThreshold(move, state.thresholdBps)) return { state, guardFillClass: null };
   const stats = { ...state.stats, adverse_fills: state.stats.adverse_fills + 1 };
   return { state: { ...state, stats }, guardFillClass: 'adverse' };
 };

@@ -1,6 +1,8 @@
 import Big from 'big.js';
 import fc from 'fast-check';
+import { divide } from '../decimal/decimal-math';
 import type { MakerLeg } from '../trade/trade-terms';
+import { adverseMove, adverseMoveBps, reachesThreshold } from './adverse-move';
 import {
   type FastMoveGuardState,
   isQuotingHeld,
@@ -108,5 +110,27 @@ describe('fast-move guard properties', () => {
       .sample(scenario, { numRuns: 200, seed: 11 })
       .filter((s) => run(s, 'on').triggers.length > 1).length;
     expect(triggered).toBeGreaterThan(40);
+  });
+
+  it('property: the move is measured in bps of its start, the threshold compared exactly', () => {
+    const priceArb = fc
+      .tuple(fc.integer({ min: 1, max: 10 ** 9 }), fc.integer({ min: 0, max: 6 }))
+      .map(([digits, scale]) => new Big(digits).times(`1e-${scale}`));
+    fc.assert(
+      fc.property(
+        fc.constantFrom<MakerLeg>('long', 'short'),
+        fc.array(priceArb, { minLength: 1, maxLength: 6 }),
+        priceArb,
+        fc.integer({ min: 0, max: 2_000_000 }).map((n) => n / 10_000),
+        (makerLeg, earlier, now, thresholdBps) => {
+          const observations = earlier.map((price, i) => ({ timeMs: i, price }));
+          const move = adverseMove(makerLeg, observations, { timeMs: 10, price: now }, 100);
+          const exact = divide(move.against.times(10000), move.from);
+          expect(move.against.gte(0)).toBe(true);
+          expect(reachesThreshold(move, thresholdBps)).toBe(exact.gte(thresholdBps));
+          expect(adverseMoveBps(move)).toBe(exact.round(4, Big.roundHalfEven).toNumber());
+        },
+      ),
+    );
   });
 });

@@ -1,5 +1,10 @@
-import Big from 'big.js';
-import { type HedgeReferenceObservation, adverseMove } from './adverse-move';
+import type Big from 'big.js';
+import {
+  type HedgeReferenceObservation,
+  adverseMove,
+  adverseMoveBps,
+  reachesThreshold,
+} from './adverse-move';
 import { type FastMoveGuardState, type RestingQuote, advanceTo } from './fast-move-guard-state';
 import { MAX_FAST_HOLD_MS, defaultFastMoveThresholdBps } from './fast-move-settings';
 
@@ -21,8 +26,6 @@ const retentionStart = (state: FastMoveGuardState, nowMs: number): number =>
 
 const lastObservationMs = (state: FastMoveGuardState): number | null =>
   state.observations.length === 0 ? null : state.observations[state.observations.length - 1].timeMs;
-
-const moveAsNumber = (bps: Big): number => bps.round(4, Big.roundHalfEven).toNumber();
 
 export interface ObserveResult {
   state: FastMoveGuardState;
@@ -55,7 +58,7 @@ export const observeHedgeReference = (
   const since = advanced.movesFromMs ?? Number.NEGATIVE_INFINITY;
   const sinceCalm = advanced.observations.filter((o) => o.timeMs >= since);
   const move = adverseMove(advanced.makerLeg, sinceCalm, observation, settings.windowMs);
-  const moveBps = moveAsNumber(move.bps);
+  const moveBps = adverseMoveBps(move);
   const state: FastMoveGuardState = {
     ...advanced,
     observations: [...advanced.observations.filter((o) => o.timeMs >= keepFrom), observation],
@@ -63,7 +66,7 @@ export const observeHedgeReference = (
     thresholdBps,
     stats: { ...advanced.stats, max_move_bps: Math.max(advanced.stats.max_move_bps, moveBps) },
   };
-  if (move.bps.lt(String(thresholdBps))) return { state, trigger: null };
+  if (!reachesThreshold(move, thresholdBps)) return { state, trigger: null };
 
   const t = observation.timeMs;
   if (state.episode !== null) {

@@ -179,9 +179,9 @@ describe('quote cushion', () => {
   it('is the distance from the maker price to H, in bps of H', () => {
     expect(quoteCushionBps(big('99000'), big('100000')).toFixed()).toBe('100');
     expect(quoteCushionBps(big('100500'), big('100000')).toFixed()).toBe('50');
-    expect(quoteCushionBps(big('99990'), big('100000.5')).round(14).toFixed()).toBe(
-      '1.04999475002625',
-    );
+    // 1.04999475... bps, to 4 places.
+    expect(quoteCushionBps(big('99990'), big('100000.5')).toFixed()).toBe('1.05');
+    expect(quoteCushionBps(big('100000.5'), big('99990.05')).toFixed()).toBe('1.0451');
   });
 });
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { DataSource } from 'typeorm';
 import { BudgetClient } from '@sts/budget-client';
 import { allStreams } from '@sts/contracts';
+import { FrameCoalescer } from '@sts/venues';
 import {
   createDataSource,
   CredentialStore,
@@ -98,14 +99,16 @@ export async function startWorker(
     );
     const budget = new BudgetClient(nats, { natsPrefix: settings.natsPrefix, logger });
     closers.push(async () => budget.close());
+    const coalescer = new FrameCoalescer();
     const factory = new VenueClientFactory(
       config.venues,
       { ...env, VENUE_SIM_URL: settings.venueSimUrl },
       logger,
+      coalescer,
     );
     const accounts = new AccountSessions(factory, logger);
     closers.push(() => accounts.closeAll());
-    const scheduler = new StepScheduler(monotonicClock);
+    const scheduler = new StepScheduler(monotonicClock, coalescer);
     const marketData = new MarketData(factory, workerId, logger, (deliver) =>
       scheduler.burst(deliver),
     );
@@ -140,6 +143,7 @@ export async function startWorker(
       budget,
       clock: monotonicClock,
       scheduler,
+      coalescer,
       metrics,
       logger,
       haltFor: (venues) => maintenance.haltFor(venues),

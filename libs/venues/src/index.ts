@@ -1,6 +1,7 @@
 export * from './ccxt/ccxt-exchange';
 export * from './ccxt/ccxt-venue-client';
 export * from './ccxt/client-order-ids';
+export * from './common/frame-coalescer';
 export * from './conformance/conformance-harness';
 export * from './conformance/conformance-tools';
 export * from './conformance/venue-conformance';

@@ -1,4 +1,5 @@
 import {
+  FrameCoalescer,
   PaperVenueClient,
   VenueNetworkError,
   signedHeaders,
@@ -196,7 +197,7 @@ describe('venue simulator: orders on the account socket', () => {
   });
 
   describe('the paper client', () => {
-    const connected = async (): Promise<PaperVenueClient> => {
+    const connected = async (coalescer?: FrameCoalescer): Promise<PaperVenueClient> => {
       accounts += 1;
       const client = new PaperVenueClient({
         venue,
@@ -204,6 +205,7 @@ describe('venue simulator: orders on the account socket', () => {
         credentials: { apiKey: `pc-${accounts}`, apiSecret: 's', wallet: `0x9c${accounts}` },
         reconnect: { initialMs: 50, maxMs: 200 },
         requestTimeoutMs: 2_000,
+        ...(coalescer ? { coalescer } : {}),
       });
       await client.connect();
       await control.registerAccount(venue, {
@@ -220,6 +222,34 @@ describe('venue simulator: orders on the account socket', () => {
       price: price.toFixed(1),
       size: '0.01',
       clientOrderId,
+    });
+
+    it('sends the orders of one burst in one write, each answered and resting', async () => {
+      const coalescer = new FrameCoalescer();
+      const client = await connected(coalescer);
+      const far = (await bestBid()) - 700;
+      const sentInRun: boolean[] = [];
+      let placements: Array<Promise<unknown>> = [];
+      coalescer.during(() => {
+        placements = [0, 1, 2].map((i) => {
+          const ack = client.placePostOnly(request(far - i, `pc-burst-${i}`));
+          coalescer.stepEnded();
+          return ack;
+        });
+        coalescer.whenSent(() => sentInRun.push(true));
+        // Still held: the three frames leave together when the run ends.
+        expect(sentInRun).toEqual([]);
+      });
+      expect(sentInRun).toEqual([true]);
+      const acks = (await Promise.all(placements)) as Array<{ order: { status: string } }>;
+      expect(acks.map((ack) => ack.order.status)).toEqual(['open', 'open', 'open']);
+      const open = await client.openOrders(symbol);
+      expect(open.map((order) => order.clientOrderId).sort()).toEqual([
+        'pc-burst-0',
+        'pc-burst-1',
+        'pc-burst-2',
+      ]);
+      await client.close();
     });
 
     it('sends orders on its socket: a drop fails the one in flight at once, HTTP takes the next', async () => {

@@ -3,6 +3,7 @@ import type { BudgetClient } from '@sts/budget-client';
 import type { VenueId, VenueRegistry } from '@sts/domain';
 import type { CredentialStore } from '@sts/persistence';
 import type { Logger } from '@sts/platform';
+import type { FrameCoalescer } from '@sts/venues';
 import type { MonotonicClock } from '../clock';
 import type { LeaseRepository } from '../lease/lease.repository';
 import type { WorkerMetrics } from '../metrics/latency-recorder';
@@ -34,6 +35,8 @@ export interface RunnerServices {
   clock: MonotonicClock;
   /** Runs trades' steps in slices after pending I/O, so fills are never queued behind re-quotes. */
   scheduler: StepScheduler;
+  /** Holds a burst's order frames briefly so one account's re-quotes share a write. */
+  coalescer: FrameCoalescer;
   metrics: WorkerMetrics;
   logger: Logger;
   /** The halt in force for a trade on these venues, or null. */

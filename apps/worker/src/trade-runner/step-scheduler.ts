@@ -1,5 +1,13 @@
 import type { MonotonicClock } from '../clock';
 
+/** Where a burst's sends may share writes (FrameCoalescer): told where the burst and its steps end. */
+export interface BurstWrites {
+  during(run: () => void): void;
+  stepEnded(): void;
+}
+
+const WRITE_AT_ONCE: BurstWrites = { during: (run) => run(), stepEnded: () => undefined };
+
 /** Longest run of trade steps before the worker goes back to its sockets. */
 const SLICE_MS = 3;
 /**
@@ -20,7 +28,8 @@ const BURST_SLICE_MS = 5;
  * A market-data update's fan-out (`burst`) gets a slice of its own, and its
  * steps go ahead of older queued ones: they are the re-quotes the move made
  * urgent, while the queue holds follow-ups (answers, order updates, timers)
- * that can wait one turn.
+ * that can wait one turn. Its sends go through `writes`, so one account's
+ * re-quotes that follow each other leave in one write.
  */
 export class StepScheduler {
   private readonly queue = new Set<() => void>();
@@ -30,11 +39,15 @@ export class StepScheduler {
   private sliceMs = SLICE_MS;
   private bursting = false;
 
-  constructor(private readonly clock: MonotonicClock) {}
+  constructor(
+    private readonly clock: MonotonicClock,
+    private readonly writes: BurstWrites = WRITE_AT_ONCE,
+  ) {}
 
   schedule(step: () => void): void {
     if ((this.bursting || this.queue.size === 0) && this.inSlice()) {
       step();
+      if (this.bursting) this.writes.stepEnded();
       return;
     }
     this.queue.add(step);
@@ -53,7 +66,7 @@ export class StepScheduler {
     this.sliceMs = BURST_SLICE_MS;
     this.bursting = true;
     try {
-      fanOut();
+      this.writes.during(fanOut);
     } finally {
       this.bursting = false;
       this.sliceMs = SLICE_MS;

@@ -87,27 +87,37 @@ export async function openTradeLegs(
     const onHedgeBook = (update: BookUpdate, receivedAtMs: number): void => {
       if (market.applyHedgeBook(update)) books.onHedgeMove(receivedAtMs);
     };
+    // Both books wake re-quotes on the maker account: its trades are delivered together.
+    const quotingAccount = `${record.makerExchange}:${record.makerWallet}`;
     cleanups.push(
       await watchBook(
-        makerFeed.watch(market.makerMarket.symbol, {
-          onBook: onMakerBook,
-          onStale: () => {
-            market.markMakerStale();
-            books.onStale();
+        makerFeed.watch(
+          market.makerMarket.symbol,
+          {
+            onBook: onMakerBook,
+            onStale: () => {
+              market.markMakerStale();
+              books.onStale();
+            },
           },
-        }),
+          quotingAccount,
+        ),
         record.makerExchange,
       ),
     );
     cleanups.push(
       await watchBook(
-        hedgeFeed.watch(market.hedgeMarket.symbol, {
-          onBook: onHedgeBook,
-          onStale: () => {
-            market.markHedgeStale();
-            books.onStale();
+        hedgeFeed.watch(
+          market.hedgeMarket.symbol,
+          {
+            onBook: onHedgeBook,
+            onStale: () => {
+              market.markHedgeStale();
+              books.onStale();
+            },
           },
-        }),
+          quotingAccount,
+        ),
         record.hedgeExchange,
       ),
     );

@@ -234,9 +234,15 @@ export class TradeState {
     const held = waitedForBudget || this.heldByBudget;
     this.heldByBudget = false;
     if (this.moveAt === null) return;
-    if (held) this.services.metrics.requotesHeldByBudget += 1;
-    else this.services.metrics.moveToRequote.record(this.services.clock.now() - this.moveAt);
+    const movedAt = this.moveAt;
     this.moveAt = null;
+    if (held) {
+      this.services.metrics.requotesHeldByBudget += 1;
+      return;
+    }
+    // Timed to the moment its frame left for the kernel, which a burst may hold back a little.
+    const { clock, metrics } = this.services;
+    this.services.coalescer.whenSent(() => metrics.moveToRequote.record(clock.now() - movedAt));
   }
 
   /** chunk_completed for a trade that ends after it started. */

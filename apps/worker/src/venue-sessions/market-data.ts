@@ -16,13 +16,49 @@ export interface BookListener {
 export type FanOut = (deliver: () => void) => void;
 
 /**
+ * A symbol's listeners, delivered to group by group: a group is the account
+ * the listeners' trades quote on, so one account's re-quotes follow each
+ * other in a burst and can share a write (FrameCoalescer).
+ */
+class ListenerGroups {
+  private readonly groups = new Map<string, Set<BookListener>>();
+
+  get size(): number {
+    let size = 0;
+    for (const group of this.groups.values()) size += group.size;
+    return size;
+  }
+
+  add(group: string, listener: BookListener): void {
+    let members = this.groups.get(group);
+    if (!members) {
+      members = new Set();
+      this.groups.set(group, members);
+    }
+    members.add(listener);
+  }
+
+  /** False when the listener was not there. */
+  delete(group: string, listener: BookListener): boolean {
+    const members = this.groups.get(group);
+    if (!members?.delete(listener)) return false;
+    if (members.size === 0) this.groups.delete(group);
+    return true;
+  }
+
+  forEach(deliver: (listener: BookListener) => void): void {
+    for (const members of this.groups.values()) for (const listener of members) deliver(listener);
+  }
+}
+
+/**
  * One venue's public market data for the whole worker: market rules and the
  * books of the symbols its trades need, on one socket, fanned out to every
  * trade. (Paper venues sign every socket, so the feed has its own identity.)
  */
 export class MarketDataFeed {
   private client?: VenueClient;
-  private readonly listeners = new Map<string, Set<BookListener>>();
+  private readonly listeners = new Map<string, ListenerGroups>();
   private readonly subscribing = new Map<string, Promise<void>>();
   private readonly latest = new Map<string, BookUpdate>();
   private markets = new Map<string, VenueMarket>();
@@ -67,9 +103,7 @@ export class MarketDataFeed {
         if (previous?.bestBid === update.bestBid && previous?.bestAsk === update.bestAsk) return;
         const listeners = this.listeners.get(update.symbol);
         if (listeners)
-          this.fanOut(() => {
-            for (const listener of listeners) listener.onBook(update, receivedAtMs);
-          });
+          this.fanOut(() => listeners.forEach((listener) => listener.onBook(update, receivedAtMs)));
       });
       client.on('connection', (event) => {
         if (event.state !== 'disconnected') return;
@@ -78,7 +112,8 @@ export class MarketDataFeed {
           'market data stream disconnected',
         );
         this.latest.clear();
-        for (const set of this.listeners.values()) for (const listener of set) listener.onStale();
+        for (const groups of this.listeners.values())
+          groups.forEach((listener) => listener.onStale());
       });
       this.client = client;
     }
@@ -93,18 +128,22 @@ export class MarketDataFeed {
     return this.markets.get(canonical);
   }
 
-  /** Starts following a symbol's book; resolves once a first book is in. */
-  async watch(symbol: string, listener: BookListener): Promise<() => void> {
+  /**
+   * Starts following a symbol's book; resolves once a first book is in.
+   * `group`: the account the listener's trade quotes on (its updates are
+   * delivered next to those of the account's other trades).
+   */
+  async watch(symbol: string, listener: BookListener, group = ''): Promise<() => void> {
     await this.connect();
-    let set = this.listeners.get(symbol);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(symbol, set);
+    let groups = this.listeners.get(symbol);
+    if (!groups) {
+      groups = new ListenerGroups();
+      this.listeners.set(symbol, groups);
     }
-    set.add(listener);
+    groups.add(group, listener);
     const unwatch = (): void => {
       const current = this.listeners.get(symbol);
-      if (!current?.delete(listener) || current.size > 0) return;
+      if (!current?.delete(group, listener) || current.size > 0) return;
       this.listeners.delete(symbol);
       this.latest.delete(symbol);
       void this.client?.unsubscribeBook(symbol).catch(() => undefined);

@@ -1,6 +1,11 @@
 import type { VenueId, VenueRegistry } from '@sts/domain';
 import type { Logger } from '@sts/platform';
-import { createVenueClient, type StoredVenueCredential, type VenueClient } from '@sts/venues';
+import {
+  createVenueClient,
+  type FrameCoalescer,
+  type StoredVenueCredential,
+  type VenueClient,
+} from '@sts/venues';
 
 /** Builds the VenueClient of one venue account by the venue's registry mode (paper or live). */
 export class VenueClientFactory {
@@ -8,6 +13,8 @@ export class VenueClientFactory {
     private readonly venues: VenueRegistry,
     private readonly env: Record<string, string | undefined>,
     private readonly logger: Logger,
+    /** Shared by every client, so a burst's sends on one account share writes. */
+    private readonly coalescer?: FrameCoalescer,
   ) {}
 
   mode(venue: VenueId): 'paper' | 'live' {
@@ -23,6 +30,7 @@ export class VenueClientFactory {
     return createVenueClient(this.venues[venue], credential, {
       env: this.env,
       logger: this.logger,
+      ...(this.coalescer ? { coalescer: this.coalescer } : {}),
       ...options,
     });
   }

@@ -1,4 +1,5 @@
 import type { Logger } from '@sts/platform';
+import type { FrameCoalescer } from '../common/frame-coalescer';
 import { VenueAuthError, VenueNetworkError } from '../errors';
 import type { VenueEvents } from '../venue-events';
 import { LocalBook } from './local-book';
@@ -21,6 +22,7 @@ export interface PaperStreamOptions {
   events: VenueEvents;
   marketOf: (symbol: string) => string;
   logger?: Logger;
+  coalescer?: FrameCoalescer;
 }
 
 /** Slack before the last event seen, for events in flight when the socket died and for clock skew. */
@@ -73,6 +75,7 @@ export class PaperStream {
       maxBackoffMs: options.reconnect?.maxMs ?? 5_000,
       ping: () => JSON.stringify({ op: 'ping' } satisfies WireClientMessage),
       pingIntervalMs: 5_000,
+      coalescer: options.coalescer,
       idleTimeoutMs: 15_000,
       onOpen: () => this.resubscribe(),
       onMessage: (text) => this.onMessage(text),

@@ -1,4 +1,5 @@
 import type { Logger } from '@sts/platform';
+import type { FrameCoalescer } from '../common/frame-coalescer';
 import { OrderRejectedError, VenueNetworkError, type VenueError } from '../errors';
 import type { VenueBalance, VenuePosition } from '../model/account';
 import type { VenueMarket } from '../model/market';
@@ -56,6 +57,8 @@ export interface PaperVenueClientOptions {
    */
   orderEntry?: 'socket' | 'http';
   logger?: Logger;
+  /** Lets order frames sent in one burst share writes (see FrameCoalescer). */
+  coalescer?: FrameCoalescer;
 }
 
 /**
@@ -100,6 +103,7 @@ export class PaperVenueClient implements VenueClient {
       events: this.events,
       marketOf: (symbol) => this.marketOf(symbol),
       logger: options.logger,
+      coalescer: options.coalescer,
     });
   }
 

@@ -1,4 +1,6 @@
+import type { Socket } from 'node:net';
 import WebSocket from 'ws';
+import type { FrameCoalescer } from '../common/frame-coalescer';
 
 export interface ReconnectingSocketOptions {
   url: string;
@@ -14,6 +16,8 @@ export interface ReconnectingSocketOptions {
   onMessage: (text: string) => void;
   /** `status` is the HTTP status when the handshake itself was refused. */
   onClose: (reason: string, status?: number) => void;
+  /** Lets frames sent in one burst share writes (see FrameCoalescer). */
+  coalescer?: FrameCoalescer;
 }
 
 const zeroMask = (mask: Buffer): void => {
@@ -27,6 +31,8 @@ const zeroMask = (mask: Buffer): void => {
  */
 export class ReconnectingSocket {
   private socket?: WebSocket;
+  /** The TCP socket under `socket`, once the handshake is through. */
+  private transport?: Socket;
   private attempts = 0;
   private stopped = true;
   private reconnectTimer?: NodeJS.Timeout;
@@ -48,6 +54,7 @@ export class ReconnectingSocket {
   /** False when the socket is down; the message is dropped (resubscription covers it). */
   send(text: string): boolean {
     if (!this.isOpen) return false;
+    if (this.transport) this.options.coalescer?.beforeWrite(this.transport);
     this.socket!.send(text);
     return true;
   }
@@ -60,6 +67,7 @@ export class ReconnectingSocket {
     this.socket?.on('error', () => undefined);
     this.socket?.terminate();
     this.socket = undefined;
+    this.transport = undefined;
   }
 
   private open(): void {
@@ -72,6 +80,7 @@ export class ReconnectingSocket {
       generateMask: zeroMask,
     });
     this.socket = socket;
+    this.transport = undefined;
     let closed = false;
     const onGone = (reason: string, status?: number): void => {
       if (closed) return;
@@ -84,6 +93,7 @@ export class ReconnectingSocket {
       this.options.onClose(reason, status);
       this.scheduleReconnect();
     };
+    socket.on('upgrade', (response) => (this.transport = response.socket));
     socket.on('open', () => {
       this.attempts = 0;
       this.lastHeardMs = Date.now();

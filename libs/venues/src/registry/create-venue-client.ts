@@ -7,6 +7,7 @@ import {
 } from '../ccxt/ccxt-exchange';
 import { CcxtMarketCache } from '../ccxt/ccxt-market-cache';
 import { CcxtVenueClient } from '../ccxt/ccxt-venue-client';
+import type { FrameCoalescer } from '../common/frame-coalescer';
 import type { VenueMarket } from '../model/market';
 import { PaperHttp } from '../paper/paper-http';
 import { PaperVenueClient } from '../paper/paper-venue-client';
@@ -28,6 +29,8 @@ export interface VenueClientOptions {
   logger?: Logger;
   /** Levels per side in `book` events (paper mode): 1 for a reader of the touch only. */
   bookDepth?: number;
+  /** Paper mode: lets order frames sent in one burst share writes. */
+  coalescer?: FrameCoalescer;
   /** Live mode only: how to build the ccxt exchange (tests pass a fake). */
   createExchange?: (venue: string, credentials: LiveCredentials) => Promise<CcxtExchangeLike>;
 }
@@ -73,6 +76,7 @@ export async function createVenueClient(
         credentials: credential,
         logger: options.logger,
         ...(options.bookDepth !== undefined ? { bookDepth: options.bookDepth } : {}),
+        ...(options.coalescer ? { coalescer: options.coalescer } : {}),
       });
     case 'live': {
       const exchange = await (options.createExchange ?? createCcxtExchange)(

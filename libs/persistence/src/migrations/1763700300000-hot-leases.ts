@@ -9,7 +9,7 @@ const LIVE = `status IN ('pending', 'validating', 'active', 'paused', 'recoverin
  * trades: renewing 500 leases took 12 ms of Postgres CPU, on the cores the
  * workers quote from. Now no frequent write changes an indexed column, and
  * pages keep room, so the new version stays beside the old one (a HOT
- * update, no index touched): 4 ms. The takeover scan reads the live trades
+ * update, no index touched): 5 ms. The takeover scan reads the live trades
  * through a partial index by age instead.
  */
 export class HotLeases1763700300000 implements MigrationInterface {

@@ -24,6 +24,7 @@ export * from './quoting/aggressive-quote';
 export * from './quoting/worst-spread';
 export * from './quoting/quote-cushion';
 export * from './quoting/quote';
+export * from './quoting/touch-quote';
 export * from './quoting/requote';
 
 export * from './sizing/size-type';

@@ -24,7 +24,7 @@ export interface MakerSizingInput {
 }
 
 /** Does `size` meet the maker venue's minimums at P and the hedge venue's at H (with head-room)? */
-const meetsBothLegsMinimums = (size: Big, input: MakerSizingInput): boolean => {
+export const makerSizeMeetsMinimums = (size: Big, input: MakerSizingInput): boolean => {
   const hedge = hedgeRules(input.market, input.makerLeg);
   return (
     meetsVenueMinimums(size, makerRules(input.market, input.makerLeg), input.makerPrice) &&
@@ -51,7 +51,7 @@ export const minimumMakerOrderSize = (input: MakerSizingInput): Big => {
   }
   let size = maxOf(lot, ...floors);
   // Each floor is exact; the check only guards the rule above against a change of either.
-  while (!meetsBothLegsMinimums(size, input)) size = size.plus(lot);
+  while (!makerSizeMeetsMinimums(size, input)) size = size.plus(lot);
   return size;
 };
 
@@ -82,7 +82,7 @@ export const makerOrderSize = (input: MakerOrderSizeInput): MakerOrderSizing => 
   // Meeting the minimums only gets easier as a size grows, so a whole number of
   // lots meets them exactly when it is at least minimumMakerOrderSize: the
   // direct check spares working that minimum out on every quote.
-  return size.gte(lot) && meetsBothLegsMinimums(size, input)
+  return size.gte(lot) && makerSizeMeetsMinimums(size, input)
     ? { kind: 'order', size }
     : { kind: 'too_small', remainingBase };
 };

@@ -171,6 +171,49 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
     await harness.cancelTrade(trader, tradeId);
   });
 
+  it('aggressive: stays a tick from crossing while H moves within the condition, pulls back once it does not', async () => {
+    const trader = await harness.trader();
+    const t = await touches();
+    // A tick from crossing the spread is 10 USD better than the target.
+    const touchPrice = t.ask.minus(TICK);
+    const target = t.hedgeReference.minus(touchPrice).minus(10);
+    const tradeId = await harness.createTrade(trader, {
+      target_spread: target.toFixed(),
+      spread_condition: 'gte',
+      quote_mode: 'aggressive',
+      fast_move_guard: 'off',
+    });
+    const first = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    expect(first.price).toBe(touchPrice.toFixed());
+    const accepted = async (): Promise<number> =>
+      (await harness.sim.requestCounts('hyperliquid', trader.wallet)).seconds.reduce(
+        (sum, second) => sum + second.accepted,
+        0,
+      );
+    const before = await accepted();
+
+    // H rises 3 bps, then falls back 2: the spread at the touch price only grew.
+    await harness.sim.jumpVenue('paradex', 3, 'BTC-USD-PERP');
+    await harness.sim.jumpVenue('paradex', -2, 'BTC-USD-PERP');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await accepted()).toBe(before);
+
+    // H falls 5 bps more (about 50 USD): the touch price would miss the target by about 40.
+    await harness.sim.jumpVenue('paradex', -5, 'BTC-USD-PERP');
+    const fallen = (await touches()).hedgeReference;
+    expect(fallen.minus(touchPrice).lt(target)).toBe(true);
+    const movedTo = await eventually(async () => {
+      const book = await harness.sim.book('hyperliquid', 'BTC', 200);
+      const level = book.bids.find(
+        ([price, size]) => new Big(price).lt(first.price) && new Big(size).eq(first.size),
+      );
+      return level?.[0];
+    }, 'the maker bid pulled back below the touch');
+    // The highest price that still reaches the target at the new H.
+    expect(movedTo).toBe(fallen.minus(target).round(0, Big.roundDown).toFixed());
+    await harness.cancelTrade(trader, tradeId);
+  });
+
   it('fast-move guard on: a fast fall of H cancels the resting order, holds, then quotes again', async () => {
     const trader = await harness.trader();
     const tradeId = await harness.createTrade(trader, {

@@ -1,15 +1,17 @@
 import type Big from 'big.js';
-import {
-  ceilToStep,
-  floorToStep,
-  formatDecimal,
-  requoteAction,
-  type TradeStatus,
-} from '@sts/domain';
+import { formatDecimal, requoteAction, type TradeStatus } from '@sts/domain';
 import type { BudgetReleaseReason } from '@sts/contracts';
 import { tradeFills } from '../recovery/venue-truth';
 import { desiredQuote } from './quoting/desired-quote';
-import type { MakerOutcome, RestingOrder } from './quoting/maker-orders';
+import {
+  hedgeMoveMatters,
+  keptQuote,
+  makerTouchMatters,
+  quoteBasis,
+  type KeptQuote,
+  type QuoteBasis,
+} from './quoting/kept-quote';
+import type { MakerOutcome } from './quoting/maker-orders';
 import type { TradeState } from './trade-state';
 
 /** Maker rejections that no retry cures: the trade fails. */
@@ -39,8 +41,8 @@ export class ExecutionLoop {
   private consecutiveRejections = 0;
   private reconcileFromMs = Date.now() - RECONCILE_MARGIN_MS;
   private fillsToReconcile = false;
-  /** The last quote cycle kept an order held back by the spread condition, not by the touch. */
-  private pinned: PinnedQuote | null = null;
+  /** The order the last quote cycle kept, when book moves that cannot change it can be told. */
+  private kept: KeptQuote | null = null;
 
   constructor(
     private readonly trade: TradeState,
@@ -48,6 +50,7 @@ export class ExecutionLoop {
   ) {
     trade.wake = () => this.wake();
     trade.makerTouchMatters = () => this.makerTouchMatters();
+    trade.hedgeMoveMatters = (nowMs) => this.hedgeMoveMatters(nowMs);
   }
 
   /** Something may need doing: the step runs from the worker's scheduler (after pending I/O). */
@@ -78,34 +81,18 @@ export class ExecutionLoop {
     });
   };
 
-  /**
-   * Whether a move of the maker touch could change the quote. Not when the
-   * last cycle kept an order the spread condition holds back from the touch
-   * (a default quote clamped at its bound) and nothing else changed: same H,
-   * terms and fill, and the new touch still leaves that price behind it on
-   * the book. Then the default quote is that same price and size, and the
-   * step would only say so.
-   */
+  /** Whether a maker touch move could change the quote (see KeptQuote). */
   makerTouchMatters(): boolean {
-    const pinned = this.pinned;
-    const trade = this.trade;
-    if (!pinned || this.stepping || this.queued) return true;
-    const inputs = trade.legs?.market.quoteInputs();
-    if (
-      !inputs ||
-      trade.makerOrders?.resting !== pinned.order ||
-      pinned.order.unknown ||
-      inputs.hedgeReference !== pinned.hedgeReference ||
-      trade.terms.amendmentVersion !== pinned.amendmentVersion ||
-      !trade.filledSize.eq(pinned.filledSize)
-    ) {
-      return true;
-    }
-    const price = pinned.order.price;
-    const { bestBid, bestAsk } = inputs.makerTouch;
-    return trade.record.makerLeg === 'long'
-      ? !(bestBid.gte(price) && bestAsk.gt(price))
-      : !(bestAsk.lte(price) && bestBid.lt(price));
+    return !this.kept || this.stepping !== undefined || this.queued
+      ? true
+      : makerTouchMatters(this.kept, this.trade);
+  }
+
+  /** Whether an H move could change the quote (see KeptQuote). */
+  hedgeMoveMatters(nowMs: number): boolean {
+    return !this.kept || this.stepping !== undefined || this.queued
+      ? true
+      : hedgeMoveMatters(this.kept, this.trade, nowMs);
   }
 
   /** Resolves when no step is running. */
@@ -139,7 +126,7 @@ export class ExecutionLoop {
    */
   private async loop(): Promise<void> {
     this.again = false;
-    this.pinned = null;
+    this.kept = null;
     try {
       await this.step();
     } catch (error) {
@@ -191,6 +178,7 @@ export class ExecutionLoop {
     const holdUntil = trade.guard.holdUntil();
     if (holdUntil !== null && holdUntil > now) this.wakeIn(Math.ceil(holdUntil - now) + 1);
     const wanted = desired.kind === 'order' ? desired : null;
+    const basis = wanted && quoteBasis(trade);
     const resting = orders.resting;
     let action = requoteAction(resting?.price ?? null, wanted?.price ?? null);
     if (
@@ -206,11 +194,14 @@ export class ExecutionLoop {
       case 'keep':
         trade.moveAt = null;
         trade.heldByBudget = false;
-        if (action.kind === 'keep' && resting && trade.record.quoteMode === 'default')
-          this.pinned = pinnedQuote(trade, resting);
+        if (action.kind === 'keep' && resting && wanted && basis)
+          this.kept = keptQuote(trade, resting, wanted.size, basis);
         return;
-      case 'place':
-        return this.handle(await orders.place(wanted!.price, wanted!.size));
+      case 'place': {
+        const outcome = await orders.place(wanted!.price, wanted!.size);
+        this.keepPlaced(outcome, wanted!, basis);
+        return this.handle(outcome);
+      }
       case 'replace': {
         // One request where the venue amends in one; else a cancel now and a placement next step.
         const atOnce = trade.legs!.makerClient.replaceRequestCost === 1;
@@ -218,10 +209,35 @@ export class ExecutionLoop {
           ? await orders.replace(wanted!.price, wanted!.size)
           : await orders.cancel();
         if (outcome.kind === 'done' && orders.resting === null) this.again = true;
+        if (atOnce) this.keepPlaced(outcome, wanted!, basis);
         return this.handle(outcome);
       }
       case 'cancel':
         return this.handle(await orders.cancel());
+    }
+  }
+
+  /**
+   * The order this cycle placed rests as wanted: it is the kept quote, so the
+   * book moves that cannot change it wake nothing (else the first one after
+   * every re-quote would cost a step that only finds the order right).
+   */
+  private keepPlaced(
+    outcome: MakerOutcome,
+    wanted: { price: Big; size: Big },
+    basis: QuoteBasis | null,
+  ): void {
+    const order = this.trade.makerOrders?.resting;
+    if (
+      outcome.kind === 'done' &&
+      !outcome.filledBeyondSeen &&
+      basis &&
+      order &&
+      !order.unknown &&
+      order.price.eq(wanted.price) &&
+      order.size.minus(order.filled).eq(wanted.size)
+    ) {
+      this.kept = keptQuote(this.trade, order, wanted.size, basis);
     }
   }
 
@@ -412,34 +428,4 @@ function releaseReason(status: TradeStatus): BudgetReleaseReason {
     case 'recovering':
       return 'failed';
   }
-}
-
-interface PinnedQuote {
-  order: RestingOrder;
-  hedgeReference: Big;
-  amendmentVersion: number;
-  filledSize: Big;
-}
-
-/**
- * The kept order, when the default quote put it short of the maker touch (the
- * spread condition's bound, below the bid for a long maker, above the ask for
- * a short one), else null.
- */
-function pinnedQuote(trade: TradeState, order: RestingOrder): PinnedQuote | null {
-  const inputs = trade.legs?.market.quoteInputs();
-  if (!inputs) return null;
-  const tick = trade.legs!.market.makerMarket.rules.tickSize;
-  const { bestBid, bestAsk } = inputs.makerTouch;
-  const behindTouch =
-    trade.record.makerLeg === 'long'
-      ? order.price.lt(floorToStep(bestBid, tick))
-      : order.price.gt(ceilToStep(bestAsk, tick));
-  if (!behindTouch) return null;
-  return {
-    order,
-    hedgeReference: inputs.hedgeReference,
-    amendmentVersion: trade.terms.amendmentVersion,
-    filledSize: trade.filledSize,
-  };
 }

@@ -62,6 +62,8 @@ export class TradeState {
   wake: () => void = () => undefined;
   /** Set by the execution loop: false when a maker touch move cannot change the quote. */
   makerTouchMatters: () => boolean = () => true;
+  /** Set by the execution loop: false when an H move cannot change the quote. */
+  hedgeMoveMatters: (nowMs: number) => boolean = () => true;
 
   constructor(
     readonly services: RunnerServices,
@@ -208,9 +210,9 @@ export class TradeState {
     this.wake();
   }
 
+  /** H moved: the guard watches every move; the loop steps only if the quote may change. */
   private onHedgeMove(receivedAtMs: number): void {
     const now = this.services.clock.now();
-    this.moveAt ??= receivedAtMs;
     const reference = this.legs?.market.hedgeReference();
     if (reference && this.guard.enabled) {
       const triggered = this.guard.observe(
@@ -224,8 +226,13 @@ export class TradeState {
           'fast-move guard triggered',
         );
         this.record$([triggered.entry]);
+        this.moveAt ??= receivedAtMs;
+        this.wake();
+        return;
       }
     }
+    if (!this.hedgeMoveMatters(now)) return;
+    this.moveAt ??= receivedAtMs;
     this.wake();
   }
 

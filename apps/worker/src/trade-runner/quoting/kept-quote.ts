@@ -1,0 +1,134 @@
+import type Big from 'big.js';
+import { touchQuote, touchQuoteHolds, type BookTouch } from '@sts/domain';
+import type { TradeState } from '../trade-state';
+import type { RestingOrder } from './maker-orders';
+
+/**
+ * The maker order the last quote cycle kept, with what it was decided on.
+ * Most book moves a trade sees cannot change such a quote; recognising them
+ * here spares the trade a step, which matters when one move wakes hundreds.
+ */
+export interface KeptQuote {
+  order: RestingOrder;
+  /** The size it has left, which the cycle wanted too. */
+  size: Big;
+  makerTouch: BookTouch;
+  hedgeReference: Big;
+  amendmentVersion: number;
+  filledSize: Big;
+  /** A default quote the condition holds back behind the touch (below the bid for a long maker). */
+  behindTouch: boolean;
+  /** At the touch price, which only the maker touch decides while the condition allows it. */
+  atTouch: boolean;
+}
+
+/** What a quote cycle decided on: the books and the trade as they were. */
+export interface QuoteBasis {
+  makerTouch: BookTouch;
+  hedgeReference: Big;
+  amendmentVersion: number;
+  filledSize: Big;
+}
+
+/** The books and trade a quote cycle is deciding on now, or null when it cannot quote. */
+export function quoteBasis(trade: TradeState): QuoteBasis | null {
+  const inputs = trade.legs?.market.quoteInputs();
+  if (!inputs) return null;
+  return {
+    makerTouch: inputs.makerTouch,
+    hedgeReference: inputs.hedgeReference,
+    amendmentVersion: trade.terms.amendmentVersion,
+    filledSize: trade.filledSize,
+  };
+}
+
+/**
+ * The order a cycle settled on (kept, or placed at the price and size it
+ * wanted), decided on `basis`; null when no book move could be told apart
+ * from one that matters.
+ */
+export function keptQuote(
+  trade: TradeState,
+  order: RestingOrder,
+  size: Big,
+  basis: QuoteBasis,
+): KeptQuote | null {
+  const market = trade.legs?.market;
+  if (!market) return null;
+  const mode = trade.record.quoteMode;
+  const touchPrice = touchQuote(mode, {
+    makerLeg: market.makerLeg,
+    market: market.tradeMarket,
+    makerTouch: basis.makerTouch,
+  });
+  if (touchPrice === null) return null;
+  const behindTouch =
+    mode === 'default' &&
+    (market.makerLeg === 'long' ? order.price.lt(touchPrice) : order.price.gt(touchPrice));
+  const atTouch = order.price.eq(touchPrice);
+  if (!behindTouch && !atTouch) return null;
+  return { ...basis, order, size, behindTouch, atTouch };
+}
+
+/** The kept order still rests as it was, on the same terms and fills. */
+function unchanged(kept: KeptQuote, trade: TradeState): boolean {
+  return (
+    trade.makerOrders?.resting === kept.order &&
+    !kept.order.unknown &&
+    trade.terms.amendmentVersion === kept.amendmentVersion &&
+    trade.filledSize.eq(kept.filledSize)
+  );
+}
+
+/**
+ * Whether a move of the maker touch could change the kept quote. Not when the
+ * default quote is held back behind the touch by the condition and nothing
+ * else changed (same H), and the new touch still leaves that price behind it
+ * on the book: the default quote is then that same price and size.
+ */
+export function makerTouchMatters(kept: KeptQuote, trade: TradeState): boolean {
+  if (!kept.behindTouch) return true;
+  const inputs = trade.legs?.market.quoteInputs();
+  if (!inputs || inputs.hedgeReference !== kept.hedgeReference || !unchanged(kept, trade)) {
+    return true;
+  }
+  const price = kept.order.price;
+  const { bestBid, bestAsk } = inputs.makerTouch;
+  return trade.record.makerLeg === 'long'
+    ? !(bestBid.gte(price) && bestAsk.gt(price))
+    : !(bestAsk.lte(price) && bestBid.lt(price));
+}
+
+/**
+ * Whether a move of H could change the kept quote. Not when it rests at the
+ * touch price, the touch and everything else are as they were, quoting is not
+ * held by the fast-move guard, and the price and size still meet the
+ * condition, worst_spread and the venues' minimums at the new H (domain:
+ * touchQuoteHolds): the quote is then that same order.
+ */
+export function hedgeMoveMatters(kept: KeptQuote, trade: TradeState, nowMs: number): boolean {
+  if (!kept.atTouch) return true;
+  const market = trade.legs?.market;
+  const inputs = market?.quoteInputs();
+  if (
+    !market ||
+    !inputs ||
+    inputs.makerTouch !== kept.makerTouch ||
+    !unchanged(kept, trade) ||
+    trade.guard.held(nowMs)
+  ) {
+    return true;
+  }
+  return !touchQuoteHolds(
+    trade.record.quoteMode,
+    { price: kept.order.price, size: kept.size },
+    {
+      makerLeg: market.makerLeg,
+      market: market.tradeMarket,
+      makerTouch: inputs.makerTouch,
+      hedgeReference: inputs.hedgeReference,
+      terms: trade.terms.spread,
+      ...(trade.record.worstSpread !== undefined ? { worstSpread: trade.record.worstSpread } : {}),
+    },
+  );
+}

@@ -48,6 +48,8 @@ describe('frame coalescer', () => {
     sockets.push(socket);
     return socket;
   };
+  /** Steps take no time: only sockets and steps that send nothing decide. */
+  const coalescerAtRest = (): FrameCoalescer => new FrameCoalescer(0.25, () => 0);
   const send = (coalescer: FrameCoalescer, socket: Socket, frame: string): void => {
     coalescer.beforeWrite(socket);
     socket.write(frame);
@@ -63,7 +65,7 @@ describe('frame coalescer', () => {
   });
 
   it('sends one socket frames of consecutive steps in one write, in order', async () => {
-    const coalescer = new FrameCoalescer();
+    const coalescer = coalescerAtRest();
     const socket = await open();
     const sent: string[] = [];
     coalescer.during(() => {
@@ -82,7 +84,7 @@ describe('frame coalescer', () => {
   });
 
   it('lets held frames go when the run sends on another socket or a step sends nothing', async () => {
-    const coalescer = new FrameCoalescer();
+    const coalescer = coalescerAtRest();
     const first = await open();
     const second = await open();
     const sent: string[] = [];
@@ -106,8 +108,28 @@ describe('frame coalescer', () => {
     expect(await peer.received(1, 2)).toEqual(['y;']);
   });
 
+  it('lets a frame go once it was held for the longest hold, so a long run still leaves in parts', async () => {
+    let clock = 0;
+    const coalescer = new FrameCoalescer(0.25, () => clock);
+    const socket = await open();
+    const sent: string[] = [];
+    coalescer.during(() => {
+      for (const frame of ['b1;', 'b2;', 'b3;', 'b4;', 'b5;']) {
+        send(coalescer, socket, frame);
+        coalescer.whenSent(() => sent.push(frame));
+        // Each step takes 0.1 ms: b1 has waited 0.3 ms at the end of b3's step.
+        clock += 0.1;
+        coalescer.stepEnded();
+        if (frame === 'b3;') expect(sent).toEqual(['b1;', 'b2;', 'b3;']);
+      }
+      expect(sent).toEqual(['b1;', 'b2;', 'b3;']);
+    });
+    expect(sent).toEqual(['b1;', 'b2;', 'b3;', 'b4;', 'b5;']);
+    expect((await peer.received(0, 15)).join('')).toBe('b1;b2;b3;b4;b5;');
+  });
+
   it('holds nothing outside a run', async () => {
-    const coalescer = new FrameCoalescer();
+    const coalescer = coalescerAtRest();
     const socket = await open();
     let sent = false;
     send(coalescer, socket, 'now;');
@@ -118,7 +140,7 @@ describe('frame coalescer', () => {
   });
 
   it('lets everything go when the run throws', async () => {
-    const coalescer = new FrameCoalescer();
+    const coalescer = coalescerAtRest();
     const socket = await open();
     expect(() =>
       coalescer.during(() => {

@@ -33,6 +33,31 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
     };
   };
 
+  /** Requests the venue accepted from the trader's hyperliquid account so far. */
+  const acceptedRequests = async (wallet: string): Promise<number> =>
+    (await harness.sim.requestCounts('hyperliquid', wallet)).seconds.reduce(
+      (sum, second) => sum + second.accepted,
+      0,
+    );
+
+  /**
+   * The price the maker bid moved to, watched on the public book so the wait
+   * sends nothing on the trader's account. The order is the only bid of its
+   * size (house levels are far larger).
+   */
+  const makerBidMoved = (
+    first: VenueOrder,
+    moved: (price: Big) => boolean,
+    where: string,
+  ): Promise<string> =>
+    eventually(async () => {
+      const book = await harness.sim.book('hyperliquid', 'BTC', 200);
+      const level = book.bids.find(
+        ([price, size]) => moved(new Big(price)) && new Big(size).eq(first.size),
+      );
+      return level?.[0];
+    }, `the maker bid moved ${where}`);
+
   const toUsd = (value: Big, spreadType: string, h: Big): Big => {
     switch (spreadType) {
       case 'percentage':
@@ -146,23 +171,11 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
       spread_condition: 'gte',
     });
     const first = await harness.waitForMakerOrder(trader, 'hyperliquid');
-    const accepted = async (): Promise<number> =>
-      (await harness.sim.requestCounts('hyperliquid', trader.wallet)).seconds.reduce(
-        (sum, second) => sum + second.accepted,
-        0,
-      );
+    const accepted = (): Promise<number> => acceptedRequests(trader.wallet);
     const before = await accepted();
     // H (paradex's best bid) rises 3 bps: the highest valid maker price rises with it.
     await harness.sim.jumpVenue('paradex', 3, 'BTC-USD-PERP');
-    // Watched on the public book, so the wait itself sends nothing on the trader's account.
-    const movedTo = await eventually(async () => {
-      const book = await harness.sim.book('hyperliquid', 'BTC', 200);
-      // The order is the only bid of its size (house levels are far larger).
-      const level = book.bids.find(
-        ([price, size]) => new Big(price).gt(first.price) && new Big(size).eq(first.size),
-      );
-      return level?.[0];
-    }, 'the maker bid at a higher price');
+    const movedTo = await makerBidMoved(first, (price) => price.gt(first.price), 'up');
     expect(await accepted()).toBe(before + 1);
     const open = await harness.openOrders(trader, 'hyperliquid');
     expect(open).toHaveLength(1);
@@ -185,11 +198,7 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
     });
     const first = await harness.waitForMakerOrder(trader, 'hyperliquid');
     expect(first.price).toBe(touchPrice.toFixed());
-    const accepted = async (): Promise<number> =>
-      (await harness.sim.requestCounts('hyperliquid', trader.wallet)).seconds.reduce(
-        (sum, second) => sum + second.accepted,
-        0,
-      );
+    const accepted = (): Promise<number> => acceptedRequests(trader.wallet);
     const before = await accepted();
 
     // H rises 3 bps, then falls back 2: the spread at the touch price only grew.
@@ -202,13 +211,7 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
     await harness.sim.jumpVenue('paradex', -5, 'BTC-USD-PERP');
     const fallen = (await touches()).hedgeReference;
     expect(fallen.minus(touchPrice).lt(target)).toBe(true);
-    const movedTo = await eventually(async () => {
-      const book = await harness.sim.book('hyperliquid', 'BTC', 200);
-      const level = book.bids.find(
-        ([price, size]) => new Big(price).lt(first.price) && new Big(size).eq(first.size),
-      );
-      return level?.[0];
-    }, 'the maker bid pulled back below the touch');
+    const movedTo = await makerBidMoved(first, (price) => price.lt(first.price), 'back');
     // The highest price that still reaches the target at the new H.
     expect(movedTo).toBe(fallen.minus(target).round(0, Big.roundDown).toFixed());
     await harness.cancelTrade(trader, tradeId);

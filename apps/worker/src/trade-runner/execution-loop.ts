@@ -83,16 +83,19 @@ export class ExecutionLoop {
 
   /** Whether a maker touch move could change the quote (see KeptQuote). */
   makerTouchMatters(): boolean {
-    return !this.kept || this.stepping !== undefined || this.queued
-      ? true
-      : makerTouchMatters(this.kept, this.trade);
+    const kept = this.idleKept();
+    return !kept || makerTouchMatters(kept, this.trade);
   }
 
   /** Whether an H move could change the quote (see KeptQuote). */
   hedgeMoveMatters(nowMs: number): boolean {
-    return !this.kept || this.stepping !== undefined || this.queued
-      ? true
-      : hedgeMoveMatters(this.kept, this.trade, nowMs);
+    const kept = this.idleKept();
+    return !kept || hedgeMoveMatters(kept, this.trade, nowMs);
+  }
+
+  /** The kept quote, unless a step is running or queued: that one decides afresh. */
+  private idleKept(): KeptQuote | null {
+    return this.stepping || this.queued ? null : this.kept;
   }
 
   /** Resolves when no step is running. */

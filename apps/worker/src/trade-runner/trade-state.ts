@@ -214,24 +214,19 @@ export class TradeState {
   private onHedgeMove(receivedAtMs: number): void {
     const now = this.services.clock.now();
     const reference = this.legs?.market.hedgeReference();
-    if (reference && this.guard.enabled) {
-      const triggered = this.guard.observe(
-        now,
-        reference,
-        this.makerOrders?.resting?.price ?? null,
+    const triggered =
+      reference && this.guard.enabled
+        ? this.guard.observe(now, reference, this.makerOrders?.resting?.price ?? null)
+        : null;
+    if (triggered) {
+      this.log.info(
+        { move_bps: triggered.trigger.moveBps, action: triggered.trigger.action },
+        'fast-move guard triggered',
       );
-      if (triggered) {
-        this.log.info(
-          { move_bps: triggered.trigger.moveBps, action: triggered.trigger.action },
-          'fast-move guard triggered',
-        );
-        this.record$([triggered.entry]);
-        this.moveAt ??= receivedAtMs;
-        this.wake();
-        return;
-      }
+      this.record$([triggered.entry]);
+    } else if (!this.hedgeMoveMatters(now)) {
+      return;
     }
-    if (!this.hedgeMoveMatters(now)) return;
     this.moveAt ??= receivedAtMs;
     this.wake();
   }

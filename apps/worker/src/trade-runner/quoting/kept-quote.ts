@@ -3,31 +3,27 @@ import { touchQuote, touchQuoteHolds, type BookTouch } from '@sts/domain';
 import type { TradeState } from '../trade-state';
 import type { RestingOrder } from './maker-orders';
 
-/**
- * The maker order the last quote cycle kept, with what it was decided on.
- * Most book moves a trade sees cannot change such a quote; recognising them
- * here spares the trade a step, which matters when one move wakes hundreds.
- */
-export interface KeptQuote {
-  order: RestingOrder;
-  /** The size it has left, which the cycle wanted too. */
-  size: Big;
-  makerTouch: BookTouch;
-  hedgeReference: Big;
-  amendmentVersion: number;
-  filledSize: Big;
-  /** A default quote the condition holds back behind the touch (below the bid for a long maker). */
-  behindTouch: boolean;
-  /** At the touch price, which only the maker touch decides while the condition allows it. */
-  atTouch: boolean;
-}
-
 /** What a quote cycle decided on: the books and the trade as they were. */
 export interface QuoteBasis {
   makerTouch: BookTouch;
   hedgeReference: Big;
   amendmentVersion: number;
   filledSize: Big;
+}
+
+/**
+ * The maker order the last quote cycle kept, with what it was decided on.
+ * Most book moves a trade sees cannot change such a quote; recognising them
+ * here spares the trade a step, which matters when one move wakes hundreds.
+ */
+export interface KeptQuote extends QuoteBasis {
+  order: RestingOrder;
+  /** The size it has left, which the cycle wanted too. */
+  size: Big;
+  /** A default quote the condition holds back behind the touch (below the bid for a long maker). */
+  behindTouch: boolean;
+  /** At the touch price, which only the maker touch decides while the condition allows it. */
+  atTouch: boolean;
 }
 
 /** The books and trade a quote cycle is deciding on now, or null when it cannot quote. */

@@ -1,3 +1,5 @@
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+
 /** A numeric `--name value` option of the bench's command line, else `fallback`. */
 export const numberArg = (name: string, fallback: number): number => {
   const index = process.argv.indexOf(`--${name}`);
@@ -40,3 +42,46 @@ export async function profileWindow(): Promise<() => Promise<void>> {
     console.log(`cpu profile of the measured window: ${file}`);
   };
 }
+
+/** This process's GC pauses by kind, since the watch began. */
+export interface GcPauseWatch {
+  /** `kind n, mean, max` for each kind of pause seen, and stops watching. */
+  stop(): string;
+}
+
+/**
+ * Watches this process's garbage-collection pauses (main thread): every pause
+ * longer than a burst puts that burst's re-quotes over the target, so a
+ * latency tail is read next to them.
+ */
+export function gcPauses(): GcPauseWatch {
+  const pauses = new Map<string, number[]>();
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const { detail } = entry as PerformanceEntry & { detail?: { kind?: number } };
+      const kind = GC_KINDS.get(detail?.kind ?? 0) ?? 'other';
+      const durations = pauses.get(kind) ?? [];
+      durations.push(entry.duration);
+      pauses.set(kind, durations);
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop: () => {
+      observer.disconnect();
+      return [...pauses]
+        .map(([kind, durations]) => {
+          const mean = durations.reduce((sum, d) => sum + d, 0) / durations.length;
+          return `${kind} ${durations.length}, mean ${mean.toFixed(2)} ms, max ${Math.max(...durations).toFixed(2)} ms`;
+        })
+        .join('; ');
+    },
+  };
+}
+
+const GC_KINDS = new Map<number, string>([
+  [constants.NODE_PERFORMANCE_GC_MINOR, 'scavenge'],
+  [constants.NODE_PERFORMANCE_GC_MAJOR, 'mark-compact'],
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL, 'incremental marking'],
+  [constants.NODE_PERFORMANCE_GC_WEAKCB, 'weak callbacks'],
+]);

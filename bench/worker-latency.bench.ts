@@ -19,7 +19,7 @@ import {
   TRADES_PER_WALLET,
   withWorkerNodeFlags,
 } from './worker-fixture';
-import { numberArg as arg, profileWindow, runBench } from './run-bench';
+import { gcPauses, numberArg as arg, profileWindow, runBench } from './run-bench';
 
 const TRADES = arg('trades', 500);
 // A p99 needs samples: about 13,000 re-quotes in 60 s. In 20 s (4,500) one
@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     world.worker.metrics.moveToRequote.reset();
     world.worker.metrics.requotesHeldByBudget = 0;
     world.loopDelay.reset();
+    const gc = gcPauses();
     const stopProfile = await profileWindow();
     await new Promise((resolve) => setTimeout(resolve, SECONDS * 1_000));
     await stopProfile();
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
     const heldByBudget = world.worker.metrics.requotesHeldByBudget;
     const loopP99 = world.loopDelay.percentile(99);
     const loopMax = world.loopDelay.max;
+    const gcFigures = gc.stop();
     await stopDriving();
 
     console.log(
@@ -68,6 +70,7 @@ async function main(): Promise<void> {
       `  re-quotes that waited for their trade's request budget first (not timed): ${heldByBudget}`,
     );
     console.log(`  event-loop delay:              p99 ${ms(loopP99)} ms, max ${ms(loopMax)} ms`);
+    console.log(`  worker GC pauses:              ${gcFigures}`);
   } finally {
     await world.stop();
   }

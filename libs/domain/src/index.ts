@@ -2,6 +2,7 @@ export * from './venue/venue';
 
 export * from './decimal/decimal';
 export * from './decimal/decimal-math';
+export * from './decimal/compare';
 export * from './market/market-rules';
 
 export * from './trade/trade-terms';

@@ -1,5 +1,5 @@
 import type Big from 'big.js';
-import { formatDecimal, requoteAction, type TradeStatus } from '@sts/domain';
+import { compare, formatDecimal, requoteAction, type TradeStatus } from '@sts/domain';
 import type { BudgetReleaseReason } from '@sts/contracts';
 import { tradeFills } from '../recovery/venue-truth';
 import { desiredQuote } from './quoting/desired-quote';
@@ -188,7 +188,7 @@ export class ExecutionLoop {
       action.kind === 'keep' &&
       resting &&
       wanted &&
-      !resting.size.minus(resting.filled).eq(wanted.size)
+      compare(resting.size.minus(resting.filled), wanted.size) !== 0
     ) {
       action = { kind: 'replace', price: wanted.price };
     }
@@ -237,8 +237,8 @@ export class ExecutionLoop {
       basis &&
       order &&
       !order.unknown &&
-      order.price.eq(wanted.price) &&
-      order.size.minus(order.filled).eq(wanted.size)
+      compare(order.price, wanted.price) === 0 &&
+      compare(order.size.minus(order.filled), wanted.size) === 0
     ) {
       this.kept = keptQuote(this.trade, order, wanted.size, basis);
     }

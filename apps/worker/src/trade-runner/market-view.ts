@@ -1,10 +1,12 @@
 import Big from 'big.js';
 import {
+  type BookTouch,
+  compare,
   hedgeReferenceFrom,
   isCrossedOrLocked,
-  type BookTouch,
   type LegRules,
   type MakerLeg,
+  signOf,
   type TradeMarket,
   type VenueId,
 } from '@sts/domain';
@@ -81,7 +83,7 @@ export class MarketView {
       !wasFresh ||
       reference === null ||
       this.hedgeReferenceValue === null ||
-      !reference.eq(this.hedgeReferenceValue);
+      compare(reference, this.hedgeReferenceValue) !== 0;
     if (reference !== null) this.hedgeReferenceValue = reference;
     return changed;
   }
@@ -110,7 +112,7 @@ export class MarketView {
     ) {
       return null;
     }
-    if (isCrossedOrLocked(touch) || this.hedgeReferenceValue.lte(0)) return null;
+    if (isCrossedOrLocked(touch) || signOf(this.hedgeReferenceValue) <= 0) return null;
     return { makerTouch: touch, hedgeReference: this.hedgeReferenceValue };
   }
 

@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import { compare, signOf } from './compare';
 
 /**
  * A private Big constructor for division, so no other code changing the
@@ -12,7 +13,7 @@ Exact.RM = Big.roundDown;
 
 /** `dividend / divisor` truncated at 40 decimal places, returned as a plain Big. */
 export const divide = (dividend: Big, divisor: Big): Big => {
-  if (divisor.eq(0)) throw new RangeError('division by zero');
+  if (signOf(divisor) === 0) throw new RangeError('division by zero');
   return new Big(new Exact(dividend).div(divisor));
 };
 
@@ -31,7 +32,7 @@ export const divideRounded = (
   places: number,
   mode: Big.RoundingMode,
 ): Big => {
-  if (divisor.eq(0)) throw new RangeError('division by zero');
+  if (signOf(divisor) === 0) throw new RangeError('division by zero');
   const key = places * 4 + mode;
   let Divider = roundedDividers.get(key);
   if (!Divider) {
@@ -58,7 +59,7 @@ Ceiling.RM = Big.roundUp;
  */
 export const stepsToReach = (amount: Big, price: Big, step: Big): Big => {
   assertPositiveStep(step);
-  if (price.lte(0)) throw new RangeError('price must be positive');
+  if (signOf(price) <= 0) throw new RangeError('price must be positive');
   return step.times(new Ceiling(amount).div(price.times(step)));
 };
 
@@ -75,28 +76,28 @@ export const floorToStep = (value: Big, step: Big): Big => {
   const places = powerOfTenPlaces(step);
   if (places !== null) return value.round(places, value.s < 0 ? Big.roundUp : Big.roundDown);
   const remainder = value.mod(step);
-  if (remainder.eq(0)) return value;
+  if (signOf(remainder) === 0) return value;
   // mod keeps the dividend's sign, so a negative value is one step further down.
-  return value.gte(0) ? value.minus(remainder) : value.minus(remainder).minus(step);
+  return signOf(value) >= 0 ? value.minus(remainder) : value.minus(remainder).minus(step);
 };
 
 /** Smallest multiple of `step` that is >= value. */
 export const ceilToStep = (value: Big, step: Big): Big => {
   assertPositiveStep(step);
   const floor = floorToStep(value, step);
-  return floor.eq(value) ? value : floor.plus(step);
+  return compare(floor, value) === 0 ? value : floor.plus(step);
 };
 
 export const isMultipleOf = (value: Big, step: Big): boolean => {
   assertPositiveStep(step);
-  return value.mod(step).eq(0);
+  return signOf(value.mod(step)) === 0;
 };
 
 export const maxOf = (first: Big, ...rest: Big[]): Big =>
-  rest.reduce((max, value) => (value.gt(max) ? value : max), first);
+  rest.reduce((max, value) => (compare(value, max) > 0 ? value : max), first);
 
 export const minOf = (first: Big, ...rest: Big[]): Big =>
-  rest.reduce((min, value) => (value.lt(min) ? value : min), first);
+  rest.reduce((min, value) => (compare(value, min) < 0 ? value : min), first);
 
 /**
  * Least common multiple of two positive decimals. For steps that are powers
@@ -107,8 +108,8 @@ export const leastCommonMultiple = (a: Big, b: Big): Big => {
   assertPositiveStep(a);
   assertPositiveStep(b);
   // Every real venue's steps are powers of ten: one divides the other.
-  const [larger, smaller] = a.gte(b) ? [a, b] : [b, a];
-  if (larger.mod(smaller).eq(0)) return larger;
+  const [larger, smaller] = compare(a, b) >= 0 ? [a, b] : [b, a];
+  if (signOf(larger.mod(smaller)) === 0) return larger;
   const places = Math.max(decimalPlaces(a), decimalPlaces(b));
   // Scale to integers by shifting the exponent: exact, unlike a division.
   const x = a.times(`1e${places}`);
@@ -119,7 +120,7 @@ export const leastCommonMultiple = (a: Big, b: Big): Big => {
 const greatestCommonDivisor = (a: Big, b: Big): Big => {
   let x = a;
   let y = b;
-  while (!y.eq(0)) {
+  while (signOf(y) !== 0) {
     const r = x.mod(y);
     x = y;
     y = r;
@@ -130,5 +131,5 @@ const greatestCommonDivisor = (a: Big, b: Big): Big => {
 const decimalPlaces = (value: Big): number => Math.max(0, value.c.length - value.e - 1);
 
 const assertPositiveStep = (step: Big): void => {
-  if (step.lte(0)) throw new RangeError(`step must be positive, got ${step.toFixed()}`);
+  if (signOf(step) <= 0) throw new RangeError(`step must be positive, got ${step.toFixed()}`);
 };

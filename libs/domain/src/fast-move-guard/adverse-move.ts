@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { divideRounded } from '../decimal/decimal-math';
 import { GUARD_BPS_PLACES } from '../quoting/quote-cushion';
 import type { MakerLeg } from '../trade/trade-terms';
+import { compare } from '../decimal/compare';
 
 export interface HedgeReferenceObservation {
   /** On the worker's own monotonic clock, the same one fills are timed with. */
@@ -33,7 +34,10 @@ export const adverseMove = (
   let from = current.price;
   for (const observation of observations) {
     if (observation.timeMs < since || observation.timeMs > current.timeMs) continue;
-    const further = makerLeg === 'long' ? observation.price.gt(from) : observation.price.lt(from);
+    const further =
+      makerLeg === 'long'
+        ? compare(observation.price, from) > 0
+        : compare(observation.price, from) < 0;
     if (further) from = observation.price;
   }
   const against = makerLeg === 'long' ? from.minus(current.price) : current.price.minus(from);
@@ -58,4 +62,4 @@ export const adverseMoveBps = (move: AdverseMove): number =>
  * cross-multiplying, never on a rounded quotient.
  */
 export const reachesThreshold = (move: AdverseMove, thresholdBps: number): boolean =>
-  isPositive(move.from) && move.against.times(10000).gte(move.from.times(thresholdBps));
+  isPositive(move.from) && compare(move.against.times(10000), move.from.times(thresholdBps)) >= 0;

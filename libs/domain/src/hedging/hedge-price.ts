@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import { ceilToStep, floorToStep } from '../decimal/decimal-math';
 import type { Side } from '../trade/trade-terms';
+import { signOf } from '../decimal/compare';
 
 export interface HedgePriceInput {
   side: Side;
@@ -28,7 +29,7 @@ export const hedgeLimitPrice = (input: HedgePriceInput): Big => {
       return floorToStep(hedgeReference.times(new Big(1).plus(maxSlippage)), tickSize);
     case 'sell': {
       const limit = ceilToStep(hedgeReference.times(new Big(1).minus(maxSlippage)), tickSize);
-      return limit.gt(0) ? limit : tickSize;
+      return signOf(limit) > 0 ? limit : tickSize;
     }
   }
 };

@@ -1,5 +1,6 @@
 import type Big from 'big.js';
 import { leastCommonMultiple, maxOf } from '../decimal/decimal-math';
+import { compare } from '../decimal/compare';
 
 /** One venue's trading rules for the trade's market (the Market per-exchange entry). */
 export interface LegRules {
@@ -45,4 +46,5 @@ export const coarserLotSize = (market: TradeMarket): Big => {
 const coarserLots = new WeakMap<TradeMarket, Big>();
 
 /** A book whose best bid is not below its best ask is stale or broken: never quote on it. */
-export const isCrossedOrLocked = (touch: BookTouch): boolean => touch.bestBid.gte(touch.bestAsk);
+export const isCrossedOrLocked = (touch: BookTouch): boolean =>
+  compare(touch.bestBid, touch.bestAsk) >= 0;

@@ -4,6 +4,7 @@ import { makerRules, makerSideTouch } from '../spread/legs';
 import { gridEnds } from './price-range';
 import type { QuoteInput } from './quote-input';
 import { validMakerPriceRange } from './valid-maker-price';
+import { compare } from '../decimal/compare';
 
 /**
  * Default quoting: join the maker-side touch (best bid for a buy, best ask for
@@ -21,7 +22,7 @@ export const defaultQuote = (input: QuoteInput): Big | null => {
   if (ends === null) return null;
   const touch = makerSideTouch(input.makerLeg, input.makerTouch);
   const onGrid = input.makerLeg === 'long' ? floorToStep(touch, tick) : ceilToStep(touch, tick);
-  if (onGrid.lt(ends.lowest)) return ends.lowest;
-  if (ends.highest !== null && onGrid.gt(ends.highest)) return ends.highest;
+  if (compare(onGrid, ends.lowest) < 0) return ends.lowest;
+  if (ends.highest !== null && compare(onGrid, ends.highest) > 0) return ends.highest;
   return onGrid;
 };

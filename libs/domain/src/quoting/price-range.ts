@@ -1,5 +1,6 @@
 import type Big from 'big.js';
 import { ceilToStep, floorToStep } from '../decimal/decimal-math';
+import { compare } from '../decimal/compare';
 
 export interface Bound {
   value: Big;
@@ -32,15 +33,17 @@ export const between = (lower: Big, upper: Big): Range => ({
 const tighterLower = (a: Bound | null, b: Bound | null): Bound | null => {
   if (a === null) return b;
   if (b === null) return a;
-  if (a.value.eq(b.value)) return { value: a.value, inclusive: a.inclusive && b.inclusive };
-  return a.value.gt(b.value) ? a : b;
+  if (compare(a.value, b.value) === 0)
+    return { value: a.value, inclusive: a.inclusive && b.inclusive };
+  return compare(a.value, b.value) > 0 ? a : b;
 };
 
 const tighterUpper = (a: Bound | null, b: Bound | null): Bound | null => {
   if (a === null) return b;
   if (b === null) return a;
-  if (a.value.eq(b.value)) return { value: a.value, inclusive: a.inclusive && b.inclusive };
-  return a.value.lt(b.value) ? a : b;
+  if (compare(a.value, b.value) === 0)
+    return { value: a.value, inclusive: a.inclusive && b.inclusive };
+  return compare(a.value, b.value) < 0 ? a : b;
 };
 
 export const intersect = (...ranges: Range[]): Range =>
@@ -66,9 +69,13 @@ export const mirrored = (range: Range, offset: Big): Range => ({
 
 export const contains = (range: Range, value: Big): boolean =>
   (range.lower === null ||
-    (range.lower.inclusive ? value.gte(range.lower.value) : value.gt(range.lower.value))) &&
+    (range.lower.inclusive
+      ? compare(value, range.lower.value) >= 0
+      : compare(value, range.lower.value) > 0)) &&
   (range.upper === null ||
-    (range.upper.inclusive ? value.lte(range.upper.value) : value.lt(range.upper.value)));
+    (range.upper.inclusive
+      ? compare(value, range.upper.value) <= 0
+      : compare(value, range.upper.value) < 0));
 
 export interface GridEnds {
   lowest: Big;
@@ -84,12 +91,16 @@ export interface GridEnds {
 export const gridEnds = (range: Range & { lower: Bound }, step: Big): GridEnds | null => {
   const floorLower = floorToStep(range.lower.value, step);
   const lowest =
-    range.lower.inclusive && floorLower.eq(range.lower.value) ? floorLower : floorLower.plus(step);
+    range.lower.inclusive && compare(floorLower, range.lower.value) === 0
+      ? floorLower
+      : floorLower.plus(step);
   if (range.upper === null) return { lowest, highest: null };
   const ceilUpper = ceilToStep(range.upper.value, step);
   const highest =
-    range.upper.inclusive && ceilUpper.eq(range.upper.value) ? ceilUpper : ceilUpper.minus(step);
-  return lowest.lte(highest) ? { lowest, highest } : null;
+    range.upper.inclusive && compare(ceilUpper, range.upper.value) === 0
+      ? ceilUpper
+      : ceilUpper.minus(step);
+  return compare(lowest, highest) <= 0 ? { lowest, highest } : null;
 };
 
 export type LowerBoundedRange = Range & { lower: Bound };

@@ -1,4 +1,5 @@
 import type Big from 'big.js';
+import { compare } from '../decimal/compare';
 
 /**
  * What a quote cycle does with the resting maker order, given the price it
@@ -16,5 +17,5 @@ export type RequoteAction =
 export const requoteAction = (resting: Big | null, quote: Big | null): RequoteAction => {
   if (quote === null) return resting === null ? { kind: 'none' } : { kind: 'cancel' };
   if (resting === null) return { kind: 'place', price: quote };
-  return resting.eq(quote) ? { kind: 'keep' } : { kind: 'replace', price: quote };
+  return compare(resting, quote) === 0 ? { kind: 'keep' } : { kind: 'replace', price: quote };
 };

@@ -9,6 +9,7 @@ import type { AggressiveQuoteInput } from './aggressive-quote';
 import { contains } from './price-range';
 import { type QuoteInput, spreadBasisOf } from './quote-input';
 import { worstSpreadRange } from './worst-spread';
+import { signOf } from '../decimal/compare';
 
 /**
  * The price a quote takes when neither the spread condition nor worst_spread
@@ -26,7 +27,7 @@ export const touchQuote = (
   let price: Big;
   if (mode === 'default') price = long ? floorToStep(bestBid, tick) : ceilToStep(bestAsk, tick);
   else price = long ? ceilToStep(bestAsk, tick).minus(tick) : floorToStep(bestBid, tick).plus(tick);
-  return price.gt(0) ? price : null;
+  return signOf(price) > 0 ? price : null;
 };
 
 /** A maker order the last quote cycle settled on. */
@@ -50,7 +51,7 @@ export const touchQuoteHolds = (
   quote: SettledQuote,
   input: AggressiveQuoteInput,
 ): boolean => {
-  if (input.hedgeReference.lte(0)) return false;
+  if (signOf(input.hedgeReference) <= 0) return false;
   const spread = absoluteSpread(input.makerLeg, quote.price, input.hedgeReference);
   const basis = spreadBasisOf(input);
   if (!satisfiesSpreadCondition(spread, input.terms, basis)) return false;

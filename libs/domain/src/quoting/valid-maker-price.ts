@@ -21,6 +21,7 @@ import {
   shifted,
 } from './price-range';
 import { type QuoteInput, spreadBasisOf } from './quote-input';
+import { compare, signOf } from '../decimal/compare';
 
 /** The USD spreads that satisfy the trade's condition. */
 export const conditionSpreadRange = (terms: SpreadTerms, basis: SpreadBasis): Range => {
@@ -62,7 +63,7 @@ const restingPriceRange = (input: QuoteInput): LowerBoundedRange =>
  * positive): the trade then holds no order and waits.
  */
 export const validMakerPriceRange = (input: QuoteInput): LowerBoundedRange | null => {
-  if (isCrossedOrLocked(input.makerTouch) || input.hedgeReference.lte(0)) return null;
+  if (isCrossedOrLocked(input.makerTouch) || signOf(input.hedgeReference) <= 0) return null;
   const spreads = conditionSpreadRange(input.terms, spreadBasisOf(input));
   return narrowed(
     restingPriceRange(input),
@@ -77,10 +78,13 @@ export const validMakerPriceRange = (input: QuoteInput): LowerBoundedRange | nul
  */
 export const isValidMakerPrice = (price: Big, input: QuoteInput): boolean => {
   const { makerTouch, makerLeg, hedgeReference } = input;
-  if (isCrossedOrLocked(makerTouch) || hedgeReference.lte(0) || price.lte(0)) return false;
+  if (isCrossedOrLocked(makerTouch) || signOf(hedgeReference) <= 0 || signOf(price) <= 0)
+    return false;
   if (!isMultipleOf(price, makerRules(input.market, makerLeg).tickSize)) return false;
   const postOnly =
-    makerLeg === 'long' ? price.lt(makerTouch.bestAsk) : price.gt(makerTouch.bestBid);
+    makerLeg === 'long'
+      ? compare(price, makerTouch.bestAsk) < 0
+      : compare(price, makerTouch.bestBid) > 0;
   if (!postOnly) return false;
   const spread = absoluteSpread(makerLeg, price, hedgeReference);
   return satisfiesSpreadCondition(spread, input.terms, spreadBasisOf(input));

@@ -2,6 +2,7 @@ import type Big from 'big.js';
 import { type SpreadBasis, type SpreadTerms, toAbsoluteSpread } from '../spread/spread';
 import { eqToleranceAbsolute } from '../spread/spread-condition';
 import { type Range, atLeast, atMost, between } from './price-range';
+import { compare } from '../decimal/compare';
 
 /**
  * The USD spreads "no worse than worst_spread". Worse means smaller for
@@ -47,20 +48,20 @@ export const isWorstSpreadAllowed = (
   const target = terms.targetSpread;
   switch (terms.condition) {
     case 'gte':
-      return worstSpread.gte(target);
+      return compare(worstSpread, target) >= 0;
     case 'gt':
-      return worstSpread.gt(target);
+      return compare(worstSpread, target) > 0;
     case 'lte':
-      return worstSpread.lte(target);
+      return compare(worstSpread, target) <= 0;
     case 'lt':
-      return worstSpread.lt(target);
+      return compare(worstSpread, target) < 0;
     case 'eq': {
       if (basis !== null) {
         const distance = toAbsoluteSpread(worstSpread.minus(target).abs(), terms.spreadType, basis);
-        return distance.lte(eqToleranceAbsolute(basis));
+        return compare(distance, eqToleranceAbsolute(basis)) <= 0;
       }
       if (terms.spreadType === 'ticks') return worstSpread.minus(target).abs().lte('0.5');
-      return worstSpread.eq(target);
+      return compare(worstSpread, target) === 0;
     }
   }
 };

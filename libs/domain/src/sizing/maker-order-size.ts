@@ -5,6 +5,7 @@ import { hedgeRules, makerRules } from '../spread/legs';
 import type { MakerLeg, SizeType } from '../trade/trade-terms';
 import { remainingBaseSize } from './size-type';
 import { meetsVenueMinimums } from './venue-minimums';
+import { compare } from '../decimal/compare';
 
 /**
  * Head-room on min_notional when sizing a maker order. A maker order exactly
@@ -28,9 +29,10 @@ export const makerSizeMeetsMinimums = (size: Big, input: MakerSizingInput): bool
   const hedge = hedgeRules(input.market, input.makerLeg);
   return (
     meetsVenueMinimums(size, makerRules(input.market, input.makerLeg), input.makerPrice) &&
-    size.gte(hedge.minSize) &&
+    compare(size, hedge.minSize) >= 0 &&
     (hedge.minNotional === undefined ||
-      size.times(input.hedgeReference).gte(hedge.minNotional.times(MIN_NOTIONAL_HEADROOM)))
+      compare(size.times(input.hedgeReference), hedge.minNotional.times(MIN_NOTIONAL_HEADROOM)) >=
+        0)
   );
 };
 
@@ -82,7 +84,7 @@ export const makerOrderSize = (input: MakerOrderSizeInput): MakerOrderSizing => 
   // Meeting the minimums only gets easier as a size grows, so a whole number of
   // lots meets them exactly when it is at least minimumMakerOrderSize: the
   // direct check spares working that minimum out on every quote.
-  return size.gte(lot) && makerSizeMeetsMinimums(size, input)
+  return compare(size, lot) >= 0 && makerSizeMeetsMinimums(size, input)
     ? { kind: 'order', size }
     : { kind: 'too_small', remainingBase };
 };

@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import { divide } from '../decimal/decimal-math';
 import type { SizeType } from '../trade/trade-terms';
+import { signOf } from '../decimal/compare';
 
 /**
  * What one fill adds to filled_size, in the trade's size_type: base units, or
@@ -18,7 +19,7 @@ export const fillAmount = (sizeType: SizeType, price: Big, size: Big): Big => {
 /** target - filled, never below zero (a fill may overshoot by less than a lot). */
 export const remainingSize = (targetSize: Big, filledSize: Big): Big => {
   const remaining = targetSize.minus(filledSize);
-  return remaining.gt(0) ? remaining : new Big(0);
+  return signOf(remaining) > 0 ? remaining : new Big(0);
 };
 
 /**

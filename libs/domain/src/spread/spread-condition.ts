@@ -1,5 +1,6 @@
 import type Big from 'big.js';
 import { type SpreadBasis, type SpreadTerms, toAbsoluteSpread } from './spread';
+import { compare } from '../decimal/compare';
 
 /**
  * Half the coarser tick, in USD. `eq` accepts a spread within this of the
@@ -23,14 +24,14 @@ export const satisfiesSpreadCondition = (
   const target = toAbsoluteSpread(terms.targetSpread, terms.spreadType, basis);
   switch (terms.condition) {
     case 'gte':
-      return absolute.gte(target);
+      return compare(absolute, target) >= 0;
     case 'gt':
-      return absolute.gt(target);
+      return compare(absolute, target) > 0;
     case 'lte':
-      return absolute.lte(target);
+      return compare(absolute, target) <= 0;
     case 'lt':
-      return absolute.lt(target);
+      return compare(absolute, target) < 0;
     case 'eq':
-      return absolute.minus(target).abs().lte(eqToleranceAbsolute(basis));
+      return compare(absolute.minus(target).abs(), eqToleranceAbsolute(basis)) <= 0;
   }
 };

@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import { compare, signOf } from '@sts/domain';
 import type { BookLevel, BookUpdate } from '../model/book';
 import type { WireLevel } from './protocol';
 
@@ -8,7 +9,7 @@ interface Level {
   size: string;
 }
 
-/** One side of a local book, best first; prices compared with big.js, never floats. */
+/** One side of a local book, best first; prices compared as decimals, never floats. */
 class LocalSide {
   private readonly levels: Level[] = [];
 
@@ -22,7 +23,7 @@ class LocalSide {
   apply([priceText, size]: WireLevel): void {
     const price = new Big(priceText);
     const { index, found } = this.find(price);
-    const removing = new Big(size).eq(0);
+    const removing = signOf(new Big(size)) === 0;
     if (found && removing) this.levels.splice(index, 1);
     else if (found) this.levels[index].size = size;
     else if (!removing) this.levels.splice(index, 0, { price, priceText, size });
@@ -33,7 +34,7 @@ class LocalSide {
     let high = this.levels.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      const cmp = this.levels[mid].price.cmp(price);
+      const cmp = compare(this.levels[mid].price, price);
       if (cmp === 0) return { index: mid, found: true };
       if (this.bids ? cmp > 0 : cmp < 0) low = mid + 1;
       else high = mid;

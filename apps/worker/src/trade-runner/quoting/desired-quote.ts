@@ -1,5 +1,11 @@
 import type Big from 'big.js';
-import { makerOrderSize, makerSideTouch, quoteMakerPrice, remainingSize } from '@sts/domain';
+import {
+  makerOrderSize,
+  makerSideTouch,
+  quoteMakerPrice,
+  remainingSize,
+  signOf,
+} from '@sts/domain';
 import type { AmendableTerms } from '../../trades/trade-record';
 import type { MarketView } from '../market-view';
 
@@ -25,7 +31,7 @@ export function desiredQuote(
   const inputs = market.quoteInputs();
   if (inputs === null) return { kind: 'none' };
   const remaining = remainingSize(terms.targetSize, filled);
-  if (remaining.lte(0)) return { kind: 'too_small' };
+  if (signOf(remaining) <= 0) return { kind: 'too_small' };
   const price = quoteMakerPrice(settings.quoteMode, {
     makerLeg: market.makerLeg,
     terms: terms.spread,

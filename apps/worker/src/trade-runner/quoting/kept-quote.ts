@@ -1,5 +1,5 @@
 import type Big from 'big.js';
-import { touchQuote, touchQuoteHolds, type BookTouch } from '@sts/domain';
+import { type BookTouch, compare, touchQuote, touchQuoteHolds } from '@sts/domain';
 import type { TradeState } from '../trade-state';
 import type { RestingOrder } from './maker-orders';
 
@@ -60,8 +60,10 @@ export function keptQuote(
   if (touchPrice === null) return null;
   const behindTouch =
     mode === 'default' &&
-    (market.makerLeg === 'long' ? order.price.lt(touchPrice) : order.price.gt(touchPrice));
-  const atTouch = order.price.eq(touchPrice);
+    (market.makerLeg === 'long'
+      ? compare(order.price, touchPrice) < 0
+      : compare(order.price, touchPrice) > 0);
+  const atTouch = compare(order.price, touchPrice) === 0;
   if (!behindTouch && !atTouch) return null;
   return { ...basis, order, size, behindTouch, atTouch };
 }
@@ -72,7 +74,7 @@ function unchanged(kept: KeptQuote, trade: TradeState): boolean {
     trade.makerOrders?.resting === kept.order &&
     !kept.order.unknown &&
     trade.terms.amendmentVersion === kept.amendmentVersion &&
-    trade.filledSize.eq(kept.filledSize)
+    compare(trade.filledSize, kept.filledSize) === 0
   );
 }
 
@@ -91,8 +93,8 @@ export function makerTouchMatters(kept: KeptQuote, trade: TradeState): boolean {
   const price = kept.order.price;
   const { bestBid, bestAsk } = inputs.makerTouch;
   return trade.record.makerLeg === 'long'
-    ? !(bestBid.gte(price) && bestAsk.gt(price))
-    : !(bestAsk.lte(price) && bestBid.lt(price));
+    ? !(compare(bestBid, price) >= 0 && compare(bestAsk, price) > 0)
+    : !(compare(bestAsk, price) <= 0 && compare(bestBid, price) < 0);
 }
 
 /**

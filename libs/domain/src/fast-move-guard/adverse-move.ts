@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { divideRounded } from '../decimal/decimal-math';
 import { GUARD_BPS_PLACES } from '../quoting/quote-cushion';
 import type { MakerLeg } from '../trade/trade-terms';
-import { compare } from '../decimal/compare';
+import { compare, signOf } from '../decimal/compare';
 
 export interface HedgeReferenceObservation {
   /** On the worker's own monotonic clock, the same one fills are timed with. */
@@ -44,11 +44,9 @@ export const adverseMove = (
   return { against, from, to: current.price };
 };
 
-const isPositive = (value: Big): boolean => value.s > 0 && value.c[0] !== 0;
-
 /** The move in bps of `from`, to 4 places (half even): the figure the guard reports. */
 export const adverseMoveBps = (move: AdverseMove): number =>
-  isPositive(move.against) && isPositive(move.from)
+  signOf(move.against) > 0 && signOf(move.from) > 0
     ? divideRounded(
         move.against.times(10000),
         move.from,
@@ -62,4 +60,4 @@ export const adverseMoveBps = (move: AdverseMove): number =>
  * cross-multiplying, never on a rounded quotient.
  */
 export const reachesThreshold = (move: AdverseMove, thresholdBps: number): boolean =>
-  isPositive(move.from) && compare(move.against.times(10000), move.from.times(thresholdBps)) >= 0;
+  signOf(move.from) > 0 && compare(move.against.times(10000), move.from.times(thresholdBps)) >= 0;

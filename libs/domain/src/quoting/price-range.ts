@@ -33,17 +33,17 @@ export const between = (lower: Big, upper: Big): Range => ({
 const tighterLower = (a: Bound | null, b: Bound | null): Bound | null => {
   if (a === null) return b;
   if (b === null) return a;
-  if (compare(a.value, b.value) === 0)
-    return { value: a.value, inclusive: a.inclusive && b.inclusive };
-  return compare(a.value, b.value) > 0 ? a : b;
+  const order = compare(a.value, b.value);
+  if (order === 0) return { value: a.value, inclusive: a.inclusive && b.inclusive };
+  return order > 0 ? a : b;
 };
 
 const tighterUpper = (a: Bound | null, b: Bound | null): Bound | null => {
   if (a === null) return b;
   if (b === null) return a;
-  if (compare(a.value, b.value) === 0)
-    return { value: a.value, inclusive: a.inclusive && b.inclusive };
-  return compare(a.value, b.value) < 0 ? a : b;
+  const order = compare(a.value, b.value);
+  if (order === 0) return { value: a.value, inclusive: a.inclusive && b.inclusive };
+  return order < 0 ? a : b;
 };
 
 export const intersect = (...ranges: Range[]): Range =>

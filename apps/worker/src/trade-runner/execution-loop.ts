@@ -11,7 +11,7 @@ import {
   type KeptQuote,
   type QuoteBasis,
 } from './quoting/kept-quote';
-import type { MakerOutcome } from './quoting/maker-orders';
+import type { MakerOutcome, RestingOrder } from './quoting/maker-orders';
 import type { TradeState } from './trade-state';
 
 /** Maker rejections that no retry cures: the trade fails. */
@@ -184,12 +184,7 @@ export class ExecutionLoop {
     const basis = wanted && quoteBasis(trade);
     const resting = orders.resting;
     let action = requoteAction(resting?.price ?? null, wanted?.price ?? null);
-    if (
-      action.kind === 'keep' &&
-      resting &&
-      wanted &&
-      compare(resting.size.minus(resting.filled), wanted.size) !== 0
-    ) {
+    if (action.kind === 'keep' && resting && wanted && !restsAsWanted(resting, wanted)) {
       action = { kind: 'replace', price: wanted.price };
     }
     switch (action.kind) {
@@ -237,8 +232,7 @@ export class ExecutionLoop {
       basis &&
       order &&
       !order.unknown &&
-      compare(order.price, wanted.price) === 0 &&
-      compare(order.size.minus(order.filled), wanted.size) === 0
+      restsAsWanted(order, wanted)
     ) {
       this.kept = keptQuote(this.trade, order, wanted.size, basis);
     }
@@ -415,6 +409,14 @@ export class ExecutionLoop {
       }
     }
   }
+}
+
+/** The order rests at the wanted price with the wanted size left. */
+function restsAsWanted(order: RestingOrder, wanted: { price: Big; size: Big }): boolean {
+  return (
+    compare(order.price, wanted.price) === 0 &&
+    compare(order.size.minus(order.filled), wanted.size) === 0
+  );
 }
 
 function releaseReason(status: TradeStatus): BudgetReleaseReason {

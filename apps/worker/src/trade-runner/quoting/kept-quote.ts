@@ -58,12 +58,10 @@ export function keptQuote(
     makerTouch: basis.makerTouch,
   });
   if (touchPrice === null) return null;
+  const fromTouch = compare(order.price, touchPrice);
   const behindTouch =
-    mode === 'default' &&
-    (market.makerLeg === 'long'
-      ? compare(order.price, touchPrice) < 0
-      : compare(order.price, touchPrice) > 0);
-  const atTouch = compare(order.price, touchPrice) === 0;
+    mode === 'default' && (market.makerLeg === 'long' ? fromTouch < 0 : fromTouch > 0);
+  const atTouch = fromTouch === 0;
   if (!behindTouch && !atTouch) return null;
   return { ...basis, order, size, behindTouch, atTouch };
 }

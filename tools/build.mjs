@@ -2,12 +2,15 @@
 // Compiles every app, lib and tool to dist/ with swc (type-checking is `npm run typecheck`).
 // Path aliases (@sts/*) are rewritten to relative requires, so dist/ runs on plain node.
 import { transformFile } from '@swc/core';
-import { mkdir, readdir, readFile, rm, writeFile, cp } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile, cp } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const outDir = join(root, 'dist');
+const finalDir = join(root, 'dist');
+// Built into a staging folder and swapped in with two renames, so a process
+// reading dist/ (a spec copying it, a running service) never sees it half written.
+const outDir = join(root, `dist.staging-${process.pid}`);
 const sourceRoots = ['apps', 'libs', 'tools', 'bench'];
 const quiet = process.argv.includes('--quiet');
 
@@ -25,7 +28,7 @@ async function* walk(dir) {
   for (const entry of entries) {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+      if (entry.name === 'node_modules' || entry.name.startsWith('dist')) continue;
       yield* walk(full);
     } else {
       yield full;
@@ -72,4 +75,10 @@ for (const sourceRoot of sourceRoots) {
   }
 }
 await Promise.all(jobs);
+const retired = join(root, `dist.old-${process.pid}`);
+await rename(finalDir, retired).catch((error) => {
+  if (error.code !== 'ENOENT') throw error;
+});
+await rename(outDir, finalDir);
+await rm(retired, { recursive: true, force: true });
 if (!quiet) console.log(`built ${count} files into dist/ in ${Date.now() - started} ms`);

@@ -82,7 +82,20 @@ export class VenueAuthError extends VenueError {
  * client order id before it is retried.
  */
 export class VenueNetworkError extends VenueError {
-  constructor(venue: string, message = 'network failure', cause?: unknown) {
+  constructor(
+    venue: string,
+    message = 'network failure',
+    cause?: unknown,
+    /**
+     * For an order request: the time (epoch ms) after which the venue refuses
+     * it if it has not reached the matching engine yet (the order's own expiry,
+     * plus a margin for clocks). A look-up by client order id that finds
+     * nothing after this time proves the order was never placed; before it,
+     * a "not found" proves nothing (the request may still be on its way).
+     * Absent: the venue gives no such bound.
+     */
+    readonly settlesByMs?: number,
+  ) {
     super('network', venue, message, { cause });
     this.name = 'VenueNetworkError';
   }

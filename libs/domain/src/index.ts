@@ -50,3 +50,5 @@ export {
 } from './fast-move-guard/fast-move-guard-state';
 export * from './fast-move-guard/observe-hedge-reference';
 export * from './fast-move-guard/classify-maker-fill';
+export * from './orders/order-fate';
+export * from './orders/maker-order-ledger';

@@ -3,4 +3,4 @@
 // VenueClient conformance suite against it.
 export { startVenueSim, type RunningVenueSim, type VenueSimOptions } from './sim-server';
 export { paperConformanceSetup } from './testing/paper-harness';
-export { SimControl } from './testing/sim-control';
+export { SimControl, type LoseNextFault } from './testing/sim-control';

@@ -14,6 +14,8 @@ export interface RequestContext {
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
   rawBody: string;
+  /** Destroys the request's TCP connection unanswered, as a network failure would. */
+  cutConnection: () => void;
 }
 
 export type Handler = (context: RequestContext) => Promise<HttpReply> | HttpReply;
@@ -22,6 +24,16 @@ interface Route {
   method: string;
   pattern: RegExp;
   handler: Handler;
+}
+
+/**
+ * Thrown once an injected fault has cut the connection a request came on:
+ * there is nobody to answer, and nothing must be written.
+ */
+export class AnswerLost extends Error {
+  constructor() {
+    super('the answer was lost on purpose (lose-next)');
+  }
 }
 
 /** A reply that ends the request early: thrown by checks, caught by the router. */
@@ -54,8 +66,11 @@ export class Router {
     try {
       reply = await this.dispatch(request);
     } catch (error) {
+      if (error instanceof AnswerLost) return;
       reply = failureReply(error);
     }
+    // A held answer (lose-next hang) may find its connection gone.
+    if (response.destroyed) return;
     send(response, reply);
   }
 
@@ -80,6 +95,7 @@ export class Router {
         query: url.searchParams,
         headers: request.headers,
         rawBody,
+        cutConnection: () => request.socket.destroy(),
       });
     }
     return {

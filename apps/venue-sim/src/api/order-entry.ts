@@ -1,12 +1,12 @@
 import type { WireOrderRequest, WirePlaceOrder, WirePlaceResult } from '@sts/venues';
-import type { FaultInjector } from '../control/faults';
+import type { AnswerLoss, FaultInjector, OrderOp } from '../control/faults';
 import type { Simulator } from '../engine/simulator';
 import type { PlaceCommand, PlaceOutcome } from '../engine/types';
 import type { VenueEngine } from '../engine/venue-engine';
-import { HttpFailure, type HttpReply } from './http-kit';
+import { AnswerLost, HttpFailure, failureReply, type HttpReply } from './http-kit';
 import type { RateLimiter } from './rate-limiter';
 import { toHttpFailure, wireError } from './sim-errors';
-import { parseOrderTarget, parsePlaceOrder, parseReplace } from './venue-requests';
+import { orderFacts, parseOrderTarget, parsePlaceOrder, parseReplace } from './venue-requests';
 import { wireFill, wireOrder } from './wire-format';
 
 export interface OrderEntryDeps {
@@ -15,21 +15,90 @@ export interface OrderEntryDeps {
   faults: FaultInjector;
 }
 
+/** The connection a request came on, as far as injected faults need it. */
+export interface RequestChannel {
+  /** Cuts it like a network failure: this answer and any other in flight on it are lost. */
+  cut(): void;
+  /** Sends nothing more on it (the events the request is about to cause) until it is cut. */
+  mute(): void;
+}
+
+/** An authenticated request: who sent it, to which venue, on which connection. */
+export interface SignedRequest {
+  venueId: string;
+  accountId: string;
+  channel: RequestChannel;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * An account's signed requests after authentication, whichever way they came
- * (HTTP or the account's socket): the rate limit, then injected faults, then
- * the engine. Answers are the HTTP status and body; refusals are thrown as
- * HttpFailure.
+ * (HTTP or the account's socket), in this order: the rate limit; for order
+ * requests, a lose-next rule claimed at arrival (`before` + `drop` cuts the
+ * connection there); the venue's latency; delay-next (placements); a
+ * lose-next hold (`before` + `hang`); a freeze; then, with no await in
+ * between, the order's expiry, reject-next and the engine; last, a
+ * lose-next `after` rule. Answers are the HTTP status and body; refusals are
+ * thrown as HttpFailure, and AnswerLost when there is nobody to answer.
  */
 export class OrderEntry {
   constructor(private readonly deps: OrderEntryDeps) {}
 
-  /** Counts the request against the account's limit and applies the venue's faults. */
-  async admit(venueId: string, accountId: string, isPlacement: boolean): Promise<VenueEngine> {
+  /**
+   * Runs one request through the venue's faults to the engine. `order`: the
+   * operation and fields of an order request; absent for reads.
+   */
+  async execute(
+    request: SignedRequest,
+    order: { op: OrderOp; fields: Record<string, unknown> } | undefined,
+    call: (venue: VenueEngine) => HttpReply,
+  ): Promise<HttpReply> {
+    const { venueId, accountId } = request;
+    const { faults } = this.deps;
     this.deps.limiter.admit(venueId, accountId, Date.now());
-    await this.deps.faults.beforeRequest(venueId);
-    if (isPlacement) await this.deps.faults.beforeOrder(venueId);
-    return this.venue(venueId);
+    const facts = order && orderFacts(order.op, order.fields);
+    const loss = facts && faults.claimLoss(venueId, { ...facts, accountId });
+    if (loss?.at === 'before' && loss.then === 'drop') this.cut(request, loss);
+    const latencyMs = faults.latencyOf(venueId);
+    if (latencyMs > 0) await sleep(latencyMs);
+    if (facts && facts.op !== 'cancel') {
+      const delayMs = faults.takeOrderDelay(venueId);
+      if (delayMs > 0) await sleep(delayMs);
+    }
+    if (loss?.at === 'before') await sleep(loss.hangMs);
+    const thawed = faults.gate(venueId);
+    if (thawed) await thawed;
+    // Nothing awaits from here to the engine: requests a freeze held resume
+    // in the order they arrived and reach the engine in that order (a
+    // look-up sent after a placement sees the placement).
+    const venue = this.venue(venueId);
+    if (facts?.expiresAtMs !== undefined && Date.now() > facts.expiresAtMs) {
+      throw new HttpFailure(
+        400,
+        'order_expired',
+        `the request reached the venue after its expiry (${facts.expiresAtMs})`,
+      );
+    }
+    if (facts && facts.op !== 'cancel') {
+      const reason = faults.takeRejection(venueId);
+      if (reason !== undefined) {
+        throw new HttpFailure(400, 'rejected', 'order rejected by the venue', { reason });
+      }
+    }
+    if (loss?.at !== 'after') return this.run(venue, () => call(venue));
+    // The order and fill events go out to the account's other sockets as
+    // usual; the cut connection sees none of them and no answer.
+    if (loss.then === 'drop') request.channel.mute();
+    let reply: HttpReply;
+    try {
+      reply = this.run(venue, () => call(venue));
+    } catch (error) {
+      reply = failureReply(error);
+    }
+    if (loss.then === 'drop') this.cut(request, loss);
+    await sleep(loss.hangMs);
+    return reply;
   }
 
   /** Runs an engine call, its refusals mapped to the wire's statuses. */
@@ -41,42 +110,29 @@ export class OrderEntry {
     }
   }
 
-  async place(
-    venueId: string,
-    accountId: string,
-    body: Record<string, unknown>,
-  ): Promise<HttpReply> {
-    const venue = await this.admit(venueId, accountId, true);
-    return this.run(venue, () => {
+  place(request: SignedRequest, body: Record<string, unknown>): Promise<HttpReply> {
+    return this.execute(request, { op: 'place', fields: body }, (venue) => {
       const order = parsePlaceOrder(body);
-      const outcome = venue.desk.place(accountId, placeCommand(order));
+      const outcome = venue.desk.place(request.accountId, placeCommand(order));
       return { status: outcome.duplicate ? 200 : 201, body: wirePlaceResult(venue, outcome) };
     });
   }
 
-  /** `fields`: `order_id` or `client_order_id`. */
-  async cancel(
-    venueId: string,
-    accountId: string,
-    fields: Record<string, unknown>,
-  ): Promise<HttpReply> {
-    const venue = await this.admit(venueId, accountId, false);
-    return this.run(venue, () => ({
+  /** `fields`: `order_id` or `client_order_id`, and `expires_at_ms`. */
+  cancel(request: SignedRequest, fields: Record<string, unknown>): Promise<HttpReply> {
+    return this.execute(request, { op: 'cancel', fields }, (venue) => ({
       status: 200,
-      body: { order: wireOrder(venue, venue.desk.cancel(accountId, parseOrderTarget(fields))) },
+      body: {
+        order: wireOrder(venue, venue.desk.cancel(request.accountId, parseOrderTarget(fields))),
+      },
     }));
   }
 
-  async replace(
-    venueId: string,
-    accountId: string,
-    body: Record<string, unknown>,
-  ): Promise<HttpReply> {
-    const venue = await this.admit(venueId, accountId, true);
-    return this.run(venue, () => {
+  replace(request: SignedRequest, body: Record<string, unknown>): Promise<HttpReply> {
+    return this.execute(request, { op: 'replace', fields: body }, (venue) => {
       const command = parseReplace(body);
       const outcome = venue.desk.replace(
-        accountId,
+        request.accountId,
         command.target,
         placeCommand(command.next),
         command.expectedFilledSize,
@@ -97,16 +153,24 @@ export class OrderEntry {
   }
 
   /** An order request that came on the account's socket. */
-  socketRequest(venueId: string, accountId: string, request: WireOrderRequest): Promise<HttpReply> {
-    const params = objectOf(request.params);
-    switch (request.op) {
+  socketRequest(request: SignedRequest, message: WireOrderRequest): Promise<HttpReply> {
+    const params = objectOf(message.params);
+    switch (message.op) {
       case 'place':
-        return this.place(venueId, accountId, params);
+        return this.place(request, params);
       case 'cancel':
-        return this.cancel(venueId, accountId, params);
+        return this.cancel(request, params);
       case 'replace':
-        return this.replace(venueId, accountId, params);
+        return this.replace(request, params);
     }
+  }
+
+  /** Cuts the request's connection (blocking the wallet's reconnects if asked); nobody is answered. */
+  private cut(request: SignedRequest, loss: AnswerLoss): never {
+    if (loss.blockMs > 0)
+      this.deps.faults.blockWalletSockets(request.venueId, request.accountId, loss.blockMs);
+    request.channel.cut();
+    throw new AnswerLost();
   }
 
   private venue(venueId: string): VenueEngine {

@@ -11,6 +11,8 @@ export class StreamConnection {
   readonly books = new Set<string>();
   account = false;
   alive = true;
+  /** Set just before an injected fault cuts the socket: it must not see what the request caused. */
+  private muted = false;
   private readonly outbox: Array<{ dueMs: number; text: string }> = [];
   private lastDueMs = 0;
   private timer?: NodeJS.Timeout;
@@ -23,6 +25,7 @@ export class StreamConnection {
   ) {}
 
   send(text: string): void {
+    if (this.muted) return;
     const latency = this.latencyMs();
     if (latency === 0 && this.outbox.length === 0) {
       this.write(text);
@@ -32,6 +35,10 @@ export class StreamConnection {
     this.lastDueMs = dueMs;
     this.outbox.push({ dueMs, text });
     if (!this.timer) this.schedule();
+  }
+
+  mute(): void {
+    this.muted = true;
   }
 
   /** Cuts the connection without a close frame, like a network failure. */

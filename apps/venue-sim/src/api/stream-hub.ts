@@ -8,7 +8,7 @@ import type { BookDelta } from '../engine/order-book';
 import type { Simulator } from '../engine/simulator';
 import type { EngineFill, EngineOrder, EngineSink } from '../engine/types';
 import type { AccountDirectory } from './account-directory';
-import { HttpFailure, failureReply } from './http-kit';
+import { AnswerLost, HttpFailure, failureReply } from './http-kit';
 import type { OrderEntry } from './order-entry';
 import { StreamConnection } from './stream-connection';
 import { wireBookLevels, wireFill, wireLevels, wireOrder } from './wire-format';
@@ -59,6 +59,8 @@ export class StreamHub implements EngineSink {
       } catch (error) {
         return refuse(socket, error instanceof HttpFailure ? error.status : 401, 'Unauthorized');
       }
+      if (this.faults.walletSocketsBlocked(venue, accountId))
+        return refuse(socket, 503, 'Service Unavailable');
     }
     this.server.handleUpgrade(request, socket, head, (ws) => {
       const connection = new StreamConnection(ws, venue, accountId, () =>
@@ -120,6 +122,12 @@ export class StreamHub implements EngineSink {
       dropped += 1;
     }
     return dropped;
+  }
+
+  /** Cuts one socket as a network failure would. */
+  dropConnection(connection: StreamConnection): void {
+    connection.drop();
+    this.connections.delete(connection);
   }
 
   close(): void {
@@ -193,13 +201,22 @@ export class StreamHub implements EngineSink {
     const accountId = connection.accountId;
     if (!accountId)
       return respond(401, { error: 'orders need a signed connection', code: 'unauthorized' });
+    const channel = {
+      cut: () => this.dropConnection(connection),
+      mute: () => connection.mute(),
+    };
     this.orders
-      .socketRequest(connection.venue, accountId, request)
-      .catch((error: unknown) => failureReply(error))
+      .socketRequest({ venueId: connection.venue, accountId, channel }, request)
       .then(
         (reply) => respond(reply.status, reply.body ?? {}),
-        (error: unknown) => this.logger.error({ err: error }, 'socket order request failed'),
-      );
+        (error: unknown) => {
+          // The connection is gone: nobody to answer.
+          if (error instanceof AnswerLost) return;
+          const reply = failureReply(error);
+          respond(reply.status, reply.body ?? {});
+        },
+      )
+      .catch((error: unknown) => this.logger.error({ err: error }, 'socket order request failed'));
   }
 
   private subscribeBook(connection: StreamConnection, symbol: string): void {

@@ -1,4 +1,5 @@
 import type { PaperCredentials, WirePlaceOrder } from '@sts/venues';
+import type { OrderKind, OrderOp } from '../control/faults';
 import type { CancelCommand } from '../engine/types';
 import { HttpFailure } from './http-kit';
 
@@ -9,7 +10,15 @@ const invalid = (message: string): HttpFailure => new HttpFailure(400, 'invalid_
 
 /** Validates a placement body; anything else in it is refused, as strict venues do. */
 export function parsePlaceOrder(body: Record<string, unknown>): WirePlaceOrder {
-  const allowed = new Set(['symbol', 'side', 'type', 'price', 'size', 'client_order_id']);
+  const allowed = new Set([
+    'symbol',
+    'side',
+    'type',
+    'price',
+    'size',
+    'client_order_id',
+    'expires_at_ms',
+  ]);
   const extra = Object.keys(body).filter((key) => !allowed.has(key));
   if (extra.length > 0) throw invalid(`unknown fields: ${extra.join(', ')}`);
   const { symbol, side, type, price, size, client_order_id: clientOrderId } = body;
@@ -42,7 +51,13 @@ export interface ReplaceCommand {
 
 /** A replace body: the target, the order that replaces it, and the fill the client expects. */
 export function parseReplace(body: Record<string, unknown>): ReplaceCommand {
-  const allowed = new Set(['order_id', 'client_order_id', 'expected_filled_size', 'next']);
+  const allowed = new Set([
+    'order_id',
+    'client_order_id',
+    'expected_filled_size',
+    'next',
+    'expires_at_ms',
+  ]);
   const extra = Object.keys(body).filter((key) => !allowed.has(key));
   if (extra.length > 0) throw invalid(`unknown fields: ${extra.join(', ')}`);
   const { next, expected_filled_size: expected } = body;
@@ -55,6 +70,48 @@ export function parseReplace(body: Record<string, unknown>): ReplaceCommand {
     next: parsePlaceOrder(next as Record<string, unknown>),
     ...(expected !== undefined ? { expectedFilledSize: expected } : {}),
   };
+}
+
+/** What the venue's faults and its expiry check read of an order request before the engine. */
+export interface OrderFacts {
+  op: OrderOp;
+  orderType?: OrderKind;
+  /** Epoch ms after which the venue refuses the request unexecuted (absent: no expiry). */
+  expiresAtMs?: number;
+}
+
+/**
+ * The facts of an order request (place body, replace body, cancel fields:
+ * the body on the socket, the query over HTTP). Only `expires_at_ms` is
+ * checked here; the rest is validated when the engine takes the request.
+ */
+export function orderFacts(op: OrderOp, fields: Record<string, unknown>): OrderFacts {
+  const placement = op === 'replace' ? fields['next'] : op === 'place' ? fields : undefined;
+  const type =
+    placement && typeof placement === 'object'
+      ? (placement as Record<string, unknown>)['type']
+      : undefined;
+  const expiresAtMs = parseExpiry(
+    fields['expires_at_ms'] ??
+      (op === 'replace' && placement && typeof placement === 'object'
+        ? (placement as Record<string, unknown>)['expires_at_ms']
+        : undefined),
+  );
+  return {
+    op,
+    ...(type === 'post_only' || type === 'ioc' ? { orderType: type } : {}),
+    ...(expiresAtMs !== undefined ? { expiresAtMs } : {}),
+  };
+}
+
+/** Epoch milliseconds, a number in a body or digits in a query string. */
+function parseExpiry(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
+  if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) {
+    throw invalid('expires_at_ms must be epoch milliseconds');
+  }
+  return ms;
 }
 
 export function parseCredentials(body: Record<string, unknown>): PaperCredentials {

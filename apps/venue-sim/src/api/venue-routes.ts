@@ -8,7 +8,7 @@ import {
   type RequestContext,
   type Router,
 } from './http-kit';
-import type { OrderEntry } from './order-entry';
+import type { OrderEntry, SignedRequest } from './order-entry';
 import { parseCredentials, parseOrderTarget } from './venue-requests';
 import {
   wireBalances,
@@ -25,11 +25,7 @@ export interface VenueRouteDeps {
   orders: OrderEntry;
 }
 
-type SignedHandler = (
-  context: RequestContext,
-  venueId: string,
-  accountId: string,
-) => Promise<HttpReply>;
+type SignedHandler = (context: RequestContext, request: SignedRequest) => Promise<HttpReply>;
 
 /** The public and signed endpoints of every venue, under /venues/:venue. */
 export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
@@ -54,17 +50,21 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
         context.rawBody,
         Date.now(),
       );
-      return handler(context, venueId, accountId);
+      return handler(context, {
+        venueId,
+        accountId,
+        // An HTTP request's answer goes nowhere but its own connection.
+        channel: { cut: context.cutConnection, mute: () => undefined },
+      });
     };
 
   /** A signed read: admitted like any request, answered from the engine. */
   const signedQuery = (
     answer: (context: RequestContext, venue: VenueEngine, accountId: string) => HttpReply,
   ) =>
-    signed(async (context, venueId, accountId) => {
-      const venue = await orders.admit(venueId, accountId, false);
-      return orders.run(venue, () => answer(context, venue, accountId));
-    });
+    signed((context, request) =>
+      orders.execute(request, undefined, (venue) => answer(context, venue, request.accountId)),
+    );
 
   router
     .add('GET', '/venues', () => ({
@@ -107,23 +107,17 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
     .add(
       'POST',
       '/venues/:venue/orders',
-      signed((context, venueId, accountId) =>
-        orders.place(venueId, accountId, parseJson(context.rawBody)),
-      ),
+      signed((context, request) => orders.place(request, parseJson(context.rawBody))),
     )
     .add(
       'POST',
       '/venues/:venue/orders/replace',
-      signed((context, venueId, accountId) =>
-        orders.replace(venueId, accountId, parseJson(context.rawBody)),
-      ),
+      signed((context, request) => orders.replace(request, parseJson(context.rawBody))),
     )
     .add(
       'DELETE',
       '/venues/:venue/orders',
-      signed((context, venueId, accountId) =>
-        orders.cancel(venueId, accountId, Object.fromEntries(context.query)),
-      ),
+      signed((context, request) => orders.cancel(request, Object.fromEntries(context.query))),
     )
     .add(
       'GET',

@@ -1,10 +1,10 @@
 import Big from 'big.js';
 import { HttpFailure } from '../api/http-kit';
 import { parseCredentials } from '../api/venue-requests';
-import { wireFill, wirePositions } from '../api/wire-format';
+import { wireFill, wireOrder, wirePositions } from '../api/wire-format';
 import { ok, type ControlRoutes } from './control-kit';
 
-/** Accounts as the venue sees them: registration by the operator, request counts, fills, positions. */
+/** Accounts as the venue sees them: registration by the operator, request counts, orders, fills, positions. */
 export function addAccountRoutes(routes: ControlRoutes): void {
   const { deps } = routes;
   routes
@@ -26,6 +26,17 @@ export function addAccountRoutes(routes: ControlRoutes): void {
       const since = Number(context.query.get('since') ?? 0);
       const fills = venue.registry.fillsSince(context.params['wallet'].toLowerCase(), since);
       return ok({ fills: fills.map((fill) => wireFill(venue, fill)) });
+    })
+    .add('GET', '/control/venues/:venue/accounts/:wallet/orders', (context) => {
+      const venue = deps.world().venue(routes.venueId(context));
+      const status = context.query.get('status');
+      if (status !== null && status !== 'open') {
+        throw new HttpFailure(400, 'invalid_request', 'status must be open when given');
+      }
+      const accountId = context.params['wallet'].toLowerCase();
+      const orders =
+        status === 'open' ? venue.registry.open(accountId) : venue.registry.ordersOf(accountId);
+      return ok({ orders: orders.map((order) => wireOrder(venue, order)) });
     })
     .add('GET', '/control/venues/:venue/accounts/:wallet/positions', (context) => {
       const venue = deps.world().venue(routes.venueId(context));

@@ -1,5 +1,6 @@
 import { HttpFailure } from '../api/http-kit';
 import { finite, nonNegativeInt, ok, type ControlRoutes } from './control-kit';
+import type { LoseNextRule, OrderKind } from './faults';
 
 /** Faults and market moves: latency, dropped sockets, rejected/delayed orders, freezes, jumps, trades. */
 export function addFaultRoutes(routes: ControlRoutes): void {
@@ -71,6 +72,10 @@ export function addFaultRoutes(routes: ControlRoutes): void {
       );
       return ok();
     })
+    .add('POST', '/control/venues/:venue/lose-next', (context) => {
+      deps.faults.loseNextOrders(routes.venueId(context), parseLoseNext(routes.body(context)));
+      return ok();
+    })
     .add('POST', '/control/venues/:venue/freeze', (context) => {
       const mode = routes.body(context)['mode'] ?? 'hang';
       if (mode !== 'hang' && mode !== 'halt') {
@@ -94,4 +99,37 @@ export function addFaultRoutes(routes: ControlRoutes): void {
       );
       return ok();
     });
+}
+
+const oneOf = <T extends string>(
+  value: unknown,
+  name: string,
+  allowed: readonly T[],
+  fallback?: T,
+): T => {
+  if (value === undefined && fallback !== undefined) return fallback;
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+    return value as T;
+  throw new HttpFailure(400, 'invalid_request', `${name} must be one of ${allowed.join(', ')}`);
+};
+
+/** The body of lose-next: which order requests (count, op, order_type, wallet) and how (at, then). */
+function parseLoseNext(body: Record<string, unknown>): LoseNextRule {
+  const { count, op, order_type: orderType, wallet, at, then } = body;
+  const { hang_ms: hangMs, block_ms: blockMs } = body;
+  if (wallet !== undefined && typeof wallet !== 'string') {
+    throw new HttpFailure(400, 'invalid_request', 'wallet must be a string');
+  }
+  return {
+    count: count === undefined ? 1 : nonNegativeInt(count, 'count'),
+    op: oneOf(op, 'op', ['place', 'cancel', 'replace', 'any'], 'any'),
+    ...(orderType !== undefined
+      ? { orderType: oneOf<OrderKind>(orderType, 'order_type', ['post_only', 'ioc']) }
+      : {}),
+    ...(wallet !== undefined ? { wallet: wallet.toLowerCase() } : {}),
+    at: oneOf(at, 'at', ['before', 'after']),
+    then: oneOf(then, 'then', ['drop', 'hang']),
+    hangMs: hangMs === undefined ? 0 : nonNegativeInt(hangMs, 'hang_ms'),
+    blockMs: blockMs === undefined ? 0 : nonNegativeInt(blockMs, 'block_ms'),
+  };
 }

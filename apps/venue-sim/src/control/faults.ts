@@ -2,21 +2,54 @@ import { HttpFailure } from '../api/http-kit';
 
 export type FreezeMode = 'hang' | 'halt';
 
+export type OrderOp = 'place' | 'cancel' | 'replace';
+export type OrderKind = 'post_only' | 'ioc';
+
+/** What the lose-next rules match an order request on. */
+export interface OrderRequestTraits {
+  op: OrderOp;
+  /** The placement's type (`next`'s for a replace); a cancel has none. */
+  orderType?: OrderKind;
+  accountId: string;
+}
+
+/**
+ * How one order request's answer is lost: cut the connection it came on
+ * (`drop`) or hold it (`hang`), before the engine sees the request or after
+ * it executed.
+ */
+export interface AnswerLoss {
+  at: 'before' | 'after';
+  then: 'drop' | 'hang';
+  hangMs: number;
+  /** After a drop, that wallet's socket reconnects are refused this long. */
+  blockMs: number;
+}
+
+export interface LoseNextRule extends AnswerLoss {
+  count: number;
+  op: OrderOp | 'any';
+  orderType?: OrderKind;
+  /** Lower-cased; absent: any account. */
+  wallet?: string;
+}
+
 interface VenueFaults {
   latencyMs: number;
   rejectNext: { count: number; reason: string };
   delayNext: { count: number; ms: number };
+  loseNext: LoseNextRule[];
   frozen?: { mode: FreezeMode; release: Promise<void>; resolve: () => void };
   wsBlockedUntilMs: number;
+  walletBlockedUntilMs: Map<string, number>;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Faults injected per venue through the control endpoint: added latency on
- * every request and stream message, the next N orders rejected or delayed, a
- * frozen venue (requests hang until thawed, or fail with 503), and refused
- * WebSocket connections for a while after a drop.
+ * every request and stream message, the next N orders rejected, delayed or
+ * their answers lost, a frozen venue (requests hang until thawed, or fail
+ * with 503), and refused WebSocket connections for a while after a drop.
+ * The order of the stages is OrderEntry's.
  */
 export class FaultInjector {
   private readonly venues = new Map<string, VenueFaults>();
@@ -28,7 +61,9 @@ export class FaultInjector {
         latencyMs: 0,
         rejectNext: { count: 0, reason: '' },
         delayNext: { count: 0, ms: 0 },
+        loseNext: [],
         wsBlockedUntilMs: 0,
+        walletBlockedUntilMs: new Map(),
       };
       this.venues.set(venue, faults);
     }
@@ -45,6 +80,27 @@ export class FaultInjector {
 
   delayNextOrders(venue: string, count: number, ms: number): void {
     this.of(venue).delayNext = { count, ms };
+  }
+
+  /** Rules add up: a request takes the first rule it matches that has count left. */
+  loseNextOrders(venue: string, rule: LoseNextRule): void {
+    if (rule.count > 0) this.of(venue).loseNext.push({ ...rule });
+  }
+
+  /** Claims the answer loss, if any, that a rule holds for this order request. */
+  claimLoss(venue: string, request: OrderRequestTraits): AnswerLoss | undefined {
+    const rules = this.of(venue).loseNext;
+    const index = rules.findIndex(
+      (rule) =>
+        (rule.op === 'any' || rule.op === request.op) &&
+        (rule.orderType === undefined || rule.orderType === request.orderType) &&
+        (rule.wallet === undefined || rule.wallet === request.accountId),
+    );
+    if (index < 0) return undefined;
+    const rule = rules[index];
+    rule.count -= 1;
+    if (rule.count === 0) rules.splice(index, 1);
+    return { at: rule.at, then: rule.then, hangMs: rule.hangMs, blockMs: rule.blockMs };
   }
 
   freeze(venue: string, mode: FreezeMode): void {
@@ -68,36 +124,48 @@ export class FaultInjector {
     return this.of(venue).frozen !== undefined;
   }
 
+  /**
+   * What a request must wait for before the engine: nothing (undefined), or
+   * the thaw of a venue frozen in `hang` mode; a halted venue refuses. Every
+   * held request awaits the same promise, so they resume in the order they
+   * arrived.
+   */
+  gate(venue: string): Promise<void> | undefined {
+    const { frozen } = this.of(venue);
+    if (frozen?.mode === 'halt') throw new HttpFailure(503, 'venue_halted', `${venue} is halted`);
+    return frozen?.release;
+  }
+
   blockSockets(venue: string, ms: number): void {
     this.of(venue).wsBlockedUntilMs = Date.now() + ms;
+  }
+
+  blockWalletSockets(venue: string, accountId: string, ms: number): void {
+    this.of(venue).walletBlockedUntilMs.set(accountId, Date.now() + ms);
   }
 
   socketsBlocked(venue: string): boolean {
     return Date.now() < this.of(venue).wsBlockedUntilMs;
   }
 
-  /** Applied to every private request before it reaches the engine. */
-  async beforeRequest(venue: string): Promise<void> {
-    const faults = this.of(venue);
-    if (faults.frozen?.mode === 'halt')
-      throw new HttpFailure(503, 'venue_halted', `${venue} is halted`);
-    if (faults.frozen) await faults.frozen.release;
-    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+  walletSocketsBlocked(venue: string, accountId: string): boolean {
+    return Date.now() < (this.of(venue).walletBlockedUntilMs.get(accountId) ?? 0);
   }
 
-  /** Applied to order placements after `beforeRequest`. */
-  async beforeOrder(venue: string): Promise<void> {
-    const faults = this.of(venue);
-    if (faults.rejectNext.count > 0) {
-      faults.rejectNext.count -= 1;
-      throw new HttpFailure(400, 'rejected', 'order rejected by the venue', {
-        reason: faults.rejectNext.reason,
-      });
-    }
-    if (faults.delayNext.count > 0) {
-      faults.delayNext.count -= 1;
-      await sleep(faults.delayNext.ms);
-    }
+  /** The refusal reason reject-next holds for the next placement, if any. */
+  takeRejection(venue: string): string | undefined {
+    const { rejectNext } = this.of(venue);
+    if (rejectNext.count === 0) return undefined;
+    rejectNext.count -= 1;
+    return rejectNext.reason;
+  }
+
+  /** How long delay-next holds the next placement (0: not at all). */
+  takeOrderDelay(venue: string): number {
+    const { delayNext } = this.of(venue);
+    if (delayNext.count === 0) return 0;
+    delayNext.count -= 1;
+    return delayNext.ms;
   }
 
   latencyOf(venue: string): number {
@@ -110,6 +178,16 @@ export class FaultInjector {
       latency_ms: faults.latencyMs,
       reject_next: faults.rejectNext.count,
       delay_next: faults.delayNext.count,
+      lose_next: faults.loseNext.map((rule) => ({
+        count: rule.count,
+        op: rule.op,
+        ...(rule.orderType ? { order_type: rule.orderType } : {}),
+        ...(rule.wallet ? { wallet: rule.wallet } : {}),
+        at: rule.at,
+        then: rule.then,
+        hang_ms: rule.hangMs,
+        block_ms: rule.blockMs,
+      })),
       frozen: faults.frozen?.mode ?? null,
     };
   }

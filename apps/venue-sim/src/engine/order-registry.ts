@@ -8,6 +8,7 @@ import type { EngineFill, EngineOrder } from './types';
 export class OrderRegistry {
   private readonly byId = new Map<string, EngineOrder>();
   private readonly byClientId = new Map<string, EngineOrder>();
+  private readonly byAccount = new Map<string, EngineOrder[]>();
   private readonly openByAccount = new Map<string, Set<EngineOrder>>();
   private readonly fillsByAccount = new Map<string, EngineFill[]>();
   private readonly fillsByOrder = new Map<string, EngineFill[]>();
@@ -15,6 +16,14 @@ export class OrderRegistry {
   add(order: EngineOrder): void {
     this.byId.set(order.orderId, order);
     this.byClientId.set(clientKey(order.accountId, order.clientOrderId), order);
+    const orders = this.byAccount.get(order.accountId) ?? [];
+    orders.push(order);
+    this.byAccount.set(order.accountId, orders);
+  }
+
+  /** Every order of the account the venue recorded, oldest first. */
+  ordersOf(accountId: string): EngineOrder[] {
+    return [...(this.byAccount.get(accountId) ?? [])];
   }
 
   get(accountId: string, orderId: string): EngineOrder | undefined {

@@ -1,3 +1,23 @@
+import type { WireOrder } from '@sts/venues';
+
+/**
+ * The next `count` order requests matching `op`, `orderType` and `wallet`
+ * lose their answer: `at: 'before'` the engine sees them, or `'after'` it
+ * executed them; `then: 'drop'` cuts the connection they came on (socket
+ * reconnects of that wallet refused for `blockMs`), `'hang'` holds them (or
+ * their answer) `hangMs`.
+ */
+export interface LoseNextFault {
+  count?: number;
+  op?: 'place' | 'cancel' | 'replace' | 'any';
+  orderType?: 'post_only' | 'ioc';
+  wallet?: string;
+  at: 'before' | 'after';
+  then: 'drop' | 'hang';
+  hangMs?: number;
+  blockMs?: number;
+}
+
 /**
  * A typed client of the simulator's /control endpoint, for specs, benches
  * and e2e tests that drive a running simulator over HTTP.
@@ -65,6 +85,19 @@ export class SimControl {
     return this.post(`/control/venues/${venue}/delay-next`, { count, ms });
   }
 
+  loseNext(venue: string, fault: LoseNextFault): Promise<unknown> {
+    return this.post(`/control/venues/${venue}/lose-next`, {
+      ...(fault.count !== undefined ? { count: fault.count } : {}),
+      ...(fault.op ? { op: fault.op } : {}),
+      ...(fault.orderType ? { order_type: fault.orderType } : {}),
+      ...(fault.wallet ? { wallet: fault.wallet } : {}),
+      at: fault.at,
+      then: fault.then,
+      ...(fault.hangMs !== undefined ? { hang_ms: fault.hangMs } : {}),
+      ...(fault.blockMs !== undefined ? { block_ms: fault.blockMs } : {}),
+    });
+  }
+
   freeze(venue: string, mode: 'hang' | 'halt' = 'hang'): Promise<unknown> {
     return this.post(`/control/venues/${venue}/freeze`, { mode });
   }
@@ -107,6 +140,18 @@ export class SimControl {
   ): Promise<{ fills: Array<Record<string, unknown>> }> {
     return this.get(
       `/control/venues/${venue}/accounts/${encodeURIComponent(wallet)}/fills?since=${sinceMs}`,
+    );
+  }
+
+  /** The account's orders as the venue recorded them, oldest first (`open`: resting ones only). */
+  accountOrders(
+    venue: string,
+    wallet: string,
+    filter: { status?: 'open' } = {},
+  ): Promise<{ orders: WireOrder[] }> {
+    const query = filter.status ? `?status=${filter.status}` : '';
+    return this.get(
+      `/control/venues/${venue}/accounts/${encodeURIComponent(wallet)}/orders${query}`,
     );
   }
 

@@ -110,7 +110,18 @@ export interface WireFill {
   ts_ms: number;
 }
 
-export interface WirePlaceOrder {
+/**
+ * Order requests (place, replace, cancel) may carry `expires_at_ms`: the
+ * venue refuses one that reaches its matching engine after that time (400
+ * `order_expired`, nothing recorded), as Hyperliquid's `expiresAfter` or
+ * Binance's `recvWindow` do. A client whose answer was lost knows from it
+ * when a look-up by client order id becomes conclusive.
+ */
+export interface WireExpiry {
+  expires_at_ms?: number;
+}
+
+export interface WirePlaceOrder extends WireExpiry {
   symbol: string;
   side: 'buy' | 'sell';
   type: 'post_only' | 'ioc';
@@ -138,7 +149,7 @@ export interface WireOrderTarget {
  * that much: a fill the client has not seen yet must not be quoted over. One
  * request of the account's rate limit, like an amend on Hyperliquid or Lighter.
  */
-export interface WireReplaceOrder extends WireOrderTarget {
+export interface WireReplaceOrder extends WireOrderTarget, WireExpiry {
   expected_filled_size?: string;
   next: WirePlaceOrder;
 }
@@ -212,7 +223,7 @@ export type WireServerMessage =
  */
 export type WireOrderRequest =
   | { op: 'place'; id: string; params: WirePlaceOrder }
-  | { op: 'cancel'; id: string; params: WireOrderTarget }
+  | { op: 'cancel'; id: string; params: WireOrderTarget & WireExpiry }
   | { op: 'replace'; id: string; params: WireReplaceOrder };
 
 export type WireClientMessage =

@@ -1,7 +1,8 @@
 import type Big from 'big.js';
-import { compare, formatDecimal, requoteAction, type TradeStatus } from '@sts/domain';
+import { compare, formatDecimal, requoteAction, signOf, type TradeStatus } from '@sts/domain';
 import type { BudgetReleaseReason } from '@sts/contracts';
-import { tradeFills } from '../recovery/venue-truth';
+import { OrderRejectedError } from '@sts/venues';
+import { paid, tradeFills } from '../recovery/venue-truth';
 import { desiredQuote } from './quoting/desired-quote';
 import {
   hedgeMoveMatters,
@@ -11,11 +12,13 @@ import {
   type KeptQuote,
   type QuoteBasis,
 } from './quoting/kept-quote';
-import type { MakerOutcome, RestingOrder } from './quoting/maker-orders';
+import { VENUE_HALTED, type MakerOutcome, type RestingOrder } from './quoting/maker-orders';
 import type { TradeState } from './trade-state';
 
-/** Maker rejections that no retry cures: the trade fails. */
-const FATAL_REJECTIONS = new Set(['insufficient_margin', 'unknown_market', 'venue_halted']);
+/** Maker rejections that no retry cures: the trade fails. (A halted venue pauses it instead.) */
+const FATAL_REJECTIONS = new Set(['insufficient_margin', 'unknown_market']);
+/** How often a trade paused by a halted venue asks whether it is back. */
+const HALTED_VENUE_PROBE_MS = 1_000;
 const MAX_CONSECUTIVE_REJECTIONS = 5;
 /** How far back a maker-fill check reads, before the first order this worker placed. */
 const RECONCILE_MARGIN_MS = 10_000;
@@ -40,7 +43,6 @@ export class ExecutionLoop {
   private wakeAtMs = Infinity;
   private consecutiveRejections = 0;
   private reconcileFromMs = Date.now() - RECONCILE_MARGIN_MS;
-  private fillsToReconcile = false;
   /** The order the last quote cycle kept, when book moves that cannot change it can be told. */
   private kept: KeptQuote | null = null;
 
@@ -145,19 +147,36 @@ export class ExecutionLoop {
     if (trade.failureReason !== null) return this.finish('failed');
     if (trade.cancelRequested) return this.finish('canceled');
     if (trade.targetReached) return this.finish('completed');
-    if (trade.status === 'active' && trade.halt) return this.pause();
-    if (trade.status === 'paused' && !trade.halt) return this.resume();
+    const halt = trade.haltInForce;
+    if (trade.status === 'active' && halt) return this.pause();
+    if (trade.status === 'paused' && !halt) return this.resume();
     if (trade.status !== 'active') return this.keepQuiet();
-    if (this.fillsToReconcile) return this.reconcileMakerFills();
     return this.quoteCycle();
   }
 
-  /** One quote cycle: the order that should rest now versus the one that does. */
+  /**
+   * One quote cycle: first whatever the maker ledger says is unsettled (a
+   * lost answer, fills the venue reported that the trade has not counted),
+   * then the order that should rest now versus the one that does.
+   */
   private async quoteCycle(): Promise<void> {
     const trade = this.trade;
     const orders = trade.makerOrders!;
     const market = trade.legs!.market;
-    if (orders.resting?.unknown) return this.handle(await orders.resolveUnknown());
+    const obligation = orders.ledger.obligation(Date.now());
+    switch (obligation.kind) {
+      case 'settle':
+        return this.handle(await orders.settle(obligation.order));
+      case 'settle_at':
+        this.wakeIn(Math.max(1, obligation.atMs - Date.now()));
+        return;
+      case 'read_fills':
+        return this.readUncountedFills();
+      case 'cancel':
+        return this.handle(await orders.cancel(obligation.order));
+      case 'quote':
+        break;
+    }
     // Out of budget: decide when a request can go, on the book as it is then.
     const budgetWait = trade.budget.maker.msUntilAvailable();
     if (budgetWait > 0) {
@@ -171,6 +190,7 @@ export class ExecutionLoop {
       : desiredQuote(market, trade.terms, trade.filledSize, {
           quoteMode: trade.record.quoteMode,
           worstSpread: trade.record.worstSpread,
+          unhedgedResidue: trade.hedger!.waiting,
         });
     if (desired.kind === 'too_small' && trade.fills.fillsSinceAmendment > 0) {
       // A fill left nothing that can make one more order: the target is reached.
@@ -228,10 +248,9 @@ export class ExecutionLoop {
     const order = this.trade.makerOrders?.resting;
     if (
       outcome.kind === 'done' &&
-      !outcome.filledBeyondSeen &&
       basis &&
       order &&
-      !order.unknown &&
+      order.fate === 'open' &&
       restsAsWanted(order, wanted)
     ) {
       this.kept = keptQuote(this.trade, order, wanted.size, basis);
@@ -243,7 +262,9 @@ export class ExecutionLoop {
     switch (outcome.kind) {
       case 'done':
         this.consecutiveRejections = 0;
-        if (outcome.filledBeyondSeen) this.reconcileSoon();
+        return;
+      case 'halted':
+        this.haltedVenue();
         return;
       case 'book_moved':
         // The next book update re-quotes; the timer covers a book that went quiet.
@@ -273,18 +294,27 @@ export class ExecutionLoop {
     }
   }
 
-  /** A cancel found more filled than the stream delivered: read the fills back shortly. */
-  private reconcileSoon(): void {
-    setTimeout(() => {
-      this.fillsToReconcile = true;
-      this.wake();
-    }, 300).unref();
+  /**
+   * The venue said an order filled more than the trade has counted (a fill
+   * the stream has not delivered, or lost while the socket was down). Nothing
+   * is quoted until those fills are read back and hedged: a new order sized
+   * without them would rest beyond what remains.
+   */
+  private async readUncountedFills(): Promise<void> {
+    await this.reconcileMakerFills();
+    const missing = this.trade.makerOrders!.ledger.uncounted();
+    if (signOf(missing) > 0) {
+      this.trade.log.warn(
+        { uncounted: formatDecimal(missing) },
+        'venue reports maker fills the fills read-back does not have yet; quoting held',
+      );
+      this.wakeIn(250);
+    }
   }
 
   /** Reads this trade's maker fills back from the venue and takes any the stream missed. */
   private async reconcileMakerFills(): Promise<void> {
     const trade = this.trade;
-    this.fillsToReconcile = false;
     if (!trade.legs || !trade.mayTouchVenue()) return;
     const fills = await tradeFills(
       trade.legs.makerClient,
@@ -298,34 +328,95 @@ export class ExecutionLoop {
 
   /** Not quoting (paused, or between statuses): make sure no maker order rests. */
   private async keepQuiet(): Promise<void> {
-    if (this.trade.makerOrders?.resting) await this.pullMakerOrder();
+    const trade = this.trade;
+    if (trade.venueHalt && !trade.halt) return this.probeHaltedVenue();
+    if (trade.makerOrders?.ledger.current) await this.pullMakerOrders(false);
   }
 
-  /** Takes the maker order down, retrying until the venue confirms (or the lease is gone). */
-  private async pullMakerOrder(): Promise<void> {
+  /** The maker venue refused an order as halted: the trade pauses (decisions 3), it does not fail. */
+  private haltedVenue(): void {
+    const trade = this.trade;
+    if (!trade.venueHalt) {
+      trade.log.warn({ exchange: trade.record.makerExchange }, 'maker venue halted; pausing');
+    }
+    trade.venueHalt = { reason: 'venue_halted', exchange: trade.record.makerExchange };
+    this.again = true;
+  }
+
+  /**
+   * While the maker venue is halted, asks it every second whether it takes
+   * requests again (the trade's own open orders: a request a halted venue
+   * refuses). Once it answers, the trade resumes; its order comes down first
+   * if it still rests.
+   */
+  private async probeHaltedVenue(): Promise<void> {
+    const trade = this.trade;
+    const legs = trade.legs;
+    if (!legs || !trade.mayTouchVenue()) return;
+    try {
+      await paid(trade.budget.maker, () =>
+        legs.makerClient.openOrders(legs.market.makerMarket.symbol),
+      );
+    } catch (error) {
+      if (!(error instanceof OrderRejectedError) || error.reason !== VENUE_HALTED) {
+        trade.log.warn({ err: error }, 'halted venue probe failed');
+      }
+      this.wakeIn(HALTED_VENUE_PROBE_MS);
+      return;
+    }
+    trade.log.info({ exchange: trade.record.makerExchange }, 'maker venue answers again; resuming');
+    trade.venueHalt = null;
+    this.again = true;
+  }
+
+  /**
+   * Takes every maker order down and settles every one whose answer was lost,
+   * retrying until the venue confirms (or the lease is gone); fills the venue
+   * reported are read back on the way. For a pause (`untilConfirmed` false) a
+   * halted venue, which refuses cancels and matches nothing, ends the attempt:
+   * the order is taken down once the venue is back. A trade that ends keeps
+   * trying: it must not leave an order that could fill unhedged.
+   */
+  private async pullMakerOrders(untilConfirmed = true): Promise<void> {
     const trade = this.trade;
     const orders = trade.makerOrders;
-    for (let attempt = 0; orders?.resting && trade.mayTouchVenue(); attempt += 1) {
-      const outcome = orders.resting.unknown
-        ? await orders.resolveUnknown()
-        : await orders.cancel();
-      if (outcome.kind === 'done') {
-        if (outcome.filledBeyondSeen) this.fillsToReconcile = true;
-        continue;
+    if (!orders) return;
+    for (let attempt = 0; trade.mayTouchVenue(); attempt += 1) {
+      const now = Date.now();
+      const obligation = orders.ledger.obligation(now);
+      let outcome: MakerOutcome = { kind: 'done' };
+      switch (obligation.kind) {
+        case 'settle':
+          outcome = await orders.settle(obligation.order);
+          break;
+        case 'settle_at':
+          await sleep(Math.max(1, obligation.atMs - now));
+          continue;
+        case 'read_fills':
+          await this.reconcileMakerFills().catch((error: unknown) =>
+            trade.log.warn({ err: error }, 'could not read maker fills back'),
+          );
+          if (signOf(orders.ledger.uncounted()) > 0)
+            await sleep(Math.min(100 * 2 ** attempt, 2_000));
+          continue;
+        case 'cancel':
+          outcome = await orders.cancel(obligation.order);
+          break;
+        case 'quote':
+          if (!obligation.current) return;
+          outcome = await orders.cancel(obligation.current);
+          break;
       }
-      await sleep(Math.min(100 * 2 ** attempt, 2_000));
-    }
-    if (this.fillsToReconcile) {
-      await sleep(100);
-      await this.reconcileMakerFills();
+      if (outcome.kind === 'halted' && !untilConfirmed) return this.haltedVenue();
+      if (outcome.kind !== 'done') await sleep(Math.min(100 * 2 ** attempt, 2_000));
     }
   }
 
   private async pause(): Promise<void> {
     const trade = this.trade;
-    const halt = trade.halt!;
-    await this.pullMakerOrder();
-    if (trade.phase !== 'running' || !trade.halt) return;
+    await this.pullMakerOrders(false);
+    const halt = trade.haltInForce;
+    if (trade.phase !== 'running' || !halt) return;
     await trade.journal.changeStatus({
       from: 'active',
       to: 'paused',
@@ -352,7 +443,7 @@ export class ExecutionLoop {
     const trade = this.trade;
     trade.phase = 'finishing';
     this.stop();
-    await this.pullMakerOrder();
+    await this.pullMakerOrders();
     if (trade.chunkStarted && trade.legs && trade.mayTouchVenue()) await this.reconcileWithRetry();
     await trade.hedger?.idle();
     await trade.journal.idle();
@@ -392,7 +483,7 @@ export class ExecutionLoop {
   async quiesce(): Promise<void> {
     const trade = this.trade;
     this.stop();
-    await this.pullMakerOrder();
+    await this.pullMakerOrders();
     if (trade.chunkStarted && trade.legs && trade.mayTouchVenue()) await this.reconcileWithRetry();
     await trade.hedger?.idle();
     await trade.journal.idle();
@@ -415,7 +506,7 @@ export class ExecutionLoop {
 function restsAsWanted(order: RestingOrder, wanted: { price: Big; size: Big }): boolean {
   return (
     compare(order.price, wanted.price) === 0 &&
-    compare(order.size.minus(order.filled), wanted.size) === 0
+    compare(order.size.minus(order.seenFilled), wanted.size) === 0
   );
 }
 

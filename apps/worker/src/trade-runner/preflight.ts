@@ -19,23 +19,47 @@ interface MarginLeg {
  * and the market listing were checked by opening them): the market is live
  * (both books two-sided), the target makes at least one acceptable order, and
  * each account has the margin the full position needs at the venue's maximum
- * leverage. Returns the failure_reason of a rejection, or null.
+ * leverage. Returns the failure_reason of a rejection, or null; `transient`
+ * when the venue may be back shortly (no live book, balances unreadable).
  */
+export interface PreflightFailure {
+  reason: string;
+  transient: boolean;
+}
+
 export async function preflightChecks(
   record: TradeRecord,
   legs: TradeLegs,
   buckets: { maker: TokenBucket; hedge: TokenBucket | null },
-): Promise<string | null> {
+): Promise<PreflightFailure | null> {
+  const failure = await firstFailure(record, legs, buckets);
+  if (failure === null) return null;
+  return typeof failure === 'string' ? { reason: failure, transient: false } : failure;
+}
+
+async function firstFailure(
+  record: TradeRecord,
+  legs: TradeLegs,
+  buckets: { maker: TokenBucket; hedge: TokenBucket | null },
+): Promise<string | PreflightFailure | null> {
   const market = legs.market;
   if (market.quoteInputs() === null) {
-    return `market ${record.market} has no live two-sided book on ${record.makerExchange} and ${record.hedgeExchange}`;
+    return {
+      reason: `market ${record.market} has no live two-sided book on ${record.makerExchange} and ${record.hedgeExchange}`,
+      transient: true,
+    };
   }
   const sizing = desiredQuote(market, record.terms, new Big(0), { quoteMode: 'default' });
   if (sizing.kind === 'too_small') {
     return `target_size ${formatDecimal(record.terms.targetSize)} is below the smallest order both venues accept`;
   }
   const mid = market.makerMid();
-  if (mid === null) return `market ${record.market} has no live book on ${record.makerExchange}`;
+  if (mid === null) {
+    return {
+      reason: `market ${record.market} has no live book on ${record.makerExchange}`,
+      transient: true,
+    };
+  }
   const notional =
     record.terms.sizeType === 'notional'
       ? record.terms.targetSize
@@ -49,7 +73,10 @@ export async function preflightChecks(
     try {
       balances = await paid(bucket, () => client.balances());
     } catch (error) {
-      return `${leg.venue} balances unavailable: ${error instanceof Error ? error.message : String(error)}`;
+      return {
+        reason: `${leg.venue} balances unavailable: ${error instanceof Error ? error.message : String(error)}`,
+        transient: true,
+      };
     }
     const available = balances.reduce((sum, balance) => sum.plus(balance.available), new Big(0));
     const required = divide(notional, new Big(leg.maxLeverage ?? 1)).round(2, Big.roundUp);

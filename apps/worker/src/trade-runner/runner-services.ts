@@ -12,9 +12,12 @@ import type { StepScheduler } from './step-scheduler';
 import type { AccountSessions } from '../venue-sessions/account-sessions';
 import type { MarketData } from '../venue-sessions/market-data';
 
-/** Why a trade's venues are off limits: an operator's maintenance flag or the kill switch. */
+/**
+ * Why a trade's venues are off limits: an operator's maintenance flag, the
+ * kill switch, or a venue that refuses orders because it is halted.
+ */
 export interface Halt {
-  reason: 'maintenance' | 'kill_switch';
+  reason: 'maintenance' | 'kill_switch' | 'venue_halted';
   /** The venue, `_system`, or `_kill_switch`. */
   exchange: string;
 }

@@ -10,7 +10,11 @@ import { legMarketOf, MarketView } from './market-view';
 
 /** A leg could not be opened; `reason` is what the trader reads in failure_reason. */
 export class LegUnavailableError extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    /** The venue may be back shortly (unreachable, socket down, no book yet): worth waiting for. */
+    readonly transient = false,
+  ) {
     super(reason);
     this.name = 'LegUnavailableError';
   }
@@ -166,7 +170,7 @@ async function openAccount(
   } catch (error) {
     if (error instanceof VenueAuthError)
       throw new LegUnavailableError(`${venue} rejected the credentials`);
-    throw new LegUnavailableError(`${venue} unreachable: ${describe(error)}`);
+    throw new LegUnavailableError(`${venue} unreachable: ${describe(error)}`, true);
   }
 }
 
@@ -179,7 +183,7 @@ async function marketOn<T>(
   try {
     found = await lookup;
   } catch (error) {
-    throw new LegUnavailableError(`${venue} unreachable: ${describe(error)}`);
+    throw new LegUnavailableError(`${venue} unreachable: ${describe(error)}`, true);
   }
   if (found === undefined)
     throw new LegUnavailableError(`market ${market} is not listed on ${venue}`);
@@ -190,6 +194,6 @@ async function watchBook(watching: Promise<() => void>, venue: VenueId): Promise
   try {
     return await watching;
   } catch (error) {
-    throw new LegUnavailableError(`${venue} book unavailable: ${describe(error)}`);
+    throw new LegUnavailableError(`${venue} book unavailable: ${describe(error)}`, true);
   }
 }

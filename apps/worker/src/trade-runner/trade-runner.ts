@@ -7,7 +7,7 @@ import type { Acquisition, Lease, RenewedLease } from '../lease/lease.repository
 import { reconcileTrade } from '../recovery/reconcile-trade';
 import { ExecutionLoop } from './execution-loop';
 import { FastMoveWatch } from './fast-move-watch';
-import { preflightChecks } from './preflight';
+import { preflightChecks, type PreflightFailure } from './preflight';
 import type { Halt, RunnerServices } from './runner-services';
 import { TradeBudget } from './trade-budget';
 import { LegUnavailableError } from './trade-legs';
@@ -15,6 +15,8 @@ import { TradeState } from './trade-state';
 
 /** Longest the pre-flight may take before the trade is rejected. */
 const PREFLIGHT_TIMEOUT_MS = 20_000;
+/** How long pre-flight waits for a venue that is down for a moment before rejecting the trade. */
+const PREFLIGHT_VENUE_WAIT_MS = 15_000;
 
 class TimeoutError extends Error {}
 
@@ -150,17 +152,25 @@ export class TradeRunner {
   /** validating -> active, or -> rejected with the failed check as failure_reason. */
   private async validate(): Promise<void> {
     const trade = this.trade;
-    let rejection: string | null;
-    try {
-      rejection = await withTimeout(PREFLIGHT_TIMEOUT_MS, async () => {
-        await trade.openLegs();
-        return preflightChecks({ ...trade.record, terms: trade.terms }, trade.legs!, trade.budget);
-      });
-    } catch (error) {
-      if (error instanceof LegUnavailableError) rejection = error.reason;
-      else if (error instanceof TimeoutError)
-        rejection = `pre-flight checks did not finish within ${PREFLIGHT_TIMEOUT_MS} ms`;
-      else throw error;
+    const waitUntil = this.services.clock.now() + PREFLIGHT_VENUE_WAIT_MS;
+    let rejection: string | null = null;
+    // A venue that is down for a moment (socket dropped, book not back yet) is waited for, a while.
+    for (let attempt = 1; ; attempt += 1) {
+      const failure = await this.preflightOnce();
+      rejection = failure?.reason ?? null;
+      if (
+        !failure?.transient ||
+        trade.cancelRequested ||
+        !trade.mayTouchVenue() ||
+        this.services.clock.now() >= waitUntil
+      ) {
+        break;
+      }
+      trade.log.info(
+        { reason: failure.reason, attempt },
+        'pre-flight: a venue is not ready; waiting',
+      );
+      await sleep(Math.min(250 * attempt, 2_000));
     }
     if (trade.cancelRequested) return; // the loop cancels it (validating -> canceled)
     if (rejection !== null) {
@@ -190,6 +200,27 @@ export class TradeRunner {
     trade.status = 'active';
     trade.chunkStarted = true;
     trade.log.info(started, 'trade active');
+  }
+
+  /** One pass of the pre-flight checks (opening the legs first if they are not open). */
+  private async preflightOnce(): Promise<PreflightFailure | null> {
+    const trade = this.trade;
+    try {
+      return await withTimeout(PREFLIGHT_TIMEOUT_MS, async () => {
+        if (!trade.legs) await trade.openLegs();
+        return preflightChecks({ ...trade.record, terms: trade.terms }, trade.legs!, trade.budget);
+      });
+    } catch (error) {
+      if (error instanceof LegUnavailableError)
+        return { reason: error.reason, transient: error.transient };
+      if (error instanceof TimeoutError) {
+        return {
+          reason: `pre-flight checks did not finish within ${PREFLIGHT_TIMEOUT_MS} ms`,
+          transient: false,
+        };
+      }
+      throw error;
+    }
   }
 
   /**

@@ -51,7 +51,10 @@ export class TradeState {
   cancelRequested = false;
   failureReason: string | null = null;
   targetReached = false;
+  /** An operator's halt (maintenance, kill switch) in force on the trade's venues. */
   halt: Halt | null = null;
+  /** The maker venue refused an order as halted: paused until it answers again. */
+  venueHalt: Halt | null = null;
   handingOver = false;
   chunkStarted = false;
   /** When the book moved and no request has followed yet (for the re-quote latency figure). */
@@ -76,6 +79,11 @@ export class TradeState {
     this.lease = acquisition.lease;
     this.leaseValidUntil = acquiredAtMs + services.leaseTtlMs * LEASE_TRUST;
     this.log = services.logger.child({ trade_id: this.tradeId, correlation_id: correlationId });
+  }
+
+  /** What keeps the trade paused, if anything: an operator's halt first. */
+  get haltInForce(): Halt | null {
+    return this.halt ?? this.venueHalt;
   }
 
   /** False once the lease is (or may be) someone else's: then no venue is touched for this trade. */

@@ -75,8 +75,16 @@ export class MakerOrderLedger {
     return this.orders.filter((order) => order.fate !== 'closed');
   }
 
+  /** The newest order not known to be closed: the one the quote cycle manages. */
+  get current(): LedgerOrder | null {
+    for (let i = this.orders.length - 1; i >= 0; i -= 1) {
+      if (this.orders[i].fate !== 'closed') return this.orders[i];
+    }
+    return null;
+  }
+
   find(clientOrderId: string): LedgerOrder | undefined {
-    return this.orders.find((order) => order.clientOrderId === clientOrderId);
+    return this.locate(clientOrderId);
   }
 
   /** A placement is being sent (`replaces`: in one request with the cancel of that order). */
@@ -101,7 +109,7 @@ export class MakerOrderLedger {
 
   /** The venue's word on an order: an answer, a look-up that found it, or an order update. */
   report(clientOrderId: string, report: VenueOrderReport): void {
-    const order = this.find(clientOrderId);
+    const order = this.locate(clientOrderId);
     if (!order) return;
     if (compare(report.filledSize, order.venueFilled) > 0) order.venueFilled = report.filledSize;
     this.change(order, report.closed ? 'closed' : 'rests');
@@ -133,7 +141,7 @@ export class MakerOrderLedger {
     const order = this.get(clientOrderId);
     this.change(order, 'refused');
     if (order.replaces !== null) {
-      const previous = this.find(order.replaces);
+      const previous = this.locate(order.replaces);
       if (previous && previous.fate === 'pending_replace') this.change(previous, 'refused');
       order.replaces = null;
     }
@@ -173,7 +181,7 @@ export class MakerOrderLedger {
 
   /** A fill of one of these orders, counted by the trade (stream, read-back or reconciliation). */
   fill(clientOrderId: string, size: Big): void {
-    const order = this.find(clientOrderId);
+    const order = this.locate(clientOrderId);
     if (!order) return;
     order.seenFilled = order.seenFilled.plus(size);
     if (compare(order.seenFilled, order.venueFilled) > 0) order.venueFilled = order.seenFilled;
@@ -245,7 +253,7 @@ export class MakerOrderLedger {
    */
   private replaceTookPlace(order: MutableOrder): void {
     if (order.replaces === null || order.fate === 'pending_new') return;
-    const previous = this.find(order.replaces);
+    const previous = this.locate(order.replaces);
     order.replaces = null;
     if (previous && previous.fate !== 'closed') this.change(previous, 'closed');
   }
@@ -260,8 +268,12 @@ export class MakerOrderLedger {
     }
   }
 
+  private locate(clientOrderId: string): MutableOrder | undefined {
+    return this.orders.find((order) => order.clientOrderId === clientOrderId);
+  }
+
   private get(clientOrderId: string): MutableOrder {
-    const order = this.orders.find((candidate) => candidate.clientOrderId === clientOrderId);
+    const order = this.locate(clientOrderId);
     if (!order) throw new Error(`no maker order ${clientOrderId} in the ledger`);
     return order;
   }

@@ -1,11 +1,17 @@
 import Big from 'big.js';
-import { ceilToStep, floorToStep, maxOf, stepsToReach } from '../decimal/decimal-math';
+import {
+  ceilToStep,
+  floorToStep,
+  isMultipleOf,
+  maxOf,
+  stepsToReach,
+} from '../decimal/decimal-math';
 import { type TradeMarket, coarserLotSize } from '../market/market-rules';
 import { hedgeRules, makerRules } from '../spread/legs';
 import type { MakerLeg, SizeType } from '../trade/trade-terms';
 import { remainingBaseSize } from './size-type';
 import { meetsVenueMinimums } from './venue-minimums';
-import { compare } from '../decimal/compare';
+import { compare, signOf } from '../decimal/compare';
 
 /**
  * Head-room on min_notional when sizing a maker order. A maker order exactly
@@ -61,6 +67,11 @@ export interface MakerOrderSizeInput extends MakerSizingInput {
   sizeType: SizeType;
   /** target_size - filled_size, in the trade's size_type. */
   remaining: Big;
+  /**
+   * Maker fills not hedged because they are below the hedge venue's lot or
+   * minimums: they wait for the next fill, which is hedged together with them.
+   */
+  unhedgedResidue?: Big;
 }
 
 export type MakerOrderSizing =
@@ -84,7 +95,37 @@ export const makerOrderSize = (input: MakerOrderSizeInput): MakerOrderSizing => 
   // Meeting the minimums only gets easier as a size grows, so a whole number of
   // lots meets them exactly when it is at least minimumMakerOrderSize: the
   // direct check spares working that minimum out on every quote.
-  return compare(size, lot) >= 0 && makerSizeMeetsMinimums(size, input)
-    ? { kind: 'order', size }
-    : { kind: 'too_small', remainingBase };
+  if (compare(size, lot) >= 0 && makerSizeMeetsMinimums(size, input))
+    return { kind: 'order', size };
+  const completing = completingOrderSize(remainingBase, input);
+  return completing ? { kind: 'order', size: completing } : { kind: 'too_small', remainingBase };
+};
+
+/**
+ * The order that completes a trade whose remainder is no whole number of the
+ * coarser lot, or whose coarser-lot part is below a minimum (a partial fill on
+ * the finer venue left it so): the remainder on the maker venue's own lot,
+ * less what would leave the hedge short of a whole hedge lot when hedged with
+ * the residue still waiting. A full fill of it is then hedged with that
+ * residue, in whole lots, so no size is left unhedged for its sake. It must
+ * meet the maker venue's minimums at P, and residue plus it the hedge
+ * venue's at H (with the min_notional head-room). Null when none does.
+ */
+const completingOrderSize = (remainingBase: Big, input: MakerOrderSizeInput): Big | null => {
+  const maker = makerRules(input.market, input.makerLeg);
+  const hedge = hedgeRules(input.market, input.makerLeg);
+  const residue = input.unhedgedResidue ?? new Big(0);
+  let size = floorToStep(remainingBase, maker.lotSize);
+  const hedged = residue.plus(size);
+  size = size.minus(hedged.minus(floorToStep(hedged, hedge.lotSize)));
+  if (signOf(size) <= 0 || !isMultipleOf(size, maker.lotSize)) return null;
+  const hedgeSize = residue.plus(size);
+  const hedgeOk =
+    compare(hedgeSize, hedge.minSize) >= 0 &&
+    (hedge.minNotional === undefined ||
+      compare(
+        hedgeSize.times(input.hedgeReference),
+        hedge.minNotional.times(MIN_NOTIONAL_HEADROOM),
+      ) >= 0);
+  return hedgeOk && meetsVenueMinimums(size, maker, input.makerPrice) ? size : null;
 };

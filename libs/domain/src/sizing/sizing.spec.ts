@@ -33,6 +33,52 @@ describe('size types', () => {
 });
 
 describe('maker order size', () => {
+  describe('a remainder the coarser lot cannot make (a partial fill on the finer venue)', () => {
+    // Paradex-like maker (lot 0.00001, min notional 100), Aster-like hedge (lot 0.001).
+    const finerMaker = {
+      makerLeg: 'long' as const,
+      market: {
+        long: legRules({ tick: '0.1', lot: '0.00001', minSize: '0.0001', minNotional: '100' }),
+        short: legRules({ tick: '0.1', lot: '0.001', minSize: '0.001', minNotional: '5' }),
+      },
+      makerPrice: big('97000'),
+      hedgeReference: big('97000'),
+      sizeType: 'base' as const,
+    };
+
+    it('completes the target when a full fill hedges with the waiting residue in whole lots', () => {
+      // 0.00366 of 0.005 filled, 0.003 hedged: 0.00066 waits; 0.00134 (130 USD) remains.
+      expect(
+        makerOrderSize({
+          ...finerMaker,
+          remaining: big('0.00134'),
+          unhedgedResidue: big('0.00066'),
+        }),
+      ).toEqual({ kind: 'order', size: big('0.00134') });
+    });
+
+    it('leaves out what would leave the hedge short of a whole lot', () => {
+      // Residue 0.00016: 0.00184 of the remainder hedges with it as 0.002; 0.00001 stays.
+      expect(
+        makerOrderSize({
+          ...finerMaker,
+          remaining: big('0.00185'),
+          unhedgedResidue: big('0.00016'),
+        }),
+      ).toEqual({ kind: 'order', size: big('0.00184') });
+    });
+
+    it('is too small when the completing order misses the maker minimum', () => {
+      expect(
+        makerOrderSize({
+          ...finerMaker,
+          remaining: big('0.00084'),
+          unhedgedResidue: big('0.00016'),
+        }),
+      ).toEqual({ kind: 'too_small', remainingBase: big('0.00084') });
+    });
+  });
+
   it('rounds the remainder down to the coarser lot', () => {
     expect(coarserLotSize(btcMarket()).toFixed()).toBe('0.01');
     expect(makerOrderSize({ ...btcLong, sizeType: 'base', remaining: big('1.2345') })).toEqual({

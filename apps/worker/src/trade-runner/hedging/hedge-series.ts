@@ -7,6 +7,8 @@ import {
   hedgeLimitPrice,
   MAX_HEDGE_ATTEMPT,
   meetsVenueMinimums,
+  notFoundMeans,
+  UNBOUNDED_REQUEST_SETTLE_MS,
   slippageBps,
   spreadAchieved,
   type GuardFillClass,
@@ -171,8 +173,13 @@ export class HedgeSeries {
 
   private onError(size: Big, request: PlaceOrderRequest, error: unknown): void {
     if (error instanceof VenueNetworkError) {
-      // The IOC may or may not have reached the venue: ask for it by its id.
-      void this.lookUp(size, request);
+      // The IOC may or may not have reached the venue: ask for it by its id,
+      // and take "not found" as "never placed" only once it can no longer arrive.
+      void this.lookUp(
+        size,
+        request,
+        error.settlesByMs ?? Date.now() + UNBOUNDED_REQUEST_SETTLE_MS,
+      );
       return;
     }
     if (error instanceof VenueAuthError) {
@@ -192,8 +199,15 @@ export class HedgeSeries {
     this.resolveAttempt(0, new Big(0), size);
   }
 
-  private async lookUp(size: Big, request: PlaceOrderRequest): Promise<void> {
+  /**
+   * Settles an IOC whose answer was lost, by its client order id: found, it
+   * is what the venue says; not found, it was never placed, but only once
+   * `settlesByMs` has passed (epoch ms: the venue refuses the request after
+   * it). Until then nothing is concluded from it: no retry, no outcome.
+   */
+  private async lookUp(size: Big, request: PlaceOrderRequest, settlesByMs: number): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
+      let waitMs = Math.min(100 * attempt, 1_000);
       try {
         const order = await this.context.venue.client.order({
           clientOrderId: request.clientOrderId,
@@ -203,19 +217,24 @@ export class HedgeSeries {
         return;
       } catch (error) {
         if (error instanceof UnknownOrderError) {
-          this.resolveAttempt(0, new Big(0), size);
-          return;
+          const now = Date.now();
+          if (notFoundMeans(now, settlesByMs) === 'never_placed') {
+            this.resolveAttempt(0, new Big(0), size);
+            return;
+          }
+          waitMs = Math.max(1, settlesByMs - now);
+        } else {
+          this.context.logger.warn(
+            { err: error, attempt },
+            'hedge outcome unknown; asking the venue again',
+          );
         }
         if (!this.context.mayTouchVenue()) {
           this.abandon();
           return;
         }
-        this.context.logger.warn(
-          { err: error, attempt },
-          'hedge outcome unknown; asking the venue again',
-        );
-        await new Promise((resolve) => setTimeout(resolve, Math.min(100 * attempt, 1_000)));
       }
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   }
 
@@ -237,10 +256,7 @@ export class HedgeSeries {
     this.filled = this.filled.plus(filled);
     const remainder = this.requested.minus(this.filled);
     if (remainder.lte(0)) return this.end('filled');
-    if (fatal) {
-      this.context.onFailure(`hedge refused by ${this.context.venue.leg.venue}`);
-      return this.end(fatal);
-    }
+    if (fatal) return this.end(fatal);
     if (this.timedOut) return this.end('timeout');
     if (this.context.clock.now() - this.startedAtMs >= this.context.venue.timeoutMs) {
       return this.onTimeout();
@@ -264,6 +280,11 @@ export class HedgeSeries {
     );
   }
 
+  /**
+   * hedge_timeout_ms passed: no further attempt is sent. An attempt still at
+   * the venue (or being looked up) is settled first; the hedge then ends, and
+   * fails the trade only for size the venue confirms unhedged (end()).
+   */
   private onTimeout(): void {
     if (this.ended || this.timedOut) return;
     this.timedOut = true;
@@ -276,11 +297,6 @@ export class HedgeSeries {
         unhedged_size: formatDecimal(unhedged),
       }),
     ]);
-    this.context.onFailure(
-      `hedge timed out after ${this.context.venue.timeoutMs} ms on ${this.context.venue.leg.venue}`,
-    );
-    // An order still at the venue ends the hedge when it answers; otherwise
-    // nothing is out there and the reserved remainder goes back unhedged.
     if (!this.atVenue) this.end('timeout');
   }
 
@@ -297,6 +313,15 @@ export class HedgeSeries {
   private end(result: HedgeResult): void {
     if (this.ended) return;
     this.ended = true;
+    // Only now is the hedge's fill settled with the venue: what it left is confirmed unhedged.
+    if (result === 'timeout' || result === 'rejected') {
+      const venue = this.context.venue;
+      this.context.onFailure(
+        result === 'timeout'
+          ? `hedge timed out after ${venue.timeoutMs} ms on ${venue.leg.venue}`
+          : `hedge refused by ${venue.leg.venue}`,
+      );
+    }
     clearTimeout(this.timeoutTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.reservedUnsettled) {

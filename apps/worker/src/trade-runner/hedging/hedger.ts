@@ -6,6 +6,7 @@ import {
   recordHedgeSent,
   recordMakerFill,
   residualUnhedged,
+  unhedgedSize,
   type HedgeAccumulator,
   type PricedFill,
 } from '@sts/domain';
@@ -108,6 +109,11 @@ export class Hedger {
 
   get hedged(): Big {
     return this.accumulator.hedged;
+  }
+
+  /** Maker fills neither hedged nor being hedged: below the hedge venue's lot or minimums, waiting. */
+  get waiting(): Big {
+    return unhedgedSize(this.accumulator);
   }
 
   /** Maker fills not confirmed hedged (includes what is in flight). */

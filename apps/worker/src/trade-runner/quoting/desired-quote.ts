@@ -19,6 +19,8 @@ export type DesiredQuote =
 export interface QuoteSettings {
   quoteMode: 'default' | 'aggressive';
   worstSpread?: Big;
+  /** Maker fills waiting, below the hedge venue's lot or minimums, to be hedged with the next. */
+  unhedgedResidue?: Big;
 }
 
 /** This cycle's maker order: price from the quote rules, size from what remains (domain). */
@@ -48,6 +50,9 @@ export function desiredQuote(
     hedgeReference: inputs.hedgeReference,
     sizeType: terms.sizeType,
     remaining,
+    ...(settings.unhedgedResidue !== undefined
+      ? { unhedgedResidue: settings.unhedgedResidue }
+      : {}),
   });
   if (sizing.kind === 'too_small') return { kind: 'too_small' };
   return price === null ? { kind: 'none' } : { kind: 'order', price, size: sizing.size };

@@ -70,7 +70,7 @@ export function keptQuote(
 function unchanged(kept: KeptQuote, trade: TradeState): boolean {
   return (
     trade.makerOrders?.resting === kept.order &&
-    !kept.order.unknown &&
+    kept.order.fate === 'open' &&
     trade.terms.amendmentVersion === kept.amendmentVersion &&
     compare(trade.filledSize, kept.filledSize) === 0
   );

@@ -3,9 +3,12 @@ import type { TokenBucket } from '@sts/budget-client';
 import {
   formatDecimal,
   makerClientOrderId,
+  MakerOrderLedger,
   matchClientOrderId,
   tradeTag,
+  type LedgerOrder,
   type Side,
+  type VenueOrderReport,
 } from '@sts/domain';
 import {
   OrderRejectedError,
@@ -13,6 +16,8 @@ import {
   RateLimitedError,
   UnknownOrderError,
   VenueAuthError,
+  VenueNetworkError,
+  isVenueError,
   type PlaceOrderRequest,
   type VenueClient,
   type VenueFill,
@@ -20,28 +25,17 @@ import {
 } from '@sts/venues';
 import type { LegMarket } from '../market-view';
 
-/** The maker order resting (or being placed) on the maker venue. */
-export interface RestingOrder {
-  clientOrderId: string;
-  price: Big;
-  size: Big;
-  filled: Big;
-  orderId?: string;
-  /** Its placement's answer was lost: it may or may not rest on the venue. */
-  unknown: boolean;
-  /**
-   * Set while this order's replace is unconfirmed: the order it replaces,
-   * which rests if the replace never reached the venue (marked unknown).
-   */
-  replacing?: RestingOrder;
-}
+/** A maker order as the trade knows it (its fate, fills seen, what the venue said). */
+export type RestingOrder = LedgerOrder;
 
 /** What a maker request came to, for the trade's loop to act on. */
 export type MakerOutcome =
-  | { kind: 'done'; filledBeyondSeen?: boolean }
+  | { kind: 'done' }
   | { kind: 'book_moved' }
   | { kind: 'wait'; ms: number }
   | { kind: 'rejected'; reason: string }
+  /** The venue is halted: a pause, not a failure (decisions 3). */
+  | { kind: 'halted' }
   | { kind: 'fatal'; reason: string };
 
 export interface MakerOrdersContext {
@@ -63,12 +57,17 @@ export interface MakerOrdersContext {
 const QUOTES_PER_EPOCH = 1_000_000;
 
 /**
- * Places and cancels the trade's maker order, one request at a time, each
- * paid for from the maker bucket (it waits when the bucket is empty), and
- * keeps what rests in step with the fills and order updates of the stream.
+ * Places, replaces, cancels and looks up the trade's maker orders, one
+ * request at a time, each paid for from the maker bucket (it waits when the
+ * bucket is empty). What each request and each stream message says goes to
+ * the ledger (`@sts/domain` MakerOrderLedger), which holds every order's
+ * fate: an answer lost leaves its orders unknown until a look-up by client
+ * order id settles them, and nothing is decided from them before. Times
+ * given to the ledger are epoch ms (Date.now()), not the worker's monotonic
+ * clock: a lost request's expiry is judged by the venue on the wall clock.
  */
 export class MakerOrders {
-  resting: RestingOrder | null = null;
+  readonly ledger = new MakerOrderLedger();
   private quoteCount = 0;
   private readonly tag: string;
 
@@ -76,106 +75,94 @@ export class MakerOrders {
     this.tag = tradeTag(context.tradeId);
   }
 
-  /** Posts a new maker order (post-only). */
+  /** The order the quote cycle manages: the newest one not known to be closed. */
+  get resting(): RestingOrder | null {
+    return this.ledger.current;
+  }
+
+  /** Posts a new maker order (post-only). Only when the ledger says `quote` with no current order. */
   async place(price: Big, size: Big): Promise<MakerOutcome> {
     const paying = this.pay();
     const waited = paying !== false && (await paying);
-    const order = this.nextOrder(price, size);
-    this.resting = order;
+    const clientOrderId = this.nextClientOrderId();
+    this.ledger.placing(clientOrderId, price, size);
     try {
-      const placing = this.context.client.placePostOnly(this.placement(order));
+      const placing = this.context.client.placePostOnly(this.placement(clientOrderId, price, size));
       this.context.onRequestSent?.(waited);
       const ack = await placing;
-      order.orderId = ack.order.orderId;
-      if (this.resting === order && isClosed(ack.order)) this.resting = null;
+      this.ledger.report(clientOrderId, reportOf(ack.order));
       return { kind: 'done' };
     } catch (error) {
-      return this.placementFailed(order, error);
+      return this.failed([clientOrderId], error);
     }
   }
 
-  /** Takes the resting order off the book. */
-  async cancel(): Promise<MakerOutcome> {
-    const order = this.resting;
+  /** Takes an order off the book (by default the current one). */
+  async cancel(order: RestingOrder | null = this.resting): Promise<MakerOutcome> {
     if (!order) return { kind: 'done' };
     const paying = this.pay();
     const waited = paying !== false && (await paying);
+    if (order.fate !== 'open') return { kind: 'done' };
+    const { clientOrderId } = order;
+    this.ledger.cancelling(clientOrderId);
     try {
       const canceling = this.context.client.cancel({
-        clientOrderId: order.clientOrderId,
+        clientOrderId,
         symbol: this.context.leg.symbol,
       });
       this.context.onRequestSent?.(waited);
       const result = await canceling;
-      if (this.resting === order) this.resting = null;
-      return { kind: 'done', filledBeyondSeen: filledBeyondSeen(order, result.order) };
+      this.closedBy(clientOrderId, result.order);
+      return { kind: 'done' };
     } catch (error) {
-      if (error instanceof UnknownOrderError) {
-        if (this.resting === order) this.resting = null;
-        return { kind: 'done' };
-      }
-      return this.requestFailed(error);
+      return this.failed([clientOrderId], error);
     }
   }
 
   /**
-   * Moves the resting order to `price` and `size` in one venue request: the
+   * Moves the current order to `price` and `size` in one venue request: the
    * venue cancels it and places the new one only if it had filled exactly
    * what this trade has seen, so an unseen fill is never quoted over.
    */
   async replace(price: Big, size: Big): Promise<MakerOutcome> {
     const previous = this.resting;
-    if (!previous || previous.unknown) return this.cancel();
+    if (!previous || previous.fate !== 'open') return this.cancel();
     const paying = this.pay();
     const waited = paying !== false && (await paying);
-    if (this.resting !== previous) return { kind: 'done' };
-    const order = this.nextOrder(price, size);
-    order.replacing = previous;
-    this.resting = order;
+    if (this.resting !== previous || previous.fate !== 'open') return { kind: 'done' };
+    const clientOrderId = this.nextClientOrderId();
+    this.ledger.placing(clientOrderId, price, size, previous.clientOrderId);
     try {
       const replacing = this.context.client.replace({
         target: { clientOrderId: previous.clientOrderId, symbol: this.context.leg.symbol },
-        next: this.placement(order),
-        expectedFilledSize: formatDecimal(previous.filled),
+        next: this.placement(clientOrderId, price, size),
+        expectedFilledSize: formatDecimal(previous.seenFilled),
       });
       this.context.onRequestSent?.(waited);
       const result = await replacing;
-      order.replacing = undefined;
-      const beyond = filledBeyondSeen(previous, result.canceled.order);
-      if (result.placed) {
-        order.orderId = result.placed.order.orderId;
-        if (this.resting === order && isClosed(result.placed.order)) this.resting = null;
-        return { kind: 'done', filledBeyondSeen: beyond };
-      }
-      if (this.resting === order) this.resting = null;
-      if (result.placeError) return this.placementFailed(order, result.placeError);
-      return { kind: 'done', filledBeyondSeen: beyond };
+      const canceled = result.canceled.order;
+      this.ledger.replaced(
+        previous.clientOrderId,
+        reportOf(canceled ?? { status: 'canceled', filledSize: '0' }),
+        clientOrderId,
+        result.placed ? reportOf(result.placed.order) : null,
+      );
+      if (!canceled) this.closedBy(previous.clientOrderId, undefined);
+      if (!result.placed && result.placeError) return this.refusal(result.placeError);
+      return { kind: 'done' };
     } catch (error) {
       if (error instanceof UnknownOrderError) {
-        // The venue does not know the order it was asked to replace: nothing rests.
-        if (this.resting === order) this.resting = null;
+        // The venue does not know the order it was asked to replace: neither rests.
+        this.ledger.refused(clientOrderId);
+        this.ledger.notFound(previous.clientOrderId, Date.now());
         return { kind: 'done' };
       }
-      if (
-        error instanceof OrderRejectedError ||
-        error instanceof RateLimitedError ||
-        error instanceof VenueAuthError
-      ) {
-        // Refused as a whole: the previous order rests as it was.
-        if (this.resting === order) this.resting = previous;
-        return this.requestFailed(error);
-      }
-      // No answer: the new order may rest, or the previous one. The next cycle asks the venue.
-      order.unknown = true;
-      previous.unknown = true;
-      return { kind: 'wait', ms: 200 };
+      return this.failed([previous.clientOrderId, clientOrderId], error);
     }
   }
 
-  /** A placement whose answer was lost: is it on the book? */
-  async resolveUnknown(): Promise<MakerOutcome> {
-    const order = this.resting;
-    if (!order?.unknown) return { kind: 'done' };
+  /** An order whose answer was lost: ask the venue for it by its client order id. */
+  async settle(order: RestingOrder): Promise<MakerOutcome> {
     const paying = this.pay();
     if (paying !== false) await paying;
     try {
@@ -183,39 +170,40 @@ export class MakerOrders {
         clientOrderId: order.clientOrderId,
         symbol: this.context.leg.symbol,
       });
-      order.unknown = false;
-      order.replacing = undefined;
-      order.orderId = found.orderId;
-      if (this.resting === order && isClosed(found)) this.resting = null;
-      return { kind: 'done', filledBeyondSeen: filledBeyondSeen(order, found) };
+      this.ledger.report(order.clientOrderId, reportOf(found));
+      return { kind: 'done' };
     } catch (error) {
       if (error instanceof UnknownOrderError) {
-        // Never placed. After a replace whose answer was lost, the order it
-        // replaced may still rest: that one is looked up next.
-        if (this.resting === order) this.resting = order.replacing ?? null;
+        // Proves nothing until the request can no longer arrive (the ledger says when).
+        this.ledger.notFound(order.clientOrderId, Date.now());
         return { kind: 'done' };
       }
       return this.requestFailed(error);
     }
   }
 
-  /** A maker fill of this trade (stream, read-back or reconciliation). */
-  onFill(fill: VenueFill): void {
-    const replaced = this.resting?.replacing;
-    if (replaced?.clientOrderId === fill.clientOrderId) {
-      // A fill of the order being replaced: the venue's answer is checked against it.
-      replaced.filled = replaced.filled.plus(fill.size);
+  /**
+   * The venue closed an order (canceled, or no longer open). Without the
+   * venue's copy of it (some venues answer a cancel with none) what it filled
+   * is not known: it is looked up before anything is decided.
+   */
+  private closedBy(clientOrderId: string, order: VenueOrder | undefined): void {
+    if (order) {
+      this.ledger.report(clientOrderId, { ...reportOf(order), closed: true });
       return;
     }
-    const order = this.resting;
-    if (!order || order.clientOrderId !== fill.clientOrderId) return;
-    order.filled = order.filled.plus(fill.size);
-    if (fill.fullyFilled || order.filled.gte(order.size)) this.resting = null;
+    const now = Date.now();
+    this.ledger.answerLost([clientOrderId], now, now);
   }
 
-  /** An order update of this trade: a closed resting order is gone (filled, canceled by the venue). */
+  /** A maker fill of this trade (stream, read-back or reconciliation). */
+  onFill(fill: VenueFill): void {
+    this.ledger.fill(fill.clientOrderId, new Big(fill.size));
+  }
+
+  /** An order update of this trade: a closed order rests no more (filled, canceled by the venue). */
   onOrder(order: VenueOrder): void {
-    if (this.resting?.clientOrderId === order.clientOrderId && isClosed(order)) this.resting = null;
+    if (isClosed(order)) this.ledger.report(order.clientOrderId, reportOf(order));
   }
 
   /** Is this venue order one of this trade's maker orders? */
@@ -233,57 +221,69 @@ export class MakerOrders {
     return this.context.bucket.waitFor(1, this.context.signal).then(() => true as const);
   }
 
-  /** A new maker order with the next client order id of this lease. */
-  private nextOrder(price: Big, size: Big): RestingOrder {
+  /** The next client order id of this lease. */
+  private nextClientOrderId(): string {
     const quoteNumber = Number(this.context.epoch) * QUOTES_PER_EPOCH + this.quoteCount;
     this.quoteCount += 1;
-    return {
-      clientOrderId: makerClientOrderId(this.tag, quoteNumber),
-      price,
-      size,
-      filled: new Big(0),
-      unknown: false,
-    };
+    return makerClientOrderId(this.tag, quoteNumber);
   }
 
-  private placement(order: RestingOrder): PlaceOrderRequest {
+  private placement(clientOrderId: string, price: Big, size: Big): PlaceOrderRequest {
     return {
       symbol: this.context.leg.symbol,
       side: this.context.side,
-      price: formatDecimal(order.price),
-      size: formatDecimal(order.size),
-      clientOrderId: order.clientOrderId,
+      price: formatDecimal(price),
+      size: formatDecimal(size),
+      clientOrderId,
     };
   }
 
-  private placementFailed(order: RestingOrder, error: unknown): MakerOutcome {
-    if (error instanceof PostOnlyWouldCrossError || error instanceof RateLimitedError) {
-      if (this.resting === order) this.resting = null;
-      return error instanceof RateLimitedError
-        ? { kind: 'wait', ms: error.retryAfterMs }
-        : { kind: 'book_moved' };
+  /**
+   * A request failed. Refused as a whole (the venue answered no): the orders
+   * are as they were. No answer: each is unknown until a look-up settles it.
+   */
+  private failed(clientOrderIds: readonly string[], error: unknown): MakerOutcome {
+    const [first, newest] = [clientOrderIds[0], clientOrderIds[clientOrderIds.length - 1]];
+    if (error instanceof UnknownOrderError) {
+      // A cancel of an order the venue does not know: it rests nowhere.
+      this.ledger.notFound(first, Date.now());
+      return { kind: 'done' };
     }
-    if (error instanceof OrderRejectedError || error instanceof VenueAuthError) {
-      if (this.resting === order) this.resting = null;
-      return this.requestFailed(error);
+    if (isVenueError(error) && error.code !== 'network') {
+      this.ledger.refused(newest);
+      return this.refusal(error);
     }
-    // No answer: the order may rest. The next cycle asks the venue before anything else.
-    order.unknown = true;
-    return { kind: 'wait', ms: 200 };
+    const settlesByMs = error instanceof VenueNetworkError ? error.settlesByMs : undefined;
+    this.ledger.answerLost(clientOrderIds, Date.now(), settlesByMs);
+    return { kind: 'wait', ms: 0 };
+  }
+
+  /** What the loop does after a refusal. */
+  private refusal(error: unknown): MakerOutcome {
+    if (error instanceof PostOnlyWouldCrossError) return { kind: 'book_moved' };
+    return this.requestFailed(error);
   }
 
   private requestFailed(error: unknown): MakerOutcome {
     if (error instanceof VenueAuthError)
       return { kind: 'fatal', reason: `${this.context.leg.venue} rejected the credentials` };
     if (error instanceof RateLimitedError) return { kind: 'wait', ms: error.retryAfterMs };
-    if (error instanceof OrderRejectedError) return { kind: 'rejected', reason: error.reason };
+    if (error instanceof OrderRejectedError) {
+      return error.reason === VENUE_HALTED
+        ? { kind: 'halted' }
+        : { kind: 'rejected', reason: error.reason };
+    }
     return { kind: 'wait', ms: 250 };
   }
 }
 
-const isClosed = (order: VenueOrder): boolean =>
+/** The reason a halted venue refuses orders with (paper venues: 503 venue_halted). */
+export const VENUE_HALTED = 'venue_halted';
+
+const isClosed = (order: Pick<VenueOrder, 'status'>): boolean =>
   order.status === 'filled' || order.status === 'canceled' || order.status === 'rejected';
 
-/** Did the venue's copy of the order fill more than the fills this trade has seen of it? */
-const filledBeyondSeen = (seen: RestingOrder, venue: VenueOrder | undefined): boolean =>
-  venue !== undefined && new Big(venue.filledSize).gt(seen.filled);
+const reportOf = (order: Pick<VenueOrder, 'status' | 'filledSize'>): VenueOrderReport => ({
+  closed: isClosed(order),
+  filledSize: new Big(order.filledSize),
+});

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import type { TestOperator } from '@sts/testing';
+
+/** A client gives up on an answer after this long and counts a hang. */
+export const CLIENT_TIMEOUT_MS = 5_000;
+
+export interface ApiAnswer {
+  /** HTTP status, or 'hang' (no answer within the client timeout) or 'error' (no connection). */
+  status: number | 'hang' | 'error';
+  body: any;
+  retryAfter: string | null;
+  ms: number;
+}
+
+export interface Trader {
+  userId: string;
+  wallet: string;
+  headers: Record<string, string>;
+}
+
+/** The public API as a client with a 5 s timeout sees it. */
+export class Api {
+  constructor(readonly baseUrl: string) {}
+
+  async call(
+    method: string,
+    path: string,
+    options: { headers?: Record<string, string>; body?: unknown } = {},
+  ): Promise<ApiAnswer> {
+    const started = Date.now();
+    try {
+      const response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: {
+          ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...options.headers,
+        },
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+      });
+      const text = await response.text();
+      let body: any = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: kept as text, judged as such
+      }
+      return {
+        status: response.status,
+        body,
+        retryAfter: response.headers.get('retry-after'),
+        ms: Date.now() - started,
+      };
+    } catch (error) {
+      const name = (error as Error).name;
+      const hang = name === 'TimeoutError' || name === 'AbortError';
+      return {
+        status: hang ? 'hang' : 'error',
+        body: String((error as Error).cause ?? error),
+        retryAfter: null,
+        ms: Date.now() - started,
+      };
+    }
+  }
+
+  /** Same as `call`, but throws unless the status is one of `expected` (setup and wind-down). */
+  async must(
+    expected: number[],
+    method: string,
+    path: string,
+    options: { headers?: Record<string, string>; body?: unknown } = {},
+  ): Promise<any> {
+    const answer = await this.call(method, path, options);
+    if (typeof answer.status !== 'number' || !expected.includes(answer.status)) {
+      throw new Error(
+        `${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`,
+      );
+    }
+    return answer.body;
+  }
+}
+
+/** A user with an API key and paper credentials on `venues` for its primary wallet. */
+export async function createTrader(operator: TestOperator, venues: string[]): Promise<Trader> {
+  const user = await operator.userWithKey('trades:read,trades:write,account:read');
+  for (const venue of venues) await operator.paperCredential(user.userId, venue, user.wallet);
+  return { userId: user.userId, wallet: user.wallet, headers: { 'x-api-key': user.apiKey } };
+}
+
+export const idempotencyKey = (): string => `fm-${randomBytes(8).toString('hex')}`;

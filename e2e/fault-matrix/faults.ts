@@ -1,0 +1,141 @@
+import type { SimControl } from '@sts/app-venue-sim';
+import type { Fleet } from './fleet';
+import type { MarketDriver } from './market';
+import type { PrivateServices } from './private-services';
+import { delay } from './processes';
+
+/** How long a dependency or venue stays broken. */
+export const FAULT_MS = 3_000;
+
+export interface FaultContext {
+  services: PrivateServices;
+  fleet: Fleet;
+  sim: SimControl;
+  market: MarketDriver;
+  /** Notes for the report (which process was killed, its pid...). */
+  note: (text: string) => void;
+}
+
+export interface Fault {
+  name: string;
+  what: string;
+  /** Breaks something, keeps it broken for about FAULT_MS and mends it; resolves when mended. */
+  inject: (context: FaultContext) => Promise<void>;
+}
+
+const VENUES = ['hyperliquid', 'paradex', 'lighter', 'aster'];
+
+/** One pair's hedge venue and the other pair's maker venue. */
+const FROZEN = ['paradex', 'lighter'];
+
+const freeze =
+  (mode: 'hang' | 'halt'): Fault['inject'] =>
+  async ({ sim, market, note }) => {
+    for (const venue of FROZEN) market.frozen.add(venue);
+    try {
+      for (const venue of FROZEN) await sim.freeze(venue, mode);
+      note(`${FROZEN.join(', ')} frozen (${mode})`);
+      await delay(FAULT_MS);
+    } finally {
+      for (const venue of FROZEN) await sim.thaw(venue);
+      for (const venue of FROZEN) market.frozen.delete(venue);
+    }
+  };
+
+export const FAULTS: Fault[] = [
+  {
+    name: 'postgres',
+    what: 'private Postgres stopped (fast shutdown) and started again on its port after 3 s',
+    inject: async ({ services, note }) => {
+      const { stoppedAt, upAt } = await services.restart('postgres', FAULT_MS);
+      note(`postgres down ${upAt - stoppedAt} ms`);
+    },
+  },
+  {
+    name: 'nats',
+    what: 'private NATS (JetStream) killed (SIGKILL) and started again on its port and store after 3 s',
+    inject: async ({ services, note }) => {
+      const { stoppedAt, upAt } = await services.restart('nats', FAULT_MS);
+      note(`nats down ${upAt - stoppedAt} ms`);
+    },
+  },
+  {
+    name: 'redis',
+    what: 'private Redis (no persistence) killed (SIGKILL) and started again empty after 3 s',
+    inject: async ({ services, note }) => {
+      const { stoppedAt, upAt } = await services.restart('redis', FAULT_MS);
+      note(`redis down ${upAt - stoppedAt} ms`);
+    },
+  },
+  {
+    name: 'worker-kill',
+    what: 'kill -9 of one of the two worker processes; a replacement starts 3 s later',
+    inject: async ({ fleet, note }) => {
+      const [victim] = fleet.liveWorkers();
+      note(`killed ${victim.id} (pid ${victim.process.pid})`);
+      await victim.process.stop('SIGKILL');
+      await delay(FAULT_MS);
+      const replacement = await fleet.addWorker();
+      note(`replacement ${replacement.id}`);
+    },
+  },
+  {
+    name: 'budget-kill',
+    what: 'kill -9 of the budget service, started again after 3 s',
+    inject: async ({ fleet, note }) => {
+      const budget = fleet.byService('budget');
+      note(`killed budget (pid ${budget.process.pid})`);
+      await budget.process.stop('SIGKILL');
+      await delay(FAULT_MS);
+      await fleet.restart(budget);
+    },
+  },
+  {
+    name: 'venue-hang',
+    what: `venues ${FROZEN.join(' and ')} frozen with mode hang (requests hang) for 3 s, then thawed`,
+    inject: freeze('hang'),
+  },
+  {
+    name: 'venue-halt',
+    what: `venues ${FROZEN.join(' and ')} frozen with mode halt (503 venue_halted) for 3 s, then thawed`,
+    inject: freeze('halt'),
+  },
+  {
+    name: 'drop-ws',
+    what: 'every socket of the four venues cut, reconnects refused for 3 s',
+    inject: async ({ sim, note }) => {
+      let dropped = 0;
+      for (const venue of VENUES) dropped += (await sim.dropSockets(venue, FAULT_MS)).dropped;
+      note(`${dropped} sockets dropped`);
+      await delay(FAULT_MS);
+    },
+  },
+  {
+    name: 'latency',
+    what: '300 ms added to every request and stream message of the four venues for 3 s',
+    inject: async ({ sim }) => {
+      try {
+        for (const venue of VENUES) await sim.setLatency(venue, 300);
+        await delay(FAULT_MS);
+      } finally {
+        for (const venue of VENUES) await sim.setLatency(venue, 0);
+      }
+    },
+  },
+];
+
+/** `FAULT=postgres,drop-ws` runs those alone; unset runs every fault. */
+export function selectFaults(selection = process.env['FAULT']): Fault[] {
+  if (!selection) return FAULTS;
+  const names = selection
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !FAULTS.some((fault) => fault.name === name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `unknown FAULT ${unknown.join(', ')}; known: ${FAULTS.map((f) => f.name).join(', ')}`,
+    );
+  }
+  return FAULTS.filter((fault) => names.includes(fault.name));
+}

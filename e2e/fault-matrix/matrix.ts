@@ -1,0 +1,392 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Big from 'big.js';
+import { Client } from 'pg';
+import { Api, createTrader, idempotencyKey, type Trader } from './api';
+import {
+  checkPositions,
+  checkTrade,
+  SimRecords,
+  TERMINAL,
+  type TradeFigures,
+  type TradeUnderTest,
+  type Violation,
+} from './checks';
+import type { Fault } from './faults';
+import { Fleet } from './fleet';
+import { MarketDriver, PAIRS } from './market';
+import { PrivateServices } from './private-services';
+import { delay } from './processes';
+import { table, violationLines, writeReport, type FaultResult, type MatrixReport } from './report';
+import { ApiTraffic } from './traffic';
+
+const ROOT = resolve(__dirname, '../..');
+const SEED = Number(process.env['VENUE_SIM_SEED'] ?? 20_261_123);
+const TRADES_PER_PAIR = 3;
+const TARGET_SIZE = '0.4';
+/** Bounded waits: a fleet that has not recovered or wound down by then has a bug. */
+const ACTIVE_WITHIN_MS = 20_000;
+const FILLS_WITHIN_MS = 15_000;
+const RECOVER_WITHIN_MS = 30_000;
+const WIND_DOWN_WITHIN_MS = 20_000;
+const STEADY_AFTER_MS = 1_000;
+
+async function until<T>(
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs: number,
+  intervalMs = 100,
+): Promise<T | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value;
+    } catch {
+      // the dependency may be down: try again until the deadline
+    }
+    if (Date.now() > deadline) return undefined;
+    await delay(intervalMs);
+  }
+}
+
+const count = (map: Record<string, number>, key: string) => (map[key] = (map[key] ?? 0) + 1);
+
+/**
+ * The fault matrix: one fleet on private Postgres, NATS and Redis; for each
+ * fault, fresh trades filling on paper venues, API traffic throughout, the
+ * fault, a bounded recovery, a wind-down and the checks against the venues'
+ * own records.
+ */
+export class FaultMatrix {
+  readonly run = new Date().toISOString().replace(/[:.]/g, '-');
+  readonly logDir = join(ROOT, 'tmp', 'fault-matrix', this.run);
+  readonly reportFile = join(ROOT, 'tmp', 'fault-matrix', `report-${this.run}.json`);
+  readonly services: PrivateServices;
+  readonly fleet: Fleet;
+  api!: Api;
+  sim!: SimRecords;
+  private report!: MatrixReport;
+
+  constructor() {
+    mkdirSync(this.logDir, { recursive: true });
+    this.services = new PrivateServices(this.logDir);
+    this.fleet = new Fleet(this.services, this.logDir, SEED);
+  }
+
+  async start(): Promise<void> {
+    const started = Date.now();
+    this.report = {
+      run: this.run,
+      startedAt: new Date().toISOString(),
+      seed: SEED,
+      logDir: this.logDir,
+      setupMs: 0,
+      results: [],
+    };
+    await this.services.start();
+    await this.fleet.start(2);
+    this.api = new Api(this.fleet.gatewayUrl);
+    this.sim = new SimRecords(this.fleet.simUrl);
+    this.report.setupMs = Date.now() - started;
+  }
+
+  async stop(): Promise<void> {
+    try {
+      await this.fleet.stop();
+    } finally {
+      await this.services.stop();
+    }
+    if (this.report?.results.length) {
+      console.log(
+        `fault matrix (run ${this.run}, seed ${SEED}):\n${table(this.report.results)}\nreport: ${this.reportFile}`,
+      );
+    }
+  }
+
+  private async query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const client = new Client({
+      connectionString: this.services.databaseUrl,
+      connectionTimeoutMillis: 2000,
+    });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows as T[];
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  private async createTrades(): Promise<Array<TradeUnderTest & { trader: Trader }>> {
+    const plan = PAIRS.flatMap((pair) => Array.from({ length: TRADES_PER_PAIR }, () => pair));
+    return Promise.all(
+      plan.map(async (pair) => {
+        const trader = await createTrader(this.fleet.operator, [
+          pair.maker.venue,
+          pair.hedge.venue,
+        ]);
+        const body = await this.api.must([202], 'POST', '/api/v1/trades', {
+          headers: trader.headers,
+          body: {
+            market: 'BTC',
+            long_wallet: trader.wallet,
+            short_wallet: trader.wallet,
+            target_spread: '-1000',
+            spread_condition: 'gte',
+            target_size: TARGET_SIZE,
+            execution_type: 'maker_taker',
+            max_slippage: '0.001',
+            quote_mode: 'aggressive',
+            idempotency_key: idempotencyKey(),
+            ...pair.body,
+          },
+        });
+        return { tradeId: body.trade_id as string, trader, pair };
+      }),
+    );
+  }
+
+  private statuses(ids: string[]): Promise<Array<{ id: string; status: string }>> {
+    return this.query(`SELECT id, status FROM trades WHERE id = ANY($1)`, [ids]);
+  }
+
+  private makerFillsSince(ids: string[], since: Date): Promise<number> {
+    return this.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM trade_events WHERE trade_id = ANY($1) AND event_type = 'maker_fill' AND created_at > $2`,
+      [ids, since],
+    ).then((rows) => rows[0].n);
+  }
+
+  /** Warn and error lines of the fleet's logs that name `needle` (evidence for a violation). */
+  logExcerpt(needle: string, max = 12): string[] {
+    const lines: string[] = [];
+    for (const entry of this.fleet.processes) {
+      if (!existsSync(entry.logFile)) continue;
+      for (const line of readFileSync(entry.logFile, 'utf8').split('\n')) {
+        if (!line.includes(needle) || !/"level":(40|50|60)/.test(line)) continue;
+        lines.push(`${entry.id}: ${line.slice(0, 500)}`);
+      }
+    }
+    return lines.slice(0, max);
+  }
+
+  private errorLinesBetween(service: string, from: number, to: number, max = 8): string[] {
+    const lines: string[] = [];
+    for (const entry of this.fleet.processes.filter((p) => p.service === service)) {
+      if (!existsSync(entry.logFile)) continue;
+      for (const line of readFileSync(entry.logFile, 'utf8').split('\n')) {
+        const time = /"time":(\d+)/.exec(line);
+        if (!time || Number(time[1]) < from || Number(time[1]) > to) continue;
+        if (/"level":(50|60)/.test(line)) lines.push(`${entry.id}: ${line.slice(0, 600)}`);
+      }
+    }
+    return lines.slice(0, max);
+  }
+
+  async runFault(fault: Fault): Promise<FaultResult> {
+    const started = Date.now();
+    const notes: string[] = [];
+    const violations: Violation[] = [];
+    const trades = await this.createTrades();
+    const ids = trades.map((t) => t.tradeId);
+    const active = await until(async () => {
+      const rows = await this.statuses(ids);
+      return rows.length === ids.length && rows.every((row) => row.status === 'active')
+        ? rows
+        : undefined;
+    }, ACTIVE_WITHIN_MS);
+    if (!active) {
+      const rows = await this.statuses(ids);
+      throw new Error(
+        `setup: trades not active within ${ACTIVE_WITHIN_MS} ms: ${JSON.stringify(rows)}`,
+      );
+    }
+
+    const [recoveryProbe, ...probers] = await Promise.all(
+      [0, 1, 2].map(() => createTrader(this.fleet.operator, ['hyperliquid', 'paradex'])),
+    );
+    const traffic = new ApiTraffic(
+      this.api,
+      probers,
+      () => trades,
+      (wallet) => ({
+        // Never fills: the target spread is out of reach, so the trade rests nothing.
+        market: 'ETH',
+        long_exchange: 'hyperliquid',
+        long_wallet: wallet,
+        short_exchange: 'paradex',
+        short_wallet: wallet,
+        target_spread: '100000',
+        spread_condition: 'gte',
+        target_size: '1',
+        execution_type: 'maker_taker',
+        maker_leg: 'long',
+        max_slippage: '0.001',
+      }),
+    );
+    const market = new MarketDriver(this.fleet.sim, SEED + this.report.results.length);
+    const faultStart = Date.now();
+    let mendedAt = 0;
+    let recoverMs: number | null = null;
+    try {
+      traffic.start();
+      market.start();
+      const filling = await until(
+        async () => (await this.makerFillsSince(ids, new Date(0))) >= 3,
+        FILLS_WITHIN_MS,
+        200,
+      );
+      if (!filling) throw new Error(`setup: fewer than 3 maker fills within ${FILLS_WITHIN_MS} ms`);
+
+      traffic.phase = 'fault';
+      const injectedAt = Date.now();
+      await fault.inject({
+        services: this.services,
+        fleet: this.fleet,
+        sim: this.fleet.sim,
+        market,
+        note: (text) => notes.push(text),
+      });
+      mendedAt = Date.now();
+      notes.push(`fault held ${mendedAt - injectedAt} ms`);
+      traffic.phase = 'recovery';
+      const mendedDate = new Date(mendedAt);
+      let lastSeen: unknown;
+      const recovered = await until(
+        async () => {
+          const health = await this.api.call('GET', '/healthz');
+          const rows = await this.statuses(ids);
+          const live = rows.filter((row) => !TERMINAL.has(row.status));
+          const settled = rows.every((row) => ['active', ...TERMINAL].includes(row.status));
+          const progressing =
+            live.length === 0 || (await this.makerFillsSince(ids, mendedDate)) > 0;
+          lastSeen = { health: health.status, statuses: rows.map((r) => r.status), progressing };
+          if (health.status !== 200 || !settled || !progressing) return false;
+          // Last, a create is accepted again (and canceled at once, so the probe never meets its cap).
+          const create = await this.api.call('POST', '/api/v1/trades', {
+            headers: recoveryProbe.headers,
+            body: { ...traffic.loadBody(recoveryProbe.wallet), idempotency_key: idempotencyKey() },
+          });
+          lastSeen = { ...(lastSeen as object), create: create.status, code: create.body?.code };
+          if (create.status !== 202) return false;
+          traffic.created.push({ tradeId: create.body.trade_id, trader: recoveryProbe });
+          await this.api.call('DELETE', `/api/v1/trades/${create.body.trade_id}`, {
+            headers: recoveryProbe.headers,
+          });
+          return true;
+        },
+        RECOVER_WITHIN_MS,
+        200,
+      );
+      if (recovered) {
+        recoverMs = Date.now() - mendedAt;
+      } else {
+        violations.push({
+          invariant: 'not_recovered',
+          detail: `the fleet had not recovered ${RECOVER_WITHIN_MS} ms after the fault was mended (healthz 200, a create accepted, every trade active or terminal, maker fills again)`,
+          evidence: { last_seen: lastSeen },
+        });
+      }
+      traffic.phase = 'after';
+      await delay(STEADY_AFTER_MS);
+    } finally {
+      await market.stop();
+      await traffic.stop();
+    }
+
+    // Wind down: cancel everything still live and wait for every trade to end.
+    const everyTrade: TradeUnderTest[] = [...trades, ...traffic.created];
+    const everyId = everyTrade.map((t) => t.tradeId);
+    for (const trade of everyTrade) {
+      await this.api.call('DELETE', `/api/v1/trades/${trade.tradeId}`, {
+        headers: trade.trader.headers,
+      });
+    }
+    await until(
+      async () => {
+        const rows = await this.statuses(everyId);
+        return rows.every((row) => TERMINAL.has(row.status));
+      },
+      WIND_DOWN_WITHIN_MS,
+      200,
+    );
+
+    // The checks: the API's log and figures against the venues' own records.
+    const figures: TradeFigures[] = [];
+    for (const trade of everyTrade)
+      figures.push(await checkTrade(this.api, this.sim, trade, violations));
+    for (const trade of trades) {
+      const own = figures.filter((f) => f.tradeId === trade.tradeId);
+      const allowance = own.reduce(
+        (sum, f) => sum.plus(f.namedUnhedged).plus(f.residualUnhedged),
+        new Big(0),
+      );
+      await checkPositions(this.sim, trade.trader.wallet, trade.pair!, allowance, violations);
+    }
+    for (const violation of violations) {
+      if (violation.tradeId) {
+        violation.evidence = {
+          ...violation.evidence,
+          worker_log: this.logExcerpt(violation.tradeId),
+        };
+      }
+    }
+
+    // The API during the fault: every answer judged.
+    const wrong = new Map<string, { count: number; examples: unknown[] }>();
+    for (const record of traffic.records) {
+      if (!record.wrong) continue;
+      const key = `${record.kind} ${record.phase}: ${record.wrong.slice(0, 120)}`;
+      const entry = wrong.get(key) ?? { count: 0, examples: [] };
+      entry.count += 1;
+      if (entry.examples.length < 2) entry.examples.push(record.body);
+      wrong.set(key, entry);
+    }
+    for (const [key, { count: times, examples }] of wrong) {
+      violations.push({
+        invariant: 'api_wrong_answer',
+        detail: `${times}x ${key}`,
+        evidence: {
+          examples,
+          gateway_errors: this.errorLinesBetween('gateway', faultStart, Date.now()),
+        },
+      });
+    }
+
+    const codesDuringFault: Record<string, number> = {};
+    const codesByKind: Record<string, Record<string, number>> = {};
+    for (const record of traffic.records) {
+      const code = `${record.status}${record.code ? ` ${record.code}` : ''}`;
+      if (record.phase === 'fault' || record.phase === 'recovery') count(codesDuringFault, code);
+      codesByKind[record.kind] ??= {};
+      count(codesByKind[record.kind], code);
+    }
+    const finalStatuses: Record<string, number> = {};
+    for (const f of figures.slice(0, trades.length)) count(finalStatuses, f.status);
+    const faultFigures = figures.slice(0, trades.length);
+    const result: FaultResult = {
+      fault: fault.name,
+      what: fault.what,
+      notes,
+      trades: trades.length,
+      proberTrades: traffic.created.length,
+      makerFills: faultFigures.reduce((n, f) => n + f.makerFills, 0),
+      makerSize: faultFigures.reduce((s, f) => s.plus(f.makerSize), new Big(0)).toFixed(),
+      hedgeFills: faultFigures.reduce((n, f) => n + f.hedgeFills, 0),
+      hedgeSize: faultFigures.reduce((s, f) => s.plus(f.hedgeSize), new Big(0)).toFixed(),
+      takerTrades: market.takerTrades,
+      finalStatuses,
+      codesDuringFault,
+      codesByKind,
+      hangs: traffic.records.filter((r) => r.status === 'hang').length,
+      apiCalls: traffic.records.length,
+      recoverMs,
+      durationMs: Date.now() - started,
+      violations,
+      tradeFigures: figures,
+    };
+    this.report.results.push(result);
+    writeReport(this.reportFile, this.report);
+    console.log(`${table([result])}\n${violationLines(result).join('\n') || 'no violations'}`);
+    return result;
+  }
+}

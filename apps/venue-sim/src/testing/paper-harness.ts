@@ -3,6 +3,10 @@ import { startVenueSim, type RunningVenueSim } from '../sim-server';
 import { SimControl } from './sim-control';
 
 const RATE_LIMIT_PER_S = 100;
+/** The clients' answer timeout, so the lost-answer cases wait about a second, not five. */
+const REQUEST_TIMEOUT_MS = 1_000;
+/** A lost answer's hold: past the client's timeout, ending well within a second of the expiry. */
+const HOLD_MS = REQUEST_TIMEOUT_MS + 500;
 
 /**
  * The conformance harness of a paper venue: a private simulator on a free
@@ -17,7 +21,7 @@ export function paperConformanceSetup(
 ): ConformanceSetup {
   let sim: RunningVenueSim | undefined;
   return {
-    capabilities: { trade: true, dropStream: true, rateLimit: true },
+    capabilities: { trade: true, dropStream: true, rateLimit: true, loseAnswer: true },
     start: async () => {
       // A roomier limit than the venue's own, so the suite's quick sequence of
       // calls stays under it; the 429 test bursts past whatever it is.
@@ -42,6 +46,7 @@ export function paperConformanceSetup(
               wallet: `0x${account}`,
             },
             reconnect: { initialMs: 50, maxMs: 400 },
+            requestTimeoutMs: REQUEST_TIMEOUT_MS,
             ...(options.orderEntry ? { orderEntry: options.orderEntry } : {}),
           });
           await client.connect();
@@ -56,6 +61,10 @@ export function paperConformanceSetup(
           },
           dropStream: async (blockMs) => {
             await control.dropSockets(venue, blockMs);
+          },
+          loseNextAnswer: async (op, at) => {
+            // A hold, not a cut: the suite's client keeps its stream either way.
+            await control.loseNext(venue, { op, at, then: 'hang', hangMs: HOLD_MS });
           },
         },
       };

@@ -15,6 +15,13 @@ export interface ConformanceDriver {
   trade?(symbol: string, takerSide: OrderSide, size: string, limitPrice: string): Promise<void>;
   /** Cuts the client's stream like a network failure, refusing reconnects for `blockMs`. */
   dropStream?(blockMs: number): Promise<void>;
+  /**
+   * Makes the client's next order request of `op` lose its answer: held by
+   * the venue past the client's request timeout either before it reaches the
+   * matching engine (`before`: it must then expire unexecuted) or after it
+   * executed (`after`). The hold ends within a second of the request's expiry.
+   */
+  loseNextAnswer?(op: 'place' | 'cancel' | 'replace', at: 'before' | 'after'): Promise<void>;
 }
 
 export interface ConformanceHarness {
@@ -31,7 +38,7 @@ export interface ConformanceHarness {
 
 export interface ConformanceSetup {
   /** Known before the suite starts, so cases a venue cannot run are reported as skipped. */
-  capabilities: { trade: boolean; dropStream: boolean; rateLimit: boolean };
+  capabilities: { trade: boolean; dropStream: boolean; rateLimit: boolean; loseAnswer?: boolean };
   start(): Promise<ConformanceHarness>;
   stop(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { fillsCases } from './cases/fills.cases';
 import { limitsCases } from './cases/limits.cases';
+import { lostAnswerCases } from './cases/lost-answers.cases';
 import { marketDataCases } from './cases/market-data.cases';
 import { orderEntryCases } from './cases/order-entry.cases';
 import type { ConformanceSetup } from './conformance-harness';
@@ -21,5 +22,6 @@ export function runVenueConformance(name: string, setup: ConformanceSetup): void
     orderEntryCases(ctx);
     fillsCases(ctx);
     limitsCases(ctx);
+    lostAnswerCases(ctx);
   });
 }

@@ -114,7 +114,10 @@ export class PaperStream {
     const { venue } = this.options;
     return new Promise<SocketAnswer>((resolve, reject) => {
       if (!this.socket.send(JSON.stringify({ ...message, id }))) {
-        reject(new VenueNetworkError(venue, 'stream is down: order not sent'));
+        // Never written: the venue cannot execute it, so it is settled now.
+        reject(
+          new VenueNetworkError(venue, 'stream is down: order not sent', undefined, Date.now()),
+        );
         return;
       }
       const timer = setTimeout(() => {

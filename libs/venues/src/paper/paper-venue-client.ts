@@ -39,11 +39,23 @@ import {
   toVenuePosition,
 } from './wire-mapping';
 
+/**
+ * After an order request's expiry, how long before a look-up by client order
+ * id is conclusive: the venue checks the expiry when the request reaches its
+ * engine and executes it in the same step, so the margin only covers clocks
+ * (the simulator shares the machine's) and the look-up's own trip.
+ */
+export const EXPIRY_SETTLE_MARGIN_MS = 250;
+
 export interface PaperVenueClientOptions {
   venue: string;
   /** The venue's base URL on the simulator, e.g. http://127.0.0.1:7100/venues/paradex. */
   baseUrl: string;
   credentials: PaperCredentials;
+  /**
+   * How long an answer is awaited; also each order request's lifetime on the
+   * venue (`expires_at_ms` = sent + this), so a lost answer settles soon after.
+   */
   requestTimeoutMs?: number;
   connectTimeoutMs?: number;
   /** Levels per side in `book` events. */
@@ -155,7 +167,7 @@ export class PaperVenueClient implements VenueClient {
   }
 
   async cancel(target: CancelTarget): Promise<CancelResult> {
-    const params = wireTarget(target);
+    const params = { ...wireTarget(target), expires_at_ms: this.expiry() };
     const outcome = await this.orderCall(
       { op: 'cancel', params },
       { method: 'DELETE', path: '/orders', options: { query: { ...params } } },
@@ -176,6 +188,7 @@ export class PaperVenueClient implements VenueClient {
         ? { expected_filled_size: request.expectedFilledSize }
         : {}),
       next: wirePlacement(request.next, 'post_only'),
+      expires_at_ms: this.expiry(),
     };
     const outcome = await this.orderCall(
       { op: 'replace', params },
@@ -236,7 +249,7 @@ export class PaperVenueClient implements VenueClient {
   }
 
   private async place(request: PlaceOrderRequest, type: OrderType): Promise<OrderAck> {
-    const params = wirePlacement(request, type);
+    const params = { ...wirePlacement(request, type), expires_at_ms: this.expiry() };
     const outcome = await this.orderCall(
       { op: 'place', params },
       { method: 'POST', path: '/orders', options: { body: params } },
@@ -245,19 +258,51 @@ export class PaperVenueClient implements VenueClient {
     return this.ack$(outcome.body as WirePlaceResult);
   }
 
-  /** Order entry: on the account's socket while it takes orders, else over HTTP. */
+  /** An order request's expiry on the venue: it is refused if it reaches the engine later. */
+  private expiry(): number {
+    return Date.now() + this.requestTimeoutMs;
+  }
+
+  /**
+   * Order entry: on the account's socket while it takes orders, else over
+   * HTTP. A lost answer (timeout, connection gone under it, a 5xx) becomes a
+   * VenueNetworkError whose `settlesByMs` is the request's expiry plus
+   * EXPIRY_SETTLE_MARGIN_MS; one that provably never left (the socket closed
+   * before it was written) carries `settlesByMs` = the time it failed, as
+   * PaperStream sets it.
+   */
   private async orderCall(
     message: OrderRequestMessage,
     http: { method: string; path: string; options: CallOptions },
   ): Promise<{ status: number; body: unknown; error?: VenueError }> {
-    if (this.options.orderEntry === 'http' || !this.stream.takesOrders)
-      return this.http.exchange(http.method, http.path, http.options);
-    const answer = await this.stream.request(message, this.requestTimeoutMs);
-    if (answer.status >= 200 && answer.status < 300) return answer;
-    return {
-      ...answer,
-      error: this.http.errorOf(answer.status, answer.body as Partial<WireError>),
-    };
+    const settlesByMs = (message.params.expires_at_ms ?? Date.now()) + EXPIRY_SETTLE_MARGIN_MS;
+    const settled = (error: unknown): unknown =>
+      error instanceof VenueNetworkError && error.settlesByMs === undefined
+        ? new VenueNetworkError(
+            this.venue,
+            stripVenue(error.message, this.venue),
+            error,
+            settlesByMs,
+          )
+        : error;
+    let outcome: { status: number; body: unknown; error?: VenueError };
+    try {
+      if (this.options.orderEntry === 'http' || !this.stream.takesOrders) {
+        outcome = await this.http.exchange(http.method, http.path, http.options);
+      } else {
+        const answer = await this.stream.request(message, this.requestTimeoutMs);
+        outcome =
+          answer.status >= 200 && answer.status < 300
+            ? answer
+            : {
+                ...answer,
+                error: this.http.errorOf(answer.status, answer.body as Partial<WireError>),
+              };
+      }
+    } catch (error) {
+      throw settled(error);
+    }
+    return outcome.error ? { ...outcome, error: settled(outcome.error) as VenueError } : outcome;
   }
 
   private ack$(result: WirePlaceResult): OrderAck {
@@ -277,6 +322,10 @@ export class PaperVenueClient implements VenueClient {
     return this.bySymbol.get(symbol)?.canonical ?? symbol;
   }
 }
+
+/** VenueError prefixes its message with the venue; a re-thrown one must not say it twice. */
+const stripVenue = (message: string, venue: string): string =>
+  message.startsWith(`${venue}: `) ? message.slice(venue.length + 2) : message;
 
 function wireTarget(target: CancelTarget): WireOrderTarget {
   return 'orderId' in target

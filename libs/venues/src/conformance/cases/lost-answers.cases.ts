@@ -1,0 +1,85 @@
+import { UnknownOrderError, VenueNetworkError } from '../../errors';
+import { itWhen, type SuiteContext } from '../suite-context';
+
+/** How long after settlesByMs a held request has surely reached the venue (the driver's promise). */
+const HOLD_ENDS_WITHIN_MS = 1_000;
+
+const pause = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/** The error of a call whose answer is lost, which must say when its fate is settled. */
+async function lostAnswer(
+  work: Promise<unknown>,
+): Promise<VenueNetworkError & { settlesByMs: number }> {
+  const error = await work.then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
+  expect(error).toBeInstanceOf(VenueNetworkError);
+  expect((error as VenueNetworkError).settlesByMs).toEqual(expect.any(Number));
+  return error as VenueNetworkError & { settlesByMs: number };
+}
+
+/**
+ * Lost answers: an order request whose answer never comes fails with a
+ * VenueNetworkError carrying `settlesByMs`; after that time a look-up by
+ * client order id is conclusive (known, or never placed and never will be).
+ */
+export function lostAnswerCases(ctx: SuiteContext): void {
+  itWhen(ctx.capabilities.loseAnswer === true)(
+    'a placement lost before the venue: after settlesByMs it is unknown, stays so, and its id places anew',
+    async () => {
+      const { client, harness, size, nextId, farBid } = ctx;
+      const request = {
+        symbol: harness.symbol,
+        side: 'buy' as const,
+        price: await farBid(),
+        size,
+        clientOrderId: nextId(),
+      };
+      await harness.driver.loseNextAnswer!('place', 'before');
+      const error = await lostAnswer(client.placePostOnly(request));
+      await pause(error.settlesByMs - Date.now());
+      await expect(client.order({ clientOrderId: request.clientOrderId })).rejects.toBeInstanceOf(
+        UnknownOrderError,
+      );
+      await pause(error.settlesByMs + HOLD_ENDS_WITHIN_MS - Date.now());
+      await harness.driver.advance();
+      await expect(client.order({ clientOrderId: request.clientOrderId })).rejects.toBeInstanceOf(
+        UnknownOrderError,
+      );
+      const open = await client.openOrders(harness.symbol);
+      expect(open.map((order) => order.clientOrderId)).not.toContain(request.clientOrderId);
+      expect((await client.placePostOnly(request)).duplicate).toBe(false);
+    },
+  );
+
+  itWhen(ctx.capabilities.loseAnswer === true)(
+    'a placement executed but unanswered: the venue knows it by its client order id',
+    async () => {
+      const { client, harness, farBid, placeBuy } = ctx;
+      const price = await farBid();
+      await harness.driver.loseNextAnswer!('place', 'after');
+      const attempt = placeBuy(price);
+      const error = await lostAnswer(attempt);
+      expect(error.settlesByMs).toBeGreaterThan(Date.now() - HOLD_ENDS_WITHIN_MS);
+      const open = await client.openOrders(harness.symbol);
+      expect(open.filter((order) => order.price === price)).toHaveLength(1);
+      const [order] = open.filter((candidate) => candidate.price === price);
+      expect((await client.order({ clientOrderId: order.clientOrderId })).status).toBe('open');
+    },
+  );
+
+  itWhen(ctx.capabilities.loseAnswer === true)(
+    'a cancel lost before the venue: after settlesByMs the order is still open',
+    async () => {
+      const { client, harness, farBid, placeBuy } = ctx;
+      const placed = await placeBuy(await farBid());
+      await harness.driver.loseNextAnswer!('cancel', 'before');
+      const error = await lostAnswer(client.cancel({ clientOrderId: placed.order.clientOrderId }));
+      await pause(error.settlesByMs + HOLD_ENDS_WITHIN_MS - Date.now());
+      const order = await client.order({ clientOrderId: placed.order.clientOrderId });
+      expect(order.status).toBe('open');
+    },
+  );
+}

@@ -1,0 +1,207 @@
+import Big from 'big.js';
+import { eventually } from './eventually';
+import { WorkerHarness, type Trader } from './worker-harness';
+
+jest.setTimeout(60_000);
+
+/**
+ * Orders whose answer is lost, reproduced at the exact moment with the
+ * simulator's fault controls (lose-next, drop-ws), judged by the venue's own
+ * records: the trade never has maker size beyond what remains to fill, and
+ * never concludes anything from an order before the venue has settled it.
+ */
+describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
+  const harness = new WorkerHarness();
+
+  beforeAll(async () => {
+    await harness.start();
+  });
+
+  afterAll(() => harness.stop());
+
+  /** Sum of the trade's maker fills as the venue recorded them. */
+  const venueFilled = async (trader: Trader, venue: string): Promise<string> => {
+    const fills = await harness.sim.fillsOf(venue, trader.wallet);
+    return fills.reduce((sum, fill) => sum.plus(fill.size), new Big(0)).toFixed();
+  };
+
+  it('a maker order filled while the account socket is down is counted before any new order is sized', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.01',
+      target_spread: '-1000',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+
+    // The account socket drops and stays refused: the fill below never reaches the stream.
+    const { dropped } = await harness.sim.dropSockets('hyperliquid', 4_000, trader.wallet);
+    expect(dropped).toBeGreaterThan(0);
+    await harness.takeFromMaker(order, '0.01');
+    // The maker book moves: the trade re-quotes over HTTP, and the venue answers that the
+    // order it moves had filled in full.
+    await harness.sim.jumpVenue('hyperliquid', 5, 'BTC');
+
+    const completed = await harness.waitForStatus(trader, tradeId, 'completed', 15_000);
+    expect(completed.filled_size).toBe('0.01');
+    const orders = (await harness.sim.accountOrders('hyperliquid', trader.wallet)).orders;
+    // The first order only: nothing was placed for size that had already filled.
+    expect(orders.map((o) => [o.size, o.filled_size])).toEqual([['0.01', '0.01']]);
+    expect(await venueFilled(trader, 'hyperliquid')).toBe('0.01');
+    expect(await venueFilled(trader, 'paradex')).toBe('0.01');
+  });
+
+  it('a replace executed by the venue whose answer is lost is looked up, never placed again', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.01',
+      target_spread: '-1000',
+    });
+    const first = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.sim.loseNext('hyperliquid', {
+      op: 'replace',
+      wallet: trader.wallet,
+      at: 'after',
+      then: 'drop',
+      blockMs: 1_000,
+    });
+    await harness.sim.jumpVenue('hyperliquid', 5, 'BTC');
+    const moved = await harness.waitForMakerOrder(
+      trader,
+      'hyperliquid',
+      (o) => o.clientOrderId !== first.clientOrderId,
+    );
+    // Whatever the trade did to settle the lost answer, one order of the full size rests.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const open = (await harness.sim.accountOrders('hyperliquid', trader.wallet, { status: 'open' }))
+      .orders;
+    expect(open.map((o) => o.size)).toEqual(['0.01']);
+
+    await harness.takeFromMaker(
+      { ...moved, ...(await harness.openOrders(trader, 'hyperliquid'))[0] },
+      '0.01',
+    );
+    const completed = await harness.waitForStatus(trader, tradeId, 'completed', 15_000);
+    expect(completed.filled_size).toBe('0.01');
+    expect(await venueFilled(trader, 'hyperliquid')).toBe('0.01');
+    expect(await venueFilled(trader, 'paradex')).toBe('0.01');
+  });
+
+
+  it('a hedge that fills after its timeout ends filled: the trade is not failed and nothing is hedged twice', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.004',
+      target_spread: '-1000',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    // The hedge IOC is held 4 s before the venue executes it: past the 3 s hedge timeout,
+    // within the request's own expiry.
+    await harness.sim.loseNext('paradex', {
+      op: 'place',
+      orderType: 'ioc',
+      wallet: trader.wallet,
+      at: 'before',
+      then: 'hang',
+      hangMs: 4_000,
+    });
+    await harness.takeFromMaker(order, '0.004');
+
+    const events = await harness.waitForEvent(trader, tradeId, 'hedge_outcome', 1, 15_000);
+    expect(events.find((e) => e.event_type === 'hedge_timeout')?.data).toMatchObject({
+      exchange: 'paradex',
+    });
+    expect(events.find((e) => e.event_type === 'hedge_filled')?.data).toMatchObject({
+      size: '0.004',
+    });
+    expect(events.find((e) => e.event_type === 'hedge_outcome')?.data).toMatchObject({
+      result: 'filled',
+      filled_size: '0.004',
+    });
+    const trade = await harness.waitForStatus(trader, tradeId, 'completed', 15_000);
+    expect(trade.failure_reason ?? '').toBe('');
+    expect(await venueFilled(trader, 'paradex')).toBe('0.004');
+    expect(events.filter((e) => e.event_type === 'hedge_sent')).toHaveLength(1);
+  });
+
+  it('a hedge whose answer is lost after the venue filled it is looked up: hedge_filled, no second hedge', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.004',
+      target_spread: '-1000',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.sim.loseNext('paradex', {
+      op: 'place',
+      orderType: 'ioc',
+      wallet: trader.wallet,
+      at: 'after',
+      then: 'drop',
+      blockMs: 1_000,
+    });
+    await harness.takeFromMaker(order, '0.004');
+    await harness.waitForStatus(trader, tradeId, 'completed', 15_000);
+    const events = await harness.events(trader, tradeId);
+    expect(events.filter((e) => e.event_type === 'hedge_sent')).toHaveLength(1);
+    expect(events.find((e) => e.event_type === 'hedge_filled')?.data).toMatchObject({
+      size: '0.004',
+    });
+    expect(await venueFilled(trader, 'paradex')).toBe('0.004');
+  });
+
+});
+
+describe('a halted venue pauses, it does not fail (issue 15, item 9)', () => {
+  const harness = new WorkerHarness();
+
+  beforeAll(async () => {
+    await harness.start();
+  });
+
+  afterAll(() => harness.stop());
+
+  it('a maker order refused as venue_halted pauses the trade; it resumes once the venue answers', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.01',
+      target_spread: '-1000',
+    });
+    await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.sim.freeze('hyperliquid', 'halt');
+    try {
+      // A halted venue's book stands still: a larger target makes the trade re-quote into it.
+      const amended = await harness.gateway.request('PATCH', `/api/v1/trades/${tradeId}`, {
+        headers: trader.headers,
+        body: { target_size: '0.02' },
+      });
+      expect([200, 202]).toContain(amended.status);
+      const paused = await harness.waitForStatus(trader, tradeId, 'paused', 10_000);
+      expect(paused.failure_reason ?? '').toBe('');
+      const lifecycle = await harness.waitForLifecycle(tradeId, 'trade.paused');
+      expect(lifecycle[lifecycle.length - 1].data).toMatchObject({
+        reason: 'venue_halted',
+        exchange: 'hyperliquid',
+      });
+    } finally {
+      await harness.sim.thaw('hyperliquid');
+    }
+    await harness.waitForStatus(trader, tradeId, 'active', 10_000);
+    await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.cancelTrade(trader, tradeId);
+  });
+
+  it('a trade created while the venue sockets are down waits for them instead of being rejected', async () => {
+    const trader = await harness.trader();
+    // Refused for longer than an account takes to give up connecting (10 s).
+    await harness.sim.dropSockets('hyperliquid', 12_000);
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.01',
+      target_spread: '-1000',
+    });
+    await harness.waitForStatus(trader, tradeId, 'active', 25_000);
+    await eventually(
+      async () => (await harness.openOrders(trader, 'hyperliquid')).length === 1,
+      'the maker order resting once the venue is back',
+    );
+    await harness.cancelTrade(trader, tradeId);
+  });
+});

@@ -86,7 +86,6 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
     expect(await venueFilled(trader, 'paradex')).toBe('0.01');
   });
 
-
   it('a hedge that fills after its timeout ends filled: the trade is not failed and nothing is hedged twice', async () => {
     const trader = await harness.trader();
     const tradeId = await harness.createTrade(trader, {
@@ -147,7 +146,6 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
     });
     expect(await venueFilled(trader, 'paradex')).toBe('0.004');
   });
-
 });
 
 describe('a halted venue pauses, it does not fail (issue 15, item 9)', () => {

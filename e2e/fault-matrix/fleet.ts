@@ -193,9 +193,9 @@ export class Fleet {
   }
 
   async stop(): Promise<void> {
-    // Workers first (they hand trades over on SIGTERM; nothing to hand over to at the end: kill).
+    // Workers first; SIGTERM so every service flushes its log.
     for (const entry of [...this.processes].reverse()) {
-      await entry.process.stop(entry.service === 'worker' ? 'SIGKILL' : 'SIGTERM', 5_000);
+      await entry.process.stop('SIGTERM', 6_000);
     }
     if (this.distCopy) rmSync(this.distCopy, { recursive: true, force: true });
   }

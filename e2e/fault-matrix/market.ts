@@ -65,25 +65,37 @@ export function seeded(seed: number): () => number {
 export class MarketDriver {
   readonly frozen = new Set<string>();
   takerTrades = 0;
+  /** Net basis jumps per hedge venue (bps) this driver has made. */
+  private readonly drift = new Map<string, number>();
   failures = 0;
   private running = false;
+  /** One stream for the whole run: each fault continues where the last one left the market. */
+  private readonly random: () => number;
   private loop?: Promise<void>;
 
   constructor(
     private readonly sim: SimControl,
-    private readonly seed: number,
-  ) {}
+    seed: number,
+  ) {
+    this.random = seeded(seed);
+  }
 
   start(): void {
     if (this.running) return;
     this.running = true;
-    const random = seeded(this.seed);
+    this.takerTrades = 0;
+    this.failures = 0;
+    const random = this.random;
     this.loop = (async () => {
       while (this.running) {
         const pair = PAIRS[Math.floor(random() * PAIRS.length)];
         const roll = random();
         const size = SIZE_STEP.times(1 + Math.floor(random() * 8)).toFixed();
-        const hedgeJump = Math.round((random() - 0.5) * 6);
+        let hedgeJump = Math.round((random() - 0.5) * 6);
+        // The cross-venue spread wanders but stays near its start (a run of faults drives
+        // hundreds of jumps; the basis only reverts on simulation steps, and none are taken).
+        const drift = this.drift.get(pair.hedge.venue) ?? 0;
+        if (Math.abs(drift + hedgeJump) > 6) hedgeJump = -hedgeJump;
         try {
           if (roll < 0.65) {
             if (!this.frozen.has(pair.maker.venue)) {
@@ -95,9 +107,12 @@ export class MarketDriver {
           } else if (roll < 0.82) {
             if (!this.frozen.has(pair.hedge.venue)) {
               await bounded(this.sim.jumpVenue(pair.hedge.venue, hedgeJump));
+              this.drift.set(pair.hedge.venue, drift + hedgeJump);
             }
-          } else if (!this.frozen.has(pair.maker.venue)) {
+          } else if (!this.frozen.has(pair.maker.venue) && !this.frozen.has(pair.hedge.venue)) {
+            // The maker re-prices; the hedge venue moves with it, so the spread stays where it was.
             await bounded(this.sim.jumpVenue(pair.maker.venue, pair.maker.safeJumpBps));
+            await bounded(this.sim.jumpVenue(pair.hedge.venue, pair.maker.safeJumpBps));
           }
         } catch {
           this.failures += 1;

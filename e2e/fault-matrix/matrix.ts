@@ -66,6 +66,7 @@ export class FaultMatrix {
   api!: Api;
   sim!: SimRecords;
   private report!: MatrixReport;
+  private market!: MarketDriver;
 
   constructor() {
     mkdirSync(this.logDir, { recursive: true });
@@ -87,6 +88,7 @@ export class FaultMatrix {
     await this.fleet.start(2);
     this.api = new Api(this.fleet.gatewayUrl);
     this.sim = new SimRecords(this.fleet.simUrl);
+    this.market = new MarketDriver(this.fleet.sim, SEED);
     this.report.setupMs = Date.now() - started;
   }
 
@@ -223,7 +225,7 @@ export class FaultMatrix {
         max_slippage: '0.001',
       }),
     );
-    const market = new MarketDriver(this.fleet.sim, SEED + this.report.results.length);
+    const market = this.market;
     const faultStart = Date.now();
     let mendedAt = 0;
     let recoverMs: number | null = null;

@@ -187,6 +187,36 @@ describe('a halted venue pauses, it does not fail (issue 15, item 9)', () => {
     await harness.cancelTrade(trader, tradeId);
   });
 
+  it('a hedge refused as venue_halted pauses the trade (no new maker fill meanwhile); it resumes once hedged', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.004',
+      target_spread: '-1000',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.sim.freeze('paradex', 'halt');
+    try {
+      await harness.takeFromMaker(order, '0.002');
+      await harness.waitForStatus(trader, tradeId, 'paused', 3_000);
+      await harness.waitForNoOpenOrders(trader, 'hyperliquid');
+    } finally {
+      await harness.sim.thaw('paradex');
+    }
+    await harness.waitForStatus(trader, tradeId, 'active', 10_000);
+    const events = await harness.waitForEvent(trader, tradeId, 'hedge_outcome', 1, 10_000);
+    expect(events.find((e) => e.event_type === 'hedge_outcome')?.data).toMatchObject({
+      result: 'filled',
+      filled_size: '0.002',
+    });
+    const lifecycle = await harness.waitForLifecycle(tradeId, 'trade.resumed');
+    expect(lifecycle.find((e) => e.event === 'trade.paused')?.data).toMatchObject({
+      reason: 'venue_halted',
+      exchange: 'paradex',
+    });
+    await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.cancelTrade(trader, tradeId);
+  });
+
   it('a trade created while the venue sockets are down waits for them instead of being rejected', async () => {
     const trader = await harness.trader();
     // Refused for longer than an account takes to give up connecting (10 s).

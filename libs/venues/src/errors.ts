@@ -102,3 +102,7 @@ export class VenueNetworkError extends VenueError {
 }
 
 export const isVenueError = (value: unknown): value is VenueError => value instanceof VenueError;
+
+/** The venue refuses requests because it is halted: a pause for the trade, not a failure. */
+export const isVenueHalted = (value: unknown): boolean =>
+  value instanceof OrderRejectedError && value.reason === 'venue_halted';

@@ -1,7 +1,7 @@
 import type Big from 'big.js';
 import { compare, formatDecimal, requoteAction, signOf, type TradeStatus } from '@sts/domain';
 import type { BudgetReleaseReason } from '@sts/contracts';
-import { OrderRejectedError } from '@sts/venues';
+import { isVenueHalted } from '@sts/venues';
 import { paid, tradeFills } from '../recovery/venue-truth';
 import { desiredQuote } from './quoting/desired-quote';
 import {
@@ -12,7 +12,7 @@ import {
   type KeptQuote,
   type QuoteBasis,
 } from './quoting/kept-quote';
-import { VENUE_HALTED, type MakerOutcome, type RestingOrder } from './quoting/maker-orders';
+import type { MakerOutcome, RestingOrder } from './quoting/maker-orders';
 import type { TradeState } from './trade-state';
 
 /** Maker rejections that no retry cures: the trade fails. (A halted venue pauses it instead.) */
@@ -335,36 +335,34 @@ export class ExecutionLoop {
 
   /** The maker venue refused an order as halted: the trade pauses (decisions 3), it does not fail. */
   private haltedVenue(): void {
-    const trade = this.trade;
-    if (!trade.venueHalt) {
-      trade.log.warn({ exchange: trade.record.makerExchange }, 'maker venue halted; pausing');
-    }
-    trade.venueHalt = { reason: 'venue_halted', exchange: trade.record.makerExchange };
+    this.trade.venueHalted(this.trade.record.makerExchange);
     this.again = true;
   }
 
   /**
-   * While the maker venue is halted, asks it every second whether it takes
-   * requests again (the trade's own open orders: a request a halted venue
-   * refuses). Once it answers, the trade resumes; its order comes down first
-   * if it still rests.
+   * While a venue of the trade is halted, asks it every second whether it
+   * takes requests again (the trade's open orders there: a request a halted
+   * venue refuses). Once it answers, the trade resumes; its maker order comes
+   * down first if it still rests.
    */
   private async probeHaltedVenue(): Promise<void> {
     const trade = this.trade;
     const legs = trade.legs;
-    if (!legs || !trade.mayTouchVenue()) return;
+    const halted = trade.venueHalt;
+    if (!legs || !halted || !trade.mayTouchVenue()) return;
+    const onMaker = halted.exchange === trade.record.makerExchange;
+    const client = onMaker ? legs.makerClient : legs.hedgeClient;
+    const symbol = (onMaker ? legs.market.makerMarket : legs.market.hedgeMarket).symbol;
     try {
-      await paid(trade.budget.maker, () =>
-        legs.makerClient.openOrders(legs.market.makerMarket.symbol),
+      await paid(onMaker ? trade.budget.maker : trade.budget.hedge, () =>
+        client.openOrders(symbol),
       );
     } catch (error) {
-      if (!(error instanceof OrderRejectedError) || error.reason !== VENUE_HALTED) {
-        trade.log.warn({ err: error }, 'halted venue probe failed');
-      }
+      if (!isVenueHalted(error)) trade.log.warn({ err: error }, 'halted venue probe failed');
       this.wakeIn(HALTED_VENUE_PROBE_MS);
       return;
     }
-    trade.log.info({ exchange: trade.record.makerExchange }, 'maker venue answers again; resuming');
+    trade.log.info({ exchange: halted.exchange }, 'halted venue answers again; resuming');
     trade.venueHalt = null;
     this.again = true;
   }

@@ -136,6 +136,7 @@ export class TradeState {
       mayTouchVenue: () => this.mayTouchVenue(),
       emit: (entries) => this.record$(entries),
       onFailure: (reason) => this.fail(reason),
+      onVenueHalted: () => this.venueHalted(this.record.hedgeExchange),
       logger: this.log,
     });
     this.makerOrders = new MakerOrders({
@@ -166,6 +167,15 @@ export class TradeState {
         ...(this.budget.hedge ? { bucket: this.budget.hedge } : {}),
       },
     );
+  }
+
+  /** A venue refused a request as halted: the trade pauses until it answers again (decisions 3). */
+  venueHalted(exchange: string): void {
+    if (this.venueHalt?.exchange !== exchange) {
+      this.log.warn({ exchange }, 'venue halted; pausing the trade');
+    }
+    this.venueHalt = { reason: 'venue_halted', exchange };
+    this.wake();
   }
 
   fail(reason: string): void {

@@ -33,6 +33,8 @@ export interface HedgeContext {
   emit(entries: LogEntry[]): void;
   /** The trade cannot go on: a hedge timed out or was refused. */
   onFailure(reason: string): void;
+  /** The hedge venue refused an attempt as halted: no further maker fill should come meanwhile. */
+  onVenueHalted(): void;
   /** An attempt is over: `size` was in flight, `filled` of it filled. */
   settle(size: Big, filled: Big): void;
   /** A retry takes `size` of the unhedged size in flight again. */

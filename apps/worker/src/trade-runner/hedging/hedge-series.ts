@@ -20,6 +20,7 @@ import {
   UnknownOrderError,
   VenueAuthError,
   VenueNetworkError,
+  isVenueHalted,
   type OrderAck,
   type PlaceOrderRequest,
   type VenueOrder,
@@ -191,6 +192,7 @@ export class HedgeSeries {
       this.resolveAttempt(error.retryAfterMs, new Big(0), size);
       return;
     }
+    if (isVenueHalted(error)) this.context.onVenueHalted();
     if (error instanceof OrderRejectedError) {
       this.context.logger.warn({ reason: error.reason, attempt: this.attempts }, 'hedge rejected');
     } else {

@@ -18,6 +18,7 @@ import {
   VenueAuthError,
   VenueNetworkError,
   isVenueError,
+  isVenueHalted,
   type PlaceOrderRequest,
   type VenueClient,
   type VenueFill,
@@ -268,17 +269,11 @@ export class MakerOrders {
     if (error instanceof VenueAuthError)
       return { kind: 'fatal', reason: `${this.context.leg.venue} rejected the credentials` };
     if (error instanceof RateLimitedError) return { kind: 'wait', ms: error.retryAfterMs };
-    if (error instanceof OrderRejectedError) {
-      return error.reason === VENUE_HALTED
-        ? { kind: 'halted' }
-        : { kind: 'rejected', reason: error.reason };
-    }
+    if (isVenueHalted(error)) return { kind: 'halted' };
+    if (error instanceof OrderRejectedError) return { kind: 'rejected', reason: error.reason };
     return { kind: 'wait', ms: 250 };
   }
 }
-
-/** The reason a halted venue refuses orders with (paper venues: 503 venue_halted). */
-export const VENUE_HALTED = 'venue_halted';
 
 const isClosed = (order: Pick<VenueOrder, 'status'>): boolean =>
   order.status === 'filled' || order.status === 'canceled' || order.status === 'rejected';

@@ -1,18 +1,33 @@
 #!/usr/bin/env node
 // Compiles every app, lib and tool to dist/ with swc (type-checking is `npm run typecheck`).
 // Path aliases (@sts/*) are rewritten to relative requires, so dist/ runs on plain node.
+//
+//   --out DIR      build into DIR instead of dist/ (`npm start` builds the fleet's own copy)
+//   --if-changed   do nothing when DIR already holds a build of exactly these sources
+//                  (`npm run ops`: an operator command rebuilds nothing that is up to date)
+//   --quiet        print nothing on success
 import { transformFile } from '@swc/core';
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile, cp } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const finalDir = join(root, 'dist');
+const argument = (name) => {
+  const index = process.argv.indexOf(name);
+  return index < 0 ? undefined : process.argv[index + 1];
+};
+const finalDir = resolve(root, argument('--out') ?? 'dist');
 // Built into a staging folder and swapped in with two renames, so a process
-// reading dist/ (a spec copying it, a running service) never sees it half written.
-const outDir = join(root, `dist.staging-${process.pid}`);
+// reading dist/ (a spec copying it) never sees it half written. Services
+// must still not run from dist/: they require files lazily, and the next
+// build swaps the folder under them (`npm start` runs from its own --out).
+const outDir = `${finalDir}.staging-${process.pid}`;
 const sourceRoots = ['apps', 'libs', 'tools', 'bench'];
 const quiet = process.argv.includes('--quiet');
+const ifChanged = process.argv.includes('--if-changed');
+/** Written into every build: which sources it was made from. */
+const STAMP = '.build-stamp.json';
 
 const base = JSON.parse(await readFile(join(root, 'tsconfig.base.json'), 'utf8'));
 const swcrc = JSON.parse(await readFile(join(root, '.swcrc'), 'utf8'));
@@ -40,45 +55,91 @@ const isCompiled = (file) =>
   file.endsWith('.ts') && !file.endsWith('.d.ts') && !file.endsWith('.spec.ts');
 const isAsset = (file) => file.endsWith('.json') || file.endsWith('.lua') || file.endsWith('.html');
 
+/** Every file a build reads: the sources it compiles or copies, and what decides how. */
+async function buildInputs() {
+  const inputs = [join(root, 'tsconfig.base.json'), join(root, '.swcrc'), fileURLToPath(import.meta.url)];
+  for (const sourceRoot of sourceRoots) {
+    for await (const file of walk(join(root, sourceRoot))) {
+      if (isCompiled(file) || (isAsset(file) && !file.includes('/test/'))) inputs.push(file);
+    }
+  }
+  return inputs.sort();
+}
+
+/** A content hash of the inputs (names and bytes): mtimes change on checkouts that change nothing. */
+async function fingerprintOf(inputs) {
+  const hash = createHash('sha256');
+  for (const file of inputs) {
+    hash.update(relative(root, file)).update('\0').update(await readFile(file)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+const readStamp = async (dir) => {
+  try {
+    return JSON.parse(await readFile(join(dir, STAMP), 'utf8'));
+  } catch {
+    return undefined;
+  }
+};
+
 const started = Date.now();
+const inputs = await buildInputs();
+const fingerprint = await fingerprintOf(inputs);
+if (ifChanged && (await readStamp(finalDir))?.fingerprint === fingerprint) {
+  if (!quiet) console.log(`${relative(root, finalDir)}/ is up to date with the sources; not rebuilt`);
+  process.exit(0);
+}
+
 await rm(outDir, { recursive: true, force: true });
 let count = 0;
 const jobs = [];
-for (const sourceRoot of sourceRoots) {
-  for await (const file of walk(join(root, sourceRoot))) {
-    const target = join(outDir, relative(root, file));
-    if (isCompiled(file)) {
-      jobs.push(
-        (async () => {
-          const output = await transformFile(file, {
-            ...swcrc,
-            swcrc: false,
-            filename: file,
-            jsc: { ...swcrc.jsc, baseUrl: root, paths: base.compilerOptions.paths },
-            sourceFileName: relative(dirname(target), file),
-          });
-          const jsFile = target.replace(/\.ts$/, '.js');
-          await mkdir(dirname(jsFile), { recursive: true });
-          await writeFile(jsFile, `${output.code}\n//# sourceMappingURL=${jsFile.split('/').pop()}.map\n`);
-          if (output.map) await writeFile(`${jsFile}.map`, output.map);
-          count += 1;
-        })(),
-      );
-    } else if (isAsset(file) && !file.includes('/test/')) {
-      jobs.push(
-        (async () => {
-          await mkdir(dirname(target), { recursive: true });
-          await cp(file, target);
-        })(),
-      );
-    }
+for (const file of inputs) {
+  if (!sourceRoots.some((sourceRoot) => file.startsWith(join(root, sourceRoot, '/')))) continue;
+  const target = join(outDir, relative(root, file));
+  if (isCompiled(file)) {
+    jobs.push(
+      (async () => {
+        const output = await transformFile(file, {
+          ...swcrc,
+          swcrc: false,
+          filename: file,
+          jsc: { ...swcrc.jsc, baseUrl: root, paths: base.compilerOptions.paths },
+          sourceFileName: relative(dirname(target), file),
+        });
+        const jsFile = target.replace(/\.ts$/, '.js');
+        await mkdir(dirname(jsFile), { recursive: true });
+        await writeFile(jsFile, `${output.code}\n//# sourceMappingURL=${jsFile.split('/').pop()}.map\n`);
+        if (output.map) await writeFile(`${jsFile}.map`, output.map);
+        count += 1;
+      })(),
+    );
+  } else {
+    jobs.push(
+      (async () => {
+        await mkdir(dirname(target), { recursive: true });
+        await cp(file, target);
+      })(),
+    );
   }
 }
 await Promise.all(jobs);
-const retired = join(root, `dist.old-${process.pid}`);
-await rename(finalDir, retired).catch((error) => {
-  if (error.code !== 'ENOENT') throw error;
-});
-await rename(outDir, finalDir);
-await rm(retired, { recursive: true, force: true });
-if (!quiet) console.log(`built ${count} files into dist/ in ${Date.now() - started} ms`);
+await writeFile(join(outDir, STAMP), JSON.stringify({ fingerprint, built_at: new Date().toISOString() }));
+
+// Two builds may finish together (an operator command and a spec): the one
+// whose rename meets the other's fresh folder retires it and tries again.
+for (let attempt = 0; ; attempt += 1) {
+  const retired = `${finalDir}.old-${process.pid}-${attempt}`;
+  await rename(finalDir, retired).catch((error) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
+  try {
+    await rename(outDir, finalDir);
+    break;
+  } catch (error) {
+    if (attempt >= 5 || (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST')) throw error;
+  } finally {
+    await rm(retired, { recursive: true, force: true });
+  }
+}
+if (!quiet) console.log(`built ${count} files into ${relative(root, finalDir)}/ in ${Date.now() - started} ms`);

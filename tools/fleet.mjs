@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // `npm start`: the whole fleet on paper venues, on this machine.
 // Makes sure Postgres, Redis and NATS answer, writes development secrets to
-// .env on first run, builds, migrates, starts every service with its logs in
-// tmp/logs/, seeds a demo trader with paper credentials, and prints how to
-// reach it. Ctrl-C stops everything.
+// .env on first run, builds its own copy of the services (tmp/fleet-dist-*,
+// see fleet-dist.mjs: a rebuild of dist/ by an operator command cannot pull
+// files from under the fleet), migrates, starts every service with its logs
+// in tmp/logs/, seeds a demo trader with paper credentials, and prints how to
+// reach it. Ctrl-C stops everything and removes the copy.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildFleetDist, releaseFleetDist } from './fleet-dist.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -47,8 +50,15 @@ const env = {
   ...process.env,
 };
 
-step('building');
-if (spawnSync('node', ['tools/build.mjs'], { stdio: 'inherit' }).status !== 0) fail('build failed');
+step('building the fleet\'s own copy');
+let fleetDist;
+try {
+  fleetDist = buildFleetDist(root);
+} catch (error) {
+  fail(error.message);
+}
+/** A built entry point in the fleet's copy, e.g. `apps/gateway/src/main.js`. */
+const built = (path) => join(fleetDist, path);
 
 step('creating the database if needed');
 const dbName = new URL(env.DATABASE_URL).pathname.slice(1);
@@ -64,7 +74,7 @@ if (exists.stdout.trim() !== '1') {
 }
 
 const ops = (...args) => {
-  const result = spawnSync('node', ['dist/apps/ops/src/main.js', ...args], { env, encoding: 'utf8' });
+  const result = spawnSync('node', [built('apps/ops/src/main.js'), ...args], { env, encoding: 'utf8' });
   if (result.status !== 0) fail(`ops ${args.join(' ')}: ${result.stdout}${result.stderr}`);
   return JSON.parse(result.stdout);
 };
@@ -106,21 +116,25 @@ const stop = () => {
   stopping = true;
   console.log('\nstopping the fleet');
   for (const { child } of children) child.kill('SIGTERM');
+  // The copy goes once every service has exited; after a forced exit (a
+  // service outlived the grace period) it stays, and the next `npm start`
+  // removes it, its owner being gone.
   setTimeout(() => process.exit(0), 5000).unref();
-  Promise.all(children.map(({ child }) => new Promise((r) => (child.exitCode !== null ? r() : child.on('exit', r))))).then(() =>
-    process.exit(0),
-  );
+  Promise.all(children.map(({ child }) => new Promise((r) => (child.exitCode !== null ? r() : child.on('exit', r))))).then(() => {
+    releaseFleetDist(fleetDist);
+    process.exit(0);
+  });
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
 step('starting venue-sim, budget, gateway, notifier and workers (logs in tmp/logs/)');
-start('venue-sim', 'dist/apps/venue-sim/src/main.js');
+start('venue-sim', built('apps/venue-sim/src/main.js'));
 await waitFor('venue-sim', `${env.VENUE_SIM_URL}/venues`);
-start('budget', 'dist/apps/budget/src/main.js');
-start('gateway', 'dist/apps/gateway/src/main.js');
-start('notifier', 'dist/apps/notifier/src/main.js');
-const workerMain = 'dist/apps/worker/src/main.js';
+start('budget', built('apps/budget/src/main.js'));
+start('gateway', built('apps/gateway/src/main.js'));
+start('notifier', built('apps/notifier/src/main.js'));
+const workerMain = built('apps/worker/src/main.js');
 const workers = existsSync(workerMain) ? Number(env.WORKER_REPLICAS) : 0;
 // A larger young generation: fewer scavenges, each of which pauses every trade (apps/worker/README.md).
 const workerNodeOptions = `${env.NODE_OPTIONS ?? ''} --max-semi-space-size=64`.trim();
@@ -134,7 +148,7 @@ step('seeding a demo trader with paper credentials on every venue');
 const demoFile = join(root, 'tmp', 'demo-trader.json');
 let demo = existsSync(demoFile) ? JSON.parse(readFileSync(demoFile, 'utf8')) : null;
 const stillThere = (saved) =>
-  spawnSync('node', ['dist/apps/ops/src/main.js', 'api-keys', 'list', '--user', saved.user_id], { env, encoding: 'utf8' })
+  spawnSync('node', [built('apps/ops/src/main.js'), 'api-keys', 'list', '--user', saved.user_id], { env, encoding: 'utf8' })
     .stdout.includes('npm start demo');
 if (!demo || !stillThere(demo)) {
   const wallet = `0x${randomBytes(20).toString('hex')}`;

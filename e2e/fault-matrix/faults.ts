@@ -1,11 +1,17 @@
 import type { SimControl } from '@sts/app-venue-sim';
 import type { Fleet } from './fleet';
-import type { MarketDriver } from './market';
+import { PAIRS, type MarketDriver } from './market';
 import type { PrivateServices } from './private-services';
 import { delay } from './processes';
 
 /** How long a dependency or venue stays broken. */
 export const FAULT_MS = 3_000;
+/**
+ * A frozen venue stays frozen longer than a hedge may take (hedge_timeout_ms,
+ * 3 s): a hedge sent into the freeze times out, and what the venue does with
+ * it after the thaw must match what the trade reported.
+ */
+export const FREEZE_MS = 5_000;
 
 export interface FaultContext {
   services: PrivateServices;
@@ -92,21 +98,32 @@ export const FAULTS: Fault[] = [
   },
   {
     name: 'venue-hang',
-    what: `venues ${FROZEN.join(' and ')} frozen with mode hang (requests hang) for 3 s, then thawed`,
+    what: `venues ${FROZEN.join(' and ')} frozen with mode hang (requests hang) for 5 s, then thawed`,
     inject: freeze('hang'),
   },
   {
     name: 'venue-halt',
-    what: `venues ${FROZEN.join(' and ')} frozen with mode halt (503 venue_halted) for 3 s, then thawed`,
+    what: `venues ${FROZEN.join(' and ')} frozen with mode halt (503 venue_halted) for 5 s, then thawed`,
     inject: freeze('halt'),
   },
   {
     name: 'drop-ws',
-    what: 'every socket of the four venues cut, reconnects refused for 3 s',
+    what: 'every socket of the four venues cut, reconnects refused for 3 s, while the maker venues answer 200 ms late and re-quotes are in flight',
     inject: async ({ sim, note }) => {
-      let dropped = 0;
-      for (const venue of VENUES) dropped += (await sim.dropSockets(venue, FAULT_MS)).dropped;
-      note(`${dropped} sockets dropped`);
+      // The cut lands while re-quotes are in flight: the makers' venues answer 200 ms late
+      // (book updates too), the makers' books jump, and the sockets go 260 ms later, after
+      // the workers have sent their replaces and before the answers come back.
+      const makers = PAIRS.map((pair) => pair.maker);
+      for (const maker of makers) await sim.setLatency(maker.venue, 200);
+      try {
+        for (const maker of makers) await sim.jumpVenue(maker.venue, maker.safeJumpBps);
+        await delay(260);
+        let dropped = 0;
+        for (const venue of VENUES) dropped += (await sim.dropSockets(venue, FAULT_MS)).dropped;
+        note(`${dropped} sockets dropped`);
+      } finally {
+        for (const maker of makers) await sim.setLatency(maker.venue, 0);
+      }
       await delay(FAULT_MS);
     },
   },

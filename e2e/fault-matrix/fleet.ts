@@ -23,15 +23,24 @@ export type Service = 'venue-sim' | 'budget' | 'gateway' | 'notifier' | 'worker'
  * Builds the services and copies dist/ to a private directory under tmp/, so
  * another engineer's rebuild cannot change the files under running services
  * (node_modules still resolves from there: tmp/ is in the repository).
- * `FAULT_MATRIX_SOURCE=head` builds the last commit instead of the working
- * tree (from a `git archive` copy), for runs while others have work in
- * progress that does not start.
+ * `FAULT_MATRIX_SOURCE=head` (or any commit) builds that commit instead of
+ * the working tree, from a `git archive` copy: for runs while others have
+ * work in progress that does not start, and to see a fault fail before a fix.
  */
 function buildPrivateDist(): string {
   mkdirSync(join(ROOT, 'tmp'), { recursive: true });
   const copy = mkdtempSync(join(ROOT, 'tmp', 'fault-matrix-dist-'));
-  if (process.env['FAULT_MATRIX_SOURCE'] === 'head') {
-    execFileSync('sh', ['-c', `git archive HEAD | tar -x -C '${copy}'`], { cwd: ROOT });
+  const source = process.env['FAULT_MATRIX_SOURCE'] ?? 'worktree';
+  if (source !== 'worktree') {
+    const revision = execFileSync(
+      'git',
+      ['rev-parse', '--verify', `${source === 'head' ? 'HEAD' : source}^{commit}`],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    ).trim();
+    execFileSync('sh', ['-c', `git archive ${revision} | tar -x -C '${copy}'`], { cwd: ROOT });
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     execFileSync(process.execPath, [join(copy, 'tools/build.mjs'), '--quiet'], { cwd: copy });
     return copy;

@@ -90,7 +90,12 @@ export class MarketDriver {
       while (this.running) {
         const pair = PAIRS[Math.floor(random() * PAIRS.length)];
         const roll = random();
-        const size = SIZE_STEP.times(1 + Math.floor(random() * 8)).toFixed();
+        // Mostly small takers; one in ten sweeps deeper, as far as a second maker order of a
+        // trade would rest (an overfill shows only if someone takes it).
+        const sweep = random() < 0.1;
+        const size = SIZE_STEP.times(
+          sweep ? 10 + Math.floor(random() * 20) : 1 + Math.floor(random() * 8),
+        ).toFixed();
         let hedgeJump = Math.round((random() - 0.5) * 6);
         // The cross-venue spread wanders but stays near its start (a run of faults drives
         // hundreds of jumps; the basis only reverts on simulation steps, and none are taken).

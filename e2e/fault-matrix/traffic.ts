@@ -88,8 +88,9 @@ export class ApiTraffic {
   }
 
   private async record(kind: RequestKind, call: Promise<ApiAnswer>): Promise<ApiAnswer> {
-    const phase = this.phase;
     const answer = await call;
+    // The phase the answer arrived in (a create sent just before the fault may meet it).
+    const phase = this.phase;
     const wrong = judge(kind, answer);
     const code = typeof answer.body === 'object' && answer.body ? answer.body.code : undefined;
     this.records.push({

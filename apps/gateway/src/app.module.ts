@@ -7,7 +7,7 @@ import { logDestination, loggerOptions } from '@sts/platform';
 import { AccountsModule } from './accounts/accounts.module';
 import type { GatewayConfig } from './config/load-gateway-settings';
 import { AppErrorFilter } from './errors/app-error.filter';
-import { HealthController } from './health/health.controller';
+import { HEALTH_PATHS, HealthController } from './health/health.controller';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MarketsModule } from './markets/markets.module';
@@ -30,7 +30,7 @@ export class AppModule {
                   : randomUUID();
               },
               customProps: (request) => ({ correlation_id: request.id }),
-              autoLogging: { ignore: (request) => request.url === '/healthz' },
+              autoLogging: { ignore: (request) => HEALTH_PATHS.has(request.url ?? '') },
             },
             logDestination(config.settings.logFile),
           ],

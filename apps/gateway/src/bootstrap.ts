@@ -7,6 +7,7 @@ import { Logger } from 'nestjs-pino';
 import { AppError } from '@sts/platform';
 import { AppModule } from './app.module';
 import type { GatewayConfig } from './config/load-gateway-settings';
+import { httpEdgeOptions, registerHttpEdge } from './errors/http-edge';
 import { registerRateLimit } from './errors/rate-limit';
 
 const describeValidation = (errors: ValidationError[], parent = ''): string[] =>
@@ -34,10 +35,12 @@ export const validationPipe = (): ValidationPipe =>
 export async function createGatewayApp(config: GatewayConfig): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config),
-    new FastifyAdapter({ trustProxy: config.settings.trustProxy, bodyLimit: 64 * 1024 }),
-    { bufferLogs: true },
+    new FastifyAdapter(httpEdgeOptions(config.settings.trustProxy)),
+    // Bodies are parsed by registerHttpEdge's JSON parser (depth limit, prototype keys refused), not Nest's.
+    { bufferLogs: true, bodyParser: false },
   );
   app.useLogger(app.get(Logger));
+  registerHttpEdge(app.getHttpAdapter().getInstance());
   await registerRateLimit(app, config.settings.rateLimitPerS);
   app.useGlobalPipes(validationPipe());
 

@@ -393,14 +393,19 @@ describe('rate budget service unreachable', () => {
   beforeAll(() => gateway.start({ venues: true }));
   afterAll(() => gateway.stop());
 
-  it('answers 503 budget_unavailable and writes nothing', async () => {
+  it('answers 503 service_unavailable naming the budget service, and writes nothing', async () => {
     const trader = await gateway.trader(['hyperliquid', 'paradex']);
     const response = await gateway.request('POST', '/api/v1/trades', {
       headers: trader.headers,
       body: gateway.tradeBody(trader.wallet),
     });
     expect(response.status).toBe(503);
-    expect(response.body.code).toBe('budget_unavailable');
+    expect(response.body).toEqual({
+      error: expect.any(String),
+      code: 'service_unavailable',
+      reason: 'budget_service',
+    });
+    expect(response.headers.get('retry-after')).toBe('2');
     expect(await gateway.query(`SELECT count(*)::int AS n FROM trades`)).toEqual([{ n: 0 }]);
     expect(await gateway.query(`SELECT count(*)::int AS n FROM outbox`)).toEqual([{ n: 0 }]);
   });

@@ -5,59 +5,117 @@ import {
   type ArgumentsHost,
   type ExceptionFilter,
 } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
-import { AppError, type ErrorCode } from '@sts/platform';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  AppError,
+  isPostgresDataException,
+  lostDependencyOf,
+  type Dependency,
+  type ErrorCode,
+} from '@sts/platform';
 import { httpStatusOf } from './http-status';
+import { allowedMethodsOf } from './route-table';
 
-interface ErrorBody {
+export interface ErrorBody {
   error: string;
   code: ErrorCode;
   reason?: string;
   [detail: string]: unknown;
 }
 
-const CODE_OF_STATUS: Record<number, ErrorCode> = {
-  400: 'invalid_request',
-  401: 'unauthorized',
-  403: 'insufficient_scope',
-  404: 'not_found',
-  409: 'conflict',
-  413: 'invalid_request',
-  415: 'invalid_request',
-  429: 'rate_limited',
-  503: 'service_unavailable',
-};
+/** Seconds a client should wait before retrying a 503 caused by a lost dependency. */
+export const DEPENDENCY_RETRY_AFTER_S = 2;
+
+/** Codes whose 503 is worth retrying soon (maintenance and the kill switch are not). */
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['service_unavailable', 'budget_unavailable']);
 
 /**
- * Every error leaves the gateway as `{ error, code, reason? }`. AppErrors map
- * through httpStatusOf; framework errors (unknown route, bad JSON, body too
- * large) keep their status with a matching code; anything else is a 500 whose
- * detail goes to the log, not the client.
+ * What the HTTP stack (Fastify, Nest) refuses before a route runs, by status.
+ * Fixed texts: the framework's own messages can carry paths, parser details or
+ * class names, and none of that is the client's business.
+ */
+export function frameworkRefusal(status: number): [ErrorCode, string] {
+  switch (status) {
+    case 400:
+      return ['invalid_request', 'malformed request'];
+    case 401:
+      return ['unauthorized', 'unauthorized'];
+    case 403:
+      return ['insufficient_scope', 'forbidden'];
+    case 404:
+      return ['not_found', 'not found'];
+    case 405:
+      return ['method_not_allowed', 'method not allowed'];
+    case 408:
+      return ['request_timeout', 'request timeout'];
+    case 409:
+      return ['conflict', 'conflict'];
+    case 413:
+      return ['payload_too_large', 'request body too large'];
+    case 414:
+      return ['uri_too_long', 'request URI too long'];
+    case 415:
+      return ['unsupported_media_type', 'request bodies must be application/json'];
+    case 429:
+      return ['rate_limited', 'rate limit exceeded'];
+    case 431:
+      return ['headers_too_large', 'request headers too large'];
+    default:
+      return ['invalid_request', 'request refused'];
+  }
+}
+
+export const dependencyUnavailable = (dependency: Dependency): AppError =>
+  new AppError(
+    'service_unavailable',
+    `service unavailable: ${dependency} cannot be reached; retry`,
+    {
+      reason: dependency,
+    },
+  );
+
+/**
+ * Every error leaves the gateway as `{ error, code, reason? }`, from this one
+ * filter. AppErrors map through httpStatusOf; a lost Postgres or NATS is 503
+ * service_unavailable naming it, with Retry-After; framework refusals (unknown
+ * route, wrong method, bad JSON, too large, wrong content type) keep their
+ * status with a code of their own; anything else is a 500 whose detail goes to
+ * the log, not the client.
  */
 @Catch()
 export class AppErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('errors');
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const [status, body] = this.describe(exception);
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    const [status, body] = this.describe(exception, request);
     if (status >= 500 && !(exception instanceof AppError)) {
       this.logger.error({ err: exception }, 'unhandled error');
+    }
+    if (status === 503 && RETRYABLE.has(body.code)) {
+      void reply.header('retry-after', String(DEPENDENCY_RETRY_AFTER_S));
+    }
+    if (status === 405) {
+      void reply.header('allow', allowedMethodsOf(request.method, request.url).join(', '));
     }
     void reply.status(status).send(body);
   }
 
-  private describe(exception: unknown): [number, ErrorBody] {
-    if (exception instanceof AppError) {
-      const body: ErrorBody = {
-        ...exception.details,
-        error: exception.message,
-        code: exception.code,
-      };
-      if (exception.reason !== undefined) body.reason = exception.reason;
-      return [httpStatusOf(exception.code), body];
+  private describe(exception: unknown, request: FastifyRequest): [number, ErrorBody] {
+    if (exception instanceof AppError) return appErrorReply(exception);
+    const dependency = lostDependencyOf(exception);
+    if (dependency) return appErrorReply(dependencyUnavailable(dependency));
+    if (isPostgresDataException(exception)) {
+      // A value the validators let through and Postgres refused: a validation gap, logged to be closed.
+      this.logger.warn({ err: exception }, 'database refused a request value');
+      return [
+        400,
+        { error: 'a value in the request is malformed or out of range', code: 'invalid_request' },
+      ];
     }
-    const status =
+    let status =
       exception instanceof HttpException
         ? exception.getStatus()
         : typeof (exception as { statusCode?: unknown })?.statusCode === 'number'
@@ -66,11 +124,17 @@ export class AppErrorFilter implements ExceptionFilter {
     if (status >= 500 || status < 400) {
       return [500, { error: 'internal error', code: 'internal_error' }];
     }
-    const message =
-      exception instanceof HttpException ? exception.message : (exception as Error).message;
-    return [
-      status,
-      { error: message || 'request failed', code: CODE_OF_STATUS[status] ?? 'invalid_request' },
-    ];
+    if (status === 404 && allowedMethodsOf(request.method, request.url).length > 0) status = 405;
+    const [code, text] = frameworkRefusal(status);
+    // The rate limiter's message (limit and wait) is ours and useful; other framework texts are not shown.
+    const limiterText = (exception as { message?: unknown }).message;
+    const message = status === 429 && typeof limiterText === 'string' ? limiterText : text;
+    return [status, { error: message, code }];
   }
+}
+
+function appErrorReply(error: AppError): [number, ErrorBody] {
+  const body: ErrorBody = { ...error.details, error: error.message, code: error.code };
+  if (error.reason !== undefined) body.reason = error.reason;
+  return [httpStatusOf(error.code), body];
 }

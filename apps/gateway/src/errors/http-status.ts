@@ -31,6 +31,18 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'wallet_has_live_trades':
     case 'conflict':
       return 409;
+    case 'method_not_allowed':
+      return 405;
+    case 'request_timeout':
+      return 408;
+    case 'payload_too_large':
+      return 413;
+    case 'uri_too_long':
+      return 414;
+    case 'unsupported_media_type':
+      return 415;
+    case 'headers_too_large':
+      return 431;
     case 'rate_budget_exhausted':
     case 'rate_limited':
       return 429;

@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { apiKeyPrefix } from '@sts/auth';
+import { HEALTH_PATHS } from '../health/health.controller';
 
 /**
  * Who a request counts against: its API key (by lookup prefix), its bearer
@@ -30,7 +31,7 @@ export async function registerRateLimit(
     max: perSecond,
     timeWindow: 1000,
     keyGenerator: callerOf,
-    allowList: (request) => request.url === '/healthz',
+    allowList: (request) => HEALTH_PATHS.has(request.url),
     // Thrown into Nest's error filter, which maps status 429 to code rate_limited.
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,

@@ -1,50 +1,68 @@
-import { Controller, Get, HttpCode, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import { Public } from '@sts/auth';
-import type { NatsConnection } from '@sts/platform';
-import { NATS_CONNECTION } from '../infrastructure/tokens';
+import { NatsLink } from '@sts/platform';
+import { DEPENDENCY_RETRY_AFTER_S } from '../errors/app-error.filter';
 
-const CHECK_TIMEOUT_MS = 2000;
+const CHECK_TIMEOUT_MS = 1500;
 
-const withTimeout = <T>(work: Promise<T>): Promise<T> =>
+/** Probes: never rate limited, never logged per request. */
+export const HEALTH_PATHS: ReadonlySet<string> = new Set(['/livez', '/readyz', '/healthz']);
+
+const answersWithin = (work: Promise<unknown>): Promise<'up' | 'down'> =>
   Promise.race([
-    work,
-    new Promise<T>((_, reject) =>
-      setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS).unref(),
+    work.then(
+      () => 'up' as const,
+      () => 'down' as const,
     ),
+    new Promise<'down'>((resolve) => setTimeout(() => resolve('down'), CHECK_TIMEOUT_MS).unref()),
   ]);
 
-/** Liveness and readiness in one: 200 when Postgres and NATS answer, else 503 naming the failure. */
+/**
+ * Liveness (`/livez`: the process answers; never restarts a gateway because
+ * Postgres blinked) and readiness (`/readyz`, also `/healthz`: 200 when
+ * Postgres and NATS answer, else 503 service_unavailable whose `reason` names
+ * what is down). Readiness recovers by itself when the dependency does.
+ */
 @ApiExcludeController()
 @Controller()
 export class HealthController {
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
+    private readonly nats: NatsLink,
   ) {}
 
   @Public()
-  @Get('healthz')
-  @HttpCode(200)
-  async health(@Res() reply: FastifyReply): Promise<void> {
-    const [postgres, nats] = await Promise.all([
-      withTimeout(this.dataSource.query('SELECT 1')).then(
-        () => 'up',
-        () => 'down',
-      ),
-      this.nats.isClosed()
-        ? Promise.resolve('down')
-        : withTimeout(this.nats.flush()).then(
-            () => 'up',
-            () => 'down',
-          ),
-    ]);
-    const healthy = postgres === 'up' && nats === 'up';
-    await reply.status(healthy ? 200 : 503).send({
-      status: healthy ? 'ok' : 'degraded',
-      checks: { postgres, nats },
-    });
+  @Get('livez')
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Public()
+  @Get(['readyz', 'healthz'])
+  async ready(@Res() reply: FastifyReply): Promise<void> {
+    const checks = {
+      postgres: await answersWithin(this.dataSource.query('SELECT 1')),
+      nats: this.nats.connected ? ('up' as const) : ('down' as const),
+    };
+    const down = Object.entries(checks)
+      .filter(([, state]) => state === 'down')
+      .map(([name]) => name);
+    if (down.length === 0) {
+      await reply.status(200).send({ status: 'ok', checks });
+      return;
+    }
+    await reply
+      .status(503)
+      .header('retry-after', String(DEPENDENCY_RETRY_AFTER_S))
+      .send({
+        status: 'degraded',
+        checks,
+        error: `not ready: ${down.join(', ')} cannot be reached`,
+        code: 'service_unavailable',
+        reason: down.join(','),
+      });
   }
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Min } from 'class-validator';
+import { IsInt, Matches, Max, Min } from 'class-validator';
+import { Optional } from '../validation/optional';
 
 export class MarketsQuery {
   @ApiProperty({ example: 'hyperliquid,paradex', description: 'comma-separated exchange ids' })
@@ -10,9 +11,10 @@ export class MarketsQuery {
   exchanges: string;
 
   @ApiPropertyOptional({ description: 'at least N of the listed exchanges; omitted: all of them' })
-  @IsOptional()
+  @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(1000)
   min_exchanges?: number;
 }

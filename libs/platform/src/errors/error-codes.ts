@@ -34,6 +34,13 @@ export const ERROR_CODES = [
   'rate_limited',
   'conflict',
   'service_unavailable',
+  // What the HTTP stack refuses before a route runs (every one answered as { error, code }).
+  'method_not_allowed',
+  'payload_too_large',
+  'uri_too_long',
+  'unsupported_media_type',
+  'headers_too_large',
+  'request_timeout',
   'internal_error',
 ] as const;
 

@@ -1,2 +1,3 @@
 export * from './nats-connection';
 export * from './streams';
+export * from './nats-link';

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, SessionOnly, type Principal } from '@sts/auth';
+import { CredentialParams, ExchangeParam } from '../../validation/path-params';
 import { AccountQueries } from '../account.queries';
 import { presentCredential, type CredentialView } from './credential.presenter';
 import { AddCredentialRequest } from './dto/add-credential.dto';
@@ -30,22 +31,24 @@ export class CredentialsController {
   @ApiOperation({ summary: 'Add or rotate the credential of a linked wallet on an exchange' })
   async add(
     @CurrentPrincipal() principal: Principal,
-    @Param('exchange') exchange: string,
+    @Param() params: ExchangeParam,
     @Body() body: AddCredentialRequest,
   ): Promise<CredentialView> {
-    return presentCredential(await this.addCredential.execute(principal.userId, exchange, body));
+    return presentCredential(
+      await this.addCredential.execute(principal.userId, params.exchange, body),
+    );
   }
 
   @SessionOnly()
   @Delete(':exchange/:wallet')
   @HttpCode(200)
   @ApiOperation({ summary: 'Remove a credential (not while a live trade uses it)' })
-  async remove(
-    @CurrentPrincipal() principal: Principal,
-    @Param('exchange') exchange: string,
-    @Param('wallet') wallet: string,
-  ) {
-    await this.removeCredential.execute(principal.userId, exchange, wallet);
-    return { status: 'deleted', exchange, wallet_addr: wallet.toLowerCase() };
+  async remove(@CurrentPrincipal() principal: Principal, @Param() params: CredentialParams) {
+    await this.removeCredential.execute(principal.userId, params.exchange, params.wallet);
+    return {
+      status: 'deleted',
+      exchange: params.exchange,
+      wallet_addr: params.wallet.toLowerCase(),
+    };
   }
 }

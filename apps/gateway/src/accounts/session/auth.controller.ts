@@ -1,7 +1,10 @@
-import { Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, SessionOnly, type Principal } from '@sts/auth';
 import { SessionUsers } from './session-users';
+
+/** POST /auth/verify takes no fields; like every other body, an unknown one is a 400. */
+export class VerifySessionRequest {}
 
 @ApiTags('session')
 @ApiBearerAuth()
@@ -15,7 +18,7 @@ export class AuthController {
   @ApiOperation({
     summary: 'Confirm the JWT and bootstrap the session (creates the account on first sign-in)',
   })
-  async verify(@CurrentPrincipal() principal: Principal) {
+  async verify(@CurrentPrincipal() principal: Principal, @Body() _body: VerifySessionRequest) {
     const user = await this.users.ensure(principal);
     return {
       user_id: user.userId,

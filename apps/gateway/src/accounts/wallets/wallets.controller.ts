@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes, SessionOnly, type Principal } from '@sts/auth';
+import { WalletAddressParam } from '../../validation/path-params';
 import { AccountQueries } from '../account.queries';
 import { LinkChallengeRequest, LinkWalletRequest } from './dto/link-wallet.dto';
 import { IssueLinkChallengeUseCase } from './use-cases/issue-link-challenge.use-case';
@@ -54,8 +55,8 @@ export class WalletsController {
   @Delete(':address')
   @HttpCode(200)
   @ApiOperation({ summary: 'Unlink a wallet (not the primary one, not while it has live trades)' })
-  async unlink(@CurrentPrincipal() principal: Principal, @Param('address') address: string) {
-    await this.unlinkWallet.execute(principal.userId, address);
-    return { status: 'unlinked', address: address.toLowerCase() };
+  async unlink(@CurrentPrincipal() principal: Principal, @Param() params: WalletAddressParam) {
+    await this.unlinkWallet.execute(principal.userId, params.address);
+    return { status: 'unlinked', address: params.address.toLowerCase() };
   }
 }

@@ -1,32 +1,36 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn } from 'class-validator';
 import { SIZE_TYPES, SPREAD_TYPES, type SizeType, type SpreadType } from '@sts/domain';
+import { Optional } from '../../validation/optional';
 import { IsDecimal, IsNonNegativeDecimal, IsPositiveDecimal } from './decimal.validators';
 
-/** PATCH /api/v1/trades/{id}: at least one field; spread_type only with target_spread. */
+/**
+ * PATCH /api/v1/trades/{id}: at least one field; spread_type only with
+ * target_spread. A null field is refused (400), never read as "no change".
+ */
 export class AmendTradeRequest {
   @ApiPropertyOptional({ description: 'must be >= filled_size' })
-  @IsOptional()
+  @Optional()
   @IsPositiveDecimal()
   target_size?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsDecimal()
   target_spread?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @Optional()
   @IsNonNegativeDecimal()
   max_slippage?: string;
 
   @ApiPropertyOptional({ enum: SIZE_TYPES })
-  @IsOptional()
+  @Optional()
   @IsIn(SIZE_TYPES)
   size_type?: SizeType;
 
   @ApiPropertyOptional({ enum: SPREAD_TYPES, description: 'only together with target_spread' })
-  @IsOptional()
+  @Optional()
   @IsIn(SPREAD_TYPES)
   spread_type?: SpreadType;
 }

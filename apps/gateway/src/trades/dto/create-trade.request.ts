@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { Allow, IsIn, IsInt, IsNumber, Matches, Max, Min } from 'class-validator';
 import {
   EXECUTION_TYPES,
   FAST_MOVE_GUARD_MODES,
@@ -18,10 +18,12 @@ import {
   type SpreadCondition,
   type SpreadType,
 } from '@sts/domain';
+import { Optional } from '../../validation/optional';
+import { EXCHANGE_ID, WALLET_ADDRESS } from '../../validation/path-params';
 import { IsDecimal, IsNonNegativeDecimal, IsPositiveDecimal } from './decimal.validators';
 
-const WALLET = /^0x[0-9a-fA-F]{40,64}$/;
-const EXCHANGE = /^[a-z][a-z0-9_]{1,31}$/;
+const WALLET = WALLET_ADDRESS;
+const EXCHANGE = EXCHANGE_ID;
 
 /** POST /api/v1/trades. Every field of interface.md; an unknown field is a 400. */
 export class CreateTradeRequest {
@@ -70,51 +72,57 @@ export class CreateTradeRequest {
   max_slippage: string;
 
   @ApiPropertyOptional({ enum: SIZE_TYPES, default: 'base' })
-  @IsOptional()
+  @Optional()
   @IsIn(SIZE_TYPES)
   size_type?: SizeType;
 
   @ApiPropertyOptional({ enum: SPREAD_TYPES, default: 'absolute' })
-  @IsOptional()
+  @Optional()
   @IsIn(SPREAD_TYPES)
   spread_type?: SpreadType;
 
-  @ApiPropertyOptional({ description: 'X-Idempotency-Key takes precedence' })
-  @IsOptional()
-  @IsString()
-  idempotency_key?: string;
+  /**
+   * Any JSON value is let through body validation on purpose: resolveIdempotencyKey
+   * answers a missing, null or malformed key with the idempotency codes of decisions section 4.
+   */
+  @ApiPropertyOptional({
+    description: 'X-Idempotency-Key takes precedence',
+    pattern: '^[a-zA-Z0-9_-]{1,128}$',
+  })
+  @Allow()
+  idempotency_key?: unknown;
 
   @ApiPropertyOptional({ enum: PUBLIC_QUOTE_MODES })
-  @IsOptional()
+  @Optional()
   @IsIn(PUBLIC_QUOTE_MODES)
   quote_mode?: 'aggressive';
 
   @ApiPropertyOptional({ description: 'bounds the aggressive peg; same units as target_spread' })
-  @IsOptional()
+  @Optional()
   @IsDecimal()
   worst_spread?: string;
 
   @ApiPropertyOptional({ enum: FAST_MOVE_GUARD_MODES })
-  @IsOptional()
+  @Optional()
   @IsIn(FAST_MOVE_GUARD_MODES)
   fast_move_guard?: FastMoveGuardMode;
 
   @ApiPropertyOptional({ minimum: 0, exclusiveMinimum: true, maximum: MAX_FAST_MOVE_GUARD_BPS })
-  @IsOptional()
+  @Optional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(Number.MIN_VALUE, { message: 'fast_move_guard_bps must be greater than 0' })
   @Max(MAX_FAST_MOVE_GUARD_BPS)
   fast_move_guard_bps?: number;
 
   @ApiPropertyOptional({ minimum: FAST_MOVE_WINDOW_MS.min, maximum: FAST_MOVE_WINDOW_MS.max })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(FAST_MOVE_WINDOW_MS.min)
   @Max(FAST_MOVE_WINDOW_MS.max)
   fast_move_window_ms?: number;
 
   @ApiPropertyOptional({ minimum: FAST_MOVE_SETTLE_MS.min, maximum: FAST_MOVE_SETTLE_MS.max })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(FAST_MOVE_SETTLE_MS.min)
   @Max(FAST_MOVE_SETTLE_MS.max)

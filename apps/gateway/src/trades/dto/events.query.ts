@@ -1,18 +1,23 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
+import { Optional } from '../../validation/optional';
 import { EVENTS_PAGE_LIMIT } from '../trade.queries';
+
+/** trade_events.sequence is a Postgres integer: a larger cursor is refused, not sent to the database. */
+export const MAX_SEQUENCE = 2_147_483_647;
 
 export class TradeEventsQuery {
   @ApiPropertyOptional({ description: 'only entries with a higher sequence (incremental polling)' })
-  @IsOptional()
+  @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
+  @Max(MAX_SEQUENCE)
   after_sequence?: number;
 
   @ApiPropertyOptional({ maximum: EVENTS_PAGE_LIMIT, default: EVENTS_PAGE_LIMIT })
-  @IsOptional()
+  @Optional()
   @Type(() => Number)
   @IsInt()
   @Min(1)

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsString, Length, Matches } from 'class-validator';
+import { Optional } from '../../../validation/optional';
 
 export class AddCredentialRequest {
   @ApiProperty({ description: 'A wallet linked to the caller that this key trades for' })
@@ -17,7 +18,7 @@ export class AddCredentialRequest {
   api_secret: string;
 
   @ApiPropertyOptional({ description: 'Venues that issue a passphrase with the key' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 512)
   passphrase?: string;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
 import { DataSource } from 'typeorm';
-import { isAmendableTradeStatus, isTradeStatus } from '@sts/domain';
+import { type TradeStatus } from '@sts/domain';
 import { queryRows, TradeEntity } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import { MaintenanceReader } from '../../../maintenance/maintenance.reader';
@@ -13,6 +13,21 @@ export interface AmendTradeResult {
   httpStatus: 200 | 202;
   body: { status: 'amendment_sent' | 'amendment_persisted'; trade_id: string; warning?: string };
 }
+
+/**
+ * Decisions section 4: `validating` and `recovering` are amendable like
+ * `pending` (passing states a client cannot see reliably; a PATCH right after
+ * a create meets `validating`). The amendment is stored and applies when
+ * quoting starts or resumes. libs/domain's AMENDABLE_TRADE_STATUSES still
+ * lists the interface's three; this is the gateway's rule until it follows.
+ */
+export const GATEWAY_AMENDABLE_STATUSES: readonly TradeStatus[] = [
+  'pending',
+  'validating',
+  'active',
+  'paused',
+  'recovering',
+];
 
 const FIELDS = [
   'target_size',
@@ -58,7 +73,7 @@ export class AmendTradeUseCase {
       ? await this.dataSource.getRepository(TradeEntity).findOneBy({ id: tradeId, userId })
       : null;
     if (!trade) throw new AppError('trade_not_found', 'trade not found');
-    if (!isTradeStatus(trade.status) || !isAmendableTradeStatus(trade.status)) {
+    if (!(GATEWAY_AMENDABLE_STATUSES as readonly string[]).includes(trade.status)) {
       throw new AppError('trade_not_amendable', `a ${trade.status} trade cannot be amended`);
     }
     await this.maintenance.assertNotInMaintenance([trade.longExchange, trade.shortExchange]);
@@ -97,7 +112,7 @@ export class AmendTradeUseCase {
          amendment_version = amendment_version + 1,
          updated_at = now()
        WHERE id = $1 AND user_id = $2
-         AND status IN ('pending', 'active', 'paused')
+         AND status = ANY($9::text[])
          AND ($3::numeric IS NULL OR $3::numeric >= filled_size)
        RETURNING amendment_version`,
       [
@@ -109,6 +124,7 @@ export class AmendTradeUseCase {
         request.max_slippage ?? null,
         request.size_type ?? null,
         JSON.stringify({ ...changes, requested_at: new Date().toISOString() }),
+        GATEWAY_AMENDABLE_STATUSES,
       ],
     );
     if (rows.length > 0) return rows[0].amendment_version;

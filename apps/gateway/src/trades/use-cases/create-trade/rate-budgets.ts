@@ -1,6 +1,6 @@
 /** The gateway's view of the budget service: rule 7 and giving shares back. */
 export abstract class RateBudgets {
-  /** Throws AppError rate_budget_exhausted (429) or budget_unavailable (503). */
+  /** Throws AppError rate_budget_exhausted (429) or service_unavailable (503, reason names what is down). */
   abstract reserve(request: {
     tradeId: string;
     maker: { venue: string; wallet: string };

@@ -1,0 +1,84 @@
+/** A backing service whose loss the edge reports as 503 service_unavailable, named in `reason`. */
+export type Dependency = 'postgres' | 'nats' | 'redis' | 'budget_service';
+
+/** SQLSTATEs that mean "the database is not there right now", not "your query is wrong". */
+const POSTGRES_UNAVAILABLE_STATES = /^(08...|57P0[1-3]|57014|53300|53400)$/;
+
+/** Socket-level failures (node system errors) on the way to a backing service. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/** node-postgres and pg-pool report a lost or unreachable server with these uncoded messages. */
+const POSTGRES_LOST_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|Connection is not established|connection error/i;
+
+/** nats.js error codes for a connection that is gone or a request nobody could answer. */
+const NATS_LOST_CODES = new Set([
+  'CONNECTION_CLOSED',
+  'DISCONNECT',
+  'TIMEOUT',
+  'CONNECTION_DRAINING',
+]);
+
+interface ErrorLike {
+  name?: unknown;
+  code?: unknown;
+  message?: unknown;
+  driverError?: unknown;
+  cause?: unknown;
+}
+
+const asErrorLike = (value: unknown): ErrorLike | undefined =>
+  typeof value === 'object' && value !== null ? (value as ErrorLike) : undefined;
+
+function classifyOne(error: ErrorLike): Dependency | undefined {
+  const code = typeof error.code === 'string' ? error.code : '';
+  const message = typeof error.message === 'string' ? error.message : '';
+  if (error.name === 'NatsError') return NATS_LOST_CODES.has(code) ? 'nats' : undefined;
+  if (POSTGRES_UNAVAILABLE_STATES.test(code)) return 'postgres';
+  if (POSTGRES_LOST_MESSAGES.test(message)) return 'postgres';
+  // TypeORM's QueryFailedError and its connection errors carry pg's error as driverError.
+  if (error.driverError !== undefined || error.name === 'QueryFailedError') {
+    return NETWORK_CODES.has(code) ? 'postgres' : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Which backing service an unexpected error says is gone, if any: the one
+ * place that tells "Postgres restarted under us" (503, retry) from a bug
+ * (500). It reads the error, its driverError and its cause chain (a few levels).
+ * A bare socket error with no other hint is blamed on Postgres, the only
+ * service the gateway and notifier reach over a raw client of their own
+ * (NATS errors are NatsErrors; the budget service answers over NATS).
+ */
+export function lostDependencyOf(error: unknown): Dependency | undefined {
+  let current = asErrorLike(error);
+  for (let depth = 0; current && depth < 4; depth += 1) {
+    const found = classifyOne(current);
+    if (found) return found;
+    const driver = asErrorLike(current.driverError);
+    if (driver) {
+      const fromDriver = classifyOne(driver);
+      if (fromDriver) return fromDriver;
+    }
+    if (typeof current.code === 'string' && NETWORK_CODES.has(current.code)) return 'postgres';
+    current = asErrorLike(current.cause);
+  }
+  return undefined;
+}
+
+/** Postgres refused a value as malformed or out of range (SQLSTATE class 22): input that slipped past validation. */
+export function isPostgresDataException(error: unknown): boolean {
+  const code = asErrorLike(error)?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}

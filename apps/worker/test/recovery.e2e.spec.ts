@@ -29,12 +29,13 @@ describe('a worker that dies, a worker that stops', () => {
     });
     const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
 
-    // The hedge venue refuses everything: the fill stays unhedged while the worker retries.
-    await harness.sim.freeze('paradex', 'halt');
+    // The hedge venue refuses every order (a refusal, not a halt, which would pause the
+    // trade and take its maker order down): the fill stays unhedged while the worker retries.
+    await harness.sim.rejectNext('paradex', 10_000, 'injected_rejection');
     await harness.takeFromMaker(order, '0.004');
     await harness.waitForEvent(trader, tradeId, 'hedge_sent');
     await first.kill();
-    await harness.sim.thaw('paradex');
+    await harness.sim.rejectNext('paradex', 0);
     expect(await harness.sim.fillsOf('paradex', trader.wallet)).toEqual([]);
 
     const second = await harness.spawnWorker();

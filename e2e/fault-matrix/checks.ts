@@ -74,6 +74,20 @@ export class SimRecords {
     return body.fills as SimFill[];
   }
 
+  /**
+   * The account's open orders as the venue records them; null when the
+   * simulator has no such read-out (builds before it was added).
+   */
+  async openOrders(venue: string, wallet: string): Promise<Array<Record<string, string>> | null> {
+    const response = await fetch(
+      `${this.simUrl}/control/venues/${venue}/accounts/${encodeURIComponent(wallet)}/orders?status=open`,
+      { signal: AbortSignal.timeout(10_000) },
+    );
+    if (response.status === 404) return null;
+    if (!response.ok) throw new Error(`sim open orders ${venue}: HTTP ${response.status}`);
+    return ((await response.json()) as { orders: Array<Record<string, string>> }).orders;
+  }
+
   async marketsOf(venue: string) {
     let markets = this.markets.get(venue);
     if (!markets) {
@@ -130,7 +144,11 @@ export class SimRecords {
 const sum = (values: Array<string | number | undefined>): Big =>
   values.reduce<Big>((total, value) => total.plus(value ?? '0'), new Big(0));
 
-const ofTrade = (fills: SimFill[], tradeId: string, kind: 'maker' | 'hedge'): SimFill[] => {
+export const ofTrade = <T extends { client_order_id: string }>(
+  fills: T[],
+  tradeId: string,
+  kind: 'maker' | 'hedge',
+): T[] => {
   const tag = tradeTag(tradeId);
   return fills.filter((fill) => {
     const parsed = parseClientOrderId(fill.client_order_id ?? '');

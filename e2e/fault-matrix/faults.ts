@@ -1,4 +1,5 @@
 import type { SimControl } from '@sts/app-venue-sim';
+import type { TradeUnderTest } from './checks';
 import type { Fleet } from './fleet';
 import { PAIRS, type MarketDriver } from './market';
 import type { PrivateServices } from './private-services';
@@ -18,6 +19,8 @@ export interface FaultContext {
   fleet: Fleet;
   sim: SimControl;
   market: MarketDriver;
+  /** The fault's trades (their wallets scope venue faults to them). */
+  trades: TradeUnderTest[];
   /** Notes for the report (which process was killed, its pid...). */
   note: (text: string) => void;
 }
@@ -125,6 +128,42 @@ export const FAULTS: Fault[] = [
         for (const maker of makers) await sim.setLatency(maker.venue, 0);
       }
       await delay(FAULT_MS);
+    },
+  },
+  {
+    name: 'lost-answers',
+    what: "each trade's next maker placement or replace executes on the venue but its answer is lost and the socket cut, reconnects refused 3 s (lose-next after+drop)",
+    inject: async ({ fleet, sim, trades, note }) => {
+      let rules = 0;
+      for (const trade of trades) {
+        if (!trade.pair) continue;
+        const response = await fetch(
+          `${fleet.simUrl}/control/venues/${trade.pair.maker.venue}/lose-next`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              count: 1,
+              op: 'any',
+              order_type: 'post_only',
+              wallet: trade.trader.wallet,
+              at: 'after',
+              then: 'drop',
+              block_ms: FAULT_MS,
+            }),
+          },
+        );
+        if (!response.ok)
+          throw new Error(`lose-next answered ${response.status}: ${await response.text()}`);
+        rules += 1;
+      }
+      await delay(FAULT_MS);
+      // Did the fault bite? A rule leaves the state once a request has met it.
+      const state = JSON.stringify(await sim.state()).toLowerCase();
+      const left = trades.filter((t) => state.includes(t.trader.wallet.toLowerCase())).length;
+      note(
+        `${rules - left} of ${rules} lose-next rules met an order request (one per trade's maker account)`,
+      );
     },
   },
   {

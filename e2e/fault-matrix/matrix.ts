@@ -18,6 +18,7 @@ import { MarketDriver, PAIRS } from './market';
 import { PrivateServices } from './private-services';
 import { delay } from './processes';
 import { table, violationLines, writeReport, type FaultResult, type MatrixReport } from './report';
+import { MakerOrderWatch } from './order-watch';
 import { ApiTraffic } from './traffic';
 
 const ROOT = resolve(__dirname, '../..');
@@ -257,12 +258,14 @@ export class FaultMatrix {
       }),
     );
     const market = this.market;
+    const orderWatch = new MakerOrderWatch(this.sim, trades);
     const faultStart = Date.now();
     let mendedAt = 0;
     let recoverMs: number | null = null;
     try {
       traffic.start();
       market.start();
+      orderWatch.start();
       const filling = await until(
         async () => (await this.makerFillsSince(ids, new Date(0))) >= 3,
         FILLS_WITHIN_MS,
@@ -277,6 +280,7 @@ export class FaultMatrix {
         fleet: this.fleet,
         sim: this.fleet.sim,
         market,
+        trades,
         note: (text) => notes.push(text),
       });
       mendedAt = Date.now();
@@ -324,6 +328,9 @@ export class FaultMatrix {
     } finally {
       await market.stop();
       await traffic.stop();
+      violations.push(...(await orderWatch.stop()));
+      if (!orderWatch.supported)
+        notes.push('the simulator has no open-orders read-out: two_open_maker_orders not checked');
     }
 
     // Wind down: cancel everything still live and wait for every trade to end.

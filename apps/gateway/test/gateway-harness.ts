@@ -24,6 +24,10 @@ export interface HarnessOptions {
   /** Start the budget service (rate budgets for trade creation). */
   budget?: boolean;
   env?: Record<string, string>;
+  /** Settings of the gateway alone (e.g. DATABASE_URL through a TcpProxy); specs and ops keep `env`. */
+  gatewayEnv?: (env: Record<string, string>) => Record<string, string>;
+  /** Settings of the budget service alone (e.g. REDIS_URL through a TcpProxy). */
+  budgetEnv?: (env: Record<string, string>) => Record<string, string>;
 }
 
 export interface HttpResult<T = any> {
@@ -70,11 +74,14 @@ export class GatewayHarness {
       ...options.env,
     };
     if (options.budget) {
-      this.budget = await startBudgetService(loadBudgetSettings(this.env), {
-        venues: loadVenueRegistry(this.env),
+      const budgetEnv = options.budgetEnv?.(this.env) ?? this.env;
+      this.budget = await startBudgetService(loadBudgetSettings(budgetEnv), {
+        venues: loadVenueRegistry(budgetEnv),
       });
     }
-    this.app = await createGatewayApp(loadGatewayConfig(this.env));
+    this.app = await createGatewayApp(
+      loadGatewayConfig(options.gatewayEnv?.(this.env) ?? this.env),
+    );
     await this.app.listen(0, '127.0.0.1');
     this.baseUrl = (await this.app.getUrl()).replace('[::1]', '127.0.0.1');
     return this;

@@ -2,8 +2,14 @@ import 'reflect-metadata';
 import { hostname } from 'node:os';
 import type { DataSource } from 'typeorm';
 import { RequestAuthenticator } from '@sts/auth';
-import { createDataSource } from '@sts/persistence';
-import { connectNats, createLogger, type Logger, type NatsConnection } from '@sts/platform';
+import { createEdgeDataSource } from '@sts/persistence';
+import {
+  connectNats,
+  createLogger,
+  NatsLink,
+  type Logger,
+  type NatsConnection,
+} from '@sts/platform';
 import { CredentialMonitor } from './auth/credential-monitor';
 import { loadNotifierSettings } from './config/load-notifier-settings';
 import { ConnectionRegistry } from './connections/connection-registry';
@@ -53,7 +59,7 @@ export async function startNotifier(
   let dataSource: DataSource | undefined;
   let nats: NatsConnection | undefined;
   try {
-    dataSource = createDataSource(settings.databaseUrl, 'sts-notifier');
+    dataSource = createEdgeDataSource(settings.databaseUrl, 'sts-notifier');
     await dataSource.initialize();
     nats = await connectNats({ url: settings.natsUrl, name: instanceId });
     void watchNats(nats, log);
@@ -80,7 +86,7 @@ export async function startNotifier(
       ),
       unsubscribe: new UnsubscribeTrades(registry),
       credentials,
-      health: new HealthCheck(dataSource, nats, registry),
+      health: new HealthCheck(dataSource, new NatsLink(nats), registry),
       log,
     });
 

@@ -25,6 +25,13 @@ import type { UnsubscribeTrades } from './use-cases/unsubscribe-trades/unsubscri
 
 export const WS_PATH = '/api/v1/ws';
 
+/** Seconds a client should wait before retrying a 503 (a dependency is gone). */
+const RETRY_AFTER_S = 2;
+
+/** Liveness: the process answers. Readiness: Postgres and NATS answer (also `/healthz`). */
+const LIVENESS_PATH = '/livez';
+const READINESS_PATHS: ReadonlySet<string> = new Set(['/readyz', '/healthz']);
+
 /** How long a shutdown waits for clients to answer the 1001 close before dropping them. */
 const SHUTDOWN_GRACE_MS = 2_000;
 
@@ -51,13 +58,15 @@ const headerOf = (request: IncomingMessage, name: string): string | undefined =>
 function refuseUpgrade(
   socket: Duplex,
   status: number,
-  body: { error: string; code: string },
+  body: { error: string; code: string; reason?: string },
 ): void {
   const text = JSON.stringify(body);
+  const retryAfter = status === 503 ? `Retry-After: ${RETRY_AFTER_S}\r\n` : '';
   socket.once('finish', () => socket.destroy());
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
       'Content-Type: application/json\r\n' +
+      retryAfter +
       `Content-Length: ${Buffer.byteLength(text)}\r\n` +
       'Connection: close\r\n\r\n' +
       text,
@@ -124,9 +133,17 @@ export class WsGateway {
 
   private async onRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', 'http://notifier').pathname;
-    if (request.method === 'GET' && path === '/healthz') {
+    if (request.method === 'GET' && path === LIVENESS_PATH) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ status: 'ok', connections: this.deps.registry.size }));
+      return;
+    }
+    if (request.method === 'GET' && READINESS_PATHS.has(path)) {
       const report = await this.deps.health.report();
-      response.writeHead(report.healthy ? 200 : 503, { 'content-type': 'application/json' });
+      response.writeHead(report.healthy ? 200 : 503, {
+        'content-type': 'application/json',
+        ...(report.healthy ? {} : { 'retry-after': String(RETRY_AFTER_S) }),
+      });
       response.end(JSON.stringify(report.body));
       return;
     }
@@ -173,7 +190,11 @@ export class WsGateway {
           { code: failure.code, client_ip: clientIp, err: isAppError(error) ? undefined : error },
           'handshake refused',
         );
-        refuseUpgrade(socket, failure.httpStatus, { error: failure.message, code: failure.code });
+        refuseUpgrade(socket, failure.httpStatus, {
+          error: failure.message,
+          code: failure.code,
+          ...(failure.reason === undefined ? {} : { reason: failure.reason }),
+        });
         return;
       }
     }
@@ -319,7 +340,9 @@ export class WsGateway {
       const failure = authFailure(error);
       if (!isAppError(error))
         this.deps.log.error({ err: error, connection_id: connection.id }, 'authentication failed');
-      connection.reply(errorReply(failure.code, failure.message, context));
+      connection.reply(
+        errorReply(failure.code, failure.message, { ...context, reason: failure.reason }),
+      );
       if (connection.state === 'authenticating') connection.close(failure.closeCode, failure.code);
       return;
     }

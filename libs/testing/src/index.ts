@@ -2,3 +2,4 @@ export * from './jwks-server';
 export * from './namespace';
 export * from './test-database';
 export * from './test-operator';
+export * from './tcp-proxy';

@@ -7,24 +7,10 @@ import {
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RequestAuthenticator } from '@sts/auth';
-import { createDataSource, dataSourceOptions, runMigrations } from '@sts/persistence';
+import { createDataSource, createEdgeDataSource, runMigrations } from '@sts/persistence';
 import { connectNats, CredentialCipher, NatsLink, type NatsConnection } from '@sts/platform';
 import type { GatewayConfig } from '../config/load-gateway-settings';
 import { GATEWAY_CONFIG, NATS_CONNECTION } from './tokens';
-
-/**
- * Bounds on every Postgres round trip of a request, so a lost database is a
- * 503 within seconds, never a hung request: a new connection gets 2 s, a
- * statement 5 s on the server and 6 s on the client (a half-open socket that
- * never answers). The pool is pg's own and re-connects by itself once
- * Postgres is back; nothing needs a restart.
- */
-export const GATEWAY_POSTGRES_LIMITS = {
-  connectionTimeoutMillis: 2_000,
-  statement_timeout: 5_000,
-  query_timeout: 6_000,
-  keepAlive: true,
-} as const;
 
 /**
  * Connections every gateway module shares: Postgres (migrated at boot under an
@@ -47,11 +33,8 @@ export class InfrastructureModule implements OnApplicationShutdown {
         {
           provide: DataSource,
           useFactory: async () => {
-            const options = dataSourceOptions(settings.databaseUrl, 'sts-gateway');
-            const dataSource = new DataSource({
-              ...options,
-              extra: { ...options.extra, ...GATEWAY_POSTGRES_LIMITS },
-            } as typeof options);
+            // Request queries are bounded (EDGE_POSTGRES_LIMITS): a lost Postgres is a 503, not a hang.
+            const dataSource = createEdgeDataSource(settings.databaseUrl, 'sts-gateway');
             if (settings.migrateOnStart) {
               // Migrations may run longer than a request's statement limit: their own connection.
               const migrator = createDataSource(settings.databaseUrl, 'sts-gateway-migrate');

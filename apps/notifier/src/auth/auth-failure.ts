@@ -1,9 +1,11 @@
-import { isAppError, type ErrorCode } from '@sts/platform';
+import { isAppError, lostDependencyOf, type ErrorCode } from '@sts/platform';
 import { CloseCode } from '../protocol/close-codes';
 
 export interface AuthFailure {
   code: ErrorCode;
   message: string;
+  /** The dependency that could not be reached (service_unavailable only). */
+  reason?: string;
   /** Answer to a handshake carrying header credentials (the upgrade is refused). */
   httpStatus: number;
   /** Close code after a failed auth message. */
@@ -17,9 +19,11 @@ export interface AuthFailure {
  */
 export function authFailure(error: unknown): AuthFailure {
   if (!isAppError(error)) {
+    // Anything but a refusal means the credentials could not be read; name what is gone when known.
     return {
       code: 'service_unavailable',
       message: 'credentials could not be checked; retry',
+      reason: lostDependencyOf(error) ?? 'postgres',
       httpStatus: 503,
       closeCode: CloseCode.InternalError,
     };

@@ -1,52 +1,64 @@
 import type { DataSource } from 'typeorm';
-import type { NatsConnection } from '@sts/platform';
+import type { NatsLink } from '@sts/platform';
 import type { ConnectionRegistry } from '../connections/connection-registry';
 
-const CHECK_TIMEOUT_MS = 2000;
+const CHECK_TIMEOUT_MS = 1500;
 
-const within = <T>(work: Promise<T>): Promise<T> =>
+const answersWithin = (work: Promise<unknown>): Promise<'up' | 'down'> =>
   Promise.race([
-    work,
-    new Promise<T>((_, reject) =>
-      setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS).unref(),
+    work.then(
+      () => 'up' as const,
+      () => 'down' as const,
     ),
+    new Promise<'down'>((resolve) => setTimeout(() => resolve('down'), CHECK_TIMEOUT_MS).unref()),
   ]);
-
-const upOrDown = (work: Promise<unknown>): Promise<'up' | 'down'> =>
-  within(work).then(
-    () => 'up' as const,
-    () => 'down' as const,
-  );
 
 export interface HealthReport {
   healthy: boolean;
   body: {
     status: 'ok' | 'degraded';
-    checks: { postgres: string; nats: string };
+    checks: { postgres: 'up' | 'down'; nats: 'up' | 'down' };
     connections: number;
+    error?: string;
+    code?: 'service_unavailable';
+    reason?: string;
   };
 }
 
-/** GET /healthz: 200 when Postgres and NATS answer, else 503 naming the failure; plus sockets held. */
+/**
+ * Readiness (GET /readyz, also /healthz): 200 when Postgres and NATS answer,
+ * else 503 service_unavailable whose `reason` names what is down; plus the
+ * sockets held. NATS is read from the connection's status (no round trip that
+ * would wait behind a dead link).
+ */
 export class HealthCheck {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly nats: NatsConnection,
+    private readonly nats: NatsLink,
     private readonly registry: ConnectionRegistry,
   ) {}
 
   async report(): Promise<HealthReport> {
-    const [postgres, nats] = await Promise.all([
-      upOrDown(this.dataSource.query('SELECT 1')),
-      this.nats.isClosed() ? Promise.resolve('down' as const) : upOrDown(this.nats.flush()),
-    ]);
-    const healthy = postgres === 'up' && nats === 'up';
+    const checks = {
+      postgres: await answersWithin(this.dataSource.query('SELECT 1')),
+      nats: this.nats.connected ? ('up' as const) : ('down' as const),
+    };
+    const down = Object.entries(checks)
+      .filter(([, state]) => state === 'down')
+      .map(([name]) => name);
+    const connections = this.registry.size;
+    if (down.length === 0) {
+      return { healthy: true, body: { status: 'ok', checks, connections } };
+    }
     return {
-      healthy,
+      healthy: false,
       body: {
-        status: healthy ? 'ok' : 'degraded',
-        checks: { postgres, nats },
-        connections: this.registry.size,
+        status: 'degraded',
+        checks,
+        connections,
+        error: `not ready: ${down.join(', ')} cannot be reached`,
+        code: 'service_unavailable',
+        reason: down.join(','),
       },
     };
   }

@@ -55,6 +55,8 @@ export interface ErrorContext {
   id?: RequestId;
   op?: ClientOp;
   tradeId?: string;
+  /** For service_unavailable: the dependency that could not be reached. */
+  reason?: string;
 }
 
 export const errorReply = (
@@ -68,6 +70,7 @@ export const errorReply = (
   code,
   ...(context.op ? { op: context.op } : {}),
   ...(context.tradeId === undefined ? {} : { params: { trade_id: context.tradeId } }),
+  ...(context.reason === undefined ? {} : { reason: context.reason }),
 });
 
 /** Everything a client needs to rebuild the trade's status; `event_id` deduplicates. */

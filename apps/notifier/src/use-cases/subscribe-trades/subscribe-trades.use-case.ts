@@ -1,4 +1,4 @@
-import type { Logger } from '@sts/platform';
+import { lostDependencyOf, type Logger } from '@sts/platform';
 import type { ClientConnection } from '../../connections/client-connection';
 import type { ConnectionRegistry } from '../../connections/connection-registry';
 import type { RequestId } from '../../protocol/client-messages';
@@ -59,7 +59,10 @@ export class SubscribeTrades {
       if (alreadySubscribed) this.registry.confirmTrade(connection, tradeId);
       else this.registry.dropTrade(connection, tradeId);
       connection.reply(
-        errorReply('service_unavailable', 'could not check the trade; retry', context),
+        errorReply('service_unavailable', 'could not check the trade; retry', {
+          ...context,
+          reason: lostDependencyOf(error) ?? 'postgres',
+        }),
       );
       return;
     }

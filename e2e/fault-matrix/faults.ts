@@ -19,6 +19,8 @@ export interface FaultContext {
   fleet: Fleet;
   sim: SimControl;
   market: MarketDriver;
+  /** One statement on the private database (e.g. who holds which lease). */
+  query: <T = any>(sql: string, params?: unknown[]) => Promise<T[]>;
   /** The fault's trades (their wallets scope venue faults to them). */
   trades: TradeUnderTest[];
   /** Notes for the report (which process was killed, its pid...). */
@@ -79,9 +81,17 @@ export const FAULTS: Fault[] = [
   {
     name: 'worker-kill',
     what: 'kill -9 of one of the two worker processes; a replacement starts 3 s later',
-    inject: async ({ fleet, note }) => {
-      const [victim] = fleet.liveWorkers();
-      note(`killed ${victim.id} (pid ${victim.process.pid})`);
+    inject: async ({ fleet, query, trades, note }) => {
+      // The victim is the worker holding most of the fault's trades.
+      const leases = await query<{ owner: string; n: number }>(
+        `SELECT lease_owner AS owner, count(*)::int AS n FROM trades WHERE id = ANY($1) GROUP BY 1 ORDER BY 2 DESC`,
+        [trades.map((t) => t.tradeId)],
+      );
+      const live = fleet.liveWorkers();
+      const victim = live.find((w) => w.id === leases[0]?.owner) ?? live[0];
+      note(
+        `killed ${victim.id} (pid ${victim.process.pid}) holding ${leases.find((l) => l.owner === victim.id)?.n ?? 0} of ${trades.length} trades`,
+      );
       await victim.process.stop('SIGKILL');
       await delay(FAULT_MS);
       const replacement = await fleet.addWorker();

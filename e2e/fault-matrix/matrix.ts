@@ -281,6 +281,7 @@ export class FaultMatrix {
         sim: this.fleet.sim,
         market,
         trades,
+        query: (sql, params) => this.query(sql, params),
         note: (text) => notes.push(text),
       });
       mendedAt = Date.now();

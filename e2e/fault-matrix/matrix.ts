@@ -256,6 +256,7 @@ export class FaultMatrix {
         maker_leg: 'long',
         max_slippage: '0.001',
       }),
+      new Api(this.fleet.notifierUrl),
     );
     const market = this.market;
     const orderWatch = new MakerOrderWatch(this.sim, trades);
@@ -397,6 +398,19 @@ export class FaultMatrix {
       });
     }
 
+    // A readiness probe that kept saying 200 while its own dependency was down is blind.
+    if (fault.name === 'postgres' || fault.name === 'nats') {
+      for (const kind of ['gateway-ready', 'notifier-ready'] as const) {
+        const during = traffic.records.filter((r) => r.kind === kind && r.phase === 'fault');
+        if (during.length > 0 && !during.some((r) => r.status === 503)) {
+          violations.push({
+            invariant: 'readiness_blind',
+            detail: `${kind} answered ${during.length} times while ${fault.name} was down, never 503`,
+            evidence: { statuses: during.map((r) => r.status) },
+          });
+        }
+      }
+    }
     const codesDuringFault: Record<string, number> = {};
     const codesByKind: Record<string, Record<string, number>> = {};
     for (const record of traffic.records) {
@@ -423,6 +437,10 @@ export class FaultMatrix {
       codesDuringFault,
       codesByKind,
       hangs: traffic.records.filter((r) => r.status === 'hang').length,
+      slowestMs: Math.max(
+        0,
+        ...traffic.records.filter((r) => r.phase !== 'before').map((r) => r.ms),
+      ),
       apiCalls: traffic.records.length,
       recoverMs,
       durationMs: Date.now() - started,

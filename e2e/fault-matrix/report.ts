@@ -19,6 +19,8 @@ export interface FaultResult {
   /** Every answer of the run, per request kind and status. */
   codesByKind: Record<string, Record<string, number>>;
   hangs: number;
+  /** The slowest answer from the fault on (ms). */
+  slowestMs: number;
   apiCalls: number;
   recoverMs: number | null;
   durationMs: number;
@@ -46,6 +48,7 @@ export function table(results: FaultResult[]): string {
     'maker fills',
     'hedges',
     'recover',
+    'slowest',
     'viol.',
     'status codes during the fault',
   ];
@@ -55,6 +58,7 @@ export function table(results: FaultResult[]): string {
     `${r.makerFills} (${r.makerSize})`,
     `${r.hedgeFills} (${r.hedgeSize})`,
     r.recoverMs === null ? 'never' : `${(r.recoverMs / 1000).toFixed(1)} s`,
+    `${(r.slowestMs / 1000).toFixed(1)} s`,
     String(r.violations.length),
     Object.entries(r.codesDuringFault)
       .sort(([a], [b]) => a.localeCompare(b))

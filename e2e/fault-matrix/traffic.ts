@@ -4,7 +4,16 @@ import { delay } from './processes';
 export type Phase = 'before' | 'fault' | 'recovery' | 'after';
 
 export type RequestKind =
-  'create' | 'get' | 'list' | 'events' | 'patch' | 'delete' | 'markets' | 'maintenance';
+  | 'create'
+  | 'get'
+  | 'list'
+  | 'events'
+  | 'patch'
+  | 'delete'
+  | 'markets'
+  | 'maintenance'
+  | 'gateway-ready'
+  | 'notifier-ready';
 
 export interface ApiRecord {
   phase: Phase;
@@ -31,6 +40,8 @@ const DESERVED: Record<RequestKind, Array<[number, string?]>> = {
   delete: [[200], [202]],
   markets: [[200]],
   maintenance: [[200]],
+  'gateway-ready': [[200]],
+  'notifier-ready': [[200]],
 };
 
 /** Dependency loss is transient: a 503 for it should say when to come back. */
@@ -75,11 +86,22 @@ export class ApiTraffic {
     private readonly traders: Trader[],
     private readonly watched: () => Array<{ tradeId: string; trader: Trader }>,
     readonly loadBody: (wallet: string) => Record<string, unknown>,
+    private readonly notifier?: Api,
   ) {}
 
   start(): void {
     this.running = true;
     this.loops = this.traders.map((trader, index) => this.loop(trader, index));
+    if (this.notifier) this.loops.push(this.readiness(this.notifier));
+  }
+
+  /** What an orchestrator's probes see: the gateway's and the notifier's readiness. */
+  private async readiness(notifier: Api): Promise<void> {
+    while (this.running) {
+      await this.record('gateway-ready', this.api.call('GET', '/healthz'));
+      await this.record('notifier-ready', notifier.call('GET', '/healthz'));
+      await delay(100);
+    }
   }
 
   async stop(): Promise<void> {

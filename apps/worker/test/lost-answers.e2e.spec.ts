@@ -86,40 +86,69 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
     expect(await venueFilled(trader, 'paradex')).toBe('0.01');
   });
 
-  it('a hedge that fills after its timeout ends filled: the trade is not failed and nothing is hedged twice', async () => {
+  it('a hedge venue frozen past the hedge timeout: the trade reports exactly what the venue left unhedged', async () => {
     const trader = await harness.trader();
     const tradeId = await harness.createTrade(trader, {
       target_size: '0.004',
       target_spread: '-1000',
     });
     const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
-    // The hedge IOC is held 4 s before the venue executes it: past the 3 s hedge timeout,
-    // within the request's own expiry.
+    // Every paradex request hangs: the hedge IOC, then its look-ups, past hedge_timeout_ms.
+    await harness.sim.freeze('paradex', 'hang');
+    try {
+      await harness.takeFromMaker(order, '0.004');
+      await harness.waitForEvent(trader, tradeId, 'hedge_timeout', 1, 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    } finally {
+      await harness.sim.thaw('paradex');
+    }
+    await harness.waitForEvent(trader, tradeId, 'hedge_outcome', 1, 15_000);
+    const makerFilled = new Big(await venueFilled(trader, 'hyperliquid'));
+    const hedged = new Big(await venueFilled(trader, 'paradex'));
+    const unhedged = makerFilled.minus(hedged).toFixed();
+    const events = await harness.events(trader, tradeId);
+    const logged = events
+      .filter((e) => e.event_type === 'hedge_filled')
+      .reduce((sum, e) => sum.plus(e.data.size as string), new Big(0));
+    expect(logged.toFixed()).toBe(hedged.toFixed());
+    expect(events.filter((e) => e.event_type === 'hedge_outcome').pop()?.data).toMatchObject({
+      filled_size: hedged.toFixed(),
+    });
+    if (unhedged === '0') {
+      expect((await harness.waitForStatus(trader, tradeId, 'active')).failure_reason ?? '').toBe(
+        '',
+      );
+    } else {
+      const failed = await harness.waitForStatus(trader, tradeId, 'failed');
+      expect(failed.failure_reason).toContain(`unhedged size ${unhedged} BTC on paradex`);
+    }
+  });
+
+  it('a hedge IOC held past its lifetime is refused by the venue, settled and retried in time', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.004',
+      target_spread: '-1000',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    // Held 2 s before the engine sees it: past its lifetime (a quarter of hedge_timeout_ms).
     await harness.sim.loseNext('paradex', {
       op: 'place',
       orderType: 'ioc',
       wallet: trader.wallet,
       at: 'before',
       then: 'hang',
-      hangMs: 4_000,
+      hangMs: 2_000,
     });
     await harness.takeFromMaker(order, '0.004');
-
-    const events = await harness.waitForEvent(trader, tradeId, 'hedge_outcome', 1, 15_000);
-    expect(events.find((e) => e.event_type === 'hedge_timeout')?.data).toMatchObject({
-      exchange: 'paradex',
-    });
-    expect(events.find((e) => e.event_type === 'hedge_filled')?.data).toMatchObject({
-      size: '0.004',
-    });
-    expect(events.find((e) => e.event_type === 'hedge_outcome')?.data).toMatchObject({
-      result: 'filled',
-      filled_size: '0.004',
-    });
-    const trade = await harness.waitForStatus(trader, tradeId, 'completed', 15_000);
-    expect(trade.failure_reason ?? '').toBe('');
+    const completed = await harness.waitForStatus(trader, tradeId, 'completed', 15_000);
+    expect(completed.failure_reason ?? '').toBe('');
+    const events = await harness.events(trader, tradeId);
+    expect(events.map((e) => e.event_type)).not.toContain('hedge_timeout');
+    expect(events.filter((e) => e.event_type === 'hedge_sent').map((e) => e.data.attempt)).toEqual([
+      1, 2,
+    ]);
     expect(await venueFilled(trader, 'paradex')).toBe('0.004');
-    expect(events.filter((e) => e.event_type === 'hedge_sent')).toHaveLength(1);
   });
 
   it('a hedge whose answer is lost after the venue filled it is looked up: hedge_filled, no second hedge', async () => {
@@ -144,6 +173,48 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
     expect(events.find((e) => e.event_type === 'hedge_filled')?.data).toMatchObject({
       size: '0.004',
     });
+    expect(await venueFilled(trader, 'paradex')).toBe('0.004');
+  });
+  it('a placement that never reached the venue is settled once it can no longer arrive, then placed anew', async () => {
+    const trader = await harness.trader();
+    await harness.sim.loseNext('hyperliquid', {
+      op: 'place',
+      wallet: trader.wallet,
+      at: 'before',
+      then: 'drop',
+    });
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.01',
+      target_spread: '-1000',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid', () => true, 15_000);
+    const orders = (await harness.sim.accountOrders('hyperliquid', trader.wallet)).orders;
+    expect(orders).toHaveLength(1);
+    expect(orders[0].size).toBe('0.01');
+    await harness.takeFromMaker(order, '0.01');
+    await harness.waitForStatus(trader, tradeId, 'completed', 15_000);
+    expect(await venueFilled(trader, 'hyperliquid')).toBe('0.01');
+  });
+
+  it('a hedge IOC that never reached the venue is retried only once it can no longer arrive', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.004',
+      target_spread: '-1000',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.sim.loseNext('paradex', {
+      op: 'place',
+      orderType: 'ioc',
+      wallet: trader.wallet,
+      at: 'before',
+      then: 'drop',
+    });
+    await harness.takeFromMaker(order, '0.004');
+    await harness.waitForStatus(trader, tradeId, 'completed', 20_000);
+    const events = await harness.events(trader, tradeId);
+    const sent = events.filter((e) => e.event_type === 'hedge_sent').map((e) => e.data);
+    expect(sent.map((d) => d.attempt)).toEqual([1, 2]);
     expect(await venueFilled(trader, 'paradex')).toBe('0.004');
   });
 });

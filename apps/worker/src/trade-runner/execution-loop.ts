@@ -166,14 +166,14 @@ export class ExecutionLoop {
     const obligation = orders.ledger.obligation(Date.now());
     switch (obligation.kind) {
       case 'settle':
-        return this.handle(await orders.settle(obligation.order));
+        return this.obligationMet(await orders.settle(obligation.order));
       case 'settle_at':
         this.wakeIn(Math.max(1, obligation.atMs - Date.now()));
         return;
       case 'read_fills':
         return this.readUncountedFills();
       case 'cancel':
-        return this.handle(await orders.cancel(obligation.order));
+        return this.obligationMet(await orders.cancel(obligation.order));
       case 'quote':
         break;
     }
@@ -257,6 +257,12 @@ export class ExecutionLoop {
     }
   }
 
+  /** An obligation of the ledger was met: the next step sees what it leaves (another, or a quote). */
+  private obligationMet(outcome: MakerOutcome): void {
+    if (outcome.kind === 'done') this.again = true;
+    this.handle(outcome);
+  }
+
   private handle(outcome: MakerOutcome): void {
     const trade = this.trade;
     switch (outcome.kind) {
@@ -309,7 +315,9 @@ export class ExecutionLoop {
         'venue reports maker fills the fills read-back does not have yet; quoting held',
       );
       this.wakeIn(250);
+      return;
     }
+    this.again = true;
   }
 
   /** Reads this trade's maker fills back from the venue and takes any the stream missed. */

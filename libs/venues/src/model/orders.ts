@@ -20,6 +20,14 @@ export interface PlaceOrderRequest {
    * worker map the venue's orders and fills back to the trade that sent them.
    */
   clientOrderId: string;
+  /**
+   * How long the venue may still execute the request after it is sent, and
+   * its answer is awaited (the client's own default when absent). A request
+   * whose answer is lost settles that much sooner: a hedge IOC gives itself a
+   * fraction of the hedge timeout, so a lost one is known unplaced, and
+   * retried, while the hedge may still fill.
+   */
+  lifetimeMs?: number;
 }
 
 export interface VenueOrder {

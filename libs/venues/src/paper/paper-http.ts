@@ -24,6 +24,8 @@ export interface CallOptions {
   body?: unknown;
   /** Public endpoints are sent unsigned. */
   signed?: boolean;
+  /** How long the answer is awaited (default requestTimeoutMs). */
+  timeoutMs?: number;
 }
 
 interface RawResponse {
@@ -68,7 +70,13 @@ export class PaperHttp {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (options.signed !== false)
       Object.assign(headers, signedHeaders(this.options.credentials, method, fullPath, body));
-    const response = await this.send(method, fullPath, headers, body);
+    const response = await this.send(
+      method,
+      fullPath,
+      headers,
+      body,
+      options.timeoutMs ?? this.options.requestTimeoutMs,
+    );
     const parsed = parseBody(response.text);
     if (response.status >= 200 && response.status < 300)
       return { status: response.status, body: parsed };
@@ -92,6 +100,7 @@ export class PaperHttp {
     path: string,
     headers: Record<string, string>,
     body: string,
+    timeoutMs: number,
   ): Promise<RawResponse> {
     const request = this.base.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<RawResponse>((resolve, reject) => {
@@ -104,7 +113,7 @@ export class PaperHttp {
           method,
           agent: this.agent,
           headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-          timeout: this.options.requestTimeoutMs,
+          timeout: timeoutMs,
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -123,9 +132,7 @@ export class PaperHttp {
           );
         },
       );
-      req.on('timeout', () =>
-        req.destroy(new Error(`no answer within ${this.options.requestTimeoutMs} ms`)),
-      );
+      req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
       req.on('error', (error) =>
         reject(
           new VenueNetworkError(this.options.venue, `${method} ${path}: ${error.message}`, error),

@@ -249,18 +249,19 @@ export class PaperVenueClient implements VenueClient {
   }
 
   private async place(request: PlaceOrderRequest, type: OrderType): Promise<OrderAck> {
-    const params = { ...wirePlacement(request, type), expires_at_ms: this.expiry() };
+    const lifetimeMs = request.lifetimeMs ?? this.requestTimeoutMs;
+    const params = { ...wirePlacement(request, type), expires_at_ms: this.expiry(lifetimeMs) };
     const outcome = await this.orderCall(
       { op: 'place', params },
-      { method: 'POST', path: '/orders', options: { body: params } },
+      { method: 'POST', path: '/orders', options: { body: params, timeoutMs: lifetimeMs } },
     );
     if (outcome.error) throw outcome.error;
     return this.ack$(outcome.body as WirePlaceResult);
   }
 
   /** An order request's expiry on the venue: it is refused if it reaches the engine later. */
-  private expiry(): number {
-    return Date.now() + this.requestTimeoutMs;
+  private expiry(lifetimeMs = this.requestTimeoutMs): number {
+    return Date.now() + lifetimeMs;
   }
 
   /**
@@ -290,7 +291,10 @@ export class PaperVenueClient implements VenueClient {
       if (this.options.orderEntry === 'http' || !this.stream.takesOrders) {
         outcome = await this.http.exchange(http.method, http.path, http.options);
       } else {
-        const answer = await this.stream.request(message, this.requestTimeoutMs);
+        const answer = await this.stream.request(
+          message,
+          http.options.timeoutMs ?? this.requestTimeoutMs,
+        );
         outcome =
           answer.status >= 200 && answer.status < 300
             ? answer

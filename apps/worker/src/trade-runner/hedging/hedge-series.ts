@@ -28,6 +28,14 @@ import {
 import { logEntry, type HedgeResult, type LogEntry } from '../../execution-log/log-entries';
 import type { HedgeContext } from './hedge-context';
 
+/**
+ * Each attempt's lifetime on the venue, as a share of hedge_timeout_ms: an
+ * attempt whose answer is lost is known unplaced this soon (plus the client's
+ * margin) and retried while the hedge may still fill.
+ */
+const ATTEMPT_LIFETIME_SHARE = 0.25;
+const MIN_ATTEMPT_LIFETIME_MS = 250;
+
 /** Pause before retrying a hedge for its remainder: short, the position is open meanwhile. */
 const retryDelayMs = (attempt: number): number => Math.min(25 * 2 ** (attempt - 1), 400);
 
@@ -111,6 +119,10 @@ export class HedgeSeries {
         makerFillId: this.cause,
         attempt: this.attempts,
       }),
+      lifetimeMs: Math.max(
+        MIN_ATTEMPT_LIFETIME_MS,
+        Math.floor(venue.timeoutMs * ATTEMPT_LIFETIME_SHARE),
+      ),
     };
     const sent = logEntry('hedge_sent', {
       exchange: venue.leg.venue,

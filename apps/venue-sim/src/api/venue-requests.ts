@@ -86,23 +86,23 @@ export interface OrderFacts {
  * checked here; the rest is validated when the engine takes the request.
  */
 export function orderFacts(op: OrderOp, fields: Record<string, unknown>): OrderFacts {
-  const placement = op === 'replace' ? fields['next'] : op === 'place' ? fields : undefined;
-  const type =
-    placement && typeof placement === 'object'
-      ? (placement as Record<string, unknown>)['type']
-      : undefined;
-  const expiresAtMs = parseExpiry(
-    fields['expires_at_ms'] ??
-      (op === 'replace' && placement && typeof placement === 'object'
-        ? (placement as Record<string, unknown>)['expires_at_ms']
-        : undefined),
-  );
+  // The placement a request makes: the body itself, or a replace's `next`.
+  const placement: Record<string, unknown> =
+    op === 'place' ? fields : op === 'replace' ? objectOrEmpty(fields['next']) : {};
+  const type = placement['type'];
+  // A replace's expiry is the request's; one given on `next` is taken as the same.
+  const expiresAtMs = parseExpiry(fields['expires_at_ms'] ?? placement['expires_at_ms']);
   return {
     op,
     ...(type === 'post_only' || type === 'ioc' ? { orderType: type } : {}),
     ...(expiresAtMs !== undefined ? { expiresAtMs } : {}),
   };
 }
+
+const objectOrEmpty = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 
 /** Epoch milliseconds, a number in a body or digits in a query string. */
 function parseExpiry(value: unknown): number | undefined {

@@ -258,6 +258,32 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
     });
   });
 
+  it('refuses a lose-next body it cannot follow', async () => {
+    const rulesNow = async () =>
+      ((await control.state())['venues'] as Array<{ id: string; lose_next: unknown[] }>).find(
+        (state) => state.id === venue,
+      )!.lose_next;
+    const before = await rulesNow();
+    for (const body of [
+      { then: 'drop' },
+      { at: 'during', then: 'drop' },
+      { at: 'before', then: 'vanish' },
+      { at: 'before', then: 'drop', op: 'amend' },
+      { at: 'before', then: 'drop', order_type: 'limit' },
+      { at: 'before', then: 'hang', hang_ms: -1 },
+    ]) {
+      const response = await fetch(`${sim.url}/control/venues/${venue}/lose-next`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+      });
+      expect([response.status, ((await response.json()) as { code: string }).code]).toEqual([
+        400,
+        'invalid_request',
+      ]);
+    }
+    expect(await rulesNow()).toEqual(before);
+  });
+
   it('freeze (hang): on thaw, held requests execute in the order they arrived', async () => {
     const trader = await account();
     await control.freeze(venue, 'hang');

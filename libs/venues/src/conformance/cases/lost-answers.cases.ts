@@ -82,4 +82,28 @@ export function lostAnswerCases(ctx: SuiteContext): void {
       expect(order.status).toBe('open');
     },
   );
+
+  itWhen(ctx.capabilities.loseAnswer === true)(
+    'a replace executed but unanswered: the venue has the new order by its client order id, the old one canceled',
+    async () => {
+      const { client, harness, nextId, farBid, placeBuy, size } = ctx;
+      const price = await farBid();
+      const placed = await placeBuy(price);
+      const next = {
+        symbol: harness.symbol,
+        side: 'buy' as const,
+        price,
+        size,
+        clientOrderId: nextId(),
+      };
+      await harness.driver.loseNextAnswer!('replace', 'after');
+      await lostAnswer(
+        client.replace({ target: { clientOrderId: placed.order.clientOrderId }, next }),
+      );
+      expect((await client.order({ clientOrderId: next.clientOrderId })).status).toBe('open');
+      expect((await client.order({ clientOrderId: placed.order.clientOrderId })).status).toBe(
+        'canceled',
+      );
+    },
+  );
 }

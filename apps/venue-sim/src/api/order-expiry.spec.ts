@@ -160,7 +160,7 @@ describe('order expiry (expires_at_ms)', () => {
         baseUrl,
         credentials,
         orderEntry,
-        requestTimeoutMs: 300,
+        requestTimeoutMs: 800,
         reconnect: { initialMs: 20, maxMs: 100 },
       });
       await created.connect();
@@ -187,10 +187,10 @@ describe('order expiry (expires_at_ms)', () => {
       'over %s: a placement held past its expiry fails with settlesByMs, and the venue never executes it',
       async (orderEntry) => {
         const { client: trader, wallet } = await client(orderEntry);
-        await control.loseNext(venue, { wallet, at: 'before', then: 'hang', hangMs: 700 });
+        await control.loseNext(venue, { wallet, at: 'before', then: 'hang', hangMs: 1_600 });
         const sentAt = Date.now();
         const error = await lostAnswer(trader.placePostOnly(request(`pc-${orderEntry}-1`)));
-        expect(error.settlesByMs).toBeGreaterThanOrEqual(sentAt + 300 + EXPIRY_SETTLE_MARGIN_MS);
+        expect(error.settlesByMs).toBeGreaterThanOrEqual(sentAt + 800 + EXPIRY_SETTLE_MARGIN_MS);
         expect(error.settlesByMs).toBeLessThanOrEqual(Date.now() + EXPIRY_SETTLE_MARGIN_MS + 50);
 
         await pause(error.settlesByMs! - Date.now());
@@ -198,7 +198,7 @@ describe('order expiry (expires_at_ms)', () => {
           UnknownOrderError,
         );
         // The held request reaches the engine later, and is refused there.
-        await pause(700 - (Date.now() - sentAt) + 100);
+        await pause(1_600 - (Date.now() - sentAt) + 100);
         expect(await recorded(wallet, `pc-${orderEntry}-1`)).toEqual([]);
         // Its client order id was never used: it places as a new order.
         expect((await trader.placePostOnly(request(`pc-${orderEntry}-1`))).duplicate).toBe(false);
@@ -212,7 +212,7 @@ describe('order expiry (expires_at_ms)', () => {
         await control.loseNext(venue, { wallet, at: 'after', then: 'drop' });
         const sentAt = Date.now();
         const error = await lostAnswer(trader.placePostOnly(request(`pc-${orderEntry}-2`)));
-        expect(error.settlesByMs).toBeGreaterThanOrEqual(sentAt + 300 + EXPIRY_SETTLE_MARGIN_MS);
+        expect(error.settlesByMs).toBeGreaterThanOrEqual(sentAt + 800 + EXPIRY_SETTLE_MARGIN_MS);
         const order = await trader.order({ clientOrderId: `pc-${orderEntry}-2` });
         expect(order.status).toBe('open');
       },
@@ -221,7 +221,13 @@ describe('order expiry (expires_at_ms)', () => {
     it('a cancel and a replace held past their expiry fail with settlesByMs and change nothing', async () => {
       const { client: trader, wallet } = await client('socket');
       await trader.placePostOnly(request('pc-target'));
-      await control.loseNext(venue, { wallet, at: 'before', then: 'hang', hangMs: 600, count: 2 });
+      await control.loseNext(venue, {
+        wallet,
+        at: 'before',
+        then: 'hang',
+        hangMs: 1_200,
+        count: 2,
+      });
       const cancel = await lostAnswer(trader.cancel({ clientOrderId: 'pc-target' }));
       const replace = await lostAnswer(
         trader.replace({
@@ -231,7 +237,8 @@ describe('order expiry (expires_at_ms)', () => {
       );
       expect(cancel.settlesByMs).toEqual(expect.any(Number));
       expect(replace.settlesByMs).toEqual(expect.any(Number));
-      await pause(700);
+      // Both holds are over: the replace's ends 1.2 s after it was sent, 0.8 s after the cancel.
+      await pause(1_000);
       expect(
         (await control.accountOrders(venue, wallet)).orders.map((order) => [
           order.client_order_id,
@@ -242,7 +249,7 @@ describe('order expiry (expires_at_ms)', () => {
 
     it('a placement answered late but before its expiry executes: a timeout alone proves nothing', async () => {
       const { client: trader, wallet } = await client('socket');
-      await control.loseNext(venue, { wallet, at: 'after', then: 'hang', hangMs: 500 });
+      await control.loseNext(venue, { wallet, at: 'after', then: 'hang', hangMs: 1_200 });
       const error = await lostAnswer(trader.placePostOnly(request('pc-late')));
       expect(error.settlesByMs).toEqual(expect.any(Number));
       expect(await recorded(wallet, 'pc-late')).toMatchObject([{ status: 'open' }]);

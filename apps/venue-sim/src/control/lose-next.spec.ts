@@ -71,7 +71,7 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
         wallet: trader.wallet,
         at: 'before',
         then: 'drop',
-        blockMs: 400,
+        blockMs: 1_500,
       });
 
       cutting.send({ op: 'place', id: 'b1', params: placement('bd-1') });
@@ -84,7 +84,7 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
       await expect(RawVenueSocket.open(wsUrl, trader)).rejects.toThrow(/503/);
       // Only that wallet is refused, and only for block_ms.
       sockets.push(await RawVenueSocket.open(wsUrl, other));
-      await pause(450);
+      await pause(cutting.closedAtMs! + 1_600 - Date.now());
       const back = await accountSocket(trader);
       back.send({ op: 'place', id: 'b2', params: placement('bd-1') });
       expect(await back.answer('b2')).toMatchObject({ status: 201 });
@@ -114,14 +114,14 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
         wallet: trader.wallet,
         at: 'before',
         then: 'hang',
-        hangMs: 400,
+        hangMs: 1_000,
       });
       const sentAt = Date.now();
       raw.send({ op: 'place', id: 'h1', params: placement('bh-1') });
       await pause(150);
       expect(await recorded(trader, 'bh-1')).toEqual([]);
       expect(await raw.answer('h1')).toMatchObject({ status: 201 });
-      expect(Date.now() - sentAt).toBeGreaterThanOrEqual(390);
+      expect(Date.now() - sentAt).toBeGreaterThanOrEqual(990);
       expect(await recorded(trader, 'bh-1')).toHaveLength(1);
     });
 
@@ -132,7 +132,7 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
         wallet: trader.wallet,
         at: 'after',
         then: 'hang',
-        hangMs: 400,
+        hangMs: 1_000,
       });
       const sentAt = Date.now();
       raw.send({ op: 'place', id: 'h2', params: placement('ah-1') });
@@ -140,7 +140,7 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
       expect(await recorded(trader, 'ah-1')).toHaveLength(1);
       expect(raw.answerTo('h2')).toBeUndefined();
       expect(await raw.answer('h2')).toMatchObject({ status: 201 });
-      expect(Date.now() - sentAt).toBeGreaterThanOrEqual(390);
+      expect(Date.now() - sentAt).toBeGreaterThanOrEqual(990);
     });
 
     it('matches op, order_type and wallet, count times, and leaves the rest alone', async () => {
@@ -154,7 +154,7 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
         wallet: trader.wallet,
         at: 'after',
         then: 'hang',
-        hangMs: 300,
+        hangMs: 1_000,
       });
       await control.loseNext(venue, {
         op: 'place',
@@ -184,7 +184,8 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
       other.send({ op: 'cancel', id: 'o2', params: { client_order_id: 'mt-o' } });
       const otherStarted = Date.now();
       expect(await other.answer('o2')).toMatchObject({ status: 200 });
-      expect(Date.now() - otherStarted).toBeLessThan(250);
+      // Not held: another wallet's cancel matches no rule.
+      expect(Date.now() - otherStarted).toBeLessThan(1_000);
 
       // Two cancels are held, the third is not.
       const started = Date.now();
@@ -196,10 +197,10 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
         raw.send({ op: 'cancel', id, params: { client_order_id: clientOrderId } });
       expect(await raw.answer('c3')).toMatchObject({ status: 200 });
       expect(raw.answerTo('c1')).toBeUndefined();
-      expect(Date.now() - started).toBeLessThan(250);
+      expect(raw.answerTo('c2')).toBeUndefined();
       expect(await raw.answer('c1')).toMatchObject({ status: 200 });
       expect(await raw.answer('c2')).toMatchObject({ status: 200 });
-      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(990);
       expect(await control.accountOrders(venue, trader.wallet, { status: 'open' })).toEqual({
         orders: [],
       });
@@ -230,7 +231,7 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
         op: 'cancel',
         at: 'after',
         then: 'hang',
-        hangMs: 400,
+        hangMs: 1_000,
       });
       await signedHttp(baseUrl, trader, 'POST', '/orders', placement('hah-1'));
       const sentAt = Date.now();
@@ -239,7 +240,7 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
       expect(await recorded(trader, 'hah-1')).toMatchObject([{ status: 'canceled' }]);
       const outcome = await pending;
       expect(outcome).toMatchObject({ kind: 'answer', status: 200 });
-      expect(outcome.atMs - sentAt).toBeGreaterThanOrEqual(390);
+      expect(outcome.atMs - sentAt).toBeGreaterThanOrEqual(990);
     });
 
     it('before + hang: nothing happens for hang_ms, then the order executes', async () => {
@@ -248,7 +249,7 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
         wallet: trader.wallet,
         at: 'before',
         then: 'hang',
-        hangMs: 400,
+        hangMs: 1_000,
       });
       const pending = signedHttp(baseUrl, trader, 'POST', '/orders', placement('hbh-1'));
       await pause(150);

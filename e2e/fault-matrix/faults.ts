@@ -45,8 +45,16 @@ const freeze =
     for (const venue of FROZEN) market.frozen.add(venue);
     try {
       for (const venue of FROZEN) await sim.freeze(venue, mode);
-      note(`${FROZEN.join(', ')} frozen (${mode})`);
-      await delay(FAULT_MS);
+      // A maker fill the moment the freeze begins on every pair whose hedge venue froze: its
+      // hedge goes into the freeze for certain (the driver's takers may or may not land there).
+      for (const pair of PAIRS) {
+        if (!FROZEN.includes(pair.hedge.venue) || FROZEN.includes(pair.maker.venue)) continue;
+        await sim.trade(pair.maker.venue, pair.maker.symbol, pair.maker.takerSide, '0.02');
+      }
+      note(
+        `${FROZEN.join(', ')} frozen (${mode}) ${FREEZE_MS} ms, a taker on the makers hedged there`,
+      );
+      await delay(FREEZE_MS);
     } finally {
       for (const venue of FROZEN) await sim.thaw(venue);
       for (const venue of FROZEN) market.frozen.delete(venue);

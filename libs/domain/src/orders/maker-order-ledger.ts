@@ -222,28 +222,43 @@ export class MakerOrderLedger {
     return total;
   }
 
-  /** What must happen next (see MakerObligation). */
+  /**
+   * What must happen next (see MakerObligation). Runs on every quote cycle:
+   * one pass over the orders, nothing allocated but the answer.
+   */
   obligation(nowMs: number): MakerObligation {
+    let settle: LedgerOrder | undefined;
     let settleAt = Infinity;
-    // The new order of a replace first: if it rests, the old one is gone.
-    const unknown = this.live
-      .filter((order) => order.fate === 'unknown')
-      .sort((a, b) => Number(b.replaces !== null) - Number(a.replaces !== null));
-    for (const order of unknown) {
-      if (order.lookUpAtMs <= nowMs) return { kind: 'settle', order };
-      settleAt = Math.min(settleAt, order.lookUpAtMs);
+    let uncounted = false;
+    let live = 0;
+    let oldest: LedgerOrder | undefined;
+    let newest: LedgerOrder | undefined;
+    for (const order of this.orders) {
+      if (order.fate === 'unknown') {
+        // The new order of a replace first: if it rests, the old one is gone.
+        if (order.lookUpAtMs > nowMs) settleAt = Math.min(settleAt, order.lookUpAtMs);
+        else if (!settle || (order.replaces !== null && settle.replaces === null)) settle = order;
+      }
+      if (compare(order.venueFilled, order.seenFilled) > 0) uncounted = true;
+      if (order.fate !== 'closed') {
+        live += 1;
+        oldest ??= order;
+        newest = order;
+      }
     }
+    if (settle) return { kind: 'settle', order: settle };
     if (settleAt < Infinity) return { kind: 'settle_at', atMs: settleAt };
-    const uncounted = this.orders.filter(
-      (order) => compare(order.venueFilled, order.seenFilled) > 0,
-    );
-    if (uncounted.length > 0) {
-      return { kind: 'read_fills', clientOrderIds: uncounted.map((order) => order.clientOrderId) };
+    if (uncounted) {
+      return {
+        kind: 'read_fills',
+        clientOrderIds: this.orders
+          .filter((order) => compare(order.venueFilled, order.seenFilled) > 0)
+          .map((order) => order.clientOrderId),
+      };
     }
-    this.prune();
-    const live = this.live;
-    if (live.length > 1) return { kind: 'cancel', order: live[0] };
-    return { kind: 'quote', current: live[0] ?? null };
+    if (live < this.orders.length) this.prune();
+    if (live > 1 && oldest) return { kind: 'cancel', order: oldest };
+    return { kind: 'quote', current: newest ?? null };
   }
 
   /**

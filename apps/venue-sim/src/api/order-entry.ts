@@ -101,15 +101,6 @@ export class OrderEntry {
     return reply;
   }
 
-  /** Runs an engine call, its refusals mapped to the wire's statuses. */
-  run(venue: VenueEngine, call: () => HttpReply): HttpReply {
-    try {
-      return call();
-    } catch (error) {
-      throw toHttpFailure(error, venue);
-    }
-  }
-
   place(request: SignedRequest, body: Record<string, unknown>): Promise<HttpReply> {
     return this.execute(request, { op: 'place', fields: body }, (venue) => {
       const order = parsePlaceOrder(body);
@@ -162,6 +153,15 @@ export class OrderEntry {
         return this.cancel(request, params);
       case 'replace':
         return this.replace(request, params);
+    }
+  }
+
+  /** Runs an engine call, its refusals mapped to the wire's statuses. */
+  private run(venue: VenueEngine, call: () => HttpReply): HttpReply {
+    try {
+      return call();
+    } catch (error) {
+      throw toHttpFailure(error, venue);
     }
   }
 

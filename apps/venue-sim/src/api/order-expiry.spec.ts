@@ -218,6 +218,24 @@ describe('order expiry (expires_at_ms)', () => {
       },
     );
 
+    it.each(['socket', 'http'] as const)(
+      "over %s: a placement's own lifetimeMs is its expiry and its answer wait",
+      async (orderEntry) => {
+        const { client: trader, wallet } = await client(orderEntry);
+        await control.loseNext(venue, { wallet, at: 'before', then: 'hang', hangMs: 1_200 });
+        const sentAt = Date.now();
+        const error = await lostAnswer(
+          trader.placePostOnly({ ...request(`pc-${orderEntry}-life`), lifetimeMs: 200 }),
+        );
+        // Given up after the lifetime, not the client's 800 ms.
+        expect(Date.now() - sentAt).toBeLessThan(800);
+        expect(error.settlesByMs).toBeGreaterThanOrEqual(sentAt + 200 + EXPIRY_SETTLE_MARGIN_MS);
+        expect(error.settlesByMs).toBeLessThan(sentAt + 800 + EXPIRY_SETTLE_MARGIN_MS);
+        await pause(1_200 - (Date.now() - sentAt) + 100);
+        expect(await recorded(wallet, `pc-${orderEntry}-life`)).toEqual([]);
+      },
+    );
+
     it('a cancel and a replace held past their expiry fail with settlesByMs and change nothing', async () => {
       const { client: trader, wallet } = await client('socket');
       await trader.placePostOnly(request('pc-target'));

@@ -233,9 +233,12 @@ export async function checkTrade(
   const residual = sum(
     events.filter((e) => e.event_type === 'chunk_completed').map((e) => e.data?.residual_unhedged),
   );
-  const named = sum(
+  const timedOut = sum(
     events.filter((e) => e.event_type === 'hedge_timeout').map((e) => e.data?.unhedged_size),
   );
+  // What the trade names unhedged: its failure_reason ("unhedged size X"), else its hedge_timeouts.
+  const inReason = /unhedged size ([0-9.]+)/.exec(view.failure_reason ?? '');
+  const named = inReason ? new Big(inReason[1]) : timedOut;
 
   if (new Big(view.filled_size).gt(view.target_size)) {
     add('overfill', `filled_size ${view.filled_size} > target_size ${view.target_size}`);
@@ -304,11 +307,19 @@ export async function checkTrade(
       venueEvidence,
     );
   } else if (view.status === 'failed') {
+    // A trade fails for a hedge only for size the venues left unhedged.
+    if (/hedge/i.test(view.failure_reason ?? '') && unhedged.eq(0) && named.eq(0)) {
+      add(
+        'failed_although_hedged',
+        `failed (${JSON.stringify(view.failure_reason)}) though the venues show every maker fill hedged (made ${made.toFixed()}, hedged ${hedged.toFixed()})`,
+        venueEvidence,
+      );
+    }
     // A failed trade must name what the venues left unhedged.
     if (unhedged.minus(named).abs().gt(residual)) {
       add(
         'failed_unhedged_misreported',
-        `failed naming ${named.toFixed()} unhedged (residual ${residual.toFixed()}); the venues show ${unhedged.toFixed()} unhedged (made ${made.toFixed()}, hedged ${hedged.toFixed()})`,
+        `failed naming ${named.toFixed()} unhedged (failure_reason ${JSON.stringify(view.failure_reason)}, residual ${residual.toFixed()}); the venues show ${unhedged.toFixed()} unhedged (made ${made.toFixed()}, hedged ${hedged.toFixed()})`,
         venueEvidence,
       );
     }
@@ -321,6 +332,15 @@ export async function checkTrade(
         venueEvidence,
       );
     }
+  }
+  // hedge_timeout entries say what a hedge left unhedged; a hedge that filled after its
+  // timeout (e.g. held by a frozen venue) makes them claim size the venue hedged.
+  if (!unhedged.lt(0) && timedOut.gt(0) && timedOut.minus(unhedged).abs().gt(residual)) {
+    add(
+      'hedge_timeout_misreported',
+      `hedge_timeout entries name ${timedOut.toFixed()} unhedged; the venues show ${unhedged.toFixed()} unhedged (made ${made.toFixed()}, hedged ${hedged.toFixed()}, residual ${residual.toFixed()}, status ${view.status})`,
+      venueEvidence,
+    );
   }
   return figures(
     view,

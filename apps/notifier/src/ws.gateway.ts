@@ -74,6 +74,25 @@ function refuseUpgrade(
 }
 
 /**
+ * A request Node's parser refuses before any handler runs (a head over 16 KiB,
+ * malformed HTTP): the same `{error, code}` body as every other refusal,
+ * instead of Node's bare status line.
+ */
+function onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    refuseUpgrade(socket, 431, { error: 'request headers too large', code: 'headers_too_large' });
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    refuseUpgrade(socket, 408, { error: 'request timeout', code: 'request_timeout' });
+  } else {
+    refuseUpgrade(socket, 400, { error: 'malformed request', code: 'invalid_request' });
+  }
+}
+
+/**
  * The notifier's edge: one HTTP server for GET /healthz and the WebSocket
  * upgrade at /api/v1/ws, and the dispatch of client messages to use cases.
  *
@@ -101,6 +120,7 @@ export class WsGateway {
     this.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       void this.onUpgrade(request, socket, head);
     });
+    this.server.on('clientError', onClientError);
   }
 
   async listen(port: number, host: string): Promise<AddressInfo> {

@@ -3,3 +3,5 @@ export * from './namespace';
 export * from './test-database';
 export * from './test-operator';
 export * from './tcp-proxy';
+export * from './fuzz/error-shape';
+export * from './fuzz/hostile-values';

@@ -1,8 +1,36 @@
 import Big from 'big.js';
+import type { LoseNextFault } from '@sts/app-venue-sim';
+import type { VenueOrder } from '@sts/venues';
 import { eventually } from './eventually';
 import { WorkerHarness, type Trader } from './worker-harness';
 
 jest.setTimeout(60_000);
+
+/** A trade whose condition always holds, with its maker bid resting on Hyperliquid (hedge: Paradex). */
+async function restingTrade(
+  harness: WorkerHarness,
+  targetSize: string,
+): Promise<{ trader: Trader; tradeId: string; order: VenueOrder }> {
+  const trader = await harness.trader();
+  const tradeId = await harness.createTrade(trader, {
+    target_size: targetSize,
+    target_spread: '-1000',
+  });
+  return { trader, tradeId, order: await harness.waitForMakerOrder(trader, 'hyperliquid') };
+}
+
+/** The next hedge IOC of `trader` on Paradex meets `fault` (see the simulator's lose-next). */
+const loseNextHedge = (
+  harness: WorkerHarness,
+  trader: Trader,
+  fault: Pick<LoseNextFault, 'at' | 'then' | 'hangMs' | 'blockMs'>,
+): Promise<unknown> =>
+  harness.sim.loseNext('paradex', {
+    op: 'place',
+    orderType: 'ioc',
+    wallet: trader.wallet,
+    ...fault,
+  });
 
 /**
  * Orders whose answer is lost, reproduced at the exact moment with the
@@ -26,12 +54,7 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
   };
 
   it('a maker order filled while the account socket is down is counted before any new order is sized', async () => {
-    const trader = await harness.trader();
-    const tradeId = await harness.createTrade(trader, {
-      target_size: '0.01',
-      target_spread: '-1000',
-    });
-    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    const { trader, tradeId, order } = await restingTrade(harness, '0.01');
 
     // The account socket drops and stays refused: the fill below never reaches the stream.
     const { dropped } = await harness.sim.dropSockets('hyperliquid', 4_000, trader.wallet);
@@ -51,12 +74,7 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
   });
 
   it('a replace executed by the venue whose answer is lost is looked up, never placed again', async () => {
-    const trader = await harness.trader();
-    const tradeId = await harness.createTrade(trader, {
-      target_size: '0.01',
-      target_spread: '-1000',
-    });
-    const first = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    const { trader, tradeId, order: first } = await restingTrade(harness, '0.01');
     await harness.sim.loseNext('hyperliquid', {
       op: 'replace',
       wallet: trader.wallet,
@@ -87,12 +105,7 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
   });
 
   it('a hedge venue frozen past the hedge timeout: the trade reports exactly what the venue left unhedged', async () => {
-    const trader = await harness.trader();
-    const tradeId = await harness.createTrade(trader, {
-      target_size: '0.004',
-      target_spread: '-1000',
-    });
-    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    const { trader, tradeId, order } = await restingTrade(harness, '0.004');
     // Every paradex request hangs: the hedge IOC, then its look-ups, past hedge_timeout_ms.
     await harness.sim.freeze('paradex', 'hang');
     try {
@@ -125,17 +138,9 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
   });
 
   it('a hedge IOC held past its lifetime is refused by the venue, settled and retried in time', async () => {
-    const trader = await harness.trader();
-    const tradeId = await harness.createTrade(trader, {
-      target_size: '0.004',
-      target_spread: '-1000',
-    });
-    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    const { trader, tradeId, order } = await restingTrade(harness, '0.004');
     // Held 2 s before the engine sees it: past its lifetime (a quarter of hedge_timeout_ms).
-    await harness.sim.loseNext('paradex', {
-      op: 'place',
-      orderType: 'ioc',
-      wallet: trader.wallet,
+    await loseNextHedge(harness, trader, {
       at: 'before',
       then: 'hang',
       hangMs: 2_000,
@@ -152,16 +157,8 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
   });
 
   it('a hedge whose answer is lost after the venue filled it is looked up: hedge_filled, no second hedge', async () => {
-    const trader = await harness.trader();
-    const tradeId = await harness.createTrade(trader, {
-      target_size: '0.004',
-      target_spread: '-1000',
-    });
-    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
-    await harness.sim.loseNext('paradex', {
-      op: 'place',
-      orderType: 'ioc',
-      wallet: trader.wallet,
+    const { trader, tradeId, order } = await restingTrade(harness, '0.004');
+    await loseNextHedge(harness, trader, {
       at: 'after',
       then: 'drop',
       blockMs: 1_000,
@@ -197,16 +194,8 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
   });
 
   it('a hedge IOC that never reached the venue is retried only once it can no longer arrive', async () => {
-    const trader = await harness.trader();
-    const tradeId = await harness.createTrade(trader, {
-      target_size: '0.004',
-      target_spread: '-1000',
-    });
-    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
-    await harness.sim.loseNext('paradex', {
-      op: 'place',
-      orderType: 'ioc',
-      wallet: trader.wallet,
+    const { trader, tradeId, order } = await restingTrade(harness, '0.004');
+    await loseNextHedge(harness, trader, {
       at: 'before',
       then: 'drop',
     });
@@ -229,12 +218,7 @@ describe('a halted venue pauses, it does not fail (issue 15, item 9)', () => {
   afterAll(() => harness.stop());
 
   it('a maker order refused as venue_halted pauses the trade; it resumes once the venue answers', async () => {
-    const trader = await harness.trader();
-    const tradeId = await harness.createTrade(trader, {
-      target_size: '0.01',
-      target_spread: '-1000',
-    });
-    await harness.waitForMakerOrder(trader, 'hyperliquid');
+    const { trader, tradeId } = await restingTrade(harness, '0.01');
     await harness.sim.freeze('hyperliquid', 'halt');
     try {
       // A halted venue's book stands still: a larger target makes the trade re-quote into it.
@@ -259,12 +243,7 @@ describe('a halted venue pauses, it does not fail (issue 15, item 9)', () => {
   });
 
   it('a hedge refused as venue_halted pauses the trade (no new maker fill meanwhile); it resumes once hedged', async () => {
-    const trader = await harness.trader();
-    const tradeId = await harness.createTrade(trader, {
-      target_size: '0.004',
-      target_spread: '-1000',
-    });
-    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    const { trader, tradeId, order } = await restingTrade(harness, '0.004');
     await harness.sim.freeze('paradex', 'halt');
     try {
       await harness.takeFromMaker(order, '0.002');

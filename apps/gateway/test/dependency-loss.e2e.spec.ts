@@ -114,6 +114,14 @@ describe('dependency loss at the gateway', () => {
         expect(elapsedMs).toBeLessThan(3_000);
       }
       expect((await gateway.request('GET', '/livez')).status).toBe(200);
+      // Operators hear of it once (not once per request), with no query parameters in the line.
+      const warnings = gateway
+        .logs()
+        .split('\n')
+        .filter((line) => line.includes('a dependency cannot be reached'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('"dependency":"postgres"');
+      expect(warnings[0]).not.toContain('"parameters"');
       const readiness = await gateway.request('GET', '/readyz');
       expect(readiness.status).toBe(503);
       expect(readiness.body).toMatchObject({

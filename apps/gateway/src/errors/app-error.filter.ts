@@ -23,6 +23,25 @@ export interface ErrorBody {
   [detail: string]: unknown;
 }
 
+/**
+ * What of an unexpected error goes to the log: never a failed query's
+ * parameters (they can hold a key hash or a sealed credential), only what
+ * names the failure.
+ */
+function loggable(error: unknown): unknown {
+  if (typeof error !== 'object' || error === null || !('parameters' in error)) return error;
+  const { name, message, code, query } = error as {
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+    query?: unknown;
+  };
+  return { name, message, code, query };
+}
+
+/** A lost dependency is logged once per this interval, not once per refused request. */
+const DEPENDENCY_LOG_EVERY_MS = 5_000;
+
 /** Seconds a client should wait before retrying a 503 caused by a lost dependency. */
 export const DEPENDENCY_RETRY_AFTER_S = 2;
 
@@ -85,15 +104,14 @@ export const dependencyUnavailable = (dependency: Dependency): AppError =>
 @Catch()
 export class AppErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('errors');
+  private readonly dependencyLoggedAt = new Map<Dependency, number>();
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
     const [status, body] = this.describe(exception, request);
-    if (status >= 500 && !(exception instanceof AppError)) {
-      this.logger.error({ err: exception }, 'unhandled error');
-    }
+    if (status === 500) this.logger.error({ err: loggable(exception) }, 'unhandled error');
     if (status === 503 && RETRYABLE.has(body.code)) {
       void reply.header('retry-after', String(DEPENDENCY_RETRY_AFTER_S));
     }
@@ -106,10 +124,13 @@ export class AppErrorFilter implements ExceptionFilter {
   private describe(exception: unknown, request: FastifyRequest): [number, ErrorBody] {
     if (exception instanceof AppError) return appErrorReply(exception);
     const dependency = lostDependencyOf(exception);
-    if (dependency) return appErrorReply(dependencyUnavailable(dependency));
+    if (dependency) {
+      this.logDependencyLoss(dependency, exception);
+      return appErrorReply(dependencyUnavailable(dependency));
+    }
     if (isPostgresDataException(exception)) {
       // A value the validators let through and Postgres refused: a validation gap, logged to be closed.
-      this.logger.warn({ err: exception }, 'database refused a request value');
+      this.logger.warn({ err: loggable(exception) }, 'database refused a request value');
       return [
         400,
         { error: 'a value in the request is malformed or out of range', code: 'invalid_request' },
@@ -130,6 +151,16 @@ export class AppErrorFilter implements ExceptionFilter {
     const limiterText = (exception as { message?: unknown }).message;
     const message = status === 429 && typeof limiterText === 'string' ? limiterText : text;
     return [status, { error: message, code }];
+  }
+
+  private logDependencyLoss(dependency: Dependency, exception: unknown): void {
+    const now = Date.now();
+    if (now - (this.dependencyLoggedAt.get(dependency) ?? 0) < DEPENDENCY_LOG_EVERY_MS) return;
+    this.dependencyLoggedAt.set(dependency, now);
+    this.logger.warn(
+      { dependency, err: loggable(exception) },
+      'a dependency cannot be reached; answering 503',
+    );
   }
 }
 

@@ -79,12 +79,21 @@ export class SimRecords {
    * simulator has no such read-out (builds before it was added).
    */
   async openOrders(venue: string, wallet: string): Promise<Array<Record<string, string>> | null> {
+    return this.orders(venue, wallet, '?status=open');
+  }
+
+  /** Every order of the account as the venue recorded it (null: no such read-out in this build). */
+  async orders(
+    venue: string,
+    wallet: string,
+    query = '',
+  ): Promise<Array<Record<string, any>> | null> {
     const response = await fetch(
-      `${this.simUrl}/control/venues/${venue}/accounts/${encodeURIComponent(wallet)}/orders?status=open`,
+      `${this.simUrl}/control/venues/${venue}/accounts/${encodeURIComponent(wallet)}/orders${query}`,
       { signal: AbortSignal.timeout(10_000) },
     );
     if (response.status === 404) return null;
-    if (!response.ok) throw new Error(`sim open orders ${venue}: HTTP ${response.status}`);
+    if (!response.ok) throw new Error(`sim orders ${venue}: HTTP ${response.status}`);
     return ((await response.json()) as { orders: Array<Record<string, string>> }).orders;
   }
 
@@ -255,6 +264,32 @@ export async function checkTrade(
     );
   }
 
+  // The venue's order history: no maker order of the trade may be placed while another still rests
+  // (a replace closes one and opens the next in the same instant).
+  const history = await sim.orders(pair.maker.venue, trader.wallet);
+  if (history) {
+    const makers = ofTrade(
+      history as Array<{ client_order_id: string } & Record<string, any>>,
+      tradeId,
+      'maker',
+    )
+      .filter((o) => o.type === 'post_only')
+      .sort((a, b) => a.created_at_ms - b.created_at_ms);
+    const closedAt = (o: Record<string, any>) =>
+      o.status === 'open' || o.status === 'partially_filled' ? Infinity : o.updated_at_ms;
+    for (let i = 0; i < makers.length; i += 1) {
+      const overlapping = makers.filter((o, j) => j > i && o.created_at_ms < closedAt(makers[i]));
+      if (overlapping.length === 0) continue;
+      const line = (o: Record<string, any>) =>
+        `${o.client_order_id} ${o.side} ${o.size}@${o.price} filled ${o.filled_size} ${o.status} ${o.created_at_ms}..${o.updated_at_ms}`;
+      add(
+        'overlapping_maker_orders',
+        `maker order ${makers[i].client_order_id} still rested when ${overlapping.length} more of the trade's maker orders were placed on ${pair.maker.venue}`,
+        { orders: [makers[i], ...overlapping].map(line) },
+      );
+      break;
+    }
+  }
   const makerFills = ofTrade(await sim.fills(pair.maker.venue, trader.wallet), tradeId, 'maker');
   const hedgeFills = ofTrade(await sim.fills(pair.hedge.venue, trader.wallet), tradeId, 'hedge');
   const made = sum(makerFills.map((f) => f.size));

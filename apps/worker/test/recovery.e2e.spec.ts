@@ -73,6 +73,51 @@ describe('a worker that dies, a worker that stops', () => {
     await second.kill();
   });
 
+  it('kill -9 with a placement still on its way: the new worker outwaits it, so one maker order rests', async () => {
+    const first = await harness.spawnWorker();
+    const trader = await harness.trader();
+    // The dead worker's first placement is held at the venue 4.5 s (within its 5 s lifetime).
+    await harness.sim.loseNext('hyperliquid', {
+      op: 'place',
+      wallet: trader.wallet,
+      at: 'before',
+      then: 'hang',
+      hangMs: 4_500,
+    });
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.01',
+      target_spread: '-1000',
+    });
+    // The placement has reached the venue (the rule took it): the worker dies now.
+    await eventually(async () => {
+      const { venues } = (await harness.sim.state()) as {
+        venues: Array<{ id: string; lose_next: unknown[] }>;
+      };
+      return venues.find((venue) => venue.id === 'hyperliquid')?.lose_next.length === 0;
+    }, 'the dead worker placement held at the venue');
+    await first.kill();
+
+    const second = await harness.spawnWorker();
+    await harness.waitForEvent(trader, tradeId, 'recovery_completed', 1, 20_000);
+    // However the held placement and the new worker's own order meet, one order rests.
+    let mostResting = 0;
+    const watchUntil = Date.now() + 3_000;
+    while (Date.now() < watchUntil) {
+      const open = (
+        await harness.sim.accountOrders('hyperliquid', trader.wallet, { status: 'open' })
+      ).orders;
+      mostResting = Math.max(mostResting, open.length);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(mostResting).toBe(1);
+    const [resting] = await harness.openOrders(trader, 'hyperliquid');
+    expect(resting.size).toBe('0.01');
+    await harness.takeFromMaker(resting, '0.01');
+    await harness.waitForStatus(trader, tradeId, 'completed');
+    expect(sum(await harness.sim.fillsOf('hyperliquid', trader.wallet))).toBe('0.01');
+    await second.kill();
+  });
+
   it('graceful shutdown hands the trade over: the next worker resumes it without a recovery', async () => {
     const first = await harness.addWorker();
     const trader = await harness.trader();

@@ -53,6 +53,13 @@ export interface VenueClient {
    * venue cancels and places in one request, 2 where it takes two.
    */
   readonly replaceRequestCost: number;
+  /**
+   * How long after it is sent an order request may still take effect on the
+   * venue (its expiry there, plus the margin of `settlesByMs`); null when the
+   * venue gives no bound. A worker taking over a dead worker's trade waits
+   * this long past the dead lease before it trusts what the venue shows.
+   */
+  readonly orderRequestLifetimeMs: number | null;
 
   /** Opens streams (own orders and fills) and loads markets. Idempotent. */
   connect(): Promise<void>;

@@ -23,6 +23,8 @@ export interface Acquisition {
   status: string;
   /** The worker whose lease expired (takeover only). */
   previousOwner: string | null;
+  /** How long ago (database clock) that lease expired (takeover only). */
+  previousExpiredMsAgo: number | null;
 }
 
 export interface RenewedLease {
@@ -63,6 +65,7 @@ export class LeaseRepository {
       kind: 'fresh',
       status: to,
       previousOwner: null,
+      previousExpiredMsAgo: null,
     };
   }
 
@@ -72,15 +75,17 @@ export class LeaseRepository {
       lease_epoch: string;
       status: string;
       previous_owner: string | null;
+      expired_ms_ago: number | null;
     }>(
       this.db.manager,
       `UPDATE trades t SET lease_owner = $2,
          lease_expires_at = now() + $3 * interval '1 millisecond',
          lease_epoch = t.lease_epoch + 1, updated_at = now()
-       FROM (SELECT id, lease_owner FROM trades WHERE id = $1 FOR UPDATE) previous
+       FROM (SELECT id, lease_owner, lease_expires_at FROM trades WHERE id = $1 FOR UPDATE) previous
        WHERE t.id = previous.id AND t.status IN ${EXECUTING}
          AND (t.lease_owner IS NULL OR t.lease_expires_at < now())
-       RETURNING t.lease_epoch, t.status, previous.lease_owner AS previous_owner`,
+       RETURNING t.lease_epoch, t.status, previous.lease_owner AS previous_owner,
+         (EXTRACT(EPOCH FROM now() - previous.lease_expires_at) * 1000)::float8 AS expired_ms_ago`,
       [tradeId, this.workerId, this.ttlMs],
     );
     if (rows.length === 0) return null;
@@ -90,6 +95,7 @@ export class LeaseRepository {
       kind: row.previous_owner === null ? 'handover' : 'takeover',
       status: row.status,
       previousOwner: row.previous_owner,
+      previousExpiredMsAgo: row.previous_owner === null ? null : Number(row.expired_ms_ago ?? 0),
     };
   }
 

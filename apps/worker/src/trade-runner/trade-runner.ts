@@ -1,5 +1,5 @@
 import type { TradeControl } from '@sts/contracts';
-import { formatDecimal } from '@sts/domain';
+import { formatDecimal, UNBOUNDED_REQUEST_SETTLE_MS } from '@sts/domain';
 import { logEntry } from '../execution-log/log-entries';
 import { readLoggedFills } from '../execution-log/logged-fills';
 import { LeaseLostError, TradeJournal } from '../execution-log/trade-journal';
@@ -231,6 +231,7 @@ export class TradeRunner {
   private async recover(): Promise<void> {
     const trade = this.trade;
     await this.openLegsUntilOpen();
+    await this.outwaitDeadWorkersRequests();
     const reconciliation = await this.retrying('reconcile with the venues', () =>
       reconcileTrade({
         db: this.services.db,
@@ -304,6 +305,31 @@ export class TradeRunner {
   }
 
   /** An executing trade cannot be rejected: its legs are retried until they open. */
+  /**
+   * A dead worker's last order requests may still be on their way to the
+   * venues (held by a slow network or a hanging venue): until they can no
+   * longer take effect, the venue's open orders and fills are not the whole
+   * truth, and an order the reconciliation did not see could rest beside the
+   * one this worker places. It sent nothing after its lease expired, and each
+   * request lives at most the venue's order request lifetime.
+   */
+  private async outwaitDeadWorkersRequests(): Promise<void> {
+    const expiredMsAgo = this.acquisition.previousExpiredMsAgo;
+    const legs = this.trade.legs;
+    if (expiredMsAgo === null || !legs) return;
+    const lifetimeMs = Math.max(
+      legs.makerClient.orderRequestLifetimeMs ?? UNBOUNDED_REQUEST_SETTLE_MS,
+      legs.hedgeClient.orderRequestLifetimeMs ?? UNBOUNDED_REQUEST_SETTLE_MS,
+    );
+    const waitMs = lifetimeMs - expiredMsAgo;
+    if (waitMs <= 0) return;
+    this.trade.log.info(
+      { wait_ms: Math.round(waitMs) },
+      "waiting until the dead worker's order requests can no longer land",
+    );
+    await sleep(waitMs);
+  }
+
   private async openLegsUntilOpen(): Promise<void> {
     await this.retrying('open the venues', () => this.trade.openLegs());
   }

@@ -41,6 +41,8 @@ export class CcxtVenueClient implements VenueClient {
   readonly venue: string;
   /** ccxt has no portable amend: a replace is a cancel and a placement. */
   readonly replaceRequestCost = 2;
+  /** ccxt sends no expiry with an order: this client knows no bound. */
+  readonly orderRequestLifetimeMs = null;
   private readonly exchange: CcxtExchangeLike;
   private readonly events: VenueEvents;
   private readonly markets$: CcxtMarketCache;

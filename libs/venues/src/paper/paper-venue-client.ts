@@ -84,6 +84,7 @@ export class PaperVenueClient implements VenueClient {
   readonly venue: string;
   /** The paper venue amends in one request (`replace`), as Hyperliquid and Lighter do. */
   readonly replaceRequestCost = 1;
+  readonly orderRequestLifetimeMs: number;
   private readonly requestTimeoutMs: number;
   private readonly http: PaperHttp;
   private readonly events: VenueEvents;
@@ -94,6 +95,8 @@ export class PaperVenueClient implements VenueClient {
   constructor(private readonly options: PaperVenueClientOptions) {
     this.venue = options.venue;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 5_000;
+    // Maker requests live requestTimeoutMs on the venue; hedges (lifetimeMs) less.
+    this.orderRequestLifetimeMs = this.requestTimeoutMs + EXPIRY_SETTLE_MARGIN_MS;
     this.http = new PaperHttp({
       venue: options.venue,
       baseUrl: options.baseUrl,

@@ -198,7 +198,7 @@ export const FAULTS: Fault[] = [
   },
 ];
 
-/** `FAULT=postgres,drop-ws` runs those alone; unset runs every fault. */
+/** `FAULT=postgres,drop-ws` runs those alone (a name may repeat); unset runs every fault. */
 export function selectFaults(selection = process.env['FAULT']): Fault[] {
   if (!selection) return FAULTS;
   const names = selection
@@ -211,5 +211,6 @@ export function selectFaults(selection = process.env['FAULT']): Fault[] {
       `unknown FAULT ${unknown.join(', ')}; known: ${FAULTS.map((f) => f.name).join(', ')}`,
     );
   }
-  return FAULTS.filter((fault) => names.includes(fault.name));
+  // In the order given, repeats kept: FAULT=postgres,postgres,postgres hunts a rare race.
+  return names.map((name) => FAULTS.find((fault) => fault.name === name)!);
 }

@@ -96,6 +96,27 @@ class ModelVenue {
     return [...this.orders.values()].reduce((sum, order) => sum + order.filled, 0);
   }
 
+  /**
+   * What may still rest: the resting orders' unfilled size plus what held
+   * requests would add if they reached the engine in time (a replace swaps its
+   * order for the new one, and places nothing unless that one is open and
+   * filled exactly what the trade saw).
+   */
+  get mayRest(): number {
+    let extra = 0;
+    for (const { request, atMs, expiresAtMs } of this.held) {
+      if (atMs >= expiresAtMs) continue; // refused when it arrives
+      if (request.op === 'place' && !this.orders.has(request.id)) extra += request.size;
+      if (request.op === 'replace') {
+        const previous = this.orders.get(request.previous);
+        if (previous?.open && previous.filled === request.expectedFilled) {
+          extra += Math.max(0, request.size - (previous.size - previous.filled));
+        }
+      }
+    }
+    return this.restingLeaves + extra;
+  }
+
   get restingLeaves(): number {
     return [...this.orders.values()]
       .filter((order) => order.open)
@@ -294,6 +315,8 @@ describe('maker order ledger under lost answers, delayed requests and late fills
               break;
           }
           expect(venue.totalFilled).toBeLessThanOrEqual(TARGET_LOTS);
+          // Resting plus unconfirmed size never exceeds what remains to fill.
+          expect(venue.mayRest).toBeLessThanOrEqual(TARGET_LOTS - venue.totalFilled);
           expect(venue.restingLeaves).toBeLessThanOrEqual(Number(trade.ledger.exposure()));
           expect(trade.counted).toBeLessThanOrEqual(venue.totalFilled);
         }

@@ -217,4 +217,44 @@ describe('dependency loss at the gateway', () => {
     }
     await eventually(async () => (await create()).status === 202, 10_000);
   });
+
+  describe('the identity provider unreachable', () => {
+    const jwks = new TcpProxy(0);
+    const sessionGateway = new GatewayHarness();
+
+    beforeAll(async () => {
+      await jwks.start();
+      await sessionGateway.start({
+        gatewayEnv: (env) => {
+          jwks.retarget(Number(new URL(env.AUTH_JWKS_URL).port));
+          return { ...env, AUTH_JWKS_URL: jwks.rewrite(env.AUTH_JWKS_URL) };
+        },
+      });
+    });
+    afterAll(async () => {
+      jwks.restore();
+      await sessionGateway.stop();
+      await jwks.stop();
+    });
+
+    it('answers a browser session 503 naming the identity provider, not 401 (which would sign it out); back by itself', async () => {
+      const token = await sessionGateway.jwks.sign({
+        sub: `idp|${Date.now()}`,
+        wallet_address: '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed',
+      });
+      const verify = () =>
+        sessionGateway.request('POST', '/api/v1/auth/verify', {
+          headers: { authorization: `Bearer ${token}` },
+        });
+      jwks.cut();
+      try {
+        const [response, elapsedMs] = await timed(verify);
+        expectUnavailable(response, 'identity_provider');
+        expect(elapsedMs).toBeLessThan(3_000);
+      } finally {
+        jwks.restore();
+      }
+      expect((await verify()).status).toBe(200);
+    });
+  });
 });

@@ -12,17 +12,20 @@ import { TestClient } from './ws-client';
 describe('dependency loss at the notifier', () => {
   const postgres = new TcpProxy(5432);
   const nats = new TcpProxy(4222);
+  const jwks = new TcpProxy(0);
   const harness = new NotifierHarness();
   let notifier: RunningNotifier;
   let alice: TestUser;
   let httpBase: string;
 
   beforeAll(async () => {
-    await Promise.all([postgres.start(), nats.start()]);
+    await Promise.all([postgres.start(), nats.start(), jwks.start()]);
     await harness.start();
+    jwks.retarget(Number(new URL(harness.env.AUTH_JWKS_URL).port));
     notifier = await harness.addReplica({
       DATABASE_URL: postgres.rewrite(harness.env.DATABASE_URL),
       NATS_URL: `nats://127.0.0.1:${nats.port}`,
+      AUTH_JWKS_URL: jwks.rewrite(harness.env.AUTH_JWKS_URL),
     });
     httpBase = `http://127.0.0.1:${notifier.port}`;
     alice = await harness.user();
@@ -30,8 +33,9 @@ describe('dependency loss at the notifier', () => {
   afterAll(async () => {
     postgres.restore();
     nats.restore();
+    jwks.restore();
     await harness.stop();
-    await Promise.all([postgres.stop(), nats.stop()]);
+    await Promise.all([postgres.stop(), nats.stop(), jwks.stop()]);
   });
 
   const probe = async (path: string) => {
@@ -119,6 +123,29 @@ describe('dependency loss at the notifier', () => {
     const after = await harness.publishLifecycle(alice, tradeId, 'trade.resumed', 'active');
     await client.next((message) => message.event_id === after, 10_000);
     expect(client.events().map((event) => event.event)).toEqual(['trade.paused', 'trade.resumed']);
+    await client.close();
+  });
+
+  it('identity provider unreachable: a JWT handshake is refused 503 naming it, not 401; back by itself', async () => {
+    const token = await harness.jwks.sign({
+      sub: alice.userId,
+      wallet_address: alice.wallet,
+    });
+    const headers = { authorization: `Bearer ${token}` };
+    jwks.cut();
+    try {
+      expect(await TestClient.refused(notifier.url, headers)).toEqual({
+        status: 503,
+        body: {
+          error: expect.any(String),
+          code: 'service_unavailable',
+          reason: 'identity_provider',
+        },
+      });
+    } finally {
+      jwks.restore();
+    }
+    const client = await TestClient.connect(notifier.url, { headers });
     await client.close();
   });
 });

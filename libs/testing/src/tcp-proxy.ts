@@ -20,9 +20,14 @@ export class TcpProxy {
   port = 0;
 
   constructor(
-    private readonly targetPort: number,
+    private targetPort: number,
     private readonly targetHost = '127.0.0.1',
   ) {}
+
+  /** Forwards new connections to another port (a server whose port is known only later). */
+  retarget(port: number): void {
+    this.targetPort = port;
+  }
 
   /** `scheme://host:port/rest` with host and port replaced by this proxy's. */
   rewrite(url: string): string {

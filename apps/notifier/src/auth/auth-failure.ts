@@ -28,6 +28,15 @@ export function authFailure(error: unknown): AuthFailure {
       closeCode: CloseCode.InternalError,
     };
   }
+  if (error.code === 'service_unavailable') {
+    return {
+      code: 'service_unavailable',
+      message: error.message,
+      reason: error.reason,
+      httpStatus: 503,
+      closeCode: CloseCode.InternalError,
+    };
+  }
   if (error.code === 'insufficient_scope' || error.code === 'ip_not_allowed') {
     return {
       code: error.code,

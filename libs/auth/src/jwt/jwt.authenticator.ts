@@ -33,6 +33,14 @@ export class JwtAuthenticator {
         requiredClaims: ['exp'],
       }));
     } catch (error) {
+      if (identityProviderUnreachable(error)) {
+        // The token may well be good: a 401 would sign the browser out for the provider's outage.
+        throw new AppError(
+          'service_unavailable',
+          "the identity provider's keys cannot be read to check the token; retry",
+          { reason: 'identity_provider', cause: error },
+        );
+      }
       throw new AppError('unauthorized', describe(error), { cause: error });
     }
     const userId = payload[this.settings.jwtUserClaim];
@@ -48,6 +56,16 @@ export class JwtAuthenticator {
       expiresAt: new Date((payload.exp ?? 0) * 1000),
     };
   }
+}
+
+/**
+ * The JWKS could not be fetched (timeout, refused connection, a broken
+ * answer), as opposed to a token that fails verification. jose raises JOSE
+ * errors for the latter; a fetch failure surfaces as a plain network error.
+ */
+function identityProviderUnreachable(error: unknown): boolean {
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) return true;
+  return !(error instanceof errors.JOSEError);
 }
 
 function describe(error: unknown): string {

@@ -1,5 +1,5 @@
 /** A backing service whose loss the edge reports as 503 service_unavailable, named in `reason`. */
-export type Dependency = 'postgres' | 'nats' | 'redis' | 'budget_service';
+export type Dependency = 'postgres' | 'nats' | 'redis' | 'budget_service' | 'identity_provider';
 
 /** SQLSTATEs that mean "the database is not there right now", not "your query is wrong". */
 const POSTGRES_UNAVAILABLE_STATES = /^(08...|57P0[1-3]|57014|53300|53400)$/;

@@ -66,6 +66,23 @@ describe('dependency loss at the gateway', () => {
     return response;
   }
 
+  /** An amendable (active) trade with no worker behind it: a copy of the first trade's row. */
+  async function activeTrade(): Promise<string> {
+    const [{ id }] = await gateway.query<{ id: string }>(
+      `INSERT INTO trades (id, user_id, market, long_exchange, long_wallet, short_exchange, short_wallet,
+         maker_leg, maker_exchange, maker_wallet, hedge_exchange, hedge_wallet, cap_group, target_spread,
+         spread_condition, spread_type, target_size, size_type, execution_type, max_slippage, status,
+         rate_budget, idempotency_key)
+       SELECT gen_random_uuid(), user_id, market, long_exchange, long_wallet, short_exchange, short_wallet,
+         maker_leg, maker_exchange, maker_wallet, hedge_exchange, hedge_wallet, cap_group, target_spread,
+         spread_condition, spread_type, target_size, size_type, execution_type, max_slippage, 'active',
+         rate_budget, 'copied-' || md5(random()::text)
+       FROM trades WHERE id = $1 RETURNING id`,
+      [tradeId],
+    );
+    return id;
+  }
+
   const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
     const started = Date.now();
     const result = await work();
@@ -171,20 +188,9 @@ describe('dependency loss at the gateway', () => {
         checks: { postgres: 'up', nats: 'down' },
       });
 
-      const [{ id: pendingId }] = await gateway.query<{ id: string }>(
-        `INSERT INTO trades (id, user_id, market, long_exchange, long_wallet, short_exchange, short_wallet,
-           maker_leg, maker_exchange, maker_wallet, hedge_exchange, hedge_wallet, cap_group, target_spread,
-           spread_condition, spread_type, target_size, size_type, execution_type, max_slippage, status,
-           rate_budget, idempotency_key)
-         SELECT gen_random_uuid(), user_id, market, long_exchange, long_wallet, short_exchange, short_wallet,
-           maker_leg, maker_exchange, maker_wallet, hedge_exchange, hedge_wallet, cap_group, target_spread,
-           spread_condition, spread_type, target_size, size_type, execution_type, max_slippage, 'active',
-           rate_budget, 'copied-' || md5(random()::text)
-         FROM trades WHERE id = $1 RETURNING id`,
-        [tradeId],
-      );
+      const activeId = await activeTrade();
       const [amended, amendMs] = await timed(() =>
-        gateway.request('PATCH', `/api/v1/trades/${pendingId}`, {
+        gateway.request('PATCH', `/api/v1/trades/${activeId}`, {
           headers: trader.headers,
           body: { target_size: '0.02' },
         }),
@@ -197,6 +203,33 @@ describe('dependency loss at the gateway', () => {
     }
     await eventually(ready, 10_000);
     expect((await create()).status).toBe(202);
+  });
+
+  it('NATS partitioned (the link looks up, nothing passes): creates 503 within the budget timeout, amendments are stored (202); never a hang', async () => {
+    nats.blackhole();
+    try {
+      const [response, elapsedMs] = await timed(() => create());
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual({
+        error: expect.any(String),
+        code: 'service_unavailable',
+        reason: expect.stringMatching(/^(nats|budget_service)$/),
+      });
+      expect(elapsedMs).toBeLessThan(3_000);
+      const activeId = await activeTrade();
+      const [amended, amendMs] = await timed(() =>
+        gateway.request('PATCH', `/api/v1/trades/${activeId}`, {
+          headers: trader.headers,
+          body: { max_slippage: '0.002' },
+        }),
+      );
+      expect(amended.status).toBe(202);
+      expect(amended.body.status).toBe('amendment_persisted');
+      expect(amendMs).toBeLessThan(1_500);
+    } finally {
+      nats.restore();
+    }
+    await eventually(async () => (await create()).status === 202, 10_000);
   });
 
   it('Redis gone behind the budget service: creates answer 503 naming what is missing, write nothing; back by itself', async () => {

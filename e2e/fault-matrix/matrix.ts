@@ -263,6 +263,8 @@ export class FaultMatrix {
     const faultStart = Date.now();
     let mendedAt = 0;
     let recoverMs: number | null = null;
+    /** When each part of the recovery first held, ms after the fault was mended. */
+    const recovery: FaultResult['recovery'] = {};
     try {
       traffic.start();
       market.start();
@@ -299,6 +301,10 @@ export class FaultMatrix {
           const progressing =
             live.length === 0 || (await this.makerFillsSince(ids, mendedDate)) > 0;
           lastSeen = { health: health.status, statuses: rows.map((r) => r.status), progressing };
+          const since = Date.now() - mendedAt;
+          if (health.status === 200) recovery.readyMs ??= since;
+          if (settled) recovery.tradesSettledMs ??= since;
+          if (progressing) recovery.fillingMs ??= since;
           if (health.status !== 200 || !settled || !progressing) return false;
           // Last, a create is accepted again (and canceled at once, so the probe never meets its cap).
           const create = await this.api.call('POST', '/api/v1/trades', {
@@ -307,6 +313,7 @@ export class FaultMatrix {
           });
           lastSeen = { ...(lastSeen as object), create: create.status, code: create.body?.code };
           if (create.status !== 202) return false;
+          recovery.createAcceptedMs = Date.now() - mendedAt;
           traffic.created.push({ tradeId: create.body.trade_id, trader: recoveryProbe });
           await this.api.call('DELETE', `/api/v1/trades/${create.body.trade_id}`, {
             headers: recoveryProbe.headers,
@@ -443,6 +450,7 @@ export class FaultMatrix {
       ),
       apiCalls: traffic.records.length,
       recoverMs,
+      recovery,
       durationMs: Date.now() - started,
       violations,
       tradeFigures: figures,

@@ -23,6 +23,12 @@ export interface FaultResult {
   slowestMs: number;
   apiCalls: number;
   recoverMs: number | null;
+  recovery: {
+    readyMs?: number;
+    tradesSettledMs?: number;
+    fillingMs?: number;
+    createAcceptedMs?: number;
+  };
   durationMs: number;
   violations: Violation[];
   tradeFigures: TradeFigures[];

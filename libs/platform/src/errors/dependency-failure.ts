@@ -44,6 +44,8 @@ function classifyOne(error: ErrorLike): Dependency | undefined {
   const code = typeof error.code === 'string' ? error.code : '';
   const message = typeof error.message === 'string' ? error.message : '';
   if (error.name === 'NatsError') return NATS_LOST_CODES.has(code) ? 'nats' : undefined;
+  // TypeORM released a transaction's connection under it: the server went away mid-transaction.
+  if (error.name === 'QueryRunnerProviderAlreadyReleasedError') return 'postgres';
   if (POSTGRES_UNAVAILABLE_STATES.test(code)) return 'postgres';
   if (POSTGRES_LOST_MESSAGES.test(message)) return 'postgres';
   // TypeORM's QueryFailedError and its connection errors carry pg's error as driverError.

@@ -200,6 +200,7 @@ export class TradeRunner {
     trade.status = 'active';
     trade.chunkStarted = true;
     trade.log.info(started, 'trade active');
+    await trade.refreshTerms();
   }
 
   /** One pass of the pre-flight checks (opening the legs first if they are not open). */
@@ -276,6 +277,7 @@ export class TradeRunner {
     });
     trade.status = to;
     trade.log.info({ status: to, ...completed.data }, 'trade recovered');
+    await trade.refreshTerms();
   }
 
   /** Handed over quietly: the log is complete, so it is the state. */
@@ -292,6 +294,7 @@ export class TradeRunner {
       { status: trade.status, filled_size: formatDecimal(trade.filledSize) },
       'trade resumed after hand-over',
     );
+    await trade.refreshTerms();
   }
 
   /**

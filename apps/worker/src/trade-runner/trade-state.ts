@@ -280,6 +280,16 @@ export class TradeState {
   /** Applies the amended terms stored on the row (version `version` or later). */
   async applyAmendment(version: number): Promise<void> {
     if (version <= this.terms.amendmentVersion) return;
+    await this.refreshTerms();
+  }
+
+  /**
+   * Takes the terms stored on the row if they are newer than the ones held:
+   * an amendment stored while the trade was validating or recovering, when
+   * no control message could reach it (decisions 4), is in force before the
+   * first quote.
+   */
+  async refreshTerms(): Promise<void> {
     const next = await this.services.reader.amendableTerms(this.tradeId);
     if (next.amendmentVersion <= this.terms.amendmentVersion) return;
     const sizeTypeChanged = next.sizeType !== this.terms.sizeType;

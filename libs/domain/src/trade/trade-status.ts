@@ -25,11 +25,17 @@ export const TERMINAL_TRADE_STATUSES: ReadonlySet<TradeStatus> = new Set([
 export const isTerminalTradeStatus = (status: TradeStatus): boolean =>
   TERMINAL_TRADE_STATUSES.has(status);
 
-/** Statuses PATCH may amend (interface: PATCH amends active, paused or pending trades). */
+/**
+ * Statuses PATCH may amend: the interface's pending, active and paused, and
+ * (decisions 4) validating and recovering, passing states a client cannot see
+ * reliably; an amendment stored then applies when quoting starts or resumes.
+ */
 export const AMENDABLE_TRADE_STATUSES: ReadonlySet<TradeStatus> = new Set([
   'pending',
+  'validating',
   'active',
   'paused',
+  'recovering',
 ]);
 
 export const isAmendableTradeStatus = (status: TradeStatus): boolean =>

@@ -55,7 +55,13 @@ describe('trade statuses', () => {
       'rejected',
       'failed',
     ]);
-    expect(TRADE_STATUSES.filter(isAmendableTradeStatus)).toEqual(['pending', 'active', 'paused']);
+    expect(TRADE_STATUSES.filter(isAmendableTradeStatus)).toEqual([
+      'pending',
+      'validating',
+      'active',
+      'paused',
+      'recovering',
+    ]);
     expect(TRADE_STATUSES.filter(isExecutingTradeStatus)).toEqual([...EXECUTING_TRADE_STATUSES]);
     expect(isExecutingTradeStatus('pending')).toBe(false);
     expect(isTradeStatus('active') && !isTradeStatus('running')).toBe(true);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
 import { DataSource } from 'typeorm';
-import { type TradeStatus } from '@sts/domain';
+import { AMENDABLE_TRADE_STATUSES, isAmendableTradeStatus, type TradeStatus } from '@sts/domain';
 import { queryRows, TradeEntity } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import { MaintenanceReader } from '../../../maintenance/maintenance.reader';
@@ -14,20 +14,8 @@ export interface AmendTradeResult {
   body: { status: 'amendment_sent' | 'amendment_persisted'; trade_id: string; warning?: string };
 }
 
-/**
- * Decisions section 4: `validating` and `recovering` are amendable like
- * `pending` (passing states a client cannot see reliably; a PATCH right after
- * a create meets `validating`). The amendment is stored and applies when
- * quoting starts or resumes. libs/domain's AMENDABLE_TRADE_STATUSES still
- * lists the interface's three; this is the gateway's rule until it follows.
- */
-export const GATEWAY_AMENDABLE_STATUSES: readonly TradeStatus[] = [
-  'pending',
-  'validating',
-  'active',
-  'paused',
-  'recovering',
-];
+/** The statuses PATCH may amend (domain; decisions 4), as the SQL guard takes them. */
+const AMENDABLE_STATUSES: readonly TradeStatus[] = [...AMENDABLE_TRADE_STATUSES];
 
 const FIELDS = [
   'target_size',
@@ -73,7 +61,7 @@ export class AmendTradeUseCase {
       ? await this.dataSource.getRepository(TradeEntity).findOneBy({ id: tradeId, userId })
       : null;
     if (!trade) throw new AppError('trade_not_found', 'trade not found');
-    if (!(GATEWAY_AMENDABLE_STATUSES as readonly string[]).includes(trade.status)) {
+    if (!isAmendableTradeStatus(trade.status as TradeStatus)) {
       throw new AppError('trade_not_amendable', `a ${trade.status} trade cannot be amended`);
     }
     await this.maintenance.assertNotInMaintenance([trade.longExchange, trade.shortExchange]);
@@ -124,7 +112,7 @@ export class AmendTradeUseCase {
         request.max_slippage ?? null,
         request.size_type ?? null,
         JSON.stringify({ ...changes, requested_at: new Date().toISOString() }),
-        GATEWAY_AMENDABLE_STATUSES,
+        AMENDABLE_STATUSES,
       ],
     );
     if (rows.length > 0) return rows[0].amendment_version;

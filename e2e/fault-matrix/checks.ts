@@ -198,6 +198,27 @@ export async function checkTrade(
   violations: Violation[],
 ): Promise<TradeFigures> {
   const { tradeId, trader, pair } = trade;
+  const found = await api.call('GET', `/api/v1/trades/${tradeId}`, { headers: trader.headers });
+  if (found.status === 404) {
+    // The create was answered 202: the trade must exist.
+    violations.push({
+      invariant: 'trade_lost',
+      tradeId,
+      wallet: trader.wallet,
+      detail: `the create was answered 202 with this trade id, GET now answers 404`,
+      evidence: { body: found.body },
+    });
+    return figures(
+      { trade_id: tradeId, status: 'lost' },
+      0,
+      new Big(0),
+      0,
+      new Big(0),
+      new Big(0),
+      new Big(0),
+      pair?.name,
+    );
+  }
   const view = await api.must([200], 'GET', `/api/v1/trades/${tradeId}`, {
     headers: trader.headers,
   });

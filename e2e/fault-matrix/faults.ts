@@ -71,6 +71,14 @@ export const FAULTS: Fault[] = [
     },
   },
   {
+    name: 'postgres-crash',
+    what: 'private Postgres postmaster killed (SIGKILL: crash recovery at the next start), started again on its port after 3 s',
+    inject: async ({ services, note }) => {
+      const { stoppedAt, upAt, starts } = await services.restart('postgres', FAULT_MS, 'SIGKILL');
+      note(`postgres down ${upAt - stoppedAt} ms (${starts} start${starts > 1 ? 's' : ''})`);
+    },
+  },
+  {
     name: 'nats',
     what: 'private NATS (JetStream) killed (SIGKILL) and started again on its port and store after 3 s',
     inject: async ({ services, note }) => {

@@ -285,6 +285,37 @@ export async function checkTrade(
     );
   }
 
+  // A trade that has ended leaves no order of its own resting on either venue.
+  if (TERMINAL.has(view.status)) {
+    for (const venue of [pair.maker.venue, pair.hedge.venue]) {
+      const open = await sim.openOrders(venue, trader.wallet);
+      const stray = open
+        ? ofTrade(
+            open as Array<{ client_order_id: string } & Record<string, any>>,
+            tradeId,
+            'maker',
+          ).concat(
+            ofTrade(
+              open as Array<{ client_order_id: string } & Record<string, any>>,
+              tradeId,
+              'hedge',
+            ),
+          )
+        : [];
+      if (stray.length > 0) {
+        add(
+          'stray_open_order',
+          `${stray.length} order(s) of the trade still open on ${venue} after it ended ${view.status}`,
+          {
+            open_orders: stray.map(
+              (o) =>
+                `${o.client_order_id} ${o.side} ${o.size}@${o.price} filled ${o.filled_size} created ${o.created_at_ms}`,
+            ),
+          },
+        );
+      }
+    }
+  }
   // The venue's order history: no maker order of the trade may be placed while another still rests
   // (a replace closes one and opens the next in the same instant).
   const history = await sim.orders(pair.maker.venue, trader.wallet);

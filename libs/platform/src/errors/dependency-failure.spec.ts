@@ -1,9 +1,14 @@
-import { QueryFailedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+import {
+  QueryFailedError,
+  QueryRunnerAlreadyReleasedError,
+  QueryRunnerProviderAlreadyReleasedError,
+} from 'typeorm';
 import { lostDependencyOf } from './dependency-failure';
 
 describe('lostDependencyOf', () => {
   it('blames Postgres for a transaction whose connection was released under it (server restart)', () => {
     expect(lostDependencyOf(new QueryRunnerProviderAlreadyReleasedError())).toBe('postgres');
+    expect(lostDependencyOf(new QueryRunnerAlreadyReleasedError())).toBe('postgres');
   });
 
   it('blames Postgres for a server that terminated the connection (SQLSTATE 57P01)', () => {

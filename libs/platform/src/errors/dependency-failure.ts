@@ -21,6 +21,12 @@ const NETWORK_CODES = new Set([
 const POSTGRES_LOST_MESSAGES =
   /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|Connection is not established|connection error/i;
 
+/** TypeORM's errors for a transaction whose connection it released when the server went away. */
+const RELEASED_RUNNER_ERRORS = new Set([
+  'QueryRunnerProviderAlreadyReleasedError',
+  'QueryRunnerAlreadyReleasedError',
+]);
+
 /** nats.js error codes for a connection that is gone or a request nobody could answer. */
 const NATS_LOST_CODES = new Set([
   'CONNECTION_CLOSED',
@@ -45,7 +51,7 @@ function classifyOne(error: ErrorLike): Dependency | undefined {
   const message = typeof error.message === 'string' ? error.message : '';
   if (error.name === 'NatsError') return NATS_LOST_CODES.has(code) ? 'nats' : undefined;
   // TypeORM released a transaction's connection under it: the server went away mid-transaction.
-  if (error.name === 'QueryRunnerProviderAlreadyReleasedError') return 'postgres';
+  if (RELEASED_RUNNER_ERRORS.has(String(error.name))) return 'postgres';
   if (POSTGRES_UNAVAILABLE_STATES.test(code)) return 'postgres';
   if (POSTGRES_LOST_MESSAGES.test(message)) return 'postgres';
   // TypeORM's QueryFailedError and its connection errors carry pg's error as driverError.

@@ -105,12 +105,14 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
   });
 
   it('a hedge venue frozen past the hedge timeout: the trade reports exactly what the venue left unhedged', async () => {
-    const { trader, tradeId, order } = await restingTrade(harness, '0.004');
+    const { trader, tradeId, order } = await restingTrade(harness, '0.01');
     // Every paradex request hangs: the hedge IOC, then its look-ups, past hedge_timeout_ms.
     await harness.sim.freeze('paradex', 'hang');
     try {
       await harness.takeFromMaker(order, '0.004');
       await harness.waitForEvent(trader, tradeId, 'hedge_timeout', 1, 10_000);
+      // The hedge's fate is in doubt: the maker order is down, no fill is added meanwhile.
+      await harness.waitForNoOpenOrders(trader, 'hyperliquid', 2_000);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     } finally {
       await harness.sim.thaw('paradex');

@@ -185,13 +185,15 @@ export class ExecutionLoop {
       return;
     }
     const now = trade.services.clock.now();
-    const desired = trade.guard.held(now)
-      ? ({ kind: 'none' } as const)
-      : desiredQuote(market, trade.terms, trade.filledSize, {
-          quoteMode: trade.record.quoteMode,
-          worstSpread: trade.record.worstSpread,
-          unhedgedResidue: trade.hedger!.waiting,
-        });
+    // No maker order while the guard holds quoting, or while a hedge's fate is in doubt.
+    const desired =
+      trade.guard.held(now) || trade.hedger!.inDoubt
+        ? ({ kind: 'none' } as const)
+        : desiredQuote(market, trade.terms, trade.filledSize, {
+            quoteMode: trade.record.quoteMode,
+            worstSpread: trade.record.worstSpread,
+            unhedgedResidue: trade.hedger!.waiting,
+          });
     if (desired.kind === 'too_small' && trade.fills.fillsSinceAmendment > 0) {
       // A fill left nothing that can make one more order: the target is reached.
       trade.targetReached = true;

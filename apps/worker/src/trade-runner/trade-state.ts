@@ -137,6 +137,7 @@ export class TradeState {
       emit: (entries) => this.record$(entries),
       onFailure: (reason) => this.fail(reason),
       onVenueHalted: () => this.venueHalted(this.record.hedgeExchange),
+      onDoubtChanged: () => this.wake(),
       logger: this.log,
     });
     this.makerOrders = new MakerOrders({

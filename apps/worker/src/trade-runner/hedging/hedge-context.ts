@@ -35,9 +35,13 @@ export interface HedgeContext {
   onFailure(reason: string): void;
   /** The hedge venue refused an attempt as halted: no further maker fill should come meanwhile. */
   onVenueHalted(): void;
+  /** Hedger.inDoubt changed. */
+  onDoubtChanged(): void;
   /** An attempt is over: `size` was in flight, `filled` of it filled. */
   settle(size: Big, filled: Big): void;
   /** A retry takes `size` of the unhedged size in flight again. */
   reserve(size: Big): void;
+  /** An attempt's answer was lost (+1) or its fate is settled (-1): see Hedger.inDoubt. */
+  doubt(change: 1 | -1): void;
   logger: Logger;
 }

@@ -36,6 +36,12 @@ import type { HedgeContext } from './hedge-context';
 const ATTEMPT_LIFETIME_SHARE = 0.25;
 const MIN_ATTEMPT_LIFETIME_MS = 250;
 
+/**
+ * An IOC answers in milliseconds; one that has not after this long may be
+ * stuck at a hanging venue, and the trade stops adding maker fills meanwhile.
+ */
+const HEDGE_ANSWER_EXPECTED_MS = 250;
+
 /** Pause before retrying a hedge for its remainder: short, the position is open meanwhile. */
 const retryDelayMs = (attempt: number): number => Math.min(25 * 2 ** (attempt - 1), 400);
 
@@ -61,6 +67,7 @@ export class HedgeSeries {
   private atVenue = false;
   private lastOrderId: string | null = null;
   private timedOut = false;
+  private inDoubt = false;
   private ended = false;
   private retryTimer?: NodeJS.Timeout;
   private readonly timeoutTimer: NodeJS.Timeout;
@@ -153,10 +160,28 @@ export class HedgeSeries {
   private place(request: PlaceOrderRequest): void {
     const size = this.reserved;
     this.atVenue = true;
+    const slow = setTimeout(() => this.doubt(true), HEDGE_ANSWER_EXPECTED_MS);
     this.context.venue.client.placeIoc(request).then(
-      (ack) => this.onOrder(size, ack.order, ack),
-      (error: unknown) => this.onError(size, request, error),
+      (ack) => {
+        clearTimeout(slow);
+        this.doubt(false);
+        this.onOrder(size, ack.order, ack);
+      },
+      (error: unknown) => {
+        clearTimeout(slow);
+        this.onError(size, request, error);
+      },
     );
+  }
+
+  /**
+   * The attempt's fate is in doubt (no answer when one was due, or the answer
+   * was lost) until the venue tells; see Hedger.inDoubt.
+   */
+  private doubt(inDoubt: boolean): void {
+    if (inDoubt === this.inDoubt) return;
+    this.inDoubt = inDoubt;
+    this.context.doubt(inDoubt ? 1 : -1);
   }
 
   private onOrder(size: Big, order: VenueOrder, ack?: OrderAck): void {
@@ -185,6 +210,7 @@ export class HedgeSeries {
   }
 
   private onError(size: Big, request: PlaceOrderRequest, error: unknown): void {
+    if (!(error instanceof VenueNetworkError)) this.doubt(false);
     if (error instanceof VenueNetworkError) {
       // The IOC may or may not have reached the venue: ask for it by its id,
       // and take "not found" as "never placed" only once it can no longer arrive.
@@ -220,6 +246,19 @@ export class HedgeSeries {
    * it). Until then nothing is concluded from it: no retry, no outcome.
    */
   private async lookUp(size: Big, request: PlaceOrderRequest, settlesByMs: number): Promise<void> {
+    this.doubt(true);
+    try {
+      await this.settleLostAttempt(size, request, settlesByMs);
+    } finally {
+      this.doubt(false);
+    }
+  }
+
+  private async settleLostAttempt(
+    size: Big,
+    request: PlaceOrderRequest,
+    settlesByMs: number,
+  ): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       let waitMs = Math.min(100 * attempt, 1_000);
       try {

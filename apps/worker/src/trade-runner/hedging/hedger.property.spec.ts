@@ -199,6 +199,7 @@ describe('hedging under lost answers, held requests and failed look-ups', () => 
           emit: (logged) => entries.push(...logged),
           onFailure: (reason) => failures.push(reason),
           onVenueHalted: () => undefined,
+          onDoubtChanged: () => undefined,
           logger: pino({ level: 'silent' }),
         });
         let makerFilled = new Big(0);

@@ -14,7 +14,7 @@ import type { LogEntry } from '../../execution-log/log-entries';
 import type { HedgeContext } from './hedge-context';
 import { HedgeSeries } from './hedge-series';
 
-export type HedgerDependencies = Omit<HedgeContext, 'settle' | 'reserve'>;
+export type HedgerDependencies = Omit<HedgeContext, 'settle' | 'reserve' | 'doubt'>;
 
 export interface HedgeStarted {
   series: HedgeSeries;
@@ -34,6 +34,7 @@ export class Hedger {
   private readonly uncovered: PricedFill[] = [];
   private readonly context: HedgeContext;
   private idleWaiters: Array<() => void> = [];
+  private attemptsInDoubt = 0;
 
   constructor(dependencies: HedgerDependencies) {
     this.context = {
@@ -44,7 +45,21 @@ export class Hedger {
       reserve: (size) => {
         this.accumulator = recordHedgeSent(this.accumulator, size);
       },
+      doubt: (change) => {
+        const before = this.attemptsInDoubt > 0;
+        this.attemptsInDoubt += change;
+        if (this.attemptsInDoubt > 0 !== before) dependencies.onDoubtChanged();
+      },
     };
+  }
+
+  /**
+   * A hedge attempt's answer was lost and the venue has not yet told what
+   * became of it: the hedge venue may be hanging. The trade takes its maker
+   * order down meanwhile, so no fill is added that it may not be able to hedge.
+   */
+  get inDoubt(): boolean {
+    return this.attemptsInDoubt > 0;
   }
 
   /** A trade taken over: what the venues say was filled on each leg. */

@@ -26,6 +26,19 @@ export interface BudgetServiceOptions {
   logger?: Logger;
 }
 
+const REDIS_READY_WAIT_MS = 5_000;
+
+/** Resolves when the client is ready, or after `ms` (whichever comes first). */
+async function redisReady(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === 'ready') return;
+  let timer: NodeJS.Timeout | undefined;
+  await new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    redis.once('ready', () => resolve());
+  });
+  clearTimeout(timer);
+}
+
 /**
  * Starts the budget service: it answers on NATS as soon as this resolves.
  * Needs NATS and Postgres to start; Redis may be down (requests then answer
@@ -65,6 +78,10 @@ export async function startBudgetService(
     );
     // The subscriptions are only sent so far: once the server has them, a request finds us.
     await nats.flush();
+    // Requests are not queued while Redis connects (enableOfflineQueue off): one sent
+    // before it is ready would be refused. Wait a bounded time; a Redis that is down
+    // stays a 503 per request, not a service that will not start.
+    await redisReady(redis, REDIS_READY_WAIT_MS);
     logger.info({ instance, nats_prefix: settings.natsPrefix }, 'budget service listening');
     return {
       close: async () => {

@@ -346,7 +346,8 @@ export class HedgeSeries {
       logEntry('hedge_timeout', {
         exchange: this.context.venue.leg.venue,
         order_id: this.lastOrderId,
-        waited_ms: Math.round(this.context.clock.now() - this.startedAtMs),
+        // Up: the timer fires by the event loop's millisecond clock, which may trail this one.
+        waited_ms: Math.ceil(this.context.clock.now() - this.startedAtMs),
         unhedged_size: formatDecimal(unhedged),
       }),
     ]);

@@ -160,8 +160,10 @@ export class HedgeSeries {
   private place(request: PlaceOrderRequest): void {
     const size = this.reserved;
     this.atVenue = true;
+    const placing = this.context.venue.client.placeIoc(request);
+    // The IOC is out: only now the timer that notices an answer overdue.
     const slow = setTimeout(() => this.doubt(true), HEDGE_ANSWER_EXPECTED_MS);
-    this.context.venue.client.placeIoc(request).then(
+    placing.then(
       (ack) => {
         clearTimeout(slow);
         this.doubt(false);

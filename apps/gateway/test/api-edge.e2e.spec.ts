@@ -57,6 +57,16 @@ describe('the HTTP edge: nulls, limits, one error shape, canonical decimals, pat
   const create = (body: unknown, headers: Record<string, string> = {}) =>
     gateway.request('POST', '/api/v1/trades', { headers: { ...trader.headers, ...headers }, body });
 
+  /** A create whose body is sent as these bytes, with this content type. */
+  const postTrades = (body: string, contentType = 'application/json') =>
+    raw(
+      gateway.baseUrl,
+      'POST',
+      '/api/v1/trades',
+      { ...trader.headers, 'content-type': contentType },
+      body,
+    );
+
   async function browserUser() {
     const account = privateKeyToAccount(generatePrivateKey());
     const userId = `idp|${randomBytes(6).toString('hex')}`;
@@ -166,32 +176,14 @@ describe('the HTTP edge: nulls, limits, one error shape, canonical decimals, pat
         '"target_spread":"5"',
         `"target_spread":${nested}`,
       );
-      const response = await raw(
-        gateway.baseUrl,
-        'POST',
-        '/api/v1/trades',
-        {
-          ...trader.headers,
-          'content-type': 'application/json',
-        },
-        body,
-      );
+      const response = await postTrades(body);
       expect(response.status).toBe(400);
       expectErrorBody(response.text, 'invalid_request');
       expect(await tradeCount()).toBe(before);
     });
 
     it('answers a body over 64 KiB with 413 payload_too_large', async () => {
-      const response = await raw(
-        gateway.baseUrl,
-        'POST',
-        '/api/v1/trades',
-        {
-          ...trader.headers,
-          'content-type': 'application/json',
-        },
-        JSON.stringify({ market: 'x'.repeat(70_000) }),
-      );
+      const response = await postTrades(JSON.stringify({ market: 'x'.repeat(70_000) }));
       expect(response.status).toBe(413);
       expectErrorBody(response.text, 'payload_too_large');
     });
@@ -218,16 +210,7 @@ describe('the HTTP edge: nulls, limits, one error shape, canonical decimals, pat
     });
 
     it('415 for a body that is not JSON', async () => {
-      const response = await raw(
-        gateway.baseUrl,
-        'POST',
-        '/api/v1/trades',
-        {
-          ...trader.headers,
-          'content-type': 'text/plain',
-        },
-        'market=BTC',
-      );
+      const response = await postTrades('market=BTC', 'text/plain');
       expect(response.status).toBe(415);
       expectErrorBody(response.text, 'unsupported_media_type');
     });
@@ -248,16 +231,7 @@ describe('the HTTP edge: nulls, limits, one error shape, canonical decimals, pat
       ['a constructor.prototype key', '{"constructor": {"prototype": {"admin": true}}}'],
       ['an empty body', ''],
     ])('400 invalid_request for %s', async (_what, body) => {
-      const response = await raw(
-        gateway.baseUrl,
-        'POST',
-        '/api/v1/trades',
-        {
-          ...trader.headers,
-          'content-type': 'application/json',
-        },
-        body,
-      );
+      const response = await postTrades(body);
       expect(response.status).toBe(400);
       expectErrorBody(response.text, 'invalid_request');
     });

@@ -5,3 +5,4 @@ export * from './lifecycle';
 export * from './logging';
 export * from './nats';
 export * from './redis';
+export * from './health/edge-dependencies';

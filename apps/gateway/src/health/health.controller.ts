@@ -3,22 +3,11 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { DataSource } from 'typeorm';
 import { Public } from '@sts/auth';
-import { NatsLink } from '@sts/platform';
+import { checkEdgeDependencies, NatsLink } from '@sts/platform';
 import { DEPENDENCY_RETRY_AFTER_S } from '../errors/app-error.filter';
-
-const CHECK_TIMEOUT_MS = 1500;
 
 /** Probes: never rate limited, never logged per request. */
 export const HEALTH_PATHS: ReadonlySet<string> = new Set(['/livez', '/readyz', '/healthz']);
-
-const answersWithin = (work: Promise<unknown>): Promise<'up' | 'down'> =>
-  Promise.race([
-    work.then(
-      () => 'up' as const,
-      () => 'down' as const,
-    ),
-    new Promise<'down'>((resolve) => setTimeout(() => resolve('down'), CHECK_TIMEOUT_MS).unref()),
-  ]);
 
 /**
  * Liveness (`/livez`: the process answers; never restarts a gateway because
@@ -43,13 +32,7 @@ export class HealthController {
   @Public()
   @Get(['readyz', 'healthz'])
   async ready(@Res() reply: FastifyReply): Promise<void> {
-    const checks = {
-      postgres: await answersWithin(this.dataSource.query('SELECT 1')),
-      nats: this.nats.connected ? ('up' as const) : ('down' as const),
-    };
-    const down = Object.entries(checks)
-      .filter(([, state]) => state === 'down')
-      .map(([name]) => name);
+    const { checks, down } = await checkEdgeDependencies(this.dataSource, this.nats);
     if (down.length === 0) {
       await reply.status(200).send({ status: 'ok', checks });
       return;

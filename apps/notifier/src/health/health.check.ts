@@ -1,17 +1,6 @@
 import type { DataSource } from 'typeorm';
-import type { NatsLink } from '@sts/platform';
+import { checkEdgeDependencies, type NatsLink } from '@sts/platform';
 import type { ConnectionRegistry } from '../connections/connection-registry';
-
-const CHECK_TIMEOUT_MS = 1500;
-
-const answersWithin = (work: Promise<unknown>): Promise<'up' | 'down'> =>
-  Promise.race([
-    work.then(
-      () => 'up' as const,
-      () => 'down' as const,
-    ),
-    new Promise<'down'>((resolve) => setTimeout(() => resolve('down'), CHECK_TIMEOUT_MS).unref()),
-  ]);
 
 export interface HealthReport {
   healthy: boolean;
@@ -39,13 +28,7 @@ export class HealthCheck {
   ) {}
 
   async report(): Promise<HealthReport> {
-    const checks = {
-      postgres: await answersWithin(this.dataSource.query('SELECT 1')),
-      nats: this.nats.connected ? ('up' as const) : ('down' as const),
-    };
-    const down = Object.entries(checks)
-      .filter(([, state]) => state === 'down')
-      .map(([name]) => name);
+    const { checks, down } = await checkEdgeDependencies(this.dataSource, this.nats);
     const connections = this.registry.size;
     if (down.length === 0) {
       return { healthy: true, body: { status: 'ok', checks, connections } };

@@ -1,20 +1,14 @@
 import Big from 'big.js';
-import { parseClientOrderId, tradeTag } from '@sts/domain';
+import { parseClientOrderId, TERMINAL_TRADE_STATUSES, tradeTag } from '@sts/domain';
+import type { WireFill } from '@sts/venues';
 import type { Api, Trader } from './api';
 import type { Pair } from './market';
 
-export const TERMINAL = new Set(['completed', 'canceled', 'rejected', 'failed']);
+/** The domain's terminal statuses, for status strings read from the API. */
+export const TERMINAL: ReadonlySet<string> = TERMINAL_TRADE_STATUSES;
 
-export interface SimFill {
-  fill_id: string;
-  order_id: string;
-  client_order_id: string;
-  symbol: string;
-  side: 'buy' | 'sell';
-  price: string;
-  size: string;
-  ts_ms: number;
-}
+/** A fill as the simulator's control endpoint reports it: the paper wire format. */
+export type SimFill = WireFill;
 
 export interface Violation {
   invariant: string;

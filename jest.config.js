@@ -19,7 +19,16 @@ const moduleNameMapper = Object.fromEntries(
 const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }],
+    // ccxt's CommonJS build requires these ESM-only packages (Node loads them
+    // natively; jest's module runtime needs them compiled to CommonJS).
+    '/node_modules/@(noble|scure)/.+\\.js$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!@(noble|scure)/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
 };

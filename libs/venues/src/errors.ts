@@ -13,6 +13,9 @@ export const VENUE_ERROR_CODES = [
 export type VenueErrorCode = (typeof VENUE_ERROR_CODES)[number];
 
 export class VenueError extends Error {
+  /** The message without the venue's name in front. */
+  readonly detail: string;
+
   constructor(
     readonly code: VenueErrorCode,
     readonly venue: string,
@@ -21,6 +24,7 @@ export class VenueError extends Error {
   ) {
     super(`${venue}: ${message}`, { cause: options.cause });
     this.name = 'VenueError';
+    this.detail = message;
   }
 }
 

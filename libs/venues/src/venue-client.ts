@@ -88,8 +88,12 @@ export interface VenueClient {
   /** One order by client order id (crash recovery); UnknownOrderError when the venue never saw it. */
   order(target: CancelTarget): Promise<VenueOrder>;
   openOrders(symbol?: string): Promise<VenueOrder[]>;
-  /** Own fills at or after `timestampMs`, oldest first. */
-  fillsSince(timestampMs: number): Promise<VenueFill[]>;
+  /**
+   * Own fills at or after `timestampMs`, oldest first; of one market when
+   * `symbol` is given (some venues, e.g. Aster, list fills per market only:
+   * without a symbol they are read for every market the client traded).
+   */
+  fillsSince(timestampMs: number, symbol?: string): Promise<VenueFill[]>;
   positions(): Promise<VenuePosition[]>;
   balances(): Promise<VenueBalance[]>;
 }

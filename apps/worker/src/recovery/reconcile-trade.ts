@@ -65,6 +65,7 @@ export async function reconcileTrade(input: ReconcileInput): Promise<Reconciliat
     record.id,
     'maker',
     since,
+    market.makerMarket.symbol,
   );
   const hedgeVenueFills = await tradeFills(
     legs.hedgeClient,
@@ -72,6 +73,7 @@ export async function reconcileTrade(input: ReconcileInput): Promise<Reconciliat
     record.id,
     'hedge',
     since,
+    market.hedgeMarket.symbol,
   );
   const logged = await readLoggedFills(input.db, record.id);
 

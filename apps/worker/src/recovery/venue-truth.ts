@@ -42,8 +42,9 @@ export async function tradeFills(
   tradeId: string,
   kind: 'maker' | 'hedge',
   sinceMs: number,
+  symbol: string,
 ): Promise<VenueFill[]> {
-  const fills = await paid(bucket, () => client.fillsSince(sinceMs));
+  const fills = await paid(bucket, () => client.fillsSince(sinceMs, symbol));
   return fills.filter((fill) => matchClientOrderId(fill.clientOrderId, tradeId)?.kind === kind);
 }
 

@@ -332,6 +332,7 @@ export class ExecutionLoop {
       trade.tradeId,
       'maker',
       this.reconcileFromMs,
+      trade.legs.market.makerMarket.symbol,
     );
     for (const fill of fills) trade.onMakerFill(fill);
   }

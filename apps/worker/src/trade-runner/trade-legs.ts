@@ -169,7 +169,7 @@ async function openAccount(
     });
   } catch (error) {
     if (error instanceof VenueAuthError)
-      throw new LegUnavailableError(`${venue} rejected the credentials`);
+      throw new LegUnavailableError(`${venue} rejected the credentials: ${error.detail}`);
     throw new LegUnavailableError(`${venue} unreachable: ${describe(error)}`, true);
   }
 }

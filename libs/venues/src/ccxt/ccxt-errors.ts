@@ -35,10 +35,10 @@ export function toVenueError(error: unknown, venue: string): VenueError {
   if (error instanceof VenueError) return error;
   const names = classNames(error);
   const message = error instanceof Error ? error.message : String(error);
-  if (
-    names.has('OrderImmediatelyFillable') ||
-    (names.has('InvalidOrder') && POST_ONLY_TEXT.test(message))
-  ) {
+  // ccxt leaves some venues' refusals as a bare ExchangeError (Aster's -5022
+  // post-only and -4116 duplicate client order id): the text decides then.
+  const refusal = names.has('InvalidOrder') || names.has('ExchangeError');
+  if (names.has('OrderImmediatelyFillable') || (refusal && POST_ONLY_TEXT.test(message))) {
     return new PostOnlyWouldCrossError(venue, message, error);
   }
   if (names.has('OrderNotFound')) return new UnknownOrderError(venue, message, error);
@@ -46,10 +46,7 @@ export function toVenueError(error: unknown, venue: string): VenueError {
     return new RateLimitedError(venue, DEFAULT_RETRY_AFTER_MS, error);
   }
   if (names.has('AuthenticationError')) return new VenueAuthError(venue, message, error);
-  if (
-    names.has('DuplicateOrderId') ||
-    (names.has('InvalidOrder') && DUPLICATE_TEXT.test(message))
-  ) {
+  if (names.has('DuplicateOrderId') || (refusal && DUPLICATE_TEXT.test(message))) {
     return new OrderRejectedError(venue, 'duplicate_client_order_id', message, error);
   }
   if (names.has('InsufficientFunds'))
@@ -62,4 +59,23 @@ export function toVenueError(error: unknown, venue: string): VenueError {
   if (names.has('ExchangeError'))
     return new OrderRejectedError(venue, 'exchange_error', message, error);
   return new VenueNetworkError(venue, message, error);
+}
+
+/**
+ * The venue's own words in a ccxt error message (`<exchange id> <body>`):
+ * Hyperliquid's `response`, a Binance-style `msg`, else the body as it came.
+ */
+export function venueAnswer(message: string, venue: string): string {
+  const body = message.startsWith(`${venue} `) ? message.slice(venue.length + 1) : message;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === 'object') {
+      const { response, msg } = parsed as { response?: unknown; msg?: unknown };
+      if (typeof response === 'string') return response;
+      if (typeof msg === 'string') return msg;
+    }
+  } catch {
+    // not JSON: the text is the answer
+  }
+  return body;
 }

@@ -54,6 +54,9 @@ export interface CcxtExchangeLike {
     limit?: number,
     params?: Record<string, unknown>,
   ): Promise<OrderBook>;
+  /** ccxt pro's cached books by unified symbol (kept while subscribed). */
+  readonly orderbooks?: Record<string, OrderBook | undefined>;
+  unWatchOrderBook?(symbol: string, params?: Record<string, unknown>): Promise<unknown>;
   watchOrders(
     symbol?: string,
     since?: number,
@@ -83,22 +86,150 @@ export interface LiveCredentials {
   password?: string;
 }
 
+export interface CcxtExchangeOptions {
+  /**
+   * The venue registry's `endpoint`: where the venue's API lives when it is
+   * not ccxt's default (a venue-sim dialect, `http://host:7100/dialects/<id>`,
+   * or a venue's own staging host). Only ccxt's `urls.api` changes.
+   */
+  endpoint?: string;
+}
+
 /**
- * A ccxt pro exchange for a live venue. ccxt is loaded on first use only, so
- * paper-only processes and tests never pay for it.
+ * ccxt's API URLs of a venue served at `endpoint` (HTTP base; its WebSocket is
+ * the same base over ws(s) with the venue's own path), in ccxt's own `urls.api`
+ * shape, deep-merged over the class's defaults.
+ */
+export function endpointUrls(venue: string, endpoint: string): Record<string, unknown> {
+  const http = endpoint.replace(/\/+$/, '');
+  const ws = http.replace(/^http/, 'ws');
+  switch (venue) {
+    case 'hyperliquid':
+      return { public: http, private: http, ws: { public: `${ws}/ws` } };
+    case 'aster':
+      return {
+        fapiPublic: `${http}/fapi`,
+        fapiPrivate: `${http}/fapi`,
+        sapiPublic: `${http}/api`,
+        sapiPrivate: `${http}/api`,
+        ws: {
+          public: { spot: `${ws}/spot/stream`, swap: `${ws}/stream` },
+          private: { spot: `${ws}/spot/ws`, swap: `${ws}/ws` },
+        },
+      };
+    default:
+      throw new Error(`no endpoint mapping for ccxt venue "${venue}"`);
+  }
+}
+
+/**
+ * What ccxt adds to a trader's orders by default, switched off: a trader
+ * never pays a fee they did not choose, and no request names a builder or a
+ * referrer. ccxt's Hyperliquid class approves its builder before the first
+ * order even with `builderFee: false` (at 0 %, and then attaches it to every
+ * order), so the approval step itself is replaced by one that approves
+ * nothing; with `approvedBuilderFee` false no order carries a builder.
+ * `refSet` skips its `setReferrer` action. Aster orders carry ccxt's
+ * builder and fee rate only while `builderFee` is on, which also gates its
+ * builder approval.
+ */
+export function noIntegratorFees(venue: string): Record<string, unknown> {
+  switch (venue) {
+    case 'hyperliquid':
+      return {
+        options: { builderFee: false, approvedBuilderFee: false, refSet: true, feeInt: 0 },
+        handleBuilderFeeApproval: async (): Promise<boolean> => true,
+      };
+    case 'aster':
+      return { options: { builderFee: false, approvedBuilderFee: false } };
+    default:
+      return { options: { builderFee: false } };
+  }
+}
+
+/**
+ * ccxt options the service needs per venue: Aster's open orders of every
+ * market in one call (a reconciliation read; ccxt refuses it by default
+ * because the venue weighs it 40 times a one-market read).
+ */
+const VENUE_OPTIONS: Partial<Record<string, Record<string, unknown>>> = {
+  aster: { fetchOpenOrders: { warnIfNoSymbol: false } },
+};
+
+/**
+ * A ccxt pro exchange for a live venue: the unmodified ccxt class, with
+ * integrator fees off (`noIntegratorFees`) and, when the registry gives an
+ * endpoint, its `urls.api` pointed there. ccxt is loaded on first use only,
+ * so paper-only processes and tests never pay for it.
  */
 export async function createCcxtExchange(
   venue: string,
   credentials: LiveCredentials,
+  options: CcxtExchangeOptions = {},
 ): Promise<CcxtExchangeLike> {
   const ccxt = await import('ccxt');
   const ExchangeClass = (
     ccxt.pro as unknown as Record<string, new (config: Record<string, unknown>) => CcxtExchangeLike>
   )[venue];
   if (!ExchangeClass) throw new Error(`ccxt has no pro exchange "${venue}"`);
-  return new ExchangeClass({
+  const fees = noIntegratorFees(venue);
+  const exchange = new ExchangeClass({
     ...credentials,
-    enableRateLimit: true,
-    options: { defaultType: 'swap' },
+    ...fees,
+    // The service spends each account's request limit through its own budgets
+    // (apps/budget); ccxt's throttle would be a hidden queue between a maker
+    // fill and its hedge (Aster's paces one instance at 3 requests a second).
+    enableRateLimit: false,
+    ...(MILLISECOND_NONCE.has(venue) ? { milliseconds: strictlyIncreasingMilliseconds() } : {}),
+    options: {
+      defaultType: 'swap',
+      ...VENUE_OPTIONS[venue],
+      ...(fees['options'] as Record<string, unknown>),
+    },
+    ...(options.endpoint ? { urls: { api: endpointUrls(venue, options.endpoint) } } : {}),
+    delay: unrefDelay,
   });
+  // ccxt opens a plain ws:// socket (an endpoint without TLS: a dialect on
+  // this machine) only with an HTTP agent loaded first.
+  if (options.endpoint?.startsWith('http://')) {
+    await (
+      exchange as CcxtExchangeLike & { loadHttpProxyAgent(): Promise<unknown> }
+    ).loadHttpProxyAgent();
+  }
+  return exchange;
+}
+
+/**
+ * Venues whose ccxt signing takes its nonce from the millisecond clock
+ * (Aster v3: `milliseconds() * 1000`): two requests of one account signed in
+ * the same millisecond would carry one nonce, and the venue refuses the
+ * second (-4225). Their instances get a clock that never repeats a value.
+ */
+const MILLISECOND_NONCE = new Set(['aster']);
+
+/**
+ * The wall clock in milliseconds, one more than the last value when the
+ * clock has not moved on: a burst of k requests in one millisecond runs k
+ * milliseconds ahead, then the clock catches up.
+ */
+export function strictlyIncreasingMilliseconds(now: () => number = Date.now): () => number {
+  let last = 0;
+  return () => {
+    last = Math.max(now(), last + 1);
+    return last;
+  };
+}
+
+/**
+ * ccxt's `delay` (its scheduled calls, e.g. Aster's hourly listen key
+ * keep-alive) as ccxt does it, but with a timer that does not hold a
+ * closing process open: `close()` does not clear it.
+ */
+function unrefDelay(
+  this: { spawn(method: unknown, ...args: unknown[]): unknown },
+  timeoutMs: number,
+  method: unknown,
+  ...args: unknown[]
+): void {
+  setTimeout(() => this.spawn(method, ...args), timeoutMs).unref();
 }

@@ -48,6 +48,13 @@ export class CcxtMarketCache {
     return cached.unified;
   }
 
+  /** Some listed market's unified symbol (for requests that need one, whichever). */
+  anyUnified(): string {
+    const first = this.byUnified.keys().next();
+    if (first.done) throw new OrderRejectedError(this.venue, 'unknown_market', 'no markets loaded');
+    return first.value;
+  }
+
   /** Native and canonical symbols for a unified one (as found on ccxt orders and trades). */
   names(unified: string | undefined): { symbol: string; market: string } {
     const cached = unified ? this.byUnified.get(unified) : undefined;
@@ -57,7 +64,7 @@ export class CcxtMarketCache {
   }
 
   private remember(market: MarketInterface, funding?: FundingRate, ticker?: Ticker): VenueMarket {
-    const mapped = toMarket(market, { funding, ticker }, this.exchange.precisionMode);
+    const mapped = toMarket(market, { funding, ticker }, this.exchange.precisionMode, this.venue);
     const cached = { unified: market.symbol, market: mapped };
     this.byNative.set(mapped.entry.symbol, cached);
     this.byUnified.set(market.symbol, cached);

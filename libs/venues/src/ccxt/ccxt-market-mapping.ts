@@ -28,6 +28,7 @@ export function toMarket(
   market: MarketInterface,
   extras: MarketExtras,
   precisionMode?: number,
+  venue?: string,
 ): VenueMarket {
   const step = (value: number | undefined, what: string): string =>
     precisionMode === DECIMAL_PLACES
@@ -36,7 +37,9 @@ export function toMarket(
   const lot = step(market.precision.amount, 'precision.amount');
   const entry: MarketEntry = {
     symbol: nativeSymbol(market),
-    tick_size: step(market.precision.price, 'precision.price'),
+    tick_size:
+      (venue === 'hyperliquid' ? significantFiguresTick(market, lot) : undefined) ??
+      step(market.precision.price, 'precision.price'),
     lot_size: lot,
     min_size: decimal(market.limits.amount?.min) ?? lot,
   };
@@ -60,6 +63,34 @@ export function toMarket(
     quote: market.quote,
     entry,
   };
+}
+
+/** Hyperliquid's perp prices: at most 5 significant figures (integers always allowed). */
+const HYPERLIQUID_SIGNIFICANT_FIGURES = 5;
+/** ... and at most 6 - szDecimals decimals. */
+const HYPERLIQUID_PERP_MAX_DECIMALS = 6;
+
+/**
+ * The price step Hyperliquid accepts at the market's current mark: it has no
+ * fixed tick, but a price may carry at most 5 significant figures and at most
+ * 6 - szDecimals decimals (ccxt's `precision.price` gives only the latter, so
+ * a quote one ccxt tick inside the spread would be rounded by ccxt, possibly
+ * through the touch). Undefined without a mark price. The step changes when
+ * the price crosses a power of ten; the mapping is refreshed with the markets.
+ */
+export function significantFiguresTick(market: MarketInterface, lot: string): string | undefined {
+  const info = market.info as { markPx?: unknown } | undefined;
+  const mark = typeof info?.markPx === 'string' ? new Big(info.markPx) : undefined;
+  if (!mark || mark.lte(0)) return undefined;
+  const szDecimals = Math.max(0, -new Big(lot).e);
+  // Position of the first significant digit: 1e3 -> 3, 0.0123 -> -2.
+  const exponent = mark.e;
+  const bySignificance = HYPERLIQUID_SIGNIFICANT_FIGURES - 1 - exponent;
+  const decimals = Math.min(
+    HYPERLIQUID_PERP_MAX_DECIMALS - szDecimals,
+    Math.max(0, bySignificance),
+  );
+  return new Big(10).pow(-decimals).toFixed();
 }
 
 function isolatedOnlyOf(market: MarketInterface): boolean | undefined {

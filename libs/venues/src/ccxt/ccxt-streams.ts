@@ -62,25 +62,33 @@ export class CcxtStreams {
     this.options.events.emit('connection', { state: 'connected', atMs: Date.now() });
   }
 
-  /** Resolves once the first book of the market arrived. */
+  /**
+   * Resolves once the first book of the market arrived. A market ccxt still
+   * holds a book of (watched before, the venue's subscription kept) is
+   * answered from it at once: ccxt would otherwise wait for the book's next
+   * change, which on a quiet market may be long.
+   */
   watchBook(unified: string): Promise<void> {
     if (this.books.has(unified)) return Promise.resolve();
     return new Promise<void>((resolve) => {
       let first = true;
+      const deliver = (book: OrderBook): void => {
+        this.bookSeq += 1;
+        this.options.events.emit('book', this.options.bookOf(book, unified, this.bookSeq));
+        if (first) {
+          first = false;
+          resolve();
+        }
+      };
       const loop = this.loop<OrderBook>(
         `book ${unified}`,
         () => this.options.exchange.watchOrderBook(unified, this.options.depth),
-        (book) => {
-          this.bookSeq += 1;
-          this.options.events.emit('book', this.options.bookOf(book, unified, this.bookSeq));
-          if (first) {
-            first = false;
-            resolve();
-          }
-        },
+        deliver,
       );
       this.books.set(unified, loop);
       loop.start();
+      const cached = this.options.exchange.orderbooks?.[unified];
+      if (cached && cached.bids.length > 0 && cached.asks.length > 0) deliver(cached);
     });
   }
 

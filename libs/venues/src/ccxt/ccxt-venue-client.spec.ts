@@ -33,6 +33,7 @@ class Feed<T> {
 }
 
 class InvalidOrder extends Error {}
+class OrderNotFound extends Error {}
 
 /** Replays recorded ccxt payloads; records the calls the client makes. Never touches a network. */
 class FakeExchange implements CcxtExchangeLike {
@@ -44,6 +45,10 @@ class FakeExchange implements CcxtExchangeLike {
   nextCreate: Order | Error = paradex.restingOrder as unknown as Order;
   fetched: Order = paradex.restingOrder as unknown as Order;
   cancelError?: Error;
+  /** What the venue answers the credential probe (a cancel of order id 1 on hyperliquid). */
+  probeError: Error = new OrderNotFound(
+    'hyperliquid Order was never placed, already canceled, or filled.',
+  );
 
   constructor(
     readonly id: string,
@@ -63,6 +68,7 @@ class FakeExchange implements CcxtExchangeLike {
   }
   async cancelOrder(id: string, symbol?: string): Promise<Order> {
     this.calls.push(['cancelOrder', id, symbol]);
+    if (id === '1') throw this.probeError;
     if (this.cancelError) throw this.cancelError;
     return this.fetched;
   }
@@ -114,10 +120,27 @@ describe('CcxtVenueClient (recorded payloads, no network)', () => {
     client = new CcxtVenueClient({ venue: id, exchange });
     log = new EventLog(client);
     await client.connect();
+    exchange.calls.length = 0;
   };
   afterEach(async () => {
     log.stop();
     await client.close();
+  });
+
+  it('proves the credentials with a signed request that changes nothing before it connects', async () => {
+    exchange = new FakeExchange('hyperliquid', hyperliquidMarkets, { watchMyTrades: true });
+    exchange.probeError = new InvalidOrder(
+      'hyperliquid {"status":"err","response":"User or API Wallet 0xb8a6 does not exist."}',
+    );
+    client = new CcxtVenueClient({ venue: 'hyperliquid', exchange });
+    log = new EventLog(client);
+    await expect(client.connect()).rejects.toMatchObject({
+      name: 'VenueAuthError',
+      detail: 'User or API Wallet 0xb8a6 does not exist.',
+    });
+    expect(exchange.calls).toEqual([['cancelOrder', '1', 'BTC/USDC:USDC']]);
+    exchange.probeError = new OrderNotFound('hyperliquid Order was never placed');
+    await client.connect();
   });
 
   it('lists markets under native and canonical symbols', async () => {
@@ -156,7 +179,6 @@ describe('CcxtVenueClient (recorded payloads, no network)', () => {
       0.0105,
       {
         postOnly: true,
-        timeInForce: 'PO',
         clientOrderId: encodeClientOrderId('hyperliquid', 'q-1'),
       },
     ]);

@@ -1,5 +1,14 @@
+import Big from 'big.js';
+import type { Order, Trade } from 'ccxt';
+import { UNBOUNDED_REQUEST_SETTLE_MS } from '@sts/domain';
 import type { Logger } from '@sts/platform';
-import { UnknownOrderError, type VenueError } from '../errors';
+import {
+  RateLimitedError,
+  UnknownOrderError,
+  VenueAuthError,
+  VenueNetworkError,
+  type VenueError,
+} from '../errors';
 import type { VenueBalance, VenuePosition } from '../model/account';
 import type { VenueMarket } from '../model/market';
 import type {
@@ -16,7 +25,7 @@ import type { Unsubscribe, VenueClient, VenueEventMap, VenueEventType } from '..
 import { VenueEvents } from '../venue-events';
 import { replaceInTwoRequests } from '../common/replace-in-two-requests';
 import type { CcxtExchangeLike } from './ccxt-exchange';
-import { toVenueError } from './ccxt-errors';
+import { toVenueError, venueAnswer } from './ccxt-errors';
 import { CcxtMarketCache } from './ccxt-market-cache';
 import { CcxtAccountEvents } from './ccxt-account-events';
 import { toBalances, toBook, toPosition } from './ccxt-mapping';
@@ -29,6 +38,11 @@ export interface CcxtVenueClientOptions {
   exchange: CcxtExchangeLike;
   bookDepth?: number;
   logger?: Logger;
+  /**
+   * False for a market-data client without credentials (public books and
+   * markets only): nothing is verified and no account stream is watched.
+   */
+  authenticated?: boolean;
 }
 
 /**
@@ -49,10 +63,17 @@ export class CcxtVenueClient implements VenueClient {
   private readonly tracker = new OrderTracker();
   private readonly streams: CcxtStreams;
   private readonly account: CcxtAccountEvents;
+  private credentialsVerified = false;
+  private readonly authenticated: boolean;
+  /** ccxt symbols this client placed orders on (fills are read per market where the venue needs it). */
+  private readonly tradedMarkets = new Set<string>();
+  /** ccxt symbol of each order seen, for calls by order id alone (Aster's need a symbol). */
+  private readonly marketOfOrder = new Map<string, string>();
 
   constructor(options: CcxtVenueClientOptions) {
     this.venue = options.venue;
     this.exchange = options.exchange;
+    this.authenticated = options.authenticated ?? true;
     this.events = new VenueEvents((error, type) =>
       options.logger?.error(
         { venue: this.venue, event: type, err: error },
@@ -84,6 +105,11 @@ export class CcxtVenueClient implements VenueClient {
 
   async connect(): Promise<void> {
     if (!this.markets$.loaded) await this.call(() => this.markets$.load());
+    if (!this.authenticated) return;
+    if (!this.credentialsVerified) {
+      await this.verifyCredentials();
+      this.credentialsVerified = true;
+    }
     this.streams.startAccount();
   }
 
@@ -110,7 +136,8 @@ export class CcxtVenueClient implements VenueClient {
   }
 
   placePostOnly(request: PlaceOrderRequest): Promise<OrderAck> {
-    return this.place(request, { postOnly: true, timeInForce: 'PO' });
+    // ccxt's unified flag: Hyperliquid's Alo, Aster's GTX (a 'PO' time in force is sent as is and refused).
+    return this.place(request, { postOnly: true });
   }
 
   placeIoc(request: PlaceOrderRequest): Promise<OrderAck> {
@@ -119,11 +146,12 @@ export class CcxtVenueClient implements VenueClient {
 
   async cancel(target: CancelTarget): Promise<CancelResult> {
     const orderId = await this.resolveOrderId(target);
-    const unified = target.symbol ? this.markets$.unified(target.symbol) : undefined;
+    const unified = this.unifiedOf(target, orderId);
     try {
       await this.exchange.cancelOrder(orderId, unified);
     } catch (error) {
       const mapped = toVenueError(error, this.venue);
+      if (mapped instanceof VenueNetworkError) throw this.unsettled(mapped);
       if (mapped.code !== 'unknown_order') throw mapped;
       // "Not found" also means "already done" on most venues: tell the two apart.
       const order = await this.order({ orderId, symbol: target.symbol });
@@ -138,23 +166,45 @@ export class CcxtVenueClient implements VenueClient {
   }
 
   async order(target: CancelTarget): Promise<VenueOrder> {
-    const orderId = await this.resolveOrderId(target);
     const unified = target.symbol ? this.markets$.unified(target.symbol) : undefined;
-    return this.account.order(await this.call(() => this.exchange.fetchOrder(orderId, unified)));
+    if ('clientOrderId' in target && !this.tracker.orderIdOf(target.clientOrderId)) {
+      const found = await this.orderByClientId(target.clientOrderId, unified);
+      if (found) return this.seen(found);
+    }
+    const orderId = await this.resolveOrderId(target);
+    const market = unified ?? this.marketOfOrder.get(orderId);
+    return this.seen(await this.call(() => this.exchange.fetchOrder(orderId, market)));
   }
 
   async openOrders(symbol?: string): Promise<VenueOrder[]> {
     const unified = symbol ? this.markets$.unified(symbol) : undefined;
     const orders = await this.call(() => this.exchange.fetchOpenOrders(unified));
-    return orders.map((order) => this.account.order(order));
+    return orders.map((order) => this.seen(order));
   }
 
-  async fillsSince(timestampMs: number): Promise<VenueFill[]> {
-    const trades = await this.call(() => this.exchange.fetchMyTrades(undefined, timestampMs));
+  async fillsSince(timestampMs: number, symbol?: string): Promise<VenueFill[]> {
+    const markets: Array<string | undefined> = symbol
+      ? [this.markets$.unified(symbol)]
+      : FILLS_PER_MARKET.has(this.venue)
+        ? [...this.tradedMarkets]
+        : [undefined];
+    const trades: Trade[] = [];
+    for (const unified of markets) {
+      trades.push(...(await this.call(() => this.exchange.fetchMyTrades(unified, timestampMs))));
+    }
+    // ccxt trades do not say whether they completed their order: a fill does
+    // when the order's fills read here reach its size as placed (when known).
+    const filled = new Map<string, Big>();
     return trades
       .filter((trade) => (trade.timestamp ?? 0) >= timestampMs)
       .sort((a, b) => (a.timestamp ?? 0) - (b.timestamp ?? 0))
-      .map((trade) => this.account.fill(trade, false));
+      .map((trade) => {
+        const fill = this.account.fill(trade, false);
+        const total = (filled.get(fill.orderId) ?? new Big(0)).plus(fill.size);
+        filled.set(fill.orderId, total);
+        const amount = this.tracker.amountOf(fill.orderId);
+        return { ...fill, fullyFilled: amount !== undefined && total.gte(amount) };
+      });
   }
 
   async positions(): Promise<VenuePosition[]> {
@@ -175,6 +225,7 @@ export class CcxtVenueClient implements VenueClient {
     params: Record<string, unknown>,
   ): Promise<OrderAck> {
     const unified = this.markets$.unified(request.symbol);
+    this.tradedMarkets.add(unified);
     const encoded = encodeClientOrderId(this.venue, request.clientOrderId);
     this.tracker.rememberEncoding(request.clientOrderId, encoded);
     try {
@@ -190,9 +241,10 @@ export class CcxtVenueClient implements VenueClient {
         },
       );
       if (order.id) this.tracker.track(order.id, request.clientOrderId, request.size);
-      return { order: this.account.order(order), fills: [], duplicate: false };
+      return { order: this.seen(order), fills: [], duplicate: false };
     } catch (error) {
       const mapped = toVenueError(error, this.venue);
+      if (mapped instanceof VenueNetworkError) throw this.unsettled(mapped);
       if (!isDuplicate(mapped)) throw mapped;
       return {
         order: await this.order({ clientOrderId: request.clientOrderId, symbol: request.symbol }),
@@ -202,10 +254,88 @@ export class CcxtVenueClient implements VenueClient {
     }
   }
 
+  /** Maps a ccxt order, remembering its market for later calls by order id. */
+  private seen(order: Order): VenueOrder {
+    if (order.id && order.symbol && !this.marketOfOrder.has(order.id)) {
+      this.marketOfOrder.set(order.id, order.symbol);
+      // The oldest go first: a long-running account places orders without end.
+      if (this.marketOfOrder.size > REMEMBERED_ORDERS) {
+        this.marketOfOrder.delete(this.marketOfOrder.keys().next().value as string);
+      }
+    }
+    return this.account.order(order);
+  }
+
+  private unifiedOf(target: CancelTarget, orderId: string): string | undefined {
+    return target.symbol ? this.markets$.unified(target.symbol) : this.marketOfOrder.get(orderId);
+  }
+
+  /**
+   * An order request whose answer was lost: ccxt sends these venues' orders
+   * with no expiry, so nothing bounds when it may still take effect but the
+   * fallback (`UNBOUNDED_REQUEST_SETTLE_MS`); until then a look-up that finds
+   * nothing proves nothing.
+   */
+  private unsettled(error: VenueNetworkError): VenueNetworkError {
+    if (error.settlesByMs !== undefined) return error;
+    return new VenueNetworkError(
+      this.venue,
+      error.detail,
+      error.cause,
+      Date.now() + UNBOUNDED_REQUEST_SETTLE_MS,
+    );
+  }
+
+  /**
+   * The venue's record of an order by our client order id, open or closed,
+   * where the venue can look one up that way (`LOOKUP_BY_CLIENT_ID`): after a
+   * lost answer, an IOC that filled and closed must be found, or it would be
+   * taken for never placed and hedged again. Undefined where the venue has no
+   * such look-up (the caller then scans open orders); UnknownOrderError when
+   * the venue says it has no such order.
+   */
+  private async orderByClientId(
+    clientOrderId: string,
+    unified: string | undefined,
+  ): Promise<Order | undefined> {
+    if (!LOOKUP_BY_CLIENT_ID.has(this.venue) || unified === undefined) return undefined;
+    const encoded = String(encodeClientOrderId(this.venue, clientOrderId));
+    this.tracker.rememberEncoding(clientOrderId, encoded);
+    const order = await this.call(() =>
+      this.exchange.fetchOrder('', unified, { clientOrderId: encoded }),
+    );
+    if (order.id) this.tracker.track(order.id, clientOrderId);
+    return order;
+  }
+
+  /**
+   * Proves the credentials before the first order, with one signed request
+   * that changes nothing (`CREDENTIAL_PROBES`): a key the venue does not know,
+   * or one the wallet never approved, fails here with the venue's own answer
+   * (VenueAuthError), not on the first maker order. A network failure or a
+   * 429 proves nothing and is thrown as it is.
+   */
+  private async verifyCredentials(): Promise<void> {
+    const probe = CREDENTIAL_PROBES[this.venue] ?? readBalances;
+    try {
+      await probe(this.exchange, this.markets$.anyUnified());
+    } catch (error) {
+      const mapped = toVenueError(error, this.venue);
+      // The venue checked the signature, then looked for the order: the key is good.
+      if (mapped instanceof UnknownOrderError) return;
+      if (mapped instanceof VenueNetworkError || mapped instanceof RateLimitedError) throw mapped;
+      const cause = error instanceof Error ? error.message : String(error);
+      throw new VenueAuthError(this.venue, venueAnswer(cause, this.venue), error);
+    }
+  }
+
   private async resolveOrderId(target: CancelTarget): Promise<string> {
     if ('orderId' in target) return target.orderId;
     const known = this.tracker.orderIdOf(target.clientOrderId);
     if (known) return known;
+    const unified = target.symbol ? this.markets$.unified(target.symbol) : undefined;
+    const looked = await this.orderByClientId(target.clientOrderId, unified);
+    if (looked?.id) return looked.id;
     const encoded = String(encodeClientOrderId(this.venue, target.clientOrderId));
     const open = await this.openOrders(target.symbol);
     const found = open.find(
@@ -227,6 +357,33 @@ export class CcxtVenueClient implements VenueClient {
     }
   }
 }
+
+/**
+ * Venues whose ccxt fetchOrder finds an order, open or closed, by the client
+ * order id we gave it (Hyperliquid's orderStatus by cloid, Aster's
+ * origClientOrderId); proven against their dialects.
+ */
+const LOOKUP_BY_CLIENT_ID = new Set(['hyperliquid', 'aster']);
+
+/** Orders whose market the client remembers for calls by order id alone. */
+const REMEMBERED_ORDERS = 10_000;
+
+/** Venues whose ccxt fetchMyTrades needs a market (Aster's userTrades takes one symbol). */
+const FILLS_PER_MARKET = new Set(['aster']);
+
+type CredentialProbe = (exchange: CcxtExchangeLike, unified: string) => Promise<unknown>;
+
+const readBalances: CredentialProbe = (exchange) => exchange.fetchBalance();
+
+/**
+ * One signed request per venue that proves a key and changes nothing. Where
+ * reads are signed (aster and most venues) a balance read does; Hyperliquid's
+ * reads are public (by address), so a signed cancel of an order id that
+ * cannot exist is sent: "never placed" proves the signer acts for the wallet.
+ */
+const CREDENTIAL_PROBES: Partial<Record<string, CredentialProbe>> = {
+  hyperliquid: (exchange, unified) => exchange.cancelOrder('1', unified),
+};
 
 const isDuplicate = (error: VenueError): boolean =>
   error.code === 'rejected' &&

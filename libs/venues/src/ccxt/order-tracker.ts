@@ -83,6 +83,11 @@ export class OrderTracker {
     return { size: size.toFixed(), price: price.toFixed() };
   }
 
+  /** The order's size as placed, when known. */
+  amountOf(orderId: string): string | undefined {
+    return this.orders.get(orderId)?.amount;
+  }
+
   /** Adds a fill to its order; true when the order is now complete. */
   addFill(orderId: string, size: string): boolean {
     const order = this.orders.get(orderId);

@@ -11,6 +11,8 @@ const RECOVERY_MARGIN_MS = 5_000;
  */
 export class ConnectionSignal {
   private down?: { atMs: number };
+  /** The streams that failed and have not come back yet. */
+  private readonly failing = new Set<string>();
   private lastAccountEventMs?: number;
 
   constructor(private readonly events: VenueEvents) {}
@@ -19,14 +21,21 @@ export class ConnectionSignal {
     this.lastAccountEventMs = venueTimeMs;
   }
 
-  failed(reason: string): void {
+  failed(stream: string, reason: string): void {
+    this.failing.add(stream);
     if (this.down) return;
     this.down = { atMs: Date.now() };
     this.events.emit('connection', { state: 'disconnected', atMs: this.down.atMs, reason });
   }
 
-  healthy(): void {
-    if (!this.down) return;
+  /**
+   * A stream is back. The client is back only when every stream that failed
+   * is: a fill read-back after `reconnected` while the fill stream is still
+   * down would miss what fills between the read and its resubscription.
+   */
+  healthy(stream: string): void {
+    this.failing.delete(stream);
+    if (!this.down || this.failing.size > 0) return;
     const disconnectedAtMs = this.down.atMs;
     this.down = undefined;
     const lastSeen = Math.min(disconnectedAtMs, this.lastAccountEventMs ?? disconnectedAtMs);
@@ -36,6 +45,11 @@ export class ConnectionSignal {
       disconnectedAtMs,
       recoverFromMs: lastSeen - RECOVERY_MARGIN_MS,
     });
+  }
+
+  /** A stream that stopped (unsubscribed) no longer holds the client down. */
+  forget(stream: string): void {
+    this.healthy(stream);
   }
 }
 
@@ -62,29 +76,28 @@ export class WatchLoop<T> {
 
   stop(): void {
     this.stopped = true;
+    this.options.signal.forget(this.options.name);
   }
 
   private async run(): Promise<void> {
-    const { watch, onData, signal } = this.options;
+    const { watch, onData, signal, name } = this.options;
     let failures = 0;
     while (!this.stopped) {
       const grace =
-        failures > 0 ? setTimeout(() => signal.healthy(), this.options.graceMs) : undefined;
+        failures > 0 ? setTimeout(() => signal.healthy(name), this.options.graceMs) : undefined;
       try {
         const data = await watch();
         if (grace) clearTimeout(grace);
         if (this.stopped) return;
         failures = 0;
-        signal.healthy();
+        signal.healthy(name);
         onData(data);
       } catch (error) {
         if (grace) clearTimeout(grace);
         if (this.stopped) return;
         failures += 1;
         this.options.onError?.(error);
-        signal.failed(
-          `${this.options.name}: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        signal.failed(name, `${name}: ${error instanceof Error ? error.message : String(error)}`);
         const delay = Math.min(
           this.options.maxBackoffMs,
           this.options.initialBackoffMs * 2 ** (failures - 1),

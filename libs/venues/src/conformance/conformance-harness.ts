@@ -38,7 +38,18 @@ export interface ConformanceHarness {
 
 export interface ConformanceSetup {
   /** Known before the suite starts, so cases a venue cannot run are reported as skipped. */
-  capabilities: { trade: boolean; dropStream: boolean; rateLimit: boolean; loseAnswer?: boolean };
+  /**
+   * `loseAnswer`: true runs every lost-answer case; `'after'` only those
+   * whose request executed before its answer was lost (a client whose orders
+   * carry no expiry cannot settle a request lost before the venue in a test's
+   * time).
+   */
+  capabilities: {
+    trade: boolean;
+    dropStream: boolean;
+    rateLimit: boolean;
+    loseAnswer?: boolean | 'after';
+  };
   start(): Promise<ConformanceHarness>;
   stop(): Promise<void>;
 }

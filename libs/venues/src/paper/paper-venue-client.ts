@@ -220,11 +220,13 @@ export class PaperVenueClient implements VenueClient {
     return orders.map((order) => this.order$(order));
   }
 
-  async fillsSince(timestampMs: number): Promise<VenueFill[]> {
+  async fillsSince(timestampMs: number, symbol?: string): Promise<VenueFill[]> {
     const { fills } = await this.http.call<{ fills: WireFill[] }>('GET', '/fills', {
       query: { since: timestampMs },
     });
-    return fills.map((fill) => toVenueFill(this.venue, this.marketOf(fill.symbol), fill));
+    return fills
+      .filter((fill) => symbol === undefined || fill.symbol === symbol)
+      .map((fill) => toVenueFill(this.venue, this.marketOf(fill.symbol), fill));
   }
 
   async positions(): Promise<VenuePosition[]> {

@@ -3,6 +3,7 @@ import type { Logger } from '@sts/platform';
 import {
   createCcxtExchange,
   type CcxtExchangeLike,
+  type CcxtExchangeOptions,
   type LiveCredentials,
 } from '../ccxt/ccxt-exchange';
 import { CcxtMarketCache } from '../ccxt/ccxt-market-cache';
@@ -32,7 +33,11 @@ export interface VenueClientOptions {
   /** Paper mode: lets order frames sent in one burst share writes. */
   coalescer?: FrameCoalescer;
   /** Live mode only: how to build the ccxt exchange (tests pass a fake). */
-  createExchange?: (venue: string, credentials: LiveCredentials) => Promise<CcxtExchangeLike>;
+  createExchange?: (
+    venue: string,
+    credentials: LiveCredentials,
+    options: CcxtExchangeOptions,
+  ) => Promise<CcxtExchangeLike>;
 }
 
 /**
@@ -82,8 +87,16 @@ export async function createVenueClient(
       const exchange = await (options.createExchange ?? createCcxtExchange)(
         config.id,
         liveCredentials(credential),
+        { endpoint: config.endpoint },
       );
-      return new CcxtVenueClient({ venue: config.id, exchange, logger: options.logger });
+      return new CcxtVenueClient({
+        venue: config.id,
+        exchange,
+        logger: options.logger,
+        // A market-data client has no secret: public books and markets only.
+        authenticated: credential.apiSecret !== '',
+        ...(options.bookDepth !== undefined ? { bookDepth: options.bookDepth } : {}),
+      });
     }
   }
 }
@@ -113,7 +126,13 @@ export async function fetchVenueMarkets(
       http.close();
     }
   }
-  const exchange = await (options.createExchange ?? createCcxtExchange)(config.id, {});
+  const exchange = await (options.createExchange ?? createCcxtExchange)(
+    config.id,
+    {},
+    {
+      endpoint: config.endpoint,
+    },
+  );
   try {
     return await new CcxtMarketCache(exchange, config.id).load();
   } finally {

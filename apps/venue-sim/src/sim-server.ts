@@ -13,6 +13,9 @@ import { addControlRoutes } from './control/control-routes';
 import { FaultInjector } from './control/faults';
 import { Ticker } from './control/ticker';
 import { Simulator } from './engine/simulator';
+import { DialectSet } from './dialects/dialect-set';
+import { FundedWallets } from './dialects/funded-wallets';
+import { DIALECTS } from './dialects/registry';
 
 export interface VenueSimOptions {
   seed?: number;
@@ -59,6 +62,18 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
   let world!: Simulator;
   const orders = new OrderEntry({ world: () => world, limiter, faults });
   const hub = new StreamHub(() => world, directory, faults, orders, logger);
+  const funding = new FundedWallets(() => world);
+  const dialects = new DialectSet(
+    DIALECTS,
+    profiles.map((profile) => profile.id),
+    { world: () => world, orders, faults, funding, logger },
+    hub,
+  );
+  // Every socket of a venue, paper or dialect, drops together.
+  const sockets = {
+    drop: (venue?: string, accountId?: string): number =>
+      hub.drop(venue, accountId) + dialects.drop(venue, accountId),
+  };
   const build = (): Simulator =>
     new Simulator({
       seed,
@@ -66,7 +81,7 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
       venues: profiles,
       assets: ASSETS,
       now: Date.now,
-      sink: hub,
+      sink: dialects,
       volScale: options.volScale,
     });
   world = build();
@@ -75,6 +90,7 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
 
   const router = new Router();
   addVenueRoutes(router, { world: () => world, directory, orders });
+  dialects.addRoutes(router);
   addControlRoutes(router, {
     world: () => world,
     seed: () => seed,
@@ -84,20 +100,23 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
       faults.reset();
       limiter.clearCounts();
       world = build();
-      hub.drop();
+      sockets.drop();
     },
     ticker,
     faults,
-    hub,
+    hub: sockets,
     limiter,
     directory,
+    funding,
     controlToken: options.controlToken,
   });
   router.add('GET', '/health', () => ({ status: 200, body: { status: 'ok' } }));
 
   const server: Server = createServer((request, response) => void router.handle(request, response));
   server.keepAliveTimeout = 60_000;
-  server.on('upgrade', (request, socket, head) => hub.handleUpgrade(request, socket, head));
+  server.on('upgrade', (request, socket, head) => {
+    if (!dialects.handleUpgrade(request, socket, head)) hub.handleUpgrade(request, socket, head);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -112,6 +131,7 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
       ticker.stop();
       faults.reset();
       hub.close();
+      dialects.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

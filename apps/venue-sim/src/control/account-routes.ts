@@ -16,6 +16,21 @@ export function addAccountRoutes(routes: ControlRoutes): void {
       if (typeof raw['collateral'] === 'string') account.collateral = new Big(raw['collateral']);
       return { status: created ? 201 : 200, body: { account: accountId, created } };
     })
+    .add('POST', '/control/venues/:venue/deposits', (context) => {
+      const raw = routes.body(context);
+      const { wallet, amount } = raw;
+      if (typeof wallet !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(wallet)) {
+        throw new HttpFailure(400, 'invalid_request', 'wallet must be a 0x-prefixed address');
+      }
+      if (
+        typeof amount !== 'string' ||
+        !/^\d{1,15}(\.\d{1,8})?$/.test(amount) ||
+        Number(amount) <= 0
+      ) {
+        throw new HttpFailure(400, 'invalid_request', 'amount must be a positive decimal string');
+      }
+      return ok(deps.funding.deposit(routes.venueId(context), wallet, amount));
+    })
     .add('GET', '/control/venues/:venue/request-counts', (context) => {
       const wallet = context.query.get('wallet');
       if (!wallet) throw new HttpFailure(400, 'invalid_request', 'wallet is required');

@@ -9,7 +9,7 @@ import {
 } from '../api/http-kit';
 import type { RateLimiter } from '../api/rate-limiter';
 import { toHttpFailure } from '../api/sim-errors';
-import type { StreamHub } from '../api/stream-hub';
+import type { FundedWallets } from '../dialects/funded-wallets';
 import type { Simulator } from '../engine/simulator';
 import type { FaultInjector } from './faults';
 import type { Ticker } from './ticker';
@@ -20,9 +20,11 @@ export interface ControlDeps {
   seed: () => number;
   ticker: Ticker;
   faults: FaultInjector;
-  hub: StreamHub;
+  /** Every socket of the venues, paper and dialects. */
+  hub: { drop(venue?: string, accountId?: string): number };
   limiter: RateLimiter;
   directory: AccountDirectory;
+  funding: FundedWallets;
   controlToken?: string;
 }
 

@@ -1,4 +1,4 @@
-import { PaperVenueClient, type ConformanceSetup } from '@sts/venues';
+import { PaperVenueClient, type ConformanceDriver, type ConformanceSetup } from '@sts/venues';
 import { startVenueSim, type RunningVenueSim } from '../sim-server';
 import { SimControl } from './sim-control';
 
@@ -52,25 +52,34 @@ export function paperConformanceSetup(
           await client.connect();
           return client;
         },
-        driver: {
-          advance: async () => {
-            await control.step(1);
-          },
-          trade: async (tradeSymbol, side, size, price) => {
-            await control.trade(venue, tradeSymbol, side, size, price);
-          },
-          dropStream: async (blockMs) => {
-            await control.dropSockets(venue, blockMs);
-          },
-          loseNextAnswer: async (op, at) => {
-            // A hold, not a cut: the suite's client keeps its stream either way.
-            await control.loseNext(venue, { op, at, then: 'hang', hangMs: HOLD_MS });
-          },
-        },
+        driver: simDriver(control, venue, HOLD_MS),
       };
     },
     stop: async () => {
       await sim?.stop();
+    },
+  };
+}
+
+/**
+ * The conformance driver of a simulated venue, whichever protocol the client
+ * speaks: one step of the world, a trade by another trader, dropped sockets,
+ * and lost answers held `holdMs` (a hold, not a cut: the suite's client keeps
+ * its stream either way).
+ */
+export function simDriver(control: SimControl, venue: string, holdMs: number): ConformanceDriver {
+  return {
+    advance: async () => {
+      await control.step(1);
+    },
+    trade: async (tradeSymbol, side, size, price) => {
+      await control.trade(venue, tradeSymbol, side, size, price);
+    },
+    dropStream: async (blockMs) => {
+      await control.dropSockets(venue, blockMs);
+    },
+    loseNextAnswer: async (op, at) => {
+      await control.loseNext(venue, { op, at, then: 'hang', hangMs: holdMs });
     },
   };
 }

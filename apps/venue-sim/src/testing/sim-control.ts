@@ -122,6 +122,15 @@ export class SimControl {
     });
   }
 
+  /** Funds a wallet on a venue, in every protocol of it (a dialect serves funded wallets only). */
+  deposit(
+    venue: string,
+    wallet: string,
+    amount: string,
+  ): Promise<{ account: string; collateral: string }> {
+    return this.post(`/control/venues/${venue}/deposits`, { wallet, amount });
+  }
+
   requestCounts(
     venue: string,
     wallet: string,

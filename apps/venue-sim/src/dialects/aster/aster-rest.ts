@@ -1,0 +1,329 @@
+import { AnswerLost, type HttpReply, type RequestContext, type Router } from '../../api/http-kit';
+import type { SignedRequest } from '../../api/order-entry';
+import type { OrderOp } from '../../control/faults';
+import type { MarketState } from '../../engine/market-state';
+import type { EngineOrder } from '../../engine/types';
+import type { VenueEngine } from '../../engine/venue-engine';
+import type { DialectDeps } from '../dialect';
+import { AsterError, toAsterError, type AsterErrorContext } from './aster-errors';
+import { integer, parseNewOrder, parseOrderTarget, required } from './aster-orders';
+import { NonceBook, verifyAsterRequest, type AsterSignedRequest } from './aster-signing';
+import * as wire from './aster-wire';
+import type { ListenKeys } from './listen-keys';
+import { RequestLog } from './request-log';
+
+export const ASTER = 'aster';
+const BASE = `/dialects/${ASTER}`;
+const DEPTH_LIMITS = new Set([5, 10, 20, 50, 100, 500, 1000]);
+const WEEK_MS = 7 * 86_400_000;
+
+/** What a signed handler gets: the verified parameters and the account's request. */
+interface SignedCall {
+  params: Record<string, string>;
+  signed: AsterSignedRequest;
+  request: SignedRequest;
+  accountId: string;
+}
+
+type SignedHandler = (call: SignedCall) => Promise<HttpReply>;
+
+export interface AsterRestDeps extends DialectDeps {
+  listenKeys: ListenKeys;
+  /** Closes the user data sockets of a listenKey that was deleted. */
+  closeListenKey: (key: string) => void;
+}
+
+/**
+ * Aster's futures REST API (`/fapi/v3/...`, and the spot exchangeInfo ccxt
+ * loads markets from) over the simulator's engine. Every signed request is
+ * verified (aster-signing.ts), its wallet must be funded, and it then runs
+ * through the shared order path (OrderEntry: rate limit, faults, expiry,
+ * engine) like a paper request.
+ */
+export class AsterRest {
+  readonly log = new RequestLog();
+  private readonly nonces = new NonceBook();
+  /** The time in force each order was sent with (the engine keeps post-only or IOC). */
+  private readonly tifs = new Map<string, wire.AsterTif>();
+  private clientOrderSeq = 0;
+
+  constructor(private readonly deps: AsterRestDeps) {}
+
+  tifOf(order: EngineOrder): wire.AsterTif {
+    return this.tifs.get(order.orderId) ?? (order.type === 'ioc' ? 'IOC' : 'GTX');
+  }
+
+  addRoutes(router: Router): void {
+    const pub = (path: string, handler: (query: URLSearchParams) => unknown): void => {
+      for (const version of ['v1', 'v3'])
+        router.add('GET', `${BASE}/fapi/${version}/${path}`, (context) =>
+          this.answer(() => ({ status: 200, body: handler(context.query) })),
+        );
+    };
+    pub('ping', () => ({}));
+    pub('time', () => ({ serverTime: Date.now() }));
+    pub('exchangeInfo', () => wire.exchangeInfo(this.venue(), Date.now()));
+    pub('depth', (query) => this.depth(query));
+    pub('premiumIndex', (query) => this.eachMarket(query, (m) => this.premium(m)));
+    pub('fundingInfo', (query) =>
+      this.marketsOf(query).map((m) => wire.fundingInfo(m, Date.now())),
+    );
+    pub('ticker/24hr', (query) => this.eachMarket(query, (m) => wire.ticker24hr(m, Date.now())));
+    // ccxt loads spot markets too; the simulated Aster lists none.
+    router.add('GET', `${BASE}/api/v3/exchangeInfo`, () => ({
+      status: 200,
+      body: {
+        timezone: 'UTC',
+        serverTime: Date.now(),
+        rateLimits: [],
+        exchangeFilters: [],
+        assets: [],
+        symbols: [],
+      },
+    }));
+
+    const fapi = (method: string, path: string, op: OrderOp | undefined, handler: SignedHandler) =>
+      router.add(method, `${BASE}/fapi/v3/${path}`, (context) => this.signed(context, op, handler));
+    fapi('POST', 'order', 'place', (call) => this.placeOrder(call));
+    fapi('DELETE', 'order', 'cancel', (call) => this.cancelOrder(call));
+    fapi('GET', 'order', undefined, (call) =>
+      this.query(call, (venue) => this.findOrder(venue, call, false)),
+    );
+    fapi('GET', 'openOrder', undefined, (call) =>
+      this.query(call, (venue) => this.findOrder(venue, call, true)),
+    );
+    fapi('GET', 'openOrders', undefined, (call) =>
+      this.query(call, (venue) => this.openOrders(venue, call)),
+    );
+    fapi('GET', 'userTrades', undefined, (call) =>
+      this.query(call, (venue) => this.userTrades(venue, call)),
+    );
+    fapi('GET', 'positionRisk', undefined, (call) =>
+      this.query(call, (venue) =>
+        this.marketsOf(new URLSearchParams(call.params)).map((m) =>
+          wire.positionRisk(venue, call.accountId, m),
+        ),
+      ),
+    );
+    fapi('GET', 'balance', undefined, (call) =>
+      this.query(call, (venue) => wire.balances(venue, call.accountId, Date.now())),
+    );
+    fapi('GET', 'leverageBracket', undefined, (call) =>
+      this.query(call, () =>
+        this.eachMarket(new URLSearchParams(call.params), wire.leverageBracket),
+      ),
+    );
+    for (const version of ['v3', 'v4'])
+      router.add('GET', `${BASE}/fapi/${version}/account`, (context) =>
+        this.signed(context, undefined, (call) =>
+          this.query(call, (venue) => wire.accountInfo(venue, call.accountId, Date.now())),
+        ),
+      );
+    // The builders the user approved: none (integrator fees are not modelled).
+    fapi('GET', 'builder', undefined, (call) => this.query(call, () => []));
+    fapi('POST', 'listenKey', undefined, (call) =>
+      this.query(call, () => ({
+        listenKey: this.deps.listenKeys.open(call.accountId, Date.now()),
+      })),
+    );
+    fapi('PUT', 'listenKey', undefined, (call) =>
+      this.query(call, () => {
+        if (!this.deps.listenKeys.keepAlive(call.accountId, Date.now()))
+          throw new AsterError('invalidListenKey');
+        return {};
+      }),
+    );
+    fapi('DELETE', 'listenKey', undefined, (call) =>
+      this.query(call, () => {
+        const key = this.deps.listenKeys.close(call.accountId, Date.now());
+        if (key) this.deps.closeListenKey(key);
+        return {};
+      }),
+    );
+
+    router.add('GET', `${BASE}/_sim/requests`, (context) => ({
+      status: 200,
+      body: { requests: this.log.requests(context.query.get('user') ?? undefined) },
+    }));
+    // Anything else under the API is answered as the venue answers an unknown
+    // path (Binance-futures style -5000), and logged: a test can see what was tried.
+    for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {
+      router.add(method, `${BASE}/(fapi|api)/.*`, (context) => {
+        this.log.record(method, this.pathOf(context), rawParams(context), Date.now());
+        return {
+          status: 404,
+          body: { code: -5000, msg: `Path ${this.pathOf(context)}, Method ${method} is invalid` },
+        };
+      });
+    }
+  }
+
+  private async signed(
+    context: RequestContext,
+    op: OrderOp | undefined,
+    handler: SignedHandler,
+  ): Promise<HttpReply> {
+    const raw = rawParams(context);
+    this.log.record(context.method, this.pathOf(context), raw, Date.now());
+    let errorContext: AsterErrorContext = { cancel: op === 'cancel' };
+    try {
+      const signed = await verifyAsterRequest(raw, Date.now(), this.nonces);
+      const accountId = this.deps.funding.account(ASTER, signed.user);
+      if (!accountId) throw new AsterError('notAuthorized');
+      if (op === 'place') errorContext = { tif: signed.params['timeInForce'] };
+      return await handler({
+        params: signed.params,
+        signed,
+        accountId,
+        request: {
+          venueId: ASTER,
+          accountId,
+          // An HTTP request's answer goes nowhere but its own connection.
+          channel: { cut: context.cutConnection, mute: () => undefined },
+        },
+      });
+    } catch (error) {
+      const refusal = toAsterError(error, errorContext);
+      if (refusal instanceof AnswerLost) throw refusal;
+      return refusal.reply();
+    }
+  }
+
+  /** A signed read: admitted like any request (rate limit, latency, freeze), answered from the engine. */
+  private query(call: SignedCall, answer: (venue: VenueEngine) => unknown): Promise<HttpReply> {
+    return this.deps.orders.execute(call.request, undefined, (venue) => ({
+      status: 200,
+      body: answer(venue),
+    }));
+  }
+
+  private placeOrder(call: SignedCall): Promise<HttpReply> {
+    const order = parseNewOrder(call.params, () => {
+      this.clientOrderSeq += 1;
+      return `sim-${Date.now().toString(36)}-${this.clientOrderSeq}`;
+    });
+    const fields = { type: order.kind, ...expiry(call.signed) };
+    return this.deps.orders.execute(call.request, { op: 'place', fields }, (venue) => {
+      const outcome = venue.desk.place(call.accountId, order.command);
+      // A client order id names one order for good; the engine's safe retry is the paper protocol's.
+      if (outcome.duplicate) throw new AsterError('duplicateClientOrderId');
+      this.tifs.set(outcome.order.orderId, order.tif);
+      return { status: 200, body: wire.asterOrder(venue, outcome.order, order.tif) };
+    });
+  }
+
+  private cancelOrder(call: SignedCall): Promise<HttpReply> {
+    const { symbol, target } = parseOrderTarget(call.params);
+    return this.deps.orders.execute(
+      call.request,
+      { op: 'cancel', fields: expiry(call.signed) },
+      (venue) => {
+        const known = venue.desk.find(call.accountId, target);
+        if (known.symbol !== symbol) throw new AsterError('unknownOrderSent');
+        const order = venue.desk.cancel(call.accountId, target);
+        return { status: 200, body: wire.asterOrder(venue, order, this.tifOf(order)) };
+      },
+    );
+  }
+
+  private findOrder(venue: VenueEngine, call: SignedCall, openOnly: boolean) {
+    const { symbol, target } = parseOrderTarget(call.params);
+    const order = venue.desk.find(call.accountId, target);
+    const open = order.status === 'open' || order.status === 'partially_filled';
+    // Closed orders without a fill are kept 7 days (docs, Query Order).
+    const forgotten = !open && order.filledLots === 0 && order.createdAtMs + WEEK_MS < Date.now();
+    if (order.symbol !== symbol || forgotten || (openOnly && !open))
+      throw new AsterError('noSuchOrder');
+    return wire.asterOrder(venue, order, this.tifOf(order));
+  }
+
+  private openOrders(venue: VenueEngine, call: SignedCall) {
+    const symbol = call.params['symbol'];
+    if (symbol !== undefined) this.market(symbol);
+    return venue.registry
+      .open(call.accountId)
+      .filter((order) => symbol === undefined || order.symbol === symbol)
+      .sort((a, b) => a.createdAtMs - b.createdAtMs)
+      .map((order) => wire.asterOrder(venue, order, this.tifOf(order)));
+  }
+
+  /** `symbol` is mandatory; `startTime`/`endTime` inclusive, else the last 7 days; `fromId`; `limit` ≤ 1000. */
+  private userTrades(venue: VenueEngine, call: SignedCall) {
+    const symbol = required(call.params, 'symbol');
+    this.market(symbol);
+    const limit = Math.min(integer(call.params, 'limit') ?? 500, 1000);
+    const fromId = integer(call.params, 'fromId');
+    const endTime = integer(call.params, 'endTime') ?? Date.now();
+    const startTime = integer(call.params, 'startTime') ?? endTime - WEEK_MS;
+    const trades = venue.registry
+      .fillsSince(call.accountId, startTime)
+      .filter((fill) => fill.symbol === symbol && fill.tsMs <= endTime)
+      .map((fill) => wire.asterTrade(venue, fill))
+      .filter((trade) => fromId === undefined || trade.id >= fromId);
+    const explicitStart = call.params['startTime'] !== undefined || fromId !== undefined;
+    return explicitStart ? trades.slice(0, limit) : trades.slice(-limit);
+  }
+
+  private depth(query: URLSearchParams) {
+    const market = this.market(query.get('symbol') ?? '');
+    const limit = Number(query.get('limit') ?? 500);
+    if (!DEPTH_LIMITS.has(limit)) throw new AsterError('invalidParameter', ['limit']);
+    return wire.depthSnapshot(market, limit, Date.now());
+  }
+
+  private premium(market: MarketState) {
+    const basisBps = this.deps.world().prices.basisBps(ASTER, market.spec.symbol);
+    return wire.premiumIndex(market, basisBps, Date.now());
+  }
+
+  /** One entry for `symbol`, or the list of every market without it. */
+  private eachMarket<T>(query: URLSearchParams, entry: (market: MarketState) => T): T | T[] {
+    const symbol = query.get('symbol');
+    return symbol ? entry(this.market(symbol)) : [...this.venue().markets.values()].map(entry);
+  }
+
+  private marketsOf(query: URLSearchParams): MarketState[] {
+    const symbol = query.get('symbol');
+    return symbol ? [this.market(symbol)] : [...this.venue().markets.values()];
+  }
+
+  private market(symbol: string): MarketState {
+    const market = this.venue().markets.get(symbol);
+    if (!market) throw new AsterError('badSymbol');
+    return market;
+  }
+
+  private venue(): VenueEngine {
+    return this.deps.world().venue(ASTER);
+  }
+
+  /** A public answer, its refusals in Aster's words. */
+  private answer(reply: () => HttpReply): HttpReply {
+    try {
+      return reply();
+    } catch (error) {
+      const refusal = toAsterError(error);
+      if (refusal instanceof AnswerLost) throw refusal;
+      return refusal.reply();
+    }
+  }
+
+  private pathOf(context: RequestContext): string {
+    return context.pathWithQuery.split('?')[0].slice(BASE.length);
+  }
+}
+
+/**
+ * The parameter string as the client sent it: the body for POST, PUT and
+ * DELETE, the query string for GET (Aster also takes a POST's parameters in
+ * the query, as its own Python example sends them).
+ */
+function rawParams(context: RequestContext): string {
+  if (context.rawBody !== '') return context.rawBody;
+  const at = context.pathWithQuery.indexOf('?');
+  return at < 0 ? '' : context.pathWithQuery.slice(at + 1);
+}
+
+/** The request's expiry in the paper vocabulary, when the client sent a recvWindow. */
+const expiry = (signed: AsterSignedRequest): { expires_at_ms?: number } =>
+  signed.expiresAtMs !== undefined ? { expires_at_ms: signed.expiresAtMs } : {};

@@ -1,0 +1,441 @@
+import Big from 'big.js';
+import type { MarketState } from '../../engine/market-state';
+import { freeMargin, usedMargin } from '../../engine/order-validation';
+import type { EngineFill, EngineOrder } from '../../engine/types';
+import type { VenueEngine } from '../../engine/venue-engine';
+
+/** The time in force an order was sent with; the engine keeps only post-only or IOC. */
+export type AsterTif = 'GTX' | 'IOC' | 'GTC';
+
+export type AsterOrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED';
+
+/** Aster's ids are integers (LONG); the engine's are `o-<epoch>-<seq>` and `f-<epoch>-<seq>`. */
+const EPOCH_SPAN = 1_000_000_000;
+
+export function numericId(engineId: string): number {
+  const [, epoch, seq] = engineId.split('-');
+  return Number(epoch) * EPOCH_SPAN + Number(seq);
+}
+
+/** The engine order id of an Aster orderId, or undefined when it is not one. */
+export function engineOrderId(orderId: string): string | undefined {
+  if (!/^\d{1,15}$/.test(orderId)) return undefined;
+  const id = Number(orderId);
+  return `o-${Math.floor(id / EPOCH_SPAN)}-${id % EPOCH_SPAN}`;
+}
+
+/** What the engine's order state is in Aster's words: an IOC's unfilled rest expires. */
+export function asterStatus(order: EngineOrder): AsterOrderStatus {
+  switch (order.status) {
+    case 'open':
+      return 'NEW';
+    case 'partially_filled':
+      return 'PARTIALLY_FILLED';
+    case 'filled':
+      return 'FILLED';
+    case 'canceled':
+      return order.type === 'ioc' ? 'EXPIRED' : 'CANCELED';
+  }
+}
+
+export function averagePrice(market: MarketState, order: EngineOrder): string {
+  if (order.filledLots === 0) return '0';
+  return order.filledValue.div(market.lot.toBig(order.filledLots)).round(8).toFixed();
+}
+
+/** An order as Aster's order endpoints answer it (one-way mode: positionSide BOTH). */
+export function asterOrder(venue: VenueEngine, order: EngineOrder, tif: AsterTif) {
+  const market = venue.market(order.symbol);
+  return {
+    orderId: numericId(order.orderId),
+    symbol: order.symbol,
+    status: asterStatus(order),
+    clientOrderId: order.clientOrderId,
+    price: market.price.format(order.priceTicks),
+    avgPrice: averagePrice(market, order),
+    origQty: market.lot.format(order.sizeLots),
+    executedQty: market.lot.format(order.filledLots),
+    cumQty: market.lot.format(order.filledLots),
+    cumQuote: order.filledValue.round(8).toFixed(),
+    timeInForce: tif,
+    type: 'LIMIT',
+    reduceOnly: false,
+    closePosition: false,
+    side: order.side === 'buy' ? 'BUY' : 'SELL',
+    positionSide: 'BOTH',
+    stopPrice: '0',
+    workingType: 'CONTRACT_PRICE',
+    priceProtect: false,
+    origType: 'LIMIT',
+    time: order.createdAtMs,
+    updateTime: order.updatedAtMs,
+  };
+}
+
+/** One of the account's trades as `GET /fapi/v3/userTrades` lists it. */
+export function asterTrade(venue: VenueEngine, fill: EngineFill) {
+  const market = venue.market(fill.symbol);
+  const price = market.price.toBig(fill.priceTicks);
+  const qty = market.lot.toBig(fill.lots);
+  return {
+    buyer: fill.side === 'buy',
+    commission: fill.fee.toFixed(),
+    commissionAsset: market.spec.quote,
+    id: numericId(fill.fillId),
+    maker: fill.liquidity === 'maker',
+    orderId: numericId(fill.orderId),
+    price: price.toFixed(),
+    qty: qty.toFixed(),
+    quoteQty: price.times(qty).toFixed(),
+    // The engine books realised PnL per account, not per fill.
+    realizedPnl: '0',
+    side: fill.side === 'buy' ? 'BUY' : 'SELL',
+    positionSide: 'BOTH',
+    symbol: fill.symbol,
+    time: fill.tsMs,
+  };
+}
+
+const RATE_LIMITS = [
+  { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: 2400 },
+  { rateLimitType: 'ORDERS', interval: 'MINUTE', intervalNum: 1, limit: 1200 },
+];
+
+/** The margin assets of the venue's markets (USDT, USD1). */
+export function marginAssets(venue: VenueEngine): string[] {
+  return [...new Set(venue.profile.markets.map((spec) => spec.quote))];
+}
+
+/** `GET /fapi/v3/exchangeInfo`: one PERPETUAL per engine market, filters from its profile. */
+export function exchangeInfo(venue: VenueEngine, nowMs: number) {
+  return {
+    timezone: 'UTC',
+    serverTime: nowMs,
+    rateLimits: RATE_LIMITS,
+    exchangeFilters: [],
+    assets: marginAssets(venue).map((asset) => ({
+      asset,
+      marginAvailable: true,
+      autoAssetExchange: '0',
+    })),
+    symbols: [...venue.markets.values()].map((market) => symbolInfo(market)),
+  };
+}
+
+function symbolInfo(market: MarketState) {
+  const { spec } = market;
+  return {
+    symbol: spec.symbol,
+    pair: spec.symbol,
+    contractType: 'PERPETUAL',
+    deliveryDate: 4133404800000,
+    onboardDate: 1569398400000,
+    status: 'TRADING',
+    maintMarginPercent: '2.5000',
+    requiredMarginPercent: '5.0000',
+    baseAsset: spec.baseAsset,
+    quoteAsset: spec.quote,
+    marginAsset: spec.quote,
+    pricePrecision: decimalsOf(spec.tickSize),
+    quantityPrecision: decimalsOf(spec.lotSize),
+    baseAssetPrecision: 8,
+    quotePrecision: 8,
+    underlyingType: 'COIN',
+    underlyingSubType: [],
+    settlePlan: 0,
+    triggerProtect: '0.0500',
+    filters: [
+      {
+        filterType: 'PRICE_FILTER',
+        minPrice: spec.tickSize,
+        maxPrice: '10000000',
+        tickSize: spec.tickSize,
+      },
+      { filterType: 'LOT_SIZE', minQty: spec.minSize, maxQty: '100000000', stepSize: spec.lotSize },
+      {
+        filterType: 'MARKET_LOT_SIZE',
+        minQty: spec.minSize,
+        maxQty: '100000000',
+        stepSize: spec.lotSize,
+      },
+      { filterType: 'MAX_NUM_ORDERS', limit: 200 },
+      { filterType: 'MAX_NUM_ALGO_ORDERS', limit: 10 },
+      { filterType: 'MIN_NOTIONAL', notional: spec.minNotional ?? '0' },
+      {
+        filterType: 'PERCENT_PRICE',
+        multiplierUp: '1.0500',
+        multiplierDown: '0.9500',
+        multiplierDecimal: 4,
+      },
+    ],
+    orderTypes: [
+      'LIMIT',
+      'MARKET',
+      'STOP',
+      'STOP_MARKET',
+      'TAKE_PROFIT',
+      'TAKE_PROFIT_MARKET',
+      'TRAILING_STOP_MARKET',
+    ],
+    timeInForce: ['GTC', 'IOC', 'FOK', 'GTX', 'HIDDEN'],
+    liquidationFee: '0.015000',
+    marketTakeBound: '0.05',
+  };
+}
+
+const decimalsOf = (step: string): number => {
+  const plain = new Big(step).toFixed();
+  const dot = plain.indexOf('.');
+  return dot < 0 ? 0 : plain.length - dot - 1;
+};
+
+/** Funding follows the premium, as the paper protocol's markets say (wire-format.ts). */
+export function fundingRate(market: MarketState, basisBps: number): string {
+  const perHour = new Big(0.0000125).plus(new Big(basisBps.toFixed(4)).div(10_000).times(0.02));
+  return perHour.times(market.spec.fundingIntervalHours).round(8).toFixed(8);
+}
+
+/** The next funding time: the next whole multiple of the market's interval (UTC). */
+export function nextFundingTime(market: MarketState, nowMs: number): number {
+  const intervalMs = market.spec.fundingIntervalHours * 3_600_000;
+  return Math.floor(nowMs / intervalMs) * intervalMs + intervalMs;
+}
+
+/** One entry of `GET /fapi/v3/premiumIndex`. */
+export function premiumIndex(market: MarketState, basisBps: number, nowMs: number) {
+  const mark = market.markPrice();
+  // The index is the fair price the venue's basis is measured from.
+  const index = mark.div(1 + basisBps / 10_000).round(8);
+  return {
+    symbol: market.spec.symbol,
+    markPrice: mark.toFixed(),
+    indexPrice: index.toFixed(),
+    estimatedSettlePrice: index.toFixed(),
+    lastFundingRate: fundingRate(market, basisBps),
+    interestRate: '0.00010000',
+    nextFundingTime: nextFundingTime(market, nowMs),
+    time: nowMs,
+  };
+}
+
+/** One entry of `GET /fapi/v3/fundingInfo`. */
+export function fundingInfo(market: MarketState, nowMs: number) {
+  return {
+    symbol: market.spec.symbol,
+    interestRate: '0.00010000',
+    time: nowMs,
+    fundingIntervalHours: market.spec.fundingIntervalHours,
+    fundingFeeCap: 0.03,
+    fundingFeeFloor: -0.03,
+  };
+}
+
+/**
+ * One entry of `GET /fapi/v3/ticker/24hr`. The simulator keeps no trade
+ * history: prices are the mark's, volume the market's published 24 h volume.
+ */
+export function ticker24hr(market: MarketState, nowMs: number) {
+  const mark = market.markPrice().toFixed();
+  return {
+    symbol: market.spec.symbol,
+    priceChange: '0',
+    priceChangePercent: '0',
+    weightedAvgPrice: mark,
+    lastPrice: mark,
+    lastQty: '0',
+    openPrice: mark,
+    highPrice: mark,
+    lowPrice: mark,
+    volume: new Big(market.volume24hUsd).div(market.markPrice()).round(3).toFixed(),
+    quoteVolume: String(market.volume24hUsd),
+    openTime: nowMs - 86_400_000,
+    closeTime: nowMs,
+    firstId: 0,
+    lastId: 0,
+    count: 0,
+  };
+}
+
+/** `GET /fapi/v3/leverageBracket`: one bracket at the market's maximum leverage. */
+export function leverageBracket(market: MarketState) {
+  const { maxLeverage } = market.spec;
+  return {
+    symbol: market.spec.symbol,
+    brackets: [
+      {
+        bracket: 1,
+        initialLeverage: maxLeverage,
+        notionalCap: 1_000_000_000,
+        notionalFloor: 0,
+        // Half the initial margin: the simulator has no maintenance margin of its own.
+        maintMarginRatio: Number((0.5 / maxLeverage).toFixed(6)),
+        cum: 0,
+      },
+    ],
+  };
+}
+
+/** One symbol's position as `GET /fapi/v3/positionRisk` gives it (cross margin, one-way). */
+export function positionRisk(venue: VenueEngine, accountId: string, market: MarketState) {
+  const account = venue.account(accountId);
+  const position = account.positions.get(market.spec.symbol);
+  const mark = market.markPrice();
+  const size = position?.size ?? new Big(0);
+  return {
+    symbol: market.spec.symbol,
+    positionAmt: size.toFixed(),
+    entryPrice: (position?.entryPrice ?? new Big(0)).round(8).toFixed(),
+    markPrice: mark.toFixed(),
+    unRealizedProfit: account.unrealizedPnl(market.spec.symbol, mark).round(8).toFixed(),
+    liquidationPrice: '0',
+    leverage: String(market.spec.maxLeverage),
+    maxNotionalValue: '1000000000',
+    marginType: 'cross',
+    isolatedMargin: '0.00000000',
+    isAutoAddMargin: 'false',
+    positionSide: 'BOTH',
+    notional: size.times(mark).round(8).toFixed(),
+    isolatedWallet: '0',
+    updateTime: 0,
+  };
+}
+
+/** Collateral plus realised PnL less fees: Aster's wallet balance (no unrealised PnL). */
+export function walletBalance(venue: VenueEngine, accountId: string): Big {
+  const account = venue.account(accountId);
+  return account.collateral.plus(account.realizedPnl).minus(account.feesPaid);
+}
+
+export function unrealizedTotal(venue: VenueEngine, accountId: string): Big {
+  const account = venue.account(accountId);
+  const marks = venue.marks();
+  let total = new Big(0);
+  for (const symbol of account.positions.keys()) {
+    const mark = marks.get(symbol);
+    if (mark) total = total.plus(account.unrealizedPnl(symbol, mark));
+  }
+  return total;
+}
+
+/**
+ * `GET /fapi/v3/balance`. The engine keeps one collateral per account; it is
+ * reported as the venue's first margin asset (USDT) and margins every market,
+ * USD1 ones included (as Aster's Multi-Assets mode would).
+ */
+export function balances(venue: VenueEngine, accountId: string, nowMs: number) {
+  const wallet = walletBalance(venue, accountId).round(8).toFixed(8);
+  const available = freeMargin(venue, accountId).round(8).toFixed(8);
+  return [
+    {
+      accountAlias: accountAlias(accountId),
+      asset: marginAssets(venue)[0] ?? 'USDT',
+      balance: wallet,
+      crossWalletBalance: wallet,
+      crossUnPnl: unrealizedTotal(venue, accountId).round(8).toFixed(8),
+      availableBalance: available,
+      maxWithdrawAmount: available,
+      marginAvailable: true,
+      updateTime: nowMs,
+    },
+  ];
+}
+
+const accountAlias = (accountId: string): string => accountId.slice(2, 10);
+
+/** `GET /fapi/v3/depth`: the top `limit` levels and the update id of the last change. */
+export function depthSnapshot(market: MarketState, limit: number, nowMs: number) {
+  return {
+    lastUpdateId: snapshotUpdateId(market.book.seq),
+    E: nowMs,
+    T: nowMs,
+    bids: levels(market, 'bids', limit),
+    asks: levels(market, 'asks', limit),
+  };
+}
+
+export function levels(market: MarketState, side: 'bids' | 'asks', limit: number): string[][] {
+  return market.book[side]
+    .top(limit)
+    .map((level) => [market.price.format(level.priceTicks), market.lot.format(level.totalLots)]);
+}
+
+/**
+ * Book update ids. The engine numbers its book changes 1, 2, 3…; change `n`
+ * is streamed as the update range [2n−1, 2n] (`pu` = 2n−2), and a snapshot
+ * taken after change `n` has `lastUpdateId` 2n+1: inside the next change's
+ * range, as Aster's futures books expect ("the first processed event should
+ * have U <= lastUpdateId AND u >= lastUpdateId"; earlier events have
+ * u < lastUpdateId and are dropped).
+ */
+export const updateRange = (seq: number): { U: number; u: number; pu: number } => ({
+  U: 2 * seq - 1,
+  u: 2 * seq,
+  pu: 2 * seq - 2,
+});
+
+export const snapshotUpdateId = (seq: number): number => 2 * seq + 1;
+
+/**
+ * `GET /fapi/v3/account` (and v4, which ccxt's fetchAccountPositions reads):
+ * totals of the one collateral, and every symbol's position (cross, one-way).
+ */
+export function accountInfo(venue: VenueEngine, accountId: string, nowMs: number) {
+  const [balance] = balances(venue, accountId, nowMs);
+  const used = usedMargin(venue, accountId).round(8).toFixed(8);
+  const margin = walletBalance(venue, accountId).plus(unrealizedTotal(venue, accountId));
+  const asset = {
+    asset: balance.asset,
+    walletBalance: balance.balance,
+    unrealizedProfit: balance.crossUnPnl,
+    marginBalance: margin.round(8).toFixed(8),
+    maintMargin: '0.00000000',
+    initialMargin: used,
+    positionInitialMargin: used,
+    openOrderInitialMargin: '0.00000000',
+    crossWalletBalance: balance.crossWalletBalance,
+    crossUnPnl: balance.crossUnPnl,
+    availableBalance: balance.availableBalance,
+    maxWithdrawAmount: balance.maxWithdrawAmount,
+    marginAvailable: true,
+    updateTime: nowMs,
+  };
+  return {
+    feeTier: 0,
+    canTrade: true,
+    canDeposit: true,
+    canWithdraw: true,
+    updateTime: nowMs,
+    totalInitialMargin: used,
+    totalMaintMargin: '0.00000000',
+    totalWalletBalance: balance.balance,
+    totalUnrealizedProfit: balance.crossUnPnl,
+    totalMarginBalance: asset.marginBalance,
+    totalPositionInitialMargin: used,
+    totalOpenOrderInitialMargin: '0.00000000',
+    totalCrossWalletBalance: balance.crossWalletBalance,
+    totalCrossUnPnl: balance.crossUnPnl,
+    availableBalance: balance.availableBalance,
+    maxWithdrawAmount: balance.maxWithdrawAmount,
+    assets: [asset],
+    positions: [...venue.markets.values()].map((market) => {
+      const risk = positionRisk(venue, accountId, market);
+      const initial = new Big(risk.notional).abs().div(market.spec.maxLeverage).round(8).toFixed(8);
+      return {
+        symbol: risk.symbol,
+        initialMargin: initial,
+        maintMargin: '0',
+        unrealizedProfit: risk.unRealizedProfit,
+        positionInitialMargin: initial,
+        openOrderInitialMargin: '0',
+        leverage: risk.leverage,
+        isolated: false,
+        entryPrice: risk.entryPrice,
+        maxNotional: risk.maxNotionalValue,
+        positionSide: 'BOTH',
+        positionAmt: risk.positionAmt,
+        notional: risk.notional,
+        updateTime: 0,
+      };
+    }),
+  };
+}

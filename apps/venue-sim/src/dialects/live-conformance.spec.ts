@@ -1,0 +1,10 @@
+import { runVenueConformance } from '@sts/venues';
+import { liveConformanceSetup } from '../testing/live-harness';
+
+// The VenueClient contract run against the live client (ccxt 4.5.84, the
+// unmodified pro classes) speaking each venue's own protocol to its dialect,
+// exactly as the paper client runs it against the paper protocol.
+runVenueConformance(
+  'live aster (ccxt) on its dialect',
+  liveConformanceSetup('aster', 'ETHUSDT', 22),
+);

@@ -1,0 +1,9 @@
+import { createAsterDialect } from './aster';
+import type { DialectFactory } from './dialect';
+import { createHyperliquidDialect } from './hyperliquid';
+
+/** The venue protocols the simulator speaks besides its paper protocol, by venue id. */
+export const DIALECTS: ReadonlyMap<string, DialectFactory> = new Map([
+  ['hyperliquid', createHyperliquidDialect],
+  ['aster', createAsterDialect],
+]);

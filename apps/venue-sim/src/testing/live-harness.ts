@@ -1,0 +1,89 @@
+import { keccak256, toHex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import {
+  CcxtVenueClient,
+  createCcxtExchange,
+  type ConformanceSetup,
+  type LiveCredentials,
+} from '@sts/venues';
+import { startVenueSim, type RunningVenueSim } from '../sim-server';
+import { simDriver } from './paper-harness';
+import { SimControl } from './sim-control';
+
+const RATE_LIMIT_PER_S = 100;
+/** ccxt's answer timeout for the suite's clients, so a held answer is lost within a second. */
+const REQUEST_TIMEOUT_MS = 1_000;
+/**
+ * The timeout of the rate-limit case's client: its burst of requests is
+ * answered 429 or served, never held, and a loaded machine may take more than
+ * a second to answer the last of two hundred (CI saw a timeout there).
+ */
+const BURST_TIMEOUT_MS = 15_000;
+/** A lost answer's hold: past that timeout. */
+const HOLD_MS = REQUEST_TIMEOUT_MS + 500;
+const DEPOSIT = '1000000';
+
+/** A wallet of the harness: a private key derived from a label, and its address. */
+export function harnessWallet(label: string): { privateKey: `0x${string}`; address: string } {
+  const privateKey = keccak256(toHex(`sts-live-harness:${label}`));
+  return { privateKey, address: privateKeyToAccount(privateKey).address.toLowerCase() };
+}
+
+/** What the live client gets for a wallet the harness funded: ccxt's own credential fields. */
+export function harnessCredentials(label: string): LiveCredentials {
+  const wallet = harnessWallet(label);
+  return { walletAddress: wallet.address, privateKey: wallet.privateKey };
+}
+
+/**
+ * The conformance harness of the live path: a private simulator in manual
+ * time, and clients that are the live client itself (`CcxtVenueClient` over
+ * the unmodified ccxt pro class built by `createCcxtExchange`, integrator
+ * fees off) with only `urls.api` pointed at the venue's dialect. Each account
+ * label is a wallet of its own, funded through the simulator's deposits.
+ *
+ * Of the lost-answer cases only those whose request executed run here (an
+ * answer held past the client's 1 s timeout): the others need an order
+ * request that expires on the venue, and ccxt 4.5.84 sends none for these
+ * venues' orders (Hyperliquid's createOrder does not pass `expiresAfter`,
+ * Aster's v3 signing has no receive window), so such a request settles only
+ * after the fallback bound of a minute (`UNBOUNDED_REQUEST_SETTLE_MS`).
+ */
+export function liveConformanceSetup(
+  venue: string,
+  symbol: string,
+  seed: number,
+): ConformanceSetup {
+  let sim: RunningVenueSim | undefined;
+  return {
+    capabilities: { trade: true, dropStream: true, rateLimit: true, loseAnswer: 'after' },
+    start: async () => {
+      const running = await startVenueSim({
+        seed,
+        tickMs: 0,
+        rateLimits: { [venue]: RATE_LIMIT_PER_S },
+      });
+      sim = running;
+      const control = new SimControl(running.url);
+      const endpoint = `${running.url}/dialects/${venue}`;
+      return {
+        symbol,
+        rateLimitPerS: RATE_LIMIT_PER_S,
+        createClient: async (account) => {
+          const label = `${venue}:${seed}:${account}`;
+          await control.deposit(venue, harnessWallet(label).address, DEPOSIT);
+          const exchange = await createCcxtExchange(venue, harnessCredentials(label), { endpoint });
+          (exchange as { timeout?: number }).timeout =
+            account === 'rate-limit' ? BURST_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
+          const client = new CcxtVenueClient({ venue, exchange });
+          await client.connect();
+          return client;
+        },
+        driver: simDriver(control, venue, HOLD_MS),
+      };
+    },
+    stop: async () => {
+      await sim?.stop();
+    },
+  };
+}

@@ -21,6 +21,7 @@ import {
   startTradeMessageId,
   startTradeSubject,
 } from '@sts/contracts';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createDataSource, CredentialStore } from '@sts/persistence';
 import { CredentialCipher } from '@sts/platform';
 import { createTestDatabase, testNamespace, type TestDatabase } from '@sts/testing';
@@ -41,6 +42,19 @@ const WALLET_PLAN: Array<{
   { maker: 'extended', hedge: 'paradex', makerLeg: 'long', count: 2 },
 ];
 export const TRADES_PER_WALLET = WALLET_PLAN.reduce((n, entry) => n + entry.count, 0);
+
+/**
+ * The live path's plan (`--live`): hyperliquid and aster in live mode (ccxt)
+ * against the simulator's dialects. Aster makers are filled by the outside
+ * takers and hedged on hyperliquid (fill to hedge, both ways through ccxt);
+ * hyperliquid makers re-quote as its prices jump.
+ */
+const LIVE_WALLET_PLAN: typeof WALLET_PLAN = [
+  { maker: 'hyperliquid', hedge: 'aster', makerLeg: 'long', count: 2 },
+  { maker: 'aster', hedge: 'hyperliquid', makerLeg: 'short', count: 1 },
+];
+export const LIVE_VENUES: readonly Venue[] = ['hyperliquid', 'aster'];
+export const LIVE_TRADES_PER_WALLET = LIVE_WALLET_PLAN.reduce((n, entry) => n + entry.count, 0);
 
 /** Registry limits (requests/s per account) and whether hedges share them (decisions 1). */
 const LIMITS: Record<Venue, { limit: number; shared: boolean }> = {
@@ -112,8 +126,20 @@ async function startSimulator(tickMs: number): Promise<{ url: string; child: Chi
   throw new Error('simulator exited before listening');
 }
 
-export async function startBenchWorld(options: { tickMs: number }): Promise<BenchWorld> {
+export async function startBenchWorld(options: {
+  tickMs: number;
+  /** Venues in live mode (ccxt) against the simulator's dialects (of hyperliquid and aster). */
+  live?: readonly Venue[];
+}): Promise<BenchWorld> {
   const sim = await startSimulator(options.tickMs);
+  const liveVenues = options.live ?? [];
+  const plan = liveVenues.length > 0 ? LIVE_WALLET_PLAN : WALLET_PLAN;
+  const liveEnv = Object.fromEntries(
+    liveVenues.flatMap((venue) => [
+      [`VENUE_${venue.toUpperCase()}_MODE`, 'live'],
+      [`VENUE_${venue.toUpperCase()}_ENDPOINT`, `${sim.url}/dialects/${venue}`],
+    ]),
+  );
   const database: TestDatabase = await createTestDatabase();
   const namespace = testNamespace();
   const kek = randomBytes(32).toString('base64');
@@ -133,6 +159,7 @@ export async function startBenchWorld(options: { tickMs: number }): Promise<Benc
         NATS_PREFIX: namespace.natsPrefix,
         REDIS_PREFIX: namespace.redisPrefix,
         LOG_LEVEL: 'warn',
+        ...liveEnv,
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
@@ -149,6 +176,7 @@ export async function startBenchWorld(options: { tickMs: number }): Promise<Benc
     WORKER_MAX_TRADES: '100000',
     LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'error',
     LOG_FILE: join(process.cwd(), 'tmp', `worker-bench-${namespace.natsPrefix}.log`),
+    ...liveEnv,
   });
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
   loopDelay.enable();
@@ -160,7 +188,9 @@ export async function startBenchWorld(options: { tickMs: number }): Promise<Benc
     const trades: string[] = [];
     for (let w = 0; w < count; w += 1) {
       const userId = randomUUID();
-      const wallet = `0x${randomBytes(20).toString('hex')}`;
+      // A wallet with a key: live venues verify its signatures.
+      const privateKey = generatePrivateKey();
+      const wallet = privateKeyToAccount(privateKey).address.toLowerCase();
       const market = MARKETS[walletCount % MARKETS.length];
       walletCount += 1;
       await db.query(`INSERT INTO users (id, primary_wallet) VALUES ($1, $2)`, [userId, wallet]);
@@ -169,9 +199,17 @@ export async function startBenchWorld(options: { tickMs: number }): Promise<Benc
         [wallet, userId],
       );
       for (const venue of VENUES) {
-        const apiKey = `bench-${randomBytes(6).toString('hex')}`;
-        const apiSecret = randomBytes(16).toString('hex');
-        await control.registerAccount(venue, { apiKey, apiSecret, wallet, collateral: COLLATERAL });
+        const live = liveVenues.includes(venue);
+        const apiKey = live ? wallet : `bench-${randomBytes(6).toString('hex')}`;
+        const apiSecret = live ? privateKey : randomBytes(16).toString('hex');
+        if (live) await control.deposit(venue, wallet, COLLATERAL);
+        else
+          await control.registerAccount(venue, {
+            apiKey,
+            apiSecret,
+            wallet,
+            collateral: COLLATERAL,
+          });
         await store.put({
           userId,
           exchange: venue,
@@ -180,14 +218,14 @@ export async function startBenchWorld(options: { tickMs: number }): Promise<Benc
         });
       }
       const holders = new Map<Venue, number>();
-      for (const entry of WALLET_PLAN) {
+      for (const entry of plan) {
         holders.set(entry.maker, (holders.get(entry.maker) ?? 0) + entry.count);
         if (LIMITS[entry.hedge].shared)
           holders.set(entry.hedge, (holders.get(entry.hedge) ?? 0) + entry.count);
       }
       const share = (venue: Venue): number =>
         Math.floor(LIMITS[venue].limit / (holders.get(venue) ?? 1));
-      for (const entry of WALLET_PLAN) {
+      for (const entry of plan) {
         for (let i = 0; i < entry.count; i += 1) {
           const id = randomUUID();
           // Aster makers rest at the top (outside takers fill them; aster prices are never

@@ -8,20 +8,36 @@
  * budget are counted apart: that wait is the budget's, by design.
  *
  *   node tools/build.mjs && node dist/bench/worker-latency.bench.js [--trades 500] [--seconds 60] [--moves-per-s 10]
- *     [--cpu-prof-window tmp/worker.cpuprofile]
+ *     [--cpu-prof-window tmp/worker.cpuprofile] [--live | --live=aster]
+ *
+ * `--live`: hyperliquid and aster in live mode (the ccxt client) against the
+ * simulator's dialects of their own protocols (default 60 trades: aster
+ * makers filled and hedged on hyperliquid, hyperliquid makers re-quoting).
  *
  * Prints figures; asserts nothing. Targets: fill-to-hedge p99 < 2 ms, re-quote p99 < 5 ms.
  */
 import {
   driveMarket,
+  LIVE_TRADES_PER_WALLET,
+  LIVE_VENUES,
   ms,
   startBenchWorld,
   TRADES_PER_WALLET,
   withWorkerNodeFlags,
 } from './worker-fixture';
+import type { Venue } from './bench-market';
 import { gcPauses, numberArg as arg, profileWindow, runBench } from './run-bench';
 
-const TRADES = arg('trades', 500);
+/** `--live` (hyperliquid and aster) or `--live=aster`: venues on the ccxt path against their dialects. */
+const LIVE_ARG = process.argv.find((arg) => arg.startsWith('--live'));
+const LIVE_ON: Venue[] =
+  LIVE_ARG === undefined
+    ? []
+    : LIVE_ARG.includes('=')
+      ? (LIVE_ARG.split('=')[1].split(',') as Venue[])
+      : [...LIVE_VENUES];
+const LIVE = LIVE_ON.length > 0;
+const TRADES = arg('trades', LIVE ? 60 : 500);
 // A p99 needs samples: about 13,000 re-quotes in 60 s. In 20 s (4,500) one
 // unlucky burst (a GC or the OS taking the CPU mid-burst) decides it.
 const SECONDS = arg('seconds', 60);
@@ -33,10 +49,10 @@ const fmt = (summary: { count: number; p50: number; p99: number; max: number }):
   `p50 ${summary.p50.toFixed(3)} ms, p99 ${summary.p99.toFixed(3)} ms, max ${summary.max.toFixed(3)} ms (${summary.count} samples)`;
 
 async function main(): Promise<void> {
-  const world = await startBenchWorld({ tickMs: TICK_MS });
+  const world = await startBenchWorld({ tickMs: TICK_MS, live: LIVE_ON });
   try {
     const started = Date.now();
-    await world.addWallets(Math.ceil(TRADES / TRADES_PER_WALLET));
+    await world.addWallets(Math.ceil(TRADES / (LIVE ? LIVE_TRADES_PER_WALLET : TRADES_PER_WALLET)));
     const active = await world.waitActive(120_000);
     console.log(
       `${active}/${world.tradeCount} trades active on one worker after ${((Date.now() - started) / 1000).toFixed(1)} s`,
@@ -62,7 +78,7 @@ async function main(): Promise<void> {
     await stopDriving();
 
     console.log(
-      `worker latency, ${active} live trades, ${MOVES_PER_S} book moves/s, 20 takers/s, ${SECONDS} s measured:`,
+      `worker latency (${LIVE ? `live path: ccxt against the ${LIVE_ON.join(' and ')} dialects, hyperliquid<->aster trades` : 'paper venues'}), ${active} live trades, ${MOVES_PER_S} book moves/s, 20 takers/s, ${SECONDS} s measured:`,
     );
     console.log(`  fill -> hedge IOC sent:        ${fmt(fillToHedge)}  (target p99 < 2 ms)`);
     console.log(`  book move -> re-quote sent:    ${fmt(requote)}  (target p99 < 5 ms)`);

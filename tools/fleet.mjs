@@ -6,11 +6,17 @@
 // files from under the fleet), migrates, starts every service with its logs
 // in tmp/logs/, seeds a demo trader with paper credentials, and prints how to
 // reach it. Ctrl-C stops everything and removes the copy.
+//
+// `npm start -- --live-dialects[=aster]`: those venues run in
+// live mode (the ccxt client) against the simulator's dialect of each venue's
+// own protocol; the demo wallet is then a real key pair, funded on them
+// through the simulator's deposits at every start.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { privateKeyToAccount } from 'viem/accounts';
 import { buildFleetDist, releaseFleetDist } from './fleet-dist.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,6 +27,14 @@ const fail = (text) => {
   console.error(`\u2716 ${text}`);
   process.exit(1);
 };
+
+/** Venues whose dialect in the simulator serves their protocol (apps/venue-sim/src/dialects/registry.ts). */
+const DIALECT_VENUES = ['aster'];
+const liveArg = process.argv.slice(2).find((arg) => arg.startsWith('--live-dialects'));
+const liveVenues = liveArg === undefined ? [] : liveArg.includes('=') ? liveArg.split('=')[1].split(',').filter(Boolean) : DIALECT_VENUES;
+for (const venue of liveVenues) {
+  if (!DIALECT_VENUES.includes(venue)) fail(`--live-dialects: ${venue} has no dialect (${DIALECT_VENUES.join(', ')})`);
+}
 
 if (spawnSync('bash', ['tools/ensure-services.sh'], { stdio: 'inherit' }).status !== 0) {
   fail('Postgres, Redis or NATS is not reachable (see tools/ensure-services.sh)');
@@ -49,6 +63,10 @@ const env = {
   WORKER_REPLICAS: '2',
   ...process.env,
 };
+for (const venue of liveVenues) {
+  env[`VENUE_${venue.toUpperCase()}_MODE`] = 'live';
+  env[`VENUE_${venue.toUpperCase()}_ENDPOINT`] = `${env.VENUE_SIM_URL}/dialects/${venue}`;
+}
 
 step('building the fleet\'s own copy');
 let fleetDist;
@@ -144,27 +162,46 @@ const gatewayUrl = `http://127.0.0.1:${env.GATEWAY_PORT}`;
 await waitFor('gateway', `${gatewayUrl}/healthz`);
 await waitFor('notifier', `http://127.0.0.1:${env.NOTIFIER_PORT}/healthz`);
 
-step('seeding a demo trader with paper credentials on every venue');
-const demoFile = join(root, 'tmp', 'demo-trader.json');
+step(`seeding a demo trader with credentials on every venue${liveVenues.length ? ` (live on ${liveVenues.join(', ')})` : ''}`);
+const demoFile = join(root, 'tmp', liveVenues.length ? 'demo-trader-live.json' : 'demo-trader.json');
 let demo = existsSync(demoFile) ? JSON.parse(readFileSync(demoFile, 'utf8')) : null;
 const stillThere = (saved) =>
   spawnSync('node', [built('apps/ops/src/main.js'), 'api-keys', 'list', '--user', saved.user_id], { env, encoding: 'utf8' })
     .stdout.includes('npm start demo');
 if (!demo || !stillThere(demo)) {
-  const wallet = `0x${randomBytes(20).toString('hex')}`;
+  // Live venues need a wallet that signs: a fresh key pair (its key goes only
+  // into the sealed credential store; the simulator's money is all it holds).
+  const privateKey = `0x${randomBytes(32).toString('hex')}`;
+  const wallet = liveVenues.length
+    ? privateKeyToAccount(privateKey).address.toLowerCase()
+    : `0x${randomBytes(20).toString('hex')}`;
   const user = ops('users', 'create', '--wallet', wallet);
   for (const exchange of ['hyperliquid', 'lighter', 'paradex', 'extended', 'aster']) {
+    const live = liveVenues.includes(exchange);
     ops('credentials', 'add', '--user', user.user_id, '--exchange', exchange, '--wallet', wallet,
-      '--api-key', `paper-${exchange}-${randomBytes(4).toString('hex')}`, '--api-secret', randomBytes(24).toString('hex'));
+      '--api-key', live ? wallet : `paper-${exchange}-${randomBytes(4).toString('hex')}`,
+      '--api-secret', live ? privateKey : randomBytes(24).toString('hex'));
   }
   const key = ops('api-keys', 'create', '--user', user.user_id, '--scopes', 'trades:read,trades:write,account:read',
     '--label', 'npm start demo');
   demo = { user_id: user.user_id, wallet, api_key: key.api_key };
   writeFileSync(demoFile, JSON.stringify(demo, null, 2));
 }
+// A dialect serves funded wallets only, and the simulator starts empty.
+for (const venue of liveVenues) {
+  const response = await fetch(`${env.VENUE_SIM_URL}/control/venues/${venue}/deposits`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ wallet: demo.wallet, amount: '1000000' }),
+  });
+  if (!response.ok) fail(`funding the demo wallet on ${venue}: HTTP ${response.status}`);
+}
 
+// The first trade to try: across the live venues when there are two.
+const demoLong = liveVenues[0] ?? 'hyperliquid';
+const demoShort = liveVenues.find((venue) => venue !== demoLong) ?? 'paradex';
 console.log(`
-The fleet is up on paper venues.
+The fleet is up on paper venues${liveVenues.length ? `, ${liveVenues.join(' and ')} in live mode (ccxt) against the simulator's dialects (${env.VENUE_SIM_URL}/dialects/<venue>)` : ''}.
   REST API      ${gatewayUrl}/api/v1        (OpenAPI: ${gatewayUrl}/api/v1/openapi.json)
   WebSocket     ws://127.0.0.1:${env.NOTIFIER_PORT}/api/v1/ws
   Venue sim     ${env.VENUE_SIM_URL}/venues  (control: ${env.VENUE_SIM_URL}/control)
@@ -172,15 +209,15 @@ The fleet is up on paper venues.
   Workers       ${workers} replica(s)${workers === 0 ? ' (apps/worker not built yet)' : ''}
   Logs          tmp/logs/<service>.log
 
-Demo trader (paper, stored in tmp/demo-trader.json):
+Demo trader (stored in ${demoFile.slice(root.length + 1)}):
   user ${demo.user_id}, wallet ${demo.wallet}
   export STS_KEY=${demo.api_key}
 
 Try:
-  curl -s ${gatewayUrl}/api/v1/markets?exchanges=hyperliquid,paradex
+  curl -s ${gatewayUrl}/api/v1/markets?exchanges=${demoLong},${demoShort}
   curl -s -X POST ${gatewayUrl}/api/v1/trades -H "X-API-Key: $STS_KEY" -H 'content-type: application/json' \\
-    -H "X-Idempotency-Key: demo-$(date +%s)" -d '{"market":"BTC","long_exchange":"hyperliquid","long_wallet":"${demo.wallet}",
-    "short_exchange":"paradex","short_wallet":"${demo.wallet}","target_spread":"-50","spread_condition":"gte",
+    -H "X-Idempotency-Key: demo-$(date +%s)" -d '{"market":"BTC","long_exchange":"${demoLong}","long_wallet":"${demo.wallet}",
+    "short_exchange":"${demoShort}","short_wallet":"${demo.wallet}","target_spread":"-50","spread_condition":"gte",
     "target_size":"0.01","execution_type":"maker_taker","maker_leg":"long","max_slippage":"0.002"}'
   curl -s ${gatewayUrl}/api/v1/trades -H "X-API-Key: $STS_KEY"
 

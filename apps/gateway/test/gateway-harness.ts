@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadBudgetSettings, startBudgetService, type BudgetService } from '@sts/app-budget';
-import { startVenueSim, type RunningVenueSim } from '@sts/app-venue-sim';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { SimControl, startVenueSim, type RunningVenueSim } from '@sts/app-venue-sim';
 import { loadVenueRegistry } from '@sts/platform';
 import {
   createTestDatabase,
@@ -24,6 +25,11 @@ export interface HarnessOptions {
   /** Start the budget service (rate budgets for trade creation). */
   budget?: boolean;
   env?: Record<string, string>;
+  /**
+   * Venues run in live mode (the ccxt client) against the simulator's dialect
+   * of each (`VENUE_<ID>_MODE=live`, `VENUE_<ID>_ENDPOINT=<sim>/dialects/<id>`).
+   */
+  liveDialects?: string[];
   /** Settings of the gateway alone (e.g. DATABASE_URL through a TcpProxy); specs and ops keep `env`. */
   gatewayEnv?: (env: Record<string, string>) => Record<string, string>;
   /** Settings of the budget service alone (e.g. REDIS_URL through a TcpProxy). */
@@ -70,6 +76,12 @@ export class GatewayHarness {
       GATEWAY_RATE_LIMIT_PER_S: '100000',
       OPERATOR_ID: 'spec-operator',
       ...(this.venueSim ? { VENUE_SIM_URL: this.venueSim.url } : {}),
+      ...Object.fromEntries(
+        (options.liveDialects ?? []).flatMap((venue) => [
+          [`VENUE_${venue.toUpperCase()}_MODE`, 'live'],
+          [`VENUE_${venue.toUpperCase()}_ENDPOINT`, `${this.venueSim?.url}/dialects/${venue}`],
+        ]),
+      ),
       ...this.jwks.env(),
       ...options.env,
     };
@@ -163,6 +175,35 @@ export class GatewayHarness {
       );
     }
     return { ...user, headers: { 'x-api-key': user.apiKey }, credentials };
+  }
+
+  /**
+   * A user whose primary wallet has a private key the spec knows, funded on
+   * each venue through the simulator's deposits, with live credentials (the
+   * wallet signs for itself) and an API key.
+   */
+  async liveTrader(venues: string[], scopes?: string) {
+    const privateKey = generatePrivateKey();
+    const wallet = privateKeyToAccount(privateKey).address.toLowerCase();
+    const user = await this.operator.userWithKey(
+      scopes ?? 'trades:read,trades:write,account:read',
+      [],
+      wallet,
+    );
+    const credentials: Record<string, PaperCredential> = {};
+    for (const exchange of venues) {
+      await this.simControl().deposit(exchange, wallet, '1000000');
+      credentials[exchange] = await this.operator.liveCredential(user.userId, exchange, wallet, {
+        address: wallet,
+        privateKey,
+      });
+    }
+    return { ...user, privateKey, headers: { 'x-api-key': user.apiKey }, credentials };
+  }
+
+  private simControl(): SimControl {
+    if (!this.venueSim) throw new Error('the harness was started without venues');
+    return new SimControl(this.venueSim.url);
   }
 
   query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {

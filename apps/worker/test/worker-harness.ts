@@ -11,7 +11,7 @@ import {
   TRADE_LIFECYCLE,
   type TradeLifecycle,
 } from '@sts/contracts';
-import { PaperVenueClient, type VenueOrder } from '@sts/venues';
+import { PaperVenueClient, toVenueOrder, type VenueOrder } from '@sts/venues';
 // The gateway's e2e harness (real gateway, venue simulator, budget service, operator tool).
 import { GatewayHarness } from '@sts/app-gateway-testing';
 import { startWorker, type RunningWorker } from '../src/bootstrap';
@@ -88,8 +88,15 @@ export class WorkerHarness {
   private readonly clients = new Map<string, PaperVenueClient>();
   private workerEnv: Record<string, string> = {};
 
-  async start(options: { env?: Record<string, string>; workers?: number } = {}): Promise<this> {
-    await this.gateway.start({ venues: true, budget: true, env: options.env });
+  async start(
+    options: { env?: Record<string, string>; workers?: number; liveDialects?: string[] } = {},
+  ): Promise<this> {
+    await this.gateway.start({
+      venues: true,
+      budget: true,
+      env: options.env,
+      liveDialects: options.liveDialects,
+    });
     this.sim = new VenueSimControl(this.gateway.venueSim!.url);
     this.workerEnv = {
       ...this.gateway.env,
@@ -156,6 +163,42 @@ export class WorkerHarness {
       headers: trader.headers,
       credentials: trader.credentials,
     };
+  }
+
+  /**
+   * A user whose wallet signs for itself on live-mode venues (private key
+   * known to the spec), funded on each venue through the simulator's deposits.
+   */
+  async liveTrader(venues: string[]): Promise<Trader> {
+    const trader = await this.gateway.liveTrader(venues);
+    return {
+      userId: trader.userId,
+      wallet: trader.wallet,
+      headers: trader.headers,
+      credentials: trader.credentials,
+    };
+  }
+
+  /**
+   * The trader's resting order on a venue as the venue itself recorded it
+   * (the simulator's read-out, whichever protocol placed it).
+   */
+  async waitForRestingOrder(
+    trader: Trader,
+    venue: string,
+    accept: (order: VenueOrder) => boolean = () => true,
+    timeoutMs = 10_000,
+  ): Promise<VenueOrder> {
+    return this.waitForOrder(
+      async () => {
+        const { orders } = await this.sim.accountOrders(venue, trader.wallet, { status: 'open' });
+        // `market` is the venue symbol here: these specs need the venue's own fields.
+        return orders.map((order) => toVenueOrder(venue, order.symbol, order));
+      },
+      `a resting order of the trader on ${venue} (venue records)`,
+      accept,
+      timeoutMs,
+    );
   }
 
   async createTrade(trader: Trader, overrides: Record<string, unknown> = {}): Promise<string> {
@@ -264,13 +307,27 @@ export class WorkerHarness {
     accept: (order: VenueOrder) => boolean = () => true,
     timeoutMs = 10_000,
   ): Promise<VenueOrder> {
+    return this.waitForOrder(
+      () => this.openOrders(trader, venue),
+      `a resting maker order on ${venue}`,
+      accept,
+      timeoutMs,
+    );
+  }
+
+  private async waitForOrder(
+    read: () => Promise<VenueOrder[]>,
+    what: string,
+    accept: (order: VenueOrder) => boolean,
+    timeoutMs: number,
+  ): Promise<VenueOrder> {
     let last: VenueOrder[] = [];
     return eventually(
       async () => {
-        last = await this.openOrders(trader, venue);
+        last = await read();
         return last.find(accept);
       },
-      `a resting maker order on ${venue}`,
+      what,
       { timeoutMs, intervalMs: 100, last: () => last.map((o) => `${o.side} ${o.size}@${o.price}`) },
     );
   }

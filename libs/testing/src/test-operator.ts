@@ -31,9 +31,12 @@ export class TestOperator {
     return result.output as T;
   }
 
-  /** A user with a fresh primary wallet and an API key holding `scopes`. */
-  async userWithKey(scopes: string, extra: string[] = []): Promise<TestUser> {
-    const wallet = `0x${randomBytes(20).toString('hex')}`;
+  /** A user with a primary wallet (fresh unless given) and an API key holding `scopes`. */
+  async userWithKey(
+    scopes: string,
+    extra: string[] = [],
+    wallet = `0x${randomBytes(20).toString('hex')}`,
+  ): Promise<TestUser> {
     const user = await this.ops('users', 'create', '--wallet', wallet);
     const key = await this.ops(
       'api-keys',
@@ -48,16 +51,37 @@ export class TestOperator {
   }
 
   /** Seeds a paper credential for the wallet on the exchange and returns it. */
-  async paperCredential(
-    userId: string,
-    exchange: string,
-    wallet: string,
-  ): Promise<PaperCredential> {
-    const credential = {
+  paperCredential(userId: string, exchange: string, wallet: string): Promise<PaperCredential> {
+    return this.credential(userId, exchange, {
       apiKey: `paper-${randomBytes(6).toString('hex')}`,
       apiSecret: randomBytes(16).toString('hex'),
       wallet,
-    };
+    });
+  }
+
+  /**
+   * Seeds a live credential as an operator stores one: `api_key` the signer's
+   * address (an API wallet, or the wallet itself), `api_secret` its private
+   * key, for the trading wallet.
+   */
+  liveCredential(
+    userId: string,
+    exchange: string,
+    wallet: string,
+    signer: { address: string; privateKey: string },
+  ): Promise<PaperCredential> {
+    return this.credential(userId, exchange, {
+      apiKey: signer.address,
+      apiSecret: signer.privateKey,
+      wallet,
+    });
+  }
+
+  private async credential(
+    userId: string,
+    exchange: string,
+    credential: PaperCredential,
+  ): Promise<PaperCredential> {
     await this.ops(
       'credentials',
       'add',
@@ -66,7 +90,7 @@ export class TestOperator {
       '--exchange',
       exchange,
       '--wallet',
-      wallet,
+      credential.wallet,
       '--api-key',
       credential.apiKey,
       '--api-secret',

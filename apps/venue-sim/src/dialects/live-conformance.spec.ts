@@ -8,3 +8,8 @@ runVenueConformance(
   'live aster (ccxt) on its dialect',
   liveConformanceSetup('aster', 'ETHUSDT', 22),
 );
+
+runVenueConformance(
+  'live hyperliquid (ccxt) on its dialect',
+  liveConformanceSetup('hyperliquid', 'SOL', 21),
+);

@@ -3,7 +3,7 @@ import type { DialectFactory } from './dialect';
 import { createHyperliquidDialect } from './hyperliquid';
 
 /** The venue protocols the simulator speaks besides its paper protocol, by venue id. */
-export const DIALECTS: ReadonlyMap<string, DialectFactory> = new Map([
+export const DIALECTS: ReadonlyMap<string, DialectFactory> = new Map<string, DialectFactory>([
   ['hyperliquid', createHyperliquidDialect],
   ['aster', createAsterDialect],
 ]);

@@ -3,26 +3,14 @@ import type { MarketState } from '../../engine/market-state';
 import { freeMargin, usedMargin } from '../../engine/order-validation';
 import type { EngineFill, EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
+import { numericId } from '../engine-ids';
+
+export { engineOrderId, numericId } from '../engine-ids';
 
 /** The time in force an order was sent with; the engine keeps only post-only or IOC. */
 export type AsterTif = 'GTX' | 'IOC' | 'GTC';
 
 export type AsterOrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED';
-
-/** Aster's ids are integers (LONG); the engine's are `o-<epoch>-<seq>` and `f-<epoch>-<seq>`. */
-const EPOCH_SPAN = 1_000_000_000;
-
-export function numericId(engineId: string): number {
-  const [, epoch, seq] = engineId.split('-');
-  return Number(epoch) * EPOCH_SPAN + Number(seq);
-}
-
-/** The engine order id of an Aster orderId, or undefined when it is not one. */
-export function engineOrderId(orderId: string): string | undefined {
-  if (!/^\d{1,15}$/.test(orderId)) return undefined;
-  const id = Number(orderId);
-  return `o-${Math.floor(id / EPOCH_SPAN)}-${id % EPOCH_SPAN}`;
-}
 
 /** What the engine's order state is in Aster's words: an IOC's unfilled rest expires. */
 export function asterStatus(order: EngineOrder): AsterOrderStatus {

@@ -1,17 +1,64 @@
+import type { RequestContext } from '../../api/http-kit';
+import type { RequestChannel } from '../../api/order-entry';
 import type { Dialect, DialectDeps } from '../dialect';
+import { HlBodyError } from './hl-errors';
+import { HYPERLIQUID, HlExchange } from './hl-exchange';
+import { HlInfo } from './hl-info';
+import { HlState, type LoggedAction } from './hl-state';
+import { HlStreams } from './hl-streams';
 
-/** Placeholder until the hyperliquid dialect lands: serves nothing. */
-export function createHyperliquidDialect(_deps: DialectDeps): Dialect {
+export type { LoggedAction } from './hl-state';
+
+const BASE = `/dialects/${HYPERLIQUID}`;
+
+/** The Hyperliquid dialect with its action log (every `/exchange` request, as received). */
+export interface HyperliquidDialect extends Dialect {
+  actions(user?: string): LoggedAction[];
+}
+
+/**
+ * Hyperliquid's own API (`POST /info`, `POST /exchange` and the WebSocket at
+ * `/ws`, as the venue documents them and ccxt 4.5.84 speaks them) under
+ * `/dialects/hyperliquid`, over the simulator's engine.
+ */
+export function createHyperliquidDialect(deps: DialectDeps): HyperliquidDialect {
+  const state = new HlState();
+  const exchange = new HlExchange({ ...deps, state });
+  const info = new HlInfo({ ...deps, state });
+  const streams = new HlStreams({ ...deps, state, exchange, info });
+  const body = (context: RequestContext): unknown => {
+    try {
+      return JSON.parse(context.rawBody) as unknown;
+    } catch {
+      return undefined;
+    }
+  };
+  const channelOf = (context: RequestContext): RequestChannel => ({
+    cut: context.cutConnection,
+    mute: () => undefined,
+  });
   return {
-    venue: 'hyperliquid',
-    addRoutes: () => undefined,
-    handleUpgrade: (_request, socket) => {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    venue: HYPERLIQUID,
+    addRoutes: (router) => {
+      router.add('POST', `${BASE}/info`, (context) =>
+        info.handle(body(context), channelOf(context)),
+      );
+      router.add('POST', `${BASE}/exchange`, (context) => {
+        const parsed = body(context);
+        if (parsed === undefined) return new HlBodyError().reply();
+        return exchange.handle(parsed, channelOf(context));
+      });
+      router.add('GET', `${BASE}/_sim/actions`, (context) => ({
+        status: 200,
+        body: { actions: state.loggedActions(context.query.get('user') ?? undefined) },
+      }));
     },
-    drop: () => 0,
-    close: () => undefined,
-    book: () => undefined,
-    order: () => undefined,
-    fill: () => undefined,
+    handleUpgrade: (request, socket, head) => streams.handleUpgrade(request, socket, head),
+    drop: (accountId) => streams.drop(accountId),
+    close: () => streams.close(),
+    book: (_venue, symbol) => streams.book(symbol),
+    order: (_venue, order) => streams.order(order),
+    fill: (_venue, fill) => streams.fill(fill),
+    actions: (user) => state.loggedActions(user),
   };
 }

@@ -1,0 +1,97 @@
+import type Big from 'big.js';
+import type { EngineOrder } from '../../engine/types';
+import type { HlTif } from './hl-wire';
+
+/** One `/exchange` request as it reached the venue, signature left out. */
+export interface LoggedAction {
+  atMs: number;
+  /** The account it acted for (lower-case), or the recovered signer when it named none. */
+  user: string;
+  /** The address that signed it (the user, or one of its API wallets). */
+  signer: string;
+  action: Record<string, unknown>;
+  nonce: number;
+  vaultAddress?: string | null;
+  expiresAfter?: number | null;
+  /** The venue's answer body. */
+  answer?: unknown;
+}
+
+/** Actions kept per user; the oldest go first past this. */
+const MAX_ACTIONS_PER_USER = 5_000;
+/** Rejections kept for `orderStatus` look-ups; the oldest go first past this. */
+const MAX_REJECTIONS = 10_000;
+
+/** An order the venue refused but still answers `orderStatus` for by its cloid. */
+export interface RejectedOrder {
+  coin: string;
+  side: 'B' | 'A';
+  limitPx: string;
+  sz: string;
+  tif: HlTif;
+  cloid: string;
+  status: string;
+  timestamp: number;
+}
+
+/**
+ * What the simulated Hyperliquid knows beyond the engine: the API wallets
+ * (agents) each user approved, builder fee approvals, the time in force each
+ * order was sent with, the position each fill started from, refused orders
+ * by cloid, and the log of every action.
+ */
+export class HlState {
+  /** API wallet → the user it trades for. */
+  private readonly agents = new Map<string, string>();
+  /** user → builder → max fee rate approved (a percent string, `0.01%`). */
+  readonly builders = new Map<string, Map<string, string>>();
+  private readonly tifs = new Map<string, HlTif>();
+  readonly startPositions = new Map<string, Big>();
+  private readonly rejections = new Map<string, RejectedOrder>();
+  private readonly actions = new Map<string, LoggedAction[]>();
+
+  approveAgent(user: string, agent: string): void {
+    this.agents.set(agent.toLowerCase(), user.toLowerCase());
+  }
+
+  userOfAgent(agent: string): string | undefined {
+    return this.agents.get(agent.toLowerCase());
+  }
+
+  approveBuilder(user: string, builder: string, maxFeeRate: string): void {
+    const approved = this.builders.get(user) ?? new Map<string, string>();
+    approved.set(builder.toLowerCase(), maxFeeRate);
+    this.builders.set(user, approved);
+  }
+
+  setTif(orderId: string, tif: HlTif): void {
+    this.tifs.set(orderId, tif);
+  }
+
+  tifOf(order: EngineOrder): HlTif {
+    return this.tifs.get(order.orderId) ?? (order.type === 'ioc' ? 'Ioc' : 'Alo');
+  }
+
+  reject(accountId: string, order: RejectedOrder): void {
+    this.rejections.set(`${accountId}\u0000${order.cloid}`, order);
+    if (this.rejections.size > MAX_REJECTIONS)
+      this.rejections.delete(this.rejections.keys().next().value as string);
+  }
+
+  rejected(accountId: string, cloid: string): RejectedOrder | undefined {
+    return this.rejections.get(`${accountId}\u0000${cloid}`);
+  }
+
+  log(entry: LoggedAction): void {
+    const list = this.actions.get(entry.user) ?? [];
+    list.push(entry);
+    if (list.length > MAX_ACTIONS_PER_USER) list.shift();
+    this.actions.set(entry.user, list);
+  }
+
+  /** The user's actions, oldest first (every user's when `user` is undefined). */
+  loggedActions(user?: string): LoggedAction[] {
+    if (user !== undefined) return [...(this.actions.get(user.toLowerCase()) ?? [])];
+    return [...this.actions.values()].flat().sort((a, b) => a.atMs - b.atMs);
+  }
+}

@@ -1,0 +1,314 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import Big from 'big.js';
+import { WebSocketServer, type RawData } from 'ws';
+import { AnswerLost, type HttpReply } from '../../api/http-kit';
+import type { RequestChannel } from '../../api/order-entry';
+import { StreamConnection } from '../../api/stream-connection';
+import type { EngineFill, EngineOrder } from '../../engine/types';
+import type { VenueEngine } from '../../engine/venue-engine';
+import type { DialectDeps } from '../dialect';
+import type { HlExchange } from './hl-exchange';
+import type { HlInfo } from './hl-info';
+import type { HlState } from './hl-state';
+import * as wire from './hl-wire';
+
+const HEARTBEAT_MS = 15_000;
+/** The venue closes a socket that sent nothing for this long (its docs: 60 s without a message). */
+const IDLE_MS = 60_000;
+/** Fills in a `userFills` snapshot. */
+const SNAPSHOT_FILLS = 2_000;
+
+/** One socket: its subscriptions (by their JSON key) and the users they name. */
+interface HlSocket {
+  connection: StreamConnection;
+  /** Subscription key (`l2Book:BTC`, `userFills:0x…`, `orderUpdates:0x…`) → the subscription as sent. */
+  subscriptions: Map<string, Record<string, unknown>>;
+  users: Set<string>;
+  lastMessageMs: number;
+}
+
+export interface HlStreamDeps extends DialectDeps {
+  state: HlState;
+  exchange: HlExchange;
+  info: HlInfo;
+}
+
+/**
+ * Hyperliquid's WebSocket at `/dialects/hyperliquid/ws`: `subscribe` /
+ * `unsubscribe` of `l2Book` (a snapshot of the top 20 levels on every
+ * change), `userFills` (a snapshot with `isSnapshot: true`, then each fill),
+ * `orderUpdates` (every order's status change); `ping` answered `pong`; and
+ * `post` requests (`info` reads and signed `action`s, answered on channel
+ * `post` with the request's id). Messages go through the paper stream's
+ * outbox (the venue's latency, never reordered); a blocked venue refuses the
+ * handshake, a blocked wallet's user subscriptions close the socket, and a
+ * drop of an account cuts every socket subscribed to one of its streams.
+ */
+export class HlStreams {
+  private readonly server = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  private readonly sockets = new Set<HlSocket>();
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(private readonly deps: HlStreamDeps) {
+    this.heartbeat = setInterval(() => this.checkAlive(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const path = new URL(request.url ?? '/', 'http://venue-sim').pathname;
+    if (path !== '/dialects/hyperliquid/ws') return refuse(socket, 404, 'Not Found');
+    if (this.deps.faults.socketsBlocked('hyperliquid'))
+      return refuse(socket, 503, 'Service Unavailable');
+    this.server.handleUpgrade(request, socket, head, (ws) => {
+      const connection = new StreamConnection(ws, 'hyperliquid', undefined, () =>
+        this.deps.faults.latencyOf('hyperliquid'),
+      );
+      const entry: HlSocket = {
+        connection,
+        subscriptions: new Map(),
+        users: new Set(),
+        lastMessageMs: Date.now(),
+      };
+      this.sockets.add(entry);
+      ws.on('message', (data) => void this.onMessage(entry, data));
+      ws.on('pong', () => (connection.alive = true));
+      ws.on('close', () => this.sockets.delete(entry));
+      ws.on('error', (error) =>
+        this.deps.logger.debug(
+          { venue: 'hyperliquid', err: error.message },
+          'hyperliquid socket error',
+        ),
+      );
+    });
+  }
+
+  book(symbol: string): void {
+    let text: string | undefined;
+    for (const entry of this.sockets) {
+      if (!entry.subscriptions.has(`l2Book:${symbol}`)) continue;
+      text ??= JSON.stringify({
+        channel: 'l2Book',
+        data: wire.l2Book(this.venue().market(symbol), Date.now()),
+      });
+      entry.connection.send(text);
+    }
+  }
+
+  order(order: EngineOrder): void {
+    // A partial fill is not a status change: the fill itself says it (userFills).
+    if (order.status === 'partially_filled') return;
+    let text: string | undefined;
+    for (const entry of this.subscribers(`orderUpdates:${order.accountId}`)) {
+      text ??= JSON.stringify({
+        channel: 'orderUpdates',
+        data: [wire.wsOrder(this.venue(), order, this.deps.state.tifOf(order))],
+      });
+      entry.connection.send(text);
+    }
+  }
+
+  /** A fill, with the position it started from remembered for later reads. */
+  fill(fill: EngineFill): void {
+    const venue = this.venue();
+    const market = venue.market(fill.symbol);
+    const now = venue.accounts.get(fill.accountId)?.positions.get(fill.symbol)?.size ?? new Big(0);
+    const size = market.lot.toBig(fill.lots);
+    const start = fill.side === 'buy' ? now.minus(size) : now.plus(size);
+    this.deps.state.startPositions.set(fill.fillId, start);
+    let text: string | undefined;
+    for (const entry of this.subscribers(`userFills:${fill.accountId}`)) {
+      text ??= JSON.stringify({
+        channel: 'userFills',
+        data: {
+          user: fill.accountId,
+          fills: [wire.userFill(venue, fill, { startPosition: start })],
+        },
+      });
+      entry.connection.send(text);
+    }
+  }
+
+  drop(accountId?: string): number {
+    let dropped = 0;
+    for (const entry of this.sockets) {
+      if (accountId && !entry.users.has(accountId.toLowerCase())) continue;
+      entry.connection.drop();
+      this.sockets.delete(entry);
+      dropped += 1;
+    }
+    return dropped;
+  }
+
+  close(): void {
+    clearInterval(this.heartbeat);
+    this.drop();
+    this.server.close();
+  }
+
+  private *subscribers(key: string): Iterable<HlSocket> {
+    for (const entry of this.sockets) if (entry.subscriptions.has(key)) yield entry;
+  }
+
+  private async onMessage(entry: HlSocket, data: RawData): Promise<void> {
+    entry.lastMessageMs = Date.now();
+    const text = data.toString();
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return this.parseError(entry, text);
+    }
+    if (!message || typeof message !== 'object' || Array.isArray(message))
+      return this.parseError(entry, text);
+    const { method, subscription, id, request } = message as Record<string, unknown>;
+    switch (method) {
+      case 'ping':
+        return this.send(entry, { channel: 'pong' });
+      case 'subscribe':
+      case 'unsubscribe': {
+        const key = subscriptionKey(subscription);
+        if (!key) return this.parseError(entry, text);
+        return method === 'subscribe'
+          ? this.subscribe(entry, key, subscription as Record<string, unknown>)
+          : this.unsubscribe(entry, key, subscription as Record<string, unknown>);
+      }
+      case 'post':
+        return this.post(entry, id, request, text);
+      default:
+        return this.parseError(entry, text);
+    }
+  }
+
+  private subscribe(entry: HlSocket, key: string, subscription: Record<string, unknown>): void {
+    if (entry.subscriptions.has(key)) {
+      return this.send(entry, {
+        channel: 'error',
+        data: `Already subscribed: ${JSON.stringify(subscription)}`,
+      });
+    }
+    const user =
+      typeof subscription['user'] === 'string' ? subscription['user'].toLowerCase() : undefined;
+    if (user && this.deps.faults.walletSocketsBlocked('hyperliquid', user)) {
+      entry.connection.drop();
+      this.sockets.delete(entry);
+      return;
+    }
+    entry.subscriptions.set(key, subscription);
+    if (user) entry.users.add(user);
+    this.send(entry, {
+      channel: 'subscriptionResponse',
+      data: { method: 'subscribe', subscription },
+    });
+    const venue = this.venue();
+    if (subscription['type'] === 'l2Book') {
+      const market = venue.markets.get(subscription['coin'] as string);
+      if (market) this.send(entry, { channel: 'l2Book', data: wire.l2Book(market, Date.now()) });
+    } else if (subscription['type'] === 'userFills' && user) {
+      const funded = this.deps.funding.account('hyperliquid', user) !== undefined;
+      const fills = funded
+        ? venue.registry
+            .fillsSince(user, 0)
+            .slice(-SNAPSHOT_FILLS)
+            .map((fill) =>
+              wire.userFill(venue, fill, {
+                startPosition: this.deps.state.startPositions.get(fill.fillId) ?? new Big(0),
+              }),
+            )
+        : [];
+      this.send(entry, { channel: 'userFills', data: { isSnapshot: true, user, fills } });
+    }
+  }
+
+  private unsubscribe(entry: HlSocket, key: string, subscription: Record<string, unknown>): void {
+    if (!entry.subscriptions.delete(key)) {
+      return this.send(entry, {
+        channel: 'error',
+        data: `Already unsubscribed: ${JSON.stringify(subscription)}`,
+      });
+    }
+    this.send(entry, {
+      channel: 'subscriptionResponse',
+      data: { method: 'unsubscribe', subscription },
+    });
+  }
+
+  /** A `post`: an info read or a signed action, answered on channel `post` with its id. */
+  private async post(entry: HlSocket, id: unknown, request: unknown, text: string): Promise<void> {
+    if (!Number.isSafeInteger(id) || !request || typeof request !== 'object')
+      return this.parseError(entry, text);
+    const { type, payload } = request as { type?: unknown; payload?: unknown };
+    if (type !== 'info' && type !== 'action') return this.parseError(entry, text);
+    const channel: RequestChannel = {
+      cut: () => {
+        entry.connection.drop();
+        this.sockets.delete(entry);
+      },
+      mute: () => entry.connection.mute(),
+    };
+    let reply: HttpReply;
+    try {
+      reply =
+        type === 'info'
+          ? await this.deps.info.handle(payload, channel)
+          : await this.deps.exchange.handle(payload, channel);
+    } catch (error) {
+      if (error instanceof AnswerLost) return;
+      throw error;
+    }
+    if (reply.status !== 200) {
+      return this.send(entry, {
+        channel: 'post',
+        data: { id, response: { type: 'error', payload: reply.body ?? `HTTP ${reply.status}` } },
+      });
+    }
+    this.send(entry, { channel: 'post', data: { id, response: { type, payload: reply.body } } });
+  }
+
+  private parseError(entry: HlSocket, text: string): void {
+    this.send(entry, {
+      channel: 'error',
+      data: `Error parsing JSON into valid websocket request: ${text}`,
+    });
+  }
+
+  private send(entry: HlSocket, message: unknown): void {
+    entry.connection.send(JSON.stringify(message));
+  }
+
+  private venue(): VenueEngine {
+    return this.deps.world().venue('hyperliquid');
+  }
+
+  private checkAlive(): void {
+    const now = Date.now();
+    for (const entry of this.sockets) {
+      if (!entry.connection.alive || now - entry.lastMessageMs > IDLE_MS) {
+        entry.connection.drop();
+        this.sockets.delete(entry);
+        continue;
+      }
+      entry.connection.alive = false;
+      entry.connection.socket.ping();
+    }
+  }
+}
+
+/** A subscription's identity, or undefined for one the simulated venue does not serve. */
+function subscriptionKey(subscription: unknown): string | undefined {
+  if (!subscription || typeof subscription !== 'object' || Array.isArray(subscription))
+    return undefined;
+  const { type, coin, user } = subscription as Record<string, unknown>;
+  if (type === 'l2Book' && typeof coin === 'string') return `l2Book:${coin}`;
+  if (
+    (type === 'userFills' || type === 'orderUpdates') &&
+    typeof user === 'string' &&
+    /^0x[0-9a-fA-F]{40}$/.test(user)
+  )
+    return `${type}:${user.toLowerCase()}`;
+  return undefined;
+}
+
+function refuse(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}

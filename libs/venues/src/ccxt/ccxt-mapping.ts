@@ -57,6 +57,17 @@ export interface FillContext {
   fullyFilled: boolean;
 }
 
+/**
+ * Maker or taker. ccxt 4.5.84 leaves `takerOrMaker` undefined on
+ * Hyperliquid's streamed fills (its parseWsTrade drops it); the venue's own
+ * `crossed` says it then (crossed = took liquidity).
+ */
+function liquidityOf(trade: Trade): 'maker' | 'taker' {
+  if (trade.takerOrMaker === 'maker' || trade.takerOrMaker === 'taker') return trade.takerOrMaker;
+  const crossed = (trade.info as { crossed?: unknown } | undefined)?.crossed;
+  return crossed === false ? 'maker' : 'taker';
+}
+
 export function toFill(trade: Trade, context: FillContext): VenueFill {
   const fill: VenueFill = {
     exchange: context.exchange,
@@ -70,7 +81,7 @@ export function toFill(trade: Trade, context: FillContext): VenueFill {
     fullyFilled: context.fullyFilled,
     timestampMs: trade.timestamp ?? Date.now(),
     fillId: text(trade.id, 'trade id'),
-    liquidity: trade.takerOrMaker === 'maker' ? 'maker' : 'taker',
+    liquidity: liquidityOf(trade),
   };
   const fee = decimal(trade.fee?.cost);
   if (fee !== undefined) fill.fee = fee;

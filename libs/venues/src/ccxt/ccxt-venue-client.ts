@@ -228,6 +228,7 @@ export class CcxtVenueClient implements VenueClient {
     this.tradedMarkets.add(unified);
     const encoded = encodeClientOrderId(this.venue, request.clientOrderId);
     this.tracker.rememberEncoding(request.clientOrderId, encoded);
+    const ioc = params['timeInForce'] === 'IOC';
     try {
       const order = await this.exchange.createOrder(
         unified,
@@ -240,11 +241,22 @@ export class CcxtVenueClient implements VenueClient {
           clientOrderId: encoded,
         },
       );
-      if (order.id) this.tracker.track(order.id, request.clientOrderId, request.size);
-      return { order: this.seen(order), fills: [], duplicate: false };
+      const placed = { unified, request, encoded: String(encoded), ioc };
+      const answered = completePlacement(order, placed);
+      if (answered.id) this.tracker.track(answered.id, request.clientOrderId, request.size);
+      return { order: this.seen(answered), fills: [], duplicate: false };
     } catch (error) {
       const mapped = toVenueError(error, this.venue);
       if (mapped instanceof VenueNetworkError) throw this.unsettled(mapped);
+      if (ioc && IOC_FOUND_NOTHING.test(mapped.detail)) {
+        // Hyperliquid refuses an IOC that found nothing to take, and gives it
+        // no order id: it is an IOC that closed unfilled, known by its cloid.
+        const unfilled = completePlacement(
+          { id: String(encoded), status: 'canceled', filled: 0 } as Order,
+          { unified, request, encoded: String(encoded), ioc },
+        );
+        return { order: this.seen(unfilled), fills: [], duplicate: false };
+      }
       if (!isDuplicate(mapped)) throw mapped;
       return {
         order: await this.order({ clientOrderId: request.clientOrderId, symbol: request.symbol }),
@@ -388,3 +400,36 @@ const CREDENTIAL_PROBES: Partial<Record<string, CredentialProbe>> = {
 const isDuplicate = (error: VenueError): boolean =>
   error.code === 'rejected' &&
   (error as VenueError & { reason?: string }).reason === 'duplicate_client_order_id';
+
+/** Hyperliquid's answer to an IOC that found nothing to take within its limit. */
+const IOC_FOUND_NOTHING = /could not immediately match/i;
+
+/**
+ * A placement's answer with what the request said where the venue's answer
+ * leaves it out: Hyperliquid answers `{resting: {oid}}` or `{filled:
+ * {totalSz, avgPx, oid}}`, with no market, side, price or status, and
+ * ccxt reads `totalSz` (what filled) as the order's amount: the amount is
+ * the size requested. An IOC answered is done: what it did not fill expired.
+ */
+function completePlacement(
+  order: Order,
+  placed: { unified: string; request: PlaceOrderRequest; encoded: string; ioc: boolean },
+): Order {
+  const { unified, request, encoded, ioc } = placed;
+  const amount = Number(request.size);
+  const filled = order.filled ?? 0;
+  const done = new Big(String(filled)).gte(String(amount));
+  return {
+    ...order,
+    symbol: order.symbol ?? unified,
+    side: order.side ?? request.side,
+    price: order.price ?? Number(request.price),
+    amount,
+    filled,
+    clientOrderId: order.clientOrderId ?? encoded,
+    timeInForce: order.timeInForce ?? (ioc ? 'IOC' : 'PO'),
+    postOnly: order.postOnly ?? !ioc,
+    status: order.status ?? (done ? 'closed' : ioc ? 'canceled' : 'open'),
+    timestamp: order.timestamp ?? Date.now(),
+  };
+}

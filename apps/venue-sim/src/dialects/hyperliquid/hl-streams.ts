@@ -96,8 +96,7 @@ export class HlStreams {
   }
 
   order(order: EngineOrder): void {
-    // A partial fill is not a status change: the fill itself says it (userFills).
-    if (order.status === 'partially_filled') return;
+    // A partial fill goes out as the order still open with its smaller `sz`.
     let text: string | undefined;
     for (const entry of this.subscribers(`orderUpdates:${order.accountId}`)) {
       text ??= JSON.stringify({

@@ -106,12 +106,16 @@ export function fillsCases(ctx: SuiteContext): void {
         10_000,
       );
       if (back.state !== 'reconnected') throw new Error('expected a reconnected event');
-      const streamed = log.events.fill.filter((fill) => fill.orderId === ack.order.orderId);
-      expect(streamed).toEqual([]);
       const recovered = (await client.fillsSince(back.recoverFromMs)).filter(
         (fill) => fill.orderId === ack.order.orderId,
       );
       expect(recovered).toHaveLength(1);
+      // A venue may replay what the outage missed (Hyperliquid's userFills
+      // snapshot on the new subscription): at most once, under the fill's own
+      // id, so the caller's dedup by fillId holds it to one fill.
+      const streamed = log.events.fill.filter((fill) => fill.orderId === ack.order.orderId);
+      expect(streamed.length).toBeLessThanOrEqual(1);
+      for (const fill of streamed) expect(fill.fillId).toBe(recovered[0].fillId);
       expect(recovered[0]).toMatchObject({
         size: new Big(size).toFixed(),
         fullyFilled: true,

@@ -6,11 +6,8 @@ jest.setTimeout(150_000);
 
 /** The venues the trades run between, each way round. */
 const VENUES = ['hyperliquid', 'aster'];
-/**
- * Those in live mode (ccxt) against their dialects. Hyperliquid joins once its
- * dialect serves the orders ccxt sends (issue 16); until then it is a paper venue here.
- */
-const LIVE = ['aster'];
+/** Both in live mode (ccxt) against their dialects: no paper client is involved. */
+const LIVE = VENUES;
 const SYMBOL: Record<string, string> = { hyperliquid: 'BTC', aster: 'BTCUSDT' };
 
 const sum = (fills: Array<{ size: string }>): string =>
@@ -103,22 +100,25 @@ describe('live venues through ccxt, against their dialects', () => {
       });
     }
 
-    it('a hedge refused twice by the venue, then filled', async () => {
-      const trader = await harness.liveTrader(VENUES);
-      const tradeId = await createTrade(trader, 'hyperliquid', { target_size: '0.003' });
-      const order = await harness.waitForRestingOrder(trader, 'hyperliquid');
-      await harness.sim.rejectNext('aster', 2, 'injected_rejection');
-      await harness.takeFromMaker(order, '0.003');
-      await harness.waitForStatus(trader, tradeId, 'completed', 20_000);
+    for (const maker of VENUES) {
+      const hedge = maker === 'hyperliquid' ? 'aster' : 'hyperliquid';
+      it(`a hedge refused twice by ${hedge}, then filled`, async () => {
+        const trader = await harness.liveTrader(VENUES);
+        const tradeId = await createTrade(trader, maker, { target_size: '0.003' });
+        const order = await harness.waitForRestingOrder(trader, maker);
+        await harness.sim.rejectNext(hedge, 2, 'injected_rejection');
+        await harness.takeFromMaker(order, '0.003');
+        await harness.waitForStatus(trader, tradeId, 'completed', 20_000);
 
-      const events = await harness.events(trader, tradeId);
-      const sent = events.filter((e) => e.event_type === 'hedge_sent').map((e) => e.data);
-      expect(sent.map((data) => data.attempt)).toEqual([1, 2, 3]);
-      expect(events.filter((e) => e.event_type === 'hedge_outcome').map((e) => e.data)).toEqual([
-        expect.objectContaining({ result: 'filled', attempts: 3, filled_size: '0.003' }),
-      ]);
-      await hedgedAsMade(trader, 'hyperliquid', '0.003');
-    });
+        const events = await harness.events(trader, tradeId);
+        const sent = events.filter((e) => e.event_type === 'hedge_sent').map((e) => e.data);
+        expect(sent.map((data) => data.attempt)).toEqual([1, 2, 3]);
+        expect(events.filter((e) => e.event_type === 'hedge_outcome').map((e) => e.data)).toEqual([
+          expect.objectContaining({ result: 'filled', attempts: 3, filled_size: '0.003' }),
+        ]);
+        await hedgedAsMade(trader, maker, '0.003');
+      });
+    }
 
     for (const venue of LIVE) {
       it(`pre-flight on ${venue}: a key the venue does not know rejects the trade with its answer`, async () => {
@@ -151,7 +151,21 @@ describe('live venues through ccxt, against their dialects', () => {
     }
   });
 
-  it('the service never sent a builder, a fee rate, a referrer or a builder approval to a live venue', async () => {
+  it('the service never sent a builder, a fee rate, a referrer or a builder approval to Hyperliquid', async () => {
+    const response = await fetch(`${harness.sim.url}/dialects/hyperliquid/_sim/actions`);
+    const { actions } = (await response.json()) as {
+      actions: Array<{ action: Record<string, unknown> }>;
+    };
+    const orders = actions.filter(({ action }) => action['type'] === 'order');
+    // The trades above placed makers and hedges there, so the log has something to judge.
+    expect(orders.length).toBeGreaterThanOrEqual(3);
+    for (const { action } of actions) {
+      expect(action['type']).not.toMatch(/^(approveBuilderFee|setReferrer)$/);
+      expect(Object.keys(action)).not.toContain('builder');
+    }
+  });
+
+  it('the service never sent a builder, a fee rate, a referrer or a builder approval to Aster', async () => {
     const response = await fetch(`${harness.sim.url}/dialects/aster/_sim/requests`);
     const { requests } = (await response.json()) as {
       requests: Array<{ path: string; params: Record<string, string> }>;

@@ -1,7 +1,5 @@
 import { pro } from 'ccxt';
-import { parseSignature } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { PrivateKeyAccount } from 'viem/accounts';
 import { HlNonceError, HlNonces } from './hl-nonces';
 import {
   HlSignatureError,
@@ -12,6 +10,7 @@ import {
   venueText,
 } from './hl-signing';
 import type { HlSignature } from './hl-signing';
+import { signL1, signUserSigned } from './hl-test-kit';
 
 // Known answers: the official Python SDK's published vectors
 // (hyperliquid-dex/hyperliquid-python-sdk, tests/signing_test.py), payloads
@@ -228,60 +227,6 @@ const PUBLISHED_USER_SIGNED: PublishedUserSignedVector[] = [
     },
   },
 ];
-
-/** Signs an L1 action from the venue's documented typed data, independently of the recovery code. */
-async function signL1(
-  wallet: PrivateKeyAccount,
-  action: unknown,
-  nonce: number,
-  options: { vaultAddress?: string; expiresAfter?: number; isMainnet?: boolean } = {},
-): Promise<HlSignature> {
-  const hex = await wallet.signTypedData({
-    domain: {
-      name: 'Exchange',
-      version: '1',
-      chainId: 1337,
-      verifyingContract: '0x0000000000000000000000000000000000000000',
-    },
-    types: {
-      Agent: [
-        { name: 'source', type: 'string' },
-        { name: 'connectionId', type: 'bytes32' },
-      ],
-    },
-    primaryType: 'Agent',
-    message: {
-      source: options.isMainnet === false ? 'b' : 'a',
-      connectionId: l1ActionHash(action, nonce, options.vaultAddress, options.expiresAfter),
-    },
-  });
-  return wireSignature(hex);
-}
-
-async function signUserSigned(
-  wallet: PrivateKeyAccount,
-  primaryType: string,
-  fields: { name: string; type: string }[],
-  action: Record<string, unknown>,
-): Promise<HlSignature> {
-  const hex = await wallet.signTypedData({
-    domain: {
-      name: 'HyperliquidSignTransaction',
-      version: '1',
-      chainId: parseInt(action.signatureChainId as string, 16),
-      verifyingContract: '0x0000000000000000000000000000000000000000',
-    },
-    types: { [primaryType]: fields },
-    primaryType,
-    message: action,
-  });
-  return wireSignature(hex);
-}
-
-function wireSignature(hex: `0x${string}`): HlSignature {
-  const { r, s, v } = parseSignature(hex);
-  return { r, s, v: Number(v) };
-}
 
 /** Same signature whatever the zero-padding of r and s. */
 const sameSignature = (actual: HlSignature, expected: HlSignature): void => {

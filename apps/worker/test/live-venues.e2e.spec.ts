@@ -44,9 +44,11 @@ describe('live venues through ccxt, against their dialects', () => {
 
   const hedgedAsMade = async (trader: Trader, maker: string, size: string): Promise<void> => {
     const hedge = maker === 'hyperliquid' ? 'aster' : 'hyperliquid';
+    let hedged = '0';
     await eventually(
-      async () => sum(await harness.sim.fillsOf(hedge, trader.wallet)) === size,
-      `${size} BTC sold on ${hedge}`,
+      async () => (hedged = sum(await harness.sim.fillsOf(hedge, trader.wallet))) === size,
+      `${size} sold on ${hedge}`,
+      { last: () => ({ hedged, made: size }) },
     );
     const makerFills = await harness.sim.fillsOf(maker, trader.wallet);
     const hedgeFills = await harness.sim.fillsOf(hedge, trader.wallet);

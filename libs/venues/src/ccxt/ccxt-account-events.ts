@@ -2,7 +2,7 @@ import type { Order, Trade } from 'ccxt';
 import type { VenueFill, VenueOrder } from '../model/orders';
 import type { VenueEvents } from '../venue-events';
 import type { CcxtMarketCache } from './ccxt-market-cache';
-import { toFill, toOrder } from './ccxt-mapping';
+import { toFill, toOrder, venueClientOrderIdOf } from './ccxt-mapping';
 import type { CcxtStreams } from './ccxt-streams';
 import type { OrderTracker } from './order-tracker';
 
@@ -66,11 +66,13 @@ export class CcxtAccountEvents {
     const { symbol, market } = this.options.markets.names(trade.symbol ?? undefined);
     const orderId = trade.order ?? '';
     const fullyFilled = live ? tracker.addFill(orderId, String(trade.amount)) : false;
+    // An order this client never placed (a restart): the fill's own client id, where it has one.
+    const carried = venueClientOrderIdOf(trade);
     return toFill(trade, {
       exchange: venue,
       symbol,
       market,
-      clientOrderId: tracker.clientOrderIdOf(orderId),
+      clientOrderId: tracker.clientOrderIdOf(orderId) || (carried ? tracker.decode(carried) : ''),
       fullyFilled,
     });
   }

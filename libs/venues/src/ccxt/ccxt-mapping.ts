@@ -157,3 +157,13 @@ export function toBalances(balances: Balances): VenueBalance[] {
   }
   return result;
 }
+
+/** The venue's client order id on a fill, where its payload carries one. */
+export function venueClientOrderIdOf(trade: Trade): string | undefined {
+  const info = (trade.info ?? {}) as Record<string, unknown>;
+  for (const key of ['cloid', 'clientOrderId', 'client_id']) {
+    const value = info[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}

@@ -28,9 +28,9 @@ import type { CcxtExchangeLike } from './ccxt-exchange';
 import { toVenueError, venueAnswer } from './ccxt-errors';
 import { CcxtMarketCache } from './ccxt-market-cache';
 import { CcxtAccountEvents } from './ccxt-account-events';
-import { toBalances, toBook, toPosition } from './ccxt-mapping';
+import { toBalances, toBook, toPosition, venueClientOrderIdOf } from './ccxt-mapping';
 import { CcxtStreams } from './ccxt-streams';
-import { encodeClientOrderId } from './client-order-ids';
+import { decodeClientOrderId, encodeClientOrderId } from './client-order-ids';
 import { OrderTracker } from './order-tracker';
 
 export interface CcxtVenueClientOptions {
@@ -60,7 +60,7 @@ export class CcxtVenueClient implements VenueClient {
   private readonly exchange: CcxtExchangeLike;
   private readonly events: VenueEvents;
   private readonly markets$: CcxtMarketCache;
-  private readonly tracker = new OrderTracker();
+  private readonly tracker: OrderTracker;
   private readonly streams: CcxtStreams;
   private readonly account: CcxtAccountEvents;
   private credentialsVerified = false;
@@ -73,6 +73,7 @@ export class CcxtVenueClient implements VenueClient {
   constructor(options: CcxtVenueClientOptions) {
     this.venue = options.venue;
     this.exchange = options.exchange;
+    this.tracker = new OrderTracker((venueId) => decodeClientOrderId(options.venue, venueId));
     this.authenticated = options.authenticated ?? true;
     this.events = new VenueEvents((error, type) =>
       options.logger?.error(
@@ -192,6 +193,7 @@ export class CcxtVenueClient implements VenueClient {
     for (const unified of markets) {
       trades.push(...(await this.call(() => this.exchange.fetchMyTrades(unified, timestampMs))));
     }
+    await this.learnOrdersOf(trades);
     // ccxt trades do not say whether they completed their order: a fill does
     // when the order's fills read here reach its size as placed (when known).
     const filled = new Map<string, Big>();
@@ -205,6 +207,29 @@ export class CcxtVenueClient implements VenueClient {
         const amount = this.tracker.amountOf(fill.orderId);
         return { ...fill, fullyFilled: amount !== undefined && total.gte(amount) };
       });
+  }
+
+  /**
+   * Our client order id for every order of these fills, also for orders this
+   * client never placed (a worker that took over a dead one's trades): from
+   * the venue's own client id on the fill where it carries one (Hyperliquid's
+   * `cloid`), else by looking the order up (one request per order, then
+   * remembered). A fill without our id would not be counted as its trade's:
+   * a hedge filled before a crash would be sent again.
+   */
+  private async learnOrdersOf(trades: readonly Trade[]): Promise<void> {
+    const unknown = new Map<string, string | undefined>();
+    for (const trade of trades) {
+      const orderId = trade.order;
+      if (!orderId || this.tracker.clientOrderIdOf(orderId) || unknown.has(orderId)) continue;
+      const carried = venueClientOrderIdOf(trade);
+      if (carried) this.tracker.track(orderId, this.tracker.decode(carried));
+      else unknown.set(orderId, trade.symbol ?? undefined);
+    }
+    for (const [orderId, unified] of unknown) {
+      const order = await this.call(() => this.exchange.fetchOrder(orderId, unified));
+      this.seen(order);
+    }
   }
 
   async positions(): Promise<VenuePosition[]> {

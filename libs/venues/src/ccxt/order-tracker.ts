@@ -23,6 +23,11 @@ export class OrderTracker {
   private readonly seenFills = new Set<string>();
   private readonly fillOrder: string[] = [];
 
+  /** `decodeFallback`: our id behind a venue id this tracker never saw encoded, where it can tell. */
+  constructor(
+    private readonly decodeFallback: (venueId: string) => string | undefined = () => undefined,
+  ) {}
+
   rememberEncoding(clientOrderId: string, encoded: string | number): void {
     this.decoded.set(String(encoded), clientOrderId);
   }
@@ -30,7 +35,11 @@ export class OrderTracker {
   /** Our id for the venue's client order id (the venue's own when we never encoded it). */
   decode(venueClientOrderId: string | undefined): string {
     if (!venueClientOrderId) return '';
-    return this.decoded.get(venueClientOrderId) ?? venueClientOrderId;
+    return (
+      this.decoded.get(venueClientOrderId) ??
+      this.decodeFallback(venueClientOrderId) ??
+      venueClientOrderId
+    );
   }
 
   track(orderId: string, clientOrderId: string, amount?: string): void {

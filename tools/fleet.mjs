@@ -7,7 +7,7 @@
 // in tmp/logs/, seeds a demo trader with paper credentials, and prints how to
 // reach it. Ctrl-C stops everything and removes the copy.
 //
-// `npm start -- --live-dialects[=aster]`: those venues run in
+// `npm start -- --live-dialects[=hyperliquid,aster]`: those venues run in
 // live mode (the ccxt client) against the simulator's dialect of each venue's
 // own protocol; the demo wallet is then a real key pair, funded on them
 // through the simulator's deposits at every start.
@@ -29,7 +29,7 @@ const fail = (text) => {
 };
 
 /** Venues whose dialect in the simulator serves their protocol (apps/venue-sim/src/dialects/registry.ts). */
-const DIALECT_VENUES = ['aster'];
+const DIALECT_VENUES = ['hyperliquid', 'aster'];
 const liveArg = process.argv.slice(2).find((arg) => arg.startsWith('--live-dialects'));
 const liveVenues = liveArg === undefined ? [] : liveArg.includes('=') ? liveArg.split('=')[1].split(',').filter(Boolean) : DIALECT_VENUES;
 for (const venue of liveVenues) {

@@ -129,16 +129,15 @@ function engineRefusal(error: SimError, asset: number, bbo: () => string): strin
   }
 }
 
+/** The engine's placement checks (order-validation.ts) as the venue's refusals. */
+const FILTER_FAILURES: Readonly<Record<string, (asset: number) => string>> = {
+  invalid_tick: hlText.tick,
+  below_min_notional: hlText.minValue,
+  invalid_size: hlText.invalidSize,
+  below_min_size: hlText.invalidSize,
+};
+
 function invalidOrder(error: SimError, asset: number): string {
-  switch (error.reason) {
-    case 'invalid_tick':
-      return hlText.tick(asset);
-    case 'below_min_notional':
-      return hlText.minValue(asset);
-    case 'invalid_size':
-    case 'below_min_size':
-      return hlText.invalidSize(asset);
-    default:
-      return hlText.rejected(error.message);
-  }
+  const text = FILTER_FAILURES[error.reason ?? ''];
+  return text ? text(asset) : hlText.rejected(error.message);
 }

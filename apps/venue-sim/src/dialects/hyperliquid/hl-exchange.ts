@@ -203,6 +203,7 @@ export class HlExchange {
         throw new HlActionError(hlText.unsupported('TP/SL groupings'));
       throw new HlBodyError();
     }
+    for (const order of orders) this.asset(order.a);
     this.checkBuilder(call.request.accountId, action['builder']);
     const first = orders[0];
     const kind: OrderKind = first.t.limit?.tif === 'Ioc' ? 'ioc' : 'post_only';
@@ -284,6 +285,7 @@ export class HlExchange {
       return { asset: asset as number, id: id as number | string };
     });
     if (cancels.length === 0) throw new HlBodyError();
+    for (const { asset } of cancels) this.asset(asset);
     return this.run(call, 'cancel', undefined, (venue) => ({
       statuses: cancels.map(({ asset, id }) => {
         const market = this.market(venue, asset);
@@ -310,6 +312,7 @@ export class HlExchange {
       return { oid: oid as number | string, order: parseWireOrder(entry['order']) };
     });
     if (parsed.length === 0) throw new HlBodyError();
+    for (const { order } of parsed) this.asset(order.a);
     const kind: OrderKind = parsed[0].order.t.limit?.tif === 'Ioc' ? 'ioc' : 'post_only';
     return this.run(
       call,
@@ -317,7 +320,6 @@ export class HlExchange {
       kind,
       (venue) => ({
         statuses: parsed.map(({ oid, order }) => {
-          const market = this.market(venue, order.a);
           let known: EngineOrder;
           try {
             known = venue.desk.find(call.request.accountId, targetOf(oid));

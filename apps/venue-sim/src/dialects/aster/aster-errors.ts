@@ -1,5 +1,6 @@
 import { AnswerLost, HttpFailure, type HttpReply } from '../../api/http-kit';
-import { SIM_ERROR_CODES, SimError, type SimErrorCode } from '../../engine/types';
+import { SimError } from '../../engine/types';
+import { engineRefusalOf } from '../engine-refusal';
 
 /**
  * Aster's refusals as the venue words them: `{code, msg}` with a negative
@@ -137,18 +138,8 @@ export function toAsterError(
 }
 
 function fromOrderEntry(failure: HttpFailure, context: AsterErrorContext): AsterError {
-  // OrderEntry hands engine refusals on as HttpFailure with the engine's code.
-  if ((SIM_ERROR_CODES as readonly string[]).includes(failure.code)) {
-    const reason = failure.extra['reason'];
-    return fromEngine(
-      new SimError(
-        failure.code as SimErrorCode,
-        failure.message,
-        typeof reason === 'string' ? reason : undefined,
-      ),
-      context,
-    );
-  }
+  const engine = engineRefusalOf(failure);
+  if (engine) return fromEngine(engine, context);
   switch (failure.code) {
     case 'rate_limited':
       return new AsterError(

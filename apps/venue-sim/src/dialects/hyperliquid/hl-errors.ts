@@ -1,5 +1,6 @@
 import { AnswerLost, HttpFailure, type HttpReply } from '../../api/http-kit';
-import { SIM_ERROR_CODES, SimError, type SimErrorCode } from '../../engine/types';
+import { SimError } from '../../engine/types';
+import { engineRefusalOf } from '../engine-refusal';
 import { venueText } from './hl-signing';
 
 /**
@@ -84,18 +85,8 @@ export function actionRefusal(error: unknown): HttpReply | AnswerLost {
 
 /** What the order path or the engine refused one order for, as that order's status error. */
 export function orderRefusal(error: unknown, asset: number, bbo: () => string): string {
-  if (error instanceof HttpFailure && (SIM_ERROR_CODES as readonly string[]).includes(error.code)) {
-    const reason = error.extra['reason'];
-    return engineRefusal(
-      new SimError(
-        error.code as SimErrorCode,
-        error.message,
-        typeof reason === 'string' ? reason : undefined,
-      ),
-      asset,
-      bbo,
-    );
-  }
+  const engine = error instanceof HttpFailure ? engineRefusalOf(error) : undefined;
+  if (engine) return engineRefusal(engine, asset, bbo);
   if (error instanceof HttpFailure && error.code === 'rejected') {
     const reason = error.extra['reason'];
     return hlText.rejected(typeof reason === 'string' ? reason : 'by the venue');

@@ -184,24 +184,17 @@ export class HlInfo {
         return {
           status: 'order',
           order: {
-            order: {
+            order: wire.frontendOrderOf({
               coin: rejected.coin,
               side: rejected.side,
               limitPx: rejected.limitPx,
               sz: rejected.sz,
               oid: 0,
               timestamp: rejected.timestamp,
-              triggerCondition: 'N/A',
-              isTrigger: false,
-              triggerPx: '0.0',
-              children: [],
-              isPositionTpsl: false,
-              reduceOnly: false,
-              orderType: 'Limit',
               origSz: rejected.sz,
               tif: rejected.tif,
               cloid: rejected.cloid,
-            },
+            }),
             status: rejected.status,
             statusTimestamp: rejected.timestamp,
           },

@@ -121,16 +121,29 @@ export function hlStatus(order: EngineOrder, tif: HlTif): string {
 export const cloidOf = (order: { clientOrderId: string }): string | null =>
   order.clientOrderId.startsWith('0x') ? order.clientOrderId : null;
 
-/** An order as `frontendOpenOrders` and `orderStatus` describe it. */
-export function frontendOrder(venue: VenueEngine, order: EngineOrder, tif: HlTif) {
-  const market = venue.market(order.symbol);
+/** The fields of a limit order that differ from one order to the next. */
+export interface LimitOrderFields {
+  coin: string;
+  side: 'B' | 'A';
+  limitPx: string;
+  sz: string;
+  oid: number;
+  timestamp: number;
+  origSz: string;
+  tif: HlTif;
+  cloid: string | null;
+}
+
+/** A limit order as `frontendOpenOrders` and `orderStatus` describe it. */
+export function frontendOrderOf(fields: LimitOrderFields) {
+  const { coin, side, limitPx, sz, oid, timestamp, origSz, tif, cloid } = fields;
   return {
-    coin: order.symbol,
-    side: order.side === 'buy' ? 'B' : 'A',
-    limitPx: plain(market.price.toBig(order.priceTicks)),
-    sz: plain(market.lot.toBig(order.sizeLots - order.filledLots)),
-    oid: numericId(order.orderId),
-    timestamp: order.createdAtMs,
+    coin,
+    side,
+    limitPx,
+    sz,
+    oid,
+    timestamp,
     triggerCondition: 'N/A',
     isTrigger: false,
     triggerPx: '0.0',
@@ -138,10 +151,26 @@ export function frontendOrder(venue: VenueEngine, order: EngineOrder, tif: HlTif
     isPositionTpsl: false,
     reduceOnly: false,
     orderType: 'Limit',
+    origSz,
+    tif,
+    cloid,
+  };
+}
+
+/** An engine order as `frontendOpenOrders` and `orderStatus` describe it. */
+export function frontendOrder(venue: VenueEngine, order: EngineOrder, tif: HlTif) {
+  const market = venue.market(order.symbol);
+  return frontendOrderOf({
+    coin: order.symbol,
+    side: order.side === 'buy' ? 'B' : 'A',
+    limitPx: plain(market.price.toBig(order.priceTicks)),
+    sz: plain(market.lot.toBig(order.sizeLots - order.filledLots)),
+    oid: numericId(order.orderId),
+    timestamp: order.createdAtMs,
     origSz: plain(market.lot.toBig(order.sizeLots)),
     tif,
     cloid: cloidOf(order),
-  };
+  });
 }
 
 /** An order as `orderUpdates` streams it (the basic order fields). */

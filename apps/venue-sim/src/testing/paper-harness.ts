@@ -81,5 +81,8 @@ export function simDriver(control: SimControl, venue: string, holdMs: number): C
     loseNextAnswer: async (op, at) => {
       await control.loseNext(venue, { op, at, then: 'hang', hangMs: holdMs });
     },
+    setRateLimit: async (perSecond) => {
+      await control.setRateLimit(venue, perSecond);
+    },
   };
 }

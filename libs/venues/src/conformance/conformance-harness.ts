@@ -22,6 +22,12 @@ export interface ConformanceDriver {
    * executed (`after`). The hold ends within a second of the request's expiry.
    */
   loseNextAnswer?(op: 'place' | 'cancel' | 'replace', at: 'before' | 'after'): Promise<void>;
+  /**
+   * Sets the venue's per-account request limit. The 429 case lowers it for
+   * its burst, so that a client whose every request is slow to sign (the live
+   * client's) still sends faster than the limit, and restores it after.
+   */
+  setRateLimit?(perSecond: number): Promise<void>;
 }
 
 export interface ConformanceHarness {

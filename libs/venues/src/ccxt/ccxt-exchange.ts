@@ -117,6 +117,8 @@ export function endpointUrls(venue: string, endpoint: string): Record<string, un
           private: { spot: `${ws}/spot/ws`, swap: `${ws}/ws` },
         },
       };
+    case 'paradex':
+      return { v1: `${http}/v1`, v2: `${http}/v2`, ws: `${ws}/v1` };
     default:
       throw new Error(`no endpoint mapping for ccxt venue "${venue}"`);
   }

@@ -1,9 +1,13 @@
 /**
- * Trades API throughput and latency on this machine.
+ * Trades API throughput and latency on this machine, as a share of the database's own ceiling.
  *   npm run build && node dist/bench/gateway-trades.bench.js [seconds=10] [connections=20]
+ *     [--cpu-prof DIR]   write a .cpuprofile of the gateway and of the budget service into DIR
  * Starts its own database, venue simulator, budget service and gateway as separate processes
  * (so the load generator does not share the gateway's event loop), seeds traders, then runs
- * autocannon against POST /api/v1/trades and GET /api/v1/trades/{id}. Bounded and loopback-only.
+ * autocannon against POST /api/v1/trades and GET /api/v1/trades/{id}. In the same run it
+ * measures the ceiling (gateway-ceiling.ts: bare Fastify + node-postgres on the same database,
+ * one INSERT per POST, one SELECT per GET) and prints each route as a ratio of it, so a figure
+ * means the same on a noisy machine. Bounded and loopback-only.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -13,8 +17,14 @@ import { runOps } from '@sts/operations';
 import { createTestDatabase, testNamespace } from '@sts/testing';
 import { runBench } from './run-bench';
 
-const seconds = Number(process.argv[2] ?? 10);
-const connections = Number(process.argv[3] ?? 20);
+const positional = process.argv.slice(2).filter((arg, index, all) => {
+  return !arg.startsWith('--') && !all[index - 1]?.startsWith('--');
+});
+const seconds = Number(positional[0] ?? 10);
+const connections = Number(positional[1] ?? 20);
+const profileIndex = process.argv.indexOf('--cpu-prof');
+const profiled =
+  profileIndex > 0 ? ['--cpu-prof', '--cpu-prof-dir', process.argv[profileIndex + 1]] : [];
 const TRADERS = 100;
 
 const freePort = (): Promise<number> =>
@@ -37,19 +47,38 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
-function summarize(name: string, result: autocannon.Result): void {
+function summarize(name: string, result: autocannon.Result, ceiling?: autocannon.Result): void {
   const codes = Object.entries(result)
     .filter(([key]) => /^\d xx$/.test(key) || key === 'non2xx')
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');
+  const ratio = ceiling
+    ? `  ${((100 * result.requests.average) / ceiling.requests.average).toFixed(1).padStart(5)} % of ceiling`
+    : '';
   console.log(
-    `${name.padEnd(26)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  (${result.requests.total} requests, ${codes}, errors ${result.errors})`,
+    `${name.padEnd(30)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms${ratio}  (${result.requests.total} requests, ${codes}, errors ${result.errors})`,
   );
 }
 
+const CREATE_BODY = {
+  market: 'BTC',
+  long_exchange: 'hyperliquid',
+  short_exchange: 'paradex',
+  target_spread: '5',
+  spread_condition: 'gte',
+  target_size: '0.01',
+  execution_type: 'maker_taker',
+  maker_leg: 'long',
+  max_slippage: '0.001',
+};
+
 async function main(): Promise<void> {
   const database = await createTestDatabase();
-  const [simPort, gatewayPort] = await Promise.all([freePort(), freePort()]);
+  const [simPort, gatewayPort, ceilingPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const namespace = testNamespace();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -69,19 +98,22 @@ async function main(): Promise<void> {
     VENUE_HYPERLIQUID_MIN_TRADE_BUDGET: '1',
   };
   const children: ChildProcess[] = [];
-  const run = (script: string) => {
-    const child = spawn('node', [script], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const run = (script: string, nodeArgs: string[] = [], extraEnv: Record<string, string> = {}) => {
+    const child = spawn('node', [...nodeArgs, script], {
+      env: { ...env, ...extraEnv },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     children.push(child);
   };
   try {
     run('dist/apps/venue-sim/src/main.js');
     await waitFor(`http://127.0.0.1:${simPort}/venues`);
-    run('dist/apps/budget/src/main.js');
-    run('dist/apps/gateway/src/main.js');
+    run('dist/apps/budget/src/main.js', profiled);
+    run('dist/apps/gateway/src/main.js', profiled);
     const base = `http://127.0.0.1:${gatewayPort}`;
     await waitFor(`${base}/healthz`);
 
-    const traders: Array<{ wallet: string; key: string }> = [];
+    const traders: Array<{ userId: string; wallet: string; key: string }> = [];
     for (let index = 0; index < TRADERS; index += 1) {
       const wallet = `0x${randomBytes(20).toString('hex')}`;
       const user = (await runOps(['users', 'create', '--wallet', wallet], env)).output as {
@@ -112,11 +144,31 @@ async function main(): Promise<void> {
           env,
         )
       ).output as { api_key: string };
-      traders.push({ wallet, key: key.api_key });
+      traders.push({ userId: user.user_id, wallet, key: key.api_key });
     }
+    run('dist/bench/gateway-ceiling.js', [], {
+      CEILING_PORT: String(ceilingPort),
+      CEILING_USER_ID: traders[0].userId,
+    });
+    const ceilingBase = `http://127.0.0.1:${ceilingPort}`;
+    await waitFor(`${ceilingBase}/livez`);
     console.log(
-      `gateway on ${base}; ${TRADERS} traders; ${connections} connections; ${seconds} s per run`,
+      `gateway on ${base}, ceiling on ${ceilingBase}; ${TRADERS} traders; ${connections} connections; ${seconds} s per run`,
     );
+
+    const ceilingCreated = await autocannon({
+      url: `${ceilingBase}/trades`,
+      connections,
+      duration: seconds,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        ...CREATE_BODY,
+        long_wallet: traders[0].wallet,
+        short_wallet: traders[0].wallet,
+      }),
+    });
+    summarize('ceiling: INSERT', ceilingCreated);
 
     let next = 0;
     const created = await autocannon({
@@ -136,24 +188,16 @@ async function main(): Promise<void> {
                 'x-idempotency-key': `b-${next}-${randomBytes(4).toString('hex')}`,
               },
               body: JSON.stringify({
-                market: 'BTC',
-                long_exchange: 'hyperliquid',
+                ...CREATE_BODY,
                 long_wallet: trader.wallet,
-                short_exchange: 'paradex',
                 short_wallet: trader.wallet,
-                target_spread: '5',
-                spread_condition: 'gte',
-                target_size: '0.01',
-                execution_type: 'maker_taker',
-                maker_leg: 'long',
-                max_slippage: '0.001',
               }),
             };
           },
         },
       ],
     });
-    summarize('POST /api/v1/trades', created);
+    summarize('POST /api/v1/trades', created, ceilingCreated);
 
     const sample = await fetch(`${base}/api/v1/trades`, {
       headers: { 'x-api-key': traders[0].key },
@@ -165,7 +209,13 @@ async function main(): Promise<void> {
       duration: seconds,
       headers: { 'x-api-key': traders[0].key },
     });
-    summarize('GET /api/v1/trades/{id}', read);
+    const ceilingRead = await autocannon({
+      url: `${ceilingBase}/trades/${trade.trade_id}`,
+      connections,
+      duration: seconds,
+    });
+    summarize('ceiling: SELECT', ceilingRead);
+    summarize('GET /api/v1/trades/{id}', read, ceilingRead);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 1000));

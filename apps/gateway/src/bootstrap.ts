@@ -8,6 +8,8 @@ import { AppError } from '@sts/platform';
 import { AppModule } from './app.module';
 import type { GatewayConfig } from './config/load-gateway-settings';
 import { httpEdgeOptions, registerHttpEdge } from './errors/http-edge';
+import { ChangeFeed } from './infrastructure/change-feed';
+import { registerChangeMarks } from './infrastructure/change-marks';
 import { registerRateLimit } from './errors/rate-limit';
 
 const describeValidation = (errors: ValidationError[], parent = ''): string[] =>
@@ -41,6 +43,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
   );
   app.useLogger(app.get(Logger));
   registerHttpEdge(app.getHttpAdapter().getInstance());
+  registerChangeMarks(app.getHttpAdapter().getInstance(), app.get(ChangeFeed));
   await registerRateLimit(app, config.settings.rateLimitPerS);
   app.useGlobalPipes(validationPipe());
 

@@ -1,3 +1,4 @@
+export * from './change-notices';
 export * from './credentials/credential-store';
 export * from './data-source';
 export * from './entities';

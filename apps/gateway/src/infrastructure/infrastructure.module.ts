@@ -9,12 +9,15 @@ import { DataSource } from 'typeorm';
 import { RequestAuthenticator } from '@sts/auth';
 import { createDataSource, createEdgeDataSource, runMigrations } from '@sts/persistence';
 import { connectNats, CredentialCipher, NatsLink, type NatsConnection } from '@sts/platform';
+import { CachedRequestAuthenticator } from '../auth/cached-request-authenticator';
 import type { GatewayConfig } from '../config/load-gateway-settings';
+import { ChangeFeed } from './change-feed';
 import { GATEWAY_CONFIG, NATS_CONNECTION } from './tokens';
 
 /**
  * Connections every gateway module shares: Postgres (migrated at boot under an
- * advisory lock), NATS, the credential cipher and the authenticator.
+ * advisory lock), NATS, the credential cipher, the authenticator, and the
+ * feed of committed changes that keeps the per-request caches exact.
  */
 @Global()
 @Module({})
@@ -22,6 +25,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
+    private readonly changes: ChangeFeed,
   ) {}
 
   static forRoot(config: GatewayConfig): DynamicModule {
@@ -68,10 +72,20 @@ export class InfrastructureModule implements OnApplicationShutdown {
             ),
         },
         {
-          provide: RequestAuthenticator,
+          provide: ChangeFeed,
+          // After the DataSource: the triggers that send the notices come with the migrations.
           inject: [DataSource],
-          useFactory: (dataSource: DataSource) =>
-            new RequestAuthenticator(dataSource, settings.auth),
+          useFactory: async () => {
+            const feed = new ChangeFeed(settings.databaseUrl, 'sts-gateway-changes');
+            await feed.start();
+            return feed;
+          },
+        },
+        {
+          provide: RequestAuthenticator,
+          inject: [DataSource, ChangeFeed],
+          useFactory: (dataSource: DataSource, changes: ChangeFeed) =>
+            new CachedRequestAuthenticator(dataSource, settings.auth, changes),
         },
       ],
       exports: [
@@ -81,11 +95,13 @@ export class InfrastructureModule implements OnApplicationShutdown {
         NatsLink,
         CredentialCipher,
         RequestAuthenticator,
+        ChangeFeed,
       ],
     };
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.changes.stop();
     await this.nats.drain().catch(() => undefined);
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }

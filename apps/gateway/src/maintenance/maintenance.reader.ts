@@ -3,39 +3,58 @@ import { DataSource } from 'typeorm';
 import { SYSTEM_SCOPE, VENUE_IDS } from '@sts/domain';
 import { KILL_SWITCH, MaintenanceEntity, SystemFlagEntity } from '@sts/persistence';
 import { AppError } from '@sts/platform';
+import { ChangeFeed } from '../infrastructure/change-feed';
 
 const ORDER = [SYSTEM_SCOPE, ...VENUE_IDS];
 
+interface Switches {
+  killSwitch: SystemFlagEntity | null;
+  maintenance: MaintenanceEntity[];
+}
+
 /**
- * Reads the operators' switches. Not cached: an operator's flip must hold on
- * the very next request (decisions section 7).
+ * Reads the operators' switches. An operator's flip must hold on the very
+ * next request (decisions section 7), so the switches are served from memory
+ * only after a ChangeFeed fence (every flip committed before the request
+ * arrived has been heard); otherwise, and after any flip, they are read again.
  */
 @Injectable()
 export class MaintenanceReader {
-  constructor(private readonly dataSource: DataSource) {}
+  private cached: Switches | null = null;
+  private generation = 0;
 
-  async list(): Promise<MaintenanceEntity[]> {
-    const rows = await this.dataSource.getRepository(MaintenanceEntity).find();
-    return rows
-      .filter((row) => ORDER.includes(row.exchange))
-      .sort((a, b) => ORDER.indexOf(a.exchange) - ORDER.indexOf(b.exchange));
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly changes: ChangeFeed,
+  ) {
+    changes.subscribe((change) => {
+      if (change !== 'reset' && change.table === 'api_keys') return;
+      this.generation += 1;
+      this.cached = null;
+    });
+  }
+
+  /** `changeMark`: ChangeFeed.mark() taken when the request arrived, else now. */
+  async list(changeMark?: number): Promise<MaintenanceEntity[]> {
+    return (await this.switches(changeMark)).maintenance;
   }
 
   /** Throws the 503 of validations 3 and 2 (kill switch, then system, then each exchange). */
-  async assertTradingAllowed(exchanges: readonly string[]): Promise<void> {
-    const killSwitch = await this.dataSource
-      .getRepository(SystemFlagEntity)
-      .findOneBy({ name: KILL_SWITCH });
+  async assertTradingAllowed(exchanges: readonly string[], changeMark?: number): Promise<void> {
+    const { killSwitch, maintenance } = await this.switches(changeMark);
     if (killSwitch?.enabled) {
       throw new AppError('kill_switch', 'trading is halted: the global kill switch is active', {
         reason: killSwitch.reason,
       });
     }
-    await this.assertNotInMaintenance(exchanges);
+    this.assertOpen(maintenance, exchanges);
   }
 
-  async assertNotInMaintenance(exchanges: readonly string[]): Promise<void> {
-    const rows = await this.list();
+  async assertNotInMaintenance(exchanges: readonly string[], changeMark?: number): Promise<void> {
+    this.assertOpen(await this.list(changeMark), exchanges);
+  }
+
+  private assertOpen(rows: MaintenanceEntity[], exchanges: readonly string[]): void {
     const system = rows.find((row) => row.exchange === SYSTEM_SCOPE);
     if (system?.enabled) {
       throw new AppError('system_maintenance', 'the system is in maintenance mode', {
@@ -50,5 +69,27 @@ export class MaintenanceReader {
         });
       }
     }
+  }
+
+  private async switches(changeMark?: number): Promise<Switches> {
+    if (this.cached && (await this.changes.fence(changeMark))) {
+      // Read again after the fence: it may have brought a flip.
+      const fresh = this.cached as Switches | null;
+      if (fresh) return fresh;
+    }
+    const generation = this.generation;
+    const listening = this.changes.isListening;
+    const [killSwitch, rows] = await Promise.all([
+      this.dataSource.getRepository(SystemFlagEntity).findOneBy({ name: KILL_SWITCH }),
+      this.dataSource.getRepository(MaintenanceEntity).find(),
+    ]);
+    const switches = {
+      killSwitch,
+      maintenance: rows
+        .filter((row) => ORDER.includes(row.exchange))
+        .sort((a, b) => ORDER.indexOf(a.exchange) - ORDER.indexOf(b.exchange)),
+    };
+    if (listening && generation === this.generation) this.cached = switches;
+    return switches;
   }
 }

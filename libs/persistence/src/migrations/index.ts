@@ -2,6 +2,7 @@ import { Foundation1763700000000 } from './1763700000000-foundation';
 import { Trades1763700100000 } from './1763700100000-trades';
 import { AppendId1763700200000 } from './1763700200000-append-id';
 import { HotLeases1763700300000 } from './1763700300000-hot-leases';
+import { ChangeNotices1763700400000 } from './1763700400000-change-notices';
 
 /** Every migration, in order. A new migration is a new timestamped file listed here. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   Trades1763700100000,
   AppendId1763700200000,
   HotLeases1763700300000,
+  ChangeNotices1763700400000,
 ];

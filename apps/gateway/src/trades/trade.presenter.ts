@@ -38,7 +38,43 @@ export interface TradeView {
 
 const decimal = (value: string): string => formatDecimal(new Big(value));
 
-export function presentTrade(trade: TradeEntity): TradeView {
+/** What presentTrade reads of a trade (reads select these columns only). */
+export const PRESENTED_TRADE_FIELDS = [
+  'id',
+  'userId',
+  'market',
+  'longExchange',
+  'longWallet',
+  'shortExchange',
+  'shortWallet',
+  'targetSpread',
+  'spreadCondition',
+  'targetSize',
+  'filledSize',
+  'executionType',
+  'makerLeg',
+  'maxSlippage',
+  'status',
+  'rateBudget',
+  'hedgeRateBudget',
+  'createdAt',
+  'updatedAt',
+  'completedAt',
+  'sizeType',
+  'spreadType',
+  'failureReason',
+  'fastMoveGuardStats',
+  'quoteMode',
+  'worstSpread',
+  'fastMoveGuard',
+  'fastMoveGuardBps',
+  'fastMoveWindowMs',
+  'fastMoveSettleMs',
+] as const satisfies ReadonlyArray<keyof TradeEntity>;
+
+export type PresentedTrade = Pick<TradeEntity, (typeof PRESENTED_TRADE_FIELDS)[number]>;
+
+export function presentTrade(trade: PresentedTrade): TradeView {
   return {
     trade_id: trade.id,
     user_id: trade.userId,

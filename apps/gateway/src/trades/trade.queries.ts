@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, MoreThan } from 'typeorm';
 import { TradeEntity, TradeEventEntity } from '@sts/persistence';
 import { AppError } from '@sts/platform';
+import { PRESENTED_TRADE_FIELDS, type PresentedTrade } from './trade.presenter';
 
 export const TRADE_LIST_LIMIT = 50;
 export const EVENTS_PAGE_LIMIT = 5000;
@@ -19,11 +20,18 @@ export class TradeQueries {
     });
   }
 
-  /** Unknown and foreign trades are the same 404, on purpose. */
-  async one(userId: string, tradeId: string): Promise<TradeEntity> {
-    const trade = isUuid(tradeId)
-      ? await this.dataSource.getRepository(TradeEntity).findOneBy({ id: tradeId, userId })
-      : null;
+  /**
+   * Unknown and foreign trades are the same 404, on purpose. The hottest read
+   * of the API: one statement, columns named as the entity's properties, no
+   * query builder (TypeORM's took most of the CPU of a GET).
+   */
+  async one(userId: string, tradeId: string): Promise<PresentedTrade> {
+    const [trade]: PresentedTrade[] = isUuid(tradeId)
+      ? await this.dataSource.query(
+          `SELECT ${PRESENTED_COLUMNS} FROM trades WHERE id = $1 AND user_id = $2`,
+          [tradeId, userId],
+        )
+      : [];
     if (!trade) throw new AppError('trade_not_found', 'trade not found');
     return trade;
   }
@@ -42,6 +50,11 @@ export class TradeQueries {
     });
   }
 }
+
+/** The columns presentTrade reads, named as TradeEntity's properties. */
+const PRESENTED_COLUMNS = PRESENTED_TRADE_FIELDS.map(
+  (field) => `${field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)} AS "${field}"`,
+).join(', ');
 
 export const isUuid = (value: string): boolean =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);

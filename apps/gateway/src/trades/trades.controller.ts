@@ -73,7 +73,16 @@ export class TradesController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    await send(reply, await this.createTrade.execute(principal, body, idempotencyKey, request.id));
+    await send(
+      reply,
+      await this.createTrade.execute(
+        principal,
+        body,
+        idempotencyKey,
+        request.id,
+        request.changeMark,
+      ),
+    );
   }
 
   @RequireScopes('trades:read')

@@ -1,0 +1,121 @@
+import { escapeLiteral, type Pool, type PoolClient, type QueryResult } from 'pg';
+import type { DataSource } from 'typeorm';
+import { LIVE_TRADE_STATUSES } from '@sts/persistence';
+
+/**
+ * The create's transaction in two round trips. Parameters cannot carry
+ * several statements in one round trip (the extended protocol takes one), the
+ * simple protocol can, so values go in as literals, every one through pg's
+ * escapeLiteral (they are validated before, too). Each statement still gets
+ * its own snapshot (READ COMMITTED), so the count of live trades is taken
+ * after the advisory lock is held, never before it.
+ */
+export type SqlValue = string | number | null;
+
+export const literal = (value: SqlValue): string =>
+  value === null ? 'NULL' : typeof value === 'number' ? String(value) : escapeLiteral(value);
+
+export interface ReplayRow {
+  id: string;
+  status: string;
+  rate_budget: number;
+  hedge_rate_budget: number | null;
+}
+
+export interface Admission {
+  /** The trade this idempotency key already created, if any. */
+  replay: ReplayRow | null;
+  /** `<exchange> <wallet>` of each leg with active credentials on a wallet of the user. */
+  linked: Set<string>;
+  /** Live trades of the maker wallet in the cap group. */
+  live: number;
+}
+
+const REPLAY_COLUMNS = 'id, status, rate_budget, hedge_rate_budget';
+
+export class CreateTradeTransaction {
+  private constructor(private readonly client: PoolClient) {}
+
+  /** A connection of the gateway's pool (its Postgres limits apply) for one create. */
+  static async open(dataSource: DataSource): Promise<CreateTradeTransaction> {
+    const pool = (dataSource.driver as unknown as { master: Pool }).master;
+    return new CreateTradeTransaction(await pool.connect());
+  }
+
+  /**
+   * One round trip: begin, lock the (maker wallet, cap group), then under the
+   * lock the replay, the credentials (wallet rows share-locked until commit, so
+   * an unlink cannot race the create) and the count of live maker trades.
+   */
+  async admit(request: {
+    userId: string;
+    idempotencyKey: string;
+    capLock: string;
+    legs: Array<{ exchange: string; wallet: string }>;
+    maker: { wallet: string; capGroup: string };
+  }): Promise<Admission> {
+    const user = literal(request.userId);
+    const [long, short] = request.legs;
+    const results = (await this.client.query(`
+      BEGIN;
+      SELECT pg_advisory_xact_lock(hashtext(${literal(request.capLock)}));
+      SELECT ${REPLAY_COLUMNS} FROM trades
+        WHERE user_id = ${user} AND idempotency_key = ${literal(request.idempotencyKey)};
+      SELECT c.exchange, c.wallet_addr FROM exchange_credentials c
+        JOIN wallets w ON w.address = c.wallet_addr AND w.user_id = ${user}
+        WHERE c.user_id = ${user} AND c.status = 'active'
+          AND ((c.exchange = ${literal(long.exchange)} AND c.wallet_addr = ${literal(long.wallet)})
+            OR (c.exchange = ${literal(short.exchange)} AND c.wallet_addr = ${literal(short.wallet)}))
+        FOR SHARE OF w;
+      SELECT count(*)::int AS live FROM trades
+        WHERE maker_wallet = ${literal(request.maker.wallet)}
+          AND cap_group = ${literal(request.maker.capGroup)}
+          AND status IN (${LIVE_TRADE_STATUSES.map(literal).join(', ')});
+    `)) as unknown as QueryResult[];
+    const [, , replay, linked, live] = results;
+    return {
+      replay: (replay.rows[0] as ReplayRow | undefined) ?? null,
+      linked: new Set(
+        (linked.rows as Array<{ exchange: string; wallet_addr: string }>).map(
+          (row) => `${row.exchange} ${row.wallet_addr}`,
+        ),
+      ),
+      live: (live.rows[0] as { live: number }).live,
+    };
+  }
+
+  /** One round trip: the trade row, its start command in the outbox, commit. */
+  async insertAndCommit(
+    trade: Record<string, SqlValue>,
+    outbox: { subject: string; messageId: string; payload: string },
+  ): Promise<void> {
+    const columns = Object.keys(trade);
+    await this.client.query(`
+      INSERT INTO trades (${columns.join(', ')})
+        VALUES (${columns.map((column) => literal(trade[column])).join(', ')});
+      INSERT INTO outbox (subject, message_id, payload)
+        VALUES (${literal(outbox.subject)}, ${literal(outbox.messageId)}, ${literal(outbox.payload)})
+        ON CONFLICT (message_id) DO NOTHING;
+      COMMIT;
+    `);
+  }
+
+  /**
+   * Gives the connection back. An open or failed transaction is rolled back
+   * first; a connection whose rollback fails is closed, not reused.
+   */
+  async close(rollback: boolean): Promise<void> {
+    if (!rollback) {
+      this.client.release();
+      return;
+    }
+    try {
+      await this.client.query('ROLLBACK');
+      this.client.release();
+    } catch (error) {
+      this.client.release(error as Error);
+    }
+  }
+}
+
+export { REPLAY_COLUMNS };

@@ -13,6 +13,8 @@ import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MarketsModule } from './markets/markets.module';
 import { TradesModule } from './trades/trades.module';
 
+const infoEnabled = (level: string): boolean => ['trace', 'debug', 'info'].includes(level);
+
 @Module({})
 export class AppModule {
   static forRoot(config: GatewayConfig): DynamicModule {
@@ -30,7 +32,11 @@ export class AppModule {
                   : randomUUID();
               },
               customProps: (request) => ({ correlation_id: request.id }),
-              autoLogging: { ignore: (request) => HEALTH_PATHS.has(request.url ?? '') },
+              // One line per request at info; below that level nothing would be written, so
+              // pino-http is not asked to build and serialize one (it did, on every request).
+              autoLogging: infoEnabled(config.settings.logLevel)
+                ? { ignore: (request) => HEALTH_PATHS.has(request.url ?? '') }
+                : false,
             },
             logDestination(config.settings.logFile),
           ],

@@ -9,6 +9,7 @@ import {
 } from '@sts/auth';
 import { AppError } from '@sts/platform';
 import type { ChangeFeed } from '../infrastructure/change-feed';
+import { postgresPool } from '../infrastructure/postgres-pool';
 
 /** The columns of a key that authentication needs; only revoked_at ever changes (and is heard). */
 interface KeyRow {
@@ -81,7 +82,7 @@ export class ApiKeyCache {
     }
     const generation = this.generation;
     const listening = this.feed.isListening;
-    const rows: KeyRow[] = await this.dataSource.query(
+    const { rows } = await postgresPool(this.dataSource).query<KeyRow>(
       `SELECT id, user_id, secret_hash, scopes, allowed_cidrs, expires_at, revoked_at
        FROM api_keys WHERE prefix = $1`,
       [prefix],

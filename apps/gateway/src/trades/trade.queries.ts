@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, MoreThan } from 'typeorm';
 import { TradeEntity, TradeEventEntity } from '@sts/persistence';
 import { AppError } from '@sts/platform';
+import { postgresPool } from '../infrastructure/postgres-pool';
 import { PRESENTED_TRADE_FIELDS, type PresentedTrade } from './trade.presenter';
 
 export const TRADE_LIST_LIMIT = 50;
@@ -26,11 +27,13 @@ export class TradeQueries {
    * query builder (TypeORM's took most of the CPU of a GET).
    */
   async one(userId: string, tradeId: string): Promise<PresentedTrade> {
-    const [trade]: PresentedTrade[] = isUuid(tradeId)
-      ? await this.dataSource.query(
-          `SELECT ${PRESENTED_COLUMNS} FROM trades WHERE id = $1 AND user_id = $2`,
-          [tradeId, userId],
-        )
+    const [trade] = isUuid(tradeId)
+      ? (
+          await postgresPool(this.dataSource).query<PresentedTrade>(
+            `SELECT ${PRESENTED_COLUMNS} FROM trades WHERE id = $1 AND user_id = $2`,
+            [tradeId, userId],
+          )
+        ).rows
       : [];
     if (!trade) throw new AppError('trade_not_found', 'trade not found');
     return trade;

@@ -1,6 +1,7 @@
-import { escapeLiteral, type Pool, type PoolClient, type QueryResult } from 'pg';
+import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import type { DataSource } from 'typeorm';
 import { LIVE_TRADE_STATUSES } from '@sts/persistence';
+import { postgresPool } from '../../../infrastructure/postgres-pool';
 
 /**
  * The create's transaction in two round trips. Parameters cannot carry
@@ -38,8 +39,7 @@ export class CreateTradeTransaction {
 
   /** A connection of the gateway's pool (its Postgres limits apply) for one create. */
   static async open(dataSource: DataSource): Promise<CreateTradeTransaction> {
-    const pool = (dataSource.driver as unknown as { master: Pool }).master;
-    return new CreateTradeTransaction(await pool.connect());
+    return new CreateTradeTransaction(await postgresPool(dataSource).connect());
   }
 
   /**

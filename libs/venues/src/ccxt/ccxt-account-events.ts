@@ -14,44 +14,65 @@ export interface CcxtAccountEventsOptions {
   streams: CcxtStreams;
   /** False when the venue's ccxt adapter streams orders but not trades. */
   tradeStream: boolean;
+  /**
+   * Without a trade stream: the venue's own fills of an order whose filled
+   * size grew (a REST read), so a streamed fill carries the same id as the
+   * same fill read back by `fillsSince` (an id made up from the growth would
+   * not, and a fill read back under another id is counted twice).
+   */
+  readFills: (order: Order) => Promise<Trade[]>;
+  logger?: { warn(fields: object, message: string): void };
 }
+
+/** Tries of `readFills` before a fill is left to the caller's read-back. */
+const READ_FILLS_TRIES = 5;
+const READ_FILLS_BACKOFF_MS = 100;
 
 /**
  * Own orders and fills from ccxt structures to VenueClient events, with our
  * client order ids put back and each fill delivered once. On a venue without
- * a trade stream, the growth of an order's filled size is the fill.
+ * a trade stream, an order's filled size growing is when its new fills are read.
  */
 export class CcxtAccountEvents {
+  /** Order updates whose fills are being read, in arrival order. */
+  private fillReads: Promise<void> = Promise.resolve();
+
   constructor(private readonly options: CcxtAccountEventsOptions) {}
 
   onOrderUpdate(order: Order): void {
-    const { events, tracker, streams } = this.options;
+    if (this.options.tradeStream) {
+      this.options.events.emit('order', this.order(order));
+      return;
+    }
+    this.fillReads = this.fillReads.then(() => this.withVenueFills(order));
+  }
+
+  /** An order update, after the venue's fills of it that are new (its filled size grew). */
+  private async withVenueFills(order: Order): Promise<void> {
+    const { tracker, events } = this.options;
     const mapped = this.order(order);
-    if (!this.options.tradeStream) {
-      const derived = tracker.derivedFill(
-        mapped.orderId,
-        mapped.filledSize,
-        mapped.averagePrice ?? mapped.price,
-      );
-      if (derived) {
-        streams.noteAccountEvent(mapped.updatedAtMs);
-        events.emit('fill', {
-          exchange: this.options.venue,
-          symbol: mapped.symbol,
-          market: mapped.market,
-          side: mapped.side,
-          price: derived.price,
-          size: derived.size,
-          orderId: mapped.orderId,
-          clientOrderId: mapped.clientOrderId,
-          fullyFilled: mapped.status === 'filled',
-          timestampMs: mapped.updatedAtMs,
-          fillId: `${mapped.orderId}:${mapped.filledSize}`,
-          liquidity: mapped.type === 'post_only' ? 'maker' : 'taker',
-        });
+    if (tracker.filledGrew(mapped.orderId, mapped.filledSize)) {
+      for (let attempt = 1; attempt <= READ_FILLS_TRIES; attempt += 1) {
+        try {
+          const trades = await this.options.readFills(order);
+          const own = trades
+            .filter((trade) => trade.order === mapped.orderId)
+            .sort((a, b) => (a.timestamp ?? 0) - (b.timestamp ?? 0));
+          for (const trade of own) this.onTrade(trade);
+          break;
+        } catch (error) {
+          if (attempt === READ_FILLS_TRIES) {
+            this.options.logger?.warn(
+              { venue: this.options.venue, orderId: mapped.orderId, err: String(error) },
+              'fills of an order could not be read; fillsSince will find them',
+            );
+          } else {
+            await new Promise((resolve) => setTimeout(resolve, READ_FILLS_BACKOFF_MS * attempt));
+          }
+        }
       }
     }
-    events.emit('order', mapped);
+    events.emit('order', this.order(order));
   }
 
   onTrade(trade: Trade): void {

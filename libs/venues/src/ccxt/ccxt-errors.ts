@@ -24,6 +24,8 @@ function classNames(error: unknown): Set<string> {
 const POST_ONLY_TEXT =
   /post[ -]?only|would (have )?(immediately )?(match|cross|take)|immediately fillable/i;
 const DUPLICATE_TEXT = /duplicate|already exists/i;
+/** An order the venue has but no longer open (Paradex's ORDER_IS_CLOSED): not there to cancel. */
+const NOT_OPEN_TEXT = /ORDER_IS_CLOSED|ORDER_IS_NOT_OPEN/;
 /** ccxt does not say how long to wait; one second is the usual window of a per-second limit. */
 const DEFAULT_RETRY_AFTER_MS = 1_000;
 
@@ -41,7 +43,8 @@ export function toVenueError(error: unknown, venue: string): VenueError {
   if (names.has('OrderImmediatelyFillable') || (refusal && POST_ONLY_TEXT.test(message))) {
     return new PostOnlyWouldCrossError(venue, message, error);
   }
-  if (names.has('OrderNotFound')) return new UnknownOrderError(venue, message, error);
+  if (names.has('OrderNotFound') || (refusal && NOT_OPEN_TEXT.test(message)))
+    return new UnknownOrderError(venue, message, error);
   if (names.has('RateLimitExceeded') || names.has('DDoSProtection')) {
     return new RateLimitedError(venue, DEFAULT_RETRY_AFTER_MS, error);
   }

@@ -79,9 +79,11 @@ class FakeExchange implements CcxtExchangeLike {
   async fetchOpenOrders(): Promise<Order[]> {
     return [paradex.restingOrder as unknown as Order];
   }
+  /** What the venue answers fetchMyTrades. */
+  myTrades: Trade[] = [paradex.trade as unknown as Trade];
   async fetchMyTrades(symbol?: string, since?: number): Promise<Trade[]> {
     this.calls.push(['fetchMyTrades', symbol, since]);
-    return [paradex.trade as unknown as Trade];
+    return this.myTrades;
   }
   async fetchPositions(): Promise<Position[]> {
     return paradex.positions as unknown as Position[];
@@ -245,7 +247,7 @@ describe('CcxtVenueClient (recorded payloads, no network)', () => {
     ]);
   });
 
-  it('derives fills from order updates on a venue without a trade stream', async () => {
+  it("reads the venue's own fills of an order whose filled size grew, on a venue without a trade stream", async () => {
     await start('paradex', paradexMarkets, { watchMyTrades: false });
     exchange.nextCreate = order({
       id: 'o-2',
@@ -261,12 +263,26 @@ describe('CcxtVenueClient (recorded payloads, no network)', () => {
       size: '0.5',
       clientOrderId: 'maker-2',
     });
+    const fill = (id: string, amount: number, price: number): Trade =>
+      ({
+        ...(paradex.trade as unknown as Trade),
+        id,
+        order: 'o-2',
+        amount,
+        price,
+        side: 'buy',
+        takerOrMaker: 'maker',
+      }) as Trade;
+    exchange.myTrades = [fill('t-1', 0.2, 3401.27)];
     exchange.orders.push([order({ id: 'o-2', filled: 0.2, average: 3401.27, status: 'open' })]);
+    await log.waitFor('order', (o) => o.status === 'partially_filled');
+    exchange.myTrades = [fill('t-1', 0.2, 3401.27), fill('t-2', 0.3, 3401.07)];
     exchange.orders.push([order({ id: 'o-2', filled: 0.5, average: 3401.15, status: 'closed' })]);
-    await log.waitFor('fill', (fill) => fill.fullyFilled);
-    expect(log.events.fill.map((fill) => [fill.size, fill.price, fill.fullyFilled])).toEqual([
-      ['0.2', '3401.27', false],
-      ['0.3', '3401.07', true],
+    await log.waitFor('order', (o) => o.status === 'filled');
+    // The venue's fill ids, each once: the same fills fillsSince reads back.
+    expect(log.events.fill.map((f) => [f.fillId, f.size, f.price, f.fullyFilled])).toEqual([
+      ['t-1', '0.2', '3401.27', false],
+      ['t-2', '0.3', '3401.07', true],
     ]);
     expect(log.events.order.map((o) => [o.status, o.clientOrderId])).toEqual([
       ['partially_filled', 'maker-2'],

@@ -32,6 +32,7 @@ import { toBalances, toBook, toPosition, venueClientOrderIdOf } from './ccxt-map
 import { CcxtStreams } from './ccxt-streams';
 import { decodeClientOrderId, encodeClientOrderId } from './client-order-ids';
 import { OrderTracker } from './order-tracker';
+import { QUEUED_ACK, awaitQueued, isQueued, queuedRefusal } from './queued-orders';
 
 export interface CcxtVenueClientOptions {
   venue: string;
@@ -101,6 +102,14 @@ export class CcxtVenueClient implements VenueClient {
       events: this.events,
       streams: this.streams,
       tradeStream: options.exchange.has['watchMyTrades'] === true,
+      readFills: (order) =>
+        this.call(() =>
+          this.exchange.fetchMyTrades(
+            order.symbol ?? undefined,
+            (order.timestamp ?? Date.now()) - FILL_READ_MARGIN_MS,
+          ),
+        ),
+      ...(options.logger ? { logger: options.logger } : {}),
     });
   }
 
@@ -158,7 +167,17 @@ export class CcxtVenueClient implements VenueClient {
       const order = await this.order({ orderId, symbol: target.symbol });
       return { outcome: 'not_open', order };
     }
-    const order = await this.order({ orderId, symbol: target.symbol }).catch(() => undefined);
+    let order = await this.order({ orderId, symbol: target.symbol }).catch(() => undefined);
+    if (order && QUEUED_ACK.has(this.venue) && isOpen(order)) {
+      // The cancel was queued: its effect is the order closing.
+      const market = unified ?? this.marketOfOrder.get(orderId);
+      const settled = await awaitQueued(
+        await this.call(() => this.exchange.fetchOrder(orderId, market)),
+        () => this.call(() => this.exchange.fetchOrder(orderId, market)),
+        (current) => current.status !== 'open',
+      );
+      order = this.seen(settled);
+    }
     return { outcome: 'canceled', order };
   }
 
@@ -267,8 +286,18 @@ export class CcxtVenueClient implements VenueClient {
         },
       );
       const placed = { unified, request, encoded: String(encoded), ioc };
-      const answered = completePlacement(order, placed);
+      let answered = completePlacement(order, placed);
       if (answered.id) this.tracker.track(answered.id, request.clientOrderId, request.size);
+      if (QUEUED_ACK.has(this.venue) && answered.id && isQueued(answered)) {
+        const id = answered.id;
+        answered = await awaitQueued(
+          answered,
+          () => this.call(() => this.exchange.fetchOrder(id, unified)),
+          (current) => !isQueued(current),
+        );
+        const refusal = queuedRefusal(answered, this.venue);
+        if (refusal) throw refusal;
+      }
       return { order: this.seen(answered), fills: [], duplicate: false };
     } catch (error) {
       const mapped = toVenueError(error, this.venue);
@@ -398,9 +427,12 @@ export class CcxtVenueClient implements VenueClient {
 /**
  * Venues whose ccxt fetchOrder finds an order, open or closed, by the client
  * order id we gave it (Hyperliquid's orderStatus by cloid, Aster's
- * origClientOrderId); proven against their dialects.
+ * origClientOrderId, Paradex's orders/by_client_id); proven against their dialects.
  */
-const LOOKUP_BY_CLIENT_ID = new Set(['hyperliquid', 'aster']);
+const LOOKUP_BY_CLIENT_ID = new Set(['hyperliquid', 'aster', 'paradex']);
+
+/** An order's fills are read from a little before it was created (the venue's clock). */
+const FILL_READ_MARGIN_MS = 5_000;
 
 /** Orders whose market the client remembers for calls by order id alone. */
 const REMEMBERED_ORDERS = 10_000;
@@ -458,3 +490,6 @@ function completePlacement(
     timestamp: order.timestamp ?? Date.now(),
   };
 }
+
+const isOpen = (order: VenueOrder): boolean =>
+  order.status === 'open' || order.status === 'partially_filled';

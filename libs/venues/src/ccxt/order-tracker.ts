@@ -4,11 +4,10 @@ interface TrackedOrder {
   clientOrderId: string;
   amount?: string;
   filled: Big;
-  /** Price x size of the fills so far. */
-  cost: Big;
 }
 
 const FILL_MEMORY = 50_000;
+const REPORTED_MEMORY = 10_000;
 
 /**
  * What the live client remembers about its own orders: our client order id
@@ -22,6 +21,7 @@ export class OrderTracker {
   private readonly decoded = new Map<string, string>();
   private readonly seenFills = new Set<string>();
   private readonly fillOrder: string[] = [];
+  private readonly reportedFilled = new Map<string, Big>();
 
   /** `decodeFallback`: our id behind a venue id this tracker never saw encoded, where it can tell. */
   constructor(
@@ -48,7 +48,7 @@ export class OrderTracker {
       existing.amount ??= amount;
       if (!existing.clientOrderId) existing.clientOrderId = clientOrderId;
     } else {
-      this.orders.set(orderId, { clientOrderId, amount, filled: new Big(0), cost: new Big(0) });
+      this.orders.set(orderId, { clientOrderId, amount, filled: new Big(0) });
     }
     if (clientOrderId) this.byClientId.set(clientOrderId, orderId);
   }
@@ -70,29 +70,21 @@ export class OrderTracker {
     return true;
   }
 
+  /** The order's size as placed, when known. */
   /**
-   * The fill an order update implies when a venue streams orders but not
-   * trades: the growth of the filled size, at the price that moves the
-   * average from its last value. Undefined when nothing new filled.
+   * Records the filled size an order update reports; true when it grew since
+   * the last update (kept apart from the fills counted by `addFill`).
    */
-  derivedFill(
-    orderId: string,
-    filledSize: string,
-    averagePrice: string,
-  ): { size: string; price: string } | undefined {
-    const order = this.orders.get(orderId);
-    if (!order) return undefined;
-    const filled = new Big(filledSize);
-    const size = filled.minus(order.filled);
-    if (size.lte(0)) return undefined;
-    const cost = filled.times(averagePrice);
-    const price = cost.minus(order.cost).div(size).round(12);
-    order.filled = filled;
-    order.cost = cost;
-    return { size: size.toFixed(), price: price.toFixed() };
+  filledGrew(orderId: string, filledSize: string): boolean {
+    const last = this.reportedFilled.get(orderId) ?? new Big(0);
+    const now = new Big(filledSize);
+    if (now.lte(last)) return false;
+    this.reportedFilled.set(orderId, now);
+    if (this.reportedFilled.size > REPORTED_MEMORY)
+      this.reportedFilled.delete(this.reportedFilled.keys().next().value as string);
+    return true;
   }
 
-  /** The order's size as placed, when known. */
   amountOf(orderId: string): string | undefined {
     return this.orders.get(orderId)?.amount;
   }

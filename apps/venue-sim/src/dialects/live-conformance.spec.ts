@@ -13,3 +13,8 @@ runVenueConformance(
   'live hyperliquid (ccxt) on its dialect',
   liveConformanceSetup('hyperliquid', 'SOL', 21),
 );
+
+runVenueConformance(
+  'live paradex (ccxt) on its dialect',
+  liveConformanceSetup('paradex', 'ETH-USD-PERP', 23),
+);

@@ -3,6 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import {
   CcxtVenueClient,
   createCcxtExchange,
+  type CcxtExchangeLike,
   type ConformanceSetup,
   type LiveCredentials,
 } from '@sts/venues';
@@ -33,6 +34,30 @@ export function harnessWallet(label: string): { privateKey: `0x${string}`; addre
 export function harnessCredentials(label: string): LiveCredentials {
   const wallet = harnessWallet(label);
   return { walletAddress: wallet.address, privateKey: wallet.privateKey };
+}
+
+/**
+ * What a new account does on the venue before it trades, as its owner would:
+ * a deposit to the wallet (Hyperliquid, Aster); on Paradex, onboarding of the
+ * StarkNet account ccxt derives from the wallet's key, and a deposit to it.
+ */
+export async function openLiveAccount(
+  venue: string,
+  exchange: CcxtExchangeLike,
+  control: SimControl,
+  wallet: string,
+): Promise<void> {
+  if (venue !== 'paradex') {
+    await control.deposit(venue, wallet, DEPOSIT);
+    return;
+  }
+  const paradex = exchange as unknown as {
+    retrieveAccount(): Promise<{ address: string }>;
+    onboarding(): Promise<unknown>;
+  };
+  const { address } = await paradex.retrieveAccount();
+  await paradex.onboarding();
+  await control.deposit(venue, address, DEPOSIT);
 }
 
 /**
@@ -71,8 +96,8 @@ export function liveConformanceSetup(
         rateLimitPerS: RATE_LIMIT_PER_S,
         createClient: async (account) => {
           const label = `${venue}:${seed}:${account}`;
-          await control.deposit(venue, harnessWallet(label).address, DEPOSIT);
           const exchange = await createCcxtExchange(venue, harnessCredentials(label), { endpoint });
+          await openLiveAccount(venue, exchange, control, harnessWallet(label).address);
           (exchange as { timeout?: number }).timeout =
             account === 'rate-limit' ? BURST_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
           const client = new CcxtVenueClient({ venue, exchange });

@@ -1,23 +1,28 @@
 import type { Dialect, DialectDeps } from '../dialect';
 import { PARADEX, ParadexRest } from './paradex-rest';
+import { ParadexStreams } from './paradex-streams';
 
 /**
- * Paradex's own REST API under `/dialects/paradex/v1`, over the simulator's
- * engine (README.md in this folder says how far it is served). Its JSON-RPC
- * socket is not served yet: upgrades are refused.
+ * Paradex's own API under `/dialects/paradex`: REST at `/v1/...` and the
+ * JSON-RPC WebSocket at `/v1`, over the simulator's engine (README.md in this
+ * folder).
  */
 export function createParadexDialect(deps: DialectDeps): Dialect {
   const rest = new ParadexRest(deps);
+  const streams = new ParadexStreams({
+    ...deps,
+    auth: rest.auth,
+    notesOf: (order) => rest.orders.notesOf(order),
+  });
+  rest.orders.onUnplaced = (account, market, order) => streams.orderState(account, market, order);
   return {
     venue: PARADEX,
     addRoutes: (router) => rest.addRoutes(router),
-    handleUpgrade: (_request, socket) => {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    },
-    drop: () => 0,
-    close: () => undefined,
-    book: () => undefined,
-    order: () => undefined,
+    handleUpgrade: (request, socket, head) => streams.handleUpgrade(request, socket, head),
+    drop: (accountId) => streams.drop(accountId),
+    close: () => streams.close(),
+    book: (_venue, symbol) => streams.book(symbol),
+    order: (_venue, order) => streams.order(order),
     fill: () => undefined,
   };
 }

@@ -3,9 +3,11 @@ import { AnswerLost, type HttpReply, type RequestContext, type Router } from '..
 import type { MarketState } from '../../engine/market-state';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import type { SignedRequest } from '../../api/order-entry';
 import { ParadexAuth, ParadexError, SYSTEM_CONFIG } from './paradex-auth';
+import { PARADEX, ParadexOrders } from './paradex-orders';
 
-export const PARADEX = 'paradex';
+export { PARADEX } from './paradex-orders';
 const BASE = `/dialects/${PARADEX}/v1`;
 
 /** What a private handler gets: the account of the bearer token. */
@@ -18,14 +20,18 @@ interface PrivateCall {
  * Paradex's REST API (`/v1/...`) over the simulator's engine, as far as it is
  * served today: the system config ccxt derives accounts from, markets and
  * their summaries, order books, onboarding, the StarkNet-signed auth that
- * issues a bearer token, and the account's balance and positions. Private
- * reads are admitted like any request of the account (rate limit, latency,
- * freeze). Orders, fills and the JSON-RPC socket are not served yet.
+ * issues a bearer token, the account's balance and positions, its orders
+ * (paradex-orders.ts) and fills. Private requests are admitted like any
+ * request of the account (rate limit, latency, freeze, and for orders every
+ * order fault).
  */
 export class ParadexRest {
   readonly auth = new ParadexAuth();
+  readonly orders: ParadexOrders;
 
-  constructor(private readonly deps: DialectDeps) {}
+  constructor(private readonly deps: DialectDeps) {
+    this.orders = new ParadexOrders(deps, this.auth);
+  }
 
   addRoutes(router: Router): void {
     const pub = (path: string, answer: (context: RequestContext) => unknown): void => {
@@ -66,6 +72,57 @@ export class ParadexRest {
     };
     priv('balance', (venue, call) => ({ results: [balance(venue, call.accountId)] }));
     priv('positions', (venue, call) => ({ results: positions(venue, call.accountId) }));
+    priv('orders', (venue, call) => ({
+      results: this.orders.open(venue, call.accountId, call.context.query.get('market')),
+    }));
+    priv('orders/by_client_id/:client_id', (venue, call) =>
+      this.orders.lookup(venue, call.accountId, { clientId: call.context.params['client_id'] }),
+    );
+    priv('orders/:order_id', (venue, call) =>
+      this.orders.lookup(venue, call.accountId, { id: call.context.params['order_id'] }),
+    );
+    priv('fills', (venue, call) => ({
+      next: null,
+      prev: null,
+      results: this.orders.fills(venue, call.accountId, call.context.query),
+    }));
+
+    router.add('POST', `${BASE}/orders`, (context) =>
+      this.write(context, (request, account) =>
+        this.orders.place(request, account, parseBody(context.rawBody)),
+      ),
+    );
+    router.add('DELETE', `${BASE}/orders/by_client_id/:client_id`, (context) =>
+      this.write(context, (request) =>
+        this.orders.cancel(request, { clientId: context.params['client_id'] }),
+      ),
+    );
+    router.add('DELETE', `${BASE}/orders/:order_id`, (context) =>
+      this.write(context, (request) =>
+        this.orders.cancel(request, { id: context.params['order_id'] }),
+      ),
+    );
+  }
+
+  /** A private order request of the bearer token's account. */
+  private async write(
+    context: RequestContext,
+    act: (request: SignedRequest, account: string) => Promise<HttpReply>,
+  ): Promise<HttpReply> {
+    try {
+      const account = this.auth.accountOf(context.headers['authorization'], Date.now());
+      const accountId = this.deps.funding.account(PARADEX, account);
+      if (!accountId)
+        throw new ParadexError(400, 'NOT_ENOUGH_MARGIN', 'the account holds no collateral');
+      const request: SignedRequest = {
+        venueId: PARADEX,
+        accountId,
+        channel: { cut: context.cutConnection, mute: () => undefined },
+      };
+      return await act(request, account);
+    } catch (error) {
+      return this.refusal(error);
+    }
   }
 
   /** A private read: the bearer token's account, admitted like any of its requests. */
@@ -146,7 +203,8 @@ export class ParadexRest {
     if (error instanceof AnswerLost) throw error;
     if (error instanceof ParadexError) return error.reply();
     if (error instanceof Error && (error as { code?: unknown }).code === 'rate_limited')
-      return new ParadexError(429, 'RATE_LIMIT_EXCEEDED', 'rate limit exceeded').reply();
+      // The gateway's 429 carries no Paradex error code (ccxt then maps the status).
+      return { status: 429, body: { message: 'rate limit exceeded' } };
     throw error;
   }
 }

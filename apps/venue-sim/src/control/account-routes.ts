@@ -19,12 +19,8 @@ export function addAccountRoutes(routes: ControlRoutes): void {
     .add('POST', '/control/venues/:venue/deposits', (context) => {
       const raw = routes.body(context);
       const { wallet, amount } = raw;
-      if (typeof wallet !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(wallet)) {
-        throw new HttpFailure(
-          400,
-          'invalid_request',
-          'wallet must be a 0x-prefixed address (EVM, or a StarkNet account)',
-        );
+      if (typeof wallet !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(wallet)) {
+        throw new HttpFailure(400, 'invalid_request', 'wallet must be a 0x-prefixed address');
       }
       if (
         typeof amount !== 'string' ||
@@ -33,9 +29,7 @@ export function addAccountRoutes(routes: ControlRoutes): void {
       ) {
         throw new HttpFailure(400, 'invalid_request', 'amount must be a positive decimal string');
       }
-      // A StarkNet account (any length but an EVM address's) in its canonical form: no leading zeros.
-      const account = wallet.length === 42 ? wallet : `0x${BigInt(wallet).toString(16)}`;
-      return ok(deps.funding.deposit(routes.venueId(context), account, amount));
+      return ok(deps.funding.deposit(routes.venueId(context), wallet, amount));
     })
     .add('GET', '/control/venues/:venue/request-counts', (context) => {
       const wallet = context.query.get('wallet');

@@ -38,8 +38,9 @@ export function harnessCredentials(label: string): LiveCredentials {
 
 /**
  * What a new account does on the venue before it trades, as its owner would:
- * a deposit to the wallet (Hyperliquid, Aster); on Paradex, onboarding of the
- * StarkNet account ccxt derives from the wallet's key, and a deposit to it.
+ * a deposit to the wallet; on Paradex also the onboarding of the StarkNet
+ * account ccxt derives from the wallet's key (the simulator keys a Paradex
+ * account by the wallet that onboarded it).
  */
 export async function openLiveAccount(
   venue: string,
@@ -47,17 +48,9 @@ export async function openLiveAccount(
   control: SimControl,
   wallet: string,
 ): Promise<void> {
-  if (venue !== 'paradex') {
-    await control.deposit(venue, wallet, DEPOSIT);
-    return;
-  }
-  const paradex = exchange as unknown as {
-    retrieveAccount(): Promise<{ address: string }>;
-    onboarding(): Promise<unknown>;
-  };
-  const { address } = await paradex.retrieveAccount();
-  await paradex.onboarding();
-  await control.deposit(venue, address, DEPOSIT);
+  await control.deposit(venue, wallet, DEPOSIT);
+  if (venue === 'paradex')
+    await (exchange as unknown as { onboarding(): Promise<unknown> }).onboarding();
 }
 
 /**

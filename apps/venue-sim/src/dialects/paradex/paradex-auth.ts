@@ -77,7 +77,8 @@ interface Onboarded {
 }
 
 /**
- * Paradex accounts and their sessions. An account exists once onboarded:
+ * Paradex accounts and their sessions. An account exists once onboarded (and
+ * holds money once its Ethereum wallet is funded):
  * `POST /v1/onboarding` names the stark key, signed by it, and the account
  * address must be the one that key derives (`paradexAccountAddress`). `POST
  * /v1/auth`, signed by the account's key over {method, path, body,
@@ -156,6 +157,18 @@ export class ParadexAuth {
       throw new ParadexError(401, '40111', 'Invalid Bearer Token');
     }
     return session.account;
+  }
+
+  /**
+   * The engine account of a StarkNet account: the Ethereum wallet that
+   * onboarded it, lower-cased (the simulator keys accounts by wallet in every
+   * protocol, and deposits go to the wallet).
+   */
+  walletOf(account: string): string {
+    const onboarded = this.accounts.get(account);
+    if (!onboarded)
+      throw new ParadexError(400, 'NOT_ONBOARDED', 'User has never called /onboarding endpoint');
+    return onboarded.ethereumAccount;
   }
 
   starkKeyOf(account: string): string | undefined {

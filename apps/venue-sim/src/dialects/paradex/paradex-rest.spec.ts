@@ -30,8 +30,11 @@ afterAll(async () => {
   await sim.stop();
 });
 
+const keyOf = (label: string) => keccak256(toHex(`paradex-rest-spec:${label}`));
+const walletOf = (label: string) => privateKeyToAccount(keyOf(label)).address.toLowerCase();
+
 async function trader(label: string): Promise<ParadexCcxt> {
-  const privateKey = keccak256(toHex(`paradex-rest-spec:${label}`));
+  const privateKey = keyOf(label);
   return (await createCcxtExchange(
     'paradex',
     { privateKey, walletAddress: privateKeyToAccount(privateKey).address },
@@ -60,13 +63,12 @@ describe('Paradex dialect: accounts', () => {
     }
   });
 
-  it('refuses auth before onboarding, then serves the account once its stark key is onboarded', async () => {
+  it("refuses auth before onboarding, then serves the account (its wallet's deposits) once its stark key is onboarded", async () => {
     const exchange = await trader('onboarded');
     try {
       expect(await thrown(exchange.fetchBalance())).toMatch(/NOT_ONBOARDED/);
-      const account = await exchange.retrieveAccount();
       await exchange.onboarding();
-      await control.deposit('paradex', account.address, '2500');
+      await control.deposit('paradex', walletOf('onboarded'), '2500');
       const balance = await exchange.fetchBalance();
       expect(balance['USDC']?.total).toBe(2500);
       expect(await exchange.fetchPositions()).toEqual([]);

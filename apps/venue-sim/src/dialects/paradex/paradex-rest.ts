@@ -111,7 +111,7 @@ export class ParadexRest {
   ): Promise<HttpReply> {
     try {
       const account = this.auth.accountOf(context.headers['authorization'], Date.now());
-      const accountId = this.deps.funding.account(PARADEX, account);
+      const accountId = this.deps.funding.account(PARADEX, this.auth.walletOf(account));
       if (!accountId)
         throw new ParadexError(400, 'NOT_ENOUGH_MARGIN', 'the account holds no collateral');
       const request: SignedRequest = {
@@ -132,7 +132,8 @@ export class ParadexRest {
   ): Promise<HttpReply> {
     try {
       const account = this.auth.accountOf(context.headers['authorization'], Date.now());
-      const accountId = this.deps.funding.account(PARADEX, account) ?? account;
+      const wallet = this.auth.walletOf(account);
+      const accountId = this.deps.funding.account(PARADEX, wallet) ?? wallet;
       return await this.deps.orders.execute(
         {
           venueId: PARADEX,

@@ -140,7 +140,8 @@ export class ParadexStreams {
   private authenticate(entry: ParadexSocket, id: unknown, bearer: unknown): void {
     try {
       const account = this.deps.auth.accountOf(`Bearer ${String(bearer)}`, Date.now());
-      const accountId = this.deps.funding.account(PARADEX, account) ?? account;
+      const wallet = this.deps.auth.walletOf(account);
+      const accountId = this.deps.funding.account(PARADEX, wallet) ?? wallet;
       if (this.deps.faults.walletSocketsBlocked(PARADEX, accountId)) {
         entry.connection.drop();
         this.sockets.delete(entry);

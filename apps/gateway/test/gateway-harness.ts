@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadBudgetSettings, startBudgetService, type BudgetService } from '@sts/app-budget';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { SimControl, startVenueSim, type RunningVenueSim } from '@sts/app-venue-sim';
+import {
+  SimControl,
+  onboardLiveWallet,
+  startVenueSim,
+  type RunningVenueSim,
+} from '@sts/app-venue-sim';
 import { loadVenueRegistry } from '@sts/platform';
 import {
   createTestDatabase,
@@ -192,6 +197,7 @@ export class GatewayHarness {
     );
     const credentials: Record<string, PaperCredential> = {};
     for (const exchange of venues) {
+      await onboardLiveWallet(exchange, this.venueSim!.url, { walletAddress: wallet, privateKey });
       await this.simControl().deposit(exchange, wallet, '1000000');
       credentials[exchange] = await this.operator.liveCredential(user.userId, exchange, wallet, {
         address: wallet,

@@ -54,6 +54,27 @@ export async function openLiveAccount(
 }
 
 /**
+ * Onboards on the simulated Paradex the StarkNet account ccxt derives from
+ * an Ethereum wallet's key, as its owner does once on the venue before
+ * trading (the service itself never onboards). Other venues need nothing.
+ */
+export async function onboardLiveWallet(
+  venue: string,
+  simUrl: string,
+  credentials: { walletAddress: string; privateKey: string },
+): Promise<void> {
+  if (venue !== 'paradex') return;
+  const exchange = await createCcxtExchange(venue, credentials, {
+    endpoint: `${simUrl}/dialects/${venue}`,
+  });
+  try {
+    await (exchange as unknown as { onboarding(): Promise<unknown> }).onboarding();
+  } finally {
+    await exchange.close();
+  }
+}
+
+/**
  * The conformance harness of the live path: a private simulator in manual
  * time, and clients that are the live client itself (`CcxtVenueClient` over
  * the unmodified ccxt pro class built by `createCcxtExchange`, integrator

@@ -121,9 +121,17 @@ describe('Paradex live through ccxt, against its dialect', () => {
     ];
     const traders = await Promise.all(pairs.map((pair) => harness.liveTrader(pair)));
     // Each on its own market: one trade's hedge must not trade with the other's maker order.
+    // Sizes clear Paradex's minimum order value ($100) on both.
+    const terms = [
+      { market: 'BTC', target_size: '0.01', take: '0.004' },
+      { market: 'ETH', target_size: '0.1', take: '0.04' },
+    ];
     const trades = await Promise.all(
       pairs.map(([maker, hedge], i) =>
-        createTrade(traders[i], maker, hedge, { market: i === 0 ? 'BTC' : 'ETH' }),
+        createTrade(traders[i], maker, hedge, {
+          market: terms[i].market,
+          target_size: terms[i].target_size,
+        }),
       ),
     );
     const orders = await Promise.all(
@@ -131,7 +139,7 @@ describe('Paradex live through ccxt, against its dialect', () => {
     );
     // The first trade's hedge venue refuses while the worker dies: its fill is unhedged at the kill.
     await harness.sim.rejectNext('hyperliquid', 10_000, 'injected_rejection');
-    await Promise.all(orders.map((order) => harness.takeFromMaker(order, '0.004')));
+    await Promise.all(orders.map((order, i) => harness.takeFromMaker(order, terms[i].take)));
     await harness.waitForEvent(traders[0], trades[0], 'hedge_sent', 1, 15_000);
     await first.kill();
     await harness.sim.rejectNext('hyperliquid', 0);
@@ -140,8 +148,8 @@ describe('Paradex live through ccxt, against its dialect', () => {
     for (const [i, [maker, hedge]] of pairs.entries()) {
       await harness.waitForEvent(traders[i], trades[i], 'recovery_completed', 1, 90_000);
       const active = await harness.waitForStatus(traders[i], trades[i], 'active', 20_000);
-      expect(active.filled_size).toBe('0.004');
-      await hedgedAsMade(traders[i], maker, hedge, '0.004');
+      expect(active.filled_size).toBe(terms[i].take);
+      await hedgedAsMade(traders[i], maker, hedge, terms[i].take);
     }
     for (const [i] of pairs.entries()) {
       await harness.gateway.request('DELETE', `/api/v1/trades/${trades[i]}`, {

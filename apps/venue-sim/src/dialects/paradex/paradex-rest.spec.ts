@@ -14,6 +14,19 @@ interface ParadexCcxt {
   onboarding(): Promise<unknown>;
   fetchBalance(): Promise<Record<string, { total?: number }>>;
   fetchPositions(): Promise<unknown[]>;
+  createOrder(
+    symbol: string,
+    type: string,
+    side: string,
+    amount: number,
+    price: number,
+    params?: Record<string, unknown>,
+  ): Promise<{ id?: string; status?: string; info: Record<string, unknown> }>;
+  signOrderRequest(
+    request: Record<string, unknown>,
+    modify?: boolean,
+  ): Promise<Record<string, unknown>>;
+  fetchOrderBook(symbol: string): Promise<{ bids: number[][]; asks: number[][] }>;
   options: Record<string, unknown>;
   close(): Promise<void>;
 }
@@ -101,6 +114,36 @@ describe('Paradex dialect: accounts', () => {
       const account = await exchange.retrieveAccount();
       exchange.options['paradexAccount'] = { ...account, address: '0x1234' };
       expect(await thrown(exchange.onboarding())).toMatch(/INVALID_STARKNET_ADDRESS/);
+    } finally {
+      await exchange.close();
+    }
+  });
+
+  it('queues a signed order NEW, and refuses one changed after ccxt signed it', async () => {
+    const exchange = await trader('orders');
+    try {
+      await exchange.onboarding();
+      await control.deposit('paradex', walletOf('orders'), '100000');
+      const book = await exchange.fetchOrderBook('ETH/USD:USDC');
+      const bid = book.bids[0][0];
+      const placed = await exchange.createOrder('ETH/USD:USDC', 'limit', 'buy', 0.1, bid, {
+        postOnly: true,
+        clientOrderId: 'pdx-spec-1',
+      });
+      expect(placed.info['status']).toBe('NEW');
+      const sign = exchange.signOrderRequest.bind(exchange);
+      exchange.signOrderRequest = async (request, modify) => {
+        const signed = await sign(request, modify);
+        return { ...signed, price: String(Number(signed['price']) - 1) };
+      };
+      expect(
+        await thrown(
+          exchange.createOrder('ETH/USD:USDC', 'limit', 'buy', 0.1, bid, {
+            postOnly: true,
+            clientOrderId: 'pdx-spec-2',
+          }),
+        ),
+      ).toMatch(/INVALID_ORDER_SIGNATURE/);
     } finally {
       await exchange.close();
     }

@@ -9,6 +9,7 @@ export const VENUE_ERROR_CODES = [
   'unknown_order',
   'auth',
   'network',
+  'setup',
 ] as const;
 export type VenueErrorCode = (typeof VENUE_ERROR_CODES)[number];
 
@@ -110,3 +111,15 @@ export const isVenueError = (value: unknown): value is VenueError => value insta
 /** The venue refuses requests because it is halted: a pause for the trade, not a failure. */
 export const isVenueHalted = (value: unknown): boolean =>
   value instanceof OrderRejectedError && value.reason === 'venue_halted';
+
+/**
+ * This deployment cannot trade the venue live: something the operator
+ * provides is missing (Lighter's signer library). Not the venue's answer, and
+ * not transient: nothing was sent.
+ */
+export class VenueSetupError extends VenueError {
+  constructor(venue: string, message: string) {
+    super('setup', venue, message);
+    this.name = 'VenueSetupError';
+  }
+}

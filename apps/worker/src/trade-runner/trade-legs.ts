@@ -1,6 +1,6 @@
 import { isAppError, type Logger } from '@sts/platform';
 import type { CredentialStore } from '@sts/persistence';
-import { VenueAuthError, type BookUpdate, type VenueClient } from '@sts/venues';
+import { VenueAuthError, VenueSetupError, type BookUpdate, type VenueClient } from '@sts/venues';
 import type { VenueId } from '@sts/domain';
 import type { TradeRecord } from '../trades/trade-record';
 import type { AccountListener } from '../venue-sessions/account-session';
@@ -170,6 +170,8 @@ async function openAccount(
   } catch (error) {
     if (error instanceof VenueAuthError)
       throw new LegUnavailableError(`${venue} rejected the credentials: ${error.detail}`);
+    if (error instanceof VenueSetupError)
+      throw new LegUnavailableError(`${venue} live trading is not set up: ${error.detail}`);
     throw new LegUnavailableError(`${venue} unreachable: ${describe(error)}`, true);
   }
 }

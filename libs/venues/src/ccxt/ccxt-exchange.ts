@@ -93,6 +93,8 @@ export interface CcxtExchangeOptions {
    * or a venue's own staging host). Only ccxt's `urls.api` changes.
    */
   endpoint?: string;
+  /** ccxt options the deployment sets for the venue (Lighter's signer paths). */
+  options?: Record<string, unknown>;
 }
 
 /**
@@ -186,6 +188,7 @@ export async function createCcxtExchange(
     options: {
       defaultType: 'swap',
       ...VENUE_OPTIONS[venue],
+      ...options.options,
       ...(fees['options'] as Record<string, unknown>),
     },
     ...(options.endpoint ? { urls: { api: endpointUrls(venue, options.endpoint) } } : {}),

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { VenueConfig } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import {
@@ -8,6 +9,7 @@ import {
 } from '../ccxt/ccxt-exchange';
 import { CcxtMarketCache } from '../ccxt/ccxt-market-cache';
 import { CcxtVenueClient } from '../ccxt/ccxt-venue-client';
+import { VenueSetupError } from '../errors';
 import type { FrameCoalescer } from '../common/frame-coalescer';
 import type { VenueMarket } from '../model/market';
 import { PaperHttp } from '../paper/paper-http';
@@ -67,6 +69,33 @@ export function liveCredentials(credential: StoredVenueCredential): LiveCredenti
   };
 }
 
+/**
+ * Lighter's signer for ccxt, which its npm package does not ship: ccxt 4.5.84
+ * signs Lighter transactions with a Go library compiled to WebAssembly
+ * (`lighter-signer.wasm`, built for that ccxt version) run by Go's
+ * `wasm_exec.js`. The operator provides both files (README: "Lighter's
+ * signer"); without them a Lighter live trade is refused in pre-flight with
+ * this error, before anything is sent.
+ */
+export function lighterSigner(env: Record<string, string | undefined>): {
+  libraryPath: string;
+  wasmExecPath: string;
+} {
+  const libraryPath = env['LIGHTER_SIGNER_WASM'];
+  const wasmExecPath = env['LIGHTER_WASM_EXEC_JS'];
+  const missing = [
+    !libraryPath || !existsSync(libraryPath) ? 'LIGHTER_SIGNER_WASM (lighter-signer.wasm)' : '',
+    !wasmExecPath || !existsSync(wasmExecPath) ? "LIGHTER_WASM_EXEC_JS (Go's wasm_exec.js)" : '',
+  ].filter(Boolean);
+  if (missing.length > 0) {
+    throw new VenueSetupError(
+      'lighter',
+      `the Lighter signer is not installed on this deployment: set ${missing.join(' and ')} to existing files built for ccxt 4.5.84`,
+    );
+  }
+  return { libraryPath: libraryPath!, wasmExecPath: wasmExecPath! };
+}
+
 /** The VenueClient the registry asks for: paper (the simulator) or live (ccxt). Not yet connected. */
 export async function createVenueClient(
   config: VenueConfig,
@@ -84,10 +113,12 @@ export async function createVenueClient(
         ...(options.coalescer ? { coalescer: options.coalescer } : {}),
       });
     case 'live': {
+      const signer =
+        config.id === 'lighter' ? lighterSigner(options.env ?? process.env) : undefined;
       const exchange = await (options.createExchange ?? createCcxtExchange)(
         config.id,
         liveCredentials(credential),
-        { endpoint: config.endpoint },
+        { endpoint: config.endpoint, ...(signer ? { options: signer } : {}) },
       );
       return new CcxtVenueClient({
         venue: config.id,

@@ -47,4 +47,77 @@ describe('the live exchange as the service builds it (offline)', () => {
     expect(aster.options).toMatchObject({ builderFee: false });
     expect(aster.urls.api['fapiPrivate']).toBe('https://fapi.asterdex.com/fapi');
   });
+
+  it('builds Extended orders with no builder and no builder fee signed into the settlement', async () => {
+    const extended = (await createCcxtExchange('extended', {
+      apiKey: 'key',
+      secret: '0x' + '3'.repeat(60),
+      privateKey: '0x' + '3'.repeat(60),
+    })) as unknown as {
+      options: Record<string, unknown>;
+      markets: unknown;
+      setMarkets(markets: unknown[]): void;
+      loadMarkets(): Promise<unknown>;
+      fetchExtendedAccount(): Promise<unknown>;
+      createExtendedOrderRequest(
+        symbol: string,
+        type: string,
+        side: string,
+        amount: number,
+        price: number,
+        params?: Record<string, unknown>,
+      ): Promise<{ request: Record<string, unknown> }>;
+      createOrderSettlementData(
+        isBuy: boolean,
+        amount: string,
+        price: string,
+        params: Record<string, unknown>,
+      ): Record<string, unknown>;
+    };
+    // ccxt's own defaults, which the service must override.
+    expect(extended.options['builderId']).toBe('257624');
+    extended.loadMarkets = async () => extended.markets;
+    extended.setMarkets([
+      {
+        id: 'BTC-USD',
+        symbol: 'BTC/USD:USD',
+        base: 'BTC',
+        quote: 'USD',
+        settle: 'USD',
+        type: 'swap',
+        swap: true,
+        contract: true,
+        linear: true,
+        precision: { amount: 0.0001, price: 1 },
+        limits: {},
+        info: {
+          l2Config: {
+            syntheticId: '0x4254432d3600000000000000000000',
+            collateralId: '0x35a73f7c87b7e3da2d0d3f8ecf6d0d1e4ce0d63d8d4b4ca1a1a5cd98b2b2a3a',
+            syntheticResolution: 1_000_000,
+            collateralResolution: 1_000_000,
+          },
+        },
+      },
+    ]);
+    extended.fetchExtendedAccount = async () => ({ l2Key: '0x1', l2Vault: '1' });
+    const signed: Record<string, unknown>[] = [];
+    const settle = extended.createOrderSettlementData.bind(extended);
+    extended.createOrderSettlementData = (isBuy, amount, price, params) => {
+      signed.push(params);
+      return settle(isBuy, amount, price, params);
+    };
+    const { request } = await extended.createExtendedOrderRequest(
+      'BTC/USD:USD',
+      'limit',
+      'buy',
+      0.01,
+      100_000,
+      { postOnly: true, clientOrderId: 'c-1' },
+    );
+    expect(request).not.toHaveProperty('builderFee');
+    expect(request).not.toHaveProperty('builderId');
+    // The fee signed is the venue's own cap, with nothing added for a builder.
+    expect(signed[0]['totalFee']).toBe(request['fee']);
+  });
 });

@@ -135,7 +135,8 @@ export function endpointUrls(venue: string, endpoint: string): Record<string, un
  * nothing; with `approvedBuilderFee` false no order carries a builder.
  * `refSet` skips its `setReferrer` action. Aster orders carry ccxt's
  * builder and fee rate only while `builderFee` is on, which also gates its
- * builder approval.
+ * builder approval. Extended's carry ccxt's builder id and fee unless the
+ * options lookup for them answers none.
  */
 export function noIntegratorFees(venue: string): Record<string, unknown> {
   switch (venue) {
@@ -146,6 +147,30 @@ export function noIntegratorFees(venue: string): Record<string, unknown> {
       };
     case 'aster':
       return { options: { builderFee: false, approvedBuilderFee: false } };
+    case 'extended':
+      // ccxt's Extended orders name ccxt's builder (builderId 257624) at 1 bp
+      // and sign that fee into the settlement; an unset option falls back to
+      // those defaults, so the two options are answered "none" outright.
+      return {
+        options: { builderFee: false },
+        handleOptionAndParams(
+          this: object,
+          params: Record<string, unknown>,
+          method: string,
+          name: string,
+          fallback?: unknown,
+        ): [unknown, Record<string, unknown>] {
+          if (name === 'builderFeeRate' || name === 'builderId') {
+            const rest = { ...params };
+            delete rest[name];
+            return [undefined, rest];
+          }
+          const inherited = (Object.getPrototypeOf(this) as Record<string, unknown>)[
+            'handleOptionAndParams'
+          ] as (...args: unknown[]) => [unknown, Record<string, unknown>];
+          return inherited.call(this, params, method, name, fallback);
+        },
+      };
     default:
       return { options: { builderFee: false } };
   }

@@ -306,6 +306,42 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
     }
   });
 
+  it('announces a change with one message per account, whatever its number of holders', async () => {
+    const maker = account('lighter'); // 40/s, min 4: room for 10 holders
+    const hedge = account('aster'); // not shared: no hedge holder
+    const held: TradeBudget[] = [];
+    for (let i = 0; i < 5; i += 1) held.push(await createTrade(maker, hedge));
+    const changeSubjects: string[] = [];
+    const tap = nc.subscribe(`${ns.natsPrefix}.budget.>`, {
+      callback: (_error, msg) => {
+        const kind = msg.subject.slice(ns.natsPrefix.length + 1).split('.')[1];
+        if (kind !== 'reserve' && kind !== 'release' && kind !== 'get' && kind !== 'account') {
+          changeSubjects.push(msg.subject);
+        }
+      },
+    });
+    try {
+      await nc.flush();
+      const sixth = await createTrade(maker, hedge);
+      await client.release(held[0]!.tradeId, 'canceled');
+      // A probe after both: the service publishes before it answers, so once the
+      // probe is back every change message of the two operations has arrived.
+      await client.account(maker);
+      await nc.flush();
+      expect(changeSubjects).toHaveLength(2);
+      // Every watcher still learns its share: the ledger follows each holder.
+      await eventually(() => {
+        for (const trade of [...held.slice(1), sixth]) {
+          expect(ledger.shareOf(trade.tradeId)).toBe(8);
+        }
+        expect(ledger.shareOf(held[0]!.tradeId)).toBe(0);
+        expect(ledger.total(maker)).toBe(40);
+      });
+    } finally {
+      tap.unsubscribe();
+    }
+  });
+
   it('answers an invalid request with invalid_request and carries the correlation id', async () => {
     const request = envelope(
       BUDGET_RESERVE,

@@ -9,7 +9,6 @@ import {
   BUDGET_RESERVE,
   BUDGET_RESERVE_RESULT,
   budgetAccountSubject,
-  budgetChangedWildcard,
   budgetGetSubject,
   budgetReleaseSubject,
   budgetReserveSubject,
@@ -17,7 +16,6 @@ import {
   encodeEnvelope,
   envelope,
   parseBudgetAccountResult,
-  parseBudgetChanged,
   parseBudgetGetResult,
   parseBudgetReleaseResult,
   parseBudgetReserveResult,
@@ -32,7 +30,16 @@ import {
 import { AppError, type Logger, type NatsConnection } from '@sts/platform';
 import { BudgetRefusedError, BudgetUnavailableError } from './budget-errors';
 import {
+  BUDGET_SHARES_CHANGED,
+  budgetSharesSubject,
+  budgetSharesWildcard,
+  parseBudgetSharesChanged,
+  perHolder,
+  type BudgetSharesChanged,
+} from './budget-shares-changed';
+import {
   TradeBudgetWatch,
+  type AccountShares,
   type ShareListener,
   type TradeBudgetWatchOptions,
 } from './trade-budget-watch';
@@ -78,6 +85,11 @@ export const DEFAULT_BUDGET_TIMEOUT_MS = 2_000;
 export class BudgetClient {
   private readonly timeoutMs: number;
   private readonly watches = new Set<TradeBudgetWatch>();
+  /** One subscription per account followed, shared by the watches of its holders. */
+  private readonly accountFeeds = new Map<
+    string,
+    { subscription: { unsubscribe(): void }; watches: Set<TradeBudgetWatch> }
+  >();
   private statusLoop?: { stop?: () => void };
 
   constructor(
@@ -178,9 +190,11 @@ export class BudgetClient {
 
   /**
    * Follows one trade's shares for its worker: the listener gets the current
-   * shares at once (via budget.get), every change, and a fresh read after each
-   * NATS reconnect and every `refreshMs`. Stale messages are dropped by version;
-   * while the service is unreachable the last shares stay in force.
+   * shares at once (via budget.get), every change of the accounts that read
+   * names (one subscription per account, whatever the number of trades
+   * watched on it), and a fresh read after each NATS reconnect and every
+   * `refreshMs`. Stale messages are dropped by version; while the service is
+   * unreachable the last shares stay in force.
    */
   watchTrade(
     tradeId: string,
@@ -189,9 +203,9 @@ export class BudgetClient {
   ): TradeBudgetWatch {
     const watch = new TradeBudgetWatch(
       {
-        nc: this.nc,
-        natsPrefix: this.options.natsPrefix,
         fetch: (id) => this.get(id),
+        follow: (account, follower) => this.follow(account, follower),
+        unfollow: (account, follower) => this.unfollow(account, follower),
         logger: this.options.logger,
         onClose: (closed) => this.watches.delete(closed),
       },
@@ -205,18 +219,19 @@ export class BudgetClient {
     return watch;
   }
 
-  /** Every change on every trade (operators, tests). Returns an unsubscribe function. */
+  /**
+   * Every change on every trade (operators, tests), one `budget.changed` per
+   * (trade, role) as the account changes name them, those leaving first.
+   * Returns an unsubscribe function.
+   */
   onAnyChange(listener: (change: Envelope<BudgetChanged>) => void): () => void {
-    const subscription = this.nc.subscribe(budgetChangedWildcard(this.options.natsPrefix), {
+    const subscription = this.nc.subscribe(budgetSharesWildcard(this.options.natsPrefix), {
       callback: (error, msg) => {
         if (error) return;
-        try {
-          listener(decodeEnvelope(msg.data, BUDGET_CHANGED, parseBudgetChanged));
-        } catch (decodeError) {
-          this.options.logger?.warn(
-            { err: decodeError },
-            'dropped an invalid budget.changed message',
-          );
+        const message = this.decodeShares(msg.data);
+        if (!message) return;
+        for (const change of perHolder(message.payload)) {
+          listener({ ...message, type: BUDGET_CHANGED, payload: change });
         }
       },
     });
@@ -228,6 +243,49 @@ export class BudgetClient {
     for (const watch of [...this.watches]) watch.close();
     this.statusLoop?.stop?.();
     this.statusLoop = undefined;
+  }
+
+  private async follow(account: BudgetAccount, watch: TradeBudgetWatch): Promise<void> {
+    const subject = budgetSharesSubject(this.options.natsPrefix, account);
+    let feed = this.accountFeeds.get(subject);
+    if (!feed) {
+      const watches = new Set<TradeBudgetWatch>();
+      const subscription = this.nc.subscribe(subject, {
+        callback: (error, msg) => {
+          if (error) return;
+          const message = this.decodeShares(msg.data);
+          if (!message) return;
+          const change = sharesByHolder(message.payload);
+          for (const follower of watches) follower.onAccountChange(change);
+        },
+      });
+      feed = { subscription, watches };
+      this.accountFeeds.set(subject, feed);
+    }
+    feed.watches.add(watch);
+    await this.nc.flush();
+  }
+
+  private unfollow(account: BudgetAccount, watch: TradeBudgetWatch): void {
+    const subject = budgetSharesSubject(this.options.natsPrefix, account);
+    const feed = this.accountFeeds.get(subject);
+    if (!feed) return;
+    feed.watches.delete(watch);
+    if (feed.watches.size > 0) return;
+    feed.subscription.unsubscribe();
+    this.accountFeeds.delete(subject);
+  }
+
+  private decodeShares(data: Uint8Array): Envelope<BudgetSharesChanged> | null {
+    try {
+      return decodeEnvelope(data, BUDGET_SHARES_CHANGED, parseBudgetSharesChanged);
+    } catch (decodeError) {
+      this.options.logger?.warn(
+        { err: decodeError },
+        'dropped an invalid budget.shares_changed message',
+      );
+      return null;
+    }
   }
 
   private ensureStatusLoop(): void {
@@ -275,6 +333,21 @@ export class BudgetClient {
       throw new BudgetUnavailableError(`budget service sent an invalid ${resultType}`, error);
     }
   }
+}
+
+function sharesByHolder(change: BudgetSharesChanged): AccountShares {
+  const shares = new Map<string, number>();
+  for (const holder of change.left) shares.set(`${holder.trade_id}|${holder.role}`, 0);
+  for (const holder of change.holders) {
+    shares.set(`${holder.trade_id}|${holder.role}`, change.share);
+  }
+  return {
+    venue: change.venue,
+    wallet: change.wallet,
+    version: change.version,
+    cause: change.cause,
+    shares,
+  };
 }
 
 function toTradeBudget(

@@ -1,12 +1,5 @@
-import {
-  BUDGET_CHANGED,
-  budgetChangedSubject,
-  decodeEnvelope,
-  parseBudgetChanged,
-  type BudgetChangeCause,
-  type BudgetRole,
-} from '@sts/contracts';
-import type { Logger, NatsConnection } from '@sts/platform';
+import type { BudgetAccount, BudgetChangeCause, BudgetRole } from '@sts/contracts';
+import type { Logger } from '@sts/platform';
 import type { TokenBucket } from './token-bucket';
 import type { TradeBudget } from './budget-client';
 
@@ -42,10 +35,20 @@ export function applyToBuckets(buckets: {
   };
 }
 
+/** One account's change as the watches of its holders read it: `trade_id|role` -> share. */
+export interface AccountShares {
+  venue: string;
+  wallet: string;
+  version: number;
+  cause: BudgetChangeCause;
+  shares: Map<string, number>;
+}
+
 interface WatchDependencies {
-  nc: NatsConnection;
-  natsPrefix: string;
   fetch(tradeId: string): Promise<TradeBudget | null>;
+  /** Subscribes the watch to an account's changes (resolves once the server has the interest). */
+  follow(account: BudgetAccount, watch: TradeBudgetWatch): Promise<void>;
+  unfollow(account: BudgetAccount, watch: TradeBudgetWatch): void;
   logger?: Logger;
   onClose(watch: TradeBudgetWatch): void;
 }
@@ -54,7 +57,8 @@ interface WatchDependencies {
 export class TradeBudgetWatch {
   private readonly versions = new Map<BudgetRole, number>();
   private readonly shares = new Map<BudgetRole, number>();
-  private subscription?: { unsubscribe(): void };
+  /** The accounts this trade holds shares of, learned from budget.get: `venue:wallet`. */
+  private readonly followed = new Map<string, BudgetAccount>();
   private refreshTimer?: NodeJS.Timeout;
   private refreshing?: Promise<void>;
   private closed = false;
@@ -80,7 +84,7 @@ export class TradeBudgetWatch {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.subscription?.unsubscribe();
+    for (const account of this.followed.values()) this.deps.unfollow(account, this);
     // A timeout until the first refresh, an interval after it: Node clears either way.
     clearInterval(this.refreshTimer);
     this.deps.onClose(this);
@@ -88,23 +92,6 @@ export class TradeBudgetWatch {
 
   /** @internal */
   start(): void {
-    this.subscription = this.deps.nc.subscribe(
-      budgetChangedSubject(this.deps.natsPrefix, this.tradeId),
-      {
-        callback: (error, msg) => {
-          if (error || this.closed) return;
-          try {
-            const change = decodeEnvelope(msg.data, BUDGET_CHANGED, parseBudgetChanged).payload;
-            this.apply({ tradeId: change.trade_id, ...change });
-          } catch (decodeError) {
-            this.deps.logger?.warn(
-              { trade_id: this.tradeId, err: decodeError },
-              'dropped an invalid budget.changed message',
-            );
-          }
-        },
-      },
-    );
     this.refreshSoon();
     // A random phase: a worker that took hundreds of trades at once would
     // otherwise read all their shares in the same millisecond, every period.
@@ -122,7 +109,32 @@ export class TradeBudgetWatch {
     void this.refresh();
   }
 
+  /** @internal An account this trade may hold shares of was re-divided. */
+  onAccountChange(change: AccountShares): void {
+    for (const role of ['maker', 'hedge'] as const) {
+      const share = change.shares.get(`${this.tradeId}|${role}`);
+      if (share === undefined) continue;
+      this.apply({
+        tradeId: this.tradeId,
+        role,
+        venue: change.venue,
+        wallet: change.wallet,
+        share,
+        version: change.version,
+        cause: change.cause,
+      });
+    }
+  }
+
   private async fetchAndApply(): Promise<void> {
+    if (await this.fetchOnce()) {
+      // Changes between that read and the new subscription were missed: read again.
+      await this.fetchOnce();
+    }
+  }
+
+  /** Resolves true when it learned an account it did not follow yet. */
+  private async fetchOnce(): Promise<boolean> {
     let budget: TradeBudget | null;
     try {
       budget = await this.deps.fetch(this.tradeId);
@@ -132,12 +144,28 @@ export class TradeBudgetWatch {
         { trade_id: this.tradeId, err: error },
         'could not read the trade budget; keeping the last shares',
       );
-      return;
+      return false;
     }
-    if (!budget || this.closed) return;
+    if (!budget || this.closed) return false;
     const base = { tradeId: this.tradeId, cause: 'fetched' as const };
     this.apply({ ...base, role: 'maker', ...budget.maker });
     if (budget.hedge) this.apply({ ...base, role: 'hedge', ...budget.hedge });
+    const unfollowed = [budget.maker, budget.hedge].flatMap((share) =>
+      share && !this.followed.has(`${share.venue}:${share.wallet}`) ? [share] : [],
+    );
+    for (const share of unfollowed) {
+      const account = { venue: share.venue, wallet: share.wallet };
+      this.followed.set(`${share.venue}:${share.wallet}`, account);
+      try {
+        await this.deps.follow(account, this);
+      } catch (error) {
+        this.deps.logger?.warn(
+          { trade_id: this.tradeId, err: error },
+          'could not follow the account; the periodic read keeps the share current',
+        );
+      }
+    }
+    return unfollowed.length > 0 && !this.closed;
   }
 
   private apply(update: ShareUpdate): void {

@@ -1,13 +1,15 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import {
-  BUDGET_CHANGED,
-  budgetChangedSubject,
+  BUDGET_SHARES_CHANGED,
+  budgetSharesSubject,
+  type BudgetSharesChanged,
+  type ShareHolder,
+} from '@sts/budget-client';
+import {
   encodeEnvelope,
   envelope,
   type BudgetAccount,
   type BudgetChangeCause,
-  type BudgetChanged,
-  type BudgetRole,
 } from '@sts/contracts';
 import type { Logger, NatsConnection } from '@sts/platform';
 import { BudgetRepository } from '../budget.repository';
@@ -22,9 +24,10 @@ export interface Tracing {
 }
 
 /**
- * Makes a change visible: one `budget.changed` message per holder of every
- * re-divided account (shrinking shares first, so no listener ever sees the
- * account over its limit), then the live trades' rows in Postgres.
+ * Makes a change visible: one `budget.shares_changed` message per re-divided
+ * account, naming its holders (accounts whose share shrinks first, so no
+ * listener ever sees an account over its limit), then the live trades' rows
+ * in Postgres. Its cost is per account, not per holder.
  */
 @Injectable()
 export class SharePropagation implements BeforeApplicationShutdown {
@@ -46,20 +49,20 @@ export class SharePropagation implements BeforeApplicationShutdown {
     tradeId: string | null,
     tracing: Tracing = {},
   ): void {
-    const shrinking: BudgetChanged[] = [];
-    const rest: BudgetChanged[] = [];
+    const shrinking: BudgetSharesChanged[] = [];
+    const rest: BudgetSharesChanged[] = [];
     for (const change of changes) {
       const stillHolds = change.holders.some(
         (h) => h.tradeId === tradeId && h.role === change.role,
       );
-      if (tradeId && change.role && !stillHolds) {
-        shrinking.push(this.message(change, tradeId, change.role, 0, cause));
-      }
-      for (const holder of change.holders) {
-        const before = holder.tradeId === tradeId ? 0 : change.before;
-        const message = this.message(change, holder.tradeId, holder.role, change.after, cause);
-        (change.after < before ? shrinking : rest).push(message);
-      }
+      const left: ShareHolder[] =
+        tradeId && change.role && !stillHolds ? [{ trade_id: tradeId, role: change.role }] : [];
+      // The trade that joined goes last: expanded per holder, the others shrink before it grows.
+      const joined = (h: { tradeId: string }) => (h.tradeId === tradeId ? 1 : 0);
+      const holders = [...change.holders].sort((a, b) => joined(a) - joined(b));
+      (change.after < change.before ? shrinking : rest).push(
+        this.message({ ...change, holders }, change.after, cause, left),
+      );
     }
     for (const message of [...shrinking, ...rest]) this.publish(message, tracing);
     this.syncRows(changes);
@@ -70,10 +73,7 @@ export class SharePropagation implements BeforeApplicationShutdown {
     const lookup = await this.repository.readAccount(account);
     if (lookup.kind !== 'found' || !lookup.state) return;
     const state = lookup.state;
-    const change: AccountChange = { ...state, role: null, before: state.share, after: state.share };
-    for (const holder of state.holders) {
-      this.publish(this.message(change, holder.tradeId, holder.role, state.share, cause), {});
-    }
+    this.publish(this.message(state, state.share, cause, []), {});
   }
 
   /**
@@ -131,34 +131,33 @@ export class SharePropagation implements BeforeApplicationShutdown {
   }
 
   private message(
-    account: BudgetAccount & { version: number },
-    tradeId: string,
-    role: BudgetRole,
+    account: BudgetAccount & { version: number; holders: AccountChange['holders'] },
     share: number,
     cause: BudgetChangeCause,
-  ): BudgetChanged {
+    left: ShareHolder[],
+  ): BudgetSharesChanged {
     return {
-      trade_id: tradeId,
-      role,
       venue: account.venue,
       wallet: account.wallet,
       share,
       version: account.version,
       cause,
+      holders: account.holders.map((h) => ({ trade_id: h.tradeId, role: h.role })),
+      left,
     };
   }
 
-  private publish(change: BudgetChanged, tracing: Tracing): void {
+  private publish(change: BudgetSharesChanged, tracing: Tracing): void {
     try {
       this.nc.publish(
-        budgetChangedSubject(this.settings.natsPrefix, change.trade_id),
-        encodeEnvelope(envelope(BUDGET_CHANGED, change, tracing)),
+        budgetSharesSubject(this.settings.natsPrefix, change),
+        encodeEnvelope(envelope(BUDGET_SHARES_CHANGED, change, tracing)),
       );
     } catch (error) {
       // Workers converge through budget.get and the sweep's republish.
       this.logger.warn(
-        { trade_id: change.trade_id, err: error },
-        'could not publish budget.changed',
+        { venue: change.venue, wallet: change.wallet, err: error },
+        'could not publish budget.shares_changed',
       );
     }
   }

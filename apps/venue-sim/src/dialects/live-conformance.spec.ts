@@ -18,3 +18,8 @@ runVenueConformance(
   'live paradex (ccxt) on its dialect',
   liveConformanceSetup('paradex', 'ETH-USD-PERP', 23),
 );
+
+runVenueConformance(
+  'live extended (ccxt) on its dialect',
+  liveConformanceSetup('extended', 'ETH-USD', 24),
+);

@@ -1,5 +1,6 @@
 import { createAsterDialect } from './aster';
 import type { DialectFactory } from './dialect';
+import { createExtendedDialect } from './extended';
 import { createHyperliquidDialect } from './hyperliquid';
 import { createParadexDialect } from './paradex';
 
@@ -8,4 +9,5 @@ export const DIALECTS: ReadonlyMap<string, DialectFactory> = new Map<string, Dia
   ['hyperliquid', createHyperliquidDialect],
   ['aster', createAsterDialect],
   ['paradex', createParadexDialect],
+  ['extended', createExtendedDialect],
 ]);

@@ -1,3 +1,4 @@
+import { getStarkKey } from '@scure/starknet';
 import { keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import {
@@ -51,6 +52,34 @@ export async function openLiveAccount(
   await control.deposit(venue, wallet, DEPOSIT);
   if (venue === 'paradex')
     await (exchange as unknown as { onboarding(): Promise<unknown> }).onboarding();
+}
+
+/** A stark private key of the harness for a label (below the curve's order). */
+export function harnessStarkKey(label: string): string {
+  return `0x${(BigInt(keccak256(toHex(`sts-live-harness-stark:${label}`))) % 2n ** 250n).toString(16)}`;
+}
+
+/**
+ * What the live client is given for a harness wallet on a venue: the wallet
+ * and its key; on Extended an API key the venue issued for the wallet's
+ * account and the account's stark key (as its owner gets them from the app).
+ */
+export async function liveAccountCredentials(
+  venue: string,
+  simUrl: string,
+  label: string,
+): Promise<LiveCredentials> {
+  const wallet = harnessCredentials(label);
+  if (venue !== 'extended') return wallet;
+  const starkPrivateKey = harnessStarkKey(label);
+  const response = await fetch(`${simUrl}/dialects/extended/_sim/api-keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ wallet: wallet.walletAddress, stark_key: getStarkKey(starkPrivateKey) }),
+  });
+  if (!response.ok) throw new Error(`extended api key: HTTP ${response.status}`);
+  const { api_key: apiKey } = (await response.json()) as { api_key: string };
+  return { ...wallet, apiKey, secret: starkPrivateKey, privateKey: starkPrivateKey };
 }
 
 /**
@@ -110,7 +139,8 @@ export function liveConformanceSetup(
         rateLimitPerS: RATE_LIMIT_PER_S,
         createClient: async (account) => {
           const label = `${venue}:${seed}:${account}`;
-          const exchange = await createCcxtExchange(venue, harnessCredentials(label), { endpoint });
+          const credentials = await liveAccountCredentials(venue, running.url, label);
+          const exchange = await createCcxtExchange(venue, credentials, { endpoint });
           await openLiveAccount(venue, exchange, control, harnessWallet(label).address);
           (exchange as { timeout?: number }).timeout =
             account === 'rate-limit' ? BURST_TIMEOUT_MS : REQUEST_TIMEOUT_MS;

@@ -24,8 +24,11 @@ function classNames(error: unknown): Set<string> {
 const POST_ONLY_TEXT =
   /post[ -]?only|would (have )?(immediately )?(match|cross|take)|immediately fillable/i;
 const DUPLICATE_TEXT = /duplicate|already exists/i;
-/** An order the venue has but no longer open (Paradex's ORDER_IS_CLOSED): not there to cancel. */
-const NOT_OPEN_TEXT = /ORDER_IS_CLOSED|ORDER_IS_NOT_OPEN/;
+/**
+ * An order not there to cancel: Paradex's ORDER_IS_CLOSED, Extended's "Order
+ * not found." (both bare refusals in ccxt 4.5.84).
+ */
+const NOT_OPEN_TEXT = /ORDER_IS_CLOSED|ORDER_IS_NOT_OPEN|"Order not found\."/;
 /** ccxt does not say how long to wait; one second is the usual window of a per-second limit. */
 const DEFAULT_RETRY_AFTER_MS = 1_000;
 

@@ -121,6 +121,8 @@ export function endpointUrls(venue: string, endpoint: string): Record<string, un
       };
     case 'paradex':
       return { v1: `${http}/v1`, v2: `${http}/v2`, ws: `${ws}/v1` };
+    case 'extended':
+      return { rest: http, ws: `${ws}/stream.extended.exchange/v1` };
     default:
       throw new Error(`no endpoint mapping for ccxt venue "${venue}"`);
   }

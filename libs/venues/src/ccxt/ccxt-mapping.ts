@@ -161,7 +161,7 @@ export function toBalances(balances: Balances): VenueBalance[] {
 /** The venue's client order id on a fill, where its payload carries one. */
 export function venueClientOrderIdOf(trade: Trade): string | undefined {
   const info = (trade.info ?? {}) as Record<string, unknown>;
-  for (const key of ['cloid', 'clientOrderId', 'client_id']) {
+  for (const key of ['cloid', 'clientOrderId', 'client_id', 'externalId', 'externalOrderId']) {
     const value = info[key];
     if (typeof value === 'string' && value !== '') return value;
   }

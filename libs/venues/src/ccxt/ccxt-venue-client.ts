@@ -288,12 +288,13 @@ export class CcxtVenueClient implements VenueClient {
       const placed = { unified, request, encoded: String(encoded), ioc };
       let answered = completePlacement(order, placed);
       if (answered.id) this.tracker.track(answered.id, request.clientOrderId, request.size);
-      if (QUEUED_ACK.has(this.venue) && answered.id && isQueued(answered)) {
+      const settled = QUEUED_ACK.get(this.venue);
+      if (settled && answered.id && isQueued(answered)) {
         const id = answered.id;
         answered = await awaitQueued(
           answered,
           () => this.call(() => this.exchange.fetchOrder(id, unified)),
-          (current) => !isQueued(current),
+          settled,
         );
         const refusal = queuedRefusal(answered, this.venue);
         if (refusal) throw refusal;
@@ -427,9 +428,10 @@ export class CcxtVenueClient implements VenueClient {
 /**
  * Venues whose ccxt fetchOrder finds an order, open or closed, by the client
  * order id we gave it (Hyperliquid's orderStatus by cloid, Aster's
- * origClientOrderId, Paradex's orders/by_client_id); proven against their dialects.
+ * origClientOrderId, Paradex's orders/by_client_id, Extended's orders/external);
+ * proven against their dialects.
  */
-const LOOKUP_BY_CLIENT_ID = new Set(['hyperliquid', 'aster', 'paradex']);
+const LOOKUP_BY_CLIENT_ID = new Set(['hyperliquid', 'aster', 'paradex', 'extended']);
 
 /** An order's fills are read from a little before it was created (the venue's clock). */
 const FILL_READ_MARGIN_MS = 5_000;

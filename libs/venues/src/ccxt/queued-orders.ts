@@ -3,12 +3,19 @@ import { OrderRejectedError, PostOnlyWouldCrossError, type VenueError } from '..
 
 /**
  * Venues that queue an order request and answer before matching it: Paradex
- * answers a placement `NEW` and a cancel 204, and the order's fate (resting,
- * filled, or closed with a `cancel_reason`) follows. The live client waits
+ * answers a placement `NEW` and a cancel 204, Extended a placement with the
+ * order's ids only, and the order's fate (resting, filled, or closed with a
+ * reason) follows. For each, when a read of the order shows that fate. The live client waits
  * for that fate, so a caller learns what a placement or cancel did as on
  * every other venue.
  */
-export const QUEUED_ACK = new Set(['paradex']);
+export const QUEUED_ACK: ReadonlyMap<string, (order: Order, reads: number) => boolean> = new Map([
+  // Paradex says so: the order is NEW until the engine took it.
+  ['paradex', (order: Order) => !isQueued(order)],
+  // Extended answers a placement with its ids only (ccxt calls it NEW) and a
+  // resting order stays NEW: one read of the order after the answer is its fate.
+  ['extended', (_order: Order, reads: number) => reads >= 1],
+]);
 
 /** How long the client waits for a queued order's fate before it takes the order as resting. */
 export const QUEUE_SETTLE_MS = 5_000;
@@ -22,22 +29,25 @@ export const isQueued = (order: Order): boolean =>
 export async function awaitQueued(
   first: Order,
   read: () => Promise<Order>,
-  done: (order: Order) => boolean,
+  done: (order: Order, reads: number) => boolean,
 ): Promise<Order> {
   let order = first;
+  let reads = 0;
   const deadline = Date.now() + QUEUE_SETTLE_MS;
-  while (!done(order) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS).unref());
+  while (!done(order, reads) && Date.now() < deadline) {
+    if (reads > 0) await new Promise((resolve) => setTimeout(resolve, POLL_MS).unref());
     order = await read();
+    reads += 1;
   }
   return order;
 }
 
 /** The refusal a queued placement met, from the reason the venue closed it for. */
 export function queuedRefusal(order: Order, venue: string): VenueError | undefined {
-  const reason = (order.info as { cancel_reason?: unknown } | undefined)?.cancel_reason;
-  if (reason === 'POST_ONLY_WOULD_CROSS')
-    return new PostOnlyWouldCrossError(venue, `${venue} closed the order: ${reason}`);
+  const info = order.info as { cancel_reason?: unknown; statusReason?: unknown } | undefined;
+  const reason = info?.cancel_reason ?? info?.statusReason;
+  if (reason === 'POST_ONLY_WOULD_CROSS' || reason === 'POST_ONLY_FAILED')
+    return new PostOnlyWouldCrossError(venue, `${venue} closed the order: ${String(reason)}`);
   if (reason === 'NOT_ENOUGH_MARGIN')
     return new OrderRejectedError(
       venue,

@@ -1,0 +1,176 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { StreamConnection } from '../../api/stream-connection';
+import type { MarketState } from '../../engine/market-state';
+import type { EngineFill, EngineOrder } from '../../engine/types';
+import type { VenueEngine } from '../../engine/venue-engine';
+import type { DialectDeps } from '../dialect';
+import type { ExtendedAccounts } from './extended-accounts';
+import { EXTENDED, extendedOrder, extendedTrade, type ExtendedOrders } from './extended-orders';
+
+const HEARTBEAT_MS = 15_000;
+const STREAM_BASE = `/dialects/${EXTENDED}/stream.extended.exchange/v1`;
+const BOOK_LEVELS = 20;
+
+interface ExtendedSocket {
+  connection: StreamConnection;
+  /** The market of an order book stream. */
+  market?: string;
+  /** The account stream's owner. */
+  account?: { wallet: string; accountId: number };
+  seq: number;
+}
+
+export interface ExtendedStreamDeps extends DialectDeps {
+  accounts: ExtendedAccounts;
+  extendedOrders: ExtendedOrders;
+}
+
+/**
+ * Extended's streams: `<stream base>/orderbooks/<market>` (a SNAPSHOT of the
+ * top levels at connect and on every change) and `<stream base>/account`
+ * with the `X-Api-Key` header (ORDER and TRADE frames of the account), the
+ * stream base being `/dialects/extended/stream.extended.exchange/v1`. Each
+ * connection numbers its frames (`seq`). Frames go through the paper
+ * stream's outbox (latency, never reordered).
+ */
+export class ExtendedStreams {
+  private readonly server = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  private readonly sockets = new Set<ExtendedSocket>();
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(private readonly deps: ExtendedStreamDeps) {
+    this.heartbeat = setInterval(() => this.checkAlive(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const path = new URL(request.url ?? '/', 'http://venue-sim').pathname;
+    if (!path.startsWith(STREAM_BASE)) return refuse(socket, 404, 'Not Found');
+    if (this.deps.faults.socketsBlocked(EXTENDED))
+      return refuse(socket, 503, 'Service Unavailable');
+    const rest = path.slice(STREAM_BASE.length);
+    let entry: Omit<ExtendedSocket, 'connection'>;
+    if (rest === '/account') {
+      let account;
+      try {
+        account = this.deps.accounts.ofKey(request.headers['x-api-key']);
+      } catch {
+        return refuse(socket, 401, 'Unauthorized');
+      }
+      if (this.deps.faults.walletSocketsBlocked(EXTENDED, account.wallet))
+        return refuse(socket, 503, 'Service Unavailable');
+      entry = { account: { wallet: account.wallet, accountId: account.accountId }, seq: 0 };
+    } else if (rest.startsWith('/orderbooks/')) {
+      const market = decodeURIComponent(rest.slice('/orderbooks/'.length));
+      if (!this.venue().markets.has(market)) return refuse(socket, 404, 'Not Found');
+      entry = { market, seq: 0 };
+    } else {
+      return refuse(socket, 404, 'Not Found');
+    }
+    this.server.handleUpgrade(request, socket, head, (ws) => {
+      const connection = new StreamConnection(ws, EXTENDED, entry.account?.wallet, () =>
+        this.deps.faults.latencyOf(EXTENDED),
+      );
+      const socketEntry: ExtendedSocket = { ...entry, connection };
+      this.sockets.add(socketEntry);
+      ws.on('pong', () => (connection.alive = true));
+      ws.on('close', () => this.sockets.delete(socketEntry));
+      ws.on('error', (error) =>
+        this.deps.logger.debug({ venue: EXTENDED, err: error.message }, 'extended socket error'),
+      );
+      if (socketEntry.market) this.sendBook(socketEntry, this.venue().market(socketEntry.market));
+    });
+  }
+
+  book(symbol: string): void {
+    for (const entry of this.sockets)
+      if (entry.market === symbol) this.sendBook(entry, this.venue().market(symbol));
+  }
+
+  order(order: EngineOrder): void {
+    for (const entry of this.accountSockets(order.accountId)) {
+      const data = extendedOrder(
+        this.venue(),
+        order,
+        entry.account!.accountId,
+        this.deps.extendedOrders.notesOf(order),
+      );
+      this.frame(entry, 'ORDER', { orders: [data] });
+    }
+  }
+
+  /** An order rejected before the book, to its account's streams. */
+  orderState(wallet: string, order: unknown): void {
+    for (const entry of this.accountSockets(wallet))
+      this.frame(entry, 'ORDER', { orders: [order] });
+  }
+
+  fill(fill: EngineFill): void {
+    for (const entry of this.accountSockets(fill.accountId)) {
+      this.frame(entry, 'TRADE', {
+        trades: [extendedTrade(this.venue(), fill, entry.account!.accountId)],
+      });
+    }
+  }
+
+  drop(accountId?: string): number {
+    let dropped = 0;
+    for (const entry of this.sockets) {
+      if (accountId && entry.account?.wallet !== accountId.toLowerCase()) continue;
+      entry.connection.drop();
+      this.sockets.delete(entry);
+      dropped += 1;
+    }
+    return dropped;
+  }
+
+  close(): void {
+    clearInterval(this.heartbeat);
+    this.drop();
+    this.server.close();
+  }
+
+  private *accountSockets(wallet: string): Iterable<ExtendedSocket> {
+    for (const entry of this.sockets) if (entry.account?.wallet === wallet) yield entry;
+  }
+
+  private sendBook(entry: ExtendedSocket, market: MarketState): void {
+    const side = (book: typeof market.book.bids) =>
+      book.top(BOOK_LEVELS).map((level) => ({
+        p: market.price.format(level.priceTicks),
+        q: market.lot.format(level.totalLots),
+      }));
+    this.frame(entry, 'SNAPSHOT', {
+      m: market.spec.symbol,
+      b: side(market.book.bids),
+      a: side(market.book.asks),
+    });
+  }
+
+  private frame(entry: ExtendedSocket, type: string, data: unknown): void {
+    entry.seq += 1;
+    entry.connection.send(JSON.stringify({ type, data, ts: Date.now(), seq: entry.seq }));
+  }
+
+  private venue(): VenueEngine {
+    return this.deps.world().venue(EXTENDED);
+  }
+
+  private checkAlive(): void {
+    for (const entry of this.sockets) {
+      if (!entry.connection.alive) {
+        entry.connection.drop();
+        this.sockets.delete(entry);
+        continue;
+      }
+      entry.connection.alive = false;
+      entry.connection.socket.ping();
+    }
+  }
+}
+
+function refuse(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}

@@ -1,0 +1,29 @@
+import type { Dialect, DialectDeps } from '../dialect';
+import { EXTENDED } from './extended-orders';
+import { ExtendedRest } from './extended-rest';
+import { ExtendedStreams } from './extended-streams';
+
+/**
+ * Extended's own API under `/dialects/extended`: REST at `/api/v1/...` and
+ * the streams at `/stream.extended.exchange/v1/...`, over the simulator's
+ * engine (README.md in this folder).
+ */
+export function createExtendedDialect(deps: DialectDeps): Dialect {
+  const rest = new ExtendedRest(deps);
+  const streams = new ExtendedStreams({
+    ...deps,
+    accounts: rest.accounts,
+    extendedOrders: rest.orders,
+  });
+  rest.orders.onUnplaced = (wallet, order) => streams.orderState(wallet, order);
+  return {
+    venue: EXTENDED,
+    addRoutes: (router) => rest.addRoutes(router),
+    handleUpgrade: (request, socket, head) => streams.handleUpgrade(request, socket, head),
+    drop: (accountId) => streams.drop(accountId),
+    close: () => streams.close(),
+    book: (_venue, symbol) => streams.book(symbol),
+    order: (_venue, order) => streams.order(order),
+    fill: (_venue, fill) => streams.fill(fill),
+  };
+}

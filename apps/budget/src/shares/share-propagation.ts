@@ -16,7 +16,22 @@ import { BudgetRepository } from '../budget.repository';
 import type { AccountChange } from '../budget.types';
 import { BudgetSettings } from '../config/budget.settings';
 import { BUDGET_SETTINGS, LOGGER, NATS } from '../tokens';
-import { TradeBudgetRows } from './trade-budget-rows';
+import { TradeBudgetRows, type AccountShareState } from './trade-budget-rows';
+
+/** A state to write, or an account whose state is read from the budget store first. */
+type RowState = AccountShareState | BudgetAccount;
+
+interface RowWriter {
+  running: Promise<void>;
+  next: RowState | undefined;
+}
+
+/** An account alone is read when written, so it is always current; of two states the later version wins. */
+const newest = (queued: RowState | undefined, incoming: RowState): RowState => {
+  if (!queued || !('version' in incoming)) return incoming;
+  if (!('version' in queued)) return queued;
+  return incoming.version >= queued.version ? incoming : queued;
+};
 
 export interface Tracing {
   correlationId?: string;
@@ -31,8 +46,8 @@ export interface Tracing {
  */
 @Injectable()
 export class SharePropagation implements BeforeApplicationShutdown {
-  /** Per account: the row write running now, and whether another change came in meanwhile. */
-  private readonly rowWriters = new Map<string, { running: Promise<void>; again: boolean }>();
+  /** Per account: the row write running now, and the state to write after it. */
+  private readonly rowWriters = new Map<string, RowWriter>();
 
   constructor(
     @Inject(NATS) private readonly nc: NatsConnection,
@@ -78,31 +93,38 @@ export class SharePropagation implements BeforeApplicationShutdown {
 
   /**
    * Writes the accounts' shares into their live trades' rows, in the
-   * background. Each write reads the latest shares, so a burst of changes on
-   * one account costs one write running plus at most one queued behind it.
+   * background: a change carries its state, an account given alone is read
+   * from the budget store. Per account one write runs at a time and the
+   * latest state waiting behind it replaces any older one, so a burst of
+   * changes costs one write running plus at most one queued.
    */
-  syncRows(accounts: BudgetAccount[]): void {
+  syncRows(accounts: Array<AccountChange | BudgetAccount>): void {
     for (const account of accounts) {
       const key = `${account.venue}:${account.wallet}`;
+      const state: RowState =
+        'after' in account
+          ? { ...account, share: account.after }
+          : { venue: account.venue, wallet: account.wallet };
       const writer = this.rowWriters.get(key);
       if (writer) {
-        writer.again = true;
+        writer.next = newest(writer.next, state);
         continue;
       }
-      const entry = { running: Promise.resolve(), again: false };
+      const entry: RowWriter = { running: Promise.resolve(), next: state };
       const loop = async (): Promise<void> => {
-        do {
-          entry.again = false;
-          await this.writeRows(account);
-        } while (entry.again);
+        while (entry.next) {
+          const next = entry.next;
+          entry.next = undefined;
+          await this.writeRows(next);
+        }
         this.rowWriters.delete(key);
       };
-      entry.running = loop();
       this.rowWriters.set(key, entry);
+      entry.running = loop();
     }
   }
 
-  /** Waits for the rows being written now (and fails if any write failed). */
+  /** Writes the accounts' current shares now (and fails if any write failed). */
   async writeRowsNow(accounts: BudgetAccount[]): Promise<void> {
     await Promise.all(accounts.map((account) => this.writeRows(account, true)));
   }
@@ -111,19 +133,24 @@ export class SharePropagation implements BeforeApplicationShutdown {
     await Promise.allSettled([...this.rowWriters.values()].map((writer) => writer.running));
   }
 
-  private async writeRows(account: BudgetAccount, rethrow = false): Promise<void> {
+  private async writeRows(target: RowState, rethrow = false): Promise<void> {
     try {
-      const updated = await this.rows.writeShares(account, async () => {
-        const lookup = await this.repository.readAccount(account);
-        return lookup.kind === 'found' ? lookup.state : null;
-      });
+      let state: AccountShareState | null;
+      if ('share' in target) {
+        state = target;
+      } else {
+        const lookup = await this.repository.readAccount(target);
+        state = lookup.kind === 'found' ? lookup.state : null;
+      }
+      if (!state) return;
+      const updated = await this.rows.writeShares(state);
       if (updated > 0) {
-        this.logger.debug({ venue: account.venue, updated }, 'trade rows show the new shares');
+        this.logger.debug({ venue: target.venue, updated }, 'trade rows show the new shares');
       }
     } catch (error) {
       // The sweep writes every account's shares again: a missed write heals there.
       this.logger.warn(
-        { venue: account.venue, err: error },
+        { venue: target.venue, err: error },
         'could not write shares into the trade rows; the next sweep retries',
       );
       if (rethrow) throw error;

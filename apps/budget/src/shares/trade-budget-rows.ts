@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { BudgetAccount } from '@sts/contracts';
+import type { BudgetAccount, BudgetRole } from '@sts/contracts';
 import { LIVE_TRADE_STATUSES } from '@sts/persistence';
-import type { AccountState } from '../budget.types';
+import type { HolderRef } from '../budget.types';
 import { DATA_SOURCE } from '../tokens';
 
 /** A trade row's accounts, as the rebuild and the sweeper read them. */
@@ -42,36 +42,46 @@ export class TradeBudgetRows {
   }
 
   /**
-   * Writes an account's current shares into its live trades' rows. Writers
-   * for one account queue on a transaction-scoped advisory lock and each reads
-   * the share from the budget store inside it, so the last write is always of
-   * the latest state, whichever replica or change it came from.
+   * Writes an account's shares into its live trades' rows: one statement, one
+   * round trip. The account's version is recorded with it; a state older than
+   * the last one written changes nothing (two writes of one account may
+   * arrive out of order: two replicas, two changes), one of the same version
+   * is written again (the sweep heals a row inserted after its write).
    */
-  async writeShares(
-    account: BudgetAccount,
-    readState: () => Promise<AccountState | null>,
-  ): Promise<number> {
-    return this.db.transaction(async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-        `sts-budget:${account.venue}:${account.wallet}`,
-      ]);
-      const state = await readState();
-      if (!state) return 0;
-      let updated = 0;
-      for (const [role, column] of [
-        ['maker', 'rate_budget'],
-        ['hedge', 'hedge_rate_budget'],
-      ] as const) {
-        const ids = state.holders.filter((h) => h.role === role).map((h) => h.tradeId);
-        if (ids.length === 0) continue;
-        const [, count] = (await manager.query(
-          `UPDATE trades SET ${column} = $1, updated_at = now()
-            WHERE id = ANY($2::uuid[]) AND status = ANY($3) AND ${column} IS DISTINCT FROM $1`,
-          [state.share, ids, LIVE_TRADE_STATUSES],
-        )) as [unknown, number];
-        updated += count;
-      }
-      return updated;
-    });
+  async writeShares(state: AccountShareState): Promise<number> {
+    const ids = (role: BudgetRole) =>
+      state.holders.filter((h) => h.role === role).map((h) => h.tradeId);
+    const [, updated] = (await this.db.query(
+      `WITH newer AS (
+         INSERT INTO budget_row_versions AS v (venue, wallet, version) VALUES ($1, $2, $3)
+         ON CONFLICT (venue, wallet) DO UPDATE SET version = EXCLUDED.version
+           WHERE v.version <= EXCLUDED.version
+         RETURNING 1
+       )
+       UPDATE trades SET
+         rate_budget = CASE WHEN id = ANY($5::uuid[]) THEN $4::int ELSE rate_budget END,
+         hedge_rate_budget = CASE WHEN id = ANY($6::uuid[]) THEN $4::int ELSE hedge_rate_budget END,
+         updated_at = now()
+       WHERE EXISTS (SELECT 1 FROM newer) AND status = ANY($7)
+         AND ((id = ANY($5::uuid[]) AND rate_budget IS DISTINCT FROM $4::int)
+           OR (id = ANY($6::uuid[]) AND hedge_rate_budget IS DISTINCT FROM $4::int))`,
+      [
+        state.venue,
+        state.wallet,
+        state.version,
+        state.share,
+        ids('maker'),
+        ids('hedge'),
+        LIVE_TRADE_STATUSES,
+      ],
+    )) as [unknown, number];
+    return updated;
   }
+}
+
+/** What a row write needs of an account: its share, the version of it, its holders. */
+export interface AccountShareState extends BudgetAccount {
+  share: number;
+  version: number;
+  holders: HolderRef[];
 }

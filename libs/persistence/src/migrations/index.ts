@@ -3,6 +3,7 @@ import { Trades1763700100000 } from './1763700100000-trades';
 import { AppendId1763700200000 } from './1763700200000-append-id';
 import { HotLeases1763700300000 } from './1763700300000-hot-leases';
 import { ChangeNotices1763700400000 } from './1763700400000-change-notices';
+import { BudgetRowVersions1763700500000 } from './1763700500000-budget-row-versions';
 
 /** Every migration, in order. A new migration is a new timestamped file listed here. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   AppendId1763700200000,
   HotLeases1763700300000,
   ChangeNotices1763700400000,
+  BudgetRowVersions1763700500000,
 ];

@@ -7,6 +7,7 @@ import { loadBudgetSettings, startBudgetService, type BudgetService } from '@sts
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import {
   SimControl,
+  issueExtendedApiKey,
   onboardLiveWallet,
   startVenueSim,
   type RunningVenueSim,
@@ -199,10 +200,21 @@ export class GatewayHarness {
     for (const exchange of venues) {
       await onboardLiveWallet(exchange, this.venueSim!.url, { walletAddress: wallet, privateKey });
       await this.simControl().deposit(exchange, wallet, '1000000');
-      credentials[exchange] = await this.operator.liveCredential(user.userId, exchange, wallet, {
-        address: wallet,
-        privateKey,
-      });
+      // Extended: an API key of the wallet's account and the account's own stark key.
+      const starkKey = `0x${(BigInt(privateKey) % 2n ** 250n).toString(16)}`;
+      const signer =
+        exchange === 'extended'
+          ? {
+              address: await issueExtendedApiKey(this.venueSim!.url, wallet, starkKey),
+              privateKey: starkKey,
+            }
+          : { address: wallet, privateKey };
+      credentials[exchange] = await this.operator.liveCredential(
+        user.userId,
+        exchange,
+        wallet,
+        signer,
+      );
     }
     return { ...user, privateKey, headers: { 'x-api-key': user.apiKey }, credentials };
   }

@@ -4,4 +4,4 @@
 export { startVenueSim, type RunningVenueSim, type VenueSimOptions } from './sim-server';
 export { paperConformanceSetup } from './testing/paper-harness';
 export { SimControl, type LoseNextFault } from './testing/sim-control';
-export { onboardLiveWallet } from './testing/live-harness';
+export { issueExtendedApiKey, onboardLiveWallet } from './testing/live-harness';

@@ -72,14 +72,23 @@ export async function liveAccountCredentials(
   const wallet = harnessCredentials(label);
   if (venue !== 'extended') return wallet;
   const starkPrivateKey = harnessStarkKey(label);
+  const apiKey = await issueExtendedApiKey(simUrl, wallet.walletAddress!, starkPrivateKey);
+  return { ...wallet, apiKey, secret: starkPrivateKey, privateKey: starkPrivateKey };
+}
+
+/** An API key the simulated Extended issues for a wallet's account with this stark key. */
+export async function issueExtendedApiKey(
+  simUrl: string,
+  wallet: string,
+  starkPrivateKey: string,
+): Promise<string> {
   const response = await fetch(`${simUrl}/dialects/extended/_sim/api-keys`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ wallet: wallet.walletAddress, stark_key: getStarkKey(starkPrivateKey) }),
+    body: JSON.stringify({ wallet, stark_key: getStarkKey(starkPrivateKey) }),
   });
   if (!response.ok) throw new Error(`extended api key: HTTP ${response.status}`);
-  const { api_key: apiKey } = (await response.json()) as { api_key: string };
-  return { ...wallet, apiKey, secret: starkPrivateKey, privateKey: starkPrivateKey };
+  return ((await response.json()) as { api_key: string }).api_key;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { BookDelta } from '../../engine/order-book';
 import type { EngineFill, EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import { DialectSockets, refuseUpgrade } from '../dialect-sockets';
 import {
   accountUpdate,
   depthEvent,
@@ -16,7 +17,6 @@ import {
 import { asterStatus, type AsterTif } from './aster-wire';
 import type { ListenKeys } from './listen-keys';
 
-const HEARTBEAT_MS = 15_000;
 const METHODS = ['SUBSCRIBE', 'UNSUBSCRIBE', 'LIST_SUBSCRIPTIONS', 'SET_PROPERTY', 'GET_PROPERTY'];
 
 /** One socket: its streams, combined or raw payloads, and the account of its listenKey. */
@@ -49,24 +49,20 @@ export interface AsterStreamDeps extends DialectDeps {
  */
 export class AsterStreams {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  private readonly sockets = new Set<AsterSocket>();
+  private readonly sockets = new DialectSockets<AsterSocket>();
   /** Orders whose NEW went out (an IOC's is sent with its first trade or its expiry). */
   private readonly announced = new Set<string>();
-  private readonly heartbeat: NodeJS.Timeout;
 
   constructor(
     private readonly venueId: string,
     private readonly deps: AsterStreamDeps,
-  ) {
-    this.heartbeat = setInterval(() => this.checkAlive(), HEARTBEAT_MS);
-    this.heartbeat.unref();
-  }
+  ) {}
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(request.url ?? '/', 'http://venue-sim');
     const path = url.pathname.slice(`/dialects/${this.venueId}`.length);
     if (this.deps.faults.socketsBlocked(this.venueId))
-      return refuse(socket, 503, 'Service Unavailable');
+      return refuseUpgrade(socket, 503, 'Service Unavailable');
     let streams: string[] = [];
     let combined = false;
     let listenKey: string | undefined;
@@ -79,11 +75,11 @@ export class AsterStreams {
       accountId = this.deps.listenKeys.accountOf(name, Date.now());
       if (accountId) listenKey = name;
       else if (/^[a-z0-9!_]+@[a-zA-Z0-9@_]+$/.test(name)) streams = [name];
-      else return refuse(socket, 400, 'Bad Request');
+      else return refuseUpgrade(socket, 400, 'Bad Request');
       if (accountId && this.deps.faults.walletSocketsBlocked(this.venueId, accountId))
-        return refuse(socket, 503, 'Service Unavailable');
+        return refuseUpgrade(socket, 503, 'Service Unavailable');
     } else if (path !== '/ws') {
-      return refuse(socket, 404, 'Not Found');
+      return refuseUpgrade(socket, 404, 'Not Found');
     }
     this.server.handleUpgrade(request, socket, head, (ws) => {
       const connection = new StreamConnection(ws, this.venueId, accountId, () =>
@@ -160,19 +156,14 @@ export class AsterStreams {
   }
 
   drop(accountId?: string): number {
-    let dropped = 0;
-    for (const entry of this.sockets) {
-      if (accountId && entry.connection.accountId !== accountId.toLowerCase()) continue;
-      entry.connection.drop();
-      this.sockets.delete(entry);
-      dropped += 1;
-    }
-    return dropped;
+    const account = accountId?.toLowerCase();
+    return this.sockets.drop(
+      (entry) => account === undefined || entry.connection.accountId === account,
+    );
   }
 
   close(): void {
-    clearInterval(this.heartbeat);
-    this.drop();
+    this.sockets.close();
     this.server.close();
   }
 
@@ -275,23 +266,7 @@ export class AsterStreams {
   private venue(): VenueEngine {
     return this.deps.world().venue(this.venueId);
   }
-
-  private checkAlive(): void {
-    for (const entry of this.sockets) {
-      if (!entry.connection.alive) {
-        entry.connection.drop();
-        this.sockets.delete(entry);
-        continue;
-      }
-      entry.connection.alive = false;
-      entry.connection.socket.ping();
-    }
-  }
 }
 
 const frame = (combined: boolean, stream: string, data: unknown): string =>
   JSON.stringify(combined ? { stream, data } : data);
-
-function refuse(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-}

@@ -6,10 +6,10 @@ import type { MarketState } from '../../engine/market-state';
 import type { EngineFill, EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import { DialectSockets, refuseUpgrade } from '../dialect-sockets';
 import type { ExtendedAccounts } from './extended-accounts';
 import { EXTENDED, extendedOrder, extendedTrade, type ExtendedOrders } from './extended-orders';
 
-const HEARTBEAT_MS = 15_000;
 const STREAM_BASE = `/dialects/${EXTENDED}/stream.extended.exchange/v1`;
 const BOOK_LEVELS = 20;
 
@@ -37,19 +37,15 @@ export interface ExtendedStreamDeps extends DialectDeps {
  */
 export class ExtendedStreams {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  private readonly sockets = new Set<ExtendedSocket>();
-  private readonly heartbeat: NodeJS.Timeout;
+  private readonly sockets = new DialectSockets<ExtendedSocket>();
 
-  constructor(private readonly deps: ExtendedStreamDeps) {
-    this.heartbeat = setInterval(() => this.checkAlive(), HEARTBEAT_MS);
-    this.heartbeat.unref();
-  }
+  constructor(private readonly deps: ExtendedStreamDeps) {}
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = new URL(request.url ?? '/', 'http://venue-sim').pathname;
-    if (!path.startsWith(STREAM_BASE)) return refuse(socket, 404, 'Not Found');
+    if (!path.startsWith(STREAM_BASE)) return refuseUpgrade(socket, 404, 'Not Found');
     if (this.deps.faults.socketsBlocked(EXTENDED))
-      return refuse(socket, 503, 'Service Unavailable');
+      return refuseUpgrade(socket, 503, 'Service Unavailable');
     const rest = path.slice(STREAM_BASE.length);
     let entry: Omit<ExtendedSocket, 'connection'>;
     if (rest === '/account') {
@@ -57,17 +53,17 @@ export class ExtendedStreams {
       try {
         account = this.deps.accounts.ofKey(request.headers['x-api-key']);
       } catch {
-        return refuse(socket, 401, 'Unauthorized');
+        return refuseUpgrade(socket, 401, 'Unauthorized');
       }
       if (this.deps.faults.walletSocketsBlocked(EXTENDED, account.wallet))
-        return refuse(socket, 503, 'Service Unavailable');
+        return refuseUpgrade(socket, 503, 'Service Unavailable');
       entry = { account: { wallet: account.wallet, accountId: account.accountId }, seq: 0 };
     } else if (rest.startsWith('/orderbooks/')) {
       const market = decodeURIComponent(rest.slice('/orderbooks/'.length));
-      if (!this.venue().markets.has(market)) return refuse(socket, 404, 'Not Found');
+      if (!this.venue().markets.has(market)) return refuseUpgrade(socket, 404, 'Not Found');
       entry = { market, seq: 0 };
     } else {
-      return refuse(socket, 404, 'Not Found');
+      return refuseUpgrade(socket, 404, 'Not Found');
     }
     this.server.handleUpgrade(request, socket, head, (ws) => {
       const connection = new StreamConnection(ws, EXTENDED, entry.account?.wallet, () =>
@@ -116,19 +112,12 @@ export class ExtendedStreams {
   }
 
   drop(accountId?: string): number {
-    let dropped = 0;
-    for (const entry of this.sockets) {
-      if (accountId && entry.account?.wallet !== accountId.toLowerCase()) continue;
-      entry.connection.drop();
-      this.sockets.delete(entry);
-      dropped += 1;
-    }
-    return dropped;
+    const account = accountId?.toLowerCase();
+    return this.sockets.drop((entry) => account === undefined || entry.account?.wallet === account);
   }
 
   close(): void {
-    clearInterval(this.heartbeat);
-    this.drop();
+    this.sockets.close();
     this.server.close();
   }
 
@@ -157,20 +146,4 @@ export class ExtendedStreams {
   private venue(): VenueEngine {
     return this.deps.world().venue(EXTENDED);
   }
-
-  private checkAlive(): void {
-    for (const entry of this.sockets) {
-      if (!entry.connection.alive) {
-        entry.connection.drop();
-        this.sockets.delete(entry);
-        continue;
-      }
-      entry.connection.alive = false;
-      entry.connection.socket.ping();
-    }
-  }
-}
-
-function refuse(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }

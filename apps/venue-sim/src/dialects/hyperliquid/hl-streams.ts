@@ -8,12 +8,12 @@ import { StreamConnection } from '../../api/stream-connection';
 import type { EngineFill, EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import { DialectSockets, refuseUpgrade } from '../dialect-sockets';
 import type { HlExchange } from './hl-exchange';
 import type { HlInfo } from './hl-info';
 import type { HlState } from './hl-state';
 import * as wire from './hl-wire';
 
-const HEARTBEAT_MS = 15_000;
 /** The venue closes a socket that sent nothing for this long (its docs: 60 s without a message). */
 const IDLE_MS = 60_000;
 /** Fills in a `userFills` snapshot. */
@@ -47,19 +47,17 @@ export interface HlStreamDeps extends DialectDeps {
  */
 export class HlStreams {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  private readonly sockets = new Set<HlSocket>();
-  private readonly heartbeat: NodeJS.Timeout;
+  private readonly sockets = new DialectSockets<HlSocket>(
+    (entry, nowMs) => nowMs - entry.lastMessageMs > IDLE_MS,
+  );
 
-  constructor(private readonly deps: HlStreamDeps) {
-    this.heartbeat = setInterval(() => this.checkAlive(), HEARTBEAT_MS);
-    this.heartbeat.unref();
-  }
+  constructor(private readonly deps: HlStreamDeps) {}
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = new URL(request.url ?? '/', 'http://venue-sim').pathname;
-    if (path !== '/dialects/hyperliquid/ws') return refuse(socket, 404, 'Not Found');
+    if (path !== '/dialects/hyperliquid/ws') return refuseUpgrade(socket, 404, 'Not Found');
     if (this.deps.faults.socketsBlocked('hyperliquid'))
-      return refuse(socket, 503, 'Service Unavailable');
+      return refuseUpgrade(socket, 503, 'Service Unavailable');
     this.server.handleUpgrade(request, socket, head, (ws) => {
       const connection = new StreamConnection(ws, 'hyperliquid', undefined, () =>
         this.deps.faults.latencyOf('hyperliquid'),
@@ -129,19 +127,12 @@ export class HlStreams {
   }
 
   drop(accountId?: string): number {
-    let dropped = 0;
-    for (const entry of this.sockets) {
-      if (accountId && !entry.users.has(accountId.toLowerCase())) continue;
-      entry.connection.drop();
-      this.sockets.delete(entry);
-      dropped += 1;
-    }
-    return dropped;
+    const account = accountId?.toLowerCase();
+    return this.sockets.drop((entry) => account === undefined || entry.users.has(account));
   }
 
   close(): void {
-    clearInterval(this.heartbeat);
-    this.drop();
+    this.sockets.close();
     this.server.close();
   }
 
@@ -278,19 +269,6 @@ export class HlStreams {
   private venue(): VenueEngine {
     return this.deps.world().venue('hyperliquid');
   }
-
-  private checkAlive(): void {
-    const now = Date.now();
-    for (const entry of this.sockets) {
-      if (!entry.connection.alive || now - entry.lastMessageMs > IDLE_MS) {
-        entry.connection.drop();
-        this.sockets.delete(entry);
-        continue;
-      }
-      entry.connection.alive = false;
-      entry.connection.socket.ping();
-    }
-  }
 }
 
 /** A subscription's identity, or undefined for one the simulated venue does not serve. */
@@ -306,8 +284,4 @@ function subscriptionKey(subscription: unknown): string | undefined {
   )
     return `${type}:${user.toLowerCase()}`;
   return undefined;
-}
-
-function refuse(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }

@@ -6,11 +6,11 @@ import type { MarketState } from '../../engine/market-state';
 import type { EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import { DialectSockets, refuseUpgrade } from '../dialect-sockets';
 import type { ParadexAuth } from './paradex-auth';
 import { ParadexError } from './paradex-auth';
 import { PARADEX, paradexOrder, type OrderNotes } from './paradex-orders';
 
-const HEARTBEAT_MS = 15_000;
 const BOOK_CHANNEL = /^order_book\.([A-Za-z0-9-]+)\.snapshot@(\d+)@(\d+)ms$/;
 const ORDERS_CHANNEL = /^orders\.([A-Za-z0-9-]+)$/;
 
@@ -38,18 +38,15 @@ export interface ParadexStreamDeps extends DialectDeps {
  */
 export class ParadexStreams {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  private readonly sockets = new Set<ParadexSocket>();
-  private readonly heartbeat: NodeJS.Timeout;
+  private readonly sockets = new DialectSockets<ParadexSocket>();
 
-  constructor(private readonly deps: ParadexStreamDeps) {
-    this.heartbeat = setInterval(() => this.checkAlive(), HEARTBEAT_MS);
-    this.heartbeat.unref();
-  }
+  constructor(private readonly deps: ParadexStreamDeps) {}
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = new URL(request.url ?? '/', 'http://venue-sim').pathname;
-    if (path !== `/dialects/${PARADEX}/v1`) return refuse(socket, 404, 'Not Found');
-    if (this.deps.faults.socketsBlocked(PARADEX)) return refuse(socket, 503, 'Service Unavailable');
+    if (path !== `/dialects/${PARADEX}/v1`) return refuseUpgrade(socket, 404, 'Not Found');
+    if (this.deps.faults.socketsBlocked(PARADEX))
+      return refuseUpgrade(socket, 503, 'Service Unavailable');
     this.server.handleUpgrade(request, socket, head, (ws) => {
       const connection = new StreamConnection(ws, PARADEX, undefined, () =>
         this.deps.faults.latencyOf(PARADEX),
@@ -96,19 +93,12 @@ export class ParadexStreams {
   }
 
   drop(accountId?: string): number {
-    let dropped = 0;
-    for (const entry of this.sockets) {
-      if (accountId && entry.account !== accountId.toLowerCase()) continue;
-      entry.connection.drop();
-      this.sockets.delete(entry);
-      dropped += 1;
-    }
-    return dropped;
+    const account = accountId?.toLowerCase();
+    return this.sockets.drop((entry) => account === undefined || entry.account === account);
   }
 
   close(): void {
-    clearInterval(this.heartbeat);
-    this.drop();
+    this.sockets.close();
     this.server.close();
   }
 
@@ -182,18 +172,6 @@ export class ParadexStreams {
   private venue(): VenueEngine {
     return this.deps.world().venue(PARADEX);
   }
-
-  private checkAlive(): void {
-    for (const entry of this.sockets) {
-      if (!entry.connection.alive) {
-        entry.connection.drop();
-        this.sockets.delete(entry);
-        continue;
-      }
-      entry.connection.alive = false;
-      entry.connection.socket.ping();
-    }
-  }
 }
 
 const notification = (channel: string, data: unknown) => ({
@@ -219,8 +197,4 @@ function bookSnapshot(market: MarketState) {
     updates: [],
     deletes: [],
   };
-}
-
-function refuse(socket: Duplex, status: number, text: string): void {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }

@@ -1,0 +1,157 @@
+import Big from 'big.js';
+import { eventually } from './eventually';
+import { WorkerHarness, type Trader, type TradeEventView } from './worker-harness';
+
+const sum = (fills: Array<{ size: string }>): string =>
+  fills.reduce((total, fill) => total.plus(fill.size), new Big(0)).toFixed();
+
+/** A trade's market, target and the size the outside trader takes from its maker order. */
+export interface PairTerms {
+  market: string;
+  target_size: string;
+  take: string;
+}
+
+export interface LivePairsSpec {
+  /** Venues in live mode (ccxt) against their dialects. */
+  live: string[];
+  /** [maker, hedge] pairs that run a trade to completed, each on BTC with 0.01 as target. */
+  pairs: Array<[string, string]>;
+  /** Two trades, each on its own market, alive when the worker is killed. */
+  crash: Array<{ pair: [string, string]; terms: PairTerms }>;
+  /** The first crash trade's hedge venue, refusing while the worker dies. */
+  refusingHedge: string;
+}
+
+/**
+ * The live path end to end between venue pairs: trades through the public
+ * HTTP API run to completed with every maker fill hedged, and a worker
+ * killed with trades alive is recovered by another, hedged size equal to
+ * maker fill size in the simulator's own records.
+ */
+export function describeLivePairs(title: string, spec: LivePairsSpec): void {
+  describe(title, () => {
+    const harness = new WorkerHarness();
+
+    beforeAll(async () => {
+      await harness.start({ liveDialects: spec.live, workers: 0 });
+    });
+
+    afterAll(() => harness.stop());
+
+    const createTrade = (
+      trader: Trader,
+      [maker, hedge]: [string, string],
+      overrides: Record<string, unknown> = {},
+    ): Promise<string> =>
+      harness.createTrade(trader, {
+        market: 'BTC',
+        long_exchange: maker,
+        short_exchange: hedge,
+        maker_leg: 'long',
+        target_size: '0.01',
+        target_spread: '-1000',
+        ...overrides,
+      });
+
+    const hedgedAsMade = async (
+      trader: Trader,
+      [maker, hedge]: [string, string],
+      size: string,
+    ): Promise<void> => {
+      let hedged = '0';
+      await eventually(
+        async () => (hedged = sum(await harness.sim.fillsOf(hedge, trader.wallet))) === size,
+        `${size} sold on ${hedge}`,
+        { last: () => ({ hedged, made: size }) },
+      );
+      const makerFills = await harness.sim.fillsOf(maker, trader.wallet);
+      expect(sum(makerFills)).toBe(size);
+      expect(makerFills.every((fill) => fill.side === 'buy' && fill.liquidity === 'maker')).toBe(
+        true,
+      );
+      const hedgeFills = await harness.sim.fillsOf(hedge, trader.wallet);
+      expect(hedgeFills.every((fill) => fill.side === 'sell' && fill.liquidity === 'taker')).toBe(
+        true,
+      );
+    };
+
+    describe('one worker', () => {
+      beforeAll(async () => {
+        await harness.addWorker();
+      });
+
+      afterAll(async () => {
+        for (const worker of harness.workers.splice(0)) await worker.close();
+      });
+
+      for (const pair of spec.pairs) {
+        const [maker, hedge] = pair;
+        it(`maker on ${maker}, hedge on ${hedge}: runs to completed with every fill hedged`, async () => {
+          const trader = await harness.liveTrader(pair);
+          const tradeId = await createTrade(trader, pair);
+          await harness.waitForStatus(trader, tradeId, 'active', 20_000);
+          const order = await harness.waitForRestingOrder(trader, maker);
+          expect(order).toMatchObject({ side: 'buy', size: '0.01' });
+
+          await harness.takeFromMaker(order, '0.004');
+          await harness.waitForEvent(trader, tradeId, 'hedge_outcome', 1, 15_000);
+          const rest = await harness.waitForRestingOrder(
+            trader,
+            maker,
+            (resting) => resting.orderId !== order.orderId || resting.filledSize === '0.004',
+          );
+          await harness.takeFromMaker(rest, new Big(rest.size).minus(rest.filledSize).toFixed());
+          const done = await harness.waitForStatus(trader, tradeId, 'completed', 20_000);
+          expect(done.filled_size).toBe('0.01');
+
+          const events: TradeEventView[] = await harness.events(trader, tradeId);
+          const outcomes = events
+            .filter((e) => e.event_type === 'hedge_outcome')
+            .map((e) => e.data);
+          expect(outcomes.every((outcome) => outcome.result === 'filled')).toBe(true);
+          expect(sum(outcomes.map((outcome) => ({ size: outcome.filled_size })))).toBe('0.01');
+          // Each maker fill logged once, however often the venue's fills were read.
+          const makerFills = events.filter((e) => e.event_type === 'maker_fill');
+          expect(sum(makerFills.map((e) => ({ size: String(e.data.size) })))).toBe('0.01');
+          await hedgedAsMade(trader, pair, '0.01');
+        });
+      }
+    });
+
+    it('kill -9 during live trades: another worker recovers, hedged size equals maker fill size', async () => {
+      const first = await harness.spawnWorker();
+      const traders = await Promise.all(spec.crash.map(({ pair }) => harness.liveTrader(pair)));
+      const trades = await Promise.all(
+        spec.crash.map(({ pair, terms }, i) =>
+          createTrade(traders[i], pair, { market: terms.market, target_size: terms.target_size }),
+        ),
+      );
+      const orders = await Promise.all(
+        spec.crash.map(({ pair }, i) => harness.waitForRestingOrder(traders[i], pair[0])),
+      );
+      // The first trade's hedge venue refuses while the worker dies: its fill is unhedged at the kill.
+      await harness.sim.rejectNext(spec.refusingHedge, 10_000, 'injected_rejection');
+      await Promise.all(
+        orders.map((order, i) => harness.takeFromMaker(order, spec.crash[i].terms.take)),
+      );
+      await harness.waitForEvent(traders[0], trades[0], 'hedge_sent', 1, 15_000);
+      await first.kill();
+      await harness.sim.rejectNext(spec.refusingHedge, 0);
+
+      await harness.spawnWorker();
+      for (const [i, { pair, terms }] of spec.crash.entries()) {
+        await harness.waitForEvent(traders[i], trades[i], 'recovery_completed', 1, 90_000);
+        const active = await harness.waitForStatus(traders[i], trades[i], 'active', 20_000);
+        expect(active.filled_size).toBe(terms.take);
+        await hedgedAsMade(traders[i], pair, terms.take);
+      }
+      for (const [i] of spec.crash.entries()) {
+        await harness.gateway.request('DELETE', `/api/v1/trades/${trades[i]}`, {
+          headers: traders[i].headers,
+        });
+        await harness.waitForStatus(traders[i], trades[i], 'canceled', 20_000);
+      }
+    });
+  });
+}

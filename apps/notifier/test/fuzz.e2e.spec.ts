@@ -36,11 +36,11 @@ jest.setTimeout(120_000);
 const FRAME_FIELDS = ['type', 'id', 'op', 'params'];
 const REPLY_TYPES = new Set(['error', 'pong', 'subscribed', 'unsubscribed', 'authenticated']);
 
-function frameProblem(frame: unknown, text: string): string | null {
+function frameProblem(frame: unknown, text: string, sent = ''): string | null {
   const type = (frame as { type?: unknown })?.type;
   if (typeof type !== 'string' || !REPLY_TYPES.has(type))
     return `unexpected frame ${text.slice(0, 200)}`;
-  return type === 'error' ? errorBodyProblem(frame, text, FRAME_FIELDS) : null;
+  return type === 'error' ? errorBodyProblem(frame, text, FRAME_FIELDS, sent) : null;
 }
 
 describe('fuzzing the notifier WebSocket', () => {
@@ -223,7 +223,7 @@ describe('fuzzing the notifier WebSocket', () => {
           throw new Error(`no pong after ${where}`);
         }
         for (const answer of answers) {
-          const problem = frameProblem(answer.value, answer.text);
+          const problem = frameProblem(answer.value, answer.text, String(frame));
           if (problem) throw new Error(`${problem} after ${where}`);
         }
         if (answers.length > 2)
@@ -279,7 +279,7 @@ describe('fuzzing the notifier WebSocket', () => {
         );
         const where = `${change.kind}: ${String(frame).slice(0, 300)}`;
         for (const answer of probe.frames) {
-          const problem = frameProblem(answer.value, answer.text);
+          const problem = frameProblem(answer.value, answer.text, String(frame));
           if (problem) throw new Error(`${problem} after first message ${where}`);
         }
         const authenticated = probe.frames.some(

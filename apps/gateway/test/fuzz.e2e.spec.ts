@@ -555,7 +555,8 @@ describe('fuzzing every gateway route', () => {
             } catch {
               throw new Error(`refusal is not JSON for ${where}`);
             }
-            const problem = errorBodyProblem(body, text);
+            const sent = `${wire.path} ${JSON.stringify(wire.headers)} ${wire.body ?? ''}`;
+            const problem = errorBodyProblem(body, text, [], sent);
             if (problem) throw new Error(`${problem} for ${where}`);
             if (after !== before)
               throw new Error(

@@ -2,8 +2,32 @@ import Big from 'big.js';
 import { eventually } from './eventually';
 import { WorkerHarness, type Trader, type TradeEventView } from './worker-harness';
 
-const sum = (fills: Array<{ size: string }>): string =>
+export const sum = (fills: Array<{ size: string }>): string =>
   fills.reduce((total, fill) => total.plus(fill.size), new Big(0)).toFixed();
+
+/**
+ * The simulator's own records of a trader: the maker venue bought `size` as
+ * maker, and the hedge venue sold the same as taker (waited for, since the
+ * last hedge may still be landing).
+ */
+export async function expectHedgedAsMade(
+  harness: WorkerHarness,
+  trader: Trader,
+  [maker, hedge]: [string, string],
+  size: string,
+): Promise<void> {
+  let hedged = '0';
+  await eventually(
+    async () => (hedged = sum(await harness.sim.fillsOf(hedge, trader.wallet))) === size,
+    `${size} sold on ${hedge}`,
+    { last: () => ({ hedged, made: size }) },
+  );
+  const makerFills = await harness.sim.fillsOf(maker, trader.wallet);
+  expect(sum(makerFills)).toBe(size);
+  expect(makerFills.every((fill) => fill.side === 'buy' && fill.liquidity === 'maker')).toBe(true);
+  const hedgeFills = await harness.sim.fillsOf(hedge, trader.wallet);
+  expect(hedgeFills.every((fill) => fill.side === 'sell' && fill.liquidity === 'taker')).toBe(true);
+}
 
 /** A trade's market, target and the size the outside trader takes from its maker order. */
 export interface PairTerms {
@@ -54,27 +78,8 @@ export function describeLivePairs(title: string, spec: LivePairsSpec): void {
         ...overrides,
       });
 
-    const hedgedAsMade = async (
-      trader: Trader,
-      [maker, hedge]: [string, string],
-      size: string,
-    ): Promise<void> => {
-      let hedged = '0';
-      await eventually(
-        async () => (hedged = sum(await harness.sim.fillsOf(hedge, trader.wallet))) === size,
-        `${size} sold on ${hedge}`,
-        { last: () => ({ hedged, made: size }) },
-      );
-      const makerFills = await harness.sim.fillsOf(maker, trader.wallet);
-      expect(sum(makerFills)).toBe(size);
-      expect(makerFills.every((fill) => fill.side === 'buy' && fill.liquidity === 'maker')).toBe(
-        true,
-      );
-      const hedgeFills = await harness.sim.fillsOf(hedge, trader.wallet);
-      expect(hedgeFills.every((fill) => fill.side === 'sell' && fill.liquidity === 'taker')).toBe(
-        true,
-      );
-    };
+    const hedgedAsMade = (trader: Trader, pair: [string, string], size: string) =>
+      expectHedgedAsMade(harness, trader, pair, size);
 
     describe('one worker', () => {
       beforeAll(async () => {

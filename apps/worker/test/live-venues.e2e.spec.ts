@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { eventually } from './eventually';
+import { expectHedgedAsMade, sum } from './live-pairs';
 import { WorkerHarness, type Trader, type TradeEventView } from './worker-harness';
 
 jest.setTimeout(150_000);
@@ -9,9 +9,6 @@ const VENUES = ['hyperliquid', 'aster'];
 /** Both in live mode (ccxt) against their dialects: no paper client is involved. */
 const LIVE = VENUES;
 const SYMBOL: Record<string, string> = { hyperliquid: 'BTC', aster: 'BTCUSDT' };
-
-const sum = (fills: Array<{ size: string }>): string =>
-  fills.reduce((total, fill) => total.plus(fill.size), new Big(0)).toFixed();
 
 /**
  * The live path end to end: the LIVE venues in live mode (the ccxt client,
@@ -42,24 +39,13 @@ describe('live venues through ccxt, against their dialects', () => {
     });
   };
 
-  const hedgedAsMade = async (trader: Trader, maker: string, size: string): Promise<void> => {
-    const hedge = maker === 'hyperliquid' ? 'aster' : 'hyperliquid';
-    let hedged = '0';
-    await eventually(
-      async () => (hedged = sum(await harness.sim.fillsOf(hedge, trader.wallet))) === size,
-      `${size} sold on ${hedge}`,
-      { last: () => ({ hedged, made: size }) },
+  const hedgedAsMade = (trader: Trader, maker: string, size: string): Promise<void> =>
+    expectHedgedAsMade(
+      harness,
+      trader,
+      [maker, maker === 'hyperliquid' ? 'aster' : 'hyperliquid'],
+      size,
     );
-    const makerFills = await harness.sim.fillsOf(maker, trader.wallet);
-    const hedgeFills = await harness.sim.fillsOf(hedge, trader.wallet);
-    expect(sum(makerFills)).toBe(size);
-    expect(makerFills.every((fill) => fill.side === 'buy' && fill.liquidity === 'maker')).toBe(
-      true,
-    );
-    expect(hedgeFills.every((fill) => fill.side === 'sell' && fill.liquidity === 'taker')).toBe(
-      true,
-    );
-  };
 
   describe('one worker', () => {
     beforeAll(async () => {

@@ -232,6 +232,26 @@ describe('dependency loss at the gateway', () => {
     await eventually(async () => (await create()).status === 202, 10_000);
   });
 
+  it('Postgres lost while a create holds its connection, waiting on the budget: 503, and the gateway lives on', async () => {
+    // The create takes its connection, then waits for the budget service (NATS
+    // blackholed); Postgres goes away meanwhile. The idle, checked-out
+    // connection emits 'error': unheard, it ended the process (fault matrix).
+    nats.blackhole();
+    let pending: Promise<HttpResult> | undefined;
+    try {
+      pending = create();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      postgres.cut();
+      const response = await pending;
+      expect(response.status).toBe(503);
+    } finally {
+      nats.restore();
+      postgres.restore();
+    }
+    await eventually(ready, 10_000);
+    await eventually(async () => (await create()).status === 202, 10_000);
+  });
+
   it('Redis gone behind the budget service: creates answer 503 naming what is missing, write nothing; back by itself', async () => {
     redis.cut();
     try {

@@ -13,8 +13,13 @@ import { postgresPool } from '../../../infrastructure/postgres-pool';
  */
 export type SqlValue = string | number | null;
 
-export const literal = (value: SqlValue): string =>
-  value === null ? 'NULL' : typeof value === 'number' ? String(value) : escapeLiteral(value);
+export function literal(value: SqlValue): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'string') return escapeLiteral(value);
+  // A number goes in as its digits: only a finite one is a SQL number.
+  if (!Number.isFinite(value)) throw new RangeError(`not a SQL number: ${value}`);
+  return String(value);
+}
 
 export interface ReplayRow {
   id: string;
@@ -35,7 +40,22 @@ export interface Admission {
 const REPLAY_COLUMNS = 'id, status, rate_budget, hedge_rate_budget';
 
 export class CreateTradeTransaction {
-  private constructor(private readonly client: PoolClient) {}
+  /** Set when the connection failed while the create held it between statements. */
+  private lost?: Error;
+  private readonly onError = (error: Error): void => {
+    this.lost = error;
+  };
+
+  /**
+   * A connection checked out of node-postgres' pool emits 'error' when
+   * Postgres goes away while it sits between two statements (the create waits
+   * on the budget service in between); nobody else listens then, and an
+   * unheard 'error' event ends the process. Heard here, the next statement
+   * fails instead (a lost Postgres: 503), and the connection is destroyed.
+   */
+  private constructor(private readonly client: PoolClient) {
+    client.on('error', this.onError);
+  }
 
   /** A connection of the gateway's pool (its Postgres limits apply) for one create. */
   static async open(dataSource: DataSource): Promise<CreateTradeTransaction> {
@@ -105,16 +125,19 @@ export class CreateTradeTransaction {
    * first; a connection whose rollback fails is closed, not reused.
    */
   async close(rollback: boolean): Promise<void> {
-    if (!rollback) {
-      this.client.release();
-      return;
-    }
+    if (this.lost) return this.release(this.lost);
+    if (!rollback) return this.release();
     try {
       await this.client.query('ROLLBACK');
-      this.client.release();
+      this.release();
     } catch (error) {
-      this.client.release(error as Error);
+      this.release(error as Error);
     }
+  }
+
+  private release(error?: Error): void {
+    this.client.off('error', this.onError);
+    this.client.release(error);
   }
 }
 

@@ -34,6 +34,12 @@ export class DialectSockets<T extends { connection: StreamConnection }> implemen
     return this.entries[Symbol.iterator]();
   }
 
+  /** Cuts one socket like a network failure. */
+  cut(entry: T): void {
+    entry.connection.drop();
+    this.entries.delete(entry);
+  }
+
   /** Cuts the sockets `match` picks (every one by default); returns how many. */
   drop(match: (entry: T) => boolean = () => true): number {
     let dropped = 0;

@@ -83,6 +83,11 @@ export function actionRefusal(error: unknown): HttpReply | AnswerLost {
   return new HlActionError(hlText.unknown).reply();
 }
 
+/** One order refused with its own status text. */
+export class HlOrderError extends Error {
+  override readonly name = 'HlOrderError';
+}
+
 /** What the order path or the engine refused one order for, as that order's status error. */
 export function orderRefusal(error: unknown, asset: number, bbo: () => string): string {
   const engine = error instanceof HttpFailure ? engineRefusalOf(error) : undefined;
@@ -92,13 +97,8 @@ export function orderRefusal(error: unknown, asset: number, bbo: () => string): 
     return hlText.rejected(typeof reason === 'string' ? reason : 'by the venue');
   }
   if (error instanceof SimError) return engineRefusal(error, asset, bbo);
-  if (error instanceof Error && error.name === 'HlOrderError') return error.message;
+  if (error instanceof HlOrderError) return error.message;
   throw error;
-}
-
-/** One order refused with its own status text. */
-export class HlOrderError extends Error {
-  override readonly name = 'HlOrderError';
 }
 
 function engineRefusal(error: SimError, asset: number, bbo: () => string): string {

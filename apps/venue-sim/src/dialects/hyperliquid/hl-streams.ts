@@ -180,8 +180,7 @@ export class HlStreams {
     const user =
       typeof subscription['user'] === 'string' ? subscription['user'].toLowerCase() : undefined;
     if (user && this.deps.faults.walletSocketsBlocked('hyperliquid', user)) {
-      entry.connection.drop();
-      this.sockets.delete(entry);
+      this.sockets.cut(entry);
       return;
     }
     entry.subscriptions.set(key, subscription);
@@ -231,8 +230,7 @@ export class HlStreams {
     if (type !== 'info' && type !== 'action') return this.parseError(entry, text);
     const channel: RequestChannel = {
       cut: () => {
-        entry.connection.drop();
-        this.sockets.delete(entry);
+        this.sockets.cut(entry);
       },
       mute: () => entry.connection.mute(),
     };

@@ -133,8 +133,7 @@ export class ParadexStreams {
       const wallet = this.deps.auth.walletOf(account);
       const accountId = this.deps.funding.account(PARADEX, wallet) ?? wallet;
       if (this.deps.faults.walletSocketsBlocked(PARADEX, accountId)) {
-        entry.connection.drop();
-        this.sockets.delete(entry);
+        this.sockets.cut(entry);
         return;
       }
       entry.account = accountId;

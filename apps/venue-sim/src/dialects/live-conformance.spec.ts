@@ -23,3 +23,8 @@ runVenueConformance(
   'live extended (ccxt) on its dialect',
   liveConformanceSetup('extended', 'ETH-USD', 24),
 );
+
+runVenueConformance(
+  'live lighter (ccxt) on its dialect, with a stand-in signer',
+  liveConformanceSetup('lighter', 'ETH', 25),
+);

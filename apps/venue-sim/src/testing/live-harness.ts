@@ -9,6 +9,7 @@ import {
   type LiveCredentials,
 } from '@sts/venues';
 import { startVenueSim, type RunningVenueSim } from '../sim-server';
+import { lighterTestApiKey, lighterTestSignerFiles } from './lighter-test-signer-files';
 import { simDriver } from './paper-harness';
 import { SimControl } from './sim-control';
 
@@ -70,11 +71,49 @@ export async function liveAccountCredentials(
   label: string,
 ): Promise<LiveCredentials> {
   const wallet = harnessCredentials(label);
+  if (venue === 'lighter') return lighterApiKeyCredentials(simUrl, wallet.walletAddress!, label);
   if (venue !== 'extended') return wallet;
   const starkPrivateKey = harnessStarkKey(label);
   const apiKey = await issueExtendedApiKey(simUrl, wallet.walletAddress!, starkPrivateKey);
   return { ...wallet, apiKey, secret: starkPrivateKey, privateKey: starkPrivateKey };
 }
+
+/** Lighter's API key index the harness registers (ccxt takes 4 to 254). */
+const LIGHTER_API_KEY_INDEX = 4;
+
+/**
+ * A Lighter account's API key, registered on the simulated venue for a
+ * wallet as its owner does once (a ChangePubKey signed with the wallet), and
+ * the credential the service stores for it: `<account index>:<API key
+ * index>` and the API key's private key.
+ */
+export async function lighterApiKeyCredentials(
+  simUrl: string,
+  wallet: string,
+  label: string,
+): Promise<LiveCredentials> {
+  const key = lighterTestApiKey(label);
+  const response = await fetch(`${simUrl}/dialects/lighter/_sim/api-keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      l1_address: wallet,
+      api_key_index: LIGHTER_API_KEY_INDEX,
+      public_key: key.publicKey,
+    }),
+  });
+  if (!response.ok) throw new Error(`lighter api key: HTTP ${response.status}`);
+  const { account_index } = (await response.json()) as { account_index: number };
+  return {
+    walletAddress: wallet,
+    apiKey: `${account_index}:${LIGHTER_API_KEY_INDEX}`,
+    secret: key.privateKey,
+  };
+}
+
+/** ccxt options a venue's live client needs in tests: Lighter's stand-in signer. */
+export const liveTestOptions = (venue: string): { options?: Record<string, unknown> } =>
+  venue === 'lighter' ? { options: lighterTestSignerFiles() } : {};
 
 /** An API key the simulated Extended issues for a wallet's account with this stark key. */
 export async function issueExtendedApiKey(
@@ -133,7 +172,14 @@ export function liveConformanceSetup(
 ): ConformanceSetup {
   let sim: RunningVenueSim | undefined;
   return {
-    capabilities: { trade: true, dropStream: true, rateLimit: true, loseAnswer: 'after' },
+    capabilities: {
+      trade: true,
+      dropStream: true,
+      rateLimit: true,
+      loseAnswer: 'after',
+      // Lighter keeps a 48-bit integer of our 128-bit client order id: only the client that placed the order can name it.
+      idsFromTheVenue: venue !== 'lighter',
+    },
     start: async () => {
       const running = await startVenueSim({
         seed,
@@ -149,7 +195,10 @@ export function liveConformanceSetup(
         createClient: async (account) => {
           const label = `${venue}:${seed}:${account}`;
           const credentials = await liveAccountCredentials(venue, running.url, label);
-          const exchange = await createCcxtExchange(venue, credentials, { endpoint });
+          const exchange = await createCcxtExchange(venue, credentials, {
+            endpoint,
+            ...liveTestOptions(venue),
+          });
           await openLiveAccount(venue, exchange, control, harnessWallet(label).address);
           (exchange as { timeout?: number }).timeout =
             account === 'rate-limit' ? BURST_TIMEOUT_MS : REQUEST_TIMEOUT_MS;

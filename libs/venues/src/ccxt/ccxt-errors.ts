@@ -26,9 +26,11 @@ const POST_ONLY_TEXT =
 const DUPLICATE_TEXT = /duplicate|already exists/i;
 /**
  * An order not there to cancel: Paradex's ORDER_IS_CLOSED, Extended's "Order
- * not found." (both bare refusals in ccxt 4.5.84).
+ * not found." (both bare refusals in ccxt 4.5.84), Lighter's 21600 "given
+ * order is not an active limit order".
  */
-const NOT_OPEN_TEXT = /ORDER_IS_CLOSED|ORDER_IS_NOT_OPEN|"Order not found\."/;
+const NOT_OPEN_TEXT =
+  /ORDER_IS_CLOSED|ORDER_IS_NOT_OPEN|"Order not found\."|not an active (limit )?order/;
 /** ccxt does not say how long to wait; one second is the usual window of a per-second limit. */
 const DEFAULT_RETRY_AFTER_MS = 1_000;
 

@@ -8,6 +8,7 @@ import type {
   Ticker,
   Trade,
 } from 'ccxt';
+import { lighterAccountConfig, lighterFetchOrder } from './lighter';
 
 /**
  * The part of a ccxt (pro) exchange the live client uses. Real exchanges
@@ -123,6 +124,8 @@ export function endpointUrls(venue: string, endpoint: string): Record<string, un
       return { v1: `${http}/v1`, v2: `${http}/v2`, ws: `${ws}/v1` };
     case 'extended':
       return { rest: http, ws: `${ws}/stream.extended.exchange/v1` };
+    case 'lighter':
+      return { root: http, public: http, private: http, ws: `${ws}/stream` };
     default:
       throw new Error(`no endpoint mapping for ccxt venue "${venue}"`);
   }
@@ -199,14 +202,16 @@ export async function createCcxtExchange(
   options: CcxtExchangeOptions = {},
 ): Promise<CcxtExchangeLike> {
   const ccxt = await import('ccxt');
+  const lighter = venue === 'lighter' ? lighterAccountConfig(credentials) : undefined;
   const ExchangeClass = (
     ccxt.pro as unknown as Record<string, new (config: Record<string, unknown>) => CcxtExchangeLike>
   )[venue];
   if (!ExchangeClass) throw new Error(`ccxt has no pro exchange "${venue}"`);
   const fees = noIntegratorFees(venue);
   const exchange = new ExchangeClass({
-    ...credentials,
+    ...(lighter ? lighter.credentials : credentials),
     ...fees,
+    ...(lighter ? { fetchOrder: lighterFetchOrder(ccxt.OrderNotFound) } : {}),
     // The service spends each account's request limit through its own budgets
     // (apps/budget); ccxt's throttle would be a hidden queue between a maker
     // fill and its hedge (Aster's paces one instance at 3 requests a second).
@@ -215,6 +220,7 @@ export async function createCcxtExchange(
     options: {
       defaultType: 'swap',
       ...VENUE_OPTIONS[venue],
+      ...lighter?.options,
       ...options.options,
       ...(fees['options'] as Record<string, unknown>),
     },
@@ -233,11 +239,12 @@ export async function createCcxtExchange(
 
 /**
  * Venues whose ccxt signing takes its nonce from the millisecond clock
- * (Aster v3: `milliseconds() * 1000`): two requests of one account signed in
- * the same millisecond would carry one nonce, and the venue refuses the
- * second (-4225). Their instances get a clock that never repeats a value.
+ * (Aster v3: `milliseconds() * 1000`; Lighter: its "skip nonce" transactions
+ * carry `milliseconds()`): two requests of one account signed in the same
+ * millisecond would carry one nonce, and the venue refuses the second (Aster
+ * -4225, Lighter 21104). Their instances get a clock that never repeats a value.
  */
-const MILLISECOND_NONCE = new Set(['aster']);
+const MILLISECOND_NONCE = new Set(['aster', 'lighter']);
 
 /**
  * The wall clock in milliseconds, one more than the last value when the

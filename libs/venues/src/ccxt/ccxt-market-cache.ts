@@ -49,6 +49,11 @@ export class CcxtMarketCache {
   }
 
   /** Some listed market's unified symbol (for requests that need one, whichever). */
+  /** The unified symbol of every market listed. */
+  allUnified(): string[] {
+    return [...this.byUnified.keys()];
+  }
+
   anyUnified(): string {
     const first = this.byUnified.keys().next();
     if (first.done) throw new OrderRejectedError(this.venue, 'unknown_market', 'no markets loaded');

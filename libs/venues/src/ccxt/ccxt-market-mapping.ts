@@ -7,10 +7,17 @@ import { decimal, required } from './ccxt-decimal';
 /** ccxt's precision modes (ccxt.DECIMAL_PLACES, ccxt.TICK_SIZE). */
 const DECIMAL_PLACES = 2;
 
-/** The venue's own name of a market: hyperliquid's coin name, the exchange id elsewhere. */
+/**
+ * The venue's own name of a market: the exchange id, or where that is a
+ * number, the name the venue lists it by (Hyperliquid's coin `name`,
+ * Lighter's `symbol`).
+ */
 export function nativeSymbol(market: MarketInterface): string {
-  const info = market.info as { name?: unknown } | undefined;
-  if (/^\d+$/.test(market.id ?? '') && typeof info?.name === 'string') return info.name;
+  const info = market.info as { name?: unknown; symbol?: unknown } | undefined;
+  if (/^\d+$/.test(market.id ?? '')) {
+    if (typeof info?.name === 'string') return info.name;
+    if (typeof info?.symbol === 'string') return info.symbol;
+  }
   return market.id ?? market.symbol;
 }
 

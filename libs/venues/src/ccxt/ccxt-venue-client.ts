@@ -32,7 +32,7 @@ import { toBalances, toBook, toPosition, venueClientOrderIdOf } from './ccxt-map
 import { CcxtStreams } from './ccxt-streams';
 import { decodeClientOrderId, encodeClientOrderId } from './client-order-ids';
 import { OrderTracker } from './order-tracker';
-import { QUEUED_ACK, awaitQueued, isQueued, queuedRefusal } from './queued-orders';
+import { QUEUED_ACK, QUEUE_SETTLE_MS, awaitQueued, isQueued, queuedRefusal } from './queued-orders';
 
 export interface CcxtVenueClientOptions {
   venue: string;
@@ -197,6 +197,15 @@ export class CcxtVenueClient implements VenueClient {
   }
 
   async openOrders(symbol?: string): Promise<VenueOrder[]> {
+    if (!symbol && OPEN_ORDERS_PER_MARKET.has(this.venue)) {
+      if (!this.markets$.loaded) await this.markets();
+      const orders: VenueOrder[] = [];
+      for (const unified of this.markets$.allUnified()) {
+        const open = await this.call(() => this.exchange.fetchOpenOrders(unified));
+        orders.push(...open.map((order) => this.seen(order)));
+      }
+      return orders;
+    }
     const unified = symbol ? this.markets$.unified(symbol) : undefined;
     const orders = await this.call(() => this.exchange.fetchOpenOrders(unified));
     return orders.map((order) => this.seen(order));
@@ -286,9 +295,24 @@ export class CcxtVenueClient implements VenueClient {
         },
       );
       const placed = { unified, request, encoded: String(encoded), ioc };
+      const settled = QUEUED_ACK.get(this.venue);
+      if (settled && !order.id) {
+        // Lighter answers a transaction hash only: what the order did is read
+        // from the venue's record of it, found by our client order id.
+        const found = await this.placedOrder(request.clientOrderId, unified);
+        const id = found.id;
+        this.tracker.track(id, request.clientOrderId, request.size);
+        const done = await awaitQueued(
+          found,
+          () => this.call(() => this.exchange.fetchOrder(id, unified)),
+          settled,
+        );
+        const refusal = queuedRefusal(done, this.venue);
+        if (refusal) throw refusal;
+        return { order: this.seen(completePlacement(done, placed)), fills: [], duplicate: false };
+      }
       let answered = completePlacement(order, placed);
       if (answered.id) this.tracker.track(answered.id, request.clientOrderId, request.size);
-      const settled = QUEUED_ACK.get(this.venue);
       if (settled && answered.id && isQueued(answered)) {
         const id = answered.id;
         answered = await awaitQueued(
@@ -351,6 +375,36 @@ export class CcxtVenueClient implements VenueClient {
       error.cause,
       Date.now() + UNBOUNDED_REQUEST_SETTLE_MS,
     );
+  }
+
+  /**
+   * A placement the venue took without naming the order (Lighter's
+   * transaction hash): the venue's record of it, looked up by our client
+   * order id until it shows. Not shown within the settle window, the
+   * placement's outcome is unknown, like a lost answer: the caller settles
+   * it later by looking again.
+   */
+  private async placedOrder(
+    clientOrderId: string,
+    unified: string,
+  ): Promise<Order & { id: string }> {
+    const deadline = Date.now() + QUEUE_SETTLE_MS;
+    for (;;) {
+      try {
+        const order = await this.orderByClientId(clientOrderId, unified);
+        if (order?.id) return order as Order & { id: string };
+      } catch (error) {
+        if (!(error instanceof UnknownOrderError)) throw error;
+      }
+      if (Date.now() >= deadline)
+        throw this.unsettled(
+          new VenueNetworkError(
+            this.venue,
+            `the venue took the placement of ${clientOrderId} but has not shown the order yet`,
+          ),
+        );
+      await new Promise((resolve) => setTimeout(resolve, PLACED_POLL_MS).unref());
+    }
   }
 
   /**
@@ -428,10 +482,14 @@ export class CcxtVenueClient implements VenueClient {
 /**
  * Venues whose ccxt fetchOrder finds an order, open or closed, by the client
  * order id we gave it (Hyperliquid's orderStatus by cloid, Aster's
- * origClientOrderId, Paradex's orders/by_client_id, Extended's orders/external);
+ * origClientOrderId, Paradex's orders/by_client_id, Extended's orders/external,
+ * Lighter's active and inactive orders by client order index);
  * proven against their dialects.
  */
-const LOOKUP_BY_CLIENT_ID = new Set(['hyperliquid', 'aster', 'paradex', 'extended']);
+const LOOKUP_BY_CLIENT_ID = new Set(['hyperliquid', 'aster', 'paradex', 'extended', 'lighter']);
+
+/** How often a placement not yet shown by the venue is looked for. */
+const PLACED_POLL_MS = 20;
 
 /** An order's fills are read from a little before it was created (the venue's clock). */
 const FILL_READ_MARGIN_MS = 5_000;
@@ -442,6 +500,9 @@ const REMEMBERED_ORDERS = 10_000;
 /** Venues whose ccxt fetchMyTrades needs a market (Aster's userTrades takes one symbol). */
 const FILLS_PER_MARKET = new Set(['aster']);
 
+/** Venues whose ccxt fetchOpenOrders needs a market (Lighter's accountActiveOrders): all are read one by one. */
+const OPEN_ORDERS_PER_MARKET = new Set(['lighter']);
+
 type CredentialProbe = (exchange: CcxtExchangeLike, unified: string) => Promise<unknown>;
 
 const readBalances: CredentialProbe = (exchange) => exchange.fetchBalance();
@@ -451,9 +512,12 @@ const readBalances: CredentialProbe = (exchange) => exchange.fetchBalance();
  * reads are signed (aster and most venues) a balance read does; Hyperliquid's
  * reads are public (by address), so a signed cancel of an order id that
  * cannot exist is sent: "never placed" proves the signer acts for the wallet.
+ * Lighter's balance read is public too; its open orders are read with a token.
  */
 const CREDENTIAL_PROBES: Partial<Record<string, CredentialProbe>> = {
   hyperliquid: (exchange, unified) => exchange.cancelOrder('1', unified),
+  // Lighter's account reads are public: its open orders need the auth token the key signs.
+  lighter: (exchange, unified) => exchange.fetchOpenOrders(unified),
 };
 
 const isDuplicate = (error: VenueError): boolean =>

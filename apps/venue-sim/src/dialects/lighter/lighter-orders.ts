@@ -1,0 +1,354 @@
+import { createHash } from 'node:crypto';
+import Big from 'big.js';
+import type { HttpReply } from '../../api/http-kit';
+import type { SignedRequest } from '../../api/order-entry';
+import type { MarketState } from '../../engine/market-state';
+import type { EngineFill, EngineOrder } from '../../engine/types';
+import type { VenueEngine } from '../../engine/venue-engine';
+import type { DialectDeps } from '../dialect';
+import { engineOrderId, numericId } from '../engine-ids';
+import { LIGHTER, LighterError, type LighterAccount } from './lighter-accounts';
+import { TIME_IN_FORCE, type CancelOrderTx, type CreateOrderTx } from './lighter-tx';
+
+/** Statuses of an order the engine never held (refused before the book). */
+type UnplacedStatus = 'canceled-post-only' | 'canceled-margin-not-allowed';
+
+interface Unplaced {
+  orderIndex: number;
+  account: number;
+  wallet: string;
+  market: MarketState;
+  tx: CreateOrderTx;
+  status: UnplacedStatus;
+  createdMs: number;
+}
+
+const MAX_REMEMBERED = 10_000;
+/** Order indices of orders the engine never held: above the engine's numbering. */
+const UNPLACED_BASE = 900_000_000_000_000;
+/** Each accepted transaction's place in the simulated chain (Lighter answers its hash). */
+let blockHeight = 1_000;
+
+/** Decimal places of a power-of-ten step (`0.01` → 2); Lighter scales amounts and prices by them. */
+export function decimalsOf(step: string): number {
+  const text = new Big(step).toFixed();
+  const dot = text.indexOf('.');
+  return dot < 0 ? 0 : text.length - dot - 1;
+}
+
+/** Market indices are the markets' places in the venue's profile. */
+export function marketIndexOf(venue: VenueEngine, symbol: string): number {
+  return venue.profile.markets.findIndex((m) => m.symbol === symbol);
+}
+
+export function marketAt(venue: VenueEngine, index: number): MarketState | undefined {
+  const spec = venue.profile.markets[index];
+  return spec ? venue.markets.get(spec.symbol) : undefined;
+}
+
+const txHash = (txInfo: unknown): string =>
+  createHash('sha256').update(JSON.stringify(txInfo)).digest('hex') +
+  createHash('sha256').update(String(blockHeight)).digest('hex').slice(0, 16);
+
+/**
+ * Lighter's orders over the engine. `POST /api/v1/sendTx` takes a signed
+ * create-order or cancel-order transaction; the venue answers its hash, and
+ * the order's fate is what the account's order reads and streams say after:
+ * `open`, `filled`, `canceled`, or closed before the book with
+ * `canceled-post-only` (a post-only order that would have crossed) or
+ * `canceled-margin-not-allowed`.
+ */
+export class LighterOrders {
+  private readonly unplaced = new Map<number, Unplaced>();
+  private readonly nonces = new Map<string, number>();
+  private seq = 0;
+  /** Told of an order closed before the book. */
+  onUnplaced: (wallet: string, marketIndex: number, order: unknown) => void = () => undefined;
+
+  constructor(private readonly deps: DialectDeps) {}
+
+  place(request: SignedRequest, account: LighterAccount, tx: CreateOrderTx): Promise<HttpReply> {
+    const type = tx.timeInForce === TIME_IN_FORCE.ioc ? 'ioc' : 'post_only';
+    return this.deps.orders.execute(request, { op: 'place', fields: { type } }, (venue) => {
+      if (tx.timeInForce === TIME_IN_FORCE.gtt)
+        throw new LighterError(400, 21705, 'the simulated venue takes post-only and IOC orders');
+      const market = marketAt(venue, tx.marketIndex);
+      if (!market) throw new LighterError(400, 21602, 'invalid market index');
+      const clientOrderId = String(tx.clientOrderIndex);
+      if (
+        tx.clientOrderIndex !== 0 &&
+        venue.registry.byClientOrderId(account.wallet, clientOrderId)
+      )
+        throw new LighterError(400, 21728, 'client order index already exists');
+      const price = new Big(tx.price).div(new Big(10).pow(decimalsOf(market.spec.tickSize)));
+      const size = new Big(tx.baseAmount).div(new Big(10).pow(decimalsOf(market.spec.lotSize)));
+      try {
+        const outcome = venue.desk.place(account.wallet, {
+          symbol: market.spec.symbol,
+          side: tx.isAsk ? 'sell' : 'buy',
+          type,
+          price: price.toFixed(),
+          size: size.toFixed(),
+          clientOrderId,
+        });
+        if (outcome.duplicate)
+          throw new LighterError(400, 21728, 'client order index already exists');
+        this.nonces.set(outcome.order.orderId, tx.nonce);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (code === 'post_only_would_cross')
+          this.reject(account, market, tx, 'canceled-post-only');
+        else if (code === 'insufficient_margin')
+          this.reject(account, market, tx, 'canceled-margin-not-allowed');
+        else if (code === 'duplicate_client_order_id')
+          throw new LighterError(400, 21728, 'client order index already exists');
+        else if (code === 'invalid_order') {
+          const reason = (error as { reason?: unknown }).reason;
+          if (reason === 'invalid_tick') throw new LighterError(400, 21702, 'invalid price');
+          if (reason === 'below_min_size')
+            throw new LighterError(400, 21603, 'invalid min amounts for market');
+          throw new LighterError(400, 21701, 'invalid base amount');
+        } else throw error;
+      }
+      return accepted(tx);
+    });
+  }
+
+  cancel(request: SignedRequest, account: LighterAccount, tx: CancelOrderTx): Promise<HttpReply> {
+    return this.deps.orders.execute(request, { op: 'cancel', fields: {} }, (venue) => {
+      const market = marketAt(venue, tx.marketIndex);
+      if (!market) throw new LighterError(400, 21602, 'invalid market index');
+      const order = this.find(venue, account.wallet, tx.index);
+      if (
+        !order ||
+        order.symbol !== market.spec.symbol ||
+        (order.status !== 'open' && order.status !== 'partially_filled')
+      )
+        throw new LighterError(400, 21600, 'given order is not an active limit order');
+      venue.desk.cancel(account.wallet, { orderId: order.orderId });
+      return accepted(tx);
+    });
+  }
+
+  /** The account's resting orders of a market (`accountActiveOrders`). */
+  active(venue: VenueEngine, account: LighterAccount, market: MarketState) {
+    return venue.registry
+      .open(account.wallet)
+      .filter((order) => order.symbol === market.spec.symbol)
+      .sort((a, b) => a.createdAtMs - b.createdAtMs)
+      .map((order) => this.view(venue, order, account.index));
+  }
+
+  /** The account's closed orders of a market, newest first (`accountInactiveOrders`). */
+  inactive(venue: VenueEngine, account: LighterAccount, market: MarketState, limit: number) {
+    const closed = venue.registry
+      .ordersOf(account.wallet)
+      .filter(
+        (order) =>
+          order.symbol === market.spec.symbol &&
+          order.status !== 'open' &&
+          order.status !== 'partially_filled',
+      )
+      .map((order) => ({ at: order.updatedAtMs, view: this.view(venue, order, account.index) }));
+    const refused = [...this.unplaced.values()]
+      .filter((entry) => entry.wallet === account.wallet && entry.market === market)
+      .map((entry) => ({ at: entry.createdMs, view: unplacedView(entry) }));
+    return [...closed, ...refused]
+      .sort((a, b) => b.at - a.at)
+      .slice(0, limit)
+      .map((entry) => entry.view);
+  }
+
+  /** An engine order as Lighter's order reads and the account stream give it. */
+  view(venue: VenueEngine, order: EngineOrder, accountIndex: number) {
+    const market = venue.market(order.symbol);
+    const open = order.status === 'open' || order.status === 'partially_filled';
+    const ioc = order.type === 'ioc';
+    return orderView({
+      orderIndex: numericId(order.orderId),
+      clientOrderIndex: Number(order.clientOrderId),
+      marketIndex: marketIndexOf(venue, order.symbol),
+      account: accountIndex,
+      size: market.lot.format(order.sizeLots),
+      price: market.price.format(order.priceTicks),
+      nonce: this.nonces.get(order.orderId) ?? 0,
+      remaining: market.lot.format(open ? order.sizeLots - order.filledLots : 0),
+      isAsk: order.side === 'sell',
+      filled: market.lot.format(order.filledLots),
+      filledQuote: order.filledValue.toFixed(6),
+      timeInForce: ioc ? 'immediate-or-cancel' : 'post-only',
+      status: statusOf(order),
+      createdMs: order.createdAtMs,
+      updatedMs: order.updatedAtMs,
+    });
+  }
+
+  private find(venue: VenueEngine, wallet: string, index: number): EngineOrder | undefined {
+    const engineId = engineOrderId(index);
+    return (
+      (engineId ? venue.registry.get(wallet, engineId) : undefined) ??
+      venue.registry.byClientOrderId(wallet, String(index))
+    );
+  }
+
+  private reject(
+    account: LighterAccount,
+    market: MarketState,
+    tx: CreateOrderTx,
+    status: UnplacedStatus,
+  ): void {
+    this.seq += 1;
+    const entry: Unplaced = {
+      orderIndex: UNPLACED_BASE + this.seq,
+      account: account.index,
+      wallet: account.wallet,
+      market,
+      tx,
+      status,
+      createdMs: Date.now(),
+    };
+    this.unplaced.set(entry.orderIndex, entry);
+    if (this.unplaced.size > MAX_REMEMBERED)
+      this.unplaced.delete(this.unplaced.keys().next().value as number);
+    this.onUnplaced(account.wallet, tx.marketIndex, unplacedView(entry));
+  }
+}
+
+function accepted(tx: CreateOrderTx | CancelOrderTx): HttpReply {
+  blockHeight += 1;
+  return {
+    status: 200,
+    body: {
+      code: 200,
+      message: '{"ratelimit": "didn\'t use volume quota"}',
+      tx_hash: txHash(tx),
+      predicted_execution_time_ms: Date.now() + 1,
+    },
+  };
+}
+
+function statusOf(order: EngineOrder): string {
+  switch (order.status) {
+    case 'open':
+    case 'partially_filled':
+      return 'open';
+    case 'filled':
+      return 'filled';
+    case 'canceled':
+      return order.type === 'ioc' ? 'canceled-not-enough-liquidity' : 'canceled';
+  }
+}
+
+interface OrderFacts {
+  orderIndex: number;
+  clientOrderIndex: number;
+  marketIndex: number;
+  account: number;
+  size: string;
+  price: string;
+  nonce: number;
+  remaining: string;
+  isAsk: boolean;
+  filled: string;
+  filledQuote: string;
+  timeInForce: string;
+  status: string;
+  createdMs: number;
+  updatedMs: number;
+}
+
+function orderView(facts: OrderFacts) {
+  const seconds = (ms: number) => Math.floor(ms / 1000);
+  return {
+    order_index: facts.orderIndex,
+    client_order_index: facts.clientOrderIndex,
+    order_id: String(facts.orderIndex),
+    client_order_id: String(facts.clientOrderIndex),
+    market_index: facts.marketIndex,
+    owner_account_index: facts.account,
+    initial_base_amount: facts.size,
+    price: facts.price,
+    nonce: facts.nonce,
+    remaining_base_amount: facts.remaining,
+    is_ask: facts.isAsk,
+    base_size: 0,
+    base_price: 0,
+    filled_base_amount: facts.filled,
+    filled_quote_amount: facts.filledQuote,
+    side: '',
+    type: 'limit',
+    time_in_force: facts.timeInForce,
+    reduce_only: false,
+    trigger_price: '0.00',
+    order_expiry:
+      facts.timeInForce === 'immediate-or-cancel' ? 0 : facts.createdMs + 28 * 86_400_000,
+    status: facts.status,
+    trigger_status: 'na',
+    trigger_time: 0,
+    parent_order_index: 0,
+    parent_order_id: '0',
+    block_height: blockHeight,
+    timestamp: seconds(facts.updatedMs),
+    created_at: seconds(facts.createdMs),
+    updated_at: seconds(facts.updatedMs),
+  };
+}
+
+function unplacedView(entry: Unplaced) {
+  const { market, tx } = entry;
+  const priceScale = new Big(10).pow(decimalsOf(market.spec.tickSize));
+  const sizeScale = new Big(10).pow(decimalsOf(market.spec.lotSize));
+  const zero = (0).toFixed(decimalsOf(market.spec.lotSize));
+  return orderView({
+    orderIndex: entry.orderIndex,
+    clientOrderIndex: tx.clientOrderIndex,
+    marketIndex: tx.marketIndex,
+    account: entry.account,
+    size: new Big(tx.baseAmount).div(sizeScale).toFixed(decimalsOf(market.spec.lotSize)),
+    price: new Big(tx.price).div(priceScale).toFixed(decimalsOf(market.spec.tickSize)),
+    nonce: tx.nonce,
+    remaining: zero,
+    isAsk: tx.isAsk,
+    filled: zero,
+    filledQuote: '0.000000',
+    timeInForce: tx.timeInForce === TIME_IN_FORCE.ioc ? 'immediate-or-cancel' : 'post-only',
+    status: entry.status,
+    createdMs: entry.createdMs,
+    updatedMs: entry.createdMs,
+  });
+}
+
+/** One of the account's fills as Lighter's trade reads and the account trade stream give it. */
+export function lighterTrade(venue: VenueEngine, fill: EngineFill, accountIndex: number) {
+  const market = venue.market(fill.symbol);
+  const price = market.price.toBig(fill.priceTicks);
+  const size = market.lot.toBig(fill.lots);
+  const value = price.times(size);
+  const buy = fill.side === 'buy';
+  const maker = fill.liquidity === 'maker';
+  const orderIndex = numericId(fill.orderId);
+  const clientIndex = Number(fill.clientOrderId);
+  // Lighter states fees in millionths of the trade's value.
+  const rate = value.gt(0) ? fill.fee.div(value).times(1_000_000).round(0).toNumber() : 0;
+  return {
+    trade_id: numericId(fill.fillId),
+    tx_hash: createHash('sha256').update(fill.fillId).digest('hex'),
+    type: 'trade',
+    market_id: marketIndexOf(venue, fill.symbol),
+    size: market.lot.format(fill.lots),
+    price: market.price.format(fill.priceTicks),
+    usd_amount: value.toFixed(6),
+    ask_id: buy ? 0 : orderIndex,
+    bid_id: buy ? orderIndex : 0,
+    ask_client_id: buy ? 0 : clientIndex,
+    bid_client_id: buy ? clientIndex : 0,
+    ask_account_id: buy ? 0 : accountIndex,
+    bid_account_id: buy ? accountIndex : 0,
+    is_maker_ask: buy !== maker,
+    block_height: blockHeight,
+    timestamp: fill.tsMs,
+    ...(maker ? { maker_fee: rate } : { taker_fee: rate }),
+  };
+}
+
+export { LIGHTER };

@@ -1,0 +1,344 @@
+import Big from 'big.js';
+import { AnswerLost, type HttpReply, type RequestContext, type Router } from '../../api/http-kit';
+import type { SignedRequest } from '../../api/order-entry';
+import type { MarketState } from '../../engine/market-state';
+import { freeMargin } from '../../engine/order-validation';
+import type { VenueEngine } from '../../engine/venue-engine';
+import type { DialectDeps } from '../dialect';
+import { LIGHTER, LighterAccounts, LighterError, type LighterAccount } from './lighter-accounts';
+import { LighterOrders, decimalsOf, lighterTrade, marketAt, marketIndexOf } from './lighter-orders';
+import { TX_TYPE, parseCancelOrder, parseCreateOrder, readSendTx } from './lighter-tx';
+
+const BASE = `/dialects/${LIGHTER}`;
+const API = `${BASE}/api/v1`;
+const USDC_ASSET_ID = 3;
+/** Accepted transactions remembered for `_sim/txs` (the tests' view of what was sent). */
+const LOGGED_TXS = 10_000;
+
+const ok = (body: Record<string, unknown>): HttpReply => ({
+  status: 200,
+  body: { code: 200, ...body },
+});
+
+interface LoggedTx {
+  account: number;
+  api_key_index: number;
+  tx_type: number;
+  nonce: number;
+  tx_info: Record<string, unknown>;
+}
+
+/**
+ * Lighter's REST API (`/api/v1/...`) over the engine: markets, assets and
+ * books; accounts by index or L1 address (balances and positions, public as
+ * on the venue); `sendTx` for signed transactions; and, with the auth token
+ * ccxt's signer makes, the account's active and inactive orders and trades.
+ * Private requests are admitted like any request of the account (rate
+ * limit, latency, freeze, order faults).
+ */
+export class LighterRest {
+  readonly accounts = new LighterAccounts();
+  readonly orders: LighterOrders;
+  private readonly txs: LoggedTx[] = [];
+
+  constructor(private readonly deps: DialectDeps) {
+    this.orders = new LighterOrders(deps);
+  }
+
+  addRoutes(router: Router): void {
+    router.add('GET', `${API}/orderBookDetails`, () =>
+      ok({
+        order_book_details: [...this.venue().markets.values()].map((market) =>
+          marketDetails(this.venue(), market),
+        ),
+        spot_order_book_details: [],
+      }),
+    );
+    router.add('GET', `${API}/assetDetails`, () =>
+      ok({
+        asset_details: [
+          {
+            asset_id: USDC_ASSET_ID,
+            symbol: 'USDC',
+            l1_decimals: 6,
+            decimals: 6,
+            min_transfer_amount: '1',
+            min_withdrawal_amount: '1',
+            margin_mode: 'enabled',
+            index_price: '1',
+          },
+        ],
+      }),
+    );
+    router.add('GET', `${API}/funding-rates`, () =>
+      ok({
+        funding_rates: [...this.venue().markets.values()].map((market) => ({
+          market_id: marketIndexOf(this.venue(), market.spec.symbol),
+          exchange: LIGHTER,
+          symbol: market.spec.symbol,
+          rate: fundingRate(this.basis(market)),
+        })),
+      }),
+    );
+    router.add('GET', `${API}/orderBookOrders`, (context) => {
+      const market = marketAt(this.venue(), Number(context.query.get('market_id')));
+      if (!market) return new LighterError(400, 21602, 'invalid market index').reply();
+      const limit = Math.min(Number(context.query.get('limit') ?? 100), 100);
+      const side = (book: typeof market.book.bids) =>
+        book.top(limit).map((level) => ({
+          price: market.price.format(level.priceTicks),
+          remaining_base_amount: market.lot.format(level.totalLots),
+        }));
+      return ok({ asks: side(market.book.asks), bids: side(market.book.bids) });
+    });
+    router.add('GET', `${API}/accountsByL1Address`, (context) => {
+      const account = this.accounts.ofWallet(context.query.get('l1_address') ?? '');
+      if (!account) return new LighterError(400, 21100, 'account not found').reply();
+      return ok({
+        l1_address: account.wallet,
+        sub_accounts: [
+          { code: 0, account_type: 0, index: account.index, l1_address: account.wallet },
+        ],
+      });
+    });
+    router.add('GET', `${API}/account`, (context) =>
+      this.answer(() => {
+        if (context.query.get('by') !== 'index')
+          throw new LighterError(400, 20001, 'the simulated venue reads accounts by index');
+        const account = this.accounts.ofIndex(context.query.get('value'));
+        return this.deps.orders.execute(this.request(context, account), undefined, (venue) =>
+          ok({ total: 1, accounts: [accountView(venue, account)] }),
+        );
+      }),
+    );
+    router.add('GET', `${API}/nextNonce`, (context) =>
+      this.answer(async () => {
+        const account = this.accounts.ofIndex(context.query.get('account_index'));
+        const key = this.accounts.apiKey(account, context.query.get('api_key_index'));
+        return ok({ nonce: Math.max(key.floor, ...key.nonces, 0) + 1 });
+      }),
+    );
+    router.add('POST', `${API}/sendTx`, (context) => this.sendTx(context));
+    router.add('POST', `${BASE}/_sim/api-keys`, (context) =>
+      this.answer(async () => {
+        const body = JSON.parse(context.rawBody || '{}') as Record<string, unknown>;
+        const account = this.accounts.register(
+          String(body['l1_address'] ?? ''),
+          Number(body['api_key_index']),
+          String(body['public_key'] ?? ''),
+        );
+        return {
+          status: 201,
+          body: { account_index: account.index, api_key_index: Number(body['api_key_index']) },
+        };
+      }),
+    );
+    router.add('GET', `${BASE}/_sim/txs`, (context) => {
+      const account = Number(context.query.get('account'));
+      return { status: 200, body: { txs: this.txs.filter((tx) => tx.account === account) } };
+    });
+
+    const read = (
+      path: string,
+      answer: (venue: VenueEngine, account: LighterAccount, context: RequestContext) => unknown,
+    ) =>
+      router.add('GET', `${API}/${path}`, (context) =>
+        this.answer(() => {
+          const account = this.accounts.ofAuthToken(context.headers['authorization']);
+          if (Number(context.query.get('account_index')) !== account.index)
+            throw new LighterError(403, 20013, 'the auth token is not for this account');
+          return this.deps.orders.execute(this.request(context, account), undefined, (venue) =>
+            ok(answer(venue, account, context) as Record<string, unknown>),
+          );
+        }),
+      );
+    const marketOf = (venue: VenueEngine, context: RequestContext): MarketState => {
+      const market = marketAt(venue, Number(context.query.get('market_id')));
+      if (!market) throw new LighterError(400, 21602, 'invalid market index');
+      return market;
+    };
+    read('accountActiveOrders', (venue, account, context) => ({
+      orders: this.orders.active(venue, account, marketOf(venue, context)),
+    }));
+    read('accountInactiveOrders', (venue, account, context) => ({
+      orders: this.orders.inactive(
+        venue,
+        account,
+        marketOf(venue, context),
+        Math.min(Number(context.query.get('limit') ?? 100), 100),
+      ),
+    }));
+    read('trades', (venue, account, context) => {
+      const marketId = context.query.get('market_id');
+      const market = marketId === null ? undefined : marketOf(venue, context);
+      const limit = Math.min(Number(context.query.get('limit') ?? 100), 100);
+      return {
+        trades: venue.registry
+          .fillsSince(account.wallet, 0)
+          .filter((fill) => market === undefined || fill.symbol === market.spec.symbol)
+          .slice(-limit)
+          .reverse()
+          .map((fill) => lighterTrade(venue, fill, account.index)),
+      };
+    });
+  }
+
+  /**
+   * `POST /api/v1/sendTx` (multipart `tx_type`, `tx_info`): the transaction's
+   * fields are checked (layout, API key, nonce, expiry, signature form, no
+   * integrator), its nonce is used, then it executes.
+   */
+  private sendTx(context: RequestContext): Promise<HttpReply> {
+    return this.answer(async () => {
+      const { txType, txInfo } = await readSendTx(context.rawBody, context.headers['content-type']);
+      const parse =
+        txType === TX_TYPE.createOrder
+          ? parseCreateOrder
+          : txType === TX_TYPE.cancelOrder
+            ? parseCancelOrder
+            : undefined;
+      if (!parse) throw new LighterError(400, 21505, 'unsupported tx type');
+      const tx = parse(txInfo);
+      const account = this.accounts.ofIndex(tx.accountIndex);
+      const key = this.accounts.apiKey(account, tx.apiKeyIndex);
+      const request = this.request(context, account);
+      this.accounts.useNonce(key, tx.nonce);
+      this.log({
+        account: account.index,
+        api_key_index: key.index,
+        tx_type: txType,
+        nonce: tx.nonce,
+        tx_info: txInfo,
+      });
+      return 'clientOrderIndex' in tx
+        ? this.orders.place(request, account, tx)
+        : this.orders.cancel(request, account, tx as ReturnType<typeof parseCancelOrder>);
+    });
+  }
+
+  private request(context: RequestContext, account: LighterAccount): SignedRequest {
+    if (!this.deps.funding.account(LIGHTER, account.wallet))
+      throw new LighterError(400, 21100, 'account not found');
+    return {
+      venueId: LIGHTER,
+      accountId: account.wallet,
+      channel: { cut: context.cutConnection, mute: () => undefined },
+    };
+  }
+
+  private async answer(act: () => Promise<HttpReply>): Promise<HttpReply> {
+    try {
+      return await act();
+    } catch (error) {
+      if (error instanceof AnswerLost) throw error;
+      if (error instanceof LighterError) return error.reply();
+      if (error instanceof SyntaxError) return new LighterError(400, 20001, 'invalid body').reply();
+      if (error instanceof Error && (error as { code?: unknown }).code === 'rate_limited')
+        return { status: 429, body: { code: 23000, message: 'Too Many Requests!' } };
+      throw error;
+    }
+  }
+
+  private log(tx: LoggedTx): void {
+    this.txs.push(tx);
+    if (this.txs.length > LOGGED_TXS) this.txs.shift();
+  }
+
+  private basis(market: MarketState): number {
+    return this.deps.world().prices.basisBps(LIGHTER, market.spec.symbol);
+  }
+
+  private venue(): VenueEngine {
+    return this.deps.world().venue(LIGHTER);
+  }
+}
+
+const fundingRate = (basisBps: number): string =>
+  new Big(0.0000125)
+    .plus(new Big(basisBps.toFixed(4)).div(10_000).times(0.02))
+    .round(8)
+    .toFixed();
+
+function marketDetails(venue: VenueEngine, market: MarketState) {
+  const { spec } = market;
+  const mark = market.markPrice();
+  return {
+    symbol: spec.symbol,
+    market_id: marketIndexOf(venue, spec.symbol),
+    market_type: 'perp',
+    status: 'active',
+    taker_fee: new Big(venue.profile.takerFeeBps).div(10_000).toFixed(4),
+    maker_fee: new Big(venue.profile.makerFeeBps).div(10_000).toFixed(4),
+    liquidation_fee: '0.01',
+    min_base_amount: spec.minSize,
+    min_quote_amount: spec.minNotional ?? '0',
+    order_quote_limit: '281474976.710655',
+    supported_size_decimals: decimalsOf(spec.lotSize),
+    supported_price_decimals: decimalsOf(spec.tickSize),
+    supported_quote_decimals: 6,
+    size_decimals: decimalsOf(spec.lotSize),
+    price_decimals: decimalsOf(spec.tickSize),
+    quote_multiplier: 1,
+    default_initial_margin_fraction: Math.round(10_000 / spec.maxLeverage),
+    min_initial_margin_fraction: Math.round(10_000 / spec.maxLeverage),
+    maintenance_margin_fraction: Math.round(5_000 / spec.maxLeverage),
+    closeout_margin_fraction: Math.round(3_000 / spec.maxLeverage),
+    last_trade_price: mark.toFixed(),
+    daily_trades_count: 0,
+    daily_base_token_volume: 0,
+    daily_quote_token_volume: spec.volume24hUsd,
+    daily_price_low: mark.toNumber(),
+    daily_price_high: mark.toNumber(),
+    daily_price_change: 0,
+    open_interest: new Big(spec.openInterestUsd).div(mark).round(4).toNumber(),
+  };
+}
+
+function accountView(venue: VenueEngine, account: LighterAccount) {
+  const engine = venue.accounts.get(account.wallet);
+  const marks = venue.marks();
+  const collateral = engine
+    ? engine.collateral.plus(engine.realizedPnl).minus(engine.feesPaid)
+    : new Big(0);
+  const positions = engine
+    ? [...engine.positions].map(([symbol, position]) => {
+        const mark = marks.get(symbol) ?? venue.market(symbol).markPrice();
+        const size = position.size.abs();
+        return {
+          market_id: marketIndexOf(venue, symbol),
+          symbol,
+          initial_margin_fraction: (100 / venue.market(symbol).spec.maxLeverage).toFixed(2),
+          open_order_count: 0,
+          pending_order_count: 0,
+          position_tied_order_count: 0,
+          sign: position.size.gte(0) ? 1 : -1,
+          position: size.toFixed(),
+          avg_entry_price: position.entryPrice.round(8).toFixed(),
+          position_value: size.times(mark).round(6).toFixed(),
+          unrealized_pnl: engine.unrealizedPnl(symbol, mark).round(6).toFixed(),
+          realized_pnl: '0',
+          liquidation_price: '0',
+          margin_mode: 0,
+          allocated_margin: '0',
+        };
+      })
+    : [];
+  return {
+    code: 0,
+    account_type: 0,
+    index: account.index,
+    l1_address: account.wallet,
+    status: 1,
+    collateral: collateral.round(6).toFixed(),
+    available_balance: freeMargin(venue, account.wallet).round(6).toFixed(),
+    positions,
+    assets: [
+      {
+        symbol: 'USDC',
+        asset_id: USDC_ASSET_ID,
+        balance: collateral.round(6).toFixed(),
+        locked_balance: '0',
+      },
+    ],
+  };
+}

@@ -8,6 +8,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import {
   SimControl,
   issueExtendedApiKey,
+  lighterApiKeyCredentials,
+  lighterTestSignerFiles,
   onboardLiveWallet,
   startVenueSim,
   type RunningVenueSim,
@@ -88,6 +90,8 @@ export class GatewayHarness {
           [`VENUE_${venue.toUpperCase()}_ENDPOINT`, `${this.venueSim?.url}/dialects/${venue}`],
         ]),
       ),
+      // Lighter live: the tests' stand-in for the signer library a deployment provides.
+      ...(options.liveDialects?.includes('lighter') ? lighterSignerEnv() : {}),
       ...this.jwks.env(),
       ...options.env,
     };
@@ -208,7 +212,9 @@ export class GatewayHarness {
               address: await issueExtendedApiKey(this.venueSim!.url, wallet, starkKey),
               privateKey: starkKey,
             }
-          : { address: wallet, privateKey };
+          : exchange === 'lighter'
+            ? await lighterSigner(this.venueSim!.url, wallet)
+            : { address: wallet, privateKey };
       credentials[exchange] = await this.operator.liveCredential(
         user.userId,
         exchange,
@@ -235,4 +241,19 @@ export class GatewayHarness {
       return '';
     }
   }
+}
+
+/** Where the gateway's and workers' Lighter live clients find the tests' stand-in signer. */
+function lighterSignerEnv(): Record<string, string> {
+  const { libraryPath, wasmExecPath } = lighterTestSignerFiles();
+  return { LIGHTER_SIGNER_WASM: libraryPath, LIGHTER_WASM_EXEC_JS: wasmExecPath };
+}
+
+/** Lighter: an API key registered on the wallet's account; the credential names `<account>:<key index>`. */
+async function lighterSigner(
+  simUrl: string,
+  wallet: string,
+): Promise<{ address: string; privateKey: string }> {
+  const credentials = await lighterApiKeyCredentials(simUrl, wallet, `gateway-harness:${wallet}`);
+  return { address: credentials.apiKey!, privateKey: credentials.secret! };
 }

@@ -4,4 +4,9 @@
 export { startVenueSim, type RunningVenueSim, type VenueSimOptions } from './sim-server';
 export { paperConformanceSetup } from './testing/paper-harness';
 export { SimControl, type LoseNextFault } from './testing/sim-control';
-export { issueExtendedApiKey, onboardLiveWallet } from './testing/live-harness';
+export {
+  issueExtendedApiKey,
+  lighterApiKeyCredentials,
+  onboardLiveWallet,
+} from './testing/live-harness';
+export { lighterTestSignerFiles } from './testing/lighter-test-signer-files';

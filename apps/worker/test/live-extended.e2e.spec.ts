@@ -6,12 +6,14 @@ jest.setTimeout(150_000);
 // settlement signed with the account's stark key (checked by the dialect),
 // and the venue answers a placement with the order's ids only.
 describeLivePairs('Extended live through ccxt, against its dialect', {
-  live: ['hyperliquid', 'aster', 'extended'],
+  live: ['hyperliquid', 'aster', 'paradex', 'extended'],
   pairs: [
     ['extended', 'hyperliquid'],
     ['hyperliquid', 'extended'],
     ['extended', 'aster'],
     ['aster', 'extended'],
+    ['extended', 'paradex'],
+    ['paradex', 'extended'],
   ],
   crash: [
     {

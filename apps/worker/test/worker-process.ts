@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { eventually } from './eventually';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -33,6 +33,22 @@ export function buildWorker(): string {
   return main;
 }
 
+/**
+ * The env with every path to a TypeScript source of the repository (the
+ * tests' stand-in Lighter signer, which ccxt requires) pointed at its
+ * compiled copy beside `main`: the process runs plain node.
+ */
+function builtPaths(env: Record<string, string>, main: string): Record<string, string> {
+  const dist = main.slice(0, main.length - 'apps/worker/src/main.js'.length);
+  return Object.fromEntries(
+    Object.entries(env).map(([name, value]) =>
+      value.startsWith(`${ROOT}/`) && value.endsWith('.ts')
+        ? [name, join(dist, relative(ROOT, value).replace(/\.ts$/, '.js'))]
+        : [name, value],
+    ),
+  );
+}
+
 /** A worker replica as its own process, so a spec can kill -9 it. */
 export class WorkerProcess {
   private child?: ChildProcess;
@@ -52,7 +68,7 @@ export class WorkerProcess {
       cwd,
       env: {
         PATH: process.env['PATH'] ?? '',
-        ...this.env,
+        ...builtPaths(this.env, main),
         WORKER_ID: this.workerId,
         LOG_FILE: this.logFile,
       },

@@ -4,11 +4,14 @@ import {
   type ClientOrderCause,
   InvalidClientOrderCauseError,
   MAX_HEDGE_ATTEMPT,
+  PARTIAL_TAG_LENGTH,
   clientOrderId,
   hedgeAttemptFor,
   makerFillHash,
   matchClientOrderId,
   parseClientOrderId,
+  parsePartialClientOrderId,
+  partialClientOrderId,
   tradeTag,
 } from './client-order-id';
 
@@ -167,5 +170,31 @@ describe('client order id properties', () => {
       ids.add(clientOrderId(TRADE, { kind: 'maker', quoteNumber }));
     }
     expect(ids.size).toBe(MAX_HEDGE_ATTEMPT + 5000);
+  });
+});
+
+describe('partial client order ids (what a narrow venue index keeps)', () => {
+  const prefix = tradeTag(TRADE).slice(0, PARTIAL_TAG_LENGTH);
+
+  it("match a trade by its tag's first 24 bits, with their kind", () => {
+    const maker = partialClientOrderId(prefix, 'maker', '0'.repeat(14) + '1');
+    const hedge = partialClientOrderId(prefix, 'hedge', 'abcdef012345678');
+    expect(maker).toHaveLength(CLIENT_ORDER_ID_LENGTH);
+    expect(matchClientOrderId(maker, TRADE)).toEqual({
+      tradeTagPrefix: prefix,
+      kind: 'maker',
+      partial: true,
+    });
+    expect(matchClientOrderId(hedge, TRADE)?.kind).toBe('hedge');
+    expect(matchClientOrderId(hedge, OTHER)).toBeNull();
+  });
+
+  it('are never read as whole ids, and say nothing of a hedge attempt', () => {
+    const hedge = partialClientOrderId(prefix, 'hedge', 'abcdef012345678');
+    expect(parseClientOrderId(hedge)).toBeNull();
+    expect(hedgeAttemptFor(hedge, TRADE, 'fill-1')).toBeNull();
+    expect(
+      parsePartialClientOrderId(clientOrderId(TRADE, { kind: 'maker', quoteNumber: 1 })),
+    ).toBeNull();
   });
 });

@@ -119,13 +119,63 @@ export const parseClientOrderId = (venueClientOrderId: string): ParsedClientOrde
   }
 };
 
-/** The parsed id when it belongs to this trade, else null. */
+/** Tag hex digits a partial id keeps: 24 bits. */
+export const PARTIAL_TAG_LENGTH = 6;
+const PARTIAL_FILLER = 'x'.repeat(TAG_LENGTH - PARTIAL_TAG_LENGTH);
+const PARTIAL_PATTERN = new RegExp(
+  `^([0-9a-f]{${PARTIAL_TAG_LENGTH}})${PARTIAL_FILLER}([${MAKER_KIND}${HEDGE_KIND}])([0-9a-f]{15})$`,
+);
+
+/**
+ * One of our ids known only in part: what a venue whose client order index
+ * is narrower than our ids (Lighter's 48-bit integer) keeps of one, as read
+ * back by a worker that did not place the order (a restarted one). It names
+ * the trade by the first 24 bits of its tag and the kind; `rest` (15 hex
+ * digits) tells the trade's orders apart. Two trades of one account share 24
+ * tag bits with odds 2^-24 per pair. Form: the tag prefix, `x` for the rest
+ * of the tag, the kind, `rest`.
+ */
+export interface PartialClientOrderId {
+  tradeTagPrefix: string;
+  kind: 'maker' | 'hedge';
+  partial: true;
+}
+
+export const partialClientOrderId = (
+  tagPrefix: string,
+  kind: 'maker' | 'hedge',
+  rest: string,
+): string => {
+  if (!/^[0-9a-f]{6}$/.test(tagPrefix) || !/^[0-9a-f]{15}$/.test(rest))
+    throw new InvalidClientOrderCauseError(`bad partial id parts ${tagPrefix}/${rest}`);
+  return tagPrefix + PARTIAL_FILLER + (kind === 'maker' ? MAKER_KIND : HEDGE_KIND) + rest;
+};
+
+export const parsePartialClientOrderId = (id: string): PartialClientOrderId | null => {
+  const match = PARTIAL_PATTERN.exec(id);
+  if (!match) return null;
+  return {
+    tradeTagPrefix: match[1]!,
+    kind: match[2] === MAKER_KIND ? 'maker' : 'hedge',
+    partial: true,
+  };
+};
+
+/**
+ * The parsed id when it belongs to this trade, else null: a whole id by its
+ * tag, a partial one (`PartialClientOrderId`) by the tag's first 24 bits.
+ */
 export const matchClientOrderId = (
   venueClientOrderId: string,
   tradeId: string,
-): ParsedClientOrderId | null => {
+): ParsedClientOrderId | PartialClientOrderId | null => {
   const parsed = parseClientOrderId(venueClientOrderId);
-  return parsed !== null && parsed.tradeTag === tradeTag(tradeId) ? parsed : null;
+  if (parsed !== null) return parsed.tradeTag === tradeTag(tradeId) ? parsed : null;
+  const partial = parsePartialClientOrderId(venueClientOrderId);
+  return partial !== null &&
+    partial.tradeTagPrefix === tradeTag(tradeId).slice(0, PARTIAL_TAG_LENGTH)
+    ? partial
+    : null;
 };
 
 /** Is this venue order a hedge of that maker fill of that trade? Its attempt, else null. */
@@ -134,8 +184,10 @@ export const hedgeAttemptFor = (
   tradeId: string,
   makerFillId: string,
 ): number | null => {
-  const parsed = matchClientOrderId(venueClientOrderId, tradeId);
-  return parsed?.kind === 'hedge' && parsed.makerFillHash === makerFillHash(tradeId, makerFillId)
+  const parsed = parseClientOrderId(venueClientOrderId);
+  return parsed?.kind === 'hedge' &&
+    parsed.tradeTag === tradeTag(tradeId) &&
+    parsed.makerFillHash === makerFillHash(tradeId, makerFillId)
     ? parsed.attempt
     : null;
 };

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { parseClientOrderId, partialClientOrderId } from '@sts/domain';
 
 const digest = (id: string): string => createHash('sha256').update(id).digest('hex');
 
@@ -10,7 +11,7 @@ const SERVICE_ID = /^[0-9a-f]{32}$/;
  * deterministic, so a restarted worker recomputes the venue's id from the
  * trade's deterministic id and finds its orders again.
  *  - hyperliquid: a 128-bit hex `cloid` (the service's own ids as they are)
- *  - lighter: an integer `client_order_index` (48 bits)
+ *  - lighter: an integer `client_order_index` (48 bits: `lighterClientOrderIndex`)
  *  - aster: Binance-style, at most 36 characters of [A-Za-z0-9._:/-]
  *  - paradex, extended: the id as is
  */
@@ -21,7 +22,7 @@ export function encodeClientOrderId(venue: string, id: string): string | number 
       // a restarted client reads them back from the venue's cloid.
       return `0x${SERVICE_ID.test(id) ? id : digest(id).slice(0, 32)}`;
     case 'lighter':
-      return parseInt(digest(id).slice(0, 12), 16);
+      return lighterClientOrderIndex(id);
     case 'aster':
       return /^[A-Za-z0-9._:/-]{1,36}$/.test(id) ? id : digest(id).slice(0, 32);
     default:
@@ -32,10 +33,50 @@ export function encodeClientOrderId(venue: string, id: string): string | number 
 /**
  * Our id behind a venue's client order id where the encoding can be undone
  * without remembering it (a client that never placed the order: a restarted
- * worker): Hyperliquid's cloid of one of the service's own ids. Undefined
+ * worker): Hyperliquid's cloid of one of the service's own ids; on Lighter
+ * the partial id its index carries (the trade and the kind). Undefined
  * otherwise.
  */
 export function decodeClientOrderId(venue: string, venueId: string): string | undefined {
   if (venue === 'hyperliquid' && /^0x[0-9a-f]{32}$/.test(venueId)) return venueId.slice(2);
+  if (venue === 'lighter') return lighterPartialId(venueId);
   return undefined;
+}
+
+/** Lighter's client order index layout: 24 tag bits, 1 kind bit, 23 bits of the id's hash. */
+const TAG_BITS = 24;
+const REST_BITS = 23;
+const KIND_BIT = 2 ** REST_BITS;
+const TAG_UNIT = 2 ** (REST_BITS + 1);
+
+/**
+ * Our id as Lighter's client order index (an integer of 48 bits, where ours
+ * have 128): the first 24 bits of the id's trade tag, its kind (hedge 1,
+ * maker 0), and 23 bits of the id's hash. A worker that did not place the
+ * order reads from it the trade (by those 24 bits) and the kind
+ * (`PartialClientOrderId`), which is what recovery needs. An id not of the
+ * service's form is hashed whole.
+ */
+export function lighterClientOrderIndex(id: string): number {
+  const hash = digest(id);
+  const parsed = parseClientOrderId(id);
+  if (!parsed) return parseInt(hash.slice(0, 12), 16);
+  const tag = parseInt(parsed.tradeTag.slice(0, TAG_BITS / 4), 16);
+  const rest = parseInt(hash.slice(0, 6), 16) >>> 1; // 23 bits
+  return tag * TAG_UNIT + (parsed.kind === 'hedge' ? KIND_BIT : 0) + rest;
+}
+
+/** The partial id a Lighter client order index carries (an integer of 48 bits), else undefined. */
+function lighterPartialId(venueId: string): string | undefined {
+  if (!/^\d{1,15}$/.test(venueId)) return undefined;
+  const index = Number(venueId);
+  if (!Number.isSafeInteger(index) || index >= 2 ** 48 || index === 0) return undefined;
+  const tag = Math.floor(index / TAG_UNIT);
+  const kind = Math.floor(index / KIND_BIT) % 2 === 1 ? 'hedge' : 'maker';
+  const rest = index % KIND_BIT;
+  return partialClientOrderId(
+    tag.toString(16).padStart(TAG_BITS / 4, '0'),
+    kind,
+    rest.toString(16).padStart(15, '0'),
+  );
 }

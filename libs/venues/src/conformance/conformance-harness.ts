@@ -49,16 +49,16 @@ export interface ConformanceSetup {
    * whose request executed before its answer was lost (a client whose orders
    * carry no expiry cannot settle a request lost before the venue in a test's
    * time).
-   * `idsFromTheVenue`: false where a client that never placed an order cannot
-   * name our client order id from what the venue keeps (Lighter's 48-bit
-   * integer index of a 128-bit id): the restarted-client case is skipped.
+   * `idsFromTheVenue`: `'partial'` where the venue keeps only part of our
+   * client order id (Lighter's 48-bit index of a 128-bit id): a client that
+   * never placed an order names its trade and kind, not the whole id.
    */
   capabilities: {
     trade: boolean;
     dropStream: boolean;
     rateLimit: boolean;
     loseAnswer?: boolean | 'after';
-    idsFromTheVenue?: boolean;
+    idsFromTheVenue?: 'whole' | 'partial';
   };
   start(): Promise<ConformanceHarness>;
   stop(): Promise<void>;

@@ -74,12 +74,12 @@ export class LighterOrders {
         throw new LighterError(400, 21705, 'the simulated venue takes post-only and IOC orders');
       const market = marketAt(venue, tx.marketIndex);
       if (!market) throw new LighterError(400, 21602, 'invalid market index');
-      const clientOrderId = String(tx.clientOrderIndex);
       if (
         tx.clientOrderIndex !== 0 &&
-        venue.registry.byClientOrderId(account.wallet, clientOrderId)
+        this.activeByIndex(venue, account.wallet, tx.clientOrderIndex)
       )
         throw new LighterError(400, 21728, 'client order index already exists');
+      const clientOrderId = this.engineClientOrderId(venue, account.wallet, tx.clientOrderIndex);
       const price = new Big(tx.price).div(new Big(10).pow(decimalsOf(market.spec.tickSize)));
       const size = new Big(tx.baseAmount).div(new Big(10).pow(decimalsOf(market.spec.lotSize)));
       try {
@@ -166,7 +166,7 @@ export class LighterOrders {
     const ioc = order.type === 'ioc';
     return orderView({
       orderIndex: numericId(order.orderId),
-      clientOrderIndex: Number(order.clientOrderId),
+      clientOrderIndex: clientIndexOf(order.clientOrderId),
       marketIndex: marketIndexOf(venue, order.symbol),
       account: accountIndex,
       size: market.lot.format(order.sizeLots),
@@ -187,8 +187,29 @@ export class LighterOrders {
     const engineId = engineOrderId(index);
     return (
       (engineId ? venue.registry.get(wallet, engineId) : undefined) ??
-      venue.registry.byClientOrderId(wallet, String(index))
+      this.activeByIndex(venue, wallet, index)
     );
+  }
+
+  /** The account's active order with this client order index (unique among active orders only). */
+  private activeByIndex(venue: VenueEngine, wallet: string, index: number) {
+    return venue.registry
+      .open(wallet)
+      .find((order) => clientIndexOf(order.clientOrderId) === index);
+  }
+
+  /**
+   * The engine's client order id for a Lighter order: the index, made unique
+   * when a closed order had it (the engine keeps client ids unique forever;
+   * Lighter only among active orders).
+   */
+  private engineClientOrderId(venue: VenueEngine, wallet: string, index: number): string {
+    let candidate = String(index);
+    while (venue.registry.byClientOrderId(wallet, candidate)) {
+      this.seq += 1;
+      candidate = `${index}~${this.seq}`;
+    }
+    return candidate;
   }
 
   private reject(
@@ -213,6 +234,10 @@ export class LighterOrders {
     this.onUnplaced(account.wallet, tx.marketIndex, unplacedView(entry));
   }
 }
+
+/** The Lighter client order index behind an engine client order id (`<index>` or `<index>~<n>`). */
+const clientIndexOf = (engineClientOrderId: string): number =>
+  Number(engineClientOrderId.split('~')[0]);
 
 function accepted(tx: CreateOrderTx | CancelOrderTx): HttpReply {
   blockHeight += 1;
@@ -327,7 +352,7 @@ export function lighterTrade(venue: VenueEngine, fill: EngineFill, accountIndex:
   const buy = fill.side === 'buy';
   const maker = fill.liquidity === 'maker';
   const orderIndex = numericId(fill.orderId);
-  const clientIndex = Number(fill.clientOrderId);
+  const clientIndex = clientIndexOf(fill.clientOrderId);
   // Lighter states fees in millionths of the trade's value.
   const rate = value.gt(0) ? fill.fee.div(value).times(1_000_000).round(0).toNumber() : 0;
   return {

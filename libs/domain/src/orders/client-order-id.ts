@@ -8,8 +8,9 @@ import { createHash } from 'node:crypto';
  * Format: 32 lowercase hex characters (128 bits), the tightest cap we meet:
  * Hyperliquid's cloid is exactly 16 bytes (sent as `0x` + these 32 chars);
  * Aster's Binance-style newClientOrderId allows 36; Paradex and Extended take
- * longer strings. (Lighter's client_order_index is an integer: its adapter
- * must keep its own mapping.)
+ * longer strings. Lighter's client_order_index is a 48-bit integer: it keeps
+ * part of an id (libs/venues lighterClientOrderIndex), read back by a worker
+ * that did not place the order as a `PartialClientOrderId` (below).
  *
  *   [0, 16)  trade tag: 64 bits of sha256(trade id). Two trades on one
  *            account share a tag with odds ~n^2 / 2^65 (3e-10 for 100k trades).

@@ -60,4 +60,31 @@ describe("createVenueClient: Lighter's signer", () => {
     });
     expect(given?.options).toEqual({ libraryPath: wasm, wasmExecPath: exec });
   });
+
+  it("refuses a credential that is not an account's API key, before anything is sent", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lighter-signer-'));
+    const env = {
+      LIGHTER_SIGNER_WASM: join(dir, 'a.wasm'),
+      LIGHTER_WASM_EXEC_JS: join(dir, 'b.js'),
+    };
+    writeFileSync(env.LIGHTER_SIGNER_WASM, '');
+    writeFileSync(env.LIGHTER_WASM_EXEC_JS, '');
+    const bad = await createVenueClient(lighterLive, credential, { env }).catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(bad).toBeInstanceOf(VenueSetupError);
+    expect((bad as VenueSetupError).detail).toMatch(/"<account index>:<API key index>"/);
+    const walletKey = await createVenueClient(
+      lighterLive,
+      { ...credential, apiKey: '281:4', apiSecret: '0x' + 'ab'.repeat(32) },
+      { env },
+    ).catch((thrown: unknown) => thrown);
+    expect((walletKey as VenueSetupError).detail).toMatch(/API key's private key \(40 bytes/);
+    const client = await createVenueClient(
+      lighterLive,
+      { ...credential, apiKey: '281:4' },
+      { env },
+    );
+    await client.close();
+  });
 });

@@ -61,6 +61,12 @@ const env = {
   VENUE_SIM_PORT: '7100',
   VENUE_SIM_URL: 'http://127.0.0.1:7100',
   WORKER_REPLICAS: '2',
+  // Metrics and health listeners; workers take WORKER_METRICS_PORT, +1, +2...
+  GATEWAY_METRICS_PORT: '9460',
+  NOTIFIER_METRICS_PORT: '9461',
+  BUDGET_METRICS_PORT: '9462',
+  WORKER_METRICS_PORT: '9463',
+  VENUE_SIM_METRICS_PORT: '9469',
   ...process.env,
 };
 for (const venue of liveVenues) {
@@ -156,8 +162,20 @@ const workerMain = built('apps/worker/src/main.js');
 const workers = existsSync(workerMain) ? Number(env.WORKER_REPLICAS) : 0;
 // A larger young generation: fewer scavenges, each of which pauses every trade (apps/worker/README.md).
 const workerNodeOptions = `${env.NODE_OPTIONS ?? ''} --max-semi-space-size=64`.trim();
+const workerMetricsPort = (index) => Number(env.WORKER_METRICS_PORT) + index - 1;
 for (let index = 1; index <= workers; index += 1)
-  start(`worker-${index}`, workerMain, { WORKER_ID: `worker-${index}`, NODE_OPTIONS: workerNodeOptions });
+  start(`worker-${index}`, workerMain, {
+    WORKER_ID: `worker-${index}`,
+    NODE_OPTIONS: workerNodeOptions,
+    WORKER_METRICS_PORT: String(workerMetricsPort(index)),
+  });
+const opsListeners = [
+  ['gateway', env.GATEWAY_METRICS_PORT],
+  ['notifier', env.NOTIFIER_METRICS_PORT],
+  ['budget', env.BUDGET_METRICS_PORT],
+  ['venue-sim', env.VENUE_SIM_METRICS_PORT],
+  ...Array.from({ length: workers }, (_, i) => [`worker-${i + 1}`, workerMetricsPort(i + 1)]),
+];
 const gatewayUrl = `http://127.0.0.1:${env.GATEWAY_PORT}`;
 await waitFor('gateway', `${gatewayUrl}/healthz`);
 await waitFor('notifier', `http://127.0.0.1:${env.NOTIFIER_PORT}/healthz`);
@@ -207,6 +225,8 @@ The fleet is up on paper venues${liveVenues.length ? `, ${liveVenues.join(' and 
   Venue sim     ${env.VENUE_SIM_URL}/venues  (control: ${env.VENUE_SIM_URL}/control)
   Health        ${gatewayUrl}/healthz, http://127.0.0.1:${env.NOTIFIER_PORT}/healthz
   Workers       ${workers} replica(s)${workers === 0 ? ' (apps/worker not built yet)' : ''}
+  Metrics and probes (GET <url>/metrics, /livez, /readyz):
+${opsListeners.map(([name, port]) => `    ${name.padEnd(12)}http://127.0.0.1:${port}`).join('\n')}
   Logs          tmp/logs/<service>.log
 
 Demo trader (stored in ${demoFile.slice(root.length + 1)}):

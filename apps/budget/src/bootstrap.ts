@@ -3,27 +3,35 @@ import { NestFactory } from '@nestjs/core';
 import type { VenueRegistry } from '@sts/domain';
 import { createDataSource } from '@sts/persistence';
 import {
+  checkEdgeDependencies,
   connectNats,
   connectRedis,
   createLogger,
   loadVenueRegistry,
+  NatsLink,
   type Logger,
   type NatsConnection,
+  type Readiness,
   type Redis,
 } from '@sts/platform';
 import type { DataSource } from 'typeorm';
+import { BudgetMetrics } from './budget.metrics';
 import { BudgetModule } from './budget.module';
 import type { BudgetSettings } from './config/budget.settings';
 
 export interface BudgetService {
   /** Stops taking requests, finishes the ones in flight, then closes every connection. */
   close(): Promise<void>;
+  /** NATS connected, Redis ready and Postgres answering (the `/readyz` probe). */
+  readiness(): Promise<Readiness>;
 }
 
 export interface BudgetServiceOptions {
   /** Defaults to the registry loaded from the environment. */
   venues?: VenueRegistry;
   logger?: Logger;
+  /** The figures to record into (main.ts serves them). */
+  metrics?: BudgetMetrics;
 }
 
 const REDIS_READY_WAIT_MS = 5_000;
@@ -73,7 +81,15 @@ export async function startBudgetService(
     opened.push(() => db.destroy());
 
     const app = await NestFactory.createApplicationContext(
-      BudgetModule.forRoot({ settings, venues, logger, nats, redis, db }),
+      BudgetModule.forRoot({
+        settings,
+        venues,
+        logger,
+        nats,
+        redis,
+        db,
+        metrics: options.metrics ?? new BudgetMetrics(),
+      }),
       { logger: false, abortOnError: false },
     );
     // The subscriptions are only sent so far: once the server has them, a request finds us.
@@ -83,10 +99,21 @@ export async function startBudgetService(
     // stays a 503 per request, not a service that will not start.
     await redisReady(redis, REDIS_READY_WAIT_MS);
     logger.info({ instance, nats_prefix: settings.natsPrefix }, 'budget service listening');
+    const natsLink = new NatsLink(nats);
+    let closing = false;
     return {
       close: async () => {
+        closing = true;
         await app.close();
         await closeAll();
+      },
+      readiness: async () => {
+        const checks = {
+          budget: closing ? 'draining' : 'up',
+          redis: redis.status === 'ready' ? 'up' : 'down',
+          ...(await checkEdgeDependencies(db, natsLink)).checks,
+        };
+        return { ready: Object.values(checks).every((state) => state === 'up'), checks };
       },
     };
   } catch (error) {

@@ -24,9 +24,10 @@ import {
   type Envelope,
 } from '@sts/contracts';
 import type { Logger, NatsConnection } from '@sts/platform';
+import type { BudgetMetrics } from './budget.metrics';
 import { BudgetSettings } from './config/budget.settings';
 import { NatsRequestServer } from './nats-request-server';
-import { BUDGET_SETTINGS, LOGGER, NATS } from './tokens';
+import { BUDGET_METRICS, BUDGET_SETTINGS, LOGGER, NATS } from './tokens';
 import { ReadBudgetUseCase } from './use-cases/read-budget/read-budget.use-case';
 import { ReleaseBudgetUseCase } from './use-cases/release-budget/release-budget.use-case';
 import { ReserveBudgetUseCase } from './use-cases/reserve-budget/reserve-budget.use-case';
@@ -52,11 +53,12 @@ export class BudgetHandler implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(NATS) nc: NatsConnection,
     @Inject(BUDGET_SETTINGS) private readonly settings: BudgetSettings,
     @Inject(LOGGER) logger: Logger,
+    @Inject(BUDGET_METRICS) metrics: BudgetMetrics,
     private readonly reserve: ReserveBudgetUseCase,
     private readonly release: ReleaseBudgetUseCase,
     private readonly read: ReadBudgetUseCase,
   ) {
-    this.server = new NatsRequestServer(nc, 'budget', logger);
+    this.server = new NatsRequestServer(nc, 'budget', logger, metrics);
   }
 
   onApplicationBootstrap(): void {

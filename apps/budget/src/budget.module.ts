@@ -3,12 +3,21 @@ import type { VenueRegistry } from '@sts/domain';
 import type { Logger, NatsConnection, Redis } from '@sts/platform';
 import type { DataSource } from 'typeorm';
 import { BudgetHandler } from './budget.handler';
+import type { BudgetMetrics } from './budget.metrics';
 import { BudgetRepository } from './budget.repository';
 import { BudgetSweeper } from './budget.sweeper';
 import { BudgetSettings } from './config/budget.settings';
 import { SharePropagation } from './shares/share-propagation';
 import { TradeBudgetRows } from './shares/trade-budget-rows';
-import { BUDGET_SETTINGS, DATA_SOURCE, LOGGER, NATS, REDIS, VENUES } from './tokens';
+import {
+  BUDGET_METRICS,
+  BUDGET_SETTINGS,
+  DATA_SOURCE,
+  LOGGER,
+  NATS,
+  REDIS,
+  VENUES,
+} from './tokens';
 import { ReadBudgetUseCase } from './use-cases/read-budget/read-budget.use-case';
 import { RebuildBudgetsUseCase } from './use-cases/rebuild-budgets/rebuild-budgets.use-case';
 import { ReleaseBudgetUseCase } from './use-cases/release-budget/release-budget.use-case';
@@ -24,6 +33,7 @@ export interface BudgetModuleConfig {
   nats: NatsConnection;
   redis: Redis;
   db: DataSource;
+  metrics: BudgetMetrics;
 }
 
 @Module({})
@@ -38,6 +48,7 @@ export class BudgetModule {
         { provide: NATS, useValue: config.nats },
         { provide: REDIS, useValue: config.redis },
         { provide: DATA_SOURCE, useValue: config.db },
+        { provide: BUDGET_METRICS, useValue: config.metrics },
         VenueTerms,
         BudgetRepository,
         TradeBudgetRows,

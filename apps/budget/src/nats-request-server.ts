@@ -6,6 +6,7 @@ import {
   type BudgetFailure,
   type Envelope,
 } from '@sts/contracts';
+import type { BudgetAnswer, BudgetMetrics } from './budget.metrics';
 import { isAppError, type Logger, type NatsConnection } from '@sts/platform';
 import type { Msg, Subscription } from 'nats';
 
@@ -32,6 +33,7 @@ export class NatsRequestServer {
     private readonly nc: NatsConnection,
     private readonly queue: string,
     private readonly logger: Logger,
+    private readonly metrics?: BudgetMetrics,
   ) {}
 
   serve<Req, Res>(route: RequestRoute<Req, Res>): void {
@@ -59,6 +61,7 @@ export class NatsRequestServer {
   }
 
   private async answer<Req, Res>(route: RequestRoute<Req, Res>, msg: Msg): Promise<void> {
+    const startedAt = process.hrtime.bigint();
     let request: Envelope<unknown> | undefined;
     let result: Res | BudgetFailure;
     try {
@@ -73,6 +76,11 @@ export class NatsRequestServer {
     } catch (error) {
       result = this.failure(route, error, request);
     }
+    this.metrics?.recordAnswer(
+      route.requestType,
+      result as BudgetAnswer,
+      Number(process.hrtime.bigint() - startedAt) / 1e9,
+    );
     if (!msg.reply) return;
     const reply = envelope(route.resultType, result, {
       correlationId: request?.correlation_id,

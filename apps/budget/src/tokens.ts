@@ -5,3 +5,4 @@ export const LOGGER = Symbol('LOGGER');
 export const REDIS = Symbol('REDIS');
 export const NATS = Symbol('NATS');
 export const DATA_SOURCE = Symbol('DATA_SOURCE');
+export const BUDGET_METRICS = Symbol('BUDGET_METRICS');

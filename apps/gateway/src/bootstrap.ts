@@ -11,6 +11,7 @@ import { httpEdgeOptions, registerHttpEdge } from './errors/http-edge';
 import { ChangeFeed } from './infrastructure/change-feed';
 import { registerChangeMarks } from './infrastructure/change-marks';
 import { registerRateLimit } from './errors/rate-limit';
+import type { GatewayMetrics } from './metrics/gateway-metrics';
 
 const describeValidation = (errors: ValidationError[], parent = ''): string[] =>
   errors.flatMap((error) => {
@@ -34,7 +35,10 @@ export const validationPipe = (): ValidationPipe =>
       new AppError('invalid_request', describeValidation(errors).join('; ') || 'invalid request'),
   });
 
-export async function createGatewayApp(config: GatewayConfig): Promise<NestFastifyApplication> {
+export async function createGatewayApp(
+  config: GatewayConfig,
+  metrics?: GatewayMetrics,
+): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config),
     new FastifyAdapter(httpEdgeOptions(config.settings.trustProxy)),
@@ -42,6 +46,7 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
     { bufferLogs: true, bodyParser: false },
   );
   app.useLogger(app.get(Logger));
+  metrics?.register(app.getHttpAdapter().getInstance());
   registerHttpEdge(app.getHttpAdapter().getInstance());
   registerChangeMarks(app.getHttpAdapter().getInstance(), app.get(ChangeFeed));
   await registerRateLimit(app, config.settings.rateLimitPerS);

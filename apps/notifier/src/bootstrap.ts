@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { hostname } from 'node:os';
+import type { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { RequestAuthenticator } from '@sts/auth';
 import { createEdgeDataSource } from '@sts/persistence';
@@ -9,6 +10,7 @@ import {
   NatsLink,
   type Logger,
   type NatsConnection,
+  type Readiness,
 } from '@sts/platform';
 import { CredentialMonitor } from './auth/credential-monitor';
 import { loadNotifierSettings } from './config/load-notifier-settings';
@@ -16,6 +18,7 @@ import { ConnectionRegistry } from './connections/connection-registry';
 import { EventsSubscriber } from './events.subscriber';
 import { EventFanout } from './fanout/event-fanout';
 import { HealthCheck } from './health/health.check';
+import { notifierMetrics } from './notifier.metrics';
 import { Heartbeat } from './liveness/heartbeat';
 import { TradeOwnershipReader } from './trades/trade-ownership.reader';
 import { AuthenticateSocket } from './use-cases/authenticate-socket/authenticate-socket.use-case';
@@ -30,6 +33,10 @@ export interface RunningNotifier {
   url: string;
   /** Sockets currently held. */
   connections(): number;
+  /** The notifier's Prometheus series (main.ts serves them on NOTIFIER_METRICS_PORT). */
+  metrics: Registry;
+  /** Postgres and NATS answering, not closing (the metrics port's `/readyz`). */
+  readiness(): Promise<Readiness>;
   /** Closes every socket with 1001, stops consuming, closes NATS and Postgres. */
   close(): Promise<void>;
 }
@@ -74,6 +81,7 @@ export async function startNotifier(
       new EventFanout(registry, log),
       log,
     );
+    const health = new HealthCheck(dataSource, new NatsLink(nats), registry);
     const gateway = new WsGateway({
       settings,
       registry,
@@ -86,7 +94,7 @@ export async function startNotifier(
       ),
       unsubscribe: new UnsubscribeTrades(registry),
       credentials,
-      health: new HealthCheck(dataSource, new NatsLink(nats), registry),
+      health,
       log,
     });
 
@@ -105,6 +113,12 @@ export async function startNotifier(
       port: address.port,
       url,
       connections: () => registry.size,
+      metrics: notifierMetrics(registry),
+      readiness: async () => {
+        const { healthy, body } = await health.report();
+        const checks = { notifier: closing ? 'draining' : 'up', ...body.checks };
+        return { ready: healthy && !closing, checks };
+      },
       close: () =>
         (closing ??= (async () => {
           heartbeat.stop();

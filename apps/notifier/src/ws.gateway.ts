@@ -226,7 +226,13 @@ export class WsGateway {
 
   private onConnection(socket: WebSocket, clientIp: string, principal?: Principal): void {
     const { registry, settings, log } = this.deps;
-    const connection = new ClientConnection(socket, clientIp, settings.maxBufferedBytes, log);
+    const connection = new ClientConnection(
+      socket,
+      clientIp,
+      settings.maxBufferedBytes,
+      log,
+      registry.counts,
+    );
     registry.add(connection);
     socket.on('message', (data, isBinary) => this.onMessage(connection, data, isBinary));
     socket.on('pong', () => {

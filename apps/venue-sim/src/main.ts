@@ -1,7 +1,15 @@
 import 'reflect-metadata';
 import { Expose, Type } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
-import { createLogger, LOG_LEVELS, loadConfig, runService, type LogLevel } from '@sts/platform';
+import {
+  createLogger,
+  LOG_LEVELS,
+  loadConfig,
+  runService,
+  startOpsServer,
+  type LogLevel,
+} from '@sts/platform';
+import { VenueSimMetrics } from './sim-metrics';
 import { startVenueSim } from './sim-server';
 
 /** The simulator's settings (documented in apps/venue-sim/README.md). */
@@ -51,6 +59,14 @@ class VenueSimSettings {
   @IsString()
   controlToken?: string;
 
+  /** Port of the simulator's `/metrics`, `/livez` and `/readyz` listener (0: any free port). */
+  @Expose({ name: 'VENUE_SIM_METRICS_PORT' })
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  metricsPort = 9469;
+
   @Expose({ name: 'LOG_LEVEL' })
   @IsIn(LOG_LEVELS)
   logLevel: LogLevel = 'info';
@@ -59,6 +75,7 @@ class VenueSimSettings {
 runService('venue-sim', async () => {
   const settings = loadConfig(VenueSimSettings);
   const logger = createLogger('venue-sim', settings.logLevel);
+  const metrics = new VenueSimMetrics();
   const sim = await startVenueSim({
     host: settings.host,
     port: settings.port,
@@ -69,6 +86,14 @@ runService('venue-sim', async () => {
     selfRegistration: settings.selfRegistration === 'true',
     controlToken: settings.controlToken,
     logger,
+    onAnswered: (path, status) => metrics.recordAnswered(path, status),
+  });
+  metrics.knowVenues(sim.world().venues.keys());
+  const ops = await startOpsServer({
+    host: settings.host,
+    port: settings.metricsPort,
+    registry: metrics.registry,
+    readiness: () => ({ ready: true, checks: { venue_sim: 'up' } }),
   });
   logger.info(
     {
@@ -79,5 +104,10 @@ runService('venue-sim', async () => {
     },
     'venue simulator listening',
   );
-  return { close: () => sim.stop() };
+  return {
+    close: async () => {
+      await sim.stop();
+      await ops.close();
+    },
+  };
 });

@@ -18,6 +18,8 @@ import { FundedWallets } from './dialects/funded-wallets';
 import { DIALECTS } from './dialects/registry';
 
 export interface VenueSimOptions {
+  /** Called as each HTTP request is answered (the simulator's request counts). */
+  onAnswered?: (path: string, status: number) => void;
   seed?: number;
   /** Real milliseconds between simulation steps; 0 = manual stepping through /control/step. */
   tickMs?: number;
@@ -112,7 +114,11 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
   });
   router.add('GET', '/health', () => ({ status: 200, body: { status: 'ok' } }));
 
-  const server: Server = createServer((request, response) => void router.handle(request, response));
+  const server: Server = createServer((request, response) => {
+    const answered = options.onAnswered;
+    if (answered) response.once('finish', () => answered(request.url ?? '/', response.statusCode));
+    void router.handle(request, response);
+  });
   server.keepAliveTimeout = 60_000;
   server.on('upgrade', (request, socket, head) => {
     if (!dialects.handleUpgrade(request, socket, head)) hub.handleUpgrade(request, socket, head);

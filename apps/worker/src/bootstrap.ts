@@ -11,12 +11,15 @@ import {
   runMigrations,
 } from '@sts/persistence';
 import {
+  checkEdgeDependencies,
   connectNats,
   createLogger,
   CredentialCipher,
   ensureStreams,
   type Logger,
+  NatsLink,
   type NatsConnection,
+  type Readiness,
 } from '@sts/platform';
 import { monotonicClock } from './clock';
 import { StartCommandsConsumer } from './commands/start-commands.consumer';
@@ -27,7 +30,7 @@ import { TradeFleet } from './fleet/trade-fleet';
 import { LeaseKeeper } from './lease/lease-keeper';
 import { LeaseRepository } from './lease/lease.repository';
 import { MaintenanceWatch } from './maintenance/maintenance-watch';
-import { WorkerMetrics } from './metrics/latency-recorder';
+import { WorkerMetrics } from './metrics/worker-metrics';
 import type { RunnerServices } from './trade-runner/runner-services';
 import { StepScheduler } from './trade-runner/step-scheduler';
 import { TradeReader } from './trades/trade-record';
@@ -40,12 +43,16 @@ export interface RunningWorker {
   metrics: WorkerMetrics;
   /** Trades held right now. */
   tradeCount(): number;
+  /** Ready to take trades: not draining, Postgres and NATS answering (the `/readyz` probe). */
+  readiness(): Promise<Readiness>;
   /** Graceful shutdown: takes no more trades, hands its trades over, closes every connection. */
   close(): Promise<void>;
 }
 
 export interface StartWorkerOptions {
   logger?: Logger;
+  /** The figures to record into (main.ts serves them before the worker is up). */
+  metrics?: WorkerMetrics;
 }
 
 const STATS_INTERVAL_MS = 30_000;
@@ -80,6 +87,7 @@ export async function startWorker(
       name: `worker-${workerId}`,
     });
     closers.push(() => nats.drain());
+    const natsLink = new NatsLink(nats);
     await ensureStreams(await nats.jetstreamManager(), allStreams(settings.natsPrefix));
 
     const relay = new OutboxRelay(db, jetStreamPublisher(nats.jetstream()), {
@@ -100,11 +108,13 @@ export async function startWorker(
     const budget = new BudgetClient(nats, { natsPrefix: settings.natsPrefix, logger });
     closers.push(async () => budget.close());
     const coalescer = new FrameCoalescer();
+    const metrics = options.metrics ?? new WorkerMetrics();
     const factory = new VenueClientFactory(
       config.venues,
       { ...env, VENUE_SIM_URL: settings.venueSimUrl },
       logger,
       coalescer,
+      metrics,
     );
     const accounts = new AccountSessions(factory, logger);
     closers.push(() => accounts.closeAll());
@@ -114,7 +124,6 @@ export async function startWorker(
     );
     closers.push(() => marketData.closeAll());
     const leases = new LeaseRepository(db, workerId, settings.leaseTtlMs);
-    const metrics = new WorkerMetrics();
 
     // The watch starts before the fleet exists (trades read the switches as they start).
     const fleetRef: { current?: TradeFleet } = {};
@@ -152,6 +161,12 @@ export async function startWorker(
     const control = new TradeControlListener(nats, settings.natsPrefix, workerId, logger);
     const trades = new TradeFleet(services, leases, control, settings.maxTrades, logger);
     fleetRef.current = trades;
+    let draining = false;
+    metrics.attach({
+      trades: () => trades.list().flatMap((runner) => runner.exposure() ?? []),
+      maxTrades: settings.maxTrades,
+      draining: () => draining,
+    });
     const keeper = new LeaseKeeper(
       leases,
       () => trades.list(),
@@ -193,8 +208,16 @@ export async function startWorker(
       workerId,
       metrics,
       tradeCount: () => trades.size,
+      readiness: async () => {
+        const checks = {
+          worker: draining ? 'draining' : 'up',
+          ...(await checkEdgeDependencies(db, natsLink)).checks,
+        };
+        return { ready: Object.values(checks).every((state) => state === 'up'), checks };
+      },
       close: () =>
         (closing ??= (async () => {
+          draining = true;
           clearInterval(stats);
           scanner.stop();
           await commands.stop();

@@ -6,3 +6,4 @@ export * from './logging';
 export * from './nats';
 export * from './redis';
 export * from './health/edge-dependencies';
+export * from './metrics';

@@ -21,6 +21,13 @@ export class BudgetSettings extends CommonSettings {
   @Max(3_600_000)
   holderGraceMs: number = 30_000;
 
+  /** Port of the service's `/metrics`, `/livez` and `/readyz` listener (0: any free port). */
+  @Expose({ name: 'BUDGET_METRICS_PORT' })
+  @IsInt()
+  @Min(0)
+  @Max(65_535)
+  metricsPort: number = 9462;
+
   /** Shown in NATS connection lists and logs; defaults to budget-<pid>. */
   @Expose({ name: 'BUDGET_INSTANCE_ID' })
   @IsOptional()

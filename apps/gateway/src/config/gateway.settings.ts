@@ -15,6 +15,13 @@ export class GatewaySettings extends CommonSettings {
   @IsString()
   host: string = '0.0.0.0';
 
+  /** Port of the gateway's `/metrics` (with `/livez` and `/readyz` again), apart from the API. */
+  @Expose({ name: 'GATEWAY_METRICS_PORT' })
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  metricsPort: number = 9460;
+
   /** Trust X-Forwarded-For from a load balancer (needed for API key IP allow-lists behind one). */
   @Expose({ name: 'GATEWAY_TRUST_PROXY' })
   @Transform(({ value }) => value === true || value === 'true')

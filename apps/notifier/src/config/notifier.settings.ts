@@ -64,6 +64,13 @@ export class NotifierSettings extends CommonSettings {
   maxTradeSubscriptions: number = 1_000;
 
   /** Shown in NATS connection lists and logs; defaults to notifier-<pid>. */
+  /** Port of the notifier's `/metrics` (with `/livez` and `/readyz` again), apart from its sockets. */
+  @Expose({ name: 'NOTIFIER_METRICS_PORT' })
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  metricsPort: number = 9461;
+
   @Expose({ name: 'NOTIFIER_INSTANCE_ID' })
   @IsOptional()
   @IsString()

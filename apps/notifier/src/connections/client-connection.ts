@@ -10,6 +10,19 @@ export type ConnectionState = 'authenticating' | 'open' | 'closing';
 /** Requests a socket may have waiting; past this a client is flooding and its extra requests are refused. */
 export const MAX_QUEUED_REQUESTS = 64;
 
+/** Frames written and refused, and slow consumers closed, on every socket of a replica (metrics). */
+export interface DeliveryCounts {
+  framesSent: number;
+  framesDropped: number;
+  slowConsumerCloses: number;
+}
+
+export const newDeliveryCounts = (): DeliveryCounts => ({
+  framesSent: 0,
+  framesDropped: 0,
+  slowConsumerCloses: 0,
+});
+
 /** Events held for a subscription whose ownership check is in flight; more than this is a slow consumer. */
 const MAX_HELD_EVENTS = 256;
 
@@ -42,6 +55,7 @@ export class ClientConnection {
     readonly clientIp: string,
     private readonly maxBufferedBytes: number,
     readonly log: Logger,
+    private readonly counts: DeliveryCounts = newDeliveryCounts(),
   ) {}
 
   get userId(): string | undefined {
@@ -66,6 +80,7 @@ export class ClientConnection {
   deliverForTrade(tradeId: string, frame: Buffer): void {
     if (this.pending?.tradeId === tradeId && !this.allTrades && !this.trades.has(tradeId)) {
       if (this.pending.held.length >= MAX_HELD_EVENTS) {
+        this.counts.framesDropped += 1;
         this.closeSlowConsumer();
         return;
       }
@@ -132,13 +147,16 @@ export class ClientConnection {
 
   private write(frame: Buffer): void {
     if (this.socket.bufferedAmount + frame.length > this.maxBufferedBytes) {
+      this.counts.framesDropped += 1;
       this.closeSlowConsumer();
       return;
     }
+    this.counts.framesSent += 1;
     this.socket.send(frame, { binary: false });
   }
 
   private closeSlowConsumer(): void {
+    if (this.state !== 'closing') this.counts.slowConsumerCloses += 1;
     this.log.warn(
       {
         connection_id: this.id,

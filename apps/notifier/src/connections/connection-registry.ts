@@ -1,4 +1,4 @@
-import type { ClientConnection } from './client-connection';
+import { newDeliveryCounts, type ClientConnection, type DeliveryCounts } from './client-connection';
 
 const addTo = <K, V>(index: Map<K, Set<V>>, key: K, value: V): void => {
   let members = index.get(key);
@@ -27,9 +27,20 @@ export class ConnectionRegistry {
   private readonly allTradesByUser = new Map<string, Set<ClientConnection>>();
   private readonly byTrade = new Map<string, Set<ClientConnection>>();
   private stamp = 0;
+  /** What every socket of this replica wrote and refused (read by the metrics). */
+  readonly counts: DeliveryCounts = newDeliveryCounts();
 
   get size(): number {
     return this.connections.size;
+  }
+
+  /** Subscriptions held: one per trade subscribed, one per all-of-my-trades. */
+  subscriptionCount(): number {
+    let count = 0;
+    for (const connection of this.connections) {
+      count += connection.trades.size + (connection.allTrades ? 1 : 0);
+    }
+    return count;
   }
 
   add(connection: ClientConnection): void {

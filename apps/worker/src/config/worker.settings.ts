@@ -40,6 +40,13 @@ export class WorkerSettings extends CommonSettings {
   @Max(60_000)
   takeoverScanMs: number = 1_000;
 
+  /** Port of the worker's `/metrics`, `/livez` and `/readyz` listener (0: any free port). */
+  @Expose({ name: 'WORKER_METRICS_PORT' })
+  @IsInt()
+  @Min(0)
+  @Max(65_535)
+  metricsPort: number = 9463;
+
   /** The most live trades this worker runs; past it, start commands are left to other workers. */
   @Expose({ name: 'WORKER_MAX_TRADES' })
   @IsInt()

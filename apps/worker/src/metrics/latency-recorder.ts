@@ -48,16 +48,3 @@ export class LatencyRecorder {
     this.total = 0;
   }
 }
-
-/** The worker's own figures, read by benchmarks and logged periodically. */
-export class WorkerMetrics {
-  /** From a maker fill reaching the trade to its hedge IOC handed to the socket. */
-  readonly fillToHedge = new LatencyRecorder();
-  /**
-   * From the arrival of a book update that moved H or the maker touch to the
-   * re-quote request handed to the socket, for re-quotes the budget let out at once.
-   */
-  readonly moveToRequote = new LatencyRecorder();
-  /** Re-quotes that first waited for the trade's request budget (not counted above). */
-  requotesHeldByBudget = 0;
-}

@@ -6,7 +6,7 @@ import type { Logger } from '@sts/platform';
 import type { FrameCoalescer } from '@sts/venues';
 import type { MonotonicClock } from '../clock';
 import type { LeaseRepository } from '../lease/lease.repository';
-import type { WorkerMetrics } from '../metrics/latency-recorder';
+import type { WorkerMetrics } from '../metrics/worker-metrics';
 import type { TradeReader } from '../trades/trade-record';
 import type { StepScheduler } from './step-scheduler';
 import type { AccountSessions } from '../venue-sessions/account-sessions';

@@ -4,6 +4,7 @@ import { logEntry } from '../execution-log/log-entries';
 import { readLoggedFills } from '../execution-log/logged-fills';
 import { LeaseLostError, TradeJournal } from '../execution-log/trade-journal';
 import type { Acquisition, Lease, RenewedLease } from '../lease/lease.repository';
+import type { TradeExposure } from '../metrics/worker-metrics';
 import { reconcileTrade } from '../recovery/reconcile-trade';
 import { ExecutionLoop } from './execution-loop';
 import { FastMoveWatch } from './fast-move-watch';
@@ -68,7 +69,20 @@ export class TradeRunner {
   }
 
   start(): void {
+    this.services.metrics.recordLeaseAcquired(this.acquisition.kind);
     void this.run();
+  }
+
+  /** What the worker's metrics read at scrape time (no trade id leaves here). */
+  exposure(): TradeExposure | null {
+    const trade = this.trade;
+    if (!trade.record) return null;
+    return {
+      status: trade.status,
+      market: trade.record.market,
+      hedgeExchange: trade.record.hedgeExchange,
+      unhedgedSize: trade.hedger ? trade.hedger.outstanding.toNumber() : 0,
+    };
   }
 
   private async run(): Promise<void> {

@@ -97,6 +97,7 @@ export class TradeState {
 
   /** Appends to the log without waiting; a failure is logged (the journal retries transient ones). */
   record$(entries: LogEntry[], filledSize?: string): void {
+    this.services.metrics.recordEntries(entries, this.record?.market ?? 'unknown');
     this.journal.append(entries, filledSize).catch((error: unknown) => {
       if (!(error instanceof LeaseLostError))
         this.log.error({ err: error }, 'execution log write lost');
@@ -136,6 +137,8 @@ export class TradeState {
       mayTouchVenue: () => this.mayTouchVenue(),
       emit: (entries) => this.record$(entries),
       onFailure: (reason) => this.fail(reason),
+      onEnded: (result, elapsedMs) =>
+        this.services.metrics.recordHedgeEnded(this.record.hedgeExchange, result, elapsedMs),
       onVenueHalted: () => this.venueHalted(this.record.hedgeExchange),
       onDoubtChanged: () => this.wake(),
       logger: this.log,
@@ -198,7 +201,10 @@ export class TradeState {
     if (!this.hedger || !this.fills.record(fill.fillId, price, size)) return;
     const started = this.hedger.onMakerFill(fill.fillId, price, size);
     if (started?.sent)
-      this.services.metrics.fillToHedge.record(this.services.clock.now() - receivedAt);
+      this.services.metrics.recordFillToHedgeSent(
+        this.record.hedgeExchange,
+        this.services.clock.now() - receivedAt,
+      );
     // The hedge is out. Everything below may take its time.
     this.makerOrders?.onFill(fill);
     const market = this.legs?.market;
@@ -258,12 +264,12 @@ export class TradeState {
     const movedAt = this.moveAt;
     this.moveAt = null;
     if (held) {
-      this.services.metrics.requotesHeldByBudget += 1;
+      this.services.metrics.recordRequoteHeld();
       return;
     }
     // Timed to the moment its frame left for the kernel, which a burst may hold back a little.
     const { clock, metrics } = this.services;
-    this.services.coalescer.whenSent(() => metrics.moveToRequote.record(clock.now() - movedAt));
+    this.services.coalescer.whenSent(() => metrics.recordRequote(clock.now() - movedAt));
   }
 
   /** chunk_completed for a trade that ends after it started. */

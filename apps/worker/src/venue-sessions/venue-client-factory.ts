@@ -6,6 +6,7 @@ import {
   type StoredVenueCredential,
   type VenueClient,
 } from '@sts/venues';
+import { countedVenueClient, type VenueRequestCounter } from './counted-venue-client';
 
 /** Builds the VenueClient of one venue account by the venue's registry mode (paper or live). */
 export class VenueClientFactory {
@@ -15,6 +16,8 @@ export class VenueClientFactory {
     private readonly logger: Logger,
     /** Shared by every client, so a burst's sends on one account share writes. */
     private readonly coalescer?: FrameCoalescer,
+    /** Counts every venue request and 429 (the worker's metrics). */
+    private readonly counter?: VenueRequestCounter,
   ) {}
 
   mode(venue: VenueId): 'paper' | 'live' {
@@ -27,11 +30,13 @@ export class VenueClientFactory {
     credential: StoredVenueCredential,
     options: { bookDepth?: number } = {},
   ): Promise<VenueClient> {
-    return createVenueClient(this.venues[venue], credential, {
+    const { counter } = this;
+    const client = createVenueClient(this.venues[venue], credential, {
       env: this.env,
       logger: this.logger,
       ...(this.coalescer ? { coalescer: this.coalescer } : {}),
       ...options,
     });
+    return counter ? client.then((made) => countedVenueClient(made, venue, counter)) : client;
   }
 }

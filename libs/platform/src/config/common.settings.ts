@@ -37,6 +37,11 @@ export class CommonSettings {
   @IsString()
   redisPrefix: string = 'sts:';
 
+  /** Address of the service's metrics and health listener (its port is a per-service setting). */
+  @Expose({ name: 'METRICS_HOST' })
+  @IsString()
+  metricsHost: string = '0.0.0.0';
+
   /** Path to a JSON file that overrides the checked-in venue registry (config/venues.json). */
   @Expose({ name: 'VENUE_REGISTRY_FILE' })
   @IsOptional()

@@ -4,7 +4,7 @@ import type { MakerLeg, Side, SpreadType } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueClient } from '@sts/venues';
 import type { MonotonicClock } from '../../clock';
-import type { LogEntry } from '../../execution-log/log-entries';
+import type { HedgeResult, LogEntry } from '../../execution-log/log-entries';
 import type { LegMarket, MarketView } from '../market-view';
 
 /** The hedge leg: the account that takes the hedges, its market and its timeout. */
@@ -33,6 +33,8 @@ export interface HedgeContext {
   emit(entries: LogEntry[]): void;
   /** The trade cannot go on: a hedge timed out or was refused. */
   onFailure(reason: string): void;
+  /** A hedge is over (metrics): its result and the time since the maker fill that started it. */
+  onEnded?(result: HedgeResult, elapsedMs: number): void;
   /** The hedge venue refused an attempt as halted: no further maker fill should come meanwhile. */
   onVenueHalted(): void;
   /** Hedger.inDoubt changed. */

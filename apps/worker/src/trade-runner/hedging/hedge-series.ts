@@ -380,6 +380,7 @@ export class HedgeSeries {
     }
     clearTimeout(this.timeoutTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.context.onEnded?.(result, this.context.clock.now() - this.startedAtMs);
     if (this.reservedUnsettled) {
       this.context.settle(this.reserved, new Big(0));
       this.reservedUnsettled = false;

@@ -1,0 +1,53 @@
+import { RateLimitedError, type VenueClient } from '@sts/venues';
+
+/** The VenueClient methods that are requests against the account's rate limit. */
+const REQUESTS = [
+  'markets',
+  'placePostOnly',
+  'placeIoc',
+  'cancel',
+  'replace',
+  'order',
+  'openOrders',
+  'fillsSince',
+  'positions',
+  'balances',
+] as const satisfies ReadonlyArray<keyof VenueClient>;
+
+export interface VenueRequestCounter {
+  recordVenueRequest(exchange: string, operation: string): void;
+  recordVenueRateLimited(exchange: string, operation: string): void;
+}
+
+/**
+ * The client with its requests counted per venue and operation, and the
+ * venue's 429s (RateLimitedError) too. The count is one increment before the
+ * call goes through unchanged (the hedge's IOC is sent in the same tick); a
+ * refusal is counted from a listener on the same promise.
+ */
+export function countedVenueClient(
+  client: VenueClient,
+  exchange: string,
+  counter: VenueRequestCounter,
+): VenueClient {
+  const counted = new Map<PropertyKey, unknown>();
+  for (const operation of REQUESTS) {
+    const call = (client[operation] as (...args: unknown[]) => Promise<unknown>).bind(client);
+    const onRefusal = (error: unknown): void => {
+      if (error instanceof RateLimitedError) counter.recordVenueRateLimited(exchange, operation);
+    };
+    counted.set(operation, (...args: unknown[]) => {
+      counter.recordVenueRequest(exchange, operation);
+      const answer = call(...args);
+      answer.catch(onRefusal);
+      return answer;
+    });
+  }
+  return new Proxy(client, {
+    get(target, property) {
+      if (counted.has(property)) return counted.get(property);
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+}

@@ -1,0 +1,2 @@
+export * from './ops-server';
+export * from './service-metrics';

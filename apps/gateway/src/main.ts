@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { readOutboxBacklog } from '@sts/persistence';
+import { readStoreFigures } from '@sts/persistence';
 import { checkEdgeDependencies, NatsLink, runService, startOpsServer } from '@sts/platform';
 import { createGatewayApp } from './bootstrap';
 import { loadGatewayConfig } from './config/load-gateway-settings';
@@ -12,7 +12,7 @@ runService('gateway', async () => {
   await app.listen(config.settings.port, config.settings.host);
   const db = app.get(DataSource);
   const nats = app.get(NatsLink);
-  metrics.readBacklogWith(() => readOutboxBacklog(db));
+  metrics.readStoreFiguresWith(() => readStoreFigures(db));
   const ops = await startOpsServer({
     host: config.settings.metricsHost,
     port: config.settings.metricsPort,

@@ -6,5 +6,5 @@ export * from './migrations';
 export * from './outbox/jetstream-publisher';
 export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
-export * from './outbox/outbox-backlog';
+export * from './store-figures';
 export * from './query-rows';

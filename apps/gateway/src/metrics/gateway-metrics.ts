@@ -1,17 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { StoreFigures } from '@sts/persistence';
 import { createServiceRegistry, REQUEST_LATENCY_BUCKETS_S } from '@sts/platform';
 
-/** How far the outbox relay is behind: rows committed and not yet on NATS, and the oldest one's age. */
-export interface OutboxBacklog {
-  pending: number;
-  oldestAgeSeconds: number;
-}
+const NO_FIGURES: StoreFigures = {
+  outboxPending: 0,
+  outboxLagSeconds: 0,
+  liveTrades: 0,
+  unleasedTrades: 0,
+};
 
 /**
  * The gateway's series: requests by route pattern (never the raw URL, which
- * carries trade ids), method and status, with their latency; and the
- * transactional outbox's backlog, read at scrape time.
+ * carries trade ids), method and status, with their latency; and, read from
+ * Postgres at scrape time, the outbox relay's lag and live trades no worker holds.
  */
 export class GatewayMetrics {
   readonly registry: Registry = createServiceRegistry('gateway');
@@ -28,37 +30,51 @@ export class GatewayMetrics {
     buckets: REQUEST_LATENCY_BUCKETS_S,
     registers: [this.registry],
   });
-  private backlog: () => Promise<OutboxBacklog> = async () => ({ pending: 0, oldestAgeSeconds: 0 });
+  private readFigures: () => Promise<StoreFigures> = async () => NO_FIGURES;
 
   constructor() {
-    const backlog = (): Promise<OutboxBacklog> => this.backlog();
-    let last: OutboxBacklog = { pending: 0, oldestAgeSeconds: 0 };
-    const read = async (): Promise<OutboxBacklog> => {
-      // A scrape while Postgres is down shows the last figures, never an error.
-      last = await backlog().catch(() => last);
-      return last;
+    let last: StoreFigures = NO_FIGURES;
+    // One read per scrape, shared by the four gauges (the first collected reads).
+    let reading: Promise<StoreFigures> | undefined;
+    const figures = async (): Promise<StoreFigures> => {
+      reading ??= this.readFigures()
+        // A scrape while Postgres is down shows the last figures, never an error.
+        .catch(() => last)
+        .then((read) => (last = read))
+        .finally(() => setImmediate(() => (reading = undefined)));
+      return reading;
     };
-    new Gauge({
-      name: 'sts_outbox_pending',
-      help: 'Outbox rows committed and not yet published to NATS',
-      registers: [this.registry],
-      async collect() {
-        this.set((await read()).pending);
-      },
-    });
-    new Gauge({
-      name: 'sts_outbox_lag_seconds',
-      help: 'Age of the oldest outbox row not yet published (0 when none)',
-      registers: [this.registry],
-      async collect() {
-        this.set(last.oldestAgeSeconds);
-      },
-    });
+    const gauge = (name: string, help: string, pick: (read: StoreFigures) => number): void => {
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        async collect() {
+          this.set(pick(await figures()));
+        },
+      });
+    };
+    gauge(
+      'sts_outbox_pending',
+      'Outbox rows committed and not yet published to NATS',
+      (read) => read.outboxPending,
+    );
+    gauge(
+      'sts_outbox_lag_seconds',
+      'Age of the oldest outbox row not yet published (0 when none)',
+      (read) => read.outboxLagSeconds,
+    );
+    gauge('sts_trades_live', 'Trades in a live status, all users', (read) => read.liveTrades);
+    gauge(
+      'sts_trades_unleased',
+      'Live trades whose lease no worker holds (never taken, or expired)',
+      (read) => read.unleasedTrades,
+    );
   }
 
-  /** Where the outbox backlog is read from (the gateway's Postgres). */
-  readBacklogWith(read: () => Promise<OutboxBacklog>): void {
-    this.backlog = read;
+  /** Where the store figures are read from (the gateway's Postgres). */
+  readStoreFiguresWith(read: () => Promise<StoreFigures>): void {
+    this.readFigures = read;
   }
 
   /** Times every request, probes included, by its route pattern. */

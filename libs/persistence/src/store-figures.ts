@@ -1,0 +1,37 @@
+import type { DataSource } from 'typeorm';
+
+/** What an operator watches in Postgres itself: the outbox relay's lag and trades no worker holds. */
+export interface StoreFigures {
+  /** Outbox rows committed and not yet published. */
+  outboxPending: number;
+  /** Age of the oldest of them in seconds (0 when none). */
+  outboxLagSeconds: number;
+  /** Trades in a live status (pending, validating, active, paused, recovering). */
+  liveTrades: number;
+  /** Live trades whose lease nobody holds: never taken, or its worker's lease expired. */
+  unleasedTrades: number;
+}
+
+/**
+ * One round trip for the gateway's scrape: both counts read through the
+ * partial indexes of unpublished outbox rows and of live trades.
+ */
+export async function readStoreFigures(db: Pick<DataSource, 'query'>): Promise<StoreFigures> {
+  const [row] = (await db.query(
+    `SELECT o.pending, o.age, t.live, t.unleased
+       FROM (SELECT count(*)::int AS pending,
+                    coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS age
+               FROM outbox WHERE published_at IS NULL) o,
+            (SELECT count(*)::int AS live,
+                    (count(*) FILTER (WHERE lease_expires_at IS NULL OR lease_expires_at < now()))::int
+                      AS unleased
+               FROM trades
+              WHERE status IN ('pending', 'validating', 'active', 'paused', 'recovering')) t`,
+  )) as Array<{ pending: number; age: number; live: number; unleased: number }>;
+  return {
+    outboxPending: row?.pending ?? 0,
+    outboxLagSeconds: Math.max(0, row?.age ?? 0),
+    liveTrades: row?.live ?? 0,
+    unleasedTrades: row?.unleased ?? 0,
+  };
+}

@@ -58,10 +58,21 @@ const MAINS: Record<Service, string> = {
   worker: 'dist/apps/worker/src/main.js',
 };
 
+/** Each service's metrics and health listener port setting. */
+const METRICS_PORT: Record<Service, string> = {
+  'venue-sim': 'VENUE_SIM_METRICS_PORT',
+  budget: 'BUDGET_METRICS_PORT',
+  gateway: 'GATEWAY_METRICS_PORT',
+  notifier: 'NOTIFIER_METRICS_PORT',
+  worker: 'WORKER_METRICS_PORT',
+};
+
 export interface FleetProcess {
   id: string;
   service: Service;
   process: ManagedProcess;
+  /** `http://127.0.0.1:<port>`: its /metrics, /livez and /readyz. */
+  metricsUrl: string;
   /** The service's own JSON log (LOG_FILE). */
   logFile: string;
 }
@@ -115,20 +126,20 @@ export class Fleet {
       LOG_LEVEL: 'info',
       OPERATOR_ID: 'fault-matrix',
     };
-    const sim = this.spawn('venue-sim', 'venue-sim', {
+    const sim = await this.spawn('venue-sim', 'venue-sim', {
       VENUE_SIM_PORT: String(simPort),
       VENUE_SIM_SEED: String(this.seed),
       VENUE_SIM_TICK_MS: '0',
     });
     await sim.process.waitReady(async () => (await fetch(`${this.simUrl}/control/state`)).ok);
-    const budget = this.spawn('budget', 'budget', { BUDGET_SWEEP_INTERVAL_MS: '1000' });
+    const budget = await this.spawn('budget', 'budget', { BUDGET_SWEEP_INTERVAL_MS: '1000' });
     await this.waitForLog(budget, 'budget service listening');
-    const gateway = this.spawn('gateway', 'gateway', {
+    const gateway = await this.spawn('gateway', 'gateway', {
       GATEWAY_PORT: String(gatewayPort),
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_RATE_LIMIT_PER_S: '100000',
     });
-    const notifier = this.spawn('notifier', 'notifier', {
+    const notifier = await this.spawn('notifier', 'notifier', {
       NOTIFIER_PORT: String(notifierPort),
       NOTIFIER_HOST: '127.0.0.1',
     });
@@ -147,7 +158,7 @@ export class Fleet {
   async addWorker(): Promise<FleetProcess> {
     this.workerCount += 1;
     const id = `fm-w${this.workerCount}`;
-    const worker = this.spawn('worker', id, {
+    const worker = await this.spawn('worker', id, {
       WORKER_ID: id,
       LOG_LEVEL: 'debug',
       WORKER_LEASE_TTL_MS: '2000',
@@ -175,18 +186,28 @@ export class Fleet {
     if (entry.service === 'budget') await this.waitForLog(entry, 'budget service listening', true);
   }
 
-  private spawn(service: Service, id: string, extra: Record<string, string>): FleetProcess {
+  private async spawn(
+    service: Service,
+    id: string,
+    extra: Record<string, string>,
+  ): Promise<FleetProcess> {
     const logFile = join(this.logDir, `${id}.log`);
+    const metricsPort = await freePort();
     const process = new ManagedProcess({
       name: id,
       command: globalThis.process.execPath,
       args: ['--enable-source-maps', join(this.distCopy, MAINS[service])],
       cwd: this.cwd,
-      env: { ...this.env, LOG_FILE: logFile, ...extra },
+      env: {
+        ...this.env,
+        LOG_FILE: logFile,
+        [METRICS_PORT[service]]: String(metricsPort),
+        ...extra,
+      },
       logFile: join(this.logDir, `${id}.out`),
     });
     process.start();
-    const entry = { id, service, process, logFile };
+    const entry = { id, service, process, logFile, metricsUrl: `http://127.0.0.1:${metricsPort}` };
     this.processes.push(entry);
     return entry;
   }

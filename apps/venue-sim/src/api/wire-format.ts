@@ -1,4 +1,3 @@
-import Big from 'big.js';
 import type {
   WireBalance,
   WireFill,
@@ -12,6 +11,7 @@ import type { LevelChange, PriceLevel } from '../engine/order-book';
 import { freeMargin, usedMargin } from '../engine/order-validation';
 import type { EngineFill, EngineOrder } from '../engine/types';
 import type { VenueEngine } from '../engine/venue-engine';
+import { hourlyFundingRate } from './wire-numbers';
 
 /** Engine records (ticks, lots, Big) to the paper protocol's decimal strings. */
 export function wireOrder(venue: VenueEngine, order: EngineOrder): WireOrder {
@@ -71,7 +71,7 @@ export function wireMarket(venue: VenueEngine, market: MarketState, basisBps: nu
   const { spec } = market;
   const omits = new Set(venue.profile.omits);
   // Funding follows the premium: a base interest per hour plus a share of the basis.
-  const perHour = new Big(0.0000125).plus(new Big(basisBps.toFixed(4)).div(10_000).times(0.02));
+  const perHour = hourlyFundingRate(basisBps);
   const wire: WireMarket = {
     symbol: spec.symbol,
     base_asset: spec.baseAsset,

@@ -5,7 +5,7 @@ import type { Router } from '../api/http-kit';
 import type { OrderEntry } from '../api/order-entry';
 import type { FaultInjector } from '../control/faults';
 import type { Simulator } from '../engine/simulator';
-import type { EngineSink } from '../engine/types';
+import type { EngineFill, EngineOrder, EngineSink } from '../engine/types';
 import type { FundedWallets } from './funded-wallets';
 
 /** What every dialect gets: the same engine, order path and faults as the paper protocol. */
@@ -43,3 +43,32 @@ export interface Dialect extends EngineSink {
 }
 
 export type DialectFactory = (deps: DialectDeps) => Dialect;
+
+/** A dialect's WebSocket side: upgrades, cuts, and the engine's changes in the venue's frames. */
+export interface DialectStreams {
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  drop(accountId?: string): number;
+  close(): void;
+  book(symbol: string): void;
+  order(order: EngineOrder): void;
+  /** Absent where the venue streams no fills (their orders' updates carry them). */
+  fill?(fill: EngineFill): void;
+}
+
+/** A dialect made of its HTTP routes and its streams. */
+export function dialectOf(
+  venue: string,
+  addRoutes: (router: Router) => void,
+  streams: DialectStreams,
+): Dialect {
+  return {
+    venue,
+    addRoutes,
+    handleUpgrade: (request, socket, head) => streams.handleUpgrade(request, socket, head),
+    drop: (accountId) => streams.drop(accountId),
+    close: () => streams.close(),
+    book: (_venue, symbol) => streams.book(symbol),
+    order: (_venue, order) => streams.order(order),
+    fill: (_venue, fill) => streams.fill?.(fill),
+  };
+}

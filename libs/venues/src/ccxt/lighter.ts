@@ -1,6 +1,6 @@
 import type { Order } from 'ccxt';
 import { VenueSetupError } from '../errors';
-import type { LiveCredentials } from './ccxt-exchange';
+import type { CcxtExchangeLike, LiveCredentials } from './ccxt-exchange';
 
 /** ccxt 4.5.84 replaces an API key index outside 4..254 with 254 (0-3 are Lighter's own apps'). */
 const API_KEY_INDEX = { min: 4, max: 254 };
@@ -54,20 +54,9 @@ export function lighterAccountConfig(credentials: LiveCredentials): {
 }
 
 /** The ccxt pro exchange as Lighter's fetchOrder below uses it. */
-interface LighterExchange {
-  fetchOpenOrders(
-    symbol?: string,
-    since?: number,
-    limit?: number,
-    params?: Record<string, unknown>,
-  ): Promise<Order[]>;
-  fetchClosedOrders(
-    symbol?: string,
-    since?: number,
-    limit?: number,
-    params?: Record<string, unknown>,
-  ): Promise<Order[]>;
-}
+type LighterExchange = Pick<CcxtExchangeLike, 'fetchOpenOrders'> & {
+  fetchClosedOrders: CcxtExchangeLike['fetchOpenOrders'];
+};
 
 /** Closed orders a look-up reads (the venue's most recent, its maximum per request). */
 const CLOSED_ORDERS_READ = 100;

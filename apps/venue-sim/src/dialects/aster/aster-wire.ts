@@ -4,6 +4,7 @@ import { freeMargin, usedMargin } from '../../engine/order-validation';
 import type { EngineFill, EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import { numericId } from '../engine-ids';
+import { decimalsOf, hourlyFundingRate } from '../../api/wire-numbers';
 
 export { engineOrderId, numericId } from '../engine-ids';
 
@@ -171,15 +172,9 @@ function symbolInfo(market: MarketState) {
   };
 }
 
-const decimalsOf = (step: string): number => {
-  const plain = new Big(step).toFixed();
-  const dot = plain.indexOf('.');
-  return dot < 0 ? 0 : plain.length - dot - 1;
-};
-
 /** Funding follows the premium, as the paper protocol's markets say (wire-format.ts). */
 export function fundingRate(market: MarketState, basisBps: number): string {
-  const perHour = new Big(0.0000125).plus(new Big(basisBps.toFixed(4)).div(10_000).times(0.02));
+  const perHour = hourlyFundingRate(basisBps);
   return perHour.times(market.spec.fundingIntervalHours).round(8).toFixed(8);
 }
 

@@ -19,6 +19,7 @@ import {
   SYNTHETIC_RESOLUTION,
   syntheticIdOf,
 } from './extended-orders';
+import { decimalsOf, hourlyFundingRate } from '../../api/wire-numbers';
 
 const BASE = `/dialects/${EXTENDED}`;
 const API = `${BASE}/api/v1`;
@@ -195,7 +196,7 @@ function marketInfo(market: MarketState, basisBps: number) {
     uiName: spec.symbol,
     category: 'Crypto',
     assetName: spec.baseAsset,
-    assetPrecision: decimals(spec.lotSize),
+    assetPrecision: decimalsOf(spec.lotSize),
     collateralAssetName: 'USD',
     collateralAssetPrecision: 6,
     active: true,
@@ -210,10 +211,7 @@ function marketInfo(market: MarketState, basisBps: number) {
         .div(1 + basisBps / 10_000)
         .round(8)
         .toFixed(),
-      fundingRate: new Big(0.0000125)
-        .plus(new Big(basisBps.toFixed(4)).div(10_000).times(0.02))
-        .round(8)
-        .toFixed(),
+      fundingRate: hourlyFundingRate(basisBps).round(8).toFixed(),
       nextFundingRate: (Math.floor(Date.now() / 3_600_000) + 1) * 3_600_000,
       openInterest: String(spec.openInterestUsd),
     },
@@ -308,9 +306,3 @@ function positions(venue: VenueEngine, account: ExtendedAccount) {
     };
   });
 }
-
-const decimals = (step: string): number => {
-  const text = new Big(step).toFixed();
-  const dot = text.indexOf('.');
-  return dot < 0 ? 0 : text.length - dot - 1;
-};

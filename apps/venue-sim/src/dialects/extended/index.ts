@@ -1,4 +1,4 @@
-import type { Dialect, DialectDeps } from '../dialect';
+import { dialectOf, type Dialect, type DialectDeps } from '../dialect';
 import { EXTENDED } from './extended-orders';
 import { ExtendedRest } from './extended-rest';
 import { ExtendedStreams } from './extended-streams';
@@ -16,14 +16,5 @@ export function createExtendedDialect(deps: DialectDeps): Dialect {
     extendedOrders: rest.orders,
   });
   rest.orders.onUnplaced = (wallet, order) => streams.orderState(wallet, order);
-  return {
-    venue: EXTENDED,
-    addRoutes: (router) => rest.addRoutes(router),
-    handleUpgrade: (request, socket, head) => streams.handleUpgrade(request, socket, head),
-    drop: (accountId) => streams.drop(accountId),
-    close: () => streams.close(),
-    book: (_venue, symbol) => streams.book(symbol),
-    order: (_venue, order) => streams.order(order),
-    fill: (_venue, fill) => streams.fill(fill),
-  };
+  return dialectOf(EXTENDED, (router) => rest.addRoutes(router), streams);
 }

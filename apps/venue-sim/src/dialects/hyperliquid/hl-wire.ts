@@ -5,6 +5,7 @@ import { usedMargin } from '../../engine/order-validation';
 import type { EngineFill, EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import { numericId } from '../engine-ids';
+import { decimalsOf, hourlyFundingRate } from '../../api/wire-numbers';
 
 /** The time in force an order was sent with; the engine keeps post-only (Alo, Gtc resting) or IOC. */
 export type HlTif = 'Alo' | 'Ioc' | 'Gtc';
@@ -28,11 +29,7 @@ const USDC_TOKEN = {
 export const plain = (value: Big): string => value.toFixed();
 
 /** Decimals of a step (`0.001` → 3): a market's `szDecimals` is its lot's. */
-export function decimalsOf(step: string): number {
-  const text = new Big(step).toFixed();
-  const dot = text.indexOf('.');
-  return dot < 0 ? 0 : text.length - dot - 1;
-}
+export { decimalsOf };
 
 /** The markets in the venue's asset order: an order's `a` is an index into this list. */
 export function universe(venue: VenueEngine): MarketState[] {
@@ -67,7 +64,7 @@ export function assetCtx(market: MarketState, basisBps: number) {
   const mid = bid && ask ? market.price.toBig(bid.priceTicks + ask.priceTicks).div(2) : mark;
   const premium = new Big(basisBps.toFixed(4)).div(10_000);
   return {
-    funding: plain(new Big(0.0000125).plus(premium.times(0.02)).round(8)),
+    funding: plain(hourlyFundingRate(basisBps).round(8)),
     openInterest: plain(
       new Big(market.spec.openInterestUsd).div(mark).round(decimalsOf(market.spec.lotSize)),
     ),

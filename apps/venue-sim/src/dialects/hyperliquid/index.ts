@@ -1,6 +1,6 @@
-import type { RequestContext } from '../../api/http-kit';
+import type { RequestContext, Router } from '../../api/http-kit';
 import type { RequestChannel } from '../../api/order-entry';
-import type { Dialect, DialectDeps } from '../dialect';
+import { dialectOf, type Dialect, type DialectDeps } from '../dialect';
 import { HlBodyError } from './hl-errors';
 import { HYPERLIQUID, HlExchange } from './hl-exchange';
 import { HlInfo } from './hl-info';
@@ -37,28 +37,20 @@ export function createHyperliquidDialect(deps: DialectDeps): HyperliquidDialect 
     cut: context.cutConnection,
     mute: () => undefined,
   });
+  const addRoutes = (router: Router): void => {
+    router.add('POST', `${BASE}/info`, (context) => info.handle(body(context), channelOf(context)));
+    router.add('POST', `${BASE}/exchange`, (context) => {
+      const parsed = body(context);
+      if (parsed === undefined) return new HlBodyError().reply();
+      return exchange.handle(parsed, channelOf(context));
+    });
+    router.add('GET', `${BASE}/_sim/actions`, (context) => ({
+      status: 200,
+      body: { actions: state.loggedActions(context.query.get('user') ?? undefined) },
+    }));
+  };
   return {
-    venue: HYPERLIQUID,
-    addRoutes: (router) => {
-      router.add('POST', `${BASE}/info`, (context) =>
-        info.handle(body(context), channelOf(context)),
-      );
-      router.add('POST', `${BASE}/exchange`, (context) => {
-        const parsed = body(context);
-        if (parsed === undefined) return new HlBodyError().reply();
-        return exchange.handle(parsed, channelOf(context));
-      });
-      router.add('GET', `${BASE}/_sim/actions`, (context) => ({
-        status: 200,
-        body: { actions: state.loggedActions(context.query.get('user') ?? undefined) },
-      }));
-    },
-    handleUpgrade: (request, socket, head) => streams.handleUpgrade(request, socket, head),
-    drop: (accountId) => streams.drop(accountId),
-    close: () => streams.close(),
-    book: (_venue, symbol) => streams.book(symbol),
-    order: (_venue, order) => streams.order(order),
-    fill: (_venue, fill) => streams.fill(fill),
+    ...dialectOf(HYPERLIQUID, addRoutes, streams),
     actions: (user) => state.loggedActions(user),
   };
 }

@@ -1,4 +1,4 @@
-import type { Dialect, DialectDeps } from '../dialect';
+import { dialectOf, type Dialect, type DialectDeps } from '../dialect';
 import { LIGHTER } from './lighter-accounts';
 import { LighterRest } from './lighter-rest';
 import { LighterStreams } from './lighter-streams';
@@ -17,14 +17,5 @@ export function createLighterDialect(deps: DialectDeps): Dialect {
   });
   rest.orders.onUnplaced = (wallet, marketIndex, order) =>
     streams.orderState(wallet, marketIndex, order);
-  return {
-    venue: LIGHTER,
-    addRoutes: (router) => rest.addRoutes(router),
-    handleUpgrade: (request, socket, head) => streams.handleUpgrade(request, socket, head),
-    drop: (accountId) => streams.drop(accountId),
-    close: () => streams.close(),
-    book: (_venue, symbol) => streams.book(symbol),
-    order: (_venue, order) => streams.order(order),
-    fill: (_venue, fill) => streams.fill(fill),
-  };
+  return dialectOf(LIGHTER, (router) => rest.addRoutes(router), streams);
 }

@@ -9,6 +9,7 @@ import type { DialectDeps } from '../dialect';
 import { engineOrderId, numericId } from '../engine-ids';
 import { LIGHTER, LighterError, type LighterAccount } from './lighter-accounts';
 import { TIME_IN_FORCE, type CancelOrderTx, type CreateOrderTx } from './lighter-tx';
+import { decimalsOf } from '../../api/wire-numbers';
 
 /** Statuses of an order the engine never held (refused before the book). */
 type UnplacedStatus = 'canceled-post-only' | 'canceled-margin-not-allowed';
@@ -29,12 +30,8 @@ const UNPLACED_BASE = 900_000_000_000_000;
 /** Each accepted transaction's place in the simulated chain (Lighter answers its hash). */
 let blockHeight = 1_000;
 
-/** Decimal places of a power-of-ten step (`0.01` → 2); Lighter scales amounts and prices by them. */
-export function decimalsOf(step: string): number {
-  const text = new Big(step).toFixed();
-  const dot = text.indexOf('.');
-  return dot < 0 ? 0 : text.length - dot - 1;
-}
+/** Decimal places of a power-of-ten step (`0.01` → 2): Lighter scales amounts and prices by them. */
+export { decimalsOf };
 
 /** Market indices are the markets' places in the venue's profile. */
 export function marketIndexOf(venue: VenueEngine, symbol: string): number {

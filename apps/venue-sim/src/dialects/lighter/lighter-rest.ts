@@ -8,6 +8,7 @@ import type { DialectDeps } from '../dialect';
 import { LIGHTER, LighterAccounts, LighterError, type LighterAccount } from './lighter-accounts';
 import { LighterOrders, decimalsOf, lighterTrade, marketAt, marketIndexOf } from './lighter-orders';
 import { TX_TYPE, parseCancelOrder, parseCreateOrder, readSendTx } from './lighter-tx';
+import { hourlyFundingRate } from '../../api/wire-numbers';
 
 const BASE = `/dialects/${LIGHTER}`;
 const API = `${BASE}/api/v1`;
@@ -76,7 +77,7 @@ export class LighterRest {
           market_id: marketIndexOf(this.venue(), market.spec.symbol),
           exchange: LIGHTER,
           symbol: market.spec.symbol,
-          rate: fundingRate(this.basis(market)),
+          rate: hourlyFundingRate(this.basis(market)).round(8).toFixed(),
         })),
       }),
     );
@@ -252,12 +253,6 @@ export class LighterRest {
     return this.deps.world().venue(LIGHTER);
   }
 }
-
-const fundingRate = (basisBps: number): string =>
-  new Big(0.0000125)
-    .plus(new Big(basisBps.toFixed(4)).div(10_000).times(0.02))
-    .round(8)
-    .toFixed();
 
 function marketDetails(venue: VenueEngine, market: MarketState) {
   const { spec } = market;

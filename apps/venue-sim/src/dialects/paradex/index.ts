@@ -1,4 +1,4 @@
-import type { Dialect, DialectDeps } from '../dialect';
+import { dialectOf, type Dialect, type DialectDeps } from '../dialect';
 import { PARADEX, ParadexRest } from './paradex-rest';
 import { ParadexStreams } from './paradex-streams';
 
@@ -15,14 +15,6 @@ export function createParadexDialect(deps: DialectDeps): Dialect {
     notesOf: (order) => rest.orders.notesOf(order),
   });
   rest.orders.onUnplaced = (account, market, order) => streams.orderState(account, market, order);
-  return {
-    venue: PARADEX,
-    addRoutes: (router) => rest.addRoutes(router),
-    handleUpgrade: (request, socket, head) => streams.handleUpgrade(request, socket, head),
-    drop: (accountId) => streams.drop(accountId),
-    close: () => streams.close(),
-    book: (_venue, symbol) => streams.book(symbol),
-    order: (_venue, order) => streams.order(order),
-    fill: () => undefined,
-  };
+  // Paradex streams no fills: its order updates carry them (ParadexStreams has no fill).
+  return dialectOf(PARADEX, (router) => rest.addRoutes(router), streams);
 }

@@ -6,6 +6,7 @@ import type { DialectDeps } from '../dialect';
 import type { SignedRequest } from '../../api/order-entry';
 import { ParadexAuth, ParadexError, SYSTEM_CONFIG } from './paradex-auth';
 import { PARADEX, ParadexOrders } from './paradex-orders';
+import { hourlyFundingRate } from '../../api/wire-numbers';
 
 export { PARADEX } from './paradex-orders';
 const BASE = `/dialects/${PARADEX}/v1`;
@@ -169,8 +170,7 @@ export class ParadexRest {
         .round(8)
         .toFixed(),
       open_interest: new Big(market.spec.openInterestUsd).div(mark).round(4).toFixed(),
-      funding_rate: new Big(0.0000125)
-        .plus(new Big(basisBps.toFixed(4)).div(10_000).times(0.02))
+      funding_rate: hourlyFundingRate(basisBps)
         .times(market.spec.fundingIntervalHours)
         .round(8)
         .toFixed(),

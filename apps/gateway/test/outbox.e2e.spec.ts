@@ -62,11 +62,11 @@ describe('transactional outbox to JetStream', () => {
     // The first relay publishes four commands, each acknowledged by JetStream, then
     // dies before it can mark them: the rows stay unpublished.
     const publish = jetStreamPublisher(nats.jetstream());
-    let published = 0;
+    let calls = 0;
     const dyingPublisher: OutboxPublisher = async (row) => {
-      if (published === 4) throw new Error('gateway killed');
+      calls += 1;
+      if (calls > 4) throw new Error('gateway killed');
       await publish(row);
-      published += 1;
     };
     await expect(new OutboxRelay(dataSource, dyingPublisher).drain()).rejects.toThrow(
       'gateway killed',

@@ -3,6 +3,7 @@ export * from './credentials/credential-store';
 export * from './data-source';
 export * from './entities';
 export * from './migrations';
+export * from './database/postgres-pool';
 export * from './outbox/jetstream-publisher';
 export * from './outbox/outbox';
 export * from './outbox/outbox-relay';

@@ -9,7 +9,7 @@ import {
 } from '@sts/auth';
 import { AppError } from '@sts/platform';
 import type { ChangeFeed } from '../infrastructure/change-feed';
-import { postgresPool } from '../infrastructure/postgres-pool';
+import { postgresPool } from '@sts/persistence';
 
 /** The columns of a key that authentication needs; only revoked_at ever changes (and is heard). */
 interface KeyRow {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, MoreThan } from 'typeorm';
-import { TradeEntity, TradeEventEntity } from '@sts/persistence';
+import { postgresPool, TradeEntity, TradeEventEntity } from '@sts/persistence';
 import { AppError } from '@sts/platform';
-import { postgresPool } from '../infrastructure/postgres-pool';
 import { PRESENTED_TRADE_FIELDS, type PresentedTrade } from './trade.presenter';
 
 export const TRADE_LIST_LIMIT = 50;

@@ -1,4 +1,6 @@
+import type { QueryResult } from 'pg';
 import type { DataSource } from 'typeorm';
+import { postgresPool } from '../database/postgres-pool';
 
 export interface OutboxRow {
   id: string;
@@ -41,6 +43,8 @@ export class OutboxRelay {
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.batchSize = options.batchSize ?? 100;
+    if (!Number.isInteger(this.batchSize) || this.batchSize < 1)
+      throw new Error(`outbox batch size must be a positive integer, not ${this.batchSize}`);
     this.retentionMs = options.retentionMs ?? 24 * 3600_000;
   }
 
@@ -87,21 +91,45 @@ export class OutboxRelay {
     return total;
   }
 
+  /**
+   * One batch in one transaction of two round trips: BEGIN with the claim
+   * (SKIP LOCKED: another replica's rows are skipped), then, after every
+   * publish of the batch is acknowledged, the mark with COMMIT. The batch's
+   * publishes go out together (JetStream keeps their order on the one
+   * connection). A publish that fails rolls the batch back: its rows stay
+   * unpublished, and JetStream's duplicate window drops the copies of those
+   * already acknowledged when they are published again.
+   */
   private async publishBatch(): Promise<number> {
-    return this.dataSource.transaction(async (db) => {
-      const rows: OutboxRow[] = await db.query(
-        `SELECT id, subject, message_id, payload FROM outbox
-         WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.batchSize],
-      );
-      for (const row of rows) await this.publish(row);
-      if (rows.length > 0) {
-        await db.query(`UPDATE outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [
-          rows.map((row) => row.id),
-        ]);
+    const client = await postgresPool(this.dataSource).connect();
+    // A connection lost mid-batch emits 'error' on the client: heard here
+    // (unheard, it would end the process) and the connection destroyed.
+    let broken = false;
+    const onError = (): void => {
+      broken = true;
+    };
+    client.on('error', onError);
+    try {
+      const [, claimed] = (await client.query(
+        `BEGIN; SELECT id, subject, message_id, payload FROM outbox
+         WHERE published_at IS NULL ORDER BY id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`,
+      )) as unknown as [QueryResult, QueryResult<OutboxRow>];
+      const rows = claimed.rows;
+      if (rows.length === 0) {
+        await client.query('COMMIT');
+        return 0;
       }
+      await Promise.all(rows.map((row) => this.publish(row)));
+      const ids = rows.map((row) => bigintLiteral(row.id)).join(',');
+      await client.query(`UPDATE outbox SET published_at = now() WHERE id IN (${ids}); COMMIT`);
       return rows.length;
-    });
+    } catch (error) {
+      if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
+      throw error;
+    } finally {
+      client.off('error', onError);
+      client.release(broken);
+    }
   }
 
   private async cleanup(): Promise<void> {
@@ -121,4 +149,11 @@ export class OutboxRelay {
     }, this.pollIntervalMs);
     this.timer.unref();
   }
+}
+
+/** A row id as SQL: a bigint's digits only (ids come from the table itself). */
+function bigintLiteral(id: string): string {
+  const text = String(id);
+  if (!/^\d{1,19}$/.test(text)) throw new Error(`outbox id is not a bigint: ${text}`);
+  return text;
 }

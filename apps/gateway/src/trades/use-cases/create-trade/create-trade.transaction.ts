@@ -1,7 +1,6 @@
 import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import type { DataSource } from 'typeorm';
-import { LIVE_TRADE_STATUSES } from '@sts/persistence';
-import { postgresPool } from '../../../infrastructure/postgres-pool';
+import { LIVE_TRADE_STATUSES, postgresPool } from '@sts/persistence';
 
 /**
  * The create's transaction in two round trips. Parameters cannot carry

@@ -5,12 +5,16 @@ import { createServiceRegistry, REQUEST_LATENCY_BUCKETS_S } from '@sts/platform'
 export interface BudgetAnswer {
   outcome?: unknown;
   code?: unknown;
+  venue?: unknown;
+  maker?: unknown;
+  hedge?: unknown;
 }
 
 /**
  * The budget service's series: requests by type and outcome with their
- * handling time, reservations granted and refused (by code). Labels are the
- * request type, outcome and code: never a trade, user or wallet.
+ * handling time, reservations granted and refused, and the shares granted, by
+ * venue. Labels are a request type, outcome, code, venue or role: never a
+ * trade, user or wallet (an account is a wallet: shares are a histogram per venue).
  */
 export class BudgetMetrics {
   readonly registry: Registry = createServiceRegistry('budget');
@@ -27,15 +31,23 @@ export class BudgetMetrics {
     buckets: REQUEST_LATENCY_BUCKETS_S,
     registers: [this.registry],
   });
-  private readonly reservations = new Counter({
+  private readonly reservations = new Counter<'exchange'>({
     name: 'sts_budget_reservations_total',
-    help: 'Reservations granted',
+    help: 'Reservations granted, by maker venue',
+    labelNames: ['exchange'],
     registers: [this.registry],
   });
-  private readonly refusals = new Counter<'code'>({
+  private readonly refusals = new Counter<'exchange' | 'reason'>({
     name: 'sts_budget_refusals_total',
-    help: 'Reservations refused (not enough budget) or failed, by code',
-    labelNames: ['code'],
+    help: 'Reservations refused (below min_trade_budget) or failed (by code), by venue',
+    labelNames: ['exchange', 'reason'],
+    registers: [this.registry],
+  });
+  private readonly shares = new Histogram<'exchange' | 'role'>({
+    name: 'sts_budget_granted_share',
+    help: "A new trade's share of its venue account's limit (requests/s), by venue and role",
+    labelNames: ['exchange', 'role'],
+    buckets: [1, 2, 3, 4, 5, 7.5, 10, 15, 20, 30, 40],
     registers: [this.registry],
   });
 
@@ -45,7 +57,23 @@ export class BudgetMetrics {
     this.requests.inc({ request: requestType, outcome, code });
     this.duration.observe({ request: requestType }, seconds);
     if (!requestType.includes('reserve')) return;
-    if (outcome === 'granted') this.reservations.inc();
-    else if (outcome !== 'ok') this.refusals.inc({ code: code || outcome });
+    const venueOf = (share: unknown): string =>
+      typeof share === 'object' && share !== null && 'venue' in share ? String(share.venue) : '';
+    switch (outcome) {
+      case 'granted': {
+        this.reservations.inc({ exchange: venueOf(answer.maker) });
+        for (const role of ['maker', 'hedge'] as const) {
+          const held = answer[role];
+          if (typeof held === 'object' && held !== null && 'share' in held)
+            this.shares.observe({ exchange: venueOf(held), role }, Number(held.share));
+        }
+        return;
+      }
+      case 'refused':
+        this.refusals.inc({ exchange: venueOf(answer), reason: 'below_min_trade_budget' });
+        return;
+      default:
+        this.refusals.inc({ exchange: '', reason: code || outcome });
+    }
   }
 }

@@ -104,6 +104,8 @@ export class WorkerHarness {
       WORKER_TAKEOVER_SCAN_MS: '250',
       WORKER_MAINTENANCE_POLL_MS: '500',
       WORKER_SHUTDOWN_GRACE_MS: '3000',
+      // Each replica of a spec listens for metrics on a port of its own.
+      WORKER_METRICS_PORT: '0',
       ...options.env,
     };
     this.nats = await connect({ servers: '127.0.0.1:4222' });

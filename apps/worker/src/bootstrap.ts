@@ -53,6 +53,8 @@ export interface StartWorkerOptions {
   logger?: Logger;
   /** The figures to record into (main.ts serves them before the worker is up). */
   metrics?: WorkerMetrics;
+  /** Where main.ts serves them (logged at start). */
+  metricsUrl?: string;
 }
 
 const STATS_INTERVAL_MS = 30_000;
@@ -199,6 +201,7 @@ export async function startWorker(
         nats_prefix: settings.natsPrefix,
         max_trades: settings.maxTrades,
         lease_ttl_ms: settings.leaseTtlMs,
+        ...(options.metricsUrl ? { metrics_url: options.metricsUrl } : {}),
       },
       'worker started',
     );

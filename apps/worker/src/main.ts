@@ -15,7 +15,7 @@ runService('worker', async () => {
     readiness: () => worker?.readiness() ?? { ready: false, checks: { worker: 'starting' } },
   });
   try {
-    worker = await startWorker(process.env, { metrics });
+    worker = await startWorker(process.env, { metrics, metricsUrl: ops.url });
   } catch (error) {
     await ops.close();
     throw error;

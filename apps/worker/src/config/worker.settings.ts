@@ -40,12 +40,17 @@ export class WorkerSettings extends CommonSettings {
   @Max(60_000)
   takeoverScanMs: number = 1_000;
 
-  /** Port of the worker's `/metrics`, `/livez` and `/readyz` listener (0: any free port). */
+  /**
+   * Port of the worker's `/metrics`, `/livez` and `/readyz` listener. The
+   * default 0 takes any free port (logged as `metrics_url`), so replicas on
+   * one host never collide; deployments set it (`npm start` 9463 and up, the
+   * manifests 9463).
+   */
   @Expose({ name: 'WORKER_METRICS_PORT' })
   @IsInt()
   @Min(0)
   @Max(65_535)
-  metricsPort: number = 9463;
+  metricsPort: number = 0;
 
   /** The most live trades this worker runs; past it, start commands are left to other workers. */
   @Expose({ name: 'WORKER_MAX_TRADES' })

@@ -8,7 +8,11 @@
  * budget are counted apart: that wait is the budget's, by design.
  *
  *   node tools/build.mjs && node dist/bench/worker-latency.bench.js [--trades 500] [--seconds 60] [--moves-per-s 10]
- *     [--cpu-prof-window tmp/worker.cpuprofile] [--live | --live=aster]
+ *     [--cpu-prof-window tmp/worker.cpuprofile] [--live | --live=aster] [--scrape-every-ms 1000]
+ *
+ * `--scrape-every-ms N`: the worker's `/metrics` is served (as main.ts does)
+ * and a separate process fetches it every N ms while the figures are taken,
+ * as Prometheus would: run with and without to see what a scrape costs.
  *
  * `--live`: hyperliquid and aster in live mode (the ccxt client) against the
  * simulator's dialects of their own protocols (default 60 trades: aster
@@ -16,6 +20,8 @@
  *
  * Prints figures; asserts nothing. Targets: fill-to-hedge p99 < 2 ms, re-quote p99 < 5 ms.
  */
+import { spawn } from 'node:child_process';
+import { startOpsServer } from '@sts/platform';
 import {
   driveMarket,
   LIVE_TRADES_PER_WALLET,
@@ -44,6 +50,61 @@ const SECONDS = arg('seconds', 60);
 // Manual simulator time: books move one at a time (jumps), not all at once on a tick.
 const TICK_MS = arg('tick-ms', 0);
 const MOVES_PER_S = arg('moves-per-s', 10);
+const SCRAPE_EVERY_MS = arg('scrape-every-ms', 0);
+
+/** A scraper in its own process (as Prometheus is): GET /metrics every `everyMs`, counting bytes. */
+async function scrapeMetrics(
+  world: Awaited<ReturnType<typeof startBenchWorld>>,
+  everyMs: number,
+): Promise<() => Promise<string>> {
+  // The worker's own cost of each scrape: rendering the registry (collect included).
+  const { registry } = world.worker.metrics;
+  const rendering: number[] = [];
+  const ops = await startOpsServer({
+    host: '127.0.0.1',
+    port: 0,
+    registry: {
+      contentType: registry.contentType,
+      metrics: async () => {
+        const started = performance.now();
+        const text = await registry.metrics();
+        rendering.push(performance.now() - started);
+        return text;
+      },
+    },
+    readiness: () => world.worker.readiness(),
+  });
+  const script = `
+    const [url, every] = process.argv.slice(1);
+    let scrapes = 0, bytes = 0, worst = 0;
+    setInterval(async () => {
+      const started = performance.now();
+      const text = await (await fetch(url)).text();
+      worst = Math.max(worst, performance.now() - started);
+      scrapes += 1; bytes = text.length;
+    }, Number(every));
+    process.on('SIGTERM', () => { console.log(JSON.stringify({ scrapes, bytes, worst })); process.exit(0); });`;
+  const child = spawn(process.execPath, ['-e', script, `${ops.url}/metrics`, String(everyMs)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  return async () => {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    await ops.close();
+    const { scrapes, bytes, worst } = JSON.parse(out) as Record<string, number>;
+    rendering.sort((a, b) => a - b);
+    const median = rendering[Math.floor(rendering.length / 2)] ?? Number.NaN;
+    const slowest = rendering[rendering.length - 1] ?? Number.NaN;
+    return (
+      `${scrapes} scrapes of ${(bytes / 1024).toFixed(1)} KiB; rendered in the worker in ` +
+      `${median.toFixed(2)} ms (median), ${slowest.toFixed(2)} ms (slowest); ` +
+      `round trip at the scraper ${worst.toFixed(1)} ms (slowest)`
+    );
+  };
+}
 
 const fmt = (summary: { count: number; p50: number; p99: number; max: number }): string =>
   `p50 ${summary.p50.toFixed(3)} ms, p99 ${summary.p99.toFixed(3)} ms, max ${summary.max.toFixed(3)} ms (${summary.count} samples)`;
@@ -65,6 +126,7 @@ async function main(): Promise<void> {
     world.worker.metrics.moveToRequote.reset();
     world.worker.metrics.requotesHeldByBudget = 0;
     world.loopDelay.reset();
+    const stopScraping = SCRAPE_EVERY_MS > 0 ? await scrapeMetrics(world, SCRAPE_EVERY_MS) : null;
     const gc = gcPauses();
     const stopProfile = await profileWindow();
     await new Promise((resolve) => setTimeout(resolve, SECONDS * 1_000));
@@ -75,6 +137,7 @@ async function main(): Promise<void> {
     const loopP99 = world.loopDelay.percentile(99);
     const loopMax = world.loopDelay.max;
     const gcFigures = gc.stop();
+    const scraping = stopScraping ? await stopScraping() : 'none';
     await stopDriving();
 
     console.log(
@@ -87,6 +150,9 @@ async function main(): Promise<void> {
     );
     console.log(`  event-loop delay:              p99 ${ms(loopP99)} ms, max ${ms(loopMax)} ms`);
     console.log(`  worker GC pauses:              ${gcFigures}`);
+    console.log(
+      `  /metrics scraping:             ${SCRAPE_EVERY_MS > 0 ? `every ${SCRAPE_EVERY_MS} ms, ${scraping}` : 'off'}`,
+    );
   } finally {
     await world.stop();
   }

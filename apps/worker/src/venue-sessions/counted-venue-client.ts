@@ -43,11 +43,18 @@ export function countedVenueClient(
       return answer;
     });
   }
+  // Other methods are bound to the client once (not on every read: the quote path reads them often).
+  const bound = new Map<PropertyKey, { method: unknown; call: unknown }>();
   return new Proxy(client, {
     get(target, property) {
       if (counted.has(property)) return counted.get(property);
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      if (typeof value !== 'function') return value;
+      const known = bound.get(property);
+      if (known?.method === value) return known.call;
+      const call = (value as () => unknown).bind(target);
+      bound.set(property, { method: value, call });
+      return call;
     },
   });
 }

@@ -12,7 +12,7 @@ export interface OpsServerOptions {
   host: string;
   /** 0 picks a free port (specs). */
   port: number;
-  registry: Registry;
+  registry: Pick<Registry, 'metrics' | 'contentType'>;
   /** What `/readyz` answers; liveness is the process answering at all. */
   readiness: () => Readiness | Promise<Readiness>;
 }

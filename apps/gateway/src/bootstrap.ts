@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppError } from '@sts/platform';
 import { AppModule } from './app.module';
@@ -11,6 +10,7 @@ import { httpEdgeOptions, registerHttpEdge } from './errors/http-edge';
 import { ChangeFeed } from './infrastructure/change-feed';
 import { registerChangeMarks } from './infrastructure/change-marks';
 import { registerRateLimit } from './errors/rate-limit';
+import { registerApiDocs } from './openapi/api-docs.routes';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
 
 const describeValidation = (errors: ValidationError[], parent = ''): string[] =>
@@ -52,20 +52,6 @@ export async function createGatewayApp(
   await registerRateLimit(app, config.settings.rateLimitPerS);
   app.useGlobalPipes(validationPipe());
 
-  const openApi = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Spread trading API')
-      .setDescription('Two-legged maker-taker spread trades across perpetual-futures venues')
-      .setVersion('v1')
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'api-key')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
-      .build(),
-  );
-  app
-    .getHttpAdapter()
-    .get('/api/v1/openapi.json', (_request, reply: { send(body: unknown): void }) => {
-      reply.send(openApi);
-    });
+  registerApiDocs(app);
   return app;
 }

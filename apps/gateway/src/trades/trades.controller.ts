@@ -11,14 +11,7 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiHeader,
-  ApiOperation,
-  ApiResponse,
-  ApiSecurity,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@sts/auth';
 import { AmendTradeRequest } from './dto/amend-trade.request';
@@ -62,10 +55,9 @@ export class TradesController {
   @ApiHeader({
     name: 'X-Idempotency-Key',
     required: false,
-    description: 'takes precedence over idempotency_key',
+    description: 'takes precedence over idempotency_key; one of the two is required',
+    schema: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,128}$' },
   })
-  @ApiResponse({ status: 202, description: 'accepted: trade_id, status pending, rate_budget' })
-  @ApiResponse({ status: 200, description: 'idempotent replay of an earlier create' })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateTradeRequest,

@@ -107,7 +107,11 @@ export class CreateTradeRequest {
   @IsIn(FAST_MOVE_GUARD_MODES)
   fast_move_guard?: FastMoveGuardMode;
 
-  @ApiPropertyOptional({ minimum: 0, exclusiveMinimum: true, maximum: MAX_FAST_MOVE_GUARD_BPS })
+  // OpenAPI 3.1 (JSON Schema 2020-12): exclusiveMinimum is the bound itself, no longer a flag.
+  @ApiPropertyOptional({
+    exclusiveMinimum: 0 as unknown as boolean,
+    maximum: MAX_FAST_MOVE_GUARD_BPS,
+  })
   @Optional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(Number.MIN_VALUE, { message: 'fast_move_guard_bps must be greater than 0' })

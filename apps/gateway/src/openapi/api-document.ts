@@ -1,0 +1,130 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { ErrorCode } from '@sts/platform';
+import { httpStatusOf } from '../errors/http-status';
+import { API_SCHEMAS } from './api-schemas';
+import { EVERY_ROUTE, OPERATIONS, type OperationAnswers } from './api-operations';
+
+const API_KEY = 'api-key';
+const BEARER = 'bearer';
+const RETRY_AFTER = { $ref: '#/components/headers/RetryAfter' };
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'the request is malformed or breaks a rule',
+  401: 'missing, malformed, unknown, expired or revoked API key or JWT',
+  403: 'not allowed',
+  404: 'not found (unknown and foreign resources answer alike)',
+  408: 'the request body did not arrive in time',
+  409: 'conflicts with the current state',
+  413: 'body over 64 KiB',
+  414: 'request target over 2048 characters, or a path parameter over 100',
+  415: 'a body that is not application/json',
+  429: 'rate limited (the API itself), or no rate budget left on the maker exchange',
+  431: 'headers over 16 KiB',
+  500: 'internal error (details only in the log)',
+  503: 'maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After',
+};
+
+/** `{error, code}` narrowed to the codes one status of one operation can carry. */
+function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) {
+    const status = httpStatusOf(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, statusCodes]) => [
+        String(status),
+        {
+          description: `${STATUS_TEXT[status] ?? 'refused'}: ${statusCodes.join(', ')}`,
+          ...(status === 429 || status === 503 ? { headers: { 'Retry-After': RETRY_AFTER } } : {}),
+          content: {
+            'application/json': {
+              schema: {
+                allOf: [
+                  { $ref: '#/components/schemas/Error' },
+                  { properties: { code: { enum: statusCodes } } },
+                ],
+              },
+              example: { error: statusCodes[0]?.replace(/_/g, ' '), code: statusCodes[0] },
+            },
+          },
+        },
+      ]),
+  );
+}
+
+function describeOperation(operation: Record<string, unknown>, answers: OperationAnswers): void {
+  operation['operationId'] = answers.operationId;
+  operation['responses'] = {
+    ...Object.fromEntries(
+      answers.successes.map((success) => [
+        String(success.status),
+        {
+          description: success.description,
+          content: { 'application/json': { schema: success.schema, example: success.example } },
+        },
+      ]),
+    ),
+    ...errorResponses([...answers.errors, ...EVERY_ROUTE]),
+  };
+  if (answers.public) operation['security'] = [];
+  else if (answers.errors.includes('session_required')) operation['security'] = [{ [BEARER]: [] }];
+  else delete operation['security'];
+}
+
+/**
+ * The OpenAPI 3.1 description: request bodies and parameters from the DTOs'
+ * decorators, answers from `api-operations.ts`. Built once at boot; the same
+ * document is served at /api/v1/openapi.json and kept in apps/gateway/openapi.json.
+ */
+export function describeApi(app: INestApplication): OpenAPIObject {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setOpenAPIVersion('3.1.0')
+      .setTitle('Spread trading API')
+      .setDescription(
+        'Two-legged maker-taker spread trades across perpetual-futures venues. ' +
+          'Lifecycle events are pushed over the notifier WebSocket (AsyncAPI at /api/v1/asyncapi.json). ' +
+          'Every error is `{error, code}` (+ `reason`); a 429 or 503 carries Retry-After.',
+      )
+      .setVersion('v1')
+      .addServer('/', 'the gateway serving this document (npm start: http://localhost:3000)')
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, API_KEY)
+      .addBearerAuth(
+        { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'browser session' },
+        BEARER,
+      )
+      .addSecurityRequirements(API_KEY)
+      .addSecurityRequirements(BEARER)
+      .addTag('trades', 'spread trades: create, read, amend, cancel, execution log')
+      .addTag('markets', 'market universes (public)')
+      .addTag('maintenance', 'maintenance flags (public)')
+      .addTag('wallets', 'linked wallets; linking and unlinking need a browser session')
+      .addTag('credentials', 'exchange credentials (metadata); changes need a browser session')
+      .addTag('session', 'browser session bootstrap')
+      .build(),
+  );
+  const paths = document.paths as Record<string, Record<string, Record<string, unknown>>>;
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const answers = OPERATIONS[`${method} ${path}`];
+      if (!answers) throw new Error(`OpenAPI: no answers described for ${method} ${path}`);
+      describeOperation(operation, answers);
+    }
+  }
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...API_SCHEMAS },
+    headers: {
+      RetryAfter: {
+        description: 'seconds to wait before retrying',
+        schema: { type: 'integer', minimum: 0 },
+      },
+    },
+  } as OpenAPIObject['components'];
+  return document;
+}

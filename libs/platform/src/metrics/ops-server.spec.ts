@@ -48,3 +48,12 @@ describe('ops server (metrics and probes)', () => {
     expect((await fetch(`${server.url}/nothing`)).status).toBe(404);
   });
 });
+
+describe('service registry', () => {
+  it('leaves out the default series whose collection walks every socket', async () => {
+    const text = await createServiceRegistry('spec-costly').metrics();
+    expect(text).toContain('process_cpu_seconds_total');
+    expect(text).not.toMatch(/^process_open_fds/m);
+    expect(text).not.toMatch(/^nodejs_active_(handles|requests|resources)/m);
+  });
+});

@@ -21,14 +21,17 @@ const common = {
   testEnvironment: 'node',
   transform: {
     '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }],
-    // ccxt's CommonJS build requires these ESM-only packages (Node loads them
-    // natively; jest's module runtime needs them compiled to CommonJS).
-    '/node_modules/@(noble|scure)/.+\\.js$': [
+    // ccxt's CommonJS build requires these ESM-only packages, and openapi-backend
+    // (specs' response conformance) its ref parser (Node loads them natively;
+    // jest's module runtime needs them compiled to CommonJS).
+    '/node_modules/(@(noble|scure)|@apidevtools/json-schema-ref-parser)/.+\\.js$': [
       '@swc/jest',
       { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!@(noble|scure)/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!@(noble|scure)/|@apidevtools/json-schema-ref-parser/)',
+  ],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
 };

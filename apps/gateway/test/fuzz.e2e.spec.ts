@@ -17,7 +17,7 @@ import {
   RAW_NUMBER_TEXTS,
   TRICKY_DECIMALS,
 } from '@sts/testing';
-import { GatewayHarness } from './gateway-harness';
+import { GatewayHarness, openApiConformance } from './gateway-harness';
 
 /**
  * Schema-driven fuzzing of every gateway route: each case takes a valid
@@ -544,6 +544,17 @@ describe('fuzzing every gateway route', () => {
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
           const where = `${label}: ${wire.method} ${wire.path.slice(0, 300)} -> ${status} ${text.slice(0, 300)}`;
           if (status >= 500) throw new Error(`server error for ${where}`);
+          // Every answer, refusals included, is one the OpenAPI document describes.
+          if (wire.method !== 'HEAD' && text) {
+            const problems = (await openApiConformance()).problemsOf({
+              method: wire.method,
+              url: wire.path,
+              status,
+              headers: new Headers(),
+              body: JSON.parse(text),
+            });
+            if (problems.length > 0) throw new Error(`${problems.join('; ')} for ${where}`);
+          }
           // A read that succeeded changes nothing to compare; everything else is fingerprinted.
           const unchanged = status < 400 && ['GET', 'HEAD', 'OPTIONS'].includes(wire.method);
           const after = unchanged ? before : await fingerprint();

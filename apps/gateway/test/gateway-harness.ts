@@ -18,6 +18,7 @@ import { loadVenueRegistry } from '@sts/platform';
 import {
   createTestDatabase,
   JwksServer,
+  OpenApiConformance,
   testNamespace,
   TestOperator,
   type PaperCredential,
@@ -43,6 +44,12 @@ export interface HarnessOptions {
   /** Settings of the budget service alone (e.g. REDIS_URL through a TcpProxy). */
   budgetEnv?: (env: Record<string, string>) => Record<string, string>;
 }
+
+/** Every answer the HTTP specs receive is checked against the committed OpenAPI document. */
+const OPENAPI_FILE = join(__dirname, '../openapi.json');
+let conformance: Promise<OpenApiConformance> | undefined;
+export const openApiConformance = (): Promise<OpenApiConformance> =>
+  (conformance ??= OpenApiConformance.load(OPENAPI_FILE));
 
 export interface HttpResult<T = any> {
   status: number;
@@ -131,11 +138,13 @@ export class GatewayHarness {
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
     const text = await response.text();
-    return {
+    const result = {
       status: response.status,
       body: text ? JSON.parse(text) : undefined,
       headers: response.headers,
     };
+    (await openApiConformance()).assert({ method, url: path, ...result });
+    return result;
   }
 
   /** A valid create body; override any field. */

@@ -113,7 +113,18 @@ describe('reading, amending and canceling trades', () => {
         headers: trader.headers,
       });
       expect(empty.body).toEqual({ trade_id: tradeId, events: [] });
-      // The workers write the log; here rows are written as a worker would.
+      // The workers write the log; here rows are written as a worker would (decisions section 6).
+      const makerFill = (sequence: number) => ({
+        exchange: 'hyperliquid',
+        market: 'BTC',
+        side: 'buy',
+        price: '60000',
+        size: '0.001',
+        order_id: `o-${sequence}`,
+        client_order_id: `c-${sequence}`,
+        fully_filled: false,
+        timestamp_ms: 1_700_000_000_000 + sequence,
+      });
       for (const sequence of [2, 1, 3]) {
         await gateway.query(
           `INSERT INTO trade_events (trade_id, sequence, event_type, data, worker_id) VALUES ($1, $2, $3, $4, 'w-1')`,
@@ -121,7 +132,9 @@ describe('reading, amending and canceling trades', () => {
             tradeId,
             sequence,
             sequence === 1 ? 'chunk_started' : 'maker_fill',
-            JSON.stringify({ n: sequence }),
+            JSON.stringify(
+              sequence === 1 ? { target_size: '0.01', size_type: 'base' } : makerFill(sequence),
+            ),
           ],
         );
       }
@@ -134,7 +147,7 @@ describe('reading, amending and canceling trades', () => {
       expect(all.body.events[0]).toEqual({
         sequence: 1,
         event_type: 'chunk_started',
-        data: { n: 1 },
+        data: { target_size: '0.01', size_type: 'base' },
         worker_id: 'w-1',
         created_at: expect.any(String),
       });

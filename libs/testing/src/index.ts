@@ -5,3 +5,4 @@ export * from './test-operator';
 export * from './tcp-proxy';
 export * from './fuzz/error-shape';
 export * from './fuzz/hostile-values';
+export * from './openapi/openapi-conformance';

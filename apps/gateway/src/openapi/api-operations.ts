@@ -55,8 +55,15 @@ const TRADE_EXAMPLE = {
   fast_move_guard_stats: null,
 };
 
-/** Refused by the edge, by the rate limiter or for a lost dependency, on any route. */
+/**
+ * Refused by the edge (a body, even on a GET or DELETE, is parsed and bounded
+ * first), by the rate limiter or for a lost dependency, on any route.
+ */
 export const EVERY_ROUTE: ErrorCode[] = [
+  'invalid_request',
+  'payload_too_large',
+  'unsupported_media_type',
+  'request_timeout',
   'rate_limited',
   'uri_too_long',
   'headers_too_large',

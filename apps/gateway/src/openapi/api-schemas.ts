@@ -459,9 +459,16 @@ export const API_SCHEMAS: Record<string, Schema> = {
       reason: text(
         'operator text of a maintenance, or the dependency a 503 service_unavailable lost (postgres, nats, redis, budget_service, identity_provider, a venue)',
       ),
-      exchange: text('maker_cap_exceeded: the maker exchange'),
+      exchange: text('maker_cap_exceeded, rate_budget_exhausted: the exchange'),
       cap: { type: 'integer', description: 'maker_cap_exceeded: the cap' },
       active: { type: 'integer', description: 'maker_cap_exceeded: trades counted' },
+      leg: text('rate_budget_exhausted: the budget refused', { enum: ['maker', 'hedge'] }),
+      limit_per_s: { type: 'integer', description: "rate_budget_exhausted: the account's limit" },
+      holders: { type: 'integer', description: 'rate_budget_exhausted: trades sharing it' },
+      min_trade_budget: {
+        type: 'integer',
+        description: 'rate_budget_exhausted: the minimum share',
+      },
     },
     ['error', 'code'],
     { additionalProperties: false },

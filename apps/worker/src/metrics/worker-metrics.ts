@@ -148,13 +148,22 @@ export class WorkerMetrics {
     );
 
     const source = (): WorkerMetricsSource => this.source;
+    // One look at the trades per scrape, shared by the gauges that read them.
+    let held: TradeExposure[] | undefined;
+    const trades = (): TradeExposure[] => {
+      if (!held) {
+        held = this.source.trades();
+        setImmediate(() => (held = undefined));
+      }
+      return held;
+    };
     const exposureKeys = this.exposureKeys;
     new Gauge({
       name: 'sts_worker_live_trades',
       help: 'Live trades this worker holds',
       registers,
       collect() {
-        this.set(source().trades().length);
+        this.set(trades().length);
       },
     });
     new Gauge({
@@ -180,8 +189,7 @@ export class WorkerMetrics {
       registers,
       collect() {
         const counts = new Map<string, number>(STATUSES.map((status) => [status, 0]));
-        for (const trade of source().trades())
-          counts.set(trade.status, (counts.get(trade.status) ?? 0) + 1);
+        for (const trade of trades()) counts.set(trade.status, (counts.get(trade.status) ?? 0) + 1);
         for (const [status, count] of counts) this.set({ status }, count);
       },
     });
@@ -192,7 +200,7 @@ export class WorkerMetrics {
       registers,
       collect() {
         const sums = new Map<string, number>([...exposureKeys].map((key) => [key, 0]));
-        for (const trade of source().trades()) {
+        for (const trade of trades()) {
           const key = `${trade.hedgeExchange}\u0000${trade.market}`;
           exposureKeys.add(key);
           sums.set(key, (sums.get(key) ?? 0) + trade.unhedgedSize);

@@ -9,7 +9,17 @@ import tseslint from 'typescript-eslint';
 const FRAMEWORKS = ['@nestjs/*', 'typeorm', 'ioredis', 'nats', 'pg', 'ws', 'ccxt', 'pino', 'jose'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'tmp/**', '.nx/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'tmp/**',
+      '.nx/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   { plugins: { '@nx': nx } },
@@ -45,35 +55,57 @@ export default tseslint.config(
               onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'],
             },
             {
+              // The SDK ships to traders' bots on its own: it depends on no lib of ours.
+              sourceTag: 'type:sdk',
+              onlyDependOnLibsWithTags: [],
+            },
+            {
               sourceTag: 'type:app',
               onlyDependOnLibsWithTags: [
                 'type:domain',
                 'type:contracts',
                 'type:platform',
                 'type:testing',
+                'type:sdk',
               ],
             },
           ],
         },
       ],
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { attributes: false } },
+      ],
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
       curly: ['error', 'multi-line'],
       eqeqeq: ['error', 'always'],
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['@sts/*/src/*', '**/libs/*/src/*'], message: 'Import a lib through its @sts/<name> entry point.' },
+            {
+              group: ['@sts/*/src/*', '**/libs/*/src/*'],
+              message: 'Import a lib through its @sts/<name> entry point.',
+            },
           ],
         },
       ],
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name='only']", message: 'No focused tests.' },
+        {
+          selector:
+            "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name='only']",
+          message: 'No focused tests.',
+        },
       ],
     },
   },
@@ -85,8 +117,15 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: '@sts/testing', message: 'The testing lib is for specs and benches only.' }],
-          patterns: [{ group: ['@sts/*/src/*', '**/libs/*/src/*'], message: 'Import a lib through its @sts/<name> entry point.' }],
+          paths: [
+            { name: '@sts/testing', message: 'The testing lib is for specs and benches only.' },
+          ],
+          patterns: [
+            {
+              group: ['@sts/*/src/*', '**/libs/*/src/*'],
+              message: 'Import a lib through its @sts/<name> entry point.',
+            },
+          ],
         },
       ],
     },

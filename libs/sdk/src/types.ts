@@ -1,0 +1,29 @@
+import type { components } from './generated/openapi';
+
+type Schemas = components['schemas'];
+
+export type Trade = Schemas['Trade'];
+export type TradeStatus = Schemas['TradeStatus'];
+export type CreateTradeRequest = Omit<Schemas['CreateTradeRequest'], 'idempotency_key'>;
+export type CreateTradeAccepted = Schemas['CreateTradeAccepted'];
+export type CreateTradeReplayed = Schemas['CreateTradeReplayed'];
+export type AmendTradeRequest = Schemas['AmendTradeRequest'];
+export type AmendmentSent = Schemas['AmendmentSent'];
+export type AmendmentPersisted = Schemas['AmendmentPersisted'];
+export type TradeCanceled = Schemas['TradeCanceled'];
+export type CancelSent = Schemas['CancelSent'];
+export type TradeEvent = Schemas['TradeEvent'];
+export type TradeEvents = Schemas['TradeEvents'];
+export type Market = Schemas['Market'];
+export type MarketEntry = Schemas['MarketEntry'];
+export type MaintenanceEntry = Schemas['MaintenanceEntry'];
+export type Wallet = Schemas['Wallet'];
+export type Credential = Schemas['Credential'];
+
+/** Statuses a trade never leaves (decisions section 3). */
+export const TERMINAL_STATUSES: ReadonlySet<TradeStatus> = new Set([
+  'completed',
+  'canceled',
+  'rejected',
+  'failed',
+]);

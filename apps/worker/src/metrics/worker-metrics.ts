@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { createServiceRegistry, FAST_LATENCY_BUCKETS_S } from '@sts/platform';
 import type { LogEntry } from '../execution-log/log-entries';
+import type { VenueRequestCount } from '../venue-sessions/counted-venue-client';
 import { LatencyRecorder } from './latency-recorder';
 
 /** A trade as the metrics see it: bounded labels only (venue, market, status), never its id. */
@@ -17,6 +18,13 @@ export interface WorkerMetricsSource {
   trades(): TradeExposure[];
   maxTrades: number;
   draining(): boolean;
+}
+
+interface VenueCounts {
+  exchange: string;
+  operation: string;
+  requests: number;
+  rateLimited: number;
 }
 
 export type LeaseAcquisition = 'fresh' | 'handover' | 'takeover';
@@ -56,8 +64,8 @@ export class WorkerMetrics {
   private readonly fillToHedgeFilled: Histogram<'exchange'>;
   private readonly requoteLatency: Histogram;
   private readonly requotesHeld: Counter;
-  private readonly venueRequests: Counter<'exchange' | 'operation'>;
-  private readonly venueRateLimited: Counter<'exchange' | 'operation'>;
+  /** Venue requests and 429s per (venue, operation): plain numbers on the quote path, series when scraped. */
+  private readonly venueCounts = new Map<string, VenueCounts>();
   private readonly leaseAcquisitions: Counter<'kind'>;
   private readonly recoveries: Counter;
   private readonly guardTriggers: Counter<'action'>;
@@ -122,14 +130,25 @@ export class WorkerMetrics {
       "Re-quotes that first waited for the trade's request budget",
       [],
     );
-    this.venueRequests = counter('sts_worker_venue_requests_total', 'Requests made to venues', [
-      'exchange',
-      'operation',
-    ]);
-    this.venueRateLimited = counter(
+    const venueCounts = this.venueCounts;
+    const venueTotal = (name: string, help: string, read: (counts: VenueCounts) => number) =>
+      new Counter<'exchange' | 'operation'>({
+        name,
+        help,
+        labelNames: ['exchange', 'operation'],
+        registers,
+        collect() {
+          this.reset();
+          for (const counts of venueCounts.values()) {
+            this.inc({ exchange: counts.exchange, operation: counts.operation }, read(counts));
+          }
+        },
+      });
+    venueTotal('sts_worker_venue_requests_total', 'Requests made to venues', (c) => c.requests);
+    venueTotal(
       'sts_worker_venue_rate_limited_total',
       'Venue requests refused as rate limited (HTTP 429)',
-      ['exchange', 'operation'],
+      (c) => c.rateLimited,
     );
     this.leaseAcquisitions = counter(
       'sts_worker_lease_acquisitions_total',
@@ -273,12 +292,23 @@ export class WorkerMetrics {
     }
   }
 
-  recordVenueRequest(exchange: string, operation: string): void {
-    this.venueRequests.inc({ exchange, operation });
-  }
-
-  recordVenueRateLimited(exchange: string, operation: string): void {
-    this.venueRateLimited.inc({ exchange, operation });
+  /** A venue client's counts of one operation: a number increment per request (the quote path calls it often). */
+  venueRequestCount(exchange: string, operation: string): VenueRequestCount {
+    const key = `${exchange}\u0000${operation}`;
+    let counts = this.venueCounts.get(key);
+    if (!counts) {
+      counts = { exchange, operation, requests: 0, rateLimited: 0 };
+      this.venueCounts.set(key, counts);
+    }
+    const held = counts;
+    return {
+      request: () => {
+        held.requests += 1;
+      },
+      rateLimited: () => {
+        held.rateLimited += 1;
+      },
+    };
   }
 
   recordLeaseAcquired(kind: LeaseAcquisition): void {

@@ -14,9 +14,14 @@ const REQUESTS = [
   'balances',
 ] as const satisfies ReadonlyArray<keyof VenueClient>;
 
+/** The counts of one venue's requests of one operation (labels resolved once, not per request). */
+export interface VenueRequestCount {
+  request(): void;
+  rateLimited(): void;
+}
+
 export interface VenueRequestCounter {
-  recordVenueRequest(exchange: string, operation: string): void;
-  recordVenueRateLimited(exchange: string, operation: string): void;
+  venueRequestCount(exchange: string, operation: string): VenueRequestCount;
 }
 
 /**
@@ -33,11 +38,12 @@ export function countedVenueClient(
   const counted = new Map<PropertyKey, unknown>();
   for (const operation of REQUESTS) {
     const call = (client[operation] as (...args: unknown[]) => Promise<unknown>).bind(client);
+    const count = counter.venueRequestCount(exchange, operation);
     const onRefusal = (error: unknown): void => {
-      if (error instanceof RateLimitedError) counter.recordVenueRateLimited(exchange, operation);
+      if (error instanceof RateLimitedError) count.rateLimited();
     };
     counted.set(operation, (...args: unknown[]) => {
-      counter.recordVenueRequest(exchange, operation);
+      count.request();
       const answer = call(...args);
       answer.catch(onRefusal);
       return answer;

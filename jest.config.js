@@ -33,6 +33,8 @@ const common = {
     '/node_modules/(?!@(noble|scure)/|@apidevtools/json-schema-ref-parser/)',
   ],
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // Builds (dist/, tmp/*-dist-*) copy the package.json of libs/sdk and apps/cli: one name, one module.
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/tmp/'],
   moduleNameMapper,
 };
 

@@ -1,0 +1,166 @@
+import { Command, CommanderError } from 'commander';
+import { StsApiError, StsClient, StsNetworkError } from '@sts/sdk';
+import { listCredentials, listMaintenance, listMarkets, listWallets } from './commands/account';
+import {
+  amendTrade,
+  cancelTrade,
+  createTrade,
+  listTrades,
+  showTrade,
+  type CreateFlags,
+} from './commands/trades';
+import { watchTrade } from './commands/watch';
+import { EXIT, settingsOf, type CliIo, type Settings } from './io';
+import { eventLine, printJson } from './output';
+
+const INTERVAL_MS = '1000';
+
+/**
+ * `sts`: the trader's command line, on @sts/sdk. Returns the exit code (README:
+ * 0 ok or completed, 1 refused or unreachable, 2 usage, 3 canceled, 4 failed,
+ * 5 rejected) instead of exiting, so it runs inside specs as it runs in a shell.
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = new Command('sts')
+    .description(
+      'the spread trading service from a terminal (STS_API_URL, STS_WS_URL, STS_API_KEY)',
+    )
+    .option('--json', 'machine-readable output (one JSON document, or one per line for watch)')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  /** Wraps an action: settings and client from the environment, refusals to exit code 1. */
+  const run =
+    <A extends unknown[]>(
+      action: (client: StsClient, settings: Settings, ...args: A) => Promise<number | void>,
+    ) =>
+    async (...args: A) => {
+      const settings = settingsOf(io, Boolean(program.opts()['json']));
+      const client = new StsClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey });
+      try {
+        exitCode = (await action(client, settings, ...args)) ?? EXIT.ok;
+      } catch (error) {
+        exitCode = EXIT.error;
+        reportFailure(io, settings, error);
+      }
+    };
+
+  const trades = program.command('trades').description('create, read, amend, cancel, watch');
+  trades
+    .command('create')
+    .description('submit a trade (terms from --file JSON, flags override)')
+    .option('--file <path>', 'JSON file with the create body')
+    .option('--market <symbol>', 'canonical market, e.g. BTC')
+    .option('--long <exchange>', 'long exchange')
+    .option('--short <exchange>', 'short exchange')
+    .option('--wallet <address>', 'wallet of both legs')
+    .option('--long-wallet <address>')
+    .option('--short-wallet <address>')
+    .option('--spread <decimal>', 'target spread')
+    .option('--condition <gte|gt|lte|lt|eq>', 'spread condition (default gte)')
+    .option('--size <decimal>', 'target size')
+    .option('--maker-leg <long|short>', 'default long')
+    .option('--slippage <decimal>', 'max slippage (default 0.001)')
+    .option('--size-type <base|notional>')
+    .option('--spread-type <absolute|percentage|bps|ticks>')
+    .option('--idempotency-key <key>', 'default: a fresh UUID')
+    .action(
+      run((client, settings, flags: CreateFlags) => createTrade(client, settings, io, flags)),
+    );
+  trades
+    .command('list')
+    .description('your 50 most recent trades')
+    .action(run((client, settings) => listTrades(client, settings, io)));
+  trades
+    .command('show <trade-id>')
+    .description('one trade')
+    .action(run((client, settings, id: string) => showTrade(client, settings, io, id)));
+  trades
+    .command('amend <trade-id>')
+    .description('change size, spread or slippage')
+    .option('--size <decimal>')
+    .option('--spread <decimal>')
+    .option('--slippage <decimal>')
+    .option('--size-type <base|notional>')
+    .option('--spread-type <absolute|percentage|bps|ticks>')
+    .action(
+      run((client, settings, id: string, flags: Record<string, string>) =>
+        amendTrade(client, settings, io, id, flags),
+      ),
+    );
+  trades
+    .command('cancel <trade-id>')
+    .description('cancel (filled positions stay open)')
+    .action(run((client, settings, id: string) => cancelTrade(client, settings, io, id)));
+  trades
+    .command('watch <trade-id>')
+    .description('follow until the trade ends; exit 0 completed, 3 canceled, 4 failed, 5 rejected')
+    .option('--interval <ms>', 'longest wait between reads', INTERVAL_MS)
+    .action(
+      run((client, settings, id: string, flags: { interval: string }) =>
+        watchTrade(client, settings, io, id, {
+          events: true,
+          progress: true,
+          intervalMs: Number(flags.interval),
+        }),
+      ),
+    );
+  program
+    .command('events <trade-id>')
+    .description('the execution log')
+    .option('--follow', 'keep printing new entries until the trade ends')
+    .option('--interval <ms>', 'longest wait between reads', INTERVAL_MS)
+    .action(
+      run(async (client, settings, id: string, flags: { follow?: boolean; interval: string }) => {
+        const options = { events: true, progress: false, intervalMs: Number(flags.interval) };
+        if (flags.follow) return watchTrade(client, settings, io, id, options);
+        const { events } = await client.tradeEvents(id);
+        if (settings.json) return printJson(io, events);
+        for (const event of events) io.stdout(`${eventLine(event)}\n`);
+      }),
+    );
+  program
+    .command('markets')
+    .description('market universes of exchanges')
+    .requiredOption('--exchanges <list>', 'comma-separated exchange ids')
+    .option('--min <n>', 'listed on at least n of them (default all)')
+    .action(
+      run((client, settings, flags: { exchanges: string; min?: string }) =>
+        listMarkets(client, settings, io, flags.exchanges, flags.min),
+      ),
+    );
+  program
+    .command('wallets')
+    .description('your linked wallets')
+    .action(run((client, settings) => listWallets(client, settings, io)));
+  program
+    .command('credentials')
+    .description('your exchange credentials (metadata)')
+    .action(run((client, settings) => listCredentials(client, settings, io)));
+  program
+    .command('maintenance')
+    .description('maintenance flags')
+    .action(run((client, settings) => listMaintenance(client, settings, io)));
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    return error.code === 'commander.helpDisplayed' || error.code === 'commander.help'
+      ? EXIT.ok
+      : EXIT.usage;
+  }
+  return exitCode;
+}
+
+function reportFailure(io: CliIo, settings: Settings, error: unknown): void {
+  if (error instanceof StsApiError) {
+    if (settings.json) printJson(io, { status: error.status, ...error.body });
+    else io.stderr(`error: ${error.status} ${error.code}: ${error.body.error}\n`);
+    return;
+  }
+  const message = error instanceof StsNetworkError ? error.message : String(error);
+  if (settings.json) printJson(io, { error: message, code: 'network_error' });
+  else io.stderr(`error: ${message}\n`);
+}

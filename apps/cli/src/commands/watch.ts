@@ -1,0 +1,136 @@
+import {
+  StsEventStream,
+  TERMINAL_STATUSES,
+  type StsClient,
+  type Trade,
+  type TradeStatus,
+} from '@sts/sdk';
+import { EXIT, type CliIo, type Settings } from '../io';
+import { eventLine, printJson, progressBar } from '../output';
+
+export interface WatchOptions {
+  /** Print execution-log entries (trades watch, events --follow). */
+  events: boolean;
+  /** Print status changes and progress (trades watch). */
+  progress: boolean;
+  /** Longest wait between two reads when the socket says nothing. */
+  intervalMs: number;
+}
+
+/** How a trade's end becomes the process' exit code (README: 0 completed, 3 canceled, 4 failed, 5 rejected). */
+export function exitCodeOf(status: TradeStatus): number {
+  switch (status) {
+    case 'completed':
+      return EXIT.ok;
+    case 'canceled':
+      return EXIT.canceled;
+    case 'failed':
+      return EXIT.failed;
+    case 'rejected':
+      return EXIT.rejected;
+    case 'pending':
+    case 'validating':
+    case 'active':
+    case 'paused':
+    case 'recovering':
+      return EXIT.error;
+  }
+}
+
+/**
+ * Follows a trade until it ends: the notifier's events wake it at once (the
+ * socket is a hint, never the record), the API is read on each wake-up and at
+ * least every `intervalMs`, so nothing is missed while the socket reconnects.
+ */
+export async function watchTrade(
+  client: StsClient,
+  settings: Settings,
+  io: CliIo,
+  tradeId: string,
+  options: WatchOptions,
+): Promise<number> {
+  let wake: () => void = () => undefined;
+  const stream = settings.apiKey
+    ? new StsEventStream({ url: settings.wsUrl, apiKey: settings.apiKey })
+    : undefined;
+  const listening = (async () => {
+    if (!stream) return;
+    stream.subscribe(tradeId);
+    try {
+      for await (const event of stream) if ('trade_id' in event) wake();
+    } catch {
+      // the socket ended for good: reading the API on the interval goes on
+    }
+  })();
+  let status: TradeStatus | undefined;
+  let filled: string | undefined;
+  let lastSequence = 0;
+  try {
+    for (;;) {
+      const trade = await client.getTrade(tradeId);
+      if (options.progress) report(io, settings, trade, status, filled);
+      status = trade.status;
+      filled = trade.filled_size;
+      if (options.events)
+        lastSequence = await printEvents(client, settings, io, tradeId, lastSequence);
+      if (TERMINAL_STATUSES.has(trade.status)) {
+        const exitCode = exitCodeOf(trade.status);
+        if (settings.json)
+          printJson(io, { type: 'end', trade_id: tradeId, status, exit_code: exitCode });
+        else
+          io.stdout(
+            `trade ${tradeId} ${trade.status}${trade.failure_reason ? `: ${trade.failure_reason}` : ''}\n`,
+          );
+        return exitCode;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.intervalMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  } finally {
+    stream?.close();
+    await listening;
+  }
+}
+
+function report(
+  io: CliIo,
+  settings: Settings,
+  trade: Trade,
+  status: TradeStatus | undefined,
+  filled: string | undefined,
+): void {
+  if (trade.status === status && trade.filled_size === filled) return;
+  if (settings.json) {
+    printJson(io, {
+      type: 'status',
+      trade_id: trade.trade_id,
+      status: trade.status,
+      filled_size: trade.filled_size,
+      target_size: trade.target_size,
+    });
+    return;
+  }
+  if (trade.status !== status)
+    io.stdout(`status ${status ? `${status} -> ` : ''}${trade.status}\n`);
+  io.stdout(`${progressBar(trade)}\n`);
+}
+
+async function printEvents(
+  client: StsClient,
+  settings: Settings,
+  io: CliIo,
+  tradeId: string,
+  afterSequence: number,
+): Promise<number> {
+  const { events } = await client.tradeEvents(tradeId, { afterSequence });
+  for (const event of events) {
+    if (settings.json) printJson(io, { type: 'event', ...event });
+    else io.stdout(`${eventLine(event)}\n`);
+  }
+  return events.at(-1)?.sequence ?? afterSequence;
+}

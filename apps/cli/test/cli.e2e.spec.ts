@@ -1,0 +1,159 @@
+import { join } from 'node:path';
+import { startNotifier, type RunningNotifier } from '@sts/app-notifier';
+import { eventually, WorkerHarness, type Trader } from '@sts/app-worker-testing';
+import { runCli } from '../src/cli';
+
+jest.setTimeout(90_000);
+
+interface Run {
+  exitCode?: number;
+  stdout: string;
+  stderr: string;
+  done: Promise<number>;
+}
+
+/** The trader's CLI against the fleet on paper venues: gateway, budget, a worker, notifier. */
+describe('sts (trader CLI)', () => {
+  const harness = new WorkerHarness();
+  let notifier: RunningNotifier;
+  let trader: Trader;
+
+  beforeAll(async () => {
+    await harness.start();
+    notifier = await startNotifier({
+      ...harness.gateway.env,
+      NOTIFIER_PORT: '0',
+      NOTIFIER_HOST: '127.0.0.1',
+      LOG_FILE: join(harness.logDir, 'notifier.log'),
+    });
+    trader = await harness.trader();
+  });
+
+  afterAll(async () => {
+    await notifier?.close();
+    await harness.stop();
+  });
+
+  const sts = (...argv: string[]): Run => {
+    const run: Run = { stdout: '', stderr: '', done: Promise.resolve(0) };
+    run.done = runCli(argv, {
+      stdout: (text) => (run.stdout += text),
+      stderr: (text) => (run.stderr += text),
+      env: {
+        STS_API_URL: harness.gateway.baseUrl,
+        STS_WS_URL: notifier.url,
+        STS_API_KEY: trader.headers['x-api-key'],
+      },
+    }).then((code) => (run.exitCode = code));
+    return run;
+  };
+  const lines = (run: Run) =>
+    run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  const createArgs = (size: string) => [
+    'trades',
+    'create',
+    '--market',
+    'BTC',
+    '--long',
+    'hyperliquid',
+    '--short',
+    'paradex',
+    '--wallet',
+    trader.wallet,
+    '--spread',
+    '-1000',
+    '--size',
+    size,
+  ];
+
+  it('trades create then trades watch --json until completed: exit 0, one JSON line per change', async () => {
+    const created = sts(...createArgs('0.002'), '--json');
+    expect(await created.done).toBe(0);
+    const { trade_id: tradeId, status } = lines(created)[0]!;
+    expect(status).toBe('pending');
+
+    const watch = sts('trades', 'watch', String(tradeId), '--json', '--interval', '200');
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.takeFromMaker(order, '0.002');
+    expect(await watch.done).toBe(0);
+    const output = lines(watch);
+    expect(output.at(-1)).toEqual({
+      type: 'end',
+      trade_id: tradeId,
+      status: 'completed',
+      exit_code: 0,
+    });
+    expect(output.filter((line) => line.type === 'status').at(-1)).toMatchObject({
+      status: 'completed',
+      filled_size: '0.002',
+      target_size: '0.002',
+    });
+    const logged = output.filter((line) => line.type === 'event').map((line) => line.event_type);
+    expect(logged).toEqual(expect.arrayContaining(['maker_fill', 'hedge_sent', 'hedge_filled']));
+  });
+
+  it('trades watch in human form: status changes, a progress bar and log lines, exit 0', async () => {
+    const created = sts(...createArgs('0.002'));
+    expect(await created.done).toBe(0);
+    const tradeId = /^trade (\S+) pending \(accepted\)/.exec(created.stdout)?.[1];
+    expect(tradeId).toBeDefined();
+
+    const watch = sts('trades', 'watch', tradeId!, '--interval', '200');
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.takeFromMaker(order, '0.002');
+    expect(await watch.done).toBe(0);
+    expect(watch.stdout).toMatch(/^status (\w+ -> )?\w+$/m);
+    expect(watch.stdout).toContain('[####################] 0.002 / 0.002 base (100%)');
+    expect(watch.stdout).toMatch(/^#\d+ \S+ maker_fill .*side=buy/m);
+    expect(watch.stdout.trim().split('\n').at(-1)).toBe(`trade ${tradeId} completed`);
+
+    const shown = sts('trades', 'show', tradeId!);
+    expect(await shown.done).toBe(0);
+    expect(shown.stdout).toMatch(/^status\s+completed$/m);
+  });
+
+  it('a canceled trade ends trades watch with exit code 3, in both forms', async () => {
+    for (const form of [['--json'], []]) {
+      const created = sts(...createArgs('0.01'), '--json');
+      expect(await created.done).toBe(0);
+      const tradeId = String(lines(created)[0]!.trade_id);
+      await harness.waitForMakerOrder(trader, 'hyperliquid');
+
+      const watch = sts('trades', 'watch', tradeId, '--interval', '200', ...form);
+      await eventually(() => watch.stdout.includes('active'), 'watch saw the trade active');
+      const cancel = sts('trades', 'cancel', tradeId, ...form);
+      expect(await cancel.done).toBe(0);
+      expect(await watch.done).toBe(3);
+      if (form.length > 0) {
+        expect(lines(cancel)[0]).toEqual({ status: 'cancel_sent', trade_id: tradeId });
+        expect(lines(watch).at(-1)).toEqual({
+          type: 'end',
+          trade_id: tradeId,
+          status: 'canceled',
+          exit_code: 3,
+        });
+      } else {
+        expect(cancel.stdout).toBe(`trade ${tradeId} cancel sent (filled positions stay open)\n`);
+        expect(watch.stdout.trim().split('\n').at(-1)).toBe(`trade ${tradeId} canceled`);
+      }
+    }
+  });
+
+  it('refusals exit 1 with the code; usage errors exit 2', async () => {
+    const missing = sts('trades', 'show', '0b6c2b8e-1111-4a4a-9a9a-000000000000', '--json');
+    expect(await missing.done).toBe(1);
+    expect(lines(missing)[0]).toMatchObject({ status: 404, code: 'trade_not_found' });
+    const human = sts('trades', 'show', '0b6c2b8e-1111-4a4a-9a9a-000000000000');
+    expect(await human.done).toBe(1);
+    expect(human.stderr).toBe('error: 404 trade_not_found: trade not found\n');
+    expect(await sts('trades', 'frobnicate').done).toBe(2);
+
+    const maintenance = sts('maintenance', '--json');
+    expect(await maintenance.done).toBe(0);
+    expect(lines(maintenance)[0]![0]).toMatchObject({ exchange: '_system', enabled: false });
+  });
+});

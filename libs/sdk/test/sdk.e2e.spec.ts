@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { startNotifier, type RunningNotifier } from '@sts/app-notifier';
 import { GatewayHarness } from '@sts/app-gateway-testing';
 import { eventually, WorkerHarness, type Trader } from '@sts/app-worker-testing';
-import { StsApiError, StsClient, StsEventStream, type StsEvent } from '@sts/sdk';
+import { StsApiError, StsClient, StsEventStream, type StsEvent } from '../src';
 
 jest.setTimeout(90_000);
 

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 /** Where a command writes, and what it reads of the environment (tests pass their own). */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -22,9 +24,27 @@ export interface Settings {
   json: boolean;
 }
 
-export const settingsOf = (io: CliIo, json: boolean): Settings => ({
-  apiUrl: io.env['STS_API_URL'] ?? 'http://localhost:3000',
-  wsUrl: io.env['STS_WS_URL'] ?? 'ws://localhost:3001/api/v1/ws',
-  apiKey: io.env['STS_API_KEY'],
-  json,
-});
+interface ConfigFile {
+  api_url?: string;
+  ws_url?: string;
+  api_key?: string;
+}
+
+/** `STS_CONFIG`, else `~/.config/sts/config.json`, if it exists: `{api_url, ws_url, api_key}`. */
+function configFileOf(env: CliIo['env']): ConfigFile {
+  const path =
+    env['STS_CONFIG'] ?? (env['HOME'] ? join(env['HOME'], '.config/sts/config.json') : '');
+  if (!path || !existsSync(path)) return {};
+  return JSON.parse(readFileSync(path, 'utf8')) as ConfigFile;
+}
+
+/** The environment wins over the config file, which wins over the local fleet's defaults. */
+export function settingsOf(io: CliIo, json: boolean): Settings {
+  const file = configFileOf(io.env);
+  return {
+    apiUrl: io.env['STS_API_URL'] ?? file.api_url ?? 'http://localhost:3000',
+    wsUrl: io.env['STS_WS_URL'] ?? file.ws_url ?? 'ws://localhost:3001/api/v1/ws',
+    apiKey: io.env['STS_API_KEY'] ?? file.api_key,
+    json,
+  };
+}

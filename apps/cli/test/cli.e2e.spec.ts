@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNotifier, type RunningNotifier } from '@sts/app-notifier';
 import { eventually, WorkerHarness, type Trader } from '@sts/app-worker-testing';
@@ -151,6 +153,21 @@ describe('sts (trader CLI)', () => {
     expect(await human.done).toBe(1);
     expect(human.stderr).toBe('error: 404 trade_not_found: trade not found\n');
     expect(await sts('trades', 'frobnicate').done).toBe(2);
+
+    // Settings from a config file when the environment has none.
+    const config = join(mkdtempSync(join(tmpdir(), 'sts-cli-')), 'config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ api_url: harness.gateway.baseUrl, api_key: trader.headers['x-api-key'] }),
+    );
+    let listed = '';
+    const fromFile = await runCli(['trades', 'list', '--json'], {
+      stdout: (text) => (listed += text),
+      stderr: () => undefined,
+      env: { STS_CONFIG: config },
+    });
+    expect(fromFile).toBe(0);
+    expect((JSON.parse(listed) as Array<{ user_id: string }>)[0]?.user_id).toBe(trader.userId);
 
     const maintenance = sts('maintenance', '--json');
     expect(await maintenance.done).toBe(0);

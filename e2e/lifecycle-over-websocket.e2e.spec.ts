@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { startNotifier, type RunningNotifier } from '@sts/app-notifier';
 import { eventually, WorkerHarness, type Trader } from '@sts/app-worker-testing';
+import { AsyncApiConformance } from '@sts/testing';
 
 jest.setTimeout(90_000);
 
@@ -132,5 +133,11 @@ describe('lifecycle events reach WebSocket clients for trades run end to end', (
     } finally {
       await harness.sim.rejectNext('paradex', 0);
     }
+  });
+
+  it('every frame the socket received is one the AsyncAPI document describes', () => {
+    const conformance = new AsyncApiConformance(join(__dirname, '../apps/gateway/asyncapi.json'));
+    expect(received.length).toBeGreaterThan(5);
+    expect(received.flatMap((frame) => conformance.problemsOf(frame))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { startNotifier, type RunningNotifier } from '@sts/app-notifier';
 import { GatewayHarness } from '@sts/app-gateway-testing';
+import { AsyncApiConformance } from '@sts/testing';
 import { eventually, WorkerHarness, type Trader } from '@sts/app-worker-testing';
 import { StsApiError, StsClient, StsEventStream, type StsEvent } from '../src';
 
@@ -97,7 +98,13 @@ describe('SDK against the fleet on paper venues', () => {
     });
     const events: StsEvent[] = [];
     const reading = (async () => {
-      for await (const event of stream) events.push(event);
+      const asyncApi = new AsyncApiConformance(
+        join(__dirname, '../../../apps/gateway/asyncapi.json'),
+      );
+      for await (const event of stream) {
+        asyncApi.assert(event as unknown as Record<string, unknown>);
+        events.push(event);
+      }
     })();
     try {
       const client = new StsClient({ baseUrl: harness.gateway.baseUrl, apiKey: apiKeyOf(trader) });

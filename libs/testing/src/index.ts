@@ -6,3 +6,4 @@ export * from './tcp-proxy';
 export * from './fuzz/error-shape';
 export * from './fuzz/hostile-values';
 export * from './openapi/openapi-conformance';
+export * from './openapi/asyncapi-conformance';

@@ -154,6 +154,20 @@ describe('sts (trader CLI)', () => {
     expect(human.stderr).toBe('error: 404 trade_not_found: trade not found\n');
     expect(await sts('trades', 'frobnicate').done).toBe(2);
 
+    // Terms from a JSON file, a flag over them.
+    const terms = join(mkdtempSync(join(tmpdir(), 'sts-cli-')), 'terms.json');
+    writeFileSync(
+      terms,
+      JSON.stringify(harness.gateway.tradeBody(trader.wallet, { target_spread: '-1000' })),
+    );
+    const fromTerms = sts('trades', 'create', '--file', terms, '--size', '0.003', '--json');
+    expect(await fromTerms.done).toBe(0);
+    const fileTrade = String(lines(fromTerms)[0]!.trade_id);
+    const shownFile = sts('trades', 'show', fileTrade, '--json');
+    expect(await shownFile.done).toBe(0);
+    expect(lines(shownFile)[0]).toMatchObject({ target_size: '0.003', market: 'BTC' });
+    expect(await sts('trades', 'cancel', fileTrade).done).toBe(0);
+
     // Settings from a config file when the environment has none.
     const config = join(mkdtempSync(join(tmpdir(), 'sts-cli-')), 'config.json');
     writeFileSync(

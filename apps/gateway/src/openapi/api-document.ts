@@ -121,7 +121,10 @@ export function describeApi(app: INestApplication): OpenAPIObject {
     schemas: { ...document.components?.schemas, ...API_SCHEMAS },
     headers: {
       RetryAfter: {
-        description: 'seconds to wait before retrying',
+        description:
+          'seconds to wait before retrying: always sent with 429 rate_limited and with 503 ' +
+          'service_unavailable and budget_unavailable; absent where no end is known ' +
+          '(rate_budget_exhausted lasts until a trade on the account ends, maintenance until an operator ends it)',
         schema: { type: 'integer', minimum: 0 },
       },
     },

@@ -1121,7 +1121,7 @@ export interface components {
   parameters: never;
   requestBodies: never;
   headers: {
-    /** @description seconds to wait before retrying */
+    /** @description seconds to wait before retrying: always sent with 429 rate_limited and with 503 service_unavailable and budget_unavailable; absent where no end is known (rate_budget_exhausted lasts until a trade on the account ends, maintenance until an operator ends it) */
     RetryAfter: number;
   };
   pathItems: never;

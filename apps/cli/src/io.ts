@@ -5,6 +5,8 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: Record<string, string | undefined>;
+  /** stdout is a terminal: `trades watch` redraws its progress bar in place. */
+  tty?: boolean;
 }
 
 /** Exit codes (README): how `trades watch` says the trade ended, and how a command failed. */

@@ -113,6 +113,19 @@ describe('sts (trader CLI)', () => {
     expect(watch.stdout).toMatch(/^#\d+ \S+ maker_fill .*side=buy/m);
     expect(watch.stdout.trim().split('\n').at(-1)).toBe(`trade ${tradeId} completed`);
 
+    // On a terminal the bar is redrawn in place (carriage return, clear line), never scrolled.
+    let screen = '';
+    const onTerminal = await runCli(['trades', 'watch', tradeId!], {
+      stdout: (text) => (screen += text),
+      stderr: () => undefined,
+      env: { STS_API_URL: harness.gateway.baseUrl, STS_API_KEY: trader.headers['x-api-key'] },
+      tty: true,
+    });
+    expect(onTerminal).toBe(0);
+    expect(screen).toContain('\r\x1b[2K[####################] 0.002 / 0.002 base (100%)');
+    expect(screen).not.toContain('(100%)\n#');
+    expect(screen.endsWith(`\ntrade ${tradeId} completed\n`)).toBe(true);
+
     const shown = sts('trades', 'show', tradeId!);
     expect(await shown.done).toBe(0);
     expect(shown.stdout).toMatch(/^status\s+completed$/m);

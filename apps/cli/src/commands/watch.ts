@@ -62,25 +62,27 @@ export async function watchTrade(
       // the socket ended for good: reading the API on the interval goes on
     }
   })();
+  const printer = new WatchPrinter(io);
   let status: TradeStatus | undefined;
   let filled: string | undefined;
   let lastSequence = 0;
   try {
     for (;;) {
       const trade = await client.getTrade(tradeId);
-      if (options.progress) report(io, settings, trade, status, filled);
+      if (options.progress) report(printer, settings, trade, status, filled);
       status = trade.status;
       filled = trade.filled_size;
-      if (options.events)
-        lastSequence = await printEvents(client, settings, io, tradeId, lastSequence);
+      if (options.events) {
+        lastSequence = await printEvents(client, settings, printer, tradeId, lastSequence);
+      }
       if (TERMINAL_STATUSES.has(trade.status)) {
         const exitCode = exitCodeOf(trade.status);
         if (settings.json)
           printJson(io, { type: 'end', trade_id: tradeId, status, exit_code: exitCode });
-        else
-          io.stdout(
-            `trade ${tradeId} ${trade.status}${trade.failure_reason ? `: ${trade.failure_reason}` : ''}\n`,
-          );
+        else {
+          const reason = trade.failure_reason ? `: ${trade.failure_reason}` : '';
+          printer.end(`trade ${tradeId} ${trade.status}${reason}`);
+        }
         return exitCode;
       }
       await new Promise<void>((resolve) => {
@@ -97,8 +99,34 @@ export async function watchTrade(
   }
 }
 
+/** Human output: on a terminal the progress bar stays on the last line, redrawn in place. */
+class WatchPrinter {
+  private bar = '';
+  constructor(readonly io: CliIo) {}
+
+  line(text: string): void {
+    if (this.bar) this.io.stdout(CLEAR_LINE);
+    this.io.stdout(`${text}\n`);
+    if (this.bar) this.io.stdout(this.bar);
+  }
+
+  progress(bar: string): void {
+    if (!this.io.tty) return this.io.stdout(`${bar}\n`);
+    this.bar = bar;
+    this.io.stdout(`${CLEAR_LINE}${bar}`);
+  }
+
+  end(text: string): void {
+    if (this.bar) this.io.stdout('\n');
+    this.bar = '';
+    this.io.stdout(`${text}\n`);
+  }
+}
+
+const CLEAR_LINE = '\r\x1b[2K';
+
 function report(
-  io: CliIo,
+  printer: WatchPrinter,
   settings: Settings,
   trade: Trade,
   status: TradeStatus | undefined,
@@ -106,7 +134,7 @@ function report(
 ): void {
   if (trade.status === status && trade.filled_size === filled) return;
   if (settings.json) {
-    printJson(io, {
+    printJson(printer.io, {
       type: 'status',
       trade_id: trade.trade_id,
       status: trade.status,
@@ -115,22 +143,23 @@ function report(
     });
     return;
   }
-  if (trade.status !== status)
-    io.stdout(`status ${status ? `${status} -> ` : ''}${trade.status}\n`);
-  io.stdout(`${progressBar(trade)}\n`);
+  if (trade.status !== status) {
+    printer.line(`status ${status ? `${status} -> ` : ''}${trade.status}`);
+  }
+  printer.progress(progressBar(trade));
 }
 
 async function printEvents(
   client: StsClient,
   settings: Settings,
-  io: CliIo,
+  printer: WatchPrinter,
   tradeId: string,
   afterSequence: number,
 ): Promise<number> {
   const { events } = await client.tradeEvents(tradeId, { afterSequence });
   for (const event of events) {
-    if (settings.json) printJson(io, { type: 'event', ...event });
-    else io.stdout(`${eventLine(event)}\n`);
+    if (settings.json) printJson(printer.io, { type: 'event', ...event });
+    else printer.line(eventLine(event));
   }
   return events.at(-1)?.sequence ?? afterSequence;
 }

@@ -217,6 +217,12 @@ describe('metrics end to end: Prometheus scrapes the fleet while trades run', ()
     expect(
       await prometheus.value(`sum(sts_venue_sim_requests_total{venue="${PAIRS[0].hedge.venue}"})`),
     ).toBeGreaterThan(0);
+    // The fleet's start-up waited on the notifier's readiness: counted by route and status.
+    expect(
+      await prometheus.value(
+        'sum(sts_notifier_http_requests_total{route="/healthz",status="200"})',
+      ),
+    ).toBeGreaterThanOrEqual(1);
     expect(await prometheus.value('max(sts_outbox_pending)')).toBe(0);
     expect(await prometheus.value('max(sts_trades_unleased)')).toBe(0);
 

@@ -82,6 +82,7 @@ export async function startNotifier(
       log,
     );
     const health = new HealthCheck(dataSource, new NatsLink(nats), registry);
+    const metrics = notifierMetrics(registry);
     const gateway = new WsGateway({
       settings,
       registry,
@@ -96,6 +97,7 @@ export async function startNotifier(
       credentials,
       health,
       log,
+      onAnswered: (route, status, seconds) => metrics.recordAnswered(route, status, seconds),
     });
 
     await subscriber.start();
@@ -113,7 +115,7 @@ export async function startNotifier(
       port: address.port,
       url,
       connections: () => registry.size,
-      metrics: notifierMetrics(registry),
+      metrics: metrics.registry,
       readiness: async () => {
         const { healthy, body } = await health.report();
         const checks = { notifier: closing ? 'draining' : 'up', ...body.checks };

@@ -1,15 +1,35 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
-import { createServiceRegistry } from '@sts/platform';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { createServiceRegistry, REQUEST_LATENCY_BUCKETS_S } from '@sts/platform';
 import type { ConnectionRegistry } from './connections/connection-registry';
 
 /**
- * The notifier's series, read from its connection registry when scraped (the
- * fan-out path only bumps plain counters): sockets, subscriptions, frames
+ * The notifier's series: HTTP requests and upgrades by route and status with
+ * their time, and, read from its connection registry when scraped (the
+ * fan-out path only bumps plain counters), sockets, subscriptions, frames
  * sent and dropped, slow consumers closed.
  */
-export function notifierMetrics(connections: ConnectionRegistry): Registry {
+export interface NotifierMetrics {
+  registry: Registry;
+  /** An HTTP request or upgrade answered (the WebSocket gateway's `onAnswered`). */
+  recordAnswered(route: string, status: number, seconds: number): void;
+}
+
+export function notifierMetrics(connections: ConnectionRegistry): NotifierMetrics {
   const registry = createServiceRegistry('notifier');
   const registers = [registry];
+  const requests = new Counter<'route' | 'status'>({
+    name: 'sts_notifier_http_requests_total',
+    help: 'HTTP requests and WebSocket upgrades answered, by route and status (101: upgraded)',
+    labelNames: ['route', 'status'],
+    registers,
+  });
+  const duration = new Histogram<'route'>({
+    name: 'sts_notifier_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request or an upgrade (its header authentication included)',
+    labelNames: ['route'],
+    buckets: REQUEST_LATENCY_BUCKETS_S,
+    registers,
+  });
   const { counts } = connections;
   new Gauge({
     name: 'sts_notifier_connections',
@@ -49,5 +69,11 @@ export function notifierMetrics(connections: ConnectionRegistry): Registry {
     'Sockets closed as slow consumers',
     () => counts.slowConsumerCloses,
   );
-  return registry;
+  return {
+    registry,
+    recordAnswered: (route, status, seconds) => {
+      requests.inc({ route, status: String(status) });
+      duration.observe({ route }, seconds);
+    },
+  };
 }

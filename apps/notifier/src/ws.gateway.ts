@@ -47,6 +47,8 @@ export interface WsGatewayDependencies {
   credentials: CredentialMonitor;
   health: HealthCheck;
   log: Logger;
+  /** Each HTTP request and upgrade answered: its route (a known path, else `unmatched`), status and time. */
+  onAnswered?: (route: string, status: number, seconds: number) => void;
 }
 
 const headerOf = (request: IncomingMessage, name: string): string | undefined => {
@@ -151,8 +153,21 @@ export class WsGateway {
     });
   }
 
+  /** The path when it is one of the notifier's routes: never a raw URL as a metric label. */
+  private routeOf(path: string): string {
+    return path === LIVENESS_PATH || path === WS_PATH || READINESS_PATHS.has(path)
+      ? path
+      : 'unmatched';
+  }
+
+  private answered(path: string, status: number, startedAt: number): void {
+    this.deps.onAnswered?.(this.routeOf(path), status, (performance.now() - startedAt) / 1000);
+  }
+
   private async onRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const startedAt = performance.now();
     const path = new URL(request.url ?? '/', 'http://notifier').pathname;
+    response.once('finish', () => this.answered(path, response.statusCode, startedAt));
     if (request.method === 'GET' && path === LIVENESS_PATH) {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ status: 'ok', connections: this.deps.registry.size }));
@@ -192,9 +207,11 @@ export class WsGateway {
    */
   private async onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy());
+    const startedAt = performance.now();
     const path = new URL(request.url ?? '/', 'http://notifier').pathname;
     if (path !== WS_PATH) {
       refuseUpgrade(socket, 404, { error: 'not found', code: 'not_found' });
+      this.answered(path, 404, startedAt);
       return;
     }
     const clientIp = this.clientIpOf(request);
@@ -215,13 +232,15 @@ export class WsGateway {
           code: failure.code,
           ...(failure.reason === undefined ? {} : { reason: failure.reason }),
         });
+        this.answered(path, failure.httpStatus, startedAt);
         return;
       }
     }
     if (socket.destroyed) return;
-    this.sockets.handleUpgrade(request, socket, head, (webSocket) =>
-      this.onConnection(webSocket, clientIp, principal),
-    );
+    this.sockets.handleUpgrade(request, socket, head, (webSocket) => {
+      this.answered(path, 101, startedAt);
+      this.onConnection(webSocket, clientIp, principal);
+    });
   }
 
   private onConnection(socket: WebSocket, clientIp: string, principal?: Principal): void {

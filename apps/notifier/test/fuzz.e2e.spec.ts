@@ -13,7 +13,7 @@ import {
 } from '@sts/testing';
 import type { RunningNotifier } from '../src/bootstrap';
 import { NotifierHarness, type TestUser } from './notifier-harness';
-import { TestClient } from './ws-client';
+import { asyncApi, TestClient } from './ws-client';
 
 /**
  * Schema-driven fuzzing of the notifier: client messages on an
@@ -225,6 +225,9 @@ describe('fuzzing the notifier WebSocket', () => {
         for (const answer of answers) {
           const problem = frameProblem(answer.value, answer.text, String(frame));
           if (problem) throw new Error(`${problem} after ${where}`);
+          // Every answer, refusals included, is a message the AsyncAPI document describes.
+          const undescribed = asyncApi.problemsOf(answer.value as Record<string, unknown>);
+          if (undescribed.length > 0) throw new Error(`${undescribed.join('; ')} after ${where}`);
         }
         if (answers.length > 2)
           throw new Error(`${answers.length - 1} answers to one message: ${where}`);

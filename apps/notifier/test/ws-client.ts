@@ -1,4 +1,9 @@
+import { join } from 'node:path';
 import WebSocket from 'ws';
+import { AsyncApiConformance } from '@sts/testing';
+
+/** Every frame a spec receives must be a message the AsyncAPI document describes. */
+export const asyncApi = new AsyncApiConformance(join(__dirname, '../../gateway/asyncapi.json'));
 
 export interface Closed {
   code: number;
@@ -13,11 +18,15 @@ export class TestClient {
   readonly messages: any[] = [];
   readonly closed: Promise<Closed>;
   private cursor = 0;
+  /** Frames that break the AsyncAPI document; the next read fails with them. */
+  private readonly nonConforming: string[] = [];
   private waiters: Array<() => void> = [];
 
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
-      this.messages.push(JSON.parse(data.toString()));
+      const frame = JSON.parse(data.toString());
+      this.messages.push(frame);
+      this.nonConforming.push(...asyncApi.problemsOf(frame));
       this.wake();
     });
     this.closed = new Promise((resolve) => {
@@ -104,6 +113,9 @@ export class TestClient {
   async next(predicate: (message: any) => boolean = () => true, timeoutMs = 5000): Promise<any> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
+      if (this.nonConforming.length > 0) {
+        throw new Error(`frames break the AsyncAPI document: ${this.nonConforming.join('; ')}`);
+      }
       for (let index = this.cursor; index < this.messages.length; index += 1) {
         if (predicate(this.messages[index])) {
           this.cursor = index + 1;

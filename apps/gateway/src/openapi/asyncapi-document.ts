@@ -24,6 +24,12 @@ const TRADE_PARAMS: Schema = {
   properties: { trade_id: { type: 'string', format: 'uuid' } },
   additionalProperties: false,
 };
+/** Params as the client sent them, echoed (unsubscribe is idempotent and checks no id). */
+const ECHOED_PARAMS: Schema = {
+  type: 'object',
+  description: 'the params of the message answered, as sent',
+  properties: { trade_id: { type: 'string' } },
+};
 const LIFECYCLE_EVENTS = [
   'trade.started',
   'trade.completed',
@@ -94,7 +100,7 @@ const schemas: Record<string, Schema> = {
       type: { const: 'unsubscribed' },
       id: REQUEST_ID,
       subscription: { const: 'trades' },
-      params: TRADE_PARAMS,
+      params: ECHOED_PARAMS,
     },
     ['type', 'subscription', 'params'],
   ),
@@ -120,7 +126,7 @@ const schemas: Record<string, Schema> = {
         ],
       },
       op: { type: 'string', enum: ['auth', 'subscribe', 'unsubscribe', 'ping'] },
-      params: TRADE_PARAMS,
+      params: ECHOED_PARAMS,
       reason: { type: 'string', description: 'service_unavailable: the dependency, e.g. postgres' },
     },
     ['type', 'error', 'code'],

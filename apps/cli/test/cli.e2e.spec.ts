@@ -179,7 +179,16 @@ describe('sts (trader CLI)', () => {
     const shownFile = sts('trades', 'show', fileTrade, '--json');
     expect(await shownFile.done).toBe(0);
     expect(lines(shownFile)[0]).toMatchObject({ target_size: '0.003', market: 'BTC' });
+    const amended = sts('trades', 'amend', fileTrade, '--size', '0.004', '--json');
+    expect(await amended.done).toBe(0);
+    expect(lines(amended)[0]).toMatchObject({
+      trade_id: fileTrade,
+      status: expect.stringMatching(/^amendment_(sent|persisted)$/),
+    });
     expect(await sts('trades', 'cancel', fileTrade).done).toBe(0);
+    const log = sts('events', fileTrade, '--json');
+    expect(await log.done).toBe(0);
+    expect(Array.isArray(lines(log)[0])).toBe(true);
 
     // Settings from a config file when the environment has none.
     const config = join(mkdtempSync(join(tmpdir(), 'sts-cli-')), 'config.json');

@@ -86,7 +86,7 @@ export default tseslint.config(
         'error',
         { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
       ],
-      curly: ['error', 'multi-line'],
+      curly: ['error', 'all'],
       eqeqeq: ['error', 'always'],
       'no-restricted-imports': [
         'error',

@@ -38,7 +38,9 @@ const freePort = (): Promise<number> =>
 async function waitFor(url: string): Promise<void> {
   for (let attempt = 0; attempt < 150; attempt += 1) {
     try {
-      if ((await fetch(url)).ok) return;
+      if ((await fetch(url)).ok) {
+        return;
+      }
     } catch {
       // not yet
     }
@@ -217,7 +219,9 @@ async function main(): Promise<void> {
     summarize('ceiling: SELECT', ceilingRead);
     summarize('GET /api/v1/trades/{id}', read, ceilingRead);
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    for (const child of children) {
+      child.kill('SIGTERM');
+    }
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await database.drop();
   }

@@ -175,10 +175,14 @@ async function main(): Promise<void> {
       const text = data.toString();
       // Only events are timed; the id sits at a fixed key, no need to parse the whole frame first.
       const at = text.indexOf('"event_id":"');
-      if (at < 0) return;
+      if (at < 0) {
+        return;
+      }
       const eventId = text.slice(at + 12, at + 48);
       const sent = sentAt.get(eventId);
-      if (sent === undefined) return;
+      if (sent === undefined) {
+        return;
+      }
       (text.includes('"event":"maintenance"') ? broadcastLatencies : lifecycleLatencies).push(
         receivedAt - sent,
       );
@@ -247,7 +251,9 @@ async function main(): Promise<void> {
     for (let index = 0; index < LIFECYCLE_EVENTS; index += 1) {
       const dueAt = phaseStarted + (index * 1000) / LIFECYCLE_RATE;
       const wait = dueAt - performance.now();
-      if (wait > 1) await sleep(wait);
+      if (wait > 1) {
+        await sleep(wait);
+      }
       const user = users[index % users.length]!;
       const message = envelope(TRADE_LIFECYCLE, {
         event: index % 2 === 0 ? 'trade.paused' : 'trade.resumed',
@@ -313,12 +319,16 @@ async function main(): Promise<void> {
     const stillOpen = sockets.filter((socket) => socket.readyState === WebSocket.OPEN).length;
     console.log(`connections still open at the end: ${stillOpen}/${CLIENTS}`);
   } finally {
-    for (const socket of sockets) socket.terminate();
+    for (const socket of sockets) {
+      socket.terminate();
+    }
     if (notifier && notifier.exitCode === null) {
       const exited = new Promise((resolve) => notifier!.once('exit', resolve));
       notifier.kill('SIGTERM');
       await Promise.race([exited, sleep(5000)]);
-      if (notifier.exitCode === null) notifier.kill('SIGKILL');
+      if (notifier.exitCode === null) {
+        notifier.kill('SIGKILL');
+      }
     }
     if (nats) {
       const jsm = await nats.jetstreamManager();

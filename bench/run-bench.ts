@@ -8,8 +8,9 @@ export const numberArg = (name: string, fallback: number): number => {
 
 /** A bench's entry: exits 0 when it finished, 1 with the error, 130 when interrupted. */
 export function runBench(main: () => Promise<void>): void {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => process.exit(130));
+  }
   main().then(
     () => process.exit(0),
     (error: unknown) => {
@@ -26,7 +27,9 @@ export function runBench(main: () => Promise<void>): void {
  */
 export async function profileWindow(): Promise<() => Promise<void>> {
   const index = process.argv.indexOf('--cpu-prof-window');
-  if (index < 0) return async () => undefined;
+  if (index < 0) {
+    return async () => undefined;
+  }
   const file = process.argv[index + 1];
   const { Session } = await import('node:inspector/promises');
   const { writeFile } = await import('node:fs/promises');

@@ -35,7 +35,9 @@ async function startSimulator(): Promise<{ url: string; child: ChildProcess }> {
   const lines = createInterface({ input: child.stdout! });
   for await (const line of lines) {
     const url = (JSON.parse(line) as { url?: string }).url;
-    if (url) return { url, child };
+    if (url) {
+      return { url, child };
+    }
   }
   throw new Error('simulator exited before listening');
 }
@@ -53,12 +55,15 @@ async function bookUpdateRate(url: string): Promise<void> {
     await new Promise((resolve) => socket.once('open', resolve));
     socket.on('message', (data) => {
       const message = JSON.parse(data.toString()) as WireServerMessage;
-      if (message.type !== 'book_delta') return;
+      if (message.type !== 'book_delta') {
+        return;
+      }
       messages += 1;
       levels += message.bids.length + message.asks.length;
     });
-    for (const market of markets)
+    for (const market of markets) {
       socket.send(JSON.stringify({ op: 'subscribe', channel: 'book', symbol: market.symbol }));
+    }
     sockets.push(socket);
   }
   await new Promise((resolve) => setTimeout(resolve, 1_000));

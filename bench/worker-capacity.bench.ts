@@ -54,7 +54,9 @@ async function main(): Promise<void> {
           `(max ${ms(world.loopDelay.max)}), fill->hedge p99 ${hedge.p99.toFixed(3)} ms ` +
           `(${hedge.count}), re-quote p99 ${requote.p99.toFixed(2)} ms (${requote.count}), rss ${memory.toFixed(0)} MB`,
       );
-      if (p99 >= LIMIT_MS) break;
+      if (p99 >= LIMIT_MS) {
+        break;
+      }
       held = active;
     }
     console.log(`most live trades held with event-loop delay p99 < ${LIMIT_MS} ms: ${held}`);
@@ -63,4 +65,6 @@ async function main(): Promise<void> {
   }
 }
 
-if (withWorkerNodeFlags()) runBench(main);
+if (withWorkerNodeFlags()) {
+  runBench(main);
+}

@@ -80,7 +80,9 @@ export const WORKER_NODE_FLAGS = ['--max-semi-space-size=64'];
  * returns false (the caller then stops); with them it returns true.
  */
 export function withWorkerNodeFlags(): boolean {
-  if (WORKER_NODE_FLAGS.every((flag) => process.execArgv.includes(flag))) return true;
+  if (WORKER_NODE_FLAGS.every((flag) => process.execArgv.includes(flag))) {
+    return true;
+  }
   const run = spawnSync(
     process.execPath,
     [...process.execArgv, ...WORKER_NODE_FLAGS, ...process.argv.slice(1)],
@@ -121,7 +123,9 @@ async function startSimulator(tickMs: number): Promise<{ url: string; child: Chi
   const lines = createInterface({ input: child.stdout! });
   for await (const line of lines) {
     const url = (JSON.parse(line) as { url?: string }).url;
-    if (url) return { url, child };
+    if (url) {
+      return { url, child };
+    }
   }
   throw new Error('simulator exited before listening');
 }
@@ -202,14 +206,16 @@ export async function startBenchWorld(options: {
         const live = liveVenues.includes(venue);
         const apiKey = live ? wallet : `bench-${randomBytes(6).toString('hex')}`;
         const apiSecret = live ? privateKey : randomBytes(16).toString('hex');
-        if (live) await control.deposit(venue, wallet, COLLATERAL);
-        else
+        if (live) {
+          await control.deposit(venue, wallet, COLLATERAL);
+        } else {
           await control.registerAccount(venue, {
             apiKey,
             apiSecret,
             wallet,
             collateral: COLLATERAL,
           });
+        }
         await store.put({
           userId,
           exchange: venue,
@@ -220,8 +226,9 @@ export async function startBenchWorld(options: {
       const holders = new Map<Venue, number>();
       for (const entry of plan) {
         holders.set(entry.maker, (holders.get(entry.maker) ?? 0) + entry.count);
-        if (LIMITS[entry.hedge].shared)
+        if (LIMITS[entry.hedge].shared) {
           holders.set(entry.hedge, (holders.get(entry.hedge) ?? 0) + entry.count);
+        }
       }
       const share = (venue: Venue): number =>
         Math.floor(LIMITS[venue].limit / (holders.get(venue) ?? 1));
@@ -293,8 +300,12 @@ export async function startBenchWorld(options: {
                   count(*) FILTER (WHERE status IN ('rejected', 'failed', 'canceled'))::int AS ended
            FROM trades`,
         );
-        if (row.ended > 0) throw new Error(`${row.ended} bench trades failed (see the worker log)`);
-        if (row.active + row.completed >= tradeCount || Date.now() > deadline) return row.active;
+        if (row.ended > 0) {
+          throw new Error(`${row.ended} bench trades failed (see the worker log)`);
+        }
+        if (row.active + row.completed >= tradeCount || Date.now() > deadline) {
+          return row.active;
+        }
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     },
@@ -302,8 +313,9 @@ export async function startBenchWorld(options: {
       loopDelay.disable();
       await worker.close();
       const jsm = await nats.jetstreamManager();
-      for (const stream of allStreams(namespace.natsPrefix))
+      for (const stream of allStreams(namespace.natsPrefix)) {
         await jsm.streams.delete(stream.name).catch(() => false);
+      }
       await nats.close();
       await db.destroy();
       await database.drop();
@@ -343,7 +355,9 @@ export function driveMarket(
 /** Nice 10 for a helper process of the bench (best effort). */
 function lowerPriority(child: ChildProcess): void {
   try {
-    if (child.pid) setPriority(child.pid, 10);
+    if (child.pid) {
+      setPriority(child.pid, 10);
+    }
   } catch {
     // Not permitted here: the figures then include the helper's competition for the CPU.
   }

@@ -158,4 +158,6 @@ async function main(): Promise<void> {
   }
 }
 
-if (withWorkerNodeFlags()) runBench(main);
+if (withWorkerNodeFlags()) {
+  runBench(main);
+}

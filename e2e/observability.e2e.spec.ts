@@ -29,11 +29,15 @@ async function until<T>(
   for (;;) {
     try {
       const value = await probe();
-      if (value !== undefined && value !== false) return value;
+      if (value !== undefined && value !== false) {
+        return value;
+      }
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${String(last ?? '')}`);
+    if (Date.now() > deadline) {
+      throw new Error(`not within ${timeoutMs} ms: ${String(last ?? '')}`);
+    }
     await delay(200);
   }
 }

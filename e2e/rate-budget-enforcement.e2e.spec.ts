@@ -43,7 +43,9 @@ describe('rate budgets hold the account limit on the venue', () => {
         }),
       );
     }
-    for (const tradeId of trades) await harness.waitForStatus(trader, tradeId, 'active');
+    for (const tradeId of trades) {
+      await harness.waitForStatus(trader, tradeId, 'active');
+    }
     const budgets = await Promise.all(trades.map((tradeId) => harness.trade(trader, tradeId)));
     expect(budgets.map((trade) => trade.rate_budget)).toEqual([2, 2, 2, 2]);
 

@@ -22,7 +22,9 @@ const validate = (yamlText: string) =>
 
 const render = (path: string): string => {
   const result = spawnSync('kubectl', ['kustomize', join(K8S, path)], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`kubectl kustomize ${path}: ${result.stderr}`);
+  if (result.status !== 0) {
+    throw new Error(`kubectl kustomize ${path}: ${result.stderr}`);
+  }
   return result.stdout;
 };
 
@@ -81,7 +83,9 @@ describe('Kubernetes manifests', () => {
 
     it('has a Deployment per service, each with probes, requests and limits', () => {
       const expected = ['budget', 'gateway', 'notifier', 'worker'];
-      if (path.includes('paper')) expected.push('venue-sim');
+      if (path.includes('paper')) {
+        expected.push('venue-sim');
+      }
       expect(deployments.map((doc) => doc.metadata.name).sort()).toEqual(expected.sort());
       for (const deployment of deployments) {
         for (const container of deployment.spec.template.spec.containers) {

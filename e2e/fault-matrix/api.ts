@@ -83,7 +83,9 @@ export class Api {
 /** A user with an API key and paper credentials on `venues` for its primary wallet. */
 export async function createTrader(operator: TestOperator, venues: string[]): Promise<Trader> {
   const user = await operator.userWithKey('trades:read,trades:write,account:read');
-  for (const venue of venues) await operator.paperCredential(user.userId, venue, user.wallet);
+  for (const venue of venues) {
+    await operator.paperCredential(user.userId, venue, user.wallet);
+  }
   return { userId: user.userId, wallet: user.wallet, headers: { 'x-api-key': user.apiKey } };
 }
 

@@ -57,7 +57,9 @@ export class SimRecords {
 
   private async get(path: string): Promise<any> {
     const response = await fetch(`${this.simUrl}${path}`, { signal: AbortSignal.timeout(10_000) });
-    if (!response.ok) throw new Error(`sim ${path}: HTTP ${response.status}`);
+    if (!response.ok) {
+      throw new Error(`sim ${path}: HTTP ${response.status}`);
+    }
     return response.json();
   }
 
@@ -86,8 +88,12 @@ export class SimRecords {
       `${this.simUrl}/control/venues/${venue}/accounts/${encodeURIComponent(wallet)}/orders${query}`,
       { signal: AbortSignal.timeout(10_000) },
     );
-    if (response.status === 404) return null;
-    if (!response.ok) throw new Error(`sim orders ${venue}: HTTP ${response.status}`);
+    if (response.status === 404) {
+      return null;
+    }
+    if (!response.ok) {
+      throw new Error(`sim orders ${venue}: HTTP ${response.status}`);
+    }
     return ((await response.json()) as { orders: Array<Record<string, string>> }).orders;
   }
 
@@ -124,15 +130,21 @@ export class SimRecords {
   /** The coarser lot of a pair's two markets (the unit maker orders are sized in). */
   async lotOf(pair: Pair): Promise<Big> {
     const cached = this.lots.get(pair.name);
-    if (cached) return cached;
+    if (cached) {
+      return cached;
+    }
     let lot = new Big(0);
     for (const [venue, symbol] of [
       [pair.maker.venue, pair.maker.symbol],
       [pair.hedge.venue, pair.hedge.symbol],
     ]) {
       const market = (await this.marketsOf(venue)).find((m) => m.symbol === symbol);
-      if (!market) throw new Error(`no ${symbol} on ${venue}`);
-      if (lot.lt(market.lot_size)) lot = new Big(market.lot_size);
+      if (!market) {
+        throw new Error(`no ${symbol} on ${venue}`);
+      }
+      if (lot.lt(market.lot_size)) {
+        lot = new Big(market.lot_size);
+      }
     }
     this.lots.set(pair.name, lot);
     return lot;
@@ -325,7 +337,9 @@ export async function checkTrade(
       o.status === 'open' || o.status === 'partially_filled' ? Infinity : o.updated_at_ms;
     for (let i = 0; i < makers.length; i += 1) {
       const overlapping = makers.filter((o, j) => j > i && o.created_at_ms < closedAt(makers[i]));
-      if (overlapping.length === 0) continue;
+      if (overlapping.length === 0) {
+        continue;
+      }
       const line = (o: Record<string, any>) =>
         `${o.client_order_id} ${o.side} ${o.size}@${o.price} filled ${o.filled_size} ${o.status} ${o.created_at_ms}..${o.updated_at_ms}`;
       add(
@@ -480,8 +494,9 @@ export async function checkPositions(
     perVenue[venue] = Object.fromEntries(
       [...positions].map(([asset, size]) => [asset, size.toFixed()]),
     );
-    for (const [asset, size] of positions)
+    for (const [asset, size] of positions) {
       net.set(asset, (net.get(asset) ?? new Big(0)).plus(size));
+    }
   }
   for (const [asset, size] of net) {
     if (size.abs().gt(lot.plus(allowance))) {

@@ -42,13 +42,19 @@ const FROZEN = ['paradex', 'lighter'];
 const freeze =
   (mode: 'hang' | 'halt'): Fault['inject'] =>
   async ({ sim, market, note }) => {
-    for (const venue of FROZEN) market.frozen.add(venue);
+    for (const venue of FROZEN) {
+      market.frozen.add(venue);
+    }
     try {
-      for (const venue of FROZEN) await sim.freeze(venue, mode);
+      for (const venue of FROZEN) {
+        await sim.freeze(venue, mode);
+      }
       // A maker fill the moment the freeze begins on every pair whose hedge venue froze: its
       // hedge goes into the freeze for certain (the driver's takers may or may not land there).
       for (const pair of PAIRS) {
-        if (!FROZEN.includes(pair.hedge.venue) || FROZEN.includes(pair.maker.venue)) continue;
+        if (!FROZEN.includes(pair.hedge.venue) || FROZEN.includes(pair.maker.venue)) {
+          continue;
+        }
         await sim.trade(pair.maker.venue, pair.maker.symbol, pair.maker.takerSide, '0.02');
       }
       note(
@@ -56,8 +62,12 @@ const freeze =
       );
       await delay(FREEZE_MS);
     } finally {
-      for (const venue of FROZEN) await sim.thaw(venue);
-      for (const venue of FROZEN) market.frozen.delete(venue);
+      for (const venue of FROZEN) {
+        await sim.thaw(venue);
+      }
+      for (const venue of FROZEN) {
+        market.frozen.delete(venue);
+      }
     }
   };
 
@@ -143,15 +153,23 @@ export const FAULTS: Fault[] = [
       // (book updates too), the makers' books jump, and the sockets go 260 ms later, after
       // the workers have sent their replaces and before the answers come back.
       const makers = PAIRS.map((pair) => pair.maker);
-      for (const maker of makers) await sim.setLatency(maker.venue, 200);
+      for (const maker of makers) {
+        await sim.setLatency(maker.venue, 200);
+      }
       try {
-        for (const maker of makers) await sim.jumpVenue(maker.venue, maker.safeJumpBps);
+        for (const maker of makers) {
+          await sim.jumpVenue(maker.venue, maker.safeJumpBps);
+        }
         await delay(260);
         let dropped = 0;
-        for (const venue of VENUES) dropped += (await sim.dropSockets(venue, FAULT_MS)).dropped;
+        for (const venue of VENUES) {
+          dropped += (await sim.dropSockets(venue, FAULT_MS)).dropped;
+        }
         note(`${dropped} sockets dropped`);
       } finally {
-        for (const maker of makers) await sim.setLatency(maker.venue, 0);
+        for (const maker of makers) {
+          await sim.setLatency(maker.venue, 0);
+        }
       }
       await delay(FAULT_MS);
     },
@@ -162,7 +180,9 @@ export const FAULTS: Fault[] = [
     inject: async ({ fleet, sim, trades, note }) => {
       let rules = 0;
       for (const trade of trades) {
-        if (!trade.pair) continue;
+        if (!trade.pair) {
+          continue;
+        }
         const response = await fetch(
           `${fleet.simUrl}/control/venues/${trade.pair.maker.venue}/lose-next`,
           {
@@ -179,8 +199,9 @@ export const FAULTS: Fault[] = [
             }),
           },
         );
-        if (!response.ok)
+        if (!response.ok) {
           throw new Error(`lose-next answered ${response.status}: ${await response.text()}`);
+        }
         rules += 1;
       }
       await delay(FAULT_MS);
@@ -197,10 +218,14 @@ export const FAULTS: Fault[] = [
     what: '300 ms added to every request and stream message of the four venues for 3 s',
     inject: async ({ sim }) => {
       try {
-        for (const venue of VENUES) await sim.setLatency(venue, 300);
+        for (const venue of VENUES) {
+          await sim.setLatency(venue, 300);
+        }
         await delay(FAULT_MS);
       } finally {
-        for (const venue of VENUES) await sim.setLatency(venue, 0);
+        for (const venue of VENUES) {
+          await sim.setLatency(venue, 0);
+        }
       }
     },
   },
@@ -208,7 +233,9 @@ export const FAULTS: Fault[] = [
 
 /** `FAULT=postgres,drop-ws` runs those alone (a name may repeat); unset runs every fault. */
 export function selectFaults(selection = process.env['FAULT']): Fault[] {
-  if (!selection) return FAULTS;
+  if (!selection) {
+    return FAULTS;
+  }
   const names = selection
     .split(',')
     .map((name) => name.trim())

@@ -151,7 +151,9 @@ export class Fleet {
       async () => (await fetch(`${this.notifierUrl}/healthz`)).ok,
       30_000,
     );
-    for (let i = 0; i < workers; i += 1) await this.addWorker();
+    for (let i = 0; i < workers; i += 1) {
+      await this.addWorker();
+    }
   }
 
   /** A further worker replica (a new worker id, as a restarted pod gets). */
@@ -176,14 +178,18 @@ export class Fleet {
 
   byService(service: Service): FleetProcess {
     const found = this.processes.find((p) => p.service === service);
-    if (!found) throw new Error(`no ${service} in the fleet`);
+    if (!found) {
+      throw new Error(`no ${service} in the fleet`);
+    }
     return found;
   }
 
   /** Starts a stopped fleet process again with the same settings. */
   async restart(entry: FleetProcess): Promise<void> {
     entry.process.start();
-    if (entry.service === 'budget') await this.waitForLog(entry, 'budget service listening', true);
+    if (entry.service === 'budget') {
+      await this.waitForLog(entry, 'budget service listening', true);
+    }
   }
 
   private async spawn(
@@ -227,6 +233,8 @@ export class Fleet {
     for (const entry of [...this.processes].reverse()) {
       await entry.process.stop('SIGTERM', 6_000);
     }
-    if (this.distCopy) rmSync(this.distCopy, { recursive: true, force: true });
+    if (this.distCopy) {
+      rmSync(this.distCopy, { recursive: true, force: true });
+    }
   }
 }

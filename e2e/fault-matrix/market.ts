@@ -81,7 +81,9 @@ export class MarketDriver {
   }
 
   start(): void {
-    if (this.running) return;
+    if (this.running) {
+      return;
+    }
     this.running = true;
     this.takerTrades = 0;
     this.failures = 0;
@@ -100,7 +102,9 @@ export class MarketDriver {
         // The cross-venue spread wanders but stays near its start (a run of faults drives
         // hundreds of jumps; the basis only reverts on simulation steps, and none are taken).
         const drift = this.drift.get(pair.hedge.venue) ?? 0;
-        if (Math.abs(drift + hedgeJump) > 6) hedgeJump = -hedgeJump;
+        if (Math.abs(drift + hedgeJump) > 6) {
+          hedgeJump = -hedgeJump;
+        }
         try {
           if (roll < 0.65) {
             if (!this.frozen.has(pair.maker.venue)) {

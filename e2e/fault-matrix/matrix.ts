@@ -41,11 +41,15 @@ async function until<T>(
   for (;;) {
     try {
       const value = await probe();
-      if (value !== undefined && value !== false) return value;
+      if (value !== undefined && value !== false) {
+        return value;
+      }
     } catch {
       // the dependency may be down: try again until the deadline
     }
-    if (Date.now() > deadline) return undefined;
+    if (Date.now() > deadline) {
+      return undefined;
+    }
     await delay(intervalMs);
   }
 }
@@ -55,8 +59,12 @@ function compact(line: string): string {
   try {
     const entry = JSON.parse(line);
     const parts = [entry.time, entry.level, entry.msg];
-    if (entry.err) parts.push(`${entry.err.type}: ${entry.err.message}`);
-    if (entry.req) parts.push(`${entry.req.method} ${entry.req.url}`);
+    if (entry.err) {
+      parts.push(`${entry.err.type}: ${entry.err.message}`);
+    }
+    if (entry.req) {
+      parts.push(`${entry.req.method} ${entry.req.url}`);
+    }
     const rest = Object.fromEntries(
       Object.entries(entry).filter(
         ([key]) =>
@@ -193,9 +201,13 @@ export class FaultMatrix {
   logExcerpt(needle: string, max = 12): string[] {
     const lines: string[] = [];
     for (const entry of this.fleet.processes) {
-      if (!existsSync(entry.logFile)) continue;
+      if (!existsSync(entry.logFile)) {
+        continue;
+      }
       for (const line of readFileSync(entry.logFile, 'utf8').split('\n')) {
-        if (!line.includes(needle) || !/"level":"(warn|error|fatal)"/.test(line)) continue;
+        if (!line.includes(needle) || !/"level":"(warn|error|fatal)"/.test(line)) {
+          continue;
+        }
         lines.push(`${entry.id}: ${compact(line)}`);
       }
     }
@@ -205,12 +217,18 @@ export class FaultMatrix {
   private errorLinesBetween(service: string, from: number, to: number, max = 8): string[] {
     const lines: string[] = [];
     for (const entry of this.fleet.processes.filter((p) => p.service === service)) {
-      if (!existsSync(entry.logFile)) continue;
+      if (!existsSync(entry.logFile)) {
+        continue;
+      }
       for (const line of readFileSync(entry.logFile, 'utf8').split('\n')) {
         const time = /"time":"([^"]+)"/.exec(line);
         const at = time ? Date.parse(time[1]) : NaN;
-        if (!(at >= from && at <= to)) continue;
-        if (/"level":"(error|fatal)"/.test(line)) lines.push(`${entry.id}: ${compact(line)}`);
+        if (!(at >= from && at <= to)) {
+          continue;
+        }
+        if (/"level":"(error|fatal)"/.test(line)) {
+          lines.push(`${entry.id}: ${compact(line)}`);
+        }
       }
     }
     return lines.slice(0, max);
@@ -274,7 +292,9 @@ export class FaultMatrix {
         FILLS_WITHIN_MS,
         200,
       );
-      if (!filling) throw new Error(`setup: fewer than 3 maker fills within ${FILLS_WITHIN_MS} ms`);
+      if (!filling) {
+        throw new Error(`setup: fewer than 3 maker fills within ${FILLS_WITHIN_MS} ms`);
+      }
 
       traffic.phase = 'fault';
       const injectedAt = Date.now();
@@ -302,17 +322,27 @@ export class FaultMatrix {
             live.length === 0 || (await this.makerFillsSince(ids, mendedDate)) > 0;
           lastSeen = { health: health.status, statuses: rows.map((r) => r.status), progressing };
           const since = Date.now() - mendedAt;
-          if (health.status === 200) recovery.readyMs ??= since;
-          if (settled) recovery.tradesSettledMs ??= since;
-          if (progressing) recovery.fillingMs ??= since;
-          if (health.status !== 200 || !settled || !progressing) return false;
+          if (health.status === 200) {
+            recovery.readyMs ??= since;
+          }
+          if (settled) {
+            recovery.tradesSettledMs ??= since;
+          }
+          if (progressing) {
+            recovery.fillingMs ??= since;
+          }
+          if (health.status !== 200 || !settled || !progressing) {
+            return false;
+          }
           // Last, a create is accepted again (and canceled at once, so the probe never meets its cap).
           const create = await this.api.call('POST', '/api/v1/trades', {
             headers: recoveryProbe.headers,
             body: { ...traffic.loadBody(recoveryProbe.wallet), idempotency_key: idempotencyKey() },
           });
           lastSeen = { ...(lastSeen as object), create: create.status, code: create.body?.code };
-          if (create.status !== 202) return false;
+          if (create.status !== 202) {
+            return false;
+          }
           recovery.createAcceptedMs = Date.now() - mendedAt;
           traffic.created.push({ tradeId: create.body.trade_id, trader: recoveryProbe });
           await this.api.call('DELETE', `/api/v1/trades/${create.body.trade_id}`, {
@@ -338,8 +368,9 @@ export class FaultMatrix {
       await market.stop();
       await traffic.stop();
       violations.push(...(await orderWatch.stop()));
-      if (!orderWatch.supported)
+      if (!orderWatch.supported) {
         notes.push('the simulator has no open-orders read-out: two_open_maker_orders not checked');
+      }
     }
 
     // Wind down: cancel everything still live and wait for every trade to end.
@@ -361,8 +392,9 @@ export class FaultMatrix {
 
     // The checks: the API's log and figures against the venues' own records.
     const figures: TradeFigures[] = [];
-    for (const trade of everyTrade)
+    for (const trade of everyTrade) {
       figures.push(await checkTrade(this.api, this.sim, trade, violations));
+    }
     for (const trade of trades) {
       const own = figures.filter((f) => f.tradeId === trade.tradeId);
       // A failed trade names its unhedged size twice (hedge_timeout, chunk_completed's residual).
@@ -387,11 +419,15 @@ export class FaultMatrix {
     // The API during the fault: every answer judged.
     const wrong = new Map<string, { count: number; examples: unknown[] }>();
     for (const record of traffic.records) {
-      if (!record.wrong) continue;
+      if (!record.wrong) {
+        continue;
+      }
       const key = `${record.kind} ${record.phase}: ${record.wrong.slice(0, 120)}`;
       const entry = wrong.get(key) ?? { count: 0, examples: [] };
       entry.count += 1;
-      if (entry.examples.length < 2) entry.examples.push(record.body);
+      if (entry.examples.length < 2) {
+        entry.examples.push(record.body);
+      }
       wrong.set(key, entry);
     }
     for (const [key, { count: times, examples }] of wrong) {
@@ -422,12 +458,16 @@ export class FaultMatrix {
     const codesByKind: Record<string, Record<string, number>> = {};
     for (const record of traffic.records) {
       const code = `${record.status}${record.code ? ` ${record.code}` : ''}`;
-      if (record.phase === 'fault' || record.phase === 'recovery') count(codesDuringFault, code);
+      if (record.phase === 'fault' || record.phase === 'recovery') {
+        count(codesDuringFault, code);
+      }
       codesByKind[record.kind] ??= {};
       count(codesByKind[record.kind], code);
     }
     const finalStatuses: Record<string, number> = {};
-    for (const f of figures.slice(0, trades.length)) count(finalStatuses, f.status);
+    for (const f of figures.slice(0, trades.length)) {
+      count(finalStatuses, f.status);
+    }
     const faultFigures = figures.slice(0, trades.length);
     const result: FaultResult = {
       fault: fault.name,

@@ -25,7 +25,9 @@ export class MakerOrderWatch {
     this.loop = (async () => {
       while (this.running && this.supported) {
         for (const trade of this.trades) {
-          if (!trade.pair || this.seen.has(trade.tradeId)) continue;
+          if (!trade.pair || this.seen.has(trade.tradeId)) {
+            continue;
+          }
           try {
             const orders = await this.sim.openOrders(trade.pair.maker.venue, trade.trader.wallet);
             if (orders === null) {

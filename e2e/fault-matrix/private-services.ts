@@ -16,7 +16,9 @@ export type Dependency = 'postgres' | 'nats' | 'redis';
 
 /** Postgres refuses to run as root: as root, the private cluster runs as the `postgres` user. */
 function postgresIdentity(): { uid?: number; gid?: number } {
-  if (process.getuid?.() !== 0) return {};
+  if (process.getuid?.() !== 0) {
+    return {};
+  }
   const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
   const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
   return { uid, gid };
@@ -35,7 +37,9 @@ function tcpProbe(port: number, send?: string): Promise<string> {
       reject(error);
     });
     socket.once('connect', () => {
-      if (send) socket.write(send);
+      if (send) {
+        socket.write(send);
+      }
     });
     socket.once('data', (data) => {
       clearTimeout(timer);
@@ -84,7 +88,9 @@ export class PrivateServices {
     mkdirSync(pgDir);
     // mkdtemp makes the directory private to us; the postgres user must be able to reach its own.
     chmodSync(this.dir, 0o755);
-    if (identity.uid !== undefined) chownSync(pgDir, identity.uid, identity.gid!);
+    if (identity.uid !== undefined) {
+      chownSync(pgDir, identity.uid, identity.gid!);
+    }
     execFileSync(
       INITDB_BIN,
       ['-D', join(pgDir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
@@ -227,7 +233,9 @@ export class PrivateServices {
         await this.waitReady(dependency);
         return { stoppedAt, upAt: Date.now(), starts };
       } catch (error) {
-        if (child.running || starts >= 20) throw error;
+        if (child.running || starts >= 20) {
+          throw error;
+        }
         await delay(250);
       }
     }

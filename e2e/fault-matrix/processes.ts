@@ -7,12 +7,16 @@ const live = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
 function installExitHook(): void {
-  if (exitHookInstalled) return;
+  if (exitHookInstalled) {
+    return;
+  }
   exitHookInstalled = true;
   // Last resort (jest killed, an afterAll that never ran): no orphan postgres, nats or redis.
   process.once('exit', () => {
     for (const child of live) {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+      }
     }
   });
 }
@@ -70,7 +74,9 @@ export class ManagedProcess {
   }
 
   start(): this {
-    if (this.running) throw new Error(`${this.name} is already running`);
+    if (this.running) {
+      throw new Error(`${this.name} is already running`);
+    }
     installExitHook();
     const log = openSync(this.spec.logFile, 'a');
     const child = spawn(this.spec.command, this.spec.args, {
@@ -98,7 +104,9 @@ export class ManagedProcess {
 
   /** Sends `signal` and waits for the process to exit (SIGKILL after `graceMs`). */
   async stop(signal: NodeJS.Signals = 'SIGTERM', graceMs = 10_000): Promise<void> {
-    if (!this.running) return;
+    if (!this.running) {
+      return;
+    }
     this.child!.kill(signal);
     const timer = setTimeout(() => this.child?.kill('SIGKILL'), graceMs);
     try {
@@ -119,7 +127,9 @@ export class ManagedProcess {
         );
       }
       try {
-        if (await ready()) return;
+        if (await ready()) {
+          return;
+        }
       } catch (error) {
         lastError = String(error);
       }

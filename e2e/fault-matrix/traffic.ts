@@ -48,8 +48,12 @@ const DESERVED: Record<RequestKind, Array<[number, string?]>> = {
 const RETRYABLE_503 = new Set(['service_unavailable', 'budget_unavailable']);
 
 export function judge(kind: RequestKind, answer: ApiAnswer): string | undefined {
-  if (answer.status === 'hang') return `no answer within the client timeout (${answer.ms} ms)`;
-  if (answer.status === 'error') return `connection failed: ${String(answer.body)}`;
+  if (answer.status === 'hang') {
+    return `no answer within the client timeout (${answer.ms} ms)`;
+  }
+  if (answer.status === 'error') {
+    return `connection failed: ${String(answer.body)}`;
+  }
   const code = typeof answer.body === 'object' && answer.body ? answer.body.code : undefined;
   if (answer.status === 503) {
     if (typeof answer.body?.error !== 'string' || typeof code !== 'string') {
@@ -92,7 +96,9 @@ export class ApiTraffic {
   start(): void {
     this.running = true;
     this.loops = this.traders.map((trader, index) => this.loop(trader, index));
-    if (this.notifier) this.loops.push(this.readiness(this.notifier));
+    if (this.notifier) {
+      this.loops.push(this.readiness(this.notifier));
+    }
   }
 
   /** What an orchestrator's probes see: the gateway's and the notifier's readiness. */

@@ -80,7 +80,9 @@ export class PrometheusServer {
         result: Array<{ metric: Record<string, string>; value: [number, string] }>;
       };
     };
-    if (body.status !== 'success') throw new Error(`${promql}: ${body.error}`);
+    if (body.status !== 'success') {
+      throw new Error(`${promql}: ${body.error}`);
+    }
     return body.data.result.map((entry) => ({
       metric: entry.metric,
       value: Number(entry.value[1]),

@@ -38,7 +38,9 @@ const REDIS_READY_WAIT_MS = 5_000;
 
 /** Resolves when the client is ready, or after `ms` (whichever comes first). */
 async function redisReady(redis: Redis, ms: number): Promise<void> {
-  if (redis.status === 'ready') return;
+  if (redis.status === 'ready') {
+    return;
+  }
   let timer: NodeJS.Timeout | undefined;
   await new Promise<void>((resolve) => {
     timer = setTimeout(resolve, ms);
@@ -62,7 +64,9 @@ export async function startBudgetService(
   const instance = settings.instanceId ?? `budget-${process.pid}`;
   const opened: Array<() => Promise<unknown>> = [];
   const closeAll = async (): Promise<void> => {
-    for (const close of opened.reverse()) await close().catch(() => undefined);
+    for (const close of opened.reverse()) {
+      await close().catch(() => undefined);
+    }
   };
   try {
     const redis: Redis = connectRedis(settings.redisUrl, settings.redisPrefix);
@@ -70,7 +74,9 @@ export async function startBudgetService(
     let lastRedisError = 0;
     redis.on('error', (error: Error) => {
       // ioredis retries forever and reports every attempt: log one line per 10 s.
-      if (Date.now() - lastRedisError < 10_000) return;
+      if (Date.now() - lastRedisError < 10_000) {
+        return;
+      }
       lastRedisError = Date.now();
       logger.warn({ err: error }, 'Redis unreachable; budget requests answer budget_unavailable');
     });

@@ -56,7 +56,9 @@ export class BudgetMetrics {
     const code = typeof answer.code === 'string' ? answer.code : '';
     this.requests.inc({ request: requestType, outcome, code });
     this.duration.observe({ request: requestType }, seconds);
-    if (!requestType.includes('reserve')) return;
+    if (!requestType.includes('reserve')) {
+      return;
+    }
     const venueOf = (share: unknown): string =>
       typeof share === 'object' && share !== null && 'venue' in share ? String(share.venue) : '';
     switch (outcome) {
@@ -64,8 +66,9 @@ export class BudgetMetrics {
         this.reservations.inc({ exchange: venueOf(answer.maker) });
         for (const role of ['maker', 'hedge'] as const) {
           const held = answer[role];
-          if (typeof held === 'object' && held !== null && 'share' in held)
+          if (typeof held === 'object' && held !== null && 'share' in held) {
             this.shares.observe({ exchange: venueOf(held), role }, Number(held.share));
+          }
         }
         return;
       }

@@ -33,7 +33,9 @@ describe('budget service readiness (private Redis, real NATS and Postgres)', () 
   });
 
   afterAll(async () => {
-    if (!closed) await service?.close();
+    if (!closed) {
+      await service?.close();
+    }
     await redis?.stop();
     await db?.drop();
   });

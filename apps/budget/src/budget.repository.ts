@@ -35,7 +35,9 @@ class LuaScript {
     try {
       return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) {
+        throw error;
+      }
       return redis.eval(this.source, keys.length, ...keys, ...args);
     }
   }
@@ -156,10 +158,16 @@ export class BudgetRepository {
     // names: read it, then let the script check it is unchanged.
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const held = await this.readHeldTrade(tradeId);
-      if (held === 'not_ready') return NOT_READY;
-      if (!held) return { kind: 'not_found' };
+      if (held === 'not_ready') {
+        return NOT_READY;
+      }
+      if (!held) {
+        return { kind: 'not_found' };
+      }
       const accounts: Array<[BudgetRole, BudgetAccount]> = [['maker', held.maker]];
-      if (held.hedge) accounts.push(['hedge', held.hedge]);
+      if (held.hedge) {
+        accounts.push(['hedge', held.hedge]);
+      }
       const reply = await this.script(
         SCRIPTS.release,
         [
@@ -187,18 +195,26 @@ export class BudgetRepository {
 
   async readTrade(tradeId: string): Promise<TradeLookup> {
     const held = await this.readHeldTrade(tradeId);
-    if (held === 'not_ready') return NOT_READY;
-    if (!held) return { kind: 'not_found' };
+    if (held === 'not_ready') {
+      return NOT_READY;
+    }
+    if (!held) {
+      return { kind: 'not_found' };
+    }
     const accounts = held.hedge ? [held.maker, held.hedge] : [held.maker];
     const states = await this.guard(() =>
       this.redis.multi(accounts.map((a) => ['hmget', KEYS.account(a), 'share', 'seq'])).exec(),
     );
     const shares = accounts.map((account, i): HolderShare | null => {
       const [share, version] = execResult<Array<string | null>>(states, i);
-      if (share === null || version === null) return null; // released meanwhile
+      if (share === null || version === null) {
+        return null;
+      } // released meanwhile
       return { ...account, share: Number(share), version: Number(version) };
     });
-    if (shares.some((share) => share === null)) return { kind: 'not_found' };
+    if (shares.some((share) => share === null)) {
+      return { kind: 'not_found' };
+    }
     return { kind: 'found', maker: shares[0]!, hedge: shares[1] ?? null };
   }
 
@@ -211,10 +227,14 @@ export class BudgetRepository {
         .smembers(KEYS.holders(account))
         .exec(),
     );
-    if (execResult<number>(results, 0) === 0) return NOT_READY;
+    if (execResult<number>(results, 0) === 0) {
+      return NOT_READY;
+    }
     const hash = execResult<Record<string, string>>(results, 1);
     const members = execResult<string[]>(results, 2);
-    if (!hash['limit'] || members.length === 0) return { kind: 'found', state: null };
+    if (!hash['limit'] || members.length === 0) {
+      return { kind: 'found', state: null };
+    }
     const state: AccountState = {
       venue: account.venue,
       wallet: account.wallet,
@@ -230,7 +250,9 @@ export class BudgetRepository {
   /** Every trade holding budget, with when it reserved (for the orphan grace period). */
   async listHeldTrades(): Promise<HeldTrade[]> {
     const ids = await this.guard(() => this.redis.zrange(KEYS.trades, 0, -1));
-    if (ids.length === 0) return [];
+    if (ids.length === 0) {
+      return [];
+    }
     const hashes = await this.guard(() =>
       this.redis.multi(ids.map((id) => ['hgetall', KEYS.trade(id)])).exec(),
     );
@@ -306,7 +328,9 @@ export class BudgetRepository {
       })),
     });
     const [status] = await this.script(SCRIPTS.rebuild, keys, [nowMs, encoded]);
-    if (status !== 'rebuilt' && status !== 'already') throw unexpected('rebuild', status);
+    if (status !== 'rebuilt' && status !== 'already') {
+      throw unexpected('rebuild', status);
+    }
     return status;
   }
 
@@ -328,7 +352,9 @@ export class BudgetRepository {
     const results = await this.guard(() =>
       this.redis.multi().exists(KEYS.ready).hgetall(KEYS.trade(tradeId)).exec(),
     );
-    if (execResult<number>(results, 0) === 0) return 'not_ready';
+    if (execResult<number>(results, 0) === 0) {
+      return 'not_ready';
+    }
     const hash = execResult<Record<string, string>>(results, 1);
     return hash['maker_venue'] ? toHeldTrade(tradeId, hash) : null;
   }
@@ -339,7 +365,9 @@ export class BudgetRepository {
     args: Array<string | number>,
   ): Promise<unknown[]> {
     const reply = await this.guard(() => script.run(this.redis, keys, args));
-    if (!Array.isArray(reply)) throw unexpected('script', reply);
+    if (!Array.isArray(reply)) {
+      throw unexpected('script', reply);
+    }
     return reply as unknown[];
   }
 
@@ -358,9 +386,12 @@ type ExecResults = Array<[Error | null, unknown]> | null;
 
 function execResult<T>(results: ExecResults, index: number): T {
   const entry = results?.[index];
-  if (!entry) throw new AppError('budget_unavailable', 'Redis transaction was discarded');
-  if (entry[0])
+  if (!entry) {
+    throw new AppError('budget_unavailable', 'Redis transaction was discarded');
+  }
+  if (entry[0]) {
     throw new AppError('budget_unavailable', 'Redis command failed', { cause: entry[0] });
+  }
   return entry[1] as T;
 }
 
@@ -380,7 +411,9 @@ function parseChanges(version: number, entries: unknown[]): AccountChange[] {
       number,
       string[],
     ];
-    if (!isVenueId(venue)) throw unexpected('change', venue);
+    if (!isVenueId(venue)) {
+      throw unexpected('change', venue);
+    }
     return {
       role: role === '' ? null : (role as BudgetRole),
       venue,

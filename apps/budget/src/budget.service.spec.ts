@@ -151,7 +151,9 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
   it('refuses with rate_budget_exhausted when a share would fall under the minimum, changing nothing', async () => {
     const maker = account('paradex');
     const hedge = account('extended');
-    for (let i = 0; i < 3; i += 1) await createTrade(maker, hedge);
+    for (let i = 0; i < 3; i += 1) {
+      await createTrade(maker, hedge);
+    }
     const before = await client.account(maker);
     expect(before.share).toBe(10);
 
@@ -206,7 +208,9 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
 
   it('is all or nothing across the maker and hedge accounts', async () => {
     const lighter = account('lighter'); // 40/s, min 4: room for 10 holders
-    for (let i = 0; i < 10; i += 1) await createTrade(lighter, account('paradex'));
+    for (let i = 0; i < 10; i += 1) {
+      await createTrade(lighter, account('paradex'));
+    }
     const maker = account('paradex');
     const refused = await client
       .reserve({ tradeId: randomUUID(), maker, hedge: lighter })
@@ -310,7 +314,9 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
     const maker = account('lighter'); // 40/s, min 4: room for 10 holders
     const hedge = account('aster'); // not shared: no hedge holder
     const held: TradeBudget[] = [];
-    for (let i = 0; i < 5; i += 1) held.push(await createTrade(maker, hedge));
+    for (let i = 0; i < 5; i += 1) {
+      held.push(await createTrade(maker, hedge));
+    }
     const changeSubjects: string[] = [];
     const tap = nc.subscribe(`${ns.natsPrefix}.budget.>`, {
       callback: (_error, msg) => {

@@ -39,8 +39,9 @@ export class BudgetSweeper implements OnApplicationBootstrap, OnModuleDestroy {
       .catch((error: unknown) => this.logger.warn({ err: error }, 'budget sweep failed; retrying'))
       .finally(() => {
         this.current = undefined;
-        if (!this.stopped)
+        if (!this.stopped) {
           this.timer = setTimeout(() => this.tick(), this.settings.sweepIntervalMs);
+        }
       });
   }
 }

@@ -81,7 +81,9 @@ export class NatsRequestServer {
       result as BudgetAnswer,
       Number(process.hrtime.bigint() - startedAt) / 1e9,
     );
-    if (!msg.reply) return;
+    if (!msg.reply) {
+      return;
+    }
     const reply = envelope(route.resultType, result, {
       correlationId: request?.correlation_id,
       causationId: request?.message_id,

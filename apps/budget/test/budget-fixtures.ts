@@ -85,7 +85,9 @@ export async function eventually(
       await check();
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw error;
+      if (Date.now() > deadline) {
+        throw error;
+      }
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
@@ -108,7 +110,9 @@ export class ShareLedger {
     const key = `${change.trade_id}|${change.role}`;
     const accountId = `${change.venue}:${change.wallet}`;
     const known = this.shares.get(key);
-    if (known && known.version > change.version) return;
+    if (known && known.version > change.version) {
+      return;
+    }
     this.shares.set(key, { share: change.share, version: change.version, account: accountId });
     const total = this.total(change);
     const limit = this.limits(change);
@@ -122,7 +126,11 @@ export class ShareLedger {
   total(account: BudgetAccount): number {
     const accountId = `${account.venue}:${account.wallet}`;
     let sum = 0;
-    for (const entry of this.shares.values()) if (entry.account === accountId) sum += entry.share;
+    for (const entry of this.shares.values()) {
+      if (entry.account === accountId) {
+        sum += entry.share;
+      }
+    }
     return sum;
   }
 

@@ -23,7 +23,9 @@ export class PrivateRedis {
 
   /** Starts (again) on the same port, empty: what a Redis restart without persistence looks like. */
   async restart(): Promise<void> {
-    if (this.process) throw new Error('private redis already running');
+    if (this.process) {
+      throw new Error('private redis already running');
+    }
     const child = spawn(
       'redis-server',
       ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
@@ -41,7 +43,9 @@ export class PrivateRedis {
 
   async stop(): Promise<void> {
     const child = this.process;
-    if (!child) return;
+    if (!child) {
+      return;
+    }
     this.process = undefined;
     if (child.exitCode === null) {
       const exited = once(child, 'exit');

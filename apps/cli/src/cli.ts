@@ -114,10 +114,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .action(
       run(async (client, settings, id: string, flags: { follow?: boolean; interval: string }) => {
         const options = { events: true, progress: false, intervalMs: Number(flags.interval) };
-        if (flags.follow) return watchTrade(client, settings, io, id, options);
+        if (flags.follow) {
+          return watchTrade(client, settings, io, id, options);
+        }
         const { events } = await client.tradeEvents(id);
-        if (settings.json) return printJson(io, events);
-        for (const event of events) io.stdout(`${eventLine(event)}\n`);
+        if (settings.json) {
+          return printJson(io, events);
+        }
+        for (const event of events) {
+          io.stdout(`${eventLine(event)}\n`);
+        }
       }),
     );
   program
@@ -146,7 +152,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    if (!(error instanceof CommanderError)) throw error;
+    if (!(error instanceof CommanderError)) {
+      throw error;
+    }
     return error.code === 'commander.helpDisplayed' || error.code === 'commander.help'
       ? EXIT.ok
       : EXIT.usage;
@@ -156,11 +164,17 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
 function reportFailure(io: CliIo, settings: Settings, error: unknown): void {
   if (error instanceof StsApiError) {
-    if (settings.json) printJson(io, { status: error.status, ...error.body });
-    else io.stderr(`error: ${error.status} ${error.code}: ${error.body.error}\n`);
+    if (settings.json) {
+      printJson(io, { status: error.status, ...error.body });
+    } else {
+      io.stderr(`error: ${error.status} ${error.code}: ${error.body.error}\n`);
+    }
     return;
   }
   const message = error instanceof StsNetworkError ? error.message : String(error);
-  if (settings.json) printJson(io, { error: message, code: 'network_error' });
-  else io.stderr(`error: ${message}\n`);
+  if (settings.json) {
+    printJson(io, { error: message, code: 'network_error' });
+  } else {
+    io.stderr(`error: ${message}\n`);
+  }
 }

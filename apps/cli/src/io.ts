@@ -36,7 +36,9 @@ interface ConfigFile {
 function configFileOf(env: CliIo['env']): ConfigFile {
   const path =
     env['STS_CONFIG'] ?? (env['HOME'] ? join(env['HOME'], '.config/sts/config.json') : '');
-  if (!path || !existsSync(path)) return {};
+  if (!path || !existsSync(path)) {
+    return {};
+  }
   return JSON.parse(readFileSync(path, 'utf8')) as ConfigFile;
 }
 

@@ -155,7 +155,9 @@ describe('an amendment stored while the worker validates the trade is in effect 
       const done = await harness.waitForStatus(trader, tradeId, 'completed');
       expect(done).toMatchObject({ filled_size: '0.009', target_size: '0.009' });
     } finally {
-      if (!thawed) await harness.sim.thaw('hyperliquid');
+      if (!thawed) {
+        await harness.sim.thaw('hyperliquid');
+      }
     }
   });
 });

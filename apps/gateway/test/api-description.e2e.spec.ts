@@ -40,14 +40,18 @@ describe('the API descriptions (OpenAPI, AsyncAPI)', () => {
   it('serves the OpenAPI document kept in apps/gateway/openapi.json (npm run api:docs rewrites it)', async () => {
     const served = await gateway.request('GET', '/api/v1/openapi.json');
     expect(served.status).toBe(200);
-    if (UPDATE) writeFileSync(OPENAPI_FILE, pretty(served.body));
+    if (UPDATE) {
+      writeFileSync(OPENAPI_FILE, pretty(served.body));
+    }
     expect(served.body).toEqual(JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')));
   });
 
   it('serves the AsyncAPI document kept in apps/gateway/asyncapi.json', async () => {
     const served = await gateway.request('GET', '/api/v1/asyncapi.json');
     expect(served.status).toBe(200);
-    if (UPDATE) writeFileSync(ASYNCAPI_FILE, pretty(served.body));
+    if (UPDATE) {
+      writeFileSync(ASYNCAPI_FILE, pretty(served.body));
+    }
     expect(served.body).toEqual(JSON.parse(readFileSync(ASYNCAPI_FILE, 'utf8')));
   });
 

@@ -65,7 +65,9 @@ describe('cached keys and switches hold on the very next request', () => {
       while (!stop) {
         const startedAt = performance.now();
         const status = await wallets(baseUrl, alice.apiKey);
-        if (startedAt > revokedAt) lateAnswers.push(status);
+        if (startedAt > revokedAt) {
+          lateAnswers.push(status);
+        }
       }
     };
     const streams = [gateway.baseUrl, replicaUrl, gateway.baseUrl, replicaUrl].map(stream);

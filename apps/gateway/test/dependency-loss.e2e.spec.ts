@@ -103,7 +103,9 @@ describe('dependency loss at the gateway', () => {
   async function eventually(check: () => Promise<boolean>, withinMs: number): Promise<number> {
     const started = Date.now();
     while (!(await check())) {
-      if (Date.now() - started > withinMs) throw new Error(`not recovered within ${withinMs} ms`);
+      if (Date.now() - started > withinMs) {
+        throw new Error(`not recovered within ${withinMs} ms`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     return Date.now() - started;

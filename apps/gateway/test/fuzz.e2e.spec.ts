@@ -348,8 +348,12 @@ describe('fuzzing every gateway route', () => {
   }
 
   function credentialsOf(route: Route, useSession: boolean): Record<string, string> {
-    if (route.auth === 'public') return {};
-    if (route.auth === 'session' || useSession) return { ...session.headers };
+    if (route.auth === 'public') {
+      return {};
+    }
+    if (route.auth === 'session' || useSession) {
+      return { ...session.headers };
+    }
     return { ...trader.headers };
   }
 
@@ -365,7 +369,9 @@ describe('fuzzing every gateway route', () => {
     const bodyFields = Object.keys(body ?? {});
     const decimals = route.decimals ?? [];
     const rawField = (fields: readonly string[], index: number, text: string): void => {
-      if (body === undefined || fields.length === 0) return;
+      if (body === undefined || fields.length === 0) {
+        return;
+      }
       const field = fields[index % fields.length];
       bodyText = JSON.stringify({ ...body, [field]: '\u0001MARK\u0001' }).replace(
         '"\\u0001MARK\\u0001"',
@@ -374,8 +380,9 @@ describe('fuzzing every gateway route', () => {
     };
     switch (change.kind) {
       case 'field':
-        if (body !== undefined)
+        if (body !== undefined) {
           bodyText = JSON.stringify({ ...body, [change.field]: change.value });
+        }
         break;
       case 'drop':
         if (body !== undefined && bodyFields.length > 0) {
@@ -415,12 +422,16 @@ describe('fuzzing every gateway route', () => {
         break;
       case 'path_param': {
         const names = Object.keys(params);
-        if (names.length > 0) params[names[change.index % names.length]] = change.segment;
+        if (names.length > 0) {
+          params[names[change.index % names.length]] = change.segment;
+        }
         break;
       }
       case 'query':
         query.push([change.key, change.value]);
-        if (change.repeat) query.push([change.key, change.value]);
+        if (change.repeat) {
+          query.push([change.key, change.value]);
+        }
         break;
       case 'header':
         headers[change.name] = change.value;
@@ -543,7 +554,9 @@ describe('fuzzing every gateway route', () => {
           tally.set(change.kind, (tally.get(change.kind) ?? 0) + 1);
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
           const where = `${label}: ${wire.method} ${wire.path.slice(0, 300)} -> ${status} ${text.slice(0, 300)}`;
-          if (status >= 500) throw new Error(`server error for ${where}`);
+          if (status >= 500) {
+            throw new Error(`server error for ${where}`);
+          }
           // Every answer, refusals included, is one the OpenAPI document describes.
           if (wire.method !== 'HEAD' && text) {
             const problems = (await openApiConformance()).problemsOf({
@@ -553,7 +566,9 @@ describe('fuzzing every gateway route', () => {
               headers: new Headers(),
               body: JSON.parse(text),
             });
-            if (problems.length > 0) throw new Error(`${problems.join('; ')} for ${where}`);
+            if (problems.length > 0) {
+              throw new Error(`${problems.join('; ')} for ${where}`);
+            }
           }
           // A read that succeeded changes nothing to compare; everything else is fingerprinted.
           const unchanged = status < 400 && ['GET', 'HEAD', 'OPTIONS'].includes(wire.method);
@@ -568,11 +583,14 @@ describe('fuzzing every gateway route', () => {
             }
             const sent = `${wire.path} ${JSON.stringify(wire.headers)} ${wire.body ?? ''}`;
             const problem = errorBodyProblem(body, text, [], sent);
-            if (problem) throw new Error(`${problem} for ${where}`);
-            if (after !== before)
+            if (problem) {
+              throw new Error(`${problem} for ${where}`);
+            }
+            if (after !== before) {
               throw new Error(
                 `a refused request changed the database: ${where}\n${before}\n${after}`,
               );
+            }
           }
           before = after;
         },

@@ -76,7 +76,9 @@ export class GatewayHarness {
   async start(options: HarnessOptions = {}): Promise<this> {
     await this.jwks.start();
     this.database = await createTestDatabase();
-    if (options.venues) this.venueSim = await startVenueSim({ seed: 7, tickMs: 0 });
+    if (options.venues) {
+      this.venueSim = await startVenueSim({ seed: 7, tickMs: 0 });
+    }
     const namespace = testNamespace();
     this.env = {
       DATABASE_URL: this.database.url,
@@ -235,7 +237,9 @@ export class GatewayHarness {
   }
 
   private simControl(): SimControl {
-    if (!this.venueSim) throw new Error('the harness was started without venues');
+    if (!this.venueSim) {
+      throw new Error('the harness was started without venues');
+    }
     return new SimControl(this.venueSim.url);
   }
 

@@ -42,8 +42,11 @@ describe('GET /api/v1/markets (public, read from the venues)', () => {
           lot_size: source!.lot_size,
           min_size: source!.min_size,
         });
-        if (source!.min_notional === undefined) expect(entry).not.toHaveProperty('min_notional');
-        else expect(entry.min_notional).toBe(source!.min_notional);
+        if (source!.min_notional === undefined) {
+          expect(entry).not.toHaveProperty('min_notional');
+        } else {
+          expect(entry.min_notional).toBe(source!.min_notional);
+        }
       }
     }
   }

@@ -33,8 +33,9 @@ describe('transactional outbox to JetStream', () => {
   });
   afterAll(async () => {
     const jsm = await nats.jetstreamManager();
-    for (const stream of allStreams(natsPrefix))
+    for (const stream of allStreams(natsPrefix)) {
       await jsm.streams.delete(stream.name).catch(() => false);
+    }
     await nats.close();
     await dataSource.destroy();
     await database.drop();
@@ -65,7 +66,9 @@ describe('transactional outbox to JetStream', () => {
     let calls = 0;
     const dyingPublisher: OutboxPublisher = async (row) => {
       calls += 1;
-      if (calls > 4) throw new Error('gateway killed');
+      if (calls > 4) {
+        throw new Error('gateway killed');
+      }
       await publish(row);
     };
     await expect(new OutboxRelay(dataSource, dyingPublisher).drain()).rejects.toThrow(

@@ -311,7 +311,9 @@ describe('POST /api/v1/trades', () => {
         gateway.tradeBody(trader.wallet, { maker_leg: 'short', market: 'ETH' }),
       );
       expect(hedgeOnly.status).toBe(202);
-      for (const tradeId of [...accepted, hedgeOnly.body.trade_id]) await cancel(tradeId);
+      for (const tradeId of [...accepted, hedgeOnly.body.trade_id]) {
+        await cancel(tradeId);
+      }
       const afterCancel = await create(gateway.tradeBody(trader.wallet));
       expect(afterCancel.status).toBe(202);
       await cancel(afterCancel.body.trade_id);
@@ -329,8 +331,9 @@ describe('POST /api/v1/trades', () => {
         [trader.wallet],
       );
       expect(live[0].n).toBe(2);
-      for (const response of responses.filter((r) => r.status === 202))
+      for (const response of responses.filter((r) => r.status === 202)) {
         await cancel(response.body.trade_id);
+      }
     });
   });
 });

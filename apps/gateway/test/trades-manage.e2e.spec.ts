@@ -347,7 +347,9 @@ describe('reading, amending and canceling trades', () => {
           `SELECT id FROM trades WHERE user_id = $1 AND status = 'pending' LIMIT 1`,
           [trader.userId],
         );
-        if (pending[0]) expect((await me().cancel(pending[0].id)).status).toBe(200);
+        if (pending[0]) {
+          expect((await me().cancel(pending[0].id)).status).toBe(200);
+        }
       } finally {
         await gateway.ops('maintenance', 'set', '_system', 'off');
       }

@@ -134,7 +134,9 @@ export async function startNotifier(
     };
   } catch (error) {
     await nats?.close().catch(() => undefined);
-    if (dataSource?.isInitialized) await dataSource.destroy().catch(() => undefined);
+    if (dataSource?.isInitialized) {
+      await dataSource.destroy().catch(() => undefined);
+    }
     throw error;
   }
 }

@@ -146,7 +146,9 @@ export class WsGateway {
     while (registry.size > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    for (const connection of [...registry.all()]) connection.terminate();
+    for (const connection of [...registry.all()]) {
+      connection.terminate();
+    }
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
@@ -236,7 +238,9 @@ export class WsGateway {
         return;
       }
     }
-    if (socket.destroyed) return;
+    if (socket.destroyed) {
+      return;
+    }
     this.sockets.handleUpgrade(request, socket, head, (webSocket) => {
       this.answered(path, 101, startedAt);
       this.onConnection(webSocket, clientIp, principal);
@@ -273,7 +277,9 @@ export class WsGateway {
       this.admit(connection, principal);
     } else {
       connection.setTimer('auth-deadline', settings.authTimeoutMs, () => {
-        if (connection.state !== 'authenticating') return;
+        if (connection.state !== 'authenticating') {
+          return;
+        }
         connection.reply(errorReply('unauthorized', 'no auth message in time'));
         connection.close(CloseCode.Unauthorized, CloseReason.AuthTimeout);
       });
@@ -301,7 +307,9 @@ export class WsGateway {
     connection.alive = true;
     let raw: unknown;
     try {
-      if (isBinary) throw new Error('binary frame');
+      if (isBinary) {
+        throw new Error('binary frame');
+      }
       raw = JSON.parse(data.toString());
     } catch {
       this.refuse(
@@ -343,7 +351,9 @@ export class WsGateway {
   }
 
   private async dispatch(connection: ClientConnection, message: ClientMessage): Promise<void> {
-    if (message.op === 'auth') return this.onAuth(connection, message);
+    if (message.op === 'auth') {
+      return this.onAuth(connection, message);
+    }
     if (connection.state !== 'open') {
       connection.reply(
         errorReply('unauthorized', 'the first message must be {"op":"auth",...}', {
@@ -383,15 +393,20 @@ export class WsGateway {
       });
     } catch (error) {
       const failure = authFailure(error);
-      if (!isAppError(error))
+      if (!isAppError(error)) {
         this.deps.log.error({ err: error, connection_id: connection.id }, 'authentication failed');
+      }
       connection.reply(
         errorReply(failure.code, failure.message, { ...context, reason: failure.reason }),
       );
-      if (connection.state === 'authenticating') connection.close(failure.closeCode, failure.code);
+      if (connection.state === 'authenticating') {
+        connection.close(failure.closeCode, failure.code);
+      }
       return;
     }
-    if (connection.state === 'closing') return;
+    if (connection.state === 'closing') {
+      return;
+    }
     if (connection.state === 'open' && principal.userId !== connection.userId) {
       connection.reply(
         errorReply(

@@ -25,7 +25,9 @@ describe('WebSocket authentication (decisions sections 4 and 5)', () => {
     await harness.stop();
     // Keys and tokens never reach a log line.
     expect(logs.length).toBeGreaterThan(0);
-    for (const secret of secrets) expect(logs).not.toContain(secret);
+    for (const secret of secrets) {
+      expect(logs).not.toContain(secret);
+    }
   });
 
   describe('X-API-Key header', () => {

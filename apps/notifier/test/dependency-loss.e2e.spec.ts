@@ -46,7 +46,9 @@ describe('dependency loss at the notifier', () => {
   async function eventually(check: () => Promise<boolean>, withinMs: number): Promise<void> {
     const started = Date.now();
     while (!(await check())) {
-      if (Date.now() - started > withinMs) throw new Error(`not within ${withinMs} ms`);
+      if (Date.now() - started > withinMs) {
+        throw new Error(`not within ${withinMs} ms`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

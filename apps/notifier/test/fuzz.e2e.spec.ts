@@ -38,8 +38,9 @@ const REPLY_TYPES = new Set(['error', 'pong', 'subscribed', 'unsubscribed', 'aut
 
 function frameProblem(frame: unknown, text: string, sent = ''): string | null {
   const type = (frame as { type?: unknown })?.type;
-  if (typeof type !== 'string' || !REPLY_TYPES.has(type))
+  if (typeof type !== 'string' || !REPLY_TYPES.has(type)) {
     return `unexpected frame ${text.slice(0, 200)}`;
+  }
   return type === 'error' ? errorBodyProblem(frame, text, FRAME_FIELDS, sent) : null;
 }
 
@@ -178,7 +179,9 @@ describe('fuzzing the notifier WebSocket', () => {
     async until(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
       const deadline = Date.now() + timeoutMs;
       while (!predicate()) {
-        if (this.closed || Date.now() > deadline) return;
+        if (this.closed || Date.now() > deadline) {
+          return;
+        }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, Math.max(1, deadline - Date.now()));
           this.waiter = () => {
@@ -216,21 +219,27 @@ describe('fuzzing the notifier WebSocket', () => {
           probe.frames.slice(from).some((entry) => (entry.value as { id?: unknown })?.id === id),
         );
         const where = `${change.kind}: ${String(frame).slice(0, 300)}`;
-        if (probe.closed)
+        if (probe.closed) {
           throw new Error(`socket closed ${JSON.stringify(probe.closed)} after ${where}`);
+        }
         const answers = probe.frames.slice(from);
         if (!answers.some((entry) => (entry.value as { id?: unknown })?.id === id)) {
           throw new Error(`no pong after ${where}`);
         }
         for (const answer of answers) {
           const problem = frameProblem(answer.value, answer.text, String(frame));
-          if (problem) throw new Error(`${problem} after ${where}`);
+          if (problem) {
+            throw new Error(`${problem} after ${where}`);
+          }
           // Every answer, refusals included, is a message the AsyncAPI document describes.
           const undescribed = asyncApi.problemsOf(answer.value as Record<string, unknown>);
-          if (undescribed.length > 0) throw new Error(`${undescribed.join('; ')} after ${where}`);
+          if (undescribed.length > 0) {
+            throw new Error(`${undescribed.join('; ')} after ${where}`);
+          }
         }
-        if (answers.length > 2)
+        if (answers.length > 2) {
           throw new Error(`${answers.length - 1} answers to one message: ${where}`);
+        }
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
@@ -283,7 +292,9 @@ describe('fuzzing the notifier WebSocket', () => {
         const where = `${change.kind}: ${String(frame).slice(0, 300)}`;
         for (const answer of probe.frames) {
           const problem = frameProblem(answer.value, answer.text, String(frame));
-          if (problem) throw new Error(`${problem} after first message ${where}`);
+          if (problem) {
+            throw new Error(`${problem} after first message ${where}`);
+          }
         }
         const authenticated = probe.frames.some(
           (entry) => (entry.value as { type?: unknown })?.type === 'authenticated',
@@ -319,11 +330,15 @@ describe('fuzzing the notifier WebSocket', () => {
         async (change) => {
           const headers: Record<string, string> = {};
           let url = notifier.url;
-          if (change.kind === 'api_key') headers['x-api-key'] = change.value;
-          if (change.kind === 'authorization' || change.kind === 'raw_authorization')
+          if (change.kind === 'api_key') {
+            headers['x-api-key'] = change.value;
+          }
+          if (change.kind === 'authorization' || change.kind === 'raw_authorization') {
             headers['authorization'] = change.value;
-          if (change.kind === 'path')
+          }
+          if (change.kind === 'path') {
             url = `ws://${base.host}/api/v1/ws/${change.value}?q=${change.value}`;
+          }
           const where = `${change.kind}: ${change.value.slice(0, 200)} (${change.value.length} characters)`;
           let refusal: { status: number; body: unknown } | undefined;
           try {
@@ -339,10 +354,13 @@ describe('fuzzing the notifier WebSocket', () => {
             }
             return;
           }
-          if (refusal.status >= 500 && refusal.status !== 503)
+          if (refusal.status >= 500 && refusal.status !== 503) {
             throw new Error(`status ${refusal.status} for ${where}`);
+          }
           const problem = errorBodyProblem(refusal.body, JSON.stringify(refusal.body));
-          if (problem) throw new Error(`${problem} for ${where}`);
+          if (problem) {
+            throw new Error(`${problem} for ${where}`);
+          }
         },
       ),
       { seed: SEED + 2, numRuns: HANDSHAKE_RUNS, endOnFailure: true },

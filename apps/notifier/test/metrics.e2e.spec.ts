@@ -8,14 +8,18 @@ function valueOf(text: string, name: string, labels: Record<string, string> = {}
   const wanted = { ...labels, service: 'notifier' };
   for (const line of text.split('\n')) {
     const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
+    if (!match || match[1] !== name) {
+      continue;
+    }
     const got = Object.fromEntries(
       [...(match[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map(([, key, value]) => [key, value]),
     );
     const same =
       Object.keys(got).length === Object.keys(wanted).length &&
       Object.entries(wanted).every(([key, value]) => got[key] === value);
-    if (same) return Number(match[3]);
+    if (same) {
+      return Number(match[3]);
+    }
   }
   return Number.NaN;
 }

@@ -67,7 +67,9 @@ export class NotifierHarness {
   }
 
   async stop(): Promise<void> {
-    for (const replica of this.replicas) await replica.close();
+    for (const replica of this.replicas) {
+      await replica.close();
+    }
     if (this.nats) {
       const jsm = await this.nats.jetstreamManager();
       await jsm.streams.delete(eventsStream(this.env['NATS_PREFIX']).name).catch(() => false);

@@ -77,7 +77,9 @@ export class TestClient {
       throw new Error('the upgrade was accepted');
     } catch (error) {
       const refusal = error as { status?: number; body?: any };
-      if (refusal.status === undefined) throw error;
+      if (refusal.status === undefined) {
+        throw error;
+      }
       return { status: refusal.status, body: refusal.body };
     }
   }
@@ -144,7 +146,9 @@ export class TestClient {
   }
 
   async close(): Promise<void> {
-    if (this.socket.readyState === WebSocket.CLOSED) return;
+    if (this.socket.readyState === WebSocket.CLOSED) {
+      return;
+    }
     this.socket.close();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -158,6 +162,8 @@ export class TestClient {
   private wake(): void {
     const waiters = this.waiters;
     this.waiters = [];
-    for (const wake of waiters) wake();
+    for (const wake of waiters) {
+      wake();
+    }
   }
 }

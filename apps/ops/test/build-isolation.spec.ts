@@ -100,7 +100,9 @@ class LazyService {
   async started(): Promise<void> {
     const deadline = Date.now() + 10_000;
     while (!this.stdout.includes('ready')) {
-      if (Date.now() > deadline) throw new Error('the service did not start');
+      if (Date.now() > deadline) {
+        throw new Error('the service did not start');
+      }
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
@@ -118,7 +120,9 @@ describe('operator builds under a running fleet (item 12)', () => {
     return root;
   };
   afterAll(() => {
-    for (const root of roots) rmSync(root, { recursive: true, force: true });
+    for (const root of roots) {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('an ops build that moves a file does not break a fleet service loading it lazily (a service on dist/ breaks)', async () => {
@@ -182,7 +186,9 @@ describe('operator builds under a running fleet (item 12)', () => {
       stopped: join(root, 'tmp', `fleet-dist-1-${gone}`),
       running: join(root, 'tmp', `fleet-dist-2-${process.pid}`),
     };
-    for (const copy of Object.values(copies)) mkdirSync(copy, { recursive: true });
+    for (const copy of Object.values(copies)) {
+      mkdirSync(copy, { recursive: true });
+    }
     writeFileSync(`${copies.stopped}.owner`, String(gone));
     writeFileSync(`${copies.running}.owner`, String(process.pid));
     mkdirSync(`${copies.stopped}.staging-${gone}`);

@@ -26,7 +26,9 @@ async function record(seed: number): Promise<Recording> {
   client.on('fill', ({ timestampMs: _ignored, ...fill }) => recording.fills.push(fill));
   try {
     await client.connect();
-    for (const symbol of SYMBOLS) await client.subscribeBook(symbol);
+    for (const symbol of SYMBOLS) {
+      await client.subscribeBook(symbol);
+    }
     for (let round = 0; round < 20; round += 1) {
       // Act on the book the venue has now, not on one still in flight.
       await settled(sim.url, recording);
@@ -65,7 +67,9 @@ async function settled(url: string, recording: Recording): Promise<void> {
     };
     const deadline = Date.now() + 5_000;
     while (recording.books.filter((update) => update.symbol === symbol).at(-1)?.seq !== seq) {
-      if (Date.now() > deadline) throw new Error(`book ${symbol} never reached seq ${seq}`);
+      if (Date.now() > deadline) {
+        throw new Error(`book ${symbol} never reached seq ${seq}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }

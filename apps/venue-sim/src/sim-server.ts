@@ -116,12 +116,16 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
 
   const server: Server = createServer((request, response) => {
     const answered = options.onAnswered;
-    if (answered) response.once('finish', () => answered(request.url ?? '/', response.statusCode));
+    if (answered) {
+      response.once('finish', () => answered(request.url ?? '/', response.statusCode));
+    }
     void router.handle(request, response);
   });
   server.keepAliveTimeout = 60_000;
   server.on('upgrade', (request, socket, head) => {
-    if (!dialects.handleUpgrade(request, socket, head)) hub.handleUpgrade(request, socket, head);
+    if (!dialects.handleUpgrade(request, socket, head)) {
+      hub.handleUpgrade(request, socket, head);
+    }
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

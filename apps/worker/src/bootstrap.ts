@@ -77,7 +77,9 @@ export async function startWorker(
   });
   const closers: Array<() => Promise<unknown>> = [];
   const closeAll = async (): Promise<void> => {
-    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+    for (const close of closers.splice(0).reverse()) {
+      await close().catch(() => undefined);
+    }
   };
   try {
     const db: DataSource = createDataSource(settings.databaseUrl, `sts-worker-${workerId}`);

@@ -202,7 +202,9 @@ describe('chaos: 2 worker processes, 50 live trades, kill -9 of one mid-run', ()
       expect(byId.get(trade.tradeId)!.filled_size).toBe(made.toFixed());
       makerTotal = makerTotal.plus(made);
     }
-    for (const row of recoveries) rehedged = rehedged.plus(row.data.rehedged_size);
+    for (const row of recoveries) {
+      rehedged = rehedged.plus(row.data.rehedged_size);
+    }
     expect(makerTotal.gt(0)).toBe(true);
     console.log(
       `chaos: ${trades.length} trades, ${orphaned.length} taken over in ${takeoverMs} ms, ` +

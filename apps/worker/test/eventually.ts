@@ -13,7 +13,9 @@ export async function eventually<T>(
   for (;;) {
     try {
       const value = await probe();
-      if (value !== undefined && value !== false) return value;
+      if (value !== undefined && value !== false) {
+        return value;
+      }
     } catch (error) {
       lastError = error;
     }

@@ -87,7 +87,9 @@ export function describeLivePairs(title: string, spec: LivePairsSpec): void {
       });
 
       afterAll(async () => {
-        for (const worker of harness.workers.splice(0)) await worker.close();
+        for (const worker of harness.workers.splice(0)) {
+          await worker.close();
+        }
       });
 
       for (const pair of spec.pairs) {

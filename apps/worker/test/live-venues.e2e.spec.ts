@@ -53,7 +53,9 @@ describe('live venues through ccxt, against their dialects', () => {
     });
 
     afterAll(async () => {
-      for (const worker of harness.workers.splice(0)) await worker.close();
+      for (const worker of harness.workers.splice(0)) {
+        await worker.close();
+      }
     });
 
     for (const maker of VENUES) {

@@ -90,7 +90,9 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
     expect(price.lt(t.ask)).toBe(true);
     // Nearer the touch by one tick is invalid, unless the order already joins the touch.
     const nearer = condition === 'gte' ? price.plus(TICK) : price.minus(TICK);
-    if (price.eq(t.bid)) return;
+    if (price.eq(t.bid)) {
+      return;
+    }
     expect(condition === 'gte' ? price.lt(t.bid) : price.gt(t.bid)).toBe(true);
     expect(meets(nearer)).toBe(false);
   };

@@ -26,7 +26,9 @@ export class VenueSimControl extends SimControl {
     const response = await fetch(
       `${this.url}/venues/${venue}/book/${encodeURIComponent(symbol)}?depth=${depth}`,
     );
-    if (!response.ok) throw new Error(`book ${venue} ${symbol}: HTTP ${response.status}`);
+    if (!response.ok) {
+      throw new Error(`book ${venue} ${symbol}: HTTP ${response.status}`);
+    }
     return (await response.json()) as SimBook;
   }
 }

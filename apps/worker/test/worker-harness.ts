@@ -111,14 +111,18 @@ export class WorkerHarness {
     this.nats = await connect({ servers: '127.0.0.1:4222' });
     this.nats.subscribe(allTradeLifecycleSubjects(this.gateway.env['NATS_PREFIX']), {
       callback: (error, message) => {
-        if (error) return;
+        if (error) {
+          return;
+        }
         const event = decodeEnvelope(message.data, TRADE_LIFECYCLE, parseTradeLifecycle).payload;
         const seen = this.lifecycle.get(event.trade_id) ?? [];
         seen.push(event);
         this.lifecycle.set(event.trade_id, seen);
       },
     });
-    for (let i = 0; i < (options.workers ?? 1); i += 1) await this.addWorker();
+    for (let i = 0; i < (options.workers ?? 1); i += 1) {
+      await this.addWorker();
+    }
     return this;
   }
 
@@ -148,10 +152,16 @@ export class WorkerHarness {
   }
 
   async stop(): Promise<void> {
-    for (const worker of this.processes.splice(0)) await worker.kill().catch(() => undefined);
+    for (const worker of this.processes.splice(0)) {
+      await worker.kill().catch(() => undefined);
+    }
     removeWorkerScratch();
-    for (const worker of this.workers.splice(0)) await worker.close().catch(() => undefined);
-    for (const client of this.clients.values()) await client.close();
+    for (const worker of this.workers.splice(0)) {
+      await worker.close().catch(() => undefined);
+    }
+    for (const client of this.clients.values()) {
+      await client.close();
+    }
     await this.nats?.drain();
     await this.gateway.stop();
   }
@@ -218,7 +228,9 @@ export class WorkerHarness {
     const response = await this.gateway.request('GET', `/api/v1/trades/${tradeId}`, {
       headers: trader.headers,
     });
-    if (response.status !== 200) throw new Error(`GET trade answered ${response.status}`);
+    if (response.status !== 200) {
+      throw new Error(`GET trade answered ${response.status}`);
+    }
     return response.body;
   }
 
@@ -360,8 +372,11 @@ export class WorkerHarness {
     let ahead = new Big(0);
     for (const [levelPrice, levelSize] of levels) {
       const better = order.side === 'buy' ? price.lt(levelPrice) : price.gt(levelPrice);
-      if (better) ahead = ahead.plus(levelSize);
-      else if (price.eq(levelPrice)) ahead = ahead.plus(levelSize).minus(remaining);
+      if (better) {
+        ahead = ahead.plus(levelSize);
+      } else if (price.eq(levelPrice)) {
+        ahead = ahead.plus(levelSize).minus(remaining);
+      }
     }
     const takerSide = order.side === 'buy' ? 'sell' : 'buy';
     await this.sim.trade(

@@ -10,7 +10,9 @@ const scratch: string[] = [];
 
 /** Removes the build copy and working directories (after the workers are gone). */
 export function removeWorkerScratch(): void {
-  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of scratch.splice(0)) {
+    rmSync(dir, { recursive: true, force: true });
+  }
   builtMain = undefined;
 }
 
@@ -21,14 +23,18 @@ export function removeWorkerScratch(): void {
  * from there (tmp/ sits in the repository).
  */
 export function buildWorker(): string {
-  if (builtMain) return builtMain;
+  if (builtMain) {
+    return builtMain;
+  }
   execFileSync(process.execPath, [join(ROOT, 'tools/build.mjs'), '--quiet'], { cwd: ROOT });
   mkdirSync(join(ROOT, 'tmp'), { recursive: true });
   const copy = mkdtempSync(join(ROOT, 'tmp', 'worker-dist-'));
   scratch.push(copy);
   cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true });
   const main = join(copy, 'dist/apps/worker/src/main.js');
-  if (!existsSync(main)) throw new Error(`worker build missing ${main}`);
+  if (!existsSync(main)) {
+    throw new Error(`worker build missing ${main}`);
+  }
   builtMain = main;
   return main;
 }
@@ -80,7 +86,9 @@ export class WorkerProcess {
     this.exited = new Promise((done) => child.once('exit', (code) => done(code)));
     await eventually(
       () => {
-        if (child.exitCode !== null) throw new Error(`worker ${this.workerId} exited: ${stderr}`);
+        if (child.exitCode !== null) {
+          throw new Error(`worker ${this.workerId} exited: ${stderr}`);
+        }
         return this.logs().includes('"msg":"worker started"');
       },
       `worker process ${this.workerId} to start`,
@@ -101,7 +109,9 @@ export class WorkerProcess {
 
   /** SIGTERM: the graceful shutdown (trades handed over). */
   async stop(): Promise<number | null> {
-    if (!this.child || this.child.exitCode !== null) return this.child?.exitCode ?? null;
+    if (!this.child || this.child.exitCode !== null) {
+      return this.child?.exitCode ?? null;
+    }
     this.child.kill('SIGTERM');
     return this.exited!;
   }

@@ -33,7 +33,9 @@ export class RequestAuthenticator {
     }
     if (credentials.authorization) {
       const match = /^Bearer\s+(\S+)$/i.exec(credentials.authorization);
-      if (!match) throw new AppError('unauthorized', 'Authorization must be "Bearer <token>"');
+      if (!match) {
+        throw new AppError('unauthorized', 'Authorization must be "Bearer <token>"');
+      }
       return this.jwts.authenticate(match[1]);
     }
     throw new AppError('unauthorized', 'missing credentials: send X-API-Key or Authorization');
@@ -46,7 +48,9 @@ export class RequestAuthenticator {
 
   /** Re-checks a live connection's principal: expired, or its key revoked since. */
   async stillValid(principal: Principal, now = new Date()): Promise<boolean> {
-    if (principal.expiresAt.getTime() <= now.getTime()) return false;
+    if (principal.expiresAt.getTime() <= now.getTime()) {
+      return false;
+    }
     return principal.apiKeyId ? this.apiKeys.stillValid(principal.apiKeyId, now) : true;
   }
 }

@@ -150,7 +150,9 @@ export class BudgetClient {
       parseBudgetReleaseResult,
       context,
     );
-    if (result.outcome === 'failed') throw failureError(result);
+    if (result.outcome === 'failed') {
+      throw failureError(result);
+    }
     return result.released;
   }
 
@@ -184,7 +186,9 @@ export class BudgetClient {
       parseBudgetAccountResult,
       context,
     );
-    if (result.outcome === 'failed') throw failureError(result);
+    if (result.outcome === 'failed') {
+      throw failureError(result);
+    }
     return result;
   }
 
@@ -227,9 +231,13 @@ export class BudgetClient {
   onAnyChange(listener: (change: Envelope<BudgetChanged>) => void): () => void {
     const subscription = this.nc.subscribe(budgetSharesWildcard(this.options.natsPrefix), {
       callback: (error, msg) => {
-        if (error) return;
+        if (error) {
+          return;
+        }
         const message = this.decodeShares(msg.data);
-        if (!message) return;
+        if (!message) {
+          return;
+        }
         for (const change of perHolder(message.payload)) {
           listener({ ...message, type: BUDGET_CHANGED, payload: change });
         }
@@ -240,7 +248,9 @@ export class BudgetClient {
 
   /** Stops every watch. The NATS connection belongs to the caller and stays open. */
   close(): void {
-    for (const watch of [...this.watches]) watch.close();
+    for (const watch of [...this.watches]) {
+      watch.close();
+    }
     this.statusLoop?.stop?.();
     this.statusLoop = undefined;
   }
@@ -252,11 +262,17 @@ export class BudgetClient {
       const watches = new Set<TradeBudgetWatch>();
       const subscription = this.nc.subscribe(subject, {
         callback: (error, msg) => {
-          if (error) return;
+          if (error) {
+            return;
+          }
           const message = this.decodeShares(msg.data);
-          if (!message) return;
+          if (!message) {
+            return;
+          }
           const change = sharesByHolder(message.payload);
-          for (const follower of watches) follower.onAccountChange(change);
+          for (const follower of watches) {
+            follower.onAccountChange(change);
+          }
         },
       });
       feed = { subscription, watches };
@@ -269,9 +285,13 @@ export class BudgetClient {
   private unfollow(account: BudgetAccount, watch: TradeBudgetWatch): void {
     const subject = budgetSharesSubject(this.options.natsPrefix, account);
     const feed = this.accountFeeds.get(subject);
-    if (!feed) return;
+    if (!feed) {
+      return;
+    }
     feed.watches.delete(watch);
-    if (feed.watches.size > 0) return;
+    if (feed.watches.size > 0) {
+      return;
+    }
     feed.subscription.unsubscribe();
     this.accountFeeds.delete(subject);
   }
@@ -289,7 +309,9 @@ export class BudgetClient {
   }
 
   private ensureStatusLoop(): void {
-    if (this.statusLoop) return;
+    if (this.statusLoop) {
+      return;
+    }
     const statuses = this.nc.status();
     // The iterator nats returns can be stopped; the declared type hides it.
     this.statusLoop = statuses as { stop?: () => void };
@@ -298,7 +320,9 @@ export class BudgetClient {
         // After a reconnect, changes published while we were away are lost on
         // core NATS: read the current shares again.
         if (status.type === 'reconnect') {
-          for (const watch of this.watches) watch.refreshSoon();
+          for (const watch of this.watches) {
+            watch.refreshSoon();
+          }
         }
       }
     })().catch((error: unknown) =>
@@ -337,7 +361,9 @@ export class BudgetClient {
 
 function sharesByHolder(change: BudgetSharesChanged): AccountShares {
   const shares = new Map<string, number>();
-  for (const holder of change.left) shares.set(`${holder.trade_id}|${holder.role}`, 0);
+  for (const holder of change.left) {
+    shares.set(`${holder.trade_id}|${holder.role}`, 0);
+  }
   for (const holder of change.holders) {
     shares.set(`${holder.trade_id}|${holder.role}`, change.share);
   }

@@ -28,7 +28,9 @@ class ManualClock implements BucketClock {
     for (;;) {
       this.timers.sort((a, b) => a.at - b.at || a.id - b.id);
       const due = this.timers[0];
-      if (!due || due.at > end) break;
+      if (!due || due.at > end) {
+        break;
+      }
       this.timers.shift();
       this.current = Math.max(this.current, due.at);
       due.fire();
@@ -40,7 +42,9 @@ class ManualClock implements BucketClock {
 }
 
 const flushPromises = async (): Promise<void> => {
-  for (let i = 0; i < 5; i += 1) await Promise.resolve();
+  for (let i = 0; i < 5; i += 1) {
+    await Promise.resolve();
+  }
 };
 
 /** Takes as fast as the bucket allows over `ms`, recording when each take succeeded. */
@@ -48,8 +52,11 @@ async function drain(bucket: TokenBucket, clock: ManualClock, ms: number): Promi
   const takes: number[] = [];
   const end = clock.now() + ms;
   while (clock.now() < end) {
-    if (bucket.take()) takes.push(clock.now());
-    else await clock.advance(1);
+    if (bucket.take()) {
+      takes.push(clock.now());
+    } else {
+      await clock.advance(1);
+    }
   }
   return takes;
 }
@@ -58,7 +65,9 @@ const maxInAnyWindow = (times: number[], windowMs: number): number => {
   let best = 0;
   for (let i = 0; i < times.length; i += 1) {
     let count = 0;
-    for (let j = i; j < times.length && times[j]! < times[i]! + windowMs; j += 1) count += 1;
+    for (let j = i; j < times.length && times[j]! < times[i]! + windowMs; j += 1) {
+      count += 1;
+    }
     best = Math.max(best, count);
   }
   return best;
@@ -219,7 +228,9 @@ describe('TokenBucket', () => {
   it('works on the real clock', async () => {
     const bucket = new TokenBucket(50);
     const started = Date.now();
-    for (let i = 0; i < 6; i += 1) await bucket.waitFor();
+    for (let i = 0; i < 6; i += 1) {
+      await bucket.waitFor();
+    }
     // One initial token, then five more at 20 ms each.
     expect(Date.now() - started).toBeGreaterThanOrEqual(95);
   });

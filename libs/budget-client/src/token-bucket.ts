@@ -112,9 +112,13 @@ export class TokenBucket {
   /** Takes `cost` tokens if they are there now and nobody is queued before us. */
   take(cost = 1): boolean {
     this.assertUsable(cost);
-    if (this.waiters.length > 0) return false;
+    if (this.waiters.length > 0) {
+      return false;
+    }
     this.refill();
-    if (this.level < cost * MILLI) return false;
+    if (this.level < cost * MILLI) {
+      return false;
+    }
     this.level -= cost * MILLI;
     return true;
   }
@@ -130,7 +134,9 @@ export class TokenBucket {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (this.take(cost)) return Promise.resolve();
+    if (this.take(cost)) {
+      return Promise.resolve();
+    }
     return new Promise<void>((resolve, reject) => {
       const onAbort = (): void => {
         this.removeWaiter(waiter);
@@ -144,7 +150,9 @@ export class TokenBucket {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.push(waiter);
-      if (this.waiters.length === 1) this.scheduleHead();
+      if (this.waiters.length === 1) {
+        this.scheduleHead();
+      }
     });
   }
 
@@ -157,7 +165,9 @@ export class TokenBucket {
   /** Applies a new share. Tokens earned so far were earned at the old rate. */
   setRate(ratePerS: number): void {
     assertCount('rate', ratePerS, 0);
-    if (this.closedReason !== undefined) return;
+    if (this.closedReason !== undefined) {
+      return;
+    }
     this.cancelGrowth?.();
     this.cancelGrowth = undefined;
     if (ratePerS > this.ratePerS && this.growthDelayMs > 0) {
@@ -171,7 +181,9 @@ export class TokenBucket {
   }
 
   private applyRate(ratePerS: number): void {
-    if (this.closedReason !== undefined) return;
+    if (this.closedReason !== undefined) {
+      return;
+    }
     this.refill();
     this.ratePerS = ratePerS;
     this.serveWaiters();
@@ -179,7 +191,9 @@ export class TokenBucket {
 
   /** Rejects every waiter; later calls throw. For a trade that stops. */
   close(reason = 'closed'): void {
-    if (this.closedReason !== undefined) return;
+    if (this.closedReason !== undefined) {
+      return;
+    }
     this.closedReason = reason;
     this.cancelGrowth?.();
     this.cancelTimer?.();
@@ -193,7 +207,9 @@ export class TokenBucket {
   private refill(): void {
     const now = this.clock.now();
     const elapsed = now - this.refilledAt;
-    if (elapsed <= 0) return;
+    if (elapsed <= 0) {
+      return;
+    }
     this.refilledAt = now;
     this.level = Math.min(
       this.capacity,
@@ -203,8 +219,12 @@ export class TokenBucket {
 
   private msUntil(cost: number): number {
     const missing = cost * MILLI - this.level;
-    if (missing <= 0) return 0;
-    if (this.ratePerS === 0) return Infinity;
+    if (missing <= 0) {
+      return 0;
+    }
+    if (this.ratePerS === 0) {
+      return Infinity;
+    }
     return Math.ceil((missing * this.windowMs) / (this.ratePerS * MILLI));
   }
 
@@ -223,10 +243,14 @@ export class TokenBucket {
     this.cancelTimer?.();
     this.cancelTimer = undefined;
     const head = this.waiters[0];
-    if (!head) return;
+    if (!head) {
+      return;
+    }
     const wait = this.msUntil(head.cost);
     // At rate 0 nothing will arrive by waiting; setRate wakes the queue.
-    if (wait === Infinity) return;
+    if (wait === Infinity) {
+      return;
+    }
     this.cancelTimer = this.clock.schedule(wait, () => {
       this.cancelTimer = undefined;
       this.serveWaiters();
@@ -235,14 +259,20 @@ export class TokenBucket {
 
   private removeWaiter(waiter: Waiter): void {
     const index = this.waiters.indexOf(waiter);
-    if (index < 0) return;
+    if (index < 0) {
+      return;
+    }
     this.waiters.splice(index, 1);
     waiter.detach();
-    if (index === 0) this.serveWaiters();
+    if (index === 0) {
+      this.serveWaiters();
+    }
   }
 
   private assertUsable(cost: number): void {
-    if (this.closedReason !== undefined) throw new BucketClosedError(this.closedReason);
+    if (this.closedReason !== undefined) {
+      throw new BucketClosedError(this.closedReason);
+    }
     assertCount('cost', cost, 1);
     if (cost * MILLI > this.capacity) {
       throw new RangeError(`cost ${cost} exceeds the bucket's burst ${this.capacity / MILLI}`);

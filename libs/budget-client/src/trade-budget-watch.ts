@@ -82,9 +82,13 @@ export class TradeBudgetWatch {
   }
 
   close(): void {
-    if (this.closed) return;
+    if (this.closed) {
+      return;
+    }
     this.closed = true;
-    for (const account of this.followed.values()) this.deps.unfollow(account, this);
+    for (const account of this.followed.values()) {
+      this.deps.unfollow(account, this);
+    }
     // A timeout until the first refresh, an interval after it: Node clears either way.
     clearInterval(this.refreshTimer);
     this.deps.onClose(this);
@@ -113,7 +117,9 @@ export class TradeBudgetWatch {
   onAccountChange(change: AccountShares): void {
     for (const role of ['maker', 'hedge'] as const) {
       const share = change.shares.get(`${this.tradeId}|${role}`);
-      if (share === undefined) continue;
+      if (share === undefined) {
+        continue;
+      }
       this.apply({
         tradeId: this.tradeId,
         role,
@@ -146,10 +152,14 @@ export class TradeBudgetWatch {
       );
       return false;
     }
-    if (!budget || this.closed) return false;
+    if (!budget || this.closed) {
+      return false;
+    }
     const base = { tradeId: this.tradeId, cause: 'fetched' as const };
     this.apply({ ...base, role: 'maker', ...budget.maker });
-    if (budget.hedge) this.apply({ ...base, role: 'hedge', ...budget.hedge });
+    if (budget.hedge) {
+      this.apply({ ...base, role: 'hedge', ...budget.hedge });
+    }
     const unfollowed = [budget.maker, budget.hedge].flatMap((share) =>
       share && !this.followed.has(`${share.venue}:${share.wallet}`) ? [share] : [],
     );
@@ -169,9 +179,13 @@ export class TradeBudgetWatch {
   }
 
   private apply(update: ShareUpdate): void {
-    if (this.closed) return;
+    if (this.closed) {
+      return;
+    }
     const seen = this.versions.get(update.role);
-    if (seen !== undefined && update.version <= seen) return;
+    if (seen !== undefined && update.version <= seen) {
+      return;
+    }
     this.versions.set(update.role, update.version);
     this.shares.set(update.role, update.share);
     try {

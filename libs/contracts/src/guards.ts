@@ -10,8 +10,9 @@ export function objectOf(type: string, value: unknown): Record<string, unknown> 
 
 export function stringField(type: string, record: Record<string, unknown>, field: string): string {
   const value = record[field];
-  if (typeof value !== 'string')
+  if (typeof value !== 'string') {
     throw new MessageValidationError(type, `${field} must be a string`);
+  }
   return value;
 }
 

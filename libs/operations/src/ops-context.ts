@@ -85,6 +85,8 @@ export class OpsContext {
   }
 
   async close(): Promise<void> {
-    if (this.dataSource?.isInitialized) await this.dataSource.destroy();
+    if (this.dataSource?.isInitialized) {
+      await this.dataSource.destroy();
+    }
   }
 }

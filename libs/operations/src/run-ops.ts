@@ -137,8 +137,9 @@ export async function runOps(
           : { error: error.message, code: 'invalid_request' },
       };
     }
-    if (isAppError(error))
+    if (isAppError(error)) {
       return { exitCode: 1, output: { error: error.message, code: error.code } };
+    }
     return { exitCode: 1, output: { error: (error as Error).message, code: 'internal_error' } };
   } finally {
     await context?.close();

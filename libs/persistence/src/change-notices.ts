@@ -14,8 +14,12 @@ export type ChangeNotice =
 
 /** The notice a payload names, or null for a payload this version does not know. */
 export function parseChangeNotice(payload: string): ChangeNotice | null {
-  if (payload === 'maintenance' || payload === 'system_flags') return { table: payload };
-  if (payload === 'api_keys') return { table: 'api_keys', prefix: null };
+  if (payload === 'maintenance' || payload === 'system_flags') {
+    return { table: payload };
+  }
+  if (payload === 'api_keys') {
+    return { table: 'api_keys', prefix: null };
+  }
   if (payload.startsWith('api_keys:')) {
     return { table: 'api_keys', prefix: payload.slice('api_keys:'.length) };
   }

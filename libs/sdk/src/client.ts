@@ -101,8 +101,12 @@ export class StsClient {
     page: { afterSequence?: number; limit?: number } = {},
   ): Promise<TradeEvents> {
     const query = new URLSearchParams();
-    if (page.afterSequence !== undefined) query.set('after_sequence', String(page.afterSequence));
-    if (page.limit !== undefined) query.set('limit', String(page.limit));
+    if (page.afterSequence !== undefined) {
+      query.set('after_sequence', String(page.afterSequence));
+    }
+    if (page.limit !== undefined) {
+      query.set('limit', String(page.limit));
+    }
     const suffix = query.toString() ? `?${query}` : '';
     return (
       await this.get<TradeEvents>(`/api/v1/trades/${encodeURIComponent(tradeId)}/events${suffix}`)
@@ -132,7 +136,9 @@ export class StsClient {
 
   async markets(exchanges: string[], minExchanges?: number): Promise<Market[]> {
     const query = new URLSearchParams({ exchanges: exchanges.join(',') });
-    if (minExchanges !== undefined) query.set('min_exchanges', String(minExchanges));
+    if (minExchanges !== undefined) {
+      query.set('min_exchanges', String(minExchanges));
+    }
     return (await this.get<{ markets: Market[] }>(`/api/v1/markets?${query}`)).body.markets;
   }
 
@@ -177,7 +183,9 @@ export class StsClient {
       }
       const text = await response.text();
       const body: unknown = text ? JSON.parse(text) : undefined;
-      if (response.ok) return { status: response.status, body: body as T };
+      if (response.ok) {
+        return { status: response.status, body: body as T };
+      }
       const retryAfterS = retryAfterSeconds(response.headers.get('retry-after'));
       if (mayRetry && RETRYABLE_STATUSES.has(response.status)) {
         await sleep(backoffMs(this.retry, retry, retryAfterS));

@@ -122,7 +122,9 @@ export class StsEventStream implements AsyncIterable<StsEvent> {
     return {
       next: () => {
         const event = this.queue.shift();
-        if (event) return Promise.resolve({ value: event, done: false });
+        if (event) {
+          return Promise.resolve({ value: event, done: false });
+        }
         if (this.closed) {
           return this.closed instanceof StsStreamClosedError && this.closed.closeCode === 1000
             ? Promise.resolve({ value: undefined, done: true })
@@ -145,7 +147,9 @@ export class StsEventStream implements AsyncIterable<StsEvent> {
     socket.on('open', () => {
       this.connections += 1;
       this.pendingConfirmations = new Set(this.subscriptions);
-      for (const key of this.subscriptions) this.sendSubscribe(key);
+      for (const key of this.subscriptions) {
+        this.sendSubscribe(key);
+      }
       this.settleConfirmations();
     });
     socket.on('message', (data) => this.receive(String(data)));
@@ -158,7 +162,9 @@ export class StsEventStream implements AsyncIterable<StsEvent> {
     });
     socket.on('error', () => undefined); // 'close' follows and decides
     socket.on('close', (code, reason) => {
-      if (this.socket !== socket || this.closed) return;
+      if (this.socket !== socket || this.closed) {
+        return;
+      }
       if (FATAL_CLOSE_CODES.has(code)) {
         this.finish(new StsStreamClosedError(code, String(reason)));
         return;
@@ -191,15 +197,24 @@ export class StsEventStream implements AsyncIterable<StsEvent> {
       this.settleConfirmations();
       return;
     }
-    if (message.type !== 'event' || !message.event_id) return;
-    if (this.seenSet.has(message.event_id)) return;
+    if (message.type !== 'event' || !message.event_id) {
+      return;
+    }
+    if (this.seenSet.has(message.event_id)) {
+      return;
+    }
     this.seenSet.add(message.event_id);
     this.seen.push(message.event_id);
-    if (this.seen.length > REMEMBERED_EVENT_IDS) this.seenSet.delete(this.seen.shift()!);
+    if (this.seen.length > REMEMBERED_EVENT_IDS) {
+      this.seenSet.delete(this.seen.shift()!);
+    }
     const event = message as unknown as StsEvent;
     const waiter = this.waiters.shift();
-    if (waiter) waiter.resolve({ value: event, done: false });
-    else this.queue.push(event);
+    if (waiter) {
+      waiter.resolve({ value: event, done: false });
+    } else {
+      this.queue.push(event);
+    }
   }
 
   private sendSubscribe(key: string): void {
@@ -208,19 +223,27 @@ export class StsEventStream implements AsyncIterable<StsEvent> {
   }
 
   private sendOp(op: 'subscribe' | 'unsubscribe', key: string): void {
-    if (this.socket?.readyState !== WebSocket.OPEN) return;
+    if (this.socket?.readyState !== WebSocket.OPEN) {
+      return;
+    }
     this.socket.send(
       JSON.stringify({ op, subscription: 'trades', params: key ? { trade_id: key } : {} }),
     );
   }
 
   private settleConfirmations(): void {
-    if (this.pendingConfirmations.size > 0) return;
-    for (const resolve of this.confirmed.splice(0)) resolve();
+    if (this.pendingConfirmations.size > 0) {
+      return;
+    }
+    for (const resolve of this.confirmed.splice(0)) {
+      resolve();
+    }
   }
 
   private finish(error: Error): void {
-    if (this.closed) return;
+    if (this.closed) {
+      return;
+    }
     this.closed = error;
     for (const waiter of this.waiters.splice(0)) {
       if (error instanceof StsStreamClosedError && error.closeCode === 1000) {

@@ -14,16 +14,22 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 
 /** Retry-After as seconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */
 export function retryAfterSeconds(header: string | null, now = Date.now()): number | undefined {
-  if (header === null || header.trim() === '') return undefined;
+  if (header === null || header.trim() === '') {
+    return undefined;
+  }
   const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
+  if (Number.isFinite(seconds) && seconds >= 0) {
+    return seconds;
+  }
   const at = Date.parse(header);
   return Number.isNaN(at) ? undefined : Math.max(0, (at - now) / 1000);
 }
 
 /** The wait before retry number `retry` (0-based): the server's word, else jittered exponential. */
 export function backoffMs(policy: RetryPolicy, retry: number, retryAfterS?: number): number {
-  if (retryAfterS !== undefined) return Math.min(policy.maxDelayMs, retryAfterS * 1000);
+  if (retryAfterS !== undefined) {
+    return Math.min(policy.maxDelayMs, retryAfterS * 1000);
+  }
   const exponential = policy.baseDelayMs * 2 ** retry;
   return Math.min(policy.maxDelayMs, exponential / 2 + Math.random() * (exponential / 2));
 }

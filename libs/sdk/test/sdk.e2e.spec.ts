@@ -40,7 +40,9 @@ describe('SDK against the fleet on paper venues', () => {
     const lossyFetch: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
       // The first create reaches the gateway, which makes the trade; its answer is lost.
-      if (init?.method === 'POST' && (creates += 1) === 1) throw new TypeError('socket hang up');
+      if (init?.method === 'POST' && (creates += 1) === 1) {
+        throw new TypeError('socket hang up');
+      }
       return response;
     };
     const client = new StsClient({
@@ -162,7 +164,9 @@ describe('SDK retries on 429 as Retry-After says', () => {
     const patient = new StsClient({ baseUrl: gateway.baseUrl, retry: { maxRetries: 5 } });
     const started = Date.now();
     const answers = [];
-    for (let i = 0; i < 7; i += 1) answers.push(await patient.maintenance());
+    for (let i = 0; i < 7; i += 1) {
+      answers.push(await patient.maintenance());
+    }
     expect(answers.every((entries) => entries[0]?.exchange === '_system')).toBe(true);
     // 7 calls at 3 per second: at least one wait of Retry-After (1 s) in between.
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);

@@ -54,13 +54,17 @@ export class TcpProxy {
     for (const [client, upstream] of this.pairs) {
       client.pause();
       upstream?.pause();
-      if (upstream) client.unpipe(upstream);
+      if (upstream) {
+        client.unpipe(upstream);
+      }
       upstream?.unpipe(client);
     }
   }
 
   restore(): void {
-    if (this.mode === 'blackhole') this.resetAll();
+    if (this.mode === 'blackhole') {
+      this.resetAll();
+    }
     this.mode = 'up';
   }
 

@@ -36,6 +36,8 @@ export class VenueEvents {
   }
 
   clear(): void {
-    for (const set of Object.values(this.listeners)) set.clear();
+    for (const set of Object.values(this.listeners)) {
+      set.clear();
+    }
   }
 }

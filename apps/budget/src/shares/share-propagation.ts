@@ -28,8 +28,12 @@ interface RowWriter {
 
 /** An account alone is read when written, so it is always current; of two states the later version wins. */
 const newest = (queued: RowState | undefined, incoming: RowState): RowState => {
-  if (!queued || !('version' in incoming)) return incoming;
-  if (!('version' in queued)) return queued;
+  if (!queued || !('version' in incoming)) {
+    return incoming;
+  }
+  if (!('version' in queued)) {
+    return queued;
+  }
   return incoming.version >= queued.version ? incoming : queued;
 };
 
@@ -79,14 +83,18 @@ export class SharePropagation implements BeforeApplicationShutdown {
         this.message({ ...change, holders }, change.after, cause, left),
       );
     }
-    for (const message of [...shrinking, ...rest]) this.publish(message, tracing);
+    for (const message of [...shrinking, ...rest]) {
+      this.publish(message, tracing);
+    }
     this.syncRows(changes);
   }
 
   /** Republishes an account's current shares (after a rebuild, and on every sweep). */
   async republish(account: BudgetAccount, cause: BudgetChangeCause): Promise<void> {
     const lookup = await this.repository.readAccount(account);
-    if (lookup.kind !== 'found' || !lookup.state) return;
+    if (lookup.kind !== 'found' || !lookup.state) {
+      return;
+    }
     const state = lookup.state;
     this.publish(this.message(state, state.share, cause, []), {});
   }
@@ -142,7 +150,9 @@ export class SharePropagation implements BeforeApplicationShutdown {
         const lookup = await this.repository.readAccount(target);
         state = lookup.kind === 'found' ? lookup.state : null;
       }
-      if (!state) return;
+      if (!state) {
+        return;
+      }
       const updated = await this.rows.writeShares(state);
       if (updated > 0) {
         this.logger.debug({ venue: target.venue, updated }, 'trade rows show the new shares');
@@ -153,7 +163,9 @@ export class SharePropagation implements BeforeApplicationShutdown {
         { venue: target.venue, err: error },
         'could not write shares into the trade rows; the next sweep retries',
       );
-      if (rethrow) throw error;
+      if (rethrow) {
+        throw error;
+      }
     }
   }
 

@@ -33,7 +33,9 @@ export class TradeBudgetRows {
   }
 
   async byIds(ids: string[]): Promise<Map<string, TradeAccountsRow>> {
-    if (ids.length === 0) return new Map();
+    if (ids.length === 0) {
+      return new Map();
+    }
     const rows: TradeAccountsRow[] = await this.db.query(
       `SELECT ${COLUMNS} FROM trades WHERE id = ANY($1::uuid[])`,
       [ids],

@@ -13,7 +13,9 @@ export async function listMarkets(
     exchanges.split(','),
     minExchanges === undefined ? undefined : Number(minExchanges),
   );
-  if (settings.json) return printJson(io, markets);
+  if (settings.json) {
+    return printJson(io, markets);
+  }
   for (const market of markets) {
     const venues = Object.entries(market.exchanges)
       .map(
@@ -27,7 +29,9 @@ export async function listMarkets(
 
 export async function listWallets(client: StsClient, settings: Settings, io: CliIo) {
   const wallets = await client.wallets();
-  if (settings.json) return printJson(io, wallets);
+  if (settings.json) {
+    return printJson(io, wallets);
+  }
   for (const wallet of wallets) {
     io.stdout(
       `${wallet.address}  linked ${wallet.linked_at}${wallet.verified ? '  verified' : ''}\n`,
@@ -37,7 +41,9 @@ export async function listWallets(client: StsClient, settings: Settings, io: Cli
 
 export async function listCredentials(client: StsClient, settings: Settings, io: CliIo) {
   const credentials = await client.credentials();
-  if (settings.json) return printJson(io, credentials);
+  if (settings.json) {
+    return printJson(io, credentials);
+  }
   for (const credential of credentials) {
     io.stdout(
       `${credential.exchange.padEnd(12)} ${credential.wallet_addr}  ${credential.key_preview}  last used ${credential.last_used ?? 'never'}\n`,
@@ -47,7 +53,9 @@ export async function listCredentials(client: StsClient, settings: Settings, io:
 
 export async function listMaintenance(client: StsClient, settings: Settings, io: CliIo) {
   const entries = await client.maintenance();
-  if (settings.json) return printJson(io, entries);
+  if (settings.json) {
+    return printJson(io, entries);
+  }
   for (const entry of entries) {
     const state = entry.enabled ? `ON  ${entry.reason}` : 'off';
     io.stdout(`${entry.exchange.padEnd(12)} ${state}\n`);

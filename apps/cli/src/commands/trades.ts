@@ -61,20 +61,26 @@ export async function createTrade(
   const { status, body } = await client.createTrade(termsOf(flags), {
     idempotencyKey: flags.idempotencyKey,
   });
-  if (settings.json) return printJson(io, body);
+  if (settings.json) {
+    return printJson(io, body);
+  }
   const how = status === 200 ? 'already created with this idempotency key' : 'accepted';
   io.stdout(`trade ${body.trade_id} ${body.status} (${how}), rate budget ${body.rate_budget}/s\n`);
 }
 
 export async function listTrades(client: StsClient, settings: Settings, io: CliIo) {
   const trades = await client.listTrades();
-  if (settings.json) return printJson(io, trades);
+  if (settings.json) {
+    return printJson(io, trades);
+  }
   io.stdout(trades.length ? `${trades.map(tradeLine).join('\n')}\n` : 'no trades\n');
 }
 
 export async function showTrade(client: StsClient, settings: Settings, io: CliIo, id: string) {
   const trade = await client.getTrade(id);
-  if (settings.json) return printJson(io, trade);
+  if (settings.json) {
+    return printJson(io, trade);
+  }
   io.stdout(`${tradeDetails(trade)}\n`);
 }
 
@@ -99,14 +105,18 @@ export async function amendTrade(
     spread_type: flags.spreadType,
   }) as AmendTradeRequest;
   const { body } = await client.amendTrade(id, changes);
-  if (settings.json) return printJson(io, body);
+  if (settings.json) {
+    return printJson(io, body);
+  }
   const warning = 'warning' in body ? `: ${body.warning}` : '';
   io.stdout(`trade ${body.trade_id} ${body.status}${warning}\n`);
 }
 
 export async function cancelTrade(client: StsClient, settings: Settings, io: CliIo, id: string) {
   const { body } = await client.cancelTrade(id);
-  if (settings.json) return printJson(io, body);
+  if (settings.json) {
+    return printJson(io, body);
+  }
   io.stdout(
     body.status === 'canceled'
       ? `trade ${body.trade_id} canceled\n`

@@ -54,10 +54,16 @@ export async function watchTrade(
     ? new StsEventStream({ url: settings.wsUrl, apiKey: settings.apiKey })
     : undefined;
   const listening = (async () => {
-    if (!stream) return;
+    if (!stream) {
+      return;
+    }
     stream.subscribe(tradeId);
     try {
-      for await (const event of stream) if ('trade_id' in event) wake();
+      for await (const event of stream) {
+        if ('trade_id' in event) {
+          wake();
+        }
+      }
     } catch {
       // the socket ended for good: reading the API on the interval goes on
     }
@@ -69,7 +75,9 @@ export async function watchTrade(
   try {
     for (;;) {
       const trade = await client.getTrade(tradeId);
-      if (options.progress) report(printer, settings, trade, status, filled);
+      if (options.progress) {
+        report(printer, settings, trade, status, filled);
+      }
       status = trade.status;
       filled = trade.filled_size;
       if (options.events) {
@@ -77,9 +85,9 @@ export async function watchTrade(
       }
       if (TERMINAL_STATUSES.has(trade.status)) {
         const exitCode = exitCodeOf(trade.status);
-        if (settings.json)
+        if (settings.json) {
           printJson(io, { type: 'end', trade_id: tradeId, status, exit_code: exitCode });
-        else {
+        } else {
           const reason = trade.failure_reason ? `: ${trade.failure_reason}` : '';
           printer.end(`trade ${tradeId} ${trade.status}${reason}`);
         }
@@ -105,19 +113,27 @@ class WatchPrinter {
   constructor(readonly io: CliIo) {}
 
   line(text: string): void {
-    if (this.bar) this.io.stdout(CLEAR_LINE);
+    if (this.bar) {
+      this.io.stdout(CLEAR_LINE);
+    }
     this.io.stdout(`${text}\n`);
-    if (this.bar) this.io.stdout(this.bar);
+    if (this.bar) {
+      this.io.stdout(this.bar);
+    }
   }
 
   progress(bar: string): void {
-    if (!this.io.tty) return this.io.stdout(`${bar}\n`);
+    if (!this.io.tty) {
+      return this.io.stdout(`${bar}\n`);
+    }
     this.bar = bar;
     this.io.stdout(`${CLEAR_LINE}${bar}`);
   }
 
   end(text: string): void {
-    if (this.bar) this.io.stdout('\n');
+    if (this.bar) {
+      this.io.stdout('\n');
+    }
     this.bar = '';
     this.io.stdout(`${text}\n`);
   }
@@ -132,7 +148,9 @@ function report(
   status: TradeStatus | undefined,
   filled: string | undefined,
 ): void {
-  if (trade.status === status && trade.filled_size === filled) return;
+  if (trade.status === status && trade.filled_size === filled) {
+    return;
+  }
   if (settings.json) {
     printJson(printer.io, {
       type: 'status',
@@ -158,8 +176,11 @@ async function printEvents(
 ): Promise<number> {
   const { events } = await client.tradeEvents(tradeId, { afterSequence });
   for (const event of events) {
-    if (settings.json) printJson(printer.io, { type: 'event', ...event });
-    else printer.line(eventLine(event));
+    if (settings.json) {
+      printJson(printer.io, { type: 'event', ...event });
+    } else {
+      printer.line(eventLine(event));
+    }
   }
   return events.at(-1)?.sequence ?? afterSequence;
 }

@@ -44,10 +44,15 @@ export class ApiKeyCache {
     private readonly feed: ChangeFeed,
   ) {
     feed.subscribe((change) => {
-      if (change !== 'reset' && change.table !== 'api_keys') return;
+      if (change !== 'reset' && change.table !== 'api_keys') {
+        return;
+      }
       this.generation += 1;
-      if (change === 'reset' || change.prefix === null) this.keys.clear();
-      else this.keys.delete(change.prefix);
+      if (change === 'reset' || change.prefix === null) {
+        this.keys.clear();
+      } else {
+        this.keys.delete(change.prefix);
+      }
     });
   }
 
@@ -57,7 +62,9 @@ export class ApiKeyCache {
     if (!key || !apiKeyMatches(rawKey, key.secret_hash)) {
       throw new AppError('unauthorized', 'invalid API key');
     }
-    if (key.revoked_at) throw new AppError('unauthorized', 'API key revoked');
+    if (key.revoked_at) {
+      throw new AppError('unauthorized', 'API key revoked');
+    }
     if (key.expires_at.getTime() <= now.getTime()) {
       throw new AppError('unauthorized', 'API key expired');
     }
@@ -78,7 +85,9 @@ export class ApiKeyCache {
     if (this.keys.has(prefix) && (await this.feed.fence())) {
       // Looked up again: the fence may have brought this key's change.
       const cached = this.keys.get(prefix);
-      if (cached) return cached;
+      if (cached) {
+        return cached;
+      }
     }
     const generation = this.generation;
     const listening = this.feed.isListening;
@@ -90,7 +99,9 @@ export class ApiKeyCache {
     const row = rows[0] ?? null;
     // Unknown prefixes are not kept: a key created later makes no notice.
     if (row && listening && generation === this.generation) {
-      if (this.keys.size >= MAX_KEYS) this.keys.delete(this.keys.keys().next().value as string);
+      if (this.keys.size >= MAX_KEYS) {
+        this.keys.delete(this.keys.keys().next().value as string);
+      }
       this.keys.set(prefix, row);
     }
     return row;
@@ -99,7 +110,9 @@ export class ApiKeyCache {
   /** last_used_at is informational: written at most once a minute per key, off the request path. */
   private touch(keyId: string, now: Date): void {
     const last = this.lastUsedWritten.get(keyId) ?? 0;
-    if (now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
+    if (now.getTime() - last < LAST_USED_RESOLUTION_MS) {
+      return;
+    }
     this.lastUsedWritten.set(keyId, now.getTime());
     this.dataSource
       .query(`UPDATE api_keys SET last_used_at = $2 WHERE id = $1`, [keyId, now])

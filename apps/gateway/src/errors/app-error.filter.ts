@@ -29,7 +29,9 @@ export interface ErrorBody {
  * names the failure.
  */
 function loggable(error: unknown): unknown {
-  if (typeof error !== 'object' || error === null || !('parameters' in error)) return error;
+  if (typeof error !== 'object' || error === null || !('parameters' in error)) {
+    return error;
+  }
   const { name, message, code, query } = error as {
     name?: unknown;
     message?: unknown;
@@ -111,7 +113,9 @@ export class AppErrorFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
     const [status, body] = this.describe(exception, request);
-    if (status === 500) this.logger.error({ err: loggable(exception) }, 'unhandled error');
+    if (status === 500) {
+      this.logger.error({ err: loggable(exception) }, 'unhandled error');
+    }
     if (status === 503 && RETRYABLE.has(body.code)) {
       void reply.header('retry-after', String(DEPENDENCY_RETRY_AFTER_S));
     }
@@ -122,7 +126,9 @@ export class AppErrorFilter implements ExceptionFilter {
   }
 
   private describe(exception: unknown, request: FastifyRequest): [number, ErrorBody] {
-    if (exception instanceof AppError) return appErrorReply(exception);
+    if (exception instanceof AppError) {
+      return appErrorReply(exception);
+    }
     const dependency = lostDependencyOf(exception);
     if (dependency) {
       this.logDependencyLoss(dependency, exception);
@@ -145,7 +151,9 @@ export class AppErrorFilter implements ExceptionFilter {
     if (status >= 500 || status < 400) {
       return [500, { error: 'internal error', code: 'internal_error' }];
     }
-    if (status === 404 && allowedMethodsOf(request.method, request.url).length > 0) status = 405;
+    if (status === 404 && allowedMethodsOf(request.method, request.url).length > 0) {
+      status = 405;
+    }
     const [code, text] = frameworkRefusal(status);
     // The rate limiter's message (limit and wait) is ours and useful; other framework texts are not shown.
     const limiterText = (exception as { message?: unknown }).message;
@@ -155,7 +163,9 @@ export class AppErrorFilter implements ExceptionFilter {
 
   private logDependencyLoss(dependency: Dependency, exception: unknown): void {
     const now = Date.now();
-    if (now - (this.dependencyLoggedAt.get(dependency) ?? 0) < DEPENDENCY_LOG_EVERY_MS) return;
+    if (now - (this.dependencyLoggedAt.get(dependency) ?? 0) < DEPENDENCY_LOG_EVERY_MS) {
+      return;
+    }
     this.dependencyLoggedAt.set(dependency, now);
     this.logger.warn(
       { dependency, err: loggable(exception) },
@@ -166,6 +176,8 @@ export class AppErrorFilter implements ExceptionFilter {
 
 function appErrorReply(error: AppError): [number, ErrorBody] {
   const body: ErrorBody = { ...error.details, error: error.message, code: error.code };
-  if (error.reason !== undefined) body.reason = error.reason;
+  if (error.reason !== undefined) {
+    body.reason = error.reason;
+  }
   return [httpStatusOf(error.code), body];
 }

@@ -61,9 +61,15 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   const pending: Array<[unknown, number]> = [[value, 1]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [node, depth] = next;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > max) return true;
-    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+    if (typeof node !== 'object' || node === null) {
+      continue;
+    }
+    if (depth > max) {
+      return true;
+    }
+    for (const child of Object.values(node)) {
+      pending.push([child, depth + 1]);
+    }
   }
   return false;
 }

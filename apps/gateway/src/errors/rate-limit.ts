@@ -13,7 +13,9 @@ import { HEALTH_PATHS } from '../health/health.controller';
 function callerOf(request: FastifyRequest): string {
   const apiKey = request.headers['x-api-key'];
   const prefix = typeof apiKey === 'string' ? apiKeyPrefix(apiKey) : null;
-  if (prefix) return `key:${prefix}`;
+  if (prefix) {
+    return `key:${prefix}`;
+  }
   const authorization = request.headers['authorization'];
   if (typeof authorization === 'string' && authorization.length > 0) {
     return `session:${createHash('sha256').update(authorization).digest('hex').slice(0, 24)}`;

@@ -66,7 +66,9 @@ export class ChangeFeed {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    if (this.reconnectTimer) {
+      clearTimeout(this.reconnectTimer);
+    }
     const client = this.client;
     this.drop();
     await client?.end().catch(() => undefined);
@@ -91,10 +93,18 @@ export class ChangeFeed {
    * listening, or the fence failed): the caller then reads Postgres itself.
    */
   fence(mark = this.sent): Promise<boolean> {
-    if (!this.listening || !this.client) return Promise.resolve(false);
-    if (this.answered > mark) return Promise.resolve(true);
-    if (this.inFlight && this.inFlight.number > mark) return this.inFlight.done;
-    if (!this.inFlight) return this.sendFence(this.client);
+    if (!this.listening || !this.client) {
+      return Promise.resolve(false);
+    }
+    if (this.answered > mark) {
+      return Promise.resolve(true);
+    }
+    if (this.inFlight && this.inFlight.number > mark) {
+      return this.inFlight.done;
+    }
+    if (!this.inFlight) {
+      return this.sendFence(this.client);
+    }
     this.queued ??= deferred();
     return this.queued.promise;
   }
@@ -103,7 +113,9 @@ export class ChangeFeed {
     const number = ++this.sent;
     const done = client.query('SELECT 1').then(
       () => {
-        if (this.client !== client || !this.listening) return false;
+        if (this.client !== client || !this.listening) {
+          return false;
+        }
         this.answered = Math.max(this.answered, number);
         return true;
       },
@@ -118,7 +130,9 @@ export class ChangeFeed {
       this.inFlight = undefined;
       const waiting = this.queued;
       this.queued = undefined;
-      if (!waiting) return;
+      if (!waiting) {
+        return;
+      }
       if (this.listening && this.client) {
         void this.sendFence(this.client).then(waiting.resolve);
       } else {
@@ -137,7 +151,9 @@ export class ChangeFeed {
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     client.on('notification', (message) => {
-      if (this.client !== client || message.channel !== CHANGE_NOTICES_CHANNEL) return;
+      if (this.client !== client || message.channel !== CHANGE_NOTICES_CHANNEL) {
+        return;
+      }
       const notice = parseChangeNotice(message.payload ?? '');
       // A notice this version cannot read may still concern a cache: drop them all.
       this.emit(notice ?? 'reset');
@@ -161,7 +177,9 @@ export class ChangeFeed {
   }
 
   private lost(client: Client): void {
-    if (this.client !== client) return;
+    if (this.client !== client) {
+      return;
+    }
     this.drop();
     void client.end().catch(() => undefined);
     this.scheduleReconnect();
@@ -177,7 +195,9 @@ export class ChangeFeed {
   }
 
   private scheduleReconnect(): void {
-    if (this.stopped || this.reconnectTimer) return;
+    if (this.stopped || this.reconnectTimer) {
+      return;
+    }
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       void this.connect();
@@ -186,6 +206,8 @@ export class ChangeFeed {
   }
 
   private emit(change: ChangeNotice | 'reset'): void {
-    for (const listener of this.listeners) listener(change);
+    for (const listener of this.listeners) {
+      listener(change);
+    }
   }
 }

@@ -103,6 +103,8 @@ export class InfrastructureModule implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.changes.stop();
     await this.nats.drain().catch(() => undefined);
-    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    if (this.dataSource.isInitialized) {
+      await this.dataSource.destroy();
+    }
   }
 }

@@ -28,7 +28,9 @@ export class MaintenanceReader {
     private readonly changes: ChangeFeed,
   ) {
     changes.subscribe((change) => {
-      if (change !== 'reset' && change.table === 'api_keys') return;
+      if (change !== 'reset' && change.table === 'api_keys') {
+        return;
+      }
       this.generation += 1;
       this.cached = null;
     });
@@ -75,7 +77,9 @@ export class MaintenanceReader {
     if (this.cached && (await this.changes.fence(changeMark))) {
       // Read again after the fence: it may have brought a flip.
       const fresh = this.cached as Switches | null;
-      if (fresh) return fresh;
+      if (fresh) {
+        return fresh;
+      }
     }
     const generation = this.generation;
     const listening = this.changes.isListening;
@@ -89,7 +93,9 @@ export class MaintenanceReader {
         .filter((row) => ORDER.includes(row.exchange))
         .sort((a, b) => ORDER.indexOf(a.exchange) - ORDER.indexOf(b.exchange)),
     };
-    if (listening && generation === this.generation) this.cached = switches;
+    if (listening && generation === this.generation) {
+      this.cached = switches;
+    }
     return switches;
   }
 }

@@ -21,8 +21,9 @@ export class ListMarketsUseCase {
   async execute(exchangeList: string, minExchanges?: number): Promise<{ markets: MarketView[] }> {
     const exchanges = [...new Set(exchangeList.split(','))];
     const unknown = exchanges.filter((exchange) => !this.catalog.knows(exchange));
-    if (unknown.length > 0)
+    if (unknown.length > 0) {
       throw new AppError('invalid_request', `unknown exchange ${unknown.join(', ')}`);
+    }
     const needed = minExchanges ?? exchanges.length;
     if (needed > exchanges.length) {
       throw new AppError(
@@ -36,7 +37,9 @@ export class ListMarketsUseCase {
     const universe = new Map<string, Record<string, MarketEntry>>();
     exchanges.forEach((exchange, index) => {
       for (const [canonical, contracts] of perVenue[index]) {
-        if (contracts.length !== 1) continue;
+        if (contracts.length !== 1) {
+          continue;
+        }
         universe.set(canonical, { ...universe.get(canonical), [exchange]: contracts[0].entry });
       }
     });

@@ -51,8 +51,9 @@ export class MarketCatalog {
   async venueMarkets(venue: string): Promise<Map<string, VenueMarket[]>> {
     const cached = this.cache.get(venue);
     if (cached) {
-      if (Date.now() - cached.loadedAtMs > this.refreshMs)
+      if (Date.now() - cached.loadedAtMs > this.refreshMs) {
         void this.load(venue).catch(() => undefined);
+      }
       return cached.byCanonical;
     }
     return (await this.load(venue)).byCanonical;
@@ -95,10 +96,13 @@ export class MarketCatalog {
 
   private load(venue: string): Promise<CachedMarkets> {
     const source = this.sources.get(venue);
-    if (!source)
+    if (!source) {
       return Promise.reject(new AppError('unknown_exchange', `unknown exchange ${venue}`));
+    }
     const inFlight = this.loading.get(venue);
-    if (inFlight) return inFlight;
+    if (inFlight) {
+      return inFlight;
+    }
     const loading = withTimeout(source.markets(), LOAD_TIMEOUT_MS)
       .then((markets) => {
         const byCanonical = new Map<string, VenueMarket[]>();
@@ -112,7 +116,9 @@ export class MarketCatalog {
       .catch((error: unknown) => {
         this.logger.warn({ venue, err: error }, 'market list unavailable');
         const stale = this.cache.get(venue);
-        if (stale) return stale;
+        if (stale) {
+          return stale;
+        }
         throw new AppError('service_unavailable', `market data of ${venue} is unavailable`, {
           cause: error,
         });

@@ -70,9 +70,13 @@ function describeOperation(operation: Record<string, unknown>, answers: Operatio
     ),
     ...errorResponses([...answers.errors, ...EVERY_ROUTE]),
   };
-  if (answers.public) operation['security'] = [];
-  else if (answers.errors.includes('session_required')) operation['security'] = [{ [BEARER]: [] }];
-  else delete operation['security'];
+  if (answers.public) {
+    operation['security'] = [];
+  } else if (answers.errors.includes('session_required')) {
+    operation['security'] = [{ [BEARER]: [] }];
+  } else {
+    delete operation['security'];
+  }
 }
 
 /**
@@ -112,7 +116,9 @@ export function describeApi(app: INestApplication): OpenAPIObject {
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {
       const answers = OPERATIONS[`${method} ${path}`];
-      if (!answers) throw new Error(`OpenAPI: no answers described for ${method} ${path}`);
+      if (!answers) {
+        throw new Error(`OpenAPI: no answers described for ${method} ${path}`);
+      }
       describeOperation(operation, answers);
     }
   }

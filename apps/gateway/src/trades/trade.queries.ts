@@ -34,7 +34,9 @@ export class TradeQueries {
           )
         ).rows
       : [];
-    if (!trade) throw new AppError('trade_not_found', 'trade not found');
+    if (!trade) {
+      throw new AppError('trade_not_found', 'trade not found');
+    }
     return trade;
   }
 

@@ -38,32 +38,43 @@ export class CredentialMonitor {
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) {
+      clearInterval(this.timer);
+    }
   }
 
   /** Arms the socket's expiry timer for its (new) principal. */
   watch(connection: ClientConnection): void {
     const principal = connection.principal;
-    if (!principal) return;
+    if (!principal) {
+      return;
+    }
     connection.setTimer('credentials-expiry', principal.expiresAt.getTime() - Date.now(), () =>
       this.end(connection, CloseReason.CredentialsExpired),
     );
   }
 
   async sweep(now = new Date()): Promise<void> {
-    if (this.sweeping) return;
+    if (this.sweeping) {
+      return;
+    }
     this.sweeping = true;
     try {
       const socketsByKey = new Map<string, { principal: Principal; sockets: ClientConnection[] }>();
       for (const connection of this.registry.authenticated()) {
         const principal = connection.principal;
-        if (!principal) continue;
+        if (!principal) {
+          continue;
+        }
         if (principal.expiresAt.getTime() <= now.getTime()) {
           this.end(connection, CloseReason.CredentialsExpired);
         } else if (principal.apiKeyId) {
           const group = socketsByKey.get(principal.apiKeyId);
-          if (group) group.sockets.push(connection);
-          else socketsByKey.set(principal.apiKeyId, { principal, sockets: [connection] });
+          if (group) {
+            group.sockets.push(connection);
+          } else {
+            socketsByKey.set(principal.apiKeyId, { principal, sockets: [connection] });
+          }
         }
       }
       for (const ids of chunks([...socketsByKey.keys()], SWEEP_BATCH)) {
@@ -103,7 +114,9 @@ export class CredentialMonitor {
   }
 
   private end(connection: ClientConnection, reason: string): void {
-    if (!connection.isOpen) return;
+    if (!connection.isOpen) {
+      return;
+    }
     this.log.info(
       {
         connection_id: connection.id,

@@ -68,12 +68,16 @@ export class ClientConnection {
 
   /** Sends a pre-serialized event frame; a client too far behind is closed instead (4008). */
   deliver(frame: Buffer): void {
-    if (this.state === 'open') this.write(frame);
+    if (this.state === 'open') {
+      this.write(frame);
+    }
   }
 
   /** Sends an answer to a request (also before authentication, for errors). */
   reply(message: ServerReply): void {
-    if (this.state !== 'closing') this.write(Buffer.from(JSON.stringify(message)));
+    if (this.state !== 'closing') {
+      this.write(Buffer.from(JSON.stringify(message)));
+    }
   }
 
   /** Holds or delivers an event for `tradeId` depending on whether its subscription is still being checked. */
@@ -95,7 +99,9 @@ export class ClientConnection {
    * sent right behind an auth message waits for the auth to finish.
    */
   enqueue(work: () => Promise<void>): boolean {
-    if (this.queuedRequests >= MAX_QUEUED_REQUESTS) return false;
+    if (this.queuedRequests >= MAX_QUEUED_REQUESTS) {
+      return false;
+    }
     this.queuedRequests += 1;
     this.inbox = this.inbox
       .then(() => (this.state === 'closing' ? undefined : work()))
@@ -112,7 +118,9 @@ export class ClientConnection {
   setTimer(name: string, delayMs: number, action: () => void): void {
     this.clearTimer(name);
     // setTimeout overflows past ~24.8 days; longer deadlines are left to the periodic re-check.
-    if (delayMs > 2_000_000_000) return;
+    if (delayMs > 2_000_000_000) {
+      return;
+    }
     const timer = setTimeout(action, Math.max(0, delayMs));
     timer.unref();
     this.timers.set(name, timer);
@@ -120,13 +128,17 @@ export class ClientConnection {
 
   clearTimer(name: string): void {
     const timer = this.timers.get(name);
-    if (timer) clearTimeout(timer);
+    if (timer) {
+      clearTimeout(timer);
+    }
     this.timers.delete(name);
   }
 
   /** Starts the closing handshake; the socket receives nothing more. */
   close(code: CloseCode, reason: string): void {
-    if (this.state === 'closing') return;
+    if (this.state === 'closing') {
+      return;
+    }
     this.state = 'closing';
     this.releaseTimers();
     this.pending = undefined;
@@ -141,7 +153,9 @@ export class ClientConnection {
   }
 
   releaseTimers(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const timer of this.timers.values()) {
+      clearTimeout(timer);
+    }
     this.timers.clear();
   }
 
@@ -156,7 +170,9 @@ export class ClientConnection {
   }
 
   private closeSlowConsumer(): void {
-    if (this.state !== 'closing') this.counts.slowConsumerCloses += 1;
+    if (this.state !== 'closing') {
+      this.counts.slowConsumerCloses += 1;
+    }
     this.log.warn(
       {
         connection_id: this.id,

@@ -11,9 +11,13 @@ const addTo = <K, V>(index: Map<K, Set<V>>, key: K, value: V): void => {
 
 const removeFrom = <K, V>(index: Map<K, Set<V>>, key: K, value: V): void => {
   const members = index.get(key);
-  if (!members) return;
+  if (!members) {
+    return;
+  }
   members.delete(value);
-  if (members.size === 0) index.delete(key);
+  if (members.size === 0) {
+    index.delete(key);
+  }
 };
 
 /**
@@ -49,12 +53,18 @@ export class ConnectionRegistry {
 
   /** Forgets the socket and all its subscriptions; safe to call twice. */
   remove(connection: ClientConnection): void {
-    if (!this.connections.delete(connection)) return;
+    if (!this.connections.delete(connection)) {
+      return;
+    }
     if (connection.userId !== undefined) {
       removeFrom(this.allTradesByUser, connection.userId, connection);
     }
-    for (const tradeId of connection.trades) removeFrom(this.byTrade, tradeId, connection);
-    if (connection.pending) removeFrom(this.byTrade, connection.pending.tradeId, connection);
+    for (const tradeId of connection.trades) {
+      removeFrom(this.byTrade, tradeId, connection);
+    }
+    if (connection.pending) {
+      removeFrom(this.byTrade, connection.pending.tradeId, connection);
+    }
     connection.trades.clear();
     connection.pending = undefined;
     connection.allTrades = false;
@@ -87,7 +97,9 @@ export class ConnectionRegistry {
 
   /** Ownership refused, or the client unsubscribed: the trade is forgotten, held events dropped. */
   dropTrade(connection: ClientConnection, tradeId: string): void {
-    if (connection.pending?.tradeId === tradeId) connection.pending = undefined;
+    if (connection.pending?.tradeId === tradeId) {
+      connection.pending = undefined;
+    }
     connection.trades.delete(tradeId);
     removeFrom(this.byTrade, tradeId, connection);
   }
@@ -126,7 +138,9 @@ export class ConnectionRegistry {
   /** Every authenticated socket (maintenance goes to all of them). */
   *authenticated(): Iterable<ClientConnection> {
     for (const connection of this.connections) {
-      if (connection.isOpen) yield connection;
+      if (connection.isOpen) {
+        yield connection;
+      }
     }
   }
 

@@ -34,16 +34,22 @@ export class Heartbeat {
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) {
+      clearInterval(this.timer);
+    }
   }
 
   async beat(): Promise<void> {
-    if (this.beating) return;
+    if (this.beating) {
+      return;
+    }
     this.beating = true;
     try {
       const sockets = [...this.registry.all()];
       for (let index = 0; index < sockets.length; index += 1) {
-        if (index > 0 && index % PINGS_PER_SLICE === 0) await nextTurn();
+        if (index > 0 && index % PINGS_PER_SLICE === 0) {
+          await nextTurn();
+        }
         this.check(sockets[index]!);
       }
     } finally {
@@ -52,7 +58,9 @@ export class Heartbeat {
   }
 
   private check(connection: ClientConnection): void {
-    if (connection.state === 'closing') return;
+    if (connection.state === 'closing') {
+      return;
+    }
     if (!connection.alive) {
       this.log.info(
         { connection_id: connection.id, user_id: connection.userId },

@@ -23,7 +23,9 @@ const isOp = (value: unknown): value is ClientOp =>
 
 /** The request id of a message that failed to parse, when one can be read from it. */
 export function requestIdOf(raw: unknown): RequestId | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
+  if (typeof raw !== 'object' || raw === null) {
+    return undefined;
+  }
   const id = (raw as Record<string, unknown>)['id'];
   return isRequestId(id) ? id : undefined;
 }
@@ -36,7 +38,9 @@ const invalid = (message: string): AppError => new AppError('invalid_request', m
 
 function optionalString(record: Record<string, unknown>, field: string): string | undefined {
   const value = record[field];
-  if (value === undefined) return undefined;
+  if (value === undefined) {
+    return undefined;
+  }
   if (typeof value !== 'string' || value.length === 0 || value.length > 4096) {
     throw invalid(`${field} must be a non-empty string`);
   }
@@ -45,14 +49,20 @@ function optionalString(record: Record<string, unknown>, field: string): string 
 
 /** The trade id of a subscribe/unsubscribe; absent means all of the caller's trades. */
 function subscriptionTarget(record: Record<string, unknown>): string | undefined {
-  if (record['subscription'] !== 'trades') throw invalid('subscription must be "trades"');
+  if (record['subscription'] !== 'trades') {
+    throw invalid('subscription must be "trades"');
+  }
   const params = record['params'];
-  if (params === undefined) return undefined;
+  if (params === undefined) {
+    return undefined;
+  }
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     throw invalid('params must be an object');
   }
   const extra = Object.keys(params).filter((key) => key !== 'trade_id');
-  if (extra.length > 0) throw invalid(`unknown params field ${extra[0]}`);
+  if (extra.length > 0) {
+    throw invalid(`unknown params field ${extra[0]}`);
+  }
   return optionalString(params as Record<string, unknown>, 'trade_id');
 }
 
@@ -66,9 +76,13 @@ export function parseClientMessage(raw: unknown): ClientMessage {
   }
   const record = raw as Record<string, unknown>;
   const op = record['op'];
-  if (!isOp(op)) throw invalid('op must be one of auth, subscribe, unsubscribe, ping');
+  if (!isOp(op)) {
+    throw invalid('op must be one of auth, subscribe, unsubscribe, ping');
+  }
   const extra = Object.keys(record).filter((key) => !ALLOWED_FIELDS[op].includes(key));
-  if (extra.length > 0) throw invalid(`unknown field ${extra[0]} for op ${op}`);
+  if (extra.length > 0) {
+    throw invalid(`unknown field ${extra[0]} for op ${op}`);
+  }
   if (record['id'] !== undefined && !isRequestId(record['id'])) {
     throw invalid('id must be a string of at most 64 characters or an integer');
   }

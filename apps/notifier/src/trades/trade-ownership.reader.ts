@@ -16,7 +16,9 @@ export class TradeOwnershipReader {
    * foreign trade and a missing one are indistinguishable on purpose.
    */
   async statusOfOwnTrade(tradeId: string, userId: string): Promise<string | null> {
-    if (!UUID.test(tradeId)) return null;
+    if (!UUID.test(tradeId)) {
+      return null;
+    }
     const trade = await this.trades.findOne({
       select: { id: true, userId: true, status: true },
       where: { id: tradeId, userId },

@@ -73,11 +73,15 @@ export class AccountDirectory {
       throw unauthorized('missing signature headers');
     }
     const record = this.keys.get(keyOf(venue, apiKey));
-    if (!record) throw unauthorized('unknown api key');
-    if (record.accountId !== wallet.toLowerCase())
+    if (!record) {
+      throw unauthorized('unknown api key');
+    }
+    if (record.accountId !== wallet.toLowerCase()) {
       throw unauthorized('api key does not belong to this wallet');
-    if (Math.abs(nowMs - timestamp) > SIGNATURE_WINDOW_MS)
+    }
+    if (Math.abs(nowMs - timestamp) > SIGNATURE_WINDOW_MS) {
       throw unauthorized('timestamp outside the signature window');
+    }
     const expected = paperSignature(record.secret, timestamp, method, pathWithQuery, body);
     if (!/^[0-9a-f]{64}$/.test(signature) || !signatureMatches(expected, signature)) {
       throw unauthorized('bad signature');

@@ -66,11 +66,15 @@ export class Router {
     try {
       reply = await this.dispatch(request);
     } catch (error) {
-      if (error instanceof AnswerLost) return;
+      if (error instanceof AnswerLost) {
+        return;
+      }
       reply = failureReply(error);
     }
     // A held answer (lose-next hang) may find its connection gone.
-    if (response.destroyed) return;
+    if (response.destroyed) {
+      return;
+    }
     send(response, reply);
   }
 
@@ -78,9 +82,13 @@ export class Router {
     const url = new URL(request.url ?? '/', 'http://venue-sim');
     const method = request.method ?? 'GET';
     for (const route of this.routes) {
-      if (route.method !== method) continue;
+      if (route.method !== method) {
+        continue;
+      }
       const match = route.pattern.exec(url.pathname);
-      if (!match) continue;
+      if (!match) {
+        continue;
+      }
       const rawBody = await readBody(request);
       const params = Object.fromEntries(
         Object.entries(match.groups ?? {}).map(([name, value]) => [
@@ -132,18 +140,23 @@ async function readBody(request: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpFailure(413, 'invalid_request', 'body too large');
+    if (size > MAX_BODY_BYTES) {
+      throw new HttpFailure(413, 'invalid_request', 'body too large');
+    }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
 export function parseJson(raw: string): Record<string, unknown> {
-  if (raw === '') return {};
+  if (raw === '') {
+    return {};
+  }
   try {
     const value: unknown = JSON.parse(raw);
-    if (value && typeof value === 'object' && !Array.isArray(value))
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
       return value as Record<string, unknown>;
+    }
   } catch {
     // fall through to the same refusal as a non-object body
   }

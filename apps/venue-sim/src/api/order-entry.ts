@@ -59,16 +59,26 @@ export class OrderEntry {
     this.deps.limiter.admit(venueId, accountId, Date.now());
     const facts = order && orderFacts(order.op, order.fields);
     const loss = facts && faults.claimLoss(venueId, { ...facts, accountId });
-    if (loss?.at === 'before' && loss.then === 'drop') this.cut(request, loss);
+    if (loss?.at === 'before' && loss.then === 'drop') {
+      this.cut(request, loss);
+    }
     const latencyMs = faults.latencyOf(venueId);
-    if (latencyMs > 0) await sleep(latencyMs);
+    if (latencyMs > 0) {
+      await sleep(latencyMs);
+    }
     if (facts && facts.op !== 'cancel') {
       const delayMs = faults.takeOrderDelay(venueId);
-      if (delayMs > 0) await sleep(delayMs);
+      if (delayMs > 0) {
+        await sleep(delayMs);
+      }
     }
-    if (loss?.at === 'before') await sleep(loss.hangMs);
+    if (loss?.at === 'before') {
+      await sleep(loss.hangMs);
+    }
     const thawed = faults.gate(venueId);
-    if (thawed) await thawed;
+    if (thawed) {
+      await thawed;
+    }
     // Nothing awaits from here to the engine: requests a freeze held resume
     // in the order they arrived and reach the engine in that order (a
     // look-up sent after a placement sees the placement).
@@ -86,17 +96,23 @@ export class OrderEntry {
         throw new HttpFailure(400, 'rejected', 'order rejected by the venue', { reason });
       }
     }
-    if (loss?.at !== 'after') return this.run(venue, () => call(venue));
+    if (loss?.at !== 'after') {
+      return this.run(venue, () => call(venue));
+    }
     // The order and fill events go out to the account's other sockets as
     // usual; the cut connection sees none of them and no answer.
-    if (loss.then === 'drop') request.channel.mute();
+    if (loss.then === 'drop') {
+      request.channel.mute();
+    }
     let reply: HttpReply;
     try {
       reply = this.run(venue, () => call(venue));
     } catch (error) {
       reply = failureReply(error);
     }
-    if (loss.then === 'drop') this.cut(request, loss);
+    if (loss.then === 'drop') {
+      this.cut(request, loss);
+    }
     await sleep(loss.hangMs);
     return reply;
   }
@@ -167,15 +183,18 @@ export class OrderEntry {
 
   /** Cuts the request's connection (blocking the wallet's reconnects if asked); nobody is answered. */
   private cut(request: SignedRequest, loss: AnswerLoss): never {
-    if (loss.blockMs > 0)
+    if (loss.blockMs > 0) {
       this.deps.faults.blockWalletSockets(request.venueId, request.accountId, loss.blockMs);
+    }
     request.channel.cut();
     throw new AnswerLost();
   }
 
   private venue(venueId: string): VenueEngine {
     const venue = this.deps.world().venues.get(venueId);
-    if (!venue) throw new HttpFailure(404, 'unknown_venue', `unknown venue ${venueId}`);
+    if (!venue) {
+      throw new HttpFailure(404, 'unknown_venue', `unknown venue ${venueId}`);
+    }
     return venue;
   }
 }

@@ -61,7 +61,9 @@ describe('order expiry (expires_at_ms)', () => {
     await control.setLatency(venue, 0);
   });
   afterAll(async () => {
-    for (const close of closers) await close();
+    for (const close of closers) {
+      await close();
+    }
     await sim.stop();
   });
 

@@ -21,7 +21,9 @@ export class RateLimiter {
   private readonly counts = new Map<string, SecondCount[]>();
 
   constructor(defaults: ReadonlyMap<string, number>) {
-    for (const [venue, limit] of defaults) this.limits.set(venue, limit);
+    for (const [venue, limit] of defaults) {
+      this.limits.set(venue, limit);
+    }
   }
 
   limitOf(venue: string): number {
@@ -40,7 +42,9 @@ export class RateLimiter {
     if (!current || current.second !== second) {
       current = { second, accepted: 0, rejected: 0 };
       history.push(current);
-      if (history.length > HISTORY_SECONDS) history.shift();
+      if (history.length > HISTORY_SECONDS) {
+        history.shift();
+      }
     }
     if (current.accepted >= this.limitOf(venue)) {
       current.rejected += 1;

@@ -27,7 +27,9 @@ export function wireError(venue: VenueEngine, error: SimError): WireError {
 
 /** The HTTP edge's one mapping of venue refusals to statuses and bodies. */
 export function toHttpFailure(error: unknown, venue: VenueEngine): unknown {
-  if (!(error instanceof SimError)) return error;
+  if (!(error instanceof SimError)) {
+    return error;
+  }
   const { error: message, code, ...extra } = wireError(venue, error);
   return new HttpFailure(STATUS[error.code], code, message, extra);
 }

@@ -46,8 +46,12 @@ class RawSocket {
       const found = this.received.find(
         (message): message is Answer => message.type === 'response' && message.id === id,
       );
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no response to ${id}`);
+      if (found) {
+        return found;
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`no response to ${id}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }
@@ -100,7 +104,9 @@ describe('venue simulator: orders on the account socket', () => {
     wsUrl = `${sim.url.replace('http', 'ws')}/venues/${venue}/ws`;
   });
   afterAll(async () => {
-    for (const raw of sockets) raw.close();
+    for (const raw of sockets) {
+      raw.close();
+    }
     await sim.stop();
   });
 
@@ -184,8 +190,9 @@ describe('venue simulator: orders on the account socket', () => {
       const far = (await bestBid()) - 500;
       // Start at the top of a wall-clock second so the burst falls in one window.
       await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 5));
-      for (let i = 0; i < 6; i += 1)
+      for (let i = 0; i < 6; i += 1) {
         raw.send({ op: 'place', id: `rl${i}`, params: placement(far - i, `rl-${i}`) });
+      }
       const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => raw.answer(`rl${i}`)));
       expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201, 429, 429]);
       expect((answers[4].body as { retry_after_ms: number }).retry_after_ms).toBeGreaterThan(0);

@@ -25,7 +25,9 @@ export class StreamConnection {
   ) {}
 
   send(text: string): void {
-    if (this.muted) return;
+    if (this.muted) {
+      return;
+    }
     const latency = this.latencyMs();
     if (latency === 0 && this.outbox.length === 0) {
       this.write(text);
@@ -34,7 +36,9 @@ export class StreamConnection {
     const dueMs = Math.max(Date.now() + latency, this.lastDueMs);
     this.lastDueMs = dueMs;
     this.outbox.push({ dueMs, text });
-    if (!this.timer) this.schedule();
+    if (!this.timer) {
+      this.schedule();
+    }
   }
 
   mute(): void {
@@ -43,7 +47,9 @@ export class StreamConnection {
 
   /** Cuts the connection without a close frame, like a network failure. */
   drop(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) {
+      clearTimeout(this.timer);
+    }
     this.outbox.length = 0;
     this.socket.terminate();
   }
@@ -57,8 +63,9 @@ export class StreamConnection {
     this.timer = setTimeout(
       () => {
         const now = Date.now();
-        while (this.outbox.length > 0 && this.outbox[0].dueMs <= now)
+        while (this.outbox.length > 0 && this.outbox[0].dueMs <= now) {
           this.write(this.outbox.shift()!.text);
+        }
         this.schedule();
       },
       Math.max(0, head.dueMs - Date.now()),
@@ -66,7 +73,9 @@ export class StreamConnection {
   }
 
   private write(text: string): void {
-    if (this.socket.readyState !== this.socket.OPEN) return;
+    if (this.socket.readyState !== this.socket.OPEN) {
+      return;
+    }
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.drop();
       return;

@@ -43,8 +43,12 @@ export class StreamHub implements EngineSink {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(request.url ?? '/', 'http://venue-sim');
     const venue = WS_PATH.exec(url.pathname)?.[1];
-    if (!venue || !this.world().venues.has(venue)) return refuse(socket, 404, 'Not Found');
-    if (this.faults.socketsBlocked(venue)) return refuse(socket, 503, 'Service Unavailable');
+    if (!venue || !this.world().venues.has(venue)) {
+      return refuse(socket, 404, 'Not Found');
+    }
+    if (this.faults.socketsBlocked(venue)) {
+      return refuse(socket, 503, 'Service Unavailable');
+    }
     let accountId: string | undefined;
     if (request.headers['x-sts-api-key']) {
       try {
@@ -59,8 +63,9 @@ export class StreamHub implements EngineSink {
       } catch (error) {
         return refuse(socket, error instanceof HttpFailure ? error.status : 401, 'Unauthorized');
       }
-      if (this.faults.walletSocketsBlocked(venue, accountId))
+      if (this.faults.walletSocketsBlocked(venue, accountId)) {
         return refuse(socket, 503, 'Service Unavailable');
+      }
     }
     this.server.handleUpgrade(request, socket, head, (ws) => {
       const connection = new StreamConnection(ws, venue, accountId, () =>
@@ -79,7 +84,9 @@ export class StreamHub implements EngineSink {
   book(venue: string, symbol: string, delta: BookDelta & { seq: number }, tsMs: number): void {
     let text: string | undefined;
     for (const connection of this.connections) {
-      if (connection.venue !== venue || !connection.books.has(symbol)) continue;
+      if (connection.venue !== venue || !connection.books.has(symbol)) {
+        continue;
+      }
       if (text === undefined) {
         const market = this.world().venue(venue).market(symbol);
         text = encode({
@@ -115,8 +122,12 @@ export class StreamHub implements EngineSink {
   drop(venue?: string, accountId?: string): number {
     let dropped = 0;
     for (const connection of this.connections) {
-      if (venue && connection.venue !== venue) continue;
-      if (accountId && connection.accountId !== accountId.toLowerCase()) continue;
+      if (venue && connection.venue !== venue) {
+        continue;
+      }
+      if (accountId && connection.accountId !== accountId.toLowerCase()) {
+        continue;
+      }
       connection.drop();
       this.connections.delete(connection);
       dropped += 1;
@@ -146,8 +157,9 @@ export class StreamHub implements EngineSink {
     this.accountSeq.set(key, seq);
     let text: string | undefined;
     for (const connection of this.connections) {
-      if (connection.venue !== venue || connection.accountId !== accountId || !connection.account)
+      if (connection.venue !== venue || connection.accountId !== accountId || !connection.account) {
         continue;
+      }
       text ??= encode(build(seq));
       connection.send(text);
     }
@@ -177,8 +189,11 @@ export class StreamHub implements EngineSink {
       case 'replace':
         return this.orderRequest(connection, message);
       case 'unsubscribe':
-        if (message.channel === 'book') connection.books.delete(message.symbol);
-        else connection.account = false;
+        if (message.channel === 'book') {
+          connection.books.delete(message.symbol);
+        } else {
+          connection.account = false;
+        }
         return connection.send(
           encode({
             type: 'unsubscribed',
@@ -197,10 +212,13 @@ export class StreamHub implements EngineSink {
     const id = typeof request.id === 'string' ? request.id : '';
     const respond = (status: number, body: unknown): void =>
       connection.send(encode({ type: 'response', id, status, body }));
-    if (!id) return respond(400, { error: 'id is required', code: 'invalid_request' });
+    if (!id) {
+      return respond(400, { error: 'id is required', code: 'invalid_request' });
+    }
     const accountId = connection.accountId;
-    if (!accountId)
+    if (!accountId) {
       return respond(401, { error: 'orders need a signed connection', code: 'unauthorized' });
+    }
     const channel = {
       cut: () => this.dropConnection(connection),
       mute: () => connection.mute(),
@@ -211,7 +229,9 @@ export class StreamHub implements EngineSink {
         (reply) => respond(reply.status, reply.body ?? {}),
         (error: unknown) => {
           // The connection is gone: nobody to answer.
-          if (error instanceof AnswerLost) return;
+          if (error instanceof AnswerLost) {
+            return;
+          }
           const reply = failureReply(error);
           respond(reply.status, reply.body ?? {});
         },
@@ -221,10 +241,11 @@ export class StreamHub implements EngineSink {
 
   private subscribeBook(connection: StreamConnection, symbol: string): void {
     const market = this.world().venue(connection.venue).markets.get(symbol);
-    if (!market)
+    if (!market) {
       return connection.send(
         encode({ type: 'error', code: 'unknown_market', error: `unknown market ${symbol}` }),
       );
+    }
     connection.books.add(symbol);
     connection.send(encode({ type: 'subscribed', channel: 'book', symbol }));
     const depth = Number.MAX_SAFE_INTEGER;

@@ -167,13 +167,15 @@ describe('venue simulator HTTP API', () => {
       'not json',
       '{"op":"subscribe","channel":"book"}',
       '{"op":"dance"}',
-    ])
+    ]) {
       socket.send(text);
+    }
     socket.send(JSON.stringify({ op: 'subscribe', channel: 'account' }));
     socket.send(JSON.stringify({ op: 'ping' }));
     const deadline = Date.now() + 2_000;
-    while (received.length < 7 && Date.now() < deadline)
+    while (received.length < 7 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     socket.close();
     expect(received.map((message) => message.code ?? message.type)).toEqual([
       'invalid_request',

@@ -20,15 +20,25 @@ export function parsePlaceOrder(body: Record<string, unknown>): WirePlaceOrder {
     'expires_at_ms',
   ]);
   const extra = Object.keys(body).filter((key) => !allowed.has(key));
-  if (extra.length > 0) throw invalid(`unknown fields: ${extra.join(', ')}`);
+  if (extra.length > 0) {
+    throw invalid(`unknown fields: ${extra.join(', ')}`);
+  }
   const { symbol, side, type, price, size, client_order_id: clientOrderId } = body;
-  if (typeof symbol !== 'string' || symbol.length === 0) throw invalid('symbol is required');
-  if (side !== 'buy' && side !== 'sell') throw invalid('side must be buy or sell');
-  if (type !== 'post_only' && type !== 'ioc') throw invalid('type must be post_only or ioc');
-  if (typeof price !== 'string' || !DECIMAL.test(price))
+  if (typeof symbol !== 'string' || symbol.length === 0) {
+    throw invalid('symbol is required');
+  }
+  if (side !== 'buy' && side !== 'sell') {
+    throw invalid('side must be buy or sell');
+  }
+  if (type !== 'post_only' && type !== 'ioc') {
+    throw invalid('type must be post_only or ioc');
+  }
+  if (typeof price !== 'string' || !DECIMAL.test(price)) {
     throw invalid('price must be a decimal string');
-  if (typeof size !== 'string' || !DECIMAL.test(size))
+  }
+  if (typeof size !== 'string' || !DECIMAL.test(size)) {
     throw invalid('size must be a decimal string');
+  }
   if (typeof clientOrderId !== 'string' || !CLIENT_ORDER_ID.test(clientOrderId)) {
     throw invalid('client_order_id must be 1-64 characters of A-Z a-z 0-9 _ : . -');
   }
@@ -38,8 +48,12 @@ export function parsePlaceOrder(body: Record<string, unknown>): WirePlaceOrder {
 /** Which order to act on: `order_id` or `client_order_id` (strings in a body or a query). */
 export function parseOrderTarget(fields: Record<string, unknown>): CancelCommand {
   const { order_id: orderId, client_order_id: clientOrderId } = fields;
-  if (typeof orderId === 'string' && orderId.length > 0) return { orderId };
-  if (typeof clientOrderId === 'string' && clientOrderId.length > 0) return { clientOrderId };
+  if (typeof orderId === 'string' && orderId.length > 0) {
+    return { orderId };
+  }
+  if (typeof clientOrderId === 'string' && clientOrderId.length > 0) {
+    return { clientOrderId };
+  }
   throw invalid('order_id or client_order_id is required');
 }
 
@@ -59,12 +73,16 @@ export function parseReplace(body: Record<string, unknown>): ReplaceCommand {
     'expires_at_ms',
   ]);
   const extra = Object.keys(body).filter((key) => !allowed.has(key));
-  if (extra.length > 0) throw invalid(`unknown fields: ${extra.join(', ')}`);
+  if (extra.length > 0) {
+    throw invalid(`unknown fields: ${extra.join(', ')}`);
+  }
   const { next, expected_filled_size: expected } = body;
-  if (!next || typeof next !== 'object' || Array.isArray(next))
+  if (!next || typeof next !== 'object' || Array.isArray(next)) {
     throw invalid('next must be an order object');
-  if (expected !== undefined && (typeof expected !== 'string' || !DECIMAL.test(expected)))
+  }
+  if (expected !== undefined && (typeof expected !== 'string' || !DECIMAL.test(expected))) {
     throw invalid('expected_filled_size must be a decimal string');
+  }
   return {
     target: parseOrderTarget(body),
     next: parsePlaceOrder(next as Record<string, unknown>),
@@ -106,7 +124,9 @@ const objectOrEmpty = (value: unknown): Record<string, unknown> =>
 
 /** Epoch milliseconds, a number in a body or digits in a query string. */
 function parseExpiry(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined) {
+    return undefined;
+  }
   const ms = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
   if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) {
     throw invalid('expires_at_ms must be epoch milliseconds');

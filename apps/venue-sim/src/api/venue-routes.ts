@@ -32,8 +32,9 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
   const { orders } = deps;
   const venueOf = (context: RequestContext): VenueEngine => {
     const venue = deps.world().venues.get(context.params['venue']);
-    if (!venue)
+    if (!venue) {
       throw new HttpFailure(404, 'unknown_venue', `unknown venue ${context.params['venue']}`);
+    }
     return venue;
   };
 
@@ -81,8 +82,9 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
     .add('GET', '/venues/:venue/book/:symbol', (context) => {
       const venue = venueOf(context);
       const market = venue.markets.get(context.params['symbol']);
-      if (!market)
+      if (!market) {
         throw new HttpFailure(404, 'unknown_market', `unknown market ${context.params['symbol']}`);
+      }
       const depth = Math.min(Number(context.query.get('depth') ?? 50) || 50, 500);
       return {
         status: 200,
@@ -148,8 +150,9 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
       '/venues/:venue/fills',
       signedQuery((context, venue, accountId) => {
         const since = Number(context.query.get('since') ?? 0);
-        if (!Number.isFinite(since))
+        if (!Number.isFinite(since)) {
           throw new HttpFailure(400, 'invalid_request', 'since must be milliseconds');
+        }
         const fills = venue.registry.fillsSince(accountId, since);
         return { status: 200, body: { fills: fills.map((fill) => wireFill(venue, fill)) } };
       }),

@@ -85,11 +85,18 @@ export function wireMarket(venue: VenueEngine, market: MarketState, basisBps: nu
     volume_24h_usd: String(market.volume24hUsd),
     mark_price: market.markPrice().toFixed(),
   };
-  if (spec.minNotional && !omits.has('min_notional')) wire.min_notional = spec.minNotional;
-  if (!omits.has('max_leverage')) wire.max_leverage = spec.maxLeverage;
-  if (spec.isolatedOnly !== undefined && !omits.has('isolated_only'))
+  if (spec.minNotional && !omits.has('min_notional')) {
+    wire.min_notional = spec.minNotional;
+  }
+  if (!omits.has('max_leverage')) {
+    wire.max_leverage = spec.maxLeverage;
+  }
+  if (spec.isolatedOnly !== undefined && !omits.has('isolated_only')) {
     wire.isolated_only = spec.isolatedOnly;
-  if (!omits.has('open_interest_usd')) wire.open_interest_usd = String(market.openInterestUsd);
+  }
+  if (!omits.has('open_interest_usd')) {
+    wire.open_interest_usd = String(market.openInterestUsd);
+  }
   return wire;
 }
 

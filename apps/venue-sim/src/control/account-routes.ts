@@ -13,7 +13,9 @@ export function addAccountRoutes(routes: ControlRoutes): void {
       const id = routes.venueId(context);
       const { accountId, created } = deps.directory.register(id, parseCredentials(raw), true);
       const account = deps.world().venue(id).account(accountId);
-      if (typeof raw['collateral'] === 'string') account.collateral = new Big(raw['collateral']);
+      if (typeof raw['collateral'] === 'string') {
+        account.collateral = new Big(raw['collateral']);
+      }
       return { status: created ? 201 : 200, body: { account: accountId, created } };
     })
     .add('POST', '/control/venues/:venue/deposits', (context) => {
@@ -33,7 +35,9 @@ export function addAccountRoutes(routes: ControlRoutes): void {
     })
     .add('GET', '/control/venues/:venue/request-counts', (context) => {
       const wallet = context.query.get('wallet');
-      if (!wallet) throw new HttpFailure(400, 'invalid_request', 'wallet is required');
+      if (!wallet) {
+        throw new HttpFailure(400, 'invalid_request', 'wallet is required');
+      }
       return ok(deps.limiter.report(routes.venueId(context), wallet.toLowerCase()));
     })
     .add('GET', '/control/venues/:venue/accounts/:wallet/fills', (context) => {

@@ -98,7 +98,9 @@ describe('venue simulator control endpoint', () => {
     );
     expect(slow).toBeGreaterThanOrEqual(245);
     expect(fast).toBeLessThan(200);
-    for (const order of await trader.openOrders()) await trader.cancel({ orderId: order.orderId });
+    for (const order of await trader.openOrders()) {
+      await trader.cancel({ orderId: order.orderId });
+    }
   });
 
   it('freezes a venue: requests hang until it thaws, or fail fast when halted; the book stands still', async () => {

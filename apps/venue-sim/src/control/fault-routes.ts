@@ -54,7 +54,9 @@ export function addFaultRoutes(routes: ControlRoutes): void {
     .add('POST', '/control/venues/:venue/drop-ws', (context) => {
       const { block_ms: blockMs, wallet } = routes.body(context);
       const id = routes.venueId(context);
-      if (blockMs !== undefined) deps.faults.blockSockets(id, nonNegativeInt(blockMs, 'block_ms'));
+      if (blockMs !== undefined) {
+        deps.faults.blockSockets(id, nonNegativeInt(blockMs, 'block_ms'));
+      }
       return ok({ dropped: deps.hub.drop(id, typeof wallet === 'string' ? wallet : undefined) });
     })
     .add('POST', '/control/venues/:venue/reject-next', (context) => {
@@ -107,9 +109,12 @@ const oneOf = <T extends string>(
   allowed: readonly T[],
   fallback?: T,
 ): T => {
-  if (value === undefined && fallback !== undefined) return fallback;
-  if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+  if (value === undefined && fallback !== undefined) {
+    return fallback;
+  }
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) {
     return value as T;
+  }
   throw new HttpFailure(400, 'invalid_request', `${name} must be one of ${allowed.join(', ')}`);
 };
 

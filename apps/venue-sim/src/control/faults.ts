@@ -84,7 +84,9 @@ export class FaultInjector {
 
   /** Rules add up: a request takes the first rule it matches that has count left. */
   loseNextOrders(venue: string, rule: LoseNextRule): void {
-    if (rule.count > 0) this.of(venue).loseNext.push({ ...rule });
+    if (rule.count > 0) {
+      this.of(venue).loseNext.push({ ...rule });
+    }
   }
 
   /** Claims the answer loss, if any, that a rule holds for this order request. */
@@ -96,10 +98,14 @@ export class FaultInjector {
         (rule.orderType === undefined || rule.orderType === request.orderType) &&
         (rule.wallet === undefined || rule.wallet === request.accountId),
     );
-    if (index < 0) return undefined;
+    if (index < 0) {
+      return undefined;
+    }
     const rule = rules[index];
     rule.count -= 1;
-    if (rule.count === 0) rules.splice(index, 1);
+    if (rule.count === 0) {
+      rules.splice(index, 1);
+    }
     return { at: rule.at, then: rule.then, hangMs: rule.hangMs, blockMs: rule.blockMs };
   }
 
@@ -132,7 +138,9 @@ export class FaultInjector {
    */
   gate(venue: string): Promise<void> | undefined {
     const { frozen } = this.of(venue);
-    if (frozen?.mode === 'halt') throw new HttpFailure(503, 'venue_halted', `${venue} is halted`);
+    if (frozen?.mode === 'halt') {
+      throw new HttpFailure(503, 'venue_halted', `${venue} is halted`);
+    }
     return frozen?.release;
   }
 
@@ -155,7 +163,9 @@ export class FaultInjector {
   /** The refusal reason reject-next holds for the next placement, if any. */
   takeRejection(venue: string): string | undefined {
     const { rejectNext } = this.of(venue);
-    if (rejectNext.count === 0) return undefined;
+    if (rejectNext.count === 0) {
+      return undefined;
+    }
     rejectNext.count -= 1;
     return rejectNext.reason;
   }
@@ -163,7 +173,9 @@ export class FaultInjector {
   /** How long delay-next holds the next placement (0: not at all). */
   takeOrderDelay(venue: string): number {
     const { delayNext } = this.of(venue);
-    if (delayNext.count === 0) return 0;
+    if (delayNext.count === 0) {
+      return 0;
+    }
     delayNext.count -= 1;
     return delayNext.ms;
   }
@@ -193,7 +205,9 @@ export class FaultInjector {
   }
 
   reset(): void {
-    for (const venue of this.venues.keys()) this.thaw(venue);
+    for (const venue of this.venues.keys()) {
+      this.thaw(venue);
+    }
     this.venues.clear();
   }
 }

@@ -57,7 +57,9 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
     farPrice = Math.round(Number(book.bids[0][0]) - 500);
   });
   afterAll(async () => {
-    for (const raw of sockets) raw.close();
+    for (const raw of sockets) {
+      raw.close();
+    }
     await sim.stop();
   });
 
@@ -178,8 +180,9 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
       raw.send({ op: 'place', id: 'm2', params: placement('mt-2') });
       raw.send({ op: 'place', id: 'm3', params: placement('mt-3') });
       other.send({ op: 'place', id: 'o1', params: placement('mt-o') });
-      for (const id of ['m1', 'm2', 'm3'])
+      for (const id of ['m1', 'm2', 'm3']) {
         expect(await raw.answer(id)).toMatchObject({ status: 201 });
+      }
       expect(await other.answer('o1')).toMatchObject({ status: 201 });
       other.send({ op: 'cancel', id: 'o2', params: { client_order_id: 'mt-o' } });
       const otherStarted = Date.now();
@@ -193,8 +196,9 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
         ['c1', 'mt-1'],
         ['c2', 'mt-2'],
         ['c3', 'mt-3'],
-      ])
+      ]) {
         raw.send({ op: 'cancel', id, params: { client_order_id: clientOrderId } });
+      }
       expect(await raw.answer('c3')).toMatchObject({ status: 200 });
       expect(raw.answerTo('c1')).toBeUndefined();
       expect(raw.answerTo('c2')).toBeUndefined();
@@ -340,8 +344,12 @@ async function waitForAccepted(control: SimControl, wallet: string, count: numbe
   const deadline = Date.now() + 3_000;
   for (;;) {
     const { seconds } = await control.requestCounts(venue, wallet);
-    if (seconds.reduce((sum, second) => sum + second.accepted, 0) >= count) return;
-    if (Date.now() > deadline) throw new Error(`the venue did not take ${count} requests`);
+    if (seconds.reduce((sum, second) => sum + second.accepted, 0) >= count) {
+      return;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`the venue did not take ${count} requests`);
+    }
     await pause(5);
   }
 }

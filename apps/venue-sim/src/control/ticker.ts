@@ -15,11 +15,15 @@ export class Ticker {
   set(tickMs: number): void {
     this.stop();
     this.interval = tickMs;
-    if (tickMs > 0) this.timer = setInterval(this.step, tickMs);
+    if (tickMs > 0) {
+      this.timer = setInterval(this.step, tickMs);
+    }
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) {
+      clearInterval(this.timer);
+    }
     this.timer = undefined;
   }
 }

@@ -23,7 +23,9 @@ export class DialectSet implements EngineSink {
   ) {
     for (const venue of venueIds) {
       const factory = factories.get(venue);
-      if (factory) this.byVenue.set(venue, factory(deps));
+      if (factory) {
+        this.byVenue.set(venue, factory(deps));
+      }
     }
   }
 
@@ -32,13 +34,17 @@ export class DialectSet implements EngineSink {
   }
 
   addRoutes(router: Router): void {
-    for (const dialect of this.byVenue.values()) dialect.addRoutes(router);
+    for (const dialect of this.byVenue.values()) {
+      dialect.addRoutes(router);
+    }
   }
 
   /** True when the upgrade was a dialect's (taken or refused by it). */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
     const venue = DIALECT_PATH.exec(new URL(request.url ?? '/', 'http://venue-sim').pathname)?.[1];
-    if (venue === undefined) return false;
+    if (venue === undefined) {
+      return false;
+    }
     const dialect = this.byVenue.get(venue);
     if (!dialect) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -52,13 +58,17 @@ export class DialectSet implements EngineSink {
   drop(venue?: string, accountId?: string): number {
     let dropped = 0;
     for (const dialect of this.byVenue.values()) {
-      if (venue === undefined || dialect.venue === venue) dropped += dialect.drop(accountId);
+      if (venue === undefined || dialect.venue === venue) {
+        dropped += dialect.drop(accountId);
+      }
     }
     return dropped;
   }
 
   close(): void {
-    for (const dialect of this.byVenue.values()) dialect.close();
+    for (const dialect of this.byVenue.values()) {
+      dialect.close();
+    }
   }
 
   book(venue: string, symbol: string, delta: BookDelta & { seq: number }, tsMs: number): void {

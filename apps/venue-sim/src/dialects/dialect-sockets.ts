@@ -44,7 +44,9 @@ export class DialectSockets<T extends { connection: StreamConnection }> implemen
   drop(match: (entry: T) => boolean = () => true): number {
     let dropped = 0;
     for (const entry of this.entries) {
-      if (!match(entry)) continue;
+      if (!match(entry)) {
+        continue;
+      }
       entry.connection.drop();
       this.entries.delete(entry);
       dropped += 1;

@@ -13,7 +13,9 @@ export function numericId(engineId: string): number {
 /** The engine order id of a numeric order id, or undefined when it is not one. */
 export function engineOrderId(orderId: string | number): string | undefined {
   const text = String(orderId);
-  if (!/^\d{1,15}$/.test(text)) return undefined;
+  if (!/^\d{1,15}$/.test(text)) {
+    return undefined;
+  }
   const id = Number(text);
   return `o-${Math.floor(id / EPOCH_SPAN)}-${id % EPOCH_SPAN}`;
 }

@@ -7,7 +7,9 @@ import { SIM_ERROR_CODES, SimError, type SimErrorCode } from '../engine/types';
  * when the failure is the path's own (rate limit, expiry, freeze, reject-next).
  */
 export function engineRefusalOf(failure: HttpFailure): SimError | undefined {
-  if (!(SIM_ERROR_CODES as readonly string[]).includes(failure.code)) return undefined;
+  if (!(SIM_ERROR_CODES as readonly string[]).includes(failure.code)) {
+    return undefined;
+  }
   const reason = failure.extra['reason'];
   return new SimError(
     failure.code as SimErrorCode,

@@ -25,8 +25,11 @@ export class FundedWallets {
     this.deposits.set(key, total);
     const venue = this.world().venue(venueId);
     const existing = venue.accounts.get(accountId);
-    if (existing) existing.collateral = existing.collateral.plus(amount);
-    else venue.account(accountId).collateral = new Big(amount);
+    if (existing) {
+      existing.collateral = existing.collateral.plus(amount);
+    } else {
+      venue.account(accountId).collateral = new Big(amount);
+    }
     return { account: accountId, collateral: venue.account(accountId).collateral.toString() };
   }
 
@@ -41,9 +44,13 @@ export class FundedWallets {
   account(venueId: string, wallet: string): string | undefined {
     const accountId = wallet.toLowerCase();
     const total = this.deposits.get(keyOf(venueId, accountId));
-    if (!total) return undefined;
+    if (!total) {
+      return undefined;
+    }
     const venue = this.world().venue(venueId);
-    if (!venue.accounts.has(accountId)) venue.account(accountId).collateral = total;
+    if (!venue.accounts.has(accountId)) {
+      venue.account(accountId).collateral = total;
+    }
     return accountId;
   }
 }

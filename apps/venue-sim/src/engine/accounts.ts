@@ -47,8 +47,11 @@ export class Account {
       price.minus(current.entryPrice).times(closing).times(direction),
     );
     current.size = current.size.plus(signed);
-    if (current.size.eq(0)) this.positions.delete(symbol);
-    else if (current.size.gt(0) !== direction > 0) current.entryPrice = price;
+    if (current.size.eq(0)) {
+      this.positions.delete(symbol);
+    } else if (current.size.gt(0) !== direction > 0) {
+      current.entryPrice = price;
+    }
   }
 
   unrealizedPnl(symbol: string, mark: Big): Big {
@@ -61,7 +64,9 @@ export class Account {
     let equity = this.collateral.plus(this.realizedPnl).minus(this.feesPaid);
     for (const symbol of this.positions.keys()) {
       const mark = marks.get(symbol);
-      if (mark) equity = equity.plus(this.unrealizedPnl(symbol, mark));
+      if (mark) {
+        equity = equity.plus(this.unrealizedPnl(symbol, mark));
+      }
     }
     return equity;
   }

@@ -18,7 +18,9 @@ export function targetLadder(market: MarketState, levels: number): Ladder {
   const half = (market.mid * spec.halfSpreadBps) / 10_000;
   const bestBid = price.floorSteps(market.mid - half);
   let bestAsk = price.ceilSteps(market.mid + half);
-  if (bestAsk <= bestBid) bestAsk = bestBid + 1;
+  if (bestAsk <= bestBid) {
+    bestAsk = bestBid + 1;
+  }
   const next: Ladder = { buy: new Map(), sell: new Map() };
   const lotValue = market.lot.toFloat(1) * market.mid;
   const step = market.levelStepTicks;
@@ -34,7 +36,9 @@ export function targetLadder(market: MarketState, levels: number): Ladder {
           : side === 'buy'
             ? bidGrid - (level - 1) * step
             : askGrid + (level - 1) * step;
-      if (priceTicks <= 0) continue;
+      if (priceTicks <= 0) {
+        continue;
+      }
       const kept = market.ladder[side].get(priceTicks);
       if (kept !== undefined && houseRng.next() >= RESIZE_PROBABILITY) {
         next[side].set(priceTicks, kept);
@@ -72,7 +76,9 @@ export function applyLadder(
   }
   for (const side of ['buy', 'sell'] as const) {
     for (const [priceTicks, lots] of target[side]) {
-      if (!house[side].has(priceTicks)) quote(market, side, priceTicks, lots, settle);
+      if (!house[side].has(priceTicks)) {
+        quote(market, side, priceTicks, lots, settle);
+      }
     }
   }
   market.ladder = target;
@@ -86,9 +92,13 @@ function quote(
   settle: (result: MatchResult) => void,
 ): void {
   const result = matchIncoming(market.book, { owner: HOUSE, side, limitTicks: priceTicks, lots });
-  if (result.matches.length > 0 || result.selfTradeCanceled.length > 0) settle(result);
+  if (result.matches.length > 0 || result.selfTradeCanceled.length > 0) {
+    settle(result);
+  }
   const remaining = lots - result.filledLots;
-  if (remaining <= 0) return;
+  if (remaining <= 0) {
+    return;
+  }
   const order = {
     orderId: market.nextParticipantOrderId('h'),
     owner: HOUSE,

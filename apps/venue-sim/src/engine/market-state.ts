@@ -38,8 +38,9 @@ export class MarketState {
     this.price = new Units(spec.tickSize);
     this.lot = new Units(spec.lotSize);
     const minLots = this.lot.toSteps(spec.minSize);
-    if (minLots === null)
+    if (minLots === null) {
       throw new Error(`${venue} ${spec.symbol}: min size is not a multiple of the lot`);
+    }
     this.minLots = minLots;
     this.minNotional = spec.minNotional ? new Big(spec.minNotional) : undefined;
     this.mid = initialMid;

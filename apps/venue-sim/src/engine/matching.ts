@@ -36,7 +36,9 @@ export function matchIncoming(book: OrderBook, incoming: IncomingOrder): MatchRe
   let remaining = incoming.lots;
   while (remaining > 0) {
     const level = opposite.best();
-    if (!level || !crosses(incoming.side, incoming.limitTicks, level.priceTicks)) break;
+    if (!level || !crosses(incoming.side, incoming.limitTicks, level.priceTicks)) {
+      break;
+    }
     const maker = level.orders[0];
     if (maker.owner === incoming.owner) {
       book.cancel(maker.orderId);

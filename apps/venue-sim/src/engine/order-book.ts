@@ -70,16 +70,22 @@ export class BookSide {
   /** Takes `lots` off a resting order (a fill or a size reduction); drops it at zero. */
   reduce(order: RestingOrder, lots: number): void {
     const level = this.levels.get(order.priceTicks);
-    if (!level) throw new Error(`no level at ${order.priceTicks}`);
+    if (!level) {
+      throw new Error(`no level at ${order.priceTicks}`);
+    }
     order.remainingLots -= lots;
     level.totalLots -= lots;
-    if (order.remainingLots === 0) this.removeFrom(level, order);
+    if (order.remainingLots === 0) {
+      this.removeFrom(level, order);
+    }
     this.changed.add(order.priceTicks);
   }
 
   remove(order: RestingOrder): void {
     const level = this.levels.get(order.priceTicks);
-    if (!level) return;
+    if (!level) {
+      return;
+    }
     level.totalLots -= order.remainingLots;
     this.removeFrom(level, order);
     this.changed.add(order.priceTicks);
@@ -88,14 +94,18 @@ export class BookSide {
   /** The changed levels since the last call, as the book shows them now. */
   drainChanges(): LevelChange[] {
     const changes: LevelChange[] = [];
-    for (const price of this.changed) changes.push([price, this.levels.get(price)?.totalLots ?? 0]);
+    for (const price of this.changed) {
+      changes.push([price, this.levels.get(price)?.totalLots ?? 0]);
+    }
     this.changed.clear();
     return changes;
   }
 
   private removeFrom(level: PriceLevel, order: RestingOrder): void {
     const index = level.orders.indexOf(order);
-    if (index >= 0) level.orders.splice(index, 1);
+    if (index >= 0) {
+      level.orders.splice(index, 1);
+    }
     if (level.orders.length === 0) {
       this.levels.delete(level.priceTicks);
       this.prices.splice(this.prices.indexOf(level.priceTicks), 1);
@@ -107,8 +117,11 @@ export class BookSide {
     let high = this.prices.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (this.better(this.prices[mid], price)) low = mid + 1;
-      else high = mid;
+      if (this.better(this.prices[mid], price)) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
     }
     return low;
   }
@@ -140,7 +153,9 @@ export class OrderBook {
 
   cancel(orderId: string): RestingOrder | undefined {
     const order = this.byId.get(orderId);
-    if (!order) return undefined;
+    if (!order) {
+      return undefined;
+    }
     this.byId.delete(orderId);
     this.sideOf(order.side).remove(order);
     return order;
@@ -149,14 +164,18 @@ export class OrderBook {
   /** Fills `lots` of a resting order; forgets it once fully filled. */
   fill(order: RestingOrder, lots: number): void {
     this.sideOf(order.side).reduce(order, lots);
-    if (order.remainingLots === 0) this.byId.delete(order.orderId);
+    if (order.remainingLots === 0) {
+      this.byId.delete(order.orderId);
+    }
   }
 
   /** The changes since the last call as one delta with the next sequence number, or null. */
   drainDelta(): (BookDelta & { seq: number }) | null {
     const bids = this.bids.drainChanges();
     const asks = this.asks.drainChanges();
-    if (bids.length === 0 && asks.length === 0) return null;
+    if (bids.length === 0 && asks.length === 0) {
+      return null;
+    }
     this.seq += 1;
     return { seq: this.seq, bids, asks };
   }

@@ -43,7 +43,9 @@ export class OrderDesk {
    */
   place(accountId: string, command: PlaceCommand): PlaceOutcome {
     const known = this.venue.registry.byClientOrderId(accountId, command.clientOrderId);
-    if (known) return this.duplicate(known, command);
+    if (known) {
+      return this.duplicate(known, command);
+    }
     const market = this.venue.market(command.symbol);
     const { priceTicks, lots } = validatePlacement(this.venue, accountId, market, command);
     if (command.type === 'post_only' && wouldCross(market.book, command.side, priceTicks)) {
@@ -86,7 +88,9 @@ export class OrderDesk {
         lots,
       });
       this.settle(market, result, order, fills);
-      if (order.filledLots < order.sizeLots) order.status = 'canceled';
+      if (order.filledLots < order.sizeLots) {
+        order.status = 'canceled';
+      }
       order.updatedAtMs = tsMs;
       this.sink.order(this.venue.id, order);
     }
@@ -130,16 +134,20 @@ export class OrderDesk {
         'a replacement is post-only, on the market and side of the order it replaces',
       );
     }
-    if (order.status !== 'open' && order.status !== 'partially_filled')
+    if (order.status !== 'open' && order.status !== 'partially_filled') {
       return { canceled: order, wasOpen: false };
+    }
     this.cancel(accountId, { orderId: order.orderId });
     const filled = this.venue.market(order.symbol).lot.toBig(order.filledLots);
-    if (expectedFilledSize !== undefined && !filled.eq(expectedFilledSize))
+    if (expectedFilledSize !== undefined && !filled.eq(expectedFilledSize)) {
       return { canceled: order, wasOpen: true };
+    }
     try {
       return { canceled: order, wasOpen: true, placed: this.place(accountId, next) };
     } catch (error) {
-      if (error instanceof SimError) return { canceled: order, wasOpen: true, placeError: error };
+      if (error instanceof SimError) {
+        return { canceled: order, wasOpen: true, placeError: error };
+      }
       throw error;
     }
   }
@@ -149,7 +157,9 @@ export class OrderDesk {
       'orderId' in command
         ? this.venue.registry.get(accountId, command.orderId)
         : this.venue.registry.byClientOrderId(accountId, command.clientOrderId);
-    if (!order) throw new SimError('unknown_order', 'unknown order');
+    if (!order) {
+      throw new SimError('unknown_order', 'unknown order');
+    }
     return order;
   }
 
@@ -168,12 +178,17 @@ export class OrderDesk {
     for (const match of result.matches) {
       if (isAccountOwner(match.maker.owner)) {
         const maker = this.venue.registry.orderById(match.maker.orderId);
-        if (maker) this.fill(market, maker, match.priceTicks, match.lots, 'maker', tsMs);
+        if (maker) {
+          this.fill(market, maker, match.priceTicks, match.lots, 'maker', tsMs);
+        }
       }
-      if (taker)
+      if (taker) {
         takerFills?.push(this.fill(market, taker, match.priceTicks, match.lots, 'taker', tsMs));
+      }
     }
-    for (const canceled of result.selfTradeCanceled) this.closeResting(canceled, tsMs);
+    for (const canceled of result.selfTradeCanceled) {
+      this.closeResting(canceled, tsMs);
+    }
   }
 
   private fill(
@@ -212,8 +227,9 @@ export class OrderDesk {
     this.venue.account(order.accountId).applyFill(order.symbol, order.side, price, size, fee);
     this.sink.fill(this.venue.id, fill);
     if (liquidity === 'maker') {
-      if (fullyFilled) this.close(order, 'filled', tsMs);
-      else {
+      if (fullyFilled) {
+        this.close(order, 'filled', tsMs);
+      } else {
         order.status = 'partially_filled';
         this.sink.order(this.venue.id, order);
       }
@@ -225,7 +241,9 @@ export class OrderDesk {
 
   private closeResting(resting: RestingOrder, tsMs: number): void {
     const order = this.venue.registry.orderById(resting.orderId);
-    if (order) this.close(order, 'canceled', tsMs);
+    if (order) {
+      this.close(order, 'canceled', tsMs);
+    }
   }
 
   private close(order: EngineOrder, status: 'filled' | 'canceled', tsMs: number): void {

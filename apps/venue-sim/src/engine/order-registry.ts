@@ -76,8 +76,11 @@ export class OrderRegistry {
     let high = list.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (list[mid].tsMs < sinceMs) low = mid + 1;
-      else high = mid;
+      if (list[mid].tsMs < sinceMs) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
     }
     return list.slice(low);
   }

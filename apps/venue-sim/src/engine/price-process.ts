@@ -66,7 +66,9 @@ export class PriceProcess {
 
   fairPrice(asset: string): number {
     const state = this.fair.get(asset);
-    if (!state) throw new Error(`unknown asset ${asset}`);
+    if (!state) {
+      throw new Error(`unknown asset ${asset}`);
+    }
     return state.price;
   }
 
@@ -82,14 +84,18 @@ export class PriceProcess {
   /** Moves an asset's fair price on every venue at once. */
   jumpAsset(asset: string, bps: number): void {
     const state = this.fair.get(asset);
-    if (!state) throw new Error(`unknown asset ${asset}`);
+    if (!state) {
+      throw new Error(`unknown asset ${asset}`);
+    }
     state.price *= 1 + bps / 10_000;
   }
 
   /** Moves one venue market's basis; it then reverts toward its mean. */
   jumpBasis(venue: string, symbol: string, bps: number): void {
     const state = this.bases.get(key(venue, symbol));
-    if (!state) throw new Error(`unknown market ${venue}:${symbol}`);
+    if (!state) {
+      throw new Error(`unknown market ${venue}:${symbol}`);
+    }
     state.bps += bps;
   }
 }

@@ -68,7 +68,9 @@ export class Simulator {
 
   venue(id: string): VenueEngine {
     const venue = this.venues.get(id);
-    if (!venue) throw new SimError('unknown_market', `unknown venue ${id}`);
+    if (!venue) {
+      throw new SimError('unknown_market', `unknown venue ${id}`);
+    }
     return venue;
   }
 
@@ -78,7 +80,9 @@ export class Simulator {
       this.prices.step();
       for (const [id, venue] of this.venues) {
         // A frozen venue's book stands still while the world moves on.
-        if (!this.frozen.has(id)) venue.tick((market) => this.midOf(id, market));
+        if (!this.frozen.has(id)) {
+          venue.tick((market) => this.midOf(id, market));
+        }
       }
     }
   }
@@ -89,14 +93,18 @@ export class Simulator {
       const symbols = command.symbol
         ? [venue.market(command.symbol).spec.symbol]
         : [...venue.markets.keys()];
-      for (const symbol of symbols) this.prices.jumpBasis(venue.id, symbol, command.bps);
+      for (const symbol of symbols) {
+        this.prices.jumpBasis(venue.id, symbol, command.bps);
+      }
     } else if (command.asset && this.options.assets.some((spec) => spec.asset === command.asset)) {
       this.prices.jumpAsset(command.asset, command.bps);
     } else {
       throw new SimError('unknown_market', 'a jump needs a known asset or a venue');
     }
     for (const [id, venue] of this.venues) {
-      if (!this.frozen.has(id)) venue.requote((market) => this.midOf(id, market));
+      if (!this.frozen.has(id)) {
+        venue.requote((market) => this.midOf(id, market));
+      }
     }
   }
 

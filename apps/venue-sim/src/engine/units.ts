@@ -13,7 +13,9 @@ export class Units {
 
   constructor(readonly stepText: string) {
     this.step = new Big(stepText);
-    if (this.step.lte(0)) throw new Error(`step must be positive: ${stepText}`);
+    if (this.step.lte(0)) {
+      throw new Error(`step must be positive: ${stepText}`);
+    }
     const plain = this.step.toFixed();
     const dot = plain.indexOf('.');
     this.decimals = dot < 0 ? 0 : plain.length - dot - 1;
@@ -29,7 +31,9 @@ export class Units {
       return null;
     }
     const steps = amount.div(this.step);
-    if (amount.lte(0) || !steps.round(0, Big.roundDown).eq(steps)) return null;
+    if (amount.lte(0) || !steps.round(0, Big.roundDown).eq(steps)) {
+      return null;
+    }
     const count = steps.toNumber();
     return Number.isSafeInteger(count) ? count : null;
   }
@@ -38,7 +42,9 @@ export class Units {
   format(steps: number): string {
     const scaled = String(Math.abs(steps * this.mantissa));
     const negative = steps < 0 ? '-' : '';
-    if (this.decimals === 0) return `${negative}${scaled}`;
+    if (this.decimals === 0) {
+      return `${negative}${scaled}`;
+    }
     const padded = scaled.padStart(this.decimals + 1, '0');
     const whole = padded.slice(0, padded.length - this.decimals);
     const fraction = padded.slice(padded.length - this.decimals).replace(/0+$/, '');

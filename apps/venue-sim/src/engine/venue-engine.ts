@@ -49,7 +49,9 @@ export class VenueEngine {
 
   market(symbol: string): MarketState {
     const market = this.markets.get(symbol);
-    if (!market) throw new SimError('unknown_market', `unknown market ${symbol}`);
+    if (!market) {
+      throw new SimError('unknown_market', `unknown market ${symbol}`);
+    }
     return market;
   }
 
@@ -94,17 +96,19 @@ export class VenueEngine {
   injectTrade(symbol: string, side: Side, size: string, limitPrice?: string): string {
     const market = this.market(symbol);
     const lots = market.lot.toSteps(size);
-    if (lots === null)
+    if (lots === null) {
       throw new SimError(
         'invalid_order',
         `size ${size} is not a multiple of the lot`,
         'invalid_size',
       );
+    }
     let limitTicks: number;
     if (limitPrice !== undefined) {
       const ticks = market.price.toSteps(limitPrice);
-      if (ticks === null)
+      if (ticks === null) {
         throw new SimError('invalid_order', `price ${limitPrice} is off tick`, 'invalid_tick');
+      }
       limitTicks = ticks;
     } else {
       limitTicks = side === 'buy' ? Number.MAX_SAFE_INTEGER : 1;
@@ -120,7 +124,9 @@ export class VenueEngine {
     const tsMs = this.options.now();
     for (const market of this.markets.values()) {
       const delta = market.book.drainDelta();
-      if (delta) this.options.sink.book(this.id, market.spec.symbol, delta, tsMs);
+      if (delta) {
+        this.options.sink.book(this.id, market.spec.symbol, delta, tsMs);
+      }
     }
   }
 }

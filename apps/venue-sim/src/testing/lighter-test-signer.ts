@@ -41,10 +41,11 @@ function signTx(
   fields: Record<string, unknown>,
 ): SignResult {
   const privateKey = clients.get(clientKey(apiKeyIndex, accountIndex));
-  if (!privateKey)
+  if (!privateKey) {
     return {
       error: `client is not created for apiKeyIndex: ${apiKeyIndex} accountIndex: ${accountIndex}`,
     };
+  }
   const info = {
     AccountIndex: accountIndex,
     ApiKeyIndex: apiKeyIndex,
@@ -63,7 +64,9 @@ const signer = {
     accountIndex: number,
   ): Record<string, never> | { error: string } {
     const key = String(privateKey).replace(/^0x/, '');
-    if (!/^[0-9a-fA-F]{80}$/.test(key)) return { error: 'invalid private key length' };
+    if (!/^[0-9a-fA-F]{80}$/.test(key)) {
+      return { error: 'invalid private key length' };
+    }
     clients.set(clientKey(apiKeyIndex, accountIndex), key);
     return {};
   },
@@ -127,10 +130,11 @@ const signer = {
     accountIndex: number,
   ): { authToken: string } | { error: string } {
     const privateKey = clients.get(clientKey(apiKeyIndex, accountIndex));
-    if (!privateKey)
+    if (!privateKey) {
       return {
         error: `client is not created for apiKeyIndex: ${apiKeyIndex} accountIndex: ${accountIndex}`,
       };
+    }
     const message = `${deadline}:${accountIndex}:${apiKeyIndex}`;
     const mac = createHmac('sha256', Buffer.from(privateKey, 'hex')).update(message).digest('hex');
     return { authToken: `${message}:${mac}` };

@@ -57,8 +57,9 @@ export async function openLiveAccount(
   wallet: string,
 ): Promise<void> {
   await control.deposit(venue, wallet, DEPOSIT);
-  if (venue === 'paradex')
+  if (venue === 'paradex') {
     await (exchange as unknown as { onboarding(): Promise<unknown> }).onboarding();
+  }
 }
 
 /** A stark private key of the harness for a label (below the curve's order). */
@@ -77,8 +78,12 @@ export async function liveAccountCredentials(
   label: string,
 ): Promise<LiveCredentials> {
   const wallet = harnessCredentials(label);
-  if (venue === 'lighter') return lighterApiKeyCredentials(simUrl, wallet.walletAddress!, label);
-  if (venue !== 'extended') return wallet;
+  if (venue === 'lighter') {
+    return lighterApiKeyCredentials(simUrl, wallet.walletAddress!, label);
+  }
+  if (venue !== 'extended') {
+    return wallet;
+  }
   const starkPrivateKey = harnessStarkKey(label);
   const apiKey = await issueExtendedApiKey(simUrl, wallet.walletAddress!, starkPrivateKey);
   return { ...wallet, apiKey, secret: starkPrivateKey, privateKey: starkPrivateKey };
@@ -108,7 +113,9 @@ export async function lighterApiKeyCredentials(
       public_key: key.publicKey,
     }),
   });
-  if (!response.ok) throw new Error(`lighter api key: HTTP ${response.status}`);
+  if (!response.ok) {
+    throw new Error(`lighter api key: HTTP ${response.status}`);
+  }
   const { account_index } = (await response.json()) as { account_index: number };
   return {
     walletAddress: wallet,
@@ -132,7 +139,9 @@ export async function issueExtendedApiKey(
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ wallet, stark_key: getStarkKey(starkPrivateKey) }),
   });
-  if (!response.ok) throw new Error(`extended api key: HTTP ${response.status}`);
+  if (!response.ok) {
+    throw new Error(`extended api key: HTTP ${response.status}`);
+  }
   return ((await response.json()) as { api_key: string }).api_key;
 }
 
@@ -146,7 +155,9 @@ export async function onboardLiveWallet(
   simUrl: string,
   credentials: { walletAddress: string; privateKey: string },
 ): Promise<void> {
-  if (venue !== 'paradex') return;
+  if (venue !== 'paradex') {
+    return;
+  }
   const exchange = await createCcxtExchange(venue, credentials, {
     endpoint: `${simUrl}/dialects/${venue}`,
   });

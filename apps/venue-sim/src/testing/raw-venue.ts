@@ -82,7 +82,9 @@ export class RawVenueSocket {
   async until(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+      if (Date.now() > deadline) {
+        throw new Error(`condition not met within ${timeoutMs} ms`);
+      }
       await pause(5);
     }
   }

@@ -185,8 +185,9 @@ export class SimControl {
       },
     });
     const body = (await response.json()) as T;
-    if (!response.ok)
+    if (!response.ok) {
       throw new Error(`control ${path}: HTTP ${response.status} ${JSON.stringify(body)}`);
+    }
     return body;
   }
 }

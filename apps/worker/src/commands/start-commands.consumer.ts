@@ -56,7 +56,9 @@ export class StartCommandsConsumer {
     this.messages = await consumer.consume({ max_messages: 32 });
     const messages = this.messages;
     this.running = (async () => {
-      for await (const message of messages) await this.handle(message);
+      for await (const message of messages) {
+        await this.handle(message);
+      }
     })().catch((error: unknown) =>
       this.logger.error({ err: error }, 'start command consumer stopped'),
     );
@@ -89,8 +91,11 @@ export class StartCommandsConsumer {
     }
     try {
       const result = await this.fleet.offer(command.payload.trade_id, command.correlation_id);
-      if (result === 'full') message.nak(FULL_REDELIVERY_MS);
-      else message.ack();
+      if (result === 'full') {
+        message.nak(FULL_REDELIVERY_MS);
+      } else {
+        message.ack();
+      }
       this.logger.debug(
         { trade_id: command.payload.trade_id, correlation_id: command.correlation_id, result },
         'trade.start',

@@ -32,17 +32,25 @@ export class TakeoverScanner {
 
   async scan(): Promise<number> {
     const room = this.fleet.room;
-    if (this.scanning || room === 0) return 0;
+    if (this.scanning || room === 0) {
+      return 0;
+    }
     this.scanning = true;
     let acquired = 0;
     try {
       const unheld = await this.leases.findUnheld(room, PENDING_GRACE_MS);
       for (const tradeId of unheld) {
         const result = await this.fleet.offer(tradeId, `takeover-${randomUUID()}`);
-        if (result === 'acquired') acquired += 1;
-        if (result === 'full') break;
+        if (result === 'acquired') {
+          acquired += 1;
+        }
+        if (result === 'full') {
+          break;
+        }
       }
-      if (acquired > 0) this.logger.info({ acquired }, 'took over unheld trades');
+      if (acquired > 0) {
+        this.logger.info({ acquired }, 'took over unheld trades');
+      }
     } catch (error) {
       this.logger.warn({ err: error }, 'takeover scan failed');
     } finally {

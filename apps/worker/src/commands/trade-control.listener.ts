@@ -28,7 +28,9 @@ export class TradeControlListener implements RunnerHooks {
   attach(runner: TradeRunner): () => void {
     const subscription = this.nats.subscribe(tradeControlSubject(this.natsPrefix, runner.tradeId), {
       callback: (error, message) => {
-        if (error) return;
+        if (error) {
+          return;
+        }
         let control;
         try {
           control = decodeEnvelope(message.data, TRADE_CONTROL, parseTradeControl);

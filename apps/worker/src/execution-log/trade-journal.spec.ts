@@ -14,7 +14,9 @@ function losingFirstAnswer(dataSource: DataSource): DataSource {
   let lost = false;
   const manager = new Proxy(dataSource.manager, {
     get(target, property, receiver) {
-      if (property !== 'query') return Reflect.get(target, property, receiver);
+      if (property !== 'query') {
+        return Reflect.get(target, property, receiver);
+      }
       return async (sql: string, params?: unknown[]) => {
         const result = await target.query(sql, params);
         if (!lost && sql.includes('INSERT INTO trade_events')) {

@@ -97,22 +97,30 @@ export class TradeJournal {
 
   /** Resolves once everything queued so far is written (or failed). */
   idle(): Promise<void> {
-    if (!this.draining && this.queue.length === 0) return Promise.resolve();
+    if (!this.draining && this.queue.length === 0) {
+      return Promise.resolve();
+    }
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** Rejects what is queued; later writes reject at once. */
   close(reason: Error = new JournalClosedError(this.fence.tradeId)): void {
     this.closedBy ??= reason;
-    for (const operation of this.queue.splice(0)) operation.settle.reject(this.closedBy);
+    for (const operation of this.queue.splice(0)) {
+      operation.settle.reject(this.closedBy);
+    }
     this.notifyIdle();
   }
 
   private enqueue(build: (settle: Settle) => Operation): Promise<void> {
-    if (this.closedBy) return Promise.reject(this.closedBy);
+    if (this.closedBy) {
+      return Promise.reject(this.closedBy);
+    }
     return new Promise<void>((resolve, reject) => {
       this.queue.push(build({ resolve, reject }));
-      if (!this.draining) void this.drain();
+      if (!this.draining) {
+        void this.drain();
+      }
     });
   }
 
@@ -131,10 +139,13 @@ export class TradeJournal {
 
   /** A status change alone, or every append queued before the next status change. */
   private takeBatch(): Operation[] {
-    if (this.queue[0].kind === 'status') return [this.queue.shift()!];
+    if (this.queue[0].kind === 'status') {
+      return [this.queue.shift()!];
+    }
     const batch: Operation[] = [];
-    while (this.queue.length > 0 && this.queue[0].kind === 'append')
+    while (this.queue.length > 0 && this.queue[0].kind === 'append') {
       batch.push(this.queue.shift()!);
+    }
     return batch;
   }
 
@@ -145,18 +156,26 @@ export class TradeJournal {
     for (let attempt = 0; ; attempt += 1) {
       try {
         const wroteOutbox = await this.write(batch, appendId);
-        for (const operation of batch) operation.settle.resolve();
-        if (wroteOutbox) this.hooks.onOutboxWritten();
+        for (const operation of batch) {
+          operation.settle.resolve();
+        }
+        if (wroteOutbox) {
+          this.hooks.onOutboxWritten();
+        }
         return;
       } catch (error) {
         if (error instanceof LeaseLostError) {
           this.close(error);
-          for (const operation of batch) operation.settle.reject(error);
+          for (const operation of batch) {
+            operation.settle.reject(error);
+          }
           this.hooks.onLeaseLost();
           return;
         }
         if (this.closedBy) {
-          for (const operation of batch) operation.settle.reject(this.closedBy);
+          for (const operation of batch) {
+            operation.settle.reject(this.closedBy);
+          }
           return;
         }
         const delay = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)];
@@ -171,7 +190,9 @@ export class TradeJournal {
 
   private async write(batch: Operation[], appendId: string): Promise<boolean> {
     const first = batch[0];
-    if (first.kind === 'status') return this.writeStatus(first.change);
+    if (first.kind === 'status') {
+      return this.writeStatus(first.change);
+    }
     const entries = batch.flatMap((op) => (op.kind === 'append' ? op.entries : []));
     const filledSize = batch.reduce<string | undefined>(
       (last, op) => (op.kind === 'append' && op.filledSize !== undefined ? op.filledSize : last),
@@ -216,7 +237,9 @@ export class TradeJournal {
       ],
     );
     if (rows[0]?.last_sequence === null || rows[0]?.last_sequence === undefined) {
-      if (appendId !== null && (await this.alreadyAppended(manager, appendId))) return;
+      if (appendId !== null && (await this.alreadyAppended(manager, appendId))) {
+        return;
+      }
       throw new LeaseLostError(tradeId);
     }
   }
@@ -248,7 +271,9 @@ export class TradeJournal {
         throw new LeaseLostError(tradeId);
       }
       // A retry after a commit whose answer was lost: it is already done.
-      if (current.status === change.to) return false;
+      if (current.status === change.to) {
+        return false;
+      }
       if (change.entries && change.entries.length > 0) {
         await this.appendRows(manager, change.entries, undefined);
       }
@@ -276,7 +301,9 @@ export class TradeJournal {
       if (!updated) {
         throw new Error(`trade ${tradeId} is ${current.status}, not ${transition.from}`);
       }
-      if (transition.event === null) return false;
+      if (transition.event === null) {
+        return false;
+      }
       const lifecycle: TradeLifecycle = {
         event: transition.event,
         trade_id: tradeId,
@@ -301,7 +328,11 @@ export class TradeJournal {
   }
 
   private notifyIdle(): void {
-    if (this.draining || this.queue.length > 0) return;
-    for (const resolve of this.idleWaiters.splice(0)) resolve();
+    if (this.draining || this.queue.length > 0) {
+      return;
+    }
+    for (const resolve of this.idleWaiters.splice(0)) {
+      resolve();
+    }
   }
 }

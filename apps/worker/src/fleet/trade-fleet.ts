@@ -40,20 +40,28 @@ export class TradeFleet {
   }
 
   async offer(tradeId: string, correlationId: string): Promise<OfferResult> {
-    if (this.runners.has(tradeId) || this.acquiring.has(tradeId)) return 'running';
-    if (this.room === 0) return 'full';
+    if (this.runners.has(tradeId) || this.acquiring.has(tradeId)) {
+      return 'running';
+    }
+    if (this.room === 0) {
+      return 'full';
+    }
     this.acquiring.add(tradeId);
     try {
       const startedAt = this.services.clock.now();
       const acquisition =
         (await this.leases.claimPending(tradeId)) ?? (await this.leases.takeOver(tradeId));
-      if (!acquisition) return 'unavailable';
+      if (!acquisition) {
+        return 'unavailable';
+      }
       const runner = new TradeRunner(this.services, acquisition, correlationId, startedAt);
       this.runners.set(tradeId, runner);
       const detach = this.hooks.attach(runner);
       void runner.closed.then(() => {
         detach();
-        if (this.runners.get(tradeId) === runner) this.runners.delete(tradeId);
+        if (this.runners.get(tradeId) === runner) {
+          this.runners.delete(tradeId);
+        }
       });
       runner.start();
       return 'acquired';
@@ -63,7 +71,9 @@ export class TradeFleet {
   }
 
   onMaintenanceChanged(): void {
-    for (const runner of this.runners.values()) runner.onMaintenanceChanged();
+    for (const runner of this.runners.values()) {
+      runner.onMaintenanceChanged();
+    }
   }
 
   /** Graceful shutdown: every trade goes quiet and is released (or left to expire). */

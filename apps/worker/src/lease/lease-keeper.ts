@@ -34,7 +34,9 @@ export class LeaseKeeper {
   }
 
   async renew(): Promise<void> {
-    if (this.renewing) return;
+    if (this.renewing) {
+      return;
+    }
     this.renewing = true;
     const held = this.runners();
     const startedAt = this.clock.now();
@@ -44,14 +46,21 @@ export class LeaseKeeper {
       const byId = new Map(renewed.map((row) => [row.tradeId, row]));
       for (const runner of held) {
         const row = byId.get(runner.tradeId);
-        if (row) runner.onLeaseRenewed(validUntil, row);
-        else runner.onLeaseLost();
+        if (row) {
+          runner.onLeaseRenewed(validUntil, row);
+        } else {
+          runner.onLeaseLost();
+        }
       }
     } catch (error) {
       this.logger.warn({ err: error, trades: held.length }, 'lease renewal failed');
       // A lease past its deadline may already be another worker's: stop that trade here.
       const now = this.clock.now();
-      for (const runner of held) if (runner.leaseValidUntil <= now) runner.onLeaseLost();
+      for (const runner of held) {
+        if (runner.leaseValidUntil <= now) {
+          runner.onLeaseLost();
+        }
+      }
     } finally {
       this.renewing = false;
     }

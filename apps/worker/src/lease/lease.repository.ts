@@ -59,7 +59,9 @@ export class LeaseRepository {
        RETURNING lease_epoch`,
       [tradeId, this.workerId, this.ttlMs, to, from],
     );
-    if (rows.length === 0) return null;
+    if (rows.length === 0) {
+      return null;
+    }
     return {
       lease: { tradeId, epoch: String(rows[0].lease_epoch) },
       kind: 'fresh',
@@ -88,7 +90,9 @@ export class LeaseRepository {
          (EXTRACT(EPOCH FROM now() - previous.lease_expires_at) * 1000)::float8 AS expired_ms_ago`,
       [tradeId, this.workerId, this.ttlMs],
     );
-    if (rows.length === 0) return null;
+    if (rows.length === 0) {
+      return null;
+    }
     const row = rows[0];
     return {
       lease: { tradeId, epoch: String(row.lease_epoch) },
@@ -105,7 +109,9 @@ export class LeaseRepository {
    * missed is noticed at the next renewal.
    */
   async renew(leases: readonly Lease[]): Promise<RenewedLease[]> {
-    if (leases.length === 0) return [];
+    if (leases.length === 0) {
+      return [];
+    }
     const rows = await queryRows<{
       id: string;
       amendment_version: number;

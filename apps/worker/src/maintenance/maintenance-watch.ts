@@ -51,16 +51,21 @@ export class MaintenanceWatch {
 
   /** The halt for a trade on these venues: the kill switch, then system maintenance, then a venue's. */
   haltFor(venues: readonly VenueId[]): Halt | null {
-    if (this.switches.killSwitch) return { reason: 'kill_switch', exchange: '_kill_switch' };
-    if (this.switches.maintenance.has(SYSTEM_SCOPE))
+    if (this.switches.killSwitch) {
+      return { reason: 'kill_switch', exchange: '_kill_switch' };
+    }
+    if (this.switches.maintenance.has(SYSTEM_SCOPE)) {
       return { reason: 'maintenance', exchange: SYSTEM_SCOPE };
+    }
     const venue = venues.find((id) => this.switches.maintenance.has(id));
     return venue ? { reason: 'maintenance', exchange: venue } : null;
   }
 
   /** Reads the switches now (coalesced), notifying when they changed. */
   refresh(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
+    if (this.stopped) {
+      return Promise.resolve();
+    }
     if (this.reading) {
       this.readAgain = true;
       return this.reading;
@@ -88,8 +93,11 @@ export class MaintenanceWatch {
     );
     const next: Switches = { maintenance: new Set(), killSwitch: false };
     for (const row of rows) {
-      if (row.exchange === '_kill_switch') next.killSwitch = row.enabled;
-      else if (row.enabled) next.maintenance.add(row.exchange);
+      if (row.exchange === '_kill_switch') {
+        next.killSwitch = row.enabled;
+      } else if (row.enabled) {
+        next.maintenance.add(row.exchange);
+      }
     }
     const changed =
       next.killSwitch !== this.switches.killSwitch ||

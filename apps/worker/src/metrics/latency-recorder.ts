@@ -27,7 +27,9 @@ export class LatencyRecorder {
 
   /** p in [0, 100] over the retained samples; NaN when empty. */
   percentile(p: number): number {
-    if (this.filled === 0) return Number.NaN;
+    if (this.filled === 0) {
+      return Number.NaN;
+    }
     const sorted = Array.from(this.samples.subarray(0, this.filled)).sort((a, b) => a - b);
     const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
     return sorted[rank];

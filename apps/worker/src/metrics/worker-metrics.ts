@@ -208,8 +208,12 @@ export class WorkerMetrics {
       registers,
       collect() {
         const counts = new Map<string, number>(STATUSES.map((status) => [status, 0]));
-        for (const trade of trades()) counts.set(trade.status, (counts.get(trade.status) ?? 0) + 1);
-        for (const [status, count] of counts) this.set({ status }, count);
+        for (const trade of trades()) {
+          counts.set(trade.status, (counts.get(trade.status) ?? 0) + 1);
+        }
+        for (const [status, count] of counts) {
+          this.set({ status }, count);
+        }
       },
     });
     new Gauge<'exchange' | 'market'>({
@@ -256,8 +260,12 @@ export class WorkerMetrics {
   /** A hedge series ended: `ms` since the maker fill that started it. */
   recordHedgeEnded(exchange: string, result: string, ms: number): void {
     this.hedgeOutcomes.inc({ exchange, result });
-    if (result === 'filled') this.fillToHedgeFilled.observe({ exchange }, ms / 1000);
-    if (result === 'timeout' || result === 'rejected') this.hedgeFailures.inc({ exchange });
+    if (result === 'filled') {
+      this.fillToHedgeFilled.observe({ exchange }, ms / 1000);
+    }
+    if (result === 'timeout' || result === 'rejected') {
+      this.hedgeFailures.inc({ exchange });
+    }
   }
 
   /** Counts what a trade wrote to its execution log (the log is the record of every event). */
@@ -270,7 +278,9 @@ export class WorkerMetrics {
           break;
         case 'hedge_sent':
           this.hedgesSent.inc({ exchange, market });
-          if (Number(entry.data['attempt'] ?? 1) > 1) this.hedgeRetries.inc({ exchange, market });
+          if (Number(entry.data['attempt'] ?? 1) > 1) {
+            this.hedgeRetries.inc({ exchange, market });
+          }
           break;
         case 'hedge_filled':
           this.hedgesFilled.inc({ exchange, market });

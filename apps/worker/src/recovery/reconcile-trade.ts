@@ -81,13 +81,16 @@ export async function reconcileTrade(input: ReconcileInput): Promise<Reconciliat
   const makerFills: PricedFill[] = [];
   let fillsReconciled = 0;
   for (const fill of logged.makerFills) {
-    if (fills.record(fill.fillId, fill.price, fill.size))
+    if (fills.record(fill.fillId, fill.price, fill.size)) {
       makerFills.push({ price: fill.price, size: fill.size });
+    }
   }
   for (const fill of makerVenueFills) {
     const price = new Big(fill.price);
     const size = new Big(fill.size);
-    if (!fills.record(fill.fillId, price, size)) continue;
+    if (!fills.record(fill.fillId, price, size)) {
+      continue;
+    }
     makerFills.push({ price, size });
     fillsReconciled += 1;
     entries.push(makerFillEntry(fill));
@@ -97,7 +100,9 @@ export async function reconcileTrade(input: ReconcileInput): Promise<Reconciliat
   let venueHedged = new Big(0);
   for (const order of hedgeOrders) {
     venueHedged = venueHedged.plus(order.size);
-    if (logged.hedgeOrderIds.has(order.orderId)) continue;
+    if (logged.hedgeOrderIds.has(order.orderId)) {
+      continue;
+    }
     fillsReconciled += 1;
     entries.push(
       logEntry('hedge_filled', {

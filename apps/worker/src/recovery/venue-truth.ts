@@ -5,7 +5,9 @@ import { UnknownOrderError, type VenueClient, type VenueFill } from '@sts/venues
 
 /** Pays one token of `bucket` (when the leg is metered), then calls. */
 export async function paid<T>(bucket: TokenBucket | null, call: () => Promise<T>): Promise<T> {
-  if (bucket && !bucket.take()) await bucket.waitFor();
+  if (bucket && !bucket.take()) {
+    await bucket.waitFor();
+  }
   return call();
 }
 
@@ -22,14 +24,20 @@ export async function cancelStrayOrders(
   const open = await paid(bucket, () => client.openOrders(symbol));
   let canceled = 0;
   for (const order of open) {
-    if (!matchClientOrderId(order.clientOrderId, tradeId)) continue;
+    if (!matchClientOrderId(order.clientOrderId, tradeId)) {
+      continue;
+    }
     try {
       const result = await paid(bucket, () =>
         client.cancel({ clientOrderId: order.clientOrderId, symbol }),
       );
-      if (result.outcome === 'canceled') canceled += 1;
+      if (result.outcome === 'canceled') {
+        canceled += 1;
+      }
     } catch (error) {
-      if (!(error instanceof UnknownOrderError)) throw error;
+      if (!(error instanceof UnknownOrderError)) {
+        throw error;
+      }
     }
   }
   return canceled;

@@ -57,19 +57,25 @@ export class ExecutionLoop {
 
   /** Something may need doing: the step runs from the worker's scheduler (after pending I/O). */
   wake(): void {
-    if (this.trade.phase !== 'running') return;
+    if (this.trade.phase !== 'running') {
+      return;
+    }
     if (this.stepping) {
       this.again = true;
       return;
     }
-    if (this.queued) return;
+    if (this.queued) {
+      return;
+    }
     this.queued = true;
     this.trade.services.scheduler.schedule(this.runQueued);
   }
 
   private readonly runQueued = (): void => {
     this.queued = false;
-    if (this.trade.phase !== 'running') return;
+    if (this.trade.phase !== 'running') {
+      return;
+    }
     if (this.stepping) {
       this.again = true;
       return;
@@ -102,11 +108,15 @@ export class ExecutionLoop {
 
   /** Resolves when no step is running. */
   async settled(): Promise<void> {
-    while (this.stepping) await this.stepping;
+    while (this.stepping) {
+      await this.stepping;
+    }
   }
 
   stop(): void {
-    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    if (this.wakeTimer) {
+      clearTimeout(this.wakeTimer);
+    }
     this.wakeTimer = undefined;
     this.wakeAtMs = Infinity;
   }
@@ -114,8 +124,12 @@ export class ExecutionLoop {
   /** Wakes the loop in `ms` (the earliest of the requested times wins). */
   wakeIn(ms: number): void {
     const at = Date.now() + ms;
-    if (at >= this.wakeAtMs) return;
-    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    if (at >= this.wakeAtMs) {
+      return;
+    }
+    if (this.wakeTimer) {
+      clearTimeout(this.wakeTimer);
+    }
     this.wakeAtMs = at;
     this.wakeTimer = setTimeout(() => {
       this.wakeTimer = undefined;
@@ -135,7 +149,9 @@ export class ExecutionLoop {
     try {
       await this.step();
     } catch (error) {
-      if (this.trade.phase !== 'running') return;
+      if (this.trade.phase !== 'running') {
+        return;
+      }
       this.trade.log.error({ err: error }, 'execution step failed; retrying');
       this.wakeIn(500);
     }
@@ -143,14 +159,28 @@ export class ExecutionLoop {
 
   private async step(): Promise<void> {
     const trade = this.trade;
-    if (trade.handingOver) return;
-    if (trade.failureReason !== null) return this.finish('failed');
-    if (trade.cancelRequested) return this.finish('canceled');
-    if (trade.targetReached) return this.finish('completed');
+    if (trade.handingOver) {
+      return;
+    }
+    if (trade.failureReason !== null) {
+      return this.finish('failed');
+    }
+    if (trade.cancelRequested) {
+      return this.finish('canceled');
+    }
+    if (trade.targetReached) {
+      return this.finish('completed');
+    }
     const halt = trade.haltInForce;
-    if (trade.status === 'active' && halt) return this.pause();
-    if (trade.status === 'paused' && !halt) return this.resume();
-    if (trade.status !== 'active') return this.keepQuiet();
+    if (trade.status === 'active' && halt) {
+      return this.pause();
+    }
+    if (trade.status === 'paused' && !halt) {
+      return this.resume();
+    }
+    if (trade.status !== 'active') {
+      return this.keepQuiet();
+    }
     return this.quoteCycle();
   }
 
@@ -201,7 +231,9 @@ export class ExecutionLoop {
       return;
     }
     const holdUntil = trade.guard.holdUntil();
-    if (holdUntil !== null && holdUntil > now) this.wakeIn(Math.ceil(holdUntil - now) + 1);
+    if (holdUntil !== null && holdUntil > now) {
+      this.wakeIn(Math.ceil(holdUntil - now) + 1);
+    }
     const wanted = desired.kind === 'order' ? desired : null;
     const basis = wanted && quoteBasis(trade);
     const resting = orders.resting;
@@ -214,8 +246,9 @@ export class ExecutionLoop {
       case 'keep':
         trade.moveAt = null;
         trade.heldByBudget = false;
-        if (action.kind === 'keep' && resting && wanted && basis)
+        if (action.kind === 'keep' && resting && wanted && basis) {
           this.kept = keptQuote(trade, resting, wanted.size, basis);
+        }
         return;
       case 'place': {
         const outcome = await orders.place(wanted!.price, wanted!.size);
@@ -228,8 +261,12 @@ export class ExecutionLoop {
         const outcome = atOnce
           ? await orders.replace(wanted!.price, wanted!.size)
           : await orders.cancel();
-        if (outcome.kind === 'done' && orders.resting === null) this.again = true;
-        if (atOnce) this.keepPlaced(outcome, wanted!, basis);
+        if (outcome.kind === 'done' && orders.resting === null) {
+          this.again = true;
+        }
+        if (atOnce) {
+          this.keepPlaced(outcome, wanted!, basis);
+        }
         return this.handle(outcome);
       }
       case 'cancel':
@@ -261,7 +298,9 @@ export class ExecutionLoop {
 
   /** An obligation of the ledger was met: the next step sees what it leaves (another, or a quote). */
   private obligationMet(outcome: MakerOutcome): void {
-    if (outcome.kind === 'done') this.again = true;
+    if (outcome.kind === 'done') {
+      this.again = true;
+    }
     this.handle(outcome);
   }
 
@@ -325,7 +364,9 @@ export class ExecutionLoop {
   /** Reads this trade's maker fills back from the venue and takes any the stream missed. */
   private async reconcileMakerFills(): Promise<void> {
     const trade = this.trade;
-    if (!trade.legs || !trade.mayTouchVenue()) return;
+    if (!trade.legs || !trade.mayTouchVenue()) {
+      return;
+    }
     const fills = await tradeFills(
       trade.legs.makerClient,
       trade.budget.maker,
@@ -334,14 +375,20 @@ export class ExecutionLoop {
       this.reconcileFromMs,
       trade.legs.market.makerMarket.symbol,
     );
-    for (const fill of fills) trade.onMakerFill(fill);
+    for (const fill of fills) {
+      trade.onMakerFill(fill);
+    }
   }
 
   /** Not quoting (paused, or between statuses): make sure no maker order rests. */
   private async keepQuiet(): Promise<void> {
     const trade = this.trade;
-    if (trade.venueHalt && !trade.halt) return this.probeHaltedVenue();
-    if (trade.makerOrders?.ledger.current) await this.pullMakerOrders(false);
+    if (trade.venueHalt && !trade.halt) {
+      return this.probeHaltedVenue();
+    }
+    if (trade.makerOrders?.ledger.current) {
+      await this.pullMakerOrders(false);
+    }
   }
 
   /** The maker venue refused an order as halted: the trade pauses (decisions 3), it does not fail. */
@@ -360,7 +407,9 @@ export class ExecutionLoop {
     const trade = this.trade;
     const legs = trade.legs;
     const halted = trade.venueHalt;
-    if (!legs || !halted || !trade.mayTouchVenue()) return;
+    if (!legs || !halted || !trade.mayTouchVenue()) {
+      return;
+    }
     const onMaker = halted.exchange === trade.record.makerExchange;
     const client = onMaker ? legs.makerClient : legs.hedgeClient;
     const symbol = (onMaker ? legs.market.makerMarket : legs.market.hedgeMarket).symbol;
@@ -369,7 +418,9 @@ export class ExecutionLoop {
         client.openOrders(symbol),
       );
     } catch (error) {
-      if (!isVenueHalted(error)) trade.log.warn({ err: error }, 'halted venue probe failed');
+      if (!isVenueHalted(error)) {
+        trade.log.warn({ err: error }, 'halted venue probe failed');
+      }
       this.wakeIn(HALTED_VENUE_PROBE_MS);
       return;
     }
@@ -389,7 +440,9 @@ export class ExecutionLoop {
   private async pullMakerOrders(untilConfirmed = true): Promise<void> {
     const trade = this.trade;
     const orders = trade.makerOrders;
-    if (!orders) return;
+    if (!orders) {
+      return;
+    }
     for (let attempt = 0; trade.mayTouchVenue(); attempt += 1) {
       const now = Date.now();
       const obligation = orders.ledger.obligation(now);
@@ -405,19 +458,26 @@ export class ExecutionLoop {
           await this.reconcileMakerFills().catch((error: unknown) =>
             trade.log.warn({ err: error }, 'could not read maker fills back'),
           );
-          if (signOf(orders.ledger.uncounted()) > 0)
+          if (signOf(orders.ledger.uncounted()) > 0) {
             await sleep(Math.min(100 * 2 ** attempt, 2_000));
+          }
           continue;
         case 'cancel':
           outcome = await orders.cancel(obligation.order);
           break;
         case 'quote':
-          if (!obligation.current) return;
+          if (!obligation.current) {
+            return;
+          }
           outcome = await orders.cancel(obligation.current);
           break;
       }
-      if (outcome.kind === 'halted' && !untilConfirmed) return this.haltedVenue();
-      if (outcome.kind !== 'done') await sleep(Math.min(100 * 2 ** attempt, 2_000));
+      if (outcome.kind === 'halted' && !untilConfirmed) {
+        return this.haltedVenue();
+      }
+      if (outcome.kind !== 'done') {
+        await sleep(Math.min(100 * 2 ** attempt, 2_000));
+      }
     }
   }
 
@@ -425,7 +485,9 @@ export class ExecutionLoop {
     const trade = this.trade;
     await this.pullMakerOrders(false);
     const halt = trade.haltInForce;
-    if (trade.phase !== 'running' || !halt) return;
+    if (trade.phase !== 'running' || !halt) {
+      return;
+    }
     await trade.journal.changeStatus({
       from: 'active',
       to: 'paused',
@@ -453,7 +515,9 @@ export class ExecutionLoop {
     trade.phase = 'finishing';
     this.stop();
     await this.pullMakerOrders();
-    if (trade.chunkStarted && trade.legs && trade.mayTouchVenue()) await this.reconcileWithRetry();
+    if (trade.chunkStarted && trade.legs && trade.mayTouchVenue()) {
+      await this.reconcileWithRetry();
+    }
     await trade.hedger?.idle();
     await trade.journal.idle();
     const to: TradeStatus = trade.failureReason !== null ? 'failed' : ending;
@@ -493,7 +557,9 @@ export class ExecutionLoop {
     const trade = this.trade;
     this.stop();
     await this.pullMakerOrders();
-    if (trade.chunkStarted && trade.legs && trade.mayTouchVenue()) await this.reconcileWithRetry();
+    if (trade.chunkStarted && trade.legs && trade.mayTouchVenue()) {
+      await this.reconcileWithRetry();
+    }
     await trade.hedger?.idle();
     await trade.journal.idle();
   }

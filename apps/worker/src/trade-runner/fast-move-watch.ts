@@ -43,7 +43,9 @@ export class FastMoveWatch {
     hedgeReference: Big,
     restingPrice: Big | null,
   ): { trigger: FastMoveTrigger; entry: LogEntry } | null {
-    if (!this.enabled) return null;
+    if (!this.enabled) {
+      return null;
+    }
     const resting = restingPrice
       ? { quoteCushionBps: quoteCushionBps(restingPrice, hedgeReference) }
       : null;
@@ -61,7 +63,9 @@ export class FastMoveWatch {
     }
     const result = observeHedgeReference(this.state, { timeMs, price: hedgeReference }, resting);
     this.state = result.state;
-    if (!result.trigger) return null;
+    if (!result.trigger) {
+      return null;
+    }
     const { trigger } = result;
     return {
       trigger,

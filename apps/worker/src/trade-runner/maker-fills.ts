@@ -15,7 +15,9 @@ export class MakerFills {
 
   /** False when this fill was already counted. */
   record(fillId: string, price: Big, size: Big): boolean {
-    if (this.seen.has(fillId)) return false;
+    if (this.seen.has(fillId)) {
+      return false;
+    }
     this.seen.add(fillId);
     this.base = this.base.plus(size);
     this.notional = this.notional.plus(fillAmount('notional', price, size));

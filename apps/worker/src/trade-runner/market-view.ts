@@ -77,14 +77,18 @@ export class MarketView {
   /** True when H changed (or the hedge book was stale until now). */
   applyHedgeBook(update: BookUpdate): boolean {
     const wasFresh = this.hedge.fresh;
-    if (!applyTouch(this.hedge, update)) return false;
+    if (!applyTouch(this.hedge, update)) {
+      return false;
+    }
     const reference = this.hedge.touch ? hedgeReferenceFrom(this.makerLeg, this.hedge.touch) : null;
     const changed =
       !wasFresh ||
       reference === null ||
       this.hedgeReferenceValue === null ||
       compare(reference, this.hedgeReferenceValue) !== 0;
-    if (reference !== null) this.hedgeReferenceValue = reference;
+    if (reference !== null) {
+      this.hedgeReferenceValue = reference;
+    }
     return changed;
   }
 
@@ -112,7 +116,9 @@ export class MarketView {
     ) {
       return null;
     }
-    if (isCrossedOrLocked(touch) || signOf(this.hedgeReferenceValue) <= 0) return null;
+    if (isCrossedOrLocked(touch) || signOf(this.hedgeReferenceValue) <= 0) {
+      return null;
+    }
     return { makerTouch: touch, hedgeReference: this.hedgeReferenceValue };
   }
 
@@ -129,7 +135,9 @@ function applyTouch(side: SideState, update: BookUpdate): boolean {
   side.fresh = true;
   const bid = update.bestBid ?? undefined;
   const ask = update.bestAsk ?? undefined;
-  if (wasFresh && bid === side.bid && ask === side.ask && side.touch !== null) return false;
+  if (wasFresh && bid === side.bid && ask === side.ask && side.touch !== null) {
+    return false;
+  }
   side.bid = bid;
   side.ask = ask;
   side.touch = touchOf(update);

@@ -33,7 +33,9 @@ export async function preflightChecks(
   buckets: { maker: TokenBucket; hedge: TokenBucket | null },
 ): Promise<PreflightFailure | null> {
   const failure = await firstFailure(record, legs, buckets);
-  if (failure === null) return null;
+  if (failure === null) {
+    return null;
+  }
   return typeof failure === 'string' ? { reason: failure, transient: false } : failure;
 }
 

@@ -47,7 +47,9 @@ export class StepScheduler {
   schedule(step: () => void): void {
     if ((this.bursting || this.queue.size === 0) && this.inSlice()) {
       step();
-      if (this.bursting) this.writes.stepEnded();
+      if (this.bursting) {
+        this.writes.stepEnded();
+      }
       return;
     }
     this.queue.add(step);
@@ -59,9 +61,13 @@ export class StepScheduler {
    * the steps it wakes. The time it took counts against the turn's slice.
    */
   burst(fanOut: () => void): void {
-    if (this.bursting) return fanOut();
+    if (this.bursting) {
+      return fanOut();
+    }
     const start = this.clock.now();
-    if (this.sliceStart === null) this.scheduleSliceEnd();
+    if (this.sliceStart === null) {
+      this.scheduleSliceEnd();
+    }
     this.sliceStart = start;
     this.sliceMs = BURST_SLICE_MS;
     this.bursting = true;
@@ -92,7 +98,9 @@ export class StepScheduler {
   }
 
   private scheduleDrain(): void {
-    if (this.drainScheduled) return;
+    if (this.drainScheduled) {
+      return;
+    }
     this.drainScheduled = true;
     setImmediate(() => this.drain());
   }
@@ -103,8 +111,12 @@ export class StepScheduler {
     for (const step of this.queue) {
       this.queue.delete(step);
       step();
-      if (this.clock.now() >= until) break;
+      if (this.clock.now() >= until) {
+        break;
+      }
     }
-    if (this.queue.size > 0) this.scheduleDrain();
+    if (this.queue.size > 0) {
+      this.scheduleDrain();
+    }
   }
 }

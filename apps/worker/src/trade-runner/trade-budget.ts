@@ -42,7 +42,9 @@ export class TradeBudget {
 
   /** Follows the budget service's shares for this trade. */
   follow(): void {
-    if (!this.client || this.watch) return;
+    if (!this.client || this.watch) {
+      return;
+    }
     this.watch = this.client.watchTrade(
       this.tradeId,
       applyToBuckets({ maker: this.maker, ...(this.hedge ? { hedge: this.hedge } : {}) }),
@@ -51,7 +53,9 @@ export class TradeBudget {
 
   /** Gives the shares back (terminal status); failures are left to the budget sweeper. */
   async release(reason: BudgetReleaseReason): Promise<void> {
-    if (!this.client) return;
+    if (!this.client) {
+      return;
+    }
     await this.client
       .release(this.tradeId, reason)
       .catch((error: unknown) =>

@@ -61,7 +61,9 @@ export async function openTradeLegs(
 ): Promise<TradeLegs> {
   const cleanups: Array<() => void> = [];
   const closeAll = (): void => {
-    for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      cleanup();
+    }
   };
   try {
     const maker = await openAccount(services, record, record.makerExchange, record.makerWallet);
@@ -86,10 +88,14 @@ export async function openTradeLegs(
       legMarketOf(record.hedgeExchange, hedgeMarket),
     );
     const onMakerBook = (update: BookUpdate, receivedAtMs: number): void => {
-      if (market.applyMakerBook(update)) books.onMakerMove(receivedAtMs);
+      if (market.applyMakerBook(update)) {
+        books.onMakerMove(receivedAtMs);
+      }
     };
     const onHedgeBook = (update: BookUpdate, receivedAtMs: number): void => {
-      if (market.applyHedgeBook(update)) books.onHedgeMove(receivedAtMs);
+      if (market.applyHedgeBook(update)) {
+        books.onHedgeMove(receivedAtMs);
+      }
     };
     // Both books wake re-quotes on the maker account: its trades are delivered together.
     const quotingAccount = `${record.makerExchange}:${record.makerWallet}`;
@@ -127,8 +133,12 @@ export async function openTradeLegs(
     );
     const makerBook = makerFeed.book(market.makerMarket.symbol);
     const hedgeBook = hedgeFeed.book(market.hedgeMarket.symbol);
-    if (makerBook) market.applyMakerBook(makerBook);
-    if (hedgeBook) market.applyHedgeBook(hedgeBook);
+    if (makerBook) {
+      market.applyMakerBook(makerBook);
+    }
+    if (hedgeBook) {
+      market.applyHedgeBook(hedgeBook);
+    }
     return {
       market,
       makerClient: maker.session.client,
@@ -168,10 +178,12 @@ async function openAccount(
       wallet,
     });
   } catch (error) {
-    if (error instanceof VenueAuthError)
+    if (error instanceof VenueAuthError) {
       throw new LegUnavailableError(`${venue} rejected the credentials: ${error.detail}`);
-    if (error instanceof VenueSetupError)
+    }
+    if (error instanceof VenueSetupError) {
       throw new LegUnavailableError(`${venue} live trading is not set up: ${error.detail}`);
+    }
     throw new LegUnavailableError(`${venue} unreachable: ${describe(error)}`, true);
   }
 }
@@ -187,8 +199,9 @@ async function marketOn<T>(
   } catch (error) {
     throw new LegUnavailableError(`${venue} unreachable: ${describe(error)}`, true);
   }
-  if (found === undefined)
+  if (found === undefined) {
     throw new LegUnavailableError(`market ${market} is not listed on ${venue}`);
+  }
   return found;
 }
 

@@ -76,7 +76,9 @@ export class TradeRunner {
   /** What the worker's metrics read at scrape time (no trade id leaves here). */
   exposure(): TradeExposure | null {
     const trade = this.trade;
-    if (!trade.record) return null;
+    if (!trade.record) {
+      return null;
+    }
     return {
       status: trade.status,
       market: trade.record.market,
@@ -149,7 +151,9 @@ export class TradeRunner {
           void this.close(true);
           return;
       }
-      if (trade.phase !== 'starting') return;
+      if (trade.phase !== 'starting') {
+        return;
+      }
       trade.phase = 'running';
       this.loop.wake();
     } catch (error) {
@@ -186,7 +190,9 @@ export class TradeRunner {
       );
       await sleep(Math.min(250 * attempt, 2_000));
     }
-    if (trade.cancelRequested) return; // the loop cancels it (validating -> canceled)
+    if (trade.cancelRequested) {
+      return;
+    } // the loop cancels it (validating -> canceled)
     if (rejection !== null) {
       await trade.journal.changeStatus({
         from: 'validating',
@@ -222,12 +228,15 @@ export class TradeRunner {
     const trade = this.trade;
     try {
       return await withTimeout(PREFLIGHT_TIMEOUT_MS, async () => {
-        if (!trade.legs) await trade.openLegs();
+        if (!trade.legs) {
+          await trade.openLegs();
+        }
         return preflightChecks({ ...trade.record, terms: trade.terms }, trade.legs!, trade.budget);
       });
     } catch (error) {
-      if (error instanceof LegUnavailableError)
+      if (error instanceof LegUnavailableError) {
         return { reason: error.reason, transient: error.transient };
+      }
       if (error instanceof TimeoutError) {
         return {
           reason: `pre-flight checks did not finish within ${PREFLIGHT_TIMEOUT_MS} ms`,
@@ -268,7 +277,9 @@ export class TradeRunner {
     }
     const hedgedBefore = hedger.hedged;
     const started = hedger.hedgeUnhedged(`recovery-${this.lease.epoch}`);
-    if (started?.sent) trade.record$([started.sent]);
+    if (started?.sent) {
+      trade.record$([started.sent]);
+    }
     await hedger.idle();
     const completed = logEntry('recovery_completed', {
       previous_worker_id: this.acquisition.previousOwner,
@@ -299,7 +310,9 @@ export class TradeRunner {
     const trade = this.trade;
     await this.openLegsUntilOpen();
     const logged = await readLoggedFills(this.services.db, this.tradeId);
-    for (const fill of logged.makerFills) trade.fills.record(fill.fillId, fill.price, fill.size);
+    for (const fill of logged.makerFills) {
+      trade.fills.record(fill.fillId, fill.price, fill.size);
+    }
     trade.hedger!.restore(logged.makerFills, logged.hedged);
     trade.chunkStarted = logged.chunkStarted;
     this.countFillsTowardCompletion();
@@ -333,13 +346,17 @@ export class TradeRunner {
   private async outwaitDeadWorkersRequests(): Promise<void> {
     const expiredMsAgo = this.acquisition.previousExpiredMsAgo;
     const legs = this.trade.legs;
-    if (expiredMsAgo === null || !legs) return;
+    if (expiredMsAgo === null || !legs) {
+      return;
+    }
     const lifetimeMs = Math.max(
       legs.makerClient.orderRequestLifetimeMs ?? UNBOUNDED_REQUEST_SETTLE_MS,
       legs.hedgeClient.orderRequestLifetimeMs ?? UNBOUNDED_REQUEST_SETTLE_MS,
     );
     const waitMs = lifetimeMs - expiredMsAgo;
-    if (waitMs <= 0) return;
+    if (waitMs <= 0) {
+      return;
+    }
     this.trade.log.info(
       { wait_ms: Math.round(waitMs) },
       "waiting until the dead worker's order requests can no longer land",
@@ -353,11 +370,15 @@ export class TradeRunner {
 
   private async retrying<T>(what: string, work: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
-      if (!this.trade.mayTouchVenue()) throw new LeaseLostError(this.tradeId);
+      if (!this.trade.mayTouchVenue()) {
+        throw new LeaseLostError(this.tradeId);
+      }
       try {
         return await work();
       } catch (error) {
-        if (error instanceof LeaseLostError) throw error;
+        if (error instanceof LeaseLostError) {
+          throw error;
+        }
         this.trade.log.warn({ err: error, attempt }, `could not ${what}; retrying`);
         await sleep(Math.min(250 * attempt, 3_000));
       }
@@ -379,7 +400,9 @@ export class TradeRunner {
   onLeaseRenewed(validUntilMs: number, renewed: RenewedLease): void {
     const trade = this.trade;
     trade.leaseValidUntil = validUntilMs;
-    if (!trade.terms || trade.phase === 'closed') return;
+    if (!trade.terms || trade.phase === 'closed') {
+      return;
+    }
     if (renewed.amendmentVersion > trade.terms.amendmentVersion) {
       trade
         .applyAmendment(renewed.amendmentVersion)
@@ -392,14 +415,18 @@ export class TradeRunner {
   }
 
   onLeaseLost(): void {
-    if (this.trade.phase === 'closed') return;
+    if (this.trade.phase === 'closed') {
+      return;
+    }
     this.trade.log.warn('lease lost: another worker owns this trade now; touching nothing more');
     void this.close(false);
   }
 
   async onControl(control: TradeControl): Promise<boolean> {
     if (!this.trade.terms) {
-      if (control.kind === 'cancel') this.trade.cancelRequested = true;
+      if (control.kind === 'cancel') {
+        this.trade.cancelRequested = true;
+      }
       return control.kind === 'cancel';
     }
     return this.trade.onControl(control);
@@ -407,9 +434,13 @@ export class TradeRunner {
 
   onMaintenanceChanged(): void {
     const trade = this.trade;
-    if (!trade.record || trade.phase === 'closed') return;
+    if (!trade.record || trade.phase === 'closed') {
+      return;
+    }
     const halt = this.services.haltFor([trade.record.makerExchange, trade.record.hedgeExchange]);
-    if (sameHalt(halt, trade.halt)) return;
+    if (sameHalt(halt, trade.halt)) {
+      return;
+    }
     trade.halt = halt;
     trade.wake();
   }
@@ -422,7 +453,9 @@ export class TradeRunner {
    */
   async handOver(graceMs: number): Promise<void> {
     const trade = this.trade;
-    if (trade.phase === 'closed') return;
+    if (trade.phase === 'closed') {
+      return;
+    }
     if (trade.phase === 'finishing') {
       await withTimeout(graceMs, () => this.closed).catch(() => this.close(false));
       return;
@@ -442,7 +475,9 @@ export class TradeRunner {
 
   private async close(releaseLease: boolean): Promise<void> {
     const trade = this.trade;
-    if (trade.phase === 'closed') return;
+    if (trade.phase === 'closed') {
+      return;
+    }
     trade.phase = 'closed';
     this.loop.stop();
     trade.abort.abort(new Error('trade closed on this worker'));

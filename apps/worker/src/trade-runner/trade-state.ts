@@ -99,8 +99,9 @@ export class TradeState {
   record$(entries: LogEntry[], filledSize?: string): void {
     this.services.metrics.recordEntries(entries, this.record?.market ?? 'unknown');
     this.journal.append(entries, filledSize).catch((error: unknown) => {
-      if (!(error instanceof LeaseLostError))
+      if (!(error instanceof LeaseLostError)) {
         this.log.error({ err: error }, 'execution log write lost');
+      }
     });
   }
 
@@ -113,7 +114,9 @@ export class TradeState {
     });
     this.legs = legs;
     const reference = legs.market.hedgeReference();
-    if (reference) this.guard.prime(this.services.clock.now(), reference);
+    if (reference) {
+      this.guard.prime(this.services.clock.now(), reference);
+    }
     const venues = this.services.venues;
     this.hedger = new Hedger({
       tradeId: this.tradeId,
@@ -198,39 +201,52 @@ export class TradeState {
     const receivedAt = this.services.clock.now();
     const price = new Big(fill.price);
     const size = new Big(fill.size);
-    if (!this.hedger || !this.fills.record(fill.fillId, price, size)) return;
+    if (!this.hedger || !this.fills.record(fill.fillId, price, size)) {
+      return;
+    }
     const started = this.hedger.onMakerFill(fill.fillId, price, size);
-    if (started?.sent)
+    if (started?.sent) {
       this.services.metrics.recordFillToHedgeSent(
         this.record.hedgeExchange,
         this.services.clock.now() - receivedAt,
       );
+    }
     // The hedge is out. Everything below may take its time.
     this.makerOrders?.onFill(fill);
     const market = this.legs?.market;
     const guardClass = this.guard.enabled
       ? this.guard.classifyFill(receivedAt, market?.hedgeReference() ?? null)
       : null;
-    if (started) started.series.guardFillClass = guardClass;
+    if (started) {
+      started.series.guardFillClass = guardClass;
+    }
     const entries = [makerFillEntry(fill)];
-    if (started?.sent) entries.push(started.sent);
+    if (started?.sent) {
+      entries.push(started.sent);
+    }
     this.record$(entries, formatDecimal(this.filledSize));
     this.wake();
   }
 
   private onMakerAccountFill(fill: VenueFill): void {
-    if (this.makerOrders?.isMakerOrder(fill.clientOrderId)) this.onMakerFill(fill);
+    if (this.makerOrders?.isMakerOrder(fill.clientOrderId)) {
+      this.onMakerFill(fill);
+    }
   }
 
   /** An order update matters only when it took the resting order away (filled, canceled). */
   private onMakerOrder(order: VenueOrder): void {
     const resting = this.makerOrders?.resting;
     this.makerOrders?.onOrder(order);
-    if (this.makerOrders?.resting !== resting) this.wake();
+    if (this.makerOrders?.resting !== resting) {
+      this.wake();
+    }
   }
 
   private onBookMove(receivedAtMs: number): void {
-    if (!this.makerTouchMatters()) return;
+    if (!this.makerTouchMatters()) {
+      return;
+    }
     this.moveAt ??= receivedAtMs;
     this.wake();
   }
@@ -260,7 +276,9 @@ export class TradeState {
   private onMakerRequestSent(waitedForBudget: boolean): void {
     const held = waitedForBudget || this.heldByBudget;
     this.heldByBudget = false;
-    if (this.moveAt === null) return;
+    if (this.moveAt === null) {
+      return;
+    }
     const movedAt = this.moveAt;
     this.moveAt = null;
     if (held) {
@@ -274,7 +292,9 @@ export class TradeState {
 
   /** chunk_completed for a trade that ends after it started. */
   chunkCompleted(reason: 'target_reached' | 'canceled' | 'failed'): LogEntry[] {
-    if (!this.chunkStarted || !this.hedger) return [];
+    if (!this.chunkStarted || !this.hedger) {
+      return [];
+    }
     return [
       logEntry('chunk_completed', {
         filled_size: formatDecimal(this.filledSize),
@@ -286,7 +306,9 @@ export class TradeState {
 
   /** Applies the amended terms stored on the row (version `version` or later). */
   async applyAmendment(version: number): Promise<void> {
-    if (version <= this.terms.amendmentVersion) return;
+    if (version <= this.terms.amendmentVersion) {
+      return;
+    }
     await this.refreshTerms();
   }
 
@@ -298,7 +320,9 @@ export class TradeState {
    */
   async refreshTerms(): Promise<void> {
     const next = await this.services.reader.amendableTerms(this.tradeId);
-    if (next.amendmentVersion <= this.terms.amendmentVersion) return;
+    if (next.amendmentVersion <= this.terms.amendmentVersion) {
+      return;
+    }
     const sizeTypeChanged = next.sizeType !== this.terms.sizeType;
     this.terms = {
       targetSize: next.targetSize,
@@ -308,8 +332,9 @@ export class TradeState {
       amendmentVersion: next.amendmentVersion,
     };
     this.fills.fillsSinceAmendment = 0;
-    if (sizeTypeChanged && this.phase !== 'closed')
+    if (sizeTypeChanged && this.phase !== 'closed') {
       this.record$([], formatDecimal(this.filledSize));
+    }
     this.log.info(
       { amendment_version: next.amendmentVersion, target_size: formatDecimal(next.targetSize) },
       'amendment applied',
@@ -318,7 +343,9 @@ export class TradeState {
   }
 
   onControl(control: TradeControl): Promise<boolean> | boolean {
-    if (this.phase === 'closed' || this.phase === 'finishing') return control.kind === 'cancel';
+    if (this.phase === 'closed' || this.phase === 'finishing') {
+      return control.kind === 'cancel';
+    }
     if (control.kind === 'cancel') {
       this.cancelRequested = true;
       this.wake();

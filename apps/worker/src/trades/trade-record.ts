@@ -66,7 +66,9 @@ const pick = <T>(
   value: unknown,
   guard: (v: unknown) => v is T,
 ): T => {
-  if (!guard(value)) throw new CorruptTradeError(tradeId, field);
+  if (!guard(value)) {
+    throw new CorruptTradeError(tradeId, field);
+  }
   return value;
 };
 

@@ -41,8 +41,9 @@ export class AccountSession {
 
   /** The account's client; there once `connect` resolved. */
   get client(): VenueClient {
-    if (!this.venueClient)
+    if (!this.venueClient) {
       throw new Error(`${this.venue} session of ${this.wallet} is not connected`);
+    }
     return this.venueClient;
   }
 
@@ -62,7 +63,9 @@ export class AccountSession {
         client.on('fill', (fill) => this.route(fill.clientOrderId)?.onFill(fill)),
         client.on('order', (order) => this.route(order.clientOrderId)?.onOrder(order)),
         client.on('connection', (event) => {
-          if (event.state === 'reconnected') void this.recoverFills(event.recoverFromMs);
+          if (event.state === 'reconnected') {
+            void this.recoverFills(event.recoverFromMs);
+          }
           if (event.state === 'disconnected') {
             this.logger.warn(
               { venue: this.venue, wallet: this.wallet, reason: event.reason },
@@ -79,7 +82,9 @@ export class AccountSession {
   listen(tradeTag: string, listener: AccountListener): Unsubscribe {
     this.listeners.set(tradeTag, listener);
     return () => {
-      if (this.listeners.get(tradeTag) === listener) this.listeners.delete(tradeTag);
+      if (this.listeners.get(tradeTag) === listener) {
+        this.listeners.delete(tradeTag);
+      }
     };
   }
 
@@ -88,7 +93,9 @@ export class AccountSession {
   }
 
   async close(): Promise<void> {
-    for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
+    for (const unsubscribe of this.unsubscribers.splice(0)) {
+      unsubscribe();
+    }
     this.listeners.clear();
     await this.venueClient?.close();
   }
@@ -103,7 +110,9 @@ export class AccountSession {
       try {
         await this.payForRead();
         const fills = await this.client.fillsSince(sinceMs);
-        for (const fill of fills) this.route(fill.clientOrderId)?.onFill(fill);
+        for (const fill of fills) {
+          this.route(fill.clientOrderId)?.onFill(fill);
+        }
         return;
       } catch (error) {
         this.logger.warn(
@@ -124,7 +133,9 @@ export class AccountSession {
    */
   private async payForRead(): Promise<void> {
     for (const listener of [...this.listeners.values()]) {
-      if (!listener.bucket) continue;
+      if (!listener.bucket) {
+        continue;
+      }
       try {
         await listener.bucket.waitFor(1, AbortSignal.timeout(READ_BUDGET_WAIT_MS));
         return;

@@ -52,12 +52,18 @@ export class AccountSessions {
     }
     let released = false;
     const release = (): void => {
-      if (released) return;
+      if (released) {
+        return;
+      }
       released = true;
       held.holders -= 1;
-      if (held.holders > 0) return;
+      if (held.holders > 0) {
+        return;
+      }
       held.closeTimer = setTimeout(() => {
-        if (held.holders > 0 || this.entries.get(key) !== held) return;
+        if (held.holders > 0 || this.entries.get(key) !== held) {
+          return;
+        }
         this.entries.delete(key);
         void held.session.close();
       }, IDLE_CLOSE_MS);
@@ -79,7 +85,11 @@ export class AccountSessions {
   async closeAll(): Promise<void> {
     const sessions = [...this.entries.values()];
     this.entries.clear();
-    for (const entry of sessions) if (entry.closeTimer) clearTimeout(entry.closeTimer);
+    for (const entry of sessions) {
+      if (entry.closeTimer) {
+        clearTimeout(entry.closeTimer);
+      }
+    }
     await Promise.all(sessions.map((entry) => entry.session.close().catch(() => undefined)));
   }
 }

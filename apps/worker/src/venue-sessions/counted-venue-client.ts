@@ -40,7 +40,9 @@ export function countedVenueClient(
     const call = (client[operation] as (...args: unknown[]) => Promise<unknown>).bind(client);
     const count = counter.venueRequestCount(exchange, operation);
     const onRefusal = (error: unknown): void => {
-      if (error instanceof RateLimitedError) count.rateLimited();
+      if (error instanceof RateLimitedError) {
+        count.rateLimited();
+      }
     };
     counted.set(operation, (...args: unknown[]) => {
       count.request();
@@ -53,11 +55,17 @@ export function countedVenueClient(
   const bound = new Map<PropertyKey, { method: unknown; call: unknown }>();
   return new Proxy(client, {
     get(target, property) {
-      if (counted.has(property)) return counted.get(property);
+      if (counted.has(property)) {
+        return counted.get(property);
+      }
       const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
+      if (typeof value !== 'function') {
+        return value;
+      }
       const known = bound.get(property);
-      if (known?.method === value) return known.call;
+      if (known?.method === value) {
+        return known.call;
+      }
       const call = (value as () => unknown).bind(target);
       bound.set(property, { method: value, call });
       return call;

@@ -25,7 +25,9 @@ class ListenerGroups {
 
   get size(): number {
     let size = 0;
-    for (const group of this.groups.values()) size += group.size;
+    for (const group of this.groups.values()) {
+      size += group.size;
+    }
     return size;
   }
 
@@ -41,13 +43,21 @@ class ListenerGroups {
   /** False when the listener was not there. */
   delete(group: string, listener: BookListener): boolean {
     const members = this.groups.get(group);
-    if (!members?.delete(listener)) return false;
-    if (members.size === 0) this.groups.delete(group);
+    if (!members?.delete(listener)) {
+      return false;
+    }
+    if (members.size === 0) {
+      this.groups.delete(group);
+    }
     return true;
   }
 
   forEach(deliver: (listener: BookListener) => void): void {
-    for (const members of this.groups.values()) for (const listener of members) deliver(listener);
+    for (const members of this.groups.values()) {
+      for (const listener of members) {
+        deliver(listener);
+      }
+    }
   }
 }
 
@@ -100,20 +110,26 @@ export class MarketDataFeed {
         // Trades read only the touch: deeper levels moving (other makers, our own
         // re-quotes) would wake every listener for nothing. After a disconnect
         // `latest` is empty, so the first book goes out and makes them fresh again.
-        if (previous?.bestBid === update.bestBid && previous?.bestAsk === update.bestAsk) return;
+        if (previous?.bestBid === update.bestBid && previous?.bestAsk === update.bestAsk) {
+          return;
+        }
         const listeners = this.listeners.get(update.symbol);
-        if (listeners)
+        if (listeners) {
           this.fanOut(() => listeners.forEach((listener) => listener.onBook(update, receivedAtMs)));
+        }
       });
       client.on('connection', (event) => {
-        if (event.state !== 'disconnected') return;
+        if (event.state !== 'disconnected') {
+          return;
+        }
         this.logger.warn(
           { venue: this.venue, reason: event.reason },
           'market data stream disconnected',
         );
         this.latest.clear();
-        for (const groups of this.listeners.values())
+        for (const groups of this.listeners.values()) {
           groups.forEach((listener) => listener.onStale());
+        }
       });
       this.client = client;
     }
@@ -124,7 +140,9 @@ export class MarketDataFeed {
   /** The venue's entry for a canonical market, read again once if it is not known yet. */
   async market(canonical: string): Promise<VenueMarket | undefined> {
     await this.connect();
-    if (!this.markets.has(canonical)) await this.refreshMarkets();
+    if (!this.markets.has(canonical)) {
+      await this.refreshMarkets();
+    }
     return this.markets.get(canonical);
   }
 
@@ -143,7 +161,9 @@ export class MarketDataFeed {
     groups.add(group, listener);
     const unwatch = (): void => {
       const current = this.listeners.get(symbol);
-      if (!current?.delete(group, listener) || current.size > 0) return;
+      if (!current?.delete(group, listener) || current.size > 0) {
+        return;
+      }
       this.listeners.delete(symbol);
       this.latest.delete(symbol);
       void this.client?.unsubscribeBook(symbol).catch(() => undefined);

@@ -22,7 +22,9 @@ function randomPrefix(): string {
   let prefix = '';
   while (prefix.length < 12) {
     for (const byte of randomBytes(16)) {
-      if (byte < 248 && prefix.length < 12) prefix += ALPHABET[byte % 62];
+      if (byte < 248 && prefix.length < 12) {
+        prefix += ALPHABET[byte % 62];
+      }
     }
   }
   return prefix;

@@ -25,7 +25,9 @@ export class ApiKeyAuthenticator {
     if (!key || !apiKeyMatches(rawKey, key.secretHash)) {
       throw new AppError('unauthorized', 'invalid API key');
     }
-    if (key.revokedAt) throw new AppError('unauthorized', 'API key revoked');
+    if (key.revokedAt) {
+      throw new AppError('unauthorized', 'API key revoked');
+    }
     if (key.expiresAt.getTime() <= now.getTime()) {
       throw new AppError('unauthorized', 'API key expired');
     }
@@ -50,7 +52,9 @@ export class ApiKeyAuthenticator {
 
   /** Of the given key ids, those still usable: one query for every live connection's key. */
   async validKeyIds(apiKeyIds: readonly string[], now = new Date()): Promise<Set<string>> {
-    if (apiKeyIds.length === 0) return new Set();
+    if (apiKeyIds.length === 0) {
+      return new Set();
+    }
     const rows = await this.keys
       .createQueryBuilder('key')
       .select('key.id', 'id')
@@ -64,7 +68,9 @@ export class ApiKeyAuthenticator {
   /** last_used_at is informational: written at most once a minute per key, off the request path. */
   private touch(keyId: string, now: Date): void {
     const last = this.lastUsedWritten.get(keyId) ?? 0;
-    if (now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
+    if (now.getTime() - last < LAST_USED_RESOLUTION_MS) {
+      return;
+    }
     this.lastUsedWritten.set(keyId, now.getTime());
     this.keys.update({ id: keyId }, { lastUsedAt: now }).catch(() => {
       this.lastUsedWritten.delete(keyId);

@@ -2,7 +2,9 @@ import ipaddr from 'ipaddr.js';
 
 /** Normalises IPv4-mapped IPv6 (`::ffff:10.0.0.1`) so IPv4 CIDRs match it. */
 function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
-  if (!ipaddr.isValid(address)) return null;
+  if (!ipaddr.isValid(address)) {
+    return null;
+  }
   const parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     return (parsed as ipaddr.IPv6).toIPv4Address();
@@ -21,9 +23,13 @@ export function isValidCidr(cidr: string): boolean {
 
 /** An empty list allows every address. A plain address counts as a /32 (or /128). */
 export function ipAllowed(address: string, allowList: readonly string[]): boolean {
-  if (allowList.length === 0) return true;
+  if (allowList.length === 0) {
+    return true;
+  }
   const ip = parseAddress(address);
-  if (!ip) return false;
+  if (!ip) {
+    return false;
+  }
   return allowList.some((entry) => {
     try {
       const [range, bits] = entry.includes('/')

@@ -22,7 +22,9 @@ export class JwtAuthenticator {
   }
 
   async authenticate(token: string): Promise<Principal> {
-    if (!this.jwks) throw new AppError('unauthorized', 'browser sessions are not configured');
+    if (!this.jwks) {
+      throw new AppError('unauthorized', 'browser sessions are not configured');
+    }
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, this.jwks, {
@@ -64,16 +66,27 @@ export class JwtAuthenticator {
  * errors for the latter; a fetch failure surfaces as a plain network error.
  */
 function identityProviderUnreachable(error: unknown): boolean {
-  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) return true;
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) {
+    return true;
+  }
   return !(error instanceof errors.JOSEError);
 }
 
 function describe(error: unknown): string {
-  if (error instanceof errors.JWTExpired) return 'token expired';
-  if (error instanceof errors.JWTClaimValidationFailed)
+  if (error instanceof errors.JWTExpired) {
+    return 'token expired';
+  }
+  if (error instanceof errors.JWTClaimValidationFailed) {
     return `token ${error.claim} claim rejected`;
-  if (error instanceof errors.JWKSNoMatchingKey) return 'token signed by an unknown key';
-  if (error instanceof errors.JOSEAlgNotAllowed) return 'token algorithm not allowed';
-  if (error instanceof errors.JWSSignatureVerificationFailed) return 'token signature invalid';
+  }
+  if (error instanceof errors.JWKSNoMatchingKey) {
+    return 'token signed by an unknown key';
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed) {
+    return 'token algorithm not allowed';
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed) {
+    return 'token signature invalid';
+  }
   return 'invalid token';
 }

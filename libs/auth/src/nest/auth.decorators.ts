@@ -22,7 +22,9 @@ export interface AuthenticatedRequest {
 export const CurrentPrincipal = createParamDecorator(
   (_: unknown, context: ExecutionContext): Principal => {
     const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
-    if (!principal) throw new Error('CurrentPrincipal used on a public route');
+    if (!principal) {
+      throw new Error('CurrentPrincipal used on a public route');
+    }
     return principal;
   },
 );

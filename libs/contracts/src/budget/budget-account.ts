@@ -48,9 +48,13 @@ export function parseBudgetAccountResult(value: unknown): BudgetAccountResult {
   const type = BUDGET_ACCOUNT_RESULT;
   const record = objectOf(type, value);
   const outcome = oneOf(type, record, 'outcome', ['found', 'failed'] as const);
-  if (outcome === 'failed') return parseBudgetFailure(type, record);
+  if (outcome === 'failed') {
+    return parseBudgetFailure(type, record);
+  }
   const holders = record['holders'];
-  if (!Array.isArray(holders)) throw new MessageValidationError(type, 'holders must be an array');
+  if (!Array.isArray(holders)) {
+    throw new MessageValidationError(type, 'holders must be an array');
+  }
   return {
     outcome,
     ...parseBudgetAccount(type, record, 'account'),

@@ -47,14 +47,18 @@ const WALLET = /^[A-Za-z0-9]{1,128}$/;
 
 export function tradeIdField(type: string, record: Record<string, unknown>): string {
   const value = stringField(type, record, 'trade_id');
-  if (!UUID.test(value)) throw new MessageValidationError(type, 'trade_id must be a UUID');
+  if (!UUID.test(value)) {
+    throw new MessageValidationError(type, 'trade_id must be a UUID');
+  }
   return value;
 }
 
 export function parseBudgetAccount(type: string, value: unknown, field: string): BudgetAccount {
   const record = objectOf(type, value);
   const venue = stringField(type, record, 'venue');
-  if (!isVenueId(venue)) throw new MessageValidationError(type, `${field}.venue is not a venue id`);
+  if (!isVenueId(venue)) {
+    throw new MessageValidationError(type, `${field}.venue is not a venue id`);
+  }
   const wallet = stringField(type, record, 'wallet');
   if (!WALLET.test(wallet)) {
     throw new MessageValidationError(type, `${field}.wallet must be 1-128 letters or digits`);
@@ -68,7 +72,9 @@ export function nonNegativeIntegerField(
   field: string,
 ): number {
   const value = integerField(type, record, field);
-  if (value < 0) throw new MessageValidationError(type, `${field} must be >= 0`);
+  if (value < 0) {
+    throw new MessageValidationError(type, `${field} must be >= 0`);
+  }
   return value;
 }
 

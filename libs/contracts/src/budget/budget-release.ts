@@ -56,6 +56,8 @@ export function parseBudgetReleaseResult(value: unknown): BudgetReleaseResult {
       released: booleanField(type, record, 'released'),
     };
   }
-  if (outcome === 'failed') return parseBudgetFailure(type, record);
+  if (outcome === 'failed') {
+    return parseBudgetFailure(type, record);
+  }
   throw new MessageValidationError(type, `unexpected outcome ${outcome}`);
 }

@@ -12,7 +12,9 @@ const decimalArb = fc
   )
   .map(([digits, shift, negativeZero]) => {
     const value = new Big(digits.toString()).times(new Big(10).pow(shift));
-    if (negativeZero && digits === 0n) value.s = -1;
+    if (negativeZero && digits === 0n) {
+      value.s = -1;
+    }
     return value;
   });
 

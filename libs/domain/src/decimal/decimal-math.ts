@@ -13,7 +13,9 @@ Exact.RM = Big.roundDown;
 
 /** `dividend / divisor` truncated at 40 decimal places, returned as a plain Big. */
 export const divide = (dividend: Big, divisor: Big): Big => {
-  if (signOf(divisor) === 0) throw new RangeError('division by zero');
+  if (signOf(divisor) === 0) {
+    throw new RangeError('division by zero');
+  }
   return new Big(new Exact(dividend).div(divisor));
 };
 
@@ -32,7 +34,9 @@ export const divideRounded = (
   places: number,
   mode: Big.RoundingMode,
 ): Big => {
-  if (signOf(divisor) === 0) throw new RangeError('division by zero');
+  if (signOf(divisor) === 0) {
+    throw new RangeError('division by zero');
+  }
   const key = places * 4 + mode;
   let Divider = roundedDividers.get(key);
   if (!Divider) {
@@ -59,7 +63,9 @@ Ceiling.RM = Big.roundUp;
  */
 export const stepsToReach = (amount: Big, price: Big, step: Big): Big => {
   assertPositiveStep(step);
-  if (signOf(price) <= 0) throw new RangeError('price must be positive');
+  if (signOf(price) <= 0) {
+    throw new RangeError('price must be positive');
+  }
   return step.times(new Ceiling(amount).div(price.times(step)));
 };
 
@@ -74,9 +80,13 @@ const powerOfTenPlaces = (step: Big): number | null =>
 export const floorToStep = (value: Big, step: Big): Big => {
   assertPositiveStep(step);
   const places = powerOfTenPlaces(step);
-  if (places !== null) return value.round(places, value.s < 0 ? Big.roundUp : Big.roundDown);
+  if (places !== null) {
+    return value.round(places, value.s < 0 ? Big.roundUp : Big.roundDown);
+  }
   const remainder = value.mod(step);
-  if (signOf(remainder) === 0) return value;
+  if (signOf(remainder) === 0) {
+    return value;
+  }
   // mod keeps the dividend's sign, so a negative value is one step further down.
   return signOf(value) >= 0 ? value.minus(remainder) : value.minus(remainder).minus(step);
 };
@@ -109,7 +119,9 @@ export const leastCommonMultiple = (a: Big, b: Big): Big => {
   assertPositiveStep(b);
   // Every real venue's steps are powers of ten: one divides the other.
   const [larger, smaller] = compare(a, b) >= 0 ? [a, b] : [b, a];
-  if (signOf(larger.mod(smaller)) === 0) return larger;
+  if (signOf(larger.mod(smaller)) === 0) {
+    return larger;
+  }
   const places = Math.max(decimalPlaces(a), decimalPlaces(b));
   // Scale to integers by shifting the exponent: exact, unlike a division.
   const x = a.times(`1e${places}`);
@@ -131,5 +143,7 @@ const greatestCommonDivisor = (a: Big, b: Big): Big => {
 const decimalPlaces = (value: Big): number => Math.max(0, value.c.length - value.e - 1);
 
 const assertPositiveStep = (step: Big): void => {
-  if (signOf(step) <= 0) throw new RangeError(`step must be positive, got ${step.toFixed()}`);
+  if (signOf(step) <= 0) {
+    throw new RangeError(`step must be positive, got ${step.toFixed()}`);
+  }
 };

@@ -34,7 +34,9 @@ export const isNonNegativeDecimalString = (value: unknown): value is string =>
   isDecimalString(value) && new Big(value).gte(0);
 
 export const parseDecimal = (value: unknown): Big => {
-  if (!isDecimalString(value)) throw new InvalidDecimalError(value, 'a decimal string');
+  if (!isDecimalString(value)) {
+    throw new InvalidDecimalError(value, 'a decimal string');
+  }
   return new Big(value);
 };
 

@@ -33,12 +33,16 @@ export const adverseMove = (
   const since = current.timeMs - windowMs;
   let from = current.price;
   for (const observation of observations) {
-    if (observation.timeMs < since || observation.timeMs > current.timeMs) continue;
+    if (observation.timeMs < since || observation.timeMs > current.timeMs) {
+      continue;
+    }
     const further =
       makerLeg === 'long'
         ? compare(observation.price, from) > 0
         : compare(observation.price, from) < 0;
-    if (further) from = observation.price;
+    if (further) {
+      from = observation.price;
+    }
   }
   const against = makerLeg === 'long' ? from.minus(current.price) : current.price.minus(from);
   return { against, from, to: current.price };

@@ -21,7 +21,9 @@ export const classifyMakerFill = (
   current: FastMoveGuardState,
   fill: FillTiming,
 ): { state: FastMoveGuardState; guardFillClass: GuardFillClass | null } => {
-  if (current.settings.mode === 'off') return { state: current, guardFillClass: null };
+  if (current.settings.mode === 'off') {
+    return { state: current, guardFillClass: null };
+  }
   const state = advanceTo(current, fill.timeMs);
   const { settleMs, windowMs } = state.settings;
   const afterTrigger = state.recentTriggersMs.some(
@@ -34,9 +36,13 @@ export const classifyMakerFill = (
   const earlier = state.observations.filter((o) => o.timeMs <= fill.timeMs);
   const latest = earlier[earlier.length - 1];
   const price = fill.hedgeReference ?? latest?.price;
-  if (price === undefined) return { state, guardFillClass: null };
+  if (price === undefined) {
+    return { state, guardFillClass: null };
+  }
   const move = adverseMove(state.makerLeg, earlier, { timeMs: fill.timeMs, price }, windowMs);
-  if (!reachesThreshold(move, state.thresholdBps)) return { state, guardFillClass: null };
+  if (!reachesThreshold(move, state.thresholdBps)) {
+    return { state, guardFillClass: null };
+  }
   const stats = { ...state.stats, adverse_fills: state.stats.adverse_fills + 1 };
   return { state: { ...state, stats }, guardFillClass: 'adverse' };
 };

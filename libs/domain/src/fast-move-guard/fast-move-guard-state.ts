@@ -85,7 +85,9 @@ export const startFastMoveGuard = (
 /** Ends an episode whose time is up, adding its hold to hold_ms_total. */
 export const advanceTo = (state: FastMoveGuardState, nowMs: number): FastMoveGuardState => {
   const { episode } = state;
-  if (episode === null || nowMs < episode.untilMs) return state;
+  if (episode === null || nowMs < episode.untilMs) {
+    return state;
+  }
   return {
     ...state,
     episode: null,
@@ -113,6 +115,8 @@ export const finishFastMoveGuard = (
   endMs: number,
 ): FastMoveGuardStats => {
   const { episode } = state;
-  if (episode === null) return state.stats;
+  if (episode === null) {
+    return state.stats;
+  }
   return withHoldEnded(state.stats, episode, Math.min(endMs, episode.untilMs));
 };

@@ -50,7 +50,9 @@ const run = (s: Scenario, mode: FastMoveGuardMode) => {
       step.resting ? { quoteCushionBps: new Big(20) } : null,
     );
     state = result.state;
-    if (result.trigger) triggers.push(timeMs);
+    if (result.trigger) {
+      triggers.push(timeMs);
+    }
     const lastTrigger = triggers[triggers.length - 1];
     if (lastTrigger !== undefined) {
       heldAtCap.push(isQuotingHeld(state, lastTrigger + Math.max(s.settleMs, MAX_FAST_HOLD_MS)));

@@ -29,7 +29,9 @@ const feed = (
   for (const [timeMs, price] of points) {
     const result = observeHedgeReference(state, { timeMs, price: big(price) }, quote);
     state = result.state;
-    if (result.trigger) triggers.push({ timeMs, ...result.trigger });
+    if (result.trigger) {
+      triggers.push({ timeMs, ...result.trigger });
+    }
   }
   return { state, triggers };
 };

@@ -66,7 +66,9 @@ export const observeHedgeReference = (
     thresholdBps,
     stats: { ...advanced.stats, max_move_bps: Math.max(advanced.stats.max_move_bps, moveBps) },
   };
-  if (!reachesThreshold(move, thresholdBps)) return { state, trigger: null };
+  if (!reachesThreshold(move, thresholdBps)) {
+    return { state, trigger: null };
+  }
 
   const t = observation.timeMs;
   if (state.episode !== null) {

@@ -25,7 +25,9 @@ export interface PricedFill {
 /** Size-weighted average price of fills (avg_price); null when nothing filled. */
 export const averageFillPrice = (fills: readonly PricedFill[]): Big | null => {
   const size = fills.reduce((sum, fill) => sum.plus(fill.size), new Big(0));
-  if (size.eq(0)) return null;
+  if (size.eq(0)) {
+    return null;
+  }
   const value = fills.reduce((sum, fill) => sum.plus(fill.price.times(fill.size)), new Big(0));
   return divide(value, size).round(AVERAGE_PRICE_DP, Big.roundHalfEven);
 };

@@ -91,8 +91,9 @@ describe('client order ids', () => {
       { kind: 'hedge', makerFillId: 'f', attempt: 0 },
       { kind: 'hedge', makerFillId: 'f', attempt: MAX_HEDGE_ATTEMPT + 1 },
     ];
-    for (const cause of bad)
+    for (const cause of bad) {
       expect(() => clientOrderId(TRADE, cause)).toThrow(InvalidClientOrderCauseError);
+    }
     expect(() => clientOrderId('', { kind: 'maker', quoteNumber: 1 })).toThrow(
       InvalidClientOrderCauseError,
     );
@@ -151,7 +152,9 @@ describe('client order id properties', () => {
             for (const c of causes) {
               const id = clientOrderId(tradeId, c);
               const before = seen.get(id);
-              if (before) expect(before[0] === tradeId && sameCause(before[1], c)).toBe(true);
+              if (before) {
+                expect(before[0] === tradeId && sameCause(before[1], c)).toBe(true);
+              }
               seen.set(id, [tradeId, c]);
             }
           }

@@ -66,14 +66,17 @@ export const makerClientOrderId = (tag: string, quoteNumber: number): string => 
 };
 
 export const clientOrderId = (tradeId: string, cause: ClientOrderCause): string => {
-  if (tradeId.length === 0) throw new InvalidClientOrderCauseError('trade id is empty');
+  if (tradeId.length === 0) {
+    throw new InvalidClientOrderCauseError('trade id is empty');
+  }
   switch (cause.kind) {
     case 'maker':
       return makerClientOrderId(tradeTag(tradeId), cause.quoteNumber);
     case 'hedge': {
       const { makerFillId, attempt } = cause;
-      if (makerFillId.length === 0)
+      if (makerFillId.length === 0) {
         throw new InvalidClientOrderCauseError('maker fill id is empty');
+      }
       if (!Number.isInteger(attempt) || attempt < 1 || attempt > MAX_HEDGE_ATTEMPT) {
         throw new InvalidClientOrderCauseError(
           `hedge attempt ${attempt} outside 1..${MAX_HEDGE_ATTEMPT}`,
@@ -95,7 +98,9 @@ export const clientOrderId = (tradeId: string, cause: ClientOrderCause): string 
  */
 export const parseClientOrderId = (venueClientOrderId: string): ParsedClientOrderId | null => {
   const id = venueClientOrderId.toLowerCase().replace(/^0x/, '');
-  if (!ID_PATTERN.test(id)) return null;
+  if (!ID_PATTERN.test(id)) {
+    return null;
+  }
   const tag = id.slice(0, TAG_LENGTH);
   const body = id.slice(TAG_LENGTH + 1);
   switch (id[TAG_LENGTH]) {
@@ -107,7 +112,9 @@ export const parseClientOrderId = (venueClientOrderId: string): ParsedClientOrde
     }
     case HEDGE_KIND: {
       const attempt = parseInt(body.slice(FILL_HASH_LENGTH), 16);
-      if (attempt < 1) return null;
+      if (attempt < 1) {
+        return null;
+      }
       return {
         tradeTag: tag,
         kind: 'hedge',
@@ -147,14 +154,17 @@ export const partialClientOrderId = (
   kind: 'maker' | 'hedge',
   rest: string,
 ): string => {
-  if (!/^[0-9a-f]{6}$/.test(tagPrefix) || !/^[0-9a-f]{15}$/.test(rest))
+  if (!/^[0-9a-f]{6}$/.test(tagPrefix) || !/^[0-9a-f]{15}$/.test(rest)) {
     throw new InvalidClientOrderCauseError(`bad partial id parts ${tagPrefix}/${rest}`);
+  }
   return tagPrefix + PARTIAL_FILLER + (kind === 'maker' ? MAKER_KIND : HEDGE_KIND) + rest;
 };
 
 export const parsePartialClientOrderId = (id: string): PartialClientOrderId | null => {
   const match = PARTIAL_PATTERN.exec(id);
-  if (!match) return null;
+  if (!match) {
+    return null;
+  }
   return {
     tradeTagPrefix: match[1]!,
     kind: match[2] === MAKER_KIND ? 'maker' : 'hedge',
@@ -171,7 +181,9 @@ export const matchClientOrderId = (
   tradeId: string,
 ): ParsedClientOrderId | PartialClientOrderId | null => {
   const parsed = parseClientOrderId(venueClientOrderId);
-  if (parsed !== null) return parsed.tradeTag === tradeTag(tradeId) ? parsed : null;
+  if (parsed !== null) {
+    return parsed.tradeTag === tradeTag(tradeId) ? parsed : null;
+  }
   const partial = parsePartialClientOrderId(venueClientOrderId);
   return partial !== null &&
     partial.tradeTagPrefix === tradeTag(tradeId).slice(0, PARTIAL_TAG_LENGTH)

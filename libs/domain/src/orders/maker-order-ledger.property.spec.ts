@@ -42,22 +42,30 @@ class ModelVenue {
     switch (request.op) {
       case 'place': {
         const known = this.orders.get(request.id);
-        if (known) return { op: 'place', order: known };
+        if (known) {
+          return { op: 'place', order: known };
+        }
         const order = { id: request.id, size: request.size, filled: 0, open: true };
         this.orders.set(request.id, order);
         return { op: 'place', order };
       }
       case 'cancel': {
         const order = this.orders.get(request.id) ?? null;
-        if (order) order.open = false;
+        if (order) {
+          order.open = false;
+        }
         return { op: 'cancel', order };
       }
       case 'replace': {
         const previous = this.orders.get(request.previous) ?? null;
-        if (!previous) return { op: 'replace', previous: null, placed: null };
+        if (!previous) {
+          return { op: 'replace', previous: null, placed: null };
+        }
         const swap = previous.open && previous.filled === request.expectedFilled;
         previous.open = false;
-        if (!swap || this.orders.has(request.id)) return { op: 'replace', previous, placed: null };
+        if (!swap || this.orders.has(request.id)) {
+          return { op: 'replace', previous, placed: null };
+        }
         const placed = { id: request.id, size: request.size, filled: 0, open: true };
         this.orders.set(request.id, placed);
         return { op: 'replace', previous, placed };
@@ -78,17 +86,23 @@ class ModelVenue {
         continue;
       }
       this.held.splice(i, 1);
-      if (entry.atMs < entry.expiresAtMs) this.execute(entry.request);
+      if (entry.atMs < entry.expiresAtMs) {
+        this.execute(entry.request);
+      }
     }
   }
 
   take(pick: number, lots: number): void {
     const open = [...this.orders.values()].filter((order) => order.open);
-    if (open.length === 0) return;
+    if (open.length === 0) {
+      return;
+    }
     const order = open[pick % open.length];
     const size = Math.min(lots, order.size - order.filled);
     order.filled += size;
-    if (order.filled === order.size) order.open = false;
+    if (order.filled === order.size) {
+      order.open = false;
+    }
     this.fills.push({ fillId: this.fills.length, id: order.id, size });
   }
 
@@ -105,8 +119,12 @@ class ModelVenue {
   get mayRest(): number {
     let extra = 0;
     for (const { request, atMs, expiresAtMs } of this.held) {
-      if (atMs >= expiresAtMs) continue; // refused when it arrives
-      if (request.op === 'place' && !this.orders.has(request.id)) extra += request.size;
+      if (atMs >= expiresAtMs) {
+        continue;
+      } // refused when it arrives
+      if (request.op === 'place' && !this.orders.has(request.id)) {
+        extra += request.size;
+      }
       if (request.op === 'replace') {
         const previous = this.orders.get(request.previous);
         if (previous?.open && previous.filled === request.expectedFilled) {
@@ -184,7 +202,9 @@ class ModelTrade {
   constructor(private readonly venue: ModelVenue) {}
 
   countFill(fill: { fillId: number; id: string; size: number }): void {
-    if (this.seen.has(fill.fillId)) return;
+    if (this.seen.has(fill.fillId)) {
+      return;
+    }
     this.seen.add(fill.fillId);
     this.counted += fill.size;
     this.ledger.fill(fill.id, new Big(fill.size));
@@ -195,14 +215,19 @@ class ModelTrade {
     switch (obligation.kind) {
       case 'settle': {
         const found = this.venue.orders.get(obligation.order.clientOrderId);
-        if (found) this.ledger.report(found.id, report(found));
-        else this.ledger.notFound(obligation.order.clientOrderId, nowMs);
+        if (found) {
+          this.ledger.report(found.id, report(found));
+        } else {
+          this.ledger.notFound(obligation.order.clientOrderId, nowMs);
+        }
         return;
       }
       case 'settle_at':
         return;
       case 'read_fills':
-        for (const fill of this.venue.fills) this.countFill(fill);
+        for (const fill of this.venue.fills) {
+          this.countFill(fill);
+        }
         return;
       case 'cancel':
         return this.send({ op: 'cancel', id: obligation.order.clientOrderId }, nowMs, how);
@@ -211,7 +236,9 @@ class ModelTrade {
         const size = Math.min(how.size, remaining);
         const current = obligation.current;
         if (current === null) {
-          if (size > 0) this.send({ op: 'place', id: this.newId(), size }, nowMs, how);
+          if (size > 0) {
+            this.send({ op: 'place', id: this.newId(), size }, nowMs, how);
+          }
           return;
         }
         if (how.choice === 0 || size === 0) {
@@ -242,10 +269,15 @@ class ModelTrade {
 
   private send(request: Request, nowMs: number, how: Extract<Action, { kind: 'step' }>): void {
     const ids = request.op === 'replace' ? [request.previous, request.id] : [request.id];
-    if (request.op === 'place') this.ledger.placing(request.id, new Big(1), new Big(request.size));
-    if (request.op === 'replace')
+    if (request.op === 'place') {
+      this.ledger.placing(request.id, new Big(1), new Big(request.size));
+    }
+    if (request.op === 'replace') {
       this.ledger.placing(request.id, new Big(1), new Big(request.size), request.previous);
-    if (request.op === 'cancel') this.ledger.cancelling(request.id);
+    }
+    if (request.op === 'cancel') {
+      this.ledger.cancelling(request.id);
+    }
     switch (how.fate) {
       case 'answered':
         return this.answered(this.venue.execute(request), request);
@@ -266,11 +298,16 @@ class ModelTrade {
       case 'place':
         return this.ledger.report(answer.order.id, report(answer.order));
       case 'cancel':
-        if (answer.order) this.ledger.report(answer.order.id, report(answer.order));
-        else this.ledger.notFound(request.op === 'cancel' ? request.id : '', Infinity);
+        if (answer.order) {
+          this.ledger.report(answer.order.id, report(answer.order));
+        } else {
+          this.ledger.notFound(request.op === 'cancel' ? request.id : '', Infinity);
+        }
         return;
       case 'replace': {
-        if (request.op !== 'replace') return;
+        if (request.op !== 'replace') {
+          return;
+        }
         if (!answer.previous) {
           this.ledger.notFound(request.previous, Infinity);
           this.ledger.refused(request.id);
@@ -307,7 +344,9 @@ describe('maker order ledger under lost answers, delayed requests and late fills
               break;
             }
             case 'deliver':
-              for (const fill of stream.splice(0, act.count)) trade.countFill(fill);
+              for (const fill of stream.splice(0, act.count)) {
+                trade.countFill(fill);
+              }
               break;
             case 'advance':
               nowMs += act.ms;

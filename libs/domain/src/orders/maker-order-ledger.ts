@@ -78,7 +78,9 @@ export class MakerOrderLedger {
   /** The newest order not known to be closed: the one the quote cycle manages. */
   get current(): LedgerOrder | null {
     for (let i = this.orders.length - 1; i >= 0; i -= 1) {
-      if (this.orders[i].fate !== 'closed') return this.orders[i];
+      if (this.orders[i].fate !== 'closed') {
+        return this.orders[i];
+      }
     }
     return null;
   }
@@ -89,7 +91,9 @@ export class MakerOrderLedger {
 
   /** A placement is being sent (`replaces`: in one request with the cancel of that order). */
   placing(clientOrderId: string, price: Big, size: Big, replaces?: string): void {
-    if (replaces !== undefined) this.change(this.get(replaces), 'replace_sent');
+    if (replaces !== undefined) {
+      this.change(this.get(replaces), 'replace_sent');
+    }
     this.orders.push({
       clientOrderId,
       price,
@@ -110,8 +114,12 @@ export class MakerOrderLedger {
   /** The venue's word on an order: an answer, a look-up that found it, or an order update. */
   report(clientOrderId: string, report: VenueOrderReport): void {
     const order = this.locate(clientOrderId);
-    if (!order) return;
-    if (compare(report.filledSize, order.venueFilled) > 0) order.venueFilled = report.filledSize;
+    if (!order) {
+      return;
+    }
+    if (compare(report.filledSize, order.venueFilled) > 0) {
+      order.venueFilled = report.filledSize;
+    }
     this.change(order, report.closed ? 'closed' : 'rests');
     this.replaceTookPlace(order);
   }
@@ -142,7 +150,9 @@ export class MakerOrderLedger {
     this.change(order, 'refused');
     if (order.replaces !== null) {
       const previous = this.locate(order.replaces);
-      if (previous && previous.fate === 'pending_replace') this.change(previous, 'refused');
+      if (previous && previous.fate === 'pending_replace') {
+        this.change(previous, 'refused');
+      }
       order.replaces = null;
     }
   }
@@ -155,7 +165,9 @@ export class MakerOrderLedger {
   answerLost(clientOrderIds: readonly string[], nowMs: number, settlesByMs?: number): void {
     for (const clientOrderId of clientOrderIds) {
       const order = this.get(clientOrderId);
-      if (order.fate === 'closed') continue;
+      if (order.fate === 'closed') {
+        continue;
+      }
       this.change(order, 'answer_lost');
       const bound = settlesByMs ?? nowMs + UNBOUNDED_REQUEST_SETTLE_MS;
       order.settlesByMs = Math.max(order.settlesByMs ?? 0, bound);
@@ -165,15 +177,20 @@ export class MakerOrderLedger {
   /** A look-up by client order id found nothing. */
   notFound(clientOrderId: string, nowMs: number): 'never_placed' | 'undecided' {
     const order = this.get(clientOrderId);
-    if (order.fate === 'closed') return 'never_placed';
+    if (order.fate === 'closed') {
+      return 'never_placed';
+    }
     const settlesBy = order.settlesByMs ?? nowMs;
     const meaning = notFoundMeans(nowMs, settlesBy);
     if (meaning === 'undecided') {
       order.lookUpAtMs = settlesBy;
       return meaning;
     }
-    if (order.fate === 'unknown') this.change(order, 'never_placed');
-    else this.change(order, 'closed');
+    if (order.fate === 'unknown') {
+      this.change(order, 'never_placed');
+    } else {
+      this.change(order, 'closed');
+    }
     // The new order of a replace never reached the venue: the old one is as it was (looked up next).
     order.replaces = null;
     return meaning;
@@ -182,9 +199,13 @@ export class MakerOrderLedger {
   /** A fill of one of these orders, counted by the trade (stream, read-back or reconciliation). */
   fill(clientOrderId: string, size: Big): void {
     const order = this.locate(clientOrderId);
-    if (!order) return;
+    if (!order) {
+      return;
+    }
     order.seenFilled = order.seenFilled.plus(size);
-    if (compare(order.seenFilled, order.venueFilled) > 0) order.venueFilled = order.seenFilled;
+    if (compare(order.seenFilled, order.venueFilled) > 0) {
+      order.venueFilled = order.seenFilled;
+    }
     if (compare(order.seenFilled, order.size) >= 0 && order.fate !== 'closed') {
       this.change(order, 'closed');
     }
@@ -197,7 +218,9 @@ export class MakerOrderLedger {
     let total = ZERO;
     for (const order of this.orders) {
       const missing = order.venueFilled.minus(order.seenFilled);
-      if (signOf(missing) > 0) total = total.plus(missing);
+      if (signOf(missing) > 0) {
+        total = total.plus(missing);
+      }
     }
     return total;
   }
@@ -213,7 +236,9 @@ export class MakerOrderLedger {
     const live = this.live;
     for (const order of live) {
       // The old order of an unsettled replace is counted with its successor.
-      if (live.some((other) => other.replaces === order.clientOrderId)) continue;
+      if (live.some((other) => other.replaces === order.clientOrderId)) {
+        continue;
+      }
       const previous = live.find((other) => other.clientOrderId === order.replaces);
       const own = leaves(order);
       const other = previous ? leaves(previous) : ZERO;
@@ -236,18 +261,27 @@ export class MakerOrderLedger {
     for (const order of this.orders) {
       if (order.fate === 'unknown') {
         // The new order of a replace first: if it rests, the old one is gone.
-        if (order.lookUpAtMs > nowMs) settleAt = Math.min(settleAt, order.lookUpAtMs);
-        else if (!settle || (order.replaces !== null && settle.replaces === null)) settle = order;
+        if (order.lookUpAtMs > nowMs) {
+          settleAt = Math.min(settleAt, order.lookUpAtMs);
+        } else if (!settle || (order.replaces !== null && settle.replaces === null)) {
+          settle = order;
+        }
       }
-      if (compare(order.venueFilled, order.seenFilled) > 0) uncounted = true;
+      if (compare(order.venueFilled, order.seenFilled) > 0) {
+        uncounted = true;
+      }
       if (order.fate !== 'closed') {
         live += 1;
         oldest ??= order;
         newest = order;
       }
     }
-    if (settle) return { kind: 'settle', order: settle };
-    if (settleAt < Infinity) return { kind: 'settle_at', atMs: settleAt };
+    if (settle) {
+      return { kind: 'settle', order: settle };
+    }
+    if (settleAt < Infinity) {
+      return { kind: 'settle_at', atMs: settleAt };
+    }
     if (uncounted) {
       return {
         kind: 'read_fills',
@@ -256,8 +290,12 @@ export class MakerOrderLedger {
           .map((order) => order.clientOrderId),
       };
     }
-    if (live < this.orders.length) this.prune();
-    if (live > 1 && oldest) return { kind: 'cancel', order: oldest };
+    if (live < this.orders.length) {
+      this.prune();
+    }
+    if (live > 1 && oldest) {
+      return { kind: 'cancel', order: oldest };
+    }
     return { kind: 'quote', current: newest ?? null };
   }
 
@@ -267,10 +305,14 @@ export class MakerOrderLedger {
    * filled exactly what the trade saw of it (the replace's condition).
    */
   private replaceTookPlace(order: MutableOrder): void {
-    if (order.replaces === null || order.fate === 'pending_new') return;
+    if (order.replaces === null || order.fate === 'pending_new') {
+      return;
+    }
     const previous = this.locate(order.replaces);
     order.replaces = null;
-    if (previous && previous.fate !== 'closed') this.change(previous, 'closed');
+    if (previous && previous.fate !== 'closed') {
+      this.change(previous, 'closed');
+    }
   }
 
   /** Closed orders whose fills are all counted are forgotten. */
@@ -289,7 +331,9 @@ export class MakerOrderLedger {
 
   private get(clientOrderId: string): MutableOrder {
     const order = this.locate(clientOrderId);
-    if (!order) throw new Error(`no maker order ${clientOrderId} in the ledger`);
+    if (!order) {
+      throw new Error(`no maker order ${clientOrderId} in the ledger`);
+    }
     return order;
   }
 

@@ -58,7 +58,9 @@ export class OrderFateError extends Error {
 
 export const nextOrderFate = (from: OrderFate, event: OrderFateEvent): OrderFate => {
   const to = TRANSITIONS[from][event];
-  if (to === undefined) throw new OrderFateError(from, event);
+  if (to === undefined) {
+    throw new OrderFateError(from, event);
+  }
   return to;
 };
 

@@ -19,7 +19,9 @@ export interface AggressiveQuoteInput extends QuoteInput {
  */
 export const aggressiveQuote = (input: AggressiveQuoteInput): Big | null => {
   const valid = validMakerPriceRange(input);
-  if (valid === null) return null;
+  if (valid === null) {
+    return null;
+  }
   const range =
     input.worstSpread === undefined
       ? valid
@@ -32,7 +34,9 @@ export const aggressiveQuote = (input: AggressiveQuoteInput): Big | null => {
           ),
         );
   const ends = gridEnds(range, makerRules(input.market, input.makerLeg).tickSize);
-  if (ends === null) return null;
+  if (ends === null) {
+    return null;
+  }
   // A buy is bounded above by the best ask, so `highest` is never null for it.
   return input.makerLeg === 'long' ? ends.highest : ends.lowest;
 };

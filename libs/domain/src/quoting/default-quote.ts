@@ -16,13 +16,21 @@ import { compare } from '../decimal/compare';
  */
 export const defaultQuote = (input: QuoteInput): Big | null => {
   const range = validMakerPriceRange(input);
-  if (range === null) return null;
+  if (range === null) {
+    return null;
+  }
   const tick = makerRules(input.market, input.makerLeg).tickSize;
   const ends = gridEnds(range, tick);
-  if (ends === null) return null;
+  if (ends === null) {
+    return null;
+  }
   const touch = makerSideTouch(input.makerLeg, input.makerTouch);
   const onGrid = input.makerLeg === 'long' ? floorToStep(touch, tick) : ceilToStep(touch, tick);
-  if (compare(onGrid, ends.lowest) < 0) return ends.lowest;
-  if (ends.highest !== null && compare(onGrid, ends.highest) > 0) return ends.highest;
+  if (compare(onGrid, ends.lowest) < 0) {
+    return ends.lowest;
+  }
+  if (ends.highest !== null && compare(onGrid, ends.highest) > 0) {
+    return ends.highest;
+  }
   return onGrid;
 };

@@ -31,18 +31,30 @@ export const between = (lower: Big, upper: Big): Range => ({
 });
 
 const tighterLower = (a: Bound | null, b: Bound | null): Bound | null => {
-  if (a === null) return b;
-  if (b === null) return a;
+  if (a === null) {
+    return b;
+  }
+  if (b === null) {
+    return a;
+  }
   const order = compare(a.value, b.value);
-  if (order === 0) return { value: a.value, inclusive: a.inclusive && b.inclusive };
+  if (order === 0) {
+    return { value: a.value, inclusive: a.inclusive && b.inclusive };
+  }
   return order > 0 ? a : b;
 };
 
 const tighterUpper = (a: Bound | null, b: Bound | null): Bound | null => {
-  if (a === null) return b;
-  if (b === null) return a;
+  if (a === null) {
+    return b;
+  }
+  if (b === null) {
+    return a;
+  }
   const order = compare(a.value, b.value);
-  if (order === 0) return { value: a.value, inclusive: a.inclusive && b.inclusive };
+  if (order === 0) {
+    return { value: a.value, inclusive: a.inclusive && b.inclusive };
+  }
   return order < 0 ? a : b;
 };
 
@@ -94,7 +106,9 @@ export const gridEnds = (range: Range & { lower: Bound }, step: Big): GridEnds |
     range.lower.inclusive && compare(floorLower, range.lower.value) === 0
       ? floorLower
       : floorLower.plus(step);
-  if (range.upper === null) return { lowest, highest: null };
+  if (range.upper === null) {
+    return { lowest, highest: null };
+  }
   const ceilUpper = ceilToStep(range.upper.value, step);
   const highest =
     range.upper.inclusive && compare(ceilUpper, range.upper.value) === 0

@@ -46,7 +46,9 @@ const satisfiesInUnits = (input: AggressiveQuoteInput, makerPrice: Big): boolean
 };
 
 const withinWorst = (input: AggressiveQuoteInput, price: Big): boolean => {
-  if (input.worstSpread === undefined) return true;
+  if (input.worstSpread === undefined) {
+    return true;
+  }
   const { scaled, divisor } = unitParts(input, price);
   const worst = input.worstSpread.times(divisor);
   const target = input.terms.targetSpread.times(divisor);
@@ -83,7 +85,9 @@ describe('quoting properties', () => {
     fc.assert(
       fc.property(quoteCycle, (input) => {
         for (const quote of [defaultQuote(input), aggressiveQuote(input)]) {
-          if (quote !== null) expect(crossesTouch(input, quote)).toBe(false);
+          if (quote !== null) {
+            expect(crossesTouch(input, quote)).toBe(false);
+          }
         }
       }),
       RUNS,
@@ -95,7 +99,9 @@ describe('quoting properties', () => {
       fc.property(quoteCycle, (input) => {
         const tick = makerRules(input.market, input.makerLeg).tickSize;
         for (const quote of [defaultQuote(input), aggressiveQuote(input)]) {
-          if (quote === null) continue;
+          if (quote === null) {
+            continue;
+          }
           expect(isValidMakerPrice(quote, input)).toBe(true);
           expect(isMultipleOf(quote, tick)).toBe(true);
         }
@@ -108,7 +114,9 @@ describe('quoting properties', () => {
     fc.assert(
       fc.property(quoteCycle, (input) => {
         for (const price of gridAround(input)) {
-          if (isValidMakerPrice(price, input)) expect(satisfiesInUnits(input, price)).toBe(true);
+          if (isValidMakerPrice(price, input)) {
+            expect(satisfiesInUnits(input, price)).toBe(true);
+          }
         }
       }),
       RUNS,
@@ -146,7 +154,9 @@ describe('quoting properties', () => {
     fc.assert(
       fc.property(quoteCycle, (input) => {
         const quote = aggressiveQuote(input);
-        if (quote !== null) expect(withinWorst(input, quote)).toBe(true);
+        if (quote !== null) {
+          expect(withinWorst(input, quote)).toBe(true);
+        }
         const candidates = gridAround(input).filter(
           (p) => isValidMakerPrice(p, input) && withinWorst(input, p),
         );

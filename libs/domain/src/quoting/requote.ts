@@ -15,7 +15,11 @@ export type RequoteAction =
   | { kind: 'cancel' };
 
 export const requoteAction = (resting: Big | null, quote: Big | null): RequoteAction => {
-  if (quote === null) return resting === null ? { kind: 'none' } : { kind: 'cancel' };
-  if (resting === null) return { kind: 'place', price: quote };
+  if (quote === null) {
+    return resting === null ? { kind: 'none' } : { kind: 'cancel' };
+  }
+  if (resting === null) {
+    return { kind: 'place', price: quote };
+  }
   return compare(resting, quote) === 0 ? { kind: 'keep' } : { kind: 'replace', price: quote };
 };

@@ -15,7 +15,9 @@ const fullQuote = (
   remaining: Big,
 ): { price: Big; sizing: MakerOrderSizing } | null => {
   const price = quoteMakerPrice(mode, input);
-  if (price === null) return null;
+  if (price === null) {
+    return null;
+  }
   const sizing = makerOrderSize({
     makerLeg: input.makerLeg,
     market: input.market,
@@ -75,8 +77,12 @@ type HedgeMove = typeof hedgeMove extends fc.Arbitrary<infer T> ? T : never;
 const touchBound = ({ before, mode, remaining }: HedgeMove) => {
   const quote = fullQuote(mode, before, remaining);
   const atTouch = touchQuote(mode, before);
-  if (quote === null || quote.sizing.kind !== 'order' || atTouch === null) return null;
-  if (!quote.price.eq(atTouch)) return null;
+  if (quote === null || quote.sizing.kind !== 'order' || atTouch === null) {
+    return null;
+  }
+  if (!quote.price.eq(atTouch)) {
+    return null;
+  }
   return { price: quote.price, size: quote.sizing.size };
 };
 

@@ -25,8 +25,11 @@ export const touchQuote = (
   const { bestBid, bestAsk } = input.makerTouch;
   const long = input.makerLeg === 'long';
   let price: Big;
-  if (mode === 'default') price = long ? floorToStep(bestBid, tick) : ceilToStep(bestAsk, tick);
-  else price = long ? ceilToStep(bestAsk, tick).minus(tick) : floorToStep(bestBid, tick).plus(tick);
+  if (mode === 'default') {
+    price = long ? floorToStep(bestBid, tick) : ceilToStep(bestAsk, tick);
+  } else {
+    price = long ? ceilToStep(bestAsk, tick).minus(tick) : floorToStep(bestBid, tick).plus(tick);
+  }
   return signOf(price) > 0 ? price : null;
 };
 
@@ -51,10 +54,14 @@ export const touchQuoteHolds = (
   quote: SettledQuote,
   input: AggressiveQuoteInput,
 ): boolean => {
-  if (signOf(input.hedgeReference) <= 0) return false;
+  if (signOf(input.hedgeReference) <= 0) {
+    return false;
+  }
   const spread = absoluteSpread(input.makerLeg, quote.price, input.hedgeReference);
   const basis = spreadBasisOf(input);
-  if (!satisfiesSpreadCondition(spread, input.terms, basis)) return false;
+  if (!satisfiesSpreadCondition(spread, input.terms, basis)) {
+    return false;
+  }
   if (
     mode === 'aggressive' &&
     input.worstSpread !== undefined &&

@@ -63,7 +63,9 @@ const restingPriceRange = (input: QuoteInput): LowerBoundedRange =>
  * positive): the trade then holds no order and waits.
  */
 export const validMakerPriceRange = (input: QuoteInput): LowerBoundedRange | null => {
-  if (isCrossedOrLocked(input.makerTouch) || signOf(input.hedgeReference) <= 0) return null;
+  if (isCrossedOrLocked(input.makerTouch) || signOf(input.hedgeReference) <= 0) {
+    return null;
+  }
   const spreads = conditionSpreadRange(input.terms, spreadBasisOf(input));
   return narrowed(
     restingPriceRange(input),
@@ -78,14 +80,19 @@ export const validMakerPriceRange = (input: QuoteInput): LowerBoundedRange | nul
  */
 export const isValidMakerPrice = (price: Big, input: QuoteInput): boolean => {
   const { makerTouch, makerLeg, hedgeReference } = input;
-  if (isCrossedOrLocked(makerTouch) || signOf(hedgeReference) <= 0 || signOf(price) <= 0)
+  if (isCrossedOrLocked(makerTouch) || signOf(hedgeReference) <= 0 || signOf(price) <= 0) {
     return false;
-  if (!isMultipleOf(price, makerRules(input.market, makerLeg).tickSize)) return false;
+  }
+  if (!isMultipleOf(price, makerRules(input.market, makerLeg).tickSize)) {
+    return false;
+  }
   const postOnly =
     makerLeg === 'long'
       ? compare(price, makerTouch.bestAsk) < 0
       : compare(price, makerTouch.bestBid) > 0;
-  if (!postOnly) return false;
+  if (!postOnly) {
+    return false;
+  }
   const spread = absoluteSpread(makerLeg, price, hedgeReference);
   return satisfiesSpreadCondition(spread, input.terms, spreadBasisOf(input));
 };

@@ -60,7 +60,9 @@ export const isWorstSpreadAllowed = (
         const distance = toAbsoluteSpread(worstSpread.minus(target).abs(), terms.spreadType, basis);
         return compare(distance, eqToleranceAbsolute(basis)) <= 0;
       }
-      if (terms.spreadType === 'ticks') return worstSpread.minus(target).abs().lte('0.5');
+      if (terms.spreadType === 'ticks') {
+        return worstSpread.minus(target).abs().lte('0.5');
+      }
       return compare(worstSpread, target) === 0;
     }
   }

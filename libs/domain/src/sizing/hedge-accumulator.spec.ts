@@ -106,7 +106,9 @@ describe('hedge accumulator properties', () => {
         let acc = emptyHedgeAccumulator();
         let open: Big[] = [];
         for (const s of steps) {
-          if (s.op === 'fill') acc = recordMakerFill(acc, makerLot.times(s.lots));
+          if (s.op === 'fill') {
+            acc = recordMakerFill(acc, makerLot.times(s.lots));
+          }
           if (s.op === 'hedge') {
             const size = hedgeToSend(acc, hedgeVenue, H);
             if (size !== null) {

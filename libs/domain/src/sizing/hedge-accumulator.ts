@@ -36,8 +36,9 @@ export const unhedgedSize = (acc: HedgeAccumulator): Big =>
   acc.makerFilled.minus(acc.hedged).minus(acc.inFlight);
 
 export const recordMakerFill = (acc: HedgeAccumulator, size: Big): HedgeAccumulator => {
-  if (size.lte(0))
+  if (size.lte(0)) {
     throw new HedgeAccountingError(`maker fill size must be positive: ${size.toFixed()}`);
+  }
   return { ...acc, makerFilled: acc.makerFilled.plus(size) };
 };
 
@@ -56,7 +57,9 @@ export const hedgeToSend = (
 };
 
 export const recordHedgeSent = (acc: HedgeAccumulator, size: Big): HedgeAccumulator => {
-  if (size.lte(0)) throw new HedgeAccountingError(`hedge size must be positive: ${size.toFixed()}`);
+  if (size.lte(0)) {
+    throw new HedgeAccountingError(`hedge size must be positive: ${size.toFixed()}`);
+  }
   if (size.gt(unhedgedSize(acc))) {
     throw new HedgeAccountingError(
       `hedge of ${size.toFixed()} exceeds the unhedged ${unhedgedSize(acc).toFixed()}`,

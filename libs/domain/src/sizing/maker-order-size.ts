@@ -51,7 +51,9 @@ export const minimumMakerOrderSize = (input: MakerSizingInput): Big => {
   const maker = makerRules(input.market, input.makerLeg);
   const hedge = hedgeRules(input.market, input.makerLeg);
   const floors = [ceilToStep(maker.minSize, lot), ceilToStep(hedge.minSize, lot)];
-  if (maker.minNotional) floors.push(stepsToReach(maker.minNotional, input.makerPrice, lot));
+  if (maker.minNotional) {
+    floors.push(stepsToReach(maker.minNotional, input.makerPrice, lot));
+  }
   if (hedge.minNotional) {
     floors.push(
       stepsToReach(hedge.minNotional.times(MIN_NOTIONAL_HEADROOM), input.hedgeReference, lot),
@@ -59,7 +61,9 @@ export const minimumMakerOrderSize = (input: MakerSizingInput): Big => {
   }
   let size = maxOf(lot, ...floors);
   // Each floor is exact; the check only guards the rule above against a change of either.
-  while (!makerSizeMeetsMinimums(size, input)) size = size.plus(lot);
+  while (!makerSizeMeetsMinimums(size, input)) {
+    size = size.plus(lot);
+  }
   return size;
 };
 
@@ -95,8 +99,9 @@ export const makerOrderSize = (input: MakerOrderSizeInput): MakerOrderSizing => 
   // Meeting the minimums only gets easier as a size grows, so a whole number of
   // lots meets them exactly when it is at least minimumMakerOrderSize: the
   // direct check spares working that minimum out on every quote.
-  if (compare(size, lot) >= 0 && makerSizeMeetsMinimums(size, input))
+  if (compare(size, lot) >= 0 && makerSizeMeetsMinimums(size, input)) {
     return { kind: 'order', size };
+  }
   const completing = completingOrderSize(remainingBase, input);
   return completing ? { kind: 'order', size: completing } : { kind: 'too_small', remainingBase };
 };
@@ -118,7 +123,9 @@ const completingOrderSize = (remainingBase: Big, input: MakerOrderSizeInput): Bi
   let size = floorToStep(remainingBase, maker.lotSize);
   const hedged = residue.plus(size);
   size = size.minus(hedged.minus(floorToStep(hedged, hedge.lotSize)));
-  if (signOf(size) <= 0 || !isMultipleOf(size, maker.lotSize)) return null;
+  if (signOf(size) <= 0 || !isMultipleOf(size, maker.lotSize)) {
+    return null;
+  }
   const hedgeSize = residue.plus(size);
   const hedgeOk =
     compare(hedgeSize, hedge.minSize) >= 0 &&

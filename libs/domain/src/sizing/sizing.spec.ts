@@ -211,7 +211,9 @@ describe('maker order size properties', () => {
         const minimum = minimumMakerOrderSize(input);
         const lot = coarserLotSize(input.market);
         expect(isMultipleOf(minimum, lot)).toBe(true);
-        if (minimum.eq(lot)) return;
+        if (minimum.eq(lot)) {
+          return;
+        }
         const smaller = makerOrderSize({
           ...input,
           sizeType: 'base',

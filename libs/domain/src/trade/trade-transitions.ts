@@ -85,7 +85,9 @@ export const canTransition = (from: TradeStatus, to: TradeStatus): boolean =>
 /** The one way to change a trade's status. Throws IllegalTradeTransitionError. */
 export const transitionTrade = (from: TradeStatus, to: TradeStatus): TradeTransition => {
   const targets = TRANSITIONS[from];
-  if (!canTransition(from, to)) throw new IllegalTradeTransitionError(from, to);
+  if (!canTransition(from, to)) {
+    throw new IllegalTradeTransitionError(from, to);
+  }
   const event = targets[to] ?? null;
   return { from, to, event, setsCompletedAt: isTerminalTradeStatus(to) };
 };

@@ -34,7 +34,9 @@ export async function createApiKey(
   }
   const allowedCidrs = splitList(options.allowIp);
   const badCidr = allowedCidrs.find((cidr) => !isValidCidr(cidr));
-  if (badCidr) throw new AppError('invalid_request', `not an IP or CIDR: ${badCidr}`);
+  if (badCidr) {
+    throw new AppError('invalid_request', `not an IP or CIDR: ${badCidr}`);
+  }
   const days =
     options.expiresDays === undefined ? MAX_KEY_LIFETIME_DAYS : Number(options.expiresDays);
   if (!Number.isInteger(days) || days < 1 || days > MAX_KEY_LIFETIME_DAYS) {
@@ -84,9 +86,13 @@ export async function revokeApiKey(context: OpsContext, keyId: string, now = new
   return db.transaction(async (manager) => {
     const keys = manager.getRepository(ApiKeyEntity);
     const key = /^[0-9a-f-]{36}$/i.test(keyId) ? await keys.findOneBy({ id: keyId }) : null;
-    if (!key) throw new AppError('not_found', `no API key ${keyId}`);
+    if (!key) {
+      throw new AppError('not_found', `no API key ${keyId}`);
+    }
     const revokedAt = key.revokedAt ?? now;
-    if (!key.revokedAt) await keys.update({ id: key.id }, { revokedAt });
+    if (!key.revokedAt) {
+      await keys.update({ id: key.id }, { revokedAt });
+    }
     await context.audit(manager, 'api-keys.revoke', key.id, { user_id: key.userId });
     return { key_id: key.id, revoked_at: revokedAt.toISOString() };
   });

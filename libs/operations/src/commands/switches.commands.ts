@@ -13,8 +13,9 @@ import type { OpsContext } from '../ops-context';
 export const KILL_SWITCH_SCOPE = '_kill_switch';
 
 const parseOnOff = (value: string): boolean => {
-  if (value !== 'on' && value !== 'off')
+  if (value !== 'on' && value !== 'off') {
     throw new AppError('invalid_request', 'state must be on or off');
+  }
   return value === 'on';
 };
 

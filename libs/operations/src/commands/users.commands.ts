@@ -6,8 +6,9 @@ import type { OpsContext } from '../ops-context';
 const ADDRESS = /^0x[0-9a-fA-F]{40,64}$/;
 
 function normaliseWallet(wallet: string): string {
-  if (!ADDRESS.test(wallet))
+  if (!ADDRESS.test(wallet)) {
     throw new AppError('invalid_request', `not a wallet address: ${wallet}`);
+  }
   return wallet.toLowerCase();
 }
 

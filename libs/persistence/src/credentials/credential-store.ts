@@ -92,7 +92,8 @@ export class CredentialStore {
     walletAddr: string,
   ): Promise<void> {
     const wallet = await db.getRepository(WalletEntity).findOneBy({ address: walletAddr, userId });
-    if (!wallet)
+    if (!wallet) {
       throw new AppError('wallet_not_found', `wallet ${walletAddr} is not linked to this account`);
+    }
   }
 }

@@ -43,8 +43,9 @@ export class OutboxRelay {
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.batchSize = options.batchSize ?? 100;
-    if (!Number.isInteger(this.batchSize) || this.batchSize < 1)
+    if (!Number.isInteger(this.batchSize) || this.batchSize < 1) {
       throw new Error(`outbox batch size must be a positive integer, not ${this.batchSize}`);
+    }
     this.retentionMs = options.retentionMs ?? 24 * 3600_000;
   }
 
@@ -55,7 +56,9 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) {
+      clearTimeout(this.timer);
+    }
     await this.running;
   }
 
@@ -85,7 +88,9 @@ export class OutboxRelay {
     for (;;) {
       const published = await this.publishBatch();
       total += published;
-      if (published < this.batchSize) break;
+      if (published < this.batchSize) {
+        break;
+      }
     }
     await this.cleanup();
     return total;
@@ -124,7 +129,9 @@ export class OutboxRelay {
       await client.query(`UPDATE outbox SET published_at = now() WHERE id IN (${ids}); COMMIT`);
       return rows.length;
     } catch (error) {
-      if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
+      if (!broken) {
+        await client.query('ROLLBACK').catch(() => (broken = true));
+      }
       throw error;
     } finally {
       client.off('error', onError);
@@ -134,7 +141,9 @@ export class OutboxRelay {
 
   private async cleanup(): Promise<void> {
     const now = Date.now();
-    if (now - this.lastCleanupMs < 60_000) return;
+    if (now - this.lastCleanupMs < 60_000) {
+      return;
+    }
     this.lastCleanupMs = now;
     await this.dataSource.query(
       `DELETE FROM outbox WHERE published_at < now() - ($1::bigint * interval '1 millisecond')`,
@@ -143,7 +152,9 @@ export class OutboxRelay {
   }
 
   private schedule(): void {
-    if (this.stopped) return;
+    if (this.stopped) {
+      return;
+    }
     this.timer = setTimeout(() => {
       void this.kick().finally(() => this.schedule());
     }, this.pollIntervalMs);
@@ -154,6 +165,8 @@ export class OutboxRelay {
 /** A row id as SQL: a bigint's digits only (ids come from the table itself). */
 function bigintLiteral(id: string): string {
   const text = String(id);
-  if (!/^\d{1,19}$/.test(text)) throw new Error(`outbox id is not a bigint: ${text}`);
+  if (!/^\d{1,19}$/.test(text)) {
+    throw new Error(`outbox id is not a bigint: ${text}`);
+  }
   return text;
 }

@@ -5,5 +5,7 @@ import { existsSync } from 'node:fs';
  * with development secrets). Variables already set in the environment win.
  */
 export function loadDotEnv(path = '.env'): void {
-  if (existsSync(path)) process.loadEnvFile(path);
+  if (existsSync(path)) {
+    process.loadEnvFile(path);
+  }
 }

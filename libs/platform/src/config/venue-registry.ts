@@ -19,7 +19,9 @@ const positiveInt = (value: unknown): value is number =>
 
 function toVenueConfig(id: VenueId, raw: RawVenueEntry, problems: string[]): VenueConfig {
   const check = (ok: boolean, text: string): void => {
-    if (!ok) problems.push(`venue ${id}: ${text}`);
+    if (!ok) {
+      problems.push(`venue ${id}: ${text}`);
+    }
   };
   check(raw.mode === 'paper' || raw.mode === 'live', 'mode must be paper or live');
   check(positiveInt(raw.maker_cap), 'maker_cap must be a positive integer');
@@ -57,8 +59,12 @@ const ENV_FIELDS: Record<string, keyof RawVenueEntry> = {
 };
 
 function parseEnvValue(field: keyof RawVenueEntry, text: string): unknown {
-  if (field === 'mode' || field === 'cap_group' || field === 'endpoint') return text;
-  if (field === 'shared_account_limit') return text === 'true';
+  if (field === 'mode' || field === 'cap_group' || field === 'endpoint') {
+    return text;
+  }
+  if (field === 'shared_account_limit') {
+    return text === 'true';
+  }
   return /^\d+$/.test(text) ? Number(text) : text;
 }
 
@@ -89,6 +95,8 @@ export function loadVenueRegistry(
     }
     registry[id] = toVenueConfig(id, raw, problems);
   }
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0) {
+    throw new ConfigError(problems);
+  }
   return Object.freeze(registry);
 }

@@ -38,7 +38,9 @@ export class CredentialCipher {
     currentKek: string,
     previousKeks: Record<string, string> = {},
   ) {
-    for (const [id, key] of Object.entries(previousKeks)) this.keys.set(id, parseKey(id, key));
+    for (const [id, key] of Object.entries(previousKeks)) {
+      this.keys.set(id, parseKey(id, key));
+    }
     this.keys.set(currentKekId, parseKey(currentKekId, currentKek));
   }
 
@@ -64,7 +66,9 @@ export class CredentialCipher {
 
   open(sealed: SealedSecret, context: string): VenueSecret {
     const key = this.keys.get(sealed.kekId);
-    if (!key) throw new AppError('internal_error', `unknown key-encryption key ${sealed.kekId}`);
+    if (!key) {
+      throw new AppError('internal_error', `unknown key-encryption key ${sealed.kekId}`);
+    }
     const iv = sealed.sealed.subarray(0, IV_BYTES);
     const tag = sealed.sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES);
     const body = sealed.sealed.subarray(IV_BYTES + TAG_BYTES);

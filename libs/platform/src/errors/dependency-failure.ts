@@ -49,11 +49,19 @@ const asErrorLike = (value: unknown): ErrorLike | undefined =>
 function classifyOne(error: ErrorLike): Dependency | undefined {
   const code = typeof error.code === 'string' ? error.code : '';
   const message = typeof error.message === 'string' ? error.message : '';
-  if (error.name === 'NatsError') return NATS_LOST_CODES.has(code) ? 'nats' : undefined;
+  if (error.name === 'NatsError') {
+    return NATS_LOST_CODES.has(code) ? 'nats' : undefined;
+  }
   // TypeORM released a transaction's connection under it: the server went away mid-transaction.
-  if (RELEASED_RUNNER_ERRORS.has(String(error.name))) return 'postgres';
-  if (POSTGRES_UNAVAILABLE_STATES.test(code)) return 'postgres';
-  if (POSTGRES_LOST_MESSAGES.test(message)) return 'postgres';
+  if (RELEASED_RUNNER_ERRORS.has(String(error.name))) {
+    return 'postgres';
+  }
+  if (POSTGRES_UNAVAILABLE_STATES.test(code)) {
+    return 'postgres';
+  }
+  if (POSTGRES_LOST_MESSAGES.test(message)) {
+    return 'postgres';
+  }
   // TypeORM's QueryFailedError and its connection errors carry pg's error as driverError.
   if (error.driverError !== undefined || error.name === 'QueryFailedError') {
     return NETWORK_CODES.has(code) ? 'postgres' : undefined;
@@ -73,13 +81,19 @@ export function lostDependencyOf(error: unknown): Dependency | undefined {
   let current = asErrorLike(error);
   for (let depth = 0; current && depth < 4; depth += 1) {
     const found = classifyOne(current);
-    if (found) return found;
+    if (found) {
+      return found;
+    }
     const driver = asErrorLike(current.driverError);
     if (driver) {
       const fromDriver = classifyOne(driver);
-      if (fromDriver) return fromDriver;
+      if (fromDriver) {
+        return fromDriver;
+      }
     }
-    if (typeof current.code === 'string' && NETWORK_CODES.has(current.code)) return 'postgres';
+    if (typeof current.code === 'string' && NETWORK_CODES.has(current.code)) {
+      return 'postgres';
+    }
     current = asErrorLike(current.cause);
   }
   return undefined;

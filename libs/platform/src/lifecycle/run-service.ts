@@ -16,7 +16,9 @@ export function runService(name: string, start: () => Promise<RunningService>): 
     (service) => {
       let stopping = false;
       const stop = (signal: NodeJS.Signals): void => {
-        if (stopping) return;
+        if (stopping) {
+          return;
+        }
         stopping = true;
         service.close().then(
           () => process.exit(0),

@@ -72,8 +72,11 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   };
   const server = createServer((request, response) => {
     handle(request, response).catch(() => {
-      if (!response.headersSent) json(response, 500, { error: 'internal', code: 'internal' });
-      else response.destroy();
+      if (!response.headersSent) {
+        json(response, 500, { error: 'internal', code: 'internal' });
+      } else {
+        response.destroy();
+      }
     });
   });
   server.keepAliveTimeout = 65_000;

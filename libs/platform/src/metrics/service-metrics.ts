@@ -28,7 +28,9 @@ export function createServiceRegistry(service: string): Registry {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
-  for (const name of COSTLY_DEFAULTS) registry.removeSingleMetric(name);
+  for (const name of COSTLY_DEFAULTS) {
+    registry.removeSingleMetric(name);
+  }
   return registry;
 }
 

@@ -19,8 +19,11 @@ export class NatsLink {
 
   private async watch(): Promise<void> {
     for await (const status of this.connection.status()) {
-      if (status.type === 'disconnect') this.up = false;
-      else if (status.type === 'reconnect') this.up = true;
+      if (status.type === 'disconnect') {
+        this.up = false;
+      } else if (status.type === 'reconnect') {
+        this.up = true;
+      }
     }
     this.up = false;
   }

@@ -18,7 +18,9 @@ describe('ensureStreams', () => {
       const events = await jsm.streams.info(streams[1].name);
       expect(events.config.subjects).toEqual([`${natsPrefix}.events.>`]);
     } finally {
-      for (const stream of streams) await jsm.streams.delete(stream.name).catch(() => false);
+      for (const stream of streams) {
+        await jsm.streams.delete(stream.name).catch(() => false);
+      }
       await nats.close();
     }
   });

@@ -4,12 +4,16 @@ import type { StreamDefinition } from '@sts/contracts';
 const nanos = (ms: number): number => ms * 1_000_000;
 
 /** Creates or updates the streams; safe to run from every replica at every boot. */
-export async function ensureStreams(jsm: JetStreamManager, streams: StreamDefinition[]): Promise<void> {
+export async function ensureStreams(
+  jsm: JetStreamManager,
+  streams: StreamDefinition[],
+): Promise<void> {
   for (const stream of streams) {
     const config = {
       name: stream.name,
       subjects: stream.subjects,
-      retention: stream.retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits,
+      retention:
+        stream.retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits,
       storage: StorageType.File,
       max_age: nanos(stream.maxAgeMs),
       duplicate_window: nanos(stream.duplicateWindowMs),
@@ -18,7 +22,9 @@ export async function ensureStreams(jsm: JetStreamManager, streams: StreamDefini
       await jsm.streams.info(stream.name);
       await jsm.streams.update(stream.name, config);
     } catch (error) {
-      if ((error as { code?: string }).code !== '404') throw error;
+      if ((error as { code?: string }).code !== '404') {
+        throw error;
+      }
       await jsm.streams.add(config);
     }
   }

@@ -37,20 +37,27 @@ export function errorBodyProblem(
     return `not a JSON object: ${text.slice(0, 200)}`;
   }
   const record = body as Record<string, unknown>;
-  if (typeof record['error'] !== 'string' || record['error'].length === 0) return 'no error text';
+  if (typeof record['error'] !== 'string' || record['error'].length === 0) {
+    return 'no error text';
+  }
   if (typeof record['code'] !== 'string' || !SNAKE_CASE.test(record['code'])) {
     return `code is not snake_case: ${JSON.stringify(record['code'])}`;
   }
-  if (record['reason'] !== undefined && typeof record['reason'] !== 'string')
+  if (record['reason'] !== undefined && typeof record['reason'] !== 'string') {
     return 'reason is not a string';
+  }
   const unexpected = Object.keys(record).filter(
     (key) =>
       !['error', 'code', 'reason'].includes(key) &&
       !DETAIL_FIELDS.has(key) &&
       !extraFields.includes(key),
   );
-  if (unexpected.length > 0) return `unexpected fields ${unexpected.join(', ')}`;
+  if (unexpected.length > 0) {
+    return `unexpected fields ${unexpected.join(', ')}`;
+  }
   const leak = INTERNALS.exec(text);
-  if (leak && !INTERNALS_G(leak[0]).test(sent)) return `internals in the body: ${leak[0]}`;
+  if (leak && !INTERNALS_G(leak[0]).test(sent)) {
+    return `internals in the body: ${leak[0]}`;
+  }
   return null;
 }

@@ -11,7 +11,9 @@ export function fuzzSeed(env: Record<string, string | undefined> = process.env):
   const given = env['FUZZ_SEED'];
   if (given !== undefined && given !== '') {
     const seed = Number(given);
-    if (!Number.isSafeInteger(seed)) throw new Error(`FUZZ_SEED must be an integer, got ${given}`);
+    if (!Number.isSafeInteger(seed)) {
+      throw new Error(`FUZZ_SEED must be an integer, got ${given}`);
+    }
     return seed;
   }
   return Math.floor(Math.random() * 0x7fffffff);
@@ -223,8 +225,7 @@ export function percentEncode(value: string): string {
 }
 
 /** A header value Node will put on the wire (it refuses control characters and anything past U+00FF). */
-export const headerSafe = (value: string): string =>
-  value.replace(/[^\t\x20-\x7e\x80-\xff]/g, '?');
+export const headerSafe = (value: string): string => value.replace(/[^\t\x20-\x7e\x80-\xff]/g, '?');
 
 export const hostileHeaderValue: fc.Arbitrary<string> = fc.oneof(
   hostileString.map(headerSafe),

@@ -45,8 +45,12 @@ export class AsyncApiConformance {
   problemsOf(frame: Record<string, unknown>): string[] {
     const name = schemaNameOf(frame);
     const validate = name ? this.validators.get(name) : undefined;
-    if (!validate) return [`frame of type ${String(frame['type'])} is not described`];
-    if (validate(frame)) return [];
+    if (!validate) {
+      return [`frame of type ${String(frame['type'])} is not described`];
+    }
+    if (validate(frame)) {
+      return [];
+    }
     return (validate.errors ?? []).map(
       (error) => `${name}${error.instancePath} ${error.message} (${error.schemaPath})`,
     );

@@ -53,17 +53,25 @@ export class OpenApiConformance {
       headers: {},
       query,
     });
-    if (!operation) return [];
+    if (!operation) {
+      return [];
+    }
     const where = `${response.method} ${pathname} answered ${response.status}`;
     const described = (operation.responses as Record<string, ResponseObject> | undefined)?.[
       String(response.status)
     ];
-    if (!described) return [`${where}: status not described for ${operation.operationId}`];
+    if (!described) {
+      return [`${where}: status not described for ${operation.operationId}`];
+    }
     const problems: string[] = [];
     for (const [name, header] of Object.entries(described.headers ?? {})) {
-      if (header.required && !response.headers.has(name)) problems.push(`${where}: no ${name}`);
+      if (header.required && !response.headers.has(name)) {
+        problems.push(`${where}: no ${name}`);
+      }
     }
-    if (described.content && response.body === undefined) problems.push(`${where}: no body`);
+    if (described.content && response.body === undefined) {
+      problems.push(`${where}: no body`);
+    }
     if (described.content && response.body !== undefined) {
       const result = this.api.validator.validateResponse(
         response.body,

@@ -58,7 +58,9 @@ export class CcxtAccountEvents {
           const own = trades
             .filter((trade) => trade.order === mapped.orderId)
             .sort((a, b) => (a.timestamp ?? 0) - (b.timestamp ?? 0));
-          for (const trade of own) this.onTrade(trade);
+          for (const trade of own) {
+            this.onTrade(trade);
+          }
           break;
         } catch (error) {
           if (attempt === READ_FILLS_TRIES) {
@@ -76,7 +78,9 @@ export class CcxtAccountEvents {
   }
 
   onTrade(trade: Trade): void {
-    if (!trade.id || !this.options.tracker.firstSighting(trade.id)) return;
+    if (!trade.id || !this.options.tracker.firstSighting(trade.id)) {
+      return;
+    }
     this.options.streams.noteAccountEvent(trade.timestamp ?? Date.now());
     this.options.events.emit('fill', this.fill(trade, true));
   }

@@ -6,19 +6,25 @@ import Big from 'big.js';
  * big.js reads exactly, so no float arithmetic happens on the way.
  */
 export function decimal(value: number | string | undefined | null): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
+  if (value === undefined || value === null || value === '') {
+    return undefined;
+  }
   return new Big(String(value)).toFixed();
 }
 
 /** A number the payload must carry, as a decimal string. */
 export const required = (value: number | string | undefined, what: string): string => {
   const parsed = decimal(value);
-  if (parsed === undefined) throw new Error(`ccxt payload lacks ${what}`);
+  if (parsed === undefined) {
+    throw new Error(`ccxt payload lacks ${what}`);
+  }
   return parsed;
 };
 
 /** An id the payload must carry. */
 export const text = (value: string | undefined, what: string): string => {
-  if (value === undefined || value === '') throw new Error(`ccxt payload lacks ${what}`);
+  if (value === undefined || value === '') {
+    throw new Error(`ccxt payload lacks ${what}`);
+  }
   return value;
 };

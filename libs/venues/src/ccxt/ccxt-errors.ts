@@ -15,7 +15,9 @@ function classNames(error: unknown): Set<string> {
     error !== null && typeof error === 'object' ? Object.getPrototypeOf(error) : undefined;
   while (prototype && prototype !== Object.prototype) {
     const name = (prototype as { constructor?: { name?: string } }).constructor?.name;
-    if (name) names.add(name);
+    if (name) {
+      names.add(name);
+    }
     prototype = Object.getPrototypeOf(prototype);
   }
   return names;
@@ -39,7 +41,9 @@ const DEFAULT_RETRY_AFTER_MS = 1_000;
  * class name rather than `instanceof`, so this module does not load ccxt.
  */
 export function toVenueError(error: unknown, venue: string): VenueError {
-  if (error instanceof VenueError) return error;
+  if (error instanceof VenueError) {
+    return error;
+  }
   const names = classNames(error);
   const message = error instanceof Error ? error.message : String(error);
   // ccxt leaves some venues' refusals as a bare ExchangeError (Aster's -5022
@@ -48,24 +52,33 @@ export function toVenueError(error: unknown, venue: string): VenueError {
   if (names.has('OrderImmediatelyFillable') || (refusal && POST_ONLY_TEXT.test(message))) {
     return new PostOnlyWouldCrossError(venue, message, error);
   }
-  if (names.has('OrderNotFound') || (refusal && NOT_OPEN_TEXT.test(message)))
+  if (names.has('OrderNotFound') || (refusal && NOT_OPEN_TEXT.test(message))) {
     return new UnknownOrderError(venue, message, error);
+  }
   if (names.has('RateLimitExceeded') || names.has('DDoSProtection')) {
     return new RateLimitedError(venue, DEFAULT_RETRY_AFTER_MS, error);
   }
-  if (names.has('AuthenticationError')) return new VenueAuthError(venue, message, error);
+  if (names.has('AuthenticationError')) {
+    return new VenueAuthError(venue, message, error);
+  }
   if (names.has('DuplicateOrderId') || (refusal && DUPLICATE_TEXT.test(message))) {
     return new OrderRejectedError(venue, 'duplicate_client_order_id', message, error);
   }
-  if (names.has('InsufficientFunds'))
+  if (names.has('InsufficientFunds')) {
     return new OrderRejectedError(venue, 'insufficient_margin', message, error);
-  if (names.has('OnMaintenance'))
+  }
+  if (names.has('OnMaintenance')) {
     return new OrderRejectedError(venue, 'venue_halted', message, error);
-  if (names.has('NetworkError')) return new VenueNetworkError(venue, message, error);
-  if (names.has('InvalidOrder'))
+  }
+  if (names.has('NetworkError')) {
+    return new VenueNetworkError(venue, message, error);
+  }
+  if (names.has('InvalidOrder')) {
     return new OrderRejectedError(venue, 'invalid_order', message, error);
-  if (names.has('ExchangeError'))
+  }
+  if (names.has('ExchangeError')) {
     return new OrderRejectedError(venue, 'exchange_error', message, error);
+  }
   return new VenueNetworkError(venue, message, error);
 }
 
@@ -79,8 +92,12 @@ export function venueAnswer(message: string, venue: string): string {
     const parsed: unknown = JSON.parse(body);
     if (parsed && typeof parsed === 'object') {
       const { response, msg } = parsed as { response?: unknown; msg?: unknown };
-      if (typeof response === 'string') return response;
-      if (typeof msg === 'string') return msg;
+      if (typeof response === 'string') {
+        return response;
+      }
+      if (typeof msg === 'string') {
+        return msg;
+      }
     }
   } catch {
     // not JSON: the text is the answer

@@ -206,7 +206,9 @@ export async function createCcxtExchange(
   const ExchangeClass = (
     ccxt.pro as unknown as Record<string, new (config: Record<string, unknown>) => CcxtExchangeLike>
   )[venue];
-  if (!ExchangeClass) throw new Error(`ccxt has no pro exchange "${venue}"`);
+  if (!ExchangeClass) {
+    throw new Error(`ccxt has no pro exchange "${venue}"`);
+  }
   const fees = noIntegratorFees(venue);
   const exchange = new ExchangeClass({
     ...(lighter ? lighter.credentials : credentials),

@@ -11,12 +11,19 @@ export * from './ccxt-market-mapping';
 function statusOf(order: Order): OrderStatus {
   const filled = new Big(String(order.filled ?? 0));
   const status = order.status ?? undefined;
-  if (status === 'closed') return 'filled';
-  if (status === 'rejected') return 'rejected';
-  if (status === 'canceled' || status === 'expired') return 'canceled';
-  // 'open', or no status at all (some venues answer a placement without one).
-  if (status === undefined && order.amount !== undefined && filled.gte(String(order.amount)))
+  if (status === 'closed') {
     return 'filled';
+  }
+  if (status === 'rejected') {
+    return 'rejected';
+  }
+  if (status === 'canceled' || status === 'expired') {
+    return 'canceled';
+  }
+  // 'open', or no status at all (some venues answer a placement without one).
+  if (status === undefined && order.amount !== undefined && filled.gte(String(order.amount))) {
+    return 'filled';
+  }
   return filled.gt(0) ? 'partially_filled' : 'open';
 }
 
@@ -45,7 +52,9 @@ export function toOrder(
       order.lastUpdateTimestamp ?? order.lastTradeTimestamp ?? order.timestamp ?? Date.now(),
   };
   const average = decimal(order.average);
-  if (average !== undefined && new Big(mapped.filledSize).gt(0)) mapped.averagePrice = average;
+  if (average !== undefined && new Big(mapped.filledSize).gt(0)) {
+    mapped.averagePrice = average;
+  }
   return mapped;
 }
 
@@ -63,7 +72,9 @@ export interface FillContext {
  * `crossed` says it then (crossed = took liquidity).
  */
 function liquidityOf(trade: Trade): 'maker' | 'taker' {
-  if (trade.takerOrMaker === 'maker' || trade.takerOrMaker === 'taker') return trade.takerOrMaker;
+  if (trade.takerOrMaker === 'maker' || trade.takerOrMaker === 'taker') {
+    return trade.takerOrMaker;
+  }
   const crossed = (trade.info as { crossed?: unknown } | undefined)?.crossed;
   return crossed === false ? 'maker' : 'taker';
 }
@@ -84,7 +95,9 @@ export function toFill(trade: Trade, context: FillContext): VenueFill {
     liquidity: liquidityOf(trade),
   };
   const fee = decimal(trade.fee?.cost);
-  if (fee !== undefined) fill.fee = fee;
+  if (fee !== undefined) {
+    fill.fee = fee;
+  }
   return fill;
 }
 
@@ -123,7 +136,9 @@ export function toPosition(
   market: string,
 ): VenuePosition | undefined {
   const size = decimal(position.contracts);
-  if (size === undefined || new Big(size).eq(0)) return undefined;
+  if (size === undefined || new Big(size).eq(0)) {
+    return undefined;
+  }
   const mapped: VenuePosition = {
     exchange,
     symbol,
@@ -133,13 +148,19 @@ export function toPosition(
     entryPrice: required(position.entryPrice, 'position entry price'),
   };
   const mark = decimal(position.markPrice);
-  if (mark !== undefined) mapped.markPrice = mark;
+  if (mark !== undefined) {
+    mapped.markPrice = mark;
+  }
   const pnl = decimal(position.unrealizedPnl);
-  if (pnl !== undefined) mapped.unrealizedPnl = pnl;
-  if (position.leverage !== undefined && position.leverage !== null)
+  if (pnl !== undefined) {
+    mapped.unrealizedPnl = pnl;
+  }
+  if (position.leverage !== undefined && position.leverage !== null) {
     mapped.leverage = position.leverage;
-  if (position.marginMode === 'cross' || position.marginMode === 'isolated')
+  }
+  if (position.marginMode === 'cross' || position.marginMode === 'isolated') {
     mapped.marginMode = position.marginMode;
+  }
   return mapped;
 }
 
@@ -147,12 +168,18 @@ export function toBalances(balances: Balances): VenueBalance[] {
   const result: VenueBalance[] = [];
   const skip = new Set(['info', 'timestamp', 'datetime', 'free', 'used', 'total', 'debt']);
   for (const [asset, balance] of Object.entries(balances)) {
-    if (skip.has(asset) || !balance || typeof balance !== 'object') continue;
+    if (skip.has(asset) || !balance || typeof balance !== 'object') {
+      continue;
+    }
     const total = decimal(balance.total);
-    if (total === undefined) continue;
+    if (total === undefined) {
+      continue;
+    }
     const entry: VenueBalance = { asset, total, available: decimal(balance.free) ?? total };
     const used = decimal(balance.used);
-    if (used !== undefined) entry.marginUsed = used;
+    if (used !== undefined) {
+      entry.marginUsed = used;
+    }
     result.push(entry);
   }
   return result;
@@ -163,7 +190,9 @@ export function venueClientOrderIdOf(trade: Trade): string | undefined {
   const info = (trade.info ?? {}) as Record<string, unknown>;
   for (const key of ['cloid', 'clientOrderId', 'client_id', 'externalId', 'externalOrderId']) {
     const value = info[key];
-    if (typeof value === 'string' && value !== '') return value;
+    if (typeof value === 'string' && value !== '') {
+      return value;
+    }
   }
   return undefined;
 }

@@ -43,8 +43,9 @@ export class CcxtMarketCache {
   /** ccxt's unified symbol for a native one; refuses symbols the venue does not list. */
   unified(nativeSymbol: string): string {
     const cached = this.byNative.get(nativeSymbol);
-    if (!cached)
+    if (!cached) {
       throw new OrderRejectedError(this.venue, 'unknown_market', `unknown market ${nativeSymbol}`);
+    }
     return cached.unified;
   }
 
@@ -56,7 +57,9 @@ export class CcxtMarketCache {
 
   anyUnified(): string {
     const first = this.byUnified.keys().next();
-    if (first.done) throw new OrderRejectedError(this.venue, 'unknown_market', 'no markets loaded');
+    if (first.done) {
+      throw new OrderRejectedError(this.venue, 'unknown_market', 'no markets loaded');
+    }
     return first.value;
   }
 

@@ -15,8 +15,12 @@ const DECIMAL_PLACES = 2;
 export function nativeSymbol(market: MarketInterface): string {
   const info = market.info as { name?: unknown; symbol?: unknown } | undefined;
   if (/^\d+$/.test(market.id ?? '')) {
-    if (typeof info?.name === 'string') return info.name;
-    if (typeof info?.symbol === 'string') return info.symbol;
+    if (typeof info?.name === 'string') {
+      return info.name;
+    }
+    if (typeof info?.symbol === 'string') {
+      return info.symbol;
+    }
   }
   return market.id ?? market.symbol;
 }
@@ -51,18 +55,26 @@ export function toMarket(
     min_size: decimal(market.limits.amount?.min) ?? lot,
   };
   const minNotional = decimal(market.limits.cost?.min);
-  if (minNotional !== undefined) entry.min_notional = minNotional;
+  if (minNotional !== undefined) {
+    entry.min_notional = minNotional;
+  }
   const maxLeverage = market.limits.leverage?.max;
-  if (maxLeverage !== undefined && maxLeverage !== null)
+  if (maxLeverage !== undefined && maxLeverage !== null) {
     entry.max_leverage = Math.floor(maxLeverage);
+  }
   const isolatedOnly = isolatedOnlyOf(market);
-  if (isolatedOnly !== undefined) entry.isolated_only = isolatedOnly;
+  if (isolatedOnly !== undefined) {
+    entry.isolated_only = isolatedOnly;
+  }
   addFunding(entry, extras.funding);
   const volume = extras.ticker?.quoteVolume;
-  if (volume !== undefined && volume !== null)
+  if (volume !== undefined && volume !== null) {
     entry.volume_24h_usd = new Big(String(volume)).round(0).toFixed();
+  }
   const openInterest = openInterestUsd(market, extras.ticker);
-  if (openInterest !== undefined) entry.open_interest_usd = openInterest;
+  if (openInterest !== undefined) {
+    entry.open_interest_usd = openInterest;
+  }
   const base = (market as MarketInterface & { baseName?: string }).baseName ?? market.base;
   return {
     canonical: canonicalSymbol(base, decimal(market.contractSize) ?? '1'),
@@ -88,7 +100,9 @@ const HYPERLIQUID_PERP_MAX_DECIMALS = 6;
 export function significantFiguresTick(market: MarketInterface, lot: string): string | undefined {
   const info = market.info as { markPx?: unknown } | undefined;
   const mark = typeof info?.markPx === 'string' ? new Big(info.markPx) : undefined;
-  if (!mark || mark.lte(0)) return undefined;
+  if (!mark || mark.lte(0)) {
+    return undefined;
+  }
   const szDecimals = Math.max(0, -new Big(lot).e);
   // Position of the first significant digit: 1e3 -> 3, 0.0123 -> -2.
   const exponent = mark.e;
@@ -102,25 +116,38 @@ export function significantFiguresTick(market: MarketInterface, lot: string): st
 
 function isolatedOnlyOf(market: MarketInterface): boolean | undefined {
   const info = market.info as { onlyIsolated?: unknown } | undefined;
-  if (typeof info?.onlyIsolated === 'boolean') return info.onlyIsolated;
+  if (typeof info?.onlyIsolated === 'boolean') {
+    return info.onlyIsolated;
+  }
   if (
     market.marginModes &&
     market.marginModes.cross === false &&
     market.marginModes.isolated === true
-  )
+  ) {
     return true;
-  if (market.marginModes && market.marginModes.cross === true) return false;
+  }
+  if (market.marginModes && market.marginModes.cross === true) {
+    return false;
+  }
   return undefined;
 }
 
 function addFunding(entry: MarketEntry, funding: FundingRate | undefined): void {
-  if (!funding) return;
+  if (!funding) {
+    return;
+  }
   const hours = /^(\d+)h$/.exec(funding.interval ?? '')?.[1];
-  if (hours) entry.funding_interval_hours = Number(hours);
+  if (hours) {
+    entry.funding_interval_hours = Number(hours);
+  }
   const rate = decimal(funding.fundingRate);
-  if (rate === undefined) return;
+  if (rate === undefined) {
+    return;
+  }
   entry.live_funding_rate = rate;
-  if (hours) entry.live_funding_annualised = annualiseFunding(rate, Number(hours));
+  if (hours) {
+    entry.live_funding_annualised = annualiseFunding(rate, Number(hours));
+  }
 }
 
 function openInterestUsd(market: MarketInterface, ticker: Ticker | undefined): string | undefined {
@@ -129,6 +156,8 @@ function openInterestUsd(market: MarketInterface, ticker: Ticker | undefined): s
   const coins = typeof info?.openInterest === 'string' ? info.openInterest : undefined;
   const mark =
     typeof info?.markPx === 'string' ? info.markPx : decimal(ticker?.markPrice ?? undefined);
-  if (coins === undefined || mark === undefined) return undefined;
+  if (coins === undefined || mark === undefined) {
+    return undefined;
+  }
   return new Big(coins).times(mark).round(0).toFixed();
 }

@@ -38,7 +38,9 @@ export class CcxtStreams {
   }
 
   startAccount(): void {
-    if (this.account.length > 0) return;
+    if (this.account.length > 0) {
+      return;
+    }
     const { exchange } = this.options;
     const loops: Array<WatchLoop<Order[]> | WatchLoop<Trade[]>> = [
       this.loop<Order[]>(
@@ -69,7 +71,9 @@ export class CcxtStreams {
    * change, which on a quiet market may be long.
    */
   watchBook(unified: string): Promise<void> {
-    if (this.books.has(unified)) return Promise.resolve();
+    if (this.books.has(unified)) {
+      return Promise.resolve();
+    }
     return new Promise<void>((resolve) => {
       let first = true;
       const deliver = (book: OrderBook): void => {
@@ -88,7 +92,9 @@ export class CcxtStreams {
       this.books.set(unified, loop);
       loop.start();
       const cached = this.options.exchange.orderbooks?.[unified];
-      if (cached && cached.bids.length > 0 && cached.asks.length > 0) deliver(cached);
+      if (cached && cached.bids.length > 0 && cached.asks.length > 0) {
+        deliver(cached);
+      }
     });
   }
 

@@ -17,8 +17,11 @@ class Feed<T> {
     if (this.waiting) {
       const { resolve, reject } = this.waiting;
       this.waiting = undefined;
-      if (item instanceof Error) reject(item);
-      else resolve(item);
+      if (item instanceof Error) {
+        reject(item);
+      } else {
+        resolve(item);
+      }
       return;
     }
     this.queue.push(item);
@@ -26,8 +29,12 @@ class Feed<T> {
 
   next(): Promise<T> {
     const item = this.queue.shift();
-    if (item instanceof Error) return Promise.reject(item);
-    if (item !== undefined) return Promise.resolve(item);
+    if (item instanceof Error) {
+      return Promise.reject(item);
+    }
+    if (item !== undefined) {
+      return Promise.resolve(item);
+    }
     return new Promise<T>((resolve, reject) => (this.waiting = { resolve, reject }));
   }
 }
@@ -63,13 +70,19 @@ class FakeExchange implements CcxtExchangeLike {
     ...args: [string, 'limit', 'buy' | 'sell', number, number?, Record<string, unknown>?]
   ): Promise<Order> {
     this.calls.push(['createOrder', ...args]);
-    if (this.nextCreate instanceof Error) throw this.nextCreate;
+    if (this.nextCreate instanceof Error) {
+      throw this.nextCreate;
+    }
     return this.nextCreate;
   }
   async cancelOrder(id: string, symbol?: string): Promise<Order> {
     this.calls.push(['cancelOrder', id, symbol]);
-    if (id === '1') throw this.probeError;
-    if (this.cancelError) throw this.cancelError;
+    if (id === '1') {
+      throw this.probeError;
+    }
+    if (this.cancelError) {
+      throw this.cancelError;
+    }
     return this.fetched;
   }
   async fetchOrder(id: string): Promise<Order> {
@@ -297,7 +310,9 @@ describe('CcxtVenueClient (recorded payloads, no network)', () => {
     exchange.orders.push([order({ id: 'o-3' })]);
     const back = await log.waitFor('connection', (event) => event.state === 'reconnected', 3_000);
     expect(back).toMatchObject({ state: 'reconnected', disconnectedAtMs: down.atMs });
-    if (back.state === 'reconnected') expect(back.recoverFromMs).toBeLessThan(down.atMs);
+    if (back.state === 'reconnected') {
+      expect(back.recoverFromMs).toBeLessThan(down.atMs);
+    }
     const recovered = await client.fillsSince(1732186520000);
     expect(exchange.calls).toContainEqual(['fetchMyTrades', undefined, 1732186520000]);
     expect(recovered.map((fill) => fill.fillId)).toEqual(['1732186520001000033']);

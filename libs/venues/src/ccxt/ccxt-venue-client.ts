@@ -114,8 +114,12 @@ export class CcxtVenueClient implements VenueClient {
   }
 
   async connect(): Promise<void> {
-    if (!this.markets$.loaded) await this.call(() => this.markets$.load());
-    if (!this.authenticated) return;
+    if (!this.markets$.loaded) {
+      await this.call(() => this.markets$.load());
+    }
+    if (!this.authenticated) {
+      return;
+    }
     if (!this.credentialsVerified) {
       await this.verifyCredentials();
       this.credentialsVerified = true;
@@ -137,7 +141,9 @@ export class CcxtVenueClient implements VenueClient {
   }
 
   async subscribeBook(symbol: string): Promise<void> {
-    if (!this.markets$.loaded) await this.markets();
+    if (!this.markets$.loaded) {
+      await this.markets();
+    }
     await this.streams.watchBook(this.markets$.unified(symbol));
   }
 
@@ -161,8 +167,12 @@ export class CcxtVenueClient implements VenueClient {
       await this.exchange.cancelOrder(orderId, unified);
     } catch (error) {
       const mapped = toVenueError(error, this.venue);
-      if (mapped instanceof VenueNetworkError) throw this.unsettled(mapped);
-      if (mapped.code !== 'unknown_order') throw mapped;
+      if (mapped instanceof VenueNetworkError) {
+        throw this.unsettled(mapped);
+      }
+      if (mapped.code !== 'unknown_order') {
+        throw mapped;
+      }
       // "Not found" also means "already done" on most venues: tell the two apart.
       const order = await this.order({ orderId, symbol: target.symbol });
       return { outcome: 'not_open', order };
@@ -189,7 +199,9 @@ export class CcxtVenueClient implements VenueClient {
     const unified = target.symbol ? this.markets$.unified(target.symbol) : undefined;
     if ('clientOrderId' in target && !this.tracker.orderIdOf(target.clientOrderId)) {
       const found = await this.orderByClientId(target.clientOrderId, unified);
-      if (found) return this.seen(found);
+      if (found) {
+        return this.seen(found);
+      }
     }
     const orderId = await this.resolveOrderId(target);
     const market = unified ?? this.marketOfOrder.get(orderId);
@@ -198,7 +210,9 @@ export class CcxtVenueClient implements VenueClient {
 
   async openOrders(symbol?: string): Promise<VenueOrder[]> {
     if (!symbol && OPEN_ORDERS_PER_MARKET.has(this.venue)) {
-      if (!this.markets$.loaded) await this.markets();
+      if (!this.markets$.loaded) {
+        await this.markets();
+      }
       const orders: VenueOrder[] = [];
       for (const unified of this.markets$.allUnified()) {
         const open = await this.call(() => this.exchange.fetchOpenOrders(unified));
@@ -249,10 +263,15 @@ export class CcxtVenueClient implements VenueClient {
     const unknown = new Map<string, string | undefined>();
     for (const trade of trades) {
       const orderId = trade.order;
-      if (!orderId || this.tracker.clientOrderIdOf(orderId) || unknown.has(orderId)) continue;
+      if (!orderId || this.tracker.clientOrderIdOf(orderId) || unknown.has(orderId)) {
+        continue;
+      }
       const carried = venueClientOrderIdOf(trade);
-      if (carried) this.tracker.track(orderId, this.tracker.decode(carried));
-      else unknown.set(orderId, trade.symbol ?? undefined);
+      if (carried) {
+        this.tracker.track(orderId, this.tracker.decode(carried));
+      } else {
+        unknown.set(orderId, trade.symbol ?? undefined);
+      }
     }
     for (const [orderId, unified] of unknown) {
       const order = await this.call(() => this.exchange.fetchOrder(orderId, unified));
@@ -308,11 +327,15 @@ export class CcxtVenueClient implements VenueClient {
           settled,
         );
         const refusal = queuedRefusal(done, this.venue);
-        if (refusal) throw refusal;
+        if (refusal) {
+          throw refusal;
+        }
         return { order: this.seen(completePlacement(done, placed)), fills: [], duplicate: false };
       }
       let answered = completePlacement(order, placed);
-      if (answered.id) this.tracker.track(answered.id, request.clientOrderId, request.size);
+      if (answered.id) {
+        this.tracker.track(answered.id, request.clientOrderId, request.size);
+      }
       if (settled && answered.id && isQueued(answered)) {
         const id = answered.id;
         answered = await awaitQueued(
@@ -321,12 +344,16 @@ export class CcxtVenueClient implements VenueClient {
           settled,
         );
         const refusal = queuedRefusal(answered, this.venue);
-        if (refusal) throw refusal;
+        if (refusal) {
+          throw refusal;
+        }
       }
       return { order: this.seen(answered), fills: [], duplicate: false };
     } catch (error) {
       const mapped = toVenueError(error, this.venue);
-      if (mapped instanceof VenueNetworkError) throw this.unsettled(mapped);
+      if (mapped instanceof VenueNetworkError) {
+        throw this.unsettled(mapped);
+      }
       if (ioc && IOC_FOUND_NOTHING.test(mapped.detail)) {
         // Hyperliquid refuses an IOC that found nothing to take, and gives it
         // no order id: it is an IOC that closed unfilled, known by its cloid.
@@ -336,7 +363,9 @@ export class CcxtVenueClient implements VenueClient {
         );
         return { order: this.seen(unfilled), fills: [], duplicate: false };
       }
-      if (!isDuplicate(mapped)) throw mapped;
+      if (!isDuplicate(mapped)) {
+        throw mapped;
+      }
       return {
         order: await this.order({ clientOrderId: request.clientOrderId, symbol: request.symbol }),
         fills: [],
@@ -368,7 +397,9 @@ export class CcxtVenueClient implements VenueClient {
    * nothing proves nothing.
    */
   private unsettled(error: VenueNetworkError): VenueNetworkError {
-    if (error.settlesByMs !== undefined) return error;
+    if (error.settlesByMs !== undefined) {
+      return error;
+    }
     return new VenueNetworkError(
       this.venue,
       error.detail,
@@ -392,17 +423,22 @@ export class CcxtVenueClient implements VenueClient {
     for (;;) {
       try {
         const order = await this.orderByClientId(clientOrderId, unified);
-        if (order?.id) return order as Order & { id: string };
+        if (order?.id) {
+          return order as Order & { id: string };
+        }
       } catch (error) {
-        if (!(error instanceof UnknownOrderError)) throw error;
+        if (!(error instanceof UnknownOrderError)) {
+          throw error;
+        }
       }
-      if (Date.now() >= deadline)
+      if (Date.now() >= deadline) {
         throw this.unsettled(
           new VenueNetworkError(
             this.venue,
             `the venue took the placement of ${clientOrderId} but has not shown the order yet`,
           ),
         );
+      }
       await new Promise((resolve) => setTimeout(resolve, PLACED_POLL_MS).unref());
     }
   }
@@ -419,13 +455,17 @@ export class CcxtVenueClient implements VenueClient {
     clientOrderId: string,
     unified: string | undefined,
   ): Promise<Order | undefined> {
-    if (!LOOKUP_BY_CLIENT_ID.has(this.venue) || unified === undefined) return undefined;
+    if (!LOOKUP_BY_CLIENT_ID.has(this.venue) || unified === undefined) {
+      return undefined;
+    }
     const encoded = String(encodeClientOrderId(this.venue, clientOrderId));
     this.tracker.rememberEncoding(clientOrderId, encoded);
     const order = await this.call(() =>
       this.exchange.fetchOrder('', unified, { clientOrderId: encoded }),
     );
-    if (order.id) this.tracker.track(order.id, clientOrderId);
+    if (order.id) {
+      this.tracker.track(order.id, clientOrderId);
+    }
     return order;
   }
 
@@ -443,30 +483,41 @@ export class CcxtVenueClient implements VenueClient {
     } catch (error) {
       const mapped = toVenueError(error, this.venue);
       // The venue checked the signature, then looked for the order: the key is good.
-      if (mapped instanceof UnknownOrderError) return;
-      if (mapped instanceof VenueNetworkError || mapped instanceof RateLimitedError) throw mapped;
+      if (mapped instanceof UnknownOrderError) {
+        return;
+      }
+      if (mapped instanceof VenueNetworkError || mapped instanceof RateLimitedError) {
+        throw mapped;
+      }
       const cause = error instanceof Error ? error.message : String(error);
       throw new VenueAuthError(this.venue, venueAnswer(cause, this.venue), error);
     }
   }
 
   private async resolveOrderId(target: CancelTarget): Promise<string> {
-    if ('orderId' in target) return target.orderId;
+    if ('orderId' in target) {
+      return target.orderId;
+    }
     const known = this.tracker.orderIdOf(target.clientOrderId);
-    if (known) return known;
+    if (known) {
+      return known;
+    }
     const unified = target.symbol ? this.markets$.unified(target.symbol) : undefined;
     const looked = await this.orderByClientId(target.clientOrderId, unified);
-    if (looked?.id) return looked.id;
+    if (looked?.id) {
+      return looked.id;
+    }
     const encoded = String(encodeClientOrderId(this.venue, target.clientOrderId));
     const open = await this.openOrders(target.symbol);
     const found = open.find(
       (order) => order.clientOrderId === target.clientOrderId || order.clientOrderId === encoded,
     );
-    if (!found)
+    if (!found) {
       throw new UnknownOrderError(
         this.venue,
         `no order with client order id ${target.clientOrderId}`,
       );
+    }
     return found.orderId;
   }
 

@@ -38,8 +38,12 @@ export function encodeClientOrderId(venue: string, id: string): string | number 
  * otherwise.
  */
 export function decodeClientOrderId(venue: string, venueId: string): string | undefined {
-  if (venue === 'hyperliquid' && /^0x[0-9a-f]{32}$/.test(venueId)) return venueId.slice(2);
-  if (venue === 'lighter') return lighterPartialId(venueId);
+  if (venue === 'hyperliquid' && /^0x[0-9a-f]{32}$/.test(venueId)) {
+    return venueId.slice(2);
+  }
+  if (venue === 'lighter') {
+    return lighterPartialId(venueId);
+  }
   return undefined;
 }
 
@@ -60,7 +64,9 @@ const TAG_UNIT = 2 ** (REST_BITS + 1);
 export function lighterClientOrderIndex(id: string): number {
   const hash = digest(id);
   const parsed = parseClientOrderId(id);
-  if (!parsed) return parseInt(hash.slice(0, 12), 16);
+  if (!parsed) {
+    return parseInt(hash.slice(0, 12), 16);
+  }
   const tag = parseInt(parsed.tradeTag.slice(0, TAG_BITS / 4), 16);
   const rest = parseInt(hash.slice(0, 6), 16) >>> 1; // 23 bits
   return tag * TAG_UNIT + (parsed.kind === 'hedge' ? KIND_BIT : 0) + rest;
@@ -68,9 +74,13 @@ export function lighterClientOrderIndex(id: string): number {
 
 /** The partial id a Lighter client order index carries (an integer of 48 bits), else undefined. */
 function lighterPartialId(venueId: string): string | undefined {
-  if (!/^\d{1,15}$/.test(venueId)) return undefined;
+  if (!/^\d{1,15}$/.test(venueId)) {
+    return undefined;
+  }
   const index = Number(venueId);
-  if (!Number.isSafeInteger(index) || index >= 2 ** 48 || index === 0) return undefined;
+  if (!Number.isSafeInteger(index) || index >= 2 ** 48 || index === 0) {
+    return undefined;
+  }
   const tag = Math.floor(index / TAG_UNIT);
   const kind = Math.floor(index / KIND_BIT) % 2 === 1 ? 'hedge' : 'maker';
   const rest = index % KIND_BIT;

@@ -22,20 +22,24 @@ export function lighterAccountConfig(credentials: LiveCredentials): {
   credentials: LiveCredentials;
   options: Record<string, unknown>;
 } {
-  if (!credentials.apiKey && !credentials.secret) return { credentials: {}, options: {} };
+  if (!credentials.apiKey && !credentials.secret) {
+    return { credentials: {}, options: {} };
+  }
   const match = /^(\d+):(\d+)$/.exec(credentials.apiKey ?? '');
   const apiKeyIndex = Number(match?.[2]);
-  if (!match || apiKeyIndex < API_KEY_INDEX.min || apiKeyIndex > API_KEY_INDEX.max)
+  if (!match || apiKeyIndex < API_KEY_INDEX.min || apiKeyIndex > API_KEY_INDEX.max) {
     throw new VenueSetupError(
       'lighter',
       'the Lighter credential\'s api key must be "<account index>:<API key index>", the API key index 4 to 254',
     );
+  }
   const secret = credentials.secret ?? credentials.privateKey ?? '';
-  if (!API_PRIVATE_KEY.test(secret))
+  if (!API_PRIVATE_KEY.test(secret)) {
     throw new VenueSetupError(
       'lighter',
       "the Lighter credential's secret must be the API key's private key (40 bytes, hex)",
     );
+  }
   const accountIndex = Number(match[1]);
   return {
     credentials: {
@@ -82,13 +86,16 @@ export function lighterFetchOrder(
     const wanted = clientOrderId !== undefined ? String(clientOrderId) : String(id);
     const matches = (order: Order) =>
       clientOrderId !== undefined ? order.clientOrderId === wanted : order.id === wanted;
-    if (symbol === undefined)
+    if (symbol === undefined) {
       throw new OrderNotFound(`lighter order ${wanted}: a look-up needs the order's market`);
+    }
     const open = await this.fetchOpenOrders(symbol, undefined, undefined, rest);
     const found =
       open.find(matches) ??
       (await this.fetchClosedOrders(symbol, undefined, CLOSED_ORDERS_READ, rest)).find(matches);
-    if (!found) throw new OrderNotFound(`lighter order ${wanted} not found`);
+    if (!found) {
+      throw new OrderNotFound(`lighter order ${wanted} not found`);
+    }
     return found;
   };
 }

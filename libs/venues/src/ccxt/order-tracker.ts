@@ -34,7 +34,9 @@ export class OrderTracker {
 
   /** Our id for the venue's client order id (the venue's own when we never encoded it). */
   decode(venueClientOrderId: string | undefined): string {
-    if (!venueClientOrderId) return '';
+    if (!venueClientOrderId) {
+      return '';
+    }
     return (
       this.decoded.get(venueClientOrderId) ??
       this.decodeFallback(venueClientOrderId) ??
@@ -46,11 +48,15 @@ export class OrderTracker {
     const existing = this.orders.get(orderId);
     if (existing) {
       existing.amount ??= amount;
-      if (!existing.clientOrderId) existing.clientOrderId = clientOrderId;
+      if (!existing.clientOrderId) {
+        existing.clientOrderId = clientOrderId;
+      }
     } else {
       this.orders.set(orderId, { clientOrderId, amount, filled: new Big(0) });
     }
-    if (clientOrderId) this.byClientId.set(clientOrderId, orderId);
+    if (clientOrderId) {
+      this.byClientId.set(clientOrderId, orderId);
+    }
   }
 
   orderIdOf(clientOrderId: string): string | undefined {
@@ -63,10 +69,14 @@ export class OrderTracker {
 
   /** Records a fill once; false when it was already seen. */
   firstSighting(fillId: string): boolean {
-    if (this.seenFills.has(fillId)) return false;
+    if (this.seenFills.has(fillId)) {
+      return false;
+    }
     this.seenFills.add(fillId);
     this.fillOrder.push(fillId);
-    if (this.fillOrder.length > FILL_MEMORY) this.seenFills.delete(this.fillOrder.shift()!);
+    if (this.fillOrder.length > FILL_MEMORY) {
+      this.seenFills.delete(this.fillOrder.shift()!);
+    }
     return true;
   }
 
@@ -78,10 +88,13 @@ export class OrderTracker {
   filledGrew(orderId: string, filledSize: string): boolean {
     const last = this.reportedFilled.get(orderId) ?? new Big(0);
     const now = new Big(filledSize);
-    if (now.lte(last)) return false;
+    if (now.lte(last)) {
+      return false;
+    }
     this.reportedFilled.set(orderId, now);
-    if (this.reportedFilled.size > REPORTED_MEMORY)
+    if (this.reportedFilled.size > REPORTED_MEMORY) {
       this.reportedFilled.delete(this.reportedFilled.keys().next().value as string);
+    }
     return true;
   }
 
@@ -92,7 +105,9 @@ export class OrderTracker {
   /** Adds a fill to its order; true when the order is now complete. */
   addFill(orderId: string, size: string): boolean {
     const order = this.orders.get(orderId);
-    if (!order) return false;
+    if (!order) {
+      return false;
+    }
     order.filled = order.filled.plus(size);
     return order.amount !== undefined && order.filled.gte(order.amount);
   }

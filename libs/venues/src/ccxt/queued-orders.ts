@@ -44,7 +44,9 @@ export async function awaitQueued(
   let reads = 0;
   const deadline = Date.now() + QUEUE_SETTLE_MS;
   while (!done(order, reads) && Date.now() < deadline) {
-    if (reads > 0) await new Promise((resolve) => setTimeout(resolve, POLL_MS).unref());
+    if (reads > 0) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS).unref());
+    }
     order = await read();
     reads += 1;
   }
@@ -61,13 +63,15 @@ export function queuedRefusal(order: Order, venue: string): VenueError | undefin
     reason === 'POST_ONLY_WOULD_CROSS' ||
     reason === 'POST_ONLY_FAILED' ||
     reason === 'canceled-post-only'
-  )
+  ) {
     return new PostOnlyWouldCrossError(venue, `${venue} closed the order: ${String(reason)}`);
-  if (reason === 'NOT_ENOUGH_MARGIN' || reason === 'canceled-margin-not-allowed')
+  }
+  if (reason === 'NOT_ENOUGH_MARGIN' || reason === 'canceled-margin-not-allowed') {
     return new OrderRejectedError(
       venue,
       'insufficient_margin',
       `${venue} closed the order: ${String(reason)}`,
     );
+  }
   return undefined;
 }

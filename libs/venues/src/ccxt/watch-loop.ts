@@ -23,7 +23,9 @@ export class ConnectionSignal {
 
   failed(stream: string, reason: string): void {
     this.failing.add(stream);
-    if (this.down) return;
+    if (this.down) {
+      return;
+    }
     this.down = { atMs: Date.now() };
     this.events.emit('connection', { state: 'disconnected', atMs: this.down.atMs, reason });
   }
@@ -35,7 +37,9 @@ export class ConnectionSignal {
    */
   healthy(stream: string): void {
     this.failing.delete(stream);
-    if (!this.down || this.failing.size > 0) return;
+    if (!this.down || this.failing.size > 0) {
+      return;
+    }
     const disconnectedAtMs = this.down.atMs;
     this.down = undefined;
     const lastSeen = Math.min(disconnectedAtMs, this.lastAccountEventMs ?? disconnectedAtMs);
@@ -87,14 +91,22 @@ export class WatchLoop<T> {
         failures > 0 ? setTimeout(() => signal.healthy(name), this.options.graceMs) : undefined;
       try {
         const data = await watch();
-        if (grace) clearTimeout(grace);
-        if (this.stopped) return;
+        if (grace) {
+          clearTimeout(grace);
+        }
+        if (this.stopped) {
+          return;
+        }
         failures = 0;
         signal.healthy(name);
         onData(data);
       } catch (error) {
-        if (grace) clearTimeout(grace);
-        if (this.stopped) return;
+        if (grace) {
+          clearTimeout(grace);
+        }
+        if (this.stopped) {
+          return;
+        }
         failures += 1;
         this.options.onError?.(error);
         signal.failed(name, `${name}: ${error instanceof Error ? error.message : String(error)}`);

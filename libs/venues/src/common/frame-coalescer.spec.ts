@@ -29,7 +29,9 @@ class Peer {
   async received(index: number, count: number): Promise<string[]> {
     for (let waited = 0; waited < 2_000; waited += 5) {
       const reads = this.reads[index] ?? [];
-      if (reads.join('').length >= count) return reads;
+      if (reads.join('').length >= count) {
+        return reads;
+      }
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     throw new Error(`connection ${index} got ${JSON.stringify(this.reads[index])}`);
@@ -60,7 +62,9 @@ describe('frame coalescer', () => {
   });
 
   afterEach(async () => {
-    for (const socket of sockets.splice(0)) socket.destroy();
+    for (const socket of sockets.splice(0)) {
+      socket.destroy();
+    }
     await peer.close();
   });
 
@@ -120,7 +124,9 @@ describe('frame coalescer', () => {
         // Each step takes 0.1 ms: b1 has waited 0.3 ms at the end of b3's step.
         clock += 0.1;
         coalescer.stepEnded();
-        if (frame === 'b3;') expect(sent).toEqual(['b1;', 'b2;', 'b3;']);
+        if (frame === 'b3;') {
+          expect(sent).toEqual(['b1;', 'b2;', 'b3;']);
+        }
       }
       expect(sent).toEqual(['b1;', 'b2;', 'b3;']);
     });

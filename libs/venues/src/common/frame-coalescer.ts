@@ -34,7 +34,9 @@ export class FrameCoalescer {
 
   /** Runs `run` with coalescing; every held frame has left when it returns. */
   during(run: () => void): void {
-    if (this.open) return run();
+    if (this.open) {
+      return run();
+    }
     this.open = true;
     try {
       run();
@@ -46,10 +48,14 @@ export class FrameCoalescer {
 
   /** Called by a socket just before it writes a frame. */
   beforeWrite(socket: Socket): void {
-    if (!this.open) return;
+    if (!this.open) {
+      return;
+    }
     this.sentInStep = true;
     const now = this.now();
-    if (this.held === socket && now - this.heldSince < this.maxHoldMs) return;
+    if (this.held === socket && now - this.heldSince < this.maxHoldMs) {
+      return;
+    }
     this.flush();
     socket.cork();
     this.held = socket;
@@ -58,22 +64,30 @@ export class FrameCoalescer {
 
   /** One step of the run ended: if it sent nothing, or held them long enough, the frames leave now. */
   stepEnded(): void {
-    if (!this.sentInStep || (this.held && this.now() - this.heldSince >= this.maxHoldMs))
+    if (!this.sentInStep || (this.held && this.now() - this.heldSince >= this.maxHoldMs)) {
       this.flush();
+    }
     this.sentInStep = false;
   }
 
   /** Calls `callback` once the frames written so far have been handed to the kernel. */
   whenSent(callback: () => void): void {
-    if (this.held) this.onSent.push(callback);
-    else callback();
+    if (this.held) {
+      this.onSent.push(callback);
+    } else {
+      callback();
+    }
   }
 
   private flush(): void {
     const socket = this.held;
-    if (!socket) return;
+    if (!socket) {
+      return;
+    }
     this.held = null;
     socket.uncork();
-    for (const callback of this.onSent.splice(0)) callback();
+    for (const callback of this.onSent.splice(0)) {
+      callback();
+    }
   }
 }

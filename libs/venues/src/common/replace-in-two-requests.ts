@@ -15,7 +15,9 @@ export async function replaceInTwoRequests(
   request: ReplaceRequest,
 ): Promise<ReplaceResult> {
   const canceled = await client.cancel(request.target);
-  if (canceled.outcome !== 'canceled') return { canceled };
+  if (canceled.outcome !== 'canceled') {
+    return { canceled };
+  }
   if (
     request.expectedFilledSize !== undefined &&
     !(canceled.order && new Big(canceled.order.filledSize).eq(request.expectedFilledSize))
@@ -25,8 +27,9 @@ export async function replaceInTwoRequests(
   try {
     return { canceled, placed: await client.placePostOnly(request.next) };
   } catch (error) {
-    if (error instanceof PostOnlyWouldCrossError || error instanceof OrderRejectedError)
+    if (error instanceof PostOnlyWouldCrossError || error instanceof OrderRejectedError) {
       return { canceled, placeError: error };
+    }
     throw error;
   }
 }

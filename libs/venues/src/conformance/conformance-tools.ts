@@ -29,9 +29,12 @@ export class EventLog {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = (this.events[type] as Array<VenueEventMap[K]>).find(predicate);
-      if (found) return found;
-      if (Date.now() > deadline)
+      if (found) {
+        return found;
+      }
+      if (Date.now() > deadline) {
         throw new Error(`no matching ${type} event within ${timeoutMs} ms`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }
@@ -51,7 +54,9 @@ export class EventLog {
   }
 
   stop(): void {
-    for (const unsubscribe of this.unsubscribe) unsubscribe();
+    for (const unsubscribe of this.unsubscribe) {
+      unsubscribe();
+    }
   }
 }
 
@@ -68,7 +73,9 @@ export function minimumSize(market: VenueMarket, price: string): string {
   let size = new Big(market.entry.min_size);
   if (market.entry.min_notional) {
     const needed = new Big(market.entry.min_notional).div(price);
-    if (size.lt(needed)) size = needed.div(lot).round(0, Big.roundUp).times(lot);
+    if (size.lt(needed)) {
+      size = needed.div(lot).round(0, Big.roundUp).times(lot);
+    }
   }
   return size.times(1.2).div(lot).round(0, Big.roundUp).times(lot).toFixed();
 }

@@ -31,7 +31,9 @@ export class SuiteContext {
     this.log = new EventLog(this.client);
     const markets = await this.client.markets();
     const market = markets.find((candidate) => candidate.entry.symbol === this.harness.symbol);
-    if (!market) throw new Error(`the venue does not list ${this.harness.symbol}`);
+    if (!market) {
+      throw new Error(`the venue does not list ${this.harness.symbol}`);
+    }
     this.market = market;
     await this.client.subscribeBook(this.harness.symbol);
     this.size = this.harness.orderSize ?? minimumSize(market, (await this.book()).bestAsk!);
@@ -58,7 +60,9 @@ export class SuiteContext {
     const symbol = this.harness.symbol;
     await this.log.quiet('book', 25, 500);
     const latest = this.log.latestBook(symbol);
-    if (latest && latest.bestBid && latest.bestAsk) return latest;
+    if (latest && latest.bestBid && latest.bestAsk) {
+      return latest;
+    }
     return this.log.waitFor(
       'book',
       (update) => update.symbol === symbol && !!update.bestBid && !!update.bestAsk,
@@ -84,7 +88,9 @@ export class SuiteContext {
   readonly bidAtTop = async (): Promise<{ price: string; ahead: string }> => {
     const top = await this.book();
     const inside = plus(top.bestBid!, this.tick());
-    if (new Big(inside).lt(top.bestAsk!)) return { price: inside, ahead: '0' };
+    if (new Big(inside).lt(top.bestAsk!)) {
+      return { price: inside, ahead: '0' };
+    }
     return { price: top.bestBid!, ahead: top.bids[0].size };
   };
 

@@ -48,8 +48,12 @@ export function canonicalSymbol(baseAsset: string, multiplier: string = '1'): st
 /** `kPEPE` -> (PEPE, 1000); `1000PEPE` -> (PEPE, 1000); `BTC` -> (BTC, 1). */
 export function splitMultiplier(asset: string): { base: string; multiplier: string } {
   const kilo = /^k([A-Z0-9]{2,})$/.exec(asset);
-  if (kilo) return { base: kilo[1], multiplier: '1000' };
+  if (kilo) {
+    return { base: kilo[1], multiplier: '1000' };
+  }
   const numeric = /^(1[0]{2,})([A-Za-z][A-Za-z0-9]*)$/.exec(asset);
-  if (numeric) return { base: numeric[2], multiplier: numeric[1] };
+  if (numeric) {
+    return { base: numeric[2], multiplier: numeric[1] };
+  }
   return { base: asset, multiplier: '1' };
 }

@@ -17,16 +17,22 @@ class LocalSide {
 
   reset(levels: WireLevel[]): void {
     this.levels.length = 0;
-    for (const level of levels) this.apply(level);
+    for (const level of levels) {
+      this.apply(level);
+    }
   }
 
   apply([priceText, size]: WireLevel): void {
     const price = new Big(priceText);
     const { index, found } = this.find(price);
     const removing = signOf(new Big(size)) === 0;
-    if (found && removing) this.levels.splice(index, 1);
-    else if (found) this.levels[index].size = size;
-    else if (!removing) this.levels.splice(index, 0, { price, priceText, size });
+    if (found && removing) {
+      this.levels.splice(index, 1);
+    } else if (found) {
+      this.levels[index].size = size;
+    } else if (!removing) {
+      this.levels.splice(index, 0, { price, priceText, size });
+    }
   }
 
   private find(price: Big): { index: number; found: boolean } {
@@ -35,9 +41,14 @@ class LocalSide {
     while (low < high) {
       const mid = (low + high) >> 1;
       const cmp = compare(this.levels[mid].price, price);
-      if (cmp === 0) return { index: mid, found: true };
-      if (this.bids ? cmp > 0 : cmp < 0) low = mid + 1;
-      else high = mid;
+      if (cmp === 0) {
+        return { index: mid, found: true };
+      }
+      if (this.bids ? cmp > 0 : cmp < 0) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
     }
     return { index: low, found: false };
   }
@@ -78,10 +89,18 @@ export class LocalBook {
 
   /** 'applied', 'stale' (already seen) or 'gap' (resync needed). */
   delta(seq: number, bids: WireLevel[], asks: WireLevel[]): 'applied' | 'stale' | 'gap' {
-    if (this.seq < 0 || seq > this.seq + 1) return 'gap';
-    if (seq <= this.seq) return 'stale';
-    for (const level of bids) this.bids.apply(level);
-    for (const level of asks) this.asks.apply(level);
+    if (this.seq < 0 || seq > this.seq + 1) {
+      return 'gap';
+    }
+    if (seq <= this.seq) {
+      return 'stale';
+    }
+    for (const level of bids) {
+      this.bids.apply(level);
+    }
+    for (const level of asks) {
+      this.asks.apply(level);
+    }
     this.seq = seq;
     return 'applied';
   }

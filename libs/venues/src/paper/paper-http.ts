@@ -52,7 +52,9 @@ export class PaperHttp {
   /** The parsed 2xx body; anything else is thrown as a typed VenueError. */
   async call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
     const outcome = await this.exchange(method, path, options);
-    if (outcome.error) throw outcome.error;
+    if (outcome.error) {
+      throw outcome.error;
+    }
     return outcome.body as T;
   }
 
@@ -68,8 +70,9 @@ export class PaperHttp {
     const fullPath = `${this.base.pathname}${path}${search}`;
     const body = options.body === undefined ? '' : JSON.stringify(options.body);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (options.signed !== false)
+    if (options.signed !== false) {
       Object.assign(headers, signedHeaders(this.options.credentials, method, fullPath, body));
+    }
     const response = await this.send(
       method,
       fullPath,
@@ -78,8 +81,9 @@ export class PaperHttp {
       options.timeoutMs ?? this.options.requestTimeoutMs,
     );
     const parsed = parseBody(response.text);
-    if (response.status >= 200 && response.status < 300)
+    if (response.status >= 200 && response.status < 300) {
       return { status: response.status, body: parsed };
+    }
     return {
       status: response.status,
       body: parsed,
@@ -162,15 +166,23 @@ export class PaperHttp {
     if (body.code === 'api_key_taken' || body.code === 'registration_closed') {
       return new VenueAuthError(venue, message);
     }
-    if (body.code === 'post_only_would_cross') return new PostOnlyWouldCrossError(venue, message);
-    if (body.code === 'unknown_order') return new UnknownOrderError(venue, message);
-    if (status >= 500 && body.code !== 'venue_halted') return new VenueNetworkError(venue, message);
+    if (body.code === 'post_only_would_cross') {
+      return new PostOnlyWouldCrossError(venue, message);
+    }
+    if (body.code === 'unknown_order') {
+      return new UnknownOrderError(venue, message);
+    }
+    if (status >= 500 && body.code !== 'venue_halted') {
+      return new VenueNetworkError(venue, message);
+    }
     return new OrderRejectedError(venue, body.reason ?? body.code ?? `http_${status}`, message);
   }
 }
 
 function parseBody(text: string): unknown {
-  if (text === '') return {};
+  if (text === '') {
+    return {};
+  }
   try {
     return JSON.parse(text);
   } catch {

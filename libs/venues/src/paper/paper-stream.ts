@@ -140,7 +140,9 @@ export class PaperStream {
   /** Resolves at the first snapshot of the market. */
   subscribeBook(symbol: string, timeoutMs: number): Promise<void> {
     const existing = this.books.get(symbol);
-    if (existing && existing.seq >= 0) return Promise.resolve();
+    if (existing && existing.seq >= 0) {
+      return Promise.resolve();
+    }
     if (!this.books.has(symbol)) {
       this.books.set(
         symbol,
@@ -168,7 +170,9 @@ export class PaperStream {
   }
 
   unsubscribeBook(symbol: string): void {
-    if (this.books.delete(symbol)) this.send({ op: 'unsubscribe', channel: 'book', symbol });
+    if (this.books.delete(symbol)) {
+      this.send({ op: 'unsubscribe', channel: 'book', symbol });
+    }
   }
 
   private resubscribe(): void {
@@ -202,15 +206,18 @@ export class PaperStream {
       case 'book_delta':
         return this.onBook(message);
       case 'subscribed':
-        if (message.channel === 'account') this.onAccountReady();
+        if (message.channel === 'account') {
+          this.onAccountReady();
+        }
         return;
       case 'error':
         this.options.logger?.warn(
           { venue, code: message.code, error: message.error },
           'venue stream error',
         );
-        if (message.code === 'unauthorized')
+        if (message.code === 'unauthorized') {
           this.failReady(new VenueAuthError(venue, message.error));
+        }
         return;
       case 'response':
         return this.onAnswer(message.id, { status: message.status, body: message.body });
@@ -226,7 +233,9 @@ export class PaperStream {
     message: Extract<WireServerMessage, { type: 'book_snapshot' | 'book_delta' }>,
   ): void {
     const book = this.books.get(message.symbol);
-    if (!book) return;
+    if (!book) {
+      return;
+    }
     if (message.type === 'book_snapshot') {
       book.snapshot(message.seq, message.bids, message.asks);
       for (const waiter of this.bookWaiters.get(message.symbol) ?? []) {
@@ -236,7 +245,9 @@ export class PaperStream {
       this.bookWaiters.delete(message.symbol);
     } else {
       const outcome = book.delta(message.seq, message.bids, message.asks);
-      if (outcome === 'stale') return;
+      if (outcome === 'stale') {
+        return;
+      }
       if (outcome === 'gap') {
         // A lost delta: ask for a fresh snapshot rather than show a wrong book.
         this.options.logger?.warn(
@@ -254,7 +265,9 @@ export class PaperStream {
 
   private onAnswer(id: string, answer: SocketAnswer): void {
     const waiter = this.answers.get(id);
-    if (!waiter) return;
+    if (!waiter) {
+      return;
+    }
     this.answers.delete(id);
     clearTimeout(waiter.timer);
     waiter.resolve(answer);
@@ -303,8 +316,12 @@ export class PaperStream {
         new VenueAuthError(this.options.venue, 'stream handshake refused: bad credentials'),
       );
     }
-    if (!this.everConnected) return;
-    if (this.disconnectedAtMs !== undefined) return;
+    if (!this.everConnected) {
+      return;
+    }
+    if (this.disconnectedAtMs !== undefined) {
+      return;
+    }
     this.disconnectedAtMs = Date.now();
     this.options.events.emit('connection', {
       state: 'disconnected',
@@ -314,7 +331,9 @@ export class PaperStream {
   }
 
   private failReady(error: Error): void {
-    if (!this.readyWaiter) return;
+    if (!this.readyWaiter) {
+      return;
+    }
     clearTimeout(this.readyWaiter.timer);
     this.readyWaiter.reject(error);
     this.readyWaiter = undefined;

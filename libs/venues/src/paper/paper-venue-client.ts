@@ -146,14 +146,17 @@ export class PaperVenueClient implements VenueClient {
       signed: false,
     });
     const mapped = markets.map(toVenueMarket);
-    for (const market of mapped) this.bySymbol.set(market.entry.symbol, market);
+    for (const market of mapped) {
+      this.bySymbol.set(market.entry.symbol, market);
+    }
     return mapped;
   }
 
   async subscribeBook(symbol: string): Promise<void> {
     await this.connect();
-    if (!this.bySymbol.has(symbol))
+    if (!this.bySymbol.has(symbol)) {
       throw new OrderRejectedError(this.venue, 'unknown_market', `unknown market ${symbol}`);
+    }
     await this.stream.subscribeBook(symbol, this.options.connectTimeoutMs ?? 10_000);
   }
 
@@ -176,8 +179,9 @@ export class PaperVenueClient implements VenueClient {
       { method: 'DELETE', path: '/orders', options: { query: { ...params } } },
     );
     const body = outcome.body as { order?: WireOrder } & Partial<WireError>;
-    if (!outcome.error && body.order)
+    if (!outcome.error && body.order) {
       return { outcome: 'canceled', order: this.order$(body.order) };
+    }
     if (outcome.status === 409 && body.code === 'order_not_open' && body.order) {
       return { outcome: 'not_open', order: this.order$(body.order) };
     }
@@ -197,7 +201,9 @@ export class PaperVenueClient implements VenueClient {
       { op: 'replace', params },
       { method: 'POST', path: '/orders/replace', options: { body: params } },
     );
-    if (outcome.error) throw outcome.error;
+    if (outcome.error) {
+      throw outcome.error;
+    }
     const body = outcome.body as WireReplaceResult;
     return {
       canceled: { outcome: body.canceled.outcome, order: this.order$(body.canceled.order) },
@@ -260,7 +266,9 @@ export class PaperVenueClient implements VenueClient {
       { op: 'place', params },
       { method: 'POST', path: '/orders', options: { body: params, timeoutMs: lifetimeMs } },
     );
-    if (outcome.error) throw outcome.error;
+    if (outcome.error) {
+      throw outcome.error;
+    }
     return this.ack$(outcome.body as WirePlaceResult);
   }
 

@@ -46,23 +46,33 @@ export class ReconnectingSocket {
   }
 
   start(): void {
-    if (!this.stopped) return;
+    if (!this.stopped) {
+      return;
+    }
     this.stopped = false;
     this.open();
   }
 
   /** False when the socket is down; the message is dropped (resubscription covers it). */
   send(text: string): boolean {
-    if (!this.isOpen) return false;
-    if (this.transport) this.options.coalescer?.beforeWrite(this.transport);
+    if (!this.isOpen) {
+      return false;
+    }
+    if (this.transport) {
+      this.options.coalescer?.beforeWrite(this.transport);
+    }
     this.socket!.send(text);
     return true;
   }
 
   stop(): void {
     this.stopped = true;
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.reconnectTimer) {
+      clearTimeout(this.reconnectTimer);
+    }
+    if (this.heartbeat) {
+      clearInterval(this.heartbeat);
+    }
     this.socket?.removeAllListeners();
     this.socket?.on('error', () => undefined);
     this.socket?.terminate();
@@ -83,13 +93,19 @@ export class ReconnectingSocket {
     this.transport = undefined;
     let closed = false;
     const onGone = (reason: string, status?: number): void => {
-      if (closed) return;
+      if (closed) {
+        return;
+      }
       closed = true;
-      if (this.heartbeat) clearInterval(this.heartbeat);
+      if (this.heartbeat) {
+        clearInterval(this.heartbeat);
+      }
       socket.removeAllListeners();
       socket.on('error', () => undefined);
       socket.terminate();
-      if (this.stopped) return;
+      if (this.stopped) {
+        return;
+      }
       this.options.onClose(reason, status);
       this.scheduleReconnect();
     };
@@ -120,7 +136,9 @@ export class ReconnectingSocket {
       onGone(`silent for ${this.options.idleTimeoutMs} ms`);
       return;
     }
-    if (socket.readyState === WebSocket.OPEN) socket.send(this.options.ping());
+    if (socket.readyState === WebSocket.OPEN) {
+      socket.send(this.options.ping());
+    }
   }
 
   private scheduleReconnect(): void {
@@ -132,7 +150,9 @@ export class ReconnectingSocket {
     // Jitter spreads the reconnects of many clients after a venue-wide drop.
     const delay = ceiling / 2 + (Math.random() * ceiling) / 2;
     this.reconnectTimer = setTimeout(() => {
-      if (!this.stopped) this.open();
+      if (!this.stopped) {
+        this.open();
+      }
     }, delay);
   }
 }

@@ -16,11 +16,18 @@ export function toVenueMarket(wire: WireMarket): VenueMarket {
     lot_size: wire.lot_size,
     min_size: wire.min_size,
   };
-  if (wire.min_notional !== undefined) entry.min_notional = wire.min_notional;
-  if (wire.max_leverage !== undefined) entry.max_leverage = wire.max_leverage;
-  if (wire.isolated_only !== undefined) entry.isolated_only = wire.isolated_only;
-  if (wire.funding_interval_hours !== undefined)
+  if (wire.min_notional !== undefined) {
+    entry.min_notional = wire.min_notional;
+  }
+  if (wire.max_leverage !== undefined) {
+    entry.max_leverage = wire.max_leverage;
+  }
+  if (wire.isolated_only !== undefined) {
+    entry.isolated_only = wire.isolated_only;
+  }
+  if (wire.funding_interval_hours !== undefined) {
     entry.funding_interval_hours = wire.funding_interval_hours;
+  }
   if (wire.funding_rate !== undefined) {
     entry.live_funding_rate = wire.funding_rate;
     if (wire.funding_interval_hours) {
@@ -30,8 +37,12 @@ export function toVenueMarket(wire: WireMarket): VenueMarket {
       );
     }
   }
-  if (wire.volume_24h_usd !== undefined) entry.volume_24h_usd = wire.volume_24h_usd;
-  if (wire.open_interest_usd !== undefined) entry.open_interest_usd = wire.open_interest_usd;
+  if (wire.volume_24h_usd !== undefined) {
+    entry.volume_24h_usd = wire.volume_24h_usd;
+  }
+  if (wire.open_interest_usd !== undefined) {
+    entry.open_interest_usd = wire.open_interest_usd;
+  }
   return {
     canonical: canonicalSymbol(wire.base_asset, wire.contract_multiplier),
     contractMultiplier: wire.contract_multiplier,
@@ -56,7 +67,9 @@ export function toVenueOrder(exchange: string, market: string, wire: WireOrder):
     createdAtMs: wire.created_at_ms,
     updatedAtMs: wire.updated_at_ms,
   };
-  if (wire.avg_price !== undefined) order.averagePrice = wire.avg_price;
+  if (wire.avg_price !== undefined) {
+    order.averagePrice = wire.avg_price;
+  }
   return order;
 }
 

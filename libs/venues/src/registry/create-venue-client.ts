@@ -50,7 +50,9 @@ export function paperBaseUrl(
   config: VenueConfig,
   env: Record<string, string | undefined> = process.env,
 ): string {
-  if (config.endpoint) return config.endpoint.replace(/\/+$/, '');
+  if (config.endpoint) {
+    return config.endpoint.replace(/\/+$/, '');
+  }
   return `${(env['VENUE_SIM_URL'] || DEFAULT_VENUE_SIM_URL).replace(/\/+$/, '')}/venues/${config.id}`;
 }
 

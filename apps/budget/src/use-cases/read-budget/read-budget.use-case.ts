@@ -22,7 +22,9 @@ export class ReadBudgetUseCase {
     const lookup = await this.readiness.whenReady(() =>
       this.repository.readTrade(request.trade_id),
     );
-    if (lookup.kind === 'not_found') return { outcome: 'not_found', trade_id: request.trade_id };
+    if (lookup.kind === 'not_found') {
+      return { outcome: 'not_found', trade_id: request.trade_id };
+    }
     return {
       outcome: 'found',
       trade_id: request.trade_id,

@@ -38,7 +38,9 @@ export class RebuildBudgetsUseCase {
   ): Promise<Exclude<T, NotReady>> {
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const outcome = await operation();
-      if (outcome.kind !== 'not_ready') return outcome as Exclude<T, NotReady>;
+      if (outcome.kind !== 'not_ready') {
+        return outcome as Exclude<T, NotReady>;
+      }
       await this.ensureReady();
     }
     throw new AppError('budget_unavailable', 'the budget state is being rebuilt; try again');
@@ -80,19 +82,25 @@ export class RebuildBudgetsUseCase {
     }
     const plan = this.planFrom(live);
     const outcome = await this.repository.rebuild(plan, Date.now());
-    if (outcome === 'already') return;
+    if (outcome === 'already') {
+      return;
+    }
     this.logger.warn(
       { trades: plan.trades.length, accounts: plan.accounts.length, ms: Date.now() - started },
       'budget state rebuilt from the live trades in Postgres',
     );
-    for (const account of plan.accounts) await this.propagation.republish(account, 'rebuilt');
+    for (const account of plan.accounts) {
+      await this.propagation.republish(account, 'rebuilt');
+    }
     this.propagation.syncRows(plan.accounts);
   }
 
   private planFrom(live: TradeAccountsRow[]): RebuildPlan {
     const accounts = new Map<string, AccountTerms & { holders: HolderRef[] }>();
     const hold = (venue: string, wallet: string, holder: HolderRef): void => {
-      if (!isVenueId(venue)) return;
+      if (!isVenueId(venue)) {
+        return;
+      }
       const key = `${venue}:${wallet}`;
       const entry = accounts.get(key) ?? { ...this.terms.of({ venue, wallet }), holders: [] };
       entry.holders.push(holder);
@@ -108,7 +116,9 @@ export class RebuildBudgetsUseCase {
       const hedgeAccount = { venue: row.hedge_exchange, wallet: row.hedge_wallet };
       const hedge = this.terms.hedgeHolds(hedgeAccount) ? hedgeAccount : null;
       hold(maker.venue, maker.wallet, { tradeId: row.id, role: 'maker' });
-      if (hedge) hold(hedge.venue, hedge.wallet, { tradeId: row.id, role: 'hedge' });
+      if (hedge) {
+        hold(hedge.venue, hedge.wallet, { tradeId: row.id, role: 'hedge' });
+      }
       trades.push({ tradeId: row.id, maker, hedge });
     }
     return { accounts: [...accounts.values()], trades };

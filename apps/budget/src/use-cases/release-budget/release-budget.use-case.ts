@@ -37,7 +37,9 @@ export class ReleaseBudgetUseCase {
     tracing: Tracing = {},
   ): Promise<boolean> {
     const outcome = await this.readiness.whenReady(() => this.repository.release(tradeId));
-    if (outcome.kind === 'not_found') return false;
+    if (outcome.kind === 'not_found') {
+      return false;
+    }
     this.propagation.announce(outcome.changes, cause, tradeId, tracing);
     return true;
   }

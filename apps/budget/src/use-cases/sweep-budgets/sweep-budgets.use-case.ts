@@ -52,7 +52,9 @@ export class SweepBudgetsUseCase {
       this.owner,
       Math.max(this.settings.sweepIntervalMs, 1_000),
     );
-    if (!leased) return null;
+    if (!leased) {
+      return null;
+    }
     try {
       await this.readiness.ensureReady();
       const swept = await this.releaseEnded();
@@ -61,14 +63,20 @@ export class SweepBudgetsUseCase {
       let resized = 0;
       for (const account of accounts) {
         const outcome = await this.repository.rebalance(this.terms.of(account));
-        if (outcome.kind !== 'rebalanced') continue;
+        if (outcome.kind !== 'rebalanced') {
+          continue;
+        }
         resized += 1;
         this.propagation.announce([outcome.change], 'resized', null);
       }
-      for (const account of accounts) await this.propagation.republish(account, 'refresh');
+      for (const account of accounts) {
+        await this.propagation.republish(account, 'refresh');
+      }
       await this.propagation.writeRowsNow(accounts);
       const report = { swept, adopted, resized, accounts: accounts.length };
-      if (swept + adopted + resized > 0) this.logger.info(report, 'budget sweep changed holders');
+      if (swept + adopted + resized > 0) {
+        this.logger.info(report, 'budget sweep changed holders');
+      }
       return report;
     } finally {
       await this.repository.unlock('sweep', this.owner).catch(() => undefined);
@@ -84,7 +92,9 @@ export class SweepBudgetsUseCase {
       const row = rows.get(trade.tradeId);
       const ended = row !== undefined && !LIVE_TRADE_STATUSES.includes(row.status);
       const orphan = row === undefined && trade.reservedAtMs < orphanBefore;
-      if (!ended && !orphan) continue;
+      if (!ended && !orphan) {
+        continue;
+      }
       if (await this.release.release(trade.tradeId, 'swept')) {
         swept += 1;
         this.logger.info(
@@ -104,21 +114,27 @@ export class SweepBudgetsUseCase {
     const holding = new Set(held.map((trade) => trade.tradeId));
     let adopted = 0;
     for (const row of live) {
-      if (holding.has(row.id) || !(await this.adopt(row))) continue;
+      if (holding.has(row.id) || !(await this.adopt(row))) {
+        continue;
+      }
       adopted += 1;
     }
     return adopted;
   }
 
   private async adopt(row: TradeAccountsRow): Promise<boolean> {
-    if (!isVenueId(row.maker_exchange) || !isVenueId(row.hedge_exchange)) return false;
+    if (!isVenueId(row.maker_exchange) || !isVenueId(row.hedge_exchange)) {
+      return false;
+    }
     const maker = this.terms.of({ venue: row.maker_exchange, wallet: row.maker_wallet });
     const hedgeAccount = { venue: row.hedge_exchange, wallet: row.hedge_wallet };
     const hedge = this.terms.hedgeHolds(hedgeAccount) ? this.terms.of(hedgeAccount) : null;
     const outcome = await this.readiness.whenReady(() =>
       this.repository.reserve(row.id, maker, hedge, Date.now(), true),
     );
-    if (outcome.kind !== 'granted') return false;
+    if (outcome.kind !== 'granted') {
+      return false;
+    }
     this.logger.warn(
       { trade_id: row.id, rate_budget: outcome.shares.maker.share },
       'adopted a live trade that held no budget',

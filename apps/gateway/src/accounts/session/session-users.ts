@@ -20,7 +20,9 @@ export class SessionUsers {
 
   async ensure(principal: Principal): Promise<SessionUser> {
     const walletAddress = principal.walletAddress;
-    if (!walletAddress) throw new AppError('unauthorized', 'token has no wallet address claim');
+    if (!walletAddress) {
+      throw new AppError('unauthorized', 'token has no wallet address claim');
+    }
     return this.dataSource.transaction(async (db) => {
       const inserted: Array<{ id: string }> = await db.query(
         `INSERT INTO users (id, primary_wallet) VALUES ($1, $2)

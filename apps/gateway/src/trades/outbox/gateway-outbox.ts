@@ -46,12 +46,16 @@ export class GatewayOutbox implements OnApplicationBootstrap, OnApplicationShutd
     this.relay = new OutboxRelay(
       this.dataSource,
       async (row) => {
-        if (!this.link.connected) throw new Error('NATS is not connected');
+        if (!this.link.connected) {
+          throw new Error('NATS is not connected');
+        }
         await publish(row);
       },
       {
         onError: (error) => {
-          if (Date.now() - this.lastWarningMs < WARN_EVERY_MS) return;
+          if (Date.now() - this.lastWarningMs < WARN_EVERY_MS) {
+            return;
+          }
           this.lastWarningMs = Date.now();
           this.logger.warn({ err: error }, 'outbox relay failed; retrying on the next poll');
         },

@@ -28,7 +28,9 @@ export class SubscribeTrades {
     id?: RequestId,
   ): Promise<void> {
     const userId = connection.userId;
-    if (userId === undefined) return;
+    if (userId === undefined) {
+      return;
+    }
     if (tradeId === undefined) {
       this.registry.subscribeAllTrades(connection, userId);
       connection.reply(subscribedReply(undefined, undefined, id));
@@ -56,8 +58,11 @@ export class SubscribeTrades {
         { err: error, trade_id: tradeId, connection_id: connection.id },
         'trade lookup failed',
       );
-      if (alreadySubscribed) this.registry.confirmTrade(connection, tradeId);
-      else this.registry.dropTrade(connection, tradeId);
+      if (alreadySubscribed) {
+        this.registry.confirmTrade(connection, tradeId);
+      } else {
+        this.registry.dropTrade(connection, tradeId);
+      }
       connection.reply(
         errorReply('service_unavailable', 'could not check the trade; retry', {
           ...context,
@@ -77,6 +82,8 @@ export class SubscribeTrades {
     }
     const held = this.registry.confirmTrade(connection, tradeId);
     connection.reply(subscribedReply(tradeId, status, id));
-    for (const frame of held) connection.deliver(frame);
+    for (const frame of held) {
+      connection.deliver(frame);
+    }
   }
 }

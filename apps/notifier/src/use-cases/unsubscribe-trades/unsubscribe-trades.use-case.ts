@@ -13,9 +13,14 @@ export class UnsubscribeTrades {
 
   execute(connection: ClientConnection, tradeId: string | undefined, id?: RequestId): void {
     const userId = connection.userId;
-    if (userId === undefined) return;
-    if (tradeId === undefined) this.registry.unsubscribeAllTrades(connection, userId);
-    else this.registry.dropTrade(connection, tradeId);
+    if (userId === undefined) {
+      return;
+    }
+    if (tradeId === undefined) {
+      this.registry.unsubscribeAllTrades(connection, userId);
+    } else {
+      this.registry.dropTrade(connection, tradeId);
+    }
     connection.reply(unsubscribedReply(tradeId, id));
   }
 }

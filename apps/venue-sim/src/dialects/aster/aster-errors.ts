@@ -131,15 +131,23 @@ export function toAsterError(
   error: unknown,
   context: AsterErrorContext = {},
 ): AsterError | AnswerLost {
-  if (error instanceof AsterError || error instanceof AnswerLost) return error;
-  if (error instanceof HttpFailure) return fromOrderEntry(error, context);
-  if (error instanceof SimError) return fromEngine(error, context);
+  if (error instanceof AsterError || error instanceof AnswerLost) {
+    return error;
+  }
+  if (error instanceof HttpFailure) {
+    return fromOrderEntry(error, context);
+  }
+  if (error instanceof SimError) {
+    return fromEngine(error, context);
+  }
   return new AsterError('unknown');
 }
 
 function fromOrderEntry(failure: HttpFailure, context: AsterErrorContext): AsterError {
   const engine = engineRefusalOf(failure);
-  if (engine) return fromEngine(engine, context);
+  if (engine) {
+    return fromEngine(engine, context);
+  }
   switch (failure.code) {
     case 'rate_limited':
       return new AsterError(

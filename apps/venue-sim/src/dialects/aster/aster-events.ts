@@ -24,7 +24,9 @@ const DEPTH_STREAM = /^([a-z0-9]+)@depth(5|10|20)?(?:@(?:100|250|500)ms)?$/;
 /** The depth stream a stream name names, or undefined for any other stream. */
 export function parseDepthStream(name: string): DepthStream | undefined {
   const match = DEPTH_STREAM.exec(name);
-  if (!match) return undefined;
+  if (!match) {
+    return undefined;
+  }
   return { symbol: match[1].toUpperCase(), ...(match[2] ? { levels: Number(match[2]) } : {}) };
 }
 

@@ -40,25 +40,42 @@ export function parseNewOrder(
 ): AsterNewOrder {
   const symbol = required(params, 'symbol');
   const side = required(params, 'side');
-  if (side !== 'BUY' && side !== 'SELL') throw new AsterError('invalidSide');
+  if (side !== 'BUY' && side !== 'SELL') {
+    throw new AsterError('invalidSide');
+  }
   const type = required(params, 'type');
-  if (UNSUPPORTED_TYPES.has(type)) throw new AsterError('unsupported');
-  if (type !== 'LIMIT') throw new AsterError('invalidOrderType');
+  if (UNSUPPORTED_TYPES.has(type)) {
+    throw new AsterError('unsupported');
+  }
+  if (type !== 'LIMIT') {
+    throw new AsterError('invalidOrderType');
+  }
   const tif = required(params, 'timeInForce');
-  if (UNSUPPORTED_TIFS.has(tif)) throw new AsterError('unsupported');
-  if (tif !== 'GTX' && tif !== 'IOC' && tif !== 'GTC') throw new AsterError('invalidTimeInForce');
+  if (UNSUPPORTED_TIFS.has(tif)) {
+    throw new AsterError('unsupported');
+  }
+  if (tif !== 'GTX' && tif !== 'IOC' && tif !== 'GTC') {
+    throw new AsterError('invalidTimeInForce');
+  }
   const quantity = decimal(params, 'quantity');
   const price = decimal(params, 'price');
-  if (Number(quantity) <= 0) throw new AsterError('qtyBelowZero');
-  if (Number(price) <= 0) throw new AsterError('priceBelowZero');
+  if (Number(quantity) <= 0) {
+    throw new AsterError('qtyBelowZero');
+  }
+  if (Number(price) <= 0) {
+    throw new AsterError('priceBelowZero');
+  }
   const positionSide = params['positionSide'];
-  if (positionSide !== undefined && positionSide !== 'BOTH')
+  if (positionSide !== undefined && positionSide !== 'BOTH') {
     throw new AsterError('positionSideMismatch');
-  if (params['reduceOnly'] !== undefined && params['reduceOnly'] !== 'false')
+  }
+  if (params['reduceOnly'] !== undefined && params['reduceOnly'] !== 'false') {
     throw new AsterError('unsupported');
+  }
   const given = params['newClientOrderId'];
-  if (given !== undefined && !CLIENT_ORDER_ID.test(given))
+  if (given !== undefined && !CLIENT_ORDER_ID.test(given)) {
     throw new AsterError('invalidClientOrderId');
+  }
   return {
     command: {
       symbol,
@@ -82,30 +99,41 @@ export function parseOrderTarget(params: Record<string, string>): {
   const { orderId, origClientOrderId } = params;
   if (orderId !== undefined && orderId !== '') {
     const engineId = engineOrderId(orderId);
-    if (!engineId) throw new AsterError('mandatoryParameter', ['orderId']);
+    if (!engineId) {
+      throw new AsterError('mandatoryParameter', ['orderId']);
+    }
     return { symbol, target: { orderId: engineId } };
   }
-  if (origClientOrderId !== undefined && origClientOrderId !== '')
+  if (origClientOrderId !== undefined && origClientOrderId !== '') {
     return { symbol, target: { clientOrderId: origClientOrderId } };
+  }
   throw new AsterError('eitherParameter', ['orderId', 'origClientOrderId']);
 }
 
 export function required(params: Record<string, string>, name: string): string {
   const value = params[name];
-  if (value === undefined || value === '') throw new AsterError('mandatoryParameter', [name]);
+  if (value === undefined || value === '') {
+    throw new AsterError('mandatoryParameter', [name]);
+  }
   return value;
 }
 
 function decimal(params: Record<string, string>, name: string): string {
   const value = required(params, name);
-  if (!DECIMAL.test(value)) throw new AsterError('invalidParameter', [name]);
+  if (!DECIMAL.test(value)) {
+    throw new AsterError('invalidParameter', [name]);
+  }
   return value;
 }
 
 /** An optional non-negative integer parameter (a limit, a time, an id). */
 export function integer(params: Record<string, string>, name: string): number | undefined {
   const value = params[name];
-  if (value === undefined || value === '') return undefined;
-  if (!/^\d{1,16}$/.test(value)) throw new AsterError('invalidParameter', [name]);
+  if (value === undefined || value === '') {
+    return undefined;
+  }
+  if (!/^\d{1,16}$/.test(value)) {
+    throw new AsterError('invalidParameter', [name]);
+  }
   return Number(value);
 }

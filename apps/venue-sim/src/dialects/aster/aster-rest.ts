@@ -55,10 +55,11 @@ export class AsterRest {
 
   addRoutes(router: Router): void {
     const pub = (path: string, handler: (query: URLSearchParams) => unknown): void => {
-      for (const version of ['v1', 'v3'])
+      for (const version of ['v1', 'v3']) {
         router.add('GET', `${BASE}/fapi/${version}/${path}`, (context) =>
           this.answer(() => ({ status: 200, body: handler(context.query) })),
         );
+      }
     };
     pub('ping', () => ({}));
     pub('time', () => ({ serverTime: Date.now() }));
@@ -113,12 +114,13 @@ export class AsterRest {
         this.eachMarket(new URLSearchParams(call.params), wire.leverageBracket),
       ),
     );
-    for (const version of ['v3', 'v4'])
+    for (const version of ['v3', 'v4']) {
       router.add('GET', `${BASE}/fapi/${version}/account`, (context) =>
         this.signed(context, undefined, (call) =>
           this.query(call, (venue) => wire.accountInfo(venue, call.accountId, Date.now())),
         ),
       );
+    }
     // The builders the user approved: none (integrator fees are not modelled).
     fapi('GET', 'builder', undefined, (call) => this.query(call, () => []));
     fapi('POST', 'listenKey', undefined, (call) =>
@@ -128,15 +130,18 @@ export class AsterRest {
     );
     fapi('PUT', 'listenKey', undefined, (call) =>
       this.query(call, () => {
-        if (!this.deps.listenKeys.keepAlive(call.accountId, Date.now()))
+        if (!this.deps.listenKeys.keepAlive(call.accountId, Date.now())) {
           throw new AsterError('invalidListenKey');
+        }
         return {};
       }),
     );
     fapi('DELETE', 'listenKey', undefined, (call) =>
       this.query(call, () => {
         const key = this.deps.listenKeys.close(call.accountId, Date.now());
-        if (key) this.deps.closeListenKey(key);
+        if (key) {
+          this.deps.closeListenKey(key);
+        }
         return {};
       }),
     );
@@ -169,8 +174,12 @@ export class AsterRest {
     try {
       const signed = await verifyAsterRequest(raw, Date.now(), this.nonces);
       const accountId = this.deps.funding.account(ASTER, signed.user);
-      if (!accountId) throw new AsterError('notAuthorized');
-      if (op === 'place') errorContext = { tif: signed.params['timeInForce'] };
+      if (!accountId) {
+        throw new AsterError('notAuthorized');
+      }
+      if (op === 'place') {
+        errorContext = { tif: signed.params['timeInForce'] };
+      }
       return await handler({
         params: signed.params,
         signed,
@@ -184,7 +193,9 @@ export class AsterRest {
       });
     } catch (error) {
       const refusal = toAsterError(error, errorContext);
-      if (refusal instanceof AnswerLost) throw refusal;
+      if (refusal instanceof AnswerLost) {
+        throw refusal;
+      }
       return refusal.reply();
     }
   }
@@ -206,7 +217,9 @@ export class AsterRest {
     return this.deps.orders.execute(call.request, { op: 'place', fields }, (venue) => {
       const outcome = venue.desk.place(call.accountId, order.command);
       // A client order id names one order for good; the engine's safe retry is the paper protocol's.
-      if (outcome.duplicate) throw new AsterError('duplicateClientOrderId');
+      if (outcome.duplicate) {
+        throw new AsterError('duplicateClientOrderId');
+      }
       this.tifs.set(outcome.order.orderId, order.tif);
       return { status: 200, body: wire.asterOrder(venue, outcome.order, order.tif) };
     });
@@ -219,7 +232,9 @@ export class AsterRest {
       { op: 'cancel', fields: expiry(call.signed) },
       (venue) => {
         const known = venue.desk.find(call.accountId, target);
-        if (known.symbol !== symbol) throw new AsterError('unknownOrderSent');
+        if (known.symbol !== symbol) {
+          throw new AsterError('unknownOrderSent');
+        }
         const order = venue.desk.cancel(call.accountId, target);
         return { status: 200, body: wire.asterOrder(venue, order, this.tifOf(order)) };
       },
@@ -232,14 +247,17 @@ export class AsterRest {
     const open = order.status === 'open' || order.status === 'partially_filled';
     // Closed orders without a fill are kept 7 days (docs, Query Order).
     const forgotten = !open && order.filledLots === 0 && order.createdAtMs + WEEK_MS < Date.now();
-    if (order.symbol !== symbol || forgotten || (openOnly && !open))
+    if (order.symbol !== symbol || forgotten || (openOnly && !open)) {
       throw new AsterError('noSuchOrder');
+    }
     return wire.asterOrder(venue, order, this.tifOf(order));
   }
 
   private openOrders(venue: VenueEngine, call: SignedCall) {
     const symbol = call.params['symbol'];
-    if (symbol !== undefined) this.market(symbol);
+    if (symbol !== undefined) {
+      this.market(symbol);
+    }
     return venue.registry
       .open(call.accountId)
       .filter((order) => symbol === undefined || order.symbol === symbol)
@@ -267,7 +285,9 @@ export class AsterRest {
   private depth(query: URLSearchParams) {
     const market = this.market(query.get('symbol') ?? '');
     const limit = Number(query.get('limit') ?? 500);
-    if (!DEPTH_LIMITS.has(limit)) throw new AsterError('invalidParameter', ['limit']);
+    if (!DEPTH_LIMITS.has(limit)) {
+      throw new AsterError('invalidParameter', ['limit']);
+    }
     return wire.depthSnapshot(market, limit, Date.now());
   }
 
@@ -289,7 +309,9 @@ export class AsterRest {
 
   private market(symbol: string): MarketState {
     const market = this.venue().markets.get(symbol);
-    if (!market) throw new AsterError('badSymbol');
+    if (!market) {
+      throw new AsterError('badSymbol');
+    }
     return market;
   }
 
@@ -303,7 +325,9 @@ export class AsterRest {
       return reply();
     } catch (error) {
       const refusal = toAsterError(error);
-      if (refusal instanceof AnswerLost) throw refusal;
+      if (refusal instanceof AnswerLost) {
+        throw refusal;
+      }
       return refusal.reply();
     }
   }
@@ -319,7 +343,9 @@ export class AsterRest {
  * the query, as its own Python example sends them).
  */
 function rawParams(context: RequestContext): string {
-  if (context.rawBody !== '') return context.rawBody;
+  if (context.rawBody !== '') {
+    return context.rawBody;
+  }
   const at = context.pathWithQuery.indexOf('?');
   return at < 0 ? '' : context.pathWithQuery.slice(at + 1);
 }

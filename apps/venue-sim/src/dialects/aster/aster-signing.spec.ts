@@ -45,7 +45,9 @@ function ccxtSigned(privateKey: Hex, params: Record<string, unknown>, atMs = Dat
   const exchange = new ccxt.pro['aster']({ privateKey });
   exchange.milliseconds = () => atMs;
   const { body } = exchange.sign('v3/order', 'fapiPrivate', 'POST', params);
-  if (!body) throw new Error('ccxt signed no body');
+  if (!body) {
+    throw new Error('ccxt signed no body');
+  }
   return body;
 }
 
@@ -53,7 +55,9 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: number; msg: 
   try {
     await promise;
   } catch (error) {
-    if (error instanceof AsterError) return { code: error.code, msg: error.message };
+    if (error instanceof AsterError) {
+      return { code: error.code, msg: error.message };
+    }
     throw error;
   }
   throw new Error('expected a refusal');
@@ -143,7 +147,9 @@ describe('Aster v3 request signatures', () => {
       msg: 'Nonce Expired',
     });
     const now = Date.now();
-    for (let i = 1; i <= 100; i += 1) nonces.accept(wallet, now * 1000 + i);
+    for (let i = 1; i <= 100; i += 1) {
+      nonces.accept(wallet, now * 1000 + i);
+    }
     const older = ccxtSigned(walletKey, ORDER, now - 1);
     expect((await refusal(verifyAsterRequest(older, now, nonces))).code).toBe(-4225);
   });

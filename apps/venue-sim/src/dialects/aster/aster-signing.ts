@@ -48,13 +48,20 @@ export class NonceBook {
 
   accept(user: string, nonceUs: number): void {
     const list = this.recent.get(user) ?? [];
-    if (list.includes(nonceUs)) throw new AsterError('nonceExpired');
-    if (list.length >= RECENT_NONCES_PER_USER && nonceUs < list[0])
+    if (list.includes(nonceUs)) {
       throw new AsterError('nonceExpired');
+    }
+    if (list.length >= RECENT_NONCES_PER_USER && nonceUs < list[0]) {
+      throw new AsterError('nonceExpired');
+    }
     let index = list.findIndex((known) => known > nonceUs);
-    if (index < 0) index = list.length;
+    if (index < 0) {
+      index = list.length;
+    }
     list.splice(index, 0, nonceUs);
-    if (list.length > RECENT_NONCES_PER_USER) list.shift();
+    if (list.length > RECENT_NONCES_PER_USER) {
+      list.shift();
+    }
     this.recent.set(user, list);
   }
 }
@@ -62,9 +69,13 @@ export class NonceBook {
 /** The signed string and its signature, split where the venue splits them. */
 export function splitSignedString(raw: string): { msg: string; signature: string } {
   const at = raw.lastIndexOf(SIGNATURE_MARK);
-  if (at < 0) throw new AsterError('mandatoryParameter', ['signature']);
+  if (at < 0) {
+    throw new AsterError('mandatoryParameter', ['signature']);
+  }
   const signature = raw.slice(at + SIGNATURE_MARK.length);
-  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) throw new AsterError('badSignature');
+  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) {
+    throw new AsterError('badSignature');
+  }
   return { msg: raw.slice(0, at), signature };
 }
 
@@ -72,7 +83,9 @@ export function splitSignedString(raw: string): { msg: string; signature: string
 export function parseParams(encoded: string): Record<string, string> {
   const params: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(encoded)) {
-    if (key in params) throw new AsterError('duplicateParameter');
+    if (key in params) {
+      throw new AsterError('duplicateParameter');
+    }
     params[key] = value;
   }
   return params;
@@ -116,22 +129,36 @@ export async function verifyAsterRequest(
   for (const field of ['nonce', 'user', 'signer'] as const) {
     const value = params[field];
     const valid = field === 'nonce' ? NONCE.test(value ?? '') : ADDRESS.test(value ?? '');
-    if (!valid) throw new AsterError('mandatoryParameter', [field]);
+    if (!valid) {
+      throw new AsterError('mandatoryParameter', [field]);
+    }
   }
   const signer = params['signer'].toLowerCase();
   const user = params['user'].toLowerCase();
-  if ((await recoverAsterSigner(msg, signature)) !== signer) throw new AsterError('badSignature');
-  if (signer !== user) throw new AsterError('notAuthorized');
+  if ((await recoverAsterSigner(msg, signature)) !== signer) {
+    throw new AsterError('badSignature');
+  }
+  if (signer !== user) {
+    throw new AsterError('notAuthorized');
+  }
   const nonceUs = Number(params['nonce']);
-  if (Math.abs(nonceUs - nowMs * 1000) > NONCE_WINDOW_US) throw new AsterError('outsideRecvWindow');
+  if (Math.abs(nonceUs - nowMs * 1000) > NONCE_WINDOW_US) {
+    throw new AsterError('outsideRecvWindow');
+  }
   const expiresAtMs = recvWindowExpiry(params['recvWindow'], nonceUs);
-  if (expiresAtMs !== undefined && nowMs > expiresAtMs) throw new AsterError('outsideRecvWindow');
+  if (expiresAtMs !== undefined && nowMs > expiresAtMs) {
+    throw new AsterError('outsideRecvWindow');
+  }
   nonces.accept(user, nonceUs);
   return { user, signer, nonceUs, params, ...(expiresAtMs !== undefined ? { expiresAtMs } : {}) };
 }
 
 function recvWindowExpiry(recvWindow: string | undefined, nonceUs: number): number | undefined {
-  if (recvWindow === undefined) return undefined;
-  if (!/^\d{1,8}$/.test(recvWindow)) throw new AsterError('invalidParameter', ['recvWindow']);
+  if (recvWindow === undefined) {
+    return undefined;
+  }
+  if (!/^\d{1,8}$/.test(recvWindow)) {
+    throw new AsterError('invalidParameter', ['recvWindow']);
+  }
   return Math.floor(nonceUs / 1000) + Number(recvWindow);
 }

@@ -20,7 +20,9 @@ class RawSocket {
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
       this.messages.push(JSON.parse(data.toString()) as Message);
-      for (const wake of this.waiters.splice(0)) wake();
+      for (const wake of this.waiters.splice(0)) {
+        wake();
+      }
     });
   }
 
@@ -40,8 +42,12 @@ class RawSocket {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.messages.find(match);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error('no matching message');
+      if (found) {
+        return found;
+      }
+      if (Date.now() > deadline) {
+        throw new Error('no matching message');
+      }
       await new Promise<void>((resolve) => {
         this.waiters.push(resolve);
         setTimeout(resolve, 50);
@@ -113,14 +119,19 @@ describe('aster dialect: WebSocket streams', () => {
       const bids = new Map(snapshot.bids.map(([price, size]) => [price, size]));
       const asks = new Map(snapshot.asks.map(([price, size]) => [price, size]));
       events.forEach((event, index) => {
-        if (index > 0) expect(event.pu).toBe(events[index - 1].u);
+        if (index > 0) {
+          expect(event.pu).toBe(events[index - 1].u);
+        }
         for (const [side, levels] of [
           [bids, event.b],
           [asks, event.a],
         ] as const) {
           for (const [price, size] of levels) {
-            if (new Big(size).eq(0)) side.delete(price);
-            else side.set(price, size);
+            if (new Big(size).eq(0)) {
+              side.delete(price);
+            } else {
+              side.set(price, size);
+            }
           }
         }
       });

@@ -61,8 +61,9 @@ export class AsterStreams {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(request.url ?? '/', 'http://venue-sim');
     const path = url.pathname.slice(`/dialects/${this.venueId}`.length);
-    if (this.deps.faults.socketsBlocked(this.venueId))
+    if (this.deps.faults.socketsBlocked(this.venueId)) {
       return refuseUpgrade(socket, 503, 'Service Unavailable');
+    }
     let streams: string[] = [];
     let combined = false;
     let listenKey: string | undefined;
@@ -73,11 +74,16 @@ export class AsterStreams {
     } else if (path.startsWith('/ws/')) {
       const name = decodeURIComponent(path.slice('/ws/'.length));
       accountId = this.deps.listenKeys.accountOf(name, Date.now());
-      if (accountId) listenKey = name;
-      else if (/^[a-z0-9!_]+@[a-zA-Z0-9@_]+$/.test(name)) streams = [name];
-      else return refuseUpgrade(socket, 400, 'Bad Request');
-      if (accountId && this.deps.faults.walletSocketsBlocked(this.venueId, accountId))
+      if (accountId) {
+        listenKey = name;
+      } else if (/^[a-z0-9!_]+@[a-zA-Z0-9@_]+$/.test(name)) {
+        streams = [name];
+      } else {
+        return refuseUpgrade(socket, 400, 'Bad Request');
+      }
+      if (accountId && this.deps.faults.walletSocketsBlocked(this.venueId, accountId)) {
         return refuseUpgrade(socket, 503, 'Service Unavailable');
+      }
     } else if (path !== '/ws') {
       return refuseUpgrade(socket, 404, 'Not Found');
     }
@@ -102,9 +108,13 @@ export class AsterStreams {
     const texts = new Map<string, string>();
     for (const entry of this.sockets) {
       for (const name of entry.streams) {
-        if (!name.startsWith(`${lower}@depth`)) continue;
+        if (!name.startsWith(`${lower}@depth`)) {
+          continue;
+        }
         const stream = parseDepthStream(name);
-        if (!stream) continue;
+        if (!stream) {
+          continue;
+        }
         let text = texts.get(`${entry.combined}:${name}`);
         if (text === undefined) {
           const market = this.venue().market(symbol);
@@ -131,25 +141,33 @@ export class AsterStreams {
       case 'partially_filled':
       case 'filled':
         // Reported by the fill's TRADE execution.
-        if (order.status === 'filled') this.announced.delete(order.orderId);
+        if (order.status === 'filled') {
+          this.announced.delete(order.orderId);
+        }
         return;
     }
   }
 
   fill(fill: EngineFill): void {
     const order = this.venue().registry.orderById(fill.orderId);
-    if (!order) return;
+    if (!order) {
+      return;
+    }
     this.announce(order);
     const status = order.filledLots === order.sizeLots ? 'FILLED' : 'PARTIALLY_FILLED';
     this.toAccount(order, { type: 'TRADE', status, fill });
     const update = JSON.stringify(accountUpdate(this.venue(), fill));
-    for (const entry of this.userSockets(fill.accountId)) entry.connection.send(update);
+    for (const entry of this.userSockets(fill.accountId)) {
+      entry.connection.send(update);
+    }
   }
 
   /** Closes the user data sockets of a listenKey that was deleted. */
   closeListenKey(key: string): void {
     for (const entry of this.sockets) {
-      if (entry.listenKey !== key) continue;
+      if (entry.listenKey !== key) {
+        continue;
+      }
       entry.connection.socket.close();
       this.sockets.delete(entry);
     }
@@ -168,7 +186,9 @@ export class AsterStreams {
   }
 
   private announce(order: EngineOrder): void {
-    if (this.announced.has(order.orderId)) return;
+    if (this.announced.has(order.orderId)) {
+      return;
+    }
     this.announced.add(order.orderId);
     this.toAccount(order, { type: 'NEW', status: 'NEW' });
   }
@@ -188,7 +208,9 @@ export class AsterStreams {
     const now = Date.now();
     const live: AsterSocket[] = [];
     for (const entry of this.sockets) {
-      if (!entry.listenKey || entry.expired || entry.connection.accountId !== accountId) continue;
+      if (!entry.listenKey || entry.expired || entry.connection.accountId !== accountId) {
+        continue;
+      }
       if (this.deps.listenKeys.accountOf(entry.listenKey, now) === accountId) {
         live.push(entry);
         continue;
@@ -206,14 +228,16 @@ export class AsterStreams {
     } catch {
       return this.reply(entry, { code: 3, msg: 'Invalid JSON: expected value at line 1 column 1' });
     }
-    if (!message || typeof message !== 'object' || Array.isArray(message))
+    if (!message || typeof message !== 'object' || Array.isArray(message)) {
       return this.reply(entry, { code: 3, msg: 'Invalid JSON: expected value at line 1 column 1' });
+    }
     const { method, params, id } = message as { method?: unknown; params?: unknown; id?: unknown };
-    if (id !== undefined && id !== null && !(Number.isSafeInteger(id) && (id as number) >= 0))
+    if (id !== undefined && id !== null && !(Number.isSafeInteger(id) && (id as number) >= 0)) {
       return this.reply(entry, {
         code: 2,
         msg: 'Invalid request: request ID must be an unsigned integer',
       });
+    }
     const requestId = (id as number | undefined) ?? null;
     if (typeof method !== 'string' || !METHODS.includes(method)) {
       return this.reply(entry, {
@@ -230,18 +254,27 @@ export class AsterStreams {
           args.filter((name): name is string => typeof name === 'string'),
         );
       case 'UNSUBSCRIBE':
-        for (const name of args) if (typeof name === 'string') entry.streams.delete(name);
+        for (const name of args) {
+          if (typeof name === 'string') {
+            entry.streams.delete(name);
+          }
+        }
         return this.reply(entry, { result: null, id: requestId });
       case 'LIST_SUBSCRIPTIONS':
         return this.reply(entry, { result: [...entry.streams], id: requestId });
       case 'SET_PROPERTY':
-        if (args[0] !== 'combined') return this.reply(entry, { code: 0, msg: 'Unknown property' });
-        if (typeof args[1] !== 'boolean')
+        if (args[0] !== 'combined') {
+          return this.reply(entry, { code: 0, msg: 'Unknown property' });
+        }
+        if (typeof args[1] !== 'boolean') {
           return this.reply(entry, { code: 1, msg: 'Invalid value type: expected Boolean' });
+        }
         entry.combined = args[1];
         return this.reply(entry, { result: null, id: requestId });
       case 'GET_PROPERTY':
-        if (args[0] !== 'combined') return this.reply(entry, { code: 0, msg: 'Unknown property' });
+        if (args[0] !== 'combined') {
+          return this.reply(entry, { code: 0, msg: 'Unknown property' });
+        }
         return this.reply(entry, { result: entry.combined, id: requestId });
     }
   }
@@ -252,7 +285,9 @@ export class AsterStreams {
       entry.streams.add(name);
       const stream = parseDepthStream(name);
       const market = stream && this.venue().markets.get(stream.symbol);
-      if (!stream || stream.levels === undefined || !market) continue;
+      if (!stream || stream.levels === undefined || !market) {
+        continue;
+      }
       entry.connection.send(
         frame(entry.combined, name, depthEvent(market, stream, market.book.seq, Date.now())),
       );

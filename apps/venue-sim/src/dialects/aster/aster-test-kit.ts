@@ -37,7 +37,9 @@ export async function asterTrader(
   funded = true,
 ): Promise<{ exchange: AsterCcxt; address: string }> {
   const { privateKey, address } = walletOf(label);
-  if (funded) await world.control.deposit('aster', address, '100000');
+  if (funded) {
+    await world.control.deposit('aster', address, '100000');
+  }
   const exchange = (await createCcxtExchange(
     'aster',
     { privateKey, walletAddress: address },

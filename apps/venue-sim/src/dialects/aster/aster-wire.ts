@@ -28,7 +28,9 @@ export function asterStatus(order: EngineOrder): AsterOrderStatus {
 }
 
 export function averagePrice(market: MarketState, order: EngineOrder): string {
-  if (order.filledLots === 0) return '0';
+  if (order.filledLots === 0) {
+    return '0';
+  }
   return order.filledValue.div(market.lot.toBig(order.filledLots)).round(8).toFixed();
 }
 
@@ -295,7 +297,9 @@ export function unrealizedTotal(venue: VenueEngine, accountId: string): Big {
   let total = new Big(0);
   for (const symbol of account.positions.keys()) {
     const mark = marks.get(symbol);
-    if (mark) total = total.plus(account.unrealizedPnl(symbol, mark));
+    if (mark) {
+      total = total.plus(account.unrealizedPnl(symbol, mark));
+    }
   }
   return total;
 }

@@ -24,7 +24,9 @@ export class ListenKeys {
       return active.key;
     }
     const stale = this.byAccount.get(accountId);
-    if (stale) this.byKey.delete(stale.key);
+    if (stale) {
+      this.byKey.delete(stale.key);
+    }
     const entry = {
       key: randomBytes(32).toString('hex'),
       accountId,
@@ -38,7 +40,9 @@ export class ListenKeys {
   /** Extends the account's active key; false when it has none. */
   keepAlive(accountId: string, nowMs: number): boolean {
     const active = this.activeOf(accountId, nowMs);
-    if (!active) return false;
+    if (!active) {
+      return false;
+    }
     active.expiresAtMs = nowMs + LISTEN_KEY_VALIDITY_MS;
     return true;
   }
@@ -46,7 +50,9 @@ export class ListenKeys {
   /** Ends the account's key; returns it (its sockets close), undefined when there was none. */
   close(accountId: string, nowMs: number): string | undefined {
     const active = this.activeOf(accountId, nowMs);
-    if (!active) return undefined;
+    if (!active) {
+      return undefined;
+    }
     this.byKey.delete(active.key);
     this.byAccount.delete(accountId);
     return active.key;

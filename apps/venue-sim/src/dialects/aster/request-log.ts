@@ -35,13 +35,17 @@ export class RequestLog {
     const user = (params['user'] ?? '').toLowerCase();
     const list = this.byUser.get(user) ?? [];
     list.push({ atMs, method, path, user, params });
-    if (list.length > MAX_PER_USER) list.shift();
+    if (list.length > MAX_PER_USER) {
+      list.shift();
+    }
     this.byUser.set(user, list);
   }
 
   /** The user's requests, oldest first (every user's when `user` is undefined). */
   requests(user?: string): LoggedRequest[] {
-    if (user !== undefined) return [...(this.byUser.get(user.toLowerCase()) ?? [])];
+    if (user !== undefined) {
+      return [...(this.byUser.get(user.toLowerCase()) ?? [])];
+    }
     return [...this.byUser.values()].flat().sort((a, b) => a.atMs - b.atMs);
   }
 }

@@ -53,10 +53,12 @@ export class ExtendedAccounts {
   private nextVault = 500_000;
 
   issue(wallet: string, starkKey: string): ExtendedAccount {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(wallet))
+    if (!/^0x[0-9a-fA-F]{40}$/.test(wallet)) {
       throw new ExtendedError(400, 1133, 'wallet must be a 0x-prefixed address');
-    if (!/^0x[0-9a-fA-F]{1,64}$/.test(starkKey))
+    }
+    if (!/^0x[0-9a-fA-F]{1,64}$/.test(starkKey)) {
       throw new ExtendedError(400, 1100, 'Invalid Starknet public key.');
+    }
     this.nextAccountId += 1;
     this.nextVault += 1;
     const account: ExtendedAccount = {
@@ -73,7 +75,9 @@ export class ExtendedAccounts {
   ofKey(apiKey: string | string[] | undefined): ExtendedAccount {
     const key = Array.isArray(apiKey) ? apiKey[0] : apiKey;
     const account = key ? this.byKey.get(key) : undefined;
-    if (!account) throw new ExtendedUnauthorized('unknown api key');
+    if (!account) {
+      throw new ExtendedUnauthorized('unknown api key');
+    }
     return account;
   }
 }

@@ -91,7 +91,9 @@ export class ExtendedOrders {
     const kind = order.tif === 'IOC' ? 'ioc' : 'post_only';
     return this.deps.orders.execute(request, { op: 'place', fields: { type: kind } }, (venue) => {
       const market = venue.markets.get(order.market);
-      if (!market) throw new ExtendedError(400, 1001, 'Market not found.');
+      if (!market) {
+        throw new ExtendedError(400, 1001, 'Market not found.');
+      }
       this.checkSettlement(account, order, market);
       const createdTime = Date.now();
       let id: string;
@@ -104,7 +106,9 @@ export class ExtendedOrders {
           size: order.qty,
           clientOrderId: order.externalId,
         });
-        if (outcome.duplicate) throw new ExtendedError(400, 1134, 'Duplicate Order.');
+        if (outcome.duplicate) {
+          throw new ExtendedError(400, 1134, 'Duplicate Order.');
+        }
         this.notes.set(outcome.order.orderId, { tif: order.tif, postOnly: order.postOnly });
         id = String(numericId(outcome.order.orderId));
       } catch (error) {
@@ -117,10 +121,12 @@ export class ExtendedOrders {
           throw new ExtendedError(400, 1134, 'Duplicate Order.');
         } else if (code === 'invalid_order') {
           const reason = (error as { reason?: unknown }).reason;
-          if (reason === 'invalid_tick')
+          if (reason === 'invalid_tick') {
             throw new ExtendedError(400, 1124, 'Invalid price due to wrong price movement.');
-          if (reason === 'below_min_size')
+          }
+          if (reason === 'below_min_size') {
             throw new ExtendedError(400, 1120, 'Order quantity less than min trade size.');
+          }
           throw new ExtendedError(400, 1121, 'Invalid quantity due to the wrong size increment.');
         } else {
           throw error;
@@ -134,8 +140,9 @@ export class ExtendedOrders {
   cancel(request: SignedRequest, target: { id?: string; externalId?: string }): Promise<HttpReply> {
     return this.deps.orders.execute(request, { op: 'cancel', fields: {} }, (venue) => {
       const order = this.find(venue, request.accountId, target);
-      if (!order || (order.status !== 'open' && order.status !== 'partially_filled'))
+      if (!order || (order.status !== 'open' && order.status !== 'partially_filled')) {
         throw new ExtendedError(404, 1142, 'Order not found.');
+      }
       venue.desk.cancel(request.accountId, { orderId: order.orderId });
       return { status: 200, body: { status: 'OK' } };
     });
@@ -148,14 +155,18 @@ export class ExtendedOrders {
     target: { id?: string; externalId?: string },
   ) {
     const order = this.find(venue, wallet, target);
-    if (order) return extendedOrder(venue, order, account.accountId, this.notesOf(order));
+    if (order) {
+      return extendedOrder(venue, order, account.accountId, this.notesOf(order));
+    }
     const unplaced =
       target.id !== undefined
         ? this.unplaced.get(target.id)
         : [...this.unplaced.values()].find(
             (entry) => entry.wallet === wallet && entry.externalId === target.externalId,
           );
-    if (unplaced && unplaced.wallet === wallet) return unplacedOrder(unplaced);
+    if (unplaced && unplaced.wallet === wallet) {
+      return unplacedOrder(unplaced);
+    }
     throw new ExtendedError(404, 1142, 'Order not found.');
   }
 
@@ -178,8 +189,9 @@ export class ExtendedOrders {
   }
 
   private find(venue: VenueEngine, wallet: string, target: { id?: string; externalId?: string }) {
-    if (target.externalId !== undefined)
+    if (target.externalId !== undefined) {
       return venue.registry.byClientOrderId(wallet, target.externalId);
+    }
     const engineId = target.id !== undefined ? engineOrderId(target.id) : undefined;
     return engineId ? venue.registry.get(wallet, engineId) : undefined;
   }
@@ -208,8 +220,9 @@ export class ExtendedOrders {
       createdTime,
     };
     this.unplaced.set(id, entry);
-    if (this.unplaced.size > MAX_REMEMBERED)
+    if (this.unplaced.size > MAX_REMEMBERED) {
       this.unplaced.delete(this.unplaced.keys().next().value as string);
+    }
     this.onUnplaced(wallet, unplacedOrder(entry));
     return id;
   }
@@ -217,16 +230,19 @@ export class ExtendedOrders {
   /** Rebuilds the settlement the order implies and checks its signature against the account's key. */
   private checkSettlement(account: ExtendedAccount, order: ParsedOrder, market: MarketState): void {
     const { settlement } = order;
-    if (BigInt(settlement.starkKey) !== account.starkKey)
+    if (BigInt(settlement.starkKey) !== account.starkKey) {
       throw new ExtendedError(400, 1100, 'Invalid Starknet public key.');
-    if (BigInt(settlement.collateralPosition) !== BigInt(account.vault))
+    }
+    if (BigInt(settlement.collateralPosition) !== BigInt(account.vault)) {
       throw new ExtendedError(400, 1102, 'Invalid Starknet vault.');
+    }
     if (
       new Big(order.fee).lt(
         new Big(this.deps.world().venue(EXTENDED).profile.takerFeeBps).div(10_000),
       )
-    )
+    ) {
       throw new ExtendedError(400, 1128, 'Trading fees are invalid.');
+    }
     const isBuy = order.side === 'BUY';
     const value = new Big(order.qty).times(order.price);
     const base = starkAmount(new Big(order.qty), SYNTHETIC_RESOLUTION, isBuy);
@@ -248,8 +264,9 @@ export class ExtendedOrders {
       },
       account.starkKey,
     );
-    if (!verifyOrderSignature(settlement.r, settlement.s, hash, account.starkKey))
+    if (!verifyOrderSignature(settlement.r, settlement.s, hash, account.starkKey)) {
       throw new ExtendedError(400, 1101, 'Invalid Starknet signature.');
+    }
   }
 }
 
@@ -271,23 +288,43 @@ function parseOrder(body: Record<string, unknown>): ParsedOrder {
   const invalid = (): ExtendedError => new ExtendedError(400, 1133, 'Invalid order parameters.');
   const { id, market, type, side, qty, price, timeInForce, fee, nonce, postOnly, reduceOnly } =
     body;
-  if (typeof id !== 'string' || !EXTERNAL_ID.test(id)) throw invalid();
-  if (typeof market !== 'string') throw invalid();
-  if (type !== 'LIMIT') throw new ExtendedError(400, 1132, 'Order type is not allowed.');
-  if (side !== 'BUY' && side !== 'SELL') throw invalid();
-  if (typeof qty !== 'string' || !DECIMAL.test(qty) || new Big(qty).lte(0)) throw invalid();
-  if (typeof price !== 'string' || !DECIMAL.test(price) || new Big(price).lte(0))
+  if (typeof id !== 'string' || !EXTERNAL_ID.test(id)) {
+    throw invalid();
+  }
+  if (typeof market !== 'string') {
+    throw invalid();
+  }
+  if (type !== 'LIMIT') {
+    throw new ExtendedError(400, 1132, 'Order type is not allowed.');
+  }
+  if (side !== 'BUY' && side !== 'SELL') {
+    throw invalid();
+  }
+  if (typeof qty !== 'string' || !DECIMAL.test(qty) || new Big(qty).lte(0)) {
+    throw invalid();
+  }
+  if (typeof price !== 'string' || !DECIMAL.test(price) || new Big(price).lte(0)) {
     throw new ExtendedError(400, 1141, 'Invalid price value.');
-  if (timeInForce !== 'GTT' && timeInForce !== 'IOC') throw invalid();
-  if (typeof fee !== 'string' || !DECIMAL.test(fee))
+  }
+  if (timeInForce !== 'GTT' && timeInForce !== 'IOC') {
+    throw invalid();
+  }
+  if (typeof fee !== 'string' || !DECIMAL.test(fee)) {
     throw new ExtendedError(400, 1128, 'Trading fees are invalid.');
-  if (typeof nonce !== 'string' || !/^\d{1,19}$/.test(nonce)) throw invalid();
-  if (reduceOnly === true)
+  }
+  if (typeof nonce !== 'string' || !/^\d{1,19}$/.test(nonce)) {
+    throw invalid();
+  }
+  if (reduceOnly === true) {
     throw new ExtendedError(400, 1145, 'Non reduce-only orders are not allowed.');
-  if (body['builderId'] !== undefined || body['builderFee'] !== undefined)
+  }
+  if (body['builderId'] !== undefined || body['builderFee'] !== undefined) {
     throw new ExtendedError(400, 1133, 'the simulated venue has no builders.');
+  }
   const expiry = body['expiryEpochMillis'];
-  if (!Number.isSafeInteger(expiry)) throw invalid();
+  if (!Number.isSafeInteger(expiry)) {
+    throw invalid();
+  }
   const settlement = body['settlement'] as Record<string, unknown> | undefined;
   const signature = settlement?.['signature'] as Record<string, unknown> | undefined;
   const r = signature?.['r'];
@@ -299,12 +336,15 @@ function parseOrder(body: Record<string, unknown>): ParsedOrder {
     typeof s !== 'string' ||
     !/^0x[0-9a-fA-F]+$/.test(r) ||
     !/^0x[0-9a-fA-F]+$/.test(s)
-  )
+  ) {
     throw new ExtendedError(400, 1101, 'Invalid Starknet signature.');
-  if (typeof starkKey !== 'string' || !/^0x[0-9a-fA-F]+$/.test(starkKey))
+  }
+  if (typeof starkKey !== 'string' || !/^0x[0-9a-fA-F]+$/.test(starkKey)) {
     throw new ExtendedError(400, 1100, 'Invalid Starknet public key.');
-  if (typeof position !== 'string' || !/^\d+$/.test(position))
+  }
+  if (typeof position !== 'string' || !/^\d+$/.test(position)) {
     throw new ExtendedError(400, 1102, 'Invalid Starknet vault.');
+  }
   return {
     externalId: id,
     market,

@@ -61,7 +61,9 @@ export class ExtendedRest {
           },
         };
       } catch (error) {
-        if (error instanceof ExtendedError) return error.reply();
+        if (error instanceof ExtendedError) {
+          return error.reply();
+        }
         return new ExtendedError(400, 1133, 'body must be JSON').reply();
       }
     });
@@ -157,8 +159,9 @@ export class ExtendedRest {
   ): Promise<HttpReply> {
     try {
       const account = this.accounts.ofKey(context.headers['x-api-key']);
-      if (!this.deps.funding.account(EXTENDED, account.wallet))
+      if (!this.deps.funding.account(EXTENDED, account.wallet)) {
         throw new ExtendedError(400, 1004, 'Account not found.');
+      }
       const request: SignedRequest = {
         venueId: EXTENDED,
         accountId: account.wallet,
@@ -166,11 +169,15 @@ export class ExtendedRest {
       };
       return await act(request, account);
     } catch (error) {
-      if (error instanceof AnswerLost) throw error;
-      if (error instanceof ExtendedError || error instanceof ExtendedUnauthorized)
+      if (error instanceof AnswerLost) {
+        throw error;
+      }
+      if (error instanceof ExtendedError || error instanceof ExtendedUnauthorized) {
         return error.reply();
-      if (error instanceof Error && (error as { code?: unknown }).code === 'rate_limited')
+      }
+      if (error instanceof Error && (error as { code?: unknown }).code === 'rate_limited') {
         return { status: 429, body: {} };
+      }
       throw error;
     }
   }
@@ -280,7 +287,9 @@ function balance(venue: VenueEngine, wallet: string) {
 
 function positions(venue: VenueEngine, account: ExtendedAccount) {
   const engine = venue.accounts.get(account.wallet);
-  if (!engine) return [];
+  if (!engine) {
+    return [];
+  }
   const marks = venue.marks();
   return [...engine.positions].map(([symbol, position]) => {
     const mark = marks.get(symbol) ?? venue.market(symbol).markPrice();

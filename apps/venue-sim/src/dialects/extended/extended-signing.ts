@@ -110,7 +110,9 @@ export function verifyOrderSignature(
   for (const prefix of ['02', '03']) {
     try {
       const point = Point.fromHex(prefix + x);
-      if (verify(sig, hash.toString(16), point.toHex(false))) return true;
+      if (verify(sig, hash.toString(16), point.toHex(false))) {
+        return true;
+      }
     } catch {
       // no curve point with that x
     }

@@ -43,9 +43,12 @@ export class ExtendedStreams {
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = new URL(request.url ?? '/', 'http://venue-sim').pathname;
-    if (!path.startsWith(STREAM_BASE)) return refuseUpgrade(socket, 404, 'Not Found');
-    if (this.deps.faults.socketsBlocked(EXTENDED))
+    if (!path.startsWith(STREAM_BASE)) {
+      return refuseUpgrade(socket, 404, 'Not Found');
+    }
+    if (this.deps.faults.socketsBlocked(EXTENDED)) {
       return refuseUpgrade(socket, 503, 'Service Unavailable');
+    }
     const rest = path.slice(STREAM_BASE.length);
     let entry: Omit<ExtendedSocket, 'connection'>;
     if (rest === '/account') {
@@ -55,12 +58,15 @@ export class ExtendedStreams {
       } catch {
         return refuseUpgrade(socket, 401, 'Unauthorized');
       }
-      if (this.deps.faults.walletSocketsBlocked(EXTENDED, account.wallet))
+      if (this.deps.faults.walletSocketsBlocked(EXTENDED, account.wallet)) {
         return refuseUpgrade(socket, 503, 'Service Unavailable');
+      }
       entry = { account: { wallet: account.wallet, accountId: account.accountId }, seq: 0 };
     } else if (rest.startsWith('/orderbooks/')) {
       const market = decodeURIComponent(rest.slice('/orderbooks/'.length));
-      if (!this.venue().markets.has(market)) return refuseUpgrade(socket, 404, 'Not Found');
+      if (!this.venue().markets.has(market)) {
+        return refuseUpgrade(socket, 404, 'Not Found');
+      }
       entry = { market, seq: 0 };
     } else {
       return refuseUpgrade(socket, 404, 'Not Found');
@@ -76,13 +82,18 @@ export class ExtendedStreams {
       ws.on('error', (error) =>
         this.deps.logger.debug({ venue: EXTENDED, err: error.message }, 'extended socket error'),
       );
-      if (socketEntry.market) this.sendBook(socketEntry, this.venue().market(socketEntry.market));
+      if (socketEntry.market) {
+        this.sendBook(socketEntry, this.venue().market(socketEntry.market));
+      }
     });
   }
 
   book(symbol: string): void {
-    for (const entry of this.sockets)
-      if (entry.market === symbol) this.sendBook(entry, this.venue().market(symbol));
+    for (const entry of this.sockets) {
+      if (entry.market === symbol) {
+        this.sendBook(entry, this.venue().market(symbol));
+      }
+    }
   }
 
   order(order: EngineOrder): void {
@@ -99,8 +110,9 @@ export class ExtendedStreams {
 
   /** An order rejected before the book, to its account's streams. */
   orderState(wallet: string, order: unknown): void {
-    for (const entry of this.accountSockets(wallet))
+    for (const entry of this.accountSockets(wallet)) {
       this.frame(entry, 'ORDER', { orders: [order] });
+    }
   }
 
   fill(fill: EngineFill): void {
@@ -122,7 +134,11 @@ export class ExtendedStreams {
   }
 
   private *accountSockets(wallet: string): Iterable<ExtendedSocket> {
-    for (const entry of this.sockets) if (entry.account?.wallet === wallet) yield entry;
+    for (const entry of this.sockets) {
+      if (entry.account?.wallet === wallet) {
+        yield entry;
+      }
+    }
   }
 
   private sendBook(entry: ExtendedSocket, market: MarketState): void {

@@ -298,7 +298,9 @@ describe('Hyperliquid dialect: the socket', () => {
         const found = messages.find(
           (message) => message.channel === channel && match(message.data),
         );
-        if (found) return found.data;
+        if (found) {
+          return found.data;
+        }
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       throw new Error(`no ${channel} message`);
@@ -307,8 +309,9 @@ describe('Hyperliquid dialect: the socket', () => {
       const user = trader.address.toLowerCase();
       socket.send(JSON.stringify({ method: 'ping' }));
       await next('pong');
-      for (const type of ['orderUpdates', 'userFills'])
+      for (const type of ['orderUpdates', 'userFills']) {
         socket.send(JSON.stringify({ method: 'subscribe', subscription: { type, user } }));
+      }
       expect(await next('userFills')).toEqual({ isSnapshot: true, user, fills: [] });
       const { ask } = await solTop();
       const ioc = order({ p: ask, s: '0.1', t: { limit: { tif: 'Ioc' } } });

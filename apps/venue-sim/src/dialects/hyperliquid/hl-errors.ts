@@ -66,8 +66,12 @@ export class HlBodyError extends Error {
 
 /** The answer to a refusal of the shared order path (OrderEntry) for a whole action. */
 export function actionRefusal(error: unknown): HttpReply | AnswerLost {
-  if (error instanceof AnswerLost) return error;
-  if (error instanceof HlActionError || error instanceof HlBodyError) return error.reply();
+  if (error instanceof AnswerLost) {
+    return error;
+  }
+  if (error instanceof HlActionError || error instanceof HlBodyError) {
+    return error.reply();
+  }
   if (error instanceof HttpFailure) {
     switch (error.code) {
       case 'rate_limited':
@@ -91,13 +95,19 @@ export class HlOrderError extends Error {
 /** What the order path or the engine refused one order for, as that order's status error. */
 export function orderRefusal(error: unknown, asset: number, bbo: () => string): string {
   const engine = error instanceof HttpFailure ? engineRefusalOf(error) : undefined;
-  if (engine) return engineRefusal(engine, asset, bbo);
+  if (engine) {
+    return engineRefusal(engine, asset, bbo);
+  }
   if (error instanceof HttpFailure && error.code === 'rejected') {
     const reason = error.extra['reason'];
     return hlText.rejected(typeof reason === 'string' ? reason : 'by the venue');
   }
-  if (error instanceof SimError) return engineRefusal(error, asset, bbo);
-  if (error instanceof HlOrderError) return error.message;
+  if (error instanceof SimError) {
+    return engineRefusal(error, asset, bbo);
+  }
+  if (error instanceof HlOrderError) {
+    return error.message;
+  }
   throw error;
 }
 

@@ -98,7 +98,9 @@ export class HlExchange {
       const signer = await this.recoverSigner(request);
       const user = this.actingUser(signer, request.action);
       logged = { user: user ?? signer, signer, request };
-      if (!user) throw new HlActionError(venueText.unknownSigner(signer));
+      if (!user) {
+        throw new HlActionError(venueText.unknownSigner(signer));
+      }
       this.nonces.check(signer, request.nonce, Date.now());
       const call: ActionCall = {
         action: request.action,
@@ -110,15 +112,21 @@ export class HlExchange {
       return reply;
     } catch (error) {
       if (error instanceof AnswerLost) {
-        if (logged) this.record(logged, undefined);
+        if (logged) {
+          this.record(logged, undefined);
+        }
         throw error;
       }
       const reply =
         error instanceof HlSignatureError || error instanceof HlNonceError
           ? new HlActionError(error.message).reply()
           : actionRefusal(error);
-      if (reply instanceof AnswerLost) throw reply;
-      if (logged) this.record(logged, reply.body);
+      if (reply instanceof AnswerLost) {
+        throw reply;
+      }
+      if (logged) {
+        this.record(logged, reply.body);
+      }
       return reply;
     }
   }
@@ -159,7 +167,9 @@ export class HlExchange {
   /** The funded user a signer acts for; a user-signed action only for the user itself. */
   private actingUser(signer: string, action: Record<string, unknown>): string | undefined {
     const own = this.deps.funding.account(HYPERLIQUID, signer);
-    if (own || isUserSignedAction(action['type'])) return own;
+    if (own || isUserSignedAction(action['type'])) {
+      return own;
+    }
     const user = this.deps.state.userOfAgent(signer);
     return user && this.deps.funding.account(HYPERLIQUID, user);
   }
@@ -184,7 +194,9 @@ export class HlExchange {
       case 'updateLeverage':
         return this.acknowledge(call, () => {
           this.asset(call.action['asset']);
-          if (!Number.isSafeInteger(call.action['leverage'])) throw new HlBodyError();
+          if (!Number.isSafeInteger(call.action['leverage'])) {
+            throw new HlBodyError();
+          }
         });
       case 'setReferrer':
       case 'noop':
@@ -199,11 +211,14 @@ export class HlExchange {
     const { action } = call;
     const orders = arrayOf(action['orders']).map(parseWireOrder);
     if (orders.length === 0 || action['grouping'] !== 'na') {
-      if (action['grouping'] === 'normalTpsl' || action['grouping'] === 'positionTpsl')
+      if (action['grouping'] === 'normalTpsl' || action['grouping'] === 'positionTpsl') {
         throw new HlActionError(hlText.unsupported('TP/SL groupings'));
+      }
       throw new HlBodyError();
     }
-    for (const order of orders) this.asset(order.a);
+    for (const order of orders) {
+      this.asset(order.a);
+    }
     this.checkBuilder(call.request.accountId, action['builder']);
     const first = orders[0];
     const kind: OrderKind = first.t.limit?.tif === 'Ioc' ? 'ioc' : 'post_only';
@@ -227,31 +242,48 @@ export class HlExchange {
           clientOrderId,
         });
         // A cloid names one order for good: sent again, it is refused.
-        if (outcome.duplicate) throw new HlOrderError(hlText.duplicateCloid(order.a));
+        if (outcome.duplicate) {
+          throw new HlOrderError(hlText.duplicateCloid(order.a));
+        }
         this.deps.state.setTif(outcome.order.orderId, tif);
         return placed(venue, outcome.order, order.c);
       } catch (error) {
-        if (tif === 'Gtc' && isCode(error, 'post_only_would_cross'))
+        if (tif === 'Gtc' && isCode(error, 'post_only_would_cross')) {
           throw new HlOrderError(hlText.gtcWouldCross(order.a));
+        }
         throw error;
       }
     } catch (error) {
       const text = orderRefusal(error, order.a, () => bbo(market));
-      if (order.c) this.rememberRejection(accountId, market, order, text);
+      if (order.c) {
+        this.rememberRejection(accountId, market, order, text);
+      }
       return { error: text };
     }
   }
 
   /** The venue's price and size rules, before the engine's own checks. */
   private checkOrder(market: MarketState, order: WireOrder): HlTif {
-    if (order.t.trigger !== undefined) throw new HlOrderError(hlText.unsupported('trigger orders'));
+    if (order.t.trigger !== undefined) {
+      throw new HlOrderError(hlText.unsupported('trigger orders'));
+    }
     const tif = order.t.limit?.tif;
-    if (tif !== 'Alo' && tif !== 'Ioc' && tif !== 'Gtc') throw new HlBodyError();
-    if (order.r) throw new HlOrderError(hlText.unsupported('reduce-only orders'));
+    if (tif !== 'Alo' && tif !== 'Ioc' && tif !== 'Gtc') {
+      throw new HlBodyError();
+    }
+    if (order.r) {
+      throw new HlOrderError(hlText.unsupported('reduce-only orders'));
+    }
     const szDecimals = decimalsOf(market.spec.lotSize);
-    if (new Big(order.s).eq(0)) throw new HlOrderError(hlText.zeroSize(order.a));
-    if (decimalsOf(order.s) > szDecimals) throw new HlOrderError(hlText.invalidSize(order.a));
-    if (!priceAllowed(order.p, szDecimals)) throw new HlOrderError(hlText.tick(order.a));
+    if (new Big(order.s).eq(0)) {
+      throw new HlOrderError(hlText.zeroSize(order.a));
+    }
+    if (decimalsOf(order.s) > szDecimals) {
+      throw new HlOrderError(hlText.invalidSize(order.a));
+    }
+    if (!priceAllowed(order.p, szDecimals)) {
+      throw new HlOrderError(hlText.tick(order.a));
+    }
     return tif;
   }
 
@@ -279,21 +311,29 @@ export class HlExchange {
     const cancels = arrayOf(call.action['cancels']).map((entry) => {
       const asset = by === 'o' ? entry['a'] : entry['asset'];
       const id = by === 'o' ? entry['o'] : entry['cloid'];
-      if (!Number.isSafeInteger(asset)) throw new HlBodyError();
-      if (by === 'o' ? !Number.isSafeInteger(id) : !(typeof id === 'string' && CLOID.test(id)))
+      if (!Number.isSafeInteger(asset)) {
         throw new HlBodyError();
+      }
+      if (by === 'o' ? !Number.isSafeInteger(id) : !(typeof id === 'string' && CLOID.test(id))) {
+        throw new HlBodyError();
+      }
       return { asset: asset as number, id: id as number | string };
     });
-    if (cancels.length === 0) throw new HlBodyError();
-    for (const { asset } of cancels) this.asset(asset);
+    if (cancels.length === 0) {
+      throw new HlBodyError();
+    }
+    for (const { asset } of cancels) {
+      this.asset(asset);
+    }
     return this.run(call, 'cancel', undefined, (venue) => ({
       statuses: cancels.map(({ asset, id }) => {
         const market = this.market(venue, asset);
         try {
           const target = targetOf(id);
           const order = venue.desk.find(call.request.accountId, target);
-          if (order.symbol !== market.spec.symbol)
+          if (order.symbol !== market.spec.symbol) {
             throw new HlOrderError(hlText.cancelMissing(asset));
+          }
           venue.desk.cancel(call.request.accountId, target);
           return 'success';
         } catch (error) {
@@ -307,12 +347,17 @@ export class HlExchange {
   private modify(call: ActionCall, modifies: Record<string, unknown>[]): Promise<HttpReply> {
     const parsed = modifies.map((entry) => {
       const oid = entry['oid'];
-      if (!Number.isSafeInteger(oid) && !(typeof oid === 'string' && CLOID.test(oid)))
+      if (!Number.isSafeInteger(oid) && !(typeof oid === 'string' && CLOID.test(oid))) {
         throw new HlBodyError();
+      }
       return { oid: oid as number | string, order: parseWireOrder(entry['order']) };
     });
-    if (parsed.length === 0) throw new HlBodyError();
-    for (const { order } of parsed) this.asset(order.a);
+    if (parsed.length === 0) {
+      throw new HlBodyError();
+    }
+    for (const { order } of parsed) {
+      this.asset(order.a);
+    }
     const kind: OrderKind = parsed[0].order.t.limit?.tif === 'Ioc' ? 'ioc' : 'post_only';
     return this.run(
       call,
@@ -326,8 +371,9 @@ export class HlExchange {
           } catch {
             return { error: 'Cannot modify canceled or filled order' };
           }
-          if (known.status !== 'open' && known.status !== 'partially_filled')
+          if (known.status !== 'open' && known.status !== 'partially_filled') {
             return { error: 'Cannot modify canceled or filled order' };
+          }
           venue.desk.cancel(call.request.accountId, { orderId: known.orderId });
           return this.placeOne(venue, call.request.accountId, order);
         }),
@@ -338,30 +384,39 @@ export class HlExchange {
 
   private approveAgent(call: ActionCall): HttpReply {
     const agent = call.action['agentAddress'];
-    if (typeof agent !== 'string' || !ADDRESS.test(agent)) throw new HlBodyError();
+    if (typeof agent !== 'string' || !ADDRESS.test(agent)) {
+      throw new HlBodyError();
+    }
     this.deps.state.approveAgent(call.request.accountId, agent);
     return ok();
   }
 
   private approveBuilderFee(call: ActionCall): HttpReply {
     const { builder, maxFeeRate } = call.action;
-    if (typeof builder !== 'string' || !ADDRESS.test(builder)) throw new HlBodyError();
-    if (typeof maxFeeRate !== 'string' || !/^\d+(\.\d+)?%$/.test(maxFeeRate))
+    if (typeof builder !== 'string' || !ADDRESS.test(builder)) {
       throw new HlBodyError();
+    }
+    if (typeof maxFeeRate !== 'string' || !/^\d+(\.\d+)?%$/.test(maxFeeRate)) {
+      throw new HlBodyError();
+    }
     this.deps.state.approveBuilder(call.request.accountId, builder, maxFeeRate);
     return ok();
   }
 
   /** An order naming a builder needs the user's approval of that builder's fee. */
   private checkBuilder(accountId: string, builder: unknown): void {
-    if (builder === undefined) return;
+    if (builder === undefined) {
+      return;
+    }
     const { b, f } = (builder ?? {}) as { b?: unknown; f?: unknown };
-    if (typeof b !== 'string' || !ADDRESS.test(b) || !Number.isSafeInteger(f))
+    if (typeof b !== 'string' || !ADDRESS.test(b) || !Number.isSafeInteger(f)) {
       throw new HlBodyError();
+    }
     const approved = this.deps.state.builders.get(accountId)?.get(b.toLowerCase());
     // f is in tenths of a basis point; an approval is a percent ("0.01%" = 10).
-    if (approved === undefined || new Big(approved.slice(0, -1)).times(1000).lt(f as number))
+    if (approved === undefined || new Big(approved.slice(0, -1)).times(1000).lt(f as number)) {
       throw new HlActionError(hlText.builderNotApproved);
+    }
   }
 
   /** An action that changes nothing the engine keeps, admitted like any request. */
@@ -419,12 +474,16 @@ export class HlExchange {
 
   private market(venue: VenueEngine, asset: number): MarketState {
     const market = universe(venue)[asset];
-    if (!market) throw new HlActionError(`Unknown asset ${asset}.`);
+    if (!market) {
+      throw new HlActionError(`Unknown asset ${asset}.`);
+    }
     return market;
   }
 
   private asset(value: unknown): number {
-    if (!Number.isSafeInteger(value)) throw new HlBodyError();
+    if (!Number.isSafeInteger(value)) {
+      throw new HlBodyError();
+    }
     const venue = this.deps.world().venue(HYPERLIQUID);
     this.market(venue, value as number);
     return value as number;
@@ -438,18 +497,29 @@ export class HlExchange {
 }
 
 function parseRequest(raw: unknown): ExchangeRequest {
-  if (!isObject(raw)) throw new HlBodyError();
+  if (!isObject(raw)) {
+    throw new HlBodyError();
+  }
   const { action, nonce, signature, vaultAddress, expiresAfter } = raw;
-  if (!isObject(action) || typeof action['type'] !== 'string') throw new HlBodyError();
-  if (!Number.isSafeInteger(nonce)) throw new HlBodyError();
-  if (!isObject(signature)) throw new HlBodyError();
+  if (!isObject(action) || typeof action['type'] !== 'string') {
+    throw new HlBodyError();
+  }
+  if (!Number.isSafeInteger(nonce)) {
+    throw new HlBodyError();
+  }
+  if (!isObject(signature)) {
+    throw new HlBodyError();
+  }
   const { r, s, v } = signature;
-  if (typeof r !== 'string' || typeof s !== 'string' || typeof v !== 'number')
+  if (typeof r !== 'string' || typeof s !== 'string' || typeof v !== 'number') {
     throw new HlBodyError();
-  if (vaultAddress !== undefined && vaultAddress !== null)
+  }
+  if (vaultAddress !== undefined && vaultAddress !== null) {
     throw new HlActionError('Vault not registered: the simulated venue has no vaults.');
-  if (expiresAfter !== undefined && expiresAfter !== null && !Number.isSafeInteger(expiresAfter))
+  }
+  if (expiresAfter !== undefined && expiresAfter !== null && !Number.isSafeInteger(expiresAfter)) {
     throw new HlBodyError();
+  }
   return {
     action,
     nonce: nonce as number,
@@ -460,15 +530,22 @@ function parseRequest(raw: unknown): ExchangeRequest {
 }
 
 function parseWireOrder(value: unknown): WireOrder {
-  if (!isObject(value)) throw new HlBodyError();
+  if (!isObject(value)) {
+    throw new HlBodyError();
+  }
   const { a, b, p, s, r, t, c } = value;
-  if (!Number.isSafeInteger(a) || typeof b !== 'boolean' || typeof r !== 'boolean')
+  if (!Number.isSafeInteger(a) || typeof b !== 'boolean' || typeof r !== 'boolean') {
     throw new HlBodyError();
-  if (typeof p !== 'string' || !DECIMAL.test(p) || typeof s !== 'string' || !DECIMAL.test(s))
+  }
+  if (typeof p !== 'string' || !DECIMAL.test(p) || typeof s !== 'string' || !DECIMAL.test(s)) {
     throw new HlBodyError();
-  if (!isObject(t) || (t['limit'] === undefined) === (t['trigger'] === undefined))
+  }
+  if (!isObject(t) || (t['limit'] === undefined) === (t['trigger'] === undefined)) {
     throw new HlBodyError();
-  if (c !== undefined && !(typeof c === 'string' && CLOID.test(c))) throw new HlBodyError();
+  }
+  if (c !== undefined && !(typeof c === 'string' && CLOID.test(c))) {
+    throw new HlBodyError();
+  }
   return {
     a: a as number,
     b,
@@ -486,10 +563,16 @@ function parseWireOrder(value: unknown): WireOrder {
  */
 export function priceAllowed(price: string, szDecimals: number): boolean {
   const value = new Big(price);
-  if (value.lte(0)) return false;
+  if (value.lte(0)) {
+    return false;
+  }
   const decimals = decimalsOf(price);
-  if (decimals === 0) return true;
-  if (decimals > PERP_MAX_DECIMALS - szDecimals) return false;
+  if (decimals === 0) {
+    return true;
+  }
+  if (decimals > PERP_MAX_DECIMALS - szDecimals) {
+    return false;
+  }
   const digits = value.toFixed().replace('.', '').replace(/^0+/, '');
   return digits.length <= SIGNIFICANT_FIGURES;
 }
@@ -498,7 +581,9 @@ export function priceAllowed(price: string, szDecimals: number): boolean {
 function placed(venue: VenueEngine, order: EngineOrder, cloid: string | undefined): unknown {
   const market = venue.market(order.symbol);
   const ids = { oid: numericId(order.orderId), ...(cloid ? { cloid: cloid.toLowerCase() } : {}) };
-  if (order.type === 'post_only') return { resting: ids };
+  if (order.type === 'post_only') {
+    return { resting: ids };
+  }
   if (order.filledLots === 0) {
     return { error: hlText.iocNoMatch(assetOf(venue, order.symbol)) };
   }
@@ -514,11 +599,21 @@ function placed(venue: VenueEngine, order: EngineOrder, cloid: string | undefine
 
 /** The order status the venue keeps for an order it refused. */
 function rejectionStatus(text: string, tif: HlTif): string {
-  if (text.startsWith('Post only order would have immediately matched')) return 'badAloPxRejected';
-  if (text.startsWith('Order could not immediately match')) return 'iocCancelRejected';
-  if (text.startsWith('Insufficient margin')) return 'perpMarginRejected';
-  if (text.startsWith('Price must be divisible')) return 'tickRejected';
-  if (text.startsWith('Order must have minimum value')) return 'minTradeNtlRejected';
+  if (text.startsWith('Post only order would have immediately matched')) {
+    return 'badAloPxRejected';
+  }
+  if (text.startsWith('Order could not immediately match')) {
+    return 'iocCancelRejected';
+  }
+  if (text.startsWith('Insufficient margin')) {
+    return 'perpMarginRejected';
+  }
+  if (text.startsWith('Price must be divisible')) {
+    return 'tickRejected';
+  }
+  if (text.startsWith('Order must have minimum value')) {
+    return 'minTradeNtlRejected';
+  }
   return tif === 'Ioc' ? 'iocCancelRejected' : 'rejected';
 }
 
@@ -532,9 +627,13 @@ const bbo = (market: MarketState): string => {
 
 /** An order named by oid (a number) or cloid (0x + 32 hex). */
 function targetOf(id: number | string): { orderId: string } | { clientOrderId: string } {
-  if (typeof id === 'string') return { clientOrderId: id.toLowerCase() };
+  if (typeof id === 'string') {
+    return { clientOrderId: id.toLowerCase() };
+  }
   const orderId = engineOrderId(id);
-  if (!orderId) throw new HlBodyError();
+  if (!orderId) {
+    throw new HlBodyError();
+  }
   return { orderId };
 }
 
@@ -550,9 +649,13 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function arrayOf(value: unknown): Record<string, unknown>[] {
-  if (!Array.isArray(value)) throw new HlBodyError();
+  if (!Array.isArray(value)) {
+    throw new HlBodyError();
+  }
   return value.map((entry) => {
-    if (!isObject(entry)) throw new HlBodyError();
+    if (!isObject(entry)) {
+      throw new HlBodyError();
+    }
     return entry;
   });
 }

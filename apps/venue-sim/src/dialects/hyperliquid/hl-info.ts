@@ -37,25 +37,36 @@ export class HlInfo {
   constructor(private readonly deps: HlInfoDeps) {}
 
   async handle(raw: unknown, channel: RequestChannel): Promise<HttpReply> {
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return new HlBodyError().reply();
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+      return new HlBodyError().reply();
+    }
     const request = raw as Record<string, unknown>;
     try {
       const pub = this.publicRead(request);
-      if (pub !== undefined) return { status: 200, body: pub };
+      if (pub !== undefined) {
+        return { status: 200, body: pub };
+      }
       const user = request['user'];
-      if (typeof user !== 'string' || !ADDRESS.test(user)) throw new HlBodyError();
+      if (typeof user !== 'string' || !ADDRESS.test(user)) {
+        throw new HlBodyError();
+      }
       const accountId = user.toLowerCase();
       const read = this.userRead(request, accountId);
-      if (!read) throw new HlBodyError();
+      if (!read) {
+        throw new HlBodyError();
+      }
       return await this.deps.orders.execute(
         { venueId: HYPERLIQUID, accountId, channel },
         undefined,
         (venue) => ({ status: 200, body: read(venue, this.funded(accountId)) }),
       );
     } catch (error) {
-      if (error instanceof HlBodyError) return error.reply();
-      if (error instanceof Error && (error as { code?: unknown }).code === 'rate_limited')
+      if (error instanceof HlBodyError) {
+        return error.reply();
+      }
+      if (error instanceof Error && (error as { code?: unknown }).code === 'rate_limited') {
         return { status: 429, body: null };
+      }
       throw error;
     }
   }
@@ -133,7 +144,9 @@ export class HlInfo {
       case 'userFillsByTime': {
         const start = request['startTime'];
         const end = request['endTime'] ?? Date.now();
-        if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return undefined;
+        if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) {
+          return undefined;
+        }
         return (venue, funded) =>
           this.fills(venue, accountId, funded, start as number, end as number).slice(0, FILLS_PAGE);
       }
@@ -147,7 +160,9 @@ export class HlInfo {
         return () => 'default';
       case 'userRole':
         return (_venue, funded) => {
-          if (funded) return { role: 'user' };
+          if (funded) {
+            return { role: 'user' };
+          }
           const owner = state.userOfAgent(accountId);
           return owner ? { role: 'agent', data: { user: owner } } : { role: 'missing' };
         };
@@ -174,7 +189,9 @@ export class HlInfo {
     oid: unknown,
   ): unknown {
     const unknown = { status: 'unknownOid' };
-    if (!funded) return unknown;
+    if (!funded) {
+      return unknown;
+    }
     let order: EngineOrder | undefined;
     if (typeof oid === 'string' && CLOID.test(oid)) {
       const cloid = oid.toLowerCase();
@@ -206,7 +223,9 @@ export class HlInfo {
     } else {
       throw new HlBodyError();
     }
-    if (!order) return unknown;
+    if (!order) {
+      return unknown;
+    }
     const tif = this.deps.state.tifOf(order);
     return {
       status: 'order',
@@ -219,7 +238,9 @@ export class HlInfo {
   }
 
   private open(venue: VenueEngine, accountId: string, funded: boolean): EngineOrder[] {
-    if (!funded) return [];
+    if (!funded) {
+      return [];
+    }
     return venue.registry.open(accountId).sort((a, b) => a.createdAtMs - b.createdAtMs);
   }
 
@@ -231,7 +252,9 @@ export class HlInfo {
     start: number,
     end: number,
   ) {
-    if (!funded) return [];
+    if (!funded) {
+      return [];
+    }
     return venue.registry
       .fillsSince(accountId, start)
       .filter((fill) => fill.tsMs <= end)
@@ -249,7 +272,9 @@ export class HlInfo {
   /** The simulated venue has only the main perp dex: a named builder dex is not there. */
   private mainDex(request: Record<string, unknown>): void {
     const dex = request['dex'];
-    if (dex !== undefined && dex !== '' && dex !== null) throw new HlBodyError();
+    if (dex !== undefined && dex !== '' && dex !== null) {
+      throw new HlBodyError();
+    }
   }
 
   private basis(symbol: string): number {

@@ -30,23 +30,30 @@ export class HlNonces {
 
   /** Records the nonce when the venue would take it; throws HlNonceError otherwise. */
   check(signer: string, nonce: number, nowMs: number): void {
-    if (!Number.isSafeInteger(nonce) || nonce < 0)
+    if (!Number.isSafeInteger(nonce) || nonce < 0) {
       throw new HlNonceError(venueText.cannotDeserialize);
+    }
     const oldest = nowMs - OLDEST_MS;
     const newest = nowMs + NEWEST_MS;
-    if (nonce <= oldest)
+    if (nonce <= oldest) {
       throw new HlNonceError(`Invalid nonce: nonce too low ${nonce} < ${oldest}`);
-    if (nonce >= newest)
+    }
+    if (nonce >= newest) {
       throw new HlNonceError(`Invalid nonce: nonce too high ${nonce} > ${newest}`);
+    }
     const key = signer.toLowerCase();
     const nonces = this.held.get(key) ?? [];
     const at = insertionPoint(nonces, nonce);
-    if (nonces[at] === nonce) throw new HlNonceError(`Invalid nonce: duplicate nonce ${nonce}`);
+    if (nonces[at] === nonce) {
+      throw new HlNonceError(`Invalid nonce: duplicate nonce ${nonce}`);
+    }
     if (nonces.length >= HELD && at === 0) {
       throw new HlNonceError(`Invalid nonce: nonce too low ${nonce} < ${nonces[0]}`);
     }
     nonces.splice(at, 0, nonce);
-    if (nonces.length > HELD) nonces.shift();
+    if (nonces.length > HELD) {
+      nonces.shift();
+    }
     this.held.set(key, nonces);
   }
 
@@ -61,8 +68,11 @@ function insertionPoint(ascending: readonly number[], nonce: number): number {
   let high = ascending.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (ascending[middle] < nonce) low = middle + 1;
-    else high = middle;
+    if (ascending[middle] < nonce) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
   }
   return low;
 }

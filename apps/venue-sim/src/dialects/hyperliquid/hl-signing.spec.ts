@@ -680,7 +680,9 @@ describe('Hyperliquid nonces', () => {
 
   it('keeps the 100 highest: out of order is fine until 100 are held, then a nonce must beat the smallest', () => {
     const nonces = new HlNonces();
-    for (let i = 100; i >= 1; i -= 1) nonces.check(signer, now - i * 1000, now);
+    for (let i = 100; i >= 1; i -= 1) {
+      nonces.check(signer, now - i * 1000, now);
+    }
 
     expect(() => nonces.check(signer, now - 101_000, now)).toThrow(
       new HlNonceError(`Invalid nonce: nonce too low ${now - 101_000} < ${now - 100_000}`),

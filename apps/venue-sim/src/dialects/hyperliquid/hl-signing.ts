@@ -247,7 +247,9 @@ export async function recoverUserSignedActionSigner(input: {
   const signedType = isUserSignedAction(action.type)
     ? USER_SIGNED_TYPES[action.type as string]
     : undefined;
-  if (!signedType) throw new HlSignatureError(venueText.cannotDeserialize);
+  if (!signedType) {
+    throw new HlSignatureError(venueText.cannotDeserialize);
+  }
   const message: Record<string, unknown> = {};
   for (const { name, type } of signedType.fields) {
     message[name] = signedValue(type, valueOf(action, name));
@@ -284,18 +286,26 @@ function valueOf(action: Record<string, unknown>, name: string): unknown {
 function signedValue(type: SignedFieldType, value: unknown): unknown {
   switch (type) {
     case 'string':
-      if (typeof value === 'string') return value;
+      if (typeof value === 'string') {
+        return value;
+      }
       break;
     case 'bool':
-      if (typeof value === 'boolean') return value;
+      if (typeof value === 'boolean') {
+        return value;
+      }
       break;
     case 'uint64':
-      if (isUint64(value)) return BigInt(value);
+      if (isUint64(value)) {
+        return BigInt(value);
+      }
       break;
     case 'address':
       // Hashed as 20 bytes, so the case is not signed; lower-cased so a
       // mixed-case address is not held to a checksum the venue ignores.
-      if (typeof value === 'string') return addressOf(value);
+      if (typeof value === 'string') {
+        return addressOf(value);
+      }
       break;
   }
   throw new HlSignatureError(venueText.cannotDeserialize);
@@ -311,17 +321,23 @@ function chainIdOf(signatureChainId: unknown): number {
 /** ccxt sends `vaultAddress` without its 0x, which the venue reads like any address. */
 function addressOf(address: string): Hex {
   const hex = /^(?:0x)?([0-9a-fA-F]{40})$/.exec(address)?.[1];
-  if (hex === undefined) throw new HlSignatureError(venueText.cannotDeserialize);
+  if (hex === undefined) {
+    throw new HlSignatureError(venueText.cannotDeserialize);
+  }
   return `0x${hex.toLowerCase()}`;
 }
 
 function isUint64(value: unknown): value is number | bigint {
-  if (typeof value === 'bigint') return value >= 0n && value <= UINT64_MAX;
+  if (typeof value === 'bigint') {
+    return value >= 0n && value <= UINT64_MAX;
+  }
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
 function uint64Bytes(value: number): Uint8Array {
-  if (!isUint64(value)) throw new HlSignatureError(venueText.cannotDeserialize);
+  if (!isUint64(value)) {
+    throw new HlSignatureError(venueText.cannotDeserialize);
+  }
   const bytes = new Uint8Array(8);
   new DataView(bytes.buffer).setBigUint64(0, BigInt(value));
   return bytes;
@@ -343,7 +359,9 @@ function signatureOf(signature: HlSignature): { r: Hex; s: Hex; yParity: number 
 }
 
 function scalarOf(word: unknown): bigint | undefined {
-  if (typeof word !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(word)) return undefined;
+  if (typeof word !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(word)) {
+    return undefined;
+  }
   const scalar = BigInt(word);
   return scalar > 0n && scalar < SECP256K1_ORDER ? scalar : undefined;
 }

@@ -74,8 +74,9 @@ export class HlState {
 
   reject(accountId: string, order: RejectedOrder): void {
     this.rejections.set(`${accountId}\u0000${order.cloid}`, order);
-    if (this.rejections.size > MAX_REJECTIONS)
+    if (this.rejections.size > MAX_REJECTIONS) {
       this.rejections.delete(this.rejections.keys().next().value as string);
+    }
   }
 
   rejected(accountId: string, cloid: string): RejectedOrder | undefined {
@@ -85,13 +86,17 @@ export class HlState {
   log(entry: LoggedAction): void {
     const list = this.actions.get(entry.user) ?? [];
     list.push(entry);
-    if (list.length > MAX_ACTIONS_PER_USER) list.shift();
+    if (list.length > MAX_ACTIONS_PER_USER) {
+      list.shift();
+    }
     this.actions.set(entry.user, list);
   }
 
   /** The user's actions, oldest first (every user's when `user` is undefined). */
   loggedActions(user?: string): LoggedAction[] {
-    if (user !== undefined) return [...(this.actions.get(user.toLowerCase()) ?? [])];
+    if (user !== undefined) {
+      return [...(this.actions.get(user.toLowerCase()) ?? [])];
+    }
     return [...this.actions.values()].flat().sort((a, b) => a.atMs - b.atMs);
   }
 }

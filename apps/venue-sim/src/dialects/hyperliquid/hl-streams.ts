@@ -55,9 +55,12 @@ export class HlStreams {
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = new URL(request.url ?? '/', 'http://venue-sim').pathname;
-    if (path !== '/dialects/hyperliquid/ws') return refuseUpgrade(socket, 404, 'Not Found');
-    if (this.deps.faults.socketsBlocked('hyperliquid'))
+    if (path !== '/dialects/hyperliquid/ws') {
+      return refuseUpgrade(socket, 404, 'Not Found');
+    }
+    if (this.deps.faults.socketsBlocked('hyperliquid')) {
       return refuseUpgrade(socket, 503, 'Service Unavailable');
+    }
     this.server.handleUpgrade(request, socket, head, (ws) => {
       const connection = new StreamConnection(ws, 'hyperliquid', undefined, () =>
         this.deps.faults.latencyOf('hyperliquid'),
@@ -84,7 +87,9 @@ export class HlStreams {
   book(symbol: string): void {
     let text: string | undefined;
     for (const entry of this.sockets) {
-      if (!entry.subscriptions.has(`l2Book:${symbol}`)) continue;
+      if (!entry.subscriptions.has(`l2Book:${symbol}`)) {
+        continue;
+      }
       text ??= JSON.stringify({
         channel: 'l2Book',
         data: wire.l2Book(this.venue().market(symbol), Date.now()),
@@ -137,7 +142,11 @@ export class HlStreams {
   }
 
   private *subscribers(key: string): Iterable<HlSocket> {
-    for (const entry of this.sockets) if (entry.subscriptions.has(key)) yield entry;
+    for (const entry of this.sockets) {
+      if (entry.subscriptions.has(key)) {
+        yield entry;
+      }
+    }
   }
 
   private async onMessage(entry: HlSocket, data: RawData): Promise<void> {
@@ -149,8 +158,9 @@ export class HlStreams {
     } catch {
       return this.parseError(entry, text);
     }
-    if (!message || typeof message !== 'object' || Array.isArray(message))
+    if (!message || typeof message !== 'object' || Array.isArray(message)) {
       return this.parseError(entry, text);
+    }
     const { method, subscription, id, request } = message as Record<string, unknown>;
     switch (method) {
       case 'ping':
@@ -158,7 +168,9 @@ export class HlStreams {
       case 'subscribe':
       case 'unsubscribe': {
         const key = subscriptionKey(subscription);
-        if (!key) return this.parseError(entry, text);
+        if (!key) {
+          return this.parseError(entry, text);
+        }
         return method === 'subscribe'
           ? this.subscribe(entry, key, subscription as Record<string, unknown>)
           : this.unsubscribe(entry, key, subscription as Record<string, unknown>);
@@ -184,7 +196,9 @@ export class HlStreams {
       return;
     }
     entry.subscriptions.set(key, subscription);
-    if (user) entry.users.add(user);
+    if (user) {
+      entry.users.add(user);
+    }
     this.send(entry, {
       channel: 'subscriptionResponse',
       data: { method: 'subscribe', subscription },
@@ -192,7 +206,9 @@ export class HlStreams {
     const venue = this.venue();
     if (subscription['type'] === 'l2Book') {
       const market = venue.markets.get(subscription['coin'] as string);
-      if (market) this.send(entry, { channel: 'l2Book', data: wire.l2Book(market, Date.now()) });
+      if (market) {
+        this.send(entry, { channel: 'l2Book', data: wire.l2Book(market, Date.now()) });
+      }
     } else if (subscription['type'] === 'userFills' && user) {
       const funded = this.deps.funding.account('hyperliquid', user) !== undefined;
       const fills = funded
@@ -224,10 +240,13 @@ export class HlStreams {
 
   /** A `post`: an info read or a signed action, answered on channel `post` with its id. */
   private async post(entry: HlSocket, id: unknown, request: unknown, text: string): Promise<void> {
-    if (!Number.isSafeInteger(id) || !request || typeof request !== 'object')
+    if (!Number.isSafeInteger(id) || !request || typeof request !== 'object') {
       return this.parseError(entry, text);
+    }
     const { type, payload } = request as { type?: unknown; payload?: unknown };
-    if (type !== 'info' && type !== 'action') return this.parseError(entry, text);
+    if (type !== 'info' && type !== 'action') {
+      return this.parseError(entry, text);
+    }
     const channel: RequestChannel = {
       cut: () => {
         this.sockets.cut(entry);
@@ -241,7 +260,9 @@ export class HlStreams {
           ? await this.deps.info.handle(payload, channel)
           : await this.deps.exchange.handle(payload, channel);
     } catch (error) {
-      if (error instanceof AnswerLost) return;
+      if (error instanceof AnswerLost) {
+        return;
+      }
       throw error;
     }
     if (reply.status !== 200) {
@@ -271,15 +292,19 @@ export class HlStreams {
 
 /** A subscription's identity, or undefined for one the simulated venue does not serve. */
 function subscriptionKey(subscription: unknown): string | undefined {
-  if (!subscription || typeof subscription !== 'object' || Array.isArray(subscription))
+  if (!subscription || typeof subscription !== 'object' || Array.isArray(subscription)) {
     return undefined;
+  }
   const { type, coin, user } = subscription as Record<string, unknown>;
-  if (type === 'l2Book' && typeof coin === 'string') return `l2Book:${coin}`;
+  if (type === 'l2Book' && typeof coin === 'string') {
+    return `l2Book:${coin}`;
+  }
   if (
     (type === 'userFills' || type === 'orderUpdates') &&
     typeof user === 'string' &&
     /^0x[0-9a-fA-F]{40}$/.test(user)
-  )
+  ) {
     return `${type}:${user.toLowerCase()}`;
+  }
   return undefined;
 }

@@ -220,7 +220,9 @@ export function userFill(venue: VenueEngine, fill: EngineFill, context: FillCont
 }
 
 function direction(start: Big, side: 'buy' | 'sell'): string {
-  if (side === 'buy') return start.lt(0) ? 'Close Short' : 'Open Long';
+  if (side === 'buy') {
+    return start.lt(0) ? 'Close Short' : 'Open Long';
+  }
   return start.gt(0) ? 'Close Long' : 'Open Short';
 }
 

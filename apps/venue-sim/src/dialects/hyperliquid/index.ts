@@ -41,7 +41,9 @@ export function createHyperliquidDialect(deps: DialectDeps): HyperliquidDialect 
     router.add('POST', `${BASE}/info`, (context) => info.handle(body(context), channelOf(context)));
     router.add('POST', `${BASE}/exchange`, (context) => {
       const parsed = body(context);
-      if (parsed === undefined) return new HlBodyError().reply();
+      if (parsed === undefined) {
+        return new HlBodyError().reply();
+      }
       return exchange.handle(parsed, channelOf(context));
     });
     router.add('GET', `${BASE}/_sim/actions`, (context) => ({

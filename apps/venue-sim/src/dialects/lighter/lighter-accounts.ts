@@ -60,16 +60,19 @@ export class LighterAccounts {
   private nextIndex = 280_000;
 
   register(l1Address: string, apiKeyIndex: number, publicKey: string): LighterAccount {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(l1Address))
+    if (!/^0x[0-9a-fA-F]{40}$/.test(l1Address)) {
       throw new LighterError(400, 20001, 'invalid l1 address');
+    }
     if (
       !Number.isInteger(apiKeyIndex) ||
       apiKeyIndex < API_KEY_INDEX.min ||
       apiKeyIndex > API_KEY_INDEX.max
-    )
+    ) {
       throw new LighterError(400, 21109, 'invalid api key index');
-    if (!/^(0x)?[0-9a-fA-F]{80}$/.test(publicKey))
+    }
+    if (!/^(0x)?[0-9a-fA-F]{80}$/.test(publicKey)) {
       throw new LighterError(400, 21110, 'invalid public key');
+    }
     const wallet = l1Address.toLowerCase();
     let account = this.byWallet.get(wallet);
     if (!account) {
@@ -89,7 +92,9 @@ export class LighterAccounts {
 
   ofIndex(index: unknown): LighterAccount {
     const account = this.byIndex.get(Number(index));
-    if (!account) throw new LighterError(400, 21100, 'account not found');
+    if (!account) {
+      throw new LighterError(400, 21100, 'account not found');
+    }
     return account;
   }
 
@@ -99,16 +104,20 @@ export class LighterAccounts {
 
   apiKey(account: LighterAccount, index: unknown): LighterApiKey {
     const key = account.apiKeys.get(Number(index));
-    if (!key) throw new LighterError(400, 21109, 'api key not found');
+    if (!key) {
+      throw new LighterError(400, 21109, 'api key not found');
+    }
     return key;
   }
 
   /** Uses a nonce of a key once; a nonce seen before (or below what is remembered) is refused. */
   useNonce(key: LighterApiKey, nonce: number): void {
-    if (!Number.isSafeInteger(nonce) || nonce <= 0 || nonce > MAX_48_BITS)
+    if (!Number.isSafeInteger(nonce) || nonce <= 0 || nonce > MAX_48_BITS) {
       throw new LighterError(400, 21104, 'invalid nonce');
-    if (nonce < key.floor || key.nonces.has(nonce))
+    }
+    if (nonce < key.floor || key.nonces.has(nonce)) {
       throw new LighterError(400, 21104, `invalid nonce: ${nonce} was already used`);
+    }
     key.nonces.add(nonce);
     if (key.nonces.size > REMEMBERED_NONCES) {
       const oldest = key.nonces.values().next().value as number;
@@ -125,13 +134,17 @@ export class LighterAccounts {
   ofAuthToken(token: string | string[] | undefined): LighterAccount {
     const text = Array.isArray(token) ? token[0] : token;
     const match = /^(\d+):(\d+):(\d+):([0-9a-fA-F]+)$/.exec(text ?? '');
-    if (!match) throw new LighterError(401, 20013, 'invalid auth token');
-    const [, deadline, accountIndex, keyIndex] = match;
-    if (Number(deadline) * 1000 < Date.now())
-      throw new LighterError(401, 20013, 'auth token expired');
-    const account = this.byIndex.get(Number(accountIndex));
-    if (!account || !account.apiKeys.has(Number(keyIndex)))
+    if (!match) {
       throw new LighterError(401, 20013, 'invalid auth token');
+    }
+    const [, deadline, accountIndex, keyIndex] = match;
+    if (Number(deadline) * 1000 < Date.now()) {
+      throw new LighterError(401, 20013, 'auth token expired');
+    }
+    const account = this.byIndex.get(Number(accountIndex));
+    if (!account || !account.apiKeys.has(Number(keyIndex))) {
+      throw new LighterError(401, 20013, 'invalid auth token');
+    }
     return account;
   }
 }

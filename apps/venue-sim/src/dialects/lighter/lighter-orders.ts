@@ -67,15 +67,19 @@ export class LighterOrders {
   place(request: SignedRequest, account: LighterAccount, tx: CreateOrderTx): Promise<HttpReply> {
     const type = tx.timeInForce === TIME_IN_FORCE.ioc ? 'ioc' : 'post_only';
     return this.deps.orders.execute(request, { op: 'place', fields: { type } }, (venue) => {
-      if (tx.timeInForce === TIME_IN_FORCE.gtt)
+      if (tx.timeInForce === TIME_IN_FORCE.gtt) {
         throw new LighterError(400, 21705, 'the simulated venue takes post-only and IOC orders');
+      }
       const market = marketAt(venue, tx.marketIndex);
-      if (!market) throw new LighterError(400, 21602, 'invalid market index');
+      if (!market) {
+        throw new LighterError(400, 21602, 'invalid market index');
+      }
       if (
         tx.clientOrderIndex !== 0 &&
         this.activeByIndex(venue, account.wallet, tx.clientOrderIndex)
-      )
+      ) {
         throw new LighterError(400, 21728, 'client order index already exists');
+      }
       const clientOrderId = this.engineClientOrderId(venue, account.wallet, tx.clientOrderIndex);
       const price = new Big(tx.price).div(new Big(10).pow(decimalsOf(market.spec.tickSize)));
       const size = new Big(tx.baseAmount).div(new Big(10).pow(decimalsOf(market.spec.lotSize)));
@@ -88,24 +92,30 @@ export class LighterOrders {
           size: size.toFixed(),
           clientOrderId,
         });
-        if (outcome.duplicate)
+        if (outcome.duplicate) {
           throw new LighterError(400, 21728, 'client order index already exists');
+        }
         this.nonces.set(outcome.order.orderId, tx.nonce);
       } catch (error) {
         const code = (error as { code?: unknown }).code;
-        if (code === 'post_only_would_cross')
+        if (code === 'post_only_would_cross') {
           this.reject(account, market, tx, 'canceled-post-only');
-        else if (code === 'insufficient_margin')
+        } else if (code === 'insufficient_margin') {
           this.reject(account, market, tx, 'canceled-margin-not-allowed');
-        else if (code === 'duplicate_client_order_id')
+        } else if (code === 'duplicate_client_order_id') {
           throw new LighterError(400, 21728, 'client order index already exists');
-        else if (code === 'invalid_order') {
+        } else if (code === 'invalid_order') {
           const reason = (error as { reason?: unknown }).reason;
-          if (reason === 'invalid_tick') throw new LighterError(400, 21702, 'invalid price');
-          if (reason === 'below_min_size')
+          if (reason === 'invalid_tick') {
+            throw new LighterError(400, 21702, 'invalid price');
+          }
+          if (reason === 'below_min_size') {
             throw new LighterError(400, 21603, 'invalid min amounts for market');
+          }
           throw new LighterError(400, 21701, 'invalid base amount');
-        } else throw error;
+        } else {
+          throw error;
+        }
       }
       return accepted(tx);
     });
@@ -114,14 +124,17 @@ export class LighterOrders {
   cancel(request: SignedRequest, account: LighterAccount, tx: CancelOrderTx): Promise<HttpReply> {
     return this.deps.orders.execute(request, { op: 'cancel', fields: {} }, (venue) => {
       const market = marketAt(venue, tx.marketIndex);
-      if (!market) throw new LighterError(400, 21602, 'invalid market index');
+      if (!market) {
+        throw new LighterError(400, 21602, 'invalid market index');
+      }
       const order = this.find(venue, account.wallet, tx.index);
       if (
         !order ||
         order.symbol !== market.spec.symbol ||
         (order.status !== 'open' && order.status !== 'partially_filled')
-      )
+      ) {
         throw new LighterError(400, 21600, 'given order is not an active limit order');
+      }
       venue.desk.cancel(account.wallet, { orderId: order.orderId });
       return accepted(tx);
     });
@@ -226,8 +239,9 @@ export class LighterOrders {
       createdMs: Date.now(),
     };
     this.unplaced.set(entry.orderIndex, entry);
-    if (this.unplaced.size > MAX_REMEMBERED)
+    if (this.unplaced.size > MAX_REMEMBERED) {
       this.unplaced.delete(this.unplaced.keys().next().value as number);
+    }
     this.onUnplaced(account.wallet, tx.marketIndex, unplacedView(entry));
   }
 }

@@ -83,7 +83,9 @@ export class LighterRest {
     );
     router.add('GET', `${API}/orderBookOrders`, (context) => {
       const market = marketAt(this.venue(), Number(context.query.get('market_id')));
-      if (!market) return new LighterError(400, 21602, 'invalid market index').reply();
+      if (!market) {
+        return new LighterError(400, 21602, 'invalid market index').reply();
+      }
       const limit = Math.min(Number(context.query.get('limit') ?? 100), 100);
       const side = (book: typeof market.book.bids) =>
         book.top(limit).map((level) => ({
@@ -94,7 +96,9 @@ export class LighterRest {
     });
     router.add('GET', `${API}/accountsByL1Address`, (context) => {
       const account = this.accounts.ofWallet(context.query.get('l1_address') ?? '');
-      if (!account) return new LighterError(400, 21100, 'account not found').reply();
+      if (!account) {
+        return new LighterError(400, 21100, 'account not found').reply();
+      }
       return ok({
         l1_address: account.wallet,
         sub_accounts: [
@@ -104,8 +108,9 @@ export class LighterRest {
     });
     router.add('GET', `${API}/account`, (context) =>
       this.answer(() => {
-        if (context.query.get('by') !== 'index')
+        if (context.query.get('by') !== 'index') {
           throw new LighterError(400, 20001, 'the simulated venue reads accounts by index');
+        }
         const account = this.accounts.ofIndex(context.query.get('value'));
         return this.deps.orders.execute(this.request(context, account), undefined, (venue) =>
           ok({ total: 1, accounts: [accountView(venue, account)] }),
@@ -146,8 +151,9 @@ export class LighterRest {
       router.add('GET', `${API}/${path}`, (context) =>
         this.answer(() => {
           const account = this.accounts.ofAuthToken(context.headers['authorization']);
-          if (Number(context.query.get('account_index')) !== account.index)
+          if (Number(context.query.get('account_index')) !== account.index) {
             throw new LighterError(403, 20013, 'the auth token is not for this account');
+          }
           return this.deps.orders.execute(this.request(context, account), undefined, (venue) =>
             ok(answer(venue, account, context) as Record<string, unknown>),
           );
@@ -155,7 +161,9 @@ export class LighterRest {
       );
     const marketOf = (venue: VenueEngine, context: RequestContext): MarketState => {
       const market = marketAt(venue, Number(context.query.get('market_id')));
-      if (!market) throw new LighterError(400, 21602, 'invalid market index');
+      if (!market) {
+        throw new LighterError(400, 21602, 'invalid market index');
+      }
       return market;
     };
     read('accountActiveOrders', (venue, account, context) => ({
@@ -198,7 +206,9 @@ export class LighterRest {
           : txType === TX_TYPE.cancelOrder
             ? parseCancelOrder
             : undefined;
-      if (!parse) throw new LighterError(400, 21505, 'unsupported tx type');
+      if (!parse) {
+        throw new LighterError(400, 21505, 'unsupported tx type');
+      }
       const tx = parse(txInfo);
       const account = this.accounts.ofIndex(tx.accountIndex);
       const key = this.accounts.apiKey(account, tx.apiKeyIndex);
@@ -218,8 +228,9 @@ export class LighterRest {
   }
 
   private request(context: RequestContext, account: LighterAccount): SignedRequest {
-    if (!this.deps.funding.account(LIGHTER, account.wallet))
+    if (!this.deps.funding.account(LIGHTER, account.wallet)) {
       throw new LighterError(400, 21100, 'account not found');
+    }
     return {
       venueId: LIGHTER,
       accountId: account.wallet,
@@ -231,18 +242,27 @@ export class LighterRest {
     try {
       return await act();
     } catch (error) {
-      if (error instanceof AnswerLost) throw error;
-      if (error instanceof LighterError) return error.reply();
-      if (error instanceof SyntaxError) return new LighterError(400, 20001, 'invalid body').reply();
-      if (error instanceof Error && (error as { code?: unknown }).code === 'rate_limited')
+      if (error instanceof AnswerLost) {
+        throw error;
+      }
+      if (error instanceof LighterError) {
+        return error.reply();
+      }
+      if (error instanceof SyntaxError) {
+        return new LighterError(400, 20001, 'invalid body').reply();
+      }
+      if (error instanceof Error && (error as { code?: unknown }).code === 'rate_limited') {
         return { status: 429, body: { code: 23000, message: 'Too Many Requests!' } };
+      }
       throw error;
     }
   }
 
   private log(tx: LoggedTx): void {
     this.txs.push(tx);
-    if (this.txs.length > LOGGED_TXS) this.txs.shift();
+    if (this.txs.length > LOGGED_TXS) {
+      this.txs.shift();
+    }
   }
 
   private basis(market: MarketState): number {

@@ -55,9 +55,12 @@ export class LighterStreams {
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = new URL(request.url ?? '/', 'http://venue-sim').pathname;
-    if (path !== STREAM_PATH) return refuseUpgrade(socket, 404, 'Not Found');
-    if (this.deps.faults.socketsBlocked(LIGHTER))
+    if (path !== STREAM_PATH) {
+      return refuseUpgrade(socket, 404, 'Not Found');
+    }
+    if (this.deps.faults.socketsBlocked(LIGHTER)) {
       return refuseUpgrade(socket, 503, 'Service Unavailable');
+    }
     this.server.handleUpgrade(request, socket, head, (ws) => {
       const entry: LighterSocket = {
         connection: new StreamConnection(ws, LIGHTER, undefined, () =>
@@ -80,14 +83,18 @@ export class LighterStreams {
   book(symbol: string): void {
     for (const entry of this.sockets) {
       for (const subscription of entry.books.values()) {
-        if (subscription.market.spec.symbol === symbol) this.sendBookChanges(entry, subscription);
+        if (subscription.market.spec.symbol === symbol) {
+          this.sendBookChanges(entry, subscription);
+        }
       }
     }
   }
 
   order(order: EngineOrder): void {
     for (const entry of this.sockets) {
-      if (entry.orders?.wallet !== order.accountId) continue;
+      if (entry.orders?.wallet !== order.accountId) {
+        continue;
+      }
       const view = this.deps.lighterOrders.view(this.venue(), order, entry.orders.index);
       this.sendOrders(entry, entry.orders.index, view.market_index, [view]);
     }
@@ -95,14 +102,18 @@ export class LighterStreams {
 
   /** An order closed before the book, to its account's order streams. */
   orderState(wallet: string, marketIndex: number, order: unknown): void {
-    for (const entry of this.sockets)
-      if (entry.orders?.wallet === wallet)
+    for (const entry of this.sockets) {
+      if (entry.orders?.wallet === wallet) {
         this.sendOrders(entry, entry.orders.index, marketIndex, [order]);
+      }
+    }
   }
 
   fill(fill: EngineFill): void {
     for (const entry of this.sockets) {
-      if (entry.trades?.wallet !== fill.accountId) continue;
+      if (entry.trades?.wallet !== fill.accountId) {
+        continue;
+      }
       const trade = lighterTrade(this.venue(), fill, entry.trades.index);
       this.send(entry, {
         channel: `account_all_trades:${entry.trades.index}`,
@@ -132,15 +143,22 @@ export class LighterStreams {
     } catch {
       return this.error(entry, new LighterError(400, 30005, 'Invalid Message'));
     }
-    if (message['type'] === 'pong' || message['type'] === 'ping') return;
-    if (message['type'] !== 'subscribe' && message['type'] !== 'unsubscribe')
+    if (message['type'] === 'pong' || message['type'] === 'ping') {
+      return;
+    }
+    if (message['type'] !== 'subscribe' && message['type'] !== 'unsubscribe') {
       return this.error(entry, new LighterError(400, 30005, 'Invalid Type'));
+    }
     const channel = String(message['channel'] ?? '');
     try {
-      if (message['type'] === 'unsubscribe') return this.unsubscribe(entry, channel);
+      if (message['type'] === 'unsubscribe') {
+        return this.unsubscribe(entry, channel);
+      }
       this.subscribe(entry, channel, message['auth']);
     } catch (error) {
-      if (error instanceof LighterError) return this.error(entry, error);
+      if (error instanceof LighterError) {
+        return this.error(entry, error);
+      }
       throw error;
     }
   }
@@ -149,8 +167,9 @@ export class LighterStreams {
     const [name, id] = channel.split('/');
     if (name === 'order_book') {
       const market = marketAt(this.venue(), Number(id));
-      if (!market || id === undefined || id === '')
+      if (!market || id === undefined || id === '') {
         throw new LighterError(400, 30004, 'Invalid Channel');
+      }
       const subscription: BookSubscription = { market, bids: new Map(), asks: new Map() };
       entry.books.set(Number(id), subscription);
       const bids = levelsOf(market, 'bids');
@@ -175,7 +194,9 @@ export class LighterStreams {
     }
     if (name === 'account_all_orders') {
       const account = this.deps.accounts.ofAuthToken(typeof auth === 'string' ? auth : undefined);
-      if (String(account.index) !== id) throw new LighterError(403, 20013, 'invalid auth token');
+      if (String(account.index) !== id) {
+        throw new LighterError(403, 20013, 'invalid auth token');
+      }
       this.checkOpen(account.wallet);
       entry.orders = { index: account.index, wallet: account.wallet };
       this.send(entry, {
@@ -208,16 +229,21 @@ export class LighterStreams {
 
   private unsubscribe(entry: LighterSocket, channel: string): void {
     const [name, id] = channel.split('/');
-    if (name === 'order_book') entry.books.delete(Number(id));
-    else if (name === 'account_all_orders') delete entry.orders;
-    else if (name === 'account_all_trades') delete entry.trades;
+    if (name === 'order_book') {
+      entry.books.delete(Number(id));
+    } else if (name === 'account_all_orders') {
+      delete entry.orders;
+    } else if (name === 'account_all_trades') {
+      delete entry.trades;
+    }
     this.send(entry, { type: 'unsubscribed', channel: `${name}:${id}` });
   }
 
   /** A wallet whose sockets are blocked (`drop-ws` for one account) cannot subscribe. */
   private checkOpen(wallet: string): void {
-    if (this.deps.faults.walletSocketsBlocked(LIGHTER, wallet))
+    if (this.deps.faults.walletSocketsBlocked(LIGHTER, wallet)) {
       throw new LighterError(503, 30006, 'Service Unavailable');
+    }
   }
 
   private sendBookChanges(entry: LighterSocket, subscription: BookSubscription): void {
@@ -227,7 +253,9 @@ export class LighterStreams {
     const changedAsks = changes(subscription.asks, asks);
     subscription.bids = bids;
     subscription.asks = asks;
-    if (changedBids.length === 0 && changedAsks.length === 0) return;
+    if (changedBids.length === 0 && changedAsks.length === 0) {
+      return;
+    }
     entry.offset += 1;
     const id = marketIndexOf(this.venue(), subscription.market.spec.symbol);
     this.send(entry, {
@@ -273,8 +301,9 @@ export class LighterStreams {
 
 function levelsOf(market: MarketState, side: 'bids' | 'asks'): Levels {
   const levels: Levels = new Map();
-  for (const level of market.book[side].top(BOOK_LEVELS))
+  for (const level of market.book[side].top(BOOK_LEVELS)) {
     levels.set(market.price.format(level.priceTicks), market.lot.format(level.totalLots));
+  }
   return levels;
 }
 
@@ -283,7 +312,15 @@ const wireLevels = (levels: Levels) => [...levels].map(([price, size]) => ({ pri
 /** The levels that changed from `before` to `after`; a level gone is sent with size 0. */
 function changes(before: Levels, after: Levels): Array<{ price: string; size: string }> {
   const changed: Array<{ price: string; size: string }> = [];
-  for (const [price, size] of after) if (before.get(price) !== size) changed.push({ price, size });
-  for (const price of before.keys()) if (!after.has(price)) changed.push({ price, size: '0' });
+  for (const [price, size] of after) {
+    if (before.get(price) !== size) {
+      changed.push({ price, size });
+    }
+  }
+  for (const price of before.keys()) {
+    if (!after.has(price)) {
+      changed.push({ price, size: '0' });
+    }
+  }
   return changed;
 }

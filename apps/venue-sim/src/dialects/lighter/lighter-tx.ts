@@ -52,15 +52,17 @@ export async function readSendTx(
   } catch {
     throw new LighterError(400, 21501, 'invalid tx info');
   }
-  if (!txInfo || typeof txInfo !== 'object' || Array.isArray(txInfo))
+  if (!txInfo || typeof txInfo !== 'object' || Array.isArray(txInfo)) {
     throw new LighterError(400, 21501, 'invalid tx info');
+  }
   return { txType, txInfo: txInfo as Record<string, unknown> };
 }
 
 const int = (info: Record<string, unknown>, field: string, min: number, max: number): number => {
   const value = info[field];
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max)
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
     throw new LighterError(400, 21501, `invalid tx info: ${field}`);
+  }
   return value;
 };
 
@@ -68,10 +70,13 @@ function signed(info: Record<string, unknown>): SignedTx {
   const sig = info['Sig'];
   // Lighter's signature: 80 bytes (Schnorr over ECgFp5), base64. Its form is
   // checked; no verifier of the scheme is available to the simulator.
-  if (typeof sig !== 'string' || !/^[A-Za-z0-9+/]{106}[A-Za-z0-9+/=]{2}$/.test(sig))
+  if (typeof sig !== 'string' || !/^[A-Za-z0-9+/]{106}[A-Za-z0-9+/=]{2}$/.test(sig)) {
     throw new LighterError(400, 21120, 'invalid signature');
+  }
   const expiredAt = int(info, 'ExpiredAt', 0, Number.MAX_SAFE_INTEGER);
-  if (expiredAt < Date.now()) throw new LighterError(400, 21117, 'transaction expired');
+  if (expiredAt < Date.now()) {
+    throw new LighterError(400, 21117, 'transaction expired');
+  }
   return {
     accountIndex: int(info, 'AccountIndex', 0, MAX_48_BITS),
     apiKeyIndex: int(info, 'ApiKeyIndex', 0, 255),
@@ -88,15 +93,20 @@ function signed(info: Record<string, unknown>): SignedTx {
  */
 export function parseCreateOrder(info: Record<string, unknown>): CreateOrderTx {
   const base = signed(info);
-  if (int(info, 'Type', 0, 10) !== ORDER_TYPE_LIMIT)
+  if (int(info, 'Type', 0, 10) !== ORDER_TYPE_LIMIT) {
     throw new LighterError(400, 21710, 'unsupported order type');
-  if (int(info, 'ReduceOnly', 0, 1) !== 0)
+  }
+  if (int(info, 'ReduceOnly', 0, 1) !== 0) {
     throw new LighterError(400, 21740, 'invalid reduce only mode');
-  if (int(info, 'TriggerPrice', 0, 2 ** 32 - 1) !== 0)
+  }
+  if (int(info, 'TriggerPrice', 0, 2 ** 32 - 1) !== 0) {
     throw new LighterError(400, 21729, 'invalid order trigger price');
-  for (const field of ['IntegratorAccountIndex', 'IntegratorTakerFee', 'IntegratorMakerFee'])
-    if (info[field] !== undefined && info[field] !== 0)
+  }
+  for (const field of ['IntegratorAccountIndex', 'IntegratorTakerFee', 'IntegratorMakerFee']) {
+    if (info[field] !== undefined && info[field] !== 0) {
       throw new LighterError(400, 21146, `the simulated venue has no integrators: ${field}`);
+    }
+  }
   const isAsk = int(info, 'IsAsk', 0, 1);
   return {
     ...base,

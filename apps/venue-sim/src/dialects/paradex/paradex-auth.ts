@@ -92,26 +92,30 @@ export class ParadexAuth {
   onboard(headers: Record<string, string | undefined>, publicKey: unknown): void {
     const account = addressOf(headers['paradex-starknet-account']);
     const ethereum = headers['paradex-ethereum-account'];
-    if (!ethereum || !/^0x[0-9a-fA-F]{40}$/.test(ethereum))
+    if (!ethereum || !/^0x[0-9a-fA-F]{40}$/.test(ethereum)) {
       throw new ParadexError(400, 'INVALID_ETHEREUM_ADDRESS', 'invalid ethereum address');
-    if (typeof publicKey !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(publicKey))
+    }
+    if (typeof publicKey !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(publicKey)) {
       throw new ParadexError(400, 'PUBLIC_KEY_INVALID', 'invalid public key');
+    }
     const derived = paradexAccountAddress(
       publicKey,
       SYSTEM_CONFIG.paraclear_account_hash,
       SYSTEM_CONFIG.paraclear_account_proxy_hash,
     );
-    if (BigInt(derived) !== BigInt(account))
+    if (BigInt(derived) !== BigInt(account)) {
       throw new ParadexError(
         400,
         'INVALID_STARKNET_ADDRESS',
         'account does not match the public key',
       );
+    }
     const typed = paradexTyped('Constant', [felt('action')], { action: 'Onboarding' });
     this.checkSignature(headers['paradex-starknet-signature'], typed, account, publicKey);
     const known = this.accounts.get(account);
-    if (known && known.starkKey !== publicKey)
+    if (known && known.starkKey !== publicKey) {
       throw new ParadexError(400, 'ETHEREUM_ADDRESS_ALREADY_ONBOARDED', 'already onboarded');
+    }
     this.accounts.set(account, { starkKey: publicKey, ethereumAccount: ethereum.toLowerCase() });
   }
 
@@ -119,22 +123,25 @@ export class ParadexAuth {
   authenticate(headers: Record<string, string | undefined>, nowMs: number): string {
     const account = addressOf(headers['paradex-starknet-account']);
     const onboarded = this.accounts.get(account);
-    if (!onboarded)
+    if (!onboarded) {
       throw new ParadexError(400, 'NOT_ONBOARDED', 'User has never called /onboarding endpoint');
+    }
     const timestamp = seconds(headers['paradex-timestamp'], 'INVALID_TIMESTAMP');
     const expiration = seconds(
       headers['paradex-signature-expiration'],
       'INVALID_SIGNATURE_EXPIRATION',
     );
     const now = Math.floor(nowMs / 1000);
-    if (Math.abs(timestamp - now) > CLOCK_TOLERANCE_S)
+    if (Math.abs(timestamp - now) > CLOCK_TOLERANCE_S) {
       throw new ParadexError(400, 'INVALID_TIMESTAMP', 'timestamp is too far from the server time');
-    if (expiration <= now || expiration - timestamp > MAX_SIGNATURE_LIFETIME_S)
+    }
+    if (expiration <= now || expiration - timestamp > MAX_SIGNATURE_LIFETIME_S) {
       throw new ParadexError(
         401,
         'INVALID_SIGNATURE_EXPIRATION',
         'signature expiration is invalid',
       );
+    }
     const typed = paradexTyped(
       'Request',
       [felt('method'), felt('path'), felt('body'), felt('timestamp'), felt('expiration')],
@@ -150,7 +157,9 @@ export class ParadexAuth {
   /** The account behind `Authorization: Bearer <token>`. */
   accountOf(authorization: string | undefined, nowMs: number): string {
     const token = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
-    if (!token) throw new ParadexError(401, '40110', 'missing or malformed jwt');
+    if (!token) {
+      throw new ParadexError(401, '40110', 'missing or malformed jwt');
+    }
     const session = this.tokens.get(token);
     if (!session || session.expiresAtMs <= nowMs) {
       this.tokens.delete(token);
@@ -166,8 +175,9 @@ export class ParadexAuth {
    */
   walletOf(account: string): string {
     const onboarded = this.accounts.get(account);
-    if (!onboarded)
+    if (!onboarded) {
       throw new ParadexError(400, 'NOT_ONBOARDED', 'User has never called /onboarding endpoint');
+    }
     return onboarded.ethereumAccount;
   }
 
@@ -184,8 +194,9 @@ export class ParadexAuth {
     code = 'STARKNET_SIGNATURE_VERIFICATION_FAILED',
   ): void {
     const pair = parseSignature(signature);
-    if (!pair || !verifyStarkSignature(pair, messageHash(typed, account), starkKey))
+    if (!pair || !verifyStarkSignature(pair, messageHash(typed, account), starkKey)) {
       throw new ParadexError(401, code, 'starknet signature verification failed');
+    }
   }
 }
 
@@ -199,22 +210,30 @@ function parseSignature(value: unknown): [string, string] | undefined {
       return undefined;
     }
   }
-  if (!Array.isArray(parsed) || parsed.length !== 2) return undefined;
+  if (!Array.isArray(parsed) || parsed.length !== 2) {
+    return undefined;
+  }
   const [r, s] = parsed as unknown[];
-  if (typeof r !== 'string' || typeof s !== 'string') return undefined;
-  if (!/^(0x[0-9a-fA-F]+|\d+)$/.test(r) || !/^(0x[0-9a-fA-F]+|\d+)$/.test(s)) return undefined;
+  if (typeof r !== 'string' || typeof s !== 'string') {
+    return undefined;
+  }
+  if (!/^(0x[0-9a-fA-F]+|\d+)$/.test(r) || !/^(0x[0-9a-fA-F]+|\d+)$/.test(s)) {
+    return undefined;
+  }
   return [r, s];
 }
 
 /** A StarkNet account address, canonical (0x, lower-case, no leading zeros). */
 export function addressOf(value: string | undefined): string {
-  if (!value || !/^0x[0-9a-fA-F]{1,64}$/.test(value))
+  if (!value || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) {
     throw new ParadexError(400, 'INVALID_STARKNET_ADDRESS', 'invalid starknet address');
+  }
   return `0x${BigInt(value).toString(16)}`;
 }
 
 function seconds(value: string | undefined, code: string): number {
-  if (!value || !/^\d{1,12}$/.test(value))
+  if (!value || !/^\d{1,12}$/.test(value)) {
     throw new ParadexError(400, code, `invalid ${code.toLowerCase()}`);
+  }
   return Number(value);
 }

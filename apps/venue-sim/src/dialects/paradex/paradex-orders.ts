@@ -106,8 +106,9 @@ export class ParadexOrders {
           size: order.size,
           clientOrderId: order.clientId || this.anonymousId(),
         });
-        if (outcome.duplicate)
+        if (outcome.duplicate) {
           throw new ParadexError(400, 'DUPLICATED_CLIENT_ID', 'duplicated client id');
+        }
         const cancelReason =
           kind === 'ioc' && outcome.order.status === 'canceled' ? 'IOC_CANCEL' : undefined;
         this.notes.set(outcome.order.orderId, {
@@ -117,7 +118,9 @@ export class ParadexOrders {
         queued.id = String(numericId(outcome.order.orderId));
       } catch (error) {
         const reason = this.closedReason(error);
-        if (reason === undefined) throw refusalOf(error);
+        if (reason === undefined) {
+          throw refusalOf(error);
+        }
         // Queued, then closed by the matching engine: the answer is still NEW.
         queued.id = this.rememberUnplaced({ ...queued, cancelReason: reason });
         const closed = this.unplaced.get(queued.id)!;
@@ -135,16 +138,19 @@ export class ParadexOrders {
         if (
           target.clientId !== undefined &&
           this.unplacedByClient(request.accountId, target.clientId)
-        )
+        ) {
           throw new ParadexError(400, 'ORDER_IS_CLOSED', 'order is closed');
-        if (target.id !== undefined && this.unplaced.has(target.id))
+        }
+        if (target.id !== undefined && this.unplaced.has(target.id)) {
           throw new ParadexError(400, 'ORDER_IS_CLOSED', 'order is closed');
+        }
         throw target.clientId !== undefined
           ? new ParadexError(400, 'CLIENT_ORDER_ID_NOT_FOUND', 'client order id not found')
           : new ParadexError(400, 'ORDER_ID_NOT_FOUND', 'order id not found');
       }
-      if (order.status !== 'open' && order.status !== 'partially_filled')
+      if (order.status !== 'open' && order.status !== 'partially_filled') {
         throw new ParadexError(400, 'ORDER_IS_CLOSED', 'order is closed');
+      }
       venue.desk.cancel(request.accountId, { orderId: order.orderId });
       this.notes.set(order.orderId, { ...this.notesOf(order), cancelReason: 'USER_CANCELED' });
       return { status: 204 };
@@ -154,12 +160,16 @@ export class ParadexOrders {
   /** GET /v1/orders/{id} or /by_client_id/{client_id}. */
   lookup(venue: VenueEngine, account: string, target: { id?: string; clientId?: string }) {
     const order = this.find(venue, account, target);
-    if (order) return paradexOrder(venue, order, this.notesOf(order));
+    if (order) {
+      return paradexOrder(venue, order, this.notesOf(order));
+    }
     const unplaced =
       target.id !== undefined
         ? this.unplaced.get(target.id)
         : this.unplacedByClient(account, target.clientId ?? '');
-    if (unplaced && unplaced.account === account) return closedUnplaced(unplaced);
+    if (unplaced && unplaced.account === account) {
+      return closedUnplaced(unplaced);
+    }
     throw target.clientId !== undefined
       ? new ParadexError(404, 'CLIENT_ORDER_ID_NOT_FOUND', 'client order id not found')
       : new ParadexError(404, 'ORDER_ID_NOT_FOUND', 'order id not found');
@@ -180,8 +190,9 @@ export class ParadexOrders {
     const start = Number(query.get('start_at') ?? 0);
     const end = Number(query.get('end_at') ?? Date.now());
     const size = Math.min(Number(query.get('page_size') ?? 1000), 5000);
-    if (![start, end, size].every(Number.isSafeInteger))
+    if (![start, end, size].every(Number.isSafeInteger)) {
       throw new ParadexError(400, 'INVALID_REQUEST_PARAMETER', 'invalid request parameter');
+    }
     return venue.registry
       .fillsSince(account, start)
       .filter((fill) => fill.tsMs <= end && (market === null || fill.symbol === market))
@@ -194,15 +205,19 @@ export class ParadexOrders {
     account: string,
     target: { id?: string; clientId?: string },
   ): EngineOrder | undefined {
-    if (target.clientId !== undefined)
+    if (target.clientId !== undefined) {
       return venue.registry.byClientOrderId(account, target.clientId);
+    }
     const engineId = target.id !== undefined ? engineOrderId(target.id) : undefined;
     return engineId ? venue.registry.get(account, engineId) : undefined;
   }
 
   private unplacedByClient(account: string, clientId: string): ClosedUnplaced | undefined {
-    for (const order of this.unplaced.values())
-      if (order.account === account && order.clientId === clientId && clientId !== '') return order;
+    for (const order of this.unplaced.values()) {
+      if (order.account === account && order.clientId === clientId && clientId !== '') {
+        return order;
+      }
+    }
     return undefined;
   }
 
@@ -211,8 +226,9 @@ export class ParadexOrders {
     // Outside the engine's id range (epoch × 10⁹ + seq): 9 × 10¹⁴ upwards.
     const id = String(900_000_000_000_000 + this.unplacedSeq);
     this.unplaced.set(id, { ...order, id });
-    if (this.unplaced.size > MAX_REMEMBERED)
+    if (this.unplaced.size > MAX_REMEMBERED) {
       this.unplaced.delete(this.unplaced.keys().next().value as string);
+    }
     return id;
   }
 
@@ -220,8 +236,12 @@ export class ParadexOrders {
   private closedReason(error: unknown): string | undefined {
     const engine = error instanceof HttpFailure ? engineRefusalOf(error) : undefined;
     const code = engine?.code ?? (error as { code?: unknown }).code;
-    if (code === 'post_only_would_cross') return 'POST_ONLY_WOULD_CROSS';
-    if (code === 'insufficient_margin') return 'NOT_ENOUGH_MARGIN';
+    if (code === 'post_only_would_cross') {
+      return 'POST_ONLY_WOULD_CROSS';
+    }
+    if (code === 'insufficient_margin') {
+      return 'NOT_ENOUGH_MARGIN';
+    }
     return undefined;
   }
 
@@ -232,28 +252,38 @@ export class ParadexOrders {
 
   private parseOrder(body: Record<string, unknown>) {
     const { market, side, type, size, price, instruction, client_id: clientId } = body;
-    if (typeof market !== 'string') throw invalid('market');
-    if (side !== 'BUY' && side !== 'SELL') throw invalid('side');
-    if (type !== 'LIMIT')
+    if (typeof market !== 'string') {
+      throw invalid('market');
+    }
+    if (side !== 'BUY' && side !== 'SELL') {
+      throw invalid('side');
+    }
+    if (type !== 'LIMIT') {
       throw new ParadexError(
         400,
         'VALIDATION_ERROR',
         'the simulated venue trades LIMIT orders only',
       );
-    if (typeof size !== 'string' || !DECIMAL.test(size) || new Big(size).lte(0))
+    }
+    if (typeof size !== 'string' || !DECIMAL.test(size) || new Big(size).lte(0)) {
       throw invalid('size');
-    if (typeof price !== 'string' || !DECIMAL.test(price) || new Big(price).lte(0))
+    }
+    if (typeof price !== 'string' || !DECIMAL.test(price) || new Big(price).lte(0)) {
       throw invalid('price');
+    }
     const chosen = instruction ?? 'GTC';
-    if (chosen !== 'GTC' && chosen !== 'POST_ONLY' && chosen !== 'IOC')
+    if (chosen !== 'GTC' && chosen !== 'POST_ONLY' && chosen !== 'IOC') {
       throw invalid('instruction');
-    if (clientId !== undefined && (typeof clientId !== 'string' || !CLIENT_ID.test(clientId)))
+    }
+    if (clientId !== undefined && (typeof clientId !== 'string' || !CLIENT_ID.test(clientId))) {
       throw invalid('client_id');
+    }
     if (
       body['flags'] !== undefined &&
       !(Array.isArray(body['flags']) && body['flags'].length === 0)
-    )
+    ) {
       throw new ParadexError(400, 'VALIDATION_ERROR', 'the simulated venue takes no order flags');
+    }
     return {
       market,
       side: side as 'BUY' | 'SELL',
@@ -271,13 +301,17 @@ export class ParadexOrders {
     body: Record<string, unknown>,
   ): void {
     const timestamp = body['signature_timestamp'];
-    if (!Number.isSafeInteger(timestamp))
+    if (!Number.isSafeInteger(timestamp)) {
       throw new ParadexError(400, 'INVALID_REQUEST_PARAMETER', 'invalid signature_timestamp');
-    if (Math.abs(Date.now() - (timestamp as number)) > SIGNATURE_MAX_AGE_MS)
+    }
+    if (Math.abs(Date.now() - (timestamp as number)) > SIGNATURE_MAX_AGE_MS) {
       throw new ParadexError(400, 'INVALID_TIMESTAMP', 'signature timestamp is too old');
+    }
     const scaled = (value: string): string => {
       const text = new Big(value).times(SIGNED_SCALE);
-      if (!text.eq(text.round(0))) throw invalid('precision');
+      if (!text.eq(text.round(0))) {
+        throw invalid('precision');
+      }
       return text.toFixed(0);
     };
     const typed = paradexTyped('Order', ORDER_FIELDS, {
@@ -289,8 +323,9 @@ export class ParadexOrders {
       price: scaled(order.price),
     });
     const starkKey = this.auth.starkKeyOf(account);
-    if (!starkKey)
+    if (!starkKey) {
       throw new ParadexError(400, 'NOT_ONBOARDED', 'User has never called /onboarding endpoint');
+    }
     this.auth.checkSignature(
       body['signature'],
       typed,
@@ -302,7 +337,9 @@ export class ParadexOrders {
 
   private market(venue: VenueEngine, symbol: string): MarketState {
     const market = venue.markets.get(symbol);
-    if (!market) throw new ParadexError(400, 'MARKET_NOT_FOUND', `market ${symbol} not found`);
+    if (!market) {
+      throw new ParadexError(400, 'MARKET_NOT_FOUND', `market ${symbol} not found`);
+    }
     return market;
   }
 }
@@ -314,21 +351,26 @@ const invalid = (field: string): ParadexError =>
 function refusalOf(error: unknown): unknown {
   const code = (error as { code?: unknown }).code;
   const reason = (error as { reason?: unknown }).reason;
-  if (code === 'duplicate_client_order_id')
+  if (code === 'duplicate_client_order_id') {
     return new ParadexError(400, 'DUPLICATED_CLIENT_ID', 'duplicated client id');
-  if (code === 'unknown_market')
+  }
+  if (code === 'unknown_market') {
     return new ParadexError(400, 'MARKET_NOT_FOUND', 'market not found');
+  }
   if (code === 'invalid_order') {
-    if (reason === 'invalid_tick')
+    if (reason === 'invalid_tick') {
       return new ParadexError(
         400,
         'INVALID_PRICE_PRECISION',
         'price is not a multiple of the tick size',
       );
-    if (reason === 'invalid_size' || reason === 'below_min_size')
+    }
+    if (reason === 'invalid_size' || reason === 'below_min_size') {
       return new ParadexError(400, 'INVALID_ORDER_SIZE', 'invalid order size');
-    if (reason === 'below_min_notional')
+    }
+    if (reason === 'below_min_notional') {
       return new ParadexError(400, 'VALIDATION_ERROR', 'order value is below the minimum notional');
+    }
     return new ParadexError(400, 'VALIDATION_ERROR', 'invalid order');
   }
   return error;

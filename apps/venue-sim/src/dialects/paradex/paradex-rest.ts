@@ -113,8 +113,9 @@ export class ParadexRest {
     try {
       const account = this.auth.accountOf(context.headers['authorization'], Date.now());
       const accountId = this.deps.funding.account(PARADEX, this.auth.walletOf(account));
-      if (!accountId)
+      if (!accountId) {
         throw new ParadexError(400, 'NOT_ENOUGH_MARGIN', 'the account holds no collateral');
+      }
       const request: SignedRequest = {
         venueId: PARADEX,
         accountId,
@@ -184,7 +185,9 @@ export class ParadexRest {
 
   private market(symbol: string): MarketState {
     const market = this.venue().markets.get(symbol);
-    if (!market) throw new ParadexError(400, 'MARKET_NOT_FOUND', `market ${symbol} not found`);
+    if (!market) {
+      throw new ParadexError(400, 'MARKET_NOT_FOUND', `market ${symbol} not found`);
+    }
     return market;
   }
 
@@ -201,11 +204,17 @@ export class ParadexRest {
   }
 
   private refusal(error: unknown): HttpReply {
-    if (error instanceof AnswerLost) throw error;
-    if (error instanceof ParadexError) return error.reply();
+    if (error instanceof AnswerLost) {
+      throw error;
+    }
+    if (error instanceof ParadexError) {
+      return error.reply();
+    }
     if (error instanceof Error && (error as { code?: unknown }).code === 'rate_limited')
-      // The gateway's 429 carries no Paradex error code (ccxt then maps the status).
+    // The gateway's 429 carries no Paradex error code (ccxt then maps the status).
+    {
       return { status: 429, body: { message: 'rate limit exceeded' } };
+    }
     throw error;
   }
 }
@@ -274,7 +283,9 @@ function balance(venue: VenueEngine, accountId: string) {
 /** `GET /v1/positions`: every open position (cross margin). */
 function positions(venue: VenueEngine, accountId: string) {
   const account = venue.accounts.get(accountId);
-  if (!account) return [];
+  if (!account) {
+    return [];
+  }
   const marks = venue.marks();
   return [...account.positions].map(([symbol, position]) => {
     const mark = marks.get(symbol) ?? venue.market(symbol).markPrice();
@@ -304,8 +315,9 @@ function positions(venue: VenueEngine, accountId: string) {
 function parseBody(raw: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(raw === '' ? '{}' : raw);
-    if (value && typeof value === 'object' && !Array.isArray(value))
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
       return value as Record<string, unknown>;
+    }
   } catch {
     // refused below
   }
@@ -314,7 +326,8 @@ function parseBody(raw: string): Record<string, unknown> {
 
 function lowerHeaders(context: RequestContext): Record<string, string | undefined> {
   const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(context.headers))
+  for (const [name, value] of Object.entries(context.headers)) {
     headers[name.toLowerCase()] = Array.isArray(value) ? value[0] : value;
+  }
   return headers;
 }

@@ -35,10 +35,13 @@ const FIELD_PRIME = 2n ** 251n + 17n * 2n ** 192n + 1n;
 
 /** A short string as a felt: its ASCII bytes, big-endian. */
 export function shortString(text: string): bigint {
-  if (text.length > MAX_SHORT_STRING || [...text].some((char) => char.charCodeAt(0) > 0x7f))
+  if (text.length > MAX_SHORT_STRING || [...text].some((char) => char.charCodeAt(0) > 0x7f)) {
     throw new ParadexSignatureError(`not a short string: ${text}`);
+  }
   let value = 0n;
-  for (const char of text) value = (value << 8n) | BigInt(char.charCodeAt(0));
+  for (const char of text) {
+    value = (value << 8n) | BigInt(char.charCodeAt(0));
+  }
   return value;
 }
 
@@ -48,16 +51,22 @@ export function shortString(text: string): bigint {
  */
 export function feltOf(value: unknown): bigint {
   let felt: bigint;
-  if (typeof value === 'bigint') felt = value;
-  else if (typeof value === 'number' && Number.isSafeInteger(value)) felt = BigInt(value);
-  else if (typeof value === 'boolean') felt = value ? 1n : 0n;
-  else if (typeof value === 'string') {
+  if (typeof value === 'bigint') {
+    felt = value;
+  } else if (typeof value === 'number' && Number.isSafeInteger(value)) {
+    felt = BigInt(value);
+  } else if (typeof value === 'boolean') {
+    felt = value ? 1n : 0n;
+  } else if (typeof value === 'string') {
     felt = /^(0x[0-9a-fA-F]*|\d*)$/.test(value)
       ? BigInt(value === '0x' ? 0 : value)
       : shortString(value);
-  } else throw new ParadexSignatureError(`not a felt: ${String(value)}`);
-  if (felt < 0n || felt >= FIELD_PRIME)
+  } else {
+    throw new ParadexSignatureError(`not a felt: ${String(value)}`);
+  }
+  if (felt < 0n || felt >= FIELD_PRIME) {
     throw new ParadexSignatureError(`felt out of range: ${felt}`);
+  }
   return felt;
 }
 
@@ -70,9 +79,13 @@ export function encodeType(types: TypedData['types'], type: string): string {
 }
 
 function dependenciesOf(types: TypedData['types'], type: string, seen: string[] = []): string[] {
-  if (seen.includes(type) || types[type] === undefined) return seen;
+  if (seen.includes(type) || types[type] === undefined) {
+    return seen;
+  }
   seen.push(type);
-  for (const field of types[type]) dependenciesOf(types, field.type, seen);
+  for (const field of types[type]) {
+    dependenciesOf(types, field.type, seen);
+  }
   return seen;
 }
 
@@ -86,13 +99,19 @@ export function structHash(
   data: Record<string, unknown>,
 ): bigint {
   const fields = types[type];
-  if (!fields) throw new ParadexSignatureError(`unknown type ${type}`);
+  if (!fields) {
+    throw new ParadexSignatureError(`unknown type ${type}`);
+  }
   const values = [
     typeHash(types, type),
     ...fields.map((field) => {
       const value = data[field.name];
-      if (types[field.type]) return structHash(types, field.type, value as Record<string, unknown>);
-      if (field.type !== 'felt') throw new ParadexSignatureError(`unsupported type ${field.type}`);
+      if (types[field.type]) {
+        return structHash(types, field.type, value as Record<string, unknown>);
+      }
+      if (field.type !== 'felt') {
+        throw new ParadexSignatureError(`unsupported type ${field.type}`);
+      }
       return feltOf(value);
     }),
   ];
@@ -136,7 +155,9 @@ export function verifyStarkSignature(
   for (const prefix of ['02', '03']) {
     try {
       const point = Point.fromHex(prefix + x);
-      if (verify(sig, msg, point.toHex(false))) return true;
+      if (verify(sig, msg, point.toHex(false))) {
+        return true;
+      }
     } catch {
       // not a point of the curve with that x: no key
     }

@@ -44,9 +44,12 @@ export class ParadexStreams {
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = new URL(request.url ?? '/', 'http://venue-sim').pathname;
-    if (path !== `/dialects/${PARADEX}/v1`) return refuseUpgrade(socket, 404, 'Not Found');
-    if (this.deps.faults.socketsBlocked(PARADEX))
+    if (path !== `/dialects/${PARADEX}/v1`) {
+      return refuseUpgrade(socket, 404, 'Not Found');
+    }
+    if (this.deps.faults.socketsBlocked(PARADEX)) {
       return refuseUpgrade(socket, 503, 'Service Unavailable');
+    }
     this.server.handleUpgrade(request, socket, head, (ws) => {
       const connection = new StreamConnection(ws, PARADEX, undefined, () =>
         this.deps.faults.latencyOf(PARADEX),
@@ -66,7 +69,9 @@ export class ParadexStreams {
     let data: ReturnType<typeof bookSnapshot> | undefined;
     for (const entry of this.sockets) {
       for (const channel of entry.channels) {
-        if (!channel.startsWith(`order_book.${symbol}.`)) continue;
+        if (!channel.startsWith(`order_book.${symbol}.`)) {
+          continue;
+        }
         data ??= bookSnapshot(this.venue().market(symbol));
         entry.connection.send(JSON.stringify(notification(channel, data)));
       }
@@ -85,10 +90,14 @@ export class ParadexStreams {
   /** An order state the engine never held (queued, then closed before the book). */
   orderState(account: string, market: string, data: unknown): void {
     for (const entry of this.sockets) {
-      if (entry.account !== account) continue;
-      for (const channel of [`orders.${market}`, 'orders.ALL'])
-        if (entry.channels.has(channel))
+      if (entry.account !== account) {
+        continue;
+      }
+      for (const channel of [`orders.${market}`, 'orders.ALL']) {
+        if (entry.channels.has(channel)) {
           entry.connection.send(JSON.stringify(notification(channel, data)));
+        }
+      }
     }
   }
 
@@ -109,8 +118,9 @@ export class ParadexStreams {
     } catch {
       return this.error(entry, null, -32700, 'Parse error');
     }
-    if (!message || typeof message !== 'object' || Array.isArray(message))
+    if (!message || typeof message !== 'object' || Array.isArray(message)) {
       return this.error(entry, null, -32600, 'Invalid request');
+    }
     const { id, method, params } = message as { id?: unknown; method?: unknown; params?: unknown };
     const requestId = typeof id === 'number' || typeof id === 'string' ? id : null;
     const args = (params && typeof params === 'object' ? params : {}) as Record<string, unknown>;
@@ -120,7 +130,9 @@ export class ParadexStreams {
       case 'subscribe':
         return this.subscribe(entry, requestId, args['channel']);
       case 'unsubscribe':
-        if (typeof args['channel'] === 'string') entry.channels.delete(args['channel']);
+        if (typeof args['channel'] === 'string') {
+          entry.channels.delete(args['channel']);
+        }
         return this.reply(entry, requestId, { channel: args['channel'] });
       default:
         return this.error(entry, requestId, -32601, 'Method not found');
@@ -145,16 +157,22 @@ export class ParadexStreams {
   }
 
   private subscribe(entry: ParadexSocket, id: unknown, channel: unknown): void {
-    if (typeof channel !== 'string') return this.error(entry, id, -32602, 'Invalid params');
+    if (typeof channel !== 'string') {
+      return this.error(entry, id, -32602, 'Invalid params');
+    }
     const book = BOOK_CHANNEL.exec(channel);
     const orders = ORDERS_CHANNEL.exec(channel);
     if (orders) {
-      if (!entry.account) return this.error(entry, id, 40110, 'unauthorized: auth first');
+      if (!entry.account) {
+        return this.error(entry, id, 40110, 'unauthorized: auth first');
+      }
       entry.channels.add(channel);
       return this.reply(entry, id, { channel });
     }
     const market = book ? this.venue().markets.get(book[1]) : undefined;
-    if (!book || !market) return this.error(entry, id, -32602, `Invalid channel ${channel}`);
+    if (!book || !market) {
+      return this.error(entry, id, -32602, `Invalid channel ${channel}`);
+    }
     entry.channels.add(channel);
     this.reply(entry, id, { channel });
     entry.connection.send(JSON.stringify(notification(channel, bookSnapshot(market))));

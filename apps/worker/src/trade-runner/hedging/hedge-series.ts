@@ -98,7 +98,9 @@ export class HedgeSeries {
    * budget (it then logs hedge_sent itself when it goes).
    */
   sendAttempt(): LogEntry | null {
-    if (this.ended) return null;
+    if (this.ended) {
+      return null;
+    }
     if (!this.context.mayTouchVenue()) {
       this.abandon();
       return null;
@@ -144,7 +146,9 @@ export class HedgeSeries {
     if (bucket && !bucket.take()) {
       bucket.waitFor().then(
         () => {
-          if (this.ended) return;
+          if (this.ended) {
+            return;
+          }
           this.context.emit([sent]);
           this.place(request);
         },
@@ -181,7 +185,9 @@ export class HedgeSeries {
    * was lost) until the venue tells; see Hedger.inDoubt.
    */
   private doubt(inDoubt: boolean): void {
-    if (inDoubt === this.inDoubt) return;
+    if (inDoubt === this.inDoubt) {
+      return;
+    }
     this.inDoubt = inDoubt;
     this.context.doubt(inDoubt ? 1 : -1);
   }
@@ -212,7 +218,9 @@ export class HedgeSeries {
   }
 
   private onError(size: Big, request: PlaceOrderRequest, error: unknown): void {
-    if (!(error instanceof VenueNetworkError)) this.doubt(false);
+    if (!(error instanceof VenueNetworkError)) {
+      this.doubt(false);
+    }
     if (error instanceof VenueNetworkError) {
       // The IOC may or may not have reached the venue: ask for it by its id,
       // and take "not found" as "never placed" only once it can no longer arrive.
@@ -232,7 +240,9 @@ export class HedgeSeries {
       this.resolveAttempt(error.retryAfterMs, new Big(0), size);
       return;
     }
-    if (isVenueHalted(error)) this.context.onVenueHalted();
+    if (isVenueHalted(error)) {
+      this.context.onVenueHalted();
+    }
     if (error instanceof OrderRejectedError) {
       this.context.logger.warn({ reason: error.reason, attempt: this.attempts }, 'hedge rejected');
     } else {
@@ -304,15 +314,23 @@ export class HedgeSeries {
     size: Big = this.reserved,
     fatal?: HedgeResult,
   ): void {
-    if (this.ended) return;
+    if (this.ended) {
+      return;
+    }
     this.atVenue = false;
     this.reservedUnsettled = false;
     this.context.settle(size, filled);
     this.filled = this.filled.plus(filled);
     const remainder = this.requested.minus(this.filled);
-    if (remainder.lte(0)) return this.end('filled');
-    if (fatal) return this.end(fatal);
-    if (this.timedOut) return this.end('timeout');
+    if (remainder.lte(0)) {
+      return this.end('filled');
+    }
+    if (fatal) {
+      return this.end(fatal);
+    }
+    if (this.timedOut) {
+      return this.end('timeout');
+    }
     if (this.context.clock.now() - this.startedAtMs >= this.context.venue.timeoutMs) {
       return this.onTimeout();
     }
@@ -329,7 +347,9 @@ export class HedgeSeries {
       () => {
         this.retryTimer = undefined;
         const sent = this.sendAttempt();
-        if (sent) this.context.emit([sent]);
+        if (sent) {
+          this.context.emit([sent]);
+        }
       },
       Math.max(delayMs, retryDelayMs(this.attempts)),
     );
@@ -341,7 +361,9 @@ export class HedgeSeries {
    * fails the trade only for size the venue confirms unhedged (end()).
    */
   private onTimeout(): void {
-    if (this.ended || this.timedOut) return;
+    if (this.ended || this.timedOut) {
+      return;
+    }
     this.timedOut = true;
     const unhedged = this.requested.minus(this.filled);
     this.context.emit([
@@ -353,21 +375,31 @@ export class HedgeSeries {
         unhedged_size: formatDecimal(unhedged),
       }),
     ]);
-    if (!this.atVenue) this.end('timeout');
+    if (!this.atVenue) {
+      this.end('timeout');
+    }
   }
 
   /** The lease is gone: the new owner reconciles; touch nothing more. */
   private abandon(): void {
-    if (this.ended) return;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    if (this.reservedUnsettled && !this.atVenue) this.context.settle(this.reserved, new Big(0));
+    if (this.ended) {
+      return;
+    }
+    if (this.retryTimer) {
+      clearTimeout(this.retryTimer);
+    }
+    if (this.reservedUnsettled && !this.atVenue) {
+      this.context.settle(this.reserved, new Big(0));
+    }
     this.ended = true;
     clearTimeout(this.timeoutTimer);
     this.resolveDone();
   }
 
   private end(result: HedgeResult): void {
-    if (this.ended) return;
+    if (this.ended) {
+      return;
+    }
     this.ended = true;
     // Only now is the hedge's fill settled with the venue: what it left is confirmed unhedged.
     if (result === 'timeout' || result === 'rejected') {
@@ -379,7 +411,9 @@ export class HedgeSeries {
       );
     }
     clearTimeout(this.timeoutTimer);
-    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.retryTimer) {
+      clearTimeout(this.retryTimer);
+    }
     this.context.onEnded?.(result, this.context.clock.now() - this.startedAtMs);
     if (this.reservedUnsettled) {
       this.context.settle(this.reserved, new Big(0));

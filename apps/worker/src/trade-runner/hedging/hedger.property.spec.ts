@@ -85,7 +85,9 @@ class ModelHedgeVenue {
 
   get filled(): Big {
     let total = new Big(0);
-    for (const order of this.orders.values()) total = total.plus(order.filledSize);
+    for (const order of this.orders.values()) {
+      total = total.plus(order.filledSize);
+    }
     return total;
   }
 
@@ -117,7 +119,9 @@ class ModelHedgeVenue {
         }
         return lost(1);
       case 'held':
-        if (fate.heldMs >= lifetimeMs) return lost(lifetimeMs);
+        if (fate.heldMs >= lifetimeMs) {
+          return lost(lifetimeMs);
+        }
         return new Promise((resolve) =>
           setTimeout(() => resolve(this.execute(request, fate.permille)), fate.heldMs),
         );
@@ -135,15 +139,20 @@ class ModelHedgeVenue {
           return;
         }
         const order = this.orders.get(target.clientOrderId);
-        if (order) resolve(order);
-        else reject(new UnknownOrderError('model'));
+        if (order) {
+          resolve(order);
+        } else {
+          reject(new UnknownOrderError('model'));
+        }
       }, 20),
     );
   }
 
   private execute(request: PlaceOrderRequest, permille: number): OrderAck {
     const known = this.orders.get(request.clientOrderId);
-    if (known) return { order: known, fills: [], duplicate: true };
+    if (known) {
+      return { order: known, fills: [], duplicate: true };
+    }
     const size = new Big(request.size);
     const filled = size.times(permille).div(1000).div(LOT).round(0, Big.roundDown).times(LOT);
     const order: VenueOrder = {
@@ -224,8 +233,12 @@ describe('hedging under lost answers, held requests and failed look-ups', () => 
           .reduce((sum, entry) => sum.plus(entry.data.size as string), new Big(0));
         expect(logged.toFixed()).toBe(venueHedged.toFixed());
         const unhedged = makerFilled.minus(venueHedged);
-        for (const unhedgedThen of failures) expect(unhedgedThen.gt(0)).toBe(true);
-        if (failures.length === 0) expect(unhedged.toFixed()).toBe('0');
+        for (const unhedgedThen of failures) {
+          expect(unhedgedThen.gt(0)).toBe(true);
+        }
+        if (failures.length === 0) {
+          expect(unhedged.toFixed()).toBe('0');
+        }
       }),
       { numRuns: 300 },
     );

@@ -48,7 +48,9 @@ export class Hedger {
       doubt: (change) => {
         const before = this.attemptsInDoubt > 0;
         this.attemptsInDoubt += change;
-        if (this.attemptsInDoubt > 0 !== before) dependencies.onDoubtChanged();
+        if (this.attemptsInDoubt > 0 !== before) {
+          dependencies.onDoubtChanged();
+        }
       },
     };
   }
@@ -65,7 +67,9 @@ export class Hedger {
   /** A trade taken over: what the venues say was filled on each leg. */
   restore(makerFills: readonly PricedFill[], hedged: Big): void {
     let accumulator = emptyHedgeAccumulator();
-    for (const fill of makerFills) accumulator = recordMakerFill(accumulator, fill.size);
+    for (const fill of makerFills) {
+      accumulator = recordMakerFill(accumulator, fill.size);
+    }
     this.accumulator = { ...accumulator, hedged };
     // The oldest fills are taken as the hedged ones; what stays is uncovered.
     let covered = hedged;
@@ -93,24 +97,36 @@ export class Hedger {
    * attempt number it makes the hedge's client order id.
    */
   hedgeUnhedged(cause: string): HedgeStarted | null {
-    if (!this.context.mayTouchVenue()) return null;
+    if (!this.context.mayTouchVenue()) {
+      return null;
+    }
     const reference = this.context.market.hedgeReference();
-    if (reference === null) return null;
+    if (reference === null) {
+      return null;
+    }
     const size = hedgeToSend(this.accumulator, this.context.venue.leg.rules, reference);
-    if (size === null) return null;
+    if (size === null) {
+      return null;
+    }
     this.accumulator = recordHedgeSent(this.accumulator, size);
     const series = new HedgeSeries(this.context, cause, size, this.coverFills(size), reference);
     this.running.add(series);
     void series.done.then(() => {
       this.running.delete(series);
-      if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+      if (this.running.size === 0) {
+        for (const resolve of this.idleWaiters.splice(0)) {
+          resolve();
+        }
+      }
     });
     return { series, sent: series.sendAttempt() };
   }
 
   /** Resolves when no hedge is running. */
   idle(): Promise<void> {
-    if (this.running.size === 0) return Promise.resolve();
+    if (this.running.size === 0) {
+      return Promise.resolve();
+    }
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 

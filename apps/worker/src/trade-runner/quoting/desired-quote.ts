@@ -31,9 +31,13 @@ export function desiredQuote(
   settings: QuoteSettings,
 ): DesiredQuote {
   const inputs = market.quoteInputs();
-  if (inputs === null) return { kind: 'none' };
+  if (inputs === null) {
+    return { kind: 'none' };
+  }
   const remaining = remainingSize(terms.targetSize, filled);
-  if (signOf(remaining) <= 0) return { kind: 'too_small' };
+  if (signOf(remaining) <= 0) {
+    return { kind: 'too_small' };
+  }
   const price = quoteMakerPrice(settings.quoteMode, {
     makerLeg: market.makerLeg,
     terms: terms.spread,
@@ -54,6 +58,8 @@ export function desiredQuote(
       ? { unhedgedResidue: settings.unhedgedResidue }
       : {}),
   });
-  if (sizing.kind === 'too_small') return { kind: 'too_small' };
+  if (sizing.kind === 'too_small') {
+    return { kind: 'too_small' };
+  }
   return price === null ? { kind: 'none' } : { kind: 'order', price, size: sizing.size };
 }

@@ -29,7 +29,9 @@ export interface KeptQuote extends QuoteBasis {
 /** The books and trade a quote cycle is deciding on now, or null when it cannot quote. */
 export function quoteBasis(trade: TradeState): QuoteBasis | null {
   const inputs = trade.legs?.market.quoteInputs();
-  if (!inputs) return null;
+  if (!inputs) {
+    return null;
+  }
   return {
     makerTouch: inputs.makerTouch,
     hedgeReference: inputs.hedgeReference,
@@ -50,19 +52,25 @@ export function keptQuote(
   basis: QuoteBasis,
 ): KeptQuote | null {
   const market = trade.legs?.market;
-  if (!market) return null;
+  if (!market) {
+    return null;
+  }
   const mode = trade.record.quoteMode;
   const touchPrice = touchQuote(mode, {
     makerLeg: market.makerLeg,
     market: market.tradeMarket,
     makerTouch: basis.makerTouch,
   });
-  if (touchPrice === null) return null;
+  if (touchPrice === null) {
+    return null;
+  }
   const fromTouch = compare(order.price, touchPrice);
   const behindTouch =
     mode === 'default' && (market.makerLeg === 'long' ? fromTouch < 0 : fromTouch > 0);
   const atTouch = fromTouch === 0;
-  if (!behindTouch && !atTouch) return null;
+  if (!behindTouch && !atTouch) {
+    return null;
+  }
   return { ...basis, order, size, behindTouch, atTouch };
 }
 
@@ -83,7 +91,9 @@ function unchanged(kept: KeptQuote, trade: TradeState): boolean {
  * on the book: the default quote is then that same price and size.
  */
 export function makerTouchMatters(kept: KeptQuote, trade: TradeState): boolean {
-  if (!kept.behindTouch) return true;
+  if (!kept.behindTouch) {
+    return true;
+  }
   const inputs = trade.legs?.market.quoteInputs();
   if (!inputs || inputs.hedgeReference !== kept.hedgeReference || !unchanged(kept, trade)) {
     return true;
@@ -103,7 +113,9 @@ export function makerTouchMatters(kept: KeptQuote, trade: TradeState): boolean {
  * touchQuoteHolds): the quote is then that same order.
  */
 export function hedgeMoveMatters(kept: KeptQuote, trade: TradeState, nowMs: number): boolean {
-  if (!kept.atTouch) return true;
+  if (!kept.atTouch) {
+    return true;
+  }
   const market = trade.legs?.market;
   const inputs = market?.quoteInputs();
   if (

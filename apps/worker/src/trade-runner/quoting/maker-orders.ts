@@ -100,10 +100,14 @@ export class MakerOrders {
 
   /** Takes an order off the book (by default the current one). */
   async cancel(order: RestingOrder | null = this.resting): Promise<MakerOutcome> {
-    if (!order) return { kind: 'done' };
+    if (!order) {
+      return { kind: 'done' };
+    }
     const paying = this.pay();
     const waited = paying !== false && (await paying);
-    if (order.fate !== 'open') return { kind: 'done' };
+    if (order.fate !== 'open') {
+      return { kind: 'done' };
+    }
     const { clientOrderId } = order;
     this.ledger.cancelling(clientOrderId);
     try {
@@ -127,10 +131,14 @@ export class MakerOrders {
    */
   async replace(price: Big, size: Big): Promise<MakerOutcome> {
     const previous = this.resting;
-    if (!previous || previous.fate !== 'open') return this.cancel();
+    if (!previous || previous.fate !== 'open') {
+      return this.cancel();
+    }
     const paying = this.pay();
     const waited = paying !== false && (await paying);
-    if (this.resting !== previous || previous.fate !== 'open') return { kind: 'done' };
+    if (this.resting !== previous || previous.fate !== 'open') {
+      return { kind: 'done' };
+    }
     const clientOrderId = this.nextClientOrderId();
     this.ledger.placing(clientOrderId, price, size, previous.clientOrderId);
     try {
@@ -148,8 +156,12 @@ export class MakerOrders {
         clientOrderId,
         result.placed ? reportOf(result.placed.order) : null,
       );
-      if (!canceled) this.closedBy(previous.clientOrderId, undefined);
-      if (!result.placed && result.placeError) return this.refusal(result.placeError);
+      if (!canceled) {
+        this.closedBy(previous.clientOrderId, undefined);
+      }
+      if (!result.placed && result.placeError) {
+        return this.refusal(result.placeError);
+      }
       return { kind: 'done' };
     } catch (error) {
       if (error instanceof UnknownOrderError) {
@@ -165,7 +177,9 @@ export class MakerOrders {
   /** An order whose answer was lost: ask the venue for it by its client order id. */
   async settle(order: RestingOrder): Promise<MakerOutcome> {
     const paying = this.pay();
-    if (paying !== false) await paying;
+    if (paying !== false) {
+      await paying;
+    }
     try {
       const found = await this.context.client.order({
         clientOrderId: order.clientOrderId,
@@ -204,7 +218,9 @@ export class MakerOrders {
 
   /** An order update of this trade: a closed order rests no more (filled, canceled by the venue). */
   onOrder(order: VenueOrder): void {
-    if (isClosed(order)) this.ledger.report(order.clientOrderId, reportOf(order));
+    if (isClosed(order)) {
+      this.ledger.report(order.clientOrderId, reportOf(order));
+    }
   }
 
   /** Is this venue order one of this trade's maker orders? */
@@ -218,7 +234,9 @@ export class MakerOrders {
    * it), else a promise of `true` once the bucket let it through.
    */
   private pay(): false | Promise<true> {
-    if (this.context.bucket.take()) return false;
+    if (this.context.bucket.take()) {
+      return false;
+    }
     return this.context.bucket.waitFor(1, this.context.signal).then(() => true as const);
   }
 
@@ -261,16 +279,25 @@ export class MakerOrders {
 
   /** What the loop does after a refusal. */
   private refusal(error: unknown): MakerOutcome {
-    if (error instanceof PostOnlyWouldCrossError) return { kind: 'book_moved' };
+    if (error instanceof PostOnlyWouldCrossError) {
+      return { kind: 'book_moved' };
+    }
     return this.requestFailed(error);
   }
 
   private requestFailed(error: unknown): MakerOutcome {
-    if (error instanceof VenueAuthError)
+    if (error instanceof VenueAuthError) {
       return { kind: 'fatal', reason: `${this.context.leg.venue} rejected the credentials` };
-    if (error instanceof RateLimitedError) return { kind: 'wait', ms: error.retryAfterMs };
-    if (isVenueHalted(error)) return { kind: 'halted' };
-    if (error instanceof OrderRejectedError) return { kind: 'rejected', reason: error.reason };
+    }
+    if (error instanceof RateLimitedError) {
+      return { kind: 'wait', ms: error.retryAfterMs };
+    }
+    if (isVenueHalted(error)) {
+      return { kind: 'halted' };
+    }
+    if (error instanceof OrderRejectedError) {
+      return { kind: 'rejected', reason: error.reason };
+    }
     return { kind: 'wait', ms: 250 };
   }
 }

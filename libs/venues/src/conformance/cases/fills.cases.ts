@@ -144,7 +144,9 @@ export function fillsCases(ctx: SuiteContext): void {
         (event) => event.state === 'reconnected' && event.atMs >= down.atMs,
         10_000,
       );
-      if (back.state !== 'reconnected') throw new Error('expected a reconnected event');
+      if (back.state !== 'reconnected') {
+        throw new Error('expected a reconnected event');
+      }
       const recovered = (await client.fillsSince(back.recoverFromMs)).filter(
         (fill) => fill.orderId === ack.order.orderId,
       );
@@ -154,7 +156,9 @@ export function fillsCases(ctx: SuiteContext): void {
       // id, so the caller's dedup by fillId holds it to one fill.
       const streamed = log.events.fill.filter((fill) => fill.orderId === ack.order.orderId);
       expect(streamed.length).toBeLessThanOrEqual(1);
-      for (const fill of streamed) expect(fill.fillId).toBe(recovered[0].fillId);
+      for (const fill of streamed) {
+        expect(fill.fillId).toBe(recovered[0].fillId);
+      }
       expect(recovered[0]).toMatchObject({
         size: new Big(size).toFixed(),
         fullyFilled: true,

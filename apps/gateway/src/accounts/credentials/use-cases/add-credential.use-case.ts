@@ -13,8 +13,9 @@ export class AddCredentialUseCase {
     exchange: string,
     request: AddCredentialRequest,
   ): Promise<ExchangeCredentialEntity> {
-    if (!isVenueId(exchange))
+    if (!isVenueId(exchange)) {
       throw new AppError('unknown_exchange', `unknown exchange ${exchange}`);
+    }
     return this.store.put({
       userId,
       exchange,

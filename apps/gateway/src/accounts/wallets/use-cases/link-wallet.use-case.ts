@@ -37,7 +37,9 @@ export class LinkWalletUseCase {
         message: challenge.message,
         signature: command.signature,
       }).catch(() => false);
-      if (!valid) throw new AppError('invalid_signature', 'signature does not match the wallet');
+      if (!valid) {
+        throw new AppError('invalid_signature', 'signature does not match the wallet');
+      }
 
       await db
         .getRepository(WalletLinkChallengeEntity)

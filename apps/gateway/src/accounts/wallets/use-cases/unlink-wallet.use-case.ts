@@ -19,7 +19,9 @@ export class UnlinkWalletUseCase {
         where: { address, userId },
         lock: { mode: 'pessimistic_write' },
       });
-      if (!wallet) throw new AppError('wallet_not_found', 'wallet not found');
+      if (!wallet) {
+        throw new AppError('wallet_not_found', 'wallet not found');
+      }
       if (wallet.isPrimary) {
         throw new AppError('wallet_is_primary', 'the primary wallet cannot be unlinked');
       }

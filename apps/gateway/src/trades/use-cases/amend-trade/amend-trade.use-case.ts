@@ -60,7 +60,9 @@ export class AmendTradeUseCase {
     const trade = isUuid(tradeId)
       ? await this.dataSource.getRepository(TradeEntity).findOneBy({ id: tradeId, userId })
       : null;
-    if (!trade) throw new AppError('trade_not_found', 'trade not found');
+    if (!trade) {
+      throw new AppError('trade_not_found', 'trade not found');
+    }
     if (!isAmendableTradeStatus(trade.status as TradeStatus)) {
       throw new AppError('trade_not_amendable', `a ${trade.status} trade cannot be amended`);
     }
@@ -115,7 +117,9 @@ export class AmendTradeUseCase {
         AMENDABLE_STATUSES,
       ],
     );
-    if (rows.length > 0) return rows[0].amendment_version;
+    if (rows.length > 0) {
+      return rows[0].amendment_version;
+    }
     const current = await this.dataSource
       .getRepository(TradeEntity)
       .findOneByOrFail({ id: trade.id });

@@ -38,7 +38,9 @@ export class CancelTradeUseCase {
     tradeId: string,
     correlationId: string,
   ): Promise<CancelTradeResult> {
-    if (!isUuid(tradeId)) throw new AppError('trade_not_found', 'trade not found');
+    if (!isUuid(tradeId)) {
+      throw new AppError('trade_not_found', 'trade not found');
+    }
     const canceledWhilePending = await this.cancelIfPending(userId, tradeId, correlationId);
     if (canceledWhilePending) {
       this.outbox.kick();
@@ -59,7 +61,9 @@ export class CancelTradeUseCase {
     const exists = await this.dataSource
       .getRepository(TradeEntity)
       .existsBy({ id: tradeId, userId });
-    if (!exists) throw new AppError('trade_not_found', 'trade not found');
+    if (!exists) {
+      throw new AppError('trade_not_found', 'trade not found');
+    }
     return { httpStatus: 202, body: { status: 'cancel_sent', trade_id: tradeId } };
   }
 
@@ -76,7 +80,9 @@ export class CancelTradeUseCase {
          RETURNING completed_at`,
         [tradeId, userId],
       );
-      if (rows.length === 0) return false;
+      if (rows.length === 0) {
+        return false;
+      }
       await addToOutbox(
         db,
         tradeLifecycleSubject(this.config.settings.natsPrefix, tradeId),

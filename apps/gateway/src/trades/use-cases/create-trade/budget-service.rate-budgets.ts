@@ -32,7 +32,9 @@ export class BudgetServiceRateBudgets extends RateBudgets {
   }
 
   async reserve(request: Parameters<RateBudgets['reserve']>[0]) {
-    if (!this.nats.connected) throw budgetUnavailable('nats', 'NATS is not connected');
+    if (!this.nats.connected) {
+      throw budgetUnavailable('nats', 'NATS is not connected');
+    }
     try {
       const budget = await this.client.reserve(
         {
@@ -44,8 +46,12 @@ export class BudgetServiceRateBudgets extends RateBudgets {
       );
       return { rateBudget: budget.rateBudget, hedgeRateBudget: budget.hedgeRateBudget };
     } catch (error) {
-      if (!(error instanceof BudgetUnavailableError)) throw error;
-      if (!this.nats.connected) throw budgetUnavailable('nats', 'NATS is not connected');
+      if (!(error instanceof BudgetUnavailableError)) {
+        throw error;
+      }
+      if (!this.nats.connected) {
+        throw budgetUnavailable('nats', 'NATS is not connected');
+      }
       // A request that got no answer has its NATS error as cause; a refusal from the service has none.
       throw error.cause !== undefined
         ? budgetUnavailable('budget_service', 'the budget service did not answer')

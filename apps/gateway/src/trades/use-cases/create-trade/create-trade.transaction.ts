@@ -13,10 +13,16 @@ import { LIVE_TRADE_STATUSES, postgresPool } from '@sts/persistence';
 export type SqlValue = string | number | null;
 
 export function literal(value: SqlValue): string {
-  if (value === null) return 'NULL';
-  if (typeof value === 'string') return escapeLiteral(value);
+  if (value === null) {
+    return 'NULL';
+  }
+  if (typeof value === 'string') {
+    return escapeLiteral(value);
+  }
   // A number goes in as its digits: only a finite one is a SQL number.
-  if (!Number.isFinite(value)) throw new RangeError(`not a SQL number: ${value}`);
+  if (!Number.isFinite(value)) {
+    throw new RangeError(`not a SQL number: ${value}`);
+  }
   return String(value);
 }
 
@@ -124,8 +130,12 @@ export class CreateTradeTransaction {
    * first; a connection whose rollback fails is closed, not reused.
    */
   async close(rollback: boolean): Promise<void> {
-    if (this.lost) return this.release(this.lost);
-    if (!rollback) return this.release();
+    if (this.lost) {
+      return this.release(this.lost);
+    }
+    if (!rollback) {
+      return this.release();
+    }
     try {
       await this.client.query('ROLLBACK');
       this.release();

@@ -71,7 +71,9 @@ export class CreateTradeUseCase {
       await this.assertRulesBeforeTheLock(request, changeMark);
     } catch (refusal) {
       const replay = await this.replay(principal.userId, idempotencyKey);
-      if (replay) return replay;
+      if (replay) {
+        return replay;
+      }
       throw refusal;
     }
 
@@ -87,16 +89,22 @@ export class CreateTradeUseCase {
       });
     } catch (error) {
       await transaction.close(true);
-      if (reserved) await this.budgets.release(tradeId, 'create_failed').catch(() => undefined);
+      if (reserved) {
+        await this.budgets.release(tradeId, 'create_failed').catch(() => undefined);
+      }
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
         const winner = await this.replay(principal.userId, idempotencyKey);
-        if (winner) return winner;
+        if (winner) {
+          return winner;
+        }
       }
       throw error;
     }
     // A replay found under the lock leaves the transaction open: rolled back, lock released.
     await transaction.close(outcome.httpStatus === 200);
-    if (outcome.httpStatus === 202) this.outbox.kick();
+    if (outcome.httpStatus === 202) {
+      this.outbox.kick();
+    }
     return outcome;
   }
 
@@ -117,7 +125,9 @@ export class CreateTradeUseCase {
       legs: [legs.long, legs.short],
       maker: { wallet: legs.maker.wallet, capGroup: makerVenue.capGroup },
     });
-    if (admission.replay) return replayOf(admission.replay);
+    if (admission.replay) {
+      return replayOf(admission.replay);
+    }
     assertCredentialsLinked(admission.linked, [legs.long, legs.short]);
     assertUnderMakerCap(admission.live, legs.maker, makerVenue.makerCap);
 

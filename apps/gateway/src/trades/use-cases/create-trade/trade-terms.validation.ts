@@ -10,9 +10,13 @@ import type { CreateTradeRequest } from '../../dto/create-trade.request';
  */
 export function assertCoherentTerms(request: CreateTradeRequest): void {
   for (const venue of [request.long_exchange, request.short_exchange]) {
-    if (!isVenueId(venue)) throw new AppError('invalid_request', `unknown exchange ${venue}`);
+    if (!isVenueId(venue)) {
+      throw new AppError('invalid_request', `unknown exchange ${venue}`);
+    }
   }
-  if (request.worst_spread === undefined) return;
+  if (request.worst_spread === undefined) {
+    return;
+  }
   if (request.quote_mode !== 'aggressive') {
     throw new AppError(
       'invalid_request',

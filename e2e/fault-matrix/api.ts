@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { TestOperator } from '@sts/testing';
+import { join } from 'node:path';
+import { OpenApiConformance, type TestOperator } from '@sts/testing';
+
+const OPENAPI_FILE = join(__dirname, '../../apps/gateway/openapi.json');
 
 /** A client gives up on an answer after this long and counts a hang. */
 export const CLIENT_TIMEOUT_MS = 5_000;
@@ -18,8 +21,15 @@ export interface Trader {
   headers: Record<string, string>;
 }
 
-/** The public API as a client with a 5 s timeout sees it. */
+/**
+ * The public API as a client with a 5 s timeout sees it. Every answer that names an
+ * operation of the kept OpenAPI document is checked against it, faults or not; what
+ * breaks it is kept in `descriptionProblems` for the matrix to judge.
+ */
 export class Api {
+  readonly descriptionProblems: string[] = [];
+  private readonly conformance = OpenApiConformance.load(OPENAPI_FILE);
+
   constructor(readonly baseUrl: string) {}
 
   async call(
@@ -45,12 +55,16 @@ export class Api {
       } catch {
         // not JSON: kept as text, judged as such
       }
-      return {
+      const ms = Date.now() - started;
+      const observed = {
+        method,
+        url: path,
         status: response.status,
+        headers: response.headers,
         body,
-        retryAfter: response.headers.get('retry-after'),
-        ms: Date.now() - started,
       };
+      this.descriptionProblems.push(...(await this.conformance).problemsOf(observed));
+      return { status: response.status, body, retryAfter: response.headers.get('retry-after'), ms };
     } catch (error) {
       const name = (error as Error).name;
       const hang = name === 'TimeoutError' || name === 'AbortError';

@@ -416,7 +416,10 @@ export class FaultMatrix {
       }
     }
 
-    // The API during the fault: every answer judged.
+    // The API during the fault: every answer judged, first against its description.
+    for (const problem of new Set(this.api.descriptionProblems.splice(0))) {
+      violations.push({ invariant: 'api_undescribed_answer', detail: problem });
+    }
     const wrong = new Map<string, { count: number; examples: unknown[] }>();
     for (const record of traffic.records) {
       if (!record.wrong) {

@@ -7,3 +7,4 @@ export * from './nats';
 export * from './redis';
 export * from './health/edge-dependencies';
 export * from './metrics';
+export * from './timing';

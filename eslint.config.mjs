@@ -1,28 +1,70 @@
 // Lint is part of CI and allows zero warnings. Module boundaries are real
-// constraints: the domain imports no framework, libs never import apps, and
-// only specs and benches may use the testing lib.
+// constraints: the domain imports only itself and an allow-list of pure
+// packages, venue adapters cannot reach persistence, libs never import apps,
+// and only specs and benches may use the testing lib. tools/lint-probes.spec.ts
+// proves each of these fails lint.
 import eslint from '@eslint/js';
+import { readCachedProjectGraph } from '@nx/devkit';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// Without Nx's cached project graph, @nx/enforce-module-boundaries prints a
+// warning and checks nothing: lint would pass with no boundary enforced.
+// `npm run lint` builds the graph first (`nx show projects`).
+try {
+  readCachedProjectGraph();
+} catch (error) {
+  throw new Error(
+    'No Nx project graph: module boundaries cannot be checked. Run `npx nx show projects` first.',
+    { cause: error },
+  );
+}
 
 const FRAMEWORKS = ['@nestjs/*', 'typeorm', 'ioredis', 'nats', 'pg', 'ws', 'ccxt', 'pino', 'jose'];
 
+/**
+ * The only packages the domain may import: pure computation, no I/O. node:crypto
+ * is there for createHash (client order ids are a hash of the trade's intent);
+ * fast-check only in specs and the domain's test fixtures.
+ */
+const DOMAIN_PACKAGES = ['big.js', 'node:crypto'];
+const DOMAIN_TEST_PACKAGES = [...DOMAIN_PACKAGES, 'fast-check'];
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const onlyImports = (packages) => ({
+  regex: `^(?!(\\.{1,2}(/|$)|${packages.map(escapeRegExp).join('$|')}$)).*`,
+  message: `The domain is pure: it imports only itself and ${packages.join(', ')} (eslint.config.mjs).`,
+});
+const LIB_ENTRY_POINTS = {
+  group: ['@sts/*/src/*', '**/libs/*/src/*'],
+  message: 'Import a lib through its @sts/<name> entry point.',
+};
+
+/** Libs under infrastructure: what every infrastructure lib may build on. */
+const FOUNDATION = ['type:domain', 'type:contracts', 'type:platform'];
+
 export default tseslint.config(
   {
-    ignores: [
-      'dist/**',
-      'node_modules/**',
-      'coverage/**',
-      'tmp/**',
-      '.nx/**',
-      '**/*.js',
-      '**/*.mjs',
-    ],
+    ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'tmp/**', '.nx/**'],
   },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   { plugins: { '@nx': nx } },
+  {
+    // Tools, jest and this config: plain JavaScript run by Node.
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
+    languageOptions: { globals: globals.node },
+    rules: {
+      curly: ['error', 'all'],
+      eqeqeq: ['error', 'always'],
+      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+    },
+  },
   {
     files: ['**/*.ts'],
     languageOptions: {
@@ -39,20 +81,38 @@ export default tseslint.config(
             {
               sourceTag: 'type:domain',
               onlyDependOnLibsWithTags: ['type:domain'],
-              bannedExternalImports: FRAMEWORKS,
+              allowedExternalImports: DOMAIN_TEST_PACKAGES,
             },
             {
               sourceTag: 'type:contracts',
               onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'],
               bannedExternalImports: FRAMEWORKS.filter((name) => name !== 'nats'),
             },
+            // Config, logging, NATS, Redis, errors, timing: the base of every adapter.
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: FOUNDATION },
+            // Venue adapters talk to exchanges only: no database, no other adapter.
+            { sourceTag: 'type:venue', onlyDependOnLibsWithTags: FOUNDATION },
+            // Clients of our own services over NATS (budget-client).
+            { sourceTag: 'type:client', onlyDependOnLibsWithTags: FOUNDATION },
+            { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: FOUNDATION },
+            // Auth reads API keys from the database.
             {
-              sourceTag: 'type:platform',
-              onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'],
+              sourceTag: 'type:auth',
+              onlyDependOnLibsWithTags: [...FOUNDATION, 'type:persistence'],
+            },
+            // Operator commands: the database and the keys.
+            {
+              sourceTag: 'type:operations',
+              onlyDependOnLibsWithTags: [...FOUNDATION, 'type:persistence', 'type:auth'],
             },
             {
               sourceTag: 'type:testing',
-              onlyDependOnLibsWithTags: ['type:domain', 'type:contracts', 'type:platform'],
+              onlyDependOnLibsWithTags: [
+                ...FOUNDATION,
+                'type:persistence',
+                'type:auth',
+                'type:operations',
+              ],
             },
             {
               // The SDK ships to traders' bots on its own: it depends on no lib of ours.
@@ -62,9 +122,12 @@ export default tseslint.config(
             {
               sourceTag: 'type:app',
               onlyDependOnLibsWithTags: [
-                'type:domain',
-                'type:contracts',
-                'type:platform',
+                ...FOUNDATION,
+                'type:venue',
+                'type:client',
+                'type:persistence',
+                'type:auth',
+                'type:operations',
                 'type:testing',
                 'type:sdk',
               ],
@@ -140,7 +203,11 @@ export default tseslint.config(
           enforceBuildableLibDependency: false,
           allow: ['@sts/app-*'],
           depConstraints: [
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'] },
+            {
+              sourceTag: 'type:domain',
+              onlyDependOnLibsWithTags: ['type:domain'],
+              allowedExternalImports: DOMAIN_TEST_PACKAGES,
+            },
             { sourceTag: '*', onlyDependOnLibsWithTags: ['*'] },
           ],
         },
@@ -151,6 +218,25 @@ export default tseslint.config(
     // Test bodies are JSON from the wire; typing every fixture adds noise, not safety.
     files: ['**/*.spec.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The domain's allow-list, node builtins included (the Nx rule sees only npm packages).
+    files: ['libs/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [LIB_ENTRY_POINTS, onlyImports(DOMAIN_PACKAGES)] },
+      ],
+    },
+  },
+  {
+    files: ['libs/domain/**/*.spec.ts', 'libs/domain/src/testing/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [LIB_ENTRY_POINTS, onlyImports(DOMAIN_TEST_PACKAGES)] },
+      ],
+    },
   },
   prettier,
 );

@@ -1,0 +1,126 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+
+/**
+ * Lint probes: files that break a boundary of eslint.config.mjs are written
+ * into the libs for one eslint run and deleted, and each must fail lint for
+ * the rule that guards it. A control probe must pass, so the spec fails if
+ * lint failed everything.
+ */
+const ROOT = resolve(__dirname, '../../../..');
+const ESLINT = join(ROOT, 'node_modules/eslint/bin/eslint.js');
+const tag = `${process.pid}_${Date.now()}`;
+
+interface Probe {
+  path: string;
+  source: string;
+}
+
+const probes = {
+  domainFs: {
+    path: `libs/domain/src/__probe_fs_${tag}.ts`,
+    source: "import { readFileSync } from 'node:fs';\n\nexport const probe = readFileSync;\n",
+  },
+  domainViem: {
+    path: `libs/domain/src/__probe_viem_${tag}.ts`,
+    source: "import { parseEther } from 'viem';\n\nexport const probe = parseEther;\n",
+  },
+  venueReachesPersistence: {
+    path: `libs/venues/src/__probe_persistence_${tag}.ts`,
+    source:
+      "import * as persistence from '@sts/persistence';\n\nexport const probe = persistence;\n",
+  },
+  control: {
+    path: `libs/domain/src/__probe_control_${tag}.ts`,
+    source:
+      "import Big from 'big.js';\nimport { createHash } from 'node:crypto';\n\n" +
+      "export const probe = (): string => createHash('sha256').update(new Big(1).toFixed()).digest('hex');\n",
+  },
+  venueControl: {
+    path: `libs/venues/src/__probe_platform_${tag}.ts`,
+    source: "import { sleep } from '@sts/platform';\n\nexport const probe = sleep;\n",
+  },
+} satisfies Record<string, Probe>;
+
+interface LintMessage {
+  ruleId: string | null;
+  message: string;
+}
+
+function eslint(files: string[], env: NodeJS.ProcessEnv = process.env) {
+  return spawnSync(
+    process.execPath,
+    [ESLINT, '--format', 'json', '--max-warnings', '0', ...files],
+    {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
+}
+
+describe('lint probes', () => {
+  const messages = new Map<string, LintMessage[]>();
+
+  beforeAll(() => {
+    const all = Object.values(probes);
+    try {
+      for (const probe of all) {
+        writeFileSync(join(ROOT, probe.path), probe.source);
+      }
+      const run = eslint(all.map((probe) => probe.path));
+      const results = JSON.parse(run.stdout) as { filePath: string; messages: LintMessage[] }[];
+      for (const result of results) {
+        messages.set(relative(ROOT, result.filePath), result.messages);
+      }
+    } finally {
+      for (const probe of all) {
+        rmSync(join(ROOT, probe.path), { force: true });
+      }
+    }
+  }, 60_000);
+
+  const rulesOf = (probe: Probe): (string | null)[] =>
+    (messages.get(probe.path) ?? []).map((message) => message.ruleId);
+
+  it('passes a domain file that imports only big.js and node:crypto (control)', () => {
+    expect(messages.get(probes.control.path)).toEqual([]);
+  });
+
+  it('passes a venue adapter that imports the platform lib (control)', () => {
+    expect(messages.get(probes.venueControl.path)).toEqual([]);
+  });
+
+  it('fails a domain file that imports node:fs', () => {
+    expect(rulesOf(probes.domainFs)).toContain('no-restricted-imports');
+  });
+
+  it('fails a domain file that imports viem', () => {
+    expect(rulesOf(probes.domainViem)).toEqual(
+      expect.arrayContaining(['no-restricted-imports', '@nx/enforce-module-boundaries']),
+    );
+  });
+
+  it('fails @sts/venues importing @sts/persistence', () => {
+    expect(rulesOf(probes.venueReachesPersistence)).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it('fails when the Nx project graph is missing, instead of skipping the boundaries', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'no-nx-graph-'));
+    try {
+      const withGraph = eslint(['eslint.config.mjs']);
+      expect(withGraph.status).toBe(0);
+      const withoutGraph = eslint(['eslint.config.mjs'], {
+        ...process.env,
+        NX_WORKSPACE_DATA_DIRECTORY: empty,
+      });
+      expect(withoutGraph.status).not.toBe(0);
+      expect(withoutGraph.stderr).toContain('No Nx project graph');
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  }, 30_000);
+});

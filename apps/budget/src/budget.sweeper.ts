@@ -4,7 +4,7 @@ import {
   type OnApplicationBootstrap,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import type { Logger } from '@sts/platform';
+import { type Logger, PeriodicTask } from '@sts/platform';
 import { BudgetSettings } from './config/budget.settings';
 import { BUDGET_SETTINGS, LOGGER } from './tokens';
 import { SweepBudgetsUseCase } from './use-cases/sweep-budgets/sweep-budgets.use-case';
@@ -12,36 +12,26 @@ import { SweepBudgetsUseCase } from './use-cases/sweep-budgets/sweep-budgets.use
 /** Runs the sweep at boot and then every BUDGET_SWEEP_INTERVAL_MS, one run at a time. */
 @Injectable()
 export class BudgetSweeper implements OnApplicationBootstrap, OnModuleDestroy {
-  private timer?: NodeJS.Timeout;
-  private current?: Promise<void>;
-  private stopped = false;
+  private readonly task: PeriodicTask;
 
   constructor(
-    private readonly sweep: SweepBudgetsUseCase,
-    @Inject(BUDGET_SETTINGS) private readonly settings: BudgetSettings,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    sweep: SweepBudgetsUseCase,
+    @Inject(BUDGET_SETTINGS) settings: BudgetSettings,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.task = new PeriodicTask(() => sweep.run(), {
+      intervalMs: settings.sweepIntervalMs,
+      runAtStart: true,
+      ref: true,
+      onError: (error) => logger.warn({ err: error }, 'budget sweep failed; retrying'),
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.tick();
+    this.task.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.current;
-  }
-
-  private tick(): void {
-    this.current = this.sweep
-      .run()
-      .then(() => undefined)
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'budget sweep failed; retrying'))
-      .finally(() => {
-        this.current = undefined;
-        if (!this.stopped) {
-          this.timer = setTimeout(() => this.tick(), this.settings.sweepIntervalMs);
-        }
-      });
+    await this.task.stop();
   }
 }

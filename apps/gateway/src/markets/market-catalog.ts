@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppError } from '@sts/platform';
+import { AppError, withTimeout } from '@sts/platform';
 import type { VenueMarket } from '@sts/venues';
 
 /** Where one venue's market list comes from (the venue's own client). */
@@ -127,13 +127,4 @@ export class MarketCatalog {
     this.loading.set(venue, loading);
     return loading;
   }
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([
-    work,
-    new Promise<T>((_, reject) =>
-      setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref(),
-    ),
-  ]);
 }

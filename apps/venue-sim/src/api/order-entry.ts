@@ -8,6 +8,7 @@ import type { RateLimiter } from './rate-limiter';
 import { toHttpFailure, wireError } from './sim-errors';
 import { orderFacts, parseOrderTarget, parsePlaceOrder, parseReplace } from './venue-requests';
 import { wireFill, wireOrder } from './wire-format';
+import { sleep } from '@sts/platform';
 
 export interface OrderEntryDeps {
   world: () => Simulator;
@@ -29,8 +30,6 @@ export interface SignedRequest {
   accountId: string;
   channel: RequestChannel;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * An account's signed requests after authentication, whichever way they came

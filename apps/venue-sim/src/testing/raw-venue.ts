@@ -6,10 +6,9 @@ import {
   type WireServerMessage,
 } from '@sts/venues';
 import WebSocket from 'ws';
+import { sleep } from '@sts/platform';
 
 export type SocketAnswer = Extract<WireServerMessage, { type: 'response' }>;
-
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A venue socket driven by hand, for specs at the protocol level: what it
@@ -85,7 +84,7 @@ export class RawVenueSocket {
       if (Date.now() > deadline) {
         throw new Error(`condition not met within ${timeoutMs} ms`);
       }
-      await pause(5);
+      await sleep(5);
     }
   }
 

@@ -5,6 +5,7 @@ import type { CcxtMarketCache } from './ccxt-market-cache';
 import { toFill, toOrder, venueClientOrderIdOf } from './ccxt-mapping';
 import type { CcxtStreams } from './ccxt-streams';
 import type { OrderTracker } from './order-tracker';
+import { sleep } from '@sts/platform';
 
 export interface CcxtAccountEventsOptions {
   venue: string;
@@ -69,7 +70,7 @@ export class CcxtAccountEvents {
               'fills of an order could not be read; fillsSince will find them',
             );
           } else {
-            await new Promise((resolve) => setTimeout(resolve, READ_FILLS_BACKOFF_MS * attempt));
+            await sleep(READ_FILLS_BACKOFF_MS * attempt);
           }
         }
       }

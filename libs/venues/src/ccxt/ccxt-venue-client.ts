@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import type { Order, Trade } from 'ccxt';
 import { UNBOUNDED_REQUEST_SETTLE_MS } from '@sts/domain';
-import type { Logger } from '@sts/platform';
+import { type Logger, sleep } from '@sts/platform';
 import {
   RateLimitedError,
   UnknownOrderError,
@@ -439,7 +439,7 @@ export class CcxtVenueClient implements VenueClient {
           ),
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, PLACED_POLL_MS).unref());
+      await sleep(PLACED_POLL_MS, undefined, { ref: false });
     }
   }
 

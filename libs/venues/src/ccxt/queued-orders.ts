@@ -1,5 +1,6 @@
 import type { Order } from 'ccxt';
 import { OrderRejectedError, PostOnlyWouldCrossError, type VenueError } from '../errors';
+import { sleep } from '@sts/platform';
 
 /**
  * Venues that queue an order request and answer before matching it: Paradex
@@ -45,7 +46,7 @@ export async function awaitQueued(
   const deadline = Date.now() + QUEUE_SETTLE_MS;
   while (!done(order, reads) && Date.now() < deadline) {
     if (reads > 0) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS).unref());
+      await sleep(POLL_MS, undefined, { ref: false });
     }
     order = await read();
     reads += 1;

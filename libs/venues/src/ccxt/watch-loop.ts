@@ -1,4 +1,5 @@
 import type { VenueEvents } from '../venue-events';
+import { backoffDelay, sleep } from '@sts/platform';
 
 /** Slack before the last event seen, for events in flight when a stream died and clock skew. */
 const RECOVERY_MARGIN_MS = 5_000;
@@ -110,11 +111,12 @@ export class WatchLoop<T> {
         failures += 1;
         this.options.onError?.(error);
         signal.failed(name, `${name}: ${error instanceof Error ? error.message : String(error)}`);
-        const delay = Math.min(
-          this.options.maxBackoffMs,
-          this.options.initialBackoffMs * 2 ** (failures - 1),
+        await sleep(
+          backoffDelay(failures, {
+            baseDelayMs: this.options.initialBackoffMs,
+            maxDelayMs: this.options.maxBackoffMs,
+          }),
         );
-        await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
   }

@@ -2,6 +2,7 @@ import Big from 'big.js';
 import type { BookUpdate } from '../model/book';
 import type { VenueMarket } from '../model/market';
 import type { VenueClient, VenueEventMap, VenueEventType } from '../venue-client';
+import { sleep } from '@sts/platform';
 
 /** Collects a client's events so tests can wait for one. */
 export class EventLog {
@@ -35,7 +36,7 @@ export class EventLog {
       if (Date.now() > deadline) {
         throw new Error(`no matching ${type} event within ${timeoutMs} ms`);
       }
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await sleep(5);
     }
   }
 
@@ -45,7 +46,7 @@ export class EventLog {
     let count = -1;
     while (Date.now() < deadline && count !== this.events[type].length) {
       count = this.events[type].length;
-      await new Promise((resolve) => setTimeout(resolve, quietMs));
+      await sleep(quietMs);
     }
   }
 

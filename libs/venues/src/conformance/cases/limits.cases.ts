@@ -1,5 +1,6 @@
 import { RateLimitedError } from '../../errors';
 import { itWhen, type SuiteContext } from '../suite-context';
+import { sleep } from '@sts/platform';
 
 /** The per-account limit the 429 case sets for its burst, where the driver can set one. */
 const BURST_LIMIT_PER_S = 10;
@@ -34,10 +35,7 @@ export function limitsCases(ctx: SuiteContext): void {
         }
         // Waiting out the retry-after is enough to be served again (once more
         // if the burst's last window happened to be full without a refusal).
-        const wait = (error: unknown) =>
-          new Promise((resolve) =>
-            setTimeout(resolve, (error as RateLimitedError).retryAfterMs + 20),
-          );
+        const wait = (error: unknown) => sleep((error as RateLimitedError).retryAfterMs + 20);
         await wait(limited[limited.length - 1]);
         const served = await busy.openOrders().catch(async (error: unknown) => {
           expect(error).toBeInstanceOf(RateLimitedError);

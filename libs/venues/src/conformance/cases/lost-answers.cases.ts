@@ -1,11 +1,9 @@
 import { UnknownOrderError, VenueNetworkError } from '../../errors';
 import { itWhen, type SuiteContext } from '../suite-context';
+import { sleep } from '@sts/platform';
 
 /** How long after settlesByMs a held request has surely reached the venue (the driver's promise). */
 const HOLD_ENDS_WITHIN_MS = 1_000;
-
-const pause = (ms: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 /** The error of a call whose answer is lost, which must say when its fate is settled. */
 async function lostAnswer(
@@ -39,11 +37,11 @@ export function lostAnswerCases(ctx: SuiteContext): void {
       };
       await harness.driver.loseNextAnswer!('place', 'before');
       const error = await lostAnswer(client.placePostOnly(request));
-      await pause(error.settlesByMs - Date.now());
+      await sleep(error.settlesByMs - Date.now());
       await expect(client.order({ clientOrderId: request.clientOrderId })).rejects.toBeInstanceOf(
         UnknownOrderError,
       );
-      await pause(error.settlesByMs + HOLD_ENDS_WITHIN_MS - Date.now());
+      await sleep(error.settlesByMs + HOLD_ENDS_WITHIN_MS - Date.now());
       await harness.driver.advance();
       await expect(client.order({ clientOrderId: request.clientOrderId })).rejects.toBeInstanceOf(
         UnknownOrderError,
@@ -101,7 +99,7 @@ export function lostAnswerCases(ctx: SuiteContext): void {
       const placed = await placeBuy(await farBid());
       await harness.driver.loseNextAnswer!('cancel', 'before');
       const error = await lostAnswer(client.cancel({ clientOrderId: placed.order.clientOrderId }));
-      await pause(error.settlesByMs + HOLD_ENDS_WITHIN_MS - Date.now());
+      await sleep(error.settlesByMs + HOLD_ENDS_WITHIN_MS - Date.now());
       const order = await client.order({ clientOrderId: placed.order.clientOrderId });
       expect(order.status).toBe('open');
     },

@@ -123,8 +123,7 @@ export async function startNotifier(
       },
       close: () =>
         (closing ??= (async () => {
-          heartbeat.stop();
-          credentials.stop();
+          await Promise.all([heartbeat.stop(), credentials.stop()]);
           await subscriber.stop();
           await gateway.close();
           await openedNats.drain().catch(() => undefined);

@@ -1,5 +1,5 @@
 import type { Principal, RequestAuthenticator } from '@sts/auth';
-import type { Logger } from '@sts/platform';
+import { type Logger, PeriodicTask } from '@sts/platform';
 import type { ClientConnection } from '../connections/client-connection';
 import type { ConnectionRegistry } from '../connections/connection-registry';
 import { CloseCode, CloseReason } from '../protocol/close-codes';
@@ -22,7 +22,7 @@ const chunks = <T>(items: T[], size: number): T[][] =>
  * time: new connections cannot authenticate meanwhile anyway.
  */
 export class CredentialMonitor {
-  private timer?: NodeJS.Timeout;
+  private readonly task: PeriodicTask;
   private sweeping = false;
 
   constructor(
@@ -30,17 +30,20 @@ export class CredentialMonitor {
     private readonly authenticator: RequestAuthenticator,
     private readonly intervalMs: number,
     private readonly log: Logger,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => void this.sweep(), this.intervalMs);
-    this.timer.unref();
+  ) {
+    this.task = new PeriodicTask(() => this.sweep(), {
+      intervalMs,
+      onError: (error) => log.warn({ err: error }, 'credential sweep failed'),
+    });
   }
 
-  stop(): void {
-    if (this.timer) {
-      clearInterval(this.timer);
-    }
+  start(): void {
+    this.task.start();
+  }
+
+  /** Resolves once a sweep in flight has ended. */
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
   /** Arms the socket's expiry timer for its (new) principal. */

@@ -1,4 +1,4 @@
-import type { Logger } from '@sts/platform';
+import { type Logger, PeriodicTask } from '@sts/platform';
 import type { ClientConnection } from '../connections/client-connection';
 import type { ConnectionRegistry } from '../connections/connection-registry';
 
@@ -19,24 +19,27 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * pings on their own; `{"op":"ping"}` is for clients that want an app-level check.
  */
 export class Heartbeat {
-  private timer?: NodeJS.Timeout;
+  private readonly task: PeriodicTask;
   private beating = false;
 
   constructor(
     private readonly registry: ConnectionRegistry,
     private readonly intervalMs: number,
     private readonly log: Logger,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => void this.beat(), this.intervalMs);
-    this.timer.unref();
+  ) {
+    this.task = new PeriodicTask(() => this.beat(), {
+      intervalMs,
+      onError: (error) => log.warn({ err: error }, 'heartbeat failed'),
+    });
   }
 
-  stop(): void {
-    if (this.timer) {
-      clearInterval(this.timer);
-    }
+  start(): void {
+    this.task.start();
+  }
+
+  /** Resolves once a heartbeat in flight has ended. */
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
   async beat(): Promise<void> {

@@ -16,6 +16,7 @@ import autocannon from 'autocannon';
 import { runOps } from '@sts/operations';
 import { createTestDatabase, testNamespace } from '@sts/testing';
 import { runBench } from './run-bench';
+import { sleep } from '@sts/platform';
 
 const positional = process.argv.slice(2).filter((arg, index, all) => {
   return !arg.startsWith('--') && !all[index - 1]?.startsWith('--');
@@ -44,7 +45,7 @@ async function waitFor(url: string): Promise<void> {
     } catch {
       // not yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
   throw new Error(`${url} did not come up`);
 }
@@ -222,7 +223,7 @@ async function main(): Promise<void> {
     for (const child of children) {
       child.kill('SIGTERM');
     }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await sleep(1000);
     await database.drop();
   }
 }

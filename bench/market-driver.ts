@@ -5,6 +5,7 @@
  */
 import { SimControl } from '@sts/app-venue-sim';
 import { MARKETS, SYMBOL, TAKER_SIDE, TAKER_SIZE, type Venue } from './bench-market';
+import { sleep } from '@sts/platform';
 
 /**
  * Venues whose prices jump, each only away from its own makers' orders (long
@@ -29,7 +30,7 @@ function driveMarket(
   const loop = async (perS: number, act: () => Promise<unknown>): Promise<void> => {
     while (running) {
       await act().catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 1000 / perS));
+      await sleep(1000 / perS);
     }
   };
   const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];

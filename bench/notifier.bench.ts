@@ -35,6 +35,7 @@ import {
 } from '@sts/contracts';
 import { createApiKey, createUser, OpsContext } from '@sts/operations';
 import { createTestDatabase, testNamespace, type TestDatabase } from '@sts/testing';
+import { sleep } from '@sts/platform';
 
 const numberFrom = (name: string, fallback: number): number => {
   const value = Number(process.env[name]);
@@ -55,8 +56,6 @@ interface BenchUser {
   apiKey: string;
   tradeId: string;
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0

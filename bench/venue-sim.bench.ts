@@ -14,6 +14,7 @@ import WebSocket from 'ws';
 import { PaperVenueClient, type WireServerMessage } from '@sts/venues';
 import { SimControl } from '@sts/app-venue-sim';
 import { numberArg as arg } from './run-bench';
+import { sleep } from '@sts/platform';
 
 const SECONDS = arg('seconds', 10);
 const ORDERS = arg('orders', 2000);
@@ -66,11 +67,11 @@ async function bookUpdateRate(url: string): Promise<void> {
     }
     sockets.push(socket);
   }
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await sleep(1_000);
   messages = 0;
   levels = 0;
   const started = performance.now();
-  await new Promise((resolve) => setTimeout(resolve, SECONDS * 1_000));
+  await sleep(SECONDS * 1_000);
   const elapsed = (performance.now() - started) / 1_000;
   const state = (await (await fetch(`${url}/control/state`)).json()) as { steps: number };
   sockets.forEach((socket) => socket.close());
@@ -109,7 +110,7 @@ async function orderRoundTrips(url: string): Promise<void> {
     bestBid = book.bestBid ?? bestBid;
     bestAsk = book.bestAsk ?? bestAsk;
   });
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await sleep(300);
   const place: number[] = [];
   const cancel: number[] = [];
   const ioc: number[] = [];

@@ -16,6 +16,7 @@ import {
   withWorkerNodeFlags,
 } from './worker-fixture';
 import { numberArg as arg, runBench } from './run-bench';
+import { sleep } from '@sts/platform';
 
 const STEP = arg('step', 250);
 const MAX = arg('max', 2000);
@@ -39,11 +40,11 @@ async function main(): Promise<void> {
         takersPerS: TAKERS_PER_S,
         jumpsPerS: MOVES_PER_S,
       });
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await sleep(2_000);
       world.loopDelay.reset();
       world.worker.metrics.fillToHedge.reset();
       world.worker.metrics.moveToRequote.reset();
-      await new Promise((resolve) => setTimeout(resolve, SECONDS * 1_000));
+      await sleep(SECONDS * 1_000);
       const p99 = world.loopDelay.percentile(99) / 1e6;
       const hedge = world.worker.metrics.fillToHedge.summary();
       const requote = world.worker.metrics.moveToRequote.summary();

@@ -23,7 +23,7 @@ import {
 } from '@sts/contracts';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createDataSource, CredentialStore } from '@sts/persistence';
-import { CredentialCipher } from '@sts/platform';
+import { CredentialCipher, sleep } from '@sts/platform';
 import { createTestDatabase, testNamespace, type TestDatabase } from '@sts/testing';
 import { MARKETS, type Venue } from './bench-market';
 import { startWorker, type RunningWorker } from '@sts/app-worker';
@@ -306,7 +306,7 @@ export async function startBenchWorld(options: {
         if (row.active + row.completed >= tradeCount || Date.now() > deadline) {
           return row.active;
         }
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        await sleep(250);
       }
     },
     stop: async () => {

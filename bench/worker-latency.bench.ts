@@ -21,7 +21,7 @@
  * Prints figures; asserts nothing. Targets: fill-to-hedge p99 < 2 ms, re-quote p99 < 5 ms.
  */
 import { spawn } from 'node:child_process';
-import { startOpsServer } from '@sts/platform';
+import { startOpsServer, sleep } from '@sts/platform';
 import {
   driveMarket,
   LIVE_TRADES_PER_WALLET,
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
 
     // Book moves on random markets and venues; outside takers fill the aster makers.
     const stopDriving = driveMarket(world.simUrl, { takersPerS: 20, jumpsPerS: MOVES_PER_S });
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await sleep(3_000);
     world.worker.metrics.fillToHedge.reset();
     world.worker.metrics.moveToRequote.reset();
     world.worker.metrics.requotesHeldByBudget = 0;
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     const stopScraping = SCRAPE_EVERY_MS > 0 ? await scrapeMetrics(world, SCRAPE_EVERY_MS) : null;
     const gc = gcPauses();
     const stopProfile = await profileWindow();
-    await new Promise((resolve) => setTimeout(resolve, SECONDS * 1_000));
+    await sleep(SECONDS * 1_000);
     await stopProfile();
     const fillToHedge = world.worker.metrics.fillToHedge.summary();
     const requote = world.worker.metrics.moveToRequote.summary();

@@ -1,5 +1,6 @@
 import { SimControl } from '@sts/app-venue-sim';
 import { WorkerHarness } from '@sts/app-worker-testing';
+import { sleep } from '@sts/platform';
 
 jest.setTimeout(90_000);
 
@@ -57,7 +58,7 @@ describe('rate budgets hold the account limit on the venue', () => {
     for (let jump = 0; Date.now() - started < 6_000; jump += 1) {
       const rising = Date.now() - started < 2_000;
       await sim.jumpVenue('hyperliquid', rising || jump % 2 === 0 ? 4 : -4);
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await sleep(25);
     }
 
     const counts = await sim.requestCounts('hyperliquid', trader.wallet);

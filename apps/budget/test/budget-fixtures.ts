@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { BudgetAccount, BudgetChanged, Envelope } from '@sts/contracts';
 import type { VenueId } from '@sts/domain';
+import { sleep } from '@sts/platform';
 
 /** Trade rows as the gateway writes them; only the columns the budget service reads matter. */
 export class TradeTable {
@@ -88,7 +89,7 @@ export async function eventually(
       if (Date.now() > deadline) {
         throw error;
       }
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await sleep(25);
     }
   }
 }

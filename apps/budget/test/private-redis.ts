@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, Socket } from 'node:net';
+import { sleep } from '@sts/platform';
 
 /**
  * A Redis server of the spec's own, on a free port: the spec may FLUSHALL it,
@@ -37,7 +38,7 @@ export class PrivateRedis {
       if (Date.now() > deadline || child.exitCode !== null) {
         throw new Error(`redis-server did not start on port ${this.port}`);
       }
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
     }
   }
 

@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createGatewayApp } from '../src/bootstrap';
 import { loadGatewayConfig } from '../src/config/load-gateway-settings';
 import { GatewayHarness } from './gateway-harness';
+import { sleep } from '@sts/platform';
 
 /**
  * API keys, maintenance and the kill switch are served from memory on the hot
@@ -71,10 +72,10 @@ describe('cached keys and switches hold on the very next request', () => {
       }
     };
     const streams = [gateway.baseUrl, replicaUrl, gateway.baseUrl, replicaUrl].map(stream);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     await gateway.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [alice.keyId]);
     revokedAt = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     stop = true;
     await Promise.all(streams);
     expect(lateAnswers.length).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
 import { TcpProxy } from '@sts/testing';
 import { GatewayHarness, type HttpResult } from './gateway-harness';
+import { sleep } from '@sts/platform';
 
 /**
  * The gateway loses Postgres, NATS or (behind the budget service) Redis. Each
@@ -106,7 +107,7 @@ describe('dependency loss at the gateway', () => {
       if (Date.now() - started > withinMs) {
         throw new Error(`not recovered within ${withinMs} ms`);
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
     return Date.now() - started;
   }
@@ -242,7 +243,7 @@ describe('dependency loss at the gateway', () => {
     let pending: Promise<HttpResult> | undefined;
     try {
       pending = create();
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await sleep(500);
       postgres.cut();
       const response = await pending;
       expect(response.status).toBe(503);

@@ -12,6 +12,7 @@ import {
   tradeControlSubject,
 } from '@sts/contracts';
 import { GatewayHarness } from './gateway-harness';
+import { sleep } from '@sts/platform';
 
 describe('reading, amending and canceling trades', () => {
   const gateway = new GatewayHarness();
@@ -293,7 +294,7 @@ describe('reading, amending and canceling trades', () => {
             decodeEnvelope(message.data, TRADE_LIFECYCLE, parseTradeLifecycle).payload,
           );
         } catch {
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await sleep(50);
         }
       }
       expect(lifecycle).toEqual([

@@ -2,6 +2,7 @@ import { TcpProxy } from '@sts/testing';
 import type { RunningNotifier } from '../src/bootstrap';
 import { NotifierHarness, type TestUser } from './notifier-harness';
 import { TestClient } from './ws-client';
+import { sleep } from '@sts/platform';
 
 /**
  * The notifier loses Postgres or NATS, reached through TcpProxies this spec
@@ -49,7 +50,7 @@ describe('dependency loss at the notifier', () => {
       if (Date.now() - started > withinMs) {
         throw new Error(`not within ${withinMs} ms`);
       }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
   }
 

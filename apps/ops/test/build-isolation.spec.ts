@@ -12,6 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { sleep } from '@sts/platform';
 
 /**
  * Item 12: an operator command run while `npm start` was seeding broke the
@@ -103,7 +104,7 @@ class LazyService {
       if (Date.now() > deadline) {
         throw new Error('the service did not start');
       }
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep(10);
     }
   }
 

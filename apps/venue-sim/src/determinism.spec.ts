@@ -1,6 +1,7 @@
 import { PaperVenueClient, type BookUpdate, type VenueFill } from '@sts/venues';
 import { startVenueSim } from './sim-server';
 import { SimControl } from './testing/sim-control';
+import { sleep } from '@sts/platform';
 
 const SYMBOLS = ['BTC', 'ETH', 'kPEPE'];
 
@@ -70,7 +71,7 @@ async function settled(url: string, recording: Recording): Promise<void> {
       if (Date.now() > deadline) {
         throw new Error(`book ${symbol} never reached seq ${seq}`);
       }
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await sleep(5);
     }
   }
 }

@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import { eventually } from './eventually';
 import { WorkerHarness, type Trader } from './worker-harness';
+import { sleep } from '@sts/platform';
 
 jest.setTimeout(180_000);
 
@@ -97,7 +98,7 @@ describe('chaos: 2 worker processes, 50 live trades, kill -9 of one mid-run', ()
         } else {
           await harness.sim.jumpVenue(pair.maker.venue, pair.maker.safeJump * 2);
         }
-        await new Promise((resolve) => setTimeout(resolve, 40));
+        await sleep(40);
       }
     })();
 
@@ -135,7 +136,7 @@ describe('chaos: 2 worker processes, 50 live trades, kill -9 of one mid-run', ()
       { timeoutMs: 15_000, intervalMs: 100 },
     );
     const takeoverMs = Date.now() - killedAt;
-    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    await sleep(4_000);
     driving = false;
     await driver;
 

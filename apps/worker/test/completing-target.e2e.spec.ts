@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { WorkerHarness } from './worker-harness';
+import { sleep } from '@sts/platform';
 
 jest.setTimeout(60_000);
 
@@ -38,7 +39,7 @@ describe('completing a target the coarser lot cannot make', () => {
 
     // A quote cycle runs on the next book move: the remainder must still be quoted then.
     await harness.sim.jumpVenue('paradex', 2, 'BTC-USD-PERP');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     expect((await harness.trade(trader, tradeId)).status).toBe('active');
     const [rest] = await harness.openOrders(trader, 'paradex');
     expect(new Big(rest.size).minus(rest.filledSize).toFixed()).toBe('0.00134');

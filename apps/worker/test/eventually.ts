@@ -1,3 +1,4 @@
+import { sleep } from '@sts/platform';
 /**
  * Polls `probe` until it returns something other than undefined/false, or
  * fails after `timeoutMs` naming what was awaited and the last value seen.
@@ -24,6 +25,6 @@ export async function eventually<T>(
       const failure = lastError ? ` (last error: ${String(lastError)})` : '';
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${seen}${failure}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
+    await sleep(options.intervalMs ?? 50);
   }
 }

@@ -1,6 +1,7 @@
 import { eventually } from './eventually';
 import { expectHedgedAsMade, sum } from './live-pairs';
 import { WorkerHarness } from './worker-harness';
+import { sleep } from '@sts/platform';
 
 jest.setTimeout(150_000);
 
@@ -57,7 +58,7 @@ describe('Lighter live: a hedge executed but unanswered when the worker dies', (
     expect(active.filled_size).toBe('0.004');
     await expectHedgedAsMade(harness, trader, ['hyperliquid', 'lighter'], '0.004');
     // Still hedged once a while later: no second hedge of the same fill.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await sleep(2_000);
     expect(sum(await harness.sim.fillsOf('lighter', trader.wallet))).toBe('0.004');
     await harness.gateway.request('DELETE', `/api/v1/trades/${tradeId}`, {
       headers: trader.headers,

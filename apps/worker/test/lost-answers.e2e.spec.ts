@@ -3,6 +3,7 @@ import type { LoseNextFault } from '@sts/app-venue-sim';
 import type { VenueOrder } from '@sts/venues';
 import { eventually } from './eventually';
 import { WorkerHarness, type Trader } from './worker-harness';
+import { sleep } from '@sts/platform';
 
 jest.setTimeout(60_000);
 
@@ -89,7 +90,7 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
       (o) => o.clientOrderId !== first.clientOrderId,
     );
     // Whatever the trade did to settle the lost answer, one order of the full size rests.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await sleep(1_500);
     const open = (await harness.sim.accountOrders('hyperliquid', trader.wallet, { status: 'open' }))
       .orders;
     expect(open.map((o) => o.size)).toEqual(['0.01']);
@@ -113,7 +114,7 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
       await harness.waitForEvent(trader, tradeId, 'hedge_timeout', 1, 10_000);
       // The hedge's fate is in doubt: the maker order is down, no fill is added meanwhile.
       await harness.waitForNoOpenOrders(trader, 'hyperliquid', 2_000);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await sleep(1_000);
     } finally {
       await harness.sim.thaw('paradex');
     }

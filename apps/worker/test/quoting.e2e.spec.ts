@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import type { VenueOrder } from '@sts/venues';
 import { eventually, WorkerHarness } from './worker-harness';
+import { sleep } from '@sts/platform';
 
 jest.setTimeout(60_000);
 
@@ -206,7 +207,7 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
     // H rises 3 bps, then falls back 2: the spread at the touch price only grew.
     await harness.sim.jumpVenue('paradex', 3, 'BTC-USD-PERP');
     await harness.sim.jumpVenue('paradex', -2, 'BTC-USD-PERP');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     expect(await accepted()).toBe(before);
 
     // H falls 5 bps more (about 50 USD): the touch price would miss the target by about 40.

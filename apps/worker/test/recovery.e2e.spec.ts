@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import { eventually } from './eventually';
 import { WorkerHarness, type TradeEventView } from './worker-harness';
+import { sleep } from '@sts/platform';
 
 jest.setTimeout(90_000);
 
@@ -107,7 +108,7 @@ describe('a worker that dies, a worker that stops', () => {
         await harness.sim.accountOrders('hyperliquid', trader.wallet, { status: 'open' })
       ).orders;
       mostResting = Math.max(mostResting, open.length);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
     expect(mostResting).toBe(1);
     const [resting] = await harness.openOrders(trader, 'hyperliquid');

@@ -8,11 +8,10 @@ import {
 import { startVenueSim, type RunningVenueSim } from '../sim-server';
 import { RawVenueSocket, signedHttp } from '../testing/raw-venue';
 import { SimControl } from '../testing/sim-control';
+import { sleep } from '@sts/platform';
 
 const venue = 'lighter';
 const symbol = 'ETH';
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('order expiry (expires_at_ms)', () => {
   let sim: RunningVenueSim;
   let control: SimControl;
@@ -109,7 +108,7 @@ describe('order expiry (expires_at_ms)', () => {
 
       await control.freeze(venue, 'hang');
       socket.send({ op: 'place', id: 'frz', params: placement('held-2', expiresSoon()) });
-      await pause(250);
+      await sleep(250);
       await control.thaw(venue);
       expect(await socket.answer('frz')).toMatchObject({ status: 400 });
 
@@ -195,12 +194,12 @@ describe('order expiry (expires_at_ms)', () => {
         expect(error.settlesByMs).toBeGreaterThanOrEqual(sentAt + 800 + EXPIRY_SETTLE_MARGIN_MS);
         expect(error.settlesByMs).toBeLessThanOrEqual(Date.now() + EXPIRY_SETTLE_MARGIN_MS + 50);
 
-        await pause(error.settlesByMs! - Date.now());
+        await sleep(error.settlesByMs! - Date.now());
         await expect(trader.order({ clientOrderId: `pc-${orderEntry}-1` })).rejects.toBeInstanceOf(
           UnknownOrderError,
         );
         // The held request reaches the engine later, and is refused there.
-        await pause(1_600 - (Date.now() - sentAt) + 100);
+        await sleep(1_600 - (Date.now() - sentAt) + 100);
         expect(await recorded(wallet, `pc-${orderEntry}-1`)).toEqual([]);
         // Its client order id was never used: it places as a new order.
         expect((await trader.placePostOnly(request(`pc-${orderEntry}-1`))).duplicate).toBe(false);
@@ -233,7 +232,7 @@ describe('order expiry (expires_at_ms)', () => {
         expect(Date.now() - sentAt).toBeLessThan(800);
         expect(error.settlesByMs).toBeGreaterThanOrEqual(sentAt + 200 + EXPIRY_SETTLE_MARGIN_MS);
         expect(error.settlesByMs).toBeLessThan(sentAt + 800 + EXPIRY_SETTLE_MARGIN_MS);
-        await pause(1_200 - (Date.now() - sentAt) + 100);
+        await sleep(1_200 - (Date.now() - sentAt) + 100);
         expect(await recorded(wallet, `pc-${orderEntry}-life`)).toEqual([]);
       },
     );
@@ -258,7 +257,7 @@ describe('order expiry (expires_at_ms)', () => {
       expect(cancel.settlesByMs).toEqual(expect.any(Number));
       expect(replace.settlesByMs).toEqual(expect.any(Number));
       // Both holds are over: the replace's ends 1.2 s after it was sent, 0.8 s after the cancel.
-      await pause(1_000);
+      await sleep(1_000);
       expect(
         (await control.accountOrders(venue, wallet)).orders.map((order) => [
           order.client_order_id,

@@ -10,6 +10,7 @@ import {
 import WebSocket from 'ws';
 import { startVenueSim, type RunningVenueSim } from '../sim-server';
 import { SimControl } from '../testing/sim-control';
+import { sleep } from '@sts/platform';
 
 type Answer = Extract<WireServerMessage, { type: 'response' }>;
 
@@ -52,7 +53,7 @@ class RawSocket {
       if (Date.now() > deadline) {
         throw new Error(`no response to ${id}`);
       }
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await sleep(5);
     }
   }
 
@@ -189,7 +190,7 @@ describe('venue simulator: orders on the account socket', () => {
       const raw = await trader();
       const far = (await bestBid()) - 500;
       // Start at the top of a wall-clock second so the burst falls in one window.
-      await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 5));
+      await sleep(1_000 - (Date.now() % 1_000) + 5);
       for (let i = 0; i < 6; i += 1) {
         raw.send({ op: 'place', id: `rl${i}`, params: placement(far - i, `rl-${i}`) });
       }
@@ -271,7 +272,7 @@ describe('venue simulator: orders on the account socket', () => {
           () => 'answered',
           (error: unknown) => error,
         );
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await sleep(50);
         await control.dropSockets(venue, 5_000);
         // Over HTTP the answer would come after the venue's latency; the socket's drop ends it now.
         const outcome = await Promise.race([

@@ -8,6 +8,7 @@ import {
 import WebSocket from 'ws';
 import { startVenueSim, type RunningVenueSim } from '../sim-server';
 import { SimControl } from '../testing/sim-control';
+import { sleep } from '@sts/platform';
 
 describe('venue simulator HTTP API', () => {
   let sim: RunningVenueSim;
@@ -174,7 +175,7 @@ describe('venue simulator HTTP API', () => {
     socket.send(JSON.stringify({ op: 'ping' }));
     const deadline = Date.now() + 2_000;
     while (received.length < 7 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep(10);
     }
     socket.close();
     expect(received.map((message) => message.code ?? message.type)).toEqual([
@@ -214,7 +215,7 @@ describe('venue simulator HTTP API', () => {
     const busy = client('extended', { apiKey: 'counted', apiSecret: 's', wallet: '0xCounted' });
     await busy.connect();
     // Start at the top of a wall-clock second so the burst falls in one window.
-    await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 5));
+    await sleep(1_000 - (Date.now() % 1_000) + 5);
     await Promise.allSettled(Array.from({ length: 8 }, () => busy.positions()));
     const counts = await control.requestCounts('extended', '0xCounted');
     expect(counts.limit_per_s).toBe(5);

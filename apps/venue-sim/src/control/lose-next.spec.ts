@@ -2,11 +2,10 @@ import type { PaperCredentials, WirePlaceOrder } from '@sts/venues';
 import { startVenueSim, type RunningVenueSim } from '../sim-server';
 import { RawVenueSocket, signedHttp } from '../testing/raw-venue';
 import { SimControl } from '../testing/sim-control';
+import { sleep } from '@sts/platform';
 
 const venue = 'paradex';
 const symbol = 'BTC-USD-PERP';
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('venue simulator: lost answers (lose-next) and held requests', () => {
   let sim: RunningVenueSim;
   let control: SimControl;
@@ -86,7 +85,7 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
       await expect(RawVenueSocket.open(wsUrl, trader)).rejects.toThrow(/503/);
       // Only that wallet is refused, and only for block_ms.
       sockets.push(await RawVenueSocket.open(wsUrl, other));
-      await pause(cutting.closedAtMs! + 1_600 - Date.now());
+      await sleep(cutting.closedAtMs! + 1_600 - Date.now());
       const back = await accountSocket(trader);
       back.send({ op: 'place', id: 'b2', params: placement('bd-1') });
       expect(await back.answer('b2')).toMatchObject({ status: 201 });
@@ -120,7 +119,7 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
       });
       const sentAt = Date.now();
       raw.send({ op: 'place', id: 'h1', params: placement('bh-1') });
-      await pause(150);
+      await sleep(150);
       expect(await recorded(trader, 'bh-1')).toEqual([]);
       expect(await raw.answer('h1')).toMatchObject({ status: 201 });
       expect(Date.now() - sentAt).toBeGreaterThanOrEqual(990);
@@ -240,7 +239,7 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
       await signedHttp(baseUrl, trader, 'POST', '/orders', placement('hah-1'));
       const sentAt = Date.now();
       const pending = signedHttp(baseUrl, trader, 'DELETE', '/orders?client_order_id=hah-1');
-      await pause(150);
+      await sleep(150);
       expect(await recorded(trader, 'hah-1')).toMatchObject([{ status: 'canceled' }]);
       const outcome = await pending;
       expect(outcome).toMatchObject({ kind: 'answer', status: 200 });
@@ -256,7 +255,7 @@ describe('venue simulator: lost answers (lose-next) and held requests', () => {
         hangMs: 1_000,
       });
       const pending = signedHttp(baseUrl, trader, 'POST', '/orders', placement('hbh-1'));
-      await pause(150);
+      await sleep(150);
       expect(await recorded(trader, 'hbh-1')).toEqual([]);
       expect(await pending).toMatchObject({ kind: 'answer', status: 201 });
       expect(await recorded(trader, 'hbh-1')).toHaveLength(1);
@@ -350,6 +349,6 @@ async function waitForAccepted(control: SimControl, wallet: string, count: numbe
     if (Date.now() > deadline) {
       throw new Error(`the venue did not take ${count} requests`);
     }
-    await pause(5);
+    await sleep(5);
   }
 }

@@ -1,5 +1,6 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { FrameCoalescer } from './frame-coalescer';
+import { sleep } from '@sts/platform';
 
 /** A TCP peer that records each read it makes, per connection. */
 class Peer {
@@ -32,7 +33,7 @@ class Peer {
       if (reads.join('').length >= count) {
         return reads;
       }
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await sleep(5);
     }
     throw new Error(`connection ${index} got ${JSON.stringify(this.reads[index])}`);
   }

@@ -9,6 +9,7 @@ import {
   type AsterCcxt,
   type AsterWorld,
 } from './aster-test-kit';
+import { sleep } from '@sts/platform';
 
 type Message = Record<string, unknown>;
 
@@ -59,8 +60,6 @@ class RawSocket {
     this.socket.close();
   }
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('aster dialect: WebSocket streams', () => {
   let world: AsterWorld;

@@ -9,6 +9,7 @@ import {
   startHlWorld,
   type HlWorld,
 } from './hl-test-kit';
+import { sleep } from '@sts/platform';
 
 // The Hyperliquid dialect over HTTP and its socket, as a client of the venue
 // sees it: raw signed bodies for what ccxt never sends (a foreign key, a
@@ -301,7 +302,7 @@ describe('Hyperliquid dialect: the socket', () => {
         if (found) {
           return found.data;
         }
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        await sleep(5);
       }
       throw new Error(`no ${channel} message`);
     };

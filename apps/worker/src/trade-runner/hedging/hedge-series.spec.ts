@@ -1,0 +1,337 @@
+import Big from 'big.js';
+import pino from 'pino';
+import { TokenBucket } from '@sts/budget-client';
+import {
+  OrderRejectedError,
+  RateLimitedError,
+  UnknownOrderError,
+  VenueAuthError,
+  VenueNetworkError,
+} from '@sts/venues';
+import { iocAck, ScriptedVenue, venueOrder } from '../../../test/support/scripted-venue';
+import type { LogEntry } from '../../execution-log/log-entries';
+import type { MarketView } from '../market-view';
+import { Hedger } from './hedger';
+
+/**
+ * One trade's hedges against a venue that answers when the spec says: each
+ * IOC's fate (filled, partly, refused, lost, hanging) is chosen and timed
+ * here, on jest's clock, so the retry arithmetic, the timeout and the lost
+ * answer's look-up are each seen deciding.
+ */
+
+const TRADE_ID = '7f0e1b9a-0000-4000-8000-000000000001';
+const HEDGE_TIMEOUT_MS = 2_000;
+
+interface Harness {
+  hedger: Hedger;
+  venue: ScriptedVenue;
+  entries: LogEntry[];
+  failures: string[];
+  halted: number;
+  doubtChanges: number;
+  lease: { held: boolean };
+  reference: { value: Big };
+}
+
+function harness(options: { bucket?: TokenBucket } = {}): Harness {
+  const venue = new ScriptedVenue('paradex');
+  const state: Harness = {
+    venue,
+    entries: [],
+    failures: [],
+    halted: 0,
+    doubtChanges: 0,
+    lease: { held: true },
+    reference: { value: new Big(100) },
+    hedger: undefined as unknown as Hedger,
+  };
+  state.hedger = new Hedger({
+    tradeId: TRADE_ID,
+    makerLeg: 'long',
+    venue: {
+      client: venue,
+      leg: {
+        venue: 'paradex',
+        symbol: 'BTC-USD-PERP',
+        rules: { tickSize: new Big('0.1'), lotSize: new Big('0.001'), minSize: new Big('0.01') },
+      },
+      side: 'sell',
+      timeoutMs: HEDGE_TIMEOUT_MS,
+    },
+    market: { hedgeReference: () => state.reference.value } as unknown as MarketView,
+    coarserTickSize: new Big('0.1'),
+    maxSlippage: () => new Big('0.01'),
+    spreadType: () => 'absolute',
+    bucket: options.bucket ?? null,
+    clock: { now: () => Date.now() },
+    mayTouchVenue: () => state.lease.held,
+    emit: (logged) => state.entries.push(...logged),
+    onFailure: (reason) => state.failures.push(reason),
+    onVenueHalted: () => (state.halted += 1),
+    onDoubtChanged: () => (state.doubtChanges += 1),
+    logger: pino({ level: 'silent' }),
+  });
+  return state;
+}
+
+const ofType = (entries: LogEntry[], type: string): LogEntry[] =>
+  entries.filter((entry) => entry.eventType === type);
+
+const outcome = (entries: LogEntry[]): Record<string, unknown> => {
+  const outcomes = ofType(entries, 'hedge_outcome');
+  expect(outcomes).toHaveLength(1);
+  return outcomes[0].data;
+};
+
+describe('a hedge series', () => {
+  beforeEach(() => jest.useFakeTimers({ now: 1_700_000_000_000 }));
+  afterEach(() => jest.useRealTimers());
+
+  it('sends the IOC in the same turn as the maker fill, at H less the slippage, and ends filled', async () => {
+    const h = harness();
+    const started = h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.5'));
+
+    const ioc = h.venue.next('placeIoc');
+    expect(ioc.args).toMatchObject({ side: 'sell', size: '0.5', price: '99' });
+    expect(started?.sent?.data).toMatchObject({ attempt: 1, size: '0.5', cause: 'fill-1' });
+    ioc.answer(iocAck(ioc.args, '0.5'));
+    await h.hedger.idle();
+
+    expect(outcome(h.entries)).toMatchObject({
+      result: 'filled',
+      requested_size: '0.5',
+      filled_size: '0.5',
+      attempts: 1,
+    });
+    expect(h.hedger.outstanding.toFixed()).toBe('0');
+    expect(h.failures).toEqual([]);
+  });
+
+  it('retries only the remainder of a partial fill, under a new client order id', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('1'));
+    const first = h.venue.next('placeIoc');
+    first.answer(iocAck(first.args, '0.6'));
+    await jest.advanceTimersByTimeAsync(24);
+    expect(h.venue.open('placeIoc')).toHaveLength(0); // the retry waits 25 ms
+
+    await jest.advanceTimersByTimeAsync(1);
+    const second = h.venue.next('placeIoc');
+    expect(second.args.size).toBe('0.4');
+    expect(second.args.clientOrderId).not.toBe(first.args.clientOrderId);
+    expect(h.hedger.outstanding.toFixed()).toBe('0.4');
+    second.answer(iocAck(second.args, '0.4'));
+    await h.hedger.idle();
+
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '1', attempts: 2 });
+    expect(ofType(h.entries, 'hedge_filled').map((e) => e.data.size)).toEqual(['0.6', '0.4']);
+    expect(h.hedger.hedged.toFixed()).toBe('1');
+  });
+
+  it('prices each retry from the reference of the moment, not the one the hedge started with', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('1'));
+    const first = h.venue.next('placeIoc');
+    h.reference.value = new Big(90);
+    first.answer(iocAck(first.args, '0'));
+    await jest.advanceTimersByTimeAsync(25);
+
+    expect(h.venue.next('placeIoc').args).toMatchObject({ price: '89.1', size: '1' });
+  });
+
+  it('backs off after refusals (25, 50, 100 ms) and hedges once the venue takes it', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.2'));
+    const sentAt: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      const ioc = await h.venue.waitFor('placeIoc');
+      sentAt.push(Date.now());
+      ioc.fail(new OrderRejectedError('paradex', 'injected_rejection'));
+      await jest.advanceTimersByTimeAsync(25 * 2 ** (attempt - 1));
+    }
+    const fourth = h.venue.next('placeIoc');
+    fourth.answer(iocAck(fourth.args, '0.2'));
+    await h.hedger.idle();
+
+    expect(sentAt.map((at) => at - sentAt[0])).toEqual([0, 25, 75]);
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', attempts: 4 });
+    expect(h.failures).toEqual([]);
+  });
+
+  it("waits out a rate limit's retry-after before the next attempt", async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.2'));
+    h.venue.next('placeIoc').fail(new RateLimitedError('paradex', 300));
+    await jest.advanceTimersByTimeAsync(299);
+    expect(h.venue.open('placeIoc')).toHaveLength(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(h.venue.open('placeIoc')).toHaveLength(1);
+  });
+
+  it('fails the trade at once when the venue refuses the credentials', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.2'));
+    h.venue.next('placeIoc').fail(new VenueAuthError('paradex'));
+    await h.hedger.idle();
+
+    expect(outcome(h.entries)).toMatchObject({ result: 'rejected', filled_size: '0' });
+    expect(h.failures).toEqual(['hedge refused by paradex']);
+    expect(h.hedger.outstanding.toFixed()).toBe('0.2');
+    expect(h.venue.count('placeIoc')).toBe(1);
+  });
+
+  it('times out after hedge_timeout_ms of empty IOCs and fails the trade for what is unhedged', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));
+    let answered = 0;
+    while (Date.now() - 1_700_000_000_000 < HEDGE_TIMEOUT_MS) {
+      for (const ioc of h.venue.open('placeIoc')) {
+        ioc.answer(iocAck(ioc.args, '0'));
+        answered += 1;
+      }
+      await jest.advanceTimersByTimeAsync(50);
+    }
+    await h.hedger.idle();
+
+    expect(answered).toBeGreaterThan(5);
+    expect(ofType(h.entries, 'hedge_timeout')).toHaveLength(1);
+    expect(ofType(h.entries, 'hedge_timeout')[0].data).toMatchObject({ unhedged_size: '0.3' });
+    expect(outcome(h.entries)).toMatchObject({ result: 'timeout', filled_size: '0' });
+    expect(h.failures).toEqual([`hedge timed out after ${HEDGE_TIMEOUT_MS} ms on paradex`]);
+    expect(h.hedger.outstanding.toFixed()).toBe('0.3');
+  });
+
+  it('an IOC still at the venue when the timeout strikes is waited for: filled, the hedge is not a failure', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));
+    const ioc = h.venue.next('placeIoc');
+    await jest.advanceTimersByTimeAsync(HEDGE_TIMEOUT_MS + 500);
+    expect(ofType(h.entries, 'hedge_timeout')).toHaveLength(1);
+    expect(h.hedger.hedging).toBe(true);
+
+    ioc.answer(iocAck(ioc.args, '0.3'));
+    await h.hedger.idle();
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '0.3' });
+    expect(h.failures).toEqual([]);
+  });
+
+  it('a lost answer is looked up by client order id, never sent twice: found filled, the hedge is done', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.4'));
+    const ioc = h.venue.next('placeIoc');
+    ioc.fail(new VenueNetworkError('paradex', 'socket closed', undefined, Date.now() + 500));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(h.hedger.inDoubt).toBe(true);
+
+    const lookUp = h.venue.next('order');
+    expect(lookUp.args).toMatchObject({ clientOrderId: ioc.args.clientOrderId });
+    lookUp.answer(venueOrder(ioc.args, '0.4', 'filled'));
+    await h.hedger.idle();
+
+    expect(h.hedger.inDoubt).toBe(false);
+    expect(h.venue.count('placeIoc')).toBe(1);
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '0.4' });
+    expect(h.hedger.hedged.toFixed()).toBe('0.4');
+  });
+
+  it('"not found" proves the IOC unplaced only once it can no longer arrive; then the remainder is retried', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.4'));
+    const settlesBy = Date.now() + 600;
+    const ioc = h.venue.next('placeIoc');
+    ioc.fail(new VenueNetworkError('paradex', 'socket closed', undefined, settlesBy));
+    await jest.advanceTimersByTimeAsync(0);
+    h.venue.next('order').fail(new UnknownOrderError('paradex'));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(h.venue.open('placeIoc')).toHaveLength(0); // nothing concluded yet
+
+    await jest.advanceTimersByTimeAsync(settlesBy - Date.now());
+    const again = await h.venue.waitFor('order');
+    expect(h.hedger.inDoubt).toBe(true);
+    again.fail(new UnknownOrderError('paradex'));
+    await jest.advanceTimersByTimeAsync(25);
+
+    const retry = h.venue.next('placeIoc');
+    expect(retry.args.size).toBe('0.4');
+    expect(h.hedger.inDoubt).toBe(false);
+    retry.answer(iocAck(retry.args, '0.4'));
+    await h.hedger.idle();
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', attempts: 2 });
+  });
+
+  it('an IOC with no answer for 250 ms puts the hedge in doubt until it answers', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.4'));
+    const ioc = h.venue.next('placeIoc');
+    await jest.advanceTimersByTimeAsync(249);
+    expect(h.hedger.inDoubt).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(h.hedger.inDoubt).toBe(true);
+    expect(h.doubtChanges).toBe(1);
+
+    ioc.answer(iocAck(ioc.args, '0.4'));
+    await h.hedger.idle();
+    expect(h.hedger.inDoubt).toBe(false);
+    expect(h.doubtChanges).toBe(2);
+  });
+
+  it('a remainder below the venue minimum ends the hedge partial and waits for the next maker fill', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.5'));
+    const first = h.venue.next('placeIoc');
+    first.answer(iocAck(first.args, '0.495'));
+    await h.hedger.idle();
+
+    expect(outcome(h.entries)).toMatchObject({ result: 'partial', filled_size: '0.495' });
+    expect(h.failures).toEqual([]);
+    expect(h.hedger.waiting.toFixed()).toBe('0.005');
+
+    h.hedger.onMakerFill('fill-2', new Big(99), new Big('0.01'));
+    expect(h.venue.next('placeIoc').args.size).toBe('0.015');
+  });
+
+  it('a maker fill while a hedge is out hedges only the new size: nothing is hedged twice', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));
+    h.hedger.onMakerFill('fill-2', new Big(99), new Big('0.2'));
+    const [first, second] = h.venue.open('placeIoc');
+    expect([first.args.size, second.args.size]).toEqual(['0.3', '0.2']);
+    first.answer(iocAck(first.args, '0.3'));
+    second.answer(iocAck(second.args, '0.2'));
+    await h.hedger.idle();
+
+    expect(h.hedger.hedged.toFixed()).toBe('0.5');
+    expect(h.venue.count('placeIoc')).toBe(2);
+  });
+
+  it('waits for a token when the hedge budget is empty, then logs hedge_sent as it goes', async () => {
+    const bucket = new TokenBucket(1, { windowMs: 1_000 });
+    expect(bucket.take()).toBe(true);
+    const h = harness({ bucket });
+    const started = h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.2'));
+
+    expect(started?.sent).toBeNull();
+    expect(h.venue.open('placeIoc')).toHaveLength(0);
+    await jest.advanceTimersByTimeAsync(1_000);
+    const ioc = h.venue.next('placeIoc');
+    expect(ofType(h.entries, 'hedge_sent')).toHaveLength(1);
+    ioc.answer(iocAck(ioc.args, '0.2'));
+    await h.hedger.idle();
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled' });
+  });
+
+  it('once the lease is lost it sends nothing more and ends without an outcome or a failure', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));
+    h.lease.held = false;
+    const ioc = h.venue.next('placeIoc');
+    ioc.answer(iocAck(ioc.args, '0.1'));
+    await jest.advanceTimersByTimeAsync(HEDGE_TIMEOUT_MS);
+    await h.hedger.idle();
+
+    expect(h.venue.count('placeIoc')).toBe(1);
+    expect(ofType(h.entries, 'hedge_outcome')).toHaveLength(0);
+    expect(h.failures).toEqual([]);
+  });
+});

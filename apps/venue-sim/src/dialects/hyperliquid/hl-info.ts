@@ -117,20 +117,7 @@ export class HlInfo {
     const { state } = this.deps;
     switch (request['type']) {
       case 'openOrders':
-        return (venue, funded) =>
-          this.open(venue, accountId, funded).map((order) => {
-            const full = wire.frontendOrder(venue, order, state.tifOf(order));
-            return {
-              coin: full.coin,
-              side: full.side,
-              limitPx: full.limitPx,
-              sz: full.sz,
-              oid: full.oid,
-              timestamp: full.timestamp,
-              origSz: full.origSz,
-              ...(full.cloid ? { cloid: full.cloid } : {}),
-            };
-          });
+        return (venue, funded) => this.openOrders(venue, accountId, funded);
       case 'frontendOpenOrders':
         return (venue, funded) =>
           this.open(venue, accountId, funded).map((order) =>
@@ -167,18 +154,27 @@ export class HlInfo {
           return owner ? { role: 'agent', data: { user: owner } } : { role: 'missing' };
         };
       case 'userFees':
-        return (venue) => ({
-          userCrossRate: plainRate(venue.profile.takerFeeBps),
-          userAddRate: plainRate(venue.profile.makerFeeBps),
-          activeReferralDiscount: '0.0',
-          feeSchedule: {
-            cross: plainRate(venue.profile.takerFeeBps),
-            add: plainRate(venue.profile.makerFeeBps),
-          },
-        });
+        return (venue) => userFees(venue);
       default:
         return undefined;
     }
+  }
+
+  /** `openOrders`: the resting orders in the venue's short form. */
+  private openOrders(venue: VenueEngine, accountId: string, funded: boolean): unknown[] {
+    return this.open(venue, accountId, funded).map((order) => {
+      const full = wire.frontendOrder(venue, order, this.deps.state.tifOf(order));
+      return {
+        coin: full.coin,
+        side: full.side,
+        limitPx: full.limitPx,
+        sz: full.sz,
+        oid: full.oid,
+        timestamp: full.timestamp,
+        origSz: full.origSz,
+        ...(full.cloid ? { cloid: full.cloid } : {}),
+      };
+    });
   }
 
   /** `orderStatus`: by oid (a number) or cloid (0x + 32 hex); `{status: 'unknownOid'}` when none. */
@@ -288,3 +284,16 @@ export class HlInfo {
 
 /** A fee in basis points as the venue's rate (1.5 bps → `0.00015`). */
 const plainRate = (bps: number): string => new Big(bps).div(10_000).toFixed();
+
+/** `userFees`: the venue's taker (cross) and maker (add) rates. */
+function userFees(venue: VenueEngine): unknown {
+  return {
+    userCrossRate: plainRate(venue.profile.takerFeeBps),
+    userAddRate: plainRate(venue.profile.makerFeeBps),
+    activeReferralDiscount: '0.0',
+    feeSchedule: {
+      cross: plainRate(venue.profile.takerFeeBps),
+      add: plainRate(venue.profile.makerFeeBps),
+    },
+  };
+}

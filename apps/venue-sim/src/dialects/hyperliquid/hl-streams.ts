@@ -12,12 +12,11 @@ import { DialectSockets, refuseUpgrade } from '../dialect-sockets';
 import type { HlExchange } from './hl-exchange';
 import type { HlInfo } from './hl-info';
 import type { HlState } from './hl-state';
+import { subscriptionKey, subscriptionSnapshot } from './hl-subscriptions';
 import * as wire from './hl-wire';
 
 /** The venue closes a socket that sent nothing for this long (its docs: 60 s without a message). */
 const IDLE_MS = 60_000;
-/** Fills in a `userFills` snapshot. */
-const SNAPSHOT_FILLS = 2_000;
 
 /** One socket: its subscriptions (by their JSON key) and the users they name. */
 interface HlSocket {
@@ -203,25 +202,9 @@ export class HlStreams {
       channel: 'subscriptionResponse',
       data: { method: 'subscribe', subscription },
     });
-    const venue = this.venue();
-    if (subscription['type'] === 'l2Book') {
-      const market = venue.markets.get(subscription['coin'] as string);
-      if (market) {
-        this.send(entry, { channel: 'l2Book', data: wire.l2Book(market, Date.now()) });
-      }
-    } else if (subscription['type'] === 'userFills' && user) {
-      const funded = this.deps.funding.account('hyperliquid', user) !== undefined;
-      const fills = funded
-        ? venue.registry
-            .fillsSince(user, 0)
-            .slice(-SNAPSHOT_FILLS)
-            .map((fill) =>
-              wire.userFill(venue, fill, {
-                startPosition: this.deps.state.startPositions.get(fill.fillId) ?? new Big(0),
-              }),
-            )
-        : [];
-      this.send(entry, { channel: 'userFills', data: { isSnapshot: true, user, fills } });
+    const snapshot = subscriptionSnapshot(this.deps, this.venue(), subscription, user);
+    if (snapshot) {
+      this.send(entry, snapshot);
     }
   }
 
@@ -288,23 +271,4 @@ export class HlStreams {
   private venue(): VenueEngine {
     return this.deps.world().venue('hyperliquid');
   }
-}
-
-/** A subscription's identity, or undefined for one the simulated venue does not serve. */
-function subscriptionKey(subscription: unknown): string | undefined {
-  if (!subscription || typeof subscription !== 'object' || Array.isArray(subscription)) {
-    return undefined;
-  }
-  const { type, coin, user } = subscription as Record<string, unknown>;
-  if (type === 'l2Book' && typeof coin === 'string') {
-    return `l2Book:${coin}`;
-  }
-  if (
-    (type === 'userFills' || type === 'orderUpdates') &&
-    typeof user === 'string' &&
-    /^0x[0-9a-fA-F]{40}$/.test(user)
-  ) {
-    return `${type}:${user.toLowerCase()}`;
-  }
-  return undefined;
 }

@@ -284,3 +284,6 @@ export function clearinghouseState(
 export const spotClearinghouseState = () => ({
   balances: [{ coin: 'USDC', token: 0, hold: '0.0', total: '0.0', entryNtl: '0.0' }],
 });
+
+/** The venue's id in the simulator. */
+export const HYPERLIQUID = 'hyperliquid';

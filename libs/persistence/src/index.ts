@@ -9,3 +9,4 @@ export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
 export * from './store-figures';
 export * from './query-rows';
+export * from './sql/trade-status-sql';

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { LIVE_STATUS_SQL } from './sql/trade-status-sql';
 
 /** What an operator watches in Postgres itself: the outbox relay's lag and trades no worker holds. */
 export interface StoreFigures {
@@ -26,7 +27,7 @@ export async function readStoreFigures(db: Pick<DataSource, 'query'>): Promise<S
                     (count(*) FILTER (WHERE lease_expires_at IS NULL OR lease_expires_at < now()))::int
                       AS unleased
                FROM trades
-              WHERE status IN ('pending', 'validating', 'active', 'paused', 'recovering')) t`,
+              WHERE status IN ${LIVE_STATUS_SQL}) t`,
   )) as Array<{ pending: number; age: number; live: number; unleased: number }>;
   return {
     outboxPending: row?.pending ?? 0,

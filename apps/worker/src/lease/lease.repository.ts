@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { transitionTrade } from '@sts/domain';
-import { queryRows } from '@sts/persistence';
+import { EXECUTING_STATUS_SQL, queryRows, sqlStatus } from '@sts/persistence';
 
 /** A lease this worker holds: `epoch` is the fencing token every write of the trade carries. */
 export interface Lease {
@@ -32,8 +32,6 @@ export interface RenewedLease {
   amendmentVersion: number;
   cancelRequested: boolean;
 }
-
-const EXECUTING = `('validating', 'active', 'paused', 'recovering')`;
 
 /**
  * The only SQL that moves leases. Every statement is a compare-and-set on the
@@ -84,7 +82,7 @@ export class LeaseRepository {
          lease_expires_at = now() + $3 * interval '1 millisecond',
          lease_epoch = t.lease_epoch + 1, updated_at = now()
        FROM (SELECT id, lease_owner, lease_expires_at FROM trades WHERE id = $1 FOR UPDATE) previous
-       WHERE t.id = previous.id AND t.status IN ${EXECUTING}
+       WHERE t.id = previous.id AND t.status IN ${EXECUTING_STATUS_SQL}
          AND (t.lease_owner IS NULL OR t.lease_expires_at < now())
        RETURNING t.lease_epoch, t.status, previous.lease_owner AS previous_owner,
          (EXTRACT(EPOCH FROM now() - previous.lease_expires_at) * 1000)::float8 AS expired_ms_ago`,
@@ -151,8 +149,8 @@ export class LeaseRepository {
     const rows = await queryRows<{ id: string }>(
       this.db.manager,
       `SELECT id FROM trades
-       WHERE (status IN ${EXECUTING} AND (lease_owner IS NULL OR lease_expires_at < now()))
-          OR (status = 'pending' AND lease_owner IS NULL
+       WHERE (status IN ${EXECUTING_STATUS_SQL} AND (lease_owner IS NULL OR lease_expires_at < now()))
+          OR (status = ${sqlStatus('pending')} AND lease_owner IS NULL
               AND created_at < now() - $2 * interval '1 millisecond')
        ORDER BY lease_expires_at NULLS FIRST, created_at
        LIMIT $1`,

@@ -55,3 +55,20 @@ export const EXECUTING_TRADE_STATUSES: ReadonlySet<TradeStatus> = new Set([
 
 export const isExecutingTradeStatus = (status: TradeStatus): boolean =>
   EXECUTING_TRADE_STATUSES.has(status);
+
+/**
+ * Statuses in which a trade is live: it holds budget, counts against the maker
+ * cap and needs a worker. Every status that is not terminal.
+ */
+export const LIVE_TRADE_STATUSES: ReadonlySet<TradeStatus> = new Set(
+  TRADE_STATUSES.filter((status) => !isTerminalTradeStatus(status)),
+);
+
+export const isLiveTradeStatus = (status: TradeStatus): boolean => LIVE_TRADE_STATUSES.has(status);
+
+/**
+ * The statuses of a set as a list in the order of TRADE_STATUSES, for what
+ * takes a list (SQL `IN (...)`, `= ANY($1)`, TypeORM's `In(...)`).
+ */
+export const tradeStatusList = (set: ReadonlySet<TradeStatus>): TradeStatus[] =>
+  TRADE_STATUSES.filter((status) => set.has(status));

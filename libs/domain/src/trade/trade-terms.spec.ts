@@ -5,6 +5,9 @@ import {
   isExecutingTradeStatus,
   isTerminalTradeStatus,
   isTradeStatus,
+  LIVE_TRADE_STATUSES,
+  TERMINAL_TRADE_STATUSES,
+  tradeStatusList,
 } from './trade-status';
 import {
   isExecutionType,
@@ -64,6 +67,14 @@ describe('trade statuses', () => {
     ]);
     expect(TRADE_STATUSES.filter(isExecutingTradeStatus)).toEqual([...EXECUTING_TRADE_STATUSES]);
     expect(isExecutingTradeStatus('pending')).toBe(false);
+    expect(tradeStatusList(LIVE_TRADE_STATUSES)).toEqual([
+      'pending',
+      ...tradeStatusList(EXECUTING_TRADE_STATUSES),
+    ]);
+    expect([
+      ...tradeStatusList(LIVE_TRADE_STATUSES),
+      ...tradeStatusList(TERMINAL_TRADE_STATUSES),
+    ]).toEqual([...TRADE_STATUSES]);
     expect(isTradeStatus('active') && !isTradeStatus('running')).toBe(true);
   });
 });

@@ -24,7 +24,6 @@ export {
   WalletLinkChallengeEntity,
 };
 export { KILL_SWITCH } from './system-flag.entity';
-export { LIVE_TRADE_STATUSES } from './trade.entity';
 
 export const ENTITIES = [
   ApiKeyEntity,

@@ -1,8 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** Statuses in which a trade holds budget, counts against the maker cap and needs a worker. */
-export const LIVE_TRADE_STATUSES = ['pending', 'validating', 'active', 'paused', 'recovering'];
-
 /** A spread trade. Decimals are numeric columns read back as strings (never floats). */
 @Entity({ name: 'trades' })
 export class TradeEntity {

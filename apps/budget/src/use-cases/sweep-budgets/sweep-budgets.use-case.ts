@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { isVenueId } from '@sts/domain';
-import { LIVE_TRADE_STATUSES } from '@sts/persistence';
+import { isLiveTradeStatus, isTradeStatus, isVenueId } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import { BudgetRepository } from '../../budget.repository';
 import { BudgetSettings } from '../../config/budget.settings';
@@ -90,7 +89,8 @@ export class SweepBudgetsUseCase {
     let swept = 0;
     for (const trade of held) {
       const row = rows.get(trade.tradeId);
-      const ended = row !== undefined && !LIVE_TRADE_STATUSES.includes(row.status);
+      const ended =
+        row !== undefined && !(isTradeStatus(row.status) && isLiveTradeStatus(row.status));
       const orphan = row === undefined && trade.reservedAtMs < orphanBefore;
       if (!ended && !orphan) {
         continue;

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
 import { DataSource } from 'typeorm';
-import { AMENDABLE_TRADE_STATUSES, isAmendableTradeStatus, type TradeStatus } from '@sts/domain';
+import {
+  AMENDABLE_TRADE_STATUSES,
+  isAmendableTradeStatus,
+  type TradeStatus,
+  tradeStatusList,
+} from '@sts/domain';
 import { queryRows, TradeEntity } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import { MaintenanceReader } from '../../../maintenance/maintenance.reader';
@@ -15,7 +20,7 @@ export interface AmendTradeResult {
 }
 
 /** The statuses PATCH may amend (domain; decisions 4), as the SQL guard takes them. */
-const AMENDABLE_STATUSES: readonly TradeStatus[] = [...AMENDABLE_TRADE_STATUSES];
+const AMENDABLE_STATUSES: readonly TradeStatus[] = tradeStatusList(AMENDABLE_TRADE_STATUSES);
 
 const FIELDS = [
   'target_size',

@@ -1,6 +1,6 @@
 import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import type { DataSource } from 'typeorm';
-import { LIVE_TRADE_STATUSES, postgresPool } from '@sts/persistence';
+import { LIVE_STATUS_SQL, postgresPool } from '@sts/persistence';
 
 /**
  * The create's transaction in two round trips. Parameters cannot carry
@@ -95,7 +95,7 @@ export class CreateTradeTransaction {
       SELECT count(*)::int AS live FROM trades
         WHERE maker_wallet = ${literal(request.maker.wallet)}
           AND cap_group = ${literal(request.maker.capGroup)}
-          AND status IN (${LIVE_TRADE_STATUSES.map(literal).join(', ')});
+          AND status IN ${LIVE_STATUS_SQL};
     `)) as unknown as QueryResult[];
     const [, , replay, linked, live] = results;
     return {

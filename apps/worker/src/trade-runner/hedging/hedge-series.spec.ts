@@ -291,6 +291,17 @@ describe('a hedge series', () => {
     expect(h.venue.next('placeIoc').args.size).toBe('0.015');
   });
 
+  it('an IOC the venue reports filled beyond its size counts only the size it was sent for', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));
+    const ioc = h.venue.next('placeIoc');
+    ioc.answer(iocAck({ ...ioc.args, size: '0.5' }, '0.5'));
+    await h.hedger.idle();
+
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '0.3' });
+    expect(h.hedger.hedged.toFixed()).toBe('0.3');
+  });
+
   it('a maker fill while a hedge is out hedges only the new size: nothing is hedged twice', async () => {
     const h = harness();
     h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));

@@ -1,0 +1,108 @@
+import Big from 'big.js';
+import {
+  averageFillPrice,
+  formatDecimal,
+  slippageBps,
+  spreadAchieved,
+  type GuardFillClass,
+  type PricedFill,
+} from '@sts/domain';
+import type { OrderAck, PlaceOrderRequest, VenueOrder } from '@sts/venues';
+import { logEntry, type HedgeResult, type LogEntry } from '../../execution-log/log-entries';
+import type { HedgeContext } from './hedge-context';
+
+/** hedge_sent of one attempt. */
+export function hedgeSentEntry(
+  context: HedgeContext,
+  request: PlaceOrderRequest,
+  attempt: number,
+  cause: string,
+): LogEntry {
+  return logEntry('hedge_sent', {
+    exchange: context.venue.leg.venue,
+    side: context.venue.side,
+    size: request.size,
+    price: request.price,
+    client_order_id: request.clientOrderId,
+    attempt,
+    cause,
+  });
+}
+
+/** What an IOC filled: its size and price (the venue's average, else its fills', else its limit). */
+export function iocFill(order: VenueOrder, ack?: OrderAck): PricedFill {
+  const size = new Big(order.filledSize);
+  const fromFills = averageFillPrice(
+    (ack?.fills ?? []).map((fill) => ({ price: new Big(fill.price), size: new Big(fill.size) })),
+  );
+  const price = order.averagePrice
+    ? new Big(order.averagePrice)
+    : (fromFills ?? new Big(order.price));
+  return { price, size };
+}
+
+/** hedge_filled of an IOC that filled `fill`. */
+export function hedgeFilledEntry(
+  context: HedgeContext,
+  order: VenueOrder,
+  fill: PricedFill,
+): LogEntry {
+  return logEntry('hedge_filled', {
+    exchange: context.venue.leg.venue,
+    side: context.venue.side,
+    price: formatDecimal(fill.price),
+    size: formatDecimal(fill.size),
+    order_id: order.orderId,
+    timestamp_ms: order.updatedAtMs,
+    client_order_id: order.clientOrderId,
+  });
+}
+
+/** What a hedge came to, as hedge_outcome reports it. */
+export interface HedgeSummary {
+  result: HedgeResult;
+  cause: string;
+  requested: Big;
+  filled: Big;
+  attempts: number;
+  /** The IOCs' fills. */
+  fills: readonly PricedFill[];
+  /** The maker fills the hedge covers. */
+  makerFills: readonly PricedFill[];
+  /** H when the hedge started: slippage is measured against it. */
+  reference: Big;
+  guardFillClass: GuardFillClass | null;
+}
+
+/** hedge_outcome, with slippage and the spread achieved against the maker fills it covers. */
+export function hedgeOutcomeEntry(context: HedgeContext, summary: HedgeSummary): LogEntry {
+  const average = averageFillPrice(summary.fills);
+  const makerPrice = averageFillPrice(summary.makerFills);
+  const { venue } = context;
+  return logEntry('hedge_outcome', {
+    result: summary.result,
+    exchange: venue.leg.venue,
+    side: venue.side,
+    requested_size: formatDecimal(summary.requested),
+    filled_size: formatDecimal(summary.filled),
+    avg_price: average ? formatDecimal(average) : null,
+    attempts: summary.attempts,
+    slippage_bps: average
+      ? formatDecimal(slippageBps(venue.side, summary.reference, average))
+      : null,
+    spread_achieved:
+      average && makerPrice
+        ? formatDecimal(
+            spreadAchieved({
+              makerLeg: context.makerLeg,
+              makerPrice,
+              hedgePrice: average,
+              spreadType: context.spreadType(),
+              coarserTickSize: context.coarserTickSize,
+            }),
+          )
+        : null,
+    guard_fill_class: summary.guardFillClass,
+    cause: summary.cause,
+  });
+}

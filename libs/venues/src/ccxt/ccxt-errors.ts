@@ -1,3 +1,4 @@
+import { UNBOUNDED_REQUEST_SETTLE_MS } from '@sts/domain';
 import {
   OrderRejectedError,
   PostOnlyWouldCrossError,
@@ -103,4 +104,31 @@ export function venueAnswer(message: string, venue: string): string {
     // not JSON: the text is the answer
   }
   return body;
+}
+
+/** Runs one ccxt call, its failure mapped to a VenueError. */
+export async function venueCall<T>(venue: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toVenueError(error, venue);
+  }
+}
+
+/**
+ * An order request whose answer was lost: ccxt sends these venues' orders
+ * with no expiry, so nothing bounds when it may still take effect but the
+ * fallback (`UNBOUNDED_REQUEST_SETTLE_MS`); until then a look-up that finds
+ * nothing proves nothing.
+ */
+export function unsettled(venue: string, error: VenueNetworkError): VenueNetworkError {
+  if (error.settlesByMs !== undefined) {
+    return error;
+  }
+  return new VenueNetworkError(
+    venue,
+    error.detail,
+    error.cause,
+    Date.now() + UNBOUNDED_REQUEST_SETTLE_MS,
+  );
 }

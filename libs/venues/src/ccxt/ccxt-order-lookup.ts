@@ -1,0 +1,231 @@
+import type { Order, Trade } from 'ccxt';
+import { sleep } from '@sts/platform';
+import { UnknownOrderError, VenueNetworkError } from '../errors';
+import type { CancelTarget, VenueOrder } from '../model/orders';
+import type { CcxtAccountEvents } from './ccxt-account-events';
+import type { CcxtExchangeLike } from './ccxt-exchange';
+import { unsettled, venueCall } from './ccxt-errors';
+import type { CcxtMarketCache } from './ccxt-market-cache';
+import { venueClientOrderIdOf } from './ccxt-mapping';
+import { encodeClientOrderId } from './client-order-ids';
+import type { OrderTracker } from './order-tracker';
+import { QUEUE_SETTLE_MS } from './queued-orders';
+
+/**
+ * Venues whose ccxt fetchOrder finds an order, open or closed, by the client
+ * order id we gave it (Hyperliquid's orderStatus by cloid, Aster's
+ * origClientOrderId, Paradex's orders/by_client_id, Extended's orders/external,
+ * Lighter's active and inactive orders by client order index);
+ * proven against their dialects.
+ */
+const LOOKUP_BY_CLIENT_ID = new Set(['hyperliquid', 'aster', 'paradex', 'extended', 'lighter']);
+
+/** How often a placement not yet shown by the venue is looked for. */
+const PLACED_POLL_MS = 20;
+
+/** Orders whose market the client remembers for calls by order id alone. */
+const REMEMBERED_ORDERS = 10_000;
+
+/** Venues whose ccxt fetchOpenOrders needs a market (Lighter's accountActiveOrders): all are read one by one. */
+const OPEN_ORDERS_PER_MARKET = new Set(['lighter']);
+
+export interface CcxtOrderLookupDeps {
+  venue: string;
+  exchange: CcxtExchangeLike;
+  markets: CcxtMarketCache;
+  tracker: OrderTracker;
+  account: CcxtAccountEvents;
+  /** Loads the venue's markets (once), its failure a VenueError. */
+  loadMarkets: () => Promise<unknown>;
+}
+
+/**
+ * Where the venue keeps an order and what it is called there: the venue's
+ * order id for our client order id (tracked, looked up by client id where
+ * the venue can, else found among open orders), the market of an order for
+ * calls by id alone, and the venue's record of an order.
+ */
+export class CcxtOrderLookup {
+  /** ccxt symbol of each order seen, for calls by order id alone (Aster's need a symbol). */
+  private readonly marketOfOrder = new Map<string, string>();
+
+  constructor(private readonly deps: CcxtOrderLookupDeps) {}
+
+  /** Maps a ccxt order, remembering its market for later calls by order id. */
+  seen(order: Order): VenueOrder {
+    if (order.id && order.symbol && !this.marketOfOrder.has(order.id)) {
+      this.marketOfOrder.set(order.id, order.symbol);
+      // The oldest go first: a long-running account places orders without end.
+      if (this.marketOfOrder.size > REMEMBERED_ORDERS) {
+        this.marketOfOrder.delete(this.marketOfOrder.keys().next().value as string);
+      }
+    }
+    return this.deps.account.order(order);
+  }
+
+  /** The ccxt market of an order seen before, if remembered. */
+  marketOf(orderId: string): string | undefined {
+    return this.marketOfOrder.get(orderId);
+  }
+
+  unifiedOf(target: CancelTarget, orderId: string): string | undefined {
+    return target.symbol
+      ? this.deps.markets.unified(target.symbol)
+      : this.marketOfOrder.get(orderId);
+  }
+
+  /** The venue's record of an order by its id, its failure a VenueError. */
+  fetch(orderId: string, unified: string | undefined): Promise<Order> {
+    return this.call(() => this.deps.exchange.fetchOrder(orderId, unified));
+  }
+
+  async order(target: CancelTarget): Promise<VenueOrder> {
+    const unified = target.symbol ? this.deps.markets.unified(target.symbol) : undefined;
+    if ('clientOrderId' in target && !this.deps.tracker.orderIdOf(target.clientOrderId)) {
+      const found = await this.orderByClientId(target.clientOrderId, unified);
+      if (found) {
+        return this.seen(found);
+      }
+    }
+    const orderId = await this.resolveOrderId(target);
+    const market = unified ?? this.marketOfOrder.get(orderId);
+    return this.seen(await this.fetch(orderId, market));
+  }
+
+  async openOrders(symbol?: string): Promise<VenueOrder[]> {
+    const { exchange, markets } = this.deps;
+    if (!symbol && OPEN_ORDERS_PER_MARKET.has(this.deps.venue)) {
+      if (!markets.loaded) {
+        await this.deps.loadMarkets();
+      }
+      const orders: VenueOrder[] = [];
+      for (const unified of markets.allUnified()) {
+        const open = await this.call(() => exchange.fetchOpenOrders(unified));
+        orders.push(...open.map((order) => this.seen(order)));
+      }
+      return orders;
+    }
+    const unified = symbol ? markets.unified(symbol) : undefined;
+    const orders = await this.call(() => exchange.fetchOpenOrders(unified));
+    return orders.map((order) => this.seen(order));
+  }
+
+  /**
+   * Our client order id for every order of these fills, also for orders this
+   * client never placed (a worker that took over a dead one's trades): from
+   * the venue's own client id on the fill where it carries one (Hyperliquid's
+   * `cloid`), else by looking the order up (one request per order, then
+   * remembered). A fill without our id would not be counted as its trade's:
+   * a hedge filled before a crash would be sent again.
+   */
+  async learnOrdersOf(trades: readonly Trade[]): Promise<void> {
+    const { tracker } = this.deps;
+    const unknown = new Map<string, string | undefined>();
+    for (const trade of trades) {
+      const orderId = trade.order;
+      if (!orderId || tracker.clientOrderIdOf(orderId) || unknown.has(orderId)) {
+        continue;
+      }
+      const carried = venueClientOrderIdOf(trade);
+      if (carried) {
+        tracker.track(orderId, tracker.decode(carried));
+      } else {
+        unknown.set(orderId, trade.symbol ?? undefined);
+      }
+    }
+    for (const [orderId, unified] of unknown) {
+      this.seen(await this.fetch(orderId, unified));
+    }
+  }
+
+  async resolveOrderId(target: CancelTarget): Promise<string> {
+    if ('orderId' in target) {
+      return target.orderId;
+    }
+    const known = this.deps.tracker.orderIdOf(target.clientOrderId);
+    if (known) {
+      return known;
+    }
+    const unified = target.symbol ? this.deps.markets.unified(target.symbol) : undefined;
+    const looked = await this.orderByClientId(target.clientOrderId, unified);
+    if (looked?.id) {
+      return looked.id;
+    }
+    const encoded = String(encodeClientOrderId(this.deps.venue, target.clientOrderId));
+    const open = await this.openOrders(target.symbol);
+    const found = open.find(
+      (order) => order.clientOrderId === target.clientOrderId || order.clientOrderId === encoded,
+    );
+    if (!found) {
+      throw new UnknownOrderError(
+        this.deps.venue,
+        `no order with client order id ${target.clientOrderId}`,
+      );
+    }
+    return found.orderId;
+  }
+
+  /**
+   * A placement the venue took without naming the order (Lighter's
+   * transaction hash): the venue's record of it, looked up by our client
+   * order id until it shows. Not shown within the settle window, the
+   * placement's outcome is unknown, like a lost answer: the caller settles
+   * it later by looking again.
+   */
+  async placedOrder(clientOrderId: string, unified: string): Promise<Order & { id: string }> {
+    const deadline = Date.now() + QUEUE_SETTLE_MS;
+    for (;;) {
+      try {
+        const order = await this.orderByClientId(clientOrderId, unified);
+        if (order?.id) {
+          return order as Order & { id: string };
+        }
+      } catch (error) {
+        if (!(error instanceof UnknownOrderError)) {
+          throw error;
+        }
+      }
+      if (Date.now() >= deadline) {
+        throw unsettled(
+          this.deps.venue,
+          new VenueNetworkError(
+            this.deps.venue,
+            `the venue took the placement of ${clientOrderId} but has not shown the order yet`,
+          ),
+        );
+      }
+      await sleep(PLACED_POLL_MS, undefined, { ref: false });
+    }
+  }
+
+  /**
+   * The venue's record of an order by our client order id, open or closed,
+   * where the venue can look one up that way (`LOOKUP_BY_CLIENT_ID`): after a
+   * lost answer, an IOC that filled and closed must be found, or it would be
+   * taken for never placed and hedged again. Undefined where the venue has no
+   * such look-up (the caller then scans open orders); UnknownOrderError when
+   * the venue says it has no such order.
+   */
+  private async orderByClientId(
+    clientOrderId: string,
+    unified: string | undefined,
+  ): Promise<Order | undefined> {
+    const { venue, tracker } = this.deps;
+    if (!LOOKUP_BY_CLIENT_ID.has(venue) || unified === undefined) {
+      return undefined;
+    }
+    const encoded = String(encodeClientOrderId(venue, clientOrderId));
+    tracker.rememberEncoding(clientOrderId, encoded);
+    const order = await this.call(() =>
+      this.deps.exchange.fetchOrder('', unified, { clientOrderId: encoded }),
+    );
+    if (order.id) {
+      tracker.track(order.id, clientOrderId);
+    }
+    return order;
+  }
+
+  private call<T>(work: () => Promise<T>): Promise<T> {
+    return venueCall(this.deps.venue, work);
+  }
+}

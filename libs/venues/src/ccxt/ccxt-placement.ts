@@ -1,0 +1,158 @@
+import Big from 'big.js';
+import type { Order } from 'ccxt';
+import { VenueNetworkError, type VenueError } from '../errors';
+import type { OrderAck, PlaceOrderRequest } from '../model/orders';
+import type { CcxtExchangeLike } from './ccxt-exchange';
+import { toVenueError, unsettled } from './ccxt-errors';
+import type { CcxtMarketCache } from './ccxt-market-cache';
+import type { CcxtOrderLookup } from './ccxt-order-lookup';
+import { encodeClientOrderId } from './client-order-ids';
+import type { OrderTracker } from './order-tracker';
+import { QUEUED_ACK, awaitQueued, isQueued, queuedRefusal } from './queued-orders';
+
+/** Hyperliquid's answer to an IOC that found nothing to take within its limit. */
+const IOC_FOUND_NOTHING = /could not immediately match/i;
+
+/** One placement as sent: its market, the request, our client id as the venue knows it. */
+interface Placed {
+  unified: string;
+  request: PlaceOrderRequest;
+  encoded: string;
+  ioc: boolean;
+}
+
+export interface CcxtPlacementDeps {
+  venue: string;
+  exchange: CcxtExchangeLike;
+  markets: CcxtMarketCache;
+  tracker: OrderTracker;
+  lookup: CcxtOrderLookup;
+}
+
+/**
+ * Placing an order through ccxt: the request sent with our client order id,
+ * the venue's answer completed from the request where it leaves fields out,
+ * a queued placement (Lighter, a `NEW` Aster order) awaited until it
+ * settles, and the refusals that are outcomes (an IOC that found nothing, a
+ * duplicate client id) told from the ones that are errors.
+ */
+export class CcxtPlacement {
+  /** ccxt symbols this client placed orders on (fills are read per market where the venue needs it). */
+  readonly tradedMarkets = new Set<string>();
+
+  constructor(private readonly deps: CcxtPlacementDeps) {}
+
+  async place(request: PlaceOrderRequest, params: Record<string, unknown>): Promise<OrderAck> {
+    const { venue, exchange, tracker, lookup } = this.deps;
+    const unified = this.deps.markets.unified(request.symbol);
+    this.tradedMarkets.add(unified);
+    const encoded = encodeClientOrderId(venue, request.clientOrderId);
+    tracker.rememberEncoding(request.clientOrderId, encoded);
+    const ioc = params['timeInForce'] === 'IOC';
+    const placed: Placed = { unified, request, encoded: String(encoded), ioc };
+    try {
+      const order = await exchange.createOrder(
+        unified,
+        'limit',
+        request.side,
+        Number(request.size),
+        Number(request.price),
+        {
+          ...params,
+          clientOrderId: encoded,
+        },
+      );
+      return { order: lookup.seen(await this.settled(order, placed)), fills: [], duplicate: false };
+    } catch (error) {
+      return this.refused(error, placed);
+    }
+  }
+
+  /** The placement as it stands once the venue has settled it (at once, unless it queues orders). */
+  private async settled(order: Order, placed: Placed): Promise<Order> {
+    const { tracker, lookup } = this.deps;
+    const { unified, request } = placed;
+    const settle = QUEUED_ACK.get(this.deps.venue);
+    if (settle && !order.id) {
+      // Lighter answers a transaction hash only: what the order did is read
+      // from the venue's record of it, found by our client order id.
+      const found = await lookup.placedOrder(request.clientOrderId, unified);
+      const id = found.id;
+      tracker.track(id, request.clientOrderId, request.size);
+      const done = await awaitQueued(found, () => lookup.fetch(id, unified), settle);
+      this.throwRefusal(done);
+      return completePlacement(done, placed);
+    }
+    let answered = completePlacement(order, placed);
+    if (answered.id) {
+      tracker.track(answered.id, request.clientOrderId, request.size);
+    }
+    if (settle && answered.id && isQueued(answered)) {
+      const id = answered.id;
+      answered = await awaitQueued(answered, () => lookup.fetch(id, unified), settle);
+      this.throwRefusal(answered);
+    }
+    return answered;
+  }
+
+  private throwRefusal(order: Order): void {
+    const refusal = queuedRefusal(order, this.deps.venue);
+    if (refusal) {
+      throw refusal;
+    }
+  }
+
+  /** A placement that failed: an outcome where the venue's refusal says what happened, else the error. */
+  private async refused(error: unknown, placed: Placed): Promise<OrderAck> {
+    const { venue, lookup } = this.deps;
+    const mapped = toVenueError(error, venue);
+    if (mapped instanceof VenueNetworkError) {
+      throw unsettled(venue, mapped);
+    }
+    if (placed.ioc && IOC_FOUND_NOTHING.test(mapped.detail)) {
+      // Hyperliquid refuses an IOC that found nothing to take, and gives it
+      // no order id: it is an IOC that closed unfilled, known by its cloid.
+      const unfilled = completePlacement(
+        { id: placed.encoded, status: 'canceled', filled: 0 } as Order,
+        placed,
+      );
+      return { order: lookup.seen(unfilled), fills: [], duplicate: false };
+    }
+    if (!isDuplicate(mapped)) {
+      throw mapped;
+    }
+    const { clientOrderId, symbol } = placed.request;
+    return { order: await lookup.order({ clientOrderId, symbol }), fills: [], duplicate: true };
+  }
+}
+
+const isDuplicate = (error: VenueError): boolean =>
+  error.code === 'rejected' &&
+  (error as VenueError & { reason?: string }).reason === 'duplicate_client_order_id';
+
+/**
+ * A placement's answer with what the request said where the venue's answer
+ * leaves it out: Hyperliquid answers `{resting: {oid}}` or `{filled:
+ * {totalSz, avgPx, oid}}`, with no market, side, price or status, and
+ * ccxt reads `totalSz` (what filled) as the order's amount: the amount is
+ * the size requested. An IOC answered is done: what it did not fill expired.
+ */
+function completePlacement(order: Order, placed: Placed): Order {
+  const { unified, request, encoded, ioc } = placed;
+  const amount = Number(request.size);
+  const filled = order.filled ?? 0;
+  const done = new Big(String(filled)).gte(String(amount));
+  return {
+    ...order,
+    symbol: order.symbol ?? unified,
+    side: order.side ?? request.side,
+    price: order.price ?? Number(request.price),
+    amount,
+    filled,
+    clientOrderId: order.clientOrderId ?? encoded,
+    timeInForce: order.timeInForce ?? (ioc ? 'IOC' : 'PO'),
+    postOnly: order.postOnly ?? !ioc,
+    status: order.status ?? (done ? 'closed' : ioc ? 'canceled' : 'open'),
+    timestamp: order.timestamp ?? Date.now(),
+  };
+}

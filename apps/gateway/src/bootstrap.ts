@@ -11,6 +11,7 @@ import { ChangeFeed } from './infrastructure/change-feed';
 import { registerChangeMarks } from './infrastructure/change-marks';
 import { registerRateLimit } from './errors/rate-limit';
 import { registerApiDocs } from './openapi/api-docs.routes';
+import { registerConsole } from './console/console.routes';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
 
 const describeValidation = (errors: ValidationError[], parent = ''): string[] =>
@@ -53,5 +54,6 @@ export async function createGatewayApp(
   app.useGlobalPipes(validationPipe());
 
   registerApiDocs(app);
+  await registerConsole(app.getHttpAdapter().getInstance(), config);
   return app;
 }

@@ -2,6 +2,7 @@ import { Expose, Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
 import { AuthSettings } from '@sts/auth';
 import { CommonSettings, CredentialsSettings } from '@sts/platform';
+import { ConsoleSettings } from '../console/console.settings';
 
 /** Every gateway setting; README.md (Settings) documents each with its default. */
 export class GatewaySettings extends CommonSettings {
@@ -57,4 +58,5 @@ export class GatewaySettings extends CommonSettings {
   // Composed rather than inherited: these groups are shared with other services.
   auth: AuthSettings;
   credentials: CredentialsSettings;
+  console: ConsoleSettings;
 }

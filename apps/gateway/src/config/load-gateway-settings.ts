@@ -1,6 +1,7 @@
 import { AuthSettings } from '@sts/auth';
 import { CredentialsSettings, loadConfig, loadVenueRegistry } from '@sts/platform';
 import type { VenueRegistry } from '@sts/domain';
+import { ConsoleSettings } from '../console/console.settings';
 import { GatewaySettings } from './gateway.settings';
 
 export interface GatewayConfig {
@@ -14,5 +15,6 @@ export function loadGatewayConfig(
   const settings = loadConfig(GatewaySettings, env);
   settings.auth = loadConfig(AuthSettings, env);
   settings.credentials = loadConfig(CredentialsSettings, env);
+  settings.console = loadConfig(ConsoleSettings, env);
   return { settings, venues: loadVenueRegistry(env) };
 }

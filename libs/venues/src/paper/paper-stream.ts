@@ -2,7 +2,7 @@ import type { Logger } from '@sts/platform';
 import type { FrameCoalescer } from '../common/frame-coalescer';
 import { VenueAuthError, VenueNetworkError } from '../errors';
 import type { VenueEvents } from '../venue-events';
-import { LocalBook } from './local-book';
+import { PaperBooks, type Waiter } from './paper-books';
 import {
   signedHeaders,
   type PaperCredentials,
@@ -28,12 +28,6 @@ export interface PaperStreamOptions {
 /** Slack before the last event seen, for events in flight when the socket died and for clock skew. */
 const RECOVERY_MARGIN_MS = 5_000;
 
-interface Waiter<T = void> {
-  resolve: (value: T) => void;
-  reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
-}
-
 /** The answer to an order request on the socket: what the HTTP endpoint would have answered. */
 export interface SocketAnswer {
   status: number;
@@ -53,8 +47,7 @@ export type OrderRequestMessage = WithoutId<WireOrderRequest>;
  */
 export class PaperStream {
   private readonly socket: ReconnectingSocket;
-  private readonly books = new Map<string, LocalBook>();
-  private readonly bookWaiters = new Map<string, Waiter[]>();
+  private readonly books: PaperBooks;
   private readyWaiter?: Waiter;
   private readonly answers = new Map<string, Waiter<SocketAnswer>>();
   private requestSeq = 0;
@@ -66,6 +59,7 @@ export class PaperStream {
   private lastAccountEventMs?: number;
 
   constructor(private readonly options: PaperStreamOptions) {
+    this.books = new PaperBooks({ ...options, send: (message) => this.send(message) });
     const url = new URL(`${options.baseUrl.replace(/\/+$/, '')}/ws`);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     this.socket = new ReconnectingSocket({
@@ -139,48 +133,16 @@ export class PaperStream {
 
   /** Resolves at the first snapshot of the market. */
   subscribeBook(symbol: string, timeoutMs: number): Promise<void> {
-    const existing = this.books.get(symbol);
-    if (existing && existing.seq >= 0) {
-      return Promise.resolve();
-    }
-    if (!this.books.has(symbol)) {
-      this.books.set(
-        symbol,
-        new LocalBook(
-          this.options.venue,
-          symbol,
-          this.options.marketOf(symbol),
-          this.options.bookDepth,
-        ),
-      );
-      this.send({ op: 'subscribe', channel: 'book', symbol });
-    }
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          reject(
-            new VenueNetworkError(this.options.venue, `no ${symbol} book within ${timeoutMs} ms`),
-          ),
-        timeoutMs,
-      );
-      const waiters = this.bookWaiters.get(symbol) ?? [];
-      waiters.push({ resolve, reject, timer });
-      this.bookWaiters.set(symbol, waiters);
-    });
+    return this.books.subscribe(symbol, timeoutMs);
   }
 
   unsubscribeBook(symbol: string): void {
-    if (this.books.delete(symbol)) {
-      this.send({ op: 'unsubscribe', channel: 'book', symbol });
-    }
+    this.books.unsubscribe(symbol);
   }
 
   private resubscribe(): void {
     this.send({ op: 'subscribe', channel: 'account' });
-    for (const [symbol, book] of this.books) {
-      book.seq = -1;
-      this.send({ op: 'subscribe', channel: 'book', symbol });
-    }
+    this.books.resubscribe();
   }
 
   private onMessage(text: string): void {
@@ -204,7 +166,7 @@ export class PaperStream {
         );
       case 'book_snapshot':
       case 'book_delta':
-        return this.onBook(message);
+        return this.books.onMessage(message);
       case 'subscribed':
         if (message.channel === 'account') {
           this.onAccountReady();
@@ -227,40 +189,6 @@ export class PaperStream {
       default:
         return;
     }
-  }
-
-  private onBook(
-    message: Extract<WireServerMessage, { type: 'book_snapshot' | 'book_delta' }>,
-  ): void {
-    const book = this.books.get(message.symbol);
-    if (!book) {
-      return;
-    }
-    if (message.type === 'book_snapshot') {
-      book.snapshot(message.seq, message.bids, message.asks);
-      for (const waiter of this.bookWaiters.get(message.symbol) ?? []) {
-        clearTimeout(waiter.timer);
-        waiter.resolve();
-      }
-      this.bookWaiters.delete(message.symbol);
-    } else {
-      const outcome = book.delta(message.seq, message.bids, message.asks);
-      if (outcome === 'stale') {
-        return;
-      }
-      if (outcome === 'gap') {
-        // A lost delta: ask for a fresh snapshot rather than show a wrong book.
-        this.options.logger?.warn(
-          { venue: this.options.venue, symbol: message.symbol, seq: message.seq },
-          'book sequence gap, resyncing',
-        );
-        book.seq = -1;
-        this.send({ op: 'unsubscribe', channel: 'book', symbol: message.symbol });
-        this.send({ op: 'subscribe', channel: 'book', symbol: message.symbol });
-        return;
-      }
-    }
-    this.options.events.emit('book', book.view(message.ts_ms));
   }
 
   private onAnswer(id: string, answer: SocketAnswer): void {

@@ -1,6 +1,4 @@
-import type { Logger } from '@sts/platform';
-import type { FrameCoalescer } from '../common/frame-coalescer';
-import { OrderRejectedError, VenueNetworkError, type VenueError } from '../errors';
+import { OrderRejectedError, VenueNetworkError } from '../errors';
 import type { VenueBalance, VenuePosition } from '../model/account';
 import type { VenueMarket } from '../model/market';
 import type {
@@ -16,17 +14,21 @@ import type {
 } from '../model/orders';
 import type { Unsubscribe, VenueClient, VenueEventMap, VenueEventType } from '../venue-client';
 import { VenueEvents } from '../venue-events';
-import { PaperHttp, type CallOptions } from './paper-http';
-import { PaperStream, type OrderRequestMessage } from './paper-stream';
+import { PaperHttp } from './paper-http';
+import type { PaperVenueClientOptions } from './paper-options';
+import {
+  EXPIRY_SETTLE_MARGIN_MS,
+  PaperOrderEntry,
+  wirePlacement,
+  wireTarget,
+} from './paper-order-entry';
+import { PaperStream } from './paper-stream';
 import type {
-  PaperCredentials,
   WireBalance,
   WireError,
   WireFill,
   WireMarket,
   WireOrder,
-  WireOrderTarget,
-  WirePlaceOrder,
   WirePlaceResult,
   WirePosition,
   WireReplaceResult,
@@ -39,39 +41,9 @@ import {
   toVenuePosition,
 } from './wire-mapping';
 
-/**
- * After an order request's expiry, how long before a look-up by client order
- * id is conclusive: the venue checks the expiry when the request reaches its
- * engine and executes it in the same step, so the margin only covers clocks
- * (the simulator shares the machine's) and the look-up's own trip.
- */
-export const EXPIRY_SETTLE_MARGIN_MS = 250;
+export { EXPIRY_SETTLE_MARGIN_MS } from './paper-order-entry';
 
-export interface PaperVenueClientOptions {
-  venue: string;
-  /** The venue's base URL on the simulator, e.g. http://127.0.0.1:7100/venues/paradex. */
-  baseUrl: string;
-  credentials: PaperCredentials;
-  /**
-   * How long an answer is awaited; also each order request's lifetime on the
-   * venue (`expires_at_ms` = sent + this), so a lost answer settles soon after.
-   */
-  requestTimeoutMs?: number;
-  connectTimeoutMs?: number;
-  /** Levels per side in `book` events. */
-  bookDepth?: number;
-  reconnect?: { initialMs?: number; maxMs?: number };
-  /** Register the API key with the simulator on connect (trust on first use). Default true. */
-  selfRegister?: boolean;
-  /**
-   * Where orders go: `socket` (the default) sends them on the account's
-   * signed WebSocket while it is up, HTTP otherwise; `http` always uses HTTP.
-   */
-  orderEntry?: 'socket' | 'http';
-  logger?: Logger;
-  /** Lets order frames sent in one burst share writes (see FrameCoalescer). */
-  coalescer?: FrameCoalescer;
-}
+export type { PaperVenueClientOptions } from './paper-options';
 
 /**
  * VenueClient for a paper venue served by apps/venue-sim: one signed
@@ -89,6 +61,7 @@ export class PaperVenueClient implements VenueClient {
   private readonly http: PaperHttp;
   private readonly events: VenueEvents;
   private readonly stream: PaperStream;
+  private readonly entry: PaperOrderEntry;
   private readonly bySymbol = new Map<string, VenueMarket>();
   private connecting?: Promise<void>;
 
@@ -119,6 +92,13 @@ export class PaperVenueClient implements VenueClient {
       marketOf: (symbol) => this.marketOf(symbol),
       logger: options.logger,
       coalescer: options.coalescer,
+    });
+    this.entry = new PaperOrderEntry({
+      venue: options.venue,
+      http: this.http,
+      stream: this.stream,
+      orderEntry: options.orderEntry,
+      requestTimeoutMs: this.requestTimeoutMs,
     });
   }
 
@@ -174,7 +154,7 @@ export class PaperVenueClient implements VenueClient {
 
   async cancel(target: CancelTarget): Promise<CancelResult> {
     const params = { ...wireTarget(target), expires_at_ms: this.expiry() };
-    const outcome = await this.orderCall(
+    const outcome = await this.entry.call(
       { op: 'cancel', params },
       { method: 'DELETE', path: '/orders', options: { query: { ...params } } },
     );
@@ -197,7 +177,7 @@ export class PaperVenueClient implements VenueClient {
       next: wirePlacement(request.next, 'post_only'),
       expires_at_ms: this.expiry(),
     };
-    const outcome = await this.orderCall(
+    const outcome = await this.entry.call(
       { op: 'replace', params },
       { method: 'POST', path: '/orders/replace', options: { body: params } },
     );
@@ -262,7 +242,7 @@ export class PaperVenueClient implements VenueClient {
   private async place(request: PlaceOrderRequest, type: OrderType): Promise<OrderAck> {
     const lifetimeMs = request.lifetimeMs ?? this.requestTimeoutMs;
     const params = { ...wirePlacement(request, type), expires_at_ms: this.expiry(lifetimeMs) };
-    const outcome = await this.orderCall(
+    const outcome = await this.entry.call(
       { op: 'place', params },
       { method: 'POST', path: '/orders', options: { body: params, timeoutMs: lifetimeMs } },
     );
@@ -275,51 +255,6 @@ export class PaperVenueClient implements VenueClient {
   /** An order request's expiry on the venue: it is refused if it reaches the engine later. */
   private expiry(lifetimeMs = this.requestTimeoutMs): number {
     return Date.now() + lifetimeMs;
-  }
-
-  /**
-   * Order entry: on the account's socket while it takes orders, else over
-   * HTTP. A lost answer (timeout, connection gone under it, a 5xx) becomes a
-   * VenueNetworkError whose `settlesByMs` is the request's expiry plus
-   * EXPIRY_SETTLE_MARGIN_MS; one that provably never left (the socket closed
-   * before it was written) carries `settlesByMs` = the time it failed, as
-   * PaperStream sets it.
-   */
-  private async orderCall(
-    message: OrderRequestMessage,
-    http: { method: string; path: string; options: CallOptions },
-  ): Promise<{ status: number; body: unknown; error?: VenueError }> {
-    const settlesByMs = (message.params.expires_at_ms ?? Date.now()) + EXPIRY_SETTLE_MARGIN_MS;
-    const settled = (error: unknown): unknown =>
-      error instanceof VenueNetworkError && error.settlesByMs === undefined
-        ? new VenueNetworkError(
-            this.venue,
-            stripVenue(error.message, this.venue),
-            error,
-            settlesByMs,
-          )
-        : error;
-    let outcome: { status: number; body: unknown; error?: VenueError };
-    try {
-      if (this.options.orderEntry === 'http' || !this.stream.takesOrders) {
-        outcome = await this.http.exchange(http.method, http.path, http.options);
-      } else {
-        const answer = await this.stream.request(
-          message,
-          http.options.timeoutMs ?? this.requestTimeoutMs,
-        );
-        outcome =
-          answer.status >= 200 && answer.status < 300
-            ? answer
-            : {
-                ...answer,
-                error: this.http.errorOf(answer.status, answer.body as Partial<WireError>),
-              };
-      }
-    } catch (error) {
-      throw settled(error);
-    }
-    return outcome.error ? { ...outcome, error: settled(outcome.error) as VenueError } : outcome;
   }
 
   private ack$(result: WirePlaceResult): OrderAck {
@@ -338,25 +273,4 @@ export class PaperVenueClient implements VenueClient {
   private marketOf(symbol: string): string {
     return this.bySymbol.get(symbol)?.canonical ?? symbol;
   }
-}
-
-/** VenueError prefixes its message with the venue; a re-thrown one must not say it twice. */
-const stripVenue = (message: string, venue: string): string =>
-  message.startsWith(`${venue}: `) ? message.slice(venue.length + 2) : message;
-
-function wireTarget(target: CancelTarget): WireOrderTarget {
-  return 'orderId' in target
-    ? { order_id: target.orderId }
-    : { client_order_id: target.clientOrderId };
-}
-
-function wirePlacement(request: PlaceOrderRequest, type: OrderType): WirePlaceOrder {
-  return {
-    symbol: request.symbol,
-    side: request.side,
-    type,
-    price: request.price,
-    size: request.size,
-    client_order_id: request.clientOrderId,
-  };
 }

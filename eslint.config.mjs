@@ -7,6 +7,7 @@ import eslint from '@eslint/js';
 import { readCachedProjectGraph } from '@nx/devkit';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -236,6 +237,44 @@ export default tseslint.config(
         'error',
         { patterns: [LIB_ENTRY_POINTS, onlyImports(DOMAIN_TEST_PACKAGES)] },
       ],
+    },
+  },
+  {
+    // The trader console (apps/console): React in the browser, type-checked by its
+    // own tsconfig. It may import only the SDK (for its types) among our libs.
+    files: ['apps/console/**/*.ts', 'apps/console/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: {
+      globals: globals.browser,
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [{ sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:sdk'] }],
+        },
+      ],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { attributes: false } },
+      ],
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
+      curly: ['error', 'all'],
+      eqeqeq: ['error', 'always'],
+      'no-restricted-imports': ['error', { patterns: [LIB_ENTRY_POINTS] }],
     },
   },
   prettier,

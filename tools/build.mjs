@@ -6,9 +6,14 @@
 //   --if-changed   do nothing when DIR already holds a build of exactly these sources
 //                  (`npm run ops`: an operator command rebuilds nothing that is up to date)
 //   --quiet        print nothing on success
+//
+// The trader console (apps/console) is a browser app: Vite bundles it into
+// <out>/apps/console, which the gateway serves under /console. Its bundle is
+// cached by a hash of its inputs (node_modules/.cache/sts-console/), so a build
+// whose console sources did not change copies it instead of running Vite.
 import { transformFile } from '@swc/core';
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile, cp } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile, cp } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,6 +33,13 @@ const quiet = process.argv.includes('--quiet');
 const ifChanged = process.argv.includes('--if-changed');
 /** Written into every build: which sources it was made from. */
 const STAMP = '.build-stamp.json';
+
+const consoleDir = join(root, 'apps', 'console');
+const isConsoleFile = (file) => file.startsWith(`${consoleDir}/`);
+/** What the console's bundle is made from (its docs and README are not). */
+const isConsoleInput = (file) =>
+  isConsoleFile(file) && !file.startsWith(join(consoleDir, 'docs', '/')) && !file.endsWith('.md');
+const consoleCache = join(root, 'node_modules', '.cache', 'sts-console');
 
 const base = JSON.parse(await readFile(join(root, 'tsconfig.base.json'), 'utf8'));
 const swcrc = JSON.parse(await readFile(join(root, '.swcrc'), 'utf8'));
@@ -57,20 +69,77 @@ const isAsset = (file) => file.endsWith('.json') || file.endsWith('.lua') || fil
 
 /** Every file a build reads: the sources it compiles or copies, and what decides how. */
 async function buildInputs() {
-  const inputs = [join(root, 'tsconfig.base.json'), join(root, '.swcrc'), fileURLToPath(import.meta.url)];
+  const inputs = [
+    join(root, 'tsconfig.base.json'),
+    join(root, '.swcrc'),
+    fileURLToPath(import.meta.url),
+  ];
   for (const sourceRoot of sourceRoots) {
     for await (const file of walk(join(root, sourceRoot))) {
+      if (isConsoleFile(file)) continue;
       if (isCompiled(file) || (isAsset(file) && !file.includes('/test/'))) inputs.push(file);
     }
   }
   return inputs.sort();
 }
 
+/** The console's sources, the SDK types it imports and the lock file that fixes Vite and React. */
+async function consoleInputs() {
+  const inputs = [
+    join(root, 'package-lock.json'),
+    join(root, 'libs/sdk/src/types.ts'),
+    join(root, 'libs/sdk/src/generated/openapi.ts'),
+  ];
+  for await (const file of walk(consoleDir)) {
+    if (isConsoleInput(file)) inputs.push(file);
+  }
+  return inputs.sort();
+}
+
+/** Vite's bundle of the console into `target`, from the cache when its inputs are unchanged. */
+async function buildConsole(fingerprint, target) {
+  const cached = join(consoleCache, fingerprint);
+  if (!(await stat(join(cached, 'index.html')).catch(() => undefined))) {
+    const fresh = `${cached}.building-${process.pid}`;
+    const { build } = await import('vite');
+    await build({
+      configFile: join(consoleDir, 'vite.config.mjs'),
+      build: { outDir: fresh, emptyOutDir: true },
+      logLevel: quiet ? 'error' : 'warn',
+    });
+    // Two builds may race to fill the cache: the first one's bundle stays.
+    await rename(fresh, cached).catch(async (error) => {
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    });
+    await rm(fresh, { recursive: true, force: true });
+    await pruneConsoleCache(fingerprint);
+  }
+  await mkdir(dirname(target), { recursive: true });
+  await cp(cached, target, { recursive: true });
+}
+
+/** Keeps the newest few bundles (a checkout of another branch finds its own). */
+async function pruneConsoleCache(keep) {
+  const entries = await readdir(consoleCache).catch(() => []);
+  const bundles = [];
+  for (const name of entries.filter((entry) => /^[0-9a-f]{64}$/.test(entry))) {
+    bundles.push({ name, mtime: (await stat(join(consoleCache, name))).mtimeMs });
+  }
+  bundles.sort((a, b) => b.mtime - a.mtime);
+  for (const { name } of bundles.slice(4)) {
+    if (name !== keep) await rm(join(consoleCache, name), { recursive: true, force: true });
+  }
+}
+
 /** A content hash of the inputs (names and bytes): mtimes change on checkouts that change nothing. */
 async function fingerprintOf(inputs) {
   const hash = createHash('sha256');
   for (const file of inputs) {
-    hash.update(relative(root, file)).update('\0').update(await readFile(file)).update('\0');
+    hash
+      .update(relative(root, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
   }
   return hash.digest('hex');
 }
@@ -85,9 +154,14 @@ const readStamp = async (dir) => {
 
 const started = Date.now();
 const inputs = await buildInputs();
-const fingerprint = await fingerprintOf(inputs);
+const consoleFingerprint = await fingerprintOf(await consoleInputs());
+const fingerprint = createHash('sha256')
+  .update(await fingerprintOf(inputs))
+  .update(consoleFingerprint)
+  .digest('hex');
 if (ifChanged && (await readStamp(finalDir))?.fingerprint === fingerprint) {
-  if (!quiet) console.log(`${relative(root, finalDir)}/ is up to date with the sources; not rebuilt`);
+  if (!quiet)
+    console.log(`${relative(root, finalDir)}/ is up to date with the sources; not rebuilt`);
   process.exit(0);
 }
 
@@ -109,7 +183,10 @@ for (const file of inputs) {
         });
         const jsFile = target.replace(/\.ts$/, '.js');
         await mkdir(dirname(jsFile), { recursive: true });
-        await writeFile(jsFile, `${output.code}\n//# sourceMappingURL=${jsFile.split('/').pop()}.map\n`);
+        await writeFile(
+          jsFile,
+          `${output.code}\n//# sourceMappingURL=${jsFile.split('/').pop()}.map\n`,
+        );
         if (output.map) await writeFile(`${jsFile}.map`, output.map);
         count += 1;
       })(),
@@ -123,8 +200,12 @@ for (const file of inputs) {
     );
   }
 }
+jobs.push(buildConsole(consoleFingerprint, join(outDir, 'apps', 'console')));
 await Promise.all(jobs);
-await writeFile(join(outDir, STAMP), JSON.stringify({ fingerprint, built_at: new Date().toISOString() }));
+await writeFile(
+  join(outDir, STAMP),
+  JSON.stringify({ fingerprint, built_at: new Date().toISOString() }),
+);
 
 // Two builds may finish together (an operator command and a spec): the one
 // whose rename meets the other's fresh folder retires it and tries again.
@@ -142,4 +223,7 @@ for (let attempt = 0; ; attempt += 1) {
     await rm(retired, { recursive: true, force: true });
   }
 }
-if (!quiet) console.log(`built ${count} files into ${relative(root, finalDir)}/ in ${Date.now() - started} ms`);
+if (!quiet)
+  console.log(
+    `built ${count} files into ${relative(root, finalDir)}/ in ${Date.now() - started} ms`,
+  );

@@ -1,0 +1,78 @@
+import { BrowserRouter, Navigate, NavLink, Outlet, Route, Routes } from 'react-router';
+import { MaintenanceBanner } from './components/maintenance-banner';
+import { LiveProvider, useSocketState } from './live/live';
+import { AccountPage } from './pages/account';
+import { MarketsPage } from './pages/markets';
+import { NewTradePage } from './pages/new-trade';
+import { SignInPage } from './pages/sign-in';
+import { TradeDetailPage } from './pages/trade-detail';
+import { TradesPage } from './pages/trades';
+import { useSession } from './session/session';
+
+const SOCKET_LABEL = {
+  connecting: 'connecting…',
+  live: 'live',
+  reconnecting: 'reconnecting…',
+  closed: 'offline',
+} as const;
+
+/** Pages behind sign-in: the navigation, the banner and the live socket. */
+function SignedInLayout() {
+  const { session, signOut } = useSession();
+  const socket = useSocketState();
+  if (!session) {
+    return <Navigate to="/sign-in" replace />;
+  }
+  return (
+    <>
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
+      <header className="top">
+        <nav aria-label="Main">
+          <NavLink to="/trades" end>
+            Trades
+          </NavLink>
+          <NavLink to="/trades/new">New trade</NavLink>
+          <NavLink to="/markets">Markets</NavLink>
+          <NavLink to="/account">Account</NavLink>
+        </nav>
+        <div className="who">
+          <span className={`socket socket-${socket}`} data-testid="socket-state">
+            updates: {SOCKET_LABEL[socket]}
+          </span>
+          <code title={session.wallet}>
+            {session.wallet.slice(0, 6)}…{session.wallet.slice(-4)}
+          </code>
+          <button type="button" onClick={() => signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <MaintenanceBanner />
+      <div id="content" tabIndex={-1}>
+        <Outlet />
+      </div>
+    </>
+  );
+}
+
+export function App() {
+  return (
+    <BrowserRouter basename="/console">
+      <LiveProvider>
+        <Routes>
+          <Route path="/sign-in" element={<SignInPage />} />
+          <Route element={<SignedInLayout />}>
+            <Route path="/trades" element={<TradesPage />} />
+            <Route path="/trades/new" element={<NewTradePage />} />
+            <Route path="/trades/:tradeId" element={<TradeDetailPage />} />
+            <Route path="/markets" element={<MarketsPage />} />
+            <Route path="/account" element={<AccountPage />} />
+          </Route>
+          <Route path="*" element={<Navigate to="/trades" replace />} />
+        </Routes>
+      </LiveProvider>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,137 @@
+import type { MaintenanceEntry } from '@sts/sdk';
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
+import { useSession } from '../session/session';
+import {
+  NotifierSocket,
+  type NotifierEvent,
+  type SocketState,
+  type TradeLifecycleFrame,
+} from './notifier-socket';
+
+/** A maintenance flag as the banner shows it (REST entries and socket frames alike). */
+export interface MaintenanceFlag {
+  exchange: string;
+  enabled: boolean;
+  reason: string;
+  updated_at: string;
+}
+
+interface LiveContextValue {
+  socket: NotifierSocket | null;
+  maintenance: ReadonlyMap<string, MaintenanceFlag>;
+}
+
+const LiveContext = createContext<LiveContextValue>({ socket: null, maintenance: new Map() });
+
+/**
+ * Holds the notifier socket for the signed-in session and the maintenance
+ * flags: read once from GET /maintenance, then kept by the socket's frames.
+ */
+export function LiveProvider({ children }: { children: ReactNode }) {
+  const { config, session, api, signOut } = useSession();
+  const [socket, setSocket] = useState<NotifierSocket | null>(null);
+  const [maintenance, setMaintenance] = useState<ReadonlyMap<string, MaintenanceFlag>>(new Map());
+  const token = session?.token;
+  const tokenRef = useRef(token);
+  const userId = session?.userId;
+
+  // The socket of a session opens with its token of the moment; renewals follow below.
+  useEffect(() => {
+    tokenRef.current = token;
+  }, [token]);
+
+  useEffect(() => {
+    if (!userId || !tokenRef.current) {
+      return;
+    }
+    const opened = new NotifierSocket(config.notifier_ws_url, tokenRef.current, (reason) =>
+      signOut(`The live connection was refused (${reason}): sign in again.`),
+    );
+    const stop = opened.onEvent((event) => {
+      if (event.event === 'maintenance') {
+        setMaintenance((flags) => new Map(flags).set(event.exchange, event));
+      }
+    });
+    setSocket(opened);
+    return () => {
+      stop();
+      opened.close();
+      setSocket(null);
+    };
+  }, [config.notifier_ws_url, userId, signOut]);
+
+  // A renewed JWT goes to the open socket before the old one expires.
+  useEffect(() => {
+    if (socket && token) {
+      socket.renew(token);
+    }
+  }, [socket, token]);
+
+  useEffect(() => {
+    if (!userId) {
+      return;
+    }
+    let live = true;
+    api.maintenance().then(
+      (entries: MaintenanceEntry[]) => {
+        if (live) {
+          setMaintenance((flags) => {
+            const next = new Map(flags);
+            for (const entry of entries) {
+              // A frame that arrived while the list was read is newer.
+              if (!flags.has(entry.exchange)) {
+                next.set(entry.exchange, entry);
+              }
+            }
+            return next;
+          });
+        }
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, userId]);
+
+  return <LiveContext.Provider value={{ socket, maintenance }}>{children}</LiveContext.Provider>;
+}
+
+export function useMaintenance(): MaintenanceFlag[] {
+  return [...useContext(LiveContext).maintenance.values()].filter((flag) => flag.enabled);
+}
+
+/** Calls `listener` with each lifecycle event of the caller's trades (or of one trade). */
+export function useTradeEvents(listener: (event: TradeLifecycleFrame) => void, tradeId?: string) {
+  const { socket } = useContext(LiveContext);
+  const latest = useRef(listener);
+  useEffect(() => {
+    latest.current = listener;
+  });
+  useEffect(() => {
+    if (!socket) {
+      return;
+    }
+    return socket.onEvent((event: NotifierEvent) => {
+      if (event.event !== 'maintenance' && (!tradeId || event.trade_id === tradeId)) {
+        latest.current(event);
+      }
+    });
+  }, [socket, tradeId]);
+}
+
+export function useSocketState(): SocketState {
+  const { socket } = useContext(LiveContext);
+  return useSyncExternalStore(
+    (notify) => socket?.onState(notify) ?? (() => undefined),
+    () => socket?.state ?? 'closed',
+  );
+}

@@ -1,5 +1,10 @@
-import { TRADE_LIFECYCLE_EVENTS, type TradeLifecycleEvent } from '@sts/domain';
-import { MessageValidationError } from './envelope';
+import { randomUUID } from 'node:crypto';
+import {
+  TRADE_LIFECYCLE_EVENTS,
+  type TradeLifecycleEvent,
+  type TradeTransition,
+} from '@sts/domain';
+import { envelope, type Envelope, MessageValidationError } from './envelope';
 import { objectOf, oneOf, stringField } from './guards';
 
 /** Lifecycle events pushed to WebSocket clients: the domain's list, one source of truth. */
@@ -40,5 +45,53 @@ export function parseTradeLifecycle(value: unknown): TradeLifecycle {
     status: stringField(TRADE_LIFECYCLE, record, 'status'),
     timestamp: stringField(TRADE_LIFECYCLE, record, 'timestamp'),
     data: data as Record<string, unknown>,
+  };
+}
+
+/** A lifecycle event ready for the outbox: its subject and its envelope. */
+export interface TradeLifecycleMessage {
+  subject: string;
+  message: Envelope<TradeLifecycle>;
+}
+
+/**
+ * The lifecycle event of a committed transition (the domain's transitionTrade),
+ * or null when the transition is not shown to clients. The one builder for
+ * every writer of a trade's status. A terminal event happens once per trade,
+ * so its message id is fixed (JetStream drops a second publication); pauses
+ * and resumes may repeat, each gets its own id.
+ */
+export function tradeLifecycleMessage(
+  natsPrefix: string,
+  transition: TradeTransition,
+  change: {
+    tradeId: string;
+    userId: string;
+    /** When the change was committed (the row's updated_at). */
+    at: Date;
+    correlationId: string;
+    data?: Record<string, unknown>;
+  },
+): TradeLifecycleMessage | null {
+  if (transition.event === null) {
+    return null;
+  }
+  const { tradeId } = change;
+  const lifecycle: TradeLifecycle = {
+    event: transition.event,
+    trade_id: tradeId,
+    user_id: change.userId,
+    status: transition.to,
+    timestamp: change.at.toISOString(),
+    data: change.data ?? {},
+  };
+  return {
+    subject: tradeLifecycleSubject(natsPrefix, tradeId),
+    message: envelope(TRADE_LIFECYCLE, lifecycle, {
+      messageId: transition.setsCompletedAt
+        ? `lifecycle-${tradeId}-${transition.to}`
+        : `lifecycle-${tradeId}-${randomUUID()}`,
+      correlationId: change.correlationId,
+    }),
   };
 }

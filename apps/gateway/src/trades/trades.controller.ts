@@ -23,19 +23,19 @@ import {
   type TradeEventView,
   type TradeView,
 } from './trade.presenter';
+import {
+  answer,
+  amendTradeAnswer,
+  type AmendTradeBody,
+  cancelTradeAnswer,
+  type CancelTradeBody,
+  createTradeAnswer,
+  type CreateTradeBody,
+} from './trade-answers';
 import { TradeQueries } from './trade.queries';
 import { AmendTradeUseCase } from './use-cases/amend-trade/amend-trade.use-case';
 import { CancelTradeUseCase } from './use-cases/cancel-trade/cancel-trade.use-case';
 import { CreateTradeUseCase } from './use-cases/create-trade/create-trade.use-case';
-
-interface Answer {
-  httpStatus: number;
-  body: unknown;
-}
-
-const send = async (reply: FastifyReply, answer: Answer): Promise<void> => {
-  await reply.status(answer.httpStatus).send(answer.body);
-};
 
 @ApiTags('trades')
 @ApiSecurity('api-key')
@@ -63,18 +63,16 @@ export class TradesController {
     @Body() body: CreateTradeRequest,
     @Headers('x-idempotency-key') idempotencyKey: string | undefined,
     @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await send(
-      reply,
-      await this.createTrade.execute(
-        principal,
-        body,
-        idempotencyKey,
-        request.id,
-        request.changeMark,
-      ),
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CreateTradeBody> {
+    const outcome = await this.createTrade.execute(
+      principal,
+      body,
+      idempotencyKey,
+      request.id,
+      request.changeMark,
     );
+    return answer(reply, createTradeAnswer(outcome));
   }
 
   @RequireScopes('trades:read')
@@ -119,9 +117,10 @@ export class TradesController {
     @Param('tradeId') tradeId: string,
     @Body() body: AmendTradeRequest,
     @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await send(reply, await this.amendTrade.execute(principal.userId, tradeId, body, request.id));
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AmendTradeBody> {
+    const outcome = await this.amendTrade.execute(principal.userId, tradeId, body, request.id);
+    return answer(reply, amendTradeAnswer(outcome));
   }
 
   @RequireScopes('trades:write')
@@ -131,8 +130,9 @@ export class TradesController {
     @CurrentPrincipal() principal: Principal,
     @Param('tradeId') tradeId: string,
     @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await send(reply, await this.cancelTrade.execute(principal.userId, tradeId, request.id));
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CancelTradeBody> {
+    const outcome = await this.cancelTrade.execute(principal.userId, tradeId, request.id);
+    return answer(reply, cancelTradeAnswer(outcome));
   }
 }

@@ -14,10 +14,13 @@ import type { AmendTradeRequest } from '../../dto/amend-trade.request';
 import { isUuid } from '../../trade.queries';
 import { TradeControl } from '../trade-control';
 
-export interface AmendTradeResult {
-  httpStatus: 200 | 202;
-  body: { status: 'amendment_sent' | 'amendment_persisted'; trade_id: string; warning?: string };
-}
+/**
+ * `sent`: the owning worker acknowledged and applies it on its next quote
+ * cycle. `persisted`: stored, but nobody acknowledged (a pending trade, no
+ * owner, a timeout): it applies when the trade is next run or renewed.
+ */
+export type AmendTradeOutcome =
+  { kind: 'sent'; tradeId: string } | { kind: 'persisted'; tradeId: string };
 
 /** The statuses PATCH may amend (domain; decisions 4), as the SQL guard takes them. */
 const AMENDABLE_STATUSES: readonly TradeStatus[] = tradeStatusList(AMENDABLE_TRADE_STATUSES);
@@ -49,7 +52,7 @@ export class AmendTradeUseCase {
     tradeId: string,
     request: AmendTradeRequest,
     correlationId: string,
-  ): Promise<AmendTradeResult> {
+  ): Promise<AmendTradeOutcome> {
     const changes = Object.fromEntries(
       FIELDS.filter((field) => request[field] !== undefined).map((f) => [f, request[f]]),
     );
@@ -77,17 +80,7 @@ export class AmendTradeUseCase {
     const sent =
       trade.status !== 'pending' &&
       (await this.control.notifyOwner(trade.id, 'amend', version, correlationId));
-    return sent
-      ? { httpStatus: 200, body: { status: 'amendment_sent', trade_id: trade.id } }
-      : {
-          httpStatus: 202,
-          body: {
-            status: 'amendment_persisted',
-            trade_id: trade.id,
-            warning:
-              'the trade could not be reached right now; the amendment is stored and applies as soon as possible',
-          },
-        };
+    return { kind: sent ? 'sent' : 'persisted', tradeId: trade.id };
   }
 
   private async store(

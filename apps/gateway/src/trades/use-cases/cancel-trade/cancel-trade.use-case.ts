@@ -1,7 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { envelope, TRADE_LIFECYCLE, tradeLifecycleSubject } from '@sts/contracts';
-import { addToOutbox, queryRows, TradeEntity } from '@sts/persistence';
+import {
+  canTransition,
+  isExecutingTradeStatus,
+  isTradeStatus,
+  type TradeStatus,
+  type TradeTransition,
+  transitionTrade,
+} from '@sts/domain';
+import { tradeLifecycleMessage } from '@sts/contracts';
+import { addToOutbox, EXECUTING_STATUS_SQL, queryRows } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import type { GatewayConfig } from '../../../config/load-gateway-settings';
 import { GATEWAY_CONFIG } from '../../../infrastructure/tokens';
@@ -10,18 +18,29 @@ import { RateBudgets } from '../create-trade/rate-budgets';
 import { isUuid } from '../../trade.queries';
 import { TradeControl } from '../trade-control';
 
-export interface CancelTradeResult {
-  httpStatus: 200 | 202;
-  body: { status: 'canceled' | 'cancel_sent'; trade_id: string };
-}
+/**
+ * `canceled`: no worker held the trade, it is canceled now. `cancel_sent`: its
+ * worker was asked (or is asked at its next lease renewal). `already_ended`: a
+ * trade the transition table lets nothing cancel (terminal), left unchanged.
+ */
+export type CancelTradeOutcome =
+  | { kind: 'canceled'; tradeId: string }
+  | { kind: 'cancel_sent'; tradeId: string }
+  | { kind: 'already_ended'; tradeId: string; status: TradeStatus };
+
+/** Nothing moves a trade back to a status canceled here, so a second read always settles. */
+const READS = 2;
 
 /**
- * DELETE /api/v1/trades/{id}, allowed during maintenance. A pending trade is
- * canceled here, by one conditional UPDATE: a worker claiming it a moment
- * later finds it canceled. An executing trade gets `cancel_requested_at`
- * (stored before anything is sent) and its worker is told; the worker cancels
- * the open orders, lets an in-flight hedge finish, then marks it canceled.
- * A finished trade is a no-op.
+ * DELETE /api/v1/trades/{id}, allowed during maintenance. The trade's status
+ * and the domain's transition table decide: a trade no worker owns (pending)
+ * is canceled here through transitionTrade, by a compare-and-set on the
+ * status read (a worker claiming it a moment later finds it canceled, one
+ * that claimed it first makes the update miss: read again); an executing
+ * trade gets `cancel_requested_at` (stored before anything is sent) and its
+ * worker is told, which cancels the open orders, lets an in-flight hedge
+ * finish, then marks it canceled; a trade the table does not let move to
+ * canceled is left as it is.
  */
 @Injectable()
 export class CancelTradeUseCase {
@@ -37,68 +56,90 @@ export class CancelTradeUseCase {
     userId: string,
     tradeId: string,
     correlationId: string,
-  ): Promise<CancelTradeResult> {
-    if (!isUuid(tradeId)) {
+  ): Promise<CancelTradeOutcome> {
+    for (let read = 0; read < READS; read += 1) {
+      const status = await this.statusOf(userId, tradeId);
+      if (!canTransition(status, 'canceled')) {
+        return { kind: 'already_ended', tradeId, status };
+      }
+      if (isExecutingTradeStatus(status)) {
+        await this.requestCancel(userId, tradeId, correlationId);
+        return { kind: 'cancel_sent', tradeId };
+      }
+      const transition = transitionTrade(status, 'canceled');
+      if (await this.cancelDirectly(userId, tradeId, transition, correlationId)) {
+        this.outbox.kick();
+        await this.budgets.release(tradeId, 'canceled');
+        return { kind: 'canceled', tradeId };
+      }
+    }
+    throw new Error(`trade ${tradeId} kept changing status while it was canceled`);
+  }
+
+  private async statusOf(userId: string, tradeId: string): Promise<TradeStatus> {
+    const [row] = isUuid(tradeId)
+      ? await queryRows<{ status: string }>(
+          this.dataSource.manager,
+          `SELECT status FROM trades WHERE id = $1 AND user_id = $2`,
+          [tradeId, userId],
+        )
+      : [];
+    if (!row) {
       throw new AppError('trade_not_found', 'trade not found');
     }
-    const canceledWhilePending = await this.cancelIfPending(userId, tradeId, correlationId);
-    if (canceledWhilePending) {
-      this.outbox.kick();
-      await this.budgets.release(tradeId, 'canceled');
-      return { httpStatus: 200, body: { status: 'canceled', trade_id: tradeId } };
+    if (!isTradeStatus(row.status)) {
+      throw new Error(`trade ${tradeId} has an unknown status ${row.status}`);
     }
+    return row.status;
+  }
+
+  /** Stored first, then the owner is told; a worker that misses it sees it at its next renewal. */
+  private async requestCancel(
+    userId: string,
+    tradeId: string,
+    correlationId: string,
+  ): Promise<void> {
     const requested = await queryRows<{ id: string }>(
       this.dataSource.manager,
       `UPDATE trades SET cancel_requested_at = COALESCE(cancel_requested_at, now()), updated_at = now()
-       WHERE id = $1 AND user_id = $2 AND status IN ('validating', 'active', 'paused', 'recovering')
+       WHERE id = $1 AND user_id = $2 AND status IN ${EXECUTING_STATUS_SQL}
        RETURNING id`,
       [tradeId, userId],
     );
     if (requested.length > 0) {
       await this.control.notifyOwner(tradeId, 'cancel', 0, correlationId);
-      return { httpStatus: 202, body: { status: 'cancel_sent', trade_id: tradeId } };
     }
-    const exists = await this.dataSource
-      .getRepository(TradeEntity)
-      .existsBy({ id: tradeId, userId });
-    if (!exists) {
-      throw new AppError('trade_not_found', 'trade not found');
-    }
-    return { httpStatus: 202, body: { status: 'cancel_sent', trade_id: tradeId } };
   }
 
-  private cancelIfPending(
+  /** The transition as a compare-and-set on its `from`, and its lifecycle event in the outbox. */
+  private cancelDirectly(
     userId: string,
     tradeId: string,
+    transition: TradeTransition,
     correlationId: string,
   ): Promise<boolean> {
     return this.dataSource.transaction(async (db) => {
-      const rows = await queryRows<{ completed_at: Date }>(
+      const [updated] = await queryRows<{ updated_at: Date }>(
         db,
-        `UPDATE trades SET status = 'canceled', cancel_requested_at = now(), completed_at = now(), updated_at = now()
-         WHERE id = $1 AND user_id = $2 AND status = 'pending'
-         RETURNING completed_at`,
-        [tradeId, userId],
+        `UPDATE trades SET status = $3, cancel_requested_at = now(), updated_at = now(),
+           completed_at = CASE WHEN $5::boolean THEN now() ELSE completed_at END
+         WHERE id = $1 AND user_id = $2 AND status = $4
+         RETURNING updated_at`,
+        [tradeId, userId, transition.to, transition.from, transition.setsCompletedAt],
       );
-      if (rows.length === 0) {
+      if (!updated) {
         return false;
       }
-      await addToOutbox(
-        db,
-        tradeLifecycleSubject(this.config.settings.natsPrefix, tradeId),
-        envelope(
-          TRADE_LIFECYCLE,
-          {
-            event: 'trade.canceled',
-            trade_id: tradeId,
-            user_id: userId,
-            status: 'canceled',
-            timestamp: rows[0].completed_at.toISOString(),
-            data: { canceled_while: 'pending' },
-          },
-          { messageId: `lifecycle-${tradeId}-canceled`, correlationId },
-        ),
-      );
+      const lifecycle = tradeLifecycleMessage(this.config.settings.natsPrefix, transition, {
+        tradeId,
+        userId,
+        at: updated.updated_at,
+        correlationId,
+        data: { canceled_while: transition.from },
+      });
+      if (lifecycle) {
+        await addToOutbox(db, lifecycle.subject, lifecycle.message);
+      }
       return true;
     });
   }

@@ -20,17 +20,17 @@ import { resolveIdempotencyKey } from './idempotency-key';
 import { RateBudgets } from './rate-budgets';
 import { assertCoherentTerms, legsOf } from './trade-terms.validation';
 
-export interface CreateTradeResult {
-  /** 202 for a new trade, 200 for a replayed idempotency key. */
-  httpStatus: 200 | 202;
-  body: {
-    trade_id: string;
-    status: string;
-    rate_budget: number;
-    hedge_rate_budget?: number;
-    idempotent?: true;
-  };
+/** A trade the create answers with: new, or the one its idempotency key already made. */
+export interface AcceptedTrade {
+  tradeId: string;
+  status: string;
+  rateBudget: number;
+  hedgeRateBudget: number | null;
 }
+
+/** `created`: a new trade, committed. `replayed`: the idempotency key's earlier trade. */
+export type CreateTradeOutcome =
+  { kind: 'created'; trade: AcceptedTrade } | { kind: 'replayed'; trade: AcceptedTrade };
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -65,7 +65,7 @@ export class CreateTradeUseCase {
     headerKey: string | undefined,
     correlationId: string,
     changeMark?: number,
-  ): Promise<CreateTradeResult> {
+  ): Promise<CreateTradeOutcome> {
     const idempotencyKey = resolveIdempotencyKey(headerKey, request.idempotency_key);
     try {
       await this.assertRulesBeforeTheLock(request, changeMark);
@@ -80,7 +80,7 @@ export class CreateTradeUseCase {
     const transaction = await CreateTradeTransaction.open(this.dataSource);
     const tradeId = randomUUID();
     let reserved = false;
-    let outcome: CreateTradeResult;
+    let outcome: CreateTradeOutcome;
     try {
       outcome = await this.admitAndInsert(transaction, tradeId, principal.userId, request, {
         idempotencyKey,
@@ -101,8 +101,8 @@ export class CreateTradeUseCase {
       throw error;
     }
     // A replay found under the lock leaves the transaction open: rolled back, lock released.
-    await transaction.close(outcome.httpStatus === 200);
-    if (outcome.httpStatus === 202) {
+    await transaction.close(outcome.kind === 'replayed');
+    if (outcome.kind === 'created') {
       this.outbox.kick();
     }
     return outcome;
@@ -115,7 +115,7 @@ export class CreateTradeUseCase {
     userId: string,
     request: CreateTradeRequest,
     context: { idempotencyKey: string; correlationId: string; onReserved: () => void },
-  ): Promise<CreateTradeResult> {
+  ): Promise<CreateTradeOutcome> {
     const legs = legsOf(request);
     const makerVenue = this.config.venues[legs.maker.exchange as keyof GatewayConfig['venues']];
     const admission = await transaction.admit({
@@ -138,37 +138,44 @@ export class CreateTradeUseCase {
       correlationId: context.correlationId,
     });
     context.onReserved();
-    const messageId = startTradeMessageId(tradeId);
-    await transaction.insertAndCommit(
-      this.newTrade(
-        tradeId,
-        userId,
-        context.idempotencyKey,
-        request,
-        legs,
-        makerVenue.capGroup,
-        budget,
-      ),
-      {
-        subject: startTradeSubject(this.config.settings.natsPrefix),
-        messageId,
-        payload: JSON.stringify(
-          envelope(
-            START_TRADE,
-            { trade_id: tradeId, user_id: userId },
-            { messageId, correlationId: context.correlationId },
-          ),
-        ),
-      },
+    const row = this.newTrade(
+      tradeId,
+      userId,
+      context.idempotencyKey,
+      request,
+      legs,
+      makerVenue.capGroup,
+      budget,
     );
+    await transaction.insertAndCommit(row, this.startCommand(tradeId, userId, context));
     return {
-      httpStatus: 202,
-      body: {
-        trade_id: tradeId,
+      kind: 'created',
+      trade: {
+        tradeId,
         status: 'pending',
-        rate_budget: budget.rateBudget,
-        ...(budget.hedgeRateBudget !== null ? { hedge_rate_budget: budget.hedgeRateBudget } : {}),
+        rateBudget: budget.rateBudget,
+        hedgeRateBudget: budget.hedgeRateBudget,
       },
+    };
+  }
+
+  /** The worker's start command, committed in the outbox with the row. */
+  private startCommand(
+    tradeId: string,
+    userId: string,
+    context: { correlationId: string },
+  ): { subject: string; messageId: string; payload: string } {
+    const messageId = startTradeMessageId(tradeId);
+    return {
+      subject: startTradeSubject(this.config.settings.natsPrefix),
+      messageId,
+      payload: JSON.stringify(
+        envelope(
+          START_TRADE,
+          { trade_id: tradeId, user_id: userId },
+          { messageId, correlationId: context.correlationId },
+        ),
+      ),
     };
   }
 
@@ -192,7 +199,7 @@ export class CreateTradeUseCase {
     );
   }
 
-  private async replay(userId: string, idempotencyKey: string): Promise<CreateTradeResult | null> {
+  private async replay(userId: string, idempotencyKey: string): Promise<CreateTradeOutcome | null> {
     const [trade]: ReplayRow[] = await this.dataSource.query(
       `SELECT ${REPLAY_COLUMNS} FROM trades WHERE user_id = $1 AND idempotency_key = $2`,
       [userId, idempotencyKey],
@@ -245,14 +252,13 @@ export class CreateTradeUseCase {
   }
 }
 
-const replayOf = (trade: ReplayRow): CreateTradeResult => ({
-  httpStatus: 200,
-  body: {
-    trade_id: trade.id,
+const replayOf = (trade: ReplayRow): CreateTradeOutcome => ({
+  kind: 'replayed',
+  trade: {
+    tradeId: trade.id,
     status: trade.status,
-    rate_budget: trade.rate_budget,
-    ...(trade.hedge_rate_budget !== null ? { hedge_rate_budget: trade.hedge_rate_budget } : {}),
-    idempotent: true,
+    rateBudget: trade.rate_budget,
+    hedgeRateBudget: trade.hedge_rate_budget,
   },
 });
 

@@ -6,6 +6,18 @@ import { Public } from '@sts/auth';
 import { checkEdgeDependencies, NatsLink } from '@sts/platform';
 import { DEPENDENCY_RETRY_AFTER_S } from '../errors/app-error.filter';
 
+type EdgeChecks = Awaited<ReturnType<typeof checkEdgeDependencies>>['checks'];
+
+type ReadinessBody =
+  | { status: 'ok'; checks: EdgeChecks }
+  | {
+      status: 'degraded';
+      checks: EdgeChecks;
+      error: string;
+      code: 'service_unavailable';
+      reason: string;
+    };
+
 /** Probes: never rate limited, never logged per request. */
 export const HEALTH_PATHS: ReadonlySet<string> = new Set(['/livez', '/readyz', '/healthz']);
 
@@ -31,21 +43,18 @@ export class HealthController {
 
   @Public()
   @Get(['readyz', 'healthz'])
-  async ready(@Res() reply: FastifyReply): Promise<void> {
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessBody> {
     const { checks, down } = await checkEdgeDependencies(this.dataSource, this.nats);
     if (down.length === 0) {
-      await reply.status(200).send({ status: 'ok', checks });
-      return;
+      return { status: 'ok', checks };
     }
-    await reply
-      .status(503)
-      .header('retry-after', String(DEPENDENCY_RETRY_AFTER_S))
-      .send({
-        status: 'degraded',
-        checks,
-        error: `not ready: ${down.join(', ')} cannot be reached`,
-        code: 'service_unavailable',
-        reason: down.join(','),
-      });
+    reply.code(503).header('retry-after', String(DEPENDENCY_RETRY_AFTER_S));
+    return {
+      status: 'degraded',
+      checks,
+      error: `not ready: ${down.join(', ')} cannot be reached`,
+      code: 'service_unavailable',
+      reason: down.join(','),
+    };
   }
 }

@@ -46,6 +46,19 @@ export interface RunningVenueSim {
   stop(): Promise<void>;
 }
 
+/** The simulator's collaborators, each reaching the current world through a getter (reset replaces it). */
+interface SimParts {
+  directory: AccountDirectory;
+  faults: FaultInjector;
+  limiter: RateLimiter;
+  orders: OrderEntry;
+  hub: StreamHub;
+  funding: FundedWallets;
+  dialects: DialectSet;
+  /** Every socket of a venue, paper or dialect, drops together. */
+  sockets: { drop(venue?: string, accountId?: string): number };
+}
+
 /**
  * Starts the paper exchange: every configured venue's HTTP endpoints and
  * WebSocket streams on one port, plus /control. Used by main.ts, by the
@@ -56,26 +69,9 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
   const profiles = resolveVenueProfiles(options.venues);
   let seed = options.seed ?? 1;
   let epoch = 1;
-  const directory = new AccountDirectory(options.selfRegistration ?? true);
-  const faults = new FaultInjector();
-  const limiter = new RateLimiter(
-    new Map(profiles.map((p) => [p.id, options.rateLimits?.[p.id] ?? p.rateLimitPerS])),
-  );
   let world!: Simulator;
-  const orders = new OrderEntry({ world: () => world, limiter, faults });
-  const hub = new StreamHub(() => world, directory, faults, orders, logger);
-  const funding = new FundedWallets(() => world);
-  const dialects = new DialectSet(
-    DIALECTS,
-    profiles.map((profile) => profile.id),
-    { world: () => world, orders, faults, funding, logger },
-    hub,
-  );
-  // Every socket of a venue, paper or dialect, drops together.
-  const sockets = {
-    drop: (venue?: string, accountId?: string): number =>
-      hub.drop(venue, accountId) + dialects.drop(venue, accountId),
-  };
+  const parts = createParts(options, profiles, () => world, logger);
+  const { directory, faults, limiter, orders, hub, dialects, sockets } = parts;
   const build = (): Simulator =>
     new Simulator({
       seed,
@@ -109,32 +105,15 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
     hub: sockets,
     limiter,
     directory,
-    funding,
+    funding: parts.funding,
     controlToken: options.controlToken,
   });
   router.add('GET', '/health', () => ({ status: 200, body: { status: 'ok' } }));
 
-  const server: Server = createServer((request, response) => {
-    const answered = options.onAnswered;
-    if (answered) {
-      response.once('finish', () => answered(request.url ?? '/', response.statusCode));
-    }
-    void router.handle(request, response);
-  });
-  server.keepAliveTimeout = 60_000;
-  server.on('upgrade', (request, socket, head) => {
-    if (!dialects.handleUpgrade(request, socket, head)) {
-      hub.handleUpgrade(request, socket, head);
-    }
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const { port, address } = server.address() as AddressInfo;
-  const host = address.includes(':') ? `[${address}]` : address;
+  const server = createSimServer(router, parts, options.onAnswered);
+  const { url, port } = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   return {
-    url: `http://${host}:${port}`,
+    url,
     port,
     world: () => world,
     stop: async () => {
@@ -146,4 +125,66 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function createParts(
+  options: VenueSimOptions,
+  profiles: ReturnType<typeof resolveVenueProfiles>,
+  world: () => Simulator,
+  logger: Logger,
+): SimParts {
+  const directory = new AccountDirectory(options.selfRegistration ?? true);
+  const faults = new FaultInjector();
+  const limiter = new RateLimiter(
+    new Map(profiles.map((p) => [p.id, options.rateLimits?.[p.id] ?? p.rateLimitPerS])),
+  );
+  const orders = new OrderEntry({ world, limiter, faults });
+  const hub = new StreamHub(world, directory, faults, orders, logger);
+  const funding = new FundedWallets(world);
+  const dialects = new DialectSet(
+    DIALECTS,
+    profiles.map((profile) => profile.id),
+    { world, orders, faults, funding, logger },
+    hub,
+  );
+  const sockets = {
+    drop: (venue?: string, accountId?: string): number =>
+      hub.drop(venue, accountId) + dialects.drop(venue, accountId),
+  };
+  return { directory, faults, limiter, orders, hub, funding, dialects, sockets };
+}
+
+/** The HTTP server: requests to the router, socket upgrades to the dialects, else the paper hub. */
+function createSimServer(
+  router: Router,
+  { dialects, hub }: SimParts,
+  answered: VenueSimOptions['onAnswered'],
+): Server {
+  const server: Server = createServer((request, response) => {
+    if (answered) {
+      response.once('finish', () => answered(request.url ?? '/', response.statusCode));
+    }
+    void router.handle(request, response);
+  });
+  server.keepAliveTimeout = 60_000;
+  server.on('upgrade', (request, socket, head) => {
+    if (!dialects.handleUpgrade(request, socket, head)) {
+      hub.handleUpgrade(request, socket, head);
+    }
+  });
+  return server;
+}
+
+async function listen(
+  server: Server,
+  port: number,
+  host: string,
+): Promise<{ url: string; port: number }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.address.includes(':') ? `[${address.address}]` : address.address;
+  return { url: `http://${shown}:${address.port}`, port: address.port };
 }

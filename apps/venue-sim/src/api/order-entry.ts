@@ -61,23 +61,7 @@ export class OrderEntry {
     if (loss?.at === 'before' && loss.then === 'drop') {
       this.cut(request, loss);
     }
-    const latencyMs = faults.latencyOf(venueId);
-    if (latencyMs > 0) {
-      await sleep(latencyMs);
-    }
-    if (facts && facts.op !== 'cancel') {
-      const delayMs = faults.takeOrderDelay(venueId);
-      if (delayMs > 0) {
-        await sleep(delayMs);
-      }
-    }
-    if (loss?.at === 'before') {
-      await sleep(loss.hangMs);
-    }
-    const thawed = faults.gate(venueId);
-    if (thawed) {
-      await thawed;
-    }
+    await this.waitBeforeEngine(venueId, facts?.op, loss);
     // Nothing awaits from here to the engine: requests a freeze held resume
     // in the order they arrived and reach the engine in that order (a
     // look-up sent after a placement sees the placement).
@@ -114,6 +98,36 @@ export class OrderEntry {
     }
     await sleep(loss.hangMs);
     return reply;
+  }
+
+  /**
+   * What a request waits for on its way to the engine: the venue's latency,
+   * a delay-next (orders other than cancels), a lose-next `before` hang, a
+   * freeze until the thaw.
+   */
+  private async waitBeforeEngine(
+    venueId: string,
+    op: OrderOp | undefined,
+    loss: AnswerLoss | undefined,
+  ): Promise<void> {
+    const { faults } = this.deps;
+    const latencyMs = faults.latencyOf(venueId);
+    if (latencyMs > 0) {
+      await sleep(latencyMs);
+    }
+    if (op !== undefined && op !== 'cancel') {
+      const delayMs = faults.takeOrderDelay(venueId);
+      if (delayMs > 0) {
+        await sleep(delayMs);
+      }
+    }
+    if (loss?.at === 'before') {
+      await sleep(loss.hangMs);
+    }
+    const thawed = faults.gate(venueId);
+    if (thawed) {
+      await thawed;
+    }
   }
 
   place(request: SignedRequest, body: Record<string, unknown>): Promise<HttpReply> {

@@ -26,9 +26,26 @@ export interface VenueRouteDeps {
 }
 
 type SignedHandler = (context: RequestContext, request: SignedRequest) => Promise<HttpReply>;
+type SignedQuery = (context: RequestContext, venue: VenueEngine, accountId: string) => HttpReply;
+
+/** What every route uses: the venue a path names, and the signed request's checks. */
+interface RouteKit {
+  venueOf: (context: RequestContext) => VenueEngine;
+  /** The signature first; the handler passes the account's rate limit and faults (OrderEntry). */
+  signed: (handler: SignedHandler) => (context: RequestContext) => Promise<HttpReply>;
+  /** A signed read: admitted like any request, answered from the engine. */
+  signedQuery: (answer: SignedQuery) => (context: RequestContext) => Promise<HttpReply>;
+}
 
 /** The public and signed endpoints of every venue, under /venues/:venue. */
 export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
+  const kit = routeKit(deps);
+  addMarketRoutes(router, deps, kit);
+  addOrderRoutes(router, deps.orders, kit);
+  addAccountReads(router, kit);
+}
+
+function routeKit(deps: VenueRouteDeps): RouteKit {
   const { orders } = deps;
   const venueOf = (context: RequestContext): VenueEngine => {
     const venue = deps.world().venues.get(context.params['venue']);
@@ -38,7 +55,6 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
     return venue;
   };
 
-  /** The signature first; the handler passes the account's rate limit and faults (OrderEntry). */
   const signed =
     (handler: SignedHandler) =>
     (context: RequestContext): Promise<HttpReply> => {
@@ -59,14 +75,15 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
       });
     };
 
-  /** A signed read: admitted like any request, answered from the engine. */
-  const signedQuery = (
-    answer: (context: RequestContext, venue: VenueEngine, accountId: string) => HttpReply,
-  ) =>
+  const signedQuery = (answer: SignedQuery) =>
     signed((context, request) =>
       orders.execute(request, undefined, (venue) => answer(context, venue, request.accountId)),
     );
+  return { venueOf, signed, signedQuery };
+}
 
+/** The venue's public face: its markets and books, and the registration of an API key. */
+function addMarketRoutes(router: Router, deps: VenueRouteDeps, { venueOf }: RouteKit): void {
   router
     .add('GET', '/venues', () => ({
       status: 200,
@@ -105,7 +122,12 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
       );
       venue.account(accountId);
       return { status: created ? 201 : 200, body: { account: accountId, created } };
-    })
+    });
+}
+
+/** Order entry over HTTP: place, replace (amend in one request), cancel. */
+function addOrderRoutes(router: Router, orders: OrderEntry, { signed }: RouteKit): void {
+  router
     .add(
       'POST',
       '/venues/:venue/orders',
@@ -120,7 +142,12 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
       'DELETE',
       '/venues/:venue/orders',
       signed((context, request) => orders.cancel(request, Object.fromEntries(context.query))),
-    )
+    );
+}
+
+/** The account's signed reads: an order, open orders, fills, positions, balances. */
+function addAccountReads(router: Router, { signedQuery }: RouteKit): void {
+  router
     .add(
       'GET',
       '/venues/:venue/order',

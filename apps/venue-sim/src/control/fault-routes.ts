@@ -4,6 +4,13 @@ import type { LoseNextRule, OrderKind } from './faults';
 
 /** Faults and market moves: latency, dropped sockets, rejected/delayed orders, freezes, jumps, trades. */
 export function addFaultRoutes(routes: ControlRoutes): void {
+  addMarketMoves(routes);
+  addConnectionFaults(routes);
+  addOrderFaults(routes);
+}
+
+/** Moves of the market: a price jump of an asset or of one venue, a trade injected into a book. */
+function addMarketMoves(routes: ControlRoutes): void {
   const { deps } = routes;
   routes
     .add('POST', '/control/assets/:asset/jump', (context) => {
@@ -43,7 +50,13 @@ export function addFaultRoutes(routes: ControlRoutes): void {
           typeof price === 'string' ? price : undefined,
         ),
       });
-    })
+    });
+}
+
+/** How a venue answers: its latency, its sockets dropped, frozen or thawed, its rate limit. */
+function addConnectionFaults(routes: ControlRoutes): void {
+  const { deps } = routes;
+  routes
     .add('POST', '/control/venues/:venue/latency', (context) => {
       deps.faults.setLatency(
         routes.venueId(context),
@@ -58,25 +71,6 @@ export function addFaultRoutes(routes: ControlRoutes): void {
         deps.faults.blockSockets(id, nonNegativeInt(blockMs, 'block_ms'));
       }
       return ok({ dropped: deps.hub.drop(id, typeof wallet === 'string' ? wallet : undefined) });
-    })
-    .add('POST', '/control/venues/:venue/reject-next', (context) => {
-      const { count, reason } = routes.body(context);
-      const why = typeof reason === 'string' ? reason : 'injected_rejection';
-      deps.faults.rejectNextOrders(routes.venueId(context), nonNegativeInt(count, 'count'), why);
-      return ok();
-    })
-    .add('POST', '/control/venues/:venue/delay-next', (context) => {
-      const { count, ms } = routes.body(context);
-      deps.faults.delayNextOrders(
-        routes.venueId(context),
-        nonNegativeInt(count, 'count'),
-        nonNegativeInt(ms, 'ms'),
-      );
-      return ok();
-    })
-    .add('POST', '/control/venues/:venue/lose-next', (context) => {
-      deps.faults.loseNextOrders(routes.venueId(context), parseLoseNext(routes.body(context)));
-      return ok();
     })
     .add('POST', '/control/venues/:venue/freeze', (context) => {
       const mode = routes.body(context)['mode'] ?? 'hang';
@@ -99,6 +93,31 @@ export function addFaultRoutes(routes: ControlRoutes): void {
         routes.venueId(context),
         nonNegativeInt(routes.body(context)['per_s'], 'per_s'),
       );
+      return ok();
+    });
+}
+
+/** What happens to the next order requests: refused, delayed, or their answers lost. */
+function addOrderFaults(routes: ControlRoutes): void {
+  const { deps } = routes;
+  routes
+    .add('POST', '/control/venues/:venue/reject-next', (context) => {
+      const { count, reason } = routes.body(context);
+      const why = typeof reason === 'string' ? reason : 'injected_rejection';
+      deps.faults.rejectNextOrders(routes.venueId(context), nonNegativeInt(count, 'count'), why);
+      return ok();
+    })
+    .add('POST', '/control/venues/:venue/delay-next', (context) => {
+      const { count, ms } = routes.body(context);
+      deps.faults.delayNextOrders(
+        routes.venueId(context),
+        nonNegativeInt(count, 'count'),
+        nonNegativeInt(ms, 'ms'),
+      );
+      return ok();
+    })
+    .add('POST', '/control/venues/:venue/lose-next', (context) => {
+      deps.faults.loseNextOrders(routes.venueId(context), parseLoseNext(routes.body(context)));
       return ok();
     });
 }

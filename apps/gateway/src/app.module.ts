@@ -11,6 +11,7 @@ import { HEALTH_PATHS, HealthController } from './health/health.controller';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MarketsModule } from './markets/markets.module';
+import { SpreadModule } from './spread/spread.module';
 import { TradesModule } from './trades/trades.module';
 
 const infoEnabled = (level: string): boolean => ['trace', 'debug', 'info'].includes(level);
@@ -55,6 +56,7 @@ export class AppModule {
         MaintenanceModule,
         AccountsModule,
         MarketsModule,
+        SpreadModule,
         TradesModule,
       ],
       controllers: [HealthController],

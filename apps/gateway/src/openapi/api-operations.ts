@@ -243,6 +243,36 @@ export const OPERATIONS: Record<string, OperationAnswers> = {
     ],
     errors: ['invalid_request', 'unknown_exchange'],
   },
+  'get /api/v1/markets/{market}/spread': {
+    operationId: 'getMarketSpread',
+    public: true,
+    successes: [
+      {
+        status: 200,
+        description:
+          "both venues' touch and the spread a trade with these terms would see now (the worker's own rules)",
+        schema: ref('MarketSpread'),
+        example: {
+          market: 'BTC',
+          long_exchange: 'hyperliquid',
+          short_exchange: 'paradex',
+          long: { bid: '100000', ask: '100001' },
+          short: { bid: '100004.5', ask: '100004.6' },
+          spread_type: 'absolute',
+          spread: '4.5',
+          condition_met: false,
+          at: AT,
+        },
+      },
+    ],
+    errors: [
+      'invalid_request',
+      'unknown_exchange',
+      'same_exchange',
+      'market_not_tradeable',
+      'not_found',
+    ],
+  },
   'get /api/v1/maintenance': {
     operationId: 'listMaintenance',
     public: true,

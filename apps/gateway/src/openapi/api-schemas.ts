@@ -379,6 +379,47 @@ export const API_SCHEMAS: Record<string, Schema> = {
   Markets: object({ markets: { type: 'array', items: ref('Market') } }, ['markets'], {
     additionalProperties: false,
   }),
+  MarketSpread: object(
+    {
+      market: text('canonical market', { examples: ['BTC'] }),
+      long_exchange: EXCHANGE,
+      short_exchange: EXCHANGE,
+      long: ref('BookTouch'),
+      short: ref('BookTouch'),
+      spread_type: text('unit of `spread`', {
+        enum: ['absolute', 'percentage', 'bps', 'ticks'],
+      }),
+      spread: decimal(
+        "sell price minus buy price of a maker order at the maker venue's touch (the default quote) against the hedge reference H (the touch the hedge would take), in spread_type (percentage and bps of H, ticks of the coarser tick; 10 decimals at most)",
+      ),
+      condition_met: {
+        type: ['boolean', 'null'],
+        description:
+          'whether `spread` spread_condition target_spread holds now (the worker would quote); null when no target was given',
+      },
+      at: timestamp('when the gateway read the books'),
+    },
+    [
+      'market',
+      'long_exchange',
+      'short_exchange',
+      'long',
+      'short',
+      'spread_type',
+      'spread',
+      'condition_met',
+      'at',
+    ],
+    { additionalProperties: false },
+  ),
+  BookTouch: object(
+    {
+      bid: decimal('best bid on the venue'),
+      ask: decimal('best ask on the venue'),
+    },
+    ['bid', 'ask'],
+    { additionalProperties: false },
+  ),
   MaintenanceEntry: object(
     {
       exchange: text('exchange id, or `_system`', {

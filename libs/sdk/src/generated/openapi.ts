@@ -174,6 +174,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/markets/{market}/spread': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The spread a trade's terms would see now, and whether its condition holds */
+    get: operations['getMarketSpread'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/trades': {
     parameters: {
       query?: never;
@@ -953,6 +970,54 @@ export interface components {
     };
     Markets: {
       markets: components['schemas']['Market'][];
+    };
+    MarketSpread: {
+      /**
+       * @description canonical market
+       * @example BTC
+       */
+      market: string;
+      /**
+       * @description exchange (venue) id
+       * @enum {string}
+       */
+      long_exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
+      /**
+       * @description exchange (venue) id
+       * @enum {string}
+       */
+      short_exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
+      long: components['schemas']['BookTouch'];
+      short: components['schemas']['BookTouch'];
+      /**
+       * @description unit of `spread`
+       * @enum {string}
+       */
+      spread_type: 'absolute' | 'percentage' | 'bps' | 'ticks';
+      /**
+       * @description sell price minus buy price of a maker order at the maker venue's touch (the default quote) against the hedge reference H (the touch the hedge would take), in spread_type (percentage and bps of H, ticks of the coarser tick; 10 decimals at most)
+       * @example 0.5
+       */
+      spread: string;
+      /** @description whether `spread` spread_condition target_spread holds now (the worker would quote); null when no target was given */
+      condition_met: boolean | null;
+      /**
+       * Format: date-time
+       * @description when the gateway read the books
+       */
+      at: string;
+    };
+    BookTouch: {
+      /**
+       * @description best bid on the venue
+       * @example 0.5
+       */
+      bid: string;
+      /**
+       * @description best ask on the venue
+       * @example 0.5
+       */
+      ask: string;
     };
     MaintenanceEntry: {
       /**
@@ -3375,6 +3440,239 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             /** @enum {unknown} */
             code?: 'invalid_request' | 'unknown_exchange';
+          };
+        };
+      };
+      /** @description the request body did not arrive in time: request_timeout */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "request timeout",
+           *       "code": "request_timeout"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'request_timeout';
+          };
+        };
+      };
+      /** @description body over 64 KiB: payload_too_large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "payload too large",
+           *       "code": "payload_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "uri too long",
+           *       "code": "uri_too_long"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'uri_too_long';
+          };
+        };
+      };
+      /** @description a body that is not application/json: unsupported_media_type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "unsupported media type",
+           *       "code": "unsupported_media_type"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limited",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+          };
+        };
+      };
+      /** @description headers over 16 KiB: headers_too_large */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "headers too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'headers_too_large';
+          };
+        };
+      };
+      /** @description internal error (details only in the log): internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal error",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "service unavailable",
+           *       "code": "service_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  getMarketSpread: {
+    parameters: {
+      query: {
+        long_exchange: string;
+        short_exchange: string;
+        maker_leg?: 'long' | 'short';
+        spread_type?: 'absolute' | 'percentage' | 'bps' | 'ticks';
+        /** @description in units of spread_type; with spread_condition, condition_met says whether it holds */
+        target_spread?: string;
+        spread_condition?: 'gte' | 'gt' | 'lte' | 'lt' | 'eq';
+      };
+      header?: never;
+      path: {
+        /** @description canonical market symbol */
+        market: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description both venues' touch and the spread a trade with these terms would see now (the worker's own rules) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "market": "BTC",
+           *       "long_exchange": "hyperliquid",
+           *       "short_exchange": "paradex",
+           *       "long": {
+           *         "bid": "100000",
+           *         "ask": "100001"
+           *       },
+           *       "short": {
+           *         "bid": "100004.5",
+           *         "ask": "100004.6"
+           *       },
+           *       "spread_type": "absolute",
+           *       "spread": "4.5",
+           *       "condition_met": false,
+           *       "at": "2026-01-05T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['MarketSpread'];
+        };
+      };
+      /** @description the request is malformed or breaks a rule: invalid_request, unknown_exchange, same_exchange, market_not_tradeable */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "invalid request",
+           *       "code": "invalid_request"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?:
+              'invalid_request' | 'unknown_exchange' | 'same_exchange' | 'market_not_tradeable';
+          };
+        };
+      };
+      /** @description not found (unknown and foreign resources answer alike): not_found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'not_found';
           };
         };
       };

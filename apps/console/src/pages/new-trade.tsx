@@ -85,6 +85,8 @@ function requestOf(form: Form): CreateTradeRequest {
   return request as unknown as CreateTradeRequest;
 }
 
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
 const newIdempotencyKey = () => `console-${crypto.randomUUID()}`;
 
 export function NewTradePage() {
@@ -163,7 +165,10 @@ export function NewTradePage() {
       short_exchange: form.short_exchange,
       maker_leg: form.maker_leg,
       spread_type: form.spread_type,
-      target_spread: form.target_spread.trim() || undefined,
+      // A half-typed number ("-", "1.") is not asked about.
+      target_spread: DECIMAL.test(form.target_spread.trim())
+        ? form.target_spread.trim()
+        : undefined,
       spread_condition: form.spread_condition,
     }),
     [

@@ -106,3 +106,33 @@ export function hedgeOutcomeEntry(context: HedgeContext, summary: HedgeSummary):
     cause: summary.cause,
   });
 }
+
+/** hedge_timeout: no further attempt goes; what was still unhedged then. */
+export function hedgeTimeoutEntry(
+  context: HedgeContext,
+  lastOrderId: string | null,
+  waitedMs: number,
+  unhedged: Big,
+): LogEntry {
+  return logEntry('hedge_timeout', {
+    exchange: context.venue.leg.venue,
+    order_id: lastOrderId,
+    // Up: the timer fires by the event loop's millisecond clock, which may trail this one.
+    waited_ms: Math.ceil(waitedMs),
+    unhedged_size: formatDecimal(unhedged),
+  });
+}
+
+/** The trade's failure_reason when a hedge ends so (timeout, refusal); null otherwise. */
+export function hedgeFailure(context: HedgeContext, result: HedgeResult): string | null {
+  const { venue } = context;
+  switch (result) {
+    case 'timeout':
+      return `hedge timed out after ${venue.timeoutMs} ms on ${venue.leg.venue}`;
+    case 'rejected':
+      return `hedge refused by ${venue.leg.venue}`;
+    case 'filled':
+    case 'partial':
+      return null;
+  }
+}

@@ -1,83 +1,28 @@
 import Big from 'big.js';
-import {
-  clientOrderId,
-  floorToStep,
-  formatDecimal,
-  hedgeLimitPrice,
-  MAX_HEDGE_ATTEMPT,
-  meetsVenueMinimums,
-  notFoundMeans,
-  UNBOUNDED_REQUEST_SETTLE_MS,
-  type GuardFillClass,
-  type PricedFill,
-} from '@sts/domain';
-import { sleep } from '@sts/platform';
-import {
-  OrderRejectedError,
-  RateLimitedError,
-  UnknownOrderError,
-  VenueAuthError,
-  VenueNetworkError,
-  isVenueHalted,
-  type OrderAck,
-  type PlaceOrderRequest,
-  type VenueOrder,
-} from '@sts/venues';
-import { logEntry, type HedgeResult, type LogEntry } from '../../execution-log/log-entries';
+import { MAX_HEDGE_ATTEMPT, type GuardFillClass, type PricedFill } from '@sts/domain';
+import { type OrderAck, type PlaceOrderRequest, type VenueOrder } from '@sts/venues';
+import { type HedgeResult, type LogEntry } from '../../execution-log/log-entries';
 import type { HedgeContext } from './hedge-context';
-import { hedgeFilledEntry, hedgeOutcomeEntry, hedgeSentEntry, iocFill } from './hedge-entries';
-
-/**
- * Each attempt's lifetime on the venue, as a share of hedge_timeout_ms: an
- * attempt whose answer is lost is known unplaced this soon (plus the client's
- * margin) and retried while the hedge may still fill.
- */
-const ATTEMPT_LIFETIME_SHARE = 0.25;
-const MIN_ATTEMPT_LIFETIME_MS = 250;
-
-/**
- * An IOC answers in milliseconds; one that has not after this long may be
- * stuck at a hanging venue, and the trade stops adding maker fills meanwhile.
- */
-const HEDGE_ANSWER_EXPECTED_MS = 250;
-
-/** Pause before retrying a hedge for its remainder: short, the position is open meanwhile. */
-const retryDelayMs = (attempt: number): number => Math.min(25 * 2 ** (attempt - 1), 400);
-
-/**
- * Where a hedge stands. `reserved` is the size counted in flight by the
- * trade's accumulator and not settled yet. An attempt at the venue or being
- * looked up carries its number (an answer for another attempt is ignored)
- * and whether hedge_timeout_ms passed meanwhile (it then ends when the
- * attempt settles).
- */
-type SeriesState =
-  /** The next attempt may go: nothing is at the venue. */
-  | { kind: 'ready'; reserved: Big }
-  /** The attempt waits for a token of the hedge account's budget. */
-  | { kind: 'awaiting_budget'; reserved: Big; attempt: number }
-  /** The IOC is out; `overdue` once it has not answered when it should have. */
-  | {
-      kind: 'at_venue';
-      reserved: Big;
-      attempt: number;
-      overdue: boolean;
-      timedOut: boolean;
-      slowTimer: NodeJS.Timeout;
-    }
-  /** Its answer was lost: the venue is asked for it by client order id. */
-  | { kind: 'looking_up'; reserved: Big; attempt: number; timedOut: boolean }
-  /** The remainder waits a moment before its attempt. */
-  | { kind: 'retry_wait'; reserved: Big; timer: NodeJS.Timeout }
-  /** The last attempt is settled and the next not reserved yet (within one turn). */
-  | { kind: 'settled' }
-  | { kind: 'ended'; result: HedgeResult | 'abandoned' };
-
-type InFlight = Extract<SeriesState, { kind: 'at_venue' | 'looking_up' }>;
-
-/** The hedge's fate is in doubt while an answer is overdue or lost (see Hedger.inDoubt). */
-const inDoubt = (state: SeriesState): boolean =>
-  state.kind === 'looking_up' || (state.kind === 'at_venue' && state.overdue);
+import {
+  HEDGE_ANSWER_EXPECTED_MS,
+  hedgeAttemptRequest,
+  lostIocFate,
+  refusalOf,
+  inDoubt,
+  inFlightAttempt,
+  retrySize,
+  retryDelayMs,
+  type InFlight,
+  type SeriesState,
+} from './hedge-attempt';
+import {
+  hedgeFailure,
+  hedgeFilledEntry,
+  hedgeOutcomeEntry,
+  hedgeSentEntry,
+  hedgeTimeoutEntry,
+  iocFill,
+} from './hedge-entries';
 
 /**
  * One hedge: the size a maker fill (or a recovery) left unhedged, sent as an
@@ -139,7 +84,12 @@ export class HedgeSeries {
     }
     this.attempts += 1;
     const attempt = this.attempts;
-    const request = this.attemptRequest(state.reserved, attempt);
+    const request = hedgeAttemptRequest(this.context, {
+      size: state.reserved,
+      attempt,
+      cause: this.cause,
+      reference: this.reference,
+    });
     const sent = hedgeSentEntry(this.context, request, attempt, this.cause);
     const bucket = this.context.bucket;
     if (bucket && !bucket.take()) {
@@ -160,31 +110,6 @@ export class HedgeSeries {
     return sent;
   }
 
-  private attemptRequest(size: Big, attempt: number): PlaceOrderRequest {
-    const { venue } = this.context;
-    const limit = hedgeLimitPrice({
-      side: venue.side,
-      hedgeReference: this.context.market.hedgeReference() ?? this.reference,
-      maxSlippage: this.context.maxSlippage(),
-      tickSize: venue.leg.rules.tickSize,
-    });
-    return {
-      symbol: venue.leg.symbol,
-      side: venue.side,
-      price: formatDecimal(limit),
-      size: formatDecimal(size),
-      clientOrderId: clientOrderId(this.context.tradeId, {
-        kind: 'hedge',
-        makerFillId: this.cause,
-        attempt,
-      }),
-      lifetimeMs: Math.max(
-        MIN_ATTEMPT_LIFETIME_MS,
-        Math.floor(venue.timeoutMs * ATTEMPT_LIFETIME_SHARE),
-      ),
-    };
-  }
-
   private place(request: PlaceOrderRequest, reserved: Big, attempt: number): void {
     const placing = this.context.venue.client.placeIoc(request);
     // The IOC is out: only now the timer that notices an answer overdue.
@@ -201,12 +126,8 @@ export class HedgeSeries {
     );
   }
 
-  /** The state of attempt `attempt` if it is still at the venue or being looked up. */
   private inFlight(attempt: number): InFlight | null {
-    const state = this.state;
-    return (state.kind === 'at_venue' || state.kind === 'looking_up') && state.attempt === attempt
-      ? state
-      : null;
+    return inFlightAttempt(this.state, attempt);
   }
 
   private onOrder(attempt: number, order: VenueOrder, ack?: OrderAck): void {
@@ -228,77 +149,31 @@ export class HedgeSeries {
     if (!state) {
       return;
     }
-    if (error instanceof VenueNetworkError) {
-      // The IOC may or may not have reached the venue: ask for it by its id,
-      // and take "not found" as "never placed" only once it can no longer arrive.
-      const settlesByMs = error.settlesByMs ?? Date.now() + UNBOUNDED_REQUEST_SETTLE_MS;
-      this.enter({
-        kind: 'looking_up',
-        reserved: state.reserved,
-        attempt,
-        timedOut: state.timedOut,
-      });
-      void this.lookUp(request, attempt, settlesByMs);
+    const answer = refusalOf(error, this.context, attempt);
+    if (answer.kind === 'lost') {
+      const { reserved, timedOut } = state;
+      this.enter({ kind: 'looking_up', reserved, attempt, timedOut });
+      void this.lookUp(request, attempt, answer.settlesByMs);
       return;
     }
-    if (error instanceof VenueAuthError) {
-      this.context.logger.error({ err: error }, 'hedge refused: venue credentials rejected');
-      this.attemptOver(state, new Big(0), { fatal: 'rejected' });
-      return;
-    }
-    if (error instanceof RateLimitedError) {
-      this.attemptOver(state, new Big(0), { delayMs: error.retryAfterMs });
-      return;
-    }
-    if (isVenueHalted(error)) {
-      this.context.onVenueHalted();
-    }
-    if (error instanceof OrderRejectedError) {
-      this.context.logger.warn({ reason: error.reason, attempt }, 'hedge rejected');
-    } else {
-      this.context.logger.warn({ err: error, attempt }, 'hedge failed');
-    }
-    this.attemptOver(state, new Big(0));
+    this.attemptOver(state, new Big(0), answer);
   }
 
-  /**
-   * Settles an IOC whose answer was lost, by its client order id: found, it
-   * is what the venue says; not found, it was never placed, but only once
-   * `settlesByMs` has passed (epoch ms: the venue refuses the request after
-   * it). Until then nothing is concluded from it: no retry, no outcome.
-   */
+  /** Settles an IOC whose answer was lost (lostIocFate): found, filled as found; else unplaced. */
   private async lookUp(
     request: PlaceOrderRequest,
     attempt: number,
     settlesByMs: number,
   ): Promise<void> {
-    for (let lookUps = 1; this.inFlight(attempt); lookUps += 1) {
-      let waitMs = Math.min(100 * lookUps, 1_000);
-      try {
-        const order = await this.context.venue.client.order({
-          clientOrderId: request.clientOrderId,
-          symbol: request.symbol,
-        });
-        return this.onOrder(attempt, order);
-      } catch (error) {
-        const state = this.inFlight(attempt);
-        if (error instanceof UnknownOrderError && state) {
-          const now = Date.now();
-          if (notFoundMeans(now, settlesByMs) === 'never_placed') {
-            return this.attemptOver(state, new Big(0));
-          }
-          waitMs = Math.max(1, settlesByMs - now);
-        } else if (!(error instanceof UnknownOrderError)) {
-          this.context.logger.warn(
-            { err: error, attempt: lookUps },
-            'hedge outcome unknown; asking the venue again',
-          );
-        }
-        if (!this.context.mayTouchVenue()) {
-          return this.finish('abandoned');
-        }
-      }
-      await sleep(waitMs);
+    const waiting = (): boolean => this.inFlight(attempt) !== null;
+    const fate = await lostIocFate(this.context, request, settlesByMs, waiting);
+    const state = this.inFlight(attempt);
+    if (fate.kind === 'abandoned') {
+      this.finish('abandoned');
+    } else if (fate.kind === 'found') {
+      this.onOrder(attempt, fate.order);
+    } else if (state) {
+      this.attemptOver(state, new Big(0));
     }
   }
 
@@ -328,9 +203,8 @@ export class HedgeSeries {
     if (this.context.clock.now() - this.startedAtMs >= this.context.venue.timeoutMs) {
       return this.onDeadline();
     }
-    const next = floorToStep(remainder, this.context.venue.leg.rules.lotSize);
-    const reference = this.context.market.hedgeReference() ?? this.reference;
-    if (next.lte(0) || !meetsVenueMinimums(next, this.context.venue.leg.rules, reference)) {
+    const next = retrySize(this.context, remainder, this.reference);
+    if (next === null) {
       // Too small to send alone: it waits with later maker fills (residual_unhedged if none come).
       return this.finish('partial');
     }
@@ -348,24 +222,17 @@ export class HedgeSeries {
   }
 
   /**
-   * hedge_timeout_ms passed: no further attempt is sent. An attempt still at
-   * the venue (or being looked up) is settled first; the hedge then ends, and
-   * fails the trade only for size the venue confirms unhedged (finish()).
+   * hedge_timeout_ms passed: no further attempt. One at the venue (or looked up)
+   * settles first; the trade fails only for size the venue confirms unhedged.
    */
   private onDeadline(): void {
     const state = this.state;
     if (state.kind === 'ended' || ('timedOut' in state && state.timedOut)) {
       return;
     }
-    this.context.emit([
-      logEntry('hedge_timeout', {
-        exchange: this.context.venue.leg.venue,
-        order_id: this.lastOrderId,
-        // Up: the timer fires by the event loop's millisecond clock, which may trail this one.
-        waited_ms: Math.ceil(this.context.clock.now() - this.startedAtMs),
-        unhedged_size: formatDecimal(this.requested.minus(this.filled)),
-      }),
-    ]);
+    const waitedMs = this.context.clock.now() - this.startedAtMs;
+    const unhedged = this.requested.minus(this.filled);
+    this.context.emit([hedgeTimeoutEntry(this.context, this.lastOrderId, waitedMs, unhedged)]);
     if (state.kind === 'at_venue' || state.kind === 'looking_up') {
       this.enter({ ...state, timedOut: true });
       return;
@@ -389,12 +256,10 @@ export class HedgeSeries {
   }
 
   /**
-   * The one way a hedge ends. Size still reserved and not at the venue is
-   * released. `abandoned`: the lease is gone and the new owner reconciles; an
-   * attempt at the venue is left to it, and nothing is reported. Otherwise
-   * the outcome is logged, and a timeout or a refusal fails the trade: only
-   * now is the hedge's fill settled with the venue, so what it left is
-   * confirmed unhedged.
+   * The one way a hedge ends: size reserved and not at the venue is released;
+   * `abandoned` (lease gone) leaves an attempt at the venue to the new owner
+   * and reports nothing; else the outcome is logged, and a timeout or refusal
+   * fails the trade (the venue has now confirmed what is unhedged).
    */
   private finish(result: HedgeResult | 'abandoned'): void {
     const last = this.state;
@@ -413,13 +278,9 @@ export class HedgeSeries {
   }
 
   private report(result: HedgeResult): void {
-    const venue = this.context.venue;
-    if (result === 'timeout' || result === 'rejected') {
-      this.context.onFailure(
-        result === 'timeout'
-          ? `hedge timed out after ${venue.timeoutMs} ms on ${venue.leg.venue}`
-          : `hedge refused by ${venue.leg.venue}`,
-      );
+    const failure = hedgeFailure(this.context, result);
+    if (failure) {
+      this.context.onFailure(failure);
     }
     this.context.onEnded?.(result, this.context.clock.now() - this.startedAtMs);
     this.context.emit([

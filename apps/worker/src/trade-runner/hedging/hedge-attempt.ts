@@ -1,0 +1,203 @@
+import type Big from 'big.js';
+import {
+  clientOrderId,
+  floorToStep,
+  meetsVenueMinimums,
+  formatDecimal,
+  hedgeLimitPrice,
+  notFoundMeans,
+  UNBOUNDED_REQUEST_SETTLE_MS,
+} from '@sts/domain';
+import { sleep } from '@sts/platform';
+import {
+  OrderRejectedError,
+  RateLimitedError,
+  UnknownOrderError,
+  VenueAuthError,
+  VenueNetworkError,
+  isVenueHalted,
+  type PlaceOrderRequest,
+  type VenueOrder,
+} from '@sts/venues';
+import type { HedgeResult } from '../../execution-log/log-entries';
+import type { HedgeContext } from './hedge-context';
+
+/**
+ * Each attempt's lifetime on the venue, as a share of hedge_timeout_ms: an
+ * attempt whose answer is lost is known unplaced this soon (plus the client's
+ * margin) and retried while the hedge may still fill.
+ */
+const ATTEMPT_LIFETIME_SHARE = 0.25;
+const MIN_ATTEMPT_LIFETIME_MS = 250;
+
+/**
+ * An IOC answers in milliseconds; one that has not after this long may be
+ * stuck at a hanging venue, and the trade stops adding maker fills meanwhile.
+ */
+export const HEDGE_ANSWER_EXPECTED_MS = 250;
+
+/** Pause before retrying a hedge for its remainder: short, the position is open meanwhile. */
+export const retryDelayMs = (attempt: number): number => Math.min(25 * 2 ** (attempt - 1), 400);
+
+/**
+ * Where a hedge stands. `reserved` is the size counted in flight by the
+ * trade's accumulator and not settled yet. An attempt at the venue or being
+ * looked up carries its number (an answer for another attempt is ignored)
+ * and whether hedge_timeout_ms passed meanwhile (it then ends when the
+ * attempt settles).
+ */
+export type SeriesState =
+  /** The next attempt may go: nothing is at the venue. */
+  | { kind: 'ready'; reserved: Big }
+  /** The attempt waits for a token of the hedge account's budget. */
+  | { kind: 'awaiting_budget'; reserved: Big; attempt: number }
+  /** The IOC is out; `overdue` once it has not answered when it should have. */
+  | {
+      kind: 'at_venue';
+      reserved: Big;
+      attempt: number;
+      overdue: boolean;
+      timedOut: boolean;
+      slowTimer: NodeJS.Timeout;
+    }
+  /** Its answer was lost: the venue is asked for it by client order id. */
+  | { kind: 'looking_up'; reserved: Big; attempt: number; timedOut: boolean }
+  /** The remainder waits a moment before its attempt. */
+  | { kind: 'retry_wait'; reserved: Big; timer: NodeJS.Timeout }
+  /** The last attempt is settled and the next not reserved yet (within one turn). */
+  | { kind: 'settled' }
+  | { kind: 'ended'; result: HedgeResult | 'abandoned' };
+
+export type InFlight = Extract<SeriesState, { kind: 'at_venue' | 'looking_up' }>;
+
+/** The hedge's fate is in doubt while an answer is overdue or lost (see Hedger.inDoubt). */
+export const inDoubt = (state: SeriesState): boolean =>
+  state.kind === 'looking_up' || (state.kind === 'at_venue' && state.overdue);
+
+/** The state of attempt `attempt` if it is still at the venue or being looked up. */
+export function inFlightAttempt(state: SeriesState, attempt: number): InFlight | null {
+  return (state.kind === 'at_venue' || state.kind === 'looking_up') && state.attempt === attempt
+    ? state
+    : null;
+}
+
+/** The next attempt's size for `remainder`: on the lot, or null below the venue's minimums. */
+export function retrySize(context: HedgeContext, remainder: Big, started: Big): Big | null {
+  const next = floorToStep(remainder, context.venue.leg.rules.lotSize);
+  const reference = context.market.hedgeReference() ?? started;
+  return next.lte(0) || !meetsVenueMinimums(next, context.venue.leg.rules, reference) ? null : next;
+}
+
+/** The IOC of one attempt: at H of the moment (else the hedge's first) less the slippage. */
+export function hedgeAttemptRequest(
+  context: HedgeContext,
+  attempt: { size: Big; attempt: number; cause: string; reference: Big },
+): PlaceOrderRequest {
+  const { venue } = context;
+  const limit = hedgeLimitPrice({
+    side: venue.side,
+    hedgeReference: context.market.hedgeReference() ?? attempt.reference,
+    maxSlippage: context.maxSlippage(),
+    tickSize: venue.leg.rules.tickSize,
+  });
+  return {
+    symbol: venue.leg.symbol,
+    side: venue.side,
+    price: formatDecimal(limit),
+    size: formatDecimal(attempt.size),
+    clientOrderId: clientOrderId(context.tradeId, {
+      kind: 'hedge',
+      makerFillId: attempt.cause,
+      attempt: attempt.attempt,
+    }),
+    lifetimeMs: Math.max(
+      MIN_ATTEMPT_LIFETIME_MS,
+      Math.floor(venue.timeoutMs * ATTEMPT_LIFETIME_SHARE),
+    ),
+  };
+}
+
+/** What a look-up of an IOC whose answer was lost found. */
+export type LostIocFate =
+  | { kind: 'found'; order: VenueOrder }
+  /** Not found once the request could no longer arrive: it never reached the venue. */
+  | { kind: 'never_placed' }
+  /** The lease is gone: the new owner reconciles. */
+  | { kind: 'abandoned' }
+  /** The hedge no longer waits for this attempt. */
+  | { kind: 'dropped' };
+
+/**
+ * Asks the venue for an IOC whose answer was lost, by its client order id,
+ * until it tells: found, it is what the venue says; not found, it was never
+ * placed, but only once `settlesByMs` has passed (epoch ms: the venue refuses
+ * the request after it). Until then nothing is concluded from it.
+ */
+export async function lostIocFate(
+  context: HedgeContext,
+  request: PlaceOrderRequest,
+  settlesByMs: number,
+  stillWaiting: () => boolean,
+): Promise<LostIocFate> {
+  for (let lookUp = 1; stillWaiting(); lookUp += 1) {
+    let waitMs = Math.min(100 * lookUp, 1_000);
+    try {
+      const order = await context.venue.client.order({
+        clientOrderId: request.clientOrderId,
+        symbol: request.symbol,
+      });
+      return { kind: 'found', order };
+    } catch (error) {
+      if (error instanceof UnknownOrderError) {
+        const now = Date.now();
+        if (notFoundMeans(now, settlesByMs) === 'never_placed') {
+          return { kind: 'never_placed' };
+        }
+        waitMs = Math.max(1, settlesByMs - now);
+      } else {
+        context.logger.warn(
+          { err: error, attempt: lookUp },
+          'hedge outcome unknown; asking the venue again',
+        );
+      }
+      if (!context.mayTouchVenue()) {
+        return { kind: 'abandoned' };
+      }
+    }
+    await sleep(waitMs);
+  }
+  return { kind: 'dropped' };
+}
+
+/** What an IOC's failure means for its hedge. */
+export type IocRefusal =
+  /** The answer was lost: the IOC may have reached the venue; look it up. */
+  | { kind: 'lost'; settlesByMs: number }
+  /** Nothing filled: retry the remainder after `delayMs`, unless `fatal` ends the hedge. */
+  | { kind: 'refused'; delayMs?: number; fatal?: HedgeResult };
+
+/** Classifies an IOC's failure (and tells the trade of a halted venue, logs a refusal). */
+export function refusalOf(error: unknown, context: HedgeContext, attempt: number): IocRefusal {
+  if (error instanceof VenueNetworkError) {
+    return {
+      kind: 'lost',
+      settlesByMs: error.settlesByMs ?? Date.now() + UNBOUNDED_REQUEST_SETTLE_MS,
+    };
+  }
+  if (error instanceof VenueAuthError) {
+    context.logger.error({ err: error }, 'hedge refused: venue credentials rejected');
+    return { kind: 'refused', fatal: 'rejected' };
+  }
+  if (error instanceof RateLimitedError) {
+    return { kind: 'refused', delayMs: error.retryAfterMs };
+  }
+  if (isVenueHalted(error)) {
+    context.onVenueHalted();
+  }
+  if (error instanceof OrderRejectedError) {
+    context.logger.warn({ reason: error.reason, attempt }, 'hedge rejected');
+  } else {
+    context.logger.warn({ err: error, attempt }, 'hedge failed');
+  }
+  return { kind: 'refused' };
+}

@@ -7,6 +7,11 @@
 // in tmp/logs/, seeds a demo trader with paper credentials, and prints how to
 // reach it. Ctrl-C stops everything and removes the copy.
 //
+// Browser sign-in: unless AUTH_JWKS_URL is set (a provider of your own), the
+// development identity provider (apps/identity-dev) runs on IDENTITY_DEV_PORT
+// and the gateway and the notifier trust its JWKS; the trader console is
+// served by the gateway at /console/.
+//
 // `npm start -- --live-dialects[=hyperliquid,aster]`: those venues run in
 // live mode (the ccxt client) against the simulator's dialect of each venue's
 // own protocol; the demo wallet is then a real key pair, funded on them
@@ -67,8 +72,31 @@ const env = {
   BUDGET_METRICS_PORT: '9462',
   WORKER_METRICS_PORT: '9463',
   VENUE_SIM_METRICS_PORT: '9469',
+  IDENTITY_DEV_PORT: '3005',
   ...process.env,
 };
+/** Without a provider of the operator's own, browsers sign in with the development one. */
+const devIdentity = !env.AUTH_JWKS_URL;
+const identityUrl = `http://127.0.0.1:${env.IDENTITY_DEV_PORT}`;
+if (devIdentity) {
+  Object.assign(env, {
+    AUTH_JWKS_URL: `${identityUrl}/.well-known/jwks.json`,
+    // What identity-dev signs and the gateway and notifier require: one environment for all three.
+    AUTH_JWT_ISSUER: env.AUTH_JWT_ISSUER ?? 'urn:sts:identity-dev',
+    AUTH_JWT_AUDIENCE: env.AUTH_JWT_AUDIENCE ?? 'spread-trading',
+    // The console runs on the gateway's origin: its SIWE messages name it.
+    IDENTITY_DEV_ALLOWED_ORIGINS:
+      env.IDENTITY_DEV_ALLOWED_ORIGINS ??
+      `http://127.0.0.1:${env.GATEWAY_PORT},http://localhost:${env.GATEWAY_PORT}`,
+  });
+}
+// What /console/config.json tells the browser. Every venue is the simulator here (even live
+// dialects), so the console may offer its development wallet.
+env.CONSOLE_NOTIFIER_WS_URL ??= `ws://127.0.0.1:${env.NOTIFIER_PORT}/api/v1/ws`;
+if (devIdentity) {
+  env.CONSOLE_IDENTITY_URL ??= identityUrl;
+}
+env.CONSOLE_PAPER ??= 'true';
 for (const venue of liveVenues) {
   env[`VENUE_${venue.toUpperCase()}_MODE`] = 'live';
   env[`VENUE_${venue.toUpperCase()}_ENDPOINT`] = `${env.VENUE_SIM_URL}/dialects/${venue}`;
@@ -83,6 +111,9 @@ try {
 }
 /** A built entry point in the fleet's copy, e.g. `apps/gateway/src/main.js`. */
 const built = (path) => join(fleetDist, path);
+// The console's bundle, built with the services (tools/build.mjs writes <out>/apps/console).
+env.CONSOLE_DIR ??= built('apps/console');
+const consoleBuilt = existsSync(join(env.CONSOLE_DIR, 'index.html'));
 
 step('creating the database if needed');
 const dbName = new URL(env.DATABASE_URL).pathname.slice(1);
@@ -152,9 +183,13 @@ const stop = () => {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
-step('starting venue-sim, budget, gateway, notifier and workers (logs in tmp/logs/)');
+step(`starting venue-sim, ${devIdentity ? 'identity-dev, ' : ''}budget, gateway, notifier and workers (logs in tmp/logs/)`);
 start('venue-sim', built('apps/venue-sim/src/main.js'));
 await waitFor('venue-sim', `${env.VENUE_SIM_URL}/venues`);
+if (devIdentity) {
+  start('identity-dev', built('apps/identity-dev/src/main.js'));
+  await waitFor('identity-dev', `${identityUrl}/healthz`);
+}
 start('budget', built('apps/budget/src/main.js'));
 start('gateway', built('apps/gateway/src/main.js'));
 start('notifier', built('apps/notifier/src/main.js'));
@@ -220,6 +255,8 @@ const demoLong = liveVenues[0] ?? 'hyperliquid';
 const demoShort = liveVenues.find((venue) => venue !== demoLong) ?? 'paradex';
 console.log(`
 The fleet is up on paper venues${liveVenues.length ? `, ${liveVenues.join(' and ')} in live mode (ccxt) against the simulator's dialects (${env.VENUE_SIM_URL}/dialects/<venue>)` : ''}.
+  Console       ${consoleBuilt ? `${gatewayUrl}/console/` : `${gatewayUrl}/console/ (not built: no index.html in ${env.CONSOLE_DIR})`}
+  Sign-in       ${devIdentity ? `${identityUrl} (identity-dev: SIWE, 15-minute JWTs; its JWKS is the gateway's AUTH_JWKS_URL)` : `your provider (AUTH_JWKS_URL=${env.AUTH_JWKS_URL})`}
   REST API      ${gatewayUrl}/api/v1        (OpenAPI: ${gatewayUrl}/api/v1/openapi.json)
   WebSocket     ws://127.0.0.1:${env.NOTIFIER_PORT}/api/v1/ws
   Venue sim     ${env.VENUE_SIM_URL}/venues  (control: ${env.VENUE_SIM_URL}/control)

@@ -1,52 +1,27 @@
-import { createHash } from 'node:crypto';
 import Big from 'big.js';
 import type { HttpReply } from '../../api/http-kit';
 import type { SignedRequest } from '../../api/order-entry';
 import type { MarketState } from '../../engine/market-state';
-import type { EngineFill, EngineOrder } from '../../engine/types';
+import type { EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
 import { engineOrderId, numericId } from '../engine-ids';
 import { LIGHTER, LighterError, type LighterAccount } from './lighter-accounts';
 import { TIME_IN_FORCE, type CancelOrderTx, type CreateOrderTx } from './lighter-tx';
-import { decimalsOf } from '../../api/wire-numbers';
-
-/** Statuses of an order the engine never held (refused before the book). */
-type UnplacedStatus = 'canceled-post-only' | 'canceled-margin-not-allowed';
-
-interface Unplaced {
-  orderIndex: number;
-  account: number;
-  wallet: string;
-  market: MarketState;
-  tx: CreateOrderTx;
-  status: UnplacedStatus;
-  createdMs: number;
-}
+import { decimalsOf, marketAt, marketIndexOf } from './lighter-markets';
+import {
+  accepted,
+  clientIndexOf,
+  orderView,
+  statusOf,
+  unplacedView,
+  type Unplaced,
+  type UnplacedStatus,
+} from './lighter-order-views';
 
 const MAX_REMEMBERED = 10_000;
 /** Order indices of orders the engine never held: above the engine's numbering. */
 const UNPLACED_BASE = 900_000_000_000_000;
-/** Each accepted transaction's place in the simulated chain (Lighter answers its hash). */
-let blockHeight = 1_000;
-
-/** Decimal places of a power-of-ten step (`0.01` → 2): Lighter scales amounts and prices by them. */
-export { decimalsOf };
-
-/** Market indices are the markets' places in the venue's profile. */
-export function marketIndexOf(venue: VenueEngine, symbol: string): number {
-  return venue.profile.markets.findIndex((m) => m.symbol === symbol);
-}
-
-export function marketAt(venue: VenueEngine, index: number): MarketState | undefined {
-  const spec = venue.profile.markets[index];
-  return spec ? venue.markets.get(spec.symbol) : undefined;
-}
-
-const txHash = (txInfo: unknown): string =>
-  createHash('sha256').update(JSON.stringify(txInfo)).digest('hex') +
-  createHash('sha256').update(String(blockHeight)).digest('hex').slice(0, 16);
-
 /**
  * Lighter's orders over the engine. `POST /api/v1/sendTx` takes a signed
  * create-order or cancel-order transaction; the venue answers its hash, and
@@ -244,147 +219,6 @@ export class LighterOrders {
     }
     this.onUnplaced(account.wallet, tx.marketIndex, unplacedView(entry));
   }
-}
-
-/** The Lighter client order index behind an engine client order id (`<index>` or `<index>~<n>`). */
-const clientIndexOf = (engineClientOrderId: string): number =>
-  Number(engineClientOrderId.split('~')[0]);
-
-function accepted(tx: CreateOrderTx | CancelOrderTx): HttpReply {
-  blockHeight += 1;
-  return {
-    status: 200,
-    body: {
-      code: 200,
-      message: '{"ratelimit": "didn\'t use volume quota"}',
-      tx_hash: txHash(tx),
-      predicted_execution_time_ms: Date.now() + 1,
-    },
-  };
-}
-
-function statusOf(order: EngineOrder): string {
-  switch (order.status) {
-    case 'open':
-    case 'partially_filled':
-      return 'open';
-    case 'filled':
-      return 'filled';
-    case 'canceled':
-      return order.type === 'ioc' ? 'canceled-not-enough-liquidity' : 'canceled';
-  }
-}
-
-interface OrderFacts {
-  orderIndex: number;
-  clientOrderIndex: number;
-  marketIndex: number;
-  account: number;
-  size: string;
-  price: string;
-  nonce: number;
-  remaining: string;
-  isAsk: boolean;
-  filled: string;
-  filledQuote: string;
-  timeInForce: string;
-  status: string;
-  createdMs: number;
-  updatedMs: number;
-}
-
-function orderView(facts: OrderFacts) {
-  const seconds = (ms: number) => Math.floor(ms / 1000);
-  return {
-    order_index: facts.orderIndex,
-    client_order_index: facts.clientOrderIndex,
-    order_id: String(facts.orderIndex),
-    client_order_id: String(facts.clientOrderIndex),
-    market_index: facts.marketIndex,
-    owner_account_index: facts.account,
-    initial_base_amount: facts.size,
-    price: facts.price,
-    nonce: facts.nonce,
-    remaining_base_amount: facts.remaining,
-    is_ask: facts.isAsk,
-    base_size: 0,
-    base_price: 0,
-    filled_base_amount: facts.filled,
-    filled_quote_amount: facts.filledQuote,
-    side: '',
-    type: 'limit',
-    time_in_force: facts.timeInForce,
-    reduce_only: false,
-    trigger_price: '0.00',
-    order_expiry:
-      facts.timeInForce === 'immediate-or-cancel' ? 0 : facts.createdMs + 28 * 86_400_000,
-    status: facts.status,
-    trigger_status: 'na',
-    trigger_time: 0,
-    parent_order_index: 0,
-    parent_order_id: '0',
-    block_height: blockHeight,
-    timestamp: seconds(facts.updatedMs),
-    created_at: seconds(facts.createdMs),
-    updated_at: seconds(facts.updatedMs),
-  };
-}
-
-function unplacedView(entry: Unplaced) {
-  const { market, tx } = entry;
-  const priceScale = new Big(10).pow(decimalsOf(market.spec.tickSize));
-  const sizeScale = new Big(10).pow(decimalsOf(market.spec.lotSize));
-  const zero = (0).toFixed(decimalsOf(market.spec.lotSize));
-  return orderView({
-    orderIndex: entry.orderIndex,
-    clientOrderIndex: tx.clientOrderIndex,
-    marketIndex: tx.marketIndex,
-    account: entry.account,
-    size: new Big(tx.baseAmount).div(sizeScale).toFixed(decimalsOf(market.spec.lotSize)),
-    price: new Big(tx.price).div(priceScale).toFixed(decimalsOf(market.spec.tickSize)),
-    nonce: tx.nonce,
-    remaining: zero,
-    isAsk: tx.isAsk,
-    filled: zero,
-    filledQuote: '0.000000',
-    timeInForce: tx.timeInForce === TIME_IN_FORCE.ioc ? 'immediate-or-cancel' : 'post-only',
-    status: entry.status,
-    createdMs: entry.createdMs,
-    updatedMs: entry.createdMs,
-  });
-}
-
-/** One of the account's fills as Lighter's trade reads and the account trade stream give it. */
-export function lighterTrade(venue: VenueEngine, fill: EngineFill, accountIndex: number) {
-  const market = venue.market(fill.symbol);
-  const price = market.price.toBig(fill.priceTicks);
-  const size = market.lot.toBig(fill.lots);
-  const value = price.times(size);
-  const buy = fill.side === 'buy';
-  const maker = fill.liquidity === 'maker';
-  const orderIndex = numericId(fill.orderId);
-  const clientIndex = clientIndexOf(fill.clientOrderId);
-  // Lighter states fees in millionths of the trade's value.
-  const rate = value.gt(0) ? fill.fee.div(value).times(1_000_000).round(0).toNumber() : 0;
-  return {
-    trade_id: numericId(fill.fillId),
-    tx_hash: createHash('sha256').update(fill.fillId).digest('hex'),
-    type: 'trade',
-    market_id: marketIndexOf(venue, fill.symbol),
-    size: market.lot.format(fill.lots),
-    price: market.price.format(fill.priceTicks),
-    usd_amount: value.toFixed(6),
-    ask_id: buy ? 0 : orderIndex,
-    bid_id: buy ? orderIndex : 0,
-    ask_client_id: buy ? 0 : clientIndex,
-    bid_client_id: buy ? clientIndex : 0,
-    ask_account_id: buy ? 0 : accountIndex,
-    bid_account_id: buy ? accountIndex : 0,
-    is_maker_ask: buy !== maker,
-    block_height: blockHeight,
-    timestamp: fill.tsMs,
-    ...(maker ? { maker_fee: rate } : { taker_fee: rate }),
-  };
 }
 
 export { LIGHTER };

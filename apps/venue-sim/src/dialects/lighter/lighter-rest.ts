@@ -1,18 +1,18 @@
-import Big from 'big.js';
 import { AnswerLost, type HttpReply, type RequestContext, type Router } from '../../api/http-kit';
 import type { SignedRequest } from '../../api/order-entry';
 import type { MarketState } from '../../engine/market-state';
-import { freeMargin } from '../../engine/order-validation';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
 import { LIGHTER, LighterAccounts, LighterError, type LighterAccount } from './lighter-accounts';
-import { LighterOrders, decimalsOf, lighterTrade, marketAt, marketIndexOf } from './lighter-orders';
+import { marketAt, marketIndexOf } from './lighter-markets';
+import { lighterTrade } from './lighter-order-views';
+import { LighterOrders } from './lighter-orders';
+import { USDC_ASSET, accountView, marketDetails } from './lighter-views';
 import { TX_TYPE, parseCancelOrder, parseCreateOrder, readSendTx } from './lighter-tx';
 import { hourlyFundingRate } from '../../api/wire-numbers';
 
 const BASE = `/dialects/${LIGHTER}`;
 const API = `${BASE}/api/v1`;
-const USDC_ASSET_ID = 3;
 /** Accepted transactions remembered for `_sim/txs` (the tests' view of what was sent). */
 const LOGGED_TXS = 10_000;
 
@@ -47,6 +47,15 @@ export class LighterRest {
   }
 
   addRoutes(router: Router): void {
+    this.addMarketRoutes(router);
+    this.addAccountRoutes(router);
+    router.add('POST', `${API}/sendTx`, (context) => this.sendTx(context));
+    this.addSimRoutes(router);
+    this.addAuthenticatedReads(router);
+  }
+
+  /** Public market data: markets, the collateral asset, funding rates, a market's book. */
+  private addMarketRoutes(router: Router): void {
     router.add('GET', `${API}/orderBookDetails`, () =>
       ok({
         order_book_details: [...this.venue().markets.values()].map((market) =>
@@ -55,22 +64,7 @@ export class LighterRest {
         spot_order_book_details: [],
       }),
     );
-    router.add('GET', `${API}/assetDetails`, () =>
-      ok({
-        asset_details: [
-          {
-            asset_id: USDC_ASSET_ID,
-            symbol: 'USDC',
-            l1_decimals: 6,
-            decimals: 6,
-            min_transfer_amount: '1',
-            min_withdrawal_amount: '1',
-            margin_mode: 'enabled',
-            index_price: '1',
-          },
-        ],
-      }),
-    );
+    router.add('GET', `${API}/assetDetails`, () => ok({ asset_details: [USDC_ASSET] }));
     router.add('GET', `${API}/funding-rates`, () =>
       ok({
         funding_rates: [...this.venue().markets.values()].map((market) => ({
@@ -94,6 +88,10 @@ export class LighterRest {
         }));
       return ok({ asks: side(market.book.asks), bids: side(market.book.bids) });
     });
+  }
+
+  /** Public account reads (by L1 address or index) and an API key's next nonce. */
+  private addAccountRoutes(router: Router): void {
     router.add('GET', `${API}/accountsByL1Address`, (context) => {
       const account = this.accounts.ofWallet(context.query.get('l1_address') ?? '');
       if (!account) {
@@ -124,7 +122,10 @@ export class LighterRest {
         return ok({ nonce: Math.max(key.floor, ...key.nonces, 0) + 1 });
       }),
     );
-    router.add('POST', `${API}/sendTx`, (context) => this.sendTx(context));
+  }
+
+  /** The simulator's own: registering an API key, the transactions an account sent. */
+  private addSimRoutes(router: Router): void {
     router.add('POST', `${BASE}/_sim/api-keys`, (context) =>
       this.answer(async () => {
         const body = JSON.parse(context.rawBody || '{}') as Record<string, unknown>;
@@ -143,7 +144,10 @@ export class LighterRest {
       const account = Number(context.query.get('account'));
       return { status: 200, body: { txs: this.txs.filter((tx) => tx.account === account) } };
     });
+  }
 
+  /** Reads with the auth token ccxt's signer makes: active and inactive orders, trades. */
+  private addAuthenticatedReads(router: Router): void {
     const read = (
       path: string,
       answer: (venue: VenueEngine, account: LighterAccount, context: RequestContext) => unknown,
@@ -272,88 +276,4 @@ export class LighterRest {
   private venue(): VenueEngine {
     return this.deps.world().venue(LIGHTER);
   }
-}
-
-function marketDetails(venue: VenueEngine, market: MarketState) {
-  const { spec } = market;
-  const mark = market.markPrice();
-  return {
-    symbol: spec.symbol,
-    market_id: marketIndexOf(venue, spec.symbol),
-    market_type: 'perp',
-    status: 'active',
-    taker_fee: new Big(venue.profile.takerFeeBps).div(10_000).toFixed(4),
-    maker_fee: new Big(venue.profile.makerFeeBps).div(10_000).toFixed(4),
-    liquidation_fee: '0.01',
-    min_base_amount: spec.minSize,
-    min_quote_amount: spec.minNotional ?? '0',
-    order_quote_limit: '281474976.710655',
-    supported_size_decimals: decimalsOf(spec.lotSize),
-    supported_price_decimals: decimalsOf(spec.tickSize),
-    supported_quote_decimals: 6,
-    size_decimals: decimalsOf(spec.lotSize),
-    price_decimals: decimalsOf(spec.tickSize),
-    quote_multiplier: 1,
-    default_initial_margin_fraction: Math.round(10_000 / spec.maxLeverage),
-    min_initial_margin_fraction: Math.round(10_000 / spec.maxLeverage),
-    maintenance_margin_fraction: Math.round(5_000 / spec.maxLeverage),
-    closeout_margin_fraction: Math.round(3_000 / spec.maxLeverage),
-    last_trade_price: mark.toFixed(),
-    daily_trades_count: 0,
-    daily_base_token_volume: 0,
-    daily_quote_token_volume: spec.volume24hUsd,
-    daily_price_low: mark.toNumber(),
-    daily_price_high: mark.toNumber(),
-    daily_price_change: 0,
-    open_interest: new Big(spec.openInterestUsd).div(mark).round(4).toNumber(),
-  };
-}
-
-function accountView(venue: VenueEngine, account: LighterAccount) {
-  const engine = venue.accounts.get(account.wallet);
-  const marks = venue.marks();
-  const collateral = engine
-    ? engine.collateral.plus(engine.realizedPnl).minus(engine.feesPaid)
-    : new Big(0);
-  const positions = engine
-    ? [...engine.positions].map(([symbol, position]) => {
-        const mark = marks.get(symbol) ?? venue.market(symbol).markPrice();
-        const size = position.size.abs();
-        return {
-          market_id: marketIndexOf(venue, symbol),
-          symbol,
-          initial_margin_fraction: (100 / venue.market(symbol).spec.maxLeverage).toFixed(2),
-          open_order_count: 0,
-          pending_order_count: 0,
-          position_tied_order_count: 0,
-          sign: position.size.gte(0) ? 1 : -1,
-          position: size.toFixed(),
-          avg_entry_price: position.entryPrice.round(8).toFixed(),
-          position_value: size.times(mark).round(6).toFixed(),
-          unrealized_pnl: engine.unrealizedPnl(symbol, mark).round(6).toFixed(),
-          realized_pnl: '0',
-          liquidation_price: '0',
-          margin_mode: 0,
-          allocated_margin: '0',
-        };
-      })
-    : [];
-  return {
-    code: 0,
-    account_type: 0,
-    index: account.index,
-    l1_address: account.wallet,
-    status: 1,
-    collateral: collateral.round(6).toFixed(),
-    available_balance: freeMargin(venue, account.wallet).round(6).toFixed(),
-    positions,
-    assets: [
-      {
-        symbol: 'USDC',
-        asset_id: USDC_ASSET_ID,
-        balance: collateral.round(6).toFixed(),
-        locked_balance: '0',
-      },
-    ],
-  };
 }

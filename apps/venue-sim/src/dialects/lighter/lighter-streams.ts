@@ -3,27 +3,25 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData } from 'ws';
 import { StreamConnection } from '../../api/stream-connection';
-import type { MarketState } from '../../engine/market-state';
 import type { EngineFill, EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
 import { DialectSockets, refuseUpgrade } from '../dialect-sockets';
 import { LIGHTER, LighterError, type LighterAccounts } from './lighter-accounts';
-import { lighterTrade, marketAt, marketIndexOf, type LighterOrders } from './lighter-orders';
+import { marketAt, marketIndexOf } from './lighter-markets';
+import {
+  bookFrame,
+  levelsOf,
+  nextLevels,
+  wireLevels,
+  type BookSubscription,
+} from './lighter-book-frames';
+import { lighterTrade } from './lighter-order-views';
+import type { LighterOrders } from './lighter-orders';
 
 const STREAM_PATH = `/dialects/${LIGHTER}/stream`;
-const BOOK_LEVELS = 50;
 /** Recent trades a new account trade subscription starts with. */
 const TRADE_SNAPSHOT = 50;
-
-type Levels = Map<string, string>;
-
-interface BookSubscription {
-  market: MarketState;
-  /** What this socket was last told of each side: price → size. */
-  bids: Levels;
-  asks: Levels;
-}
 
 interface LighterSocket {
   connection: StreamConnection;
@@ -166,65 +164,66 @@ export class LighterStreams {
   private subscribe(entry: LighterSocket, channel: string, auth: unknown): void {
     const [name, id] = channel.split('/');
     if (name === 'order_book') {
-      const market = marketAt(this.venue(), Number(id));
-      if (!market || id === undefined || id === '') {
-        throw new LighterError(400, 30004, 'Invalid Channel');
-      }
-      const subscription: BookSubscription = { market, bids: new Map(), asks: new Map() };
-      entry.books.set(Number(id), subscription);
-      const bids = levelsOf(market, 'bids');
-      const asks = levelsOf(market, 'asks');
-      subscription.bids = bids;
-      subscription.asks = asks;
-      entry.offset += 1;
-      this.send(entry, {
-        channel: `order_book:${id}`,
-        offset: entry.offset,
-        order_book: {
-          code: 0,
-          asks: wireLevels(asks),
-          bids: wireLevels(bids),
-          offset: entry.offset,
-          nonce: entry.offset,
-        },
-        timestamp: Date.now(),
-        type: 'subscribed/order_book',
-      });
-      return;
+      return this.subscribeBook(entry, id);
     }
     if (name === 'account_all_orders') {
-      const account = this.deps.accounts.ofAuthToken(typeof auth === 'string' ? auth : undefined);
-      if (String(account.index) !== id) {
-        throw new LighterError(403, 20013, 'invalid auth token');
-      }
-      this.checkOpen(account.wallet);
-      entry.orders = { index: account.index, wallet: account.wallet };
-      this.send(entry, {
-        channel: `account_all_orders:${id}`,
-        orders: {},
-        type: 'subscribed/account_all_orders',
-      });
-      return;
+      return this.subscribeOrders(entry, id, auth);
     }
     if (name === 'account_all_trades') {
-      const account = this.deps.accounts.ofIndex(id);
-      this.checkOpen(account.wallet);
-      entry.trades = { index: account.index, wallet: account.wallet };
-      const trades: Record<string, unknown[]> = {};
-      for (const fill of this.venue()
-        .registry.fillsSince(account.wallet, 0)
-        .slice(-TRADE_SNAPSHOT)) {
-        const trade = lighterTrade(this.venue(), fill, account.index);
-        (trades[trade.market_id] ??= []).push(trade);
-      }
-      this.send(entry, {
-        channel: `account_all_trades:${id}`,
-        trades,
-        type: 'subscribed/account_all_trades',
-      });
-      return;
+      return this.subscribeTrades(entry, id);
     }
     throw new LighterError(400, 30004, 'Invalid Channel');
+  }
+
+  /** `order_book/<market>`: the top levels now, then each change. */
+  private subscribeBook(entry: LighterSocket, id: string | undefined): void {
+    const market = marketAt(this.venue(), Number(id));
+    if (!market || id === undefined || id === '') {
+      throw new LighterError(400, 30004, 'Invalid Channel');
+    }
+    const subscription: BookSubscription = {
+      market,
+      bids: levelsOf(market, 'bids'),
+      asks: levelsOf(market, 'asks'),
+    };
+    entry.books.set(Number(id), subscription);
+    entry.offset += 1;
+    this.send(
+      entry,
+      bookFrame(id, entry.offset, wireLevels(subscription), 'subscribed/order_book'),
+    );
+  }
+
+  /** `account_all_orders/<account>`: only with the account's auth token. */
+  private subscribeOrders(entry: LighterSocket, id: string | undefined, auth: unknown): void {
+    const account = this.deps.accounts.ofAuthToken(typeof auth === 'string' ? auth : undefined);
+    if (String(account.index) !== id) {
+      throw new LighterError(403, 20013, 'invalid auth token');
+    }
+    this.checkOpen(account.wallet);
+    entry.orders = { index: account.index, wallet: account.wallet };
+    this.send(entry, {
+      channel: `account_all_orders:${id}`,
+      orders: {},
+      type: 'subscribed/account_all_orders',
+    });
+  }
+
+  /** `account_all_trades/<account>`: the recent trades by market, then each new one. */
+  private subscribeTrades(entry: LighterSocket, id: string | undefined): void {
+    const account = this.deps.accounts.ofIndex(id);
+    this.checkOpen(account.wallet);
+    entry.trades = { index: account.index, wallet: account.wallet };
+    const trades: Record<string, unknown[]> = {};
+    for (const fill of this.venue().registry.fillsSince(account.wallet, 0).slice(-TRADE_SNAPSHOT)) {
+      const trade = lighterTrade(this.venue(), fill, account.index);
+      (trades[trade.market_id] ??= []).push(trade);
+    }
+    this.send(entry, {
+      channel: `account_all_trades:${id}`,
+      trades,
+      type: 'subscribed/account_all_trades',
+    });
   }
 
   private unsubscribe(entry: LighterSocket, channel: string): void {
@@ -247,30 +246,13 @@ export class LighterStreams {
   }
 
   private sendBookChanges(entry: LighterSocket, subscription: BookSubscription): void {
-    const bids = levelsOf(subscription.market, 'bids');
-    const asks = levelsOf(subscription.market, 'asks');
-    const changedBids = changes(subscription.bids, bids);
-    const changedAsks = changes(subscription.asks, asks);
-    subscription.bids = bids;
-    subscription.asks = asks;
-    if (changedBids.length === 0 && changedAsks.length === 0) {
+    const changed = nextLevels(subscription);
+    if (!changed) {
       return;
     }
     entry.offset += 1;
     const id = marketIndexOf(this.venue(), subscription.market.spec.symbol);
-    this.send(entry, {
-      channel: `order_book:${id}`,
-      offset: entry.offset,
-      order_book: {
-        code: 0,
-        asks: changedAsks,
-        bids: changedBids,
-        offset: entry.offset,
-        nonce: entry.offset,
-      },
-      timestamp: Date.now(),
-      type: 'update/order_book',
-    });
+    this.send(entry, bookFrame(id, entry.offset, changed, 'update/order_book'));
   }
 
   private sendOrders(
@@ -297,30 +279,4 @@ export class LighterStreams {
   private venue(): VenueEngine {
     return this.deps.world().venue(LIGHTER);
   }
-}
-
-function levelsOf(market: MarketState, side: 'bids' | 'asks'): Levels {
-  const levels: Levels = new Map();
-  for (const level of market.book[side].top(BOOK_LEVELS)) {
-    levels.set(market.price.format(level.priceTicks), market.lot.format(level.totalLots));
-  }
-  return levels;
-}
-
-const wireLevels = (levels: Levels) => [...levels].map(([price, size]) => ({ price, size }));
-
-/** The levels that changed from `before` to `after`; a level gone is sent with size 0. */
-function changes(before: Levels, after: Levels): Array<{ price: string; size: string }> {
-  const changed: Array<{ price: string; size: string }> = [];
-  for (const [price, size] of after) {
-    if (before.get(price) !== size) {
-      changed.push({ price, size });
-    }
-  }
-  for (const price of before.keys()) {
-    if (!after.has(price)) {
-      changed.push({ price, size: '0' });
-    }
-  }
-  return changed;
 }

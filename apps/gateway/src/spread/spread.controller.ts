@@ -1,7 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '@sts/auth';
-import { AppError } from '@sts/platform';
 import { ReadSpreadUseCase, type SpreadView } from './read-spread.use-case';
 import { SpreadMarketParam, SpreadQuery } from './spread.request';
 
@@ -16,12 +15,6 @@ export class SpreadController {
     summary: "The spread a trade's terms would see now, and whether its condition holds",
   })
   spread(@Param() params: SpreadMarketParam, @Query() query: SpreadQuery): Promise<SpreadView> {
-    if ((query.target_spread === undefined) !== (query.spread_condition === undefined)) {
-      throw new AppError(
-        'invalid_request',
-        'target_spread and spread_condition are given together or not at all',
-      );
-    }
     return this.readSpread.execute({
       market: params.market,
       longExchange: query.long_exchange,

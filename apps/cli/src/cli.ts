@@ -31,11 +31,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 
   /** Wraps an action: settings and client from the environment, refusals to exit code 1. */
-  const run =
-    <A extends unknown[]>(
-      action: (client: StsClient, settings: Settings, ...args: A) => Promise<number | void>,
-    ) =>
-    async (...args: A) => {
+  const run: Run =
+    (action) =>
+    async (...args) => {
       const settings = settingsOf(io, Boolean(program.opts()['json']));
       const client = new StsClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey });
       try {
@@ -45,8 +43,34 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         reportFailure(io, settings, error);
       }
     };
-
   const trades = program.command('trades').description('create, read, amend, cancel, watch');
+  addCreateCommand(trades, run, io);
+  addTradeCommands(trades, run, io);
+  addEventsCommand(program, run, io);
+  addAccountCommands(program, run, io);
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) {
+      throw error;
+    }
+    return error.code === 'commander.helpDisplayed' || error.code === 'commander.help'
+      ? EXIT.ok
+      : EXIT.usage;
+  }
+  return exitCode;
+}
+
+type Action<A extends unknown[]> = (
+  client: StsClient,
+  settings: Settings,
+  ...args: A
+) => Promise<number | void>;
+type Run = <A extends unknown[]>(action: Action<A>) => (...args: A) => Promise<void>;
+
+/** `trades create`: terms from a JSON file, flags override. */
+function addCreateCommand(trades: Command, run: Run, io: CliIo): void {
   trades
     .command('create')
     .description('submit a trade (terms from --file JSON, flags override)')
@@ -68,6 +92,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .action(
       run((client, settings, flags: CreateFlags) => createTrade(client, settings, io, flags)),
     );
+}
+
+/** `trades list|show|amend|cancel|watch`. */
+function addTradeCommands(trades: Command, run: Run, io: CliIo): void {
   trades
     .command('list')
     .description('your 50 most recent trades')
@@ -106,6 +134,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         }),
       ),
     );
+}
+
+/** `events`: the execution log, once or followed. */
+function addEventsCommand(program: Command, run: Run, io: CliIo): void {
   program
     .command('events <trade-id>')
     .description('the execution log')
@@ -126,6 +158,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         }
       }),
     );
+}
+
+/** `markets`, `wallets`, `credentials`, `maintenance`: the account's and the venues' reads. */
+function addAccountCommands(program: Command, run: Run, io: CliIo): void {
   program
     .command('markets')
     .description('market universes of exchanges')
@@ -148,18 +184,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .command('maintenance')
     .description('maintenance flags')
     .action(run((client, settings) => listMaintenance(client, settings, io)));
-
-  try {
-    await program.parseAsync(argv, { from: 'user' });
-  } catch (error) {
-    if (!(error instanceof CommanderError)) {
-      throw error;
-    }
-    return error.code === 'commander.helpDisplayed' || error.code === 'commander.help'
-      ? EXIT.ok
-      : EXIT.usage;
-  }
-  return exitCode;
 }
 
 function reportFailure(io: CliIo, settings: Settings, error: unknown): void {

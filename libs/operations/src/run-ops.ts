@@ -13,6 +13,11 @@ export interface OpsResult {
   output: Record<string, unknown> | unknown[];
 }
 
+/** Wraps a command's action: its result goes to `done`, errors propagate to runOps. */
+type Run = <A extends unknown[]>(
+  action: (...args: A) => Promise<unknown>,
+) => (...args: A) => Promise<void>;
+
 function buildProgram(context: () => OpsContext, done: (result: unknown) => void): Command {
   const program = new Command('ops')
     .description(
@@ -24,11 +29,17 @@ function buildProgram(context: () => OpsContext, done: (result: unknown) => void
     )
     .exitOverride()
     .configureOutput({ writeOut: () => undefined, writeErr: () => undefined });
-  const run =
-    <A extends unknown[]>(action: (...args: A) => Promise<unknown>) =>
-    async (...args: A) =>
+  const run: Run =
+    (action) =>
+    async (...args) =>
       done(await action(...args));
+  addAccountCommands(program, context, run);
+  addSwitchCommands(program, context, run);
+  return program;
+}
 
+/** Users, wallets, API keys and venue credentials. */
+function addAccountCommands(program: Command, context: () => OpsContext, run: Run): void {
   const users = program.command('users').description('user accounts');
   users
     .command('create')
@@ -83,7 +94,10 @@ function buildProgram(context: () => OpsContext, done: (result: unknown) => void
           }),
       ),
     );
+}
 
+/** Maintenance, the kill switch and the database's migrations. */
+function addSwitchCommands(program: Command, context: () => OpsContext, run: Run): void {
   program
     .command('maintenance')
     .command('set')
@@ -110,7 +124,6 @@ function buildProgram(context: () => OpsContext, done: (result: unknown) => void
     .command('db')
     .command('migrate')
     .action(run(() => migrate(context())));
-  return program;
 }
 
 /** Runs one operator command; importable so tests drive the real tool in-process. */

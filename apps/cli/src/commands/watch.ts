@@ -49,25 +49,7 @@ export async function watchTrade(
   tradeId: string,
   options: WatchOptions,
 ): Promise<number> {
-  let wake: () => void = () => undefined;
-  const stream = settings.apiKey
-    ? new StsEventStream({ url: settings.wsUrl, apiKey: settings.apiKey })
-    : undefined;
-  const listening = (async () => {
-    if (!stream) {
-      return;
-    }
-    stream.subscribe(tradeId);
-    try {
-      for await (const event of stream) {
-        if ('trade_id' in event) {
-          wake();
-        }
-      }
-    } catch {
-      // the socket ended for good: reading the API on the interval goes on
-    }
-  })();
+  const wakeups = new Wakeups(settings, tradeId);
   const printer = new WatchPrinter(io);
   let status: TradeStatus | undefined;
   let filled: string | undefined;
@@ -84,26 +66,78 @@ export async function watchTrade(
         lastSequence = await printEvents(client, settings, printer, tradeId, lastSequence);
       }
       if (TERMINAL_STATUSES.has(trade.status)) {
-        const exitCode = exitCodeOf(trade.status);
-        if (settings.json) {
-          printJson(io, { type: 'end', trade_id: tradeId, status, exit_code: exitCode });
-        } else {
-          const reason = trade.failure_reason ? `: ${trade.failure_reason}` : '';
-          printer.end(`trade ${tradeId} ${trade.status}${reason}`);
-        }
-        return exitCode;
+        return reportEnd(io, printer, settings, trade);
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.intervalMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      await wakeups.wait(options.intervalMs);
     }
   } finally {
-    stream?.close();
-    await listening;
+    await wakeups.close();
+  }
+}
+
+/** The last line of a watch, and the exit code of the trade's end. */
+function reportEnd(io: CliIo, printer: WatchPrinter, settings: Settings, trade: Trade): number {
+  const exitCode = exitCodeOf(trade.status);
+  if (settings.json) {
+    printJson(io, {
+      type: 'end',
+      trade_id: trade.trade_id,
+      status: trade.status,
+      exit_code: exitCode,
+    });
+  } else {
+    const reason = trade.failure_reason ? `: ${trade.failure_reason}` : '';
+    printer.end(`trade ${trade.trade_id} ${trade.status}${reason}`);
+  }
+  return exitCode;
+}
+
+/**
+ * The notifier's events of one trade as wake-ups (none without an API key:
+ * the interval alone). A socket that ends for good leaves the interval.
+ */
+class Wakeups {
+  private wake: () => void = () => undefined;
+  private readonly stream?: StsEventStream;
+  private readonly listening: Promise<void>;
+
+  constructor(settings: Settings, tradeId: string) {
+    this.stream = settings.apiKey
+      ? new StsEventStream({ url: settings.wsUrl, apiKey: settings.apiKey })
+      : undefined;
+    this.listening = this.listen(tradeId);
+  }
+
+  /** Resolves after `ms`, or at once when an event of the trade arrives. */
+  wait(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    this.stream?.close();
+    await this.listening;
+  }
+
+  private async listen(tradeId: string): Promise<void> {
+    if (!this.stream) {
+      return;
+    }
+    this.stream.subscribe(tradeId);
+    try {
+      for await (const event of this.stream) {
+        if ('trade_id' in event) {
+          this.wake();
+        }
+      }
+    } catch {
+      // the socket ended for good: reading the API on the interval goes on
+    }
   }
 }
 

@@ -15,6 +15,27 @@ import { ChangeFeed } from './change-feed';
 import { GATEWAY_CONFIG, NATS_CONNECTION } from './tokens';
 
 /**
+ * The gateway's Postgres, migrated first when MIGRATE_ON_START asks for it.
+ * Request queries are bounded (EDGE_POSTGRES_LIMITS): a lost Postgres is a
+ * 503, not a hang; migrations may run longer than a request's statement
+ * limit, so they get their own connection.
+ */
+async function openDataSource(settings: GatewayConfig['settings']): Promise<DataSource> {
+  const dataSource = createEdgeDataSource(settings.databaseUrl, 'sts-gateway');
+  if (settings.migrateOnStart) {
+    const migrator = createDataSource(settings.databaseUrl, 'sts-gateway-migrate');
+    await migrator.initialize();
+    try {
+      await runMigrations(migrator);
+    } finally {
+      await migrator.destroy();
+    }
+  }
+  await dataSource.initialize();
+  return dataSource;
+}
+
+/**
  * Connections every gateway module shares: Postgres (migrated at boot under an
  * advisory lock), NATS, the credential cipher, the authenticator, and the
  * feed of committed changes that keeps the per-request caches exact.
@@ -36,22 +57,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
         { provide: GATEWAY_CONFIG, useValue: config },
         {
           provide: DataSource,
-          useFactory: async () => {
-            // Request queries are bounded (EDGE_POSTGRES_LIMITS): a lost Postgres is a 503, not a hang.
-            const dataSource = createEdgeDataSource(settings.databaseUrl, 'sts-gateway');
-            if (settings.migrateOnStart) {
-              // Migrations may run longer than a request's statement limit: their own connection.
-              const migrator = createDataSource(settings.databaseUrl, 'sts-gateway-migrate');
-              await migrator.initialize();
-              try {
-                await runMigrations(migrator);
-              } finally {
-                await migrator.destroy();
-              }
-            }
-            await dataSource.initialize();
-            return dataSource;
-          },
+          useFactory: () => openDataSource(settings),
         },
         {
           provide: NATS_CONNECTION,

@@ -14,6 +14,7 @@ import {
 } from '@sts/platform';
 import { CredentialMonitor } from './auth/credential-monitor';
 import { loadNotifierSettings } from './config/load-notifier-settings';
+import type { NotifierSettings } from './config/notifier.settings';
 import { ConnectionRegistry } from './connections/connection-registry';
 import { EventsSubscriber } from './events.subscriber';
 import { EventFanout } from './fanout/event-fanout';
@@ -49,6 +50,54 @@ async function watchNats(nats: NatsConnection, log: Logger): Promise<void> {
   }
 }
 
+/** The notifier's parts, wired on open connections. */
+interface NotifierParts {
+  registry: ConnectionRegistry;
+  credentials: CredentialMonitor;
+  heartbeat: Heartbeat;
+  subscriber: EventsSubscriber;
+  health: HealthCheck;
+  metrics: ReturnType<typeof notifierMetrics>;
+  gateway: WsGateway;
+}
+
+function assemble(
+  settings: NotifierSettings,
+  dataSource: DataSource,
+  nats: NatsConnection,
+  log: Logger,
+): NotifierParts {
+  const registry = new ConnectionRegistry();
+  const authenticator = new RequestAuthenticator(dataSource, settings.auth);
+  const credentials = new CredentialMonitor(registry, authenticator, settings.authRecheckMs, log);
+  const heartbeat = new Heartbeat(registry, settings.heartbeatIntervalMs, log);
+  const subscriber = new EventsSubscriber(
+    nats,
+    settings.natsPrefix,
+    new EventFanout(registry, log),
+    log,
+  );
+  const health = new HealthCheck(dataSource, new NatsLink(nats), registry);
+  const metrics = notifierMetrics(registry);
+  const gateway = new WsGateway({
+    settings,
+    registry,
+    authenticate: new AuthenticateSocket(authenticator),
+    subscribe: new SubscribeTrades(
+      registry,
+      new TradeOwnershipReader(dataSource),
+      settings.maxTradeSubscriptions,
+      log,
+    ),
+    unsubscribe: new UnsubscribeTrades(registry),
+    credentials,
+    health,
+    log,
+    onAnswered: (route, status, seconds) => metrics.recordAnswered(route, status, seconds),
+  });
+  return { registry, credentials, heartbeat, subscriber, health, metrics, gateway };
+}
+
 /**
  * Starts one notifier replica: Postgres (credentials and trade ownership),
  * NATS (the events stream) and the WebSocket server. Any number of replicas
@@ -71,66 +120,15 @@ export async function startNotifier(
     nats = await connectNats({ url: settings.natsUrl, name: instanceId });
     void watchNats(nats, log);
 
-    const registry = new ConnectionRegistry();
-    const authenticator = new RequestAuthenticator(dataSource, settings.auth);
-    const credentials = new CredentialMonitor(registry, authenticator, settings.authRecheckMs, log);
-    const heartbeat = new Heartbeat(registry, settings.heartbeatIntervalMs, log);
-    const subscriber = new EventsSubscriber(
-      nats,
-      settings.natsPrefix,
-      new EventFanout(registry, log),
-      log,
-    );
-    const health = new HealthCheck(dataSource, new NatsLink(nats), registry);
-    const metrics = notifierMetrics(registry);
-    const gateway = new WsGateway({
-      settings,
-      registry,
-      authenticate: new AuthenticateSocket(authenticator),
-      subscribe: new SubscribeTrades(
-        registry,
-        new TradeOwnershipReader(dataSource),
-        settings.maxTradeSubscriptions,
-        log,
-      ),
-      unsubscribe: new UnsubscribeTrades(registry),
-      credentials,
-      health,
-      log,
-      onAnswered: (route, status, seconds) => metrics.recordAnswered(route, status, seconds),
-    });
-
-    await subscriber.start();
-    const address = await gateway.listen(settings.port, settings.host);
-    credentials.start();
-    heartbeat.start();
+    const parts = assemble(settings, dataSource, nats, log);
+    await parts.subscriber.start();
+    const address = await parts.gateway.listen(settings.port, settings.host);
+    parts.credentials.start();
+    parts.heartbeat.start();
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `ws://${host}:${address.port}${WS_PATH}`;
     log.info({ port: address.port, url, nats_prefix: settings.natsPrefix }, 'notifier listening');
-
-    const openedDataSource = dataSource;
-    const openedNats = nats;
-    let closing: Promise<void> | undefined;
-    return {
-      port: address.port,
-      url,
-      connections: () => registry.size,
-      metrics: metrics.registry,
-      readiness: async () => {
-        const { healthy, body } = await health.report();
-        const checks = { notifier: closing ? 'draining' : 'up', ...body.checks };
-        return { ready: healthy && !closing, checks };
-      },
-      close: () =>
-        (closing ??= (async () => {
-          await Promise.all([heartbeat.stop(), credentials.stop()]);
-          await subscriber.stop();
-          await gateway.close();
-          await openedNats.drain().catch(() => undefined);
-          await openedDataSource.destroy().catch(() => undefined);
-          log.info('notifier stopped');
-        })()),
-    };
+    return running(parts, { port: address.port, url }, { dataSource, nats }, log);
   } catch (error) {
     await nats?.close().catch(() => undefined);
     if (dataSource?.isInitialized) {
@@ -138,4 +136,34 @@ export async function startNotifier(
     }
     throw error;
   }
+}
+
+/** The handle of a started notifier; close() stops the parts in order, once. */
+function running(
+  parts: NotifierParts,
+  listening: { port: number; url: string },
+  opened: { dataSource: DataSource; nats: NatsConnection },
+  log: Logger,
+): RunningNotifier {
+  const { registry, credentials, heartbeat, subscriber, health, metrics, gateway } = parts;
+  let closing: Promise<void> | undefined;
+  return {
+    ...listening,
+    connections: () => registry.size,
+    metrics: metrics.registry,
+    readiness: async () => {
+      const { healthy, body } = await health.report();
+      const checks = { notifier: closing ? 'draining' : 'up', ...body.checks };
+      return { ready: healthy && !closing, checks };
+    },
+    close: () =>
+      (closing ??= (async () => {
+        await Promise.all([heartbeat.stop(), credentials.stop()]);
+        await subscriber.stop();
+        await gateway.close();
+        await opened.nats.drain().catch(() => undefined);
+        await opened.dataSource.destroy().catch(() => undefined);
+        log.info('notifier stopped');
+      })()),
+  };
 }

@@ -30,6 +30,18 @@ export function notifierMetrics(connections: ConnectionRegistry): NotifierMetric
     buckets: REQUEST_LATENCY_BUCKETS_S,
     registers,
   });
+  registerConnectionSeries(connections, registers);
+  return {
+    registry,
+    recordAnswered: (route, status, seconds) => {
+      requests.inc({ route, status: String(status) });
+      duration.observe({ route }, seconds);
+    },
+  };
+}
+
+/** Series read from the connection registry when scraped: the fan-out path only bumps counters. */
+function registerConnectionSeries(connections: ConnectionRegistry, registers: Registry[]): void {
   const { counts } = connections;
   new Gauge({
     name: 'sts_notifier_connections',
@@ -69,11 +81,4 @@ export function notifierMetrics(connections: ConnectionRegistry): NotifierMetric
     'Sockets closed as slow consumers',
     () => counts.slowConsumerCloses,
   );
-  return {
-    registry,
-    recordAnswered: (route, status, seconds) => {
-      requests.inc({ route, status: String(status) });
-      duration.observe({ route }, seconds);
-    },
-  };
 }

@@ -36,6 +36,15 @@ export class SubscribeTrades {
       connection.reply(subscribedReply(undefined, undefined, id));
       return;
     }
+    await this.subscribeOne(connection, userId, tradeId, id);
+  }
+
+  private async subscribeOne(
+    connection: ClientConnection,
+    userId: string,
+    tradeId: string,
+    id?: RequestId,
+  ): Promise<void> {
     const context = { id, op: 'subscribe' as const, tradeId };
     const alreadySubscribed = connection.trades.has(tradeId);
     if (!alreadySubscribed && connection.trades.size >= this.maxTradeSubscriptions) {
@@ -54,21 +63,7 @@ export class SubscribeTrades {
     try {
       status = await this.trades.statusOfOwnTrade(tradeId, userId);
     } catch (error) {
-      this.log.error(
-        { err: error, trade_id: tradeId, connection_id: connection.id },
-        'trade lookup failed',
-      );
-      if (alreadySubscribed) {
-        this.registry.confirmTrade(connection, tradeId);
-      } else {
-        this.registry.dropTrade(connection, tradeId);
-      }
-      connection.reply(
-        errorReply('service_unavailable', 'could not check the trade; retry', {
-          ...context,
-          reason: lostDependencyOf(error) ?? 'postgres',
-        }),
-      );
+      this.lookupFailed(connection, tradeId, alreadySubscribed, error, context);
       return;
     }
     if (!connection.isOpen) {
@@ -85,5 +80,30 @@ export class SubscribeTrades {
     for (const frame of held) {
       connection.deliver(frame);
     }
+  }
+
+  /** The ownership could not be read: an earlier subscription stays, a new one is dropped. */
+  private lookupFailed(
+    connection: ClientConnection,
+    tradeId: string,
+    alreadySubscribed: boolean,
+    error: unknown,
+    context: { id?: RequestId; op: 'subscribe'; tradeId: string },
+  ): void {
+    this.log.error(
+      { err: error, trade_id: tradeId, connection_id: connection.id },
+      'trade lookup failed',
+    );
+    if (alreadySubscribed) {
+      this.registry.confirmTrade(connection, tradeId);
+    } else {
+      this.registry.dropTrade(connection, tradeId);
+    }
+    connection.reply(
+      errorReply('service_unavailable', 'could not check the trade; retry', {
+        ...context,
+        reason: lostDependencyOf(error) ?? 'postgres',
+      }),
+    );
   }
 }

@@ -170,27 +170,23 @@ function LinkWallet({
 }) {
   const { api } = useSignedIn();
   const { wallet: signer, session } = useSession();
-  const [address, setAddress] = useState('');
+  // null until the user types: the field then offers the wallet's first account not linked yet.
+  const [typed, setTyped] = useState<string | null>(null);
+  const [accounts, setAccounts] = useState<string[]>([]);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const linkedKey = linked.map((wallet) => wallet.address.toLowerCase()).join(',');
+  const isLinked = (account: string) =>
+    linked.some((wallet) => wallet.address.toLowerCase() === account.toLowerCase());
+  const offered = linked.length ? accounts.find((account) => !isLinked(account)) : undefined;
+  const address = typed ?? offered ?? '';
+  const setAddress = (value: string) => setTyped(value);
 
-  // Offer the first account the wallet holds that is not linked yet.
   useEffect(() => {
     const provider = signer();
-    if (!provider) {
-      return;
+    if (provider) {
+      walletAccounts(provider).then(setAccounts, () => undefined);
     }
-    walletAccounts(provider).then(
-      (accounts) => {
-        const free = accounts.find(
-          (account) => !linkedKey.split(',').includes(account.toLowerCase()),
-        );
-        setAddress((current) => current || free || '');
-      },
-      () => undefined,
-    );
-  }, [signer, linkedKey]);
+  }, [signer, linked]);
 
   const link = (event: FormEvent) => {
     event.preventDefault();
@@ -211,7 +207,7 @@ function LinkWallet({
       .then(
         () => {
           setBusy(false);
-          setAddress('');
+          setTyped(null);
           onLinked(target);
         },
         (failure: unknown) => {

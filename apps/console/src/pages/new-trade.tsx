@@ -125,8 +125,17 @@ export function NewTradePage() {
     };
   }, [api, longExchange, shortExchange, pair]);
 
-  const set = (field: keyof Form) => (event: { target: { value: string } }) =>
+  // Editing a field answers the API's complaint about it: the complaint goes until the next submit.
+  const set = (field: keyof Form) => (event: { target: { value: string } }) => {
     setForm((current) => ({ ...current, [field]: event.target.value }));
+    setErrors((current) => {
+      if (!current.fields[field]) {
+        return current;
+      }
+      const { [field]: _answered, ...rest } = current.fields;
+      return { ...current, fields: rest };
+    });
+  };
   const error = (field: keyof Form) => errors.fields[field];
   const props = (field: keyof Form, hint?: string) => ({
     ...controlProps(field, error(field), hint),
@@ -159,27 +168,26 @@ export function NewTradePage() {
   };
 
   const marketKnown = markets.includes(form.market.trim());
-  const spreadQuery = useMemo(
-    () => ({
+  const spreadQuery = useMemo(() => {
+    // The condition is asked about with a complete target only (not "-" or "1." half typed).
+    const target = form.target_spread.trim();
+    const judged = DECIMAL.test(target);
+    return {
       long_exchange: form.long_exchange,
       short_exchange: form.short_exchange,
       maker_leg: form.maker_leg,
       spread_type: form.spread_type,
-      // A half-typed number ("-", "1.") is not asked about.
-      target_spread: DECIMAL.test(form.target_spread.trim())
-        ? form.target_spread.trim()
-        : undefined,
-      spread_condition: form.spread_condition,
-    }),
-    [
-      form.long_exchange,
-      form.short_exchange,
-      form.maker_leg,
-      form.spread_type,
-      form.target_spread,
-      form.spread_condition,
-    ],
-  );
+      target_spread: judged ? target : undefined,
+      spread_condition: judged ? form.spread_condition : undefined,
+    };
+  }, [
+    form.long_exchange,
+    form.short_exchange,
+    form.maker_leg,
+    form.spread_type,
+    form.target_spread,
+    form.spread_condition,
+  ]);
   const walletOptions = wallets.length ? wallets.map((w) => w.address) : [wallet];
   const venueOptions = VENUES.map((venue) => (
     <option key={venue} value={venue}>

@@ -1,0 +1,234 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type ConsoleMessage,
+  type Page,
+} from 'playwright-core';
+import type { Hex } from 'viem';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { startNotifier, type RunningNotifier } from '@sts/app-notifier';
+import { eventually, WorkerHarness } from '@sts/app-worker-testing';
+
+const ROOT = resolve(__dirname, '../..');
+/** Debian's package (.ci/run installs it); never a browser build downloaded by a tool. */
+export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+/** What the development identity provider signs for (its defaults; the gateway is told the same). */
+const ISSUER = 'urn:sts:identity-dev';
+const AUDIENCE = 'spread-trading';
+
+/** A directory of this run under the repository's tmp/ (a fresh clone has none yet). */
+function scratchDir(prefix: string): string {
+  mkdirSync(join(ROOT, 'tmp'), { recursive: true });
+  return mkdtempSync(join(ROOT, 'tmp', prefix));
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+/**
+ * The fleet a browser talks to, on paper venues: the worker harness (gateway,
+ * in-process venue simulator in manual time, budget service, a worker), a
+ * notifier, and the development identity provider as its own process, all
+ * from one build of the project (`tools/build.mjs --out`, the console
+ * included) that the gateway serves under /console.
+ *
+ * The gateway listens on a port it picks, and the identity provider must
+ * know the gateway's origin (the console's SIWE messages name it), so the
+ * provider's and the notifier's ports are reserved first and the provider
+ * starts once the gateway is up (the gateway reads the JWKS on first use).
+ */
+export class ConsoleFleet {
+  readonly harness = new WorkerHarness();
+  /** The spec's own build of the project (a fresh clone has no tmp/ yet). */
+  readonly build = scratchDir('console-e2e-');
+  notifier!: RunningNotifier;
+  identity?: ChildProcess;
+  identityUrl = '';
+  get baseUrl(): string {
+    return this.harness.gateway.baseUrl;
+  }
+
+  async start(): Promise<this> {
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'tools/build.mjs'), '--quiet', '--out', join(this.build, 'dist')],
+      {
+        cwd: ROOT,
+      },
+    );
+    const identityPort = await freePort();
+    const notifierPort = await freePort();
+    this.identityUrl = `http://127.0.0.1:${identityPort}`;
+    await this.harness.start({
+      env: {
+        AUTH_JWKS_URL: `${this.identityUrl}/.well-known/jwks.json`,
+        AUTH_JWT_ISSUER: ISSUER,
+        AUTH_JWT_AUDIENCE: AUDIENCE,
+        CONSOLE_DIR: join(this.build, 'dist/apps/console'),
+        CONSOLE_IDENTITY_URL: this.identityUrl,
+        CONSOLE_NOTIFIER_WS_URL: `ws://127.0.0.1:${notifierPort}/api/v1/ws`,
+      },
+    });
+    this.notifier = await startNotifier({
+      ...this.harness.gateway.env,
+      NOTIFIER_PORT: String(notifierPort),
+      NOTIFIER_HOST: '127.0.0.1',
+      LOG_FILE: join(this.harness.logDir, 'notifier.log'),
+    });
+    this.identity = spawn(
+      process.execPath,
+      [join(this.build, 'dist/apps/identity-dev/src/main.js')],
+      {
+        cwd: this.build,
+        stdio: 'ignore',
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          IDENTITY_DEV_PORT: String(identityPort),
+          IDENTITY_DEV_HOST: '127.0.0.1',
+          IDENTITY_DEV_ALLOWED_ORIGINS: new URL(this.baseUrl).origin,
+          AUTH_JWT_ISSUER: ISSUER,
+          AUTH_JWT_AUDIENCE: AUDIENCE,
+          LOG_LEVEL: 'debug',
+          LOG_FILE: join(this.harness.logDir, 'identity-dev.log'),
+        },
+      },
+    );
+    await eventually(
+      async () => (await fetch(`${this.identityUrl}/livez`).catch(() => undefined))?.ok,
+      'the development identity provider to answer',
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.identity?.kill('SIGTERM');
+    await this.notifier?.close();
+    await this.harness.stop();
+    rmSync(this.build, { recursive: true, force: true });
+  }
+}
+
+/** A network refusal the test provoked on purpose: Chromium logs it as a console error. */
+export interface ExpectedRefusal {
+  status: number;
+  url: RegExp;
+}
+
+/**
+ * Chromium with a test wallet injected as `window.ethereum` (EIP-1193:
+ * eth_requestAccounts, eth_accounts, eth_chainId, personal_sign), backed by
+ * viem local accounts in the test process. Every console error and page
+ * error is kept; a spec fails on any it did not declare.
+ */
+export class ConsoleBrowser {
+  private browser?: Browser;
+  private context?: BrowserContext;
+  page!: Page;
+  readonly signatures: Array<{ address: string; message: string }> = [];
+  readonly errors: string[] = [];
+  private readonly expected: ExpectedRefusal[] = [];
+  readonly accounts: PrivateKeyAccount[];
+
+  constructor(
+    keys: Hex[],
+    private readonly screenshotDir: string,
+  ) {
+    this.accounts = keys.map((key) => privateKeyToAccount(key));
+  }
+
+  async start(): Promise<this> {
+    this.browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      // Root in CI containers: Chromium's sandbox needs user namespaces it may not have.
+      args: ['--no-sandbox'],
+    });
+    this.context = await this.browser.newContext({ viewport: { width: 1366, height: 900 } });
+    this.page = await this.context.newPage();
+    this.page.on('console', (message) => this.onConsole(message));
+    this.page.on('pageerror', (error) => this.errors.push(`page error: ${error.message}`));
+    await this.page.exposeFunction('__stsTestWalletSign', async (address: string, message: Hex) => {
+      const account = this.accounts.find(
+        (candidate) => candidate.address.toLowerCase() === address.toLowerCase(),
+      );
+      if (!account) {
+        throw new Error(`the test wallet holds no key for ${address}`);
+      }
+      this.signatures.push({
+        address,
+        message: Buffer.from(message.slice(2), 'hex').toString('utf8'),
+      });
+      return account.signMessage({ message: { raw: message } });
+    });
+    await this.page.addInitScript(
+      testWalletScript(this.accounts.map((account) => account.address)),
+    );
+    return this;
+  }
+
+  /** The next console error for a response with this status and URL is part of the test. */
+  expectRefusal(refusal: ExpectedRefusal): void {
+    this.expected.push(refusal);
+  }
+
+  async screenshot(name: string): Promise<void> {
+    mkdirSync(this.screenshotDir, { recursive: true });
+    await this.page.screenshot({ path: join(this.screenshotDir, `${name}.png`), fullPage: true });
+  }
+
+  async stop(): Promise<void> {
+    await this.context?.close();
+    await this.browser?.close();
+  }
+
+  private onConsole(message: ConsoleMessage): void {
+    if (message.type() !== 'error') {
+      return;
+    }
+    const status = /status of (\d{3})/.exec(message.text())?.[1];
+    const url = message.location().url;
+    const index = this.expected.findIndex(
+      (refusal) =>
+        status !== undefined && refusal.status === Number(status) && refusal.url.test(url),
+    );
+    if (index >= 0) {
+      this.expected.splice(index, 1);
+      return;
+    }
+    this.errors.push(`console error: ${message.text()} (${url})`);
+  }
+}
+
+/** The injected wallet, as a page script: its keys stay in the test process. */
+function testWalletScript(addresses: string[]): string {
+  return `(() => {
+    const accounts = ${JSON.stringify(addresses)};
+    window.ethereum = {
+      isStsTestWallet: true,
+      async request({ method, params }) {
+        switch (method) {
+          case 'eth_requestAccounts':
+          case 'eth_accounts':
+            return accounts;
+          case 'eth_chainId':
+            return '0x1';
+          case 'personal_sign':
+            return window.__stsTestWalletSign(params[1], params[0]);
+          default:
+            throw Object.assign(new Error('unsupported method ' + method), { code: 4200 });
+        }
+      },
+    };
+  })();`;
+}

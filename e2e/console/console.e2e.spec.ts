@@ -1,0 +1,242 @@
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { generatePrivateKey } from 'viem/accounts';
+import { eventually, type Trader } from '@sts/app-worker-testing';
+import { ConsoleBrowser, ConsoleFleet } from './console-fleet';
+
+jest.setTimeout(60_000);
+
+/**
+ * Issue 20: the trader console in Debian's Chromium against the fleet on
+ * paper venues. A test wallet injected as window.ethereum signs in (SIWE
+ * through the development identity provider), adds credentials, links a
+ * second wallet, creates trades from the form and watches them move over the
+ * notifier socket, amends and cancels one, and sees the maintenance banner
+ * come and go. Any console error the test did not provoke fails it.
+ * UPDATE_CONSOLE_SCREENSHOTS=1 writes the screenshots into apps/console/docs/.
+ */
+const SCREENSHOTS = process.env['UPDATE_CONSOLE_SCREENSHOTS']
+  ? resolve(__dirname, '../../apps/console/docs')
+  : undefined;
+
+describe('trader console in a browser', () => {
+  const fleet = new ConsoleFleet();
+  let browser: ConsoleBrowser;
+  let page: ConsoleBrowser['page'];
+  let primary: string;
+  let second: string;
+  const paperKeys: Record<string, { apiKey: string; apiSecret: string }> = {};
+
+  const goTo = async (link: string, heading: string) => {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: link, exact: true })
+      .click();
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  };
+  const trader = (): Trader => ({
+    userId: '',
+    wallet: primary,
+    headers: {},
+    credentials: Object.fromEntries(
+      Object.entries(paperKeys).map(([venue, key]) => [venue, { ...key, wallet: primary }]),
+    ),
+  });
+  const statusIs = (status: string) =>
+    page
+      .getByTestId('trade-status')
+      .getByText(status, { exact: true })
+      .waitFor({ timeout: 20_000 });
+
+  beforeAll(async () => {
+    await fleet.start();
+    browser = await new ConsoleBrowser(
+      [generatePrivateKey(), generatePrivateKey()],
+      SCREENSHOTS ?? join(fleet.harness.logDir, 'screenshots'),
+    ).start();
+    page = browser.page;
+    primary = browser.accounts[0].address.toLowerCase();
+    second = browser.accounts[1].address.toLowerCase();
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.stop();
+    await fleet.stop();
+  });
+
+  afterEach(() => {
+    // Every step ends clean: no console error it did not provoke on purpose.
+    const errors = browser.errors.splice(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('signs in with the injected wallet (SIWE) and lands on the trades', async () => {
+    await page.goto(`${fleet.baseUrl}/console/`);
+    await page.getByRole('button', { name: 'Sign in with wallet' }).waitFor();
+    await browser.screenshot('sign-in');
+    await page.getByRole('button', { name: 'Sign in with wallet' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Trades' }).waitFor();
+
+    expect(browser.signatures).toHaveLength(1);
+    expect(browser.signatures[0].message).toContain(
+      `${new URL(fleet.baseUrl).host} wants you to sign in`,
+    );
+    expect(browser.signatures[0].address.toLowerCase()).toBe(primary);
+    await page.getByTestId('socket-state').getByText('updates: live').waitFor();
+  });
+
+  it('adds and removes a credential and links a second wallet by signing its challenge', async () => {
+    await goTo('Account', 'Account');
+    const add = async (venue: string) => {
+      paperKeys[venue] = {
+        apiKey: `paper-console-${randomBytes(4).toString('hex')}`,
+        apiSecret: randomBytes(16).toString('hex'),
+      };
+      await page.getByLabel('Venue', { exact: true }).selectOption(venue);
+      await page.getByLabel('API key', { exact: true }).fill(paperKeys[venue].apiKey);
+      await page.getByLabel('API secret', { exact: true }).fill(paperKeys[venue].apiSecret);
+      await page.getByRole('button', { name: 'Add credential' }).click();
+      await page.getByRole('status').getByText(`Added the ${venue} credential.`).waitFor();
+    };
+    await add('hyperliquid');
+    await add('paradex');
+    await add('lighter');
+    const credentials = page.getByTestId('credentials-table');
+    await credentials.getByRole('cell', { name: 'lighter', exact: true }).waitFor();
+    // Only a preview of the key is ever shown, never the secret.
+    const shown = await credentials.innerText();
+    expect(shown).toContain(`…${paperKeys['lighter'].apiKey.slice(-4)}`);
+    expect(shown).not.toContain(paperKeys['lighter'].apiKey);
+    expect(await page.content()).not.toContain(paperKeys['lighter'].apiSecret);
+
+    await page.getByRole('button', { name: `Remove the lighter credential of ${primary}` }).click();
+    await credentials
+      .getByRole('cell', { name: 'lighter', exact: true })
+      .waitFor({ state: 'detached' });
+    await credentials.getByRole('cell', { name: 'paradex', exact: true }).waitFor();
+
+    // The wallet's other account is offered; it signs the gateway's challenge.
+    const address = page.getByLabel('Wallet address');
+    await eventuallyValue(
+      () => address.inputValue(),
+      (value) => value.toLowerCase() === second,
+    );
+    await page.getByRole('button', { name: 'Sign and link' }).click();
+    await page
+      .getByTestId('wallets-table')
+      .getByText(browser.accounts[1].address.toLowerCase())
+      .waitFor();
+    expect(browser.signatures.at(-1)?.address.toLowerCase()).toBe(second);
+    await browser.screenshot('account');
+  });
+
+  it('lists every market with each venue and sorts the funding differences', async () => {
+    await goTo('Markets', 'Markets');
+    const markets = page.getByTestId('markets-table');
+    await markets.getByRole('rowheader', { name: 'BTC', exact: true }).waitFor();
+    expect(await markets.getByRole('cell', { name: 'BTC-USD-PERP' }).count()).toBe(1);
+    const differences = page.getByTestId('funding-differences');
+    const header = differences.getByRole('columnheader', { name: /Difference/ });
+    expect(await header.getAttribute('aria-sort')).toBe('descending');
+    await header.getByRole('button').click();
+    expect(await header.getAttribute('aria-sort')).toBe('ascending');
+    await browser.screenshot('markets');
+  });
+
+  it('shows an API validation error next to the field it concerns', async () => {
+    await goTo('New trade', 'New trade');
+    await page.getByLabel('Target spread').fill('-1000');
+    await page.getByLabel('Target size').fill('0');
+    browser.expectRefusal({ status: 400, url: /\/api\/v1\/trades$/ });
+    await page.getByRole('button', { name: 'Create trade' }).click();
+    const error = page.locator('#target_size-error');
+    await error.waitFor();
+    expect(await error.innerText()).toContain('target_size');
+    expect(await page.getByLabel('Target size').getAttribute('aria-invalid')).toBe('true');
+    // No other field is blamed.
+    expect(await page.locator('.field-error').count()).toBe(1);
+  });
+
+  it('creates a trade from the form beside the live spread, and watches it reach completed', async () => {
+    // The spread panel: both venues' best bid and ask, the spread, and the condition now.
+    const panel = page.getByTestId('spread-panel');
+    await panel.getByTestId('condition-met').getByText('yes').waitFor();
+    for (const cell of ['long-bid', 'long-ask', 'short-bid', 'short-ask', 'spread']) {
+      expect(await panel.getByTestId(cell).innerText()).toMatch(/^-?\d+(\.\d+)?$/);
+    }
+    await page.getByLabel('Target size').fill('0.002');
+    await browser.screenshot('new-trade');
+    await page.getByRole('button', { name: 'Create trade' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Status timeline' }).waitFor();
+    const tradeId = /\/trades\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
+    expect(tradeId).toBeDefined();
+
+    await statusIs('active');
+    const order = await fleet.harness.waitForRestingOrder(trader(), 'hyperliquid');
+    await fleet.harness.takeFromMaker(order, order.size);
+    await statusIs('completed');
+
+    const timeline = await page.getByTestId('timeline').innerText();
+    expect(timeline).toMatch(/active[\s\S]*completed/);
+    const log = page.getByTestId('execution-log');
+    await log.getByRole('cell', { name: 'hedge_filled', exact: true }).waitFor();
+    expect(
+      await log.getByRole('cell', { name: 'maker_fill', exact: true }).count(),
+    ).toBeGreaterThan(0);
+    await page.getByTestId('fill-chart').locator('circle').first().waitFor();
+    expect(await page.getByTestId('fill-chart').locator('rect.dot-hedge').count()).toBeGreaterThan(
+      0,
+    );
+    expect(await page.getByTestId('filled').innerText()).toBe('0.002 of 0.002');
+    await browser.screenshot('trade-detail');
+  });
+
+  it("amends a running trade's size and cancels it", async () => {
+    await goTo('New trade', 'New trade');
+    await page.getByLabel('Target spread').fill('-1000');
+    await page.getByLabel('Target size').fill('0.004');
+    await page.getByRole('button', { name: 'Create trade' }).click();
+    await statusIs('active');
+
+    await page.getByLabel('New target size').fill('0.006');
+    await page.getByRole('button', { name: 'Amend' }).click();
+    await page
+      .getByTestId('manage-result')
+      .getByText(/Amendment (sent|saved)/)
+      .waitFor();
+    await page.getByTestId('filled').getByText('0 of 0.006').waitFor();
+
+    await page.getByRole('button', { name: 'Cancel trade' }).click();
+    await statusIs('canceled');
+    expect(await page.getByTestId('timeline').innerText()).toContain('canceled');
+  });
+
+  it('shows the maintenance banner when an operator sets maintenance, and drops it when cleared', async () => {
+    await goTo('Trades', 'Trades');
+    await page.getByTestId('trades-table').getByText('completed').waitFor();
+    await fleet.harness.gateway.ops(
+      'maintenance',
+      'set',
+      '_system',
+      'on',
+      '--reason',
+      'console e2e upgrade',
+    );
+    const banner = page.getByTestId('maintenance-banner');
+    await banner.getByText(/System maintenance.*console e2e upgrade/).waitFor({ timeout: 15_000 });
+    await browser.screenshot('trades');
+    await fleet.harness.gateway.ops('maintenance', 'set', '_system', 'off');
+    await banner.waitFor({ state: 'detached', timeout: 15_000 });
+  });
+});
+
+/** Waits for a value read from the page to satisfy `accept` (DOM polling, no fixed sleep). */
+async function eventuallyValue(
+  read: () => Promise<string>,
+  accept: (value: string) => boolean,
+): Promise<void> {
+  await eventually(async () => accept(await read()), 'a value on the page', {
+    timeoutMs: 10_000,
+    intervalMs: 100,
+  });
+}

@@ -1,21 +1,21 @@
 import { AnswerLost, type HttpReply, type RequestContext, type Router } from '../../api/http-kit';
 import type { SignedRequest } from '../../api/order-entry';
 import type { OrderOp } from '../../control/faults';
-import type { MarketState } from '../../engine/market-state';
 import type { EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
 import { AsterError, toAsterError, type AsterErrorContext } from './aster-errors';
-import { integer, parseNewOrder, parseOrderTarget, required } from './aster-orders';
+import { AsterOrderReads } from './aster-order-reads';
+import { parseNewOrder, parseOrderTarget } from './aster-orders';
 import { NonceBook, verifyAsterRequest, type AsterSignedRequest } from './aster-signing';
+import { ASTER, AsterMarketData } from './aster-market-data';
 import * as wire from './aster-wire';
+
+export { ASTER } from './aster-market-data';
 import type { ListenKeys } from './listen-keys';
 import { RequestLog } from './request-log';
 
-export const ASTER = 'aster';
 const BASE = `/dialects/${ASTER}`;
-const DEPTH_LIMITS = new Set([5, 10, 20, 50, 100, 500, 1000]);
-const WEEK_MS = 7 * 86_400_000;
 
 /** What a signed handler gets: the verified parameters and the account's request. */
 interface SignedCall {
@@ -45,65 +45,54 @@ export class AsterRest {
   private readonly nonces = new NonceBook();
   /** The time in force each order was sent with (the engine keeps post-only or IOC). */
   private readonly tifs = new Map<string, wire.AsterTif>();
+  private readonly markets: AsterMarketData;
+  private readonly reads: AsterOrderReads;
   private clientOrderSeq = 0;
 
-  constructor(private readonly deps: AsterRestDeps) {}
+  constructor(private readonly deps: AsterRestDeps) {
+    this.markets = new AsterMarketData(deps);
+    this.reads = new AsterOrderReads(this.markets, (order) => this.tifOf(order));
+  }
 
   tifOf(order: EngineOrder): wire.AsterTif {
     return this.tifs.get(order.orderId) ?? (order.type === 'ioc' ? 'IOC' : 'GTX');
   }
 
   addRoutes(router: Router): void {
-    const pub = (path: string, handler: (query: URLSearchParams) => unknown): void => {
-      for (const version of ['v1', 'v3']) {
-        router.add('GET', `${BASE}/fapi/${version}/${path}`, (context) =>
-          this.answer(() => ({ status: 200, body: handler(context.query) })),
-        );
-      }
-    };
-    pub('ping', () => ({}));
-    pub('time', () => ({ serverTime: Date.now() }));
-    pub('exchangeInfo', () => wire.exchangeInfo(this.venue(), Date.now()));
-    pub('depth', (query) => this.depth(query));
-    pub('premiumIndex', (query) => this.eachMarket(query, (m) => this.premium(m)));
-    pub('fundingInfo', (query) =>
-      this.marketsOf(query).map((m) => wire.fundingInfo(m, Date.now())),
-    );
-    pub('ticker/24hr', (query) => this.eachMarket(query, (m) => wire.ticker24hr(m, Date.now())));
-    // ccxt loads spot markets too; the simulated Aster lists none.
-    router.add('GET', `${BASE}/api/v3/exchangeInfo`, () => ({
-      status: 200,
-      body: {
-        timezone: 'UTC',
-        serverTime: Date.now(),
-        rateLimits: [],
-        exchangeFilters: [],
-        assets: [],
-        symbols: [],
-      },
-    }));
+    this.markets.addRoutes(router);
+    this.addOrderRoutes(router);
+    this.addAccountRoutes(router);
+    this.addListenKeyRoutes(router);
+    this.addSimRoutes(router);
+  }
 
-    const fapi = (method: string, path: string, op: OrderOp | undefined, handler: SignedHandler) =>
-      router.add(method, `${BASE}/fapi/v3/${path}`, (context) => this.signed(context, op, handler));
+  /** Orders: place, cancel, and the signed reads of orders and trades. */
+  private addOrderRoutes(router: Router): void {
+    const fapi = this.fapiOn(router);
     fapi('POST', 'order', 'place', (call) => this.placeOrder(call));
     fapi('DELETE', 'order', 'cancel', (call) => this.cancelOrder(call));
     fapi('GET', 'order', undefined, (call) =>
-      this.query(call, (venue) => this.findOrder(venue, call, false)),
+      this.query(call, (venue) => this.reads.find(venue, call, false)),
     );
     fapi('GET', 'openOrder', undefined, (call) =>
-      this.query(call, (venue) => this.findOrder(venue, call, true)),
+      this.query(call, (venue) => this.reads.find(venue, call, true)),
     );
     fapi('GET', 'openOrders', undefined, (call) =>
-      this.query(call, (venue) => this.openOrders(venue, call)),
+      this.query(call, (venue) => this.reads.open(venue, call)),
     );
     fapi('GET', 'userTrades', undefined, (call) =>
-      this.query(call, (venue) => this.userTrades(venue, call)),
+      this.query(call, (venue) => this.reads.trades(venue, call)),
     );
+  }
+
+  /** The account: positions, balances, leverage brackets, account info, builders. */
+  private addAccountRoutes(router: Router): void {
+    const fapi = this.fapiOn(router);
     fapi('GET', 'positionRisk', undefined, (call) =>
       this.query(call, (venue) =>
-        this.marketsOf(new URLSearchParams(call.params)).map((m) =>
-          wire.positionRisk(venue, call.accountId, m),
-        ),
+        this.markets
+          .marketsOf(new URLSearchParams(call.params))
+          .map((m) => wire.positionRisk(venue, call.accountId, m)),
       ),
     );
     fapi('GET', 'balance', undefined, (call) =>
@@ -111,7 +100,7 @@ export class AsterRest {
     );
     fapi('GET', 'leverageBracket', undefined, (call) =>
       this.query(call, () =>
-        this.eachMarket(new URLSearchParams(call.params), wire.leverageBracket),
+        this.markets.eachMarket(new URLSearchParams(call.params), wire.leverageBracket),
       ),
     );
     for (const version of ['v3', 'v4']) {
@@ -123,6 +112,11 @@ export class AsterRest {
     }
     // The builders the user approved: none (integrator fees are not modelled).
     fapi('GET', 'builder', undefined, (call) => this.query(call, () => []));
+  }
+
+  /** The user data stream's listenKey: open, keep alive, close. */
+  private addListenKeyRoutes(router: Router): void {
+    const fapi = this.fapiOn(router);
     fapi('POST', 'listenKey', undefined, (call) =>
       this.query(call, () => ({
         listenKey: this.deps.listenKeys.open(call.accountId, Date.now()),
@@ -145,7 +139,10 @@ export class AsterRest {
         return {};
       }),
     );
+  }
 
+  /** The request log, and every other path under the API answered as unknown. */
+  private addSimRoutes(router: Router): void {
     router.add('GET', `${BASE}/_sim/requests`, (context) => ({
       status: 200,
       body: { requests: this.log.requests(context.query.get('user') ?? undefined) },
@@ -161,6 +158,12 @@ export class AsterRest {
         };
       });
     }
+  }
+
+  /** Registers a signed `/fapi/v3/<path>` route; `op` names an order operation. */
+  private fapiOn(router: Router) {
+    return (method: string, path: string, op: OrderOp | undefined, handler: SignedHandler) =>
+      router.add(method, `${BASE}/fapi/v3/${path}`, (context) => this.signed(context, op, handler));
   }
 
   private async signed(
@@ -239,97 +242,6 @@ export class AsterRest {
         return { status: 200, body: wire.asterOrder(venue, order, this.tifOf(order)) };
       },
     );
-  }
-
-  private findOrder(venue: VenueEngine, call: SignedCall, openOnly: boolean) {
-    const { symbol, target } = parseOrderTarget(call.params);
-    const order = venue.desk.find(call.accountId, target);
-    const open = order.status === 'open' || order.status === 'partially_filled';
-    // Closed orders without a fill are kept 7 days (docs, Query Order).
-    const forgotten = !open && order.filledLots === 0 && order.createdAtMs + WEEK_MS < Date.now();
-    if (order.symbol !== symbol || forgotten || (openOnly && !open)) {
-      throw new AsterError('noSuchOrder');
-    }
-    return wire.asterOrder(venue, order, this.tifOf(order));
-  }
-
-  private openOrders(venue: VenueEngine, call: SignedCall) {
-    const symbol = call.params['symbol'];
-    if (symbol !== undefined) {
-      this.market(symbol);
-    }
-    return venue.registry
-      .open(call.accountId)
-      .filter((order) => symbol === undefined || order.symbol === symbol)
-      .sort((a, b) => a.createdAtMs - b.createdAtMs)
-      .map((order) => wire.asterOrder(venue, order, this.tifOf(order)));
-  }
-
-  /** `symbol` is mandatory; `startTime`/`endTime` inclusive, else the last 7 days; `fromId`; `limit` ≤ 1000. */
-  private userTrades(venue: VenueEngine, call: SignedCall) {
-    const symbol = required(call.params, 'symbol');
-    this.market(symbol);
-    const limit = Math.min(integer(call.params, 'limit') ?? 500, 1000);
-    const fromId = integer(call.params, 'fromId');
-    const endTime = integer(call.params, 'endTime') ?? Date.now();
-    const startTime = integer(call.params, 'startTime') ?? endTime - WEEK_MS;
-    const trades = venue.registry
-      .fillsSince(call.accountId, startTime)
-      .filter((fill) => fill.symbol === symbol && fill.tsMs <= endTime)
-      .map((fill) => wire.asterTrade(venue, fill))
-      .filter((trade) => fromId === undefined || trade.id >= fromId);
-    const explicitStart = call.params['startTime'] !== undefined || fromId !== undefined;
-    return explicitStart ? trades.slice(0, limit) : trades.slice(-limit);
-  }
-
-  private depth(query: URLSearchParams) {
-    const market = this.market(query.get('symbol') ?? '');
-    const limit = Number(query.get('limit') ?? 500);
-    if (!DEPTH_LIMITS.has(limit)) {
-      throw new AsterError('invalidParameter', ['limit']);
-    }
-    return wire.depthSnapshot(market, limit, Date.now());
-  }
-
-  private premium(market: MarketState) {
-    const basisBps = this.deps.world().prices.basisBps(ASTER, market.spec.symbol);
-    return wire.premiumIndex(market, basisBps, Date.now());
-  }
-
-  /** One entry for `symbol`, or the list of every market without it. */
-  private eachMarket<T>(query: URLSearchParams, entry: (market: MarketState) => T): T | T[] {
-    const symbol = query.get('symbol');
-    return symbol ? entry(this.market(symbol)) : [...this.venue().markets.values()].map(entry);
-  }
-
-  private marketsOf(query: URLSearchParams): MarketState[] {
-    const symbol = query.get('symbol');
-    return symbol ? [this.market(symbol)] : [...this.venue().markets.values()];
-  }
-
-  private market(symbol: string): MarketState {
-    const market = this.venue().markets.get(symbol);
-    if (!market) {
-      throw new AsterError('badSymbol');
-    }
-    return market;
-  }
-
-  private venue(): VenueEngine {
-    return this.deps.world().venue(ASTER);
-  }
-
-  /** A public answer, its refusals in Aster's words. */
-  private answer(reply: () => HttpReply): HttpReply {
-    try {
-      return reply();
-    } catch (error) {
-      const refusal = toAsterError(error);
-      if (refusal instanceof AnswerLost) {
-        throw refusal;
-      }
-      return refusal.reply();
-    }
   }
 
   private pathOf(context: RequestContext): string {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData } from 'ws';
+import { WebSocketServer } from 'ws';
 import { StreamConnection } from '../../api/stream-connection';
 import type { BookDelta } from '../../engine/order-book';
 import type { EngineFill, EngineOrder } from '../../engine/types';
@@ -14,20 +14,9 @@ import {
   parseDepthStream,
   type Execution,
 } from './aster-events';
+import { answerSocketRequest, type AsterSocket } from './aster-socket-requests';
 import { asterStatus, type AsterTif } from './aster-wire';
 import type { ListenKeys } from './listen-keys';
-
-const METHODS = ['SUBSCRIBE', 'UNSUBSCRIBE', 'LIST_SUBSCRIPTIONS', 'SET_PROPERTY', 'GET_PROPERTY'];
-
-/** One socket: its streams, combined or raw payloads, and the account of its listenKey. */
-interface AsterSocket {
-  connection: StreamConnection;
-  streams: Set<string>;
-  combined: boolean;
-  listenKey?: string;
-  /** Set once `listenKeyExpired` went out: no more user data on this socket. */
-  expired?: boolean;
-}
 
 export interface AsterStreamDeps extends DialectDeps {
   listenKeys: ListenKeys;
@@ -93,7 +82,9 @@ export class AsterStreams {
       );
       const entry: AsterSocket = { connection, streams: new Set(), combined, listenKey };
       this.sockets.add(entry);
-      ws.on('message', (data) => this.onMessage(entry, data));
+      ws.on('message', (data) =>
+        answerSocketRequest(entry, data, (names) => this.subscribe(entry, names)),
+      );
       ws.on('pong', () => (connection.alive = true));
       ws.on('close', () => this.sockets.delete(entry));
       ws.on('error', (error) =>
@@ -221,64 +212,6 @@ export class AsterStreams {
     return live;
   }
 
-  private onMessage(entry: AsterSocket, data: RawData): void {
-    let message: unknown;
-    try {
-      message = JSON.parse(data.toString());
-    } catch {
-      return this.reply(entry, { code: 3, msg: 'Invalid JSON: expected value at line 1 column 1' });
-    }
-    if (!message || typeof message !== 'object' || Array.isArray(message)) {
-      return this.reply(entry, { code: 3, msg: 'Invalid JSON: expected value at line 1 column 1' });
-    }
-    const { method, params, id } = message as { method?: unknown; params?: unknown; id?: unknown };
-    if (id !== undefined && id !== null && !(Number.isSafeInteger(id) && (id as number) >= 0)) {
-      return this.reply(entry, {
-        code: 2,
-        msg: 'Invalid request: request ID must be an unsigned integer',
-      });
-    }
-    const requestId = (id as number | undefined) ?? null;
-    if (typeof method !== 'string' || !METHODS.includes(method)) {
-      return this.reply(entry, {
-        code: 2,
-        msg: `Invalid request: unknown variant ${String(method)}, expected one of \`SUBSCRIBE\`, \`UNSUBSCRIBE\`, \`LIST_SUBSCRIPTIONS\`, \`SET_PROPERTY\`, \`GET_PROPERTY\``,
-      });
-    }
-    const args = Array.isArray(params) ? params : [];
-    switch (method) {
-      case 'SUBSCRIBE':
-        this.reply(entry, { result: null, id: requestId });
-        return this.subscribe(
-          entry,
-          args.filter((name): name is string => typeof name === 'string'),
-        );
-      case 'UNSUBSCRIBE':
-        for (const name of args) {
-          if (typeof name === 'string') {
-            entry.streams.delete(name);
-          }
-        }
-        return this.reply(entry, { result: null, id: requestId });
-      case 'LIST_SUBSCRIPTIONS':
-        return this.reply(entry, { result: [...entry.streams], id: requestId });
-      case 'SET_PROPERTY':
-        if (args[0] !== 'combined') {
-          return this.reply(entry, { code: 0, msg: 'Unknown property' });
-        }
-        if (typeof args[1] !== 'boolean') {
-          return this.reply(entry, { code: 1, msg: 'Invalid value type: expected Boolean' });
-        }
-        entry.combined = args[1];
-        return this.reply(entry, { result: null, id: requestId });
-      case 'GET_PROPERTY':
-        if (args[0] !== 'combined') {
-          return this.reply(entry, { code: 0, msg: 'Unknown property' });
-        }
-        return this.reply(entry, { result: entry.combined, id: requestId });
-    }
-  }
-
   /** Adds streams; a top-levels depth stream sends the book as it is now. */
   private subscribe(entry: AsterSocket, names: string[]): void {
     for (const name of names) {
@@ -292,10 +225,6 @@ export class AsterStreams {
         frame(entry.combined, name, depthEvent(market, stream, market.book.seq, Date.now())),
       );
     }
-  }
-
-  private reply(entry: AsterSocket, body: unknown): void {
-    entry.connection.send(JSON.stringify(body));
   }
 
   private venue(): VenueEngine {

@@ -1,0 +1,141 @@
+import Big from 'big.js';
+import type { MarketState } from '../../engine/market-state';
+import { freeMargin, usedMargin } from '../../engine/order-validation';
+import type { VenueEngine } from '../../engine/venue-engine';
+import { marginAssets } from './aster-wire-markets';
+
+/** An account as Aster's signed endpoints answer it: positions, balances, account info. */
+
+/** One symbol's position as `GET /fapi/v3/positionRisk` gives it (cross margin, one-way). */
+export function positionRisk(venue: VenueEngine, accountId: string, market: MarketState) {
+  const account = venue.account(accountId);
+  const position = account.positions.get(market.spec.symbol);
+  const mark = market.markPrice();
+  const size = position?.size ?? new Big(0);
+  return {
+    symbol: market.spec.symbol,
+    positionAmt: size.toFixed(),
+    entryPrice: (position?.entryPrice ?? new Big(0)).round(8).toFixed(),
+    markPrice: mark.toFixed(),
+    unRealizedProfit: account.unrealizedPnl(market.spec.symbol, mark).round(8).toFixed(),
+    liquidationPrice: '0',
+    leverage: String(market.spec.maxLeverage),
+    maxNotionalValue: '1000000000',
+    marginType: 'cross',
+    isolatedMargin: '0.00000000',
+    isAutoAddMargin: 'false',
+    positionSide: 'BOTH',
+    notional: size.times(mark).round(8).toFixed(),
+    isolatedWallet: '0',
+    updateTime: 0,
+  };
+}
+
+/** Collateral plus realised PnL less fees: Aster's wallet balance (no unrealised PnL). */
+export function walletBalance(venue: VenueEngine, accountId: string): Big {
+  const account = venue.account(accountId);
+  return account.collateral.plus(account.realizedPnl).minus(account.feesPaid);
+}
+
+export function unrealizedTotal(venue: VenueEngine, accountId: string): Big {
+  const account = venue.account(accountId);
+  const marks = venue.marks();
+  let total = new Big(0);
+  for (const symbol of account.positions.keys()) {
+    const mark = marks.get(symbol);
+    if (mark) {
+      total = total.plus(account.unrealizedPnl(symbol, mark));
+    }
+  }
+  return total;
+}
+
+/**
+ * `GET /fapi/v3/balance`. The engine keeps one collateral per account; it is
+ * reported as the venue's first margin asset (USDT) and margins every market,
+ * USD1 ones included (as Aster's Multi-Assets mode would).
+ */
+export function balances(venue: VenueEngine, accountId: string, nowMs: number) {
+  const wallet = walletBalance(venue, accountId).round(8).toFixed(8);
+  const available = freeMargin(venue, accountId).round(8).toFixed(8);
+  return [
+    {
+      accountAlias: accountAlias(accountId),
+      asset: marginAssets(venue)[0] ?? 'USDT',
+      balance: wallet,
+      crossWalletBalance: wallet,
+      crossUnPnl: unrealizedTotal(venue, accountId).round(8).toFixed(8),
+      availableBalance: available,
+      maxWithdrawAmount: available,
+      marginAvailable: true,
+      updateTime: nowMs,
+    },
+  ];
+}
+
+const accountAlias = (accountId: string): string => accountId.slice(2, 10);
+
+/**
+ * `GET /fapi/v3/account` (and v4, which ccxt's fetchAccountPositions reads):
+ * totals of the one collateral, and every symbol's position (cross, one-way).
+ */
+export function accountInfo(venue: VenueEngine, accountId: string, nowMs: number) {
+  const [balance] = balances(venue, accountId, nowMs);
+  const used = usedMargin(venue, accountId).round(8).toFixed(8);
+  const margin = walletBalance(venue, accountId).plus(unrealizedTotal(venue, accountId));
+  const asset = {
+    asset: balance.asset,
+    walletBalance: balance.balance,
+    unrealizedProfit: balance.crossUnPnl,
+    marginBalance: margin.round(8).toFixed(8),
+    maintMargin: '0.00000000',
+    initialMargin: used,
+    positionInitialMargin: used,
+    openOrderInitialMargin: '0.00000000',
+    crossWalletBalance: balance.crossWalletBalance,
+    crossUnPnl: balance.crossUnPnl,
+    availableBalance: balance.availableBalance,
+    maxWithdrawAmount: balance.maxWithdrawAmount,
+    marginAvailable: true,
+    updateTime: nowMs,
+  };
+  return {
+    feeTier: 0,
+    canTrade: true,
+    canDeposit: true,
+    canWithdraw: true,
+    updateTime: nowMs,
+    totalInitialMargin: used,
+    totalMaintMargin: '0.00000000',
+    totalWalletBalance: balance.balance,
+    totalUnrealizedProfit: balance.crossUnPnl,
+    totalMarginBalance: asset.marginBalance,
+    totalPositionInitialMargin: used,
+    totalOpenOrderInitialMargin: '0.00000000',
+    totalCrossWalletBalance: balance.crossWalletBalance,
+    totalCrossUnPnl: balance.crossUnPnl,
+    availableBalance: balance.availableBalance,
+    maxWithdrawAmount: balance.maxWithdrawAmount,
+    assets: [asset],
+    positions: [...venue.markets.values()].map((market) => {
+      const risk = positionRisk(venue, accountId, market);
+      const initial = new Big(risk.notional).abs().div(market.spec.maxLeverage).round(8).toFixed(8);
+      return {
+        symbol: risk.symbol,
+        initialMargin: initial,
+        maintMargin: '0',
+        unrealizedProfit: risk.unRealizedProfit,
+        positionInitialMargin: initial,
+        openOrderInitialMargin: '0',
+        leverage: risk.leverage,
+        isolated: false,
+        entryPrice: risk.entryPrice,
+        maxNotional: risk.maxNotionalValue,
+        positionSide: 'BOTH',
+        positionAmt: risk.positionAmt,
+        notional: risk.notional,
+        updateTime: 0,
+      };
+    }),
+  };
+}

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { VenueRegistry } from '@sts/domain';
 import { createDataSource } from '@sts/persistence';
@@ -49,6 +50,46 @@ async function redisReady(redis: Redis, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/** The service's Redis; ioredis retries forever and reports every attempt: one line per 10 s. */
+function openRedis(settings: BudgetSettings, logger: Logger): Redis {
+  const redis: Redis = connectRedis(settings.redisUrl, settings.redisPrefix);
+  let lastRedisError = 0;
+  redis.on('error', (error: Error) => {
+    if (Date.now() - lastRedisError < 10_000) {
+      return;
+    }
+    lastRedisError = Date.now();
+    logger.warn({ err: error }, 'Redis unreachable; budget requests answer budget_unavailable');
+  });
+  return redis;
+}
+
+/** The handle of a started service: readiness names Redis, Postgres and NATS; close drains. */
+function running(
+  app: INestApplicationContext,
+  connections: { redis: Redis; db: DataSource; nats: NatsConnection },
+  closeAll: () => Promise<void>,
+): BudgetService {
+  const { redis, db } = connections;
+  const natsLink = new NatsLink(connections.nats);
+  let closing = false;
+  return {
+    close: async () => {
+      closing = true;
+      await app.close();
+      await closeAll();
+    },
+    readiness: async () => {
+      const checks = {
+        budget: closing ? 'draining' : 'up',
+        redis: redis.status === 'ready' ? 'up' : 'down',
+        ...(await checkEdgeDependencies(db, natsLink)).checks,
+      };
+      return { ready: Object.values(checks).every((state) => state === 'up'), checks };
+    },
+  };
+}
+
 /**
  * Starts the budget service: it answers on NATS as soon as this resolves.
  * Needs NATS and Postgres to start; Redis may be down (requests then answer
@@ -69,17 +110,8 @@ export async function startBudgetService(
     }
   };
   try {
-    const redis: Redis = connectRedis(settings.redisUrl, settings.redisPrefix);
+    const redis = openRedis(settings, logger);
     opened.push(() => redis.quit());
-    let lastRedisError = 0;
-    redis.on('error', (error: Error) => {
-      // ioredis retries forever and reports every attempt: log one line per 10 s.
-      if (Date.now() - lastRedisError < 10_000) {
-        return;
-      }
-      lastRedisError = Date.now();
-      logger.warn({ err: error }, 'Redis unreachable; budget requests answer budget_unavailable');
-    });
     const nats: NatsConnection = await connectNats({ url: settings.natsUrl, name: instance });
     opened.push(() => nats.drain());
     const db: DataSource = createDataSource(settings.databaseUrl, instance);
@@ -105,23 +137,7 @@ export async function startBudgetService(
     // stays a 503 per request, not a service that will not start.
     await redisReady(redis, REDIS_READY_WAIT_MS);
     logger.info({ instance, nats_prefix: settings.natsPrefix }, 'budget service listening');
-    const natsLink = new NatsLink(nats);
-    let closing = false;
-    return {
-      close: async () => {
-        closing = true;
-        await app.close();
-        await closeAll();
-      },
-      readiness: async () => {
-        const checks = {
-          budget: closing ? 'draining' : 'up',
-          redis: redis.status === 'ready' ? 'up' : 'down',
-          ...(await checkEdgeDependencies(db, natsLink)).checks,
-        };
-        return { ready: Object.values(checks).every((state) => state === 'up'), checks };
-      },
-    };
+    return running(app, { redis, db, nats }, closeAll);
   } catch (error) {
     await closeAll();
     throw error;

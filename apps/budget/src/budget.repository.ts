@@ -1,71 +1,30 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import type { BudgetAccount, BudgetRole, HolderShare } from '@sts/contracts';
 import { isVenueId } from '@sts/domain';
 import { AppError, type Redis } from '@sts/platform';
 import {
   NOT_READY,
-  type AccountChange,
   type AccountLookup,
   type AccountState,
   type AccountTerms,
   type HeldTrade,
-  type HolderRef,
   type RebalanceOutcome,
   type RebuildPlan,
   type ReleaseOutcome,
   type ReserveOutcome,
   type TradeLookup,
 } from './budget.types';
+import { KEYS, type LuaScript, SCRIPTS, UNLOCK } from './redis-scripts';
+import {
+  encodeRebuildPlan,
+  execResult,
+  parseChanges,
+  parseHolder,
+  reserveOutcomeOf,
+  toHeldTrade,
+  unexpected,
+} from './script-replies';
 import { REDIS } from './tokens';
-
-/** A Lua script run by EVALSHA, loaded again when Redis lost its script cache (restart). */
-class LuaScript {
-  private readonly source: string;
-  private readonly sha: string;
-
-  constructor(name: string) {
-    this.source = readFileSync(join(__dirname, 'lua', `${name}.lua`), 'utf8');
-    this.sha = createHash('sha1').update(this.source).digest('hex');
-  }
-
-  async run(redis: Redis, keys: string[], args: Array<string | number>): Promise<unknown> {
-    try {
-      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) {
-        throw error;
-      }
-      return redis.eval(this.source, keys.length, ...keys, ...args);
-    }
-  }
-}
-
-const SCRIPTS = {
-  reserve: new LuaScript('reserve'),
-  release: new LuaScript('release'),
-  rebalance: new LuaScript('rebalance'),
-  rebuild: new LuaScript('rebuild'),
-};
-
-// Every key carries the hash tag {budget}: a reserve spans two accounts in one
-// script, which Redis Cluster allows only within one slot. The whole budget
-// state is small (a few keys per live trade), so one slot is no burden.
-const TAG = '{budget}';
-const KEYS = {
-  ready: `${TAG}:ready`,
-  version: `${TAG}:version`,
-  accounts: `${TAG}:accounts`,
-  trades: `${TAG}:trades`,
-  account: (account: BudgetAccount) => `${TAG}:account:${account.venue}:${account.wallet}`,
-  holders: (account: BudgetAccount) => `${TAG}:holders:${account.venue}:${account.wallet}`,
-  trade: (tradeId: string) => `${TAG}:trade:${tradeId}`,
-  lock: (name: string) => `${TAG}:lock:${name}`,
-};
-
-const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 /**
  * The only code that touches Redis. Budget state per venue account: a hash
@@ -101,56 +60,7 @@ export class BudgetRepository {
         ...accounts.flatMap((a, i) => [roles[i]!, a.venue, a.wallet, a.limit, a.min]),
       ],
     );
-    const [status, ...rest] = reply;
-    switch (status) {
-      case 'not_ready':
-        return NOT_READY;
-      case 'conflict':
-        return { kind: 'conflict' };
-      case 'refused':
-        return { kind: 'refused', role: rest[0] as BudgetRole, holders: Number(rest[1]) };
-      case 'existing': {
-        const shares = (rest as Array<[BudgetRole, number, number]>).map(
-          ([role, share, version]) => ({
-            role,
-            share,
-            version,
-          }),
-        );
-        const shareOf = (role: BudgetRole, account: AccountTerms): HolderShare => {
-          const found = shares.find((entry) => entry.role === role)!;
-          return {
-            venue: account.venue,
-            wallet: account.wallet,
-            share: found.share,
-            version: found.version,
-          };
-        };
-        return {
-          kind: 'existing',
-          shares: { maker: shareOf('maker', maker), hedge: hedge ? shareOf('hedge', hedge) : null },
-        };
-      }
-      case 'granted': {
-        const changes = parseChanges(Number(rest[0]), rest.slice(1));
-        const shareOf = (role: BudgetRole): HolderShare => {
-          const change = changes.find((entry) => entry.role === role)!;
-          return {
-            venue: change.venue,
-            wallet: change.wallet,
-            share: change.after,
-            version: change.version,
-          };
-        };
-        return {
-          kind: 'granted',
-          shares: { maker: shareOf('maker'), hedge: hedge ? shareOf('hedge') : null },
-          changes,
-        };
-      }
-      default:
-        throw unexpected('reserve', status);
-    }
+    return reserveOutcomeOf(reply, maker, hedge);
   }
 
   async release(tradeId: string): Promise<ReleaseOutcome> {
@@ -310,23 +220,7 @@ export class BudgetRepository {
       ...plan.accounts.flatMap((a) => [KEYS.account(a), KEYS.holders(a)]),
       ...plan.trades.map((t) => KEYS.trade(t.tradeId)),
     ];
-    const encoded = JSON.stringify({
-      stale: stale.length,
-      accounts: plan.accounts.map((a) => ({
-        venue: a.venue,
-        wallet: a.wallet,
-        limit: a.limit,
-        min: a.min,
-        holders: a.holders.map((h) => `${h.tradeId}|${h.role}`),
-      })),
-      trades: plan.trades.map((t) => ({
-        id: t.tradeId,
-        maker_venue: t.maker.venue,
-        maker_wallet: t.maker.wallet,
-        hedge_venue: t.hedge?.venue ?? '',
-        hedge_wallet: t.hedge?.wallet ?? '',
-      })),
-    });
+    const encoded = encodeRebuildPlan(plan, stale.length);
     const [status] = await this.script(SCRIPTS.rebuild, keys, [nowMs, encoded]);
     if (status !== 'rebuilt' && status !== 'already') {
       throw unexpected('rebuild', status);
@@ -381,64 +275,3 @@ export class BudgetRepository {
     }
   }
 }
-
-type ExecResults = Array<[Error | null, unknown]> | null;
-
-function execResult<T>(results: ExecResults, index: number): T {
-  const entry = results?.[index];
-  if (!entry) {
-    throw new AppError('budget_unavailable', 'Redis transaction was discarded');
-  }
-  if (entry[0]) {
-    throw new AppError('budget_unavailable', 'Redis command failed', { cause: entry[0] });
-  }
-  return entry[1] as T;
-}
-
-function parseHolder(member: string): HolderRef {
-  const [tradeId, role] = member.split('|');
-  return { tradeId: tradeId!, role: role === 'hedge' ? 'hedge' : 'maker' };
-}
-
-/** Script replies list one {role, venue, wallet, before, after, holders} entry per account. */
-function parseChanges(version: number, entries: unknown[]): AccountChange[] {
-  return entries.map((entry) => {
-    const [role, venue, wallet, before, after, holders] = entry as [
-      string,
-      string,
-      string,
-      number,
-      number,
-      string[],
-    ];
-    if (!isVenueId(venue)) {
-      throw unexpected('change', venue);
-    }
-    return {
-      role: role === '' ? null : (role as BudgetRole),
-      venue,
-      wallet,
-      before,
-      after,
-      holders: holders.map(parseHolder),
-      version,
-    };
-  });
-}
-
-function toHeldTrade(tradeId: string, hash: Record<string, string>): HeldTrade {
-  const account = (venue: string | undefined, wallet: string | undefined): BudgetAccount | null =>
-    venue && wallet && isVenueId(venue) ? { venue, wallet } : null;
-  return {
-    tradeId,
-    reservedAtMs: Number(hash['reserved_at']),
-    maker: account(hash['maker_venue'], hash['maker_wallet'])!,
-    hedge: account(hash['hedge_venue'], hash['hedge_wallet']),
-  };
-}
-
-const unexpected = (operation: string, reply: unknown): AppError =>
-  new AppError(
-    'internal_error',
-    `unexpected ${operation} reply from Redis: ${JSON.stringify(reply)}`,
-  );

@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BudgetAccount } from '@sts/contracts';
+import type { Redis } from '@sts/platform';
+
+/** A Lua script run by EVALSHA, loaded again when Redis lost its script cache (restart). */
+export class LuaScript {
+  private readonly source: string;
+  private readonly sha: string;
+
+  constructor(name: string) {
+    this.source = readFileSync(join(__dirname, 'lua', `${name}.lua`), 'utf8');
+    this.sha = createHash('sha1').update(this.source).digest('hex');
+  }
+
+  async run(redis: Redis, keys: string[], args: Array<string | number>): Promise<unknown> {
+    try {
+      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) {
+        throw error;
+      }
+      return redis.eval(this.source, keys.length, ...keys, ...args);
+    }
+  }
+}
+
+export const SCRIPTS = {
+  reserve: new LuaScript('reserve'),
+  release: new LuaScript('release'),
+  rebalance: new LuaScript('rebalance'),
+  rebuild: new LuaScript('rebuild'),
+};
+
+// Every key carries the hash tag {budget}: a reserve spans two accounts in one
+// script, which Redis Cluster allows only within one slot. The whole budget
+// state is small (a few keys per live trade), so one slot is no burden.
+const TAG = '{budget}';
+export const KEYS = {
+  ready: `${TAG}:ready`,
+  version: `${TAG}:version`,
+  accounts: `${TAG}:accounts`,
+  trades: `${TAG}:trades`,
+  account: (account: BudgetAccount) => `${TAG}:account:${account.venue}:${account.wallet}`,
+  holders: (account: BudgetAccount) => `${TAG}:holders:${account.venue}:${account.wallet}`,
+  trade: (tradeId: string) => `${TAG}:trade:${tradeId}`,
+  lock: (name: string) => `${TAG}:lock:${name}`,
+};
+
+/** Deletes a lock only when it is still the caller's. */
+export const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;

@@ -1,0 +1,153 @@
+import type { BudgetAccount, BudgetRole, HolderShare } from '@sts/contracts';
+import { isVenueId } from '@sts/domain';
+import { AppError } from '@sts/platform';
+import {
+  NOT_READY,
+  type AccountChange,
+  type AccountTerms,
+  type HeldTrade,
+  type HolderRef,
+  type RebuildPlan,
+  type ReserveOutcome,
+} from './budget.types';
+
+/** What the scripts and transactions answer, read into the service's types. */
+export type ExecResults = Array<[Error | null, unknown]> | null;
+
+export function execResult<T>(results: ExecResults, index: number): T {
+  const entry = results?.[index];
+  if (!entry) {
+    throw new AppError('budget_unavailable', 'Redis transaction was discarded');
+  }
+  if (entry[0]) {
+    throw new AppError('budget_unavailable', 'Redis command failed', { cause: entry[0] });
+  }
+  return entry[1] as T;
+}
+
+export function parseHolder(member: string): HolderRef {
+  const [tradeId, role] = member.split('|');
+  return { tradeId: tradeId!, role: role === 'hedge' ? 'hedge' : 'maker' };
+}
+
+/** Script replies list one {role, venue, wallet, before, after, holders} entry per account. */
+export function parseChanges(version: number, entries: unknown[]): AccountChange[] {
+  return entries.map((entry) => {
+    const [role, venue, wallet, before, after, holders] = entry as [
+      string,
+      string,
+      string,
+      number,
+      number,
+      string[],
+    ];
+    if (!isVenueId(venue)) {
+      throw unexpected('change', venue);
+    }
+    return {
+      role: role === '' ? null : (role as BudgetRole),
+      venue,
+      wallet,
+      before,
+      after,
+      holders: holders.map(parseHolder),
+      version,
+    };
+  });
+}
+
+export function toHeldTrade(tradeId: string, hash: Record<string, string>): HeldTrade {
+  const account = (venue: string | undefined, wallet: string | undefined): BudgetAccount | null =>
+    venue && wallet && isVenueId(venue) ? { venue, wallet } : null;
+  return {
+    tradeId,
+    reservedAtMs: Number(hash['reserved_at']),
+    maker: account(hash['maker_venue'], hash['maker_wallet'])!,
+    hedge: account(hash['hedge_venue'], hash['hedge_wallet']),
+  };
+}
+
+export const unexpected = (operation: string, reply: unknown): AppError =>
+  new AppError(
+    'internal_error',
+    `unexpected ${operation} reply from Redis: ${JSON.stringify(reply)}`,
+  );
+
+/** The reserve script's reply: refused, conflict, the trade's existing shares, or granted with the changes. */
+export function reserveOutcomeOf(
+  reply: unknown[],
+  maker: AccountTerms,
+  hedge: AccountTerms | null,
+): ReserveOutcome {
+  const [status, ...rest] = reply;
+  switch (status) {
+    case 'not_ready':
+      return NOT_READY;
+    case 'conflict':
+      return { kind: 'conflict' };
+    case 'refused':
+      return { kind: 'refused', role: rest[0] as BudgetRole, holders: Number(rest[1]) };
+    case 'existing': {
+      const shares = (rest as Array<[BudgetRole, number, number]>).map(
+        ([role, share, version]) => ({
+          role,
+          share,
+          version,
+        }),
+      );
+      const shareOf = (role: BudgetRole, account: AccountTerms): HolderShare => {
+        const found = shares.find((entry) => entry.role === role)!;
+        return {
+          venue: account.venue,
+          wallet: account.wallet,
+          share: found.share,
+          version: found.version,
+        };
+      };
+      return {
+        kind: 'existing',
+        shares: { maker: shareOf('maker', maker), hedge: hedge ? shareOf('hedge', hedge) : null },
+      };
+    }
+    case 'granted': {
+      const changes = parseChanges(Number(rest[0]), rest.slice(1));
+      const shareOf = (role: BudgetRole): HolderShare => {
+        const change = changes.find((entry) => entry.role === role)!;
+        return {
+          venue: change.venue,
+          wallet: change.wallet,
+          share: change.after,
+          version: change.version,
+        };
+      };
+      return {
+        kind: 'granted',
+        shares: { maker: shareOf('maker'), hedge: hedge ? shareOf('hedge') : null },
+        changes,
+      };
+    }
+    default:
+      throw unexpected('reserve', status);
+  }
+}
+
+/** The rebuild script's argument: the stale keys' count, then every account and trade of the plan. */
+export function encodeRebuildPlan(plan: RebuildPlan, stale: number): string {
+  return JSON.stringify({
+    stale,
+    accounts: plan.accounts.map((a) => ({
+      venue: a.venue,
+      wallet: a.wallet,
+      limit: a.limit,
+      min: a.min,
+      holders: a.holders.map((h) => `${h.tradeId}|${h.role}`),
+    })),
+    trades: plan.trades.map((t) => ({
+      id: t.tradeId,
+      maker_venue: t.maker.venue,
+      maker_wallet: t.maker.wallet,
+      hedge_venue: t.hedge?.venue ?? '',
+      hedge_wallet: t.hedge?.wallet ?? '',
+    })),
+  });
+}

@@ -28,6 +28,46 @@ const json = (response: ServerResponse, status: number, body: unknown): void => 
   response.end(JSON.stringify(body));
 };
 
+/** One request: metrics, liveness, readiness, or 404/405. */
+async function handle(
+  options: OpsServerOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const path = (request.url ?? '/').split('?')[0];
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, { allow: 'GET, HEAD' }).end();
+    return;
+  }
+  switch (path) {
+    case '/metrics': {
+      const text = await options.registry.metrics();
+      response.writeHead(200, { 'content-type': options.registry.contentType });
+      response.end(text);
+      return;
+    }
+    case '/livez':
+      json(response, 200, { status: 'ok' });
+      return;
+    case '/readyz':
+    case '/healthz': {
+      const { ready, checks } = await options.readiness();
+      if (ready) {
+        json(response, 200, { status: 'ok', checks });
+        return;
+      }
+      const reason = Object.entries(checks)
+        .filter(([, state]) => state !== 'up')
+        .map(([name]) => name)
+        .join(',');
+      json(response, 503, { status: 'not_ready', checks, reason });
+      return;
+    }
+    default:
+      json(response, 404, { error: 'not found', code: 'not_found' });
+  }
+}
+
 /**
  * The small HTTP listener each service runs beside its work: `GET /metrics`
  * (Prometheus text), `GET /livez` (200 while the process runs) and
@@ -36,42 +76,8 @@ const json = (response: ServerResponse, status: number, body: unknown): void => 
  * waits on the service's dependencies beyond what readiness itself checks.
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const path = (request.url ?? '/').split('?')[0];
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.writeHead(405, { allow: 'GET, HEAD' }).end();
-      return;
-    }
-    switch (path) {
-      case '/metrics': {
-        const text = await options.registry.metrics();
-        response.writeHead(200, { 'content-type': options.registry.contentType });
-        response.end(text);
-        return;
-      }
-      case '/livez':
-        json(response, 200, { status: 'ok' });
-        return;
-      case '/readyz':
-      case '/healthz': {
-        const { ready, checks } = await options.readiness();
-        if (ready) {
-          json(response, 200, { status: 'ok', checks });
-          return;
-        }
-        const reason = Object.entries(checks)
-          .filter(([, state]) => state !== 'up')
-          .map(([name]) => name)
-          .join(',');
-        json(response, 503, { status: 'not_ready', checks, reason });
-        return;
-      }
-      default:
-        json(response, 404, { error: 'not found', code: 'not_found' });
-    }
-  };
   const server = createServer((request, response) => {
-    handle(request, response).catch(() => {
+    handle(options, request, response).catch(() => {
       if (!response.headersSent) {
         json(response, 500, { error: 'internal', code: 'internal' });
       } else {

@@ -1,8 +1,6 @@
-import Big from 'big.js';
 import { AnswerLost, type HttpReply, type RequestContext, type Router } from '../../api/http-kit';
 import type { SignedRequest } from '../../api/order-entry';
 import type { MarketState } from '../../engine/market-state';
-import { freeMargin, usedMargin } from '../../engine/order-validation';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
 import {
@@ -11,15 +9,16 @@ import {
   ExtendedUnauthorized,
   type ExtendedAccount,
 } from './extended-accounts';
+import { EXTENDED, ExtendedOrders } from './extended-orders';
 import {
-  COLLATERAL_ID,
-  COLLATERAL_RESOLUTION,
-  EXTENDED,
-  ExtendedOrders,
-  SYNTHETIC_RESOLUTION,
-  syntheticIdOf,
-} from './extended-orders';
-import { decimalsOf, hourlyFundingRate } from '../../api/wire-numbers';
+  accountInfo,
+  balance,
+  collateralAsset,
+  fees,
+  marketInfo,
+  positions,
+  spotBalances,
+} from './extended-views';
 
 const BASE = `/dialects/${EXTENDED}`;
 const API = `${BASE}/api/v1`;
@@ -41,6 +40,13 @@ export class ExtendedRest {
   }
 
   addRoutes(router: Router): void {
+    this.addPublicRoutes(router);
+    this.addAccountReads(router);
+    this.addOrderRoutes(router);
+  }
+
+  /** Markets and assets, and the simulator's own API key issue. */
+  private addPublicRoutes(router: Router): void {
     router.add('GET', `${API}/info/markets`, () =>
       ok([...this.venue().markets.values()].map((m) => marketInfo(m, this.basis(m)))),
     );
@@ -67,7 +73,10 @@ export class ExtendedRest {
         return new ExtendedError(400, 1133, 'body must be JSON').reply();
       }
     });
+  }
 
+  /** The reads of an `X-Api-Key`: account, balances, positions, fees, orders, trades. */
+  private addAccountReads(router: Router): void {
     const read = (
       path: string,
       answer: (venue: VenueEngine, account: ExtendedAccount, context: RequestContext) => unknown,
@@ -79,42 +88,11 @@ export class ExtendedRest {
           ),
         ),
       );
-    read('user/account/info', (_venue, account) => ({
-      accountId: account.accountId,
-      description: 'Main account',
-      accountIndex: 0,
-      status: 'ACTIVE',
-      l2Key: `0x${account.starkKey.toString(16)}`,
-      l2Vault: String(account.vault),
-      bridgeStarknetAddress: '0x0',
-      apiKeys: [],
-      accountIndexForKeyGeneration: 0,
-    }));
+    read('user/account/info', (_venue, account) => accountInfo(account));
     read('user/balance', (venue, account) => balance(venue, account.wallet));
-    read('user/spot/balances', (venue, account) => {
-      const total = walletBalance(venue, account.wallet).round(6).toFixed();
-      return [
-        {
-          accountId: account.accountId,
-          asset: 'USD',
-          balance: total,
-          indexPrice: '1',
-          notionalValue: total,
-          contributionFactor: '1',
-          equityContribution: total,
-          availableToWithdraw: freeMargin(venue, account.wallet).round(6).toFixed(),
-          updatedAt: Math.floor(Date.now() / 1000),
-        },
-      ];
-    });
+    read('user/spot/balances', (venue, account) => spotBalances(venue, account));
     read('user/positions', (venue, account) => positions(venue, account));
-    read('user/fees', (venue) =>
-      [...venue.markets.keys()].map((market) => ({
-        market,
-        makerFeeRate: new Big(venue.profile.makerFeeBps).div(10_000).toFixed(),
-        takerFeeRate: new Big(venue.profile.takerFeeBps).div(10_000).toFixed(),
-      })),
-    );
+    read('user/fees', (venue) => fees(venue));
     read('user/orders', (venue, account, context) =>
       this.orders.open(venue, account, account.wallet, context.query.get('market')),
     );
@@ -129,7 +107,10 @@ export class ExtendedRest {
     read('user/trades', (venue, account, context) =>
       this.orders.trades(venue, account, account.wallet, context.query),
     );
+  }
 
+  /** Placing and cancelling (by id or by external id). */
+  private addOrderRoutes(router: Router): void {
     router.add('POST', `${API}/user/order`, (context) =>
       this.private(context, (request, account) => {
         let body: Record<string, unknown>;
@@ -189,129 +170,4 @@ export class ExtendedRest {
   private venue(): VenueEngine {
     return this.deps.world().venue(EXTENDED);
   }
-}
-
-function marketInfo(market: MarketState, basisBps: number) {
-  const { spec } = market;
-  const mark = market.markPrice();
-  const bid = market.book.bids.best();
-  const ask = market.book.asks.best();
-  const px = (ticks: number | undefined) =>
-    ticks === undefined ? mark.toFixed() : market.price.format(ticks);
-  return {
-    name: spec.symbol,
-    uiName: spec.symbol,
-    category: 'Crypto',
-    assetName: spec.baseAsset,
-    assetPrecision: decimalsOf(spec.lotSize),
-    collateralAssetName: 'USD',
-    collateralAssetPrecision: 6,
-    active: true,
-    status: 'ACTIVE',
-    marketStats: {
-      dailyVolume: String(spec.volume24hUsd),
-      lastPrice: mark.toFixed(),
-      askPrice: px(ask?.priceTicks),
-      bidPrice: px(bid?.priceTicks),
-      markPrice: mark.toFixed(),
-      indexPrice: mark
-        .div(1 + basisBps / 10_000)
-        .round(8)
-        .toFixed(),
-      fundingRate: hourlyFundingRate(basisBps).round(8).toFixed(),
-      nextFundingRate: (Math.floor(Date.now() / 3_600_000) + 1) * 3_600_000,
-      openInterest: String(spec.openInterestUsd),
-    },
-    tradingConfig: {
-      minOrderSize: spec.minSize,
-      minOrderSizeChange: spec.lotSize,
-      minPriceChange: spec.tickSize,
-      maxMarketOrderValue: '3000000',
-      maxLimitOrderValue: '15000000',
-      maxPositionValue: '60000000',
-      maxLeverage: String(spec.maxLeverage),
-      maxNumOrders: '200',
-      limitPriceCap: '0.05',
-      limitPriceFloor: '0.05',
-    },
-    l2Config: {
-      type: 'STARKX',
-      collateralId: COLLATERAL_ID,
-      syntheticId: syntheticIdOf(spec.symbol),
-      syntheticResolution: SYNTHETIC_RESOLUTION,
-      collateralResolution: COLLATERAL_RESOLUTION,
-    },
-    visibleOnUi: true,
-    createdAt: 0,
-  };
-}
-
-const collateralAsset = () => ({
-  id: 1,
-  name: 'USD',
-  symbol: 'USD',
-  description: 'USD Collateral',
-  precision: 6,
-  isActive: true,
-  isCollateral: true,
-  starkexId: COLLATERAL_ID,
-  starkexResolution: COLLATERAL_RESOLUTION,
-  version: 3,
-  createdAt: 0,
-  type: 'SPOT',
-  canBeUsedAsCollateral: true,
-});
-
-function walletBalance(venue: VenueEngine, wallet: string): Big {
-  const account = venue.accounts.get(wallet);
-  return account
-    ? account.collateral.plus(account.realizedPnl).minus(account.feesPaid)
-    : new Big(0);
-}
-
-function balance(venue: VenueEngine, wallet: string) {
-  const account = venue.account(wallet);
-  const equity = account.equity(venue.marks());
-  return {
-    collateralName: 'USD',
-    balance: walletBalance(venue, wallet).round(6).toFixed(),
-    equity: equity.round(6).toFixed(),
-    availableForTrade: freeMargin(venue, wallet).round(6).toFixed(),
-    availableForWithdrawal: freeMargin(venue, wallet).round(6).toFixed(),
-    unrealisedPnl: equity.minus(walletBalance(venue, wallet)).round(6).toFixed(),
-    initialMargin: usedMargin(venue, wallet).round(6).toFixed(),
-    marginRatio: '0',
-    updatedTime: Date.now(),
-  };
-}
-
-function positions(venue: VenueEngine, account: ExtendedAccount) {
-  const engine = venue.accounts.get(account.wallet);
-  if (!engine) {
-    return [];
-  }
-  const marks = venue.marks();
-  return [...engine.positions].map(([symbol, position]) => {
-    const mark = marks.get(symbol) ?? venue.market(symbol).markPrice();
-    const size = position.size.abs();
-    return {
-      id: Number(
-        `${account.accountId}${venue.profile.markets.findIndex((m) => m.symbol === symbol)}`,
-      ),
-      accountId: account.accountId,
-      market: symbol,
-      side: position.size.gt(0) ? 'LONG' : 'SHORT',
-      leverage: String(venue.market(symbol).spec.maxLeverage),
-      size: size.toFixed(),
-      value: size.times(mark).round(6).toFixed(),
-      openPrice: position.entryPrice.round(8).toFixed(),
-      markPrice: mark.toFixed(),
-      liquidationPrice: '0',
-      margin: size.times(mark).div(venue.market(symbol).spec.maxLeverage).round(6).toFixed(),
-      unrealisedPnl: engine.unrealizedPnl(symbol, mark).round(6).toFixed(),
-      realisedPnl: '0',
-      createdAt: 0,
-      updatedAt: Date.now(),
-    };
-  });
 }

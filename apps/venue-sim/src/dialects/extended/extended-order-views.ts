@@ -1,0 +1,120 @@
+import type { EngineFill, EngineOrder } from '../../engine/types';
+import type { VenueEngine } from '../../engine/venue-engine';
+import { numericId } from '../engine-ids';
+
+export type ExtendedTif = 'GTT' | 'IOC';
+
+export interface OrderNotes {
+  tif: ExtendedTif;
+  postOnly: boolean;
+  statusReason?: string;
+  payedFee?: string;
+}
+
+/** An order the venue accepted, then rejected before the book (the engine never held it). */
+export interface Unplaced {
+  id: string;
+  account: number;
+  wallet: string;
+  externalId: string;
+  market: string;
+  side: 'BUY' | 'SELL';
+  qty: string;
+  price: string;
+  tif: ExtendedTif;
+  postOnly: boolean;
+  statusReason: string;
+  createdTime: number;
+}
+
+function statusOf(order: EngineOrder, notes: OrderNotes): string {
+  switch (order.status) {
+    case 'open':
+      return 'NEW';
+    case 'partially_filled':
+      return 'PARTIALLY_FILLED';
+    case 'filled':
+      return 'FILLED';
+    case 'canceled':
+      return notes.tif === 'IOC' ? 'EXPIRED' : 'CANCELLED';
+  }
+}
+
+/** An engine order as Extended's order endpoints and account stream give it. */
+export function extendedOrder(
+  venue: VenueEngine,
+  order: EngineOrder,
+  accountId: number,
+  notes: OrderNotes,
+) {
+  const market = venue.market(order.symbol);
+  const filled = market.lot.toBig(order.filledLots);
+  return {
+    id: numericId(order.orderId),
+    accountId,
+    externalId: order.clientOrderId,
+    market: order.symbol,
+    type: 'LIMIT',
+    side: order.side === 'buy' ? 'BUY' : 'SELL',
+    status: statusOf(order, notes),
+    ...(notes.statusReason ? { statusReason: notes.statusReason } : {}),
+    price: market.price.format(order.priceTicks),
+    averagePrice: filled.gt(0) ? order.filledValue.div(filled).round(8).toFixed() : '0',
+    qty: market.lot.format(order.sizeLots),
+    filledQty: market.lot.format(order.filledLots),
+    payedFee: '0',
+    reduceOnly: false,
+    postOnly: notes.postOnly,
+    createdTime: order.createdAtMs,
+    updatedTime: order.updatedAtMs,
+    timeInForce: notes.tif,
+    expireTime: Math.floor(order.createdAtMs / 1000) + 3_600,
+  };
+}
+
+export function unplacedOrder(order: Unplaced) {
+  return {
+    id: Number(order.id),
+    accountId: order.account,
+    externalId: order.externalId,
+    market: order.market,
+    type: 'LIMIT',
+    side: order.side,
+    status: 'REJECTED',
+    statusReason: order.statusReason,
+    price: order.price,
+    averagePrice: '0',
+    qty: order.qty,
+    filledQty: '0',
+    payedFee: '0',
+    reduceOnly: false,
+    postOnly: order.postOnly,
+    createdTime: order.createdTime,
+    updatedTime: order.createdTime,
+    timeInForce: order.tif,
+    expireTime: Math.floor(order.createdTime / 1000) + 3_600,
+  };
+}
+
+/** One of the account's trades as `GET /api/v1/user/trades` and the account stream give it. */
+export function extendedTrade(venue: VenueEngine, fill: EngineFill, accountId: number) {
+  const market = venue.market(fill.symbol);
+  const price = market.price.toBig(fill.priceTicks);
+  const qty = market.lot.toBig(fill.lots);
+  return {
+    id: numericId(fill.fillId),
+    accountId,
+    market: fill.symbol,
+    orderId: numericId(fill.orderId),
+    externalId: fill.clientOrderId,
+    externalOrderId: fill.clientOrderId,
+    side: fill.side === 'buy' ? 'BUY' : 'SELL',
+    price: price.toFixed(),
+    qty: qty.toFixed(),
+    value: price.times(qty).toFixed(),
+    fee: fill.fee.toFixed(),
+    tradeType: 'TRADE',
+    isTaker: fill.liquidity === 'taker',
+    createdTime: fill.tsMs,
+  };
+}

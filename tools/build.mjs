@@ -83,9 +83,10 @@ async function buildInputs() {
   return inputs.sort();
 }
 
-/** The console's sources, the SDK types it imports and the lock file that fixes Vite and React. */
+/** The console's sources, the SDK types it imports, the lock file that fixes Vite and React, and this build. */
 async function consoleInputs() {
   const inputs = [
+    fileURLToPath(import.meta.url),
     join(root, 'package-lock.json'),
     join(root, 'libs/sdk/src/types.ts'),
     join(root, 'libs/sdk/src/generated/openapi.ts'),
@@ -101,6 +102,9 @@ async function buildConsole(fingerprint, target) {
   const cached = join(consoleCache, fingerprint);
   if (!(await stat(join(cached, 'index.html')).catch(() => undefined))) {
     const fresh = `${cached}.building-${process.pid}`;
+    // A production bundle whoever runs the build: jest sets NODE_ENV=test, which Vite would
+    // carry into the bundle (React's development build, with its console notices).
+    process.env.NODE_ENV = 'production';
     const { build } = await import('vite');
     await build({
       configFile: join(consoleDir, 'vite.config.mjs'),

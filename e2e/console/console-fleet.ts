@@ -20,6 +20,8 @@ export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 /** What the development identity provider signs for (its defaults; the gateway is told the same). */
 const ISSUER = 'urn:sts:identity-dev';
 const AUDIENCE = 'spread-trading';
+/** Session token lifetime in the spec (the provider's minimum is 10 s; 900 in `npm start`). */
+export const TOKEN_TTL_S = 12;
 
 /** A directory of this run under the repository's tmp/ (a fresh clone has none yet). */
 function scratchDir(prefix: string): string {
@@ -98,6 +100,8 @@ export class ConsoleFleet {
           IDENTITY_DEV_ALLOWED_ORIGINS: new URL(this.baseUrl).origin,
           AUTH_JWT_ISSUER: ISSUER,
           AUTH_JWT_AUDIENCE: AUDIENCE,
+          // Short-lived tokens, so the spec sees the console renew one.
+          IDENTITY_DEV_TOKEN_TTL_S: String(TOKEN_TTL_S),
           LOG_LEVEL: 'debug',
           LOG_FILE: join(this.harness.logDir, 'identity-dev.log'),
         },
@@ -137,6 +141,8 @@ export class ConsoleBrowser {
   page!: Page;
   readonly signatures: Array<{ address: string; message: string }> = [];
   readonly errors: string[] = [];
+  /** WebSockets the pages opened (a renewed session keeps its socket). */
+  socketsOpened = 0;
   private readonly expected: ExpectedRefusal[] = [];
   readonly accounts: PrivateKeyAccount[];
 
@@ -155,9 +161,7 @@ export class ConsoleBrowser {
       args: ['--no-sandbox'],
     });
     this.context = await this.browser.newContext({ viewport: { width: 1366, height: 900 } });
-    this.page = await this.context.newPage();
-    this.page.on('console', (message) => this.onConsole(message));
-    this.page.on('pageerror', (error) => this.errors.push(`page error: ${error.message}`));
+    this.page = await this.watchedPage();
     await this.page.exposeFunction('__stsTestWalletSign', async (address: string, message: Hex) => {
       const account = this.accounts.find(
         (candidate) => candidate.address.toLowerCase() === address.toLowerCase(),
@@ -175,6 +179,21 @@ export class ConsoleBrowser {
       testWalletScript(this.accounts.map((account) => account.address)),
     );
     return this;
+  }
+
+  /** Another tab of the same browser, without the injected wallet (localStorage shared, sessionStorage not). */
+  async pageWithoutWallet(): Promise<Page> {
+    return this.watchedPage();
+  }
+
+  private async watchedPage(): Promise<Page> {
+    const page = await this.context!.newPage();
+    page.on('console', (message) => this.onConsole(message));
+    page.on('pageerror', (error) => this.errors.push(`page error: ${error.message}`));
+    page.on('websocket', () => {
+      this.socketsOpened += 1;
+    });
+    return page;
   }
 
   /** The next console error for a response with this status and URL is part of the test. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { generatePrivateKey } from 'viem/accounts';
 import { eventually, type Trader } from '@sts/app-worker-testing';
-import { ConsoleBrowser, ConsoleFleet } from './console-fleet';
+import { ConsoleBrowser, ConsoleFleet, TOKEN_TTL_S } from './console-fleet';
 
 jest.setTimeout(60_000);
 
@@ -12,7 +12,9 @@ jest.setTimeout(60_000);
  * through the development identity provider), adds credentials, links a
  * second wallet, creates trades from the form and watches them move over the
  * notifier socket, amends and cancels one, and sees the maintenance banner
- * come and go. Any console error the test did not provoke fails it.
+ * come and go; it keeps its session past a token's expiry by renewing it,
+ * and a tab without a wallet signs in with the development wallet. Any
+ * console error the test did not provoke fails it.
  * UPDATE_CONSOLE_SCREENSHOTS=1 writes the screenshots into apps/console/docs/.
  */
 const SCREENSHOTS = process.env['UPDATE_CONSOLE_SCREENSHOTS']
@@ -227,6 +229,46 @@ describe('trader console in a browser', () => {
     await browser.screenshot('trades');
     await fleet.harness.gateway.ops('maintenance', 'set', '_system', 'off');
     await banner.waitFor({ state: 'detached', timeout: 15_000 });
+  });
+
+  it('renews its session token before it expires: the API and the same socket stay signed in', async () => {
+    const stored = async () =>
+      JSON.parse(String(await page.evaluate("sessionStorage.getItem('sts-console.session')"))) as {
+        token: string;
+        expiresAt: string;
+      };
+    const first = await stored();
+    const socketsBefore = browser.socketsOpened;
+    await eventually(async () => (await stored()).token !== first.token, 'a renewed token', {
+      timeoutMs: TOKEN_TTL_S * 1_000,
+      intervalMs: 200,
+    });
+    // Time itself is what is tested here: the first token's expiry must pass.
+    await eventually(
+      () => Date.now() > Date.parse(first.expiresAt) + 1_000,
+      "the first token's expiry",
+      {
+        timeoutMs: TOKEN_TTL_S * 1_000 + 2_000,
+        intervalMs: 200,
+      },
+    );
+    await goTo('Account', 'Account');
+    await page.getByTestId('wallets-table').getByText(primary).waitFor();
+    expect(await page.getByTestId('socket-state').innerText()).toBe('updates: live');
+    expect(browser.socketsOpened).toBe(socketsBefore);
+  });
+
+  it('offers the development wallet on a paper fleet when the browser has none', async () => {
+    const tab = await browser.pageWithoutWallet();
+    await tab.goto(`${fleet.baseUrl}/console/sign-in`);
+    await tab.getByRole('button', { name: 'Use development wallet' }).click();
+    await tab.getByRole('heading', { level: 1, name: 'Trades' }).waitFor();
+    await tab.getByText('No trades yet.').waitFor();
+    const key = String(
+      await tab.evaluate("localStorage.getItem('sts-console.development-wallet.keys')"),
+    );
+    expect(JSON.parse(key)).toHaveLength(1);
+    await tab.close();
   });
 });
 

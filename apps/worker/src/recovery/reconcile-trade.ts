@@ -4,7 +4,7 @@ import type { TokenBucket } from '@sts/budget-client';
 import { formatDecimal, type PricedFill, type SizeType } from '@sts/domain';
 import type { VenueFill } from '@sts/venues';
 import { logEntry, type LogEntry } from '../execution-log/log-entries';
-import { readLoggedFills } from '../execution-log/logged-fills';
+import { readLoggedFills, type LoggedFills } from '../execution-log/logged-fills';
 import type { TradeRecord } from '../trades/trade-record';
 import type { MakerFills } from '../trade-runner/maker-fills';
 import type { TradeLegs } from '../trade-runner/trade-legs';
@@ -42,72 +42,108 @@ export interface ReconcileInput {
  * hedged size is what the hedge venue filled, not what was logged.
  */
 export async function reconcileTrade(input: ReconcileInput): Promise<Reconciliation> {
-  const { record, legs, fills } = input;
-  const market = legs.market;
-  const openOrdersCanceled =
+  const openOrdersCanceled = await cancelStrayOrdersOnBoth(input);
+  const venue = await readVenueFills(input);
+  const logged = await readLoggedFills(input.db, input.record.id);
+  const maker = reconcileMakerFills(input.fills, logged.makerFills, venue.maker);
+  const hedge = reconcileHedges(input, logged, venue.hedge);
+  return {
+    openOrdersCanceled,
+    fillsReconciled: maker.entries.length + hedge.entries.length,
+    makerFills: maker.makerFills,
+    hedged: hedge.hedged,
+    entries: [...maker.entries, ...hedge.entries],
+    filledSize: input.fills.filled(input.sizeType),
+  };
+}
+
+/** The dead worker's orders off the maker book, then the hedge book. */
+async function cancelStrayOrdersOnBoth(input: ReconcileInput): Promise<number> {
+  const { record, legs } = input;
+  return (
     (await cancelStrayOrders(
       legs.makerClient,
       input.makerBucket,
       record.id,
-      market.makerMarket.symbol,
+      legs.market.makerMarket.symbol,
     )) +
     (await cancelStrayOrders(
       legs.hedgeClient,
       input.hedgeBucket,
       record.id,
-      market.hedgeMarket.symbol,
-    ));
+      legs.market.hedgeMarket.symbol,
+    ))
+  );
+}
 
+/** Both accounts' fills of this trade, maker first. */
+async function readVenueFills(
+  input: ReconcileInput,
+): Promise<{ maker: VenueFill[]; hedge: VenueFill[] }> {
+  const { record, legs } = input;
   const since = record.createdAt.getTime() - CLOCK_SKEW_MARGIN_MS;
-  const makerVenueFills = await tradeFills(
+  const maker = await tradeFills(
     legs.makerClient,
     input.makerBucket,
     record.id,
     'maker',
     since,
-    market.makerMarket.symbol,
+    legs.market.makerMarket.symbol,
   );
-  const hedgeVenueFills = await tradeFills(
+  const hedge = await tradeFills(
     legs.hedgeClient,
     input.hedgeBucket,
     record.id,
     'hedge',
     since,
-    market.hedgeMarket.symbol,
+    legs.market.hedgeMarket.symbol,
   );
-  const logged = await readLoggedFills(input.db, record.id);
+  return { maker, hedge };
+}
 
-  const entries: LogEntry[] = [];
+/** The logged maker fills, then the venue's the log lacks (each logged now). */
+function reconcileMakerFills(
+  fills: MakerFills,
+  logged: LoggedFills['makerFills'],
+  venueFills: VenueFill[],
+): { makerFills: PricedFill[]; entries: LogEntry[] } {
   const makerFills: PricedFill[] = [];
-  let fillsReconciled = 0;
-  for (const fill of logged.makerFills) {
+  const entries: LogEntry[] = [];
+  for (const fill of logged) {
     if (fills.record(fill.fillId, fill.price, fill.size)) {
       makerFills.push({ price: fill.price, size: fill.size });
     }
   }
-  for (const fill of makerVenueFills) {
+  for (const fill of venueFills) {
     const price = new Big(fill.price);
     const size = new Big(fill.size);
     if (!fills.record(fill.fillId, price, size)) {
       continue;
     }
     makerFills.push({ price, size });
-    fillsReconciled += 1;
     entries.push(makerFillEntry(fill));
   }
+  return { makerFills, entries };
+}
 
-  const hedgeOrders = hedgeOrdersOf(hedgeVenueFills);
+/** The hedge orders the venue filled: the ones the log lacks are logged, the size is the venue's. */
+function reconcileHedges(
+  input: ReconcileInput,
+  logged: LoggedFills,
+  venueFills: VenueFill[],
+): { hedged: Big; entries: LogEntry[] } {
+  const { record, legs } = input;
+  const entries: LogEntry[] = [];
   let venueHedged = new Big(0);
-  for (const order of hedgeOrders) {
+  for (const order of hedgeOrdersOf(venueFills)) {
     venueHedged = venueHedged.plus(order.size);
     if (logged.hedgeOrderIds.has(order.orderId)) {
       continue;
     }
-    fillsReconciled += 1;
     entries.push(
       logEntry('hedge_filled', {
         exchange: record.hedgeExchange,
-        side: market.makerLeg === 'long' ? 'sell' : 'buy',
+        side: legs.market.makerLeg === 'long' ? 'sell' : 'buy',
         price: formatDecimal(order.price),
         size: formatDecimal(order.size),
         order_id: order.orderId,
@@ -117,15 +153,7 @@ export async function reconcileTrade(input: ReconcileInput): Promise<Reconciliat
     );
   }
   // The venue is the truth; the log can only lag it (a venue that forgot old fills would be the exception).
-  const hedged = venueHedged.gte(logged.hedged) ? venueHedged : logged.hedged;
-  return {
-    openOrdersCanceled,
-    fillsReconciled,
-    makerFills,
-    hedged,
-    entries,
-    filledSize: fills.filled(input.sizeType),
-  };
+  return { hedged: venueHedged.gte(logged.hedged) ? venueHedged : logged.hedged, entries };
 }
 
 export function makerFillEntry(fill: VenueFill): LogEntry {

@@ -132,9 +132,12 @@ class ModelHedgeVenue {
     const failures =
       this.script.lookUpFailures[this.lookUps % (this.script.lookUpFailures.length || 1)] ?? 0;
     this.lookUps += 1;
+    // Decided when asked: two look-ups in flight at once must not share one fate (they would
+    // then fail together forever, a venue no hedge could ever settle with).
+    const fails = failures > 0 && this.lookUps % (failures + 1) !== 0;
     return new Promise((resolve, reject) =>
       setTimeout(() => {
-        if (failures > 0 && this.lookUps % (failures + 1) !== 0) {
+        if (fails) {
           reject(new VenueNetworkError('model', 'look-up lost'));
           return;
         }

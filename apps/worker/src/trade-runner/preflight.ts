@@ -3,7 +3,7 @@ import type { TokenBucket } from '@sts/budget-client';
 import { divide, formatDecimal } from '@sts/domain';
 import type { VenueClient } from '@sts/venues';
 import { paid } from '../recovery/venue-truth';
-import type { TradeRecord } from '../trades/trade-record';
+import type { AmendableTerms, TradeRecord } from '../trades/trade-record';
 import type { LegMarket } from './market-view';
 import { desiredQuote } from './quoting/desired-quote';
 import type { TradeLegs } from './trade-legs';
@@ -29,10 +29,11 @@ export interface PreflightFailure {
 
 export async function preflightChecks(
   record: TradeRecord,
+  terms: AmendableTerms,
   legs: TradeLegs,
   buckets: { maker: TokenBucket; hedge: TokenBucket | null },
 ): Promise<PreflightFailure | null> {
-  const failure = await firstFailure(record, legs, buckets);
+  const failure = await firstFailure(record, terms, legs, buckets);
   if (failure === null) {
     return null;
   }
@@ -41,6 +42,7 @@ export async function preflightChecks(
 
 async function firstFailure(
   record: TradeRecord,
+  terms: AmendableTerms,
   legs: TradeLegs,
   buckets: { maker: TokenBucket; hedge: TokenBucket | null },
 ): Promise<string | PreflightFailure | null> {
@@ -51,9 +53,9 @@ async function firstFailure(
       transient: true,
     };
   }
-  const sizing = desiredQuote(market, record.terms, new Big(0), { quoteMode: 'default' });
+  const sizing = desiredQuote(market, terms, new Big(0), { quoteMode: 'default' });
   if (sizing.kind === 'too_small') {
-    return `target_size ${formatDecimal(record.terms.targetSize)} is below the smallest order both venues accept`;
+    return `target_size ${formatDecimal(terms.targetSize)} is below the smallest order both venues accept`;
   }
   const mid = market.makerMid();
   if (mid === null) {
@@ -62,10 +64,7 @@ async function firstFailure(
       transient: true,
     };
   }
-  const notional =
-    record.terms.sizeType === 'notional'
-      ? record.terms.targetSize
-      : record.terms.targetSize.times(mid);
+  const notional = terms.sizeType === 'notional' ? terms.targetSize : terms.targetSize.times(mid);
   const legsToCheck: MarginLeg[] = [
     { client: legs.makerClient, bucket: buckets.maker, leg: market.makerMarket },
     { client: legs.hedgeClient, bucket: buckets.hedge, leg: market.hedgeMarket },

@@ -1,4 +1,4 @@
-import { isAppError, type Logger } from '@sts/platform';
+import { isAppError } from '@sts/platform';
 import type { CredentialStore } from '@sts/persistence';
 import { VenueAuthError, VenueSetupError, type BookUpdate, type VenueClient } from '@sts/venues';
 import type { VenueId } from '@sts/domain';
@@ -43,7 +43,6 @@ export interface LegServices {
   credentials: CredentialStore;
   accounts: AccountSessions;
   marketData: MarketData;
-  logger: Logger;
 }
 
 const describe = (error: unknown): string =>

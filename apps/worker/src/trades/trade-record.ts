@@ -29,7 +29,12 @@ export interface AmendableTerms {
   amendmentVersion: number;
 }
 
-/** A trade as its worker runs it: the row, parsed and typed, decimals as Big. */
+/**
+ * What a trade is, as its worker runs it: the row's fixed fields, parsed and
+ * typed, decimals as Big. What changes while it runs (status, amended terms,
+ * a cancel request) is read once into LoadedTrade and from then on kept by
+ * the runner's TradeState alone.
+ */
 export interface TradeRecord {
   id: string;
   userId: string;
@@ -41,16 +46,20 @@ export interface TradeRecord {
   makerWallet: string;
   hedgeExchange: VenueId;
   hedgeWallet: string;
-  status: TradeStatus;
-  terms: AmendableTerms;
   quoteMode: QuoteMode;
   worstSpread?: Big;
   guard: FastMoveGuardSettings;
   rateBudget: number;
   hedgeRateBudget: number | null;
-  filledSize: Big;
-  cancelRequested: boolean;
   createdAt: Date;
+}
+
+/** The trade row as loaded when its lease is acquired. */
+export interface LoadedTrade {
+  record: TradeRecord;
+  status: TradeStatus;
+  terms: AmendableTerms;
+  cancelRequested: boolean;
 }
 
 export class CorruptTradeError extends Error {
@@ -86,7 +95,16 @@ export function amendableTermsOf(row: TradeEntity): AmendableTerms {
   };
 }
 
-export function tradeRecordOf(row: TradeEntity): TradeRecord {
+export function loadedTradeOf(row: TradeEntity): LoadedTrade {
+  return {
+    record: tradeRecordOf(row),
+    status: pick(row.id, 'status', row.status, isTradeStatus),
+    terms: amendableTermsOf(row),
+    cancelRequested: row.cancelRequestedAt !== null,
+  };
+}
+
+function tradeRecordOf(row: TradeEntity): TradeRecord {
   const quoteMode = pick(row.id, 'quote_mode', row.quoteMode ?? 'default', isQuoteMode);
   return {
     id: row.id,
@@ -99,8 +117,6 @@ export function tradeRecordOf(row: TradeEntity): TradeRecord {
     makerWallet: row.makerWallet,
     hedgeExchange: pick(row.id, 'hedge_exchange', row.hedgeExchange, isVenueId),
     hedgeWallet: row.hedgeWallet,
-    status: pick(row.id, 'status', row.status, isTradeStatus),
-    terms: amendableTermsOf(row),
     quoteMode,
     worstSpread: row.worstSpread === null ? undefined : new Big(row.worstSpread),
     guard: resolveFastMoveGuardSettings({
@@ -115,8 +131,6 @@ export function tradeRecordOf(row: TradeEntity): TradeRecord {
     }),
     rateBudget: row.rateBudget,
     hedgeRateBudget: row.hedgeRateBudget,
-    filledSize: new Big(row.filledSize),
-    cancelRequested: row.cancelRequestedAt !== null,
     createdAt: row.createdAt,
   };
 }
@@ -125,9 +139,9 @@ export function tradeRecordOf(row: TradeEntity): TradeRecord {
 export class TradeReader {
   constructor(private readonly db: DataSource) {}
 
-  async load(tradeId: string): Promise<TradeRecord> {
+  async load(tradeId: string): Promise<LoadedTrade> {
     const row = await this.db.getRepository(TradeEntity).findOneByOrFail({ id: tradeId });
-    return tradeRecordOf(row);
+    return loadedTradeOf(row);
   }
 
   async amendableTerms(tradeId: string): Promise<AmendableTerms & { cancelRequested: boolean }> {

@@ -28,7 +28,7 @@ export interface KeptQuote extends QuoteBasis {
 
 /** The books and trade a quote cycle is deciding on now, or null when it cannot quote. */
 export function quoteBasis(trade: TradeState): QuoteBasis | null {
-  const inputs = trade.legs?.market.quoteInputs();
+  const inputs = trade.open?.legs.market.quoteInputs();
   if (!inputs) {
     return null;
   }
@@ -51,7 +51,7 @@ export function keptQuote(
   size: Big,
   basis: QuoteBasis,
 ): KeptQuote | null {
-  const market = trade.legs?.market;
+  const market = trade.open?.legs.market;
   if (!market) {
     return null;
   }
@@ -77,7 +77,7 @@ export function keptQuote(
 /** The kept order still rests as it was, on the same terms and fills. */
 function unchanged(kept: KeptQuote, trade: TradeState): boolean {
   return (
-    trade.makerOrders?.resting === kept.order &&
+    trade.open?.makerOrders.resting === kept.order &&
     kept.order.fate === 'open' &&
     trade.terms.amendmentVersion === kept.amendmentVersion &&
     compare(trade.filledSize, kept.filledSize) === 0
@@ -94,7 +94,7 @@ export function makerTouchMatters(kept: KeptQuote, trade: TradeState): boolean {
   if (!kept.behindTouch) {
     return true;
   }
-  const inputs = trade.legs?.market.quoteInputs();
+  const inputs = trade.open?.legs.market.quoteInputs();
   if (!inputs || inputs.hedgeReference !== kept.hedgeReference || !unchanged(kept, trade)) {
     return true;
   }
@@ -116,7 +116,7 @@ export function hedgeMoveMatters(kept: KeptQuote, trade: TradeState, nowMs: numb
   if (!kept.atTouch) {
     return true;
   }
-  const market = trade.legs?.market;
+  const market = trade.open?.legs.market;
   const inputs = market?.quoteInputs();
   if (
     !market ||

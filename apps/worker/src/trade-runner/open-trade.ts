@@ -1,0 +1,87 @@
+import type Big from 'big.js';
+import { hedgeSide, makerSide, type SpreadType, type VenueRegistry } from '@sts/domain';
+import type { Logger } from '@sts/platform';
+import type { MonotonicClock } from '../clock';
+import type { HedgeResult, LogEntry } from '../execution-log/log-entries';
+import type { TradeRecord } from '../trades/trade-record';
+import { Hedger } from './hedging/hedger';
+import { MakerOrders } from './quoting/maker-orders';
+import type { TradeBudget } from './trade-budget';
+import type { TradeLegs } from './trade-legs';
+
+/** A trade whose venues are open: its legs, its hedging and its maker orders. */
+export interface OpenTrade {
+  readonly legs: TradeLegs;
+  readonly hedger: Hedger;
+  readonly makerOrders: MakerOrders;
+}
+
+/** What the hedger and the maker orders are told by, and tell, their trade. */
+export interface OpenTradeHooks {
+  maxSlippage(): Big;
+  spreadType(): SpreadType;
+  mayTouchVenue(): boolean;
+  emit(entries: LogEntry[]): void;
+  fail(reason: string): void;
+  hedgeEnded(result: HedgeResult, elapsedMs: number): void;
+  venueHalted(exchange: string): void;
+  wake(): void;
+  makerRequestSent(waitedForBudget: boolean): void;
+}
+
+export interface OpenTradeInputs {
+  tradeId: string;
+  epoch: string;
+  record: TradeRecord;
+  venues: VenueRegistry;
+  budget: TradeBudget;
+  clock: MonotonicClock;
+  signal: AbortSignal;
+  log: Logger;
+}
+
+/** Builds the parts that trade on the open legs. */
+export function openTrade(
+  legs: TradeLegs,
+  inputs: OpenTradeInputs,
+  hooks: OpenTradeHooks,
+): OpenTrade {
+  const { record, budget } = inputs;
+  const { makerMarket, hedgeMarket } = legs.market;
+  const hedger = new Hedger({
+    tradeId: inputs.tradeId,
+    makerLeg: record.makerLeg,
+    venue: {
+      client: legs.hedgeClient,
+      leg: hedgeMarket,
+      side: hedgeSide(record.makerLeg),
+      timeoutMs: inputs.venues[record.hedgeExchange].hedgeTimeoutMs,
+    },
+    market: legs.market,
+    coarserTickSize: makerMarket.rules.tickSize.gt(hedgeMarket.rules.tickSize)
+      ? makerMarket.rules.tickSize
+      : hedgeMarket.rules.tickSize,
+    maxSlippage: () => hooks.maxSlippage(),
+    spreadType: () => hooks.spreadType(),
+    bucket: budget.hedge,
+    clock: inputs.clock,
+    mayTouchVenue: () => hooks.mayTouchVenue(),
+    emit: (entries) => hooks.emit(entries),
+    onFailure: (reason) => hooks.fail(reason),
+    onEnded: (result, elapsedMs) => hooks.hedgeEnded(result, elapsedMs),
+    onVenueHalted: () => hooks.venueHalted(record.hedgeExchange),
+    onDoubtChanged: () => hooks.wake(),
+    logger: inputs.log,
+  });
+  const makerOrders = new MakerOrders({
+    tradeId: inputs.tradeId,
+    epoch: inputs.epoch,
+    client: legs.makerClient,
+    leg: makerMarket,
+    side: makerSide(record.makerLeg),
+    bucket: budget.maker,
+    signal: inputs.signal,
+    onRequestSent: (waited) => hooks.makerRequestSent(waited),
+  });
+  return { legs, hedger, makerOrders };
+}

@@ -1,0 +1,53 @@
+import type { BudgetReleaseReason } from '@sts/contracts';
+import { formatDecimal, type TradeStatus } from '@sts/domain';
+import type { TradeState } from './trade-state';
+
+export type Ending = 'completed' | 'canceled' | 'failed';
+
+/**
+ * The terminal status of a trade that has gone quiet (its maker order down,
+ * missed fills read back and hedged, every hedge finished: a hedge is never
+ * abandoned), written with chunk_completed; then its budget is released.
+ */
+export async function writeEnding(trade: TradeState, ending: Ending): Promise<void> {
+  const to: TradeStatus = trade.failureReason !== null ? 'failed' : ending;
+  const filledSize = formatDecimal(trade.filledSize);
+  const hedger = trade.open?.hedger;
+  const unhedged = hedger ? formatDecimal(hedger.outstanding) : '0';
+  const failureReason =
+    to === 'failed'
+      ? `${trade.failureReason}; unhedged size ${unhedged} ${trade.record.market} on ${trade.record.hedgeExchange}`
+      : undefined;
+  await trade.changeStatus(to, {
+    entries: trade.chunkCompleted(to === 'completed' ? 'target_reached' : to),
+    failureReason,
+    fastMoveGuardStats: trade.guard.enabled ? trade.guard.finish(trade.now()) : undefined,
+    filledSize,
+    eventData: {
+      filled_size: filledSize,
+      target_size: formatDecimal(trade.terms.targetSize),
+      ...(failureReason ? { failure_reason: failureReason, unhedged_size: unhedged } : {}),
+    },
+  });
+  trade.log.info(
+    { status: to, filled_size: filledSize, failure_reason: failureReason },
+    'trade ended',
+  );
+  await trade.budget.release(releaseReason(to));
+}
+
+function releaseReason(status: TradeStatus): BudgetReleaseReason {
+  switch (status) {
+    case 'completed':
+    case 'canceled':
+    case 'rejected':
+    case 'failed':
+      return status;
+    case 'pending':
+    case 'validating':
+    case 'active':
+    case 'paused':
+    case 'recovering':
+      return 'failed';
+  }
+}

@@ -1,0 +1,189 @@
+import Big from 'big.js';
+import { formatDecimal } from '@sts/domain';
+import type { VenueFill, VenueOrder } from '@sts/venues';
+import { makerFillEntry } from '../recovery/reconcile-trade';
+import { openTrade, type OpenTrade } from './open-trade';
+import type { RunnerServices } from './runner-services';
+import { openTradeLegs } from './trade-legs';
+import type { TradeState } from './trade-state';
+
+/** What a trade's venue traffic takes from the worker. */
+export type FeedServices = Pick<
+  RunnerServices,
+  'clock' | 'metrics' | 'coalescer' | 'venues' | 'credentials' | 'accounts' | 'marketData'
+>;
+
+/**
+ * A trade's traffic with its venues: opening the legs, and everything they
+ * send it: its own maker fills (the hot path: the hedge goes out before
+ * anything else), its order updates, and the book moves that may call for a
+ * new quote.
+ */
+export class TradeFeed {
+  constructor(
+    private readonly trade: TradeState,
+    private readonly services: FeedServices,
+  ) {}
+
+  /** Opens both venues and builds the parts that trade on them. */
+  async open(): Promise<OpenTrade> {
+    const trade = this.trade;
+    const legs = await openTradeLegs(this.services, trade.record, {
+      onMakerMove: (receivedAtMs) => this.onBookMove(receivedAtMs),
+      onHedgeMove: (receivedAtMs) => this.onHedgeMove(receivedAtMs),
+      onStale: () => trade.wake(),
+    });
+    const reference = legs.market.hedgeReference();
+    if (reference) {
+      trade.guard.prime(this.services.clock.now(), reference);
+    }
+    const { clock, metrics, venues } = this.services;
+    return openTrade(
+      legs,
+      {
+        tradeId: trade.tradeId,
+        epoch: trade.epoch,
+        record: trade.record,
+        venues,
+        budget: trade.budget,
+        clock,
+        signal: trade.abort.signal,
+        log: trade.log,
+      },
+      {
+        maxSlippage: () => trade.terms.maxSlippage,
+        spreadType: () => trade.terms.spread.spreadType,
+        mayTouchVenue: () => trade.mayTouchVenue(),
+        emit: (entries) => trade.record$(entries),
+        fail: (reason) => trade.fail(reason),
+        hedgeEnded: (result, ms) =>
+          metrics.recordHedgeEnded(trade.record.hedgeExchange, result, ms),
+        venueHalted: (exchange) => trade.venueHalted(exchange),
+        wake: () => trade.wake(),
+        makerRequestSent: (waited) => this.onMakerRequestSent(waited),
+      },
+    );
+  }
+
+  /** Starts routing this trade's own fills and order updates to it. */
+  listen(): void {
+    const trade = this.trade;
+    trade.open?.legs.listen(
+      trade.tradeTag,
+      {
+        onFill: (fill) => this.onMakerAccountFill(fill),
+        onOrder: (order) => this.onMakerOrder(order),
+        bucket: trade.budget.maker,
+      },
+      // Hedge results come from the IOC answers; the hedge account's stream adds nothing.
+      {
+        onFill: () => undefined,
+        onOrder: () => undefined,
+        ...(trade.budget.hedge ? { bucket: trade.budget.hedge } : {}),
+      },
+    );
+  }
+
+  /**
+   * The hot path. A maker fill is counted and its hedge sent synchronously;
+   * only then is it logged, classified by the guard and the loop woken.
+   */
+  onMakerFill(fill: VenueFill): void {
+    const trade = this.trade;
+    const receivedAt = this.services.clock.now();
+    const open = trade.open;
+    const price = new Big(fill.price);
+    const size = new Big(fill.size);
+    if (!open || !trade.fills.record(fill.fillId, price, size)) {
+      return;
+    }
+    const started = open.hedger.onMakerFill(fill.fillId, price, size);
+    if (started?.sent) {
+      this.services.metrics.recordFillToHedgeSent(
+        trade.record.hedgeExchange,
+        this.services.clock.now() - receivedAt,
+      );
+    }
+    // The hedge is out. Everything below may take its time.
+    open.makerOrders.onFill(fill);
+    const guardClass = trade.guard.enabled
+      ? trade.guard.classifyFill(receivedAt, open.legs.market.hedgeReference())
+      : null;
+    if (started) {
+      started.series.guardFillClass = guardClass;
+    }
+    const entries = [makerFillEntry(fill)];
+    if (started?.sent) {
+      entries.push(started.sent);
+    }
+    trade.record$(entries, formatDecimal(trade.filledSize));
+    trade.wake();
+  }
+
+  private onMakerAccountFill(fill: VenueFill): void {
+    if (this.trade.open?.makerOrders.isMakerOrder(fill.clientOrderId)) {
+      this.onMakerFill(fill);
+    }
+  }
+
+  /** An order update matters only when it took the resting order away (filled, canceled). */
+  private onMakerOrder(order: VenueOrder): void {
+    const makerOrders = this.trade.open?.makerOrders;
+    const resting = makerOrders?.resting;
+    makerOrders?.onOrder(order);
+    if (makerOrders?.resting !== resting) {
+      this.trade.wake();
+    }
+  }
+
+  private onBookMove(receivedAtMs: number): void {
+    const trade = this.trade;
+    if (!trade.loop.makerTouchMatters()) {
+      return;
+    }
+    trade.moveAt ??= receivedAtMs;
+    trade.wake();
+  }
+
+  /** H moved: the guard watches every move; the loop steps only if the quote may change. */
+  private onHedgeMove(receivedAtMs: number): void {
+    const trade = this.trade;
+    const now = this.services.clock.now();
+    const { guard, open } = trade;
+    const reference = open?.legs.market.hedgeReference();
+    const triggered =
+      reference && guard.enabled
+        ? guard.observe(now, reference, open?.makerOrders.resting?.price ?? null)
+        : null;
+    if (triggered) {
+      trade.log.info(
+        { move_bps: triggered.trigger.moveBps, action: triggered.trigger.action },
+        'fast-move guard triggered',
+      );
+      trade.record$([triggered.entry]);
+    } else if (!trade.loop.hedgeMoveMatters(now)) {
+      return;
+    }
+    trade.moveAt ??= receivedAtMs;
+    trade.wake();
+  }
+
+  /** A re-quote went out: its latency counts unless the trade's budget made it wait (by design). */
+  private onMakerRequestSent(waitedForBudget: boolean): void {
+    const trade = this.trade;
+    const held = waitedForBudget || trade.heldByBudget;
+    trade.heldByBudget = false;
+    if (trade.moveAt === null) {
+      return;
+    }
+    const movedAt = trade.moveAt;
+    trade.moveAt = null;
+    if (held) {
+      this.services.metrics.recordRequoteHeld();
+      return;
+    }
+    // Timed to the moment its frame left for the kernel, which a burst may hold back a little.
+    const { clock, metrics } = this.services;
+    this.services.coalescer.whenSent(() => metrics.recordRequote(clock.now() - movedAt));
+  }
+}

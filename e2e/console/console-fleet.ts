@@ -203,6 +203,8 @@ export class ConsoleBrowser {
 
   async screenshot(name: string): Promise<void> {
     mkdirSync(this.screenshotDir, { recursive: true });
+    // From the top: a filled-in field scrolls the page, and the spread panel is sticky.
+    await this.page.evaluate('window.scrollTo(0, 0)');
     await this.page.screenshot({ path: join(this.screenshotDir, `${name}.png`), fullPage: true });
   }
 

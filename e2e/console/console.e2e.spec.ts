@@ -76,7 +76,10 @@ describe('trader console in a browser', () => {
     await page.goto(`${fleet.baseUrl}/console/`);
     await page.getByRole('button', { name: 'Sign in with wallet' }).waitFor();
     await browser.screenshot('sign-in');
-    await page.getByRole('button', { name: 'Sign in with wallet' }).click();
+    // From the keyboard: the first stop is the sign-in button.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Sign in with wallet');
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Trades' }).waitFor();
 
     expect(browser.signatures).toHaveLength(1);
@@ -140,7 +143,8 @@ describe('trader console in a browser', () => {
     const differences = page.getByTestId('funding-differences');
     const header = differences.getByRole('columnheader', { name: /Difference/ });
     expect(await header.getAttribute('aria-sort')).toBe('descending');
-    await header.getByRole('button').click();
+    await header.getByRole('button').focus();
+    await page.keyboard.press('Enter');
     expect(await header.getAttribute('aria-sort')).toBe('ascending');
     await browser.screenshot('markets');
   });

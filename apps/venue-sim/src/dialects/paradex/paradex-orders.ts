@@ -1,50 +1,25 @@
-import Big from 'big.js';
 import { HttpFailure, type HttpReply } from '../../api/http-kit';
 import type { SignedRequest } from '../../api/order-entry';
 import type { MarketState } from '../../engine/market-state';
-import type { EngineFill, EngineOrder } from '../../engine/types';
+import type { EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
 import { engineOrderId, numericId } from '../engine-ids';
 import { engineRefusalOf } from '../engine-refusal';
-import { ParadexError, paradexTyped, type ParadexAuth } from './paradex-auth';
-import { feltOf } from './paradex-signing';
+import { ParadexError, type ParadexAuth } from './paradex-auth';
+import { checkOrderSignature, parseOrder } from './paradex-order-request';
+import {
+  closedUnplaced,
+  paradexFill,
+  paradexOrder,
+  queuedOrder,
+  type ClosedUnplaced,
+  type OrderNotes,
+} from './paradex-order-views';
+
+export { paradexOrder, type OrderNotes } from './paradex-order-views';
 
 export const PARADEX = 'paradex';
-
-/** Paradex scales order sizes and prices to 8 decimals in what it signs. */
-const SIGNED_SCALE = new Big(100_000_000);
-const CLIENT_ID = /^[\x21-\x7e]{1,64}$/;
-const DECIMAL = /^\d+(\.\d+)?$/;
-/** Paradex accepts an order signature this long after its timestamp. */
-const SIGNATURE_MAX_AGE_MS = 5 * 60_000;
-
-const ORDER_FIELDS = ['timestamp', 'market', 'side', 'orderType', 'size', 'price'].map((name) => ({
-  name,
-  type: 'felt',
-}));
-
-export type ParadexInstruction = 'GTC' | 'POST_ONLY' | 'IOC';
-
-/** What the dialect knows of an order beyond the engine: its instruction, and why it closed. */
-export interface OrderNotes {
-  instruction: ParadexInstruction;
-  cancelReason?: string;
-}
-
-/** An order the venue queued and then closed without it ever reaching the book. */
-interface ClosedUnplaced {
-  id: string;
-  account: string;
-  market: string;
-  side: 'BUY' | 'SELL';
-  size: string;
-  price: string;
-  clientId: string;
-  instruction: ParadexInstruction;
-  cancelReason: string;
-  createdAtMs: number;
-}
 
 const MAX_REMEMBERED = 10_000;
 
@@ -81,8 +56,8 @@ export class ParadexOrders {
     account: string,
     body: Record<string, unknown>,
   ): Promise<HttpReply> {
-    const order = this.parseOrder(body);
-    this.checkSignature(account, order, body);
+    const order = parseOrder(body);
+    checkOrderSignature(this.auth, account, order, body);
     const kind = order.instruction === 'IOC' ? 'ioc' : 'post_only';
     return this.deps.orders.execute(request, { op: 'place', fields: { type: kind } }, (venue) => {
       const market = this.market(venue, order.market);
@@ -250,91 +225,6 @@ export class ParadexOrders {
     return `pdx-${Date.now().toString(36)}-${this.unplacedSeq}`;
   }
 
-  private parseOrder(body: Record<string, unknown>) {
-    const { market, side, type, size, price, instruction, client_id: clientId } = body;
-    if (typeof market !== 'string') {
-      throw invalid('market');
-    }
-    if (side !== 'BUY' && side !== 'SELL') {
-      throw invalid('side');
-    }
-    if (type !== 'LIMIT') {
-      throw new ParadexError(
-        400,
-        'VALIDATION_ERROR',
-        'the simulated venue trades LIMIT orders only',
-      );
-    }
-    if (typeof size !== 'string' || !DECIMAL.test(size) || new Big(size).lte(0)) {
-      throw invalid('size');
-    }
-    if (typeof price !== 'string' || !DECIMAL.test(price) || new Big(price).lte(0)) {
-      throw invalid('price');
-    }
-    const chosen = instruction ?? 'GTC';
-    if (chosen !== 'GTC' && chosen !== 'POST_ONLY' && chosen !== 'IOC') {
-      throw invalid('instruction');
-    }
-    if (clientId !== undefined && (typeof clientId !== 'string' || !CLIENT_ID.test(clientId))) {
-      throw invalid('client_id');
-    }
-    if (
-      body['flags'] !== undefined &&
-      !(Array.isArray(body['flags']) && body['flags'].length === 0)
-    ) {
-      throw new ParadexError(400, 'VALIDATION_ERROR', 'the simulated venue takes no order flags');
-    }
-    return {
-      market,
-      side: side as 'BUY' | 'SELL',
-      type: type as string,
-      size,
-      price,
-      instruction: chosen as ParadexInstruction,
-      clientId: (clientId as string | undefined) ?? '',
-    };
-  }
-
-  private checkSignature(
-    account: string,
-    order: ReturnType<ParadexOrders['parseOrder']>,
-    body: Record<string, unknown>,
-  ): void {
-    const timestamp = body['signature_timestamp'];
-    if (!Number.isSafeInteger(timestamp)) {
-      throw new ParadexError(400, 'INVALID_REQUEST_PARAMETER', 'invalid signature_timestamp');
-    }
-    if (Math.abs(Date.now() - (timestamp as number)) > SIGNATURE_MAX_AGE_MS) {
-      throw new ParadexError(400, 'INVALID_TIMESTAMP', 'signature timestamp is too old');
-    }
-    const scaled = (value: string): string => {
-      const text = new Big(value).times(SIGNED_SCALE);
-      if (!text.eq(text.round(0))) {
-        throw invalid('precision');
-      }
-      return text.toFixed(0);
-    };
-    const typed = paradexTyped('Order', ORDER_FIELDS, {
-      timestamp,
-      market: `0x${feltOf(order.market).toString(16)}`,
-      side: order.side === 'BUY' ? '1' : '2',
-      orderType: `0x${feltOf(order.type).toString(16)}`,
-      size: scaled(order.size),
-      price: scaled(order.price),
-    });
-    const starkKey = this.auth.starkKeyOf(account);
-    if (!starkKey) {
-      throw new ParadexError(400, 'NOT_ONBOARDED', 'User has never called /onboarding endpoint');
-    }
-    this.auth.checkSignature(
-      body['signature'],
-      typed,
-      account,
-      starkKey,
-      'INVALID_ORDER_SIGNATURE',
-    );
-  }
-
   private market(venue: VenueEngine, symbol: string): MarketState {
     const market = venue.markets.get(symbol);
     if (!market) {
@@ -343,9 +233,6 @@ export class ParadexOrders {
     return market;
   }
 }
-
-const invalid = (field: string): ParadexError =>
-  new ParadexError(400, 'VALIDATION_ERROR', `invalid ${field}`);
 
 /** An engine refusal of a placement in Paradex's words (the request's own refusals pass). */
 function refusalOf(error: unknown): unknown {
@@ -374,94 +261,4 @@ function refusalOf(error: unknown): unknown {
     return new ParadexError(400, 'VALIDATION_ERROR', 'invalid order');
   }
   return error;
-}
-
-/** The order as the queue acknowledged it: NEW, nothing filled. */
-function queuedOrder(order: Omit<ClosedUnplaced, 'cancelReason'>) {
-  return {
-    id: order.id,
-    account: order.account,
-    market: order.market,
-    side: order.side,
-    type: 'LIMIT',
-    size: order.size,
-    remaining_size: order.size,
-    price: order.price,
-    status: 'NEW',
-    created_at: order.createdAtMs,
-    last_updated_at: order.createdAtMs,
-    timestamp: order.createdAtMs,
-    received_at: order.createdAtMs,
-    published_at: order.createdAtMs,
-    cancel_reason: '',
-    client_id: order.clientId,
-    instruction: order.instruction,
-    avg_fill_price: '',
-    flags: [],
-    stp: 'EXPIRE_TAKER',
-    trigger_price: '',
-    seq_no: order.createdAtMs,
-  };
-}
-
-/** An engine order in Paradex's words: OPEN while on the book, CLOSED after (why, if not filled). */
-export function paradexOrder(venue: VenueEngine, order: EngineOrder, notes: OrderNotes) {
-  const market = venue.market(order.symbol);
-  const closed = order.status === 'filled' || order.status === 'canceled';
-  const filled = market.lot.toBig(order.filledLots);
-  return {
-    id: String(numericId(order.orderId)),
-    account: order.accountId,
-    market: order.symbol,
-    side: order.side === 'buy' ? 'BUY' : 'SELL',
-    type: 'LIMIT',
-    size: market.lot.format(order.sizeLots),
-    remaining_size: market.lot.format(order.sizeLots - order.filledLots),
-    price: market.price.format(order.priceTicks),
-    status: closed ? 'CLOSED' : 'OPEN',
-    created_at: order.createdAtMs,
-    last_updated_at: order.updatedAtMs,
-    timestamp: order.updatedAtMs,
-    received_at: order.createdAtMs,
-    published_at: order.updatedAtMs,
-    cancel_reason: order.status === 'canceled' ? (notes.cancelReason ?? 'USER_CANCELED') : '',
-    client_id: order.clientOrderId.startsWith('pdx-') ? '' : order.clientOrderId,
-    instruction: notes.instruction,
-    avg_fill_price: filled.gt(0) ? order.filledValue.div(filled).round(8).toFixed() : '',
-    flags: [],
-    stp: 'EXPIRE_TAKER',
-    trigger_price: '',
-    seq_no: order.updatedAtMs,
-  };
-}
-
-function closedUnplaced(order: ClosedUnplaced) {
-  return {
-    ...queuedOrder(order),
-    status: 'CLOSED',
-    remaining_size: order.size,
-    cancel_reason: order.cancelReason,
-  };
-}
-
-/** One fill as `GET /v1/fills` gives it. */
-export function paradexFill(venue: VenueEngine, fill: EngineFill) {
-  const market = venue.market(fill.symbol);
-  const order = venue.registry.orderById(fill.orderId);
-  return {
-    id: String(numericId(fill.fillId)),
-    side: fill.side === 'buy' ? 'BUY' : 'SELL',
-    liquidity: fill.liquidity === 'maker' ? 'MAKER' : 'TAKER',
-    market: fill.symbol,
-    order_id: String(numericId(fill.orderId)),
-    price: market.price.format(fill.priceTicks),
-    size: market.lot.format(fill.lots),
-    fee: fill.fee.toFixed(),
-    fee_currency: 'USDC',
-    created_at: fill.tsMs,
-    remaining_size: order ? market.lot.format(order.sizeLots - order.filledLots) : '0',
-    client_id: fill.clientOrderId.startsWith('pdx-') ? '' : fill.clientOrderId,
-    fill_type: 'FILL',
-    realized_pnl: '0',
-  };
 }

@@ -1,4 +1,3 @@
-import Big from 'big.js';
 import { AnswerLost, type HttpReply, type RequestContext, type Router } from '../../api/http-kit';
 import type { MarketState } from '../../engine/market-state';
 import type { VenueEngine } from '../../engine/venue-engine';
@@ -6,7 +5,7 @@ import type { DialectDeps } from '../dialect';
 import type { SignedRequest } from '../../api/order-entry';
 import { ParadexAuth, ParadexError, SYSTEM_CONFIG } from './paradex-auth';
 import { PARADEX, ParadexOrders } from './paradex-orders';
-import { hourlyFundingRate } from '../../api/wire-numbers';
+import { balance, marketInfo, marketSummary, orderBook, positions } from './paradex-views';
 
 export { PARADEX } from './paradex-orders';
 const BASE = `/dialects/${PARADEX}/v1`;
@@ -35,6 +34,13 @@ export class ParadexRest {
   }
 
   addRoutes(router: Router): void {
+    this.addPublicRoutes(router);
+    this.addAccountReads(router);
+    this.addOrderRoutes(router);
+  }
+
+  /** System config and state, markets and books, onboarding and the signed auth. */
+  private addPublicRoutes(router: Router): void {
     const pub = (path: string, answer: (context: RequestContext) => unknown): void => {
       router.add('GET', `${BASE}/${path}`, (context) =>
         this.answer(() => ({ status: 200, body: answer(context) })),
@@ -47,7 +53,9 @@ export class ParadexRest {
       results: this.marketsOf(context.query.get('market')).map((m) => marketInfo(m)),
     }));
     pub('markets/summary', (context) => ({
-      results: this.marketsOf(context.query.get('market')).map((m) => this.summary(m)),
+      results: this.marketsOf(context.query.get('market')).map((m) =>
+        marketSummary(m, this.basis(m)),
+      ),
     }));
     pub('orderbook/:market', (context) => orderBook(this.market(context.params['market'] ?? '')));
 
@@ -64,7 +72,10 @@ export class ParadexRest {
         body: { jwt_token: this.auth.authenticate(lowerHeaders(context), Date.now()) },
       })),
     );
+  }
 
+  /** The bearer token's reads: balance, positions, orders, fills. */
+  private addAccountReads(router: Router): void {
     const priv = (
       path: string,
       answer: (venue: VenueEngine, call: PrivateCall) => unknown,
@@ -87,7 +98,10 @@ export class ParadexRest {
       prev: null,
       results: this.orders.fills(venue, call.accountId, call.context.query),
     }));
+  }
 
+  /** Placing and cancelling (by id or by client id). */
+  private addOrderRoutes(router: Router): void {
     router.add('POST', `${BASE}/orders`, (context) =>
       this.write(context, (request, account) =>
         this.orders.place(request, account, parseBody(context.rawBody)),
@@ -150,33 +164,8 @@ export class ParadexRest {
     }
   }
 
-  private summary(market: MarketState) {
-    const mark = market.markPrice();
-    const basisBps = this.deps.world().prices.basisBps(PARADEX, market.spec.symbol);
-    const bid = market.book.bids.best();
-    const ask = market.book.asks.best();
-    const price = (ticks: number | undefined) =>
-      ticks === undefined ? mark.toFixed() : market.price.toBig(ticks).toFixed();
-    return {
-      symbol: market.spec.symbol,
-      mark_price: mark.toFixed(),
-      last_traded_price: mark.toFixed(),
-      bid: price(bid?.priceTicks),
-      ask: price(ask?.priceTicks),
-      volume_24h: String(market.spec.volume24hUsd),
-      total_volume: String(market.spec.volume24hUsd),
-      created_at: Date.now(),
-      underlying_price: mark
-        .div(1 + basisBps / 10_000)
-        .round(8)
-        .toFixed(),
-      open_interest: new Big(market.spec.openInterestUsd).div(mark).round(4).toFixed(),
-      funding_rate: hourlyFundingRate(basisBps)
-        .times(market.spec.fundingIntervalHours)
-        .round(8)
-        .toFixed(),
-      price_change_rate_24h: '0',
-    };
+  private basis(market: MarketState): number {
+    return this.deps.world().prices.basisBps(PARADEX, market.spec.symbol);
   }
 
   private marketsOf(symbol: string | null): MarketState[] {
@@ -217,99 +206,6 @@ export class ParadexRest {
     }
     throw error;
   }
-}
-
-/** One market as `GET /v1/markets` lists it (a perpetual, settled in USDC). */
-function marketInfo(market: MarketState) {
-  const { spec } = market;
-  return {
-    symbol: spec.symbol,
-    base_currency: spec.baseAsset,
-    quote_currency: spec.quote,
-    settlement_currency: 'USDC',
-    order_size_increment: spec.lotSize,
-    price_tick_size: spec.tickSize,
-    min_notional: spec.minNotional ?? '0',
-    open_at: 0,
-    expiry_at: 0,
-    asset_kind: 'PERP',
-    market_kind: 'cross',
-    position_limit: '1000000000',
-    price_bands_width: '0.05',
-    max_open_orders: 100,
-    max_funding_rate: '0.05',
-    delta1_cross_margin_params: {
-      imf_base: new Big(1).div(spec.maxLeverage).round(6).toFixed(),
-      imf_shift: '0',
-      imf_factor: '0',
-      mmf_factor: '0.5',
-    },
-    price_feed_id: spec.asset,
-    oracle_ewma_factor: '0.2',
-    max_order_size: '1000000000',
-    max_funding_rate_change: '0.0005',
-    max_tob_spread: '0.2',
-    interest_rate: '0',
-    clamp_rate: '0.05',
-    funding_period_hours: spec.fundingIntervalHours,
-    tags: [],
-  };
-}
-
-/** `GET /v1/orderbook/{market}`: the top levels of each side. */
-function orderBook(market: MarketState) {
-  const side = (book: typeof market.book.bids) =>
-    book
-      .top(20)
-      .map((level) => [market.price.format(level.priceTicks), market.lot.format(level.totalLots)]);
-  return {
-    market: market.spec.symbol,
-    seq_no: market.book.seq,
-    last_updated_at: Date.now(),
-    bids: side(market.book.bids),
-    asks: side(market.book.asks),
-  };
-}
-
-/** `GET /v1/balance`: the account's USDC, which margins every market. */
-function balance(venue: VenueEngine, accountId: string) {
-  const account = venue.accounts.get(accountId);
-  const size = account
-    ? account.collateral.plus(account.realizedPnl).minus(account.feesPaid)
-    : new Big(0);
-  return { token: 'USDC', size: size.round(8).toFixed(), last_updated_at: Date.now() };
-}
-
-/** `GET /v1/positions`: every open position (cross margin). */
-function positions(venue: VenueEngine, accountId: string) {
-  const account = venue.accounts.get(accountId);
-  if (!account) {
-    return [];
-  }
-  const marks = venue.marks();
-  return [...account.positions].map(([symbol, position]) => {
-    const mark = marks.get(symbol) ?? venue.market(symbol).markPrice();
-    const size = position.size.abs();
-    return {
-      id: `${accountId}-${symbol}`,
-      account: accountId,
-      market: symbol,
-      status: 'OPEN',
-      side: position.size.gt(0) ? 'LONG' : 'SHORT',
-      size: size.toFixed(),
-      average_entry_price: position.entryPrice.round(8).toFixed(),
-      average_entry_price_usd: position.entryPrice.round(8).toFixed(),
-      cost: size.times(position.entryPrice).round(8).toFixed(),
-      cost_usd: size.times(position.entryPrice).round(8).toFixed(),
-      unrealized_pnl: account.unrealizedPnl(symbol, mark).round(8).toFixed(),
-      unrealized_funding_pnl: '0',
-      realized_positional_pnl: '0',
-      liquidation_price: '',
-      leverage: '',
-      last_updated_at: Date.now(),
-      created_at: Date.now(),
-    };
-  });
 }
 
 function parseBody(raw: string): Record<string, unknown> {

@@ -1,0 +1,111 @@
+import Big from 'big.js';
+import { ParadexError, paradexTyped, type ParadexAuth } from './paradex-auth';
+import type { ParadexInstruction } from './paradex-order-views';
+import { feltOf } from './paradex-signing';
+
+/** Paradex scales order sizes and prices to 8 decimals in what it signs. */
+const SIGNED_SCALE = new Big(100_000_000);
+const CLIENT_ID = /^[\x21-\x7e]{1,64}$/;
+const DECIMAL = /^\d+(\.\d+)?$/;
+/** Paradex accepts an order signature this long after its timestamp. */
+const SIGNATURE_MAX_AGE_MS = 5 * 60_000;
+
+const ORDER_FIELDS = ['timestamp', 'market', 'side', 'orderType', 'size', 'price'].map((name) => ({
+  name,
+  type: 'felt',
+}));
+
+/** An order request as the venue reads it. */
+export interface ParsedOrder {
+  market: string;
+  side: 'BUY' | 'SELL';
+  type: string;
+  size: string;
+  price: string;
+  instruction: ParadexInstruction;
+  clientId: string;
+}
+
+/** An order request's body, checked field by field (`POST /v1/orders`). */
+export function parseOrder(body: Record<string, unknown>): ParsedOrder {
+  const { market, side, type, size, price, instruction, client_id: clientId } = body;
+  if (typeof market !== 'string') {
+    throw invalid('market');
+  }
+  if (side !== 'BUY' && side !== 'SELL') {
+    throw invalid('side');
+  }
+  if (type !== 'LIMIT') {
+    throw new ParadexError(400, 'VALIDATION_ERROR', 'the simulated venue trades LIMIT orders only');
+  }
+  if (typeof size !== 'string' || !DECIMAL.test(size) || new Big(size).lte(0)) {
+    throw invalid('size');
+  }
+  if (typeof price !== 'string' || !DECIMAL.test(price) || new Big(price).lte(0)) {
+    throw invalid('price');
+  }
+  const chosen = instruction ?? 'GTC';
+  if (chosen !== 'GTC' && chosen !== 'POST_ONLY' && chosen !== 'IOC') {
+    throw invalid('instruction');
+  }
+  if (clientId !== undefined && (typeof clientId !== 'string' || !CLIENT_ID.test(clientId))) {
+    throw invalid('client_id');
+  }
+  if (
+    body['flags'] !== undefined &&
+    !(Array.isArray(body['flags']) && body['flags'].length === 0)
+  ) {
+    throw new ParadexError(400, 'VALIDATION_ERROR', 'the simulated venue takes no order flags');
+  }
+  return {
+    market,
+    side: side as 'BUY' | 'SELL',
+    type: type as string,
+    size,
+    price,
+    instruction: chosen as ParadexInstruction,
+    clientId: (clientId as string | undefined) ?? '',
+  };
+}
+
+/**
+ * The order's StarkNet signature (typed data `Order`: timestamp, market,
+ * side 1/2, type, size and price × 10⁸), recent and by the account's stark key.
+ */
+export function checkOrderSignature(
+  auth: ParadexAuth,
+  account: string,
+  order: ParsedOrder,
+  body: Record<string, unknown>,
+): void {
+  const timestamp = body['signature_timestamp'];
+  if (!Number.isSafeInteger(timestamp)) {
+    throw new ParadexError(400, 'INVALID_REQUEST_PARAMETER', 'invalid signature_timestamp');
+  }
+  if (Math.abs(Date.now() - (timestamp as number)) > SIGNATURE_MAX_AGE_MS) {
+    throw new ParadexError(400, 'INVALID_TIMESTAMP', 'signature timestamp is too old');
+  }
+  const scaled = (value: string): string => {
+    const text = new Big(value).times(SIGNED_SCALE);
+    if (!text.eq(text.round(0))) {
+      throw invalid('precision');
+    }
+    return text.toFixed(0);
+  };
+  const typed = paradexTyped('Order', ORDER_FIELDS, {
+    timestamp,
+    market: `0x${feltOf(order.market).toString(16)}`,
+    side: order.side === 'BUY' ? '1' : '2',
+    orderType: `0x${feltOf(order.type).toString(16)}`,
+    size: scaled(order.size),
+    price: scaled(order.price),
+  });
+  const starkKey = auth.starkKeyOf(account);
+  if (!starkKey) {
+    throw new ParadexError(400, 'NOT_ONBOARDED', 'User has never called /onboarding endpoint');
+  }
+  auth.checkSignature(body['signature'], typed, account, starkKey, 'INVALID_ORDER_SIGNATURE');
+}
+
+const invalid = (field: string): ParadexError =>
+  new ParadexError(400, 'VALIDATION_ERROR', `invalid ${field}`);

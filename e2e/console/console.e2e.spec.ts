@@ -233,6 +233,39 @@ describe('trader console in a browser', () => {
     await browser.screenshot('trades');
     await fleet.harness.gateway.ops('maintenance', 'set', '_system', 'off');
     await banner.waitFor({ state: 'detached', timeout: 15_000 });
+
+    // The kill switch arrives as a maintenance frame of its own (`_kill_switch`).
+    await fleet.harness.gateway.ops('kill-switch', 'on', '--reason', 'console e2e halt');
+    await banner.getByText(/Kill switch on.*console e2e halt/).waitFor({ timeout: 15_000 });
+    await fleet.harness.gateway.ops('kill-switch', 'off');
+    await banner.waitFor({ state: 'detached', timeout: 15_000 });
+  });
+
+  it('puts a trade made elsewhere on the trades list and moves its status, over the socket', async () => {
+    // Every trade on the list has ended, so the list polls nothing: only the socket can bring these.
+    const { token } = JSON.parse(
+      String(await page.evaluate("sessionStorage.getItem('sts-console.session')")),
+    ) as { token: string };
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`${fleet.baseUrl}/api/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const created = await api(
+      'POST',
+      '/trades',
+      fleet.harness.gateway.tradeBody(primary, { target_size: '0.002', target_spread: '-1000' }),
+    );
+    expect(created.status).toBe(202);
+    const { trade_id: tradeId } = (await created.json()) as { trade_id: string };
+    const row = page.locator(`tr[data-trade-id="${tradeId}"]`);
+    await row.getByText('active', { exact: true }).waitFor({ timeout: 15_000 });
+    expect((await api('DELETE', `/trades/${tradeId}`)).status).toBe(202);
+    await row.getByText('canceled', { exact: true }).waitFor({ timeout: 15_000 });
   });
 
   it('renews its session token before it expires: the API and the same socket stay signed in', async () => {

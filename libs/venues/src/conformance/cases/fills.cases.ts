@@ -6,6 +6,14 @@ import { itWhen, type SuiteContext } from '../suite-context';
 
 /** Fills: taking liquidity, resting orders traded through, and fills across a reconnect. */
 export function fillsCases(ctx: SuiteContext): void {
+  takerFillCases(ctx);
+  fillAttributionCases(ctx);
+  makerFillCases(ctx);
+  reconnectFillCases(ctx);
+}
+
+/** An IOC taking what the book offers within its limit: its fills streamed once each, as taker. */
+function takerFillCases(ctx: SuiteContext): void {
   it('fills an IOC order partially with what the book offers within the limit', async () => {
     const { client, harness, log, size, nextId, book } = ctx;
     const top = await book();
@@ -42,7 +50,10 @@ export function fillsCases(ctx: SuiteContext): void {
     expect(positions.find((position) => position.symbol === harness.symbol)?.side).toBe('long');
     expect((await client.balances()).length).toBeGreaterThan(0);
   });
+}
 
+/** Fills read by a client that never saw the order still name our client order id. */
+function fillAttributionCases(ctx: SuiteContext): void {
   it("names our client order id on fills read by a client that never saw the order (a restarted worker's)", async () => {
     const { client, harness, size, nextId, book } = ctx;
     const top = await book();
@@ -80,7 +91,10 @@ export function fillsCases(ctx: SuiteContext): void {
       await fresh.close();
     }
   });
+}
 
+/** A resting order traded through: filled partially, then fully. */
+function makerFillCases(ctx: SuiteContext): void {
   itWhen(ctx.capabilities.trade)(
     'fills a resting maker order partially, then fully, when the market trades through it',
     async () => {
@@ -118,7 +132,10 @@ export function fillsCases(ctx: SuiteContext): void {
       ).toEqual([partial.fillId, last.fillId]);
     },
   );
+}
 
+/** A dropped stream: the client reconnects by itself and loses no fill. */
+function reconnectFillCases(ctx: SuiteContext): void {
   itWhen(ctx.capabilities.trade && ctx.capabilities.dropStream)(
     'reconnects by itself after a dropped stream and loses no fill (fillsSince)',
     async () => {

@@ -24,6 +24,13 @@ async function lostAnswer(
  * client order id is conclusive (known, or never placed and never will be).
  */
 export function lostAnswerCases(ctx: SuiteContext): void {
+  lostPlacementCases(ctx);
+  unansweredPlacementCases(ctx);
+  lostCancelAndReplaceCases(ctx);
+}
+
+/** A placement lost before the venue: unknown after settlesByMs, for good. */
+function lostPlacementCases(ctx: SuiteContext): void {
   itWhen(ctx.capabilities.loseAnswer === true)(
     'a placement lost before the venue: after settlesByMs it is unknown, stays so, and its id places anew',
     async () => {
@@ -51,7 +58,10 @@ export function lostAnswerCases(ctx: SuiteContext): void {
       expect((await client.placePostOnly(request)).duplicate).toBe(false);
     },
   );
+}
 
+/** Placements executed but unanswered: found by client order id, resting or filled and closed. */
+function unansweredPlacementCases(ctx: SuiteContext): void {
   itWhen(!!ctx.capabilities.loseAnswer)(
     'a placement executed but unanswered: the venue knows it by its client order id',
     async () => {
@@ -91,7 +101,10 @@ export function lostAnswerCases(ctx: SuiteContext): void {
       expect(Number(found.filledSize)).toBeGreaterThan(0);
     },
   );
+}
 
+/** A cancel lost before the venue, a replace executed but unanswered. */
+function lostCancelAndReplaceCases(ctx: SuiteContext): void {
   itWhen(ctx.capabilities.loseAnswer === true)(
     'a cancel lost before the venue: after settlesByMs the order is still open',
     async () => {

@@ -5,6 +5,14 @@ import { itWhen, type SuiteContext } from '../suite-context';
 
 /** Placing, cancelling and replacing orders. */
 export function orderEntryCases(ctx: SuiteContext): void {
+  placementCases(ctx);
+  cancelCases(ctx);
+  replaceCases(ctx);
+  replaceRefusalCases(ctx);
+}
+
+/** Post-only placement: refused when it would cross, idempotent by client order id. */
+function placementCases(ctx: SuiteContext): void {
   it('rejects a post-only order that would cross, with a typed error', async () => {
     const { client, harness, size, nextId, book } = ctx;
     const { bestAsk } = await book();
@@ -44,7 +52,10 @@ export function orderEntryCases(ctx: SuiteContext): void {
       first.order.orderId,
     );
   });
+}
 
+/** Cancels by either id, and what a cancel of an order no longer open says. */
+function cancelCases(ctx: SuiteContext): void {
   it('cancels by client order id and by order id, and says when an order is no longer open', async () => {
     const { client, harness, size, nextId, farBid } = ctx;
     const price = await farBid();
@@ -80,7 +91,10 @@ export function orderEntryCases(ctx: SuiteContext): void {
       UnknownOrderError,
     );
   });
+}
 
+/** Replace: cancel then place; nothing placed when the order is no longer open. */
+function replaceCases(ctx: SuiteContext): void {
   it('replaces a resting order (cancel, then place)', async () => {
     const { client, harness, size, nextId, farBid, tick } = ctx;
     const price = await farBid();
@@ -130,7 +144,10 @@ export function orderEntryCases(ctx: SuiteContext): void {
     const open = await client.openOrders(harness.symbol);
     expect(open.map((order) => order.clientOrderId)).not.toContain(next.clientOrderId);
   });
+}
 
+/** A replace whose placement must not go through: it would cross, or the order filled beyond what the caller saw. */
+function replaceRefusalCases(ctx: SuiteContext): void {
   it('keeps the cancel and reports the refusal when the replacement would cross', async () => {
     const { client, harness, size, nextId, farBid, book } = ctx;
     const original = await ctx.placeBuy(await farBid());

@@ -1,7 +1,6 @@
 import {
   BUDGET_ACCOUNT,
   BUDGET_ACCOUNT_RESULT,
-  BUDGET_CHANGED,
   BUDGET_GET,
   BUDGET_GET_RESULT,
   BUDGET_RELEASE,
@@ -29,19 +28,11 @@ import {
 } from '@sts/contracts';
 import { AppError, type Logger, type NatsConnection } from '@sts/platform';
 import { BudgetRefusedError, BudgetUnavailableError } from './budget-errors';
-import {
-  BUDGET_SHARES_CHANGED,
-  budgetSharesSubject,
-  budgetSharesWildcard,
-  parseBudgetSharesChanged,
-  perHolder,
-  type BudgetSharesChanged,
-} from './budget-shares-changed';
-import {
+import { ShareFeeds } from './share-feeds';
+import type {
+  ShareListener,
   TradeBudgetWatch,
-  type AccountShares,
-  type ShareListener,
-  type TradeBudgetWatchOptions,
+  TradeBudgetWatchOptions,
 } from './trade-budget-watch';
 
 export interface BudgetClientOptions {
@@ -84,19 +75,14 @@ export const DEFAULT_BUDGET_TIMEOUT_MS = 2_000;
  */
 export class BudgetClient {
   private readonly timeoutMs: number;
-  private readonly watches = new Set<TradeBudgetWatch>();
-  /** One subscription per account followed, shared by the watches of its holders. */
-  private readonly accountFeeds = new Map<
-    string,
-    { subscription: { unsubscribe(): void }; watches: Set<TradeBudgetWatch> }
-  >();
-  private statusLoop?: { stop?: () => void };
+  private readonly feeds: ShareFeeds;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly options: BudgetClientOptions,
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_BUDGET_TIMEOUT_MS;
+    this.feeds = new ShareFeeds(nc, options, (id) => this.get(id));
   }
 
   /**
@@ -205,22 +191,7 @@ export class BudgetClient {
     listener: ShareListener,
     options: TradeBudgetWatchOptions = {},
   ): TradeBudgetWatch {
-    const watch = new TradeBudgetWatch(
-      {
-        fetch: (id) => this.get(id),
-        follow: (account, follower) => this.follow(account, follower),
-        unfollow: (account, follower) => this.unfollow(account, follower),
-        logger: this.options.logger,
-        onClose: (closed) => this.watches.delete(closed),
-      },
-      tradeId,
-      listener,
-      options,
-    );
-    this.watches.add(watch);
-    this.ensureStatusLoop();
-    watch.start();
-    return watch;
+    return this.feeds.watchTrade(tradeId, listener, options);
   }
 
   /**
@@ -229,105 +200,12 @@ export class BudgetClient {
    * Returns an unsubscribe function.
    */
   onAnyChange(listener: (change: Envelope<BudgetChanged>) => void): () => void {
-    const subscription = this.nc.subscribe(budgetSharesWildcard(this.options.natsPrefix), {
-      callback: (error, msg) => {
-        if (error) {
-          return;
-        }
-        const message = this.decodeShares(msg.data);
-        if (!message) {
-          return;
-        }
-        for (const change of perHolder(message.payload)) {
-          listener({ ...message, type: BUDGET_CHANGED, payload: change });
-        }
-      },
-    });
-    return () => subscription.unsubscribe();
+    return this.feeds.onAnyChange(listener);
   }
 
   /** Stops every watch. The NATS connection belongs to the caller and stays open. */
   close(): void {
-    for (const watch of [...this.watches]) {
-      watch.close();
-    }
-    this.statusLoop?.stop?.();
-    this.statusLoop = undefined;
-  }
-
-  private async follow(account: BudgetAccount, watch: TradeBudgetWatch): Promise<void> {
-    const subject = budgetSharesSubject(this.options.natsPrefix, account);
-    let feed = this.accountFeeds.get(subject);
-    if (!feed) {
-      const watches = new Set<TradeBudgetWatch>();
-      const subscription = this.nc.subscribe(subject, {
-        callback: (error, msg) => {
-          if (error) {
-            return;
-          }
-          const message = this.decodeShares(msg.data);
-          if (!message) {
-            return;
-          }
-          const change = sharesByHolder(message.payload);
-          for (const follower of watches) {
-            follower.onAccountChange(change);
-          }
-        },
-      });
-      feed = { subscription, watches };
-      this.accountFeeds.set(subject, feed);
-    }
-    feed.watches.add(watch);
-    await this.nc.flush();
-  }
-
-  private unfollow(account: BudgetAccount, watch: TradeBudgetWatch): void {
-    const subject = budgetSharesSubject(this.options.natsPrefix, account);
-    const feed = this.accountFeeds.get(subject);
-    if (!feed) {
-      return;
-    }
-    feed.watches.delete(watch);
-    if (feed.watches.size > 0) {
-      return;
-    }
-    feed.subscription.unsubscribe();
-    this.accountFeeds.delete(subject);
-  }
-
-  private decodeShares(data: Uint8Array): Envelope<BudgetSharesChanged> | null {
-    try {
-      return decodeEnvelope(data, BUDGET_SHARES_CHANGED, parseBudgetSharesChanged);
-    } catch (decodeError) {
-      this.options.logger?.warn(
-        { err: decodeError },
-        'dropped an invalid budget.shares_changed message',
-      );
-      return null;
-    }
-  }
-
-  private ensureStatusLoop(): void {
-    if (this.statusLoop) {
-      return;
-    }
-    const statuses = this.nc.status();
-    // The iterator nats returns can be stopped; the declared type hides it.
-    this.statusLoop = statuses as { stop?: () => void };
-    void (async () => {
-      for await (const status of statuses) {
-        // After a reconnect, changes published while we were away are lost on
-        // core NATS: read the current shares again.
-        if (status.type === 'reconnect') {
-          for (const watch of this.watches) {
-            watch.refreshSoon();
-          }
-        }
-      }
-    })().catch((error: unknown) =>
-      this.options.logger?.warn({ err: error }, 'budget client status loop ended'),
-    );
+    this.feeds.close();
   }
 
   private async call<R>(
@@ -357,23 +235,6 @@ export class BudgetClient {
       throw new BudgetUnavailableError(`budget service sent an invalid ${resultType}`, error);
     }
   }
-}
-
-function sharesByHolder(change: BudgetSharesChanged): AccountShares {
-  const shares = new Map<string, number>();
-  for (const holder of change.left) {
-    shares.set(`${holder.trade_id}|${holder.role}`, 0);
-  }
-  for (const holder of change.holders) {
-    shares.set(`${holder.trade_id}|${holder.role}`, change.share);
-  }
-  return {
-    venue: change.venue,
-    wallet: change.wallet,
-    version: change.version,
-    cause: change.cause,
-    shares,
-  };
 }
 
 function toTradeBudget(

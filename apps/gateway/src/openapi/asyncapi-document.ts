@@ -1,3 +1,5 @@
+import { TRADE_LIFECYCLE_EVENTS, TRADE_STATUSES } from '@sts/domain';
+
 /**
  * AsyncAPI 3.1 description of the notifier's WebSocket (decisions section 5,
  * apps/notifier/README.md "Protocol" and "Close codes"). Served by the gateway
@@ -30,14 +32,7 @@ const ECHOED_PARAMS: Schema = {
   description: 'the params of the message answered, as sent',
   properties: { trade_id: { type: 'string' } },
 };
-const LIFECYCLE_EVENTS = [
-  'trade.started',
-  'trade.completed',
-  'trade.failed',
-  'trade.canceled',
-  'trade.paused',
-  'trade.resumed',
-];
+const LIFECYCLE_EVENTS = [...TRADE_LIFECYCLE_EVENTS];
 
 const schemas: Record<string, Schema> = {
   AuthRequest: {
@@ -143,17 +138,7 @@ const schemas: Record<string, Schema> = {
       status: {
         type: 'string',
         description: "the trade's status after the transition",
-        enum: [
-          'pending',
-          'validating',
-          'active',
-          'paused',
-          'recovering',
-          'completed',
-          'canceled',
-          'rejected',
-          'failed',
-        ],
+        enum: [...TRADE_STATUSES],
       },
       timestamp: { type: 'string', format: 'date-time' },
       data: {

@@ -1,0 +1,53 @@
+import type { ErrorCode } from '@sts/platform';
+
+/**
+ * What each operation answers: its successes (status, schema, example) and the
+ * error codes it can refuse with. Statuses of the codes come from the one
+ * mapping (`httpStatusOf`), so the description and the filter cannot disagree.
+ */
+export interface Success {
+  status: number;
+  description: string;
+  schema: Record<string, unknown>;
+  example: unknown;
+}
+
+export interface OperationAnswers {
+  operationId: string;
+  successes: Success[];
+  /** Codes it refuses with; `session_required` marks a browser-session-only operation. */
+  errors: ErrorCode[];
+  /** Needs no credentials (interface: Public endpoints). */
+  public?: boolean;
+}
+
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export const arrayOf = (name: string) => ({ type: 'array', items: ref(name) });
+
+export const TRADE_ID = '8f14e45f-ceea-467a-9575-6c3f1b2a9e01';
+export const WALLET = '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed';
+export const AT = '2026-01-05T09:30:00.000Z';
+
+/**
+ * Refused by the edge (a body, even on a GET or DELETE, is parsed and bounded
+ * first), by the rate limiter or for a lost dependency, on any route.
+ */
+export const EVERY_ROUTE: ErrorCode[] = [
+  'invalid_request',
+  'payload_too_large',
+  'unsupported_media_type',
+  'request_timeout',
+  'rate_limited',
+  'uri_too_long',
+  'headers_too_large',
+  'service_unavailable',
+  'internal_error',
+];
+export const API_KEY_OR_JWT: ErrorCode[] = ['unauthorized', 'insufficient_scope', 'ip_not_allowed'];
+export const SESSION_ONLY: ErrorCode[] = ['unauthorized', 'session_required'];
+export const WITH_BODY: ErrorCode[] = [
+  'invalid_request',
+  'payload_too_large',
+  'unsupported_media_type',
+  'request_timeout',
+];

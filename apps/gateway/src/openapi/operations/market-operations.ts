@@ -1,0 +1,92 @@
+import type { OperationAnswers } from './answers';
+import { ref, arrayOf, AT } from './answers';
+
+/** Markets, a market's spread, maintenance flags. */
+export const MARKET_OPERATIONS: Record<string, OperationAnswers> = {
+  'get /api/v1/markets': {
+    operationId: 'listMarkets',
+    public: true,
+    successes: [
+      {
+        status: 200,
+        description: 'markets listed on at least min_exchanges of the exchanges',
+        schema: ref('Markets'),
+        example: {
+          markets: [
+            {
+              canonical: 'BTC',
+              exchanges: {
+                hyperliquid: {
+                  symbol: 'BTC',
+                  tick_size: '1',
+                  lot_size: '0.001',
+                  min_size: '0.001',
+                },
+                paradex: {
+                  symbol: 'BTC-USD-PERP',
+                  tick_size: '0.1',
+                  lot_size: '0.001',
+                  min_size: '0.001',
+                  min_notional: '10',
+                },
+              },
+            },
+          ],
+        },
+      },
+    ],
+    errors: ['invalid_request', 'unknown_exchange'],
+  },
+  'get /api/v1/markets/{market}/spread': {
+    operationId: 'getMarketSpread',
+    public: true,
+    successes: [
+      {
+        status: 200,
+        description:
+          "both venues' touch and the spread a trade with these terms would see now (the worker's own rules)",
+        schema: ref('MarketSpread'),
+        example: {
+          market: 'BTC',
+          long_exchange: 'hyperliquid',
+          short_exchange: 'paradex',
+          long: { bid: '100000', ask: '100001' },
+          short: { bid: '100004.5', ask: '100004.6' },
+          spread_type: 'absolute',
+          spread: '4.5',
+          condition_met: false,
+          at: AT,
+        },
+      },
+    ],
+    errors: [
+      'invalid_request',
+      'unknown_exchange',
+      'same_exchange',
+      'market_not_tradeable',
+      'not_found',
+    ],
+  },
+  'get /api/v1/maintenance': {
+    operationId: 'listMaintenance',
+    public: true,
+    successes: [
+      {
+        status: 200,
+        description: '`_system` first, then one entry per exchange',
+        schema: arrayOf('MaintenanceEntry'),
+        example: [
+          { exchange: '_system', enabled: false, reason: '', updated_by: '', updated_at: AT },
+          {
+            exchange: 'paradex',
+            enabled: true,
+            reason: 'venue upgrade',
+            updated_by: 'op-17',
+            updated_at: AT,
+          },
+        ],
+      },
+    ],
+    errors: [],
+  },
+};

@@ -1,0 +1,177 @@
+import type { Schema } from './schema-helpers';
+import { ref, text, decimal, timestamp, object, EXCHANGE, SIDE } from './schema-helpers';
+
+/** One schema per execution-log entry type: `data` as decisions section 6 gives it. */
+const EVENT_DATA: Record<string, Schema> = {
+  maker_fill: object(
+    {
+      exchange: EXCHANGE,
+      market: text('the venue symbol'),
+      side: SIDE,
+      price: decimal('fill price'),
+      size: decimal('fill size'),
+      order_id: text('venue order id'),
+      client_order_id: text('our deterministic client order id'),
+      fully_filled: { type: 'boolean' },
+      timestamp_ms: { type: 'integer' },
+      fill_id: text('venue fill id'),
+    },
+    [
+      'exchange',
+      'market',
+      'side',
+      'price',
+      'size',
+      'order_id',
+      'client_order_id',
+      'fully_filled',
+      'timestamp_ms',
+    ],
+  ),
+  hedge_sent: object(
+    {
+      exchange: EXCHANGE,
+      side: SIDE,
+      size: decimal('hedge size'),
+      price: decimal('the IOC limit'),
+      client_order_id: text('our deterministic client order id'),
+      attempt: { type: 'integer' },
+      cause: text('the maker fill (or recovery) the hedge covers'),
+    },
+    ['exchange', 'side', 'size'],
+  ),
+  hedge_filled: object(
+    {
+      exchange: EXCHANGE,
+      side: SIDE,
+      price: decimal('average fill price'),
+      size: decimal('filled size'),
+      order_id: text('venue order id'),
+      timestamp_ms: { type: 'integer' },
+      client_order_id: text('our deterministic client order id'),
+    },
+    ['exchange', 'side', 'price', 'size', 'order_id', 'timestamp_ms'],
+  ),
+  hedge_outcome: object(
+    {
+      result: text('final result', { enum: ['filled', 'partial', 'rejected', 'timeout'] }),
+      exchange: EXCHANGE,
+      side: SIDE,
+      requested_size: decimal('size the maker fill required'),
+      filled_size: decimal('size hedged'),
+      avg_price: { type: ['string', 'null'], description: 'average hedge price' },
+      attempts: { type: 'integer' },
+      slippage_bps: { type: ['string', 'null'], description: 'decimal string' },
+      spread_achieved: { type: ['string', 'null'], description: 'decimal string' },
+      guard_fill_class: { enum: ['after_trigger', 'adverse', null] },
+      cause: text('the maker fill (or recovery) the hedge covers'),
+    },
+    [
+      'result',
+      'exchange',
+      'side',
+      'requested_size',
+      'filled_size',
+      'avg_price',
+      'attempts',
+      'slippage_bps',
+      'spread_achieved',
+      'guard_fill_class',
+    ],
+  ),
+  hedge_timeout: object(
+    {
+      exchange: EXCHANGE,
+      order_id: { type: ['string', 'null'] },
+      waited_ms: { type: 'integer' },
+      unhedged_size: decimal('size left unhedged'),
+    },
+    ['exchange', 'order_id', 'waited_ms', 'unhedged_size'],
+  ),
+  chunk_started: object(
+    {
+      target_size: decimal('target at start'),
+      size_type: text('unit of sizes', { enum: ['base', 'notional'] }),
+    },
+    ['target_size', 'size_type'],
+  ),
+  chunk_completed: object(
+    {
+      filled_size: decimal('filled at the end'),
+      reason: text('why execution ended', { enum: ['target_reached', 'canceled', 'failed'] }),
+      residual_unhedged: decimal('maker fills too small to hedge'),
+    },
+    ['filled_size', 'reason', 'residual_unhedged'],
+  ),
+  recovery_completed: object(
+    {
+      previous_worker_id: { type: ['string', 'null'] },
+      open_orders_canceled: { type: 'integer' },
+      fills_reconciled: { type: 'integer' },
+      rehedged_size: decimal('size hedged while reconciling'),
+    },
+    ['previous_worker_id', 'open_orders_canceled', 'fills_reconciled', 'rehedged_size'],
+  ),
+  fast_move_guard: object(
+    {
+      move: { type: 'number', description: 'bps' },
+      threshold: { type: 'number', description: 'bps' },
+      references: object(
+        {
+          from: decimal('hedge reference at the start of the window'),
+          to: decimal('hedge reference now'),
+          window_ms: { type: 'integer' },
+        },
+        ['from', 'to', 'window_ms'],
+      ),
+      action: text('what the guard did', { enum: ['cancel_and_hold', 'shadow'] }),
+    },
+    ['move', 'threshold', 'references', 'action'],
+  ),
+};
+
+const eventSchemaName = (eventType: string): string =>
+  `TradeEvent_${eventType.replace(/(^|_)([a-z])/g, (_match, _sep, letter: string) => letter.toUpperCase())}`;
+
+const tradeEvents = Object.fromEntries(
+  Object.entries(EVENT_DATA).map(([eventType, data]) => [
+    eventSchemaName(eventType),
+    object(
+      {
+        sequence: { type: 'integer', minimum: 1, description: 'unique per trade, increasing' },
+        event_type: { const: eventType },
+        data,
+        worker_id: text('the worker that recorded it'),
+        created_at: timestamp('when it was recorded'),
+      },
+      ['sequence', 'event_type', 'data', 'worker_id', 'created_at'],
+      { additionalProperties: false },
+    ),
+  ]),
+);
+
+/** The execution log's entries: one schema per type, their union, a page of them. */
+export const TRADE_EVENT_SCHEMAS: Record<string, Schema> = {
+  ...tradeEvents,
+  TradeEvent: {
+    description: 'an execution log entry; `data` depends on `event_type`',
+    oneOf: Object.keys(EVENT_DATA).map((eventType) => ref(eventSchemaName(eventType))),
+    discriminator: {
+      propertyName: 'event_type',
+      mapping: Object.fromEntries(
+        Object.keys(EVENT_DATA).map((eventType) => [
+          eventType,
+          `#/components/schemas/${eventSchemaName(eventType)}`,
+        ]),
+      ),
+    },
+  },
+  TradeEvents: object(
+    {
+      trade_id: text('the trade', { format: 'uuid' }),
+      events: { type: 'array', items: ref('TradeEvent') },
+    },
+    ['trade_id', 'events'],
+    { additionalProperties: false },
+  ),
+};

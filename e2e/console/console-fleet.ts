@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import {
@@ -154,6 +154,11 @@ export class ConsoleBrowser {
   }
 
   async start(): Promise<this> {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `no Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium, as .ci/run does) or set CHROMIUM_PATH`,
+      );
+    }
     this.browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,

@@ -51,11 +51,12 @@ describe('trader console in a browser', () => {
       .waitFor({ timeout: 20_000 });
 
   beforeAll(async () => {
-    await fleet.start();
+    // The browser first: without Chromium the spec stops before it builds and boots a fleet.
     browser = await new ConsoleBrowser(
       [generatePrivateKey(), generatePrivateKey()],
       SCREENSHOTS ?? join(fleet.harness.logDir, 'screenshots'),
     ).start();
+    await fleet.start();
     page = browser.page;
     primary = browser.accounts[0].address.toLowerCase();
     second = browser.accounts[1].address.toLowerCase();

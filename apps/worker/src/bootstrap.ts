@@ -1,21 +1,10 @@
 import 'reflect-metadata';
-import type { DataSource } from 'typeorm';
 import { BudgetClient } from '@sts/budget-client';
-import { allStreams } from '@sts/contracts';
-import { FrameCoalescer } from '@sts/venues';
-import {
-  createDataSource,
-  CredentialStore,
-  jetStreamPublisher,
-  OutboxRelay,
-  runMigrations,
-} from '@sts/persistence';
+import { CredentialStore } from '@sts/persistence';
 import {
   checkEdgeDependencies,
-  connectNats,
   createLogger,
   CredentialCipher,
-  ensureStreams,
   type Logger,
   NatsLink,
   type NatsConnection,
@@ -32,11 +21,8 @@ import { LeaseRepository } from './lease/lease.repository';
 import { MaintenanceWatch } from './maintenance/maintenance-watch';
 import { WorkerMetrics } from './metrics/worker-metrics';
 import type { RunnerServices } from './trade-runner/runner-services';
-import { StepScheduler } from './trade-runner/step-scheduler';
 import { TradeReader } from './trades/trade-record';
-import { AccountSessions } from './venue-sessions/account-sessions';
-import { MarketData } from './venue-sessions/market-data';
-import { VenueClientFactory } from './venue-sessions/venue-client-factory';
+import { type Closers, openStores, openVenues, type Stores, type Venues } from './worker-resources';
 
 export interface RunningWorker {
   workerId: string;
@@ -75,35 +61,15 @@ export async function startWorker(
   ).child({
     worker_id: workerId,
   });
-  const closers: Array<() => Promise<unknown>> = [];
+  const closers: Closers = [];
   const closeAll = async (): Promise<void> => {
     for (const close of closers.splice(0).reverse()) {
       await close().catch(() => undefined);
     }
   };
   try {
-    const db: DataSource = createDataSource(settings.databaseUrl, `sts-worker-${workerId}`);
-    await db.initialize();
-    closers.push(() => db.destroy());
-    await runMigrations(db);
-    const nats: NatsConnection = await connectNats({
-      url: settings.natsUrl,
-      name: `worker-${workerId}`,
-    });
-    closers.push(() => nats.drain());
-    const natsLink = new NatsLink(nats);
-    await ensureStreams(await nats.jetstreamManager(), allStreams(settings.natsPrefix));
-
-    const relay = new OutboxRelay(db, jetStreamPublisher(nats.jetstream()), {
-      onError: (error) =>
-        logger.warn({ err: error }, 'outbox relay failed; retrying on the next poll'),
-    });
-    relay.start();
-    closers.push(async () => {
-      await relay.stop();
-      await relay.drain();
-    });
-
+    const stores = await openStores(config, logger, closers);
+    const { db, nats } = stores;
     const cipher = CredentialCipher.fromSettings(
       settings.credentials.credentialsKekId,
       settings.credentials.credentialsKek,
@@ -111,93 +77,16 @@ export async function startWorker(
     );
     const budget = new BudgetClient(nats, { natsPrefix: settings.natsPrefix, logger });
     closers.push(async () => budget.close());
-    const coalescer = new FrameCoalescer();
     const metrics = options.metrics ?? new WorkerMetrics();
-    const factory = new VenueClientFactory(
-      config.venues,
-      { ...env, VENUE_SIM_URL: settings.venueSimUrl },
-      logger,
-      coalescer,
-      metrics,
-    );
-    const accounts = new AccountSessions(factory, logger);
-    closers.push(() => accounts.closeAll());
-    const scheduler = new StepScheduler(monotonicClock, coalescer);
-    const marketData = new MarketData(factory, workerId, logger, (deliver) =>
-      scheduler.burst(deliver),
-    );
-    closers.push(() => marketData.closeAll());
+    const venues = openVenues(config, env, metrics, logger, closers);
     const leases = new LeaseRepository(db, workerId, settings.leaseTtlMs);
 
-    // The watch starts before the fleet exists (trades read the switches as they start).
-    const fleetRef: { current?: TradeFleet } = {};
-    const maintenance = new MaintenanceWatch(
-      db,
-      nats,
-      settings.natsPrefix,
-      settings.maintenancePollMs,
-      () => fleetRef.current?.onMaintenanceChanged(),
-      logger,
+    const trades = await createTradeFleet(
+      config,
+      { stores, venues, budget, cipher, leases, metrics, logger },
+      closers,
     );
-    await maintenance.start();
-    closers.push(async () => maintenance.stop());
-
-    const services: RunnerServices = {
-      workerId,
-      natsPrefix: settings.natsPrefix,
-      venues: config.venues,
-      leaseTtlMs: settings.leaseTtlMs,
-      db,
-      reader: new TradeReader(db),
-      leases,
-      credentials: new CredentialStore(db, cipher),
-      accounts,
-      marketData,
-      budget,
-      clock: monotonicClock,
-      scheduler,
-      coalescer,
-      metrics,
-      logger,
-      haltFor: (venues) => maintenance.haltFor(venues),
-      kickOutbox: () => void relay.kick(),
-    };
-    const control = new TradeControlListener(nats, settings.natsPrefix, workerId, logger);
-    const trades = new TradeFleet(services, leases, control, settings.maxTrades, logger);
-    fleetRef.current = trades;
-    let draining = false;
-    metrics.attach({
-      trades: () => trades.list().flatMap((runner) => runner.exposure() ?? []),
-      maxTrades: settings.maxTrades,
-      draining: () => draining,
-    });
-    const keeper = new LeaseKeeper(
-      leases,
-      () => trades.list(),
-      monotonicClock,
-      settings.leaseTtlMs,
-      config.leaseRenewMs,
-      logger,
-    );
-    keeper.start();
-    closers.push(async () => keeper.stop());
-    const scanner = new TakeoverScanner(leases, trades, settings.takeoverScanMs, logger);
-    const commands = new StartCommandsConsumer(nats, settings.natsPrefix, trades, logger);
-    await commands.start();
-    scanner.start();
-    void scanner.scan();
-
-    const stats = setInterval(() => {
-      logger.info(
-        {
-          trades: trades.size,
-          fill_to_hedge_ms: metrics.fillToHedge.summary(),
-          move_to_requote_ms: metrics.moveToRequote.summary(),
-        },
-        'worker stats',
-      );
-    }, STATS_INTERVAL_MS);
-    stats.unref();
+    const fleet = await runFleet(config, { nats, leases, trades, metrics, logger }, closers);
     logger.info(
       {
         nats_prefix: settings.natsPrefix,
@@ -207,40 +96,170 @@ export async function startWorker(
       },
       'worker started',
     );
-
-    let closing: Promise<void> | undefined;
-    return {
-      workerId,
-      metrics,
-      tradeCount: () => trades.size,
-      readiness: async () => {
-        const checks = {
-          worker: draining ? 'draining' : 'up',
-          ...(await checkEdgeDependencies(db, natsLink)).checks,
-        };
-        return { ready: Object.values(checks).every((state) => state === 'up'), checks };
-      },
-      close: () =>
-        (closing ??= (async () => {
-          draining = true;
-          clearInterval(stats);
-          scanner.stop();
-          await commands.stop();
-          keeper.stop();
-          const handedOver = (await trades.handOverAll(settings.shutdownGraceMs)).filter(
-            (runner) => runner.released,
-          );
-          for (const runner of handedOver) {
-            await commands
-              .announceHandover(runner.tradeId, runner.userId, runner.lease.epoch)
-              .catch(() => undefined);
-          }
-          await closeAll();
-          logger.info({ handed_over: handedOver.length }, 'worker stopped');
-        })()),
-    };
+    return running(config, stores, fleet, closeAll, logger);
   } catch (error) {
     await closeAll();
     throw error;
   }
+}
+
+/**
+ * The trades this worker runs and what every runner is given; the
+ * maintenance watch starts first (trades read the switches as they start).
+ */
+async function createTradeFleet(
+  config: WorkerConfig,
+  parts: {
+    stores: Stores;
+    venues: Venues;
+    budget: BudgetClient;
+    cipher: CredentialCipher;
+    leases: LeaseRepository;
+    metrics: WorkerMetrics;
+    logger: Logger;
+  },
+  closers: Closers,
+): Promise<TradeFleet> {
+  const { settings, workerId } = config;
+  const { stores, venues, budget, cipher, leases, metrics, logger } = parts;
+  const { db, nats, relay } = stores;
+  const fleetRef: { current?: TradeFleet } = {};
+  const maintenance = new MaintenanceWatch(
+    db,
+    nats,
+    settings.natsPrefix,
+    settings.maintenancePollMs,
+    () => fleetRef.current?.onMaintenanceChanged(),
+    logger,
+  );
+  await maintenance.start();
+  closers.push(async () => maintenance.stop());
+
+  const services: RunnerServices = {
+    workerId,
+    natsPrefix: settings.natsPrefix,
+    venues: config.venues,
+    leaseTtlMs: settings.leaseTtlMs,
+    db,
+    reader: new TradeReader(db),
+    leases,
+    credentials: new CredentialStore(db, cipher),
+    accounts: venues.accounts,
+    marketData: venues.marketData,
+    budget,
+    clock: monotonicClock,
+    scheduler: venues.scheduler,
+    coalescer: venues.coalescer,
+    metrics,
+    logger,
+    haltFor: (haltedVenues) => maintenance.haltFor(haltedVenues),
+    kickOutbox: () => void relay.kick(),
+  };
+  const control = new TradeControlListener(nats, settings.natsPrefix, workerId, logger);
+  const trades = new TradeFleet(services, leases, control, settings.maxTrades, logger);
+  fleetRef.current = trades;
+  return trades;
+}
+
+/** The fleet at work: lease renewals, start commands, the takeover scan, periodic stats. */
+interface Fleet {
+  trades: TradeFleet;
+  metrics: WorkerMetrics;
+  keeper: LeaseKeeper;
+  scanner: TakeoverScanner;
+  commands: StartCommandsConsumer;
+  stats: NodeJS.Timeout;
+  draining: { value: boolean };
+}
+
+async function runFleet(
+  config: WorkerConfig,
+  parts: {
+    nats: NatsConnection;
+    leases: LeaseRepository;
+    trades: TradeFleet;
+    metrics: WorkerMetrics;
+    logger: Logger;
+  },
+  closers: Closers,
+): Promise<Fleet> {
+  const { settings } = config;
+  const { leases, trades, metrics, logger } = parts;
+  const draining = { value: false };
+  metrics.attach({
+    trades: () => trades.list().flatMap((runner) => runner.exposure() ?? []),
+    maxTrades: settings.maxTrades,
+    draining: () => draining.value,
+  });
+  const keeper = new LeaseKeeper(
+    leases,
+    () => trades.list(),
+    monotonicClock,
+    settings.leaseTtlMs,
+    config.leaseRenewMs,
+    logger,
+  );
+  keeper.start();
+  closers.push(async () => keeper.stop());
+  const scanner = new TakeoverScanner(leases, trades, settings.takeoverScanMs, logger);
+  const commands = new StartCommandsConsumer(parts.nats, settings.natsPrefix, trades, logger);
+  await commands.start();
+  scanner.start();
+  void scanner.scan();
+
+  const stats = setInterval(() => {
+    logger.info(
+      {
+        trades: trades.size,
+        fill_to_hedge_ms: metrics.fillToHedge.summary(),
+        move_to_requote_ms: metrics.moveToRequote.summary(),
+      },
+      'worker stats',
+    );
+  }, STATS_INTERVAL_MS);
+  stats.unref();
+  return { trades, metrics, keeper, scanner, commands, stats, draining };
+}
+
+/** The handle of a started worker; close() drains and hands every trade over, once. */
+function running(
+  config: WorkerConfig,
+  stores: Stores,
+  fleet: Fleet,
+  closeAll: () => Promise<void>,
+  logger: Logger,
+): RunningWorker {
+  const { trades, keeper, scanner, commands, draining } = fleet;
+  const natsLink = new NatsLink(stores.nats);
+  let closing: Promise<void> | undefined;
+  return {
+    workerId: config.workerId,
+    metrics: fleet.metrics,
+    tradeCount: () => trades.size,
+    readiness: async () => {
+      const checks = {
+        worker: draining.value ? 'draining' : 'up',
+        ...(await checkEdgeDependencies(stores.db, natsLink)).checks,
+      };
+      return { ready: Object.values(checks).every((state) => state === 'up'), checks };
+    },
+    close: () =>
+      (closing ??= (async () => {
+        draining.value = true;
+        clearInterval(fleet.stats);
+        scanner.stop();
+        await commands.stop();
+        keeper.stop();
+        const handedOver = (await trades.handOverAll(config.settings.shutdownGraceMs)).filter(
+          (runner) => runner.released,
+        );
+        for (const runner of handedOver) {
+          await commands
+            .announceHandover(runner.tradeId, runner.userId, runner.lease.epoch)
+            .catch(() => undefined);
+        }
+        await closeAll();
+        logger.info({ handed_over: handedOver.length }, 'worker stopped');
+      })()),
+  };
 }

@@ -1,0 +1,92 @@
+import type { DataSource } from 'typeorm';
+import { allStreams } from '@sts/contracts';
+import { createDataSource, jetStreamPublisher, OutboxRelay, runMigrations } from '@sts/persistence';
+import { connectNats, ensureStreams, type Logger, type NatsConnection } from '@sts/platform';
+import { FrameCoalescer } from '@sts/venues';
+import { monotonicClock } from './clock';
+import type { WorkerConfig } from './config/load-worker-config';
+import type { WorkerMetrics } from './metrics/worker-metrics';
+import { StepScheduler } from './trade-runner/step-scheduler';
+import { AccountSessions } from './venue-sessions/account-sessions';
+import { MarketData } from './venue-sessions/market-data';
+import { VenueClientFactory } from './venue-sessions/venue-client-factory';
+
+/** What a started worker must close, in the reverse of the order it was opened. */
+export type Closers = Array<() => Promise<unknown>>;
+
+export interface Stores {
+  db: DataSource;
+  nats: NatsConnection;
+  relay: OutboxRelay;
+}
+
+/**
+ * Postgres (migrated), NATS with the deployment's streams, and the outbox
+ * relay that publishes what the worker commits. Each is added to `closers`
+ * as soon as it is open.
+ */
+export async function openStores(
+  config: WorkerConfig,
+  logger: Logger,
+  closers: Closers,
+): Promise<Stores> {
+  const { settings, workerId } = config;
+  const db: DataSource = createDataSource(settings.databaseUrl, `sts-worker-${workerId}`);
+  await db.initialize();
+  closers.push(() => db.destroy());
+  await runMigrations(db);
+  const nats: NatsConnection = await connectNats({
+    url: settings.natsUrl,
+    name: `worker-${workerId}`,
+  });
+  closers.push(() => nats.drain());
+  await ensureStreams(await nats.jetstreamManager(), allStreams(settings.natsPrefix));
+
+  const relay = new OutboxRelay(db, jetStreamPublisher(nats.jetstream()), {
+    onError: (error) =>
+      logger.warn({ err: error }, 'outbox relay failed; retrying on the next poll'),
+  });
+  relay.start();
+  closers.push(async () => {
+    await relay.stop();
+    await relay.drain();
+  });
+  return { db, nats, relay };
+}
+
+export interface Venues {
+  coalescer: FrameCoalescer;
+  accounts: AccountSessions;
+  scheduler: StepScheduler;
+  marketData: MarketData;
+}
+
+/**
+ * The venues: one client factory (shared frame coalescer, counted requests),
+ * the account sessions and the market data feeds, whose book updates run as
+ * bursts of the step scheduler.
+ */
+export function openVenues(
+  config: WorkerConfig,
+  env: Record<string, string | undefined>,
+  metrics: WorkerMetrics,
+  logger: Logger,
+  closers: Closers,
+): Venues {
+  const coalescer = new FrameCoalescer();
+  const factory = new VenueClientFactory(
+    config.venues,
+    { ...env, VENUE_SIM_URL: config.settings.venueSimUrl },
+    logger,
+    coalescer,
+    metrics,
+  );
+  const accounts = new AccountSessions(factory, logger);
+  closers.push(() => accounts.closeAll());
+  const scheduler = new StepScheduler(monotonicClock, coalescer);
+  const marketData = new MarketData(factory, config.workerId, logger, (deliver) =>
+    scheduler.burst(deliver),
+  );
+  closers.push(() => marketData.closeAll());
+  return { coalescer, accounts, scheduler, marketData };
+}

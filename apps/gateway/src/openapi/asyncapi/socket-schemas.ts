@@ -1,0 +1,164 @@
+import { TRADE_LIFECYCLE_EVENTS, TRADE_STATUSES } from '@sts/domain';
+
+/** The WebSocket's frames as JSON Schema (AsyncAPI components). */
+export type Schema = Record<string, unknown>;
+
+export const msgRef = (name: string) => ({ $ref: `#/components/messages/${name}` });
+export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const object = (properties: Record<string, Schema>, required: string[]): Schema => ({
+  type: 'object',
+  properties,
+  required,
+});
+
+const REQUEST_ID: Schema = {
+  description: 'optional; echoed on the answer',
+  oneOf: [{ type: 'string', maxLength: 64 }, { type: 'integer' }],
+};
+const TRADE_PARAMS: Schema = {
+  type: 'object',
+  description: 'with trade_id: one trade; without: every trade of the caller, present and future',
+  properties: { trade_id: { type: 'string', format: 'uuid' } },
+  additionalProperties: false,
+};
+/** Params as the client sent them, echoed (unsubscribe is idempotent and checks no id). */
+const ECHOED_PARAMS: Schema = {
+  type: 'object',
+  description: 'the params of the message answered, as sent',
+  properties: { trade_id: { type: 'string' } },
+};
+const LIFECYCLE_EVENTS = [...TRADE_LIFECYCLE_EVENTS];
+
+/** The frames both ways, as JSON Schema. */
+export const SOCKET_SCHEMAS: Record<string, Schema> = {
+  AuthRequest: {
+    ...object(
+      {
+        op: { const: 'auth' },
+        id: REQUEST_ID,
+        api_key: { type: 'string', description: 'an API key with trades:read' },
+        token: { type: 'string', description: 'a browser-session JWT' },
+      },
+      ['op'],
+    ),
+    description:
+      'first message within 5 s when the upgrade carried no credentials; later, a JWT renewal for the same user',
+  },
+  SubscribeRequest: object(
+    {
+      op: { const: 'subscribe' },
+      id: REQUEST_ID,
+      subscription: { const: 'trades' },
+      params: TRADE_PARAMS,
+    },
+    ['op', 'subscription'],
+  ),
+  UnsubscribeRequest: object(
+    {
+      op: { const: 'unsubscribe' },
+      id: REQUEST_ID,
+      subscription: { const: 'trades' },
+      params: TRADE_PARAMS,
+    },
+    ['op', 'subscription'],
+  ),
+  PingRequest: object({ op: { const: 'ping' }, id: REQUEST_ID }, ['op']),
+  Authenticated: object(
+    {
+      type: { const: 'authenticated' },
+      id: REQUEST_ID,
+      user_id: { type: 'string' },
+      method: { type: 'string', enum: ['api_key', 'jwt'] },
+      expires_at: { type: 'string', format: 'date-time' },
+    },
+    ['type', 'user_id', 'method', 'expires_at'],
+  ),
+  Subscribed: object(
+    {
+      type: { const: 'subscribed' },
+      id: REQUEST_ID,
+      subscription: { const: 'trades' },
+      params: TRADE_PARAMS,
+      status: {
+        type: 'string',
+        description: "single-trade subscriptions: the trade's status when it took effect",
+      },
+    },
+    ['type', 'subscription', 'params'],
+  ),
+  Unsubscribed: object(
+    {
+      type: { const: 'unsubscribed' },
+      id: REQUEST_ID,
+      subscription: { const: 'trades' },
+      params: ECHOED_PARAMS,
+    },
+    ['type', 'subscription', 'params'],
+  ),
+  Pong: object(
+    { type: { const: 'pong' }, id: REQUEST_ID, timestamp: { type: 'string', format: 'date-time' } },
+    ['type', 'timestamp'],
+  ),
+  Error: object(
+    {
+      type: { const: 'error' },
+      id: REQUEST_ID,
+      error: { type: 'string' },
+      code: {
+        type: 'string',
+        enum: [
+          'invalid_request',
+          'trade_not_found',
+          'unauthorized',
+          'insufficient_scope',
+          'ip_not_allowed',
+          'rate_limited',
+          'service_unavailable',
+        ],
+      },
+      op: { type: 'string', enum: ['auth', 'subscribe', 'unsubscribe', 'ping'] },
+      params: ECHOED_PARAMS,
+      reason: { type: 'string', description: 'service_unavailable: the dependency, e.g. postgres' },
+    },
+    ['type', 'error', 'code'],
+  ),
+  TradeLifecycleEvent: object(
+    {
+      type: { const: 'event' },
+      event: { type: 'string', enum: LIFECYCLE_EVENTS },
+      event_id: {
+        type: 'string',
+        description: 'the same event seen twice (reconnect, two sockets) carries the same id',
+      },
+      trade_id: { type: 'string', format: 'uuid' },
+      status: {
+        type: 'string',
+        description: "the trade's status after the transition",
+        enum: [...TRADE_STATUSES],
+      },
+      timestamp: { type: 'string', format: 'date-time' },
+      data: {
+        type: 'object',
+        description: "the worker's details: failure_reason, filled_size, pause reason...",
+      },
+    },
+    ['type', 'event', 'event_id', 'trade_id', 'status', 'timestamp', 'data'],
+  ),
+  MaintenanceEvent: object(
+    {
+      type: { const: 'event' },
+      event: { const: 'maintenance' },
+      event_id: { type: 'string' },
+      exchange: {
+        type: 'string',
+        description: 'an exchange id, `_system`, or `_kill_switch` for the global kill switch',
+      },
+      enabled: { type: 'boolean' },
+      reason: { type: 'string' },
+      updated_by: { type: 'string' },
+      updated_at: { type: 'string', format: 'date-time' },
+      timestamp: { type: 'string', format: 'date-time' },
+    },
+    ['type', 'event', 'event_id', 'exchange', 'enabled', 'reason', 'updated_at', 'timestamp'],
+  ),
+};

@@ -29,7 +29,15 @@ export interface IdentityServerDeps {
  * gateway's origin), errors as the gateway shapes them: `{ error, code }`.
  */
 export function createIdentityServer(deps: IdentityServerDeps): Server {
-  const routes = new Map<string, Map<string, Route>>([
+  const routes = routesOf(deps);
+  return createServer((request, response) => {
+    void handle(deps, routes, request, response);
+  });
+}
+
+/** Path, then method, to the route that answers it. */
+function routesOf(deps: IdentityServerDeps): Map<string, Map<string, Route>> {
+  return new Map<string, Map<string, Route>>([
     [
       '/.well-known/jwks.json',
       new Map([['GET', (): Reply => ({ status: 200, body: deps.tokens.jwks() })]]),
@@ -70,40 +78,42 @@ export function createIdentityServer(deps: IdentityServerDeps): Server {
       ]),
     ],
   ]);
+}
 
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const corsHeaders = cors(deps.settings, request);
-    const path = (request.url ?? '/').split('?')[0];
-    if (request.method === 'OPTIONS') {
-      response.writeHead(204, corsHeaders).end();
-      return;
+/** One request: CORS preflight, or the route's reply (a refusal as `{ error, code }`). */
+async function handle(
+  deps: IdentityServerDeps,
+  routes: Map<string, Map<string, Route>>,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const corsHeaders = cors(deps.settings, request);
+  const path = (request.url ?? '/').split('?')[0];
+  if (request.method === 'OPTIONS') {
+    response.writeHead(204, corsHeaders).end();
+    return;
+  }
+  let reply: Reply;
+  try {
+    const methods = routes.get(path);
+    if (!methods) {
+      throw new IdentityError(404, 'not_found', `no route ${path}`);
     }
-    let reply: Reply;
-    try {
-      const methods = routes.get(path);
-      if (!methods) {
-        throw new IdentityError(404, 'not_found', `no route ${path}`);
-      }
-      const route = methods.get(request.method ?? '');
-      if (!route) {
-        throw new IdentityError(405, 'method_not_allowed', `${path} takes ${[...methods.keys()]}`);
-      }
-      reply = await route(request, await readBody(request));
-    } catch (error) {
-      reply = refusal(error, deps.logger);
+    const route = methods.get(request.method ?? '');
+    if (!route) {
+      throw new IdentityError(405, 'method_not_allowed', `${path} takes ${[...methods.keys()]}`);
     }
-    response
-      .writeHead(reply.status, {
-        ...corsHeaders,
-        'content-type': 'application/json',
-        'cache-control': 'no-store',
-      })
-      .end(JSON.stringify(reply.body));
-  };
-
-  return createServer((request, response) => {
-    void handle(request, response);
-  });
+    reply = await route(request, await readBody(request));
+  } catch (error) {
+    reply = refusal(error, deps.logger);
+  }
+  response
+    .writeHead(reply.status, {
+      ...corsHeaders,
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+    })
+    .end(JSON.stringify(reply.body));
 }
 
 function cors(settings: IdentityDevSettings, request: IncomingMessage): Record<string, string> {

@@ -15,7 +15,7 @@ const MAX_CONSECUTIVE_REJECTIONS = 5;
 /** What the loop takes from the worker. */
 export interface LoopServices {
   /** Runs trades' steps in slices after pending I/O, so fills are never queued behind re-quotes. */
-  scheduler: StepScheduler;
+  scheduler: Pick<StepScheduler, 'schedule'>;
 }
 
 /**

@@ -3,15 +3,7 @@ import { formatDecimal } from '@sts/domain';
 import type { VenueFill, VenueOrder } from '@sts/venues';
 import { makerFillEntry } from '../recovery/reconcile-trade';
 import { openTrade, type OpenTrade } from './open-trade';
-import type { RunnerServices } from './runner-services';
-import { openTradeLegs } from './trade-legs';
-import type { TradeState } from './trade-state';
-
-/** What a trade's venue traffic takes from the worker. */
-export type FeedServices = Pick<
-  RunnerServices,
-  'clock' | 'metrics' | 'coalescer' | 'venues' | 'credentials' | 'accounts' | 'marketData'
->;
+import type { TradeServices, TradeState } from './trade-state';
 
 /**
  * A trade's traffic with its venues: opening the legs, and everything they
@@ -22,13 +14,13 @@ export type FeedServices = Pick<
 export class TradeFeed {
   constructor(
     private readonly trade: TradeState,
-    private readonly services: FeedServices,
+    private readonly services: TradeServices,
   ) {}
 
   /** Opens both venues and builds the parts that trade on them. */
   async open(): Promise<OpenTrade> {
     const trade = this.trade;
-    const legs = await openTradeLegs(this.services, trade.record, {
+    const legs = await this.services.openLegs(trade.record, {
       onMakerMove: (receivedAtMs) => this.onBookMove(receivedAtMs),
       onHedgeMove: (receivedAtMs) => this.onHedgeMove(receivedAtMs),
       onStale: () => trade.wake(),

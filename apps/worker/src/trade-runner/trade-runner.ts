@@ -7,6 +7,7 @@ import type { LoadedTrade } from '../trades/trade-record';
 import { FastMoveWatch } from './fast-move-watch';
 import type { Halt, RunnerServices } from './runner-services';
 import { TradeBudget } from './trade-budget';
+import { openTradeLegs } from './trade-legs';
 import { TradeStart } from './trade-start';
 import { TradeState, type LeaseTrust } from './trade-state';
 
@@ -131,7 +132,10 @@ export class TradeRunner {
     );
     budget.follow();
     return new TradeState({
-      services,
+      services: {
+        ...services,
+        openLegs: (tradeRecord, books) => openTradeLegs(services, tradeRecord, books),
+      },
       lease: this.lease,
       trust: this.trust,
       log,

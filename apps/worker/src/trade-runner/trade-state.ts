@@ -16,24 +16,42 @@ import { type FastMoveWatch } from './fast-move-watch';
 import { MakerFills } from './maker-fills';
 import type { OpenTrade } from './open-trade';
 import { TradeFeed } from './trade-feed';
-import type { Halt, RunnerServices } from './runner-services';
+import type { VenueRegistry } from '@sts/domain';
+import type { FrameCoalescer } from '@sts/venues';
+import type { MonotonicClock } from '../clock';
+import type { WorkerMetrics } from '../metrics/worker-metrics';
+import type { TradeReader } from '../trades/trade-record';
+import type { Halt } from './runner-services';
+import type { StepScheduler } from './step-scheduler';
+import type { BookHandlers, TradeLegs } from './trade-legs';
 import { type TradeBudget } from './trade-budget';
 
 export type Phase = 'starting' | 'running' | 'finishing' | 'closed';
 
-/** What a trade takes from the worker's services. */
-export type TradeServices = Pick<
-  RunnerServices,
-  | 'clock'
-  | 'metrics'
-  | 'coalescer'
-  | 'reader'
-  | 'venues'
-  | 'credentials'
-  | 'accounts'
-  | 'marketData'
-  | 'scheduler'
+/** What a trade takes from the worker: each part as narrow as the trade uses it. */
+export interface TradeServices {
+  clock: MonotonicClock;
+  metrics: TradeMetrics;
+  coalescer: Pick<FrameCoalescer, 'whenSent'>;
+  reader: Pick<TradeReader, 'amendableTerms'>;
+  venues: VenueRegistry;
+  scheduler: Pick<StepScheduler, 'schedule'>;
+  /** Opens the trade's two venues (accounts, markets, books): openTradeLegs on a worker. */
+  openLegs(record: TradeRecord, books: BookHandlers): Promise<TradeLegs>;
+}
+
+/** The worker metrics a trade records. */
+export type TradeMetrics = Pick<
+  WorkerMetrics,
+  | 'recordEntries'
+  | 'recordFillToHedgeSent'
+  | 'recordHedgeEnded'
+  | 'recordRequote'
+  | 'recordRequoteHeld'
 >;
+
+/** The journal's part a trade writes through (TradeJournal on a worker). */
+export type TradeWrites = Pick<TradeJournal, 'append' | 'changeStatus' | 'idle' | 'close'>;
 
 /** Until when (monotonic ms) this worker trusts its lease: the runner moves it on each renewal. */
 export interface LeaseTrust {
@@ -47,7 +65,7 @@ export interface TradeStateInit {
   trust: LeaseTrust;
   log: Logger;
   loaded: LoadedTrade;
-  journal: TradeJournal;
+  journal: TradeWrites;
   budget: TradeBudget;
   guard: FastMoveWatch;
   halt: Halt | null;
@@ -69,7 +87,7 @@ export class TradeState {
   readonly tradeId: string;
   readonly tradeTag: string;
   readonly record: TradeRecord;
-  readonly journal: TradeJournal;
+  readonly journal: TradeWrites;
   readonly budget: TradeBudget;
   readonly guard: FastMoveWatch;
   readonly loop: ExecutionLoop;

@@ -1,55 +1,13 @@
 import Big from 'big.js';
-import { compare, signOf } from '../decimal/compare';
+import { compare } from '../decimal/compare';
+import type { LedgerOrder, MakerObligation, VenueOrderReport } from './maker-order';
+import { exposureOf, obligationOf, uncountedFills } from './maker-obligation';
 import {
   nextOrderFate,
   notFoundMeans,
   UNBOUNDED_REQUEST_SETTLE_MS,
-  type OrderFate,
   type OrderFateEvent,
 } from './order-fate';
-
-/** What the venue said of an order: in an answer, a look-up or an order update. */
-export interface VenueOrderReport {
-  /** Filled, canceled or rejected: it rests no more. */
-  closed: boolean;
-  filledSize: Big;
-}
-
-export interface LedgerOrder {
-  readonly clientOrderId: string;
-  readonly price: Big;
-  readonly size: Big;
-  readonly fate: OrderFate;
-  /** Fills of it the trade has counted. */
-  readonly seenFilled: Big;
-  /** The most the venue has said it filled. More than seenFilled: fills not counted yet. */
-  readonly venueFilled: Big;
-  /** Unknown: when a look-up that finds nothing proves it never reached the venue. */
-  readonly settlesByMs: number | null;
-  /** Unknown: not to be looked up again before this (an earlier look-up found nothing). */
-  readonly lookUpAtMs: number;
-  /** The order this one replaces (a replace in one request), while that one's fate is open. */
-  readonly replaces: string | null;
-}
-
-/**
- * What must happen before the trade may decide anything about its maker
- * order, most urgent first. Only `quote` lets the quote cycle place, replace
- * or cancel: every other case means the venue's view and the trade's may
- * differ, and a decision taken now could put size on the book beyond what
- * remains to fill.
- */
-export type MakerObligation =
-  /** An answer was lost: ask the venue for this order by its client order id. */
-  | { kind: 'settle'; order: LedgerOrder }
-  /** A look-up found nothing, but the request may still arrive: ask again at `atMs`. */
-  | { kind: 'settle_at'; atMs: number }
-  /** The venue reported fills the trade has not counted: read them back (and hedge them). */
-  | { kind: 'read_fills'; clientOrderIds: string[] }
-  /** Two orders may rest (should not happen): the older one comes down first. */
-  | { kind: 'cancel'; order: LedgerOrder }
-  /** Nothing unsettled: the quote cycle decides on `current` (the one order that may rest). */
-  | { kind: 'quote'; current: LedgerOrder | null };
 
 type MutableOrder = { -readonly [K in keyof LedgerOrder]: LedgerOrder[K] };
 
@@ -67,8 +25,11 @@ const ZERO = new Big(0);
  * counted fills, what rests or may rest never exceeds what remains to fill,
  * however answers are lost or delayed (maker-order-ledger.property.spec.ts).
  */
+export type { LedgerOrder, MakerObligation, VenueOrderReport } from './maker-order';
+
 export class MakerOrderLedger {
   private readonly orders: MutableOrder[] = [];
+  private readonly forgetClosed = (): void => this.prune();
 
   /** Every order not known to be closed, oldest first. */
   get live(): readonly LedgerOrder[] {
@@ -215,14 +176,7 @@ export class MakerOrderLedger {
 
   /** Fills the venue reported that the trade has not counted, over all orders. */
   uncounted(): Big {
-    let total = ZERO;
-    for (const order of this.orders) {
-      const missing = order.venueFilled.minus(order.seenFilled);
-      if (signOf(missing) > 0) {
-        total = total.plus(missing);
-      }
-    }
-    return total;
+    return uncountedFills(this.orders);
   }
 
   /**
@@ -232,19 +186,7 @@ export class MakerOrderLedger {
    * one filled exactly what the trade saw).
    */
   exposure(): Big {
-    let total = ZERO;
-    const live = this.live;
-    for (const order of live) {
-      // The old order of an unsettled replace is counted with its successor.
-      if (live.some((other) => other.replaces === order.clientOrderId)) {
-        continue;
-      }
-      const previous = live.find((other) => other.clientOrderId === order.replaces);
-      const own = leaves(order);
-      const other = previous ? leaves(previous) : ZERO;
-      total = total.plus(compare(own, other) >= 0 ? own : other);
-    }
-    return total;
+    return exposureOf(this.live);
   }
 
   /**
@@ -252,51 +194,7 @@ export class MakerOrderLedger {
    * one pass over the orders, nothing allocated but the answer.
    */
   obligation(nowMs: number): MakerObligation {
-    let settle: LedgerOrder | undefined;
-    let settleAt = Infinity;
-    let uncounted = false;
-    let live = 0;
-    let oldest: LedgerOrder | undefined;
-    let newest: LedgerOrder | undefined;
-    for (const order of this.orders) {
-      if (order.fate === 'unknown') {
-        // The new order of a replace first: if it rests, the old one is gone.
-        if (order.lookUpAtMs > nowMs) {
-          settleAt = Math.min(settleAt, order.lookUpAtMs);
-        } else if (!settle || (order.replaces !== null && settle.replaces === null)) {
-          settle = order;
-        }
-      }
-      if (compare(order.venueFilled, order.seenFilled) > 0) {
-        uncounted = true;
-      }
-      if (order.fate !== 'closed') {
-        live += 1;
-        oldest ??= order;
-        newest = order;
-      }
-    }
-    if (settle) {
-      return { kind: 'settle', order: settle };
-    }
-    if (settleAt < Infinity) {
-      return { kind: 'settle_at', atMs: settleAt };
-    }
-    if (uncounted) {
-      return {
-        kind: 'read_fills',
-        clientOrderIds: this.orders
-          .filter((order) => compare(order.venueFilled, order.seenFilled) > 0)
-          .map((order) => order.clientOrderId),
-      };
-    }
-    if (live < this.orders.length) {
-      this.prune();
-    }
-    if (live > 1 && oldest) {
-      return { kind: 'cancel', order: oldest };
-    }
-    return { kind: 'quote', current: newest ?? null };
+    return obligationOf(this.orders, nowMs, this.forgetClosed);
   }
 
   /**
@@ -345,11 +243,3 @@ export class MakerOrderLedger {
     }
   }
 }
-
-/** Size of an order that may still fill. */
-const leaves = (order: LedgerOrder): Big => {
-  const filled =
-    compare(order.venueFilled, order.seenFilled) >= 0 ? order.venueFilled : order.seenFilled;
-  const left = order.size.minus(filled);
-  return signOf(left) > 0 ? left : ZERO;
-};

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@sts/platform';
+import { PeriodicTask, type Logger } from '@sts/platform';
 import type { TradeFleet } from '../fleet/trade-fleet';
 import type { LeaseRepository } from '../lease/lease.repository';
 
@@ -12,22 +12,24 @@ const PENDING_GRACE_MS = 3_000;
  * was lost. Any worker with room offers itself; the lease decides who wins.
  */
 export class TakeoverScanner {
-  private timer?: NodeJS.Timeout;
   private scanning = false;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly leases: LeaseRepository,
     private readonly fleet: TradeFleet,
     private readonly intervalMs: number,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.task = new PeriodicTask(() => this.scan(), { intervalMs, ref: true });
+  }
 
   start(): void {
-    this.timer = setInterval(() => void this.scan(), this.intervalMs);
+    this.task.start();
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    void this.task.stop();
   }
 
   async scan(): Promise<number> {

@@ -1,4 +1,4 @@
-import type { Logger } from '@sts/platform';
+import { PeriodicTask, type Logger } from '@sts/platform';
 import type { MonotonicClock } from '../clock';
 import type { TradeRunner } from '../trade-runner/trade-runner';
 import type { LeaseRepository } from './lease.repository';
@@ -13,8 +13,8 @@ const LEASE_TRUST = 0.8;
  * cancel flags, so a missed control message costs one period at most.
  */
 export class LeaseKeeper {
-  private timer?: NodeJS.Timeout;
   private renewing = false;
+  private readonly task: PeriodicTask;
 
   constructor(
     private readonly leases: LeaseRepository,
@@ -23,14 +23,17 @@ export class LeaseKeeper {
     private readonly ttlMs: number,
     private readonly renewMs: number,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    // A renewal's failure is handled in renew(); the task keeps the process alive as the worker's pulse.
+    this.task = new PeriodicTask(() => this.renew(), { intervalMs: renewMs, ref: true });
+  }
 
   start(): void {
-    this.timer = setInterval(() => void this.renew(), this.renewMs);
+    this.task.start();
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    void this.task.stop();
   }
 
   async renew(): Promise<void> {

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { maintenanceChangedSubject } from '@sts/contracts';
 import { SYSTEM_SCOPE, type VenueId } from '@sts/domain';
 import { KILL_SWITCH, queryRows } from '@sts/persistence';
-import type { Logger, NatsConnection } from '@sts/platform';
+import { PeriodicTask, type Logger, type NatsConnection } from '@sts/platform';
 import type { Halt } from '../trade-runner/runner-services';
 
 interface Switches {
@@ -20,7 +20,7 @@ interface Switches {
 export class MaintenanceWatch {
   private switches: Switches = { maintenance: new Set(), killSwitch: false };
   private subscription?: { unsubscribe(): void };
-  private timer?: NodeJS.Timeout;
+  private readonly poll: PeriodicTask;
   private reading?: Promise<void>;
   private readAgain = false;
   private stopped = false;
@@ -32,21 +32,22 @@ export class MaintenanceWatch {
     private readonly pollMs: number,
     private readonly onChange: () => void,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.poll = new PeriodicTask(() => this.refresh(), { intervalMs: pollMs });
+  }
 
   async start(): Promise<void> {
     await this.read();
     this.subscription = this.nats.subscribe(maintenanceChangedSubject(this.natsPrefix), {
       callback: () => void this.refresh(),
     });
-    this.timer = setInterval(() => void this.refresh(), this.pollMs);
-    this.timer.unref();
+    this.poll.start();
   }
 
   stop(): void {
     this.stopped = true;
     this.subscription?.unsubscribe();
-    clearInterval(this.timer);
+    void this.poll.stop();
   }
 
   /** The halt for a trade on these venues: the kill switch, then system maintenance, then a venue's. */

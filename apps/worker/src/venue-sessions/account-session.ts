@@ -1,6 +1,6 @@
 import type { TokenBucket } from '@sts/budget-client';
 import { parseClientOrderId, type VenueId } from '@sts/domain';
-import type { Logger } from '@sts/platform';
+import { sleep, type Logger } from '@sts/platform';
 import type { Unsubscribe, VenueClient, VenueFill, VenueOrder } from '@sts/venues';
 
 /** What a trade hears from one of its venue accounts. Called synchronously from the socket. */
@@ -119,7 +119,7 @@ export class AccountSession {
           { venue: this.venue, wallet: this.wallet, err: error, attempt },
           'could not read fills missed during a disconnect',
         );
-        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+        await sleep(200 * attempt);
       }
     }
   }

@@ -1,54 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { transitionTrade } from '@sts/domain';
+import { sleep, type Logger } from '@sts/platform';
+import { appendRows, writeStatus } from './journal-writes';
 import {
-  envelope,
-  TRADE_LIFECYCLE,
-  tradeLifecycleSubject,
-  type TradeLifecycle,
-} from '@sts/contracts';
-import { transitionTrade, type FastMoveGuardStats, type TradeStatus } from '@sts/domain';
-import { addToOutbox, queryRows } from '@sts/persistence';
-import type { Logger } from '@sts/platform';
+  JournalClosedError,
+  LeaseLostError,
+  type JournalFence,
+  type StatusChange,
+} from './journal-model';
 import type { LogEntry } from './log-entries';
 
-/** The lease moved to another worker: nothing more may be written for this trade. */
-export class LeaseLostError extends Error {
-  readonly code = 'lease_lost';
-
-  constructor(tradeId: string) {
-    super(`lease of trade ${tradeId} is no longer ours`);
-    this.name = 'LeaseLostError';
-  }
-}
-
-export class JournalClosedError extends Error {
-  constructor(tradeId: string) {
-    super(`journal of trade ${tradeId} is closed`);
-    this.name = 'JournalClosedError';
-  }
-}
-
-/** Who may write: the trade, this worker and the fencing token it holds. */
-export interface JournalFence {
-  tradeId: string;
-  userId: string;
-  workerId: string;
-  epoch: string;
-  natsPrefix: string;
-  correlationId: string;
-}
-
-export interface StatusChange {
-  from: TradeStatus;
-  to: TradeStatus;
-  /** Written in the same transaction, before the status changes. */
-  entries?: LogEntry[];
-  failureReason?: string;
-  fastMoveGuardStats?: FastMoveGuardStats;
-  filledSize?: string;
-  /** The lifecycle event's `data`. */
-  eventData?: Record<string, unknown>;
-}
+export * from './journal-model';
 
 type Operation =
   | { kind: 'append'; entries: LogEntry[]; filledSize?: string; settle: Settle }
@@ -183,7 +146,7 @@ export class TradeJournal {
           { err: error, retry_in_ms: delay },
           'journal write failed; retrying',
         );
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        await sleep(delay);
       }
     }
   }
@@ -191,140 +154,15 @@ export class TradeJournal {
   private async write(batch: Operation[], appendId: string): Promise<boolean> {
     const first = batch[0];
     if (first.kind === 'status') {
-      return this.writeStatus(first.change);
+      return writeStatus(this.db, this.fence, first.change);
     }
     const entries = batch.flatMap((op) => (op.kind === 'append' ? op.entries : []));
     const filledSize = batch.reduce<string | undefined>(
       (last, op) => (op.kind === 'append' && op.filledSize !== undefined ? op.filledSize : last),
       undefined,
     );
-    await this.appendRows(this.db.manager, entries, filledSize, appendId);
+    await appendRows(this.db.manager, this.fence, entries, filledSize, appendId);
     return false;
-  }
-
-  private async appendRows(
-    manager: EntityManager,
-    entries: LogEntry[],
-    filledSize: string | undefined,
-    appendId: string | null = null,
-  ): Promise<void> {
-    const { tradeId, workerId, epoch } = this.fence;
-    const rows = await queryRows<{ last_sequence: number | null }>(
-      manager,
-      `WITH fenced AS (
-         UPDATE trades SET last_sequence = last_sequence + $4,
-           filled_size = COALESCE($5::numeric, filled_size), updated_at = now(),
-           last_append_id = COALESCE($8::uuid, last_append_id)
-         WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3
-           AND ($8::uuid IS NULL OR last_append_id IS DISTINCT FROM $8::uuid)
-         RETURNING last_sequence
-       ), inserted AS (
-         INSERT INTO trade_events (trade_id, sequence, event_type, data, worker_id)
-         SELECT $1, fenced.last_sequence - $4 + e.ord, e.event_type, e.data, $2
-         FROM fenced, unnest($6::text[], $7::jsonb[]) WITH ORDINALITY AS e(event_type, data, ord)
-         RETURNING sequence
-       )
-       SELECT (SELECT last_sequence FROM fenced) AS last_sequence, (SELECT count(*) FROM inserted) AS n`,
-      [
-        tradeId,
-        workerId,
-        epoch,
-        entries.length,
-        filledSize ?? null,
-        entries.map((entry) => entry.eventType),
-        entries.map((entry) => JSON.stringify(entry.data)),
-        appendId,
-      ],
-    );
-    if (rows[0]?.last_sequence === null || rows[0]?.last_sequence === undefined) {
-      if (appendId !== null && (await this.alreadyAppended(manager, appendId))) {
-        return;
-      }
-      throw new LeaseLostError(tradeId);
-    }
-  }
-
-  /** Did an earlier attempt of this append commit (while we still hold the lease)? */
-  private async alreadyAppended(manager: EntityManager, appendId: string): Promise<boolean> {
-    const { tradeId, workerId, epoch } = this.fence;
-    const rows = await queryRows<{ applied: boolean }>(
-      manager,
-      `SELECT last_append_id = $4::uuid AS applied FROM trades
-       WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3`,
-      [tradeId, workerId, epoch, appendId],
-    );
-    return rows[0]?.applied === true;
-  }
-
-  private async writeStatus(change: StatusChange): Promise<boolean> {
-    const transition = transitionTrade(change.from, change.to);
-    const { tradeId, userId, workerId, epoch, natsPrefix, correlationId } = this.fence;
-    return this.db.transaction(async (manager) => {
-      const [current] = await queryRows<{
-        status: string;
-        lease_owner: string | null;
-        lease_epoch: string;
-      }>(manager, `SELECT status, lease_owner, lease_epoch FROM trades WHERE id = $1 FOR UPDATE`, [
-        tradeId,
-      ]);
-      if (!current || current.lease_owner !== workerId || String(current.lease_epoch) !== epoch) {
-        throw new LeaseLostError(tradeId);
-      }
-      // A retry after a commit whose answer was lost: it is already done.
-      if (current.status === change.to) {
-        return false;
-      }
-      if (change.entries && change.entries.length > 0) {
-        await this.appendRows(manager, change.entries, undefined);
-      }
-      const [updated] = await queryRows<{ updated_at: Date }>(
-        manager,
-        `UPDATE trades SET status = $4, updated_at = now(),
-           completed_at = CASE WHEN $6::boolean THEN now() ELSE completed_at END,
-           failure_reason = COALESCE($7, failure_reason),
-           fast_move_guard_stats = COALESCE($8::jsonb, fast_move_guard_stats),
-           filled_size = COALESCE($9::numeric, filled_size)
-         WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3 AND status = $5
-         RETURNING updated_at`,
-        [
-          tradeId,
-          workerId,
-          epoch,
-          transition.to,
-          transition.from,
-          transition.setsCompletedAt,
-          change.failureReason ?? null,
-          change.fastMoveGuardStats ? JSON.stringify(change.fastMoveGuardStats) : null,
-          change.filledSize ?? null,
-        ],
-      );
-      if (!updated) {
-        throw new Error(`trade ${tradeId} is ${current.status}, not ${transition.from}`);
-      }
-      if (transition.event === null) {
-        return false;
-      }
-      const lifecycle: TradeLifecycle = {
-        event: transition.event,
-        trade_id: tradeId,
-        user_id: userId,
-        status: transition.to,
-        timestamp: updated.updated_at.toISOString(),
-        data: change.eventData ?? {},
-      };
-      await addToOutbox(
-        manager,
-        tradeLifecycleSubject(natsPrefix, tradeId),
-        envelope(TRADE_LIFECYCLE, lifecycle, {
-          // Terminal events happen once per trade; pauses and resumes may repeat.
-          messageId: transition.setsCompletedAt
-            ? `lifecycle-${tradeId}-${transition.to}`
-            : `lifecycle-${tradeId}-${randomUUID()}`,
-          correlationId,
-        }),
-      );
-      return true;
-    });
   }
 
   private notifyIdle(): void {

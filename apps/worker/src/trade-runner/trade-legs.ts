@@ -86,50 +86,7 @@ export async function openTradeLegs(
       legMarketOf(record.makerExchange, makerMarket),
       legMarketOf(record.hedgeExchange, hedgeMarket),
     );
-    const onMakerBook = (update: BookUpdate, receivedAtMs: number): void => {
-      if (market.applyMakerBook(update)) {
-        books.onMakerMove(receivedAtMs);
-      }
-    };
-    const onHedgeBook = (update: BookUpdate, receivedAtMs: number): void => {
-      if (market.applyHedgeBook(update)) {
-        books.onHedgeMove(receivedAtMs);
-      }
-    };
-    // Both books wake re-quotes on the maker account: its trades are delivered together.
-    const quotingAccount = `${record.makerExchange}:${record.makerWallet}`;
-    cleanups.push(
-      await watchBook(
-        makerFeed.watch(
-          market.makerMarket.symbol,
-          {
-            onBook: onMakerBook,
-            onStale: () => {
-              market.markMakerStale();
-              books.onStale();
-            },
-          },
-          quotingAccount,
-        ),
-        record.makerExchange,
-      ),
-    );
-    cleanups.push(
-      await watchBook(
-        hedgeFeed.watch(
-          market.hedgeMarket.symbol,
-          {
-            onBook: onHedgeBook,
-            onStale: () => {
-              market.markHedgeStale();
-              books.onStale();
-            },
-          },
-          quotingAccount,
-        ),
-        record.hedgeExchange,
-      ),
-    );
+    cleanups.push(...(await watchBooks(services, record, market, books)));
     const makerBook = makerFeed.book(market.makerMarket.symbol);
     const hedgeBook = hedgeFeed.book(market.hedgeMarket.symbol);
     if (makerBook) {
@@ -209,5 +166,46 @@ async function watchBook(watching: Promise<() => void>, venue: VenueId): Promise
     return await watching;
   } catch (error) {
     throw new LegUnavailableError(`${venue} book unavailable: ${describe(error)}`, true);
+  }
+}
+
+/** Follows both books into the market view; the move handlers hear what changed the quote. */
+async function watchBooks(
+  services: LegServices,
+  record: TradeRecord,
+  market: MarketView,
+  books: BookHandlers,
+): Promise<Array<() => void>> {
+  // Both books wake re-quotes on the maker account: its trades are delivered together.
+  const quotingAccount = `${record.makerExchange}:${record.makerWallet}`;
+  const follow = (venue: VenueId, symbol: string, side: 'maker' | 'hedge') =>
+    watchBook(
+      services.marketData.feed(venue).watch(
+        symbol,
+        {
+          onBook: (update: BookUpdate, receivedAtMs: number) => {
+            if (side === 'maker' ? market.applyMakerBook(update) : market.applyHedgeBook(update)) {
+              (side === 'maker' ? books.onMakerMove : books.onHedgeMove)(receivedAtMs);
+            }
+          },
+          onStale: () => {
+            if (side === 'maker') {
+              market.markMakerStale();
+            } else {
+              market.markHedgeStale();
+            }
+            books.onStale();
+          },
+        },
+        quotingAccount,
+      ),
+      venue,
+    );
+  const unwatchMaker = await follow(record.makerExchange, market.makerMarket.symbol, 'maker');
+  try {
+    return [unwatchMaker, await follow(record.hedgeExchange, market.hedgeMarket.symbol, 'hedge')];
+  } catch (error) {
+    unwatchMaker();
+    throw error;
   }
 }

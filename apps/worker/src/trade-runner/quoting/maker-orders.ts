@@ -8,36 +8,29 @@ import {
   tradeTag,
   type LedgerOrder,
   type Side,
-  type VenueOrderReport,
 } from '@sts/domain';
 import {
-  OrderRejectedError,
-  PostOnlyWouldCrossError,
-  RateLimitedError,
   UnknownOrderError,
-  VenueAuthError,
   VenueNetworkError,
   isVenueError,
-  isVenueHalted,
   type PlaceOrderRequest,
   type VenueClient,
   type VenueFill,
   type VenueOrder,
 } from '@sts/venues';
 import type { LegMarket } from '../market-view';
+import {
+  isClosed,
+  makerRefusal,
+  makerRequestFailed,
+  reportOf,
+  type MakerOutcome,
+} from './maker-outcomes';
 
 /** A maker order as the trade knows it (its fate, fills seen, what the venue said). */
 export type RestingOrder = LedgerOrder;
 
-/** What a maker request came to, for the trade's loop to act on. */
-export type MakerOutcome =
-  | { kind: 'done' }
-  | { kind: 'book_moved' }
-  | { kind: 'wait'; ms: number }
-  | { kind: 'rejected'; reason: string }
-  /** The venue is halted: a pause, not a failure (decisions 3). */
-  | { kind: 'halted' }
-  | { kind: 'fatal'; reason: string };
+export type { MakerOutcome } from './maker-outcomes';
 
 export interface MakerOrdersContext {
   tradeId: string;
@@ -160,7 +153,7 @@ export class MakerOrders {
         this.closedBy(previous.clientOrderId, undefined);
       }
       if (!result.placed && result.placeError) {
-        return this.refusal(result.placeError);
+        return makerRefusal(this.context.leg.venue, result.placeError);
       }
       return { kind: 'done' };
     } catch (error) {
@@ -193,7 +186,7 @@ export class MakerOrders {
         this.ledger.notFound(order.clientOrderId, Date.now());
         return { kind: 'done' };
       }
-      return this.requestFailed(error);
+      return makerRequestFailed(this.context.leg.venue, error);
     }
   }
 
@@ -270,42 +263,10 @@ export class MakerOrders {
     }
     if (isVenueError(error) && error.code !== 'network') {
       this.ledger.refused(newest);
-      return this.refusal(error);
+      return makerRefusal(this.context.leg.venue, error);
     }
     const settlesByMs = error instanceof VenueNetworkError ? error.settlesByMs : undefined;
     this.ledger.answerLost(clientOrderIds, Date.now(), settlesByMs);
     return { kind: 'wait', ms: 0 };
   }
-
-  /** What the loop does after a refusal. */
-  private refusal(error: unknown): MakerOutcome {
-    if (error instanceof PostOnlyWouldCrossError) {
-      return { kind: 'book_moved' };
-    }
-    return this.requestFailed(error);
-  }
-
-  private requestFailed(error: unknown): MakerOutcome {
-    if (error instanceof VenueAuthError) {
-      return { kind: 'fatal', reason: `${this.context.leg.venue} rejected the credentials` };
-    }
-    if (error instanceof RateLimitedError) {
-      return { kind: 'wait', ms: error.retryAfterMs };
-    }
-    if (isVenueHalted(error)) {
-      return { kind: 'halted' };
-    }
-    if (error instanceof OrderRejectedError) {
-      return { kind: 'rejected', reason: error.reason };
-    }
-    return { kind: 'wait', ms: 250 };
-  }
 }
-
-const isClosed = (order: Pick<VenueOrder, 'status'>): boolean =>
-  order.status === 'filled' || order.status === 'canceled' || order.status === 'rejected';
-
-const reportOf = (order: Pick<VenueOrder, 'status' | 'filledSize'>): VenueOrderReport => ({
-  closed: isClosed(order),
-  filledSize: new Big(order.filledSize),
-});

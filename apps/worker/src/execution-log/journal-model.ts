@@ -1,0 +1,41 @@
+import type { FastMoveGuardStats, TradeStatus } from '@sts/domain';
+import type { LogEntry } from './log-entries';
+
+/** The lease moved to another worker: nothing more may be written for this trade. */
+export class LeaseLostError extends Error {
+  readonly code = 'lease_lost';
+
+  constructor(tradeId: string) {
+    super(`lease of trade ${tradeId} is no longer ours`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+export class JournalClosedError extends Error {
+  constructor(tradeId: string) {
+    super(`journal of trade ${tradeId} is closed`);
+    this.name = 'JournalClosedError';
+  }
+}
+
+/** Who may write: the trade, this worker and the fencing token it holds. */
+export interface JournalFence {
+  tradeId: string;
+  userId: string;
+  workerId: string;
+  epoch: string;
+  natsPrefix: string;
+  correlationId: string;
+}
+
+export interface StatusChange {
+  from: TradeStatus;
+  to: TradeStatus;
+  /** Written in the same transaction, before the status changes. */
+  entries?: LogEntry[];
+  failureReason?: string;
+  fastMoveGuardStats?: FastMoveGuardStats;
+  filledSize?: string;
+  /** The lifecycle event's `data`. */
+  eventData?: Record<string, unknown>;
+}

@@ -6,6 +6,12 @@ import type { LoopControl } from './loop-control';
 import type { MakerOutcome } from './quoting/maker-orders';
 import type { TradeState } from './trade-state';
 
+/** What taking the maker side down reads and tells of its trade. */
+export type TakedownTrade = Pick<
+  TradeState,
+  'open' | 'log' | 'mayTouchVenue' | 'budget' | 'tradeId' | 'onMakerFill' | 'record' | 'venueHalt'
+>;
+
 /** How often a trade paused by a halted venue asks whether it is back. */
 const HALTED_VENUE_PROBE_MS = 1_000;
 /** How far back a maker-fill check reads, before the first order this worker placed. */
@@ -22,7 +28,7 @@ export class MakerTakedown {
   private readonly reconcileFromMs = Date.now() - RECONCILE_MARGIN_MS;
 
   constructor(
-    private readonly trade: TradeState,
+    private readonly trade: TakedownTrade,
     private readonly loop: LoopControl,
   ) {}
 

@@ -4,9 +4,13 @@ import type { LoopControl } from './loop-control';
 import type { MakerTakedown } from './maker-takedown';
 import type { OpenTrade } from './open-trade';
 import { desiredQuote } from './quoting/desired-quote';
-import { keptQuote, quoteBasis, type QuoteBasis } from './quoting/kept-quote';
+import { keptQuote, quoteBasis, type QuoteBasis, type QuotedTrade } from './quoting/kept-quote';
 import type { MakerOutcome, RestingOrder } from './quoting/maker-orders';
 import type { TradeState } from './trade-state';
+
+/** What a quote cycle reads and marks of its trade. */
+export type QuotingTrade = QuotedTrade &
+  Pick<TradeState, 'budget' | 'fills' | 'now' | 'heldByBudget' | 'moveAt' | 'targetReached'>;
 
 type Wanted = { price: Big; size: Big };
 
@@ -16,7 +20,7 @@ type Wanted = { price: Big; size: Big };
  * then the order that should rest now versus the one that does.
  */
 export async function quoteCycle(
-  trade: TradeState,
+  trade: QuotingTrade,
   open: OpenTrade,
   loop: LoopControl,
   takedown: MakerTakedown,
@@ -52,7 +56,7 @@ export async function quoteCycle(
 
 /** The order that should rest now (null: none), or the news that the target is reached. */
 function wantedQuote(
-  trade: TradeState,
+  trade: QuotingTrade,
   open: OpenTrade,
   loop: LoopControl,
 ): Wanted | null | 'target_reached' {
@@ -81,7 +85,7 @@ function wantedQuote(
 
 /** Places, keeps, moves or takes down the maker order so that `wanted` rests. */
 async function requote(
-  trade: TradeState,
+  trade: QuotingTrade,
   open: OpenTrade,
   loop: LoopControl,
   wanted: Wanted | null,
@@ -127,7 +131,7 @@ async function requote(
  * every re-quote would cost a step that only finds the order right).
  */
 function keepPlaced(
-  trade: TradeState,
+  trade: QuotingTrade,
   open: OpenTrade,
   loop: LoopControl,
   outcome: MakerOutcome,

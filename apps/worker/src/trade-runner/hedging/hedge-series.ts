@@ -37,7 +37,7 @@ export class HedgeSeries {
   /** How the guard classed the maker fill that started it (set on the hot path, after the send). */
   guardFillClass: GuardFillClass | null = null;
   private state: SeriesState;
-  private resolveDone!: () => void;
+  private readonly resolveDone: () => void;
   private attempts = 0;
   private filled = new Big(0);
   private readonly fills: PricedFill[] = [];
@@ -56,7 +56,9 @@ export class HedgeSeries {
   ) {
     this.state = { kind: 'ready', reserved: requested };
     this.startedAtMs = context.clock.now();
-    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    let resolveDone: () => void = () => undefined;
+    this.done = new Promise((resolve) => (resolveDone = resolve));
+    this.resolveDone = resolveDone;
     this.deadline = setTimeout(() => this.onDeadline(), context.venue.timeoutMs);
   }
 
@@ -65,9 +67,8 @@ export class HedgeSeries {
   }
 
   /**
-   * Sends the next attempt. Synchronous up to the venue call: returns the
-   * hedge_sent entry when the order went out now, null when it waits for
-   * budget (it then logs hedge_sent itself when it goes).
+   * Sends the next attempt, synchronously up to the venue call: its hedge_sent
+   * entry, or null when it waits for budget (it logs hedge_sent when it goes).
    */
   sendAttempt(): LogEntry | null {
     const state = this.state;

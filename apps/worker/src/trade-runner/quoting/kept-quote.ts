@@ -1,6 +1,9 @@
 import type Big from 'big.js';
 import { type BookTouch, compare, touchQuote, touchQuoteHolds } from '@sts/domain';
 import type { TradeState } from '../trade-state';
+
+/** What quote keeping reads of its trade. */
+export type QuotedTrade = Pick<TradeState, 'open' | 'terms' | 'filledSize' | 'record' | 'guard'>;
 import type { RestingOrder } from './maker-orders';
 
 /** What a quote cycle decided on: the books and the trade as they were. */
@@ -27,7 +30,7 @@ export interface KeptQuote extends QuoteBasis {
 }
 
 /** The books and trade a quote cycle is deciding on now, or null when it cannot quote. */
-export function quoteBasis(trade: TradeState): QuoteBasis | null {
+export function quoteBasis(trade: QuotedTrade): QuoteBasis | null {
   const inputs = trade.open?.legs.market.quoteInputs();
   if (!inputs) {
     return null;
@@ -46,7 +49,7 @@ export function quoteBasis(trade: TradeState): QuoteBasis | null {
  * from one that matters.
  */
 export function keptQuote(
-  trade: TradeState,
+  trade: QuotedTrade,
   order: RestingOrder,
   size: Big,
   basis: QuoteBasis,
@@ -75,7 +78,7 @@ export function keptQuote(
 }
 
 /** The kept order still rests as it was, on the same terms and fills. */
-function unchanged(kept: KeptQuote, trade: TradeState): boolean {
+function unchanged(kept: KeptQuote, trade: QuotedTrade): boolean {
   return (
     trade.open?.makerOrders.resting === kept.order &&
     kept.order.fate === 'open' &&
@@ -90,7 +93,7 @@ function unchanged(kept: KeptQuote, trade: TradeState): boolean {
  * else changed (same H), and the new touch still leaves that price behind it
  * on the book: the default quote is then that same price and size.
  */
-export function makerTouchMatters(kept: KeptQuote, trade: TradeState): boolean {
+export function makerTouchMatters(kept: KeptQuote, trade: QuotedTrade): boolean {
   if (!kept.behindTouch) {
     return true;
   }
@@ -112,7 +115,7 @@ export function makerTouchMatters(kept: KeptQuote, trade: TradeState): boolean {
  * condition, worst_spread and the venues' minimums at the new H (domain:
  * touchQuoteHolds): the quote is then that same order.
  */
-export function hedgeMoveMatters(kept: KeptQuote, trade: TradeState, nowMs: number): boolean {
+export function hedgeMoveMatters(kept: KeptQuote, trade: QuotedTrade, nowMs: number): boolean {
   if (!kept.atTouch) {
     return true;
   }

@@ -56,7 +56,7 @@ export class HedgeSeries {
   ) {
     this.state = { kind: 'ready', reserved: requested };
     this.startedAtMs = context.clock.now();
-    let resolveDone: () => void = () => undefined;
+    let resolveDone = (): void => undefined;
     this.done = new Promise((resolve) => (resolveDone = resolve));
     this.resolveDone = resolveDone;
     this.deadline = setTimeout(() => this.onDeadline(), context.venue.timeoutMs);
@@ -257,10 +257,9 @@ export class HedgeSeries {
   }
 
   /**
-   * The one way a hedge ends: size reserved and not at the venue is released;
-   * `abandoned` (lease gone) leaves an attempt at the venue to the new owner
-   * and reports nothing; else the outcome is logged, and a timeout or refusal
-   * fails the trade (the venue has now confirmed what is unhedged).
+   * The one way a hedge ends: what is reserved and not at the venue is released;
+   * `abandoned` (lease gone) leaves an attempt at the venue to the new owner and
+   * reports nothing; else the outcome is logged, a timeout or refusal failing the trade.
    */
   private finish(result: HedgeResult | 'abandoned'): void {
     const last = this.state;

@@ -15,6 +15,7 @@ import {
 import { CredentialMonitor } from './auth/credential-monitor';
 import { loadNotifierSettings } from './config/load-notifier-settings';
 import type { NotifierSettings } from './config/notifier.settings';
+import { SwitchesInForce } from './switches/switches-in-force';
 import { ConnectionRegistry } from './connections/connection-registry';
 import { EventsSubscriber } from './events.subscriber';
 import { EventFanout } from './fanout/event-fanout';
@@ -91,6 +92,7 @@ function assemble(
     ),
     unsubscribe: new UnsubscribeTrades(registry),
     credentials,
+    switches: new SwitchesInForce(dataSource),
     health,
     log,
     onAnswered: (route, status, seconds) => metrics.recordAnswered(route, status, seconds),

@@ -8,7 +8,13 @@ import { ClientConnection } from './connections/client-connection';
 import type { ConnectionRegistry } from './connections/connection-registry';
 import { parseClientMessage, requestIdOf, type ClientMessage } from './protocol/client-messages';
 import { CloseCode, CloseReason } from './protocol/close-codes';
-import { authenticatedReply, errorReply, pongReply } from './protocol/server-messages';
+import {
+  authenticatedReply,
+  errorReply,
+  pongReply,
+  switchInForceFrame,
+} from './protocol/server-messages';
+import type { SwitchesInForce } from './switches/switches-in-force';
 import type { AuthenticateSocket } from './use-cases/authenticate-socket/authenticate-socket.use-case';
 import type { SubscribeTrades } from './use-cases/subscribe-trades/subscribe-trades.use-case';
 import type { UnsubscribeTrades } from './use-cases/unsubscribe-trades/unsubscribe-trades.use-case';
@@ -20,6 +26,8 @@ export interface SocketProtocolDependencies {
   subscribe: SubscribeTrades;
   unsubscribe: UnsubscribeTrades;
   credentials: CredentialMonitor;
+  /** The operator switches in force, told to a socket as it authenticates. */
+  switches: SwitchesInForce;
   log: Logger;
 }
 
@@ -72,6 +80,7 @@ export class SocketProtocol {
   }
 
   private admit(connection: ClientConnection, principal: Principal, id?: string | number): void {
+    const first = connection.state === 'authenticating';
     connection.principal = principal;
     connection.state = 'open';
     connection.clearTimer('auth-deadline');
@@ -86,6 +95,26 @@ export class SocketProtocol {
       'socket authenticated',
     );
     connection.reply(authenticatedReply(principal, id));
+    if (first) {
+      void this.tellSwitches(connection);
+    }
+  }
+
+  /**
+   * The switches in force, after `authenticated` (a change published
+   * meanwhile may arrive first: each frame carries its updated_at).
+   */
+  private async tellSwitches(connection: ClientConnection): Promise<void> {
+    try {
+      for (const state of await this.deps.switches.read()) {
+        connection.deliver(switchInForceFrame(state));
+      }
+    } catch (error) {
+      this.deps.log.warn(
+        { err: error, connection_id: connection.id },
+        'could not read the switches in force for a new socket',
+      );
+    }
   }
 
   private onMessage(connection: ClientConnection, data: RawData, isBinary: boolean): void {

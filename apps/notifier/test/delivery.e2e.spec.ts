@@ -108,6 +108,51 @@ describe('fan-out across sockets and replicas (decisions section 5)', () => {
     await harness.ops('kill-switch', 'off');
   });
 
+  it('tells a socket that authenticates while switches are on which ones are in force', async () => {
+    const killSwitch = await harness.ops('kill-switch', 'on', '--reason', 'incident');
+    const venue = await harness.ops('maintenance', 'set', 'paradex', 'on', '--reason', 'upgrade');
+    try {
+      const byHeader = await connect(replicaA, alice);
+      const byMessage = await TestClient.authenticated(replicaB.url, { api_key: bob.apiKey });
+      clients.push(byMessage);
+      for (const client of [byHeader, byMessage]) {
+        const told = [
+          await client.next((message) => message.type === 'event'),
+          await client.next((message) => message.type === 'event'),
+        ];
+        expect(told).toEqual([
+          {
+            type: 'event',
+            event: 'maintenance',
+            event_id: `state-_kill_switch-${Date.parse(killSwitch.updated_at)}`,
+            exchange: '_kill_switch',
+            enabled: true,
+            reason: 'incident',
+            updated_by: 'spec-operator',
+            updated_at: killSwitch.updated_at,
+            timestamp: killSwitch.updated_at,
+          },
+          expect.objectContaining({
+            exchange: 'paradex',
+            enabled: true,
+            reason: 'upgrade',
+            updated_at: venue.updated_at,
+          }),
+        ]);
+      }
+    } finally {
+      await harness.ops('kill-switch', 'off');
+      await harness.ops('maintenance', 'set', 'paradex', 'off');
+    }
+    // Once they are off, a new socket is told of none in force (the off events may still reach it).
+    const later = await connect(replicaA, alice);
+    later.send({ op: 'ping' });
+    const first = await later.next(
+      (message) => message.type === 'pong' || message.enabled === true,
+    );
+    expect(first.type).toBe('pong');
+  });
+
   it('delivers a lifecycle event from both replicas to their subscribers', async () => {
     const tradeId = await harness.trade(alice, 'active');
     const onA = await connect(replicaA, alice);

@@ -57,7 +57,13 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     );
     const stop = opened.onEvent((event) => {
       if (event.event === 'maintenance') {
-        setMaintenance((flags) => new Map(flags).set(event.exchange, event));
+        // The switches in force come right after sign-in, changes as they happen: the latest wins.
+        setMaintenance((flags) => {
+          const known = flags.get(event.exchange);
+          return known && Date.parse(known.updated_at) > Date.parse(event.updated_at)
+            ? flags
+            : new Map(flags).set(event.exchange, event);
+        });
       }
     });
     setSocket(opened);

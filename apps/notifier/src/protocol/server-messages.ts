@@ -92,16 +92,27 @@ export const lifecycleFrame = (message: Envelope<TradeLifecycle>): Buffer =>
  * connection with the fields of a GET /api/v1/maintenance entry.
  */
 export const maintenanceFrame = (message: Envelope<MaintenanceChanged>): Buffer =>
+  switchFrame(message.message_id, message.payload);
+
+/**
+ * A switch in force when a socket authenticates, in the same frame. Its
+ * event_id names the state (`state-<exchange>-<updated_at ms>`): a client
+ * keeps, per exchange, the frame with the latest updated_at.
+ */
+export const switchInForceFrame = (state: MaintenanceChanged): Buffer =>
+  switchFrame(`state-${state.exchange}-${Date.parse(state.updated_at)}`, state);
+
+const switchFrame = (eventId: string, state: MaintenanceChanged): Buffer =>
   Buffer.from(
     JSON.stringify({
       type: 'event',
       event: 'maintenance',
-      event_id: message.message_id,
-      exchange: message.payload.exchange,
-      enabled: message.payload.enabled,
-      reason: message.payload.reason,
-      updated_by: message.payload.updated_by,
-      updated_at: message.payload.updated_at,
-      timestamp: message.payload.updated_at,
+      event_id: eventId,
+      exchange: state.exchange,
+      enabled: state.enabled,
+      reason: state.reason,
+      updated_by: state.updated_by,
+      updated_at: state.updated_at,
+      timestamp: state.updated_at,
     }),
   );

@@ -42,6 +42,23 @@ const LIB_ENTRY_POINTS = {
   message: 'Import a lib through its @sts/<name> entry point.',
 };
 
+/** The type-aware rules every TypeScript file is held to (services and the console alike). */
+const TYPED_RULES = {
+  '@typescript-eslint/no-floating-promises': 'error',
+  '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+  '@typescript-eslint/switch-exhaustiveness-check': 'error',
+  '@typescript-eslint/no-unused-vars': [
+    'error',
+    { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+  ],
+  '@typescript-eslint/consistent-type-imports': [
+    'error',
+    { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+  ],
+  curly: ['error', 'all'],
+  eqeqeq: ['error', 'always'],
+};
+
 /** Libs under infrastructure: what every infrastructure lib may build on. */
 const FOUNDATION = ['type:domain', 'type:contracts', 'type:platform'];
 
@@ -136,22 +153,7 @@ export default tseslint.config(
           ],
         },
       ],
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': [
-        'error',
-        { checksVoidReturn: { attributes: false } },
-      ],
-      '@typescript-eslint/switch-exhaustiveness-check': 'error',
-      '@typescript-eslint/no-unused-vars': [
-        'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
-      ],
-      '@typescript-eslint/consistent-type-imports': [
-        'error',
-        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
-      ],
-      curly: ['error', 'all'],
-      eqeqeq: ['error', 'always'],
+      ...TYPED_RULES,
       'no-restricted-imports': [
         'error',
         {
@@ -283,22 +285,7 @@ export default tseslint.config(
           depConstraints: [{ sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:sdk'] }],
         },
       ],
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': [
-        'error',
-        { checksVoidReturn: { attributes: false } },
-      ],
-      '@typescript-eslint/switch-exhaustiveness-check': 'error',
-      '@typescript-eslint/no-unused-vars': [
-        'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
-      ],
-      '@typescript-eslint/consistent-type-imports': [
-        'error',
-        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
-      ],
-      curly: ['error', 'all'],
-      eqeqeq: ['error', 'always'],
+      ...TYPED_RULES,
       'no-restricted-imports': ['error', { patterns: [LIB_ENTRY_POINTS] }],
     },
   },

@@ -19,6 +19,8 @@ import type {
   Credential,
   MaintenanceEntry,
   Market,
+  MarketSpread,
+  SpreadQuery,
   Trade,
   TradeCanceled,
   TradeEvents,
@@ -140,6 +142,18 @@ export class StsClient {
       query.set('min_exchanges', String(minExchanges));
     }
     return (await this.get<{ markets: Market[] }>(`/api/v1/markets?${query}`)).body.markets;
+  }
+
+  /** Both venues' touch and the spread a trade on these terms would see now (condition_met with a target). */
+  async spread(market: string, query: SpreadQuery): Promise<MarketSpread> {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined) {
+        params.set(name, String(value));
+      }
+    }
+    const path = `/api/v1/markets/${encodeURIComponent(market)}/spread?${params}`;
+    return (await this.get<MarketSpread>(path)).body;
   }
 
   async maintenance(): Promise<MaintenanceEntry[]> {

@@ -1,4 +1,4 @@
-import type { components } from './generated/openapi';
+import type { components, operations } from './generated/openapi';
 
 type Schemas = components['schemas'];
 
@@ -15,6 +15,9 @@ export type CancelSent = Schemas['CancelSent'];
 export type TradeEvent = Schemas['TradeEvent'];
 export type TradeEvents = Schemas['TradeEvents'];
 export type Market = Schemas['Market'];
+export type MarketSpread = Schemas['MarketSpread'];
+/** GET /markets/{market}/spread's query: the legs, and the terms the condition is judged by. */
+export type SpreadQuery = NonNullable<operations['getMarketSpread']['parameters']['query']>;
 export type MarketEntry = Schemas['MarketEntry'];
 export type MaintenanceEntry = Schemas['MaintenanceEntry'];
 export type Wallet = Schemas['Wallet'];

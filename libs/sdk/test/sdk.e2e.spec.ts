@@ -35,6 +35,29 @@ describe('SDK against the fleet on paper venues', () => {
   const terms = (overrides: Record<string, unknown> = {}) =>
     harness.gateway.tradeBody(trader.wallet, { target_spread: '-1000', ...overrides }) as never;
 
+  it("reads a market's spread on two venues, the condition judged for a target", async () => {
+    const client = new StsClient({ baseUrl: harness.gateway.baseUrl, apiKey: apiKeyOf(trader) });
+    const answer = await client.spread('BTC', {
+      long_exchange: 'hyperliquid',
+      short_exchange: 'paradex',
+      target_spread: '-1000',
+      spread_condition: 'gte',
+    });
+    expect(answer).toMatchObject({
+      market: 'BTC',
+      long_exchange: 'hyperliquid',
+      short_exchange: 'paradex',
+      spread_type: 'absolute',
+      condition_met: true,
+    });
+    expect(Number(answer.long.ask)).toBeGreaterThan(Number(answer.long.bid));
+    const refused = await client
+      .spread('BTC', { long_exchange: 'hyperliquid', short_exchange: 'hyperliquid' })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(StsApiError);
+    expect(refused).toMatchObject({ status: 400 });
+  });
+
   it('gives every create its own idempotency key, and a create retried after a lost answer returns the same trade', async () => {
     let creates = 0;
     const lossyFetch: typeof fetch = async (input, init) => {

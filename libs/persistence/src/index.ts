@@ -8,5 +8,6 @@ export * from './outbox/jetstream-publisher';
 export * from './outbox/outbox';
 export * from './outbox/outbox-relay';
 export * from './store-figures';
+export * from './switches-in-force';
 export * from './query-rows';
 export * from './sql/trade-status-sql';

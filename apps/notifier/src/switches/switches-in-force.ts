@@ -1,16 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { MaintenanceChanged } from '@sts/contracts';
-import { KILL_SWITCH, queryRows } from '@sts/persistence';
-
-/** The kill switch as a maintenance event names it. */
-const KILL_SWITCH_SCOPE = '_kill_switch';
-
-interface SwitchRow {
-  exchange: string;
-  reason: string;
-  updated_by: string;
-  updated_at: Date;
-}
+import { switchesInForce } from '@sts/persistence';
 
 /**
  * The operator switches in force now (maintenance of the system or a venue,
@@ -22,15 +12,7 @@ export class SwitchesInForce {
   constructor(private readonly db: DataSource) {}
 
   async read(): Promise<MaintenanceChanged[]> {
-    const rows = await queryRows<SwitchRow>(
-      this.db.manager,
-      `SELECT exchange, reason, updated_by, updated_at FROM maintenance WHERE enabled
-       UNION ALL
-       SELECT $1, reason, updated_by, updated_at FROM system_flags WHERE name = $2 AND enabled
-       ORDER BY exchange`,
-      [KILL_SWITCH_SCOPE, KILL_SWITCH],
-    );
-    return rows.map((row) => ({
+    return (await switchesInForce(this.db.manager)).map((row) => ({
       exchange: row.exchange,
       enabled: true,
       reason: row.reason,

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { maintenanceChangedSubject } from '@sts/contracts';
-import { SYSTEM_SCOPE, type VenueId } from '@sts/domain';
-import { KILL_SWITCH, queryRows } from '@sts/persistence';
+import { KILL_SWITCH_SCOPE, SYSTEM_SCOPE, type VenueId } from '@sts/domain';
+import { switchesInForce } from '@sts/persistence';
 import { PeriodicTask, type Logger, type NatsConnection } from '@sts/platform';
 import type { Halt } from '../trade-runner/runner-services';
 
@@ -53,7 +53,7 @@ export class MaintenanceWatch {
   /** The halt for a trade on these venues: the kill switch, then system maintenance, then a venue's. */
   haltFor(venues: readonly VenueId[]): Halt | null {
     if (this.switches.killSwitch) {
-      return { reason: 'kill_switch', exchange: '_kill_switch' };
+      return { reason: 'kill_switch', exchange: KILL_SWITCH_SCOPE };
     }
     if (this.switches.maintenance.has(SYSTEM_SCOPE)) {
       return { reason: 'maintenance', exchange: SYSTEM_SCOPE };
@@ -86,18 +86,12 @@ export class MaintenanceWatch {
   }
 
   private async read(): Promise<void> {
-    const rows = await queryRows<{ exchange: string; enabled: boolean }>(
-      this.db.manager,
-      `SELECT exchange, enabled FROM maintenance WHERE enabled
-       UNION ALL SELECT '_kill_switch', enabled FROM system_flags WHERE name = $1`,
-      [KILL_SWITCH],
-    );
     const next: Switches = { maintenance: new Set(), killSwitch: false };
-    for (const row of rows) {
-      if (row.exchange === '_kill_switch') {
-        next.killSwitch = row.enabled;
-      } else if (row.enabled) {
-        next.maintenance.add(row.exchange);
+    for (const { exchange } of await switchesInForce(this.db.manager)) {
+      if (exchange === KILL_SWITCH_SCOPE) {
+        next.killSwitch = true;
+      } else {
+        next.maintenance.add(exchange);
       }
     }
     const changed =

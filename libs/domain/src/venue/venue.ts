@@ -5,6 +5,9 @@ export type VenueId = (typeof VENUE_IDS)[number];
 /** `_system` stands for system-wide maintenance in maintenance entries and events. */
 export const SYSTEM_SCOPE = '_system';
 
+/** The global kill switch, in maintenance events and halts (it travels as a maintenance scope). */
+export const KILL_SWITCH_SCOPE = '_kill_switch';
+
 export const isVenueId = (value: unknown): value is VenueId =>
   typeof value === 'string' && (VENUE_IDS as readonly string[]).includes(value);
 

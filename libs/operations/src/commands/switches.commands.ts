@@ -4,13 +4,10 @@ import {
   MAINTENANCE_CHANGED,
   maintenanceChangedSubject,
 } from '@sts/contracts';
-import { isVenueId, SYSTEM_SCOPE } from '@sts/domain';
+import { isVenueId, KILL_SWITCH_SCOPE, SYSTEM_SCOPE } from '@sts/domain';
 import { KILL_SWITCH, MaintenanceEntity, SystemFlagEntity } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import type { OpsContext } from '../ops-context';
-
-/** The kill switch travels on the maintenance subject under this scope name. */
-export const KILL_SWITCH_SCOPE = '_kill_switch';
 
 const parseOnOff = (value: string): boolean => {
   if (value !== 'on' && value !== 'off') {

@@ -1,5 +1,5 @@
 import { formatDecimal, signOf } from '@sts/domain';
-import { sleep } from '@sts/platform';
+import { backoffDelay, sleep } from '@sts/platform';
 import { isVenueHalted } from '@sts/venues';
 import { paid, tradeFills } from '../recovery/venue-truth';
 import type { LoopControl } from './loop-control';
@@ -17,7 +17,9 @@ const HALTED_VENUE_PROBE_MS = 1_000;
 /** How far back a maker-fill check reads, before the first order this worker placed. */
 const RECONCILE_MARGIN_MS = 10_000;
 
-const backoff = (attempt: number): number => Math.min(100 * 2 ** attempt, 2_000);
+/** The wait after the `attempt`-th (from 0) request that did not settle: 100 ms doubling, at most 2 s. */
+const backoff = (attempt: number): number =>
+  backoffDelay(attempt + 1, { baseDelayMs: 100, maxDelayMs: 2_000 });
 
 /**
  * Bringing the maker side to rest: taking every maker order down (settling

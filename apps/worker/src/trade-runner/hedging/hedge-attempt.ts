@@ -8,7 +8,7 @@ import {
   notFoundMeans,
   UNBOUNDED_REQUEST_SETTLE_MS,
 } from '@sts/domain';
-import { sleep } from '@sts/platform';
+import { backoffDelay, sleep } from '@sts/platform';
 import {
   OrderRejectedError,
   RateLimitedError,
@@ -37,7 +37,8 @@ const MIN_ATTEMPT_LIFETIME_MS = 250;
 export const HEDGE_ANSWER_EXPECTED_MS = 250;
 
 /** Pause before retrying a hedge for its remainder: short, the position is open meanwhile. */
-export const retryDelayMs = (attempt: number): number => Math.min(25 * 2 ** (attempt - 1), 400);
+export const retryDelayMs = (attempt: number): number =>
+  backoffDelay(attempt, { baseDelayMs: 25, maxDelayMs: 400 });
 
 /**
  * Where a hedge stands. `reserved` is the size counted in flight by the

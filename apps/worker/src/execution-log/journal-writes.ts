@@ -93,11 +93,7 @@ export async function writeStatus(
     if (updatedAt === null) {
       throw new Error(`trade ${fence.tradeId} is ${current}, not ${transition.from}`);
     }
-    if (transition.event === null) {
-      return false;
-    }
-    await addLifecycleEvent(manager, fence, transition, change, updatedAt);
-    return true;
+    return addLifecycleEvent(manager, fence, transition, change, updatedAt);
   });
 }
 
@@ -151,14 +147,14 @@ async function updateStatus(
   return updated ? updated.updated_at : null;
 }
 
-/** The transition's lifecycle event (the one builder the gateway uses too), into the outbox. */
+/** The transition's lifecycle event (the one builder the gateway uses too), into the outbox; false when it has none. */
 async function addLifecycleEvent(
   manager: EntityManager,
   fence: JournalFence,
   transition: Transition,
   change: StatusChange,
   updatedAt: Date,
-): Promise<void> {
+): Promise<boolean> {
   const { tradeId, userId, natsPrefix, correlationId } = fence;
   const event = tradeLifecycleMessage(natsPrefix, transition, {
     tradeId,
@@ -167,7 +163,9 @@ async function addLifecycleEvent(
     correlationId,
     data: change.eventData,
   });
-  if (event) {
-    await addToOutbox(manager, event.subject, event.message);
+  if (!event) {
+    return false; // a transition clients do not see
   }
+  await addToOutbox(manager, event.subject, event.message);
+  return true;
 }

@@ -178,22 +178,25 @@ async function watchBooks(
 ): Promise<Array<() => void>> {
   // Both books wake re-quotes on the maker account: its trades are delivered together.
   const quotingAccount = `${record.makerExchange}:${record.makerWallet}`;
-  const follow = (venue: VenueId, symbol: string, side: 'maker' | 'hedge') =>
+  /** One book: `apply` takes an update into the market view and says whether it moved what matters. */
+  const follow = (
+    venue: VenueId,
+    symbol: string,
+    apply: (update: BookUpdate) => boolean,
+    moved: (receivedAtMs: number) => void,
+    stale: () => void,
+  ) =>
     watchBook(
       services.marketData.feed(venue).watch(
         symbol,
         {
           onBook: (update: BookUpdate, receivedAtMs: number) => {
-            if (side === 'maker' ? market.applyMakerBook(update) : market.applyHedgeBook(update)) {
-              (side === 'maker' ? books.onMakerMove : books.onHedgeMove)(receivedAtMs);
+            if (apply(update)) {
+              moved(receivedAtMs);
             }
           },
           onStale: () => {
-            if (side === 'maker') {
-              market.markMakerStale();
-            } else {
-              market.markHedgeStale();
-            }
+            stale();
             books.onStale();
           },
         },
@@ -201,9 +204,22 @@ async function watchBooks(
       ),
       venue,
     );
-  const unwatchMaker = await follow(record.makerExchange, market.makerMarket.symbol, 'maker');
+  const unwatchMaker = await follow(
+    record.makerExchange,
+    market.makerMarket.symbol,
+    (update) => market.applyMakerBook(update),
+    (at) => books.onMakerMove(at),
+    () => market.markMakerStale(),
+  );
   try {
-    return [unwatchMaker, await follow(record.hedgeExchange, market.hedgeMarket.symbol, 'hedge')];
+    const unwatchHedge = await follow(
+      record.hedgeExchange,
+      market.hedgeMarket.symbol,
+      (update) => market.applyHedgeBook(update),
+      (at) => books.onHedgeMove(at),
+      () => market.markHedgeStale(),
+    );
+    return [unwatchMaker, unwatchHedge];
   } catch (error) {
     unwatchMaker();
     throw error;

@@ -15,6 +15,7 @@ import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 import { runOps } from '@sts/operations';
 import { createTestDatabase, testNamespace } from '@sts/testing';
+import { cpuPerRequest, cpuSnapshot, type CpuGroups } from './process-cpu';
 import { runBench } from './run-bench';
 import { sleep } from '@sts/platform';
 
@@ -101,18 +102,39 @@ async function main(): Promise<void> {
     VENUE_HYPERLIQUID_MIN_TRADE_BUDGET: '1',
   };
   const children: ChildProcess[] = [];
-  const run = (script: string, nodeArgs: string[] = [], extraEnv: Record<string, string> = {}) => {
+  const cpu: CpuGroups = { pids: {}, commands: ['postgres', 'nats-server', 'redis-server'] };
+  const run = (
+    script: string,
+    nodeArgs: string[] = [],
+    extraEnv: Record<string, string> = {},
+    name?: string,
+  ) => {
     const child = spawn('node', [...nodeArgs, script], {
       env: { ...env, ...extraEnv },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     children.push(child);
+    if (name) {
+      cpu.pids[name] = child.pid;
+    }
+  };
+  /** Runs autocannon and prints the CPU each part of the fleet spent per request. */
+  const measured = async (
+    name: string,
+    options: autocannon.Options,
+  ): Promise<autocannon.Result> => {
+    const before = cpuSnapshot(cpu);
+    const result = await autocannon(options);
+    console.log(
+      `${name.padEnd(30)} ${cpuPerRequest(before, cpuSnapshot(cpu), result.requests.total)}`,
+    );
+    return result;
   };
   try {
     run('dist/apps/venue-sim/src/main.js');
     await waitFor(`http://127.0.0.1:${simPort}/venues`);
-    run('dist/apps/budget/src/main.js', profiled);
-    run('dist/apps/gateway/src/main.js', profiled);
+    run('dist/apps/budget/src/main.js', profiled, {}, 'budget');
+    run('dist/apps/gateway/src/main.js', profiled, {}, 'gateway');
     const base = `http://127.0.0.1:${gatewayPort}`;
     await waitFor(`${base}/healthz`);
 
@@ -149,17 +171,22 @@ async function main(): Promise<void> {
       ).output as { api_key: string };
       traders.push({ userId: user.user_id, wallet, key: key.api_key });
     }
-    run('dist/bench/gateway-ceiling.js', [], {
-      CEILING_PORT: String(ceilingPort),
-      CEILING_USER_ID: traders[0].userId,
-    });
+    run(
+      'dist/bench/gateway-ceiling.js',
+      [],
+      {
+        CEILING_PORT: String(ceilingPort),
+        CEILING_USER_ID: traders[0].userId,
+      },
+      'ceiling',
+    );
     const ceilingBase = `http://127.0.0.1:${ceilingPort}`;
     await waitFor(`${ceilingBase}/livez`);
     console.log(
       `gateway on ${base}, ceiling on ${ceilingBase}; ${TRADERS} traders; ${connections} connections; ${seconds} s per run`,
     );
 
-    const ceilingCreated = await autocannon({
+    const ceilingCreated = await measured('ceiling: INSERT', {
       url: `${ceilingBase}/trades`,
       connections,
       duration: seconds,
@@ -174,7 +201,7 @@ async function main(): Promise<void> {
     summarize('ceiling: INSERT', ceilingCreated);
 
     let next = 0;
-    const created = await autocannon({
+    const created = await measured('POST /api/v1/trades', {
       url: `${base}/api/v1/trades`,
       connections,
       duration: seconds,
@@ -206,13 +233,13 @@ async function main(): Promise<void> {
       headers: { 'x-api-key': traders[0].key },
     });
     const [trade] = (await sample.json()) as Array<{ trade_id: string }>;
-    const read = await autocannon({
+    const read = await measured('GET /api/v1/trades/{id}', {
       url: `${base}/api/v1/trades/${trade.trade_id}`,
       connections,
       duration: seconds,
       headers: { 'x-api-key': traders[0].key },
     });
-    const ceilingRead = await autocannon({
+    const ceilingRead = await measured('ceiling: SELECT', {
       url: `${ceilingBase}/trades/${trade.trade_id}`,
       connections,
       duration: seconds,

@@ -55,7 +55,17 @@ export class TradeTable {
     await this.client.query('UPDATE trades SET status = $2 WHERE id = $1', [id, status]);
   }
 
+  /** A trade's budgets as the API shows them (the `trade_budgets` view). */
   async budgets(id: string): Promise<{ rate_budget: number; hedge_rate_budget: number | null }> {
+    const result = await this.client.query(
+      'SELECT rate_budget, hedge_rate_budget FROM trade_budgets WHERE trade_id = $1',
+      [id],
+    );
+    return result.rows[0];
+  }
+
+  /** What the trade's own row holds (a finished trade's budgets are frozen there). */
+  async rowBudgets(id: string): Promise<{ rate_budget: number; hedge_rate_budget: number | null }> {
     const result = await this.client.query(
       'SELECT rate_budget, hedge_rate_budget FROM trades WHERE id = $1',
       [id],

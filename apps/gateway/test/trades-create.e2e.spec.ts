@@ -71,6 +71,56 @@ describe('POST /api/v1/trades', () => {
     await cancel(unsharedHedge.body.trade_id);
   });
 
+  it("shows a live trade's budget re-divided as others join and leave, a finished one's as it ended", async () => {
+    const other = await gateway.trader(['hyperliquid', 'paradex']);
+    const budgetOf = async (tradeId: string) =>
+      (await gateway.request('GET', `/api/v1/trades/${tradeId}`, { headers: other.headers })).body
+        .rate_budget as number;
+    const listed = async () =>
+      new Map(
+        (
+          (await gateway.request('GET', '/api/v1/trades', { headers: other.headers }))
+            .body as Array<{
+            trade_id: string;
+            rate_budget: number;
+          }>
+        ).map((trade) => [trade.trade_id, trade.rate_budget]),
+      );
+    const until = async (check: () => Promise<boolean>): Promise<void> => {
+      const deadline = Date.now() + 5_000;
+      while (!(await check())) {
+        if (Date.now() > deadline) {
+          throw new Error('the budgets did not converge within 5 s');
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const open = (body: Record<string, unknown>) =>
+      gateway.request('POST', '/api/v1/trades', { headers: other.headers, body });
+
+    const first = await open(gateway.tradeBody(other.wallet));
+    const second = await open(gateway.tradeBody(other.wallet));
+    expect([first.status, second.status]).toEqual([202, 202]);
+    expect(second.body.rate_budget).toBeLessThan(first.body.rate_budget);
+    await until(async () => (await budgetOf(first.body.trade_id)) === second.body.rate_budget);
+    expect(await listed()).toEqual(
+      new Map([
+        [first.body.trade_id, second.body.rate_budget],
+        [second.body.trade_id, second.body.rate_budget],
+      ]),
+    );
+
+    // The second ends: the first grows back, the second keeps the budget it ended with.
+    await gateway.request('DELETE', `/api/v1/trades/${second.body.trade_id}`, {
+      headers: other.headers,
+    });
+    await until(async () => (await budgetOf(first.body.trade_id)) === first.body.rate_budget);
+    expect(await budgetOf(second.body.trade_id)).toBe(second.body.rate_budget);
+    await gateway.request('DELETE', `/api/v1/trades/${first.body.trade_id}`, {
+      headers: other.headers,
+    });
+  });
+
   describe('idempotency', () => {
     it('requires a key (400 idempotency_key_required) and changes nothing', async () => {
       const before = await tradeCount();

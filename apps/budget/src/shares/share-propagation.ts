@@ -21,11 +21,6 @@ import { TradeBudgetRows, type AccountShareState } from './trade-budget-rows';
 /** A state to write, or an account whose state is read from the budget store first. */
 type RowState = AccountShareState | BudgetAccount;
 
-interface RowWriter {
-  running: Promise<void>;
-  next: RowState | undefined;
-}
-
 /** An account alone is read when written, so it is always current; of two states the later version wins. */
 const newest = (queued: RowState | undefined, incoming: RowState): RowState => {
   if (!queued || !('version' in incoming)) {
@@ -45,13 +40,15 @@ export interface Tracing {
 /**
  * Makes a change visible: one `budget.shares_changed` message per re-divided
  * account, naming its holders (accounts whose share shrinks first, so no
- * listener ever sees an account over its limit), then the live trades' rows
- * in Postgres. Its cost is per account, not per holder.
+ * listener ever sees an account over its limit), then the account's share in
+ * Postgres. Its cost is per account, not per holder.
  */
 @Injectable()
 export class SharePropagation implements BeforeApplicationShutdown {
-  /** Per account: the row write running now, and the state to write after it. */
-  private readonly rowWriters = new Map<string, RowWriter>();
+  /** Per account, the newest state waiting for the next write. */
+  private readonly pendingRows = new Map<string, RowState>();
+  /** The write loop, while one runs. */
+  private writing?: Promise<void>;
 
   constructor(
     @Inject(NATS) private readonly nc: NatsConnection,
@@ -100,68 +97,80 @@ export class SharePropagation implements BeforeApplicationShutdown {
   }
 
   /**
-   * Writes the accounts' shares into their live trades' rows, in the
-   * background: a change carries its state, an account given alone is read
-   * from the budget store. Per account one write runs at a time and the
-   * latest state waiting behind it replaces any older one, so a burst of
-   * changes costs one write running plus at most one queued.
+   * Writes the accounts' shares to Postgres in the background: a change
+   * carries its state, an account given alone is read from the budget store
+   * when written. One write runs at a time and takes every account changed
+   * while the one before ran, in one statement, each at its newest state: the
+   * cost is a statement per write, whatever the number of accounts, changes
+   * or holders.
    */
   syncRows(accounts: Array<AccountChange | BudgetAccount>): void {
     for (const account of accounts) {
       const key = `${account.venue}:${account.wallet}`;
       const state: RowState =
         'after' in account
-          ? { ...account, share: account.after }
+          ? {
+              venue: account.venue,
+              wallet: account.wallet,
+              share: account.after,
+              version: account.version,
+            }
           : { venue: account.venue, wallet: account.wallet };
-      const writer = this.rowWriters.get(key);
-      if (writer) {
-        writer.next = newest(writer.next, state);
-        continue;
-      }
-      const entry: RowWriter = { running: Promise.resolve(), next: state };
-      const loop = async (): Promise<void> => {
-        while (entry.next) {
-          const next = entry.next;
-          entry.next = undefined;
-          await this.writeRows(next);
-        }
-        this.rowWriters.delete(key);
-      };
-      this.rowWriters.set(key, entry);
-      entry.running = loop();
+      this.pendingRows.set(key, newest(this.pendingRows.get(key), state));
     }
+    this.startWriting();
   }
 
-  /** Writes the accounts' current shares now (and fails if any write failed). */
+  /** Writes the accounts' current shares now (and fails if the write failed). */
   async writeRowsNow(accounts: BudgetAccount[]): Promise<void> {
-    await Promise.all(accounts.map((account) => this.writeRows(account, true)));
+    await this.writeRows(accounts, true);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([...this.rowWriters.values()].map((writer) => writer.running));
+    await this.writing;
   }
 
-  private async writeRows(target: RowState, rethrow = false): Promise<void> {
+  /** Starts the write loop unless it runs; it looks again once it has stopped. */
+  private startWriting(): void {
+    if (this.writing || this.pendingRows.size === 0) {
+      return;
+    }
+    this.writing = this.writePending().finally(() => {
+      this.writing = undefined;
+      this.startWriting();
+    });
+  }
+
+  private async writePending(): Promise<void> {
+    while (this.pendingRows.size > 0) {
+      const batch = [...this.pendingRows.values()];
+      this.pendingRows.clear();
+      await this.writeRows(batch);
+    }
+  }
+
+  private async writeRows(targets: RowState[], rethrow = false): Promise<void> {
     try {
-      let state: AccountShareState | null;
-      if ('share' in target) {
-        state = target;
-      } else {
-        const lookup = await this.repository.readAccount(target);
-        state = lookup.kind === 'found' ? lookup.state : null;
-      }
-      if (!state) {
-        return;
-      }
-      const updated = await this.rows.writeShares(state);
-      if (updated > 0) {
-        this.logger.debug({ venue: target.venue, updated }, 'trade rows show the new shares');
+      const states = await Promise.all(
+        targets.map(async (target): Promise<AccountShareState | null> => {
+          if ('share' in target) {
+            return target;
+          }
+          const lookup = await this.repository.readAccount(target);
+          return lookup.kind === 'found' ? lookup.state : null;
+        }),
+      );
+      const written = await this.rows.writeShares(
+        states.filter((state): state is AccountShareState => state !== null),
+      );
+      if (written > 0) {
+        this.logger.debug({ accounts: written }, 'account shares written');
       }
     } catch (error) {
       // The sweep writes every account's shares again: a missed write heals there.
       this.logger.warn(
-        { venue: target.venue, err: error },
-        'could not write shares into the trade rows; the next sweep retries',
+        { accounts: targets.length, err: error },
+        'could not write the account shares; the next sweep retries',
       );
       if (rethrow) {
         throw error;

@@ -24,53 +24,75 @@ describe('TradeBudgetRows (real Postgres)', () => {
     await db?.drop();
   });
 
-  it('writes an account in one statement, never an older state over a newer one', async () => {
+  it('writes accounts in one statement, never an older state over a newer one', async () => {
     const maker = account('lighter');
-    const hedgedThere = account('hyperliquid', maker.wallet);
-    const [first, second, hedging] = [randomUUID(), randomUUID(), randomUUID()];
+    const other = account('paradex');
+    const [first, second, elsewhere] = [randomUUID(), randomUUID(), randomUUID()];
     await trades.insert({ id: first, maker, hedge: account('aster'), rateBudget: 40 });
     await trades.insert({ id: second, maker, hedge: account('aster'), rateBudget: 20 });
+    await trades.insert({ id: elsewhere, maker: other, hedge: account('aster'), rateBudget: 30 });
+    // Until its account is written a live trade shows what its row was created with.
+    expect(await trades.budgets(first)).toEqual({ rate_budget: 40, hedge_rate_budget: null });
+
+    // Two accounts, and two states of one of them, in one write: the newest of each.
+    expect(
+      await rows.writeShares([
+        { ...maker, share: 13, version: 5 },
+        { ...other, share: 15, version: 6 },
+        { ...maker, share: 20, version: 7 },
+      ]),
+    ).toBe(2);
+    expect((await trades.budgets(first)).rate_budget).toBe(20);
+    expect((await trades.budgets(second)).rate_budget).toBe(20);
+    expect((await trades.budgets(elsewhere)).rate_budget).toBe(15);
+
+    // A change made before (version 6) that arrives late changes nothing; the same version again
+    // is written (the sweep's rewrite).
+    expect(await rows.writeShares([{ ...maker, share: 13, version: 6 }])).toBe(0);
+    expect((await trades.budgets(first)).rate_budget).toBe(20);
+    expect(await rows.writeShares([{ ...maker, share: 20, version: 7 }])).toBe(1);
+    expect(await rows.writeShares([])).toBe(0);
+  });
+
+  it("shows a hedge holder's share as its hedge_rate_budget", async () => {
+    const hedgedThere = account('hyperliquid');
+    const maker = account('paradex');
+    const hedging = randomUUID();
     await trades.insert({
       id: hedging,
-      maker: account('paradex'),
+      maker,
       hedge: hedgedThere,
       rateBudget: 30,
       hedgeRateBudget: 20,
     });
-    const holders = [
-      { tradeId: first, role: 'maker' as const },
-      { tradeId: second, role: 'maker' as const },
-    ];
-
-    expect(await rows.writeShares({ ...maker, share: 20, version: 6, holders })).toBe(1);
-    // A change made before (version 5) that arrives late changes nothing.
-    const stale = [...holders, { tradeId: randomUUID(), role: 'maker' as const }];
-    expect(await rows.writeShares({ ...maker, share: 13, version: 5, holders: stale })).toBe(0);
-    expect((await trades.budgets(first)).rate_budget).toBe(20);
-    expect((await trades.budgets(second)).rate_budget).toBe(20);
-
-    // The same version again writes a row that appeared since (the sweep's rewrite).
-    const late = randomUUID();
-    await trades.insert({ id: late, maker, hedge: account('aster'), rateBudget: 40 });
-    const withLate = [...holders, { tradeId: late, role: 'maker' as const }];
-    expect(await rows.writeShares({ ...maker, share: 20, version: 6, holders: withLate })).toBe(1);
-    expect((await trades.budgets(late)).rate_budget).toBe(20);
-
-    // A hedge holder's share goes to hedge_rate_budget, its rate_budget untouched.
-    expect(
-      await rows.writeShares({
-        ...hedgedThere,
-        share: 10,
-        version: 7,
-        holders: [{ tradeId: hedging, role: 'hedge' }],
-      }),
-    ).toBe(1);
+    await rows.writeShares([{ ...hedgedThere, share: 10, version: 8 }]);
     expect(await trades.budgets(hedging)).toEqual({ rate_budget: 30, hedge_rate_budget: 10 });
+    // A trade that holds nothing on its hedge account shows no hedge budget, whatever that
+    // account's share.
+    const unshared = randomUUID();
+    await trades.insert({ id: unshared, maker, hedge: hedgedThere, rateBudget: 30 });
+    expect(await trades.budgets(unshared)).toEqual({ rate_budget: 30, hedge_rate_budget: null });
+  });
 
-    // A terminal row keeps the budget it ended with.
-    await trades.setStatus(second, 'completed');
-    await rows.writeShares({ ...maker, share: 40, version: 8, holders });
-    expect((await trades.budgets(first)).rate_budget).toBe(40);
-    expect((await trades.budgets(second)).rate_budget).toBe(20);
+  it('freezes in the row the budgets a trade ended with, whoever ends it', async () => {
+    const maker = account('lighter');
+    const hedge = account('hyperliquid');
+    const [ending, staying] = [randomUUID(), randomUUID()];
+    await trades.insert({ id: ending, maker, hedge, rateBudget: 40, hedgeRateBudget: 40 });
+    await trades.insert({ id: staying, maker, hedge, rateBudget: 40, hedgeRateBudget: 40 });
+    await rows.writeShares([
+      { ...maker, share: 20, version: 9 },
+      { ...hedge, share: 25, version: 9 },
+    ]);
+    // Live to live changes nothing in the row.
+    await trades.setStatus(ending, 'active');
+    expect(await trades.rowBudgets(ending)).toEqual({ rate_budget: 40, hedge_rate_budget: 40 });
+
+    await trades.setStatus(ending, 'completed');
+    expect(await trades.rowBudgets(ending)).toEqual({ rate_budget: 20, hedge_rate_budget: 25 });
+    // Its account grows once it is released: the live trade follows, the finished one does not.
+    await rows.writeShares([{ ...maker, share: 40, version: 10 }]);
+    expect(await trades.budgets(staying)).toEqual({ rate_budget: 40, hedge_rate_budget: 25 });
+    expect(await trades.budgets(ending)).toEqual({ rate_budget: 20, hedge_rate_budget: 25 });
   });
 });

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { BudgetAccount, BudgetRole } from '@sts/contracts';
-import { LIVE_TRADE_STATUSES } from '@sts/persistence';
-import type { HolderRef } from '../budget.types';
+import type { BudgetAccount } from '@sts/contracts';
+import { LIVE_TRADE_STATUSES, postgresPool } from '@sts/persistence';
 import { DATA_SOURCE } from '../tokens';
 
 /** A trade row's accounts, as the rebuild and the sweeper read them. */
@@ -18,9 +17,8 @@ export interface TradeAccountsRow {
 const COLUMNS = 'id, status, maker_exchange, maker_wallet, hedge_exchange, hedge_wallet';
 
 /**
- * The budget service's window on the `trades` table: it reads which trades
- * are live and writes only rate_budget, hedge_rate_budget and updated_at of
- * live trades, never anything else.
+ * The budget service's window on Postgres: it reads which trades are live
+ * and writes the accounts' shares (`budget_account_shares`), never a trade.
  */
 @Injectable()
 export class TradeBudgetRows {
@@ -44,46 +42,68 @@ export class TradeBudgetRows {
   }
 
   /**
-   * Writes an account's shares into its live trades' rows: one statement, one
-   * round trip. The account's version is recorded with it; a state older than
-   * the last one written changes nothing (two writes of one account may
-   * arrive out of order: two replicas, two changes), one of the same version
-   * is written again (the sweep heals a row inserted after its write).
+   * Writes accounts' shares, any number in one statement: one row per
+   * account (`budget_account_shares`), which the `trade_budgets` view shows
+   * as the budgets of the account's live trades. The version of each is
+   * recorded with it; a state older than the one written changes nothing
+   * (two writes of one account may arrive out of order: two replicas, two
+   * changes), one of the same version is written again (the sweep's rewrite).
+   * Returns how many accounts were written.
    */
-  async writeShares(state: AccountShareState): Promise<number> {
-    const ids = (role: BudgetRole) =>
-      state.holders.filter((h) => h.role === role).map((h) => h.tradeId);
-    const [, updated] = (await this.db.query(
-      `WITH newer AS (
-         INSERT INTO budget_row_versions AS v (venue, wallet, version) VALUES ($1, $2, $3)
-         ON CONFLICT (venue, wallet) DO UPDATE SET version = EXCLUDED.version
-           WHERE v.version <= EXCLUDED.version
-         RETURNING 1
-       )
-       UPDATE trades SET
-         rate_budget = CASE WHEN id = ANY($5::uuid[]) THEN $4::int ELSE rate_budget END,
-         hedge_rate_budget = CASE WHEN id = ANY($6::uuid[]) THEN $4::int ELSE hedge_rate_budget END,
-         updated_at = now()
-       WHERE EXISTS (SELECT 1 FROM newer) AND status = ANY($7)
-         AND ((id = ANY($5::uuid[]) AND rate_budget IS DISTINCT FROM $4::int)
-           OR (id = ANY($6::uuid[]) AND hedge_rate_budget IS DISTINCT FROM $4::int))`,
+  async writeShares(states: AccountShareState[]): Promise<number> {
+    // One row per account in a statement (ON CONFLICT cannot touch a row twice): the newest.
+    const newest = new Map<string, AccountShareState>();
+    for (const state of states) {
+      const key = `${state.venue}:${state.wallet}`;
+      const held = newest.get(key);
+      if (!held || held.version <= state.version) {
+        newest.set(key, state);
+      }
+    }
+    if (newest.size === 0) {
+      return 0;
+    }
+    const rows = [...newest.values()];
+    const written = await postgresPool(this.db).query(
+      `INSERT INTO budget_account_shares AS s (venue, wallet, share, version)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::bigint[])
+       ON CONFLICT (venue, wallet) DO UPDATE
+         SET share = EXCLUDED.share, version = EXCLUDED.version, updated_at = now()
+         WHERE s.version <= EXCLUDED.version`,
       [
-        state.venue,
-        state.wallet,
-        state.version,
-        state.share,
-        ids('maker'),
-        ids('hedge'),
+        rows.map((row) => row.venue),
+        rows.map((row) => row.wallet),
+        rows.map((row) => row.share),
+        rows.map((row) => row.version),
+      ],
+    );
+    return written.rowCount ?? 0;
+  }
+
+  /**
+   * A live trade found holding a hedge share its row has no hedge budget for
+   * (adopted by a rebuild or the sweep after its hedge venue came to share its
+   * limit): its row gets one, so `trade_budgets` shows the hedge account's share.
+   */
+  async holdHedges(trades: Array<{ tradeId: string; share: number }>): Promise<void> {
+    if (trades.length === 0) {
+      return;
+    }
+    await postgresPool(this.db).query(
+      `UPDATE trades t SET hedge_rate_budget = held.share, updated_at = now()
+         FROM unnest($1::uuid[], $2::int[]) AS held (id, share)
+       WHERE t.id = held.id AND t.hedge_rate_budget IS NULL AND t.status = ANY($3)`,
+      [
+        trades.map((trade) => trade.tradeId),
+        trades.map((trade) => trade.share),
         LIVE_TRADE_STATUSES,
       ],
-    )) as [unknown, number];
-    return updated;
+    );
   }
 }
 
-/** What a row write needs of an account: its share, the version of it, its holders. */
+/** What a share write needs of an account: its share and the version of it. */
 export interface AccountShareState extends BudgetAccount {
   share: number;
   version: number;
-  holders: HolderRef[];
 }

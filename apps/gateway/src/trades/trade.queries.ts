@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, MoreThan } from 'typeorm';
-import { postgresPool, TradeEntity, TradeEventEntity } from '@sts/persistence';
+import { postgresPool, TradeEventEntity } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import { PRESENTED_TRADE_FIELDS, type PresentedTrade } from './trade.presenter';
 
@@ -12,12 +12,13 @@ export const EVENTS_PAGE_LIMIT = 5000;
 export class TradeQueries {
   constructor(private readonly dataSource: DataSource) {}
 
-  recent(userId: string): Promise<TradeEntity[]> {
-    return this.dataSource.getRepository(TradeEntity).find({
-      where: { userId },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: TRADE_LIST_LIMIT,
-    });
+  async recent(userId: string): Promise<PresentedTrade[]> {
+    const result = await postgresPool(this.dataSource).query<PresentedTrade>(
+      `SELECT ${PRESENTED_COLUMNS} FROM ${PRESENTED_FROM}
+       WHERE t.user_id = $1 ORDER BY t.created_at DESC, t.id DESC LIMIT ${TRADE_LIST_LIMIT}`,
+      [userId],
+    );
+    return result.rows;
   }
 
   /**
@@ -29,7 +30,7 @@ export class TradeQueries {
     const [trade] = isUuid(tradeId)
       ? (
           await postgresPool(this.dataSource).query<PresentedTrade>(
-            `SELECT ${PRESENTED_COLUMNS} FROM trades WHERE id = $1 AND user_id = $2`,
+            `SELECT ${PRESENTED_COLUMNS} FROM ${PRESENTED_FROM} WHERE t.id = $1 AND t.user_id = $2`,
             [tradeId, userId],
           )
         ).rows
@@ -55,10 +56,15 @@ export class TradeQueries {
   }
 }
 
+/** A trade with its budgets as they are now: a live trade's are its accounts' shares. */
+const PRESENTED_FROM = 'trades t JOIN trade_budgets b ON b.trade_id = t.id';
+const FROM_BUDGETS = new Set<string>(['rateBudget', 'hedgeRateBudget']);
+
 /** The columns presentTrade reads, named as TradeEntity's properties. */
-const PRESENTED_COLUMNS = PRESENTED_TRADE_FIELDS.map(
-  (field) => `${field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)} AS "${field}"`,
-).join(', ');
+const PRESENTED_COLUMNS = PRESENTED_TRADE_FIELDS.map((field) => {
+  const column = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  return `${FROM_BUDGETS.has(field) ? 'b' : 't'}.${column} AS "${field}"`;
+}).join(', ');
 
 export const isUuid = (value: string): boolean =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);

@@ -4,6 +4,7 @@ import { AppendId1763700200000 } from './1763700200000-append-id';
 import { HotLeases1763700300000 } from './1763700300000-hot-leases';
 import { ChangeNotices1763700400000 } from './1763700400000-change-notices';
 import { BudgetRowVersions1763700500000 } from './1763700500000-budget-row-versions';
+import { BudgetAccountShares1763700600000 } from './1763700600000-budget-account-shares';
 
 /** Every migration, in order. A new migration is a new timestamped file listed here. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   HotLeases1763700300000,
   ChangeNotices1763700400000,
   BudgetRowVersions1763700500000,
+  BudgetAccountShares1763700600000,
 ];

@@ -93,6 +93,25 @@ export class RebuildBudgetsUseCase {
       await this.propagation.republish(account, 'rebuilt');
     }
     this.propagation.syncRows(plan.accounts);
+    await this.holdHedges(plan);
+  }
+
+  /** The hedge shares the rebuild gave to trades whose rows had none (rebuild.lua's division). */
+  private async holdHedges(plan: RebuildPlan): Promise<void> {
+    const shares = new Map(
+      plan.accounts.map((account) => [
+        `${account.venue}:${account.wallet}`,
+        Math.floor(account.limit / account.holders.length),
+      ]),
+    );
+    const held = plan.trades.flatMap(({ tradeId, hedge }) =>
+      hedge ? [{ tradeId, share: shares.get(`${hedge.venue}:${hedge.wallet}`) ?? 0 }] : [],
+    );
+    await this.rows
+      .holdHedges(held)
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'could not give hedge budgets to the rebuilt trades'),
+      );
   }
 
   private planFrom(live: TradeAccountsRow[]): RebuildPlan {

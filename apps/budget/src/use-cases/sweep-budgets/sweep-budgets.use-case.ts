@@ -25,7 +25,7 @@ export interface SweepReport {
  * - a live trade without a holder (a reservation lost to a rebuild race) is
  *   adopted, even under the minimum: it is running and must be counted;
  * - an account whose limit changed in the venue registry is re-divided;
- * then every share is republished and written into the trade rows, so a
+ * then every share is republished and written to the account rows, so a
  * worker or row that missed a change converges within one interval.
  * One replica sweeps at a time (a Redis lease).
  */
@@ -140,6 +140,9 @@ export class SweepBudgetsUseCase {
       'adopted a live trade that held no budget',
     );
     this.propagation.announce(outcome.changes, 'adopted', row.id);
+    if (outcome.shares.hedge) {
+      await this.rows.holdHedges([{ tradeId: row.id, share: outcome.shares.hedge.share }]);
+    }
     return true;
   }
 }

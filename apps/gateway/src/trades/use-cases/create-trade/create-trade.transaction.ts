@@ -42,7 +42,9 @@ export interface Admission {
   live: number;
 }
 
-const REPLAY_COLUMNS = 'id, status, rate_budget, hedge_rate_budget';
+/** A trade an idempotency key made, with its budgets as they are now (`trade_budgets`). */
+const SELECT_REPLAY = `SELECT t.id, t.status, b.rate_budget, b.hedge_rate_budget
+  FROM trades t JOIN trade_budgets b ON b.trade_id = t.id`;
 
 export class CreateTradeTransaction {
   /** Set when the connection failed while the create held it between statements. */
@@ -84,8 +86,8 @@ export class CreateTradeTransaction {
     const results = (await this.client.query(`
       BEGIN;
       SELECT pg_advisory_xact_lock(hashtext(${literal(request.capLock)}));
-      SELECT ${REPLAY_COLUMNS} FROM trades
-        WHERE user_id = ${user} AND idempotency_key = ${literal(request.idempotencyKey)};
+      ${SELECT_REPLAY}
+        WHERE t.user_id = ${user} AND t.idempotency_key = ${literal(request.idempotencyKey)};
       SELECT c.exchange, c.wallet_addr FROM exchange_credentials c
         JOIN wallets w ON w.address = c.wallet_addr AND w.user_id = ${user}
         WHERE c.user_id = ${user} AND c.status = 'active'
@@ -150,4 +152,4 @@ export class CreateTradeTransaction {
   }
 }
 
-export { REPLAY_COLUMNS };
+export { SELECT_REPLAY };

@@ -12,7 +12,7 @@ import type { CreateTradeRequest } from '../../dto/create-trade.request';
 import { GatewayOutbox } from '../../outbox/gateway-outbox';
 import {
   CreateTradeTransaction,
-  REPLAY_COLUMNS,
+  SELECT_REPLAY,
   type ReplayRow,
   type SqlValue,
 } from './create-trade.transaction';
@@ -201,7 +201,7 @@ export class CreateTradeUseCase {
 
   private async replay(userId: string, idempotencyKey: string): Promise<CreateTradeOutcome | null> {
     const [trade]: ReplayRow[] = await this.dataSource.query(
-      `SELECT ${REPLAY_COLUMNS} FROM trades WHERE user_id = $1 AND idempotency_key = $2`,
+      `${SELECT_REPLAY} WHERE t.user_id = $1 AND t.idempotency_key = $2`,
       [userId, idempotencyKey],
     );
     return trade ? replayOf(trade) : null;

@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * CPU time per process group, read from /proc (Linux): a bench takes a
+ * snapshot before and after a run and prints what each part of the fleet
+ * spent per request, so "where the machine's CPU goes" is measured, not
+ * guessed. Groups are the bench's own children (by pid) and the machine's
+ * servers (by command name). Elsewhere than Linux it reports nothing.
+ */
+const TICKS_PER_SECOND = 100;
+
+export interface CpuGroups {
+  /** Named child processes of the bench. */
+  pids: Record<string, number | undefined>;
+  /** Servers found by their command name (`comm`): every process of that name counts. */
+  commands: string[];
+}
+
+export type CpuSnapshot = Map<string, number>;
+
+function ticksOf(pid: string): { comm: string; ticks: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' ');
+    // utime, stime, cutime, cstime are fields 14-17 of stat, 11-14 after the comm. A server's
+    // exited children (Postgres' backends) are in its cutime/cstime once reaped.
+    const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    return { comm, ticks };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Milliseconds of CPU each group has used so far. */
+export function cpuSnapshot(groups: CpuGroups): CpuSnapshot {
+  const snapshot: CpuSnapshot = new Map();
+  const add = (name: string, ticks: number) =>
+    snapshot.set(name, (snapshot.get(name) ?? 0) + (ticks * 1000) / TICKS_PER_SECOND);
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return snapshot;
+  }
+  const byPid = new Map(
+    Object.entries(groups.pids)
+      .filter(([, pid]) => pid !== undefined)
+      .map(([name, pid]) => [String(pid), name]),
+  );
+  for (const pid of entries) {
+    const named = byPid.get(pid);
+    if (!named && groups.commands.length === 0) {
+      continue;
+    }
+    const stat = ticksOf(pid);
+    if (!stat) {
+      continue;
+    }
+    const group = named ?? groups.commands.find((command) => stat.comm === command);
+    if (group) {
+      add(group, stat.ticks);
+    }
+  }
+  const self = process.cpuUsage();
+  snapshot.set('bench client', (self.user + self.system) / 1000);
+  return snapshot;
+}
+
+/** `gateway 1.62 · budget 0.91 · ... · all 3.30` ms of CPU per request between two snapshots. */
+export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): string {
+  if (requests <= 0 || after.size === 0) {
+    return 'no CPU figures';
+  }
+  let total = 0;
+  const parts: string[] = [];
+  for (const [name, ms] of after) {
+    const spent = ms - (before.get(name) ?? 0);
+    total += spent;
+    parts.push(`${name} ${(spent / requests).toFixed(2)}`);
+  }
+  return `CPU ms per request: ${parts.join(' · ')} · all ${(total / requests).toFixed(2)}`;
+}

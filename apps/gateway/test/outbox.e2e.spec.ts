@@ -9,6 +9,7 @@ import {
 } from '@sts/contracts';
 import {
   addToOutbox,
+  CommittedPublisher,
   createDataSource,
   jetStreamPublisher,
   OutboxRelay,
@@ -99,6 +100,70 @@ describe('transactional outbox to JetStream', () => {
       delivered.push(JSON.parse(new TextDecoder().decode(message.data)).payload.trade_id);
     }
     expect(delivered).toEqual(tradeIds);
+  });
+
+  it('publishes committed rows at once and marks them together; the poll takes what failed, after its grace', async () => {
+    const tradeIds = Array.from(
+      { length: 5 },
+      (_, index) => `00000000-0000-4000-9000-${String(index).padStart(12, '0')}`,
+    );
+    const rows = tradeIds.map((tradeId) => ({
+      subject: startTradeSubject(natsPrefix),
+      message_id: startTradeMessageId(tradeId),
+      payload: envelope(
+        START_TRADE,
+        { trade_id: tradeId, user_id: 'u-2' },
+        { messageId: startTradeMessageId(tradeId) },
+      ),
+    }));
+    await dataSource.transaction(async (db) => {
+      for (const row of rows) {
+        await addToOutbox(db, row.subject, row.payload);
+      }
+    });
+    const streamMessages = async () =>
+      (await (await nats.jetstreamManager()).streams.info(tradeCommandsStream(natsPrefix).name))
+        .state.messages;
+    const unpublished = async () =>
+      (
+        await dataSource.query(
+          `SELECT message_id FROM outbox WHERE published_at IS NULL ORDER BY id`,
+        )
+      ).map((row: { message_id: string }) => row.message_id);
+    const before = await streamMessages();
+
+    // The third publish fails (NATS gone for a moment): reported, left unpublished.
+    const publish = jetStreamPublisher(nats.jetstream());
+    const errors: unknown[] = [];
+    const committed = new CommittedPublisher(
+      dataSource,
+      async (row) => {
+        if (row.message_id === rows[2].message_id) {
+          throw new Error('NATS is not connected');
+        }
+        await publish(row);
+      },
+      { markLingerMs: 20, onError: (error) => errors.push(error) },
+    );
+    rows.forEach((row) => committed.publishCommitted(row));
+    await committed.flush();
+    expect(errors).toHaveLength(1);
+    expect(await streamMessages()).toBe(before + 4);
+    expect(await unpublished()).toEqual([rows[2].message_id]);
+
+    // The poll leaves rows younger than its grace to the replica that committed them.
+    const relay = new OutboxRelay(dataSource, publish, { graceMs: 60_000 });
+    expect(await relay.drain(60_000)).toBe(0);
+    expect(await relay.drain()).toBe(1);
+    expect(await unpublished()).toEqual([]);
+    expect(await streamMessages()).toBe(before + 5);
+
+    // A replica that died between its publish and its mark: the poll's copy is dropped.
+    await dataSource.query(`UPDATE outbox SET published_at = NULL WHERE message_id = $1`, [
+      rows[0].message_id,
+    ]);
+    expect(await relay.drain()).toBe(1);
+    expect(await streamMessages()).toBe(before + 5);
   });
 
   it('a message already in the outbox is not added twice', async () => {

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { createDataSource } from '@sts/persistence';
+import {
+  createDataSource,
+  TRADE_BUDGETS_JOIN_SQL,
+  TRADE_HEDGE_RATE_BUDGET_SQL,
+  TRADE_RATE_BUDGET_SQL,
+} from '@sts/persistence';
 import { createTestDatabase, type TestDatabase } from '@sts/testing';
 import { account, TradeTable } from '../../test/budget-fixtures';
 import { TradeBudgetRows } from './trade-budget-rows';
@@ -94,5 +99,19 @@ describe('TradeBudgetRows (real Postgres)', () => {
     await rows.writeShares([{ ...maker, share: 40, version: 10 }]);
     expect(await trades.budgets(staying)).toEqual({ rate_budget: 40, hedge_rate_budget: 25 });
     expect(await trades.budgets(ending)).toEqual({ rate_budget: 20, hedge_rate_budget: 25 });
+  });
+
+  it('shows through the trade_budgets view what the reads spell as joins', async () => {
+    const byView = await dataSource.query(
+      'SELECT trade_id AS id, rate_budget, hedge_rate_budget FROM trade_budgets ORDER BY trade_id',
+    );
+    const byJoins = await dataSource.query(
+      `SELECT t.id, ${TRADE_RATE_BUDGET_SQL} AS rate_budget,
+         ${TRADE_HEDGE_RATE_BUDGET_SQL} AS hedge_rate_budget
+       FROM trades t ${TRADE_BUDGETS_JOIN_SQL} ORDER BY t.id`,
+    );
+    // The trades of the cases above: live and finished, with and without a hedge budget.
+    expect(byView.length).toBeGreaterThanOrEqual(7);
+    expect(byJoins).toEqual(byView);
   });
 });

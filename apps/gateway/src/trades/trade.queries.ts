@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, MoreThan } from 'typeorm';
-import { postgresPool, TradeEventEntity } from '@sts/persistence';
+import {
+  postgresPool,
+  TRADE_BUDGETS_JOIN_SQL,
+  TRADE_HEDGE_RATE_BUDGET_SQL,
+  TRADE_RATE_BUDGET_SQL,
+  TradeEventEntity,
+} from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import { PRESENTED_TRADE_FIELDS, type PresentedTrade } from './trade.presenter';
 
@@ -13,26 +19,29 @@ export class TradeQueries {
   constructor(private readonly dataSource: DataSource) {}
 
   async recent(userId: string): Promise<PresentedTrade[]> {
-    const result = await postgresPool(this.dataSource).query<PresentedTrade>(
-      `SELECT ${PRESENTED_COLUMNS} FROM ${PRESENTED_FROM}
+    const result = await postgresPool(this.dataSource).query<PresentedTrade>({
+      name: 'trades.recent',
+      text: `SELECT ${PRESENTED_COLUMNS} FROM ${PRESENTED_FROM}
        WHERE t.user_id = $1 ORDER BY t.created_at DESC, t.id DESC LIMIT ${TRADE_LIST_LIMIT}`,
-      [userId],
-    );
+      values: [userId],
+    });
     return result.rows;
   }
 
   /**
    * Unknown and foreign trades are the same 404, on purpose. The hottest read
    * of the API: one statement, columns named as the entity's properties, no
-   * query builder (TypeORM's took most of the CPU of a GET).
+   * query builder (TypeORM's took most of the CPU of a GET), prepared once per
+   * connection (planning the budgets' joins cost Postgres more than running them).
    */
   async one(userId: string, tradeId: string): Promise<PresentedTrade> {
     const [trade] = isUuid(tradeId)
       ? (
-          await postgresPool(this.dataSource).query<PresentedTrade>(
-            `SELECT ${PRESENTED_COLUMNS} FROM ${PRESENTED_FROM} WHERE t.id = $1 AND t.user_id = $2`,
-            [tradeId, userId],
-          )
+          await postgresPool(this.dataSource).query<PresentedTrade>({
+            name: 'trades.one',
+            text: `SELECT ${PRESENTED_COLUMNS} FROM ${PRESENTED_FROM} WHERE t.id = $1 AND t.user_id = $2`,
+            values: [tradeId, userId],
+          })
         ).rows
       : [];
     if (!trade) {
@@ -57,13 +66,16 @@ export class TradeQueries {
 }
 
 /** A trade with its budgets as they are now: a live trade's are its accounts' shares. */
-const PRESENTED_FROM = 'trades t JOIN trade_budgets b ON b.trade_id = t.id';
-const FROM_BUDGETS = new Set<string>(['rateBudget', 'hedgeRateBudget']);
+const PRESENTED_FROM = `trades t ${TRADE_BUDGETS_JOIN_SQL}`;
+const BUDGET_COLUMNS: Record<string, string> = {
+  rateBudget: TRADE_RATE_BUDGET_SQL,
+  hedgeRateBudget: TRADE_HEDGE_RATE_BUDGET_SQL,
+};
 
 /** The columns presentTrade reads, named as TradeEntity's properties. */
 const PRESENTED_COLUMNS = PRESENTED_TRADE_FIELDS.map((field) => {
   const column = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-  return `${FROM_BUDGETS.has(field) ? 'b' : 't'}.${column} AS "${field}"`;
+  return `${BUDGET_COLUMNS[field] ?? `t.${column}`} AS "${field}"`;
 }).join(', ');
 
 export const isUuid = (value: string): boolean =>

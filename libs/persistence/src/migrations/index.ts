@@ -5,6 +5,7 @@ import { HotLeases1763700300000 } from './1763700300000-hot-leases';
 import { ChangeNotices1763700400000 } from './1763700400000-change-notices';
 import { BudgetRowVersions1763700500000 } from './1763700500000-budget-row-versions';
 import { BudgetAccountShares1763700600000 } from './1763700600000-budget-account-shares';
+import { CreateTradeAdmit1763700700000 } from './1763700700000-create-trade-admit';
 
 /** Every migration, in order. A new migration is a new timestamped file listed here. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   ChangeNotices1763700400000,
   BudgetRowVersions1763700500000,
   BudgetAccountShares1763700600000,
+  CreateTradeAdmit1763700700000,
 ];

@@ -10,13 +10,18 @@ export interface OutboxRow {
 }
 
 /** Publishes one row and resolves once the broker has it (a JetStream ack). */
-export type OutboxPublisher = (row: OutboxRow) => Promise<void>;
+export type OutboxPublisher = (row: Omit<OutboxRow, 'id'>) => Promise<void>;
 
 export interface OutboxRelayOptions {
   pollIntervalMs?: number;
   batchSize?: number;
   /** Published rows older than this are deleted. */
   retentionMs?: number;
+  /**
+   * Rows younger than this are left to the process that committed them
+   * (CommittedPublisher): the poll takes only what that path missed.
+   */
+  graceMs?: number;
   onError?: (error: unknown) => void;
 }
 
@@ -29,12 +34,14 @@ export interface OutboxRelayOptions {
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
-  private again = false;
+  /** The grace of a run asked for while one ran (the smallest asked). */
+  private again?: number;
   private stopped = true;
   private lastCleanupMs = 0;
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private readonly retentionMs: number;
+  private readonly graceMs: number;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -47,6 +54,10 @@ export class OutboxRelay {
       throw new Error(`outbox batch size must be a positive integer, not ${this.batchSize}`);
     }
     this.retentionMs = options.retentionMs ?? 24 * 3600_000;
+    this.graceMs = options.graceMs ?? 0;
+    if (!Number.isInteger(this.graceMs) || this.graceMs < 0) {
+      throw new Error(`outbox grace must be a non-negative integer of ms, not ${this.graceMs}`);
+    }
   }
 
   start(): void {
@@ -62,31 +73,39 @@ export class OutboxRelay {
     await this.running;
   }
 
-  /** Publish now (after a commit) instead of at the next poll. Calls coalesce. */
+  /**
+   * Publish now (after a commit) instead of at the next poll, whatever the
+   * rows' age. Calls coalesce.
+   */
   kick(): Promise<void> {
+    return this.run(0);
+  }
+
+  private run(graceMs: number): Promise<void> {
     if (this.running) {
-      this.again = true;
+      this.again = Math.min(this.again ?? graceMs, graceMs);
       return this.running;
     }
-    const run: Promise<void> = this.drain()
+    const run: Promise<void> = this.drain(graceMs)
       .then(() => undefined)
       .catch((error: unknown) => this.options.onError?.(error))
       .finally(() => {
         this.running = undefined;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          void this.kick();
+        const again = this.again;
+        this.again = undefined;
+        if (again !== undefined && !this.stopped) {
+          void this.run(again);
         }
       });
     this.running = run;
     return run;
   }
 
-  /** Publishes every pending row; returns how many were published. */
-  async drain(): Promise<number> {
+  /** Publishes every pending row older than `graceMs`; returns how many were published. */
+  async drain(graceMs = 0): Promise<number> {
     let total = 0;
     for (;;) {
-      const published = await this.publishBatch();
+      const published = await this.publishBatch(graceMs);
       total += published;
       if (published < this.batchSize) {
         break;
@@ -105,7 +124,7 @@ export class OutboxRelay {
    * unpublished, and JetStream's duplicate window drops the copies of those
    * already acknowledged when they are published again.
    */
-  private async publishBatch(): Promise<number> {
+  private async publishBatch(graceMs: number): Promise<number> {
     const client = await postgresPool(this.dataSource).connect();
     // A connection lost mid-batch emits 'error' on the client: heard here
     // (unheard, it would end the process) and the connection destroyed.
@@ -117,7 +136,8 @@ export class OutboxRelay {
     try {
       const [, claimed] = (await client.query(
         `BEGIN; SELECT id, subject, message_id, payload FROM outbox
-         WHERE published_at IS NULL ORDER BY id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`,
+         WHERE published_at IS NULL${graceMs > 0 ? ` AND created_at < now() - interval '${graceMs} milliseconds'` : ''}
+         ORDER BY id LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`,
       )) as unknown as [QueryResult, QueryResult<OutboxRow>];
       const rows = claimed.rows;
       if (rows.length === 0) {
@@ -156,7 +176,7 @@ export class OutboxRelay {
       return;
     }
     this.timer = setTimeout(() => {
-      void this.kick().finally(() => this.schedule());
+      void this.run(this.graceMs).finally(() => this.schedule());
     }, this.pollIntervalMs);
     this.timer.unref();
   }

@@ -1,14 +1,15 @@
 import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import type { DataSource } from 'typeorm';
-import { LIVE_STATUS_SQL, postgresPool } from '@sts/persistence';
+import { postgresPool } from '@sts/persistence';
 
 /**
  * The create's transaction in two round trips. Parameters cannot carry
  * several statements in one round trip (the extended protocol takes one), the
  * simple protocol can, so values go in as literals, every one through pg's
- * escapeLiteral (they are validated before, too). Each statement still gets
- * its own snapshot (READ COMMITTED), so the count of live trades is taken
- * after the advisory lock is held, never before it.
+ * escapeLiteral (they are validated before, too). Each statement, and each
+ * statement of the (volatile) admit function, gets its own snapshot (READ
+ * COMMITTED), so the count of live trades is taken after the advisory lock is
+ * held, never before it.
  */
 export type SqlValue = string | number | null;
 
@@ -26,25 +27,14 @@ export function literal(value: SqlValue): string {
   return String(value);
 }
 
-export interface ReplayRow {
-  id: string;
-  status: string;
-  rate_budget: number;
-  hedge_rate_budget: number | null;
-}
-
 export interface Admission {
-  /** The trade this idempotency key already created, if any. */
-  replay: ReplayRow | null;
+  /** Whether this idempotency key already created a trade (read again after the rollback). */
+  replayed: boolean;
   /** `<exchange> <wallet>` of each leg with active credentials on a wallet of the user. */
   linked: Set<string>;
   /** Live trades of the maker wallet in the cap group. */
   live: number;
 }
-
-/** A trade an idempotency key made, with its budgets as they are now (`trade_budgets`). */
-const SELECT_REPLAY = `SELECT t.id, t.status, b.rate_budget, b.hedge_rate_budget
-  FROM trades t JOIN trade_budgets b ON b.trade_id = t.id`;
 
 export class CreateTradeTransaction {
   /** Set when the connection failed while the create held it between statements. */
@@ -70,9 +60,10 @@ export class CreateTradeTransaction {
   }
 
   /**
-   * One round trip: begin, lock the (maker wallet, cap group), then under the
-   * lock the replay, the credentials (wallet rows share-locked until commit, so
-   * an unlink cannot race the create) and the count of live maker trades.
+   * One round trip: begin, then `create_trade_admit` (migration
+   * 1763700700000): the lock of the (maker wallet, cap group), then under it
+   * the replay, the credentials (wallet rows share-locked until commit, so an
+   * unlink cannot race the create) and the count of live maker trades.
    */
   async admit(request: {
     userId: string;
@@ -81,34 +72,26 @@ export class CreateTradeTransaction {
     legs: Array<{ exchange: string; wallet: string }>;
     maker: { wallet: string; capGroup: string };
   }): Promise<Admission> {
-    const user = literal(request.userId);
     const [long, short] = request.legs;
-    const results = (await this.client.query(`
-      BEGIN;
-      SELECT pg_advisory_xact_lock(hashtext(${literal(request.capLock)}));
-      ${SELECT_REPLAY}
-        WHERE t.user_id = ${user} AND t.idempotency_key = ${literal(request.idempotencyKey)};
-      SELECT c.exchange, c.wallet_addr FROM exchange_credentials c
-        JOIN wallets w ON w.address = c.wallet_addr AND w.user_id = ${user}
-        WHERE c.user_id = ${user} AND c.status = 'active'
-          AND ((c.exchange = ${literal(long.exchange)} AND c.wallet_addr = ${literal(long.wallet)})
-            OR (c.exchange = ${literal(short.exchange)} AND c.wallet_addr = ${literal(short.wallet)}))
-        FOR SHARE OF w;
-      SELECT count(*)::int AS live FROM trades
-        WHERE maker_wallet = ${literal(request.maker.wallet)}
-          AND cap_group = ${literal(request.maker.capGroup)}
-          AND status IN ${LIVE_STATUS_SQL};
-    `)) as unknown as QueryResult[];
-    const [, , replay, linked, live] = results;
-    return {
-      replay: (replay.rows[0] as ReplayRow | undefined) ?? null,
-      linked: new Set(
-        (linked.rows as Array<{ exchange: string; wallet_addr: string }>).map(
-          (row) => `${row.exchange} ${row.wallet_addr}`,
-        ),
-      ),
-      live: (live.rows[0] as { live: number }).live,
-    };
+    const args = [
+      request.userId,
+      request.idempotencyKey,
+      request.capLock,
+      long.exchange,
+      long.wallet,
+      short.exchange,
+      short.wallet,
+      request.maker.wallet,
+      request.maker.capGroup,
+    ].map(literal);
+    const [, admitted] = (await this.client.query(
+      `BEGIN; SELECT replayed, linked, live FROM create_trade_admit(${args.join(', ')})`,
+    )) as unknown as [
+      QueryResult,
+      QueryResult<{ replayed: boolean; linked: string[]; live: number }>,
+    ];
+    const [row] = admitted.rows;
+    return { replayed: row.replayed, linked: new Set(row.linked), live: row.live };
   }
 
   /** One round trip: the trade row, its start command in the outbox, commit. */
@@ -151,5 +134,3 @@ export class CreateTradeTransaction {
     this.client.release(error);
   }
 }
-
-export { SELECT_REPLAY };

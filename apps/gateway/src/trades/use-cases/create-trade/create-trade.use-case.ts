@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { envelope, START_TRADE, startTradeMessageId, startTradeSubject } from '@sts/contracts';
 import type { Principal } from '@sts/auth';
+import { postgresPool, type CommittedRow } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import type { GatewayConfig } from '../../../config/load-gateway-settings';
 import { GATEWAY_CONFIG } from '../../../infrastructure/tokens';
@@ -10,13 +11,9 @@ import { MaintenanceReader } from '../../../maintenance/maintenance.reader';
 import { MarketCatalog } from '../../../markets/market-catalog';
 import type { CreateTradeRequest } from '../../dto/create-trade.request';
 import { GatewayOutbox } from '../../outbox/gateway-outbox';
-import {
-  CreateTradeTransaction,
-  SELECT_REPLAY,
-  type ReplayRow,
-  type SqlValue,
-} from './create-trade.transaction';
+import { CreateTradeTransaction, type SqlValue } from './create-trade.transaction';
 import { resolveIdempotencyKey } from './idempotency-key';
+import { readReplay } from './trade-replay';
 import { RateBudgets } from './rate-budgets';
 import { assertCoherentTerms, legsOf } from './trade-terms.validation';
 
@@ -32,6 +29,12 @@ export interface AcceptedTrade {
 export type CreateTradeOutcome =
   { kind: 'created'; trade: AcceptedTrade } | { kind: 'replayed'; trade: AcceptedTrade };
 
+/** A new trade, committed, and its start command to publish. */
+interface Created {
+  created: CreateTradeOutcome;
+  startCommand: CommittedRow;
+}
+
 const UNIQUE_VIOLATION = '23505';
 
 /**
@@ -40,7 +43,8 @@ const UNIQUE_VIOLATION = '23505';
  * 2 maintenance, 5 market, then, inside one transaction that holds a lock on
  * the (maker wallet, cap group): 1 credentials and wallet ownership, 6 maker
  * cap, 7 rate budget. The trade row and its start command commit together
- * (outbox); the relay publishes the command right after the commit.
+ * (outbox); the command is published right after the commit (the relay's
+ * poll publishes it if that fails).
  *
  * Round trips of a new trade: the switches and markets are in memory, the
  * replay is read under the lock with the other checks (before it only when a
@@ -80,7 +84,8 @@ export class CreateTradeUseCase {
     const transaction = await CreateTradeTransaction.open(this.dataSource);
     const tradeId = randomUUID();
     let reserved = false;
-    let outcome: CreateTradeOutcome;
+    // null: the idempotency key's trade exists, found under the lock.
+    let outcome: Created | null;
     try {
       outcome = await this.admitAndInsert(transaction, tradeId, principal.userId, request, {
         idempotencyKey,
@@ -101,11 +106,12 @@ export class CreateTradeUseCase {
       throw error;
     }
     // A replay found under the lock leaves the transaction open: rolled back, lock released.
-    await transaction.close(outcome.kind === 'replayed');
-    if (outcome.kind === 'created') {
-      this.outbox.kick();
+    await transaction.close(outcome === null);
+    if (outcome === null) {
+      return await this.existingTrade(principal.userId, idempotencyKey);
     }
-    return outcome;
+    this.outbox.publishCommitted(outcome.startCommand);
+    return outcome.created;
   }
 
   /** Rules 1, 6 and 7 under the lock, then the row and its start command; commits a new trade. */
@@ -115,7 +121,7 @@ export class CreateTradeUseCase {
     userId: string,
     request: CreateTradeRequest,
     context: { idempotencyKey: string; correlationId: string; onReserved: () => void },
-  ): Promise<CreateTradeOutcome> {
+  ): Promise<Created | null> {
     const legs = legsOf(request);
     const makerVenue = this.config.venues[legs.maker.exchange as keyof GatewayConfig['venues']];
     const admission = await transaction.admit({
@@ -125,8 +131,8 @@ export class CreateTradeUseCase {
       legs: [legs.long, legs.short],
       maker: { wallet: legs.maker.wallet, capGroup: makerVenue.capGroup },
     });
-    if (admission.replay) {
-      return replayOf(admission.replay);
+    if (admission.replayed) {
+      return null;
     }
     assertCredentialsLinked(admission.linked, [legs.long, legs.short]);
     assertUnderMakerCap(admission.live, legs.maker, makerVenue.makerCap);
@@ -147,15 +153,23 @@ export class CreateTradeUseCase {
       makerVenue.capGroup,
       budget,
     );
-    await transaction.insertAndCommit(row, this.startCommand(tradeId, userId, context));
+    const startCommand = this.startCommand(tradeId, userId, context);
+    await transaction.insertAndCommit(row, {
+      subject: startCommand.subject,
+      messageId: startCommand.message_id,
+      payload: JSON.stringify(startCommand.payload),
+    });
     return {
-      kind: 'created',
-      trade: {
-        tradeId,
-        status: 'pending',
-        rateBudget: budget.rateBudget,
-        hedgeRateBudget: budget.hedgeRateBudget,
+      created: {
+        kind: 'created',
+        trade: {
+          tradeId,
+          status: 'pending',
+          rateBudget: budget.rateBudget,
+          hedgeRateBudget: budget.hedgeRateBudget,
+        },
       },
+      startCommand,
     };
   }
 
@@ -164,17 +178,15 @@ export class CreateTradeUseCase {
     tradeId: string,
     userId: string,
     context: { correlationId: string },
-  ): { subject: string; messageId: string; payload: string } {
+  ): CommittedRow {
     const messageId = startTradeMessageId(tradeId);
     return {
       subject: startTradeSubject(this.config.settings.natsPrefix),
-      messageId,
-      payload: JSON.stringify(
-        envelope(
-          START_TRADE,
-          { trade_id: tradeId, user_id: userId },
-          { messageId, correlationId: context.correlationId },
-        ),
+      message_id: messageId,
+      payload: envelope(
+        START_TRADE,
+        { trade_id: tradeId, user_id: userId },
+        { messageId, correlationId: context.correlationId },
       ),
     };
   }
@@ -199,12 +211,17 @@ export class CreateTradeUseCase {
     );
   }
 
-  private async replay(userId: string, idempotencyKey: string): Promise<CreateTradeOutcome | null> {
-    const [trade]: ReplayRow[] = await this.dataSource.query(
-      `${SELECT_REPLAY} WHERE t.user_id = $1 AND t.idempotency_key = $2`,
-      [userId, idempotencyKey],
-    );
-    return trade ? replayOf(trade) : null;
+  private replay(userId: string, idempotencyKey: string): Promise<CreateTradeOutcome | null> {
+    return readReplay(postgresPool(this.dataSource), userId, idempotencyKey);
+  }
+
+  /** The replay of a key whose trade was found under the lock (trades are never deleted). */
+  private async existingTrade(userId: string, idempotencyKey: string): Promise<CreateTradeOutcome> {
+    const replay = await this.replay(userId, idempotencyKey);
+    if (!replay) {
+      throw new Error(`the trade of idempotency key ${idempotencyKey} is gone`);
+    }
+    return replay;
   }
 
   /** The row's columns; everything else takes the table's defaults. */
@@ -251,16 +268,6 @@ export class CreateTradeUseCase {
     };
   }
 }
-
-const replayOf = (trade: ReplayRow): CreateTradeOutcome => ({
-  kind: 'replayed',
-  trade: {
-    tradeId: trade.id,
-    status: trade.status,
-    rateBudget: trade.rate_budget,
-    hedgeRateBudget: trade.hedge_rate_budget,
-  },
-});
 
 /** Rule 1. The wallet rows stay share-locked until commit, so an unlink cannot race the create. */
 function assertCredentialsLinked(

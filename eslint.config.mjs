@@ -113,6 +113,9 @@ export default tseslint.config(
             // Clients of our own services over NATS (budget-client).
             { sourceTag: 'type:client', onlyDependOnLibsWithTags: FOUNDATION },
             { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: FOUNDATION },
+            // The budget store in Redis (its scripts and keys): the budget service and the
+            // gateway's reserve share it.
+            { sourceTag: 'type:store', onlyDependOnLibsWithTags: [...FOUNDATION, 'type:client'] },
             // Auth reads API keys from the database.
             {
               sourceTag: 'type:auth',
@@ -143,6 +146,7 @@ export default tseslint.config(
                 ...FOUNDATION,
                 'type:venue',
                 'type:client',
+                'type:store',
                 'type:persistence',
                 'type:auth',
                 'type:operations',

@@ -3,27 +3,31 @@ import type { BudgetAccount, BudgetRole, HolderShare } from '@sts/contracts';
 import { isVenueId } from '@sts/domain';
 import { AppError, type Redis } from '@sts/platform';
 import {
+  encodeRebuildPlan,
+  execResult,
+  guardRedis,
+  KEYS,
   NOT_READY,
+  parseChanges,
+  parseHolder,
+  reserveShares,
+  runScript,
+  SCRIPTS,
+  toHeldTrade,
+  tradeKeys,
+  UNLOCK,
+  unexpected,
   type AccountLookup,
   type AccountState,
   type AccountTerms,
   type HeldTrade,
+  type LuaScript,
   type RebalanceOutcome,
   type RebuildPlan,
   type ReleaseOutcome,
   type ReserveOutcome,
   type TradeLookup,
-} from './budget.types';
-import { KEYS, type LuaScript, SCRIPTS, UNLOCK } from './redis-scripts';
-import {
-  encodeRebuildPlan,
-  execResult,
-  parseChanges,
-  parseHolder,
-  reserveOutcomeOf,
-  toHeldTrade,
-  unexpected,
-} from './script-replies';
+} from '@sts/budget-store';
 import { REDIS } from './tokens';
 
 /**
@@ -41,26 +45,14 @@ export class BudgetRepository {
     return (await this.guard(() => this.redis.exists(KEYS.ready))) === 1;
   }
 
-  async reserve(
+  reserve(
     tradeId: string,
     maker: AccountTerms,
     hedge: AccountTerms | null,
     nowMs: number,
     force: boolean,
   ): Promise<ReserveOutcome> {
-    const accounts = hedge ? [maker, hedge] : [maker];
-    const roles: BudgetRole[] = ['maker', 'hedge'];
-    const reply = await this.script(
-      SCRIPTS.reserve,
-      [...this.fixedKeys(tradeId), ...accounts.flatMap((a) => [KEYS.account(a), KEYS.holders(a)])],
-      [
-        tradeId,
-        nowMs,
-        force ? '1' : '0',
-        ...accounts.flatMap((a, i) => [roles[i]!, a.venue, a.wallet, a.limit, a.min]),
-      ],
-    );
-    return reserveOutcomeOf(reply, maker, hedge);
+    return reserveShares(this.redis, { tradeId, maker, hedge, nowMs, force });
   }
 
   async release(tradeId: string): Promise<ReleaseOutcome> {
@@ -80,10 +72,7 @@ export class BudgetRepository {
       }
       const reply = await this.script(
         SCRIPTS.release,
-        [
-          ...this.fixedKeys(tradeId),
-          ...accounts.flatMap(([, a]) => [KEYS.account(a), KEYS.holders(a)]),
-        ],
+        [...tradeKeys(tradeId), ...accounts.flatMap(([, a]) => [KEYS.account(a), KEYS.holders(a)])],
         [tradeId, ...accounts.flatMap(([role, a]) => [role, a.venue, a.wallet])],
       );
       const [status, ...rest] = reply;
@@ -238,10 +227,6 @@ export class BudgetRepository {
     await this.guard(() => this.redis.eval(UNLOCK, 1, KEYS.lock(name), owner));
   }
 
-  private fixedKeys(tradeId: string): string[] {
-    return [KEYS.ready, KEYS.version, KEYS.accounts, KEYS.trades, KEYS.trade(tradeId)];
-  }
-
   private async readHeldTrade(tradeId: string): Promise<HeldTrade | null | 'not_ready'> {
     const results = await this.guard(() =>
       this.redis.multi().exists(KEYS.ready).hgetall(KEYS.trade(tradeId)).exec(),
@@ -253,25 +238,11 @@ export class BudgetRepository {
     return hash['maker_venue'] ? toHeldTrade(tradeId, hash) : null;
   }
 
-  private async script(
-    script: LuaScript,
-    keys: string[],
-    args: Array<string | number>,
-  ): Promise<unknown[]> {
-    const reply = await this.guard(() => script.run(this.redis, keys, args));
-    if (!Array.isArray(reply)) {
-      throw unexpected('script', reply);
-    }
-    return reply as unknown[];
+  private script(script: LuaScript, keys: string[], args: Array<string | number>) {
+    return runScript(this.redis, script, keys, args);
   }
 
-  private async guard<T>(operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch (error) {
-      throw new AppError('budget_unavailable', 'the budget store (Redis) is unreachable', {
-        cause: error,
-      });
-    }
+  private guard<T>(operation: () => Promise<T>): Promise<T> {
+    return guardRedis(operation);
   }
 }

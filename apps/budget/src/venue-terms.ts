@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { BudgetAccount } from '@sts/contracts';
 import type { VenueRegistry } from '@sts/domain';
-import type { AccountTerms } from './budget.types';
+import type { AccountTerms } from '@sts/budget-store';
 import { VENUES } from './tokens';
 
 /** What the venue registry says about an account's limit and who holds it. */

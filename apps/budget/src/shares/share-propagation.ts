@@ -1,19 +1,14 @@
 import { Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
+import type { BudgetSharesChanged } from '@sts/budget-client';
 import {
-  BUDGET_SHARES_CHANGED,
-  budgetSharesSubject,
-  type BudgetSharesChanged,
-  type ShareHolder,
-} from '@sts/budget-client';
-import {
-  encodeEnvelope,
-  envelope,
-  type BudgetAccount,
-  type BudgetChangeCause,
-} from '@sts/contracts';
+  publishSharesChanged,
+  sharesChangedMessages,
+  sharesChangedOf,
+  type AccountChange,
+} from '@sts/budget-store';
+import type { BudgetAccount, BudgetChangeCause } from '@sts/contracts';
 import { sleep, type Logger, type NatsConnection } from '@sts/platform';
 import { BudgetRepository } from '../budget.repository';
-import type { AccountChange } from '../budget.types';
 import { BudgetSettings } from '../config/budget.settings';
 import { BUDGET_SETTINGS, LOGGER, NATS } from '../tokens';
 import { TradeBudgetRows, type AccountShareState } from './trade-budget-rows';
@@ -72,22 +67,7 @@ export class SharePropagation implements BeforeApplicationShutdown {
     tradeId: string | null,
     tracing: Tracing = {},
   ): void {
-    const shrinking: BudgetSharesChanged[] = [];
-    const rest: BudgetSharesChanged[] = [];
-    for (const change of changes) {
-      const stillHolds = change.holders.some(
-        (h) => h.tradeId === tradeId && h.role === change.role,
-      );
-      const left: ShareHolder[] =
-        tradeId && change.role && !stillHolds ? [{ trade_id: tradeId, role: change.role }] : [];
-      // The trade that joined goes last: expanded per holder, the others shrink before it grows.
-      const joined = (h: { tradeId: string }) => (h.tradeId === tradeId ? 1 : 0);
-      const holders = [...change.holders].sort((a, b) => joined(a) - joined(b));
-      (change.after < change.before ? shrinking : rest).push(
-        this.message({ ...change, holders }, change.after, cause, left),
-      );
-    }
-    for (const message of [...shrinking, ...rest]) {
+    for (const message of sharesChangedMessages(changes, cause, tradeId)) {
       this.publish(message, tracing);
     }
     this.syncRows(changes);
@@ -100,7 +80,7 @@ export class SharePropagation implements BeforeApplicationShutdown {
       return;
     }
     const state = lookup.state;
-    this.publish(this.message(state, state.share, cause, []), {});
+    this.publish(sharesChangedOf(state, state.share, cause, []), {});
   }
 
   /**
@@ -187,29 +167,9 @@ export class SharePropagation implements BeforeApplicationShutdown {
     }
   }
 
-  private message(
-    account: BudgetAccount & { version: number; holders: AccountChange['holders'] },
-    share: number,
-    cause: BudgetChangeCause,
-    left: ShareHolder[],
-  ): BudgetSharesChanged {
-    return {
-      venue: account.venue,
-      wallet: account.wallet,
-      share,
-      version: account.version,
-      cause,
-      holders: account.holders.map((h) => ({ trade_id: h.tradeId, role: h.role })),
-      left,
-    };
-  }
-
   private publish(change: BudgetSharesChanged, tracing: Tracing): void {
     try {
-      this.nc.publish(
-        budgetSharesSubject(this.settings.natsPrefix, change),
-        encodeEnvelope(envelope(BUDGET_SHARES_CHANGED, change, tracing)),
-      );
+      publishSharesChanged(this.nc, this.settings.natsPrefix, change, tracing);
     } catch (error) {
       // Workers converge through budget.get and the sweep's republish.
       this.logger.warn(

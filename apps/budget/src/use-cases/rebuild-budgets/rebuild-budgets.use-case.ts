@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { isVenueId } from '@sts/domain';
 import { AppError, type Logger } from '@sts/platform';
 import { BudgetRepository } from '../../budget.repository';
-import type { AccountTerms, HolderRef, NotReady, RebuildPlan } from '../../budget.types';
+import type { AccountTerms, HolderRef, NotReady, RebuildPlan } from '@sts/budget-store';
 import { SharePropagation } from '../../shares/share-propagation';
 import { TradeBudgetRows, type TradeAccountsRow } from '../../shares/trade-budget-rows';
 import { LOGGER } from '../../tokens';

@@ -9,7 +9,7 @@ import {
   type HolderRef,
   type RebuildPlan,
   type ReserveOutcome,
-} from './budget.types';
+} from './budget-types';
 
 /** What the scripts and transactions answer, read into the service's types. */
 export type ExecResults = Array<[Error | null, unknown]> | null;

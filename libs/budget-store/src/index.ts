@@ -1,0 +1,5 @@
+export * from './budget-types';
+export * from './redis-scripts';
+export * from './reserve-shares';
+export * from './script-replies';
+export * from './shares-changed';

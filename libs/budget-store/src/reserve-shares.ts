@@ -1,0 +1,71 @@
+import type { BudgetRole } from '@sts/contracts';
+import { AppError, type Redis } from '@sts/platform';
+import type { AccountTerms, ReserveOutcome } from './budget-types';
+import { KEYS, SCRIPTS, type LuaScript } from './redis-scripts';
+import { reserveOutcomeOf, unexpected } from './script-replies';
+
+/** Runs a script; a Redis that cannot be reached is AppError `budget_unavailable`. */
+export async function runScript(
+  redis: Redis,
+  script: LuaScript,
+  keys: string[],
+  args: Array<string | number>,
+): Promise<unknown[]> {
+  const reply = await guardRedis(() => script.run(redis, keys, args));
+  if (!Array.isArray(reply)) {
+    throw unexpected('script', reply);
+  }
+  return reply as unknown[];
+}
+
+export async function guardRedis<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw new AppError('budget_unavailable', 'the budget store (Redis) is unreachable', {
+      cause: error,
+    });
+  }
+}
+
+/** The keys every script of a trade takes first (reserve.lua, release.lua). */
+export const tradeKeys = (tradeId: string): string[] => [
+  KEYS.ready,
+  KEYS.version,
+  KEYS.accounts,
+  KEYS.trades,
+  KEYS.trade(tradeId),
+];
+
+/**
+ * A trade's shares on its maker account and, where the hedge venue shares its
+ * limit, its hedge account: reserve.lua, all or nothing, atomic against every
+ * other reserve and release, whoever runs it (the budget service, or the
+ * gateway inside a create). `force` adopts a live trade without the minimum.
+ */
+export async function reserveShares(
+  redis: Redis,
+  request: {
+    tradeId: string;
+    maker: AccountTerms;
+    hedge: AccountTerms | null;
+    nowMs: number;
+    force: boolean;
+  },
+): Promise<ReserveOutcome> {
+  const { tradeId, maker, hedge } = request;
+  const accounts = hedge ? [maker, hedge] : [maker];
+  const roles: BudgetRole[] = ['maker', 'hedge'];
+  const reply = await runScript(
+    redis,
+    SCRIPTS.reserve,
+    [...tradeKeys(tradeId), ...accounts.flatMap((a) => [KEYS.account(a), KEYS.holders(a)])],
+    [
+      tradeId,
+      request.nowMs,
+      request.force ? '1' : '0',
+      ...accounts.flatMap((a, i) => [roles[i]!, a.venue, a.wallet, a.limit, a.min]),
+    ],
+  );
+  return reserveOutcomeOf(reply, maker, hedge);
+}

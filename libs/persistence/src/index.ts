@@ -13,3 +13,4 @@ export * from './switches-in-force';
 export * from './query-rows';
 export * from './sql/trade-status-sql';
 export * from './sql/trade-budgets-sql';
+export * from './budget/account-shares';

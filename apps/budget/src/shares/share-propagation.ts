@@ -7,32 +7,12 @@ import {
   type AccountChange,
 } from '@sts/budget-store';
 import type { BudgetAccount, BudgetChangeCause } from '@sts/contracts';
-import { sleep, type Logger, type NatsConnection } from '@sts/platform';
+import { AccountShareWriter, postgresPool } from '@sts/persistence';
+import type { Logger, NatsConnection } from '@sts/platform';
+import type { DataSource } from 'typeorm';
 import { BudgetRepository } from '../budget.repository';
 import { BudgetSettings } from '../config/budget.settings';
-import { BUDGET_SETTINGS, LOGGER, NATS } from '../tokens';
-import { TradeBudgetRows, type AccountShareState } from './trade-budget-rows';
-
-/** A state to write, or an account whose state is read from the budget store first. */
-type RowState = AccountShareState | BudgetAccount;
-
-/** An account alone is read when written, so it is always current; of two states the later version wins. */
-const newest = (queued: RowState | undefined, incoming: RowState): RowState => {
-  if (!queued || !('version' in incoming)) {
-    return incoming;
-  }
-  if (!('version' in queued)) {
-    return queued;
-  }
-  return incoming.version >= queued.version ? incoming : queued;
-};
-
-/**
- * How long a change waits for others before its account row is written: under
- * load the writes of many reserves become one statement (the budget service
- * wrote one statement per two reserves in the gateway bench without it).
- */
-const ROW_WRITE_LINGER_MS = 25;
+import { BUDGET_SETTINGS, DATA_SOURCE, LOGGER, NATS } from '../tokens';
 
 export interface Tracing {
   correlationId?: string;
@@ -47,18 +27,34 @@ export interface Tracing {
  */
 @Injectable()
 export class SharePropagation implements BeforeApplicationShutdown {
-  /** Per account, the newest state waiting for the next write. */
-  private readonly pendingRows = new Map<string, RowState>();
-  /** The write loop, while one runs. */
-  private writing?: Promise<void>;
+  /** The accounts' rows in Postgres, written in the background. */
+  private readonly rowWriter: AccountShareWriter;
 
   constructor(
     @Inject(NATS) private readonly nc: NatsConnection,
     @Inject(BUDGET_SETTINGS) private readonly settings: BudgetSettings,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly repository: BudgetRepository,
-    private readonly rows: TradeBudgetRows,
-  ) {}
+    @Inject(DATA_SOURCE) dataSource: DataSource,
+  ) {
+    this.rowWriter = new AccountShareWriter(() => postgresPool(dataSource), {
+      resolve: async (account) => {
+        const lookup = await this.repository.readAccount(account as BudgetAccount);
+        return lookup.kind === 'found' ? lookup.state : null;
+      },
+      onWritten: (accounts) => {
+        if (accounts > 0) {
+          this.logger.debug({ accounts }, 'account shares written');
+        }
+      },
+      // The sweep writes every account's shares again: a missed write heals there.
+      onError: (error, accounts) =>
+        this.logger.warn(
+          { accounts, err: error },
+          'could not write the account shares; the next sweep retries',
+        ),
+    });
+  }
 
   /** `tradeId` is the trade whose reserve or release caused the change. */
   announce(
@@ -92,9 +88,8 @@ export class SharePropagation implements BeforeApplicationShutdown {
    * accounts, changes or holders.
    */
   syncRows(accounts: Array<AccountChange | BudgetAccount>): void {
-    for (const account of accounts) {
-      const key = `${account.venue}:${account.wallet}`;
-      const state: RowState =
+    this.rowWriter.queue(
+      accounts.map((account) =>
         'after' in account
           ? {
               venue: account.venue,
@@ -102,69 +97,18 @@ export class SharePropagation implements BeforeApplicationShutdown {
               share: account.after,
               version: account.version,
             }
-          : { venue: account.venue, wallet: account.wallet };
-      this.pendingRows.set(key, newest(this.pendingRows.get(key), state));
-    }
-    this.startWriting();
+          : { venue: account.venue, wallet: account.wallet },
+      ),
+    );
   }
 
   /** Writes the accounts' current shares now (and fails if the write failed). */
-  async writeRowsNow(accounts: BudgetAccount[]): Promise<void> {
-    await this.writeRows(accounts, true);
+  writeRowsNow(accounts: BudgetAccount[]): Promise<void> {
+    return this.rowWriter.writeNow(accounts);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.writing;
-  }
-
-  /** Starts the write loop unless it runs; it looks again once it has stopped. */
-  private startWriting(): void {
-    if (this.writing || this.pendingRows.size === 0) {
-      return;
-    }
-    this.writing = this.writePending().finally(() => {
-      this.writing = undefined;
-      this.startWriting();
-    });
-  }
-
-  private async writePending(): Promise<void> {
-    while (this.pendingRows.size > 0) {
-      // Changes that arrive meanwhile join this write (a share shown up to this much later).
-      await sleep(ROW_WRITE_LINGER_MS);
-      const batch = [...this.pendingRows.values()];
-      this.pendingRows.clear();
-      await this.writeRows(batch);
-    }
-  }
-
-  private async writeRows(targets: RowState[], rethrow = false): Promise<void> {
-    try {
-      const states = await Promise.all(
-        targets.map(async (target): Promise<AccountShareState | null> => {
-          if ('share' in target) {
-            return target;
-          }
-          const lookup = await this.repository.readAccount(target);
-          return lookup.kind === 'found' ? lookup.state : null;
-        }),
-      );
-      const written = await this.rows.writeShares(
-        states.filter((state): state is AccountShareState => state !== null),
-      );
-      if (written > 0) {
-        this.logger.debug({ accounts: written }, 'account shares written');
-      }
-    } catch (error) {
-      // The sweep writes every account's shares again: a missed write heals there.
-      this.logger.warn(
-        { accounts: targets.length, err: error },
-        'could not write the account shares; the next sweep retries',
-      );
-      if (rethrow) {
-        throw error;
-      }
-    }
+    await this.rowWriter.flush();
   }
 
   private publish(change: BudgetSharesChanged, tracing: Tracing): void {

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { BudgetAccount } from '@sts/contracts';
 import { LIVE_TRADE_STATUSES, postgresPool } from '@sts/persistence';
 import { DATA_SOURCE } from '../tokens';
 
@@ -42,45 +41,6 @@ export class TradeBudgetRows {
   }
 
   /**
-   * Writes accounts' shares, any number in one statement: one row per
-   * account (`budget_account_shares`), which the `trade_budgets` view shows
-   * as the budgets of the account's live trades. The version of each is
-   * recorded with it; a state older than the one written changes nothing
-   * (two writes of one account may arrive out of order: two replicas, two
-   * changes), one of the same version is written again (the sweep's rewrite).
-   * Returns how many accounts were written.
-   */
-  async writeShares(states: AccountShareState[]): Promise<number> {
-    // One row per account in a statement (ON CONFLICT cannot touch a row twice): the newest.
-    const newest = new Map<string, AccountShareState>();
-    for (const state of states) {
-      const key = `${state.venue}:${state.wallet}`;
-      const held = newest.get(key);
-      if (!held || held.version <= state.version) {
-        newest.set(key, state);
-      }
-    }
-    if (newest.size === 0) {
-      return 0;
-    }
-    const rows = [...newest.values()];
-    const written = await postgresPool(this.db).query(
-      `INSERT INTO budget_account_shares AS s (venue, wallet, share, version)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::bigint[])
-       ON CONFLICT (venue, wallet) DO UPDATE
-         SET share = EXCLUDED.share, version = EXCLUDED.version, updated_at = now()
-         WHERE s.version <= EXCLUDED.version`,
-      [
-        rows.map((row) => row.venue),
-        rows.map((row) => row.wallet),
-        rows.map((row) => row.share),
-        rows.map((row) => row.version),
-      ],
-    );
-    return written.rowCount ?? 0;
-  }
-
-  /**
    * A live trade found holding a hedge share its row has no hedge budget for
    * (adopted by a rebuild or the sweep after its hedge venue came to share its
    * limit): its row gets one, so `trade_budgets` shows the hedge account's share.
@@ -100,10 +60,4 @@ export class TradeBudgetRows {
       ],
     );
   }
-}
-
-/** What a share write needs of an account: its share and the version of it. */
-export interface AccountShareState extends BudgetAccount {
-  share: number;
-  version: number;
 }

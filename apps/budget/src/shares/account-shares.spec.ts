@@ -2,26 +2,29 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import {
   createDataSource,
+  postgresPool,
   TRADE_BUDGETS_JOIN_SQL,
+  writeAccountShares,
+  type AccountShareState,
   TRADE_HEDGE_RATE_BUDGET_SQL,
   TRADE_RATE_BUDGET_SQL,
 } from '@sts/persistence';
 import { createTestDatabase, type TestDatabase } from '@sts/testing';
 import { account, TradeTable } from '../../test/budget-fixtures';
-import { TradeBudgetRows } from './trade-budget-rows';
 
-describe('TradeBudgetRows (real Postgres)', () => {
+describe('account shares and the trades budgets they show (real Postgres)', () => {
   let db: TestDatabase;
   let dataSource: DataSource;
   let trades: TradeTable;
-  let rows: TradeBudgetRows;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     dataSource = await createDataSource(db.url, 'trade-budget-rows-spec').initialize();
     trades = await TradeTable.open(db.url);
-    rows = new TradeBudgetRows(dataSource);
   });
+
+  const writeShares = (states: AccountShareState[]) =>
+    writeAccountShares(postgresPool(dataSource), states);
 
   afterAll(async () => {
     await trades?.close();
@@ -41,7 +44,7 @@ describe('TradeBudgetRows (real Postgres)', () => {
 
     // Two accounts, and two states of one of them, in one write: the newest of each.
     expect(
-      await rows.writeShares([
+      await writeShares([
         { ...maker, share: 13, version: 5 },
         { ...other, share: 15, version: 6 },
         { ...maker, share: 20, version: 7 },
@@ -53,10 +56,10 @@ describe('TradeBudgetRows (real Postgres)', () => {
 
     // A change made before (version 6) that arrives late changes nothing; the same version again
     // is written (the sweep's rewrite).
-    expect(await rows.writeShares([{ ...maker, share: 13, version: 6 }])).toBe(0);
+    expect(await writeShares([{ ...maker, share: 13, version: 6 }])).toBe(0);
     expect((await trades.budgets(first)).rate_budget).toBe(20);
-    expect(await rows.writeShares([{ ...maker, share: 20, version: 7 }])).toBe(1);
-    expect(await rows.writeShares([])).toBe(0);
+    expect(await writeShares([{ ...maker, share: 20, version: 7 }])).toBe(1);
+    expect(await writeShares([])).toBe(0);
   });
 
   it("shows a hedge holder's share as its hedge_rate_budget", async () => {
@@ -70,7 +73,7 @@ describe('TradeBudgetRows (real Postgres)', () => {
       rateBudget: 30,
       hedgeRateBudget: 20,
     });
-    await rows.writeShares([{ ...hedgedThere, share: 10, version: 8 }]);
+    await writeShares([{ ...hedgedThere, share: 10, version: 8 }]);
     expect(await trades.budgets(hedging)).toEqual({ rate_budget: 30, hedge_rate_budget: 10 });
     // A trade that holds nothing on its hedge account shows no hedge budget, whatever that
     // account's share.
@@ -85,7 +88,7 @@ describe('TradeBudgetRows (real Postgres)', () => {
     const [ending, staying] = [randomUUID(), randomUUID()];
     await trades.insert({ id: ending, maker, hedge, rateBudget: 40, hedgeRateBudget: 40 });
     await trades.insert({ id: staying, maker, hedge, rateBudget: 40, hedgeRateBudget: 40 });
-    await rows.writeShares([
+    await writeShares([
       { ...maker, share: 20, version: 9 },
       { ...hedge, share: 25, version: 9 },
     ]);
@@ -96,7 +99,7 @@ describe('TradeBudgetRows (real Postgres)', () => {
     await trades.setStatus(ending, 'completed');
     expect(await trades.rowBudgets(ending)).toEqual({ rate_budget: 20, hedge_rate_budget: 25 });
     // Its account grows once it is released: the live trade follows, the finished one does not.
-    await rows.writeShares([{ ...maker, share: 40, version: 10 }]);
+    await writeShares([{ ...maker, share: 40, version: 10 }]);
     expect(await trades.budgets(staying)).toEqual({ rate_budget: 40, hedge_rate_budget: 25 });
     expect(await trades.budgets(ending)).toEqual({ rate_budget: 20, hedge_rate_budget: 25 });
   });

@@ -28,14 +28,16 @@ export class TradeTable {
     status?: string;
     rateBudget: number;
     hedgeRateBudget?: number | null;
+    /** The budget store's version of its grant (0: any account row shows). */
+    budgetVersion?: number;
   }): Promise<void> {
     await this.client.query(
       `INSERT INTO trades (id, user_id, market, long_exchange, long_wallet, short_exchange,
          short_wallet, maker_leg, maker_exchange, maker_wallet, hedge_exchange, hedge_wallet,
          cap_group, target_spread, spread_condition, target_size, max_slippage, status,
-         rate_budget, hedge_rate_budget, idempotency_key)
+         rate_budget, hedge_rate_budget, idempotency_key, budget_version, hedge_budget_version)
        VALUES ($1, $2, 'BTC', $3, $4, $5, $6, 'long', $3, $4, $5, $6, $3, '1', 'gte', '0.1',
-         '0.001', $7, $8, $9, $10)`,
+         '0.001', $7, $8, $9, $10, $11, $11)`,
       [
         trade.id,
         this.userId,
@@ -47,6 +49,7 @@ export class TradeTable {
         trade.rateBudget,
         trade.hedgeRateBudget ?? null,
         `key-${trade.id}`,
+        trade.budgetVersion ?? 0,
       ],
     );
   }

@@ -160,6 +160,15 @@ describe('dependency loss at the gateway', () => {
   });
 
   it('Postgres partitioned (connections hang): 503 naming postgres, bounded by the query timeout, never a hang', async () => {
+    // The key cached and the change feed listening: its fence hangs too, and must not add a
+    // second wait to the request's own read.
+    await eventually(ready, 10_000);
+    await eventually(
+      async () =>
+        (await gateway.request('GET', `/api/v1/trades/${tradeId}`, { headers: trader.headers }))
+          .status === 200,
+      5_000,
+    );
     postgres.blackhole();
     try {
       const [response, elapsedMs] = await timed(() =>

@@ -104,6 +104,34 @@ describe('account shares and the trades budgets they show (real Postgres)', () =
     expect(await trades.budgets(ending)).toEqual({ rate_budget: 20, hedge_rate_budget: 25 });
   });
 
+  it("shows an account row only once it is as new as the trade's own grant", async () => {
+    const maker = account('lighter');
+    const hedge = account('hyperliquid');
+    const [live, ending] = [randomUUID(), randomUUID()];
+    await writeShares([
+      { ...maker, share: 5, version: 15 },
+      { ...hedge, share: 5, version: 15 },
+    ]);
+    // Granted at version 20: the account rows (15) predate the grant, and are not its budgets.
+    for (const id of [live, ending]) {
+      await trades.insert({
+        id,
+        maker,
+        hedge,
+        rateBudget: 40,
+        hedgeRateBudget: 30,
+        budgetVersion: 20,
+      });
+    }
+    expect(await trades.budgets(live)).toEqual({ rate_budget: 40, hedge_rate_budget: 30 });
+    // Ended before its grant's rows were written: it keeps its grant, not the older shares.
+    await trades.setStatus(ending, 'canceled');
+    expect(await trades.rowBudgets(ending)).toEqual({ rate_budget: 40, hedge_rate_budget: 30 });
+    await writeShares([{ ...maker, share: 20, version: 20 }]);
+    expect(await trades.budgets(live)).toEqual({ rate_budget: 20, hedge_rate_budget: 30 });
+    expect(await trades.budgets(ending)).toEqual({ rate_budget: 40, hedge_rate_budget: 30 });
+  });
+
   it('shows through the trade_budgets view what the reads spell as joins', async () => {
     const byView = await dataSource.query(
       'SELECT trade_id AS id, rate_budget, hedge_rate_budget FROM trade_budgets ORDER BY trade_id',

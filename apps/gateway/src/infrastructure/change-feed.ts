@@ -14,13 +14,22 @@ const RECONNECT_MS = 1_000;
 interface Deferred {
   promise: Promise<boolean>;
   resolve: (fenced: boolean) => void;
+  reject: (error: unknown) => void;
 }
 
 const deferred = (): Deferred => {
   let resolve!: (fenced: boolean) => void;
-  const promise = new Promise<boolean>((done) => (resolve = done));
-  return { promise, resolve };
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<boolean>((done, fail) => {
+    resolve = done;
+    reject = fail;
+  });
+  return { promise, resolve, reject };
 };
+
+/** node-postgres' error when an answer did not come within the query timeout. */
+const isReadTimeout = (error: unknown): boolean =>
+  error instanceof Error && error.message === 'Query read timeout';
 
 /**
  * The gateway's per-request caches (API keys, maintenance, kill switch) stay
@@ -91,6 +100,9 @@ export class ChangeFeed {
    * Resolves true once every change committed before `mark` (default: now)
    * has reached the listeners; false when the feed cannot promise that (not
    * listening, or the fence failed): the caller then reads Postgres itself.
+   * Rejects with the timeout when Postgres did not answer the fence within
+   * the query timeout: the request is a 503 at once, not after a second wait
+   * for its own read of an unreachable Postgres.
    */
   fence(mark = this.sent): Promise<boolean> {
     if (!this.listening || !this.client) {
@@ -119,14 +131,22 @@ export class ChangeFeed {
         this.answered = Math.max(this.answered, number);
         return true;
       },
-      () => {
+      (error: unknown) => {
         // A fence that timed out or failed leaves the connection in doubt: start over.
+        const waiting = isReadTimeout(error) ? this.queued : undefined;
+        if (waiting) {
+          this.queued = undefined;
+        }
         this.lost(client);
+        if (isReadTimeout(error)) {
+          waiting?.reject(error);
+          throw error;
+        }
         return false;
       },
     );
     this.inFlight = { number, done };
-    void done.then(() => {
+    const settled = (): void => {
       this.inFlight = undefined;
       const waiting = this.queued;
       this.queued = undefined;
@@ -134,11 +154,12 @@ export class ChangeFeed {
         return;
       }
       if (this.listening && this.client) {
-        void this.sendFence(this.client).then(waiting.resolve);
+        void this.sendFence(this.client).then(waiting.resolve, waiting.reject);
       } else {
         waiting.resolve(false);
       }
-    });
+    };
+    void done.then(settled, settled);
     return done;
   }
 

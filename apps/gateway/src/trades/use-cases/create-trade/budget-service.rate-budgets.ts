@@ -44,7 +44,12 @@ export class BudgetServiceRateBudgets extends RateBudgets {
         },
         { correlationId: request.correlationId },
       );
-      return { rateBudget: budget.rateBudget, hedgeRateBudget: budget.hedgeRateBudget };
+      return {
+        rateBudget: budget.rateBudget,
+        hedgeRateBudget: budget.hedgeRateBudget,
+        version: budget.maker.version,
+        hedgeVersion: budget.hedge?.version ?? 0,
+      };
     } catch (error) {
       if (!(error instanceof BudgetUnavailableError)) {
         throw error;

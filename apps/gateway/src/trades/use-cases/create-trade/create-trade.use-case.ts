@@ -14,7 +14,7 @@ import { GatewayOutbox } from '../../outbox/gateway-outbox';
 import { CreateTradeTransaction, type SqlValue } from './create-trade.transaction';
 import { resolveIdempotencyKey } from './idempotency-key';
 import { readReplay } from './trade-replay';
-import { RateBudgets } from './rate-budgets';
+import { RateBudgets, type GrantedBudgets } from './rate-budgets';
 import { assertCoherentTerms, legsOf } from './trade-terms.validation';
 
 /** A trade the create answers with: new, or the one its idempotency key already made. */
@@ -232,7 +232,7 @@ export class CreateTradeUseCase {
     request: CreateTradeRequest,
     legs: ReturnType<typeof legsOf>,
     capGroup: string,
-    budget: { rateBudget: number; hedgeRateBudget: number | null },
+    budget: GrantedBudgets,
   ): Record<string, SqlValue> {
     return {
       id,
@@ -258,6 +258,8 @@ export class CreateTradeUseCase {
       status: 'pending',
       rate_budget: budget.rateBudget,
       hedge_rate_budget: budget.hedgeRateBudget,
+      budget_version: budget.version,
+      hedge_budget_version: budget.hedgeVersion,
       quote_mode: request.quote_mode ?? 'default',
       worst_spread: request.worst_spread ?? null,
       fast_move_guard: request.fast_move_guard ?? null,

@@ -1,3 +1,15 @@
+/**
+ * A new trade's shares, and the budget store's version of each: the trade row
+ * keeps them, so its accounts' rows show its budgets only once they are at
+ * least as new as its grant (trade_budgets).
+ */
+export interface GrantedBudgets {
+  rateBudget: number;
+  hedgeRateBudget: number | null;
+  version: number;
+  hedgeVersion: number;
+}
+
 /** The gateway's view of the budget service: rule 7 and giving shares back. */
 export abstract class RateBudgets {
   /** Throws AppError rate_budget_exhausted (429) or service_unavailable (503, reason names what is down). */
@@ -6,7 +18,7 @@ export abstract class RateBudgets {
     maker: { venue: string; wallet: string };
     hedge: { venue: string; wallet: string };
     correlationId: string;
-  }): Promise<{ rateBudget: number; hedgeRateBudget: number | null }>;
+  }): Promise<GrantedBudgets>;
 
   /** Best effort: the budget service also sweeps holders whose trade is gone or terminal. */
   abstract release(tradeId: string, reason: 'create_failed' | 'canceled'): Promise<void>;

@@ -13,7 +13,7 @@ import type { CreateTradeRequest } from '../../dto/create-trade.request';
 import { GatewayOutbox } from '../../outbox/gateway-outbox';
 import { CreateTradeTransaction, type SqlValue } from './create-trade.transaction';
 import { resolveIdempotencyKey } from './idempotency-key';
-import { readReplay } from './trade-replay';
+import { readExistingReplay, readReplay } from './trade-replay';
 import { RateBudgets, type GrantedBudgets } from './rate-budgets';
 import { assertCoherentTerms, legsOf } from './trade-terms.validation';
 
@@ -108,7 +108,11 @@ export class CreateTradeUseCase {
     // A replay found under the lock leaves the transaction open: rolled back, lock released.
     await transaction.close(outcome === null);
     if (outcome === null) {
-      return await this.existingTrade(principal.userId, idempotencyKey);
+      return await readExistingReplay(
+        postgresPool(this.dataSource),
+        principal.userId,
+        idempotencyKey,
+      );
     }
     this.outbox.publishCommitted(outcome.startCommand);
     return outcome.created;
@@ -213,15 +217,6 @@ export class CreateTradeUseCase {
 
   private replay(userId: string, idempotencyKey: string): Promise<CreateTradeOutcome | null> {
     return readReplay(postgresPool(this.dataSource), userId, idempotencyKey);
-  }
-
-  /** The replay of a key whose trade was found under the lock (trades are never deleted). */
-  private async existingTrade(userId: string, idempotencyKey: string): Promise<CreateTradeOutcome> {
-    const replay = await this.replay(userId, idempotencyKey);
-    if (!replay) {
-      throw new Error(`the trade of idempotency key ${idempotencyKey} is gone`);
-    }
-    return replay;
   }
 
   /** The row's columns; everything else takes the table's defaults. */

@@ -44,3 +44,16 @@ export async function readReplay(
       }
     : null;
 }
+
+/** The replay of a key whose trade was found under the create's lock (trades are never deleted). */
+export async function readExistingReplay(
+  pool: Pool,
+  userId: string,
+  idempotencyKey: string,
+): Promise<CreateTradeOutcome> {
+  const replay = await readReplay(pool, userId, idempotencyKey);
+  if (!replay) {
+    throw new Error(`the trade of idempotency key ${idempotencyKey} is gone`);
+  }
+  return replay;
+}

@@ -139,9 +139,29 @@ function tradeRecordOf(row: TradeEntity): TradeRecord {
 export class TradeReader {
   constructor(private readonly db: DataSource) {}
 
+  /**
+   * The trade with its budgets as they are now (`trade_budgets`: a live
+   * trade's are its accounts' current shares), not the grant its row was
+   * created with: a worker taking a trade over hours later must not start
+   * spending at a share the account has since re-divided.
+   */
   async load(tradeId: string): Promise<LoadedTrade> {
-    const row = await this.db.getRepository(TradeEntity).findOneByOrFail({ id: tradeId });
-    return loadedTradeOf(row);
+    const [row, budgets] = await Promise.all([
+      this.db.getRepository(TradeEntity).findOneByOrFail({ id: tradeId }),
+      this.db.query(
+        'SELECT rate_budget, hedge_rate_budget FROM trade_budgets WHERE trade_id = $1',
+        [tradeId],
+      ) as Promise<Array<{ rate_budget: number; hedge_rate_budget: number | null }>>,
+    ]);
+    const [current] = budgets;
+    return loadedTradeOf(
+      current
+        ? Object.assign(row, {
+            rateBudget: current.rate_budget,
+            hedgeRateBudget: current.hedge_rate_budget,
+          })
+        : row,
+    );
   }
 
   async amendableTerms(tradeId: string): Promise<AmendableTerms & { cancelRequested: boolean }> {

@@ -109,6 +109,18 @@ describe('Kubernetes manifests', () => {
       }
     });
 
+    it("serves the console from where the image's build puts it", () => {
+      const gateway = named('Deployment', 'gateway');
+      const env = Object.fromEntries(
+        gateway.spec.template.spec.containers[0].env.map((entry: any) => [entry.name, entry.value]),
+      );
+      // deploy/Dockerfile: WORKDIR /app, dist/ copied whole; tools/build.mjs: dist/apps/console.
+      expect(env['CONSOLE_DIR']).toBe('/app/dist/apps/console');
+      expect(readFileSync(join(ROOT, 'deploy/Dockerfile'), 'utf8')).toMatch(
+        /WORKDIR \/app[\s\S]*COPY --from=build \/app\/dist \.\/dist/,
+      );
+    });
+
     it("gives a worker longer to stop than its trades' hand-over", () => {
       const worker = named('Deployment', 'worker');
       const env = Object.fromEntries(

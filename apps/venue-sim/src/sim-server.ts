@@ -168,6 +168,9 @@ function createSimServer(
   });
   server.keepAliveTimeout = 60_000;
   server.on('upgrade', (request, socket, head) => {
+    // An upgrade's socket is ours from here, errors included: a client that resets while its
+    // upgrade is refused (or answered) must not take the simulator down.
+    socket.on('error', () => socket.destroy());
     if (!dialects.handleUpgrade(request, socket, head)) {
       hub.handleUpgrade(request, socket, head);
     }

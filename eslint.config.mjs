@@ -113,8 +113,7 @@ export default tseslint.config(
             // Clients of our own services over NATS (budget-client).
             { sourceTag: 'type:client', onlyDependOnLibsWithTags: FOUNDATION },
             { sourceTag: 'type:persistence', onlyDependOnLibsWithTags: FOUNDATION },
-            // The budget store in Redis (its scripts and keys): the budget service and the
-            // gateway's reserve share it.
+            // The budget store in Redis: its scripts, keys and replies (the budget service's).
             { sourceTag: 'type:store', onlyDependOnLibsWithTags: [...FOUNDATION, 'type:client'] },
             // Auth reads API keys from the database.
             {

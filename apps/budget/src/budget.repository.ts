@@ -21,7 +21,6 @@ import {
   type AccountState,
   type AccountTerms,
   type HeldTrade,
-  type LuaScript,
   type RebalanceOutcome,
   type RebuildPlan,
   type ReleaseOutcome,
@@ -42,7 +41,7 @@ export class BudgetRepository {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
 
   async isReady(): Promise<boolean> {
-    return (await this.guard(() => this.redis.exists(KEYS.ready))) === 1;
+    return (await guardRedis(() => this.redis.exists(KEYS.ready))) === 1;
   }
 
   reserve(
@@ -70,7 +69,8 @@ export class BudgetRepository {
       if (held.hedge) {
         accounts.push(['hedge', held.hedge]);
       }
-      const reply = await this.script(
+      const reply = await runScript(
+        this.redis,
         SCRIPTS.release,
         [...tradeKeys(tradeId), ...accounts.flatMap(([, a]) => [KEYS.account(a), KEYS.holders(a)])],
         [tradeId, ...accounts.flatMap(([role, a]) => [role, a.venue, a.wallet])],
@@ -101,7 +101,7 @@ export class BudgetRepository {
       return { kind: 'not_found' };
     }
     const accounts = held.hedge ? [held.maker, held.hedge] : [held.maker];
-    const states = await this.guard(() =>
+    const states = await guardRedis(() =>
       this.redis.multi(accounts.map((a) => ['hmget', KEYS.account(a), 'share', 'seq'])).exec(),
     );
     const shares = accounts.map((account, i): HolderShare | null => {
@@ -118,7 +118,7 @@ export class BudgetRepository {
   }
 
   async readAccount(account: BudgetAccount): Promise<AccountLookup> {
-    const results = await this.guard(() =>
+    const results = await guardRedis(() =>
       this.redis
         .multi()
         .exists(KEYS.ready)
@@ -148,11 +148,11 @@ export class BudgetRepository {
 
   /** Every trade holding budget, with when it reserved (for the orphan grace period). */
   async listHeldTrades(): Promise<HeldTrade[]> {
-    const ids = await this.guard(() => this.redis.zrange(KEYS.trades, 0, -1));
+    const ids = await guardRedis(() => this.redis.zrange(KEYS.trades, 0, -1));
     if (ids.length === 0) {
       return [];
     }
-    const hashes = await this.guard(() =>
+    const hashes = await guardRedis(() =>
       this.redis.multi(ids.map((id) => ['hgetall', KEYS.trade(id)])).exec(),
     );
     return ids.flatMap((tradeId, i) => {
@@ -162,7 +162,7 @@ export class BudgetRepository {
   }
 
   async listAccounts(): Promise<BudgetAccount[]> {
-    const ids = await this.guard(() => this.redis.smembers(KEYS.accounts));
+    const ids = await guardRedis(() => this.redis.smembers(KEYS.accounts));
     return ids.flatMap((id) => {
       const separator = id.indexOf(':');
       const venue = id.slice(0, separator);
@@ -171,7 +171,8 @@ export class BudgetRepository {
   }
 
   async rebalance(terms: AccountTerms): Promise<RebalanceOutcome> {
-    const reply = await this.script(
+    const reply = await runScript(
+      this.redis,
       SCRIPTS.rebalance,
       [KEYS.ready, KEYS.version, KEYS.account(terms), KEYS.holders(terms)],
       [terms.limit, terms.min],
@@ -194,7 +195,7 @@ export class BudgetRepository {
     // Leftovers of an earlier state (the marker alone may have been lost) go first.
     const [accountIds, tradeIds] = await Promise.all([
       this.listAccounts(),
-      this.guard(() => this.redis.zrange(KEYS.trades, 0, -1)),
+      guardRedis(() => this.redis.zrange(KEYS.trades, 0, -1)),
     ]);
     const stale = [
       ...accountIds.flatMap((a) => [KEYS.account(a), KEYS.holders(a)]),
@@ -210,7 +211,7 @@ export class BudgetRepository {
       ...plan.trades.map((t) => KEYS.trade(t.tradeId)),
     ];
     const encoded = encodeRebuildPlan(plan, stale.length);
-    const [status] = await this.script(SCRIPTS.rebuild, keys, [nowMs, encoded]);
+    const [status] = await runScript(this.redis, SCRIPTS.rebuild, keys, [nowMs, encoded]);
     if (status !== 'rebuilt' && status !== 'already') {
       throw unexpected('rebuild', status);
     }
@@ -219,16 +220,16 @@ export class BudgetRepository {
 
   /** A lease other replicas respect: only one sweeps or rebuilds at a time. */
   async tryLock(name: string, owner: string, ttlMs: number): Promise<boolean> {
-    const set = await this.guard(() => this.redis.set(KEYS.lock(name), owner, 'PX', ttlMs, 'NX'));
+    const set = await guardRedis(() => this.redis.set(KEYS.lock(name), owner, 'PX', ttlMs, 'NX'));
     return set === 'OK';
   }
 
   async unlock(name: string, owner: string): Promise<void> {
-    await this.guard(() => this.redis.eval(UNLOCK, 1, KEYS.lock(name), owner));
+    await guardRedis(() => this.redis.eval(UNLOCK, 1, KEYS.lock(name), owner));
   }
 
   private async readHeldTrade(tradeId: string): Promise<HeldTrade | null | 'not_ready'> {
-    const results = await this.guard(() =>
+    const results = await guardRedis(() =>
       this.redis.multi().exists(KEYS.ready).hgetall(KEYS.trade(tradeId)).exec(),
     );
     if (execResult<number>(results, 0) === 0) {
@@ -236,13 +237,5 @@ export class BudgetRepository {
     }
     const hash = execResult<Record<string, string>>(results, 1);
     return hash['maker_venue'] ? toHeldTrade(tradeId, hash) : null;
-  }
-
-  private script(script: LuaScript, keys: string[], args: Array<string | number>) {
-    return runScript(this.redis, script, keys, args);
-  }
-
-  private guard<T>(operation: () => Promise<T>): Promise<T> {
-    return guardRedis(operation);
   }
 }

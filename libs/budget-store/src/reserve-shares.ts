@@ -40,8 +40,7 @@ export const tradeKeys = (tradeId: string): string[] => [
 /**
  * A trade's shares on its maker account and, where the hedge venue shares its
  * limit, its hedge account: reserve.lua, all or nothing, atomic against every
- * other reserve and release, whoever runs it (the budget service, or the
- * gateway inside a create). `force` adopts a live trade without the minimum.
+ * other reserve and release. `force` adopts a live trade without the minimum.
  */
 export async function reserveShares(
   redis: Redis,

@@ -7,11 +7,11 @@ import {
   type AccountChange,
 } from '@sts/budget-store';
 import type { BudgetAccount, BudgetChangeCause } from '@sts/contracts';
-import { AccountShareWriter, postgresPool } from '@sts/persistence';
 import type { Logger, NatsConnection } from '@sts/platform';
 import type { DataSource } from 'typeorm';
 import { BudgetRepository } from '../budget.repository';
 import { BudgetSettings } from '../config/budget.settings';
+import { AccountShareWriter } from './account-share-writer';
 import { BUDGET_SETTINGS, DATA_SOURCE, LOGGER, NATS } from '../tokens';
 
 export interface Tracing {
@@ -37,7 +37,7 @@ export class SharePropagation implements BeforeApplicationShutdown {
     private readonly repository: BudgetRepository,
     @Inject(DATA_SOURCE) dataSource: DataSource,
   ) {
-    this.rowWriter = new AccountShareWriter(() => postgresPool(dataSource), {
+    this.rowWriter = new AccountShareWriter(dataSource, {
       resolve: async (account) => {
         const lookup = await this.repository.readAccount(account as BudgetAccount);
         return lookup.kind === 'found' ? lookup.state : null;

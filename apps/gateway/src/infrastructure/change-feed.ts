@@ -133,16 +133,15 @@ export class ChangeFeed {
       },
       (error: unknown) => {
         // A fence that timed out or failed leaves the connection in doubt: start over.
-        const waiting = isReadTimeout(error) ? this.queued : undefined;
-        if (waiting) {
-          this.queued = undefined;
+        if (!isReadTimeout(error)) {
+          this.lost(client);
+          return false;
         }
+        const waiting = this.queued;
+        this.queued = undefined;
         this.lost(client);
-        if (isReadTimeout(error)) {
-          waiting?.reject(error);
-          throw error;
-        }
-        return false;
+        waiting?.reject(error);
+        throw error;
       },
     );
     this.inFlight = { number, done };

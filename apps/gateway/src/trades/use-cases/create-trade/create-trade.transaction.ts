@@ -1,6 +1,6 @@
 import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import type { DataSource } from 'typeorm';
-import { postgresPool } from '@sts/persistence';
+import { postgresPool, type CommittedRow } from '@sts/persistence';
 
 /**
  * The create's transaction in two round trips. Parameters cannot carry
@@ -95,16 +95,13 @@ export class CreateTradeTransaction {
   }
 
   /** One round trip: the trade row, its start command in the outbox, commit. */
-  async insertAndCommit(
-    trade: Record<string, SqlValue>,
-    outbox: { subject: string; messageId: string; payload: string },
-  ): Promise<void> {
+  async insertAndCommit(trade: Record<string, SqlValue>, outbox: CommittedRow): Promise<void> {
     const columns = Object.keys(trade);
     await this.client.query(`
       INSERT INTO trades (${columns.join(', ')})
         VALUES (${columns.map((column) => literal(trade[column])).join(', ')});
       INSERT INTO outbox (subject, message_id, payload)
-        VALUES (${literal(outbox.subject)}, ${literal(outbox.messageId)}, ${literal(outbox.payload)})
+        VALUES (${literal(outbox.subject)}, ${literal(outbox.message_id)}, ${literal(JSON.stringify(outbox.payload))})
         ON CONFLICT (message_id) DO NOTHING;
       COMMIT;
     `);

@@ -158,11 +158,7 @@ export class CreateTradeUseCase {
       budget,
     );
     const startCommand = this.startCommand(tradeId, userId, context);
-    await transaction.insertAndCommit(row, {
-      subject: startCommand.subject,
-      messageId: startCommand.message_id,
-      payload: JSON.stringify(startCommand.payload),
-    });
+    await transaction.insertAndCommit(row, startCommand);
     return {
       created: {
         kind: 'created',

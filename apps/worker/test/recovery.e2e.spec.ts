@@ -19,6 +19,8 @@ describe('a worker that dies, a worker that stops', () => {
     await harness.start({ workers: 0 });
   });
 
+  afterEach(() => harness.stopWorkers());
+
   afterAll(() => harness.stop());
 
   it('kill -9 with a fill unhedged: another worker recovers it, hedges the fill and quotes on', async () => {
@@ -37,6 +39,12 @@ describe('a worker that dies, a worker that stops', () => {
     await harness.waitForEvent(trader, tradeId, 'hedge_sent');
     await first.kill();
     await harness.sim.rejectNext('paradex', 0);
+    // What the dead worker left on the book is what the recovery must take off it: its
+    // maker order, unless a hedge answer slower than 250 ms (a loaded machine) put the
+    // hedge in doubt and had the worker pull it first.
+    const leftResting = (
+      await harness.sim.accountOrders('hyperliquid', trader.wallet, { status: 'open' })
+    ).orders.length;
     expect(await harness.sim.fillsOf('paradex', trader.wallet)).toEqual([]);
 
     const second = await harness.spawnWorker();
@@ -50,10 +58,14 @@ describe('a worker that dies, a worker that stops', () => {
     expect(recovery.worker_id).toBe(second.workerId);
     expect(recovery.data).toEqual({
       previous_worker_id: first.workerId,
-      open_orders_canceled: 1,
+      open_orders_canceled: leftResting,
       fills_reconciled: 0,
       rehedged_size: '0.004',
     });
+    const dead = (await harness.sim.accountOrders('hyperliquid', trader.wallet)).orders.find(
+      (venueOrder) => venueOrder.order_id === order.orderId,
+    );
+    expect(dead?.status).toBe('canceled');
     const byWorker = new Set(events.map((event) => event.worker_id));
     expect(byWorker).toEqual(new Set([first.workerId, second.workerId]));
     // The venues agree: what the maker bought, the hedge sold.

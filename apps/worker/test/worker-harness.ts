@@ -151,14 +151,23 @@ export class WorkerHarness {
     return worker.start();
   }
 
-  async stop(): Promise<void> {
-    for (const worker of this.processes.splice(0)) {
+  /**
+   * Every replica the spec started, gone: a spec that fails half-way leaves
+   * none behind to take the next spec's trades.
+   */
+  async stopWorkers(): Promise<void> {
+    for (const worker of this.processes) {
       await worker.kill().catch(() => undefined);
     }
-    removeWorkerScratch();
     for (const worker of this.workers.splice(0)) {
       await worker.close().catch(() => undefined);
     }
+  }
+
+  async stop(): Promise<void> {
+    await this.stopWorkers();
+    this.processes.splice(0);
+    removeWorkerScratch();
     for (const client of this.clients.values()) {
       await client.close();
     }

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { eventually } from './eventually';
 
@@ -17,20 +17,24 @@ export function removeWorkerScratch(): void {
 }
 
 /**
- * Builds the workspace (swc, about a second) and copies dist/ to a private
- * directory under tmp/, so another engineer's rebuild cannot pull the files
- * from under a running worker. Module resolution still finds node_modules
- * from there (tmp/ sits in the repository).
+ * Builds the workspace (swc, about a second) into a private directory under
+ * tmp/, so neither another spec's build nor an engineer's rebuild of dist/
+ * can pull the files from under a running worker (copying dist/ while
+ * another spec process swapped in its build lost files). Module resolution
+ * still finds node_modules from there (tmp/ sits in the repository).
  */
 export function buildWorker(): string {
   if (builtMain) {
     return builtMain;
   }
-  execFileSync(process.execPath, [join(ROOT, 'tools/build.mjs'), '--quiet'], { cwd: ROOT });
   mkdirSync(join(ROOT, 'tmp'), { recursive: true });
   const copy = mkdtempSync(join(ROOT, 'tmp', 'worker-dist-'));
   scratch.push(copy);
-  cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true });
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'tools/build.mjs'), '--quiet', '--out', join(copy, 'dist')],
+    { cwd: ROOT },
+  );
   const main = join(copy, 'dist/apps/worker/src/main.js');
   if (!existsSync(main)) {
     throw new Error(`worker build missing ${main}`);

@@ -187,6 +187,22 @@ describe('fuzzing every gateway route', () => {
       auth: 'public',
       query: () => ({ exchanges: 'hyperliquid,paradex', min_exchanges: '1' }),
     },
+    {
+      // Read from the paper venues' books: a case that stays valid is a 200 (or a venue's 503).
+      name: 'spread',
+      method: 'GET',
+      path: '/api/v1/markets/:market/spread',
+      auth: 'public',
+      params: () => ({ market: 'BTC' }),
+      query: () => ({
+        long_exchange: 'hyperliquid',
+        short_exchange: 'paradex',
+        maker_leg: 'short',
+        spread_type: 'bps',
+        target_spread: '5',
+        spread_condition: 'gte',
+      }),
+    },
     { name: 'maintenance', method: 'GET', path: '/api/v1/maintenance', auth: 'public' },
     { name: 'wallets', method: 'GET', path: '/api/v1/wallets', auth: 'either' },
     { name: 'credentials', method: 'GET', path: '/api/v1/credentials', auth: 'either' },
@@ -317,7 +333,18 @@ describe('fuzzing every gateway route', () => {
     fc.record({
       kind: fc.constant('query' as const),
       key: fc.oneof(
-        fc.constantFrom('after_sequence', 'limit', 'exchanges', 'min_exchanges'),
+        fc.constantFrom(
+          'after_sequence',
+          'limit',
+          'exchanges',
+          'min_exchanges',
+          'long_exchange',
+          'short_exchange',
+          'maker_leg',
+          'spread_type',
+          'target_spread',
+          'spread_condition',
+        ),
         hostileKey,
       ),
       value: fc.oneof(

@@ -150,6 +150,7 @@ async function createTradeFleet(
     clock: monotonicClock,
     scheduler: venues.scheduler,
     coalescer: venues.coalescer,
+    answerTimes: venues.answerTimes,
     metrics,
     logger,
     haltFor: (haltedVenues) => maintenance.haltFor(haltedVenues),

@@ -9,6 +9,7 @@ import type { WorkerMetrics } from './metrics/worker-metrics';
 import { StepScheduler } from './trade-runner/step-scheduler';
 import { AccountSessions } from './venue-sessions/account-sessions';
 import { MarketData } from './venue-sessions/market-data';
+import { VenueAnswerTimes } from './venue-sessions/venue-answer-times';
 import { VenueClientFactory } from './venue-sessions/venue-client-factory';
 
 /** What a started worker must close, in the reverse of the order it was opened. */
@@ -56,6 +57,7 @@ export async function openStores(
 
 export interface Venues {
   coalescer: FrameCoalescer;
+  answerTimes: VenueAnswerTimes;
   accounts: AccountSessions;
   scheduler: StepScheduler;
   marketData: MarketData;
@@ -74,12 +76,14 @@ export function openVenues(
   closers: Closers,
 ): Venues {
   const coalescer = new FrameCoalescer();
+  const answerTimes = new VenueAnswerTimes();
   const factory = new VenueClientFactory(
     config.venues,
     { ...env, VENUE_SIM_URL: config.settings.venueSimUrl },
     logger,
     coalescer,
     metrics,
+    answerTimes,
   );
   const accounts = new AccountSessions(factory, logger);
   closers.push(() => accounts.closeAll());
@@ -88,5 +92,5 @@ export function openVenues(
     scheduler.burst(deliver),
   );
   closers.push(() => marketData.closeAll());
-  return { coalescer, accounts, scheduler, marketData };
+  return { coalescer, answerTimes, accounts, scheduler, marketData };
 }

@@ -140,6 +140,38 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
     }
   });
 
+  it('a slow hedge venue is not a hanging one: once its pace is known, a hedge answered in 600 ms leaves the maker order resting', async () => {
+    // Every paradex request and message takes 300 ms (an order's answer about 600 ms), as a
+    // live venue across the internet may.
+    await harness.sim.setLatency('paradex', 300);
+    try {
+      const { trader, tradeId, order } = await restingTrade(harness, '0.01');
+      // The first hedge teaches the worker the venue's pace (the maker order may come down meanwhile).
+      await harness.takeFromMaker(order, '0.003');
+      await harness.waitForEvent(trader, tradeId, 'hedge_outcome', 1, 10_000);
+      const resting = await harness.waitForMakerOrder(trader, 'hyperliquid');
+      await harness.takeFromMaker(resting, '0.003');
+      await harness.waitForEvent(trader, tradeId, 'hedge_outcome', 2, 10_000);
+
+      const events = await harness.events(trader, tradeId);
+      const sent = events.filter((e) => e.event_type === 'hedge_sent')[1];
+      const filled = events.filter((e) => e.event_type === 'hedge_filled')[1];
+      // The second IOC went unanswered far longer than the 250 ms that suits the paper venues...
+      expect(Date.parse(filled.created_at) - Date.parse(sent.created_at)).toBeGreaterThan(400);
+      // ... and the maker order was not taken down for it: it rests at the venue, filled as taken.
+      const atVenue = (await harness.sim.accountOrders('hyperliquid', trader.wallet)).orders.find(
+        (o) => o.order_id === resting.orderId,
+      );
+      expect([
+        atVenue?.status,
+        new Big(atVenue!.filled_size).minus(resting.filledSize).toFixed(),
+      ]).toEqual(['partially_filled', '0.003']);
+      expect(await venueFilled(trader, 'paradex')).toBe('0.006');
+    } finally {
+      await harness.sim.setLatency('paradex', 0);
+    }
+  });
+
   it('a hedge IOC held past its lifetime is refused by the venue, settled and retried in time', async () => {
     const { trader, tradeId, order } = await restingTrade(harness, '0.004');
     // Held 2 s before the engine sees it: past its lifetime (a quarter of hedge_timeout_ms).

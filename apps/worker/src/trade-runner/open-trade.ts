@@ -8,6 +8,7 @@ import { Hedger } from './hedging/hedger';
 import { MakerOrders } from './quoting/maker-orders';
 import type { TradeBudget } from './trade-budget';
 import type { TradeLegs } from './trade-legs';
+import type { TradeServices } from './trade-state';
 
 /** A trade whose venues are open: its legs, its hedging and its maker orders. */
 export interface OpenTrade {
@@ -34,6 +35,7 @@ export interface OpenTradeInputs {
   epoch: string;
   record: TradeRecord;
   venues: VenueRegistry;
+  answerTimes: TradeServices['answerTimes'];
   budget: TradeBudget;
   clock: MonotonicClock;
   signal: AbortSignal;
@@ -56,6 +58,7 @@ export function openTrade(
       leg: hedgeMarket,
       side: hedgeSide(record.makerLeg),
       timeoutMs: inputs.venues[record.hedgeExchange].hedgeTimeoutMs,
+      answerExpectedMs: () => inputs.answerTimes.expectedMs(record.hedgeExchange),
     },
     market: legs.market,
     coarserTickSize: makerMarket.rules.tickSize.gt(hedgeMarket.rules.tickSize)

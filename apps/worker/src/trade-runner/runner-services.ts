@@ -11,6 +11,7 @@ import type { TradeReader } from '../trades/trade-record';
 import type { StepScheduler } from './step-scheduler';
 import type { AccountSessions } from '../venue-sessions/account-sessions';
 import type { MarketData } from '../venue-sessions/market-data';
+import type { VenueAnswerTimes } from '../venue-sessions/venue-answer-times';
 
 /**
  * Why a trade's venues are off limits: an operator's maintenance flag, the
@@ -40,6 +41,8 @@ export interface RunnerServices {
   scheduler: StepScheduler;
   /** Holds a burst's order frames briefly so one account's re-quotes share a write. */
   coalescer: FrameCoalescer;
+  /** How long each venue takes to answer: a hedge's bound for an unanswered IOC. */
+  answerTimes: Pick<VenueAnswerTimes, 'expectedMs'>;
   metrics: WorkerMetrics;
   logger: Logger;
   /** The halt in force for a trade on these venues, or null. */

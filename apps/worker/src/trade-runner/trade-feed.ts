@@ -29,7 +29,7 @@ export class TradeFeed {
     if (reference) {
       trade.guard.prime(this.services.clock.now(), reference);
     }
-    const { clock, metrics, venues } = this.services;
+    const { clock, metrics, venues, answerTimes } = this.services;
     return openTrade(
       legs,
       {
@@ -37,6 +37,7 @@ export class TradeFeed {
         epoch: trade.epoch,
         record: trade.record,
         venues,
+        answerTimes,
         budget: trade.budget,
         clock,
         signal: trade.abort.signal,

@@ -20,6 +20,7 @@ import type { VenueRegistry } from '@sts/domain';
 import type { FrameCoalescer } from '@sts/venues';
 import type { MonotonicClock } from '../clock';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
+import type { VenueAnswerTimes } from '../venue-sessions/venue-answer-times';
 import type { TradeReader } from '../trades/trade-record';
 import type { Halt } from './runner-services';
 import type { StepScheduler } from './step-scheduler';
@@ -33,6 +34,8 @@ export interface TradeServices {
   clock: MonotonicClock;
   metrics: TradeMetrics;
   coalescer: Pick<FrameCoalescer, 'whenSent'>;
+  /** How long each venue takes to answer: a hedge's bound for an unanswered IOC. */
+  answerTimes: Pick<VenueAnswerTimes, 'expectedMs'>;
   reader: Pick<TradeReader, 'amendableTerms'>;
   venues: VenueRegistry;
   scheduler: Pick<StepScheduler, 'schedule'>;

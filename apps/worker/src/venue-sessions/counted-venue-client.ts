@@ -1,4 +1,6 @@
-import { RateLimitedError, type VenueClient } from '@sts/venues';
+import { performance } from 'node:perf_hooks';
+import { isVenueError, RateLimitedError, VenueNetworkError, type VenueClient } from '@sts/venues';
+import type { VenueAnswerTimes } from './venue-answer-times';
 
 /** The VenueClient methods that are requests against the account's rate limit. */
 const REQUESTS = [
@@ -14,6 +16,9 @@ const REQUESTS = [
   'balances',
 ] as const satisfies ReadonlyArray<keyof VenueClient>;
 
+/** Not timed: a client may answer the market list from what it loaded before. */
+const UNTIMED: ReadonlySet<string> = new Set(['markets']);
+
 /** The counts of one venue's requests of one operation (labels resolved once, not per request). */
 export interface VenueRequestCount {
   request(): void;
@@ -28,26 +33,36 @@ export interface VenueRequestCounter {
  * The client with its requests counted per venue and operation, and the
  * venue's 429s (RateLimitedError) too. The count is one increment before the
  * call goes through unchanged (the hedge's IOC is sent in the same tick); a
- * refusal is counted from a listener on the same promise.
+ * refusal is counted from a listener on the same promise, and so is the time
+ * the venue took to answer (`answers`: a refusal is an answer, a request that
+ * failed without one is not).
  */
 export function countedVenueClient(
   client: VenueClient,
   exchange: string,
   counter: VenueRequestCounter,
+  answers?: VenueAnswerTimes,
 ): VenueClient {
   const counted = new Map<PropertyKey, unknown>();
   for (const operation of REQUESTS) {
     const call = (client[operation] as (...args: unknown[]) => Promise<unknown>).bind(client);
     const count = counter.venueRequestCount(exchange, operation);
-    const onRefusal = (error: unknown): void => {
-      if (error instanceof RateLimitedError) {
-        count.rateLimited();
-      }
-    };
+    const timed = UNTIMED.has(operation) ? undefined : answers;
     counted.set(operation, (...args: unknown[]) => {
       count.request();
+      const sentAt = performance.now();
       const answer = call(...args);
-      answer.catch(onRefusal);
+      answer.then(
+        () => timed?.record(exchange, performance.now() - sentAt),
+        (error: unknown) => {
+          if (error instanceof RateLimitedError) {
+            count.rateLimited();
+          }
+          if (isVenueError(error) && !(error instanceof VenueNetworkError)) {
+            timed?.record(exchange, performance.now() - sentAt);
+          }
+        },
+      );
       return answer;
     });
   }

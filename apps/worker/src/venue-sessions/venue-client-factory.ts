@@ -7,6 +7,7 @@ import {
   type VenueClient,
 } from '@sts/venues';
 import { countedVenueClient, type VenueRequestCounter } from './counted-venue-client';
+import type { VenueAnswerTimes } from './venue-answer-times';
 
 /** Builds the VenueClient of one venue account by the venue's registry mode (paper or live). */
 export class VenueClientFactory {
@@ -18,6 +19,8 @@ export class VenueClientFactory {
     private readonly coalescer?: FrameCoalescer,
     /** Counts every venue request and 429 (the worker's metrics). */
     private readonly counter?: VenueRequestCounter,
+    /** How long each venue takes to answer (the hedge's bound for an unanswered IOC). */
+    private readonly answers?: VenueAnswerTimes,
   ) {}
 
   mode(venue: VenueId): 'paper' | 'live' {
@@ -30,13 +33,15 @@ export class VenueClientFactory {
     credential: StoredVenueCredential,
     options: { bookDepth?: number } = {},
   ): Promise<VenueClient> {
-    const { counter } = this;
+    const { counter, answers } = this;
     const client = createVenueClient(this.venues[venue], credential, {
       env: this.env,
       logger: this.logger,
       ...(this.coalescer ? { coalescer: this.coalescer } : {}),
       ...options,
     });
-    return counter ? client.then((made) => countedVenueClient(made, venue, counter)) : client;
+    return counter
+      ? client.then((made) => countedVenueClient(made, venue, counter, answers))
+      : client;
   }
 }

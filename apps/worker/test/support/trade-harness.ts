@@ -15,6 +15,7 @@ import { TradeBudget } from '../../src/trade-runner/trade-budget';
 import type { BookHandlers, TradeLegs } from '../../src/trade-runner/trade-legs';
 import { TradeState, type TradeWrites } from '../../src/trade-runner/trade-state';
 import type { AmendableTerms, TradeRecord } from '../../src/trades/trade-record';
+import { MIN_ANSWER_EXPECTED_MS } from '../../src/venue-sessions/venue-answer-times';
 import { ScriptedVenue } from './scripted-venue';
 
 export const TRADE_ID = '5c0de000-0000-4000-8000-0000000000a1';
@@ -141,6 +142,7 @@ export async function activeTrade(
         recordRequoteHeld: () => undefined,
       },
       coalescer: { whenSent: (done: () => void) => done() },
+      answerTimes: { expectedMs: () => MIN_ANSWER_EXPECTED_MS },
       reader: { amendableTerms: () => Promise.resolve({ ...row.terms, cancelRequested: false }) },
       venues: { paradex: { hedgeTimeoutMs: HEDGE_TIMEOUT_MS } } as unknown as VenueRegistry,
       scheduler: {

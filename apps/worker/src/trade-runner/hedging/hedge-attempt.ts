@@ -30,12 +30,6 @@ import type { HedgeContext } from './hedge-context';
 const ATTEMPT_LIFETIME_SHARE = 0.25;
 const MIN_ATTEMPT_LIFETIME_MS = 250;
 
-/**
- * An IOC answers in milliseconds; one that has not after this long may be
- * stuck at a hanging venue, and the trade stops adding maker fills meanwhile.
- */
-export const HEDGE_ANSWER_EXPECTED_MS = 250;
-
 /** Pause before retrying a hedge for its remainder: short, the position is open meanwhile. */
 export const retryDelayMs = (attempt: number): number =>
   backoffDelay(attempt, { baseDelayMs: 25, maxDelayMs: 400 });

@@ -14,6 +14,8 @@ export interface HedgeVenue {
   side: Side;
   /** hedge_timeout_ms of the venue registry. */
   timeoutMs: number;
+  /** How long an IOC may go unanswered before the hedge's fate counts as in doubt (VenueAnswerTimes). */
+  answerExpectedMs(): number;
 }
 
 /** Everything a hedge needs from its trade. */

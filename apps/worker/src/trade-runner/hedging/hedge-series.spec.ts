@@ -11,6 +11,7 @@ import {
 import { iocAck, ScriptedVenue, venueOrder } from '../../../test/support/scripted-venue';
 import type { LogEntry } from '../../execution-log/log-entries';
 import type { MarketView } from '../market-view';
+import { VenueAnswerTimes } from '../../venue-sessions/venue-answer-times';
 import { Hedger } from './hedger';
 
 /**
@@ -34,7 +35,8 @@ interface Harness {
   reference: { value: Big };
 }
 
-function harness(options: { bucket?: TokenBucket } = {}): Harness {
+function harness(options: { bucket?: TokenBucket; answerTimes?: VenueAnswerTimes } = {}): Harness {
+  const answerTimes = options.answerTimes ?? new VenueAnswerTimes();
   const venue = new ScriptedVenue('paradex');
   const state: Harness = {
     venue,
@@ -58,6 +60,7 @@ function harness(options: { bucket?: TokenBucket } = {}): Harness {
       },
       side: 'sell',
       timeoutMs: HEDGE_TIMEOUT_MS,
+      answerExpectedMs: () => answerTimes.expectedMs('paradex'),
     },
     market: { hedgeReference: () => state.reference.value } as unknown as MarketView,
     coarserTickSize: new Big('0.1'),
@@ -274,6 +277,27 @@ describe('a hedge series', () => {
     await h.hedger.idle();
     expect(h.hedger.inDoubt).toBe(false);
     expect(h.doubtChanges).toBe(2);
+  });
+
+  it('on a venue that answers in 300 ms, an IOC is in doubt only when unanswered for twice that', async () => {
+    const answerTimes = new VenueAnswerTimes();
+    for (let i = 0; i < 10; i += 1) {
+      answerTimes.record('paradex', 300);
+    }
+    const h = harness({ answerTimes });
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.4'));
+    const ioc = h.venue.next('placeIoc');
+    await jest.advanceTimersByTimeAsync(300);
+    // A fixed 250 ms bound would have taken the maker order down here, on every hedge.
+    expect(h.hedger.inDoubt).toBe(false);
+    await jest.advanceTimersByTimeAsync(299);
+    expect(h.hedger.inDoubt).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(h.hedger.inDoubt).toBe(true);
+
+    ioc.answer(iocAck(ioc.args, '0.4'));
+    await h.hedger.idle();
+    expect(h.hedger.inDoubt).toBe(false);
   });
 
   it('a remainder below the venue minimum ends the hedge partial and waits for the next maker fill', async () => {

@@ -4,7 +4,6 @@ import { type OrderAck, type PlaceOrderRequest, type VenueOrder } from '@sts/ven
 import { type HedgeResult, type LogEntry } from '../../execution-log/log-entries';
 import type { HedgeContext } from './hedge-context';
 import {
-  HEDGE_ANSWER_EXPECTED_MS,
   hedgeAttemptRequest,
   lostIocFate,
   refusalOf,
@@ -113,13 +112,14 @@ export class HedgeSeries {
 
   private place(request: PlaceOrderRequest, reserved: Big, attempt: number): void {
     const placing = this.context.venue.client.placeIoc(request);
-    // The IOC is out: only now the timer that notices an answer overdue.
+    // The IOC is out: only now the timer that notices an answer overdue (twice the venue's
+    // usual answer time: an IOC unanswered then may be stuck at a hanging venue).
     const slowTimer = setTimeout(() => {
       const state = this.inFlight(attempt);
       if (state?.kind === 'at_venue') {
         this.enter({ ...state, overdue: true });
       }
-    }, HEDGE_ANSWER_EXPECTED_MS);
+    }, this.context.venue.answerExpectedMs());
     this.enter({ kind: 'at_venue', reserved, attempt, overdue: false, timedOut: false, slowTimer });
     placing.then(
       (ack) => this.onOrder(attempt, ack.order, ack),

@@ -12,6 +12,7 @@ import {
 } from '@sts/venues';
 import type { LogEntry } from '../../execution-log/log-entries';
 import type { MarketView } from '../market-view';
+import { MIN_ANSWER_EXPECTED_MS } from '../../venue-sessions/venue-answer-times';
 import { Hedger } from './hedger';
 
 /**
@@ -202,6 +203,7 @@ describe('hedging under lost answers, held requests and failed look-ups', () => 
             },
             side: 'sell',
             timeoutMs: HEDGE_TIMEOUT_MS,
+            answerExpectedMs: () => MIN_ANSWER_EXPECTED_MS,
           },
           market: { hedgeReference: () => new Big(100) } as unknown as MarketView,
           coarserTickSize: new Big('0.1'),

@@ -1,3 +1,5 @@
+import { LatencyRecorder } from '../metrics/latency-recorder';
+
 /** Below this, an unanswered IOC is never in doubt: the floor a venue on a LAN (the paper venues) gets. */
 export const MIN_ANSWER_EXPECTED_MS = 250;
 /** Above this, an unanswered IOC is in doubt however slowly its venue usually answers. */
@@ -5,30 +7,22 @@ export const MAX_ANSWER_EXPECTED_MS = 1_000;
 /** The answers a venue's estimate is taken over: the newest ones, so it follows the venue. */
 const WINDOW = 32;
 
-/** One venue's newest answer times (ms), a ring. */
+/** One venue's newest answer times (ms), and the bound they give (worked out once per new answer). */
 class AnswerWindow {
-  private readonly samples = new Float64Array(WINDOW);
-  private next = 0;
-  private filled = 0;
+  private readonly answers = new LatencyRecorder(WINDOW);
   private expected = MIN_ANSWER_EXPECTED_MS;
   private stale = false;
 
   record(ms: number): void {
-    this.samples[this.next] = ms;
-    this.next = (this.next + 1) % WINDOW;
-    this.filled = Math.min(this.filled + 1, WINDOW);
+    this.answers.record(ms);
     this.stale = true;
   }
 
-  /** Twice the 90th percentile of the window, within the bounds; worked out once per new answer. */
+  /** Twice the 90th percentile of the window, within the bounds. */
   expectedMs(): number {
     if (this.stale) {
-      const sorted = Array.from(this.samples.subarray(0, this.filled)).sort((a, b) => a - b);
-      const p90 = sorted[Math.min(sorted.length - 1, Math.ceil(0.9 * sorted.length) - 1)];
-      this.expected = Math.min(
-        MAX_ANSWER_EXPECTED_MS,
-        Math.max(MIN_ANSWER_EXPECTED_MS, Math.ceil(2 * p90)),
-      );
+      const bound = Math.ceil(2 * this.answers.percentile(90));
+      this.expected = Math.min(MAX_ANSWER_EXPECTED_MS, Math.max(MIN_ANSWER_EXPECTED_MS, bound));
       this.stale = false;
     }
     return this.expected;

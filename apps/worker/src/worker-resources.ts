@@ -77,6 +77,7 @@ export function openVenues(
 ): Venues {
   const coalescer = new FrameCoalescer();
   const answerTimes = new VenueAnswerTimes();
+  metrics.watchAnswerTimes(answerTimes);
   const factory = new VenueClientFactory(
     config.venues,
     { ...env, VENUE_SIM_URL: config.settings.venueSimUrl },

@@ -87,6 +87,10 @@ describe('worker metrics and readiness (maker on hyperliquid, hedge on paradex)'
       }),
     ).toBe(1);
     expect(valueOf(during, 'sts_worker_lease_acquisitions_total', { kind: 'fresh' })).toBe(1);
+    // The paper venues answer in milliseconds: a hedge is in doubt after the 250 ms floor.
+    for (const exchange of ['hyperliquid', 'paradex']) {
+      expect(valueOf(during, 'sts_worker_hedge_doubt_after_seconds', { exchange })).toBe(0.25);
+    }
     // Bounded labels: no trade id, no user id anywhere.
     expect(during).not.toContain(tradeId);
     expect(during).not.toContain(trader.userId);

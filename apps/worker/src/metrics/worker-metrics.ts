@@ -2,10 +2,12 @@ import type { Registry } from 'prom-client';
 import { createServiceRegistry } from '@sts/platform';
 import type { LogEntry } from '../execution-log/log-entries';
 import type { VenueRequestCount } from '../venue-sessions/counted-venue-client';
+import type { VenueAnswerTimes } from '../venue-sessions/venue-answer-times';
 import { LatencyRecorder } from './latency-recorder';
 import {
   hedgeSeries,
   type HedgeSeries,
+  registerHedgeDoubtGauge,
   registerHeldTradeGauges,
   registerVenueTotals,
   requoteSeries,
@@ -39,6 +41,7 @@ export class WorkerMetrics {
   requotesHeldByBudget = 0;
 
   private source: WorkerMetricsSource = { trades: () => [], maxTrades: 0, draining: () => false };
+  private answerTimes: Pick<VenueAnswerTimes, 'bounds'> = { bounds: () => [] };
   /** Every (hedge venue, market) seen, so a gauge goes back to 0 rather than vanishing. */
   private readonly exposureKeys = new Set<string>();
 
@@ -56,11 +59,17 @@ export class WorkerMetrics {
     registerVenueTotals(registers, this.venueCounts);
     this.handling = tradeHandlingSeries(registers);
     registerHeldTradeGauges(registers, () => this.source, this.exposureKeys);
+    registerHedgeDoubtGauge(registers, () => this.answerTimes.bounds());
   }
 
   /** Connects the scrape-time gauges to the worker's fleet. */
   attach(source: WorkerMetricsSource): void {
     this.source = source;
+  }
+
+  /** Connects the hedge-doubt gauge to the venues' answer times. */
+  watchAnswerTimes(answerTimes: Pick<VenueAnswerTimes, 'bounds'>): void {
+    this.answerTimes = answerTimes;
   }
 
   /** After the hedge is out: one ring write and one histogram observation. */

@@ -264,3 +264,21 @@ function registerExposureGauge(
     },
   });
 }
+
+/** Per venue that has answered: how long a hedge IOC may go unanswered before it is in doubt. */
+export function registerHedgeDoubtGauge(
+  registers: Registry[],
+  bounds: () => Array<{ venue: string; expectedMs: number }>,
+): void {
+  new Gauge<'exchange'>({
+    name: 'sts_worker_hedge_doubt_after_seconds',
+    help: "How long a hedge IOC may go unanswered on the venue before the trade takes its maker order down (twice the venue's usual answer time, 0.25 to 1 s)",
+    labelNames: ['exchange'],
+    registers,
+    collect() {
+      for (const { venue, expectedMs } of bounds()) {
+        this.set({ exchange: venue }, expectedMs / 1000);
+      }
+    },
+  });
+}

@@ -58,4 +58,9 @@ export class VenueAnswerTimes {
   expectedMs(venue: string): number {
     return this.windows.get(venue)?.expectedMs() ?? MIN_ANSWER_EXPECTED_MS;
   }
+
+  /** Every venue that has answered, with its bound (the worker's metrics). */
+  bounds(): Array<{ venue: string; expectedMs: number }> {
+    return [...this.windows].map(([venue, window]) => ({ venue, expectedMs: window.expectedMs() }));
+  }
 }

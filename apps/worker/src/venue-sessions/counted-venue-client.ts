@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { isVenueError, RateLimitedError, VenueNetworkError, type VenueClient } from '@sts/venues';
 import type { VenueAnswerTimes } from './venue-answer-times';
 

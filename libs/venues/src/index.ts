@@ -2,6 +2,7 @@ export * from './ccxt/ccxt-exchange';
 export * from './ccxt/ccxt-venue-client';
 export * from './ccxt/client-order-ids';
 export * from './common/frame-coalescer';
+export * from './common/request-meter';
 export * from './conformance/conformance-harness';
 export * from './conformance/conformance-tools';
 export * from './conformance/venue-conformance';

@@ -54,6 +54,12 @@ export interface VenueClient {
    */
   readonly replaceRequestCost: number;
   /**
+   * Whether a call may send requests beyond its own (a live client reading a
+   * queued order until the venue acted on it): a caller metering the account
+   * then runs it under `payingRequests`, so each one waits for a token first.
+   */
+  readonly sendsFollowUpRequests: boolean;
+  /**
    * How long after it is sent an order request may still take effect on the
    * venue (its expiry there, plus the margin of `settlesByMs`); null when the
    * venue gives no bound. A worker taking over a dead worker's trade waits

@@ -2,13 +2,18 @@ import Big from 'big.js';
 import type { TokenBucket } from '@sts/budget-client';
 import { divide, matchClientOrderId } from '@sts/domain';
 import { UnknownOrderError, type VenueClient, type VenueFill } from '@sts/venues';
+import { paidFrom } from '../venue-sessions/paid-requests';
 
-/** Pays one token of `bucket` (when the leg is metered), then calls. */
-export async function paid<T>(bucket: TokenBucket | null, call: () => Promise<T>): Promise<T> {
+/** Pays one token of `bucket` (when the leg is metered), then calls; any further request of the call pays its own. */
+export async function paid<T>(
+  bucket: TokenBucket | null,
+  client: Pick<VenueClient, 'sendsFollowUpRequests'>,
+  call: () => Promise<T>,
+): Promise<T> {
   if (bucket && !bucket.take()) {
     await bucket.waitFor();
   }
-  return call();
+  return paidFrom(bucket, 1, client, call);
 }
 
 /**
@@ -21,14 +26,14 @@ export async function cancelStrayOrders(
   tradeId: string,
   symbol: string,
 ): Promise<number> {
-  const open = await paid(bucket, () => client.openOrders(symbol));
+  const open = await paid(bucket, client, () => client.openOrders(symbol));
   let canceled = 0;
   for (const order of open) {
     if (!matchClientOrderId(order.clientOrderId, tradeId)) {
       continue;
     }
     try {
-      const result = await paid(bucket, () =>
+      const result = await paid(bucket, client, () =>
         client.cancel({ clientOrderId: order.clientOrderId, symbol }),
       );
       if (result.outcome === 'canceled') {
@@ -52,7 +57,7 @@ export async function tradeFills(
   sinceMs: number,
   symbol: string,
 ): Promise<VenueFill[]> {
-  const fills = await paid(bucket, () => client.fillsSince(sinceMs, symbol));
+  const fills = await paid(bucket, client, () => client.fillsSince(sinceMs, symbol));
   return fills.filter((fill) => matchClientOrderId(fill.clientOrderId, tradeId)?.kind === kind);
 }
 

@@ -155,7 +155,7 @@ export class MakerTakedown {
     const client = onMaker ? legs.makerClient : legs.hedgeClient;
     const symbol = (onMaker ? legs.market.makerMarket : legs.market.hedgeMarket).symbol;
     try {
-      await paid(onMaker ? trade.budget.maker : trade.budget.hedge, () =>
+      await paid(onMaker ? trade.budget.maker : trade.budget.hedge, client, () =>
         client.openOrders(symbol),
       );
     } catch (error) {

@@ -72,7 +72,7 @@ async function firstFailure(
   for (const { client, bucket, leg } of legsToCheck) {
     let balances;
     try {
-      balances = await paid(bucket, () => client.balances());
+      balances = await paid(bucket, client, () => client.balances());
     } catch (error) {
       return {
         reason: `${leg.venue} balances unavailable: ${error instanceof Error ? error.message : String(error)}`,

@@ -43,6 +43,7 @@ export interface PendingRequest<K extends RequestKind = RequestKind> {
  * venue's socket delivers them: synchronously to the listeners.
  */
 export class ScriptedVenue implements VenueClient {
+  readonly sendsFollowUpRequests = false;
   readonly requests: PendingRequest[] = [];
   private readonly listeners = new Map<VenueEventType, Set<(event: unknown) => void>>();
   private waiters: Array<() => void> = [];

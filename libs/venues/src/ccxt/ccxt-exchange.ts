@@ -9,6 +9,7 @@ import type {
   Trade,
 } from 'ccxt';
 import { lighterAccountConfig, lighterFetchOrder } from './lighter';
+import { beforeVenueRequest } from '../common/request-meter';
 
 /**
  * The part of a ccxt (pro) exchange the live client uses. Real exchanges
@@ -229,6 +230,7 @@ export async function createCcxtExchange(
     ...(options.endpoint ? { urls: { api: endpointUrls(venue, options.endpoint) } } : {}),
     delay: unrefDelay,
   });
+  payRequests(exchange);
   // ccxt opens a plain ws:// socket (an endpoint without TLS: a dialect on
   // this machine) only with an HTTP agent loaded first.
   if (options.endpoint?.startsWith('http://')) {
@@ -273,4 +275,18 @@ function unrefDelay(
   ...args: unknown[]
 ): void {
   setTimeout(() => this.spawn(method, ...args), timeoutMs).unref();
+}
+
+/**
+ * Every HTTP request the instance sends is paid for as the call it is sent
+ * for says (`payingRequests`): a placement's follow-up reads of a queued
+ * order too, each waiting for a token of the trade's budget.
+ */
+function payRequests(exchange: CcxtExchangeLike): void {
+  const sender = exchange as unknown as { fetch(...args: unknown[]): Promise<unknown> };
+  const send = sender.fetch.bind(exchange);
+  sender.fetch = (...args: unknown[]) => {
+    const paying = beforeVenueRequest();
+    return paying ? paying.then(() => send(...args)) : send(...args);
+  };
 }

@@ -52,6 +52,7 @@ export class CcxtVenueClient implements VenueClient {
   readonly venue: string;
   /** ccxt has no portable amend: a replace is a cancel and a placement. */
   readonly replaceRequestCost = 2;
+  readonly sendsFollowUpRequests = true;
   /** ccxt sends no expiry with an order: this client knows no bound. */
   readonly orderRequestLifetimeMs = null;
   private readonly exchange: CcxtExchangeLike;

@@ -56,6 +56,7 @@ export class PaperVenueClient implements VenueClient {
   readonly venue: string;
   /** The paper venue amends in one request (`replace`), as Hyperliquid and Lighter do. */
   readonly replaceRequestCost = 1;
+  readonly sendsFollowUpRequests = false;
   readonly orderRequestLifetimeMs: number;
   private readonly requestTimeoutMs: number;
   private readonly http: PaperHttp;

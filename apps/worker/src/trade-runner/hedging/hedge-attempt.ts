@@ -16,10 +16,12 @@ import {
   VenueAuthError,
   VenueNetworkError,
   isVenueHalted,
+  type OrderAck,
   type PlaceOrderRequest,
   type VenueOrder,
 } from '@sts/venues';
 import type { HedgeResult } from '../../execution-log/log-entries';
+import { paidFrom } from '../../venue-sessions/paid-requests';
 import type { HedgeContext } from './hedge-context';
 
 /**
@@ -29,6 +31,12 @@ import type { HedgeContext } from './hedge-context';
  */
 const ATTEMPT_LIFETIME_SHARE = 0.25;
 const MIN_ATTEMPT_LIFETIME_MS = 250;
+
+/** Sends an attempt's IOC in this turn (its token taken): any further request of it pays its own. */
+export function sendIoc(context: HedgeContext, request: PlaceOrderRequest): Promise<OrderAck> {
+  const { client } = context.venue;
+  return paidFrom(context.bucket, 1, client, () => client.placeIoc(request));
+}
 
 /** Pause before retrying a hedge for its remainder: short, the position is open meanwhile. */
 export const retryDelayMs = (attempt: number): number =>

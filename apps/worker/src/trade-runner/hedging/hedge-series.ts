@@ -11,6 +11,7 @@ import {
   inFlightAttempt,
   retrySize,
   retryDelayMs,
+  sendIoc,
   type InFlight,
   type SeriesState,
 } from './hedge-attempt';
@@ -111,9 +112,8 @@ export class HedgeSeries {
   }
 
   private place(request: PlaceOrderRequest, reserved: Big, attempt: number): void {
-    const placing = this.context.venue.client.placeIoc(request);
-    // The IOC is out: only now the timer that notices an answer overdue (twice the venue's
-    // usual answer time: an IOC unanswered then may be stuck at a hanging venue).
+    const placing = sendIoc(this.context, request);
+    // The IOC is out: only now the timer that notices an answer overdue (its venue's bound).
     const slowTimer = setTimeout(() => {
       const state = this.inFlight(attempt);
       if (state?.kind === 'at_venue') {

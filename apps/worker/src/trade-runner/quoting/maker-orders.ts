@@ -19,6 +19,7 @@ import {
   type VenueOrder,
 } from '@sts/venues';
 import type { LegMarket } from '../market-view';
+import { paidFrom } from '../../venue-sessions/paid-requests';
 import {
   isClosed,
   makerRefusal,
@@ -81,7 +82,9 @@ export class MakerOrders {
     const clientOrderId = this.nextClientOrderId();
     this.ledger.placing(clientOrderId, price, size);
     try {
-      const placing = this.context.client.placePostOnly(this.placement(clientOrderId, price, size));
+      const placing = this.send(() =>
+        this.context.client.placePostOnly(this.placement(clientOrderId, price, size)),
+      );
       this.context.onRequestSent?.(waited);
       const ack = await placing;
       this.ledger.report(clientOrderId, reportOf(ack.order));
@@ -104,10 +107,9 @@ export class MakerOrders {
     const { clientOrderId } = order;
     this.ledger.cancelling(clientOrderId);
     try {
-      const canceling = this.context.client.cancel({
-        clientOrderId,
-        symbol: this.context.leg.symbol,
-      });
+      const canceling = this.send(() =>
+        this.context.client.cancel({ clientOrderId, symbol: this.context.leg.symbol }),
+      );
       this.context.onRequestSent?.(waited);
       const result = await canceling;
       this.closedBy(clientOrderId, result.order);
@@ -135,11 +137,13 @@ export class MakerOrders {
     const clientOrderId = this.nextClientOrderId();
     this.ledger.placing(clientOrderId, price, size, previous.clientOrderId);
     try {
-      const replacing = this.context.client.replace({
-        target: { clientOrderId: previous.clientOrderId, symbol: this.context.leg.symbol },
-        next: this.placement(clientOrderId, price, size),
-        expectedFilledSize: formatDecimal(previous.seenFilled),
-      });
+      const replacing = this.send(() =>
+        this.context.client.replace({
+          target: { clientOrderId: previous.clientOrderId, symbol: this.context.leg.symbol },
+          next: this.placement(clientOrderId, price, size),
+          expectedFilledSize: formatDecimal(previous.seenFilled),
+        }),
+      );
       this.context.onRequestSent?.(waited);
       const result = await replacing;
       const canceled = result.canceled.order;
@@ -174,10 +178,12 @@ export class MakerOrders {
       await paying;
     }
     try {
-      const found = await this.context.client.order({
-        clientOrderId: order.clientOrderId,
-        symbol: this.context.leg.symbol,
-      });
+      const found = await this.send(() =>
+        this.context.client.order({
+          clientOrderId: order.clientOrderId,
+          symbol: this.context.leg.symbol,
+        }),
+      );
       this.ledger.report(order.clientOrderId, reportOf(found));
       return { kind: 'done' };
     } catch (error) {
@@ -231,6 +237,11 @@ export class MakerOrders {
       return false;
     }
     return this.context.bucket.waitFor(1, this.context.signal).then(() => true as const);
+  }
+
+  /** A request paid one token: any further request the client sends for it waits for its own. */
+  private send<T>(call: () => Promise<T>): Promise<T> {
+    return paidFrom(this.context.bucket, 1, this.context.client, call);
   }
 
   /** The next client order id of this lease. */

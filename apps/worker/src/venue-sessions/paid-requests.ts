@@ -1,0 +1,22 @@
+import type { TokenBucket } from '@sts/budget-client';
+import { payingRequests, type VenueClient } from '@sts/venues';
+
+/**
+ * Sends `call` (in this turn) with `paid` tokens of `bucket` already taken
+ * for it; every further request the client sends for it waits for a token of
+ * the same bucket first. A live client reading a queued order until the venue
+ * acted on it (Paradex, Lighter, Extended) spends the account's limit on
+ * every read, and the venue counts them all. A client that sends nothing
+ * beyond its call (the paper client) is called as it is: no async context is
+ * entered on its hot path. An unmetered leg (null) pays nothing.
+ */
+export function paidFrom<T>(
+  bucket: TokenBucket | null,
+  paid: number,
+  client: Pick<VenueClient, 'sendsFollowUpRequests'>,
+  call: () => Promise<T>,
+): Promise<T> {
+  return bucket && client.sendsFollowUpRequests
+    ? payingRequests({ paid, pay: () => bucket.waitFor() }, call)
+    : call();
+}

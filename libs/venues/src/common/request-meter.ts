@@ -11,6 +11,8 @@ export interface RequestPayment {
 interface Tally {
   requests: number;
   payment: RequestPayment;
+  /** The call has settled: what still runs in its context (a stream it opened) is not its own. */
+  settled: boolean;
 }
 
 const tallies = new AsyncLocalStorage<Tally>();
@@ -26,7 +28,13 @@ const tallies = new AsyncLocalStorage<Tally>();
  * nothing more.
  */
 export function payingRequests<T>(payment: RequestPayment, call: () => Promise<T>): Promise<T> {
-  return tallies.run({ requests: 0, payment }, call);
+  const tally: Tally = { requests: 0, payment, settled: false };
+  const answer = tallies.run(tally, call);
+  const settle = (): void => {
+    tally.settled = true;
+  };
+  answer.then(settle, settle);
+  return answer;
 }
 
 /**
@@ -36,7 +44,7 @@ export function payingRequests<T>(payment: RequestPayment, call: () => Promise<T
  */
 export function beforeVenueRequest(): Promise<void> | undefined {
   const tally = tallies.getStore();
-  if (!tally) {
+  if (!tally || tally.settled) {
     return undefined;
   }
   tally.requests += 1;

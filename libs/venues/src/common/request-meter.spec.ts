@@ -1,0 +1,58 @@
+import { beforeVenueRequest, payingRequests } from './request-meter';
+
+/** A stand-in client call: sends `count` requests one after another, each announced first. */
+async function send(count: number, sent: string[], name: string): Promise<void> {
+  for (let i = 1; i <= count; i += 1) {
+    await beforeVenueRequest();
+    sent.push(`${name}${i}`);
+  }
+}
+
+describe('payingRequests: every request of a call paid before it goes', () => {
+  it('sends the requests paid in advance at once and waits for a payment for each further one', async () => {
+    const sent: string[] = [];
+    const payments: Array<() => void> = [];
+    const pay = (): Promise<void> => new Promise((resolve) => payments.push(resolve));
+    const call = payingRequests({ paid: 1, pay }, () => send(3, sent, 'r'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual(['r1']);
+    expect(payments).toHaveLength(1);
+    payments[0]!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual(['r1', 'r2']);
+    payments[1]!();
+    await call;
+    expect(sent).toEqual(['r1', 'r2', 'r3']);
+  });
+
+  it('a request outside any paying call, or after its call settled, goes at once', async () => {
+    expect(beforeVenueRequest()).toBeUndefined();
+    let later: Promise<void> | undefined;
+    const pay = jest.fn(() => Promise.resolve());
+    await payingRequests({ paid: 1, pay }, async () => {
+      await beforeVenueRequest();
+      // Something the call started that runs on after it (a stream it opened): not its own.
+      later = new Promise<void>((resolve) => {
+        setTimeout(() => {
+          void (async () => {
+            await beforeVenueRequest();
+            await beforeVenueRequest();
+            resolve();
+          })();
+        }, 5);
+      });
+    });
+    await later;
+    expect(pay).not.toHaveBeenCalled();
+  });
+
+  it('a refused payment fails the request instead of sending it', async () => {
+    const sent: string[] = [];
+    const call = payingRequests(
+      { paid: 1, pay: () => Promise.reject(new Error('bucket closed')) },
+      () => send(2, sent, 'r'),
+    );
+    await expect(call).rejects.toThrow('bucket closed');
+    expect(sent).toEqual(['r1']);
+  });
+});

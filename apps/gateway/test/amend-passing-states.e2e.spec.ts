@@ -122,8 +122,42 @@ describe('PATCH of a trade in a passing state (validating, recovering)', () => {
 describe('an amendment stored while the worker validates the trade is in effect once it is active', () => {
   const harness = new WorkerHarness();
 
-  beforeAll(() => harness.start());
+  // Leases renewed rarely: a renewal (which also reads a stored amendment) cannot mask a start
+  // that missed one.
+  beforeAll(() => harness.start({ env: { WORKER_LEASE_TTL_MS: '30000' } }));
   afterAll(() => harness.stop());
+
+  it('an amendment stored that no control message brought is in the chunk it starts with', async () => {
+    const trader = await harness.trader();
+    await harness.sim.freeze('hyperliquid', 'hang');
+    let thawed = false;
+    try {
+      const tradeId = await harness.createTrade(trader, {
+        target_size: '0.005',
+        target_spread: '-1000',
+      });
+      await harness.waitForStatus(trader, tradeId, 'validating');
+      // What PATCH stores when the owning worker does not answer in time (a loaded machine):
+      // the row amended, its version one up, and no control message on its way.
+      await harness.gateway.query(
+        `UPDATE trades SET target_size = 0.008, amendment_version = amendment_version + 1
+          WHERE id = $1 AND status = 'validating'`,
+        [tradeId],
+      );
+      await harness.sim.thaw('hyperliquid');
+      thawed = true;
+
+      const events = await harness.waitForEvent(trader, tradeId, 'chunk_started');
+      const started = events.find((event) => event.event_type === 'chunk_started');
+      expect(started?.data).toMatchObject({ target_size: '0.008' });
+      const first = await harness.waitForMakerOrder(trader, 'hyperliquid');
+      expect(first.size).toBe('0.008');
+    } finally {
+      if (!thawed) {
+        await harness.sim.thaw('hyperliquid');
+      }
+    }
+  });
 
   it('quotes and fills the amended target_size, not the one it was created with', async () => {
     const trader = await harness.trader();

@@ -74,6 +74,9 @@ export class TradeStart {
       return 'ended';
     }
     trade.listen();
+    // An amendment stored while validating that no control message brought (nobody answered
+    // the gateway in time) is in the chunk it starts, not only in the quotes after it.
+    await trade.refreshTerms();
     const started = {
       target_size: formatDecimal(trade.terms.targetSize),
       size_type: trade.terms.sizeType,

@@ -21,6 +21,7 @@ import {
   type VenueOrder,
 } from '@sts/venues';
 import type { HedgeResult } from '../../execution-log/log-entries';
+import { paid } from '../../recovery/venue-truth';
 import { paidFrom } from '../../venue-sessions/paid-requests';
 import type { HedgeContext } from './hedge-context';
 
@@ -145,10 +146,11 @@ export async function lostIocFate(
   for (let lookUp = 1; stillWaiting(); lookUp += 1) {
     let waitMs = Math.min(100 * lookUp, 1_000);
     try {
-      const order = await context.venue.client.order({
-        clientOrderId: request.clientOrderId,
-        symbol: request.symbol,
-      });
+      const { client } = context.venue;
+      // A look-up is a request of the account like the IOC: paid from the hedge bucket (if metered).
+      const order = await paid(context.bucket, client, () =>
+        client.order({ clientOrderId: request.clientOrderId, symbol: request.symbol }),
+      );
       return { kind: 'found', order };
     } catch (error) {
       if (error instanceof UnknownOrderError) {

@@ -356,6 +356,24 @@ describe('a hedge series', () => {
     expect(outcome(h.entries)).toMatchObject({ result: 'filled' });
   });
 
+  it('a metered hedge pays its look-up of a lost answer like its IOC: it waits for a token', async () => {
+    const bucket = new TokenBucket(1, { windowMs: 1_000 });
+    const h = harness({ bucket });
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.4'));
+    const ioc = h.venue.next('placeIoc');
+    ioc.fail(new VenueNetworkError('paradex', 'socket closed', undefined, Date.now() + 500));
+    await jest.advanceTimersByTimeAsync(0);
+    // The IOC took the only token: the look-up goes once the next one is earned, not before.
+    expect(h.venue.open('order')).toHaveLength(0);
+    await jest.advanceTimersByTimeAsync(999);
+    expect(h.venue.open('order')).toHaveLength(0);
+    await jest.advanceTimersByTimeAsync(1);
+    const lookUp = h.venue.next('order');
+    lookUp.answer(venueOrder(ioc.args, '0.4', 'filled'));
+    await h.hedger.idle();
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '0.4' });
+  });
+
   it('once the lease is lost it sends nothing more and ends without an outcome or a failure', async () => {
     const h = harness();
     h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));

@@ -9,7 +9,7 @@ import {
   tradeControlSubject,
 } from '@sts/contracts';
 // The worker's end-to-end harness: this gateway, the venue simulator, the budget service and workers.
-import { WorkerHarness } from '@sts/app-worker-testing';
+import { WorkerHarness, type Trader } from '@sts/app-worker-testing';
 import { GatewayHarness } from './gateway-harness';
 
 jest.setTimeout(60_000);
@@ -127,71 +127,63 @@ describe('an amendment stored while the worker validates the trade is in effect 
   beforeAll(() => harness.start({ env: { WORKER_LEASE_TTL_MS: '30000' } }));
   afterAll(() => harness.stop());
 
-  it('an amendment stored that no control message brought is in the chunk it starts with', async () => {
+  /**
+   * A trade held in validating (the maker venue hangs, so the pre-flight, which opens both
+   * legs, waits) while `amend` runs; the venue thaws after it.
+   */
+  async function amendWhileValidating(
+    amend: (trader: Trader, tradeId: string) => Promise<void>,
+  ): Promise<{ trader: Trader; tradeId: string }> {
     const trader = await harness.trader();
     await harness.sim.freeze('hyperliquid', 'hang');
-    let thawed = false;
     try {
       const tradeId = await harness.createTrade(trader, {
         target_size: '0.005',
         target_spread: '-1000',
       });
       await harness.waitForStatus(trader, tradeId, 'validating');
+      await amend(trader, tradeId);
+      return { trader, tradeId };
+    } finally {
+      await harness.sim.thaw('hyperliquid');
+    }
+  }
+
+  const chunkStarted = async (trader: Trader, tradeId: string) =>
+    (await harness.waitForEvent(trader, tradeId, 'chunk_started')).find(
+      (event) => event.event_type === 'chunk_started',
+    )?.data;
+
+  it('an amendment stored that no control message brought is in the chunk it starts with', async () => {
+    const { trader, tradeId } = await amendWhileValidating(async (_trader, id) => {
       // What PATCH stores when the owning worker does not answer in time (a loaded machine):
       // the row amended, its version one up, and no control message on its way.
       await harness.gateway.query(
         `UPDATE trades SET target_size = 0.008, amendment_version = amendment_version + 1
           WHERE id = $1 AND status = 'validating'`,
-        [tradeId],
+        [id],
       );
-      await harness.sim.thaw('hyperliquid');
-      thawed = true;
-
-      const events = await harness.waitForEvent(trader, tradeId, 'chunk_started');
-      const started = events.find((event) => event.event_type === 'chunk_started');
-      expect(started?.data).toMatchObject({ target_size: '0.008' });
-      const first = await harness.waitForMakerOrder(trader, 'hyperliquid');
-      expect(first.size).toBe('0.008');
-    } finally {
-      if (!thawed) {
-        await harness.sim.thaw('hyperliquid');
-      }
-    }
+    });
+    expect(await chunkStarted(trader, tradeId)).toMatchObject({ target_size: '0.008' });
+    const first = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    expect(first.size).toBe('0.008');
   });
 
   it('quotes and fills the amended target_size, not the one it was created with', async () => {
-    const trader = await harness.trader();
-    // The maker venue hangs, so the pre-flight (which opens both legs) holds the trade in validating.
-    await harness.sim.freeze('hyperliquid', 'hang');
-    let thawed = false;
-    try {
-      const tradeId = await harness.createTrade(trader, {
-        target_size: '0.005',
-        target_spread: '-1000',
-      });
-      await harness.waitForStatus(trader, tradeId, 'validating');
-      const amended = await harness.gateway.request('PATCH', `/api/v1/trades/${tradeId}`, {
-        headers: trader.headers,
+    const { trader, tradeId } = await amendWhileValidating(async (owner, id) => {
+      const amended = await harness.gateway.request('PATCH', `/api/v1/trades/${id}`, {
+        headers: owner.headers,
         body: { target_size: '0.009' },
       });
       expect([200, 202]).toContain(amended.status);
-      expect((await harness.trade(trader, tradeId)).status).toBe('validating');
-      await harness.sim.thaw('hyperliquid');
-      thawed = true;
-
-      await harness.waitForStatus(trader, tradeId, 'active');
-      const events = await harness.waitForEvent(trader, tradeId, 'chunk_started');
-      const started = events.find((event) => event.event_type === 'chunk_started');
-      expect(started?.data).toMatchObject({ target_size: '0.009' });
-      const first = await harness.waitForMakerOrder(trader, 'hyperliquid');
-      expect(first.size).toBe('0.009');
-      await harness.takeFromMaker(first, '0.009');
-      const done = await harness.waitForStatus(trader, tradeId, 'completed');
-      expect(done).toMatchObject({ filled_size: '0.009', target_size: '0.009' });
-    } finally {
-      if (!thawed) {
-        await harness.sim.thaw('hyperliquid');
-      }
-    }
+      expect((await harness.trade(owner, id)).status).toBe('validating');
+    });
+    await harness.waitForStatus(trader, tradeId, 'active');
+    expect(await chunkStarted(trader, tradeId)).toMatchObject({ target_size: '0.009' });
+    const first = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    expect(first.size).toBe('0.009');
+    await harness.takeFromMaker(first, '0.009');
+    const done = await harness.waitForStatus(trader, tradeId, 'completed');
+    expect(done).toMatchObject({ filled_size: '0.009', target_size: '0.009' });
   });
 });

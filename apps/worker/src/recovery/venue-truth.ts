@@ -2,19 +2,7 @@ import Big from 'big.js';
 import type { TokenBucket } from '@sts/budget-client';
 import { divide, matchClientOrderId } from '@sts/domain';
 import { UnknownOrderError, type VenueClient, type VenueFill } from '@sts/venues';
-import { paidFrom } from '../venue-sessions/paid-requests';
-
-/** Pays one token of `bucket` (when the leg is metered), then calls; any further request of the call pays its own. */
-export async function paid<T>(
-  bucket: TokenBucket | null,
-  client: Pick<VenueClient, 'sendsFollowUpRequests'>,
-  call: () => Promise<T>,
-): Promise<T> {
-  if (bucket && !bucket.take()) {
-    await bucket.waitFor();
-  }
-  return paidFrom(bucket, 1, client, call);
-}
+import { paid } from '../venue-sessions/paid-requests';
 
 /**
  * Cancels every open order of the trade on one account (a dead worker's

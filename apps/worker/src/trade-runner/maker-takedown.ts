@@ -1,7 +1,8 @@
 import { formatDecimal, signOf } from '@sts/domain';
 import { backoffDelay, sleep } from '@sts/platform';
 import { isVenueHalted } from '@sts/venues';
-import { paid, tradeFills } from '../recovery/venue-truth';
+import { tradeFills } from '../recovery/venue-truth';
+import { paid } from '../venue-sessions/paid-requests';
 import type { LoopControl } from './loop-control';
 import type { MakerOutcome } from './quoting/maker-orders';
 import type { TradeState } from './trade-state';

@@ -2,7 +2,7 @@ import Big from 'big.js';
 import type { TokenBucket } from '@sts/budget-client';
 import { divide, formatDecimal } from '@sts/domain';
 import type { VenueClient } from '@sts/venues';
-import { paid } from '../recovery/venue-truth';
+import { paid } from '../venue-sessions/paid-requests';
 import type { AmendableTerms, TradeRecord } from '../trades/trade-record';
 import type { LegMarket } from './market-view';
 import { desiredQuote } from './quoting/desired-quote';

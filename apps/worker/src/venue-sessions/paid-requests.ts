@@ -20,3 +20,15 @@ export function paidFrom<T>(
     ? payingRequests({ paid, pay: () => bucket.waitFor() }, call)
     : call();
 }
+
+/** Pays one token of `bucket` (when the leg is metered), then calls; any further request of the call pays its own. */
+export async function paid<T>(
+  bucket: TokenBucket | null,
+  client: Pick<VenueClient, 'sendsFollowUpRequests'>,
+  call: () => Promise<T>,
+): Promise<T> {
+  if (bucket && !bucket.take()) {
+    await bucket.waitFor();
+  }
+  return paidFrom(bucket, 1, client, call);
+}

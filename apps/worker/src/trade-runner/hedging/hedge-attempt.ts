@@ -21,8 +21,7 @@ import {
   type VenueOrder,
 } from '@sts/venues';
 import type { HedgeResult } from '../../execution-log/log-entries';
-import { paid } from '../../recovery/venue-truth';
-import { paidFrom } from '../../venue-sessions/paid-requests';
+import { paid, paidFrom } from '../../venue-sessions/paid-requests';
 import type { HedgeContext } from './hedge-context';
 
 /**

@@ -87,6 +87,7 @@ export class TradeStart {
     });
     trade.chunkStarted = true;
     trade.log.info(started, 'trade active');
+    // And one stored between that read and the status change (PATCH saw it validating).
     await trade.refreshTerms();
     return 'running';
   }

@@ -21,6 +21,7 @@ import {
   type AccountState,
   type AccountTerms,
   type HeldTrade,
+  type HolderRef,
   type RebalanceOutcome,
   type RebuildPlan,
   type ReleaseOutcome,
@@ -141,9 +142,27 @@ export class BudgetRepository {
       min: Number(hash['min']),
       share: Number(hash['share']),
       version: Number(hash['seq']),
-      holders: members.map(parseHolder),
+      holders: await this.inJoinOrder(members.map(parseHolder)),
     };
     return { kind: 'found', state };
+  }
+
+  /**
+   * The holders oldest first (by the version of their reserve), as a change
+   * lists them: a listener that applies a full-state message holder by holder
+   * shrinks the shares it knows before it counts a holder it has not seen,
+   * and never sums an account over its limit. A set's own order is arbitrary.
+   */
+  private async inJoinOrder(holders: HolderRef[]): Promise<HolderRef[]> {
+    const joined = await guardRedis(() =>
+      this.redis.multi(holders.map((h) => ['hget', KEYS.trade(h.tradeId), 'joined'])).exec(),
+    );
+    // A trade released meanwhile, or held since before 'joined' existed, sorts first.
+    const order = holders.map((holder, i) => ({
+      holder,
+      joined: Number(execResult<string | null>(joined, i) ?? 0),
+    }));
+    return order.sort((a, b) => a.joined - b.joined).map((entry) => entry.holder);
   }
 
   /** Every trade holding budget, with when it reserved (for the orphan grace period). */

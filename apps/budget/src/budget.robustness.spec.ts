@@ -246,6 +246,24 @@ describe('budget service robustness (private Redis, real NATS and Postgres)', ()
     });
   });
 
+  it("lists an account's holders oldest first, in a read and in the sweep's full-state message", async () => {
+    // Eight holders: a Redis set's own order matches the reserve order by chance once in 40,320.
+    const wallet = account('paradex');
+    const joined: string[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      joined.push((await createTrade(wallet, account('aster'))).tradeId);
+    }
+    expect((await client.account(wallet)).holders.map((h) => h.trade_id)).toEqual(joined);
+    // A listener that missed the reserves applies the refresh holder by holder:
+    // in this order it never sums the account over its limit.
+    const refreshed = (): string[] =>
+      ledger.received
+        .filter((c) => c.wallet === wallet.wallet && c.cause === 'refresh')
+        .map((c) => c.trade_id);
+    await eventually(() => expect(refreshed().length).toBeGreaterThanOrEqual(joined.length));
+    expect(refreshed().slice(0, joined.length)).toEqual(joined);
+  });
+
   it('keeps reservations across a restart of the budget service, including one whose row is not written yet', async () => {
     const wallet = account('paradex');
     const running = await createTrade(wallet, account('aster'));

@@ -39,7 +39,7 @@ for _, t in ipairs(plan.trades) do
   local key = KEYS[k]
   k = k + 1
   redis.call('DEL', key)
-  redis.call('HSET', key, 'reserved_at', now, 'maker_venue', t.maker_venue,
+  redis.call('HSET', key, 'reserved_at', now, 'joined', version, 'maker_venue', t.maker_venue,
     'maker_wallet', t.maker_wallet, 'hedge_venue', t.hedge_venue, 'hedge_wallet', t.hedge_wallet)
   redis.call('ZADD', KEYS[4], now, t.id)
 end

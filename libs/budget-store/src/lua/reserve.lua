@@ -56,7 +56,8 @@ for _, a in ipairs(accounts) do
   out[#out + 1] = {a.role, a.venue, a.wallet, before, a.after, redis.call('SMEMBERS', a.holders)}
 end
 local hedge = accounts[2]
-redis.call('HSET', KEYS[5], 'reserved_at', now,
+-- 'joined' orders the holders of a full-state message (see readAccount): oldest first.
+redis.call('HSET', KEYS[5], 'reserved_at', now, 'joined', version,
   'maker_venue', accounts[1].venue, 'maker_wallet', accounts[1].wallet,
   'hedge_venue', hedge and hedge.venue or '', 'hedge_wallet', hedge and hedge.wallet or '')
 redis.call('ZADD', KEYS[4], now, tradeId)

@@ -13,6 +13,7 @@ import { registerRateLimit } from './errors/rate-limit';
 import { registerApiDocs } from './openapi/api-docs.routes';
 import { registerConsole } from './console/console.routes';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
+import { CreateTradeGroups } from './trades/use-cases/create-trade/create-trade-groups';
 
 const describeValidation = (errors: ValidationError[], parent = ''): string[] =>
   errors.flatMap((error) => {
@@ -48,6 +49,7 @@ export async function createGatewayApp(
   );
   app.useLogger(app.get(Logger));
   metrics?.register(app.getHttpAdapter().getInstance());
+  metrics?.observeCreateGroups(app.get(CreateTradeGroups));
   registerHttpEdge(app.getHttpAdapter().getInstance());
   registerChangeMarks(app.getHttpAdapter().getInstance(), app.get(ChangeFeed));
   await registerRateLimit(app, config.settings.rateLimitPerS);

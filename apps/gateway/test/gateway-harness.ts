@@ -27,6 +27,7 @@ import {
 } from '@sts/testing';
 import { createGatewayApp } from '../src/bootstrap';
 import { loadGatewayConfig } from '../src/config/load-gateway-settings';
+import { GatewayMetrics } from '../src/metrics/gateway-metrics';
 
 export interface HarnessOptions {
   /** Start a paper exchange (in-process venue-sim) for market data and trading. */
@@ -72,6 +73,8 @@ export class GatewayHarness {
   env: Record<string, string> = {};
   venueSim?: RunningVenueSim;
   budget?: BudgetService;
+  /** The gateway's series, as its `/metrics` would show them. */
+  readonly metrics = new GatewayMetrics();
 
   async start(options: HarnessOptions = {}): Promise<this> {
     await this.jwks.start();
@@ -112,6 +115,7 @@ export class GatewayHarness {
     }
     this.app = await createGatewayApp(
       loadGatewayConfig(options.gatewayEnv?.(this.env) ?? this.env),
+      this.metrics,
     );
     await this.app.listen(0, '127.0.0.1');
     this.baseUrl = (await this.app.getUrl()).replace('[::1]', '127.0.0.1');

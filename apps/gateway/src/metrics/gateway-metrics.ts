@@ -30,6 +30,12 @@ export class GatewayMetrics {
     buckets: REQUEST_LATENCY_BUCKETS_S,
     registers: [this.registry],
   });
+  private readonly createGroups = new Histogram({
+    name: 'sts_gateway_create_group_size',
+    help: 'Creates admitted and inserted in one transaction (a group), observed as each group starts',
+    buckets: [1, 2, 4, 8, 16, 32, 64],
+    registers: [this.registry],
+  });
   private readFigures: () => Promise<StoreFigures> = async () => NO_FIGURES;
 
   constructor() {
@@ -75,6 +81,22 @@ export class GatewayMetrics {
   /** Where the store figures are read from (the gateway's Postgres). */
   readStoreFiguresWith(read: () => Promise<StoreFigures>): void {
     this.readFigures = read;
+  }
+
+  /** Counts the creates of every group as it starts, and those waiting for one. */
+  observeCreateGroups(groups: {
+    readonly waiting: number;
+    onGroup(listener: (size: number) => void): void;
+  }): void {
+    groups.onGroup((size) => this.createGroups.observe(size));
+    new Gauge({
+      name: 'sts_gateway_creates_waiting',
+      help: 'Creates waiting for a group to start (every group in flight is running)',
+      registers: [this.registry],
+      collect() {
+        this.set(groups.waiting);
+      },
+    });
   }
 
   /** Times every request, probes included, by its route pattern. */

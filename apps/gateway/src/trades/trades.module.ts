@@ -11,6 +11,7 @@ import { TradesController } from './trades.controller';
 import { AmendTradeUseCase } from './use-cases/amend-trade/amend-trade.use-case';
 import { CancelTradeUseCase } from './use-cases/cancel-trade/cancel-trade.use-case';
 import { BudgetServiceRateBudgets } from './use-cases/create-trade/budget-service.rate-budgets';
+import { CreateTradeGroups } from './use-cases/create-trade/create-trade-groups';
 import { CreateTradeUseCase } from './use-cases/create-trade/create-trade.use-case';
 import { RateBudgets } from './use-cases/create-trade/rate-budgets';
 import { TradeControl } from './use-cases/trade-control';
@@ -22,6 +23,7 @@ import { TradeControl } from './use-cases/trade-control';
     TradeQueries,
     TradeControl,
     GatewayOutbox,
+    CreateTradeGroups,
     CreateTradeUseCase,
     AmendTradeUseCase,
     CancelTradeUseCase,

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { postgresPool, type CommittedRow } from '@sts/persistence';
 
 /**
- * The create's transaction in two round trips. Parameters cannot carry
+ * A group of creates' transaction in two round trips, whatever the group's size. Parameters cannot carry
  * several statements in one round trip (the extended protocol takes one), the
  * simple protocol can, so values go in as literals, every one through pg's
  * escapeLiteral (they are validated before, too). Each statement, and each
@@ -25,6 +25,15 @@ export function literal(value: SqlValue): string {
     throw new RangeError(`not a SQL number: ${value}`);
   }
   return String(value);
+}
+
+/** What `create_trade_admit` checks for one create. */
+export interface AdmitRequest {
+  userId: string;
+  idempotencyKey: string;
+  capLock: string;
+  legs: Array<{ exchange: string; wallet: string }>;
+  maker: { wallet: string; capGroup: string };
 }
 
 export interface Admission {
@@ -61,47 +70,54 @@ export class CreateTradeTransaction {
 
   /**
    * One round trip: begin, then `create_trade_admit` (migration
-   * 1763700700000): the lock of the (maker wallet, cap group), then under it
-   * the replay, the credentials (wallet rows share-locked until commit, so an
-   * unlink cannot race the create) and the count of live maker trades.
+   * 1763700700000) for each create of the group, in the order given: the lock
+   * of the (maker wallet, cap group), then under it the replay, the
+   * credentials (wallet rows share-locked until commit, so an unlink cannot
+   * race the create) and the count of live maker trades. The caller orders
+   * the group by lock, so two groups never wait on each other in a circle.
    */
-  async admit(request: {
-    userId: string;
-    idempotencyKey: string;
-    capLock: string;
-    legs: Array<{ exchange: string; wallet: string }>;
-    maker: { wallet: string; capGroup: string };
-  }): Promise<Admission> {
-    const [long, short] = request.legs;
-    const args = [
-      request.userId,
-      request.idempotencyKey,
-      request.capLock,
-      long.exchange,
-      long.wallet,
-      short.exchange,
-      short.wallet,
-      request.maker.wallet,
-      request.maker.capGroup,
-    ].map(literal);
-    const [, admitted] = (await this.client.query(
-      `BEGIN; SELECT replayed, linked, live FROM create_trade_admit(${args.join(', ')})`,
-    )) as unknown as [
-      QueryResult,
-      QueryResult<{ replayed: boolean; linked: string[]; live: number }>,
-    ];
-    const [row] = admitted.rows;
-    return { replayed: row.replayed, linked: new Set(row.linked), live: row.live };
+  async admit(requests: AdmitRequest[]): Promise<Admission[]> {
+    const statements = requests.map((request) => {
+      const [long, short] = request.legs;
+      const args = [
+        request.userId,
+        request.idempotencyKey,
+        request.capLock,
+        long.exchange,
+        long.wallet,
+        short.exchange,
+        short.wallet,
+        request.maker.wallet,
+        request.maker.capGroup,
+      ].map(literal);
+      return `SELECT replayed, linked, live FROM create_trade_admit(${args.join(', ')})`;
+    });
+    const results = (await this.client.query(
+      `BEGIN; ${statements.join('; ')}`,
+    )) as unknown as QueryResult<{ replayed: boolean; linked: string[]; live: number }>[];
+    return results.slice(1).map(({ rows: [row] }) => ({
+      replayed: row.replayed,
+      linked: new Set(row.linked),
+      live: row.live,
+    }));
   }
 
-  /** One round trip: the trade row, its start command in the outbox, commit. */
-  async insertAndCommit(trade: Record<string, SqlValue>, outbox: CommittedRow): Promise<void> {
-    const columns = Object.keys(trade);
+  /** One round trip: the trade rows, their start commands in the outbox, commit. */
+  async insertAndCommit(
+    trades: Array<Record<string, SqlValue>>,
+    outbox: CommittedRow[],
+  ): Promise<void> {
+    const columns = Object.keys(trades[0]);
+    const rows = trades.map(
+      (trade) => `(${columns.map((column) => literal(trade[column] ?? null)).join(', ')})`,
+    );
+    const commands = outbox.map(
+      (command) =>
+        `(${literal(command.subject)}, ${literal(command.message_id)}, ${literal(JSON.stringify(command.payload))})`,
+    );
     await this.client.query(`
-      INSERT INTO trades (${columns.join(', ')})
-        VALUES (${columns.map((column) => literal(trade[column])).join(', ')});
-      INSERT INTO outbox (subject, message_id, payload)
-        VALUES (${literal(outbox.subject)}, ${literal(outbox.message_id)}, ${literal(JSON.stringify(outbox.payload))})
+      INSERT INTO trades (${columns.join(', ')}) VALUES ${rows.join(', ')};
+      INSERT INTO outbox (subject, message_id, payload) VALUES ${commands.join(', ')}
         ON CONFLICT (message_id) DO NOTHING;
       COMMIT;
     `);

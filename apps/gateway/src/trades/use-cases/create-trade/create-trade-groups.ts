@@ -1,0 +1,229 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { CommittedRow } from '@sts/persistence';
+import { AppError } from '@sts/platform';
+import type { GatewayConfig } from '../../../config/load-gateway-settings';
+import { GATEWAY_CONFIG } from '../../../infrastructure/tokens';
+import { CreateTradeTransaction, type AdmitRequest } from './create-trade.transaction';
+import { GroupQueue, type Settled } from './group-queue';
+import { newTradeRow, startCommandOf, type NewTrade } from './new-trade';
+import { RateBudgets, type GrantedBudgets } from './rate-budgets';
+
+/** A create past the rules answered from memory, waiting for rules 1, 6 and 7 and its insert. */
+export interface PendingCreate {
+  trade: NewTrade;
+  admit: AdmitRequest;
+  makerCap: number;
+  correlationId: string;
+  /** Set once the budget service granted it: a create that fails after gives it back. */
+  reserved: boolean;
+}
+
+/** `created`: committed with its start command. `replayed`: its idempotency key's trade exists. */
+export type GroupAnswer =
+  | {
+      kind: 'created';
+      tradeId: string;
+      rateBudget: number;
+      hedgeRateBudget: number | null;
+      startCommand: CommittedRow;
+    }
+  | { kind: 'replayed' };
+
+type Outcome = Settled<GroupAnswer>;
+
+/**
+ * Creates admitted and inserted in groups (GroupQueue): one transaction for
+ * every create that waited while the groups in flight ran, so its two round
+ * trips, its commit and the locks' bookkeeping are paid once per group.
+ *
+ * A group holds at most one create per (maker wallet, cap group) and per
+ * (user, idempotency key): each create's cap count and replay check see no
+ * other create of its group, exactly as if it ran alone. The admits take the
+ * cap locks in key order, so two groups (on two replicas) never wait on each
+ * other in a circle. A create a rule refuses, or whose budget is refused,
+ * drops out without touching the others; a group that fails as a whole (a
+ * unique key raced by another replica, a lost connection) is run again
+ * create by create, each keeping its reservation (reserves are idempotent by
+ * trade id), so one bad create never fails its neighbours.
+ */
+@Injectable()
+export class CreateTradeGroups {
+  private readonly queue: GroupQueue<PendingCreate, GroupAnswer>;
+  private readonly groupListeners: Array<(size: number) => void> = [];
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly budgets: RateBudgets,
+  ) {
+    this.queue = new GroupQueue(
+      (group) => this.run(group),
+      (create) => [
+        `cap ${create.admit.capLock}`,
+        `key ${create.trade.userId} ${create.trade.idempotencyKey}`,
+      ],
+      {
+        inFlight: config.settings.createGroupsInFlight,
+        maxSize: config.settings.createGroupMax,
+      },
+      (size) => this.groupListeners.forEach((listener) => listener(size)),
+    );
+  }
+
+  submit(create: PendingCreate): Promise<Outcome> {
+    return this.queue.submit(create);
+  }
+
+  /** Creates waiting for a group to start (the gateway's metrics). */
+  get waiting(): number {
+    return this.queue.waitingCount;
+  }
+
+  /** Hears the size of every group as it starts (the gateway's metrics). */
+  onGroup(listener: (size: number) => void): void {
+    this.groupListeners.push(listener);
+  }
+
+  private async run(group: PendingCreate[]): Promise<Outcome[]> {
+    try {
+      return await this.attempt(group);
+    } catch (error) {
+      if (group.length > 1) {
+        return (await Promise.all(group.map((create) => this.run([create])))).flat();
+      }
+      const [create] = group as [PendingCreate];
+      if (create.reserved) {
+        await this.budgets.release(create.trade.id, 'create_failed').catch(() => undefined);
+      }
+      return [{ error }];
+    }
+  }
+
+  /** Admit, reserve, insert and commit, in one transaction; throws when the group fails as a whole. */
+  private async attempt(group: PendingCreate[]): Promise<Outcome[]> {
+    const transaction = await CreateTradeTransaction.open(this.dataSource);
+    let committed = false;
+    try {
+      const outcomes = new Map<PendingCreate, Outcome>();
+      const admitted = await this.admit(transaction, group, outcomes);
+      const granted = await this.reserve(admitted, outcomes);
+      if (granted.length > 0) {
+        const commands = granted.map(({ create }) =>
+          startCommandOf(
+            this.config.settings.natsPrefix,
+            create.trade.id,
+            create.trade.userId,
+            create.correlationId,
+          ),
+        );
+        await transaction.insertAndCommit(
+          granted.map(({ create, budget }) => newTradeRow(create.trade, budget)),
+          commands,
+        );
+        committed = true;
+        granted.forEach(({ create, budget }, i) =>
+          outcomes.set(create, {
+            answer: {
+              kind: 'created',
+              tradeId: create.trade.id,
+              rateBudget: budget.rateBudget,
+              hedgeRateBudget: budget.hedgeRateBudget,
+              startCommand: commands[i]!,
+            },
+          }),
+        );
+      }
+      return group.map((create) => outcomes.get(create)!);
+    } finally {
+      // A group with nothing to insert (replays, refusals) is rolled back: its locks go.
+      await transaction.close(!committed);
+    }
+  }
+
+  /** Rules 1 and 6 under each create's cap lock, taken in key order; returns the creates that pass. */
+  private async admit(
+    transaction: CreateTradeTransaction,
+    group: PendingCreate[],
+    outcomes: Map<PendingCreate, Outcome>,
+  ): Promise<PendingCreate[]> {
+    const ordered = [...group].sort((a, b) => compareKeys(a.admit.capLock, b.admit.capLock));
+    const admissions = await transaction.admit(ordered.map((create) => create.admit));
+    return ordered.filter((create, i) => {
+      const admission = admissions[i]!;
+      if (admission.replayed) {
+        outcomes.set(create, { answer: { kind: 'replayed' } });
+        return false;
+      }
+      try {
+        assertCredentialsLinked(admission.linked, create.admit.legs);
+        assertUnderMakerCap(admission.live, create.trade.legs.maker, create.makerCap);
+        return true;
+      } catch (refusal) {
+        outcomes.set(create, { error: refusal });
+        return false;
+      }
+    });
+  }
+
+  /** Rule 7: every admitted create's reservation at once; a refused one drops out. */
+  private async reserve(
+    admitted: PendingCreate[],
+    outcomes: Map<PendingCreate, Outcome>,
+  ): Promise<Array<{ create: PendingCreate; budget: GrantedBudgets }>> {
+    const grants = await Promise.allSettled(
+      admitted.map(async (create) => {
+        const { legs } = create.trade;
+        const budget = await this.budgets.reserve({
+          tradeId: create.trade.id,
+          maker: { venue: legs.maker.exchange, wallet: legs.maker.wallet },
+          hedge: { venue: legs.hedge.exchange, wallet: legs.hedge.wallet },
+          correlationId: create.correlationId,
+        });
+        create.reserved = true;
+        return budget;
+      }),
+    );
+    return admitted.flatMap((create, i) => {
+      const grant = grants[i]!;
+      if (grant.status === 'rejected') {
+        outcomes.set(create, { error: grant.reason });
+        return [];
+      }
+      return [{ create, budget: grant.value }];
+    });
+  }
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Rule 1. The wallet rows stay share-locked until commit, so an unlink cannot race the create. */
+function assertCredentialsLinked(
+  linked: Set<string>,
+  legs: Array<{ exchange: string; wallet: string }>,
+): void {
+  const missing = legs.filter((leg) => !linked.has(`${leg.exchange} ${leg.wallet}`));
+  if (missing.length > 0) {
+    throw new AppError(
+      'credentials_not_linked',
+      `no active credentials linked for ${missing.map((leg) => `${leg.wallet} on ${leg.exchange}`).join(' and ')}`,
+    );
+  }
+}
+
+/** Rule 6, counted under the advisory lock taken for this (wallet, cap group). */
+function assertUnderMakerCap(
+  live: number,
+  maker: { exchange: string; wallet: string },
+  cap: number,
+): void {
+  if (live >= cap) {
+    throw new AppError(
+      'maker_cap_exceeded',
+      `max ${cap} concurrent maker trades on ${maker.exchange} per wallet: wallet ${maker.wallet} already has ${live} active`,
+      { details: { exchange: maker.exchange, cap, active: live } },
+    );
+  }
+}

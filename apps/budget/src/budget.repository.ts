@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { BudgetAccount, BudgetRole, HolderShare } from '@sts/contracts';
 import { isVenueId } from '@sts/domain';
+import type { AccountShareState } from '@sts/persistence';
 import { AppError, type Redis } from '@sts/platform';
 import {
   encodeRebuildPlan,
@@ -37,6 +38,12 @@ import { REDIS } from './tokens';
  * so concurrent reserves and releases never see a half-applied division.
  * Redis failures surface as AppError `budget_unavailable`.
  */
+/** A trade in the trades index, and when it reserved. */
+export interface HeldSince {
+  tradeId: string;
+  reservedAtMs: number;
+}
+
 @Injectable()
 export class BudgetRepository {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
@@ -147,6 +154,22 @@ export class BudgetRepository {
     return { kind: 'found', state };
   }
 
+  /** An account's share and its version, without its holders (the account rows' writer). */
+  async readShare(account: BudgetAccount): Promise<AccountShareState | null> {
+    const [share, version] = await guardRedis(() =>
+      this.redis.hmget(KEYS.account(account), 'share', 'seq'),
+    );
+    if (share === null || version === null) {
+      return null;
+    }
+    return {
+      venue: account.venue,
+      wallet: account.wallet,
+      share: Number(share),
+      version: Number(version),
+    };
+  }
+
   /**
    * The holders oldest first (by the version of their reserve), as a change
    * lists them: a listener that applies a full-state message holder by holder
@@ -165,19 +188,18 @@ export class BudgetRepository {
     return order.sort((a, b) => a.joined - b.joined).map((entry) => entry.holder);
   }
 
-  /** Every trade holding budget, with when it reserved (for the orphan grace period). */
-  async listHeldTrades(): Promise<HeldTrade[]> {
-    const ids = await guardRedis(() => this.redis.zrange(KEYS.trades, 0, -1));
-    if (ids.length === 0) {
-      return [];
+  /**
+   * Every trade holding budget, with when it reserved (for the orphan grace
+   * period): the trades index alone, one command, whatever the number of
+   * trades (the sweep needs no trade's hash; a release reads its own).
+   */
+  async listHeldTrades(): Promise<HeldSince[]> {
+    const flat = await guardRedis(() => this.redis.zrange(KEYS.trades, 0, -1, 'WITHSCORES'));
+    const held: HeldSince[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) {
+      held.push({ tradeId: flat[i]!, reservedAtMs: Number(flat[i + 1]) });
     }
-    const hashes = await guardRedis(() =>
-      this.redis.multi(ids.map((id) => ['hgetall', KEYS.trade(id)])).exec(),
-    );
-    return ids.flatMap((tradeId, i) => {
-      const hash = execResult<Record<string, string>>(hashes, i);
-      return hash['maker_venue'] ? [toHeldTrade(tradeId, hash)] : [];
-    });
+    return held;
   }
 
   async listAccounts(): Promise<BudgetAccount[]> {

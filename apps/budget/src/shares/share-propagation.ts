@@ -38,10 +38,7 @@ export class SharePropagation implements BeforeApplicationShutdown {
     @Inject(DATA_SOURCE) dataSource: DataSource,
   ) {
     this.rowWriter = new AccountShareWriter(dataSource, {
-      resolve: async (account) => {
-        const lookup = await this.repository.readAccount(account as BudgetAccount);
-        return lookup.kind === 'found' ? lookup.state : null;
-      },
+      resolve: (account) => this.repository.readShare(account as BudgetAccount),
       onWritten: (accounts) => {
         if (accounts > 0) {
           this.logger.debug({ accounts }, 'account shares written');

@@ -29,15 +29,12 @@ export class TradeBudgetRows {
     ]);
   }
 
-  async byIds(ids: string[]): Promise<Map<string, TradeAccountsRow>> {
-    if (ids.length === 0) {
-      return new Map();
-    }
-    const rows: TradeAccountsRow[] = await this.db.query(
-      `SELECT ${COLUMNS} FROM trades WHERE id = ANY($1::uuid[])`,
-      [ids],
+  /** In one read: every live trade, and the rows of `ids` whatever their status (the sweep). */
+  liveOrAmong(ids: string[]): Promise<TradeAccountsRow[]> {
+    return this.db.query(
+      `SELECT ${COLUMNS} FROM trades WHERE status = ANY($1) OR id = ANY($2::uuid[])`,
+      [LIVE_TRADE_STATUSES, ids],
     );
-    return new Map(rows.map((row) => [row.id, row]));
   }
 
   /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { isLiveTradeStatus, isTradeStatus, isVenueId } from '@sts/domain';
 import type { Logger } from '@sts/platform';
-import { BudgetRepository } from '../../budget.repository';
+import { BudgetRepository, type HeldSince } from '../../budget.repository';
 import { BudgetSettings } from '../../config/budget.settings';
 import { SharePropagation } from '../../shares/share-propagation';
 import { TradeBudgetRows, type TradeAccountsRow } from '../../shares/trade-budget-rows';
@@ -56,8 +56,11 @@ export class SweepBudgetsUseCase {
     }
     try {
       await this.readiness.ensureReady();
-      const swept = await this.releaseEnded();
-      const adopted = await this.adoptUnheld();
+      // One read of each side, shared by both steps.
+      const held = await this.repository.listHeldTrades();
+      const rows = await this.rows.liveOrAmong(held.map((trade) => trade.tradeId));
+      const swept = await this.releaseEnded(held, new Map(rows.map((row) => [row.id, row])));
+      const adopted = await this.adoptUnheld(rows, new Set(held.map((trade) => trade.tradeId)));
       const accounts = await this.repository.listAccounts();
       let resized = 0;
       for (const account of accounts) {
@@ -82,9 +85,10 @@ export class SweepBudgetsUseCase {
     }
   }
 
-  private async releaseEnded(): Promise<number> {
-    const held = await this.repository.listHeldTrades();
-    const rows = await this.rows.byIds(held.map((trade) => trade.tradeId));
+  private async releaseEnded(
+    held: HeldSince[],
+    rows: Map<string, TradeAccountsRow>,
+  ): Promise<number> {
     const orphanBefore = Date.now() - this.settings.holderGraceMs;
     let swept = 0;
     for (const trade of held) {
@@ -106,12 +110,9 @@ export class SweepBudgetsUseCase {
     return swept;
   }
 
-  private async adoptUnheld(): Promise<number> {
-    const [live, held] = await Promise.all([
-      this.rows.liveTrades(),
-      this.repository.listHeldTrades(),
-    ]);
-    const holding = new Set(held.map((trade) => trade.tradeId));
+  /** `rows`: the live trades, and others; `holding`: the trades that held budget at the read. */
+  private async adoptUnheld(rows: TradeAccountsRow[], holding: Set<string>): Promise<number> {
+    const live = rows.filter((row) => isTradeStatus(row.status) && isLiveTradeStatus(row.status));
     let adopted = 0;
     for (const row of live) {
       if (holding.has(row.id) || !(await this.adopt(row))) {

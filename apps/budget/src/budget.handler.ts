@@ -12,14 +12,18 @@ import {
   BUDGET_RELEASE,
   BUDGET_RELEASE_RESULT,
   BUDGET_RESERVE,
+  BUDGET_RESERVE_BATCH,
+  BUDGET_RESERVE_BATCH_RESULT,
   BUDGET_RESERVE_RESULT,
   budgetAccountSubject,
   budgetGetSubject,
   budgetReleaseSubject,
+  budgetReserveBatchSubject,
   budgetReserveSubject,
   parseBudgetAccountRequest,
   parseBudgetGetRequest,
   parseBudgetReleaseRequest,
+  parseBudgetReserveBatchRequest,
   parseBudgetReserveRequest,
   type Envelope,
 } from '@sts/contracts';
@@ -69,6 +73,13 @@ export class BudgetHandler implements OnApplicationBootstrap, OnModuleDestroy {
       resultType: BUDGET_RESERVE_RESULT,
       parse: parseBudgetReserveRequest,
       handle: (request, message) => this.reserve.execute(request, tracing(message)),
+    });
+    this.server.serve({
+      subject: budgetReserveBatchSubject(prefix),
+      requestType: BUDGET_RESERVE_BATCH,
+      resultType: BUDGET_RESERVE_BATCH_RESULT,
+      parse: parseBudgetReserveBatchRequest,
+      handle: (request, message) => this.reserve.executeBatch(request, tracing(message)),
     });
     this.server.serve({
       subject: budgetReleaseSubject(prefix),

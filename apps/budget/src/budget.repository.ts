@@ -12,6 +12,7 @@ import {
   parseChanges,
   parseHolder,
   reserveShares,
+  reserveSharesBatch,
   runScript,
   SCRIPTS,
   toHeldTrade,
@@ -60,6 +61,17 @@ export class BudgetRepository {
     force: boolean,
   ): Promise<ReserveOutcome> {
     return reserveShares(this.redis, { tradeId, maker, hedge, nowMs, force });
+  }
+
+  /** Several trades' reservations in one round trip (each atomic on its own, in order). */
+  reserveBatch(
+    requests: Array<{ tradeId: string; maker: AccountTerms; hedge: AccountTerms | null }>,
+    nowMs: number,
+  ): Promise<ReserveOutcome[]> {
+    return reserveSharesBatch(
+      this.redis,
+      requests.map((request) => ({ ...request, nowMs, force: false })),
+    );
   }
 
   async release(tradeId: string): Promise<ReleaseOutcome> {

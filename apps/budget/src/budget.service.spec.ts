@@ -3,6 +3,7 @@ import {
   BudgetClient,
   BudgetRefusedError,
   BudgetUnavailableError,
+  budgetSharesWildcard,
   TokenBucket,
   applyToBuckets,
   type TradeBudget,
@@ -346,6 +347,70 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
     } finally {
       tap.unsubscribe();
     }
+  });
+
+  it('answers a batch of reservations each as alone, in one message per account changed', async () => {
+    const maker = account('paradex'); // 30/s, min 8: room for 3 holders
+    const hedge = account('extended');
+    const shared = account('hyperliquid'); // a hedge venue that shares its limit
+    const ids = Array.from({ length: 4 }, () => randomUUID());
+    const changes: Array<{ subject: string; holders: string[]; version: number }> = [];
+    const tap = nc.subscribe(budgetSharesWildcard(ns.natsPrefix), {
+      callback: (_error, msg) => {
+        const { payload } = JSON.parse(new TextDecoder().decode(msg.data));
+        changes.push({
+          subject: msg.subject,
+          holders: payload.holders.map((h: { trade_id: string }) => h.trade_id),
+          version: payload.version,
+        });
+      },
+    });
+    try {
+      await nc.flush();
+      const answers = await client.reserveBatch([
+        { tradeId: ids[0]!, maker, hedge },
+        { tradeId: ids[1]!, maker, hedge: shared },
+        { tradeId: ids[2]!, maker, hedge },
+        // floor(30 / 4) = 7 < 8: refused, as it would be alone, changing nothing.
+        { tradeId: ids[3]!, maker, hedge },
+      ]);
+      expect(answers.slice(0, 3).map((a) => (a as TradeBudget).rateBudget)).toEqual([30, 15, 10]);
+      expect((answers[1] as TradeBudget).hedgeRateBudget).toEqual(expect.any(Number));
+      expect(answers[3]).toBeInstanceOf(BudgetRefusedError);
+      const state = await client.account(maker);
+      expect(state.holders.map((h) => h.trade_id)).toEqual(ids.slice(0, 3));
+      // A retried batch answers the grants held, never a second holder.
+      const again = await client.reserveBatch([{ tradeId: ids[0]!, maker, hedge }]);
+      expect((again[0] as TradeBudget).rateBudget).toBe(10);
+      expect((await client.account(maker)).holders).toHaveLength(3);
+
+      await client.account(maker); // the service publishes before it answers
+      await nc.flush();
+      const makerMessages = changes.filter((c) => c.holders.includes(ids[0]!));
+      expect(makerMessages).toHaveLength(1);
+      expect(makerMessages[0]!.holders).toEqual(ids.slice(0, 3));
+      expect(makerMessages[0]!.version).toBe(state.version);
+      expect(changes.filter((c) => c.holders.includes(ids[1]!))).toHaveLength(2); // maker and hedge
+    } finally {
+      tap.unsubscribe();
+    }
+  });
+
+  it('refuses a batch with one trade twice, or none, as invalid_request', async () => {
+    const maker = account('paradex');
+    const hedge = account('extended');
+    const id = randomUUID();
+    for (const reservations of [
+      [
+        { tradeId: id, maker, hedge },
+        { tradeId: id, maker, hedge },
+      ],
+      [],
+    ]) {
+      const refused = await client.reserveBatch(reservations).catch((e: unknown) => e);
+      expect(isAppError(refused) && refused.code).toBe('invalid_request');
+    }
+    expect((await client.account(maker)).holders).toEqual([]);
   });
 
   it('answers an invalid request with invalid_request and carries the correlation id', async () => {

@@ -6,10 +6,13 @@ import {
   BUDGET_RELEASE,
   BUDGET_RELEASE_RESULT,
   BUDGET_RESERVE,
+  BUDGET_RESERVE_BATCH,
+  BUDGET_RESERVE_BATCH_RESULT,
   BUDGET_RESERVE_RESULT,
   budgetAccountSubject,
   budgetGetSubject,
   budgetReleaseSubject,
+  budgetReserveBatchSubject,
   budgetReserveSubject,
   decodeEnvelope,
   encodeEnvelope,
@@ -17,17 +20,18 @@ import {
   parseBudgetAccountResult,
   parseBudgetGetResult,
   parseBudgetReleaseResult,
+  parseBudgetReserveBatchResult,
   parseBudgetReserveResult,
   type BudgetAccount,
   type BudgetAccountState,
   type BudgetChanged,
-  type BudgetFailure,
   type BudgetReleaseReason,
   type Envelope,
   type HolderShare,
 } from '@sts/contracts';
 import { AppError, type Logger, type NatsConnection } from '@sts/platform';
-import { BudgetRefusedError, BudgetUnavailableError } from './budget-errors';
+import { budgetFailureError, BudgetUnavailableError } from './budget-errors';
+import { reserveAnswer, toTradeBudget } from './reserve-answers';
 import { ShareFeeds } from './share-feeds';
 import type {
   ShareListener,
@@ -103,23 +107,61 @@ export class BudgetClient {
       );
     } catch (error) {
       if (error instanceof BudgetUnavailableError) {
-        this.release(request.tradeId, 'create_failed', context).catch((releaseError: unknown) =>
-          this.options.logger?.warn(
-            { trade_id: request.tradeId, err: releaseError },
-            'compensating budget release failed; the sweeper removes the holder after its grace period',
-          ),
-        );
+        this.compensate(request.tradeId, context);
       }
       throw error;
     }
-    switch (result.outcome) {
-      case 'granted':
-        return toTradeBudget(result.trade_id, result.maker, result.hedge);
-      case 'refused':
-        throw new BudgetRefusedError(result);
-      case 'failed':
-        throw failureError(result);
+    const answer = reserveAnswer(result);
+    if (answer instanceof AppError) {
+      throw answer;
     }
+    return answer;
+  }
+
+  /**
+   * Several new trades' shares in one request (a group of creates), each
+   * answered in order as `reserve` would answer it: its TradeBudget, or the
+   * error `reserve` would throw (BudgetRefusedError, a failure of its own).
+   * Throws BudgetUnavailableError when the batch gets no answer, after the
+   * same best-effort release of every trade in it.
+   */
+  async reserveBatch(
+    requests: ReserveRequest[],
+    context: CallContext = {},
+  ): Promise<Array<TradeBudget | AppError>> {
+    let result;
+    try {
+      result = await this.call(
+        budgetReserveBatchSubject(this.options.natsPrefix),
+        BUDGET_RESERVE_BATCH,
+        {
+          reservations: requests.map((request) => ({
+            trade_id: request.tradeId,
+            maker: request.maker,
+            hedge: request.hedge,
+          })),
+        },
+        BUDGET_RESERVE_BATCH_RESULT,
+        parseBudgetReserveBatchResult,
+        context,
+      );
+    } catch (error) {
+      if (error instanceof BudgetUnavailableError) {
+        for (const request of requests) {
+          this.compensate(request.tradeId, context);
+        }
+      }
+      throw error;
+    }
+    if (result.outcome === 'failed') {
+      throw budgetFailureError(result);
+    }
+    if (result.results.length !== requests.length) {
+      throw new BudgetUnavailableError(
+        `budget service answered ${result.results.length} of ${requests.length} reservations`,
+      );
+    }
+    return result.results.map(reserveAnswer);
   }
 
   /** Gives a trade's shares back. Resolves false when it held none. */
@@ -137,7 +179,7 @@ export class BudgetClient {
       context,
     );
     if (result.outcome === 'failed') {
-      throw failureError(result);
+      throw budgetFailureError(result);
     }
     return result.released;
   }
@@ -158,7 +200,7 @@ export class BudgetClient {
       case 'not_found':
         return null;
       case 'failed':
-        throw failureError(result);
+        throw budgetFailureError(result);
     }
   }
 
@@ -173,7 +215,7 @@ export class BudgetClient {
       context,
     );
     if (result.outcome === 'failed') {
-      throw failureError(result);
+      throw budgetFailureError(result);
     }
     return result;
   }
@@ -208,6 +250,16 @@ export class BudgetClient {
     this.feeds.close();
   }
 
+  /** A reserve that got no answer may have landed: give it back, best effort. */
+  private compensate(tradeId: string, context: CallContext): void {
+    this.release(tradeId, 'create_failed', context).catch((releaseError: unknown) =>
+      this.options.logger?.warn(
+        { trade_id: tradeId, err: releaseError },
+        'compensating budget release failed; the sweeper removes the holder after its grace period',
+      ),
+    );
+  }
+
   private async call<R>(
     subject: string,
     type: string,
@@ -234,24 +286,5 @@ export class BudgetClient {
     } catch (error) {
       throw new BudgetUnavailableError(`budget service sent an invalid ${resultType}`, error);
     }
-  }
-}
-
-function toTradeBudget(
-  tradeId: string,
-  maker: HolderShare,
-  hedge: HolderShare | null,
-): TradeBudget {
-  return { tradeId, rateBudget: maker.share, hedgeRateBudget: hedge?.share ?? null, maker, hedge };
-}
-
-function failureError(failure: BudgetFailure): AppError {
-  switch (failure.code) {
-    case 'budget_unavailable':
-    case 'internal_error':
-      return new BudgetUnavailableError(failure.message);
-    case 'invalid_request':
-    case 'conflict':
-      return new AppError(failure.code, failure.message);
   }
 }

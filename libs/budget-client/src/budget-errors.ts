@@ -1,4 +1,4 @@
-import type { BudgetRefused } from '@sts/contracts';
+import type { BudgetFailure, BudgetRefused } from '@sts/contracts';
 import { AppError } from '@sts/platform';
 
 /**
@@ -35,5 +35,17 @@ export class BudgetUnavailableError extends AppError {
   constructor(message: string, cause?: unknown) {
     super('budget_unavailable', message, { cause });
     this.name = 'BudgetUnavailableError';
+  }
+}
+
+/** A failure the budget service answered, as the error its caller throws. */
+export function budgetFailureError(failure: BudgetFailure): AppError {
+  switch (failure.code) {
+    case 'budget_unavailable':
+    case 'internal_error':
+      return new BudgetUnavailableError(failure.message);
+    case 'invalid_request':
+    case 'conflict':
+      return new AppError(failure.code, failure.message);
   }
 }

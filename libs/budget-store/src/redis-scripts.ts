@@ -24,6 +24,33 @@ export class LuaScript {
       return redis.eval(this.source, keys.length, ...keys, ...args);
     }
   }
+  /**
+   * Runs the script once per call in one pipeline (one round trip); each
+   * call is atomic, the calls are not atomic together. A call whose script
+   * Redis no longer caches runs again alone (EVAL).
+   */
+  async runMany(
+    redis: Redis,
+    calls: Array<{ keys: string[]; args: Array<string | number> }>,
+  ): Promise<unknown[]> {
+    const pipeline = redis.pipeline();
+    for (const call of calls) {
+      pipeline.evalsha(this.sha, call.keys.length, ...call.keys, ...call.args);
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    return Promise.all(
+      calls.map(async (call, i) => {
+        const [error, reply] = replies[i] ?? [new Error('no reply in the pipeline'), null];
+        if (!error) {
+          return reply;
+        }
+        if (!error.message.startsWith('NOSCRIPT')) {
+          throw error;
+        }
+        return this.run(redis, call.keys, call.args);
+      }),
+    );
+  }
 }
 
 export const SCRIPTS = {

@@ -42,22 +42,52 @@ export const tradeKeys = (tradeId: string): string[] => [
  * limit, its hedge account: reserve.lua, all or nothing, atomic against every
  * other reserve and release. `force` adopts a live trade without the minimum.
  */
+export interface ReserveSharesRequest {
+  tradeId: string;
+  maker: AccountTerms;
+  hedge: AccountTerms | null;
+  nowMs: number;
+  force: boolean;
+}
+
 export async function reserveShares(
   redis: Redis,
-  request: {
-    tradeId: string;
-    maker: AccountTerms;
-    hedge: AccountTerms | null;
-    nowMs: number;
-    force: boolean;
-  },
+  request: ReserveSharesRequest,
 ): Promise<ReserveOutcome> {
+  const reply = await runScript(redis, SCRIPTS.reserve, ...reserveCall(request));
+  return reserveOutcomeOf(reply, request.maker, request.hedge);
+}
+
+/**
+ * Several trades' reservations in one Redis round trip, each as reserveShares
+ * would run it alone (atomic on its own, in the given order).
+ */
+export async function reserveSharesBatch(
+  redis: Redis,
+  requests: ReserveSharesRequest[],
+): Promise<ReserveOutcome[]> {
+  const replies = await guardRedis(() =>
+    SCRIPTS.reserve.runMany(
+      redis,
+      requests.map((request) => {
+        const [keys, args] = reserveCall(request);
+        return { keys, args };
+      }),
+    ),
+  );
+  return replies.map((reply, i) => {
+    if (!Array.isArray(reply)) {
+      throw unexpected('script', reply);
+    }
+    return reserveOutcomeOf(reply, requests[i]!.maker, requests[i]!.hedge);
+  });
+}
+
+function reserveCall(request: ReserveSharesRequest): [string[], Array<string | number>] {
   const { tradeId, maker, hedge } = request;
   const accounts = hedge ? [maker, hedge] : [maker];
   const roles: BudgetRole[] = ['maker', 'hedge'];
-  const reply = await runScript(
-    redis,
-    SCRIPTS.reserve,
+  return [
     [...tradeKeys(tradeId), ...accounts.flatMap((a) => [KEYS.account(a), KEYS.holders(a)])],
     [
       tradeId,
@@ -65,6 +95,5 @@ export async function reserveShares(
       request.force ? '1' : '0',
       ...accounts.flatMap((a, i) => [roles[i]!, a.venue, a.wallet, a.limit, a.min]),
     ],
-  );
-  return reserveOutcomeOf(reply, maker, hedge);
+  ];
 }

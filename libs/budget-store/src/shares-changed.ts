@@ -53,6 +53,31 @@ export function sharesChangedMessages(
   return [...shrinking, ...rest];
 }
 
+/**
+ * The changes of several reserves (one batch) as one change per account:
+ * from the share before the first to the share after the last, its holders
+ * as the last left them with the trades that joined last, in the order they
+ * joined (`joined`), so a listener expanding it per holder shrinks the others
+ * before it counts a newcomer.
+ */
+export function mergedChanges(changes: AccountChange[], joined: string[]): AccountChange[] {
+  const byAccount = new Map<string, AccountChange[]>();
+  for (const change of changes) {
+    const key = `${change.venue}:${change.wallet}`;
+    byAccount.set(key, [...(byAccount.get(key) ?? []), change]);
+  }
+  const rank = new Map(joined.map((tradeId, i) => [tradeId, i]));
+  return [...byAccount.values()].map((list) => {
+    list.sort((a, b) => a.version - b.version);
+    const first = list[0]!;
+    const last = list[list.length - 1]!;
+    const holders = [...last.holders].sort(
+      (a, b) => (rank.get(a.tradeId) ?? -1) - (rank.get(b.tradeId) ?? -1),
+    );
+    return { ...last, before: first.before, holders };
+  });
+}
+
 /** Publishes one `budget.shares_changed` (core NATS: listeners converge through budget.get and the sweep). */
 export function publishSharesChanged(
   nc: NatsConnection,

@@ -53,7 +53,7 @@ export class GatewaySettings extends CommonSettings {
   @IsInt()
   @Min(1)
   @Max(20)
-  createGroupsInFlight: number = 4;
+  createGroupsInFlight: number = 2;
 
   /** Creates in one group at most. */
   @Expose({ name: 'GATEWAY_CREATE_GROUP_MAX' })

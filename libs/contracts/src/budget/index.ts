@@ -4,3 +4,4 @@ export * from './budget-common';
 export * from './budget-get';
 export * from './budget-release';
 export * from './budget-reserve';
+export * from './budget-reserve-batch';

@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { BudgetReserveRequest, BudgetReserveResult } from '@sts/contracts';
+import type {
+  BudgetReserveBatchRequest,
+  BudgetReserveBatchResult,
+  BudgetReserveRequest,
+  BudgetReserveResult,
+} from '@sts/contracts';
+import { mergedChanges, type AccountTerms, type ReserveOutcome } from '@sts/budget-store';
 import type { Logger } from '@sts/platform';
 import { BudgetRepository } from '../../budget.repository';
 import { SharePropagation, type Tracing } from '../../shares/share-propagation';
@@ -13,6 +19,12 @@ import { RebuildBudgetsUseCase } from '../rebuild-budgets/rebuild-budgets.use-ca
  * Refused, with nothing changed, when either share would fall under the
  * venue's min_trade_budget.
  */
+interface Reservation {
+  tradeId: string;
+  maker: AccountTerms;
+  hedge: AccountTerms | null;
+}
+
 @Injectable()
 export class ReserveBudgetUseCase {
   constructor(
@@ -24,16 +36,79 @@ export class ReserveBudgetUseCase {
   ) {}
 
   async execute(request: BudgetReserveRequest, tracing: Tracing): Promise<BudgetReserveResult> {
-    const tradeId = request.trade_id;
-    const maker = this.terms.of(request.maker);
-    const hedge = this.terms.hedgeHolds(request.hedge) ? this.terms.of(request.hedge) : null;
+    const reservation = this.reservationOf(request);
     const outcome = await this.readiness.whenReady(() =>
-      this.repository.reserve(tradeId, maker, hedge, Date.now(), false),
+      this.repository.reserve(
+        reservation.tradeId,
+        reservation.maker,
+        reservation.hedge,
+        Date.now(),
+        false,
+      ),
     );
+    if (outcome.kind === 'granted') {
+      this.propagation.announce(outcome.changes, 'reserved', reservation.tradeId, tracing);
+    }
+    return this.answer(reservation, outcome, tracing);
+  }
+
+  /**
+   * A group's reservations: one Redis round trip, each answered as `execute`
+   * would answer it, each changed account announced once for the batch.
+   */
+  async executeBatch(
+    batch: BudgetReserveBatchRequest,
+    tracing: Tracing,
+  ): Promise<BudgetReserveBatchResult> {
+    const reservations = batch.reservations.map((request) => this.reservationOf(request));
+    const outcomes = await this.reserveAll(reservations);
+    const changes = outcomes.flatMap((outcome) =>
+      outcome.kind === 'granted' ? outcome.changes : [],
+    );
+    if (changes.length > 0) {
+      const joined = reservations.map((reservation) => reservation.tradeId);
+      this.propagation.announce(mergedChanges(changes, joined), 'reserved', null, tracing);
+    }
+    return {
+      outcome: 'answered',
+      results: reservations.map((reservation, i) =>
+        this.answer(reservation, outcomes[i]!, tracing),
+      ),
+    };
+  }
+
+  /** Runs the batch; what found the state missing runs once more after the rebuild. */
+  private async reserveAll(reservations: Reservation[]): Promise<ReserveOutcome[]> {
+    const outcomes = await this.repository.reserveBatch(reservations, Date.now());
+    const waiting = outcomes.flatMap((outcome, i) => (outcome.kind === 'not_ready' ? [i] : []));
+    if (waiting.length > 0) {
+      await this.readiness.ensureReady();
+      const again = await this.repository.reserveBatch(
+        waiting.map((i) => reservations[i]!),
+        Date.now(),
+      );
+      waiting.forEach((index, k) => (outcomes[index] = again[k]!));
+    }
+    return outcomes;
+  }
+
+  private reservationOf(request: BudgetReserveRequest): Reservation {
+    return {
+      tradeId: request.trade_id,
+      maker: this.terms.of(request.maker),
+      hedge: this.terms.hedgeHolds(request.hedge) ? this.terms.of(request.hedge) : null,
+    };
+  }
+
+  private answer(
+    reservation: Reservation,
+    outcome: ReserveOutcome,
+    tracing: Tracing,
+  ): BudgetReserveResult {
+    const { tradeId, maker, hedge } = reservation;
     const log = this.logger.child({ trade_id: tradeId, correlation_id: tracing.correlationId });
     switch (outcome.kind) {
       case 'granted':
-        this.propagation.announce(outcome.changes, 'reserved', tradeId, tracing);
         log.info(
           {
             rate_budget: outcome.shares.maker.share,
@@ -66,6 +141,12 @@ export class ReserveBudgetUseCase {
           outcome: 'failed',
           code: 'conflict',
           message: `trade ${tradeId} already holds budget on other accounts`,
+        };
+      case 'not_ready':
+        return {
+          outcome: 'failed',
+          code: 'budget_unavailable',
+          message: 'the budget state is being rebuilt; try again',
         };
     }
   }

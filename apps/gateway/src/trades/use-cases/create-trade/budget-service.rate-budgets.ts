@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BudgetClient, BudgetUnavailableError } from '@sts/budget-client';
+import { BudgetClient, BudgetUnavailableError, type TradeBudget } from '@sts/budget-client';
 import type { VenueId } from '@sts/domain';
 import { AppError, NatsLink, type Dependency } from '@sts/platform';
-import { RateBudgets } from './rate-budgets';
+import { RateBudgets, type GrantedBudgets, type ReservationRequest } from './rate-budgets';
 
 /**
  * The budget service could not reserve: 503 service_unavailable naming what
@@ -31,37 +31,40 @@ export class BudgetServiceRateBudgets extends RateBudgets {
     super();
   }
 
-  async reserve(request: Parameters<RateBudgets['reserve']>[0]) {
+  /** One request for the group; the first create's correlation id carries it. */
+  async reserveBatch(requests: ReservationRequest[]): Promise<Array<GrantedBudgets | Error>> {
+    this.assertLinked();
+    let answers;
+    try {
+      answers = await this.client.reserveBatch(requests.map(reservationOf), {
+        correlationId: requests[0]?.correlationId,
+      });
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+    return answers.map((answer) =>
+      answer instanceof Error ? this.unavailable(answer) : grantedOf(answer),
+    );
+  }
+
+  private assertLinked(): void {
     if (!this.nats.connected) {
       throw budgetUnavailable('nats', 'NATS is not connected');
     }
-    try {
-      const budget = await this.client.reserve(
-        {
-          tradeId: request.tradeId,
-          maker: { venue: request.maker.venue as VenueId, wallet: request.maker.wallet },
-          hedge: { venue: request.hedge.venue as VenueId, wallet: request.hedge.wallet },
-        },
-        { correlationId: request.correlationId },
-      );
-      return {
-        rateBudget: budget.rateBudget,
-        hedgeRateBudget: budget.hedgeRateBudget,
-        version: budget.maker.version,
-        hedgeVersion: budget.hedge?.version ?? 0,
-      };
-    } catch (error) {
-      if (!(error instanceof BudgetUnavailableError)) {
-        throw error;
-      }
-      if (!this.nats.connected) {
-        throw budgetUnavailable('nats', 'NATS is not connected');
-      }
-      // A request that got no answer has its NATS error as cause; a refusal from the service has none.
-      throw error.cause !== undefined
-        ? budgetUnavailable('budget_service', 'the budget service did not answer')
-        : budgetUnavailable('redis', 'the budget service cannot reach its store');
+  }
+
+  /** A BudgetUnavailableError as the 503 naming what is gone; anything else as it is. */
+  private unavailable(error: unknown): Error {
+    if (!(error instanceof BudgetUnavailableError)) {
+      return error as Error;
     }
+    if (!this.nats.connected) {
+      return budgetUnavailable('nats', 'NATS is not connected');
+    }
+    // A request that got no answer has its NATS error as cause; a refusal from the service has none.
+    return error.cause !== undefined
+      ? budgetUnavailable('budget_service', 'the budget service did not answer')
+      : budgetUnavailable('redis', 'the budget service cannot reach its store');
   }
 
   async release(tradeId: string, reason: 'create_failed' | 'canceled'): Promise<void> {
@@ -72,4 +75,21 @@ export class BudgetServiceRateBudgets extends RateBudgets {
       );
     });
   }
+}
+
+function reservationOf(request: ReservationRequest) {
+  return {
+    tradeId: request.tradeId,
+    maker: { venue: request.maker.venue as VenueId, wallet: request.maker.wallet },
+    hedge: { venue: request.hedge.venue as VenueId, wallet: request.hedge.wallet },
+  };
+}
+
+function grantedOf(budget: TradeBudget): GrantedBudgets {
+  return {
+    rateBudget: budget.rateBudget,
+    hedgeRateBudget: budget.hedgeRateBudget,
+    version: budget.maker.version,
+    hedgeVersion: budget.hedge?.version ?? 0,
+  };
 }

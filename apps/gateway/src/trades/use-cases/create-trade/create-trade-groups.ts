@@ -166,31 +166,35 @@ export class CreateTradeGroups {
     });
   }
 
-  /** Rule 7: every admitted create's reservation at once; a refused one drops out. */
+  /** Rule 7: every admitted create's reservation in one request; a refused one drops out. */
   private async reserve(
     admitted: PendingCreate[],
     outcomes: Map<PendingCreate, Outcome>,
   ): Promise<Array<{ create: PendingCreate; budget: GrantedBudgets }>> {
-    const grants = await Promise.allSettled(
-      admitted.map(async (create) => {
-        const { legs } = create.trade;
-        const budget = await this.budgets.reserve({
-          tradeId: create.trade.id,
-          maker: { venue: legs.maker.exchange, wallet: legs.maker.wallet },
-          hedge: { venue: legs.hedge.exchange, wallet: legs.hedge.wallet },
-          correlationId: create.correlationId,
-        });
-        create.reserved = true;
-        return budget;
-      }),
-    );
+    if (admitted.length === 0) {
+      return [];
+    }
+    const requests = admitted.map(({ trade: { id, legs }, correlationId }) => ({
+      tradeId: id,
+      maker: { venue: legs.maker.exchange, wallet: legs.maker.wallet },
+      hedge: { venue: legs.hedge.exchange, wallet: legs.hedge.wallet },
+      correlationId,
+    }));
+    let answers: Array<GrantedBudgets | Error>;
+    try {
+      answers = await this.budgets.reserveBatch(requests);
+    } catch (error) {
+      // No answer for the batch: every create of it fails so (the client gave each back).
+      answers = admitted.map(() => error as Error);
+    }
     return admitted.flatMap((create, i) => {
-      const grant = grants[i]!;
-      if (grant.status === 'rejected') {
-        outcomes.set(create, { error: grant.reason });
+      const answer = answers[i]!;
+      if (answer instanceof Error) {
+        outcomes.set(create, { error: answer });
         return [];
       }
-      return [{ create, budget: grant.value }];
+      create.reserved = true;
+      return [{ create, budget: answer }];
     });
   }
 }

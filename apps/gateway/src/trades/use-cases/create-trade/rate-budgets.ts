@@ -10,15 +10,22 @@ export interface GrantedBudgets {
   hedgeVersion: number;
 }
 
+export interface ReservationRequest {
+  tradeId: string;
+  maker: { venue: string; wallet: string };
+  hedge: { venue: string; wallet: string };
+  correlationId: string;
+}
+
 /** The gateway's view of the budget service: rule 7 and giving shares back. */
 export abstract class RateBudgets {
-  /** Throws AppError rate_budget_exhausted (429) or service_unavailable (503, reason names what is down). */
-  abstract reserve(request: {
-    tradeId: string;
-    maker: { venue: string; wallet: string };
-    hedge: { venue: string; wallet: string };
-    correlationId: string;
-  }): Promise<GrantedBudgets>;
+  /**
+   * A group's reservations in one request: each answered in order with its
+   * budgets or its error (AppError rate_budget_exhausted, 429); a batch that
+   * cannot be reserved at all throws service_unavailable (503, its reason
+   * names what is down).
+   */
+  abstract reserveBatch(requests: ReservationRequest[]): Promise<Array<GrantedBudgets | Error>>;
 
   /** Best effort: the budget service also sweeps holders whose trade is gone or terminal. */
   abstract release(tradeId: string, reason: 'create_failed' | 'canceled'): Promise<void>;

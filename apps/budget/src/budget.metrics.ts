@@ -8,6 +8,8 @@ export interface BudgetAnswer {
   venue?: unknown;
   maker?: unknown;
   hedge?: unknown;
+  /** A batch's answers, one per reservation. */
+  results?: unknown;
 }
 
 /**
@@ -59,6 +61,16 @@ export class BudgetMetrics {
     if (!requestType.includes('reserve')) {
       return;
     }
+    // A batch counts each of its reservations as `budget.reserve` would count it alone.
+    const results = outcome === 'answered' && 'results' in answer ? answer.results : [answer];
+    for (const result of Array.isArray(results) ? results : []) {
+      this.recordReservation(result as BudgetAnswer);
+    }
+  }
+
+  private recordReservation(answer: BudgetAnswer): void {
+    const outcome = typeof answer.outcome === 'string' ? answer.outcome : 'ok';
+    const code = typeof answer.code === 'string' ? answer.code : '';
     const venueOf = (share: unknown): string =>
       typeof share === 'object' && share !== null && 'venue' in share ? String(share.venue) : '';
     switch (outcome) {

@@ -23,6 +23,7 @@ import { connectNats, isAppError, loadVenueRegistry, type NatsConnection } from 
 import { createTestDatabase, testNamespace, type TestDatabase } from '@sts/testing';
 import { account, eventually, ShareLedger, TradeTable } from '../test/budget-fixtures';
 import { startBudgetService, type BudgetService } from './bootstrap';
+import { BudgetMetrics } from './budget.metrics';
 import { loadBudgetSettings } from './config/budget.settings';
 
 // Explicit terms, so the spec does not move when venues.json is tuned.
@@ -54,6 +55,12 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
   let ledger: ShareLedger;
   let stopLedger: () => void;
   const ns = testNamespace();
+  const metrics = new BudgetMetrics();
+  const counted = async (name: string): Promise<number> =>
+    ((await metrics.registry.getSingleMetric(name)?.get())?.values ?? []).reduce(
+      (sum, value) => sum + value.value,
+      0,
+    );
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -65,7 +72,7 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
       LOG_LEVEL: 'silent',
       BUDGET_SWEEP_INTERVAL_MS: '60000',
     });
-    service = await startBudgetService(settings, { venues });
+    service = await startBudgetService(settings, { venues, metrics });
     nc = await connectNats({ url: settings.natsUrl, name: 'budget-spec' });
     client = new BudgetClient(nc, { natsPrefix: ns.natsPrefix, timeoutMs: 3_000 });
     trades = await TradeTable.open(db.url);
@@ -365,6 +372,8 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
         });
       },
     });
+    const granted = await counted('sts_budget_reservations_total');
+    const refused = await counted('sts_budget_refusals_total');
     try {
       await nc.flush();
       const answers = await client.reserveBatch([
@@ -377,6 +386,9 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
       expect(answers.slice(0, 3).map((a) => (a as TradeBudget).rateBudget)).toEqual([30, 15, 10]);
       expect((answers[1] as TradeBudget).hedgeRateBudget).toEqual(expect.any(Number));
       expect(answers[3]).toBeInstanceOf(BudgetRefusedError);
+      // Counted per reservation, as alone.
+      expect(await counted('sts_budget_reservations_total')).toBe(granted + 3);
+      expect(await counted('sts_budget_refusals_total')).toBe(refused + 1);
       const state = await client.account(maker);
       expect(state.holders.map((h) => h.trade_id)).toEqual(ids.slice(0, 3));
       // A retried batch answers the grants held, never a second holder.

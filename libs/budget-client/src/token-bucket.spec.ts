@@ -108,6 +108,26 @@ describe('TokenBucket', () => {
     expect(bucket.take()).toBe(true);
   });
 
+  it('charges requests already sent into debt: the next ones wait it out, a closed bucket takes nothing', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(4, { windowMs: 1000, clock });
+    expect(bucket.take()).toBe(true);
+    const start = clock.now();
+    const served: number[] = [];
+    const waiting = bucket.waitFor().then(() => served.push(clock.now() - start));
+    // Two reads sent meanwhile without a token: 3 requests' worth of wait for the next one.
+    bucket.charge(2);
+    expect(bucket.msUntilAvailable()).toBe(750);
+    await clock.advance(749);
+    expect(served).toEqual([]);
+    await clock.advance(1);
+    await waiting;
+    expect(served).toEqual([750]);
+    // Over any window the rate holds: 1 + 2 + 1 requests in 750 ms at 4/s with a burst of 1.
+    bucket.close();
+    expect(() => bucket.charge(1)).not.toThrow();
+  });
+
   it('with a burst of b admits at most rate + b - 1 in a window', async () => {
     const clock = new ManualClock();
     const bucket = new TokenBucket(5, { windowMs: 1000, clock, burst: 3 });

@@ -124,6 +124,19 @@ export class TokenBucket {
   }
 
   /**
+   * Takes `cost` tokens for requests already sent, into debt past the burst if
+   * it must: later requests wait it out, so the rate holds. Closed: nothing.
+   */
+  charge(cost = 1): void {
+    if (this.closedReason === undefined) {
+      assertCount('cost', cost, 1);
+      this.refill();
+      this.level -= cost * MILLI;
+      this.scheduleHead();
+    }
+  }
+
+  /**
    * Resolves once `cost` tokens are taken. Rejects when `signal` aborts or the
    * bucket is closed; at rate 0 it waits until a later `setRate` gives budget.
    */

@@ -33,6 +33,20 @@ export interface VenueEventMap {
   /** Top of book and depth of each subscribed market after every applied update. */
   book: BookUpdate;
   connection: ConnectionEvent;
+  /**
+   * Requests the client sent for an order outside any call (so unpaid by
+   * `payingRequests`): a live client without a fill stream reads an order's
+   * fills when its filled size grows, at once, since that fill is what the
+   * hedge waits for. The venue counts them against the account's limit: the
+   * caller charges them to the order's owner afterwards.
+   */
+  unpaid: UnpaidRequests;
+}
+
+/** `requests` sent on behalf of the order `clientOrderId` that no call paid for. */
+export interface UnpaidRequests {
+  clientOrderId: string;
+  requests: number;
 }
 
 export type VenueEventType = keyof VenueEventMap;

@@ -12,6 +12,7 @@ export class VenueEvents {
     order: new Set(),
     book: new Set(),
     connection: new Set(),
+    unpaid: new Set(),
   };
 
   constructor(

@@ -62,6 +62,10 @@ export class AccountSession {
       this.unsubscribers.push(
         client.on('fill', (fill) => this.route(fill.clientOrderId)?.onFill(fill)),
         client.on('order', (order) => this.route(order.clientOrderId)?.onOrder(order)),
+        // A read the client sent at once for an order (its fills): the order's trade pays after.
+        client.on('unpaid', (spent) =>
+          this.route(spent.clientOrderId)?.bucket?.charge(spent.requests),
+        ),
         client.on('connection', (event) => {
           if (event.state === 'reconnected') {
             void this.recoverFills(event.recoverFromMs);

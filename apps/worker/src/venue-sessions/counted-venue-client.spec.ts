@@ -74,4 +74,11 @@ describe('countedVenueClient', () => {
     expect(answers.expectedMs('paradex')).toBe(250);
     expect(answers.bounds()).toEqual([]);
   });
+
+  it('counts the reads the client sends of its own accord for an order', () => {
+    const { venue, counts } = counted();
+    venue.emit('unpaid', { clientOrderId: 'c1', requests: 1 });
+    venue.emit('unpaid', { clientOrderId: 'c1', requests: 2 });
+    expect(counts.get('fill_read')).toBe(3);
+  });
 });

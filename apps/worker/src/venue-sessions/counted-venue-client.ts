@@ -34,7 +34,8 @@ export interface VenueRequestCounter {
  * call goes through unchanged (the hedge's IOC is sent in the same tick); a
  * refusal is counted from a listener on the same promise, and so is the time
  * the venue took to answer (`answers`: a refusal is an answer, a request that
- * failed without one is not).
+ * failed without one is not). The reads a client sends of its own accord for
+ * an order (`unpaid` events) are counted as `fill_read`.
  */
 export function countedVenueClient(
   client: VenueClient,
@@ -65,6 +66,13 @@ export function countedVenueClient(
       return answer;
     });
   }
+  // Reads the client sent at once for an order's fills count as requests too.
+  const fillReads = counter.venueRequestCount(exchange, 'fill_read');
+  client.on('unpaid', (spent) => {
+    for (let i = 0; i < spent.requests; i += 1) {
+      fillReads.request();
+    }
+  });
   // Other methods are bound to the client once (not on every read: the quote path reads them often).
   const bound = new Map<PropertyKey, { method: unknown; call: unknown }>();
   return new Proxy(client, {

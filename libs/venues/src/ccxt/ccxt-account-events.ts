@@ -55,6 +55,8 @@ export class CcxtAccountEvents {
     if (tracker.filledGrew(mapped.orderId, mapped.filledSize)) {
       for (let attempt = 1; attempt <= READ_FILLS_TRIES; attempt += 1) {
         try {
+          // Sent now, unpaid (the fill must not wait for a token): its owner pays after.
+          events.emit('unpaid', { clientOrderId: mapped.clientOrderId, requests: 1 });
           const trades = await this.options.readFills(order);
           const own = trades
             .filter((trade) => trade.order === mapped.orderId)

@@ -301,6 +301,13 @@ describe('CcxtVenueClient (recorded payloads, no network)', () => {
       ['partially_filled', 'maker-2'],
       ['filled', 'maker-2'],
     ]);
+    // Each read went out at once, unpaid: announced for the order's owner to pay, one per read.
+    const reads = exchange.calls.filter(([method]) => method === 'fetchMyTrades');
+    expect(reads).toHaveLength(2);
+    expect(log.events.unpaid).toEqual([
+      { clientOrderId: 'maker-2', requests: 1 },
+      { clientOrderId: 'maker-2', requests: 1 },
+    ]);
   });
 
   it('signals a dropped stream, then its return with where to recover fills from', async () => {

@@ -11,11 +11,12 @@ export class EventLog {
     order: [],
     book: [],
     connection: [],
+    unpaid: [],
   };
   private readonly unsubscribe: Array<() => void> = [];
 
   constructor(client: VenueClient) {
-    for (const type of ['fill', 'order', 'book', 'connection'] as const) {
+    for (const type of ['fill', 'order', 'book', 'connection', 'unpaid'] as const) {
       this.unsubscribe.push(
         client.on(type, (event) => (this.events[type] as unknown[]).push(event)),
       );

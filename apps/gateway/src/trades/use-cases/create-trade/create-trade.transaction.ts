@@ -3,8 +3,9 @@ import type { DataSource } from 'typeorm';
 import { postgresPool, type CommittedRow } from '@sts/persistence';
 
 /**
- * A group of creates' transaction in two round trips, whatever the group's size. Parameters cannot carry
- * several statements in one round trip (the extended protocol takes one), the
+ * A group of creates' transaction in two round trips, whatever its size.
+ * Parameters cannot carry several statements in one round trip (the
+ * extended protocol takes one), the
  * simple protocol can, so values go in as literals, every one through pg's
  * escapeLiteral (they are validated before, too). Each statement, and each
  * statement of the (volatile) admit function, gets its own snapshot (READ
@@ -63,7 +64,7 @@ export class CreateTradeTransaction {
     client.on('error', this.onError);
   }
 
-  /** A connection of the gateway's pool (its Postgres limits apply) for one create. */
+  /** A connection of the gateway's pool (its Postgres limits apply) for one group of creates. */
   static async open(dataSource: DataSource): Promise<CreateTradeTransaction> {
     return new CreateTradeTransaction(await postgresPool(dataSource).connect());
   }

@@ -59,21 +59,21 @@ describe('creates in groups', () => {
     }
   }
 
+  const capLockOf = (trader: Trader): string =>
+    `maker-cap:${trader.wallet.toLowerCase()}:${loadVenueRegistry(gateway.env).hyperliquid.capGroup}`;
+
   /**
    * Holds the blocker's cap lock, starts its create (the one group in
    * flight, stuck on the lock), starts `creates` and waits until all of them
-   * are queued behind it; then lets go and answers everything.
+   * are queued behind it; then lets go. The creates' answers still to come.
    */
-  async function asOneGroup(
+  async function queueAsOneGroup(
     creates: Array<() => Promise<HttpResult>>,
-  ): Promise<{ held: HttpResult; answers: HttpResult[] }> {
-    const capGroup = loadVenueRegistry(gateway.env).hyperliquid.capGroup;
-    const lock = `maker-cap:${blocker.wallet.toLowerCase()}:${capGroup}`;
+  ): Promise<{ held: Promise<HttpResult>; answers: Array<Promise<HttpResult>> }> {
+    const lock = capLockOf(blocker);
     await lockHolder.query('SELECT pg_advisory_lock(hashtext($1))', [lock]);
-    let held: Promise<HttpResult>;
-    let answers: Promise<HttpResult[]>;
     try {
-      held = create(blocker, gateway.tradeBody(blocker.wallet));
+      const held = create(blocker, gateway.tradeBody(blocker.wallet));
       await until(
         async () =>
           (
@@ -83,15 +83,23 @@ describe('creates in groups', () => {
           )[0].n === 1,
         'the first group to wait on the cap lock',
       );
-      answers = Promise.all(creates.map((start) => start()));
+      const answers = creates.map((start) => start());
       await until(
         async () => (await gauge('sts_gateway_creates_waiting')) === creates.length,
         `${creates.length} creates waiting`,
       );
+      return { held, answers };
     } finally {
       await lockHolder.query('SELECT pg_advisory_unlock(hashtext($1))', [lock]);
     }
-    return { held: await held, answers: await answers };
+  }
+
+  /** queueAsOneGroup, then every answer. */
+  async function asOneGroup(
+    creates: Array<() => Promise<HttpResult>>,
+  ): Promise<{ held: HttpResult; answers: HttpResult[] }> {
+    const queued = await queueAsOneGroup(creates);
+    return { held: await queued.held, answers: await Promise.all(queued.answers) };
   }
 
   /** The transactions that wrote these trades (a row's xmin). */
@@ -219,6 +227,42 @@ describe('creates in groups', () => {
       }
     } finally {
       await gateway.query(`DROP TRIGGER refuse_poisoned_trade ON trades`);
+    }
+  });
+
+  it('gives up a lock held elsewhere after its bound: the others commit, the contended create waits alone', async () => {
+    const [a, b, contended] = (await Promise.all(
+      Array.from({ length: 3 }, () => gateway.trader()),
+    )) as [Trader, Trader, Trader];
+    // Another session holds the contended wallet's cap lock (another replica's create, say).
+    const elsewhere = new Client({ connectionString: gateway.env['DATABASE_URL'] });
+    await elsewhere.connect();
+    try {
+      await elsewhere.query('SELECT pg_advisory_lock(hashtext($1))', [capLockOf(contended)]);
+      const { held, answers } = await queueAsOneGroup([
+        () => create(a, gateway.tradeBody(a.wallet)),
+        () => create(contended, gateway.tradeBody(contended.wallet)),
+        () => create(b, gateway.tradeBody(b.wallet)),
+      ]);
+      const [first, waiting, second] = answers as [
+        Promise<HttpResult>,
+        Promise<HttpResult>,
+        Promise<HttpResult>,
+      ];
+      await held; // the blocker's own answer is not this case's (its cap may be full by now)
+      let settled = false;
+      void waiting.finally(() => (settled = true));
+      // The lock is still held: the others are answered anyway, within the bound (250 ms) and a
+      // retry, well before the statement timeout (3 s) would have failed the group.
+      const timeout = sleep(2_000, undefined, { ref: false }).then(() => 'timed out' as const);
+      for (const answer of [first, second]) {
+        expect(await Promise.race([answer.then((r) => r.status), timeout])).toBe(202);
+      }
+      expect(settled).toBe(false);
+      await elsewhere.query('SELECT pg_advisory_unlock(hashtext($1))', [capLockOf(contended)]);
+      expect((await waiting).status).toBe(202);
+    } finally {
+      await elsewhere.end();
     }
   });
 });

@@ -55,6 +55,17 @@ export class GatewaySettings extends CommonSettings {
   @Max(20)
   createGroupsInFlight: number = 2;
 
+  /**
+   * How long a group of creates waits on a lock held elsewhere (a wallet's cap lock in another
+   * group) before it gives up and runs its creates one by one (a create alone waits up to the
+   * Postgres query timeout).
+   */
+  @Expose({ name: 'GATEWAY_CREATE_GROUP_LOCK_WAIT_MS' })
+  @IsInt()
+  @Min(10)
+  @Max(10_000)
+  createGroupLockWaitMs: number = 250;
+
   /** Creates in one group at most. */
   @Expose({ name: 'GATEWAY_CREATE_GROUP_MAX' })
   @IsInt()

@@ -45,7 +45,11 @@ type Outcome = Settled<GroupAnswer>;
  * drops out without touching the others; a group that fails as a whole (a
  * unique key raced by another replica, a lost connection) is run again
  * create by create, each keeping its reservation (reserves are idempotent by
- * trade id), so one bad create never fails its neighbours.
+ * trade id), so one bad create never fails its neighbours. A group waits at
+ * most GATEWAY_CREATE_GROUP_LOCK_WAIT_MS on a lock held elsewhere (a wallet's
+ * cap lock in another replica's group) before it fails so, and each create
+ * of a failed group is answered as soon as its own run ends: a contended
+ * wallet holds up only its own create.
  */
 @Injectable()
 export class CreateTradeGroups {
@@ -85,19 +89,35 @@ export class CreateTradeGroups {
     this.groupListeners.push(listener);
   }
 
-  private async run(group: PendingCreate[]): Promise<Outcome[]> {
+  /**
+   * The group's outcomes; when it fails as a whole, each create's own run
+   * alone, answered as soon as it ends (never held for the slowest).
+   */
+  private async run(group: PendingCreate[]): Promise<Array<Outcome | Promise<Outcome>>> {
     try {
       return await this.attempt(group);
     } catch (error) {
-      if (group.length > 1) {
-        return (await Promise.all(group.map((create) => this.run([create])))).flat();
-      }
-      const [create] = group as [PendingCreate];
-      if (create.reserved) {
-        await this.budgets.release(create.trade.id, 'create_failed').catch(() => undefined);
-      }
-      return [{ error }];
+      return group.length > 1
+        ? group.map((create) => this.alone(create))
+        : [await this.failed(group[0]!, error)];
     }
+  }
+
+  private async alone(create: PendingCreate): Promise<Outcome> {
+    try {
+      const [outcome] = await this.attempt([create]);
+      return outcome!;
+    } catch (error) {
+      return this.failed(create, error);
+    }
+  }
+
+  /** A create that failed for good gives back the budget it was granted. */
+  private async failed(create: PendingCreate, error: unknown): Promise<Outcome> {
+    if (create.reserved) {
+      await this.budgets.release(create.trade.id, 'create_failed').catch(() => undefined);
+    }
+    return { error };
   }
 
   /** Admit, reserve, insert and commit, in one transaction; throws when the group fails as a whole. */
@@ -148,7 +168,12 @@ export class CreateTradeGroups {
     outcomes: Map<PendingCreate, Outcome>,
   ): Promise<PendingCreate[]> {
     const ordered = [...group].sort((a, b) => compareKeys(a.admit.capLock, b.admit.capLock));
-    const admissions = await transaction.admit(ordered.map((create) => create.admit));
+    // A group waits no longer than its bound on a lock held elsewhere: it fails and its
+    // creates run alone, so one contended wallet holds up only its own create.
+    const admissions = await transaction.admit(
+      ordered.map((create) => create.admit),
+      group.length > 1 ? this.config.settings.createGroupLockWaitMs : undefined,
+    );
     return ordered.filter((create, i) => {
       const admission = admissions[i]!;
       if (admission.replayed) {

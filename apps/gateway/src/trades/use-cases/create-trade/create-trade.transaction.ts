@@ -76,8 +76,12 @@ export class CreateTradeTransaction {
    * credentials (wallet rows share-locked until commit, so an unlink cannot
    * race the create) and the count of live maker trades. The caller orders
    * the group by lock, so two groups never wait on each other in a circle.
+   * `lockWaitMs` bounds every lock wait of the transaction (its inserts' too).
    */
-  async admit(requests: AdmitRequest[]): Promise<Admission[]> {
+  async admit(requests: AdmitRequest[], lockWaitMs?: number): Promise<Admission[]> {
+    // For the whole transaction: a lock held longer than this fails it (SQLSTATE 55P03).
+    const lockWait =
+      lockWaitMs === undefined ? '' : `SET LOCAL lock_timeout = ${literal(Math.ceil(lockWaitMs))};`;
     const statements = requests.map((request) => {
       const [long, short] = request.legs;
       const args = [
@@ -94,9 +98,9 @@ export class CreateTradeTransaction {
       return `SELECT replayed, linked, live FROM create_trade_admit(${args.join(', ')})`;
     });
     const results = (await this.client.query(
-      `BEGIN; ${statements.join('; ')}`,
+      `BEGIN; ${lockWait} ${statements.join('; ')}`,
     )) as unknown as QueryResult<{ replayed: boolean; linked: string[]; live: number }>[];
-    return results.slice(1).map(({ rows: [row] }) => ({
+    return results.slice(lockWaitMs === undefined ? 1 : 2).map(({ rows: [row] }) => ({
       replayed: row.replayed,
       linked: new Set(row.linked),
       live: row.live,

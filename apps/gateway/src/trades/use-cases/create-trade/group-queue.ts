@@ -19,13 +19,16 @@ interface Waiting<T, A> {
  * next), so a fixed cost paid per run is shared by everything that arrived
  * meanwhile. No linger: an item that finds a run free starts at once, alone
  * if it is alone, and groups grow only as the runs in flight make items wait.
+ * A run's slot is free once it returns, even if some of its items settle
+ * later (a failed group's items retried alone).
  */
 export class GroupQueue<T, A> {
   private waiting: Array<Waiting<T, A>> = [];
   private running = 0;
 
   constructor(
-    private readonly run: (group: T[]) => Promise<Array<Settled<A>>>,
+    /** Each item's outcome, or a promise of it when it settles after the group's run. */
+    private readonly run: (group: T[]) => Promise<Array<Settled<A> | Promise<Settled<A>>>>,
     private readonly keysOf: (item: T) => string[],
     private readonly limits: GroupLimits,
     private readonly onGroup: (size: number) => void = () => undefined,
@@ -50,7 +53,12 @@ export class GroupQueue<T, A> {
       this.onGroup(group.length);
       void this.run(group.map((entry) => entry.item))
         .then(
-          (settled) => group.forEach((entry, i) => entry.settle(settled[i]!)),
+          (settled) =>
+            group.forEach((entry, i) => {
+              void Promise.resolve(settled[i]!).then(entry.settle, (error: unknown) =>
+                entry.settle({ error }),
+              );
+            }),
           (error: unknown) => group.forEach((entry) => entry.settle({ error })),
         )
         .finally(() => {

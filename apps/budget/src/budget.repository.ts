@@ -32,6 +32,12 @@ import {
 } from '@sts/budget-store';
 import { REDIS } from './tokens';
 
+/** A trade in the trades index, and when it reserved. */
+export interface HeldSince {
+  tradeId: string;
+  reservedAtMs: number;
+}
+
 /**
  * The only code that touches Redis. Budget state per venue account: a hash
  * (limit, min, share, version) and the set of its holders (`trade_id|role`);
@@ -39,12 +45,6 @@ import { REDIS } from './tokens';
  * so concurrent reserves and releases never see a half-applied division.
  * Redis failures surface as AppError `budget_unavailable`.
  */
-/** A trade in the trades index, and when it reserved. */
-export interface HeldSince {
-  tradeId: string;
-  reservedAtMs: number;
-}
-
 @Injectable()
 export class BudgetRepository {
   constructor(@Inject(REDIS) private readonly redis: Redis) {}

@@ -24,6 +24,7 @@ export class LuaScript {
       return redis.eval(this.source, keys.length, ...keys, ...args);
     }
   }
+
   /**
    * Runs the script once per call in one pipeline (one round trip); each
    * call is atomic, the calls are not atomic together. A call whose script

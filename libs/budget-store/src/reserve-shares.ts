@@ -37,11 +37,6 @@ export const tradeKeys = (tradeId: string): string[] => [
   KEYS.trade(tradeId),
 ];
 
-/**
- * A trade's shares on its maker account and, where the hedge venue shares its
- * limit, its hedge account: reserve.lua, all or nothing, atomic against every
- * other reserve and release. `force` adopts a live trade without the minimum.
- */
 export interface ReserveSharesRequest {
   tradeId: string;
   maker: AccountTerms;
@@ -50,11 +45,17 @@ export interface ReserveSharesRequest {
   force: boolean;
 }
 
+/**
+ * A trade's shares on its maker account and, where the hedge venue shares its
+ * limit, its hedge account: reserve.lua, all or nothing, atomic against every
+ * other reserve and release. `force` adopts a live trade without the minimum.
+ */
 export async function reserveShares(
   redis: Redis,
   request: ReserveSharesRequest,
 ): Promise<ReserveOutcome> {
-  const reply = await runScript(redis, SCRIPTS.reserve, ...reserveCall(request));
+  const { keys, args } = reserveCall(request);
+  const reply = await runScript(redis, SCRIPTS.reserve, keys, args);
   return reserveOutcomeOf(reply, request.maker, request.hedge);
 }
 
@@ -66,15 +67,7 @@ export async function reserveSharesBatch(
   redis: Redis,
   requests: ReserveSharesRequest[],
 ): Promise<ReserveOutcome[]> {
-  const replies = await guardRedis(() =>
-    SCRIPTS.reserve.runMany(
-      redis,
-      requests.map((request) => {
-        const [keys, args] = reserveCall(request);
-        return { keys, args };
-      }),
-    ),
-  );
+  const replies = await guardRedis(() => SCRIPTS.reserve.runMany(redis, requests.map(reserveCall)));
   return replies.map((reply, i) => {
     if (!Array.isArray(reply)) {
       throw unexpected('script', reply);
@@ -83,17 +76,21 @@ export async function reserveSharesBatch(
   });
 }
 
-function reserveCall(request: ReserveSharesRequest): [string[], Array<string | number>] {
+/** reserve.lua's keys and arguments for one trade. */
+function reserveCall(request: ReserveSharesRequest): {
+  keys: string[];
+  args: Array<string | number>;
+} {
   const { tradeId, maker, hedge } = request;
   const accounts = hedge ? [maker, hedge] : [maker];
   const roles: BudgetRole[] = ['maker', 'hedge'];
-  return [
-    [...tradeKeys(tradeId), ...accounts.flatMap((a) => [KEYS.account(a), KEYS.holders(a)])],
-    [
+  return {
+    keys: [...tradeKeys(tradeId), ...accounts.flatMap((a) => [KEYS.account(a), KEYS.holders(a)])],
+    args: [
       tradeId,
       request.nowMs,
       request.force ? '1' : '0',
       ...accounts.flatMap((a, i) => [roles[i]!, a.venue, a.wallet, a.limit, a.min]),
     ],
-  ];
+  };
 }

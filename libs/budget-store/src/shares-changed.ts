@@ -64,7 +64,12 @@ export function mergedChanges(changes: AccountChange[], joined: string[]): Accou
   const byAccount = new Map<string, AccountChange[]>();
   for (const change of changes) {
     const key = `${change.venue}:${change.wallet}`;
-    byAccount.set(key, [...(byAccount.get(key) ?? []), change]);
+    const list = byAccount.get(key);
+    if (list) {
+      list.push(change);
+    } else {
+      byAccount.set(key, [change]);
+    }
   }
   const rank = new Map(joined.map((tradeId, i) => [tradeId, i]));
   return [...byAccount.values()].map((list) => {

@@ -13,18 +13,18 @@ import { LOGGER } from '../../tokens';
 import { VenueTerms } from '../../venue-terms';
 import { RebuildBudgetsUseCase } from '../rebuild-budgets/rebuild-budgets.use-case';
 
-/**
- * A new trade asks for its shares: floor(limit / (holders + 1)) on its maker
- * account and, where the hedge venue shares its limit, on its hedge account.
- * Refused, with nothing changed, when either share would fall under the
- * venue's min_trade_budget.
- */
 interface Reservation {
   tradeId: string;
   maker: AccountTerms;
   hedge: AccountTerms | null;
 }
 
+/**
+ * A new trade asks for its shares: floor(limit / (holders + 1)) on its maker
+ * account and, where the hedge venue shares its limit, on its hedge account.
+ * Refused, with nothing changed, when either share would fall under the
+ * venue's min_trade_budget.
+ */
 @Injectable()
 export class ReserveBudgetUseCase {
   constructor(

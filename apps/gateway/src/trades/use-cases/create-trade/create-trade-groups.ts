@@ -4,15 +4,14 @@ import type { CommittedRow } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import type { GatewayConfig } from '../../../config/load-gateway-settings';
 import { GATEWAY_CONFIG } from '../../../infrastructure/tokens';
-import { CreateTradeTransaction, type AdmitRequest } from './create-trade.transaction';
+import { CreateTradeTransaction } from './create-trade.transaction';
 import { GroupQueue, type Settled } from './group-queue';
-import { newTradeRow, startCommandOf, type NewTrade } from './new-trade';
+import { admitRequestOf, capLockOf, newTradeRow, startCommandOf, type NewTrade } from './new-trade';
 import { RateBudgets, type GrantedBudgets } from './rate-budgets';
 
 /** A create past the rules answered from memory, waiting for rules 1, 6 and 7 and its insert. */
 export interface PendingCreate {
   trade: NewTrade;
-  admit: AdmitRequest;
   makerCap: number;
   correlationId: string;
   /** Set once the budget service granted it: a create that fails after gives it back. */
@@ -64,7 +63,7 @@ export class CreateTradeGroups {
     this.queue = new GroupQueue(
       (group) => this.run(group),
       (create) => [
-        `cap ${create.admit.capLock}`,
+        `cap ${capLockOf(create.trade)}`,
         `key ${create.trade.userId} ${create.trade.idempotencyKey}`,
       ],
       {
@@ -167,11 +166,11 @@ export class CreateTradeGroups {
     group: PendingCreate[],
     outcomes: Map<PendingCreate, Outcome>,
   ): Promise<PendingCreate[]> {
-    const ordered = [...group].sort((a, b) => compareKeys(a.admit.capLock, b.admit.capLock));
+    const ordered = [...group].sort((a, b) => compareKeys(capLockOf(a.trade), capLockOf(b.trade)));
     // A group waits no longer than its bound on a lock held elsewhere: it fails and its
     // creates run alone, so one contended wallet holds up only its own create.
     const admissions = await transaction.admit(
-      ordered.map((create) => create.admit),
+      ordered.map((create) => admitRequestOf(create.trade)),
       group.length > 1 ? this.config.settings.createGroupLockWaitMs : undefined,
     );
     return ordered.filter((create, i) => {
@@ -181,8 +180,9 @@ export class CreateTradeGroups {
         return false;
       }
       try {
-        assertCredentialsLinked(admission.linked, create.admit.legs);
-        assertUnderMakerCap(admission.live, create.trade.legs.maker, create.makerCap);
+        const { legs } = create.trade;
+        assertCredentialsLinked(admission.linked, [legs.long, legs.short]);
+        assertUnderMakerCap(admission.live, legs.maker, create.makerCap);
         return true;
       } catch (refusal) {
         outcomes.set(create, { error: refusal });

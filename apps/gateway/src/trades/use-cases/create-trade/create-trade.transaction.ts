@@ -5,12 +5,11 @@ import { postgresPool, type CommittedRow } from '@sts/persistence';
 /**
  * A group of creates' transaction in two round trips, whatever its size.
  * Parameters cannot carry several statements in one round trip (the
- * extended protocol takes one), the
- * simple protocol can, so values go in as literals, every one through pg's
- * escapeLiteral (they are validated before, too). Each statement, and each
- * statement of the (volatile) admit function, gets its own snapshot (READ
- * COMMITTED), so the count of live trades is taken after the advisory lock is
- * held, never before it.
+ * extended protocol takes one), the simple protocol can, so values go in as
+ * literals, every one through pg's escapeLiteral (they are validated before,
+ * too). Each statement, and each statement of the (volatile) admit function,
+ * gets its own snapshot (READ COMMITTED), so the count of live trades is taken
+ * after the advisory lock is held, never before it.
  */
 export type SqlValue = string | number | null;
 
@@ -81,7 +80,7 @@ export class CreateTradeTransaction {
   async admit(requests: AdmitRequest[], lockWaitMs?: number): Promise<Admission[]> {
     // For the whole transaction: a lock held longer than this fails it (SQLSTATE 55P03).
     const lockWait =
-      lockWaitMs === undefined ? '' : `SET LOCAL lock_timeout = ${literal(Math.ceil(lockWaitMs))};`;
+      lockWaitMs === undefined ? '' : `SET LOCAL lock_timeout = ${literal(lockWaitMs)};`;
     const statements = requests.map((request) => {
       const [long, short] = request.legs;
       const args = [
@@ -100,7 +99,8 @@ export class CreateTradeTransaction {
     const results = (await this.client.query(
       `BEGIN; ${lockWait} ${statements.join('; ')}`,
     )) as unknown as QueryResult<{ replayed: boolean; linked: string[]; live: number }>[];
-    return results.slice(lockWaitMs === undefined ? 1 : 2).map(({ rows: [row] }) => ({
+    // The admits' answers are the last ones, after BEGIN (and SET).
+    return results.slice(-requests.length).map(({ rows: [row] }) => ({
       replayed: row.replayed,
       linked: new Set(row.linked),
       live: row.live,

@@ -125,13 +125,6 @@ export class CreateTradeUseCase {
         legs,
         capGroup: makerVenue.capGroup,
       },
-      admit: {
-        userId,
-        idempotencyKey,
-        capLock: `maker-cap:${legs.maker.wallet}:${makerVenue.capGroup}`,
-        legs: [legs.long, legs.short],
-        maker: { wallet: legs.maker.wallet, capGroup: makerVenue.capGroup },
-      },
       makerCap: makerVenue.makerCap,
       correlationId,
       reserved: false,

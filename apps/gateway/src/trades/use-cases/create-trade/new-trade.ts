@@ -1,7 +1,7 @@
 import { envelope, START_TRADE, startTradeMessageId, startTradeSubject } from '@sts/contracts';
 import type { CommittedRow } from '@sts/persistence';
 import type { CreateTradeRequest } from '../../dto/create-trade.request';
-import type { SqlValue } from './create-trade.transaction';
+import type { AdmitRequest, SqlValue } from './create-trade.transaction';
 import type { GrantedBudgets } from './rate-budgets';
 import type { legsOf } from './trade-terms.validation';
 
@@ -13,6 +13,22 @@ export interface NewTrade {
   request: CreateTradeRequest;
   legs: ReturnType<typeof legsOf>;
   capGroup: string;
+}
+
+/** The lock a create holds while it counts its maker wallet's live trades in the cap group. */
+export const capLockOf = (trade: NewTrade): string =>
+  `maker-cap:${trade.legs.maker.wallet}:${trade.capGroup}`;
+
+/** What `create_trade_admit` checks for the trade: rules 1 and 6, and its replay. */
+export function admitRequestOf(trade: NewTrade): AdmitRequest {
+  const { legs } = trade;
+  return {
+    userId: trade.userId,
+    idempotencyKey: trade.idempotencyKey,
+    capLock: capLockOf(trade),
+    legs: [legs.long, legs.short],
+    maker: { wallet: legs.maker.wallet, capGroup: trade.capGroup },
+  };
 }
 
 /** The row's columns; everything else takes the table's defaults. Every row has the same keys. */

@@ -2,8 +2,7 @@ import 'reflect-metadata';
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
-import { AppError } from '@sts/platform';
+import { AppError, createLogger } from '@sts/platform';
 import { AppModule } from './app.module';
 import type { GatewayConfig } from './config/load-gateway-settings';
 import { httpEdgeOptions, registerHttpEdge } from './errors/http-edge';
@@ -14,6 +13,9 @@ import { registerApiDocs } from './openapi/api-docs.routes';
 import { registerConsole } from './console/console.routes';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
 import { CreateTradeGroups } from './trades/use-cases/create-trade/create-trade-groups';
+import { HEALTH_PATHS } from './health/health.controller';
+import { NestPinoLogger } from './logging/nest-pino-logger';
+import { registerRequestLog, requestIdOf } from './logging/request-log';
 
 const describeValidation = (errors: ValidationError[], parent = ''): string[] =>
   errors.flatMap((error) => {
@@ -41,13 +43,15 @@ export async function createGatewayApp(
   config: GatewayConfig,
   metrics?: GatewayMetrics,
 ): Promise<NestFastifyApplication> {
+  const logger = createLogger('gateway', config.settings.logLevel, config.settings.logFile);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config),
-    new FastifyAdapter(httpEdgeOptions(config.settings.trustProxy)),
+    new FastifyAdapter({ ...httpEdgeOptions(config.settings.trustProxy), genReqId: requestIdOf }),
     // Bodies are parsed by registerHttpEdge's JSON parser (depth limit, prototype keys refused), not Nest's.
     { bufferLogs: true, bodyParser: false },
   );
-  app.useLogger(app.get(Logger));
+  app.useLogger(new NestPinoLogger(logger));
+  registerRequestLog(app.getHttpAdapter().getInstance(), logger, HEALTH_PATHS);
   metrics?.register(app.getHttpAdapter().getInstance());
   metrics?.observeCreateGroups(app.get(CreateTradeGroups));
   registerHttpEdge(app.getHttpAdapter().getInstance());

@@ -54,6 +54,29 @@ describe('POST /api/v1/trades', () => {
     await cancel(response.body.trade_id);
   });
 
+  it("carries the caller's X-Request-Id, or a fresh id, as its start command's correlation id", async () => {
+    const correlationOf = async (tradeId: string): Promise<string> =>
+      (
+        await gateway.query(
+          `SELECT payload->>'correlation_id' AS id FROM outbox WHERE payload->'payload'->>'trade_id' = $1`,
+          [tradeId],
+        )
+      )[0]?.id;
+    // One at a time, each cancelled before the next: the maker cap holds two live trades.
+    const createAndCancel = async (headers: Record<string, string> = {}): Promise<string> => {
+      const response = await create(gateway.tradeBody(trader.wallet), headers);
+      expect(response.status).toBe(202);
+      await cancel(response.body.trade_id);
+      return correlationOf(response.body.trade_id);
+    };
+    expect(await createAndCancel({ 'x-request-id': 'bot-7-req-42' })).toBe('bot-7-req-42');
+    const fresh = [await createAndCancel(), await createAndCancel()];
+    // Each its own UUID: ids that repeat across replicas or restarts would join unrelated requests.
+    fresh.forEach((id) => expect(id).toMatch(/^[0-9a-f-]{36}$/));
+    expect(fresh[0]).not.toBe(fresh[1]);
+    expect(gateway.logs()).toContain('"correlation_id":"bot-7-req-42"');
+  });
+
   it('holds hedge_rate_budget only when the hedge venue shares its account limit', async () => {
     const sharedHedge = await create(
       gateway.tradeBody(trader.wallet, {

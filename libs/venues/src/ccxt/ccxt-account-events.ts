@@ -55,9 +55,11 @@ export class CcxtAccountEvents {
     if (tracker.filledGrew(mapped.orderId, mapped.filledSize)) {
       for (let attempt = 1; attempt <= READ_FILLS_TRIES; attempt += 1) {
         try {
-          // Sent now, unpaid (the fill must not wait for a token): its owner pays after.
+          // Sent now, unpaid (the fill must not wait for a token), and only then
+          // announced: its owner pays after, and nothing runs before the read leaves.
+          const reading = this.options.readFills(order);
           events.emit('unpaid', { clientOrderId: mapped.clientOrderId, requests: 1 });
-          const trades = await this.options.readFills(order);
+          const trades = await reading;
           const own = trades
             .filter((trade) => trade.order === mapped.orderId)
             .sort((a, b) => (a.timestamp ?? 0) - (b.timestamp ?? 0));

@@ -276,6 +276,11 @@ describe('CcxtVenueClient (recorded payloads, no network)', () => {
       size: '0.5',
       clientOrderId: 'maker-2',
     });
+    // The reads sent when each unpaid read is announced: the read leaves first.
+    const readsAtAnnounce: number[] = [];
+    client.on('unpaid', () =>
+      readsAtAnnounce.push(exchange.calls.filter(([method]) => method === 'fetchMyTrades').length),
+    );
     const fill = (id: string, amount: number, price: number): Trade =>
       ({
         ...(paradex.trade as unknown as Trade),
@@ -308,6 +313,7 @@ describe('CcxtVenueClient (recorded payloads, no network)', () => {
       { clientOrderId: 'maker-2', requests: 1 },
       { clientOrderId: 'maker-2', requests: 1 },
     ]);
+    expect(readsAtAnnounce).toEqual([1, 2]);
   });
 
   it('signals a dropped stream, then its return with where to recover fills from', async () => {

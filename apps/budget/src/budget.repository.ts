@@ -33,10 +33,7 @@ import {
 import { REDIS } from './tokens';
 
 /** A trade in the trades index, and when it reserved. */
-export interface HeldSince {
-  tradeId: string;
-  reservedAtMs: number;
-}
+export type HeldSince = Pick<HeldTrade, 'tradeId' | 'reservedAtMs'>;
 
 /**
  * The only code that touches Redis. Budget state per venue account: a hash
@@ -124,13 +121,10 @@ export class BudgetRepository {
     const states = await guardRedis(() =>
       this.redis.multi(accounts.map((a) => ['hmget', KEYS.account(a), 'share', 'seq'])).exec(),
     );
-    const shares = accounts.map((account, i): HolderShare | null => {
-      const [share, version] = execResult<Array<string | null>>(states, i);
-      if (share === null || version === null) {
-        return null;
-      } // released meanwhile
-      return { ...account, share: Number(share), version: Number(version) };
-    });
+    // An account released meanwhile has no share.
+    const shares = accounts.map((account, i) =>
+      shareOf(account, execResult<Array<string | null>>(states, i)),
+    );
     if (shares.some((share) => share === null)) {
       return { kind: 'not_found' };
     }
@@ -168,18 +162,10 @@ export class BudgetRepository {
 
   /** An account's share and its version, without its holders (the account rows' writer). */
   async readShare(account: BudgetAccount): Promise<AccountShareState | null> {
-    const [share, version] = await guardRedis(() =>
-      this.redis.hmget(KEYS.account(account), 'share', 'seq'),
+    return shareOf(
+      account,
+      await guardRedis(() => this.redis.hmget(KEYS.account(account), 'share', 'seq')),
     );
-    if (share === null || version === null) {
-      return null;
-    }
-    return {
-      venue: account.venue,
-      wallet: account.wallet,
-      share: Number(share),
-      version: Number(version),
-    };
   }
 
   /**
@@ -291,4 +277,14 @@ export class BudgetRepository {
     const hash = execResult<Record<string, string>>(results, 1);
     return hash['maker_venue'] ? toHeldTrade(tradeId, hash) : null;
   }
+}
+
+/** An account's share and version as `HMGET share seq` answers them; null when it holds none. */
+function shareOf(
+  account: BudgetAccount,
+  [share, version]: Array<string | null>,
+): HolderShare | null {
+  return share === null || version === null
+    ? null
+    : { ...account, share: Number(share), version: Number(version) };
 }

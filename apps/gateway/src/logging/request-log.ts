@@ -35,16 +35,18 @@ export function registerRequestLog(
   }
   fastify.addHook('onResponse', (request, reply, done) => {
     if (!skip.has(request.url)) {
-      const statusCode = reply.statusCode;
-      logger[statusCode >= 500 ? 'error' : 'info'](
-        {
-          correlation_id: request.id,
-          req: { method: request.method, url: request.url },
-          res: { statusCode },
-          responseTime: Math.round(reply.elapsedTime),
-        },
-        statusCode >= 500 ? 'request errored' : 'request completed',
-      );
+      const { statusCode } = reply;
+      const line = {
+        correlation_id: request.id,
+        req: { method: request.method, url: request.url },
+        res: { statusCode },
+        responseTime: Math.round(reply.elapsedTime),
+      };
+      if (statusCode >= 500) {
+        logger.error(line, 'request errored');
+      } else {
+        logger.info(line, 'request completed');
+      }
     }
     done();
   });

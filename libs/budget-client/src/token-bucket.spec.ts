@@ -1,4 +1,5 @@
-import { BucketClosedError, TokenBucket, type BucketClock } from './token-bucket';
+import type { BucketClock } from './bucket-options';
+import { BucketClosedError, TokenBucket } from './token-bucket';
 
 /** A clock that moves only when the spec says so, firing due timers in order. */
 class ManualClock implements BucketClock {
@@ -126,6 +127,59 @@ describe('TokenBucket', () => {
     // Over any window the rate holds: 1 + 2 + 1 requests in 750 ms at 4/s with a burst of 1.
     bucket.close();
     expect(() => bucket.charge(1)).not.toThrow();
+  });
+
+  describe('with rate kept back for charges', () => {
+    /**
+     * Takes as fast as the bucket allows for 6 s while a read goes out unpaid
+     * (charged after it was sent) 50 ms before the end of every second of the
+     * run, after that second's takes: every request the venue would see.
+     */
+    async function sentWithReads(keptPerS: number, rate = 4): Promise<number[]> {
+      const clock = new ManualClock();
+      const bucket = new TokenBucket(rate, { clock });
+      bucket.reserveForCharges(keptPerS);
+      const start = clock.now();
+      const sent: number[] = [];
+      while (clock.now() < start + 6_000) {
+        if ((clock.now() - start) % 1000 === 950) {
+          sent.push(clock.now());
+          bucket.charge(1);
+        }
+        if (bucket.take()) {
+          sent.push(clock.now());
+        } else {
+          await clock.advance(1);
+        }
+      }
+      return sent;
+    }
+
+    it('a read sent unpaid after a second of takes leaves every venue second within the rate', async () => {
+      expect(maxInAnyWindow(await sentWithReads(1), 1000)).toBe(4);
+      // Debt alone slows what follows a charge, not what went before it in the same second.
+      expect(maxInAnyWindow(await sentWithReads(0), 1000)).toBe(5);
+    });
+
+    it('takes run at the rate less what is kept, reads paid from the kept part', async () => {
+      const sent = await sentWithReads(1);
+      const takes = sent.length - 6;
+      // 3 a 1.1 s window for 6 s, less one: the read at 1.95 s came before the kept token did.
+      expect(takes).toBeGreaterThanOrEqual(15);
+      expect(takes).toBeLessThanOrEqual(17);
+    });
+
+    it('never keeps back the last request a second: at rate 1 takes go on', async () => {
+      const clock = new ManualClock();
+      const bucket = new TokenBucket(1, { windowMs: 1000, clock });
+      bucket.reserveForCharges(1);
+      expect(bucket.take()).toBe(true);
+      expect(bucket.msUntilAvailable()).toBe(1000);
+      bucket.setRate(3);
+      bucket.take();
+      // At 3 a second one is kept: the next take waits 1000 / 2 ms.
+      expect(bucket.msUntilAvailable()).toBe(500);
+    });
   });
 
   it('with a burst of b admits at most rate + b - 1 in a window', async () => {

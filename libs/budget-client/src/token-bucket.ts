@@ -1,50 +1,9 @@
-/**
- * Time as the bucket sees it, injected so specs run on a manual clock.
- * `now` is monotonic integer milliseconds (never the wall clock, which jumps).
- */
-export interface BucketClock {
-  now(): number;
-  /** Runs `fire` after `ms`; returns a function that cancels it. */
-  schedule(ms: number, fire: () => void): () => void;
-}
-
-export const monotonicClock: BucketClock = {
-  now: () => Number(process.hrtime.bigint() / 1_000_000n),
-  schedule: (ms, fire) => {
-    const timer = setTimeout(fire, ms);
-    return () => clearTimeout(timer);
-  },
-};
-
-export interface TokenBucketOptions {
-  /**
-   * Tokens the bucket can hold. With the default of 1 the bucket admits at most
-   * `rate` requests in any half-open one-second window, which is what a venue
-   * counting requests per account per second sees. A burst of b admits up to
-   * `rate + b - 1` in such a window: spend it only with headroom in the rate.
-   */
-  burst?: number;
-  /**
-   * The period over which `rate` tokens refill. A venue counts requests by
-   * when they arrive, not when they were sent: with exactly 1000 ms a request
-   * delayed across a second boundary lands in the next second next to that
-   * second's full share. The default adds 100 ms of transit margin (about 9 % of
-   * the rate), so the venue sees at most `rate` in any of its seconds while
-   * delays stay under it.
-   */
-  windowMs?: number;
-  /**
-   * How long a larger share waits before it applies (a smaller one applies at
-   * once). A share grows because another trade released it, and that trade may
-   * have spent it in the venue's current second: spending the growth at once
-   * would put the account over its limit. Pass the window to be safe; 0 (the
-   * default) applies growth at once.
-   */
-  growthDelayMs?: number;
-  clock?: BucketClock;
-}
-
-export const DEFAULT_BUCKET_WINDOW_MS = 1100;
+import {
+  DEFAULT_BUCKET_WINDOW_MS,
+  monotonicClock,
+  type BucketClock,
+  type TokenBucketOptions,
+} from './bucket-options';
 
 export class BucketClosedError extends Error {
   constructor(reason: string) {
@@ -84,6 +43,9 @@ export class TokenBucket {
   private cancelGrowth?: () => void;
   private readonly growthDelayMs: number;
   private closedReason?: string;
+  /** Requests a second kept back from takes for charges, and the tokens kept so far. */
+  private reservedPerS = 0;
+  private reserveLevel = 0;
 
   constructor(ratePerS: number, options: TokenBucketOptions = {}) {
     const burst = options.burst ?? 1;
@@ -124,16 +86,36 @@ export class TokenBucket {
   }
 
   /**
-   * Takes `cost` tokens for requests already sent, into debt past the burst if
-   * it must: later requests wait it out, so the rate holds. Closed: nothing.
+   * Takes `cost` tokens for requests already sent: from the tokens kept back
+   * for charges first (`reserveForCharges`), the rest into debt past the burst
+   * if it must (later requests wait it out, so the rate holds). Closed: nothing.
    */
   charge(cost = 1): void {
     if (this.closedReason === undefined) {
       assertCount('cost', cost, 1);
       this.refill();
-      this.level -= cost * MILLI;
+      const kept = this.heldBack() > 0 ? Math.min(cost, Math.floor(this.reserveLevel / MILLI)) : 0;
+      this.reserveLevel -= kept * MILLI;
+      this.level -= (cost - kept) * MILLI;
       this.scheduleHead();
     }
+  }
+
+  /**
+   * Keeps `perS` requests a second of the rate back from takes and waits, for
+   * requests sent before they are paid (`charge`). Debt alone slows the
+   * requests after a charge, but not the ones before it in the same venue
+   * second: a charge landing after a full second of takes put the account
+   * one over. With the rate kept back, takes run at `rate - perS` and charges
+   * up to `perS` a window are paid from what was kept, so the venue sees at
+   * most `rate` in any second. Takes always keep at least one a second.
+   */
+  reserveForCharges(perS: number): void {
+    assertCount('perS', perS, 0);
+    this.refill();
+    this.reservedPerS = perS;
+    this.reserveLevel = perS > 0 ? MILLI : 0;
+    this.serveWaiters();
   }
 
   /**
@@ -224,10 +206,21 @@ export class TokenBucket {
       return;
     }
     this.refilledAt = now;
+    const heldBack = this.heldBack();
     this.level = Math.min(
       this.capacity,
-      this.level + (elapsed * this.ratePerS * MILLI) / this.windowMs,
+      this.level + (elapsed * (this.ratePerS - heldBack) * MILLI) / this.windowMs,
     );
+    // At most one kept token: charges paid from it stay within `heldBack` a window.
+    this.reserveLevel = Math.min(
+      MILLI,
+      this.reserveLevel + (elapsed * heldBack * MILLI) / this.windowMs,
+    );
+  }
+
+  /** The part of the rate kept back for charges: never the last request a second. */
+  private heldBack(): number {
+    return Math.min(this.reservedPerS, Math.max(0, this.ratePerS - 1));
   }
 
   private msUntil(cost: number): number {
@@ -235,10 +228,11 @@ export class TokenBucket {
     if (missing <= 0) {
       return 0;
     }
-    if (this.ratePerS === 0) {
+    const takeRate = this.ratePerS - this.heldBack();
+    if (takeRate === 0) {
       return Infinity;
     }
-    return Math.ceil((missing * this.windowMs) / (this.ratePerS * MILLI));
+    return Math.ceil((missing * this.windowMs) / (takeRate * MILLI));
   }
 
   private serveWaiters(): void {

@@ -74,6 +74,12 @@ export interface VenueClient {
    */
   readonly sendsFollowUpRequests: boolean;
   /**
+   * Whether the client reads an order's fills of its own accord, unpaid, when
+   * its filled size grows (a live venue without a fill stream; `unpaid`
+   * events): a caller metering the account keeps rate back to pay for them.
+   */
+  readonly unpaidFillReads: boolean;
+  /**
    * How long after it is sent an order request may still take effect on the
    * venue (its expiry there, plus the margin of `settlesByMs`); null when the
    * venue gives no bound. A worker taking over a dead worker's trade waits

@@ -16,6 +16,8 @@ export interface AccountListener {
 }
 
 const RECOVERY_ATTEMPTS = 5;
+/** Requests a second a trade keeps back for fill reads sent unpaid: one per fill, a fill or so a second. */
+const UNPAID_READS_KEPT_PER_S = 1;
 /** Longest wait for a trade's budget before a recovery read (fills may be unhedged meanwhile). */
 const READ_BUDGET_WAIT_MS = 1_500;
 
@@ -82,8 +84,15 @@ export class AccountSession {
     await this.venueClient.connect();
   }
 
-  /** Routes this trade's events (by its client order id tag) to `listener`. */
+  /**
+   * Routes this trade's events (by its client order id tag) to `listener`.
+   * Where the client reads fills unpaid, the trade's bucket keeps rate back to
+   * pay for them, so a read after a second of re-quotes stays within the limit.
+   */
   listen(tradeTag: string, listener: AccountListener): Unsubscribe {
+    if (this.venueClient?.unpaidFillReads) {
+      listener.bucket?.reserveForCharges(UNPAID_READS_KEPT_PER_S);
+    }
     this.listeners.set(tradeTag, listener);
     return () => {
       if (this.listeners.get(tradeTag) === listener) {

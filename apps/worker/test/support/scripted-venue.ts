@@ -44,6 +44,8 @@ export interface PendingRequest<K extends RequestKind = RequestKind> {
  */
 export class ScriptedVenue implements VenueClient {
   readonly sendsFollowUpRequests = false;
+  /** Set by a spec to stand for a live client without a fill stream. */
+  unpaidFillReads = false;
   readonly requests: PendingRequest[] = [];
   private readonly listeners = new Map<VenueEventType, Set<(event: unknown) => void>>();
   private waiters: Array<() => void> = [];

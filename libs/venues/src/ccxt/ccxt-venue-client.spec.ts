@@ -233,6 +233,7 @@ describe('CcxtVenueClient (recorded payloads, no network)', () => {
 
   it('streams own fills once each, with the order completion worked out', async () => {
     await start('paradex', paradexMarkets, { watchMyTrades: true });
+    expect(client.unpaidFillReads).toBe(false);
     exchange.nextCreate = order({ id: 'o-1', amount: 0.5, filled: 0, status: 'open' });
     await client.placePostOnly({
       symbol: 'ETH-USD-PERP',
@@ -262,6 +263,8 @@ describe('CcxtVenueClient (recorded payloads, no network)', () => {
 
   it("reads the venue's own fills of an order whose filled size grew, on a venue without a trade stream", async () => {
     await start('paradex', paradexMarkets, { watchMyTrades: false });
+    // It says so, for the caller metering the account to keep rate back for those reads.
+    expect(client.unpaidFillReads).toBe(true);
     exchange.nextCreate = order({
       id: 'o-2',
       amount: 0.5,

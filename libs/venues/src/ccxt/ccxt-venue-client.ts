@@ -53,6 +53,8 @@ export class CcxtVenueClient implements VenueClient {
   /** ccxt has no portable amend: a replace is a cancel and a placement. */
   readonly replaceRequestCost = 2;
   readonly sendsFollowUpRequests = true;
+  /** Without a trade stream, an order's growth reads its fills at once, unpaid. */
+  readonly unpaidFillReads: boolean;
   /** ccxt sends no expiry with an order: this client knows no bound. */
   readonly orderRequestLifetimeMs = null;
   private readonly exchange: CcxtExchangeLike;
@@ -71,6 +73,7 @@ export class CcxtVenueClient implements VenueClient {
     this.exchange = options.exchange;
     this.tracker = new OrderTracker((venueId) => decodeClientOrderId(options.venue, venueId));
     this.authenticated = options.authenticated ?? true;
+    this.unpaidFillReads = options.exchange.has['watchMyTrades'] !== true;
     this.events = new VenueEvents((error, type) =>
       options.logger?.error(
         { venue: this.venue, event: type, err: error },
@@ -96,7 +99,7 @@ export class CcxtVenueClient implements VenueClient {
       tracker: this.tracker,
       events: this.events,
       streams: this.streams,
-      tradeStream: options.exchange.has['watchMyTrades'] === true,
+      tradeStream: !this.unpaidFillReads,
       readFills: (order) =>
         this.call(() =>
           this.exchange.fetchMyTrades(

@@ -57,6 +57,7 @@ export class PaperVenueClient implements VenueClient {
   /** The paper venue amends in one request (`replace`), as Hyperliquid and Lighter do. */
   readonly replaceRequestCost = 1;
   readonly sendsFollowUpRequests = false;
+  readonly unpaidFillReads = false;
   readonly orderRequestLifetimeMs: number;
   private readonly requestTimeoutMs: number;
   private readonly http: PaperHttp;

@@ -1,0 +1,54 @@
+import { TokenBucket, type BucketClock } from '@sts/budget-client';
+import { clientOrderId, tradeTag } from '@sts/domain';
+import { createLogger } from '@sts/platform';
+import { ScriptedVenue } from '../../test/support/scripted-venue';
+import { AccountSession } from './account-session';
+
+const TRADE = '6f1c2a4e-8a47-4c1e-9a3b-2f0d5e7c9b10';
+
+/** Time stands still: what a bucket would make a request wait is read, never waited out. */
+const frozen: BucketClock = { now: () => 0, schedule: () => () => undefined };
+
+async function listening(
+  unpaidFillReads: boolean,
+): Promise<{ venue: ScriptedVenue; bucket: TokenBucket }> {
+  const venue = new ScriptedVenue('paradex');
+  venue.unpaidFillReads = unpaidFillReads;
+  const session = new AccountSession(
+    'paradex',
+    '0xwallet',
+    () => Promise.resolve(venue),
+    createLogger('spec', 'silent'),
+  );
+  await session.connect();
+  const bucket = new TokenBucket(4, { clock: frozen });
+  session.listen(tradeTag(TRADE), { onFill: () => undefined, onOrder: () => undefined, bucket });
+  return { venue, bucket };
+}
+
+describe('AccountSession', () => {
+  it('over a client that reads fills unpaid, a trade keeps one request a second back to pay for them', async () => {
+    const { venue, bucket } = await listening(true);
+    expect(bucket.take()).toBe(true);
+    // Re-quotes run at 3 of the trade's 4 a window.
+    expect(bucket.msUntilAvailable()).toBe(Math.ceil(1100 / 3));
+    // The read sent at once for the trade's fill is paid from what was kept, not into debt.
+    venue.emit('unpaid', {
+      clientOrderId: clientOrderId(TRADE, { kind: 'maker', quoteNumber: 1 }),
+      requests: 1,
+    });
+    expect(bucket.msUntilAvailable()).toBe(Math.ceil(1100 / 3));
+    // A second one in the same window has nothing kept left: into debt.
+    venue.emit('unpaid', {
+      clientOrderId: clientOrderId(TRADE, { kind: 'maker', quoteNumber: 1 }),
+      requests: 1,
+    });
+    expect(bucket.msUntilAvailable()).toBe(Math.ceil((2 * 1100) / 3));
+  });
+
+  it('over a client with a fill stream, a trade spends its whole share on its own requests', async () => {
+    const { bucket } = await listening(false);
+    expect(bucket.take()).toBe(true);
+    expect(bucket.msUntilAvailable()).toBe(Math.ceil(1100 / 4));
+  });
+});

@@ -1,5 +1,5 @@
-import type { BucketClock } from './bucket-options';
-import { BucketClosedError, TokenBucket } from './token-bucket';
+import { BucketClosedError, type BucketClock } from './token-bucket-support';
+import { TokenBucket } from './token-bucket';
 
 /** A clock that moves only when the spec says so, firing due timers in order. */
 class ManualClock implements BucketClock {
@@ -167,6 +167,19 @@ describe('TokenBucket', () => {
       // 3 a 1.1 s window for 6 s, less one: the read at 1.95 s came before the kept token did.
       expect(takes).toBeGreaterThanOrEqual(15);
       expect(takes).toBeLessThanOrEqual(17);
+    });
+
+    it('a kept token is taken once, then again a window later; nothing is kept without it', async () => {
+      const clock = new ManualClock();
+      const bucket = new TokenBucket(4, { windowMs: 1000, clock });
+      expect(bucket.takeKept()).toBe(false);
+      bucket.reserveForCharges(1);
+      expect(bucket.takeKept()).toBe(true);
+      expect(bucket.takeKept()).toBe(false);
+      await clock.advance(999);
+      expect(bucket.takeKept()).toBe(false);
+      await clock.advance(1);
+      expect(bucket.takeKept()).toBe(true);
     });
 
     it('never keeps back the last request a second: at rate 1 takes go on', async () => {

@@ -1,16 +1,11 @@
 import {
+  assertCount,
+  BucketClosedError,
   DEFAULT_BUCKET_WINDOW_MS,
   monotonicClock,
   type BucketClock,
   type TokenBucketOptions,
-} from './bucket-options';
-
-export class BucketClosedError extends Error {
-  constructor(reason: string) {
-    super(`token bucket closed: ${reason}`);
-    this.name = 'BucketClosedError';
-  }
-}
+} from './token-bucket-support';
 
 interface Waiter {
   cost: number;
@@ -99,6 +94,22 @@ export class TokenBucket {
       this.level -= (cost - kept) * MILLI;
       this.scheduleHead();
     }
+  }
+
+  /**
+   * Takes one of the tokens kept back for charges if there is one now: a
+   * read that would otherwise wait (or go unpaid) goes at once, paid.
+   */
+  takeKept(): boolean {
+    if (this.closedReason !== undefined || this.heldBack() === 0) {
+      return false;
+    }
+    this.refill();
+    if (this.reserveLevel < MILLI) {
+      return false;
+    }
+    this.reserveLevel -= MILLI;
+    return true;
   }
 
   /**
@@ -284,11 +295,5 @@ export class TokenBucket {
     if (cost * MILLI > this.capacity) {
       throw new RangeError(`cost ${cost} exceeds the bucket's burst ${this.capacity / MILLI}`);
     }
-  }
-}
-
-function assertCount(name: string, value: number, min: number): void {
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
   }
 }

@@ -1,6 +1,7 @@
 import { TokenBucket, type BucketClock } from '@sts/budget-client';
 import { clientOrderId, tradeTag } from '@sts/domain';
 import { createLogger } from '@sts/platform';
+import type { VenueFill } from '@sts/venues';
 import { ScriptedVenue } from '../../test/support/scripted-venue';
 import { AccountSession } from './account-session';
 
@@ -9,9 +10,30 @@ const TRADE = '6f1c2a4e-8a47-4c1e-9a3b-2f0d5e7c9b10';
 /** Time stands still: what a bucket would make a request wait is read, never waited out. */
 const frozen: BucketClock = { now: () => 0, schedule: () => () => undefined };
 
+const flushMicrotasks = async (): Promise<void> => {
+  for (let i = 0; i < 10; i += 1) {
+    await Promise.resolve();
+  }
+};
+
+const missedFill = (ourId: string): VenueFill => ({
+  exchange: 'paradex',
+  symbol: 'BTC-USD-PERP',
+  market: 'BTC',
+  side: 'buy',
+  price: '100000',
+  size: '0.001',
+  orderId: 'o-1',
+  clientOrderId: ourId,
+  fullyFilled: false,
+  timestampMs: 1_500,
+  fillId: 'missed-1',
+  liquidity: 'maker',
+});
+
 async function listening(
   unpaidFillReads: boolean,
-): Promise<{ venue: ScriptedVenue; bucket: TokenBucket }> {
+): Promise<{ venue: ScriptedVenue; bucket: TokenBucket; fills: string[] }> {
   const venue = new ScriptedVenue('paradex');
   venue.unpaidFillReads = unpaidFillReads;
   const session = new AccountSession(
@@ -22,8 +44,13 @@ async function listening(
   );
   await session.connect();
   const bucket = new TokenBucket(4, { clock: frozen });
-  session.listen(tradeTag(TRADE), { onFill: () => undefined, onOrder: () => undefined, bucket });
-  return { venue, bucket };
+  const fills: string[] = [];
+  session.listen(tradeTag(TRADE), {
+    onFill: (fill) => fills.push(fill.fillId),
+    onOrder: () => undefined,
+    bucket,
+  });
+  return { venue, bucket, fills };
 }
 
 describe('AccountSession', () => {
@@ -50,5 +77,24 @@ describe('AccountSession', () => {
     const { bucket } = await listening(false);
     expect(bucket.take()).toBe(true);
     expect(bucket.msUntilAvailable()).toBe(Math.ceil(1100 / 4));
+  });
+
+  it('after a reconnect, reads the missed fills at once with the token kept back, though re-quotes spent the rest', async () => {
+    const { venue, bucket, fills } = await listening(true);
+    expect(bucket.take()).toBe(true);
+    venue.emit('connection', {
+      state: 'reconnected',
+      atMs: 2_000,
+      disconnectedAtMs: 1_000,
+      recoverFromMs: 900,
+    });
+    // Within microtasks: it waits for no token (nor for the 1.5 s a dry bucket gets).
+    const read = await venue.waitFor('fillsSince', 10);
+    expect(read.args).toEqual({ timestampMs: 900 });
+    read.answer([missedFill(clientOrderId(TRADE, { kind: 'maker', quoteNumber: 1 }))]);
+    await flushMicrotasks();
+    expect(fills).toEqual(['missed-1']);
+    // The kept token is spent: a fill read now goes into debt.
+    expect(bucket.takeKept()).toBe(false);
   });
 });

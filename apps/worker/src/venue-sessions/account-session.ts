@@ -138,14 +138,20 @@ export class AccountSession {
   }
 
   /**
-   * Takes one request from a listening trade's budget on this account,
+   * Takes one request from a listening trade's budget on this account: a
+   * token kept back for fill reads at once where there is one, otherwise
    * waiting at most READ_BUDGET_WAIT_MS for it. A trade whose bucket is dry
    * that long (or closes) hands the turn to the next; with none left the read
    * goes unpaid: a missed fill left unread is worse than one request over the
    * limit (which the venue refuses with a 429, and the retry waits out).
    */
   private async payForRead(): Promise<void> {
-    for (const listener of [...this.listeners.values()]) {
+    const listeners = [...this.listeners.values()];
+    // A token kept back for fill reads pays it at once: missed fills may be unhedged meanwhile.
+    if (listeners.some((listener) => listener.bucket?.takeKept())) {
+      return;
+    }
+    for (const listener of listeners) {
       if (!listener.bucket) {
         continue;
       }

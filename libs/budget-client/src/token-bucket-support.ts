@@ -1,3 +1,5 @@
+/** What a TokenBucket is built from: its clock, its options, its error and checks. */
+
 /**
  * Time as the bucket sees it, injected so specs run on a manual clock.
  * `now` is monotonic integer milliseconds (never the wall clock, which jumps).
@@ -45,3 +47,16 @@ export interface TokenBucketOptions {
 }
 
 export const DEFAULT_BUCKET_WINDOW_MS = 1100;
+
+export class BucketClosedError extends Error {
+  constructor(reason: string) {
+    super(`token bucket closed: ${reason}`);
+    this.name = 'BucketClosedError';
+  }
+}
+
+export function assertCount(name: string, value: number, min: number): void {
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
+  }
+}

@@ -176,6 +176,9 @@ describe('TokenBucket', () => {
       bucket.reserveForCharges(1);
       expect(bucket.takeKept()).toBe(true);
       expect(bucket.takeKept()).toBe(false);
+      // Keeping the same again (a trade listening again) gives no token back.
+      bucket.reserveForCharges(1);
+      expect(bucket.takeKept()).toBe(false);
       await clock.advance(999);
       expect(bucket.takeKept()).toBe(false);
       await clock.advance(1);

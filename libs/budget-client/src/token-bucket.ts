@@ -113,20 +113,21 @@ export class TokenBucket {
   }
 
   /**
-   * Keeps `perS` requests a second of the rate back from takes and waits, for
-   * requests sent before they are paid (`charge`). Debt alone slows the
-   * requests after a charge, but not the ones before it in the same venue
-   * second: a charge landing after a full second of takes put the account
-   * one over. With the rate kept back, takes run at `rate - perS` and charges
-   * up to `perS` a window are paid from what was kept, so the venue sees at
-   * most `rate` in any second. Takes always keep at least one a second.
+   * Keeps `perS` requests a second back from takes, for requests sent before
+   * they are paid (`charge`). Debt alone slows the requests after a charge,
+   * not those before it in the same venue second (a charge after a second of
+   * takes put the account one over). Takes run at `rate - perS`, never below
+   * 1; charges up to `perS` a window are paid from what was kept, so the
+   * venue sees at most `rate` in any second.
    */
   reserveForCharges(perS: number): void {
     assertCount('perS', perS, 0);
-    this.refill();
-    this.reservedPerS = perS;
-    this.reserveLevel = perS > 0 ? MILLI : 0;
-    this.serveWaiters();
+    if (perS !== this.reservedPerS) {
+      this.refill();
+      this.reservedPerS = perS;
+      this.reserveLevel = perS > 0 ? MILLI : 0;
+      this.serveWaiters();
+    }
   }
 
   /**

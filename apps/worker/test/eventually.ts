@@ -1,4 +1,13 @@
 import { sleep } from '@sts/platform';
+
+/** What the running spec's harness can add to a timeout (its workers' warnings), if any. */
+let explainTimeout: (() => string[]) | undefined;
+
+/** Registers (or, with undefined, removes) what every timeout of this spec file appends. */
+export function explainTimeoutsWith(explain: (() => string[]) | undefined): void {
+  explainTimeout = explain;
+}
+
 /**
  * Polls `probe` until it returns something other than undefined/false, or
  * fails after `timeoutMs` naming what was awaited and the last value seen.
@@ -23,7 +32,12 @@ export async function eventually<T>(
     if (Date.now() > deadline) {
       const seen = options.last ? ` (last seen: ${JSON.stringify(options.last())})` : '';
       const failure = lastError ? ` (last error: ${String(lastError)})` : '';
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${seen}${failure}`);
+      const lines = explainTimeout?.() ?? [];
+      const explained =
+        lines.length > 0 ? `\nworkers' last warnings:\n  ${lines.join('\n  ')}` : '';
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${seen}${failure}${explained}`,
+      );
     }
     await sleep(options.intervalMs ?? 50);
   }

@@ -15,7 +15,8 @@ import { PaperVenueClient, toVenueOrder, type VenueOrder } from '@sts/venues';
 // The gateway's e2e harness (real gateway, venue simulator, budget service, operator tool).
 import { GatewayHarness } from '@sts/app-gateway-testing';
 import { startWorker, type RunningWorker } from '../src/bootstrap';
-import { eventually } from './eventually';
+import { eventually, explainTimeoutsWith } from './eventually';
+import { recentProblems } from './worker-logs';
 
 export { eventually };
 import { VenueSimControl } from './venue-sim-control';
@@ -98,6 +99,7 @@ export class WorkerHarness {
       liveDialects: options.liveDialects,
     });
     this.sim = new VenueSimControl(this.gateway.venueSim!.url);
+    explainTimeoutsWith(() => recentProblems(this.logDir));
     this.workerEnv = {
       ...this.gateway.env,
       WORKER_LEASE_TTL_MS: '2000',
@@ -165,6 +167,7 @@ export class WorkerHarness {
   }
 
   async stop(): Promise<void> {
+    explainTimeoutsWith(undefined);
     await this.stopWorkers();
     this.processes.splice(0);
     removeWorkerScratch();

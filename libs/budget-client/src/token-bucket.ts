@@ -81,35 +81,26 @@ export class TokenBucket {
   }
 
   /**
-   * Takes `cost` tokens for requests already sent: from the tokens kept back
-   * for charges first (`reserveForCharges`), the rest into debt past the burst
-   * if it must (later requests wait it out, so the rate holds). Closed: nothing.
+   * Takes `cost` tokens for requests already sent: the token kept back for
+   * charges first (`reserveForCharges`), the rest into debt past the burst if
+   * it must (later requests wait it out, so the rate holds). Closed: nothing.
    */
   charge(cost = 1): void {
     if (this.closedReason === undefined) {
       assertCount('cost', cost, 1);
       this.refill();
-      const kept = this.heldBack() > 0 ? Math.min(cost, Math.floor(this.reserveLevel / MILLI)) : 0;
-      this.reserveLevel -= kept * MILLI;
-      this.level -= (cost - kept) * MILLI;
+      this.level -= (this.spendKept() ? cost - 1 : cost) * MILLI;
       this.scheduleHead();
     }
   }
 
-  /**
-   * Takes one of the tokens kept back for charges if there is one now: a
-   * read that would otherwise wait (or go unpaid) goes at once, paid.
-   */
+  /** Takes the token kept back for charges if it is there now: a read that would wait goes at once, paid. */
   takeKept(): boolean {
-    if (this.closedReason !== undefined || this.heldBack() === 0) {
+    if (this.closedReason !== undefined) {
       return false;
     }
     this.refill();
-    if (this.reserveLevel < MILLI) {
-      return false;
-    }
-    this.reserveLevel -= MILLI;
-    return true;
+    return this.spendKept();
   }
 
   /**
@@ -228,6 +219,15 @@ export class TokenBucket {
       MILLI,
       this.reserveLevel + (elapsed * heldBack * MILLI) / this.windowMs,
     );
+  }
+
+  /** Spends the kept token (the bucket keeps at most one) if the rate keeps any back; refilled by the caller. */
+  private spendKept(): boolean {
+    if (this.heldBack() === 0 || this.reserveLevel < MILLI) {
+      return false;
+    }
+    this.reserveLevel -= MILLI;
+    return true;
   }
 
   /** The part of the rate kept back for charges: never the last request a second. */

@@ -6,6 +6,8 @@ import { ScriptedVenue } from '../../test/support/scripted-venue';
 import { AccountSession } from './account-session';
 
 const TRADE = '6f1c2a4e-8a47-4c1e-9a3b-2f0d5e7c9b10';
+/** The trade's maker order, whose fills are read. */
+const MAKER_ORDER = clientOrderId(TRADE, { kind: 'maker', quoteNumber: 1 });
 
 /** Time stands still: what a bucket would make a request wait is read, never waited out. */
 const frozen: BucketClock = { now: () => 0, schedule: () => () => undefined };
@@ -60,16 +62,10 @@ describe('AccountSession', () => {
     // Re-quotes run at 3 of the trade's 4 a window.
     expect(bucket.msUntilAvailable()).toBe(Math.ceil(1100 / 3));
     // The read sent at once for the trade's fill is paid from what was kept, not into debt.
-    venue.emit('unpaid', {
-      clientOrderId: clientOrderId(TRADE, { kind: 'maker', quoteNumber: 1 }),
-      requests: 1,
-    });
+    venue.emit('unpaid', { clientOrderId: MAKER_ORDER, requests: 1 });
     expect(bucket.msUntilAvailable()).toBe(Math.ceil(1100 / 3));
     // A second one in the same window has nothing kept left: into debt.
-    venue.emit('unpaid', {
-      clientOrderId: clientOrderId(TRADE, { kind: 'maker', quoteNumber: 1 }),
-      requests: 1,
-    });
+    venue.emit('unpaid', { clientOrderId: MAKER_ORDER, requests: 1 });
     expect(bucket.msUntilAvailable()).toBe(Math.ceil((2 * 1100) / 3));
   });
 
@@ -91,7 +87,7 @@ describe('AccountSession', () => {
     // Within microtasks: it waits for no token (nor for the 1.5 s a dry bucket gets).
     const read = await venue.waitFor('fillsSince', 10);
     expect(read.args).toEqual({ timestampMs: 900 });
-    read.answer([missedFill(clientOrderId(TRADE, { kind: 'maker', quoteNumber: 1 }))]);
+    read.answer([missedFill(MAKER_ORDER)]);
     await flushMicrotasks();
     expect(fills).toEqual(['missed-1']);
     // The kept token is spent: a fill read now goes into debt.

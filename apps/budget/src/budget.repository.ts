@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { BudgetAccount, BudgetRole, HolderShare } from '@sts/contracts';
+import type { BudgetAccount, BudgetRole } from '@sts/contracts';
 import { isVenueId } from '@sts/domain';
 import type { AccountShareState } from '@sts/persistence';
 import { AppError, type Redis } from '@sts/platform';
@@ -10,7 +10,6 @@ import {
   KEYS,
   NOT_READY,
   parseChanges,
-  parseHolder,
   reserveShares,
   reserveSharesBatch,
   runScript,
@@ -20,16 +19,16 @@ import {
   UNLOCK,
   unexpected,
   type AccountLookup,
-  type AccountState,
+  type AccountShareCount,
   type AccountTerms,
   type HeldTrade,
-  type HolderRef,
   type RebalanceOutcome,
   type RebuildPlan,
   type ReleaseOutcome,
   type ReserveOutcome,
   type TradeLookup,
 } from '@sts/budget-store';
+import { readAccount, readShareCounts, shareOf } from './account-reads';
 import { REDIS } from './tokens';
 
 /** A trade in the trades index, and when it reserved. */
@@ -101,7 +100,10 @@ export class BudgetRepository {
         case 'retry':
           continue;
         case 'released':
-          return { kind: 'released', changes: parseChanges(Number(rest[0]), rest.slice(1)) };
+          return {
+            kind: 'released',
+            changes: parseChanges(Number(rest[0]), rest.slice(1), { tradeId, direction: 'left' }),
+          };
         default:
           throw unexpected('release', status);
       }
@@ -131,33 +133,17 @@ export class BudgetRepository {
     return { kind: 'found', maker: shares[0]!, hedge: shares[1] ?? null };
   }
 
-  async readAccount(account: BudgetAccount): Promise<AccountLookup> {
-    const results = await guardRedis(() =>
-      this.redis
-        .multi()
-        .exists(KEYS.ready)
-        .hgetall(KEYS.account(account))
-        .smembers(KEYS.holders(account))
-        .exec(),
-    );
-    if (execResult<number>(results, 0) === 0) {
-      return NOT_READY;
-    }
-    const hash = execResult<Record<string, string>>(results, 1);
-    const members = execResult<string[]>(results, 2);
-    if (!hash['limit'] || members.length === 0) {
-      return { kind: 'found', state: null };
-    }
-    const state: AccountState = {
-      venue: account.venue,
-      wallet: account.wallet,
-      limit: Number(hash['limit']),
-      min: Number(hash['min']),
-      share: Number(hash['share']),
-      version: Number(hash['seq']),
-      holders: await this.inJoinOrder(members.map(parseHolder)),
-    };
-    return { kind: 'found', state };
+  readAccount(account: BudgetAccount): Promise<AccountLookup> {
+    return readAccount(this.redis, account);
+  }
+
+  /**
+   * The accounts' shares, versions and holder counts, in one round trip
+   * whatever the number of accounts and holders (a sweep's republish); an
+   * account that holds nothing any more is left out.
+   */
+  readShareCounts(accounts: BudgetAccount[]): Promise<AccountShareCount[]> {
+    return readShareCounts(this.redis, accounts);
   }
 
   /** An account's share and its version, without its holders (the account rows' writer). */
@@ -166,24 +152,6 @@ export class BudgetRepository {
       account,
       await guardRedis(() => this.redis.hmget(KEYS.account(account), 'share', 'seq')),
     );
-  }
-
-  /**
-   * The holders oldest first (by the version of their reserve), as a change
-   * lists them: a listener that applies a full-state message holder by holder
-   * shrinks the shares it knows before it counts a holder it has not seen,
-   * and never sums an account over its limit. A set's own order is arbitrary.
-   */
-  private async inJoinOrder(holders: HolderRef[]): Promise<HolderRef[]> {
-    const joined = await guardRedis(() =>
-      this.redis.multi(holders.map((h) => ['hget', KEYS.trade(h.tradeId), 'joined'])).exec(),
-    );
-    // A trade released meanwhile, or held since before 'joined' existed, sorts first.
-    const order = holders.map((holder, i) => ({
-      holder,
-      joined: Number(execResult<string | null>(joined, i) ?? 0),
-    }));
-    return order.sort((a, b) => a.joined - b.joined).map((entry) => entry.holder);
   }
 
   /**
@@ -223,7 +191,10 @@ export class BudgetRepository {
       case 'unchanged':
         return { kind: 'unchanged' };
       case 'rebalanced':
-        return { kind: 'rebalanced', change: parseChanges(Number(rest[0]), rest.slice(1))[0]! };
+        return {
+          kind: 'rebalanced',
+          change: parseChanges(Number(rest[0]), rest.slice(1), null)[0]!,
+        };
       default:
         throw unexpected('rebalance', status);
     }
@@ -277,14 +248,4 @@ export class BudgetRepository {
     const hash = execResult<Record<string, string>>(results, 1);
     return hash['maker_venue'] ? toHeldTrade(tradeId, hash) : null;
   }
-}
-
-/** An account's share and version as `HMGET share seq` answers them; null when it holds none. */
-function shareOf(
-  account: BudgetAccount,
-  [share, version]: Array<string | null>,
-): HolderShare | null {
-  return share === null || version === null
-    ? null
-    : { ...account, share: Number(share), version: Number(version) };
 }

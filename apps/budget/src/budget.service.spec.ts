@@ -311,6 +311,19 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
         expect(hedgeBucket.rate).toBe(20);
       });
       expect(watch.current('maker')).toBe(40);
+
+      // Messages name only who joined and left: once its trade has left, a
+      // watch applies no later change of the account to it.
+      const third = await createTrade(maker, hedge);
+      await eventually(() => expect(makerBucket.rate).toBe(20));
+      await client.release(first.tradeId, 'canceled');
+      await eventually(() => expect(watch.current('maker')).toBe(0));
+      await client.release(third.tradeId, 'canceled');
+      await createTrade(maker, hedge);
+      await client.account(maker); // the service publishes before it answers
+      await nc.flush();
+      expect(watch.current('maker')).toBe(0);
+      expect(watch.current('hedge')).toBe(0);
     } finally {
       watch.close();
       makerBucket.close();
@@ -361,13 +374,19 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
     const hedge = account('extended');
     const shared = account('hyperliquid'); // a hedge venue that shares its limit
     const ids = Array.from({ length: 4 }, () => randomUUID());
-    const changes: Array<{ subject: string; holders: string[]; version: number }> = [];
+    const changes: Array<{
+      subject: string;
+      joined: string[];
+      holderCount: number;
+      version: number;
+    }> = [];
     const tap = nc.subscribe(budgetSharesWildcard(ns.natsPrefix), {
       callback: (_error, msg) => {
         const { payload } = JSON.parse(new TextDecoder().decode(msg.data));
         changes.push({
           subject: msg.subject,
-          holders: payload.holders.map((h: { trade_id: string }) => h.trade_id),
+          joined: payload.joined.map((h: { trade_id: string }) => h.trade_id),
+          holderCount: payload.holder_count,
           version: payload.version,
         });
       },
@@ -398,11 +417,13 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
 
       await client.account(maker); // the service publishes before it answers
       await nc.flush();
-      const makerMessages = changes.filter((c) => c.holders.includes(ids[0]!));
+      // One message for the maker account, naming the batch's three newcomers in join order.
+      const makerMessages = changes.filter((c) => c.joined.includes(ids[0]!));
       expect(makerMessages).toHaveLength(1);
-      expect(makerMessages[0]!.holders).toEqual(ids.slice(0, 3));
+      expect(makerMessages[0]!.joined).toEqual(ids.slice(0, 3));
+      expect(makerMessages[0]!.holderCount).toBe(3);
       expect(makerMessages[0]!.version).toBe(state.version);
-      expect(changes.filter((c) => c.holders.includes(ids[1]!))).toHaveLength(2); // maker and hedge
+      expect(changes.filter((c) => c.joined.includes(ids[1]!))).toHaveLength(2); // maker and hedge
     } finally {
       tap.unsubscribe();
     }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import type { BudgetSharesChanged } from '@sts/budget-client';
 import type { BudgetAccount, BudgetChanged, Envelope } from '@sts/contracts';
 import type { VenueId } from '@sts/domain';
 import { sleep } from '@sts/platform';
@@ -107,48 +108,80 @@ export async function eventually(
   }
 }
 
+interface LedgerAccount {
+  version: number;
+  share: number;
+  /** `trade_id|role` of every trade the messages say holds the account. */
+  holders: Set<string>;
+}
+
 /**
- * Follows every budget.changed message the way a fleet of workers would, and
- * checks after each one that no account is divided beyond its limit.
+ * Follows every budget.shares_changed message the way a fleet of workers
+ * would: it learns an account's holders only from the messages (`joined`,
+ * `left`), applies each message's share to every holder it knows, and checks
+ * after each one that no account is divided beyond its limit. `received`
+ * holds each message as the per-trade updates a listener draws from it.
  */
 export class ShareLedger {
-  private readonly shares = new Map<string, { share: number; version: number; account: string }>();
+  private readonly accounts = new Map<string, LedgerAccount>();
+  private readonly gone = new Set<string>();
   readonly violations: string[] = [];
+  readonly messages: BudgetSharesChanged[] = [];
   readonly received: BudgetChanged[] = [];
 
   constructor(private readonly limits: (account: BudgetAccount) => number) {}
 
-  readonly onChange = (message: Envelope<BudgetChanged>): void => {
+  readonly onChange = (message: Envelope<BudgetSharesChanged>): void => {
     const change = message.payload;
-    this.received.push(change);
-    const key = `${change.trade_id}|${change.role}`;
+    this.messages.push(change);
     const accountId = `${change.venue}:${change.wallet}`;
-    const known = this.shares.get(key);
-    if (known && known.version > change.version) {
+    const known = this.accounts.get(accountId) ?? { version: -1, share: 0, holders: new Set() };
+    if (known.version > change.version) {
       return;
     }
-    this.shares.set(key, { share: change.share, version: change.version, account: accountId });
-    const total = this.total(change);
+    const base = { venue: change.venue, wallet: change.wallet, version: change.version };
+    for (const holder of change.left) {
+      known.holders.delete(`${holder.trade_id}|${holder.role}`);
+      this.gone.add(`${holder.trade_id}|${holder.role}`);
+      this.received.push({ ...base, ...holder, share: 0, cause: change.cause });
+    }
+    for (const holder of change.joined) {
+      known.holders.add(`${holder.trade_id}|${holder.role}`);
+    }
+    known.version = change.version;
+    known.share = change.share;
+    this.accounts.set(accountId, known);
+    for (const key of known.holders) {
+      const [tradeId, role] = key.split('|') as [string, 'maker' | 'hedge'];
+      this.received.push({
+        ...base,
+        trade_id: tradeId,
+        role,
+        share: change.share,
+        cause: change.cause,
+      });
+    }
     const limit = this.limits(change);
-    if (total > limit) {
+    const total = this.total(change);
+    if (total > limit || change.share * change.holder_count > limit) {
       this.violations.push(
-        `${accountId}: shares sum to ${total} > ${limit} after v${change.version}`,
+        `${accountId}: ${known.holders.size} known (${change.holder_count} said) x ${change.share} > ${limit} after v${change.version}`,
       );
     }
   };
 
   total(account: BudgetAccount): number {
-    const accountId = `${account.venue}:${account.wallet}`;
-    let sum = 0;
-    for (const entry of this.shares.values()) {
-      if (entry.account === accountId) {
-        sum += entry.share;
-      }
-    }
-    return sum;
+    const known = this.accounts.get(`${account.venue}:${account.wallet}`);
+    return known ? known.share * known.holders.size : 0;
   }
 
   shareOf(tradeId: string, role: 'maker' | 'hedge' = 'maker'): number | undefined {
-    return this.shares.get(`${tradeId}|${role}`)?.share;
+    const key = `${tradeId}|${role}`;
+    for (const known of this.accounts.values()) {
+      if (known.holders.has(key)) {
+        return known.share;
+      }
+    }
+    return this.gone.has(key) ? 0 : undefined;
   }
 }

@@ -24,7 +24,6 @@ import {
   parseBudgetReserveResult,
   type BudgetAccount,
   type BudgetAccountState,
-  type BudgetChanged,
   type BudgetReleaseReason,
   type Envelope,
   type HolderShare,
@@ -33,6 +32,7 @@ import { AppError, type Logger, type NatsConnection } from '@sts/platform';
 import { budgetFailureError, BudgetUnavailableError } from './budget-errors';
 import { reserveAnswer, toTradeBudget } from './reserve-answers';
 import { ShareFeeds } from './share-feeds';
+import type { BudgetSharesChanged } from './budget-shares-changed';
 import type {
   ShareListener,
   TradeBudgetWatch,
@@ -237,11 +237,10 @@ export class BudgetClient {
   }
 
   /**
-   * Every change on every trade (operators, tests), one `budget.changed` per
-   * (trade, role) as the account changes name them, those leaving first.
-   * Returns an unsubscribe function.
+   * Every account's changes (operators, tests), one `budget.shares_changed`
+   * per account and change. Returns an unsubscribe function.
    */
-  onAnyChange(listener: (change: Envelope<BudgetChanged>) => void): () => void {
+  onAnyChange(listener: (change: Envelope<BudgetSharesChanged>) => void): () => void {
     return this.feeds.onAnyChange(listener);
   }
 

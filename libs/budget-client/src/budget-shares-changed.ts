@@ -9,15 +9,18 @@ import {
   tradeIdField,
   type BudgetAccount,
   type BudgetChangeCause,
-  type BudgetChanged,
   type BudgetRole,
 } from '@sts/contracts';
 
 /**
  * Published on core NATS whenever an account is re-divided: one message per
- * account and change, whatever its number of holders (a message per holder
- * made every reserve cost the budget service O(holders) publishes). Every
- * holder listed holds `share`; a trade listed in `left` holds 0 on this
+ * account and change. Every trade holding the account holds `share` from
+ * `version` on; the message names only the trades that `joined` and `left`
+ * with this change, never every holder, so it costs the budget service and
+ * its listeners the same whatever the number of holders (a message naming
+ * every holder made each reserve cost O(holders) in encoding, Redis replies
+ * and bytes). A listener knows which accounts its trades hold from
+ * `budget.get` and from `joined`; a trade listed in `left` holds 0 on this
  * account from `version` on (it was released or swept). On a subject per
  * account, so a worker listens to the accounts its trades hold shares of.
  *
@@ -25,7 +28,7 @@ import {
  * ones that grow, so a listener never sees an account over its limit.
  * Convergence without every message is as for `budget.changed`: budget.get on
  * start, after a reconnect and periodically, the sweep republishes every
- * account, and `version` drops what is stale.
+ * account (`refresh`, nobody named), and `version` drops what is stale.
  */
 export const BUDGET_SHARES_CHANGED = 'budget.shares_changed';
 
@@ -41,12 +44,14 @@ export interface ShareHolder {
 }
 
 export interface BudgetSharesChanged extends BudgetAccount {
-  /** Requests per second, of every holder in `holders`. */
+  /** Requests per second, of every trade holding the account. */
   share: number;
   version: number;
   cause: BudgetChangeCause;
-  /** The trade whose reserve caused the change, if it holds here, comes last. */
-  holders: ShareHolder[];
+  /** How many trades hold the account from `version` on (`share` is limit / holder_count). */
+  holder_count: number;
+  /** Trades that hold the account from this change on. */
+  joined: ShareHolder[];
   /** Trades that hold nothing on this account any more. */
   left: ShareHolder[];
 }
@@ -72,24 +77,8 @@ export function parseBudgetSharesChanged(value: unknown): BudgetSharesChanged {
     share: nonNegativeIntegerField(BUDGET_SHARES_CHANGED, record, 'share'),
     version: nonNegativeIntegerField(BUDGET_SHARES_CHANGED, record, 'version'),
     cause: oneOf(BUDGET_SHARES_CHANGED, record, 'cause', BUDGET_CHANGE_CAUSES),
-    holders: holdersField(record, 'holders'),
+    holder_count: nonNegativeIntegerField(BUDGET_SHARES_CHANGED, record, 'holder_count'),
+    joined: holdersField(record, 'joined'),
     left: holdersField(record, 'left'),
   };
-}
-
-/**
- * The same change as one `budget.changed` per (trade, role), in an order that
- * never sums over the limit: those leaving first at 0, the joining one last.
- */
-export function perHolder(change: BudgetSharesChanged): BudgetChanged[] {
-  const base = {
-    venue: change.venue,
-    wallet: change.wallet,
-    version: change.version,
-    cause: change.cause,
-  };
-  return [
-    ...change.left.map((holder) => ({ ...base, ...holder, share: 0 })),
-    ...change.holders.map((holder) => ({ ...base, ...holder, share: change.share })),
-  ];
 }

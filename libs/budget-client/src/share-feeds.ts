@@ -1,17 +1,10 @@
-import {
-  BUDGET_CHANGED,
-  decodeEnvelope,
-  type BudgetAccount,
-  type BudgetChanged,
-  type Envelope,
-} from '@sts/contracts';
+import { decodeEnvelope, type BudgetAccount, type Envelope } from '@sts/contracts';
 import type { Logger, NatsConnection } from '@sts/platform';
 import {
   BUDGET_SHARES_CHANGED,
   budgetSharesSubject,
   budgetSharesWildcard,
   parseBudgetSharesChanged,
-  perHolder,
   type BudgetSharesChanged,
 } from './budget-shares-changed';
 import type { TradeBudget } from './budget-client';
@@ -75,22 +68,19 @@ export class ShareFeeds {
   }
 
   /**
-   * Every change on every trade (operators, tests), one `budget.changed` per
-   * (trade, role) as the account changes name them, those leaving first.
-   * Returns an unsubscribe function.
+   * Every account's changes (operators, tests), as published: one message per
+   * account and change, naming who joined and who left. Returns an
+   * unsubscribe function.
    */
-  onAnyChange(listener: (change: Envelope<BudgetChanged>) => void): () => void {
+  onAnyChange(listener: (change: Envelope<BudgetSharesChanged>) => void): () => void {
     const subscription = this.nc.subscribe(budgetSharesWildcard(this.options.natsPrefix), {
       callback: (error, msg) => {
         if (error) {
           return;
         }
         const message = this.decodeShares(msg.data);
-        if (!message) {
-          return;
-        }
-        for (const change of perHolder(message.payload)) {
-          listener({ ...message, type: BUDGET_CHANGED, payload: change });
+        if (message) {
+          listener(message);
         }
       },
     });
@@ -183,18 +173,14 @@ export class ShareFeeds {
 }
 
 function sharesByHolder(change: BudgetSharesChanged): AccountShares {
-  const shares = new Map<string, number>();
-  for (const holder of change.left) {
-    shares.set(`${holder.trade_id}|${holder.role}`, 0);
-  }
-  for (const holder of change.holders) {
-    shares.set(`${holder.trade_id}|${holder.role}`, change.share);
-  }
+  const key = (holder: { trade_id: string; role: string }) => `${holder.trade_id}|${holder.role}`;
   return {
     venue: change.venue,
     wallet: change.wallet,
     version: change.version,
     cause: change.cause,
-    shares,
+    share: change.share,
+    joined: new Set(change.joined.map(key)),
+    left: new Set(change.left.map(key)),
   };
 }

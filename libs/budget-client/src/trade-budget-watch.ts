@@ -35,13 +35,19 @@ export function applyToBuckets(buckets: {
   };
 }
 
-/** One account's change as the watches of its holders read it: `trade_id|role` -> share. */
+/**
+ * One account's change as the watches of its holders read it: every holder
+ * holds `share`; `joined` and `left` name (as `trade_id|role`) the trades that
+ * started or stopped holding it with this change.
+ */
 export interface AccountShares {
   venue: string;
   wallet: string;
   version: number;
   cause: BudgetChangeCause;
-  shares: Map<string, number>;
+  share: number;
+  joined: Set<string>;
+  left: Set<string>;
 }
 
 interface WatchDependencies {
@@ -59,6 +65,12 @@ export class TradeBudgetWatch {
   private readonly shares = new Map<BudgetRole, number>();
   /** The accounts this trade holds shares of, learned from budget.get: `venue:wallet`. */
   private readonly followed = new Map<string, BudgetAccount>();
+  /**
+   * The account (`venue:wallet`) each leg holds a share of, as budget.get and
+   * the messages naming this trade last said: a message that names nobody
+   * applies to the legs holding its account.
+   */
+  private readonly heldAt = new Map<BudgetRole, string>();
   private refreshTimer?: NodeJS.Timeout;
   private refreshing?: Promise<void>;
   private closed = false;
@@ -115,12 +127,18 @@ export class TradeBudgetWatch {
 
   /** @internal An account this trade may hold shares of was re-divided. */
   onAccountChange(change: AccountShares): void {
+    const account = `${change.venue}:${change.wallet}`;
     for (const role of ['maker', 'hedge'] as const) {
-      const share = change.shares.get(`${this.tradeId}|${role}`);
-      if (share === undefined) {
+      const holder = `${this.tradeId}|${role}`;
+      let share: number;
+      if (change.left.has(holder)) {
+        share = 0;
+      } else if (change.joined.has(holder) || this.heldAt.get(role) === account) {
+        share = change.share;
+      } else {
         continue;
       }
-      this.apply({
+      const update = {
         tradeId: this.tradeId,
         role,
         venue: change.venue,
@@ -128,7 +146,15 @@ export class TradeBudgetWatch {
         share,
         version: change.version,
         cause: change.cause,
-      });
+      };
+      if (!this.apply(update)) {
+        continue;
+      }
+      if (share === 0) {
+        this.heldAt.delete(role);
+      } else {
+        this.heldAt.set(role, account);
+      }
     }
   }
 
@@ -152,13 +178,29 @@ export class TradeBudgetWatch {
       );
       return false;
     }
-    if (!budget || this.closed) {
+    if (this.closed) {
+      return false;
+    }
+    if (!budget) {
+      // Held nowhere (released or swept): a later message naming nobody is not for it.
+      this.heldAt.clear();
       return false;
     }
     const base = { tradeId: this.tradeId, cause: 'fetched' as const };
-    this.apply({ ...base, role: 'maker', ...budget.maker });
-    if (budget.hedge) {
-      this.apply({ ...base, role: 'hedge', ...budget.hedge });
+    for (const [role, share] of [
+      ['maker', budget.maker],
+      ['hedge', budget.hedge],
+    ] as const) {
+      // A read older than a message already applied (one saying the leg left) says nothing.
+      if ((this.versions.get(role) ?? -1) > (share?.version ?? Infinity)) {
+        continue;
+      }
+      if (share) {
+        this.heldAt.set(role, `${share.venue}:${share.wallet}`);
+        this.apply({ ...base, role, ...share });
+      } else {
+        this.heldAt.delete(role);
+      }
     }
     const unfollowed = [budget.maker, budget.hedge].flatMap((share) =>
       share && !this.followed.has(`${share.venue}:${share.wallet}`) ? [share] : [],
@@ -178,13 +220,14 @@ export class TradeBudgetWatch {
     return unfollowed.length > 0 && !this.closed;
   }
 
-  private apply(update: ShareUpdate): void {
+  /** False when the update was stale (or the watch closed) and changed nothing. */
+  private apply(update: ShareUpdate): boolean {
     if (this.closed) {
-      return;
+      return false;
     }
     const seen = this.versions.get(update.role);
     if (seen !== undefined && update.version <= seen) {
-      return;
+      return false;
     }
     this.versions.set(update.role, update.version);
     this.shares.set(update.role, update.share);
@@ -196,5 +239,6 @@ export class TradeBudgetWatch {
         'budget share listener threw',
       );
     }
+    return true;
   }
 }

@@ -12,15 +12,28 @@ export interface HolderRef {
 }
 
 /**
- * One account re-divided by one operation. `role` is the part the operation's
- * own trade plays on it (null when the account was re-divided for its limit).
+ * One account re-divided by one operation (or a batch of reserves). `role` is
+ * the part the operation's own trade plays on it (null when the account was
+ * re-divided for its limit). Every holder holds `after` from `version` on;
+ * the change names only who `joined` and who `left`, never every holder, so
+ * it costs the same whatever the number of holders.
  */
 export interface AccountChange extends BudgetAccount {
   role: BudgetRole | null;
   before: number;
   after: number;
-  holders: HolderRef[];
+  /** How many trades hold the account after the change. */
+  holderCount: number;
+  joined: HolderRef[];
+  left: HolderRef[];
   version: number;
+}
+
+/** An account's share, its version and how many hold it (what a refresh publishes). */
+export interface AccountShareCount extends BudgetAccount {
+  share: number;
+  version: number;
+  holderCount: number;
 }
 
 export interface AccountState extends AccountTerms {

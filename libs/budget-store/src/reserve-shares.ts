@@ -56,7 +56,7 @@ export async function reserveShares(
 ): Promise<ReserveOutcome> {
   const { keys, args } = reserveCall(request);
   const reply = await runScript(redis, SCRIPTS.reserve, keys, args);
-  return reserveOutcomeOf(reply, request.maker, request.hedge);
+  return reserveOutcomeOf(reply, request.tradeId, request.maker, request.hedge);
 }
 
 /**
@@ -72,7 +72,8 @@ export async function reserveSharesBatch(
     if (!Array.isArray(reply)) {
       throw unexpected('script', reply);
     }
-    return reserveOutcomeOf(reply, requests[i]!.maker, requests[i]!.hedge);
+    const request = requests[i]!;
+    return reserveOutcomeOf(reply, request.tradeId, request.maker, request.hedge);
   });
 }
 

@@ -30,27 +30,45 @@ export function parseHolder(member: string): HolderRef {
   return { tradeId: tradeId!, role: role === 'hedge' ? 'hedge' : 'maker' };
 }
 
-/** Script replies list one {role, venue, wallet, before, after, holders} entry per account. */
-export function parseChanges(version: number, entries: unknown[]): AccountChange[] {
+/** The trade an operation moved: it joined (a reserve) or left (a release) the accounts it names. */
+export interface Movement {
+  tradeId: string;
+  direction: 'joined' | 'left';
+}
+
+/**
+ * Script replies list one {role, venue, wallet, before, after, holders} entry
+ * per account, `holders` being how many hold it after the change. `moved` is
+ * the trade the operation added or removed (none for a re-division).
+ */
+export function parseChanges(
+  version: number,
+  entries: unknown[],
+  moved: Movement | null,
+): AccountChange[] {
   return entries.map((entry) => {
-    const [role, venue, wallet, before, after, holders] = entry as [
+    const [role, venue, wallet, before, after, holderCount] = entry as [
       string,
       string,
       string,
       number,
       number,
-      string[],
+      number,
     ];
     if (!isVenueId(venue)) {
       throw unexpected('change', venue);
     }
+    const ownRole = role === '' ? null : (role as BudgetRole);
+    const named = moved && ownRole ? [{ tradeId: moved.tradeId, role: ownRole }] : [];
     return {
-      role: role === '' ? null : (role as BudgetRole),
+      role: ownRole,
       venue,
       wallet,
       before,
       after,
-      holders: holders.map(parseHolder),
+      holderCount: Number(holderCount),
+      joined: moved?.direction === 'joined' ? named : [],
+      left: moved?.direction === 'left' ? named : [],
       version,
     };
   });
@@ -76,6 +94,7 @@ export const unexpected = (operation: string, reply: unknown): AppError =>
 /** The reserve script's reply: refused, conflict, the trade's existing shares, or granted with the changes. */
 export function reserveOutcomeOf(
   reply: unknown[],
+  tradeId: string,
   maker: AccountTerms,
   hedge: AccountTerms | null,
 ): ReserveOutcome {
@@ -110,7 +129,10 @@ export function reserveOutcomeOf(
       };
     }
     case 'granted': {
-      const changes = parseChanges(Number(rest[0]), rest.slice(1));
+      const changes = parseChanges(Number(rest[0]), rest.slice(1), {
+        tradeId,
+        direction: 'joined',
+      });
       const shareOf = (role: BudgetRole): HolderShare => {
         const change = changes.find((entry) => entry.role === role)!;
         return {

@@ -6,61 +6,71 @@ import {
 } from '@sts/budget-client';
 import { encodeEnvelope, envelope, type BudgetChangeCause } from '@sts/contracts';
 import type { NatsConnection } from '@sts/platform';
-import type { AccountChange } from './budget-types';
+import type { AccountChange, AccountShareCount, HolderRef } from './budget-types';
 
-/** An account's state as one `budget.shares_changed` names it. */
+const named = (holders: HolderRef[]): ShareHolder[] =>
+  holders.map((h) => ({ trade_id: h.tradeId, role: h.role }));
+
+/** An account's change as one `budget.shares_changed` names it. */
 export function sharesChangedOf(
-  account: Pick<AccountChange, 'venue' | 'wallet' | 'version' | 'holders'>,
-  share: number,
+  change: AccountChange,
   cause: BudgetChangeCause,
-  left: ShareHolder[],
 ): BudgetSharesChanged {
   return {
-    venue: account.venue,
-    wallet: account.wallet,
-    share,
-    version: account.version,
+    venue: change.venue,
+    wallet: change.wallet,
+    share: change.after,
+    version: change.version,
     cause,
-    holders: account.holders.map((h) => ({ trade_id: h.tradeId, role: h.role })),
-    left,
+    holder_count: change.holderCount,
+    joined: named(change.joined),
+    left: named(change.left),
+  };
+}
+
+/**
+ * An account's current state, as a sweep or a rebuild republishes it: every
+ * holder holds `share`, no one named as joining or leaving.
+ */
+export function sharesRefreshOf(
+  state: AccountShareCount,
+  cause: BudgetChangeCause,
+): BudgetSharesChanged {
+  return {
+    venue: state.venue,
+    wallet: state.wallet,
+    share: state.share,
+    version: state.version,
+    cause,
+    holder_count: state.holderCount,
+    joined: [],
+    left: [],
   };
 }
 
 /**
  * The messages of one change, in the order they must go out: accounts whose
  * share shrinks before accounts whose share grows, so no listener ever sees an
- * account over its limit; within an account the trade that joined last.
- * `tradeId` is the trade whose reserve or release caused the change.
+ * account over its limit.
  */
 export function sharesChangedMessages(
   changes: AccountChange[],
   cause: BudgetChangeCause,
-  tradeId: string | null,
 ): BudgetSharesChanged[] {
   const shrinking: BudgetSharesChanged[] = [];
   const rest: BudgetSharesChanged[] = [];
   for (const change of changes) {
-    const stillHolds = change.holders.some((h) => h.tradeId === tradeId && h.role === change.role);
-    const left: ShareHolder[] =
-      tradeId && change.role && !stillHolds ? [{ trade_id: tradeId, role: change.role }] : [];
-    // The trade that joined goes last: expanded per holder, the others shrink before it grows.
-    const joined = (h: { tradeId: string }) => (h.tradeId === tradeId ? 1 : 0);
-    const holders = [...change.holders].sort((a, b) => joined(a) - joined(b));
-    (change.after < change.before ? shrinking : rest).push(
-      sharesChangedOf({ ...change, holders }, change.after, cause, left),
-    );
+    (change.after < change.before ? shrinking : rest).push(sharesChangedOf(change, cause));
   }
   return [...shrinking, ...rest];
 }
 
 /**
  * The changes of several reserves (one batch) as one change per account:
- * from the share before the first to the share after the last, its holders
- * as the last left them with the trades that joined last, in the order they
- * joined (`joined`), so a listener expanding it per holder shrinks the others
- * before it counts a newcomer.
+ * from the share before the first to the share after the last, with every
+ * trade that joined it in the batch, in the order they joined.
  */
-export function mergedChanges(changes: AccountChange[], joined: string[]): AccountChange[] {
+export function mergedChanges(changes: AccountChange[]): AccountChange[] {
   const byAccount = new Map<string, AccountChange[]>();
   for (const change of changes) {
     const key = `${change.venue}:${change.wallet}`;
@@ -71,15 +81,16 @@ export function mergedChanges(changes: AccountChange[], joined: string[]): Accou
       byAccount.set(key, [change]);
     }
   }
-  const rank = new Map(joined.map((tradeId, i) => [tradeId, i]));
   return [...byAccount.values()].map((list) => {
     list.sort((a, b) => a.version - b.version);
     const first = list[0]!;
     const last = list[list.length - 1]!;
-    const holders = [...last.holders].sort(
-      (a, b) => (rank.get(a.tradeId) ?? -1) - (rank.get(b.tradeId) ?? -1),
-    );
-    return { ...last, before: first.before, holders };
+    return {
+      ...last,
+      before: first.before,
+      joined: list.flatMap((change) => change.joined),
+      left: list.flatMap((change) => change.left),
+    };
   });
 }
 

@@ -3,7 +3,7 @@ import type { BudgetSharesChanged } from '@sts/budget-client';
 import {
   publishSharesChanged,
   sharesChangedMessages,
-  sharesChangedOf,
+  sharesRefreshOf,
   type AccountChange,
 } from '@sts/budget-store';
 import type { BudgetAccount, BudgetChangeCause } from '@sts/contracts';
@@ -53,27 +53,22 @@ export class SharePropagation implements BeforeApplicationShutdown {
     });
   }
 
-  /** `tradeId` is the trade whose reserve or release caused the change. */
-  announce(
-    changes: AccountChange[],
-    cause: BudgetChangeCause,
-    tradeId: string | null,
-    tracing: Tracing = {},
-  ): void {
-    for (const message of sharesChangedMessages(changes, cause, tradeId)) {
+  announce(changes: AccountChange[], cause: BudgetChangeCause, tracing: Tracing = {}): void {
+    for (const message of sharesChangedMessages(changes, cause)) {
       this.publish(message, tracing);
     }
     this.syncRows(changes);
   }
 
-  /** Republishes an account's current shares (after a rebuild, and on every sweep). */
-  async republish(account: BudgetAccount, cause: BudgetChangeCause): Promise<void> {
-    const lookup = await this.repository.readAccount(account);
-    if (lookup.kind !== 'found' || !lookup.state) {
-      return;
+  /**
+   * Republishes the accounts' current shares (after a rebuild, and on every
+   * sweep): one Redis round trip and one message per account, naming nobody,
+   * whatever the number of holders.
+   */
+  async republish(accounts: BudgetAccount[], cause: BudgetChangeCause): Promise<void> {
+    for (const state of await this.repository.readShareCounts(accounts)) {
+      this.publish(sharesRefreshOf(state, cause), {});
     }
-    const state = lookup.state;
-    this.publish(sharesChangedOf(state, state.share, cause, []), {});
   }
 
   /**

@@ -5,7 +5,7 @@
 --       5 trade hash, then per account: account hash, holders set.
 -- ARGV: 1 trade id, then per account: role, venue, wallet, as read from the trade hash.
 -- Returns {'not_ready'} | {'not_found'} | {'retry'} (the trade hash changed since it was read)
---       | {'released', version, {role, venue, wallet, before, after, {holder...}}...}
+--       | {'released', version, {role, venue, wallet, before, after, holders}...}
 local tradeId = ARGV[1]
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'not_ready'} end
 if redis.call('EXISTS', KEYS[5]) == 0 then return {'not_found'} end
@@ -41,7 +41,7 @@ for _, a in ipairs(accounts) do
     after = math.floor(tonumber(state[1]) / remaining)
     redis.call('HSET', a.key, 'share', after, 'seq', version)
   end
-  out[#out + 1] = {a.role, a.venue, a.wallet, before, after, redis.call('SMEMBERS', a.holders)}
+  out[#out + 1] = {a.role, a.venue, a.wallet, before, after, remaining}
 end
 redis.call('DEL', KEYS[5])
 redis.call('ZREM', KEYS[4], tradeId)

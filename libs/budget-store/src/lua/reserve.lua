@@ -8,7 +8,9 @@
 --       then per account: role, venue, wallet, limit, min.
 -- Returns {'not_ready'} | {'conflict'} | {'refused', role, holders}
 --       | {'existing', {role, share, version}...}
---       | {'granted', version, {role, venue, wallet, before, after, {holder...}}...}
+--       | {'granted', version, {role, venue, wallet, before, after, holders}...}
+-- (holders: how many hold the account after the change; the reply never lists them, so a
+-- reserve costs the same whatever the number of holders)
 local tradeId, now, force = ARGV[1], ARGV[2], ARGV[3] == '1'
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'not_ready'} end
 
@@ -53,10 +55,10 @@ for _, a in ipairs(accounts) do
   redis.call('HSET', a.key, 'venue', a.venue, 'wallet', a.wallet, 'limit', a.limit,
     'min', a.min, 'share', a.after, 'seq', version)
   redis.call('SADD', KEYS[3], a.venue .. ':' .. a.wallet)
-  out[#out + 1] = {a.role, a.venue, a.wallet, before, a.after, redis.call('SMEMBERS', a.holders)}
+  out[#out + 1] = {a.role, a.venue, a.wallet, before, a.after, a.holdersBefore + 1}
 end
 local hedge = accounts[2]
--- 'joined' orders the holders of a full-state message (see readAccount): oldest first.
+-- 'joined' orders the holders of an account read (readAccount): oldest first.
 redis.call('HSET', KEYS[5], 'reserved_at', now, 'joined', version,
   'maker_venue', accounts[1].venue, 'maker_wallet', accounts[1].wallet,
   'hedge_venue', hedge and hedge.venue or '', 'hedge_wallet', hedge and hedge.wallet or '')

@@ -89,9 +89,7 @@ export class RebuildBudgetsUseCase {
       { trades: plan.trades.length, accounts: plan.accounts.length, ms: Date.now() - started },
       'budget state rebuilt from the live trades in Postgres',
     );
-    for (const account of plan.accounts) {
-      await this.propagation.republish(account, 'rebuilt');
-    }
+    await this.propagation.republish(plan.accounts, 'rebuilt');
     this.propagation.syncRows(plan.accounts);
     await this.holdHedges(plan);
   }

@@ -40,7 +40,7 @@ export class ReleaseBudgetUseCase {
     if (outcome.kind === 'not_found') {
       return false;
     }
-    this.propagation.announce(outcome.changes, cause, tradeId, tracing);
+    this.propagation.announce(outcome.changes, cause, tracing);
     return true;
   }
 }

@@ -47,7 +47,7 @@ export class ReserveBudgetUseCase {
       ),
     );
     if (outcome.kind === 'granted') {
-      this.propagation.announce(outcome.changes, 'reserved', reservation.tradeId, tracing);
+      this.propagation.announce(outcome.changes, 'reserved', tracing);
     }
     return this.answer(reservation, outcome, tracing);
   }
@@ -66,8 +66,7 @@ export class ReserveBudgetUseCase {
       outcome.kind === 'granted' ? outcome.changes : [],
     );
     if (changes.length > 0) {
-      const joined = reservations.map((reservation) => reservation.tradeId);
-      this.propagation.announce(mergedChanges(changes, joined), 'reserved', null, tracing);
+      this.propagation.announce(mergedChanges(changes), 'reserved', tracing);
     }
     return {
       outcome: 'answered',

@@ -69,11 +69,9 @@ export class SweepBudgetsUseCase {
           continue;
         }
         resized += 1;
-        this.propagation.announce([outcome.change], 'resized', null);
+        this.propagation.announce([outcome.change], 'resized');
       }
-      for (const account of accounts) {
-        await this.propagation.republish(account, 'refresh');
-      }
+      await this.propagation.republish(accounts, 'refresh');
       await this.propagation.writeRowsNow(accounts);
       const report = { swept, adopted, resized, accounts: accounts.length };
       if (swept + adopted + resized > 0) {
@@ -140,7 +138,7 @@ export class SweepBudgetsUseCase {
       { trade_id: row.id, rate_budget: outcome.shares.maker.share },
       'adopted a live trade that held no budget',
     );
-    this.propagation.announce(outcome.changes, 'adopted', row.id);
+    this.propagation.announce(outcome.changes, 'adopted');
     if (outcome.shares.hedge) {
       await this.rows.holdHedges([{ tradeId: row.id, share: outcome.shares.hedge.share }]);
     }

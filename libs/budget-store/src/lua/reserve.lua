@@ -55,7 +55,7 @@ for _, a in ipairs(accounts) do
   redis.call('HSET', a.key, 'venue', a.venue, 'wallet', a.wallet, 'limit', a.limit,
     'min', a.min, 'share', a.after, 'seq', version)
   redis.call('SADD', KEYS[3], a.venue .. ':' .. a.wallet)
-  out[#out + 1] = {a.role, a.venue, a.wallet, before, a.after, a.holdersBefore + 1}
+  out[#out + 1] = {a.role, a.venue, a.wallet, before, a.after, redis.call('SCARD', a.holders)}
 end
 local hedge = accounts[2]
 -- 'joined' orders the holders of an account read (readAccount): oldest first.

@@ -42,7 +42,7 @@ export async function readAccount(redis: Redis, account: BudgetAccount): Promise
   return { kind: 'found', state };
 }
 
-/** The accounts' shares, versions and holder counts in one pipeline; empty accounts left out. */
+/** The accounts' shares, versions and holder counts in one round trip; empty accounts left out. */
 export async function readShareCounts(
   redis: Redis,
   accounts: BudgetAccount[],
@@ -50,9 +50,10 @@ export async function readShareCounts(
   if (accounts.length === 0) {
     return [];
   }
+  // One transaction: each account's count matches its share.
   const results = await guardRedis(() =>
     redis
-      .pipeline(
+      .multi(
         accounts.flatMap((a) => [
           ['hmget', KEYS.account(a), 'share', 'seq'],
           ['scard', KEYS.holders(a)],

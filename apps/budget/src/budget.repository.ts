@@ -120,14 +120,21 @@ export class BudgetRepository {
       return { kind: 'not_found' };
     }
     const accounts = held.hedge ? [held.maker, held.hedge] : [held.maker];
+    // The trade checked again in the same transaction as the shares: released
+    // between the two reads, it must not answer its accounts' grown shares at
+    // the version of its own release (a watch would take the leg back).
     const states = await guardRedis(() =>
-      this.redis.multi(accounts.map((a) => ['hmget', KEYS.account(a), 'share', 'seq'])).exec(),
+      this.redis
+        .multi([
+          ['exists', KEYS.trade(tradeId)],
+          ...accounts.map((a) => ['hmget', KEYS.account(a), 'share', 'seq']),
+        ])
+        .exec(),
     );
-    // An account released meanwhile has no share.
     const shares = accounts.map((account, i) =>
-      shareOf(account, execResult<Array<string | null>>(states, i)),
+      shareOf(account, execResult<Array<string | null>>(states, i + 1)),
     );
-    if (shares.some((share) => share === null)) {
+    if (execResult<number>(states, 0) === 0 || shares.some((share) => share === null)) {
       return { kind: 'not_found' };
     }
     return { kind: 'found', maker: shares[0]!, hedge: shares[1] ?? null };

@@ -339,11 +339,13 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
       held.push(await createTrade(maker, hedge));
     }
     const changeSubjects: string[] = [];
+    const payloads: Array<{ holder_count: number; joined: unknown[]; left: unknown[] }> = [];
     const tap = nc.subscribe(`${ns.natsPrefix}.budget.>`, {
       callback: (_error, msg) => {
         const kind = msg.subject.slice(ns.natsPrefix.length + 1).split('.')[1];
         if (kind !== 'reserve' && kind !== 'release' && kind !== 'get' && kind !== 'account') {
           changeSubjects.push(msg.subject);
+          payloads.push(JSON.parse(new TextDecoder().decode(msg.data)).payload);
         }
       },
     });
@@ -356,6 +358,19 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
       await client.account(maker);
       await nc.flush();
       expect(changeSubjects).toHaveLength(2);
+      // Each names only the trade that moved, and how many hold the account after it.
+      expect(payloads).toEqual([
+        expect.objectContaining({
+          holder_count: 6,
+          joined: [{ trade_id: sixth.tradeId, role: 'maker' }],
+          left: [],
+        }),
+        expect.objectContaining({
+          holder_count: 5,
+          joined: [],
+          left: [{ trade_id: held[0]!.tradeId, role: 'maker' }],
+        }),
+      ]);
       // Every watcher still learns its share: the ledger follows each holder.
       await eventually(() => {
         for (const trade of [...held.slice(1), sixth]) {

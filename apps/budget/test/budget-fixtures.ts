@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { BudgetSharesChanged } from '@sts/budget-client';
-import type { BudgetAccount, BudgetChanged, Envelope } from '@sts/contracts';
+import type {
+  BudgetAccount,
+  BudgetChangeCause,
+  BudgetRole,
+  Envelope,
+} from '@sts/contracts';
 import type { VenueId } from '@sts/domain';
 import { sleep } from '@sts/platform';
 
@@ -108,6 +113,15 @@ export async function eventually(
   }
 }
 
+/** One trade's share as a listener draws it from an account's message. */
+export interface TradeShareChange extends BudgetAccount {
+  trade_id: string;
+  role: BudgetRole;
+  share: number;
+  version: number;
+  cause: BudgetChangeCause;
+}
+
 interface LedgerAccount {
   version: number;
   share: number;
@@ -127,7 +141,7 @@ export class ShareLedger {
   private readonly gone = new Set<string>();
   readonly violations: string[] = [];
   readonly messages: BudgetSharesChanged[] = [];
-  readonly received: BudgetChanged[] = [];
+  readonly received: TradeShareChange[] = [];
 
   constructor(private readonly limits: (account: BudgetAccount) => number) {}
 

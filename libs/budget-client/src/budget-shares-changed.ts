@@ -25,9 +25,8 @@ import {
  * account, so a worker listens to the accounts its trades hold shares of.
  *
  * Within one change, accounts whose share shrinks are published before the
- * ones that grow, so a listener never sees an account over its limit.
- * Convergence without every message is as for `budget.changed`: budget.get on
- * start, after a reconnect and periodically, the sweep republishes every
+ * ones that grow. Convergence without every message (core NATS): budget.get
+ * on start, after a reconnect and periodically, the sweep republishes every
  * account (`refresh`, nobody named), and `version` drops what is stale.
  */
 export const BUDGET_SHARES_CHANGED = 'budget.shares_changed';
@@ -70,15 +69,24 @@ function holdersField(record: Record<string, unknown>, field: string): ShareHold
   });
 }
 
+/**
+ * Also reads the earlier form, which listed every holder in `holders` (a
+ * budget service not yet upgraded, during a rolling deploy): every trade it
+ * lists holds the account, so it reads as all of them joining.
+ */
 export function parseBudgetSharesChanged(value: unknown): BudgetSharesChanged {
   const record = objectOf(BUDGET_SHARES_CHANGED, value);
+  const listsEveryHolder = record['joined'] === undefined && record['holders'] !== undefined;
+  const joined = holdersField(record, listsEveryHolder ? 'holders' : 'joined');
   return {
     ...parseBudgetAccount(BUDGET_SHARES_CHANGED, record, 'account'),
     share: nonNegativeIntegerField(BUDGET_SHARES_CHANGED, record, 'share'),
     version: nonNegativeIntegerField(BUDGET_SHARES_CHANGED, record, 'version'),
     cause: oneOf(BUDGET_SHARES_CHANGED, record, 'cause', BUDGET_CHANGE_CAUSES),
-    holder_count: nonNegativeIntegerField(BUDGET_SHARES_CHANGED, record, 'holder_count'),
-    joined: holdersField(record, 'joined'),
+    holder_count: listsEveryHolder
+      ? joined.length
+      : nonNegativeIntegerField(BUDGET_SHARES_CHANGED, record, 'holder_count'),
+    joined,
     left: holdersField(record, 'left'),
   };
 }

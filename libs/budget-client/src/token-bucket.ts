@@ -23,7 +23,7 @@ const MILLI = 1000;
  * Workers take a token before every venue request; when the bucket is empty
  * they wait (`waitFor`), they never send. Waiters are served first come,
  * first served, and `take` never jumps the queue. `setRate` applies a
- * `budget.changed` share: a shrinking share slows the very next wait; a
+ * share from `budget.shares_changed`: a shrinking share slows the very next wait; a
  * growing one applies after `growthDelayMs`.
  */
 export class TokenBucket {

@@ -66,11 +66,12 @@ export class TradeBudgetWatch {
   /** The accounts this trade holds shares of, learned from budget.get: `venue:wallet`. */
   private readonly followed = new Map<string, BudgetAccount>();
   /**
-   * The account (`venue:wallet`) each leg holds a share of, as budget.get and
-   * the messages naming this trade last said: a message that names nobody
-   * applies to the legs holding its account.
+   * The account (`venue:wallet`, null for none) each leg holds a share of, and
+   * the budget version that says so: the newest of what budget.get answered
+   * and what the messages naming this trade (`joined`, `left`) said. A message
+   * that names nobody applies to the legs holding its account.
    */
-  private readonly heldAt = new Map<BudgetRole, string>();
+  private readonly holding = new Map<BudgetRole, Holding>();
   private refreshTimer?: NodeJS.Timeout;
   private refreshing?: Promise<void>;
   private closed = false;
@@ -130,30 +131,28 @@ export class TradeBudgetWatch {
     const account = `${change.venue}:${change.wallet}`;
     for (const role of ['maker', 'hedge'] as const) {
       const holder = `${this.tradeId}|${role}`;
-      let share: number;
-      if (change.left.has(holder)) {
-        share = 0;
-      } else if (change.joined.has(holder) || this.heldAt.get(role) === account) {
-        share = change.share;
-      } else {
-        continue;
-      }
       const update = {
         tradeId: this.tradeId,
         role,
         venue: change.venue,
         wallet: change.wallet,
-        share,
+        share: change.share,
         version: change.version,
         cause: change.cause,
       };
-      if (!this.apply(update)) {
+      if (change.left.has(holder)) {
+        // Even behind a newer message (two budget replicas publish in any
+        // order): the leg holds nothing from here on, unless it joined again later.
+        if (this.learn(role, null, change.version)) {
+          this.apply({ ...update, share: 0 }, true);
+        }
         continue;
       }
-      if (share === 0) {
-        this.heldAt.delete(role);
-      } else {
-        this.heldAt.set(role, account);
+      if (change.joined.has(holder)) {
+        this.learn(role, account, change.version);
+      }
+      if (this.holding.get(role)?.account === account) {
+        this.apply(update);
       }
     }
   }
@@ -167,6 +166,7 @@ export class TradeBudgetWatch {
 
   /** Resolves true when it learned an account it did not follow yet. */
   private async fetchOnce(): Promise<boolean> {
+    const knownBefore = new Map([...this.holding].map(([role, held]) => [role, held.version]));
     let budget: TradeBudget | null;
     try {
       budget = await this.deps.fetch(this.tradeId);
@@ -182,8 +182,14 @@ export class TradeBudgetWatch {
       return false;
     }
     if (!budget) {
-      // Held nowhere (released or swept): a later message naming nobody is not for it.
-      this.heldAt.clear();
+      // Held nowhere (released or swept): a later message naming nobody is not for
+      // it. A message that named a leg while the read was out (an adoption) is newer.
+      for (const role of ['maker', 'hedge'] as const) {
+        const held = this.holding.get(role);
+        if (held && held.version === knownBefore.get(role)) {
+          this.holding.set(role, { account: null, version: held.version });
+        }
+      }
       return false;
     }
     const base = { tradeId: this.tradeId, cause: 'fetched' as const };
@@ -191,15 +197,9 @@ export class TradeBudgetWatch {
       ['maker', budget.maker],
       ['hedge', budget.hedge],
     ] as const) {
-      // A read older than a message already applied (one saying the leg left) says nothing.
-      if ((this.versions.get(role) ?? -1) > (share?.version ?? Infinity)) {
-        continue;
-      }
-      if (share) {
-        this.heldAt.set(role, `${share.venue}:${share.wallet}`);
+      // A read older than a message saying the leg left says nothing.
+      if (share && this.learn(role, `${share.venue}:${share.wallet}`, share.version)) {
         this.apply({ ...base, role, ...share });
-      } else {
-        this.heldAt.delete(role);
       }
     }
     const unfollowed = [budget.maker, budget.hedge].flatMap((share) =>
@@ -220,16 +220,30 @@ export class TradeBudgetWatch {
     return unfollowed.length > 0 && !this.closed;
   }
 
-  /** False when the update was stale (or the watch closed) and changed nothing. */
-  private apply(update: ShareUpdate): boolean {
-    if (this.closed) {
+  /**
+   * Records which account a leg holds as of `version`, unless something newer
+   * is known; a leg that left is not brought back by a fact of the same version.
+   * False when it was not newer.
+   */
+  private learn(role: BudgetRole, account: string | null, version: number): boolean {
+    const known = this.holding.get(role);
+    if (known && (version < known.version || (version === known.version && !known.account))) {
       return false;
+    }
+    this.holding.set(role, { account, version });
+    return true;
+  }
+
+  /** `evenIfStale`: a leg's 0 on leaving, applied behind a newer share. */
+  private apply(update: ShareUpdate, evenIfStale = false): void {
+    if (this.closed) {
+      return;
     }
     const seen = this.versions.get(update.role);
-    if (seen !== undefined && update.version <= seen) {
-      return false;
+    if (seen !== undefined && update.version <= seen && !evenIfStale) {
+      return;
     }
-    this.versions.set(update.role, update.version);
+    this.versions.set(update.role, Math.max(seen ?? update.version, update.version));
     this.shares.set(update.role, update.share);
     try {
       this.listener(update);
@@ -239,6 +253,10 @@ export class TradeBudgetWatch {
         'budget share listener threw',
       );
     }
-    return true;
   }
+}
+
+interface Holding {
+  account: string | null;
+  version: number;
 }

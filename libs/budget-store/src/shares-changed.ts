@@ -49,9 +49,11 @@ export function sharesRefreshOf(
 }
 
 /**
- * The messages of one change, in the order they must go out: accounts whose
- * share shrinks before accounts whose share grows, so no listener ever sees an
- * account over its limit.
+ * The messages of one change: accounts whose share shrinks before accounts
+ * whose share grows. Each message is one account's whole division (one share
+ * for every holder), so no order is needed for any account's limit; shrinking
+ * first keeps a listener that adds up a trade's shares across its accounts
+ * from seeing them grow before they shrink.
  */
 export function sharesChangedMessages(
   changes: AccountChange[],

@@ -21,9 +21,9 @@ export interface Tracing {
 
 /**
  * Makes a change visible: one `budget.shares_changed` message per re-divided
- * account, naming its holders (accounts whose share shrinks first, so no
- * listener ever sees an account over its limit), then the account's share in
- * Postgres. Its cost is per account, not per holder.
+ * account, naming only the trades that joined or left it (accounts whose
+ * share shrinks first), then the account's share in Postgres. Its cost is per
+ * account, whatever the number of holders.
  */
 @Injectable()
 export class SharePropagation implements BeforeApplicationShutdown {

@@ -11,7 +11,7 @@ import {
 /**
  * Request/reply (core NATS, queue group `budget`): a trade's current shares.
  * Workers ask on start, after a NATS reconnect and periodically, so a missed
- * `budget.changed` message never leaves a bucket on a stale rate for long.
+ * `budget.shares_changed` message never leaves a bucket on a stale rate for long.
  */
 export const BUDGET_GET = 'budget.get';
 export const BUDGET_GET_RESULT = 'budget.get.result';

@@ -1,5 +1,5 @@
 export * from './budget-account';
-export * from './budget-changed';
+export * from './budget-change-causes';
 export * from './budget-common';
 export * from './budget-get';
 export * from './budget-release';

@@ -80,6 +80,12 @@ export interface VenueClient {
    */
   readonly unpaidFillReads: boolean;
   /**
+   * Requests of the account's rate limit the next `connect` sends (a live
+   * client's one-time credential probe: 1 until it has passed, then 0): a
+   * caller metering the account pays them before it connects.
+   */
+  requestsToConnect(): number;
+  /**
    * How long after it is sent an order request may still take effect on the
    * venue (its expiry there, plus the margin of `settlesByMs`); null when the
    * venue gives no bound. A worker taking over a dead worker's trade waits

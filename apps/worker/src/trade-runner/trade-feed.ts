@@ -20,11 +20,15 @@ export class TradeFeed {
   /** Opens both venues and builds the parts that trade on them. */
   async open(): Promise<OpenTrade> {
     const trade = this.trade;
-    const legs = await this.services.openLegs(trade.record, {
-      onMakerMove: (receivedAtMs) => this.onBookMove(receivedAtMs),
-      onHedgeMove: (receivedAtMs) => this.onHedgeMove(receivedAtMs),
-      onStale: () => trade.wake(),
-    });
+    const legs = await this.services.openLegs(
+      trade.record,
+      {
+        onMakerMove: (receivedAtMs) => this.onBookMove(receivedAtMs),
+        onHedgeMove: (receivedAtMs) => this.onHedgeMove(receivedAtMs),
+        onStale: () => trade.wake(),
+      },
+      trade.budget,
+    );
     const reference = legs.market.hedgeReference();
     if (reference) {
       trade.guard.prime(this.services.clock.now(), reference);

@@ -1,3 +1,4 @@
+import type { TokenBucket } from '@sts/budget-client';
 import { isAppError } from '@sts/platform';
 import type { CredentialStore } from '@sts/persistence';
 import { VenueAuthError, VenueSetupError, type BookUpdate, type VenueClient } from '@sts/venues';
@@ -48,6 +49,12 @@ export interface LegServices {
 const describe = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
+/** The trade's budgets on its two accounts (the hedge's only where its venue shares the limit). */
+export interface LegBudgets {
+  maker: TokenBucket;
+  hedge: TokenBucket | null;
+}
+
 /**
  * Opens both legs: decrypts the credentials (which records last_used), reads
  * the market on both venues, connects both accounts and waits for both books.
@@ -57,6 +64,7 @@ export async function openTradeLegs(
   services: LegServices,
   record: TradeRecord,
   books: BookHandlers,
+  budget?: LegBudgets,
 ): Promise<TradeLegs> {
   const cleanups: Array<() => void> = [];
   const closeAll = (): void => {
@@ -65,9 +73,9 @@ export async function openTradeLegs(
     }
   };
   try {
-    const maker = await openAccount(services, record, record.makerExchange, record.makerWallet);
+    const maker = await openAccount(services, record, 'maker', budget?.maker);
     cleanups.push(maker.release);
-    const hedge = await openAccount(services, record, record.hedgeExchange, record.hedgeWallet);
+    const hedge = await openAccount(services, record, 'hedge', budget?.hedge ?? undefined);
     cleanups.push(hedge.release);
     const makerFeed = services.marketData.feed(record.makerExchange);
     const hedgeFeed = services.marketData.feed(record.hedgeExchange);
@@ -111,12 +119,15 @@ export async function openTradeLegs(
   }
 }
 
+/** A leg's account, its budget paying what connecting to it spends (a live client's credential probe). */
 async function openAccount(
   services: LegServices,
   record: TradeRecord,
-  venue: VenueId,
-  wallet: string,
+  leg: 'maker' | 'hedge',
+  bucket: TokenBucket | undefined,
 ): Promise<AccountSessionHandle> {
+  const venue = leg === 'maker' ? record.makerExchange : record.hedgeExchange;
+  const wallet = leg === 'maker' ? record.makerWallet : record.hedgeWallet;
   let secret;
   try {
     secret = await services.credentials.openForExecution(record.userId, venue, wallet);
@@ -128,11 +139,11 @@ async function openAccount(
     );
   }
   try {
-    return await services.accounts.acquire(venue, {
-      apiKey: secret.api_key,
-      apiSecret: secret.api_secret,
-      wallet,
-    });
+    return await services.accounts.acquire(
+      venue,
+      { apiKey: secret.api_key, apiSecret: secret.api_secret, wallet },
+      bucket,
+    );
   } catch (error) {
     if (error instanceof VenueAuthError) {
       throw new LegUnavailableError(`${venue} rejected the credentials: ${error.detail}`);

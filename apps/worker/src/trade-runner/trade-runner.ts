@@ -134,7 +134,8 @@ export class TradeRunner {
     return new TradeState({
       services: {
         ...services,
-        openLegs: (tradeRecord, books) => openTradeLegs(services, tradeRecord, books),
+        openLegs: (tradeRecord, books, legBudgets) =>
+          openTradeLegs(services, tradeRecord, books, legBudgets),
       },
       lease: this.lease,
       trust: this.trust,

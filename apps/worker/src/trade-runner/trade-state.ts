@@ -24,7 +24,7 @@ import type { VenueAnswerTimes } from '../venue-sessions/venue-answer-times';
 import type { TradeReader } from '../trades/trade-record';
 import type { Halt } from './runner-services';
 import type { StepScheduler } from './step-scheduler';
-import type { BookHandlers, TradeLegs } from './trade-legs';
+import type { BookHandlers, LegBudgets, TradeLegs } from './trade-legs';
 import { type TradeBudget } from './trade-budget';
 
 export type Phase = 'starting' | 'running' | 'finishing' | 'closed';
@@ -40,7 +40,7 @@ export interface TradeServices {
   venues: VenueRegistry;
   scheduler: Pick<StepScheduler, 'schedule'>;
   /** Opens the trade's two venues (accounts, markets, books): openTradeLegs on a worker. */
-  openLegs(record: TradeRecord, books: BookHandlers): Promise<TradeLegs>;
+  openLegs(record: TradeRecord, books: BookHandlers, budget?: LegBudgets): Promise<TradeLegs>;
 }
 
 /** The worker metrics a trade records. */

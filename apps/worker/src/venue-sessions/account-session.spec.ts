@@ -55,7 +55,40 @@ async function listening(
   return { venue, bucket, fills };
 }
 
+function sessionOver(venue: ScriptedVenue): AccountSession {
+  return new AccountSession(
+    'paradex',
+    '0xwallet',
+    () => Promise.resolve(venue),
+    createLogger('spec', 'silent'),
+  );
+}
+
 describe('AccountSession', () => {
+  it("pays what connecting spends (a live client's credential check) from the opening trade's budget", async () => {
+    const venue = new ScriptedVenue('paradex');
+    venue.connectRequests = 1;
+    const bucket = new TokenBucket(4, { clock: frozen });
+    await sessionOver(venue).connect(bucket);
+    expect(venue.connects).toBe(1);
+    // The check took the bucket's token: the trade's first request waits for the next.
+    expect(bucket.take()).toBe(false);
+
+    const free = new ScriptedVenue('paradex');
+    const untouched = new TokenBucket(4, { clock: frozen });
+    await sessionOver(free).connect(untouched);
+    expect(untouched.take()).toBe(true);
+  });
+
+  it('connects, the check unpaid, when the opening trade has no budget left to give', async () => {
+    const venue = new ScriptedVenue('paradex');
+    venue.connectRequests = 1;
+    const bucket = new TokenBucket(0, { clock: frozen });
+    bucket.close('trade ended');
+    await sessionOver(venue).connect(bucket);
+    expect(venue.connects).toBe(1);
+  });
+
   it('over a client that reads fills unpaid, a trade keeps one request a second back to pay for them', async () => {
     const { venue, bucket } = await listening(true);
     expect(bucket.take()).toBe(true);

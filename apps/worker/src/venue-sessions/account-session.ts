@@ -18,7 +18,7 @@ export interface AccountListener {
 const RECOVERY_ATTEMPTS = 5;
 /** Requests a second a trade keeps back for fill reads sent unpaid: one per fill, a fill or so a second. */
 const UNPAID_READS_KEPT_PER_S = 1;
-/** Longest wait for a trade's budget before a recovery read (fills may be unhedged meanwhile). */
+/** Longest wait for a trade's budget before a recovery read (fills may be unhedged meanwhile) or a connect. */
 const READ_BUDGET_WAIT_MS = 1_500;
 
 /**
@@ -49,15 +49,20 @@ export class AccountSession {
     return this.venueClient;
   }
 
-  connect(): Promise<void> {
-    this.connecting ??= this.open().catch((error: unknown) => {
+  /**
+   * Opens the account's client once for every trade on it. What connecting
+   * spends of the account's limit (a live client's credential probe) is paid
+   * from `bucket`, the budget of the trade that opens it.
+   */
+  connect(bucket?: TokenBucket): Promise<void> {
+    this.connecting ??= this.open(bucket).catch((error: unknown) => {
       this.connecting = undefined;
       throw error;
     });
     return this.connecting;
   }
 
-  private async open(): Promise<void> {
+  private async open(bucket: TokenBucket | undefined): Promise<void> {
     if (!this.venueClient) {
       const client = await this.createClient();
       this.venueClient = client;
@@ -81,7 +86,30 @@ export class AccountSession {
         }),
       );
     }
+    await this.payToConnect(this.venueClient, bucket);
     await this.venueClient.connect();
+  }
+
+  /**
+   * Pays what `connect` will send, waiting at most READ_BUDGET_WAIT_MS: a
+   * trade whose bucket is dry that long (or closes) starts anyway, the probe
+   * unpaid, as every session's did before it was metered.
+   */
+  private async payToConnect(client: VenueClient, bucket: TokenBucket | undefined): Promise<void> {
+    const requests = client.requestsToConnect();
+    if (requests === 0 || !bucket) {
+      return;
+    }
+    try {
+      if (!bucket.take(requests)) {
+        await bucket.waitFor(requests, AbortSignal.timeout(READ_BUDGET_WAIT_MS));
+      }
+    } catch {
+      this.logger.warn(
+        { venue: this.venue, wallet: this.wallet, requests },
+        "connecting without the trade's budget for the credential check",
+      );
+    }
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { TokenBucket } from '@sts/budget-client';
 import type { VenueId } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { StoredVenueCredential } from '@sts/venues';
@@ -28,8 +29,15 @@ export class AccountSessions {
     private readonly logger: Logger,
   ) {}
 
-  /** Opens (or joins) the session and waits until its stream is live. */
-  async acquire(venue: VenueId, credentials: StoredVenueCredential): Promise<AccountSessionHandle> {
+  /**
+   * Opens (or joins) the session and waits until its stream is live; what
+   * opening it spends of the account's limit is paid from `bucket`.
+   */
+  async acquire(
+    venue: VenueId,
+    credentials: StoredVenueCredential,
+    bucket?: TokenBucket,
+  ): Promise<AccountSessionHandle> {
     const key = `${venue}\u0000${credentials.wallet}`;
     let entry = this.entries.get(key);
     if (!entry) {
@@ -70,7 +78,7 @@ export class AccountSessions {
       held.closeTimer.unref();
     };
     try {
-      await held.session.connect();
+      await held.session.connect(bucket);
     } catch (error) {
       release();
       throw error;

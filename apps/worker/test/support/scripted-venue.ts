@@ -46,6 +46,8 @@ export class ScriptedVenue implements VenueClient {
   readonly sendsFollowUpRequests = false;
   /** Set by a spec to stand for a live client without a fill stream. */
   unpaidFillReads = false;
+  /** What `requestsToConnect` answers (a live client's credential probe: 1). */
+  connectRequests = 0;
   readonly requests: PendingRequest[] = [];
   private readonly listeners = new Map<VenueEventType, Set<(event: unknown) => void>>();
   private waiters: Array<() => void> = [];
@@ -56,7 +58,15 @@ export class ScriptedVenue implements VenueClient {
     readonly orderRequestLifetimeMs: number | null = 5_000,
   ) {}
 
+  /** How often `connect` ran. */
+  connects = 0;
+
+  requestsToConnect(): number {
+    return this.connects === 0 ? this.connectRequests : 0;
+  }
+
   connect(): Promise<void> {
+    this.connects += 1;
     return Promise.resolve();
   }
 

@@ -149,13 +149,19 @@ describe('CcxtVenueClient (recorded payloads, no network)', () => {
     );
     client = new CcxtVenueClient({ venue: 'hyperliquid', exchange });
     log = new EventLog(client);
+    // The probe is one request of the account's limit, for whoever meters it to pay.
+    expect(client.requestsToConnect()).toBe(1);
     await expect(client.connect()).rejects.toMatchObject({
       name: 'VenueAuthError',
       detail: 'User or API Wallet 0xb8a6 does not exist.',
     });
     expect(exchange.calls).toEqual([['cancelOrder', '1', 'BTC/USDC:USDC']]);
+    expect(client.requestsToConnect()).toBe(1);
     exchange.probeError = new OrderNotFound('hyperliquid Order was never placed');
     await client.connect();
+    // Proven once: a reconnect sends no probe.
+    expect(client.requestsToConnect()).toBe(0);
+    expect(exchange.calls).toHaveLength(2);
   });
 
   it('lists markets under native and canonical symbols', async () => {

@@ -123,6 +123,11 @@ export class CcxtVenueClient implements VenueClient {
     this.placement = new CcxtPlacement({ ...orderDeps, lookup: this.lookup });
   }
 
+  /** The credential probe, once per client (market loads are public, not the account's). */
+  requestsToConnect(): number {
+    return this.authenticated && !this.credentialsVerified ? 1 : 0;
+  }
+
   async connect(): Promise<void> {
     if (!this.markets$.loaded) {
       await this.call(() => this.markets$.load());

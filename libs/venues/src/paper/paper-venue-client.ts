@@ -104,6 +104,11 @@ export class PaperVenueClient implements VenueClient {
     });
   }
 
+  /** The paper venue proves no credentials: connecting spends nothing of the account. */
+  requestsToConnect(): number {
+    return 0;
+  }
+
   connect(): Promise<void> {
     this.connecting ??= this.open().catch((error: unknown) => {
       this.connecting = undefined;

@@ -36,16 +36,8 @@ export function sharesRefreshOf(
   state: AccountShareCount,
   cause: BudgetChangeCause,
 ): BudgetSharesChanged {
-  return {
-    venue: state.venue,
-    wallet: state.wallet,
-    share: state.share,
-    version: state.version,
-    cause,
-    holder_count: state.holderCount,
-    joined: [],
-    left: [],
-  };
+  const unchanged = { role: null, before: state.share, after: state.share, joined: [], left: [] };
+  return sharesChangedOf({ ...state, ...unchanged }, cause);
 }
 
 /**

@@ -97,14 +97,7 @@ export class AccountSession {
    */
   private async payToConnect(client: VenueClient, bucket: TokenBucket | undefined): Promise<void> {
     const requests = client.requestsToConnect();
-    if (requests === 0 || !bucket) {
-      return;
-    }
-    try {
-      if (!bucket.take(requests)) {
-        await bucket.waitFor(requests, AbortSignal.timeout(READ_BUDGET_WAIT_MS));
-      }
-    } catch {
+    if (requests > 0 && bucket && !(await takeWithin(bucket, requests))) {
       this.logger.warn(
         { venue: this.venue, wallet: this.wallet, requests },
         "connecting without the trade's budget for the credential check",
@@ -180,15 +173,20 @@ export class AccountSession {
       return;
     }
     for (const listener of listeners) {
-      if (!listener.bucket) {
-        continue;
-      }
-      try {
-        await listener.bucket.waitFor(1, AbortSignal.timeout(READ_BUDGET_WAIT_MS));
+      // Dry for too long, or that trade ended: try the next one.
+      if (listener.bucket && (await takeWithin(listener.bucket, 1))) {
         return;
-      } catch {
-        // Dry for too long, or that trade ended: try the next one.
       }
     }
+  }
+}
+
+/** Takes `requests` tokens, waiting at most READ_BUDGET_WAIT_MS; false when dry that long or closed. */
+async function takeWithin(bucket: TokenBucket, requests: number): Promise<boolean> {
+  try {
+    await bucket.waitFor(requests, AbortSignal.timeout(READ_BUDGET_WAIT_MS));
+    return true;
+  } catch {
+    return false;
   }
 }

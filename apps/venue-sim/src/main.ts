@@ -9,6 +9,7 @@ import {
   startOpsServer,
   type LogLevel,
 } from '@sts/platform';
+import { parseProfileSetting } from './dialects/dialect-profiles';
 import { VenueSimMetrics } from './sim-metrics';
 import { startVenueSim } from './sim-server';
 
@@ -54,6 +55,12 @@ class VenueSimSettings {
   @IsIn(['true', 'false'])
   selfRegistration: 'true' | 'false' = 'true';
 
+  /** Readings the dialects play where the venues are silent: `<venue>.<reading>=<value>,…`. */
+  @Expose({ name: 'VENUE_SIM_DIALECT_PROFILE' })
+  @IsOptional()
+  @IsString()
+  dialectProfile?: string;
+
   @Expose({ name: 'VENUE_SIM_CONTROL_TOKEN' })
   @IsOptional()
   @IsString()
@@ -85,6 +92,7 @@ runService('venue-sim', async () => {
     volScale: settings.volScale,
     selfRegistration: settings.selfRegistration === 'true',
     controlToken: settings.controlToken,
+    dialectProfiles: parseProfileSetting(settings.dialectProfile),
     logger,
     onAnswered: (path, status) => metrics.recordAnswered(path, status),
   });

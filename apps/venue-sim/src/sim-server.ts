@@ -13,6 +13,8 @@ import { addControlRoutes } from './control/control-routes';
 import { FaultInjector } from './control/faults';
 import { Ticker } from './control/ticker';
 import { Simulator } from './engine/simulator';
+import { DialectProfiles, type Profile } from './dialects/dialect-profiles';
+import { DIALECT_READINGS } from './dialects/dialect-readings';
 import { DialectSet } from './dialects/dialect-set';
 import { FundedWallets } from './dialects/funded-wallets';
 import { DIALECTS } from './dialects/registry';
@@ -33,6 +35,8 @@ export interface VenueSimOptions {
   /** Trust-on-first-use registration of paper API keys (default true). */
   selfRegistration?: boolean;
   volScale?: number;
+  /** Readings the dialects play where the venues' documents are silent, per venue (`dialect-profiles.ts`). */
+  dialectProfiles?: Readonly<Record<string, Profile>>;
   /** When set, /control requires the `x-control-token` header. */
   controlToken?: string;
   logger?: Logger;
@@ -55,6 +59,7 @@ interface SimParts {
   hub: StreamHub;
   funding: FundedWallets;
   dialects: DialectSet;
+  profiles: DialectProfiles;
   /** Every socket of a venue, paper or dialect, drops together. */
   sockets: { drop(venue?: string, accountId?: string): number };
 }
@@ -89,23 +94,17 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
   const router = new Router();
   addVenueRoutes(router, { world: () => world, directory, orders });
   dialects.addRoutes(router);
+  const reset = (nextSeed?: number): void => {
+    seed = nextSeed ?? seed;
+    epoch += 1;
+    faults.reset();
+    limiter.clearCounts();
+    world = build();
+    sockets.drop();
+  };
   addControlRoutes(router, {
-    world: () => world,
-    seed: () => seed,
-    reset: (nextSeed) => {
-      seed = nextSeed ?? seed;
-      epoch += 1;
-      faults.reset();
-      limiter.clearCounts();
-      world = build();
-      sockets.drop();
-    },
-    ticker,
-    faults,
-    hub: sockets,
-    limiter,
-    directory,
-    funding: parts.funding,
+    ...{ world: () => world, seed: () => seed, reset, ticker, faults, hub: sockets, limiter },
+    ...{ directory, funding: parts.funding, profiles: parts.profiles },
     controlToken: options.controlToken,
   });
   router.add('GET', '/health', () => ({ status: 200, body: { status: 'ok' } }));
@@ -141,17 +140,28 @@ function createParts(
   const orders = new OrderEntry({ world, limiter, faults });
   const hub = new StreamHub(world, directory, faults, orders, logger);
   const funding = new FundedWallets(world);
+  const readings = new DialectProfiles(DIALECT_READINGS, options.dialectProfiles);
   const dialects = new DialectSet(
     DIALECTS,
     profiles.map((profile) => profile.id),
-    { world, orders, faults, funding, logger },
+    { world, orders, faults, funding, profiles: readings, logger },
     hub,
   );
   const sockets = {
     drop: (venue?: string, accountId?: string): number =>
       hub.drop(venue, accountId) + dialects.drop(venue, accountId),
   };
-  return { directory, faults, limiter, orders, hub, funding, dialects, sockets };
+  return {
+    directory,
+    faults,
+    limiter,
+    orders,
+    hub,
+    funding,
+    dialects,
+    profiles: readings,
+    sockets,
+  };
 }
 
 /** The HTTP server: requests to the router, socket upgrades to the dialects, else the paper hub. */

@@ -9,6 +9,7 @@ import {
 } from '../api/http-kit';
 import type { RateLimiter } from '../api/rate-limiter';
 import { toHttpFailure } from '../api/sim-errors';
+import type { DialectProfiles } from '../dialects/dialect-profiles';
 import type { FundedWallets } from '../dialects/funded-wallets';
 import type { Simulator } from '../engine/simulator';
 import type { FaultInjector } from './faults';
@@ -25,6 +26,8 @@ export interface ControlDeps {
   limiter: RateLimiter;
   directory: AccountDirectory;
   funding: FundedWallets;
+  /** The readings the dialects play (`/control/dialects/:venue/profile`). */
+  profiles: DialectProfiles;
   controlToken?: string;
 }
 

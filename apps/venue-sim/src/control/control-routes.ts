@@ -1,6 +1,7 @@
 import type { Router } from '../api/http-kit';
 import { addAccountRoutes } from './account-routes';
 import { ControlRoutes, type ControlDeps } from './control-kit';
+import { addDialectProfileRoutes } from './dialect-profile-routes';
 import { addFaultRoutes } from './fault-routes';
 import { addTimeRoutes } from './time-routes';
 
@@ -10,11 +11,13 @@ export type { ControlDeps } from './control-kit';
  * The test and benchmark control surface under /control: time (step, tick
  * interval, reset with a seed), faults (latency, dropped sockets, rejected or
  * delayed orders, frozen venues, price jumps, injected trades) and read-outs
- * (request counts, an account's fills and positions as the venue sees them).
+ * (request counts, an account's fills and positions as the venue sees them),
+ * and the readings each dialect plays where its venue is silent.
  */
 export function addControlRoutes(router: Router, deps: ControlDeps): void {
   const routes = new ControlRoutes(router, deps);
   addTimeRoutes(routes);
   addFaultRoutes(routes);
   addAccountRoutes(routes);
+  addDialectProfileRoutes(routes);
 }

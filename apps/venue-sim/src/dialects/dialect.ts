@@ -6,6 +6,7 @@ import type { OrderEntry } from '../api/order-entry';
 import type { FaultInjector } from '../control/faults';
 import type { Simulator } from '../engine/simulator';
 import type { EngineFill, EngineOrder, EngineSink } from '../engine/types';
+import type { DialectProfiles } from './dialect-profiles';
 import type { FundedWallets } from './funded-wallets';
 
 /** What every dialect gets: the same engine, order path and faults as the paper protocol. */
@@ -22,6 +23,8 @@ export interface DialectDeps {
   faults: FaultInjector;
   /** Wallets funded through `POST /control/venues/<id>/deposits`. */
   funding: FundedWallets;
+  /** The readings each dialect plays where its venue's documents are silent (`dialect-profiles.ts`). */
+  profiles: DialectProfiles;
   logger: Logger;
 }
 

@@ -8,6 +8,7 @@ import {
   type ConformanceSetup,
   type LiveCredentials,
 } from '@sts/venues';
+import type { Profile } from '../dialects/dialect-profiles';
 import { startVenueSim, type RunningVenueSim } from '../sim-server';
 import { lighterTestApiKey, lighterTestSignerFiles } from './lighter-test-signer-files';
 import { simDriver } from './paper-harness';
@@ -186,6 +187,7 @@ export function liveConformanceSetup(
   venue: string,
   symbol: string,
   seed: number,
+  profile: Profile = {},
 ): ConformanceSetup {
   let sim: RunningVenueSim | undefined;
   const limit = venue === 'lighter' ? LIGHTER_RATE_LIMIT_PER_S : RATE_LIMIT_PER_S;
@@ -203,6 +205,7 @@ export function liveConformanceSetup(
         seed,
         tickMs: 0,
         rateLimits: { [venue]: limit },
+        dialectProfiles: { [venue]: profile },
       });
       sim = running;
       const control = new SimControl(running.url);

@@ -168,6 +168,14 @@ export class SimControl {
     return this.get('/control/state');
   }
 
+  /** Switches readings of a dialect where its venue is silent (`dialect-profiles.ts`). */
+  setDialectProfile(venue: string, profile: Readonly<Record<string, string>>): Promise<unknown> {
+    return this.send(`/control/dialects/${venue}/profile`, {
+      method: 'PUT',
+      body: JSON.stringify(profile),
+    });
+  }
+
   private async post<T>(path: string, body: unknown): Promise<T> {
     return this.send<T>(path, { method: 'POST', body: JSON.stringify(body) });
   }

@@ -10,3 +10,5 @@ export {
   onboardLiveWallet,
 } from './testing/live-harness';
 export { lighterTestSignerFiles } from './testing/lighter-test-signer-files';
+export { alternativeProfiles, coveringProfiles, type Profile } from './dialects/dialect-profiles';
+export { DIALECT_READINGS } from './dialects/dialect-readings';

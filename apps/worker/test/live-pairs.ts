@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import { coveringProfiles, DIALECT_READINGS, type Profile } from '@sts/app-venue-sim';
 import { eventually } from './eventually';
 import { WorkerHarness, type Trader, type TradeEventView } from './worker-harness';
 
@@ -45,7 +46,40 @@ export interface LivePairsSpec {
   crash: Array<{ pair: [string, string]; terms: PairTerms }>;
   /** The first crash trade's hedge venue, refusing while the worker dies. */
   refusingHedge: string;
+  /**
+   * Readings the venues' dialects play where their documents are silent
+   * (venue-sim `dialect-profiles.ts`), set before any trade; each venue's
+   * default profile when absent.
+   */
+  profiles?: Readonly<Record<string, Profile>>;
 }
+
+/**
+ * The venues' dialect profiles that together play every reading no default
+ * plays (`coveringProfiles` of each venue, the k-th of every venue in the
+ * k-th set): the live end-to-end specs run under each set as well, since
+ * the client must be safe under all of them.
+ */
+export function alternativeDialectProfiles(venues: readonly string[]): Record<string, Profile>[] {
+  const perVenue = venues.map(
+    (venue) => [venue, coveringProfiles(DIALECT_READINGS.get(venue) ?? {})] as const,
+  );
+  const count = Math.max(0, ...perVenue.map(([, profiles]) => profiles.length));
+  return Array.from({ length: count }, (_, k) =>
+    Object.fromEntries(
+      perVenue
+        .filter(([, profiles]) => k < profiles.length)
+        .map(([venue, profiles]) => [venue, profiles[k]]),
+    ),
+  );
+}
+
+const profileTitle = (profiles: Readonly<Record<string, Profile>> = {}): string => {
+  const set = Object.entries(profiles).flatMap(([venue, profile]) =>
+    Object.entries(profile).map(([name, value]) => `${venue}.${name}=${value}`),
+  );
+  return set.length === 0 ? '' : ` (dialect profile ${set.join(', ')})`;
+};
 
 /**
  * The live path end to end between venue pairs: trades through the public
@@ -54,11 +88,14 @@ export interface LivePairsSpec {
  * maker fill size in the simulator's own records.
  */
 export function describeLivePairs(title: string, spec: LivePairsSpec): void {
-  describe(title, () => {
+  describe(title + profileTitle(spec.profiles), () => {
     const harness = new WorkerHarness();
 
     beforeAll(async () => {
       await harness.start({ liveDialects: spec.live, workers: 0 });
+      for (const [venue, profile] of Object.entries(spec.profiles ?? {})) {
+        await harness.sim.setDialectProfile(venue, profile);
+      }
     });
 
     afterAll(() => harness.stop());

@@ -1,4 +1,9 @@
-import { alternativeProfiles, parseProfileSetting } from '../dialects/dialect-profiles';
+import {
+  alternativeProfiles,
+  coveringProfiles,
+  parseProfileSetting,
+  type Readings,
+} from '../dialects/dialect-profiles';
 import { ASTER_READINGS } from '../dialects/aster/aster-readings';
 import { startVenueSim, type RunningVenueSim } from '../sim-server';
 
@@ -51,9 +56,7 @@ describe('/control/dialects/:venue/profile', () => {
     await put('aster', { post_only_cross: 'expire' });
     const unknownValue = await put('aster', { post_only_cross: 'maybe' });
     expect(unknownValue.status).toBe(400);
-    expect(((await unknownValue.json()) as { error: string }).error).toContain(
-      'refuse, expire',
-    );
+    expect(((await unknownValue.json()) as { error: string }).error).toContain('refuse, expire');
     const mixed = await put('aster', { post_only_cross: 'refuse', no_such_reading: 'x' });
     expect(mixed.status).toBe(400);
     expect(await valueOf('aster', 'post_only_cross')).toBe('expire');
@@ -69,6 +72,15 @@ describe('/control/dialects/:venue/profile', () => {
       { name: 'default', profile: {} },
       { name: 'post_only_cross=expire', profile: { post_only_cross: 'expire' } },
     ]);
+  });
+
+  it('covers every value no default plays in as few profiles as the longest reading needs', () => {
+    const readings: Readings = {
+      a: { values: ['x', 'y', 'z'], default: 'x', documented: null, source: '' },
+      b: { values: ['p', 'q'], default: 'q', documented: 'q', source: '' },
+    };
+    expect(coveringProfiles(readings)).toEqual([{ a: 'y', b: 'p' }, { a: 'z' }]);
+    expect(coveringProfiles({})).toEqual([]);
   });
 
   it('reads the setting and refuses a malformed entry', async () => {

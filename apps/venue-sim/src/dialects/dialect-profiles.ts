@@ -150,6 +150,25 @@ export function alternativeProfiles(readings: Readings): { name: string; profile
 }
 
 /**
+ * Few profiles that together play every value no default plays, each
+ * changing every reading it can at once: the k-th sets each reading to its
+ * k-th value other than the default. For the slow end-to-end runs, where one
+ * run per value (`alternativeProfiles`) would cost too much.
+ */
+export function coveringProfiles(readings: Readings): Profile[] {
+  const others = Object.entries(readings).map(
+    ([name, reading]) =>
+      [name, reading.values.filter((value) => value !== reading.default)] as const,
+  );
+  const count = Math.max(0, ...others.map(([, values]) => values.length));
+  return Array.from({ length: count }, (_, k) =>
+    Object.fromEntries(
+      others.filter(([, values]) => k < values.length).map(([name, values]) => [name, values[k]]),
+    ),
+  );
+}
+
+/**
  * Reads `VENUE_SIM_DIALECT_PROFILE`'s form: comma-separated
  * `<venue>.<reading>=<value>`. Values are checked when the profiles are built.
  */

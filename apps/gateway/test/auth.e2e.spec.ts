@@ -154,6 +154,15 @@ describe('authentication (decisions section 4)', () => {
         'expired',
         () => gateway.jwks.sign(claims, { issuedAtOffsetSeconds: -3600, expiresInSeconds: 900 }),
       ],
+      ['no exp', () => gateway.jwks.sign(claims, { expiresInSeconds: null })],
+      [
+        'a lifetime over the hour allowed',
+        () => gateway.jwks.sign(claims, { expiresInSeconds: 3_700 }),
+      ],
+      [
+        'no iat and an exp two hours ahead',
+        () => gateway.jwks.sign(claims, { expiresInSeconds: 7_200, withoutIssuedAt: true }),
+      ],
       ['wrong issuer', () => gateway.jwks.sign(claims, { issuer: 'https://evil.example/' })],
       ['wrong audience', () => gateway.jwks.sign(claims, { audience: 'someone-else' })],
       ['unknown kid', () => gateway.jwks.sign(claims, { kid: 'rotated-away' })],
@@ -179,6 +188,13 @@ describe('authentication (decisions section 4)', () => {
       const response = await verify(await makeToken());
       expect(response.status).toBe(401);
       expect(response.body.code).toBe('unauthorized');
+    });
+
+    it('accepts a token that lives exactly the hour allowed, and names the lifetime when refusing', async () => {
+      const hour = await verify(await gateway.jwks.sign(claims, { expiresInSeconds: 3_600 }));
+      expect(hour.status).toBe(200);
+      const longer = await verify(await gateway.jwks.sign(claims, { expiresInSeconds: 86_400 }));
+      expect(longer.body.error).toBe('token lives 86400 s, longer than the 3600 s allowed');
     });
 
     it('rejects a malformed Authorization header', async () => {

@@ -47,6 +47,17 @@ export class AuthSettings {
   @Max(120)
   jwtClockToleranceS: number = 5;
 
+  /**
+   * The longest a browser-session token may live (`exp` less `iat`, or less
+   * now where it names no `iat`): the contract's tokens live about 15
+   * minutes, and a long-lived token cannot be taken back.
+   */
+  @Expose({ name: 'AUTH_JWT_MAX_LIFETIME_S' })
+  @IsInt()
+  @Min(60)
+  @Max(86_400)
+  jwtMaxLifetimeS: number = 3_600;
+
   @Expose({ name: 'AUTH_JWT_USER_CLAIM' })
   @IsString()
   jwtUserClaim: string = 'sub';

@@ -11,7 +11,10 @@ export interface JwtClaims {
 export interface SignOptions {
   issuer?: string;
   audience?: string;
-  expiresInSeconds?: number;
+  /** Lifetime from `iat`; null for a token with no `exp` at all. */
+  expiresInSeconds?: number | null;
+  /** Leave `iat` out (the token's lifetime then counts from now). */
+  withoutIssuedAt?: boolean;
   /** Seconds from now; negative for a token issued in the past. */
   issuedAtOffsetSeconds?: number;
   kid?: string;
@@ -51,13 +54,17 @@ export class JwksServer {
 
   async sign(claims: JwtClaims, options: SignOptions = {}): Promise<string> {
     const now = Math.floor(Date.now() / 1000) + (options.issuedAtOffsetSeconds ?? 0);
-    return new SignJWT(claims)
+    const jwt = new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? this.kid })
       .setIssuer(options.issuer ?? this.issuer)
-      .setAudience(options.audience ?? this.audience)
-      .setIssuedAt(now)
-      .setExpirationTime(now + (options.expiresInSeconds ?? 900))
-      .sign(options.key ?? this.privateKey);
+      .setAudience(options.audience ?? this.audience);
+    if (!options.withoutIssuedAt) {
+      jwt.setIssuedAt(now);
+    }
+    if (options.expiresInSeconds !== null) {
+      jwt.setExpirationTime(now + (options.expiresInSeconds ?? 900));
+    }
+    return jwt.sign(options.key ?? this.privateKey);
   }
 
   /** Settings a service under test needs to trust this provider. */

@@ -45,6 +45,7 @@ export class JwtAuthenticator {
       }
       throw new AppError('unauthorized', describe(error), { cause: error });
     }
+    this.checkLifetime(payload);
     const userId = payload[this.settings.jwtUserClaim];
     if (typeof userId !== 'string' || userId.length === 0 || userId.length > 200) {
       throw new AppError('unauthorized', `token has no ${this.settings.jwtUserClaim} claim`);
@@ -57,6 +58,19 @@ export class JwtAuthenticator {
       walletAddress: typeof wallet === 'string' ? wallet.toLowerCase() : undefined,
       expiresAt: new Date((payload.exp ?? 0) * 1000),
     };
+  }
+
+  /** A token that lives longer than the setting allows is refused, however valid its signature. */
+  private checkLifetime(payload: JWTPayload): void {
+    const { jwtMaxLifetimeS, jwtClockToleranceS } = this.settings;
+    const from = payload.iat ?? Math.floor(Date.now() / 1000);
+    const lifetimeS = (payload.exp ?? 0) - from;
+    if (lifetimeS > jwtMaxLifetimeS + jwtClockToleranceS) {
+      throw new AppError(
+        'unauthorized',
+        `token lives ${lifetimeS} s, longer than the ${jwtMaxLifetimeS} s allowed`,
+      );
+    }
   }
 }
 

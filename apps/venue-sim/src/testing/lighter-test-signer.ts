@@ -7,8 +7,9 @@ import { createHash, createHmac } from 'node:crypto';
  * instantiates `options.libraryPath` and runs it, and the program registers
  * its functions on `globalThis`. This module is that `wasm_exec.js` for the
  * tests: its `Go` registers functions with the signer's names and argument
- * order (as ccxt 4.5.84 calls them) that lay out each transaction as the
- * signer does. Their `Sig` is an HMAC of the transaction under the API key's
+ * order (as ccxt 4.5.84 calls them) that lay out each transaction as
+ * lighter-go's signer does (its `L2TxAttributes` included; lighter-go
+ * wasm/main.go registers the same names and arguments). Their `Sig` is an HMAC of the transaction under the API key's
  * private key, 80 bytes like Lighter's Schnorr signature: the right form, not
  * Lighter's scheme, which no package this project can use implements or
  * verifies. Nothing here reaches production: deployments provide the real
@@ -25,6 +26,19 @@ const TX_CANCEL_ORDER = 15;
 type SignResult = { txType: number; txInfo: string } | { error: string };
 
 const clients = new Map<string, string>();
+
+/**
+ * The transaction's `L2TxAttributes` as lighter-go's signer writes them
+ * (types/tx_request.go `ConstructL2TxAttributes`, types/txtypes/tx_attributes.go):
+ * type to value for each attribute set (1-3 integrator and its fees, 4 skip
+ * nonce, 6-7 self-trade modes), `null` when none is.
+ */
+function txAttributes(values: Record<number, number>): Record<string, number> | null {
+  const set = Object.entries(values).filter(([type, value]) =>
+    Number(type) === 4 ? value === 1 : value !== 0,
+  );
+  return set.length === 0 ? null : Object.fromEntries(set);
+}
 const clientKey = (apiKeyIndex: number, accountIndex: number) => `${apiKeyIndex}:${accountIndex}`;
 
 function sign(privateKey: string, fields: Record<string, unknown>): string {
@@ -39,6 +53,8 @@ function signTx(
   apiKeyIndex: number,
   accountIndex: number,
   fields: Record<string, unknown>,
+  nonce: number,
+  attributes: Record<string, number> | null,
 ): SignResult {
   const privateKey = clients.get(clientKey(apiKeyIndex, accountIndex));
   if (!privateKey) {
@@ -51,8 +67,10 @@ function signTx(
     ApiKeyIndex: apiKeyIndex,
     ...fields,
     ExpiredAt: Date.now() + TX_LIFETIME_MS,
+    Nonce: nonce,
   };
-  return { txType, txInfo: JSON.stringify({ ...info, Sig: sign(privateKey, info) }) };
+  const signed = { ...info, Sig: sign(privateKey, { ...info, attributes }) };
+  return { txType, txInfo: JSON.stringify({ ...signed, L2TxAttributes: attributes }) };
 }
 
 const signer = {
@@ -84,30 +102,39 @@ const signer = {
     integratorAccountIndex: number,
     integratorTakerFee: number,
     integratorMakerFee: number,
-    _selfTradeBehaviorMode: number,
-    _selfTradeEqualityMode: number,
+    selfTradeBehaviorMode: number,
+    selfTradeEqualityMode: number,
     skipNonce: number,
     nonce: number,
     apiKeyIndex: number,
     accountIndex: number,
   ): SignResult {
-    return signTx(TX_CREATE_ORDER, apiKeyIndex, accountIndex, {
-      MarketIndex: marketIndex,
-      ClientOrderIndex: clientOrderIndex,
-      BaseAmount: baseAmount,
-      Price: price,
-      IsAsk: isAsk,
-      Type: orderType,
-      TimeInForce: timeInForce,
-      ReduceOnly: reduceOnly,
-      TriggerPrice: triggerPrice,
-      OrderExpiry: orderExpiry === -1 ? Date.now() + ORDER_LIFETIME_MS : orderExpiry,
-      IntegratorAccountIndex: integratorAccountIndex,
-      IntegratorTakerFee: integratorTakerFee,
-      IntegratorMakerFee: integratorMakerFee,
-      SkipNonce: skipNonce,
-      Nonce: nonce,
-    });
+    return signTx(
+      TX_CREATE_ORDER,
+      apiKeyIndex,
+      accountIndex,
+      {
+        MarketIndex: marketIndex,
+        ClientOrderIndex: clientOrderIndex,
+        BaseAmount: baseAmount,
+        Price: price,
+        IsAsk: isAsk,
+        Type: orderType,
+        TimeInForce: timeInForce,
+        ReduceOnly: reduceOnly,
+        TriggerPrice: triggerPrice,
+        OrderExpiry: orderExpiry === -1 ? Date.now() + ORDER_LIFETIME_MS : orderExpiry,
+      },
+      nonce,
+      txAttributes({
+        1: integratorAccountIndex,
+        2: integratorTakerFee,
+        3: integratorMakerFee,
+        4: skipNonce,
+        6: selfTradeBehaviorMode,
+        7: selfTradeEqualityMode,
+      }),
+    );
   },
   SignCancelOrder(
     marketIndex: number,
@@ -117,12 +144,17 @@ const signer = {
     apiKeyIndex: number,
     accountIndex: number,
   ): SignResult {
-    return signTx(TX_CANCEL_ORDER, apiKeyIndex, accountIndex, {
-      MarketIndex: marketIndex,
-      Index: orderIndex,
-      SkipNonce: skipNonce,
-      Nonce: nonce,
-    });
+    return signTx(
+      TX_CANCEL_ORDER,
+      apiKeyIndex,
+      accountIndex,
+      {
+        MarketIndex: marketIndex,
+        Index: orderIndex,
+      },
+      nonce,
+      txAttributes({ 4: skipNonce }),
+    );
   },
   CreateAuthToken(
     deadline: number,

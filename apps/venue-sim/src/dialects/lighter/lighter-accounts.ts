@@ -1,37 +1,20 @@
+import { LighterError } from './lighter-errors';
+import { NonceBook } from './lighter-nonces';
 export const LIGHTER = 'lighter';
 
 /** ccxt's API key indices: 0-3 belong to Lighter's own apps, 255 means "every key". */
 const API_KEY_INDEX = { min: 4, max: 254 };
-/** Nonces remembered per API key: beyond them, a nonce must be above the oldest kept. */
-const REMEMBERED_NONCES = 10_000;
 /** Lighter's nonces and indices fit in 48 bits. */
 export const MAX_48_BITS = 2 ** 48 - 1;
 
-/** A refusal in Lighter's shape: `{code, message}` (ccxt maps the code). */
-export class LighterError extends Error {
-  override readonly name = 'LighterError';
-
-  constructor(
-    readonly status: number,
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-
-  reply() {
-    return { status: this.status, body: { code: this.code, message: this.message } };
-  }
-}
+export { LighterError };
 
 export interface LighterApiKey {
   index: number;
   /** The key's public half as registered (hex); the simulator keeps it, it cannot check Lighter's signatures. */
   publicKey: string;
-  /** Nonces this key has signed, oldest first (a Set keeps insertion order). */
-  nonces: Set<number>;
-  /** Below this a nonce is refused: the oldest nonce forgotten. */
-  floor: number;
+  /** The nonces this key has used (lighter-nonces.ts). */
+  nonces: NonceBook;
 }
 
 export interface LighterAccount {
@@ -49,10 +32,8 @@ export interface LighterAccount {
  * `POST /dialects/lighter/_sim/api-keys {l1_address, api_key_index, public_key}`
  * does the same and answers the account index.
  *
- * Every transaction names its API key and a nonce. ccxt 4.5.84 signs its
- * transactions with "skip nonce" set and the millisecond clock as the nonce,
- * so two transactions signed in the same millisecond carry one nonce: the
- * venue executes a nonce once per API key and refuses it again (21104).
+ * Every transaction names its API key and a nonce, counted per key
+ * (`NonceBook`).
  */
 export class LighterAccounts {
   private readonly byIndex = new Map<number, LighterAccount>();
@@ -84,8 +65,7 @@ export class LighterAccounts {
     account.apiKeys.set(apiKeyIndex, {
       index: apiKeyIndex,
       publicKey: publicKey.replace(/^0x/, '').toLowerCase(),
-      nonces: new Set(),
-      floor: 0,
+      nonces: new NonceBook(),
     });
     return account;
   }
@@ -108,22 +88,6 @@ export class LighterAccounts {
       throw new LighterError(400, 21109, 'api key not found');
     }
     return key;
-  }
-
-  /** Uses a nonce of a key once; a nonce seen before (or below what is remembered) is refused. */
-  useNonce(key: LighterApiKey, nonce: number): void {
-    if (!Number.isSafeInteger(nonce) || nonce <= 0 || nonce > MAX_48_BITS) {
-      throw new LighterError(400, 21104, 'invalid nonce');
-    }
-    if (nonce < key.floor || key.nonces.has(nonce)) {
-      throw new LighterError(400, 21104, `invalid nonce: ${nonce} was already used`);
-    }
-    key.nonces.add(nonce);
-    if (key.nonces.size > REMEMBERED_NONCES) {
-      const oldest = key.nonces.values().next().value as number;
-      key.nonces.delete(oldest);
-      key.floor = Math.max(key.floor, oldest + 1);
-    }
   }
 
   /**

@@ -131,14 +131,13 @@ describe('Lighter dialect: signed transactions', () => {
       [
         {
           ...signed,
-          IntegratorAccountIndex: 718718,
-          IntegratorMakerFee: 1000,
+          L2TxAttributes: { '1': 718718, '3': 1000, '4': 1 },
           Nonce: Date.now() + 1,
         },
         21146,
       ],
       [{ ...signed, Sig: 'AAAA', Nonce: Date.now() + 2 }, 21120],
-      [{ ...signed, ExpiredAt: Date.now() - 1, Nonce: Date.now() + 3 }, 21117],
+      [{ ...signed, ExpiredAt: Date.now() - 1, Nonce: Date.now() + 3 }, 21501],
       [{ ...signed, ApiKeyIndex: 200, Nonce: Date.now() + 4 }, 21109],
       [{ ...signed, Type: 1, Nonce: Date.now() + 5 }, 21710],
     ];

@@ -5,6 +5,7 @@ import type { MarketState } from '../../engine/market-state';
 import type { EngineFill, EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import { numericId } from '../engine-ids';
+import { orderIndexOf } from './lighter-indices';
 import { decimalsOf, marketIndexOf } from './lighter-markets';
 import { TIME_IN_FORCE, type CancelOrderTx, type CreateOrderTx } from './lighter-tx';
 
@@ -150,7 +151,7 @@ export function lighterTrade(venue: VenueEngine, fill: EngineFill, accountIndex:
   const value = price.times(size);
   const buy = fill.side === 'buy';
   const maker = fill.liquidity === 'maker';
-  const orderIndex = numericId(fill.orderId);
+  const orderIndex = orderIndexOf(fill.orderId);
   const clientIndex = clientIndexOf(fill.clientOrderId);
   // Lighter states fees in millionths of the trade's value.
   const rate = value.gt(0) ? fill.fee.div(value).times(1_000_000).round(0).toNumber() : 0;

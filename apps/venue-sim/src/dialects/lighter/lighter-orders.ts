@@ -5,9 +5,14 @@ import type { MarketState } from '../../engine/market-state';
 import type { EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
-import { engineOrderId, numericId } from '../engine-ids';
 import { LIGHTER, LighterError, type LighterAccount } from './lighter-accounts';
 import { TIME_IN_FORCE, type CancelOrderTx, type CreateOrderTx } from './lighter-tx';
+import {
+  engineIdOfOrderIndex,
+  isClientOrderIndex,
+  orderIndexOf,
+  unplacedOrderIndex,
+} from './lighter-indices';
 import { decimalsOf, marketAt, marketIndexOf } from './lighter-markets';
 import {
   accepted,
@@ -20,15 +25,16 @@ import {
 } from './lighter-order-views';
 
 const MAX_REMEMBERED = 10_000;
-/** Order indices of orders the engine never held: above the engine's numbering. */
-const UNPLACED_BASE = 900_000_000_000_000;
 /**
  * Lighter's orders over the engine. `POST /api/v1/sendTx` takes a signed
  * create-order or cancel-order transaction; the venue answers its hash, and
  * the order's fate is what the account's order reads and streams say after:
  * `open`, `filled`, `canceled`, or closed before the book with
  * `canceled-post-only` (a post-only order that would have crossed) or
- * `canceled-margin-not-allowed`.
+ * `canceled-margin-not-allowed` (an IOC without the margin). A maker order
+ * without the margin is refused at the API instead (21739), as Lighter's
+ * documents say ("Handle Nonces"). `onAccepted` is told when the venue takes
+ * the transaction (its nonce is then used).
  */
 export class LighterOrders {
   private readonly unplaced = new Map<number, Unplaced>();
@@ -39,7 +45,12 @@ export class LighterOrders {
 
   constructor(private readonly deps: DialectDeps) {}
 
-  place(request: SignedRequest, account: LighterAccount, tx: CreateOrderTx): Promise<HttpReply> {
+  place(
+    request: SignedRequest,
+    account: LighterAccount,
+    tx: CreateOrderTx,
+    onAccepted: () => void,
+  ): Promise<HttpReply> {
     const type = tx.timeInForce === TIME_IN_FORCE.ioc ? 'ioc' : 'post_only';
     return this.deps.orders.execute(request, { op: 'place', fields: { type } }, (venue) => {
       if (tx.timeInForce === TIME_IN_FORCE.gtt) {
@@ -72,31 +83,56 @@ export class LighterOrders {
         }
         this.nonces.set(outcome.order.orderId, tx.nonce);
       } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (code === 'post_only_would_cross') {
-          this.reject(account, market, tx, 'canceled-post-only');
-        } else if (code === 'insufficient_margin') {
-          this.reject(account, market, tx, 'canceled-margin-not-allowed');
-        } else if (code === 'duplicate_client_order_id') {
-          throw new LighterError(400, 21728, 'client order index already exists');
-        } else if (code === 'invalid_order') {
-          const reason = (error as { reason?: unknown }).reason;
-          if (reason === 'invalid_tick') {
-            throw new LighterError(400, 21702, 'invalid price');
-          }
-          if (reason === 'below_min_size') {
-            throw new LighterError(400, 21603, 'invalid min amounts for market');
-          }
-          throw new LighterError(400, 21701, 'invalid base amount');
-        } else {
-          throw error;
-        }
+        this.refused(error, account, market, tx);
       }
+      onAccepted();
       return accepted(tx);
     });
   }
 
-  cancel(request: SignedRequest, account: LighterAccount, tx: CancelOrderTx): Promise<HttpReply> {
+  /**
+   * The engine's refusal of a placement as Lighter has it: at the API (a
+   * LighterError: the transaction is refused, its nonce unused), or by the
+   * sequencer (the order closed before the book; the transaction stands).
+   */
+  private refused(
+    error: unknown,
+    account: LighterAccount,
+    market: MarketState,
+    tx: CreateOrderTx,
+  ): void {
+    const code = (error as { code?: unknown }).code;
+    if (error instanceof LighterError) {
+      throw error;
+    }
+    if (code === 'post_only_would_cross') {
+      this.reject(account, market, tx, 'canceled-post-only');
+    } else if (code === 'insufficient_margin' && tx.timeInForce === TIME_IN_FORCE.ioc) {
+      this.reject(account, market, tx, 'canceled-margin-not-allowed');
+    } else if (code === 'insufficient_margin') {
+      throw new LighterError(400, 21739, 'not enough margin to create the order');
+    } else if (code === 'duplicate_client_order_id') {
+      throw new LighterError(400, 21728, 'client order index already exists');
+    } else if (code === 'invalid_order') {
+      const reason = (error as { reason?: unknown }).reason;
+      if (reason === 'invalid_tick') {
+        throw new LighterError(400, 21702, 'invalid price');
+      }
+      if (reason === 'below_min_size') {
+        throw new LighterError(400, 21603, 'invalid min amounts for market');
+      }
+      throw new LighterError(400, 21701, 'invalid base amount');
+    } else {
+      throw error;
+    }
+  }
+
+  cancel(
+    request: SignedRequest,
+    account: LighterAccount,
+    tx: CancelOrderTx,
+    onAccepted: () => void,
+  ): Promise<HttpReply> {
     return this.deps.orders.execute(request, { op: 'cancel', fields: {} }, (venue) => {
       const market = marketAt(venue, tx.marketIndex);
       if (!market) {
@@ -111,6 +147,7 @@ export class LighterOrders {
         throw new LighterError(400, 21600, 'given order is not an active limit order');
       }
       venue.desk.cancel(account.wallet, { orderId: order.orderId });
+      onAccepted();
       return accepted(tx);
     });
   }
@@ -150,7 +187,7 @@ export class LighterOrders {
     const open = order.status === 'open' || order.status === 'partially_filled';
     const ioc = order.type === 'ioc';
     return orderView({
-      orderIndex: numericId(order.orderId),
+      orderIndex: orderIndexOf(order.orderId),
       clientOrderIndex: clientIndexOf(order.clientOrderId),
       marketIndex: marketIndexOf(venue, order.symbol),
       account: accountIndex,
@@ -168,12 +205,13 @@ export class LighterOrders {
     });
   }
 
+  /** The order a cancel's index names: a client order index below 2^48, an order index from 2^48. */
   private find(venue: VenueEngine, wallet: string, index: number): EngineOrder | undefined {
-    const engineId = engineOrderId(index);
-    return (
-      (engineId ? venue.registry.get(wallet, engineId) : undefined) ??
-      this.activeByIndex(venue, wallet, index)
-    );
+    if (isClientOrderIndex(index)) {
+      return this.activeByIndex(venue, wallet, index);
+    }
+    const engineId = engineIdOfOrderIndex(index);
+    return engineId ? venue.registry.get(wallet, engineId) : undefined;
   }
 
   /** The account's active order with this client order index (unique among active orders only). */
@@ -205,7 +243,7 @@ export class LighterOrders {
   ): void {
     this.seq += 1;
     const entry: Unplaced = {
-      orderIndex: UNPLACED_BASE + this.seq,
+      orderIndex: unplacedOrderIndex(this.seq),
       account: account.index,
       wallet: account.wallet,
       market,

@@ -8,7 +8,14 @@ import { marketAt, marketIndexOf } from './lighter-markets';
 import { lighterTrade } from './lighter-order-views';
 import { LighterOrders } from './lighter-orders';
 import { USDC_ASSET, accountView, marketDetails } from './lighter-views';
-import { TX_TYPE, parseCancelOrder, parseCreateOrder, readSendTx } from './lighter-tx';
+import { LIGHTER_READINGS } from './lighter-readings';
+import {
+  TX_TYPE,
+  parseCancelOrder,
+  parseCreateOrder,
+  readSendTx,
+  type CancelOrderTx,
+} from './lighter-tx';
 import { hourlyFundingRate } from '../../api/wire-numbers';
 
 const BASE = `/dialects/${LIGHTER}`;
@@ -41,9 +48,11 @@ export class LighterRest {
   readonly accounts = new LighterAccounts();
   readonly orders: LighterOrders;
   private readonly txs: LoggedTx[] = [];
+  private readonly profile;
 
   constructor(private readonly deps: DialectDeps) {
     this.orders = new LighterOrders(deps);
+    this.profile = deps.profiles.of(LIGHTER, LIGHTER_READINGS);
   }
 
   addRoutes(router: Router): void {
@@ -119,7 +128,7 @@ export class LighterRest {
       this.answer(async () => {
         const account = this.accounts.ofIndex(context.query.get('account_index'));
         const key = this.accounts.apiKey(account, context.query.get('api_key_index'));
-        return ok({ nonce: Math.max(key.floor, ...key.nonces, 0) + 1 });
+        return ok({ nonce: key.nonces.next() });
       }),
     );
   }
@@ -198,8 +207,9 @@ export class LighterRest {
 
   /**
    * `POST /api/v1/sendTx` (multipart `tx_type`, `tx_info`): the transaction's
-   * fields are checked (layout, API key, nonce, expiry, signature form, no
-   * integrator), its nonce is used, then it executes.
+   * fields are checked (layout, attributes, API key, signature form, no
+   * integrator), its nonce reserved, then it executes. Only a transaction the
+   * venue accepts uses its nonce; one refused gives it back.
    */
   private sendTx(context: RequestContext): Promise<HttpReply> {
     return this.answer(async () => {
@@ -217,17 +227,24 @@ export class LighterRest {
       const account = this.accounts.ofIndex(tx.accountIndex);
       const key = this.accounts.apiKey(account, tx.apiKeyIndex);
       const request = this.request(context, account);
-      this.accounts.useNonce(key, tx.nonce);
-      this.log({
-        account: account.index,
-        api_key_index: key.index,
-        tx_type: txType,
-        nonce: tx.nonce,
-        tx_info: txInfo,
-      });
-      return 'clientOrderIndex' in tx
-        ? this.orders.place(request, account, tx)
-        : this.orders.cancel(request, account, tx as ReturnType<typeof parseCancelOrder>);
+      key.nonces.reserve(tx.nonce, tx.skipNonce, this.profile.get('skip_nonce_order'));
+      const onAccepted = () => {
+        key.nonces.commit(tx.nonce);
+        this.log({
+          account: account.index,
+          api_key_index: key.index,
+          tx_type: txType,
+          nonce: tx.nonce,
+          tx_info: txInfo,
+        });
+      };
+      try {
+        return await ('clientOrderIndex' in tx
+          ? this.orders.place(request, account, tx, onAccepted)
+          : this.orders.cancel(request, account, tx as CancelOrderTx, onAccepted));
+      } finally {
+        key.nonces.release(tx.nonce);
+      }
     });
   }
 

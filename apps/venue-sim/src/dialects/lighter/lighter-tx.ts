@@ -1,4 +1,6 @@
 import { LighterError, MAX_48_BITS } from './lighter-accounts';
+import { MAX_CLIENT_ORDER_INDEX, MAX_ORDER_INDEX } from './lighter-indices';
+import { parseTxAttributes } from './lighter-tx-attributes';
 
 /** Lighter's transaction types (the `tx_type` form field) the simulator executes. */
 export const TX_TYPE = { createOrder: 14, cancelOrder: 15 } as const;
@@ -6,6 +8,8 @@ export const TX_TYPE = { createOrder: 14, cancelOrder: 15 } as const;
 /** Order types and times in force as a signed order carries them. */
 export const ORDER_TYPE_LIMIT = 0;
 export const TIME_IN_FORCE = { ioc: 0, gtt: 1, postOnly: 2 } as const;
+/** How far ahead a resting order's expiry may be (lighter-go constants.go). */
+const ORDER_EXPIRY_MS = { min: 5 * 60_000, max: 30 * 86_400_000 } as const;
 
 /** What every signed transaction carries besides its own fields. */
 interface SignedTx {
@@ -14,6 +18,8 @@ interface SignedTx {
   expiredAt: number;
   nonce: number;
   sig: string;
+  /** The `SkipNonce` attribute: the nonce may skip ahead of the key's next one. */
+  skipNonce: boolean;
 }
 
 export interface CreateOrderTx extends SignedTx {
@@ -58,13 +64,29 @@ export async function readSendTx(
   return { txType, txInfo: txInfo as Record<string, unknown> };
 }
 
-const int = (info: Record<string, unknown>, field: string, min: number, max: number): number => {
+const int = (
+  info: Record<string, unknown>,
+  field: string,
+  min: number,
+  max: number,
+  code = 21501,
+  message = `invalid tx info: ${field}`,
+): number => {
   const value = info[field];
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new LighterError(400, 21501, `invalid tx info: ${field}`);
+    throw new LighterError(400, code, message);
   }
   return value;
 };
+
+/** Perpetual markets are 0 to 254, spot markets 2048 to 4094 (constants.go). */
+function marketIndex(info: Record<string, unknown>): number {
+  const index = int(info, 'MarketIndex', 0, 4094, 21602, 'invalid market index');
+  if (index > 254 && index < 2048) {
+    throw new LighterError(400, 21602, 'invalid market index');
+  }
+  return index;
+}
 
 function signed(info: Record<string, unknown>): SignedTx {
   const sig = info['Sig'];
@@ -73,27 +95,55 @@ function signed(info: Record<string, unknown>): SignedTx {
   if (typeof sig !== 'string' || !/^[A-Za-z0-9+/]{106}[A-Za-z0-9+/=]{2}$/.test(sig)) {
     throw new LighterError(400, 21120, 'invalid signature');
   }
-  const expiredAt = int(info, 'ExpiredAt', 0, Number.MAX_SAFE_INTEGER);
+  const expiredAt = int(info, 'ExpiredAt', 0, MAX_48_BITS);
   if (expiredAt < Date.now()) {
-    throw new LighterError(400, 21117, 'transaction expired');
+    // Lighter does not execute a transaction past its ExpiredAt; the
+    // refusal's code and words are the simulator's (none is published).
+    throw new LighterError(400, 21501, 'invalid tx info: transaction expired');
+  }
+  const attributes = parseTxAttributes(info['L2TxAttributes']);
+  if (attributes.integratorAccountIndex !== 0) {
+    throw new LighterError(400, 21146, 'the simulated venue has no integrators');
   }
   return {
-    accountIndex: int(info, 'AccountIndex', 0, MAX_48_BITS),
-    apiKeyIndex: int(info, 'ApiKeyIndex', 0, 255),
+    accountIndex: int(info, 'AccountIndex', 0, MAX_48_BITS - 1),
+    apiKeyIndex: int(info, 'ApiKeyIndex', 0, 254),
     expiredAt,
     nonce: int(info, 'Nonce', 0, MAX_48_BITS),
     sig,
+    skipNonce: attributes.skipNonce,
   };
 }
 
 /**
+ * An order's expiry as the signer's `Validate` and Lighter's checklist have
+ * it: an IOC carries none (0), any other order a time in milliseconds, 5
+ * minutes to 30 days ahead (`MinOrderExpiryPeriod`, `MaxOrderExpiryPeriod`).
+ */
+function orderExpiry(info: Record<string, unknown>, timeInForce: number): number {
+  const expiry = int(info, 'OrderExpiry', 0, Number.MAX_SAFE_INTEGER, 21711, 'invalid expiry');
+  if (timeInForce === TIME_IN_FORCE.ioc) {
+    if (expiry !== 0) {
+      throw new LighterError(400, 21711, 'invalid expiry');
+    }
+    return expiry;
+  }
+  const ahead = expiry - Date.now();
+  if (expiry === 0 || ahead < ORDER_EXPIRY_MS.min || ahead > ORDER_EXPIRY_MS.max) {
+    throw new LighterError(400, 21711, 'invalid expiry');
+  }
+  return expiry;
+}
+
+/**
  * A create-order transaction's fields, as Lighter's signer lays them out.
- * An integrator (builder) with a fee is refused: the simulated venue has
- * none, and the service must never send one.
+ * An integrator (builder) is refused: the simulated venue has none, and the
+ * service must never send one.
  */
 export function parseCreateOrder(info: Record<string, unknown>): CreateOrderTx {
   const base = signed(info);
-  if (int(info, 'Type', 0, 10) !== ORDER_TYPE_LIMIT) {
+  const type = int(info, 'Type', 0, 6, 21704, 'invalid OrderType');
+  if (type !== ORDER_TYPE_LIMIT) {
     throw new LighterError(400, 21710, 'unsupported order type');
   }
   if (int(info, 'ReduceOnly', 0, 1) !== 0) {
@@ -102,28 +152,31 @@ export function parseCreateOrder(info: Record<string, unknown>): CreateOrderTx {
   if (int(info, 'TriggerPrice', 0, 2 ** 32 - 1) !== 0) {
     throw new LighterError(400, 21729, 'invalid order trigger price');
   }
-  for (const field of ['IntegratorAccountIndex', 'IntegratorTakerFee', 'IntegratorMakerFee']) {
-    if (info[field] !== undefined && info[field] !== 0) {
-      throw new LighterError(400, 21146, `the simulated venue has no integrators: ${field}`);
-    }
-  }
-  const isAsk = int(info, 'IsAsk', 0, 1);
+  const timeInForce = int(info, 'TimeInForce', 0, 2, 21705, 'invalid OrderTimeInForce');
   return {
     ...base,
-    marketIndex: int(info, 'MarketIndex', 0, 32_767),
-    clientOrderIndex: int(info, 'ClientOrderIndex', 0, MAX_48_BITS),
-    baseAmount: int(info, 'BaseAmount', 1, MAX_48_BITS),
-    price: int(info, 'Price', 1, 2 ** 32 - 1),
-    isAsk: isAsk === 1,
-    timeInForce: int(info, 'TimeInForce', 0, 2),
-    orderExpiry: int(info, 'OrderExpiry', -1, Number.MAX_SAFE_INTEGER),
+    marketIndex: marketIndex(info),
+    clientOrderIndex: int(
+      info,
+      'ClientOrderIndex',
+      0,
+      MAX_CLIENT_ORDER_INDEX,
+      21727,
+      'invalid client order index',
+    ),
+    baseAmount: int(info, 'BaseAmount', 1, MAX_48_BITS, 21701, 'invalid base amount'),
+    price: int(info, 'Price', 1, 2 ** 32 - 1, 21702, 'invalid price'),
+    isAsk: int(info, 'IsAsk', 0, 1, 21703, 'invalid isAsk') === 1,
+    timeInForce,
+    orderExpiry: orderExpiry(info, timeInForce),
   };
 }
 
+/** A cancel names the order by its order index (2^48 and above) or its client order index (below). */
 export function parseCancelOrder(info: Record<string, unknown>): CancelOrderTx {
   return {
     ...signed(info),
-    marketIndex: int(info, 'MarketIndex', 0, 32_767),
-    index: int(info, 'Index', 0, Number.MAX_SAFE_INTEGER),
+    marketIndex: marketIndex(info),
+    index: int(info, 'Index', 1, MAX_ORDER_INDEX, 21700, 'invalid order index'),
   };
 }

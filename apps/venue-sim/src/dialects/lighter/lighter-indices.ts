@@ -1,0 +1,33 @@
+import { engineOrderId, numericId } from '../engine-ids';
+
+/**
+ * Lighter's two index spaces an order is named by (lighter-go
+ * types/txtypes/constants.go): a client order index is 1 to 2^48 - 1 (0 is
+ * "none"), an order index the venue gives is 2^48 to 2^60 - 1. A cancel's
+ * `Index` is either, told apart by its range (cancel_order.go: "Client Order
+ * Index or Order Index of the order to cancel").
+ */
+export const MAX_CLIENT_ORDER_INDEX = 2 ** 48 - 1;
+export const MIN_ORDER_INDEX = 2 ** 48;
+/** 2^60 - 1 on the venue; JavaScript numbers (ccxt's) are exact up to 2^53 - 1. */
+export const MAX_ORDER_INDEX = Number.MAX_SAFE_INTEGER;
+/** Order indices of orders the engine never held: far above the engine's numbering. */
+const UNPLACED_BASE = MIN_ORDER_INDEX + 900_000_000_000_000;
+
+/** The venue's order index of an engine order: above every client order index. */
+export const orderIndexOf = (engineOrderIdText: string): number =>
+  MIN_ORDER_INDEX + numericId(engineOrderIdText);
+
+/** The engine order id behind an order index, or undefined when it names no engine order. */
+export function engineIdOfOrderIndex(index: number): string | undefined {
+  if (index < MIN_ORDER_INDEX || index >= UNPLACED_BASE) {
+    return undefined;
+  }
+  return engineOrderId(index - MIN_ORDER_INDEX);
+}
+
+/** The order index of the n-th order closed before the book. */
+export const unplacedOrderIndex = (n: number): number => UNPLACED_BASE + n;
+
+/** True when a cancel's index is a client order index (below 2^48), false when an order index. */
+export const isClientOrderIndex = (index: number): boolean => index <= MAX_CLIENT_ORDER_INDEX;

@@ -1,6 +1,6 @@
 import type { Order, Trade } from 'ccxt';
 import { sleep } from '@sts/platform';
-import { UnknownOrderError, VenueNetworkError } from '../errors';
+import { UnknownOrderError, VenueError, VenueNetworkError } from '../errors';
 import type { CancelTarget, VenueOrder } from '../model/orders';
 import type { CcxtAccountEvents } from './ccxt-account-events';
 import type { CcxtExchangeLike } from './ccxt-exchange';
@@ -12,13 +12,32 @@ import type { OrderTracker } from './order-tracker';
 import { QUEUE_SETTLE_MS } from './queued-orders';
 
 /**
- * Venues whose ccxt fetchOrder finds an order, open or closed, by the client
- * order id we gave it (Hyperliquid's orderStatus by cloid, Aster's
- * origClientOrderId, Paradex's orders/by_client_id, Extended's orders/external,
- * Lighter's active and inactive orders by client order index);
- * proven against their dialects.
+ * Venues whose ccxt fetchOrder looks an order up by the client order id we
+ * gave it (Hyperliquid's orderStatus by cloid, Aster's origClientOrderId,
+ * Paradex's orders/by_client_id, Extended's orders/external, Lighter's active
+ * and inactive orders by client order index); proven against their dialects.
  */
 const LOOKUP_BY_CLIENT_ID = new Set(['hyperliquid', 'aster', 'paradex', 'extended', 'lighter']);
+
+/**
+ * Of those, venues whose look-up by client id finds open orders only:
+ * Paradex's `GET /orders/by_client_id/{client_id}` "Only returns orders in
+ * OPEN status" (https://docs.paradex.trade/api/prod/orders/get-by-client-id).
+ * A miss there is settled from the venue's order history filtered by that
+ * client id (`GET /orders-history?client_id=`, ccxt's fetchOrders), which
+ * holds closed orders too: an IOC that filled before its answer was lost.
+ */
+const OPEN_ONLY_BY_CLIENT_ID = new Set(['paradex']);
+
+/** ccxt's fetchOrders, which CcxtExchangeLike leaves out (Paradex's orders-history). */
+type WithOrderHistory = CcxtExchangeLike & {
+  fetchOrders(
+    symbol?: string,
+    since?: number,
+    limit?: number,
+    params?: Record<string, unknown>,
+  ): Promise<Order[]>;
+};
 
 /** How often a placement not yet shown by the venue is looked for. */
 const PLACED_POLL_MS = 20;
@@ -216,16 +235,50 @@ export class CcxtOrderLookup {
     }
     const encoded = String(encodeClientOrderId(venue, clientOrderId));
     tracker.rememberEncoding(clientOrderId, encoded);
-    const order = await this.call(() =>
-      this.deps.exchange.fetchOrder('', unified, { clientOrderId: encoded }),
-    );
+    const order = await this.byClientId(encoded, unified);
     if (order.id) {
       tracker.track(order.id, clientOrderId);
     }
     return order;
   }
 
+  /**
+   * The venue's record by its client id: its look-up by client id, and where
+   * that finds open orders only (`OPEN_ONLY_BY_CLIENT_ID`), on a miss the
+   * order history filtered by the client id. UnknownOrderError when neither
+   * has it.
+   */
+  private async byClientId(encoded: string, unified: string): Promise<Order> {
+    const { venue, exchange } = this.deps;
+    try {
+      return await this.call(() => exchange.fetchOrder('', unified, { clientOrderId: encoded }));
+    } catch (error) {
+      if (!OPEN_ONLY_BY_CLIENT_ID.has(venue) || !isClientIdMiss(error)) {
+        throw error;
+      }
+    }
+    const history = await this.call(() =>
+      (exchange as WithOrderHistory).fetchOrders(unified, undefined, undefined, {
+        client_id: encoded,
+      }),
+    );
+    const found = history.find((order) => order.clientOrderId === encoded);
+    if (!found) {
+      throw new UnknownOrderError(venue, `no order with client order id ${encoded}`);
+    }
+    return found;
+  }
+
   private call<T>(work: () => Promise<T>): Promise<T> {
     return venueCall(this.deps.venue, work);
   }
 }
+
+/**
+ * The venue has no open order by that client id: an UnknownOrderError, or
+ * Paradex's CLIENT_ORDER_ID_NOT_FOUND (which ccxt 4.5.84 raises as a bare
+ * InvalidOrder, so it arrives as a refusal carrying the venue's code).
+ */
+const isClientIdMiss = (error: unknown): boolean =>
+  error instanceof UnknownOrderError ||
+  (error instanceof VenueError && error.detail.includes('CLIENT_ORDER_ID_NOT_FOUND'));

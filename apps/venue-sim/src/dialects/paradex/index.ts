@@ -16,5 +16,13 @@ export function createParadexDialect(deps: DialectDeps): Dialect {
   });
   rest.orders.onUnplaced = (account, market, order) => streams.orderState(account, market, order);
   // Paradex streams no fills: its order updates carry them (ParadexStreams has no fill).
-  return dialectOf(PARADEX, (router) => rest.addRoutes(router), streams);
+  const dialect = dialectOf(PARADEX, (router) => rest.addRoutes(router), streams);
+  return {
+    ...dialect,
+    book: (...change) => {
+      dialect.book(...change);
+      // A book change (the world moving, a trade) lets queued cancels act once it is over.
+      rest.orders.cancels.soon();
+    },
+  };
 }

@@ -109,3 +109,32 @@ export function checkOrderSignature(
 
 const invalid = (field: string): ParadexError =>
   new ParadexError(400, 'VALIDATION_ERROR', `invalid ${field}`);
+
+/** An engine refusal of a placement in Paradex's words (the request's own refusals pass). */
+export function refusalOf(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  const reason = (error as { reason?: unknown }).reason;
+  if (code === 'duplicate_client_order_id') {
+    return new ParadexError(400, 'DUPLICATED_CLIENT_ID', 'duplicated client id');
+  }
+  if (code === 'unknown_market') {
+    return new ParadexError(400, 'MARKET_NOT_FOUND', 'market not found');
+  }
+  if (code === 'invalid_order') {
+    if (reason === 'invalid_tick') {
+      return new ParadexError(
+        400,
+        'INVALID_PRICE_PRECISION',
+        'price is not a multiple of the tick size',
+      );
+    }
+    if (reason === 'invalid_size' || reason === 'below_min_size') {
+      return new ParadexError(400, 'INVALID_ORDER_SIZE', 'invalid order size');
+    }
+    if (reason === 'below_min_notional') {
+      return new ParadexError(400, 'VALIDATION_ERROR', 'order value is below the minimum notional');
+    }
+    return new ParadexError(400, 'VALIDATION_ERROR', 'invalid order');
+  }
+  return error;
+}

@@ -4,10 +4,13 @@ import type { MarketState } from '../../engine/market-state';
 import type { EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import type { DialectProfile } from '../dialect-profiles';
 import { engineOrderId, numericId } from '../engine-ids';
 import { engineRefusalOf } from '../engine-refusal';
 import { ParadexError, type ParadexAuth } from './paradex-auth';
-import { checkOrderSignature, parseOrder } from './paradex-order-request';
+import { ParadexCancelQueue } from './paradex-cancel-queue';
+import { orderHistory } from './paradex-order-history';
+import { checkOrderSignature, parseOrder, refusalOf } from './paradex-order-request';
 import {
   closedUnplaced,
   paradexFill,
@@ -16,6 +19,7 @@ import {
   type ClosedUnplaced,
   type OrderNotes,
 } from './paradex-order-views';
+import { PARADEX_READINGS, POST_ONLY_CANCEL_WORD } from './paradex-readings';
 
 export { paradexOrder, type OrderNotes } from './paradex-order-views';
 
@@ -28,7 +32,8 @@ const MAX_REMEMBERED = 10_000;
  * queued: `POST /v1/orders` answers 201 with the order `NEW`, and its fate
  * (resting `OPEN`, filled or canceled `CLOSED` with a `cancel_reason`) is
  * what `GET /v1/orders/{id}` and the `orders` channel say next; a cancel
- * answers 204 and the order is `CLOSED` with `USER_CANCELED` after. Each
+ * answers 204 and the order is `CLOSED` with `USER_CANCELED` after
+ * (paradex-cancel-queue.ts: a fill can land in between). Each
  * order's StarkNet signature is checked against the account's stark key
  * (typed data `Order`: timestamp, market, side 1/2, type, size and price × 10⁸).
  */
@@ -36,6 +41,9 @@ export class ParadexOrders {
   private readonly notes = new Map<string, OrderNotes>();
   private readonly unplaced = new Map<string, ClosedUnplaced>();
   private unplacedSeq = 0;
+  private readonly profile: DialectProfile<typeof PARADEX_READINGS>;
+  /** Cancels answered 204 and not yet acted on. */
+  readonly cancels: ParadexCancelQueue;
 
   /** Told of an order the queue closed before the book (the engine never held it). */
   onUnplaced: (account: string, market: string, order: unknown) => void = () => undefined;
@@ -43,7 +51,14 @@ export class ParadexOrders {
   constructor(
     private readonly deps: DialectDeps,
     private readonly auth: ParadexAuth,
-  ) {}
+  ) {
+    this.profile = deps.profiles.of(PARADEX, PARADEX_READINGS);
+    this.cancels = new ParadexCancelQueue(
+      () => deps.world().venue(PARADEX),
+      () => deps.world().frozen.has(PARADEX),
+      (venue, account, orderId) => this.cancelNow(venue, account, orderId),
+    );
+  }
 
   notesOf(order: EngineOrder): OrderNotes {
     return (
@@ -60,6 +75,7 @@ export class ParadexOrders {
     checkOrderSignature(this.auth, account, order, body);
     const kind = order.instruction === 'IOC' ? 'ioc' : 'post_only';
     return this.deps.orders.execute(request, { op: 'place', fields: { type: kind } }, (venue) => {
+      this.cancels.settle(venue);
       const market = this.market(venue, order.market);
       const queued = {
         id: '',
@@ -108,46 +124,78 @@ export class ParadexOrders {
   /** DELETE /v1/orders/{id} or /by_client_id/{client_id}: queued (204), closed after. */
   cancel(request: SignedRequest, target: { id?: string; clientId?: string }): Promise<HttpReply> {
     return this.deps.orders.execute(request, { op: 'cancel', fields: {} }, (venue) => {
+      this.cancels.settle(venue);
       const order = this.find(venue, request.accountId, target);
       if (!order) {
-        if (
-          target.clientId !== undefined &&
-          this.unplacedByClient(request.accountId, target.clientId)
-        ) {
-          throw new ParadexError(400, 'ORDER_IS_CLOSED', 'order is closed');
-        }
-        if (target.id !== undefined && this.unplaced.has(target.id)) {
-          throw new ParadexError(400, 'ORDER_IS_CLOSED', 'order is closed');
-        }
-        throw target.clientId !== undefined
-          ? new ParadexError(400, 'CLIENT_ORDER_ID_NOT_FOUND', 'client order id not found')
-          : new ParadexError(400, 'ORDER_ID_NOT_FOUND', 'order id not found');
+        throw this.notToCancel(request.accountId, target);
       }
       if (order.status !== 'open' && order.status !== 'partially_filled') {
         throw new ParadexError(400, 'ORDER_IS_CLOSED', 'order is closed');
       }
-      venue.desk.cancel(request.accountId, { orderId: order.orderId });
-      this.notes.set(order.orderId, { ...this.notesOf(order), cancelReason: 'USER_CANCELED' });
+      this.cancels.add(request.accountId, order.orderId);
       return { status: 204 };
     });
   }
 
-  /** GET /v1/orders/{id} or /by_client_id/{client_id}. */
+  /** Why there is no order to cancel: closed before the book, or unknown. */
+  private notToCancel(account: string, target: { id?: string; clientId?: string }): ParadexError {
+    const unplaced =
+      target.clientId !== undefined
+        ? this.unplacedByClient(account, target.clientId)
+        : this.unplaced.get(target.id ?? '');
+    if (unplaced) {
+      return new ParadexError(400, 'ORDER_IS_CLOSED', 'order is closed');
+    }
+    return target.clientId !== undefined
+      ? new ParadexError(400, 'CLIENT_ORDER_ID_NOT_FOUND', 'client order id not found')
+      : new ParadexError(400, 'ORDER_ID_NOT_FOUND', 'order id not found');
+  }
+
+  /** A queued cancel reaching the engine: the order closes, unless it closed meanwhile. */
+  private cancelNow(venue: VenueEngine, account: string, orderId: string): void {
+    const order = venue.registry.get(account, orderId);
+    if (!order || (order.status !== 'open' && order.status !== 'partially_filled')) {
+      return;
+    }
+    this.notes.set(order.orderId, { ...this.notesOf(order), cancelReason: 'USER_CANCELED' });
+    venue.desk.cancel(account, { orderId: order.orderId });
+  }
+
+  /**
+   * GET /v1/orders/{id} or /by_client_id/{client_id}. By client id, the venue
+   * finds open orders only (`client_id_lookup`, documented `open_only`): a
+   * closed one is answered as an unknown one.
+   */
   lookup(venue: VenueEngine, account: string, target: { id?: string; clientId?: string }) {
+    const openOnly =
+      target.clientId !== undefined && this.profile.get('client_id_lookup') === 'open_only';
     const order = this.find(venue, account, target);
-    if (order) {
+    if (order && !(openOnly && !isOpen(order))) {
       return paradexOrder(venue, order, this.notesOf(order));
     }
     const unplaced =
       target.id !== undefined
         ? this.unplaced.get(target.id)
         : this.unplacedByClient(account, target.clientId ?? '');
-    if (unplaced && unplaced.account === account) {
+    if (!order && !openOnly && unplaced && unplaced.account === account) {
       return closedUnplaced(unplaced);
     }
     throw target.clientId !== undefined
       ? new ParadexError(404, 'CLIENT_ORDER_ID_NOT_FOUND', 'client order id not found')
       : new ParadexError(404, 'ORDER_ID_NOT_FOUND', 'order id not found');
+  }
+
+  /** GET /v1/orders-history: every order of the account, open and closed, filtered. */
+  history(venue: VenueEngine, account: string, query: URLSearchParams) {
+    const orders = [
+      ...venue.registry
+        .ordersOf(account)
+        .map((order) => paradexOrder(venue, order, this.notesOf(order))),
+      ...[...this.unplaced.values()]
+        .filter((order) => order.account === account)
+        .map((order) => closedUnplaced(order)),
+    ];
+    return orderHistory(orders, query);
   }
 
   /** GET /v1/orders: the account's open orders (of one market when given). */
@@ -212,7 +260,7 @@ export class ParadexOrders {
     const engine = error instanceof HttpFailure ? engineRefusalOf(error) : undefined;
     const code = engine?.code ?? (error as { code?: unknown }).code;
     if (code === 'post_only_would_cross') {
-      return 'POST_ONLY_WOULD_CROSS';
+      return POST_ONLY_CANCEL_WORD[this.profile.get('cancel_reason_words')];
     }
     if (code === 'insufficient_margin') {
       return 'NOT_ENOUGH_MARGIN';
@@ -234,31 +282,5 @@ export class ParadexOrders {
   }
 }
 
-/** An engine refusal of a placement in Paradex's words (the request's own refusals pass). */
-function refusalOf(error: unknown): unknown {
-  const code = (error as { code?: unknown }).code;
-  const reason = (error as { reason?: unknown }).reason;
-  if (code === 'duplicate_client_order_id') {
-    return new ParadexError(400, 'DUPLICATED_CLIENT_ID', 'duplicated client id');
-  }
-  if (code === 'unknown_market') {
-    return new ParadexError(400, 'MARKET_NOT_FOUND', 'market not found');
-  }
-  if (code === 'invalid_order') {
-    if (reason === 'invalid_tick') {
-      return new ParadexError(
-        400,
-        'INVALID_PRICE_PRECISION',
-        'price is not a multiple of the tick size',
-      );
-    }
-    if (reason === 'invalid_size' || reason === 'below_min_size') {
-      return new ParadexError(400, 'INVALID_ORDER_SIZE', 'invalid order size');
-    }
-    if (reason === 'below_min_notional') {
-      return new ParadexError(400, 'VALIDATION_ERROR', 'order value is below the minimum notional');
-    }
-    return new ParadexError(400, 'VALIDATION_ERROR', 'invalid order');
-  }
-  return error;
-}
+const isOpen = (order: EngineOrder): boolean =>
+  order.status === 'open' || order.status === 'partially_filled';

@@ -1,16 +1,42 @@
 import type { Readings } from '../dialect-profiles';
 
+/** The word the dialect closes a post-only order that would cross with, per `cancel_reason_words`. */
+export const POST_ONLY_CANCEL_WORD = {
+  post_only_would_cross: 'POST_ONLY_WOULD_CROSS',
+  // A stand-in for any word the client does not know: none is published.
+  unlisted: 'UNLISTED_REASON',
+} as const;
+
 /** What Paradex's documents leave open (see the README's source table and `dialect-profiles.ts`). */
 export const PARADEX_READINGS = {
   /**
-   * `GET /orders/by_client_id/{client_id}`: documented as "Get an open
-   * order by client id"; whether a closed order is still found is not said.
+   * `GET /orders/by_client_id/{client_id}`: documented to return open orders
+   * only. A closed order is then answered as an unknown one. `any` plays a
+   * venue that finds closed orders too (as the dialect once did).
    */
   client_id_lookup: {
     values: ['open_only', 'any'],
     default: 'open_only',
     documented: 'open_only',
     source:
-      'docs.paradex.trade API reference, Orders: "Get order by client id" (open orders; closed orders are in /orders-history)',
+      'https://docs.paradex.trade/api/prod/orders/get-by-client-id: "Get an order by client id. ' +
+      'Only returns orders in OPEN status." (closed orders: GET /orders-history with its client_id ' +
+      'filter, https://docs.paradex.trade/api/prod/orders/get-orders)',
+  },
+  /**
+   * The `cancel_reason` of a post-only order the engine closed because it
+   * would have taken liquidity. Paradex publishes no list of reasons.
+   */
+  cancel_reason_words: {
+    values: ['post_only_would_cross', 'unlisted'],
+    default: 'post_only_would_cross',
+    documented: null,
+    source:
+      'https://docs.paradex.trade/api/prod/orders/new: "If the order is fully filled or cannot be ' +
+      'processed, the status changes to CLOSED and a cancel_reason code is provided"; the only ' +
+      'word shown anywhere is NOT_ENOUGH_MARGIN (the order schema example, paradex-py ' +
+      'paradex_py/api/generated/responses.py; ccxt js/src/paradex.js parseOrder also knows ' +
+      'ORDER_EXCEEDS_POSITION_LIMIT). POST_ONLY_WOULD_CROSS is a guess; `unlisted` closes such an ' +
+      'order with a word no client knows',
   },
 } as const satisfies Readings;

@@ -27,6 +27,18 @@ interface ParadexCcxt {
     modify?: boolean,
   ): Promise<Record<string, unknown>>;
   fetchOrderBook(symbol: string): Promise<{ bids: number[][]; asks: number[][] }>;
+  cancelOrder(id: string, symbol?: string): Promise<unknown>;
+  fetchOrder(
+    id: string,
+    symbol?: string,
+    params?: Record<string, unknown>,
+  ): Promise<{ info: Record<string, unknown> }>;
+  fetchOrders(
+    symbol?: string,
+    since?: number,
+    limit?: number,
+    params?: Record<string, unknown>,
+  ): Promise<{ id: string; info: Record<string, unknown> }[]>;
   options: Record<string, unknown>;
   close(): Promise<void>;
 }
@@ -144,6 +156,44 @@ describe('Paradex dialect: accounts', () => {
           }),
         ),
       ).toMatch(/INVALID_ORDER_SIGNATURE/);
+    } finally {
+      await exchange.close();
+    }
+  });
+});
+
+describe('Paradex dialect: queued cancels and closed orders', () => {
+  it('answers a cancel 204 with the order still on the book; after, it is closed, found by id and in the history by client id, not by the open-only look-up by client id', async () => {
+    const exchange = await trader('queued');
+    const symbol = 'ETH/USD:USDC';
+    try {
+      await exchange.onboarding();
+      await control.deposit('paradex', walletOf('queued'), '100000');
+      const bid = (await exchange.fetchOrderBook(symbol)).bids[0][0];
+      const placed = await exchange.createOrder(symbol, 'limit', 'buy', 0.1, bid, {
+        postOnly: true,
+        clientOrderId: 'queued-1',
+      });
+      await exchange.cancelOrder(placed.id!, symbol);
+      // Queued: the simulator's record still has the order resting after the 204.
+      const resting = await control.accountOrders('paradex', walletOf('queued'), {
+        status: 'open',
+      });
+      expect(resting.orders.map((order) => order.client_order_id)).toEqual(['queued-1']);
+
+      const closed = await exchange.fetchOrder(placed.id!, symbol);
+      expect(closed.info).toMatchObject({ status: 'CLOSED', cancel_reason: 'USER_CANCELED' });
+      expect(await thrown(exchange.fetchOrder('', symbol, { clientOrderId: 'queued-1' }))).toMatch(
+        /CLIENT_ORDER_ID_NOT_FOUND/,
+      );
+      const history = await exchange.fetchOrders(symbol, undefined, undefined, {
+        client_id: 'queued-1',
+      });
+      expect(history.map((order) => [order.id, order.info['status']])).toEqual([
+        [placed.id, 'CLOSED'],
+      ]);
+      const open = await exchange.fetchOrders(symbol, undefined, undefined, { status: 'OPEN' });
+      expect(open).toEqual([]);
     } finally {
       await exchange.close();
     }

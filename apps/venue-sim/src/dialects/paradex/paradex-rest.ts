@@ -87,6 +87,9 @@ export class ParadexRest {
     priv('orders', (venue, call) => ({
       results: this.orders.open(venue, call.accountId, call.context.query.get('market')),
     }));
+    priv('orders-history', (venue, call) =>
+      this.orders.history(venue, call.accountId, call.context.query),
+    );
     priv('orders/by_client_id/:client_id', (venue, call) =>
       this.orders.lookup(venue, call.accountId, { clientId: call.context.params['client_id'] }),
     );
@@ -157,7 +160,11 @@ export class ParadexRest {
           channel: { cut: context.cutConnection, mute: () => undefined },
         },
         undefined,
-        (venue) => ({ status: 200, body: answer(venue, { context, accountId }) }),
+        (venue) => {
+          // Cancels the venue queued act before a later request is served.
+          this.orders.cancels.settle(venue);
+          return { status: 200, body: answer(venue, { context, accountId }) };
+        },
       );
     } catch (error) {
       return this.refusal(error);

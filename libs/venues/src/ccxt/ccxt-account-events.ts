@@ -4,7 +4,9 @@ import type { VenueEvents } from '../venue-events';
 import type { CcxtMarketCache } from './ccxt-market-cache';
 import { toFill, toOrder, venueClientOrderIdOf } from './ccxt-mapping';
 import type { CcxtStreams } from './ccxt-streams';
+import { ORDER_FATES } from './order-fate';
 import type { OrderTracker } from './order-tracker';
+import { QUEUED_ACK } from './queued-orders';
 import { sleep } from '@sts/platform';
 
 export interface CcxtAccountEventsOptions {
@@ -38,9 +40,19 @@ export class CcxtAccountEvents {
   /** Order updates whose fills are being read, in arrival order. */
   private fillReads: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: CcxtAccountEventsOptions) {}
+  /** Whether this venue's placements take their fate from the account stream (Extended). */
+  private readonly fateFromStream: boolean;
+
+  constructor(private readonly options: CcxtAccountEventsOptions) {
+    const fate = QUEUED_ACK.get(options.venue);
+    this.fateFromStream = fate !== undefined && typeof fate !== 'function';
+  }
 
   onOrderUpdate(order: Order): void {
+    if (this.fateFromStream) {
+      // A placement waiting for its fate learns it here (queued-orders.ts).
+      ORDER_FATES.note(this.options.venue, order);
+    }
     if (this.options.tradeStream) {
       this.options.events.emit('order', this.order(order));
       return;

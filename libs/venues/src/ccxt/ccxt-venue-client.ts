@@ -29,6 +29,7 @@ import { CcxtStreams } from './ccxt-streams';
 import { decodeClientOrderId } from './client-order-ids';
 import { OrderTracker } from './order-tracker';
 import { QUEUED_ACK, awaitQueued } from './queued-orders';
+import { CANCEL_FROM_RECORD, cancelFromRecord } from './order-fate-cancel';
 
 export interface CcxtVenueClientOptions {
   venue: string;
@@ -176,6 +177,10 @@ export class CcxtVenueClient implements VenueClient {
   }
 
   async cancel(target: CancelTarget): Promise<CancelResult> {
+    if (CANCEL_FROM_RECORD.has(this.venue)) {
+      const { venue, exchange, lookup } = this;
+      return cancelFromRecord({ venue, exchange, lookup }, target);
+    }
     const orderId = await this.lookup.resolveOrderId(target);
     const unified = this.lookup.unifiedOf(target, orderId);
     try {

@@ -1,6 +1,15 @@
 import type { Order } from 'ccxt';
 import { OrderRejectedError, PostOnlyWouldCrossError, type VenueError } from '../errors';
 import { sleep } from '@sts/platform';
+import { ORDER_FATES } from './order-fate';
+
+/** A venue whose order's fate is its first account-stream update (reads confirm only what is past NEW). */
+export interface StreamFate {
+  fromStream: string;
+}
+
+/** When a queued order's fate is known: from a read (and how many were made), or from the stream. */
+export type QueuedFate = ((order: Order, reads: number) => boolean) | StreamFate;
 
 /**
  * Venues that queue an order request and answer before matching it: Paradex
@@ -11,12 +20,14 @@ import { sleep } from '@sts/platform';
  * for that fate, so a caller learns what a placement or cancel did as on
  * every other venue.
  */
-export const QUEUED_ACK: ReadonlyMap<string, (order: Order, reads: number) => boolean> = new Map([
+export const QUEUED_ACK: ReadonlyMap<string, QueuedFate> = new Map<string, QueuedFate>([
   // Paradex says so: the order is NEW until the engine took it.
   ['paradex', (order: Order) => !isQueued(order)],
-  // Extended answers a placement with its ids only (ccxt calls it NEW) and a
-  // resting order stays NEW: one read of the order after the answer is its fate.
-  ['extended', (_order: Order, reads: number) => reads >= 1],
+  // Extended answers a placement with its ids only (ccxt calls it NEW), and a
+  // resting order is NEW too: a read showing NEW tells nothing. The official
+  // SDK takes the order's first account-stream update as its fate; a read
+  // past NEW (filled, rejected, expired...) is one as well.
+  ['extended', { fromStream: 'extended' }],
   // Lighter answers a transaction hash: the order, once found, is pending
   // until a block executed it.
   ['lighter', (order: Order) => !LIGHTER_PENDING.has(String(statusOf(order)))],
@@ -35,12 +46,18 @@ const POLL_MS = 20;
 /** True while the venue has the order queued, not yet matched. */
 export const isQueued = (order: Order): boolean => statusOf(order) === 'NEW';
 
+/** First read of an order whose fate the stream tells, after this long; each later one after twice the wait. */
+const STREAM_READ_AFTER_MS = 250;
+
 /** Reads the order again until `done` says its queued request was acted on, or the wait ends. */
 export async function awaitQueued(
   first: Order,
   read: () => Promise<Order>,
-  done: (order: Order, reads: number) => boolean,
+  done: QueuedFate,
 ): Promise<Order> {
+  if (typeof done !== 'function') {
+    return awaitStreamFate(first, read, done.fromStream);
+  }
   let order = first;
   let reads = 0;
   const deadline = Date.now() + QUEUE_SETTLE_MS;
@@ -50,6 +67,43 @@ export async function awaitQueued(
     }
     order = await read();
     reads += 1;
+  }
+  return order;
+}
+
+/**
+ * A placement's fate from the account stream (its first update), or from a
+ * read that shows more than NEW. Reads are few (the first after 250 ms, then
+ * doubling: four within the wait), for a stream that lags or is down. With
+ * neither past NEW within the wait, the order is taken as resting: a later
+ * stream update still tells its owner what became of it.
+ */
+async function awaitStreamFate(
+  first: Order,
+  read: () => Promise<Order>,
+  venue: string,
+): Promise<Order> {
+  const id = first.id;
+  if (!id) {
+    return first;
+  }
+  let order = first;
+  let waitMs = STREAM_READ_AFTER_MS;
+  const deadline = Date.now() + QUEUE_SETTLE_MS;
+  for (let left = QUEUE_SETTLE_MS; left > 0; left = deadline - Date.now()) {
+    const placed = { id, clientOrderId: first.clientOrderId };
+    const streamed = await ORDER_FATES.first(venue, placed, Math.min(waitMs, left));
+    if (streamed) {
+      return streamed;
+    }
+    if (Date.now() >= deadline) {
+      break;
+    }
+    order = await read();
+    if (!isQueued(order)) {
+      return order;
+    }
+    waitMs *= 2;
   }
   return order;
 }
@@ -67,11 +121,35 @@ export function queuedRefusal(order: Order, venue: string): VenueError | undefin
   ) {
     return new PostOnlyWouldCrossError(venue, `${venue} closed the order: ${String(reason)}`);
   }
-  if (reason === 'NOT_ENOUGH_MARGIN' || reason === 'canceled-margin-not-allowed') {
+  if (
+    reason === 'NOT_ENOUGH_MARGIN' ||
+    reason === 'NOT_ENOUGH_FUNDS' ||
+    reason === 'canceled-margin-not-allowed'
+  ) {
     return new OrderRejectedError(
       venue,
       'insufficient_margin',
       `${venue} closed the order: ${String(reason)}`,
+    );
+  }
+  // Paradex publishes no list of cancel reasons: a post-only order it closed
+  // at once with nothing filled, and not by a cancel, is refused whatever the word.
+  const shown = info as { instruction?: unknown; size?: unknown; remaining_size?: unknown };
+  if (
+    venue === 'paradex' &&
+    info?.status === 'CLOSED' &&
+    shown.instruction === 'POST_ONLY' &&
+    reason !== 'USER_CANCELED' &&
+    Number(shown.remaining_size) === Number(shown.size)
+  ) {
+    return new PostOnlyWouldCrossError(venue, `${venue} closed the order: ${String(reason)}`);
+  }
+  if (venue === 'extended' && info?.status === 'REJECTED') {
+    // Extended's other reasons (INVALID_PRICE, INVALID_QTY, ...): refused, never placed.
+    return new OrderRejectedError(
+      venue,
+      'invalid_order',
+      `${venue} rejected the order: ${String(reason)}`,
     );
   }
   return undefined;

@@ -5,6 +5,8 @@ import { numericId } from '../engine-ids';
 export type ExtendedTif = 'GTT' | 'IOC';
 
 export interface OrderNotes {
+  /** The id the placement was answered with (the venue's id of the order everywhere after). */
+  id?: string;
   tif: ExtendedTif;
   postOnly: boolean;
   statusReason?: string;
@@ -25,6 +27,7 @@ export interface Unplaced {
   postOnly: boolean;
   statusReason: string;
   createdTime: number;
+  updatedTime?: number;
 }
 
 function statusOf(order: EngineOrder, notes: OrderNotes): string {
@@ -50,7 +53,7 @@ export function extendedOrder(
   const market = venue.market(order.symbol);
   const filled = market.lot.toBig(order.filledLots);
   return {
-    id: numericId(order.orderId),
+    id: notes.id !== undefined ? Number(notes.id) : numericId(order.orderId),
     accountId,
     externalId: order.clientOrderId,
     market: order.symbol,
@@ -72,7 +75,8 @@ export function extendedOrder(
   };
 }
 
-export function unplacedOrder(order: Unplaced) {
+/** An order the venue answered and its engine has not acted on yet: `NEW`, nothing filled. */
+export function queuedOrder(order: Omit<Unplaced, 'statusReason'>) {
   return {
     id: Number(order.id),
     accountId: order.account,
@@ -80,8 +84,7 @@ export function unplacedOrder(order: Unplaced) {
     market: order.market,
     type: 'LIMIT',
     side: order.side,
-    status: 'REJECTED',
-    statusReason: order.statusReason,
+    status: 'NEW',
     price: order.price,
     averagePrice: '0',
     qty: order.qty,
@@ -96,8 +99,23 @@ export function unplacedOrder(order: Unplaced) {
   };
 }
 
+/** An order the engine closed without placing it: `REJECTED` with its reason. */
+export function unplacedOrder(order: Unplaced) {
+  return {
+    ...queuedOrder(order),
+    status: 'REJECTED',
+    statusReason: order.statusReason,
+    updatedTime: order.updatedTime ?? order.createdTime,
+  };
+}
+
 /** One of the account's trades as `GET /api/v1/user/trades` and the account stream give it. */
-export function extendedTrade(venue: VenueEngine, fill: EngineFill, accountId: number) {
+export function extendedTrade(
+  venue: VenueEngine,
+  fill: EngineFill,
+  accountId: number,
+  orderId: number = numericId(fill.orderId),
+) {
   const market = venue.market(fill.symbol);
   const price = market.price.toBig(fill.priceTicks);
   const qty = market.lot.toBig(fill.lots);
@@ -105,7 +123,7 @@ export function extendedTrade(venue: VenueEngine, fill: EngineFill, accountId: n
     id: numericId(fill.fillId),
     accountId,
     market: fill.symbol,
-    orderId: numericId(fill.orderId),
+    orderId,
     externalId: fill.clientOrderId,
     externalOrderId: fill.clientOrderId,
     side: fill.side === 'buy' ? 'BUY' : 'SELL',

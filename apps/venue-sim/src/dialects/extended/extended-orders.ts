@@ -3,16 +3,21 @@ import type { SignedRequest } from '../../api/order-entry';
 import type { EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import type { DialectProfile } from '../dialect-profiles';
 import { engineOrderId, numericId } from '../engine-ids';
 import { ExtendedError, type ExtendedAccount } from './extended-accounts';
-import { parseOrder, type ParsedOrder } from './extended-order-request';
+import { checkRequest, placeCommand, statusReasonOf } from './extended-checks';
+import { parseOrder } from './extended-order-request';
 import {
   extendedOrder,
   extendedTrade,
+  queuedOrder,
   unplacedOrder,
   type OrderNotes,
   type Unplaced,
 } from './extended-order-views';
+import { ExtendedQueue, type QueuedPlacement } from './extended-queue';
+import { EXTENDED_READINGS } from './extended-readings';
 import { checkSettlement } from './extended-settlement';
 
 export { extendedOrder, extendedTrade, type ExtendedTif } from './extended-order-views';
@@ -20,34 +25,55 @@ export { extendedOrder, extendedTrade, type ExtendedTif } from './extended-order
 export const EXTENDED = 'extended';
 
 const MAX_REMEMBERED = 10_000;
+/** Ids the venue answers placements with (the engine's own ids stay below). */
+const FIRST_ID = 900_000_000_000_000;
+
+type Target = { id?: string; externalId?: string };
+
+const keyOf = (wallet: string, externalId: string): string => `${wallet}\n${externalId}`;
 
 /**
  * Extended's orders over the engine. `POST /api/v1/user/order` carries a
  * StarkEx settlement signed with the account's stark key (extended-signing.ts):
- * the venue rebuilds it from the order (its quantity and value in the assets'
- * resolutions, the fee cap, the expiry plus 14 days, the nonce as salt, the
- * account's vault) and refuses an order whose signature does not verify (1101).
- * Placement answers `{id, externalId}` only; the order's status (NEW resting,
- * PARTIALLY_FILLED, FILLED, CANCELLED, or REJECTED with a `statusReason`
- * such as `POST_ONLY_FAILED`) is what `GET /api/v1/user/orders/...` and the
- * account stream say after.
+ * the venue rebuilds it from the order and refuses an order whose signature
+ * does not verify (1101). Placement answers `{id, externalId}` only and
+ * queues the order (extended-queue.ts); the engine acts on it a moment
+ * later, and its status (NEW resting, PARTIALLY_FILLED, FILLED, CANCELLED,
+ * EXPIRED, or REJECTED with a `statusReason` such as `POST_ONLY_FAILED`) is
+ * what the account stream pushes then and what `GET /api/v1/user/orders/...`
+ * shows (while queued: `NEW`, or the fate at once, by the `first_read` reading).
  */
 export class ExtendedOrders {
+  /** Notes of each order by wallet and external id (known before the engine names the order). */
   private readonly notes = new Map<string, OrderNotes>();
+  /** The order each answered id names. */
+  private readonly ids = new Map<string, { wallet: string; externalId: string }>();
   private readonly unplaced = new Map<string, Unplaced>();
+  private readonly profile: DialectProfile<typeof EXTENDED_READINGS>;
+  readonly queue: ExtendedQueue;
   private seq = 0;
   /** Told of an order rejected before the book. */
   onUnplaced: (wallet: string, order: unknown) => void = () => undefined;
 
-  constructor(private readonly deps: DialectDeps) {}
+  constructor(private readonly deps: DialectDeps) {
+    this.profile = deps.profiles.of(EXTENDED, EXTENDED_READINGS);
+    this.queue = new ExtendedQueue((placement) => this.act(placement));
+  }
 
   notesOf(order: EngineOrder): OrderNotes {
     return (
-      this.notes.get(order.orderId) ?? {
+      this.notes.get(keyOf(order.accountId, order.clientOrderId)) ?? {
         tif: order.type === 'ioc' ? 'IOC' : 'GTT',
         postOnly: order.type !== 'ioc',
       }
     );
+  }
+
+  /** The id the venue gave an engine order (its answered id, else the engine's own). */
+  idOf(engineOrderId: string): number {
+    const order = this.deps.world().venue(EXTENDED).registry.orderById(engineOrderId);
+    const id = order ? this.notesOf(order).id : undefined;
+    return id !== undefined ? Number(id) : numericId(engineOrderId);
   }
 
   place(
@@ -58,97 +84,83 @@ export class ExtendedOrders {
     const order = parseOrder(body);
     const kind = order.tif === 'IOC' ? 'ioc' : 'post_only';
     return this.deps.orders.execute(request, { op: 'place', fields: { type: kind } }, (venue) => {
-      const market = venue.markets.get(order.market);
-      if (!market) {
+      const wallet = request.accountId;
+      if (!venue.markets.get(order.market)) {
         throw new ExtendedError(400, 1001, 'Market not found.');
       }
-      checkSettlement(
+      checkSettlement(account, order, venue.market(order.market), venue.profile.takerFeeBps);
+      if (
+        venue.registry.byClientOrderId(wallet, order.externalId) ||
+        this.queue.byExternalId(wallet, order.externalId)
+      ) {
+        throw new ExtendedError(400, 1134, 'Duplicate Order.');
+      }
+      checkRequest(venue, wallet, order);
+      const id = this.nextId();
+      this.remember(wallet, order.externalId, { id, tif: order.tif, postOnly: order.postOnly });
+      this.queue.add({
+        id,
+        wallet,
         account,
         order,
-        market,
-        this.deps.world().venue(EXTENDED).profile.takerFeeBps,
-      );
-      const createdTime = Date.now();
-      let id: string;
-      try {
-        const outcome = venue.desk.place(request.accountId, {
-          symbol: order.market,
-          side: order.side === 'BUY' ? 'buy' : 'sell',
-          type: kind,
-          price: order.price,
-          size: order.qty,
-          clientOrderId: order.externalId,
-        });
-        if (outcome.duplicate) {
-          throw new ExtendedError(400, 1134, 'Duplicate Order.');
-        }
-        this.notes.set(outcome.order.orderId, { tif: order.tif, postOnly: order.postOnly });
-        id = String(numericId(outcome.order.orderId));
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (code === 'post_only_would_cross') {
-          id = this.reject(account, request.accountId, order, 'POST_ONLY_FAILED', createdTime);
-        } else if (code === 'insufficient_margin') {
-          throw new ExtendedError(400, 1140, 'New order cost exceeds available balance.');
-        } else if (code === 'duplicate_client_order_id') {
-          throw new ExtendedError(400, 1134, 'Duplicate Order.');
-        } else if (code === 'invalid_order') {
-          const reason = (error as { reason?: unknown }).reason;
-          if (reason === 'invalid_tick') {
-            throw new ExtendedError(400, 1124, 'Invalid price due to wrong price movement.');
-          }
-          if (reason === 'below_min_size') {
-            throw new ExtendedError(400, 1120, 'Order quantity less than min trade size.');
-          }
-          throw new ExtendedError(400, 1121, 'Invalid quantity due to the wrong size increment.');
-        } else {
-          throw error;
-        }
-      }
+        createdTime: Date.now(),
+        world: this.deps.world(),
+        reads: 0,
+      });
       return { status: 200, body: { status: 'OK', data: { id, externalId: order.externalId } } };
     });
   }
 
   /** DELETE /api/v1/user/order/{id} or ?externalId=: `{status: "OK"}`, the order canceled. */
-  cancel(request: SignedRequest, target: { id?: string; externalId?: string }): Promise<HttpReply> {
+  cancel(request: SignedRequest, target: Target): Promise<HttpReply> {
     return this.deps.orders.execute(request, { op: 'cancel', fields: {} }, (venue) => {
+      // The placements queued before this cancel reach the engine before it.
+      this.queue.flushWallet(request.accountId);
       const order = this.find(venue, request.accountId, target);
-      if (!order || (order.status !== 'open' && order.status !== 'partially_filled')) {
+      if (order && (order.status === 'open' || order.status === 'partially_filled')) {
+        venue.desk.cancel(request.accountId, { orderId: order.orderId });
+        return { status: 200, body: { status: 'OK' } };
+      }
+      if (!order && !this.unplacedOf(request.accountId, target)) {
         throw new ExtendedError(404, 1142, 'Order not found.');
       }
-      venue.desk.cancel(request.accountId, { orderId: order.orderId });
-      return { status: 200, body: { status: 'OK' } };
+      return this.notOpen();
     });
   }
 
-  lookup(
-    venue: VenueEngine,
-    account: ExtendedAccount,
-    wallet: string,
-    target: { id?: string; externalId?: string },
-  ) {
+  lookup(venue: VenueEngine, account: ExtendedAccount, wallet: string, target: Target) {
+    this.settleReads(wallet);
     const order = this.find(venue, wallet, target);
     if (order) {
       return extendedOrder(venue, order, account.accountId, this.notesOf(order));
     }
-    const unplaced =
+    const queued =
       target.id !== undefined
-        ? this.unplaced.get(target.id)
-        : [...this.unplaced.values()].find(
-            (entry) => entry.wallet === wallet && entry.externalId === target.externalId,
-          );
-    if (unplaced && unplaced.wallet === wallet) {
+        ? this.queue.get(target.id)
+        : this.queue.byExternalId(wallet, target.externalId ?? '');
+    if (queued && queued.wallet === wallet) {
+      queued.reads += 1;
+      return queuedOrder(this.entryOf(queued));
+    }
+    const unplaced = this.unplacedOf(wallet, target);
+    if (unplaced) {
       return unplacedOrder(unplaced);
     }
     throw new ExtendedError(404, 1142, 'Order not found.');
   }
 
   open(venue: VenueEngine, account: ExtendedAccount, wallet: string, market: string | null) {
-    return venue.registry
+    this.settleReads(wallet);
+    const queued = this.queue
+      .ofWallet(wallet)
+      .filter((placement) => market === null || placement.order.market === market)
+      .map((placement) => queuedOrder(this.entryOf(placement)));
+    const resting = venue.registry
       .open(wallet)
       .filter((order) => market === null || order.symbol === market)
       .sort((a, b) => a.createdAtMs - b.createdAtMs)
       .map((order) => extendedOrder(venue, order, account.accountId, this.notesOf(order)));
+    return [...resting, ...queued];
   }
 
   trades(venue: VenueEngine, account: ExtendedAccount, wallet: string, query: URLSearchParams) {
@@ -158,30 +170,93 @@ export class ExtendedOrders {
       .fillsSince(wallet, 0)
       .filter((fill) => market === null || fill.symbol === market)
       .slice(-limit)
-      .map((fill) => extendedTrade(venue, fill, account.accountId));
+      .map((fill) => extendedTrade(venue, fill, account.accountId, this.idOf(fill.orderId)));
   }
 
-  private find(venue: VenueEngine, wallet: string, target: { id?: string; externalId?: string }) {
+  /** The engine acts on a queued placement: the order rests or trades, or is rejected with a reason. */
+  private act(placement: QueuedPlacement): void {
+    if (placement.world !== this.deps.world()) {
+      return;
+    }
+    const venue = this.deps.world().venue(EXTENDED);
+    try {
+      venue.desk.place(placement.wallet, placeCommand(placement.order));
+    } catch (error) {
+      const reason = statusReasonOf(error);
+      if (reason === undefined) {
+        this.deps.logger.warn({ venue: EXTENDED, err: String(error) }, 'queued order failed');
+      }
+      this.reject(placement, reason ?? 'UNKNOWN');
+    }
+  }
+
+  /** Under `first_read` = `fate`, a read sees what the engine does with the account's queued orders. */
+  private settleReads(wallet: string): void {
+    if (this.profile.get('first_read') === 'fate') {
+      this.queue.flushWallet(wallet);
+    }
+  }
+
+  /** The cancel of an order that is not open, as the `cancel_not_open` reading answers it. */
+  private notOpen(): HttpReply {
+    switch (this.profile.get('cancel_not_open')) {
+      case 'ok':
+        return { status: 200, body: { status: 'OK' } };
+      case 'bare_404':
+        return { status: 404 };
+      case 'code_1142':
+        throw new ExtendedError(400, 1142, 'Order not found.');
+    }
+  }
+
+  private find(venue: VenueEngine, wallet: string, target: Target): EngineOrder | undefined {
     if (target.externalId !== undefined) {
       return venue.registry.byClientOrderId(wallet, target.externalId);
+    }
+    const named = target.id !== undefined ? this.ids.get(target.id) : undefined;
+    if (named) {
+      return named.wallet === wallet
+        ? venue.registry.byClientOrderId(wallet, named.externalId)
+        : undefined;
     }
     const engineId = target.id !== undefined ? engineOrderId(target.id) : undefined;
     return engineId ? venue.registry.get(wallet, engineId) : undefined;
   }
 
-  private reject(
-    account: ExtendedAccount,
-    wallet: string,
-    order: ParsedOrder,
-    statusReason: string,
-    createdTime: number,
-  ): string {
+  private unplacedOf(wallet: string, target: Target): Unplaced | undefined {
+    const unplaced =
+      target.id !== undefined
+        ? this.unplaced.get(target.id)
+        : [...this.unplaced.values()].find(
+            (entry) => entry.wallet === wallet && entry.externalId === target.externalId,
+          );
+    return unplaced?.wallet === wallet ? unplaced : undefined;
+  }
+
+  private nextId(): string {
     this.seq += 1;
-    const id = String(900_000_000_000_000 + this.seq);
-    const entry: Unplaced = {
-      id,
-      account: account.accountId,
-      wallet,
+    return String(FIRST_ID + this.seq);
+  }
+
+  private remember(wallet: string, externalId: string, notes: OrderNotes): void {
+    this.notes.set(keyOf(wallet, externalId), notes);
+    this.ids.set(notes.id!, { wallet, externalId });
+    if (this.ids.size > MAX_REMEMBERED) {
+      const [oldest, named] = this.ids.entries().next().value as [
+        string,
+        { wallet: string; externalId: string },
+      ];
+      this.ids.delete(oldest);
+      this.notes.delete(keyOf(named.wallet, named.externalId));
+    }
+  }
+
+  private entryOf(placement: QueuedPlacement): Omit<Unplaced, 'statusReason'> {
+    const { order } = placement;
+    return {
+      id: placement.id,
+      account: placement.account.accountId,
+      wallet: placement.wallet,
       externalId: order.externalId,
       market: order.market,
       side: order.side,
@@ -189,14 +264,20 @@ export class ExtendedOrders {
       price: order.price,
       tif: order.tif,
       postOnly: order.postOnly,
-      statusReason,
-      createdTime,
+      createdTime: placement.createdTime,
     };
-    this.unplaced.set(id, entry);
+  }
+
+  private reject(placement: QueuedPlacement, statusReason: string): void {
+    const entry: Unplaced = {
+      ...this.entryOf(placement),
+      statusReason,
+      updatedTime: Date.now(),
+    };
+    this.unplaced.set(entry.id, entry);
     if (this.unplaced.size > MAX_REMEMBERED) {
       this.unplaced.delete(this.unplaced.keys().next().value as string);
     }
-    this.onUnplaced(wallet, unplacedOrder(entry));
-    return id;
+    this.onUnplaced(placement.wallet, unplacedOrder(entry));
   }
 }

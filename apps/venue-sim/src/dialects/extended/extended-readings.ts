@@ -3,16 +3,36 @@ import type { Readings } from '../dialect-profiles';
 /** What Extended's documents leave open (see the README's source table and `dialect-profiles.ts`). */
 export const EXTENDED_READINGS = {
   /**
-   * What a read of an order placed a moment ago shows. The placement answers
-   * the order's ids only and the official SDK learns the order's fate from
-   * the account stream; whether a read right after the answer already shows
-   * the fate is not said.
+   * What a read of an order placed a moment ago shows. Placement answers the
+   * order's ids only (`{id, externalId}`) and the engine acts on it after; the
+   * official SDK learns the fate from the first account-stream update of the
+   * order, never from a read. Whether a read right after the answer already
+   * shows the fate (`fate`) or shows `NEW` until the engine acted
+   * (`new_then_fate`; a resting order is `NEW` too) is not said.
    */
   first_read: {
     values: ['fate', 'new_then_fate'],
     default: 'new_then_fate',
     documented: null,
     source:
-      'x10xchange python_sdk (x10/perpetual/trading_client/order_management_module.py): placement returns {id, externalId}; fate on the account stream',
+      'x10xchange/python_sdk x10/perpetual/orders.py (PlacedOrderModel {id, external_id}), ' +
+      'x10/perpetual/simple_client/simple_trading_client.py (create_and_place_order waits for the ' +
+      "order's first account-stream update), examples/placed_order_example_advanced.py; ccxt " +
+      "js/src/extended.js createOrder (sets status 'NEW' itself); reads right after: not said",
+  },
+  /**
+   * The answer to a cancel of an order that is no longer open (filled,
+   * cancelled, expired, rejected). Neither the documents nor the SDK
+   * (`cancel_order` parses an EmptyModel and raises on any status > 299)
+   * show it; ccxt lists 1142 only as "Edit order not found".
+   */
+  cancel_not_open: {
+    values: ['code_1142', 'bare_404', 'ok'],
+    default: 'code_1142',
+    documented: null,
+    source:
+      'x10xchange/python_sdk x10/perpetual/trading_client/order_management_module.py cancel_order, ' +
+      "x10/utils/http.py handle_known_errors; ccxt js/src/extended.js exceptions.exact '1142'; " +
+      'the answer for a closed order: not said',
   },
 } as const satisfies Readings;

@@ -14,6 +14,7 @@ import {
   accountInfo,
   balance,
   collateralAsset,
+  orderBook,
   fees,
   marketInfo,
   positions,
@@ -51,6 +52,26 @@ export class ExtendedRest {
       ok([...this.venue().markets.values()].map((m) => marketInfo(m, this.basis(m)))),
     );
     router.add('GET', `${API}/info/assets`, () => ok([collateralAsset()]));
+    router.add('GET', `${API}/info/markets/:market/orderbook`, (context) => {
+      const market = this.venue().markets.get(context.params['market'] ?? '');
+      return market
+        ? ok(orderBook(market))
+        : new ExtendedError(404, 1001, 'Market not found.').reply();
+    });
+    this.addSimRoutes(router);
+  }
+
+  /** The simulator's own controls: API keys as the venue's app issues them, the placement queue. */
+  private addSimRoutes(router: Router): void {
+    router.add('GET', `${BASE}/_sim/queue`, () => ({
+      status: 200,
+      body: this.orders.queue.state(),
+    }));
+    router.add('POST', `${BASE}/_sim/queue`, (context) => {
+      const body = JSON.parse(context.rawBody || '{}') as { hold?: unknown };
+      this.orders.queue.hold(body.hold === true);
+      return { status: 200, body: this.orders.queue.state() };
+    });
     router.add('POST', `${BASE}/_sim/api-keys`, (context) => {
       try {
         const body = JSON.parse(context.rawBody || '{}') as Record<string, unknown>;

@@ -118,7 +118,14 @@ export class ExtendedStreams {
   fill(fill: EngineFill): void {
     for (const entry of this.accountSockets(fill.accountId)) {
       this.frame(entry, 'TRADE', {
-        trades: [extendedTrade(this.venue(), fill, entry.account!.accountId)],
+        trades: [
+          extendedTrade(
+            this.venue(),
+            fill,
+            entry.account!.accountId,
+            this.deps.extendedOrders.idOf(fill.orderId),
+          ),
+        ],
       });
     }
   }

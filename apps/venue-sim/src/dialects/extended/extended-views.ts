@@ -179,3 +179,24 @@ export function fees(venue: VenueEngine) {
     takerFeeRate: new Big(venue.profile.takerFeeBps).div(10_000).toFixed(),
   }));
 }
+
+/** Levels a side of the REST order book (the venue documents no depth parameter; ccxt sends none). */
+const ORDER_BOOK_LEVELS = 500;
+
+/**
+ * `GET /api/v1/info/markets/{market}/orderbook`: `{market, bid: [{qty,
+ * price}], ask: [...]}`, best first (ccxt js/src/extended.js fetchOrderBook;
+ * python_sdk x10/perpetual/orderbooks.py OrderbookUpdateModel).
+ */
+export function orderBook(market: MarketState) {
+  const side = (levels: ReturnType<typeof market.book.bids.top>) =>
+    levels.map((level) => ({
+      qty: market.lot.format(level.totalLots),
+      price: market.price.format(level.priceTicks),
+    }));
+  return {
+    market: market.spec.symbol,
+    bid: side(market.book.bids.top(ORDER_BOOK_LEVELS)),
+    ask: side(market.book.asks.top(ORDER_BOOK_LEVELS)),
+  };
+}

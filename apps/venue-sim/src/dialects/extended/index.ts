@@ -16,5 +16,12 @@ export function createExtendedDialect(deps: DialectDeps): Dialect {
     extendedOrders: rest.orders,
   });
   rest.orders.onUnplaced = (wallet, order) => streams.orderState(wallet, order);
-  return dialectOf(EXTENDED, (router) => rest.addRoutes(router), streams);
+  const dialect = dialectOf(EXTENDED, (router) => rest.addRoutes(router), streams);
+  return {
+    ...dialect,
+    close: () => {
+      rest.orders.queue.close();
+      dialect.close();
+    },
+  };
 }

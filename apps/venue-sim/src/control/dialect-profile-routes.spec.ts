@@ -4,7 +4,6 @@ import {
   parseProfileSetting,
   type Readings,
 } from '../dialects/dialect-profiles';
-import { ASTER_READINGS } from '../dialects/aster/aster-readings';
 import { startVenueSim, type RunningVenueSim } from '../sim-server';
 
 describe('/control/dialects/:venue/profile', () => {
@@ -67,18 +66,21 @@ describe('/control/dialects/:venue/profile', () => {
     expect((await put('nowhere', {})).status).toBe(404);
   });
 
+  const readings: Readings = {
+    a: { values: ['x', 'y', 'z'], default: 'x', documented: null, source: '' },
+    b: { values: ['p', 'q'], default: 'q', documented: 'q', source: '' },
+  };
+
   it('lists the default profile, then one per value the default does not play', () => {
-    expect(alternativeProfiles(ASTER_READINGS)).toEqual([
+    expect(alternativeProfiles(readings)).toEqual([
       { name: 'default', profile: {} },
-      { name: 'post_only_cross=expire', profile: { post_only_cross: 'expire' } },
+      { name: 'a=y', profile: { a: 'y' } },
+      { name: 'a=z', profile: { a: 'z' } },
+      { name: 'b=p', profile: { b: 'p' } },
     ]);
   });
 
   it('covers every value no default plays in as few profiles as the longest reading needs', () => {
-    const readings: Readings = {
-      a: { values: ['x', 'y', 'z'], default: 'x', documented: null, source: '' },
-      b: { values: ['p', 'q'], default: 'q', documented: 'q', source: '' },
-    };
     expect(coveringProfiles(readings)).toEqual([{ a: 'y', b: 'p' }, { a: 'z' }]);
     expect(coveringProfiles({})).toEqual([]);
   });

@@ -1,4 +1,6 @@
+import Big from 'big.js';
 import { UNBOUNDED_REQUEST_SETTLE_MS } from '@sts/domain';
+import type { PlaceOrderRequest, VenueOrder } from '../model/orders';
 import {
   OrderRejectedError,
   PostOnlyWouldCrossError,
@@ -27,6 +29,8 @@ function classNames(error: unknown): Set<string> {
 const POST_ONLY_TEXT =
   /post[ -]?only|would (have )?(immediately )?(match|cross|take)|immediately fillable/i;
 const DUPLICATE_TEXT = /duplicate|already exists/i;
+/** Lighter's 21739 "not enough margin to create the order" (a bare InvalidOrder in ccxt 4.5.84). */
+const MARGIN_TEXT = /not enough margin/i;
 /**
  * An order not there to cancel: Paradex's ORDER_IS_CLOSED, Extended's "Order
  * not found." (both bare refusals in ccxt 4.5.84), Lighter's 21600 "given
@@ -36,6 +40,15 @@ const NOT_OPEN_TEXT =
   /ORDER_IS_CLOSED|ORDER_IS_NOT_OPEN|"Order not found\."|not an active (limit )?order/;
 /** ccxt does not say how long to wait; one second is the usual window of a per-second limit. */
 const DEFAULT_RETRY_AFTER_MS = 1_000;
+/**
+ * Hyperliquid's address-based limit on actions: `{status: 'err', response:
+ * 'Too many cumulative requests sent (n > cap) for cumulative volume traded
+ * $v. …'}` (the text ccxt 4.5.84 maps to RateLimitExceeded). "When rate
+ * limited, an address is allowed one request every 10 seconds"
+ * (hyperliquid-docs, API > Rate limits and user limits): sooner is refused.
+ */
+const ADDRESS_LIMIT_TEXT = /Too many cumulative requests sent/;
+const ADDRESS_LIMIT_RETRY_AFTER_MS = 10_000;
 
 /**
  * ccxt's exception hierarchy onto the VenueClient's typed errors. Checked by
@@ -56,6 +69,9 @@ export function toVenueError(error: unknown, venue: string): VenueError {
   if (names.has('OrderNotFound') || (refusal && NOT_OPEN_TEXT.test(message))) {
     return new UnknownOrderError(venue, message, error);
   }
+  if (ADDRESS_LIMIT_TEXT.test(message)) {
+    return new RateLimitedError(venue, ADDRESS_LIMIT_RETRY_AFTER_MS, error);
+  }
   if (names.has('RateLimitExceeded') || names.has('DDoSProtection')) {
     return new RateLimitedError(venue, DEFAULT_RETRY_AFTER_MS, error);
   }
@@ -65,7 +81,7 @@ export function toVenueError(error: unknown, venue: string): VenueError {
   if (names.has('DuplicateOrderId') || (refusal && DUPLICATE_TEXT.test(message))) {
     return new OrderRejectedError(venue, 'duplicate_client_order_id', message, error);
   }
-  if (names.has('InsufficientFunds')) {
+  if (names.has('InsufficientFunds') || (refusal && MARGIN_TEXT.test(message))) {
     return new OrderRejectedError(venue, 'insufficient_margin', message, error);
   }
   if (names.has('OnMaintenance')) {
@@ -131,4 +147,37 @@ export function unsettled(venue: string, error: VenueNetworkError): VenueNetwork
     error.cause,
     Date.now() + UNBOUNDED_REQUEST_SETTLE_MS,
   );
+}
+
+/**
+ * A duplicate client id refusal as an outcome: the order the venue knows by
+ * that id, but only when it is the order requested (market, side, price,
+ * size). A venue that frees a client id once its order closes (Hyperliquid's
+ * reading `duplicate_cloid=refuse_while_open`) or an id reused for another
+ * request would otherwise pass another order off as this placement's; then,
+ * or when the venue knows no such order, the refusal stands.
+ */
+export async function duplicateOutcome(
+  refusal: VenueError,
+  lookUp: () => Promise<VenueOrder>,
+  request: PlaceOrderRequest,
+): Promise<VenueOrder> {
+  let known: VenueOrder;
+  try {
+    known = await lookUp();
+  } catch (error) {
+    if (error instanceof UnknownOrderError) {
+      throw refusal;
+    }
+    throw error;
+  }
+  const same =
+    known.symbol === request.symbol &&
+    known.side === request.side &&
+    new Big(known.price).eq(request.price) &&
+    new Big(known.size).eq(request.size);
+  if (!same) {
+    throw refusal;
+  }
+  return known;
 }

@@ -1,7 +1,8 @@
+import Big from 'big.js';
 import { AnswerLost, type HttpReply } from '../../api/http-kit';
 import type { RequestChannel } from '../../api/order-entry';
 import { approveAgent, approveBuilderFee } from './hl-approvals';
-import { HlActionError, HlBodyError, actionRefusal } from './hl-errors';
+import { HlActionError, HlBodyError, actionRefusal, type AddressLimit } from './hl-errors';
 import {
   arrayOf,
   parseRequest,
@@ -77,7 +78,7 @@ export class HlExchange {
       const reply =
         error instanceof HlSignatureError || error instanceof HlNonceError
           ? new HlActionError(error.message).reply()
-          : actionRefusal(error);
+          : actionRefusal(error, () => this.addressLimit(logged?.user));
       if (reply instanceof AnswerLost) {
         throw reply;
       }
@@ -86,6 +87,20 @@ export class HlExchange {
       }
       return reply;
     }
+  }
+
+  /**
+   * The numbers of an address-limit refusal: the user's actions so far
+   * (this one included) against one fewer, and the volume it traded.
+   */
+  private addressLimit(user: string | undefined): AddressLimit {
+    const used = (user ? this.deps.state.loggedActions(user).length : 0) + 1;
+    const venue = this.deps.world().venue(HYPERLIQUID);
+    const volume = (user ? venue.registry.fillsSince(user, 0) : []).reduce((sum, fill) => {
+      const market = venue.market(fill.symbol);
+      return sum.plus(market.price.toBig(fill.priceTicks).times(market.lot.toBig(fill.lots)));
+    }, new Big(0));
+    return { used, cap: used - 1, volume: volume.toFixed(2) };
   }
 
   private record(

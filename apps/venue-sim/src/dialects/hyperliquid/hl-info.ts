@@ -191,7 +191,7 @@ export class HlInfo {
     let order: EngineOrder | undefined;
     if (typeof oid === 'string' && CLOID.test(oid)) {
       const cloid = oid.toLowerCase();
-      order = venue.registry.byClientOrderId(accountId, cloid);
+      order = this.deps.state.orderByCloid(venue.registry, accountId, cloid);
       const rejected = order ? undefined : this.deps.state.rejected(accountId, cloid);
       if (rejected) {
         return {
@@ -254,11 +254,12 @@ export class HlInfo {
     return venue.registry
       .fillsSince(accountId, start)
       .filter((fill) => fill.tsMs <= end)
-      .map((fill) => wire.userFill(venue, fill, { startPosition: this.startOf(fill) }));
+      .map((fill) => this.userFill(venue, fill));
   }
 
-  private startOf(fill: EngineFill): Big {
-    return this.deps.state.startPositions.get(fill.fillId) ?? new Big(0);
+  private userFill(venue: VenueEngine, fill: EngineFill) {
+    const startPosition = this.deps.state.startPositions.get(fill.fillId) ?? new Big(0);
+    return wire.userFill(venue, fill, { startPosition, cloid: this.deps.state.fillsCarryCloid() });
   }
 
   private funded(accountId: string): boolean {

@@ -58,7 +58,9 @@ export class HlOrderActions {
     const market = this.market(venue, order.a);
     try {
       const tif = checkOrder(market, order);
-      const clientOrderId = order.c?.toLowerCase() ?? this.cloidless();
+      const clientOrderId = order.c
+        ? this.cloidFor(venue, accountId, order.c.toLowerCase(), order.a)
+        : this.cloidless();
       try {
         const outcome = venue.desk.place(accountId, {
           symbol: market.spec.symbol,
@@ -68,7 +70,8 @@ export class HlOrderActions {
           size: order.s,
           clientOrderId,
         });
-        // A cloid names one order for good: sent again, it is refused.
+        // The engine's idempotent replay (same cloid, same order) is no
+        // answer the venue gives: it refuses the cloid as any other reuse.
         if (outcome.duplicate) {
           throw new HlOrderError(hlText.duplicateCloid(order.a));
         }
@@ -88,6 +91,33 @@ export class HlOrderActions {
       return { error: text };
     }
   }
+
+  /**
+   * The engine client id for an order sent with a cloid. A cloid no order
+   * carries is the order's own. One an earlier order carries is refused
+   * (`Duplicate cloid`), for good under the reading `duplicate_cloid=refuse`,
+   * only while that order rests under `refuse_while_open` (a filled or
+   * canceled one leaves the cloid to the new order).
+   */
+  private cloidFor(venue: VenueEngine, accountId: string, cloid: string, asset: number): string {
+    const known = this.deps.state.orderByCloid(venue.registry, accountId, cloid);
+    if (!known) {
+      return this.deps.state.cloidOrder(accountId, cloid);
+    }
+    const open = known.status === 'open' || known.status === 'partially_filled';
+    if (open || this.deps.state.profile.get('duplicate_cloid') === 'refuse') {
+      throw new HlOrderError(hlText.duplicateCloid(asset));
+    }
+    return this.deps.state.reuseCloid(accountId, cloid);
+  }
+
+  /** An order named by oid, or by cloid: the newest order sent with that cloid. */
+  private target(accountId: string, id: number | string) {
+    return typeof id === 'string'
+      ? { clientOrderId: this.deps.state.cloidOrder(accountId, id.toLowerCase()) }
+      : targetOf(id);
+  }
+
   private rememberRejection(
     accountId: string,
     market: MarketState,
@@ -130,7 +160,7 @@ export class HlOrderActions {
       statuses: cancels.map(({ asset, id }) => {
         const market = this.market(venue, asset);
         try {
-          const target = targetOf(id);
+          const target = this.target(call.request.accountId, id);
           const order = venue.desk.find(call.request.accountId, target);
           if (order.symbol !== market.spec.symbol) {
             throw new HlOrderError(hlText.cancelMissing(asset));
@@ -168,7 +198,10 @@ export class HlOrderActions {
         statuses: parsed.map(({ oid, order }) => {
           let known: EngineOrder;
           try {
-            known = venue.desk.find(call.request.accountId, targetOf(oid));
+            known = venue.desk.find(
+              call.request.accountId,
+              this.target(call.request.accountId, oid),
+            );
           } catch {
             return { error: 'Cannot modify canceled or filled order' };
           }

@@ -3,15 +3,45 @@ import type { Readings } from '../dialect-profiles';
 /** What Hyperliquid's documents leave open (see the README's source table and `dialect-profiles.ts`). */
 export const HYPERLIQUID_READINGS = {
   /**
-   * An order whose cloid an earlier order of the address already used. The
-   * documented error list does not name it; the venue is known to answer
-   * "Duplicate cloid" at least while the first order is live.
+   * An order sent with a cloid an earlier order of the same address already
+   * carries. The venue's documents name the cloid only as "a 128 bit hex
+   * string" to look an order up or cancel it by; neither they, the "Error
+   * responses" page, the official Python SDK nor ccxt 4.5.84 (no duplicate
+   * entry in hyperliquid.js `exceptions`) say whether a cloid is unique for
+   * good or only among live orders, nor the refusal's words. Either way the
+   * order is refused in the dialect's text `Duplicate cloid. asset=N`
+   * (assumed; no published text):
+   * - `refuse`: refused for as long as the venue knows the first order, open
+   *   or closed;
+   * - `refuse_while_open`: refused only while the first order rests; once it
+   *   is filled or canceled the cloid places a new order, and a look-up by
+   *   the cloid then finds the newest.
    */
   duplicate_cloid: {
     values: ['refuse', 'refuse_while_open'],
     default: 'refuse',
     documented: null,
     source:
-      'hyperliquid-dex/hyperliquid-python-sdk and the API docs "Error responses": no duplicate-cloid entry',
+      'hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api/exchange-endpoint ("c": cloid, no uniqueness rule), ' +
+      '.../api/error-responses (no duplicate-cloid entry), .../api/info-endpoint (orderStatus by oid or cloid); ' +
+      'hyperliquid-dex/hyperliquid-python-sdk hyperliquid/utils/types.py (Cloid: 16 bytes, nothing on reuse); ' +
+      'ccxt 4.5.84 js/src/hyperliquid.js exceptions.broad (no duplicate text)',
+  },
+  /**
+   * Whether a fill names its order's cloid. The documents' fill (info
+   * endpoint `userFills`, websocket `WsFill`) and the fill type of the
+   * independent SDK @nktkas/hyperliquid (`UserFillSchema`) have no `cloid`;
+   * the live client reads one where a fill carries it and otherwise learns
+   * the order's cloid by looking the order up by oid:
+   * - `carried`: `cloid` on every fill (null for an order sent without one);
+   * - `absent`: no `cloid` key on fills.
+   */
+  fill_cloid: {
+    values: ['carried', 'absent'],
+    default: 'carried',
+    documented: null,
+    source:
+      'hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api/info-endpoint (userFills) and .../websocket/subscriptions (WsFill): ' +
+      'no cloid; @nktkas/hyperliquid 0.32.2 esm/api/info/_methods/_base/commonSchemas.d.ts UserFillSchema: no cloid',
   },
 } as const satisfies Readings;

@@ -1,6 +1,9 @@
 import type Big from 'big.js';
 import type { EngineOrder } from '../../engine/types';
-import type { HlTif } from './hl-wire';
+import type { OrderRegistry } from '../../engine/order-registry';
+import type { DialectProfile } from '../dialect-profiles';
+import type { HYPERLIQUID_READINGS } from './hl-readings';
+import { CLOID_GENERATION, type HlTif } from './hl-wire';
 
 /** One `/exchange` request as it reached the venue, signature left out. */
 export interface LoggedAction {
@@ -48,7 +51,17 @@ export class HlState {
   private readonly tifs = new Map<string, HlTif>();
   readonly startPositions = new Map<string, Big>();
   private readonly rejections = new Map<string, RejectedOrder>();
+  /** user + cloid → the engine client id of the newest order sent with it (see `cloidOrder`). */
+  private readonly reusedCloids = new Map<string, string>();
   private readonly actions = new Map<string, LoggedAction[]>();
+
+  /** `profile`: the readings the dialect plays now (hl-readings.ts), switched while it runs. */
+  constructor(readonly profile: DialectProfile<typeof HYPERLIQUID_READINGS>) {}
+
+  /** Whether fills name their order's cloid (reading `fill_cloid`). */
+  fillsCarryCloid(): boolean {
+    return this.profile.get('fill_cloid') === 'carried';
+  }
 
   approveAgent(user: string, agent: string): void {
     this.agents.set(agent.toLowerCase(), user.toLowerCase());
@@ -81,6 +94,30 @@ export class HlState {
 
   rejected(accountId: string, cloid: string): RejectedOrder | undefined {
     return this.rejections.get(`${accountId}\u0000${cloid}`);
+  }
+
+  /**
+   * The engine's client id of the newest order a cloid names. The engine
+   * keeps one order per client id; a cloid the venue lets be used again
+   * (reading `duplicate_cloid=refuse_while_open`) names each later order as
+   * `<cloid>~<n>`, and reads by cloid find the newest.
+   */
+  cloidOrder(accountId: string, cloid: string): string {
+    return this.reusedCloids.get(`${accountId}\u0000${cloid}`) ?? cloid;
+  }
+
+  /** The newest engine order a cloid names, if any. */
+  orderByCloid(registry: OrderRegistry, accountId: string, cloid: string): EngineOrder | undefined {
+    return registry.byClientOrderId(accountId, this.cloidOrder(accountId, cloid));
+  }
+
+  /** A cloid used again: the engine client id its new order gets (`<cloid>~<n>`). */
+  reuseCloid(accountId: string, cloid: string): string {
+    const current = this.cloidOrder(accountId, cloid);
+    const generation = Number(current.split(CLOID_GENERATION)[1] ?? '1') + 1;
+    const next = `${cloid}${CLOID_GENERATION}${generation}`;
+    this.reusedCloids.set(`${accountId}\u0000${cloid}`, next);
+    return next;
   }
 
   log(entry: LoggedAction): void {

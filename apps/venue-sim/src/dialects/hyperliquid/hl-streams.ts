@@ -123,7 +123,12 @@ export class HlStreams {
         channel: 'userFills',
         data: {
           user: fill.accountId,
-          fills: [wire.userFill(venue, fill, { startPosition: start })],
+          fills: [
+            wire.userFill(venue, fill, {
+              startPosition: start,
+              cloid: this.deps.state.fillsCarryCloid(),
+            }),
+          ],
         },
       });
       entry.connection.send(text);

@@ -50,6 +50,7 @@ export function subscriptionSnapshot(
           .map((fill) =>
             wire.userFill(venue, fill, {
               startPosition: deps.state.startPositions.get(fill.fillId) ?? new Big(0),
+              cloid: deps.state.fillsCarryCloid(),
             }),
           )
       : [];

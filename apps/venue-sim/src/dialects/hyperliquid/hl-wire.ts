@@ -114,9 +114,12 @@ export function hlStatus(order: EngineOrder, tif: HlTif): string {
   }
 }
 
+/** Separates a cloid from its generation in an engine client id (`0x…~2`, see HlState.cloidOrder). */
+export const CLOID_GENERATION = '~';
+
 /** The `cloid` the venue echoes: the client's own id, null when it sent none. */
 export const cloidOf = (order: { clientOrderId: string }): string | null =>
-  order.clientOrderId.startsWith('0x') ? order.clientOrderId : null;
+  order.clientOrderId.startsWith('0x') ? order.clientOrderId.split(CLOID_GENERATION)[0] : null;
 
 /** The fields of a limit order that differ from one order to the next. */
 export interface LimitOrderFields {
@@ -192,6 +195,8 @@ export function wsOrder(venue: VenueEngine, order: EngineOrder, tif: HlTif) {
 /** The position a fill started from, as `userFills` reports it (`startPosition`, `dir`). */
 export interface FillContext {
   startPosition: Big;
+  /** Whether the fill names its order's cloid (reading `fill_cloid`). */
+  cloid: boolean;
 }
 
 /** One of the account's fills as `userFills`, `userFillsByTime` and the `userFills` stream give it. */
@@ -214,8 +219,10 @@ export function userFill(venue: VenueEngine, fill: EngineFill, context: FillCont
     crossed: fill.liquidity === 'taker',
     fee: plain(fill.fee),
     tid: numericId(fill.fillId),
-    cloid: cloidOf(fill),
+    ...(context.cloid ? { cloid: cloidOf(fill) } : {}),
     feeToken: 'USDC',
+    // Not a TWAP slice (the SDK @nktkas/hyperliquid declares `twapId: number | null` on every fill).
+    twapId: null,
   };
 }
 

@@ -4,6 +4,7 @@ import { dialectOf, type Dialect, type DialectDeps } from '../dialect';
 import { HlBodyError } from './hl-errors';
 import { HYPERLIQUID, HlExchange } from './hl-exchange';
 import { HlInfo } from './hl-info';
+import { HYPERLIQUID_READINGS } from './hl-readings';
 import { HlState, type LoggedAction } from './hl-state';
 import { HlStreams } from './hl-streams';
 
@@ -22,7 +23,7 @@ export interface HyperliquidDialect extends Dialect {
  * `/dialects/hyperliquid`, over the simulator's engine.
  */
 export function createHyperliquidDialect(deps: DialectDeps): HyperliquidDialect {
-  const state = new HlState();
+  const state = new HlState(deps.profiles.of(HYPERLIQUID, HYPERLIQUID_READINGS));
   const exchange = new HlExchange({ ...deps, state });
   const info = new HlInfo({ ...deps, state });
   const streams = new HlStreams({ ...deps, state, exchange, info });

@@ -1,0 +1,225 @@
+import {
+  CcxtVenueClient,
+  OrderRejectedError,
+  RateLimitedError,
+  createCcxtExchange,
+  type VenueClient,
+} from '@sts/venues';
+import { harnessCredentials, openLiveAccount } from '../../testing/live-harness';
+import { hlWallet, post, signedAction, startHlWorld, type HlWorld } from './hl-test-kit';
+
+// What Hyperliquid's documents leave open or answer in their own form, at
+// the venue's protocol and through the live client: a cloid sent again
+// (reading `duplicate_cloid`, both values), and an action over the limit
+// (the venue's address-limit answer, not a 429).
+
+const SOL = 2; // the asset index of SOL in the simulated venue's universe
+
+let world: HlWorld;
+
+beforeAll(async () => {
+  world = await startHlWorld();
+});
+
+afterAll(async () => {
+  await world.sim.stop();
+});
+
+afterEach(async () => {
+  await world.control.setRateLimit('hyperliquid', 1000);
+  await world.control.setDialectProfile('hyperliquid', {
+    duplicate_cloid: 'refuse',
+    fill_cloid: 'carried',
+  });
+});
+
+async function funded(label: string) {
+  const wallet = hlWallet(label);
+  await world.control.deposit('hyperliquid', wallet.address, '100000');
+  return wallet;
+}
+
+/** The live client (CcxtVenueClient over ccxt 4.5.84) for a funded wallet of the spec. */
+async function liveClient(label: string): Promise<VenueClient> {
+  const credentials = harnessCredentials(`hyperliquid-readings:${label}`);
+  const exchange = await createCcxtExchange('hyperliquid', credentials, {
+    endpoint: world.endpoint,
+  });
+  await openLiveAccount('hyperliquid', exchange, world.control, credentials.walletAddress!);
+  const client = new CcxtVenueClient({ venue: 'hyperliquid', exchange });
+  await client.connect();
+  return client;
+}
+
+const alo = (p: string, c: string) => ({
+  type: 'order',
+  orders: [{ a: SOL, b: true, p, s: '0.2', r: false, t: { limit: { tif: 'Alo' } }, c }],
+  grouping: 'na',
+});
+
+const statuses = (body: unknown): unknown[] =>
+  (body as { response: { data: { statuses: unknown[] } } }).response.data.statuses;
+
+describe('Hyperliquid dialect: a cloid sent again (reading duplicate_cloid)', () => {
+  async function reuseAfterCancel(label: string) {
+    const trader = await funded(label);
+    const cloid = '0x' + label.length.toString(16).padStart(2, '0') + 'ab'.repeat(15);
+    const send = async (action: Record<string, unknown>) =>
+      (await post(world, '/exchange', await signedAction(trader, action, Date.now()))).body;
+    const first = statuses(await send(alo('90', cloid)));
+    expect(first).toEqual([{ resting: { oid: expect.any(Number), cloid } }]);
+    // While the first order rests, its cloid is refused under every reading.
+    expect(statuses(await send(alo('91', cloid)))).toEqual([
+      { error: `Duplicate cloid. asset=${SOL}` },
+    ]);
+    const canceled = await send({ type: 'cancelByCloid', cancels: [{ asset: SOL, cloid }] });
+    expect(statuses(canceled)).toEqual(['success']);
+    const again = statuses(await send(alo('92', cloid)));
+    const status = await post(world, '/info', {
+      type: 'orderStatus',
+      user: trader.address,
+      oid: cloid,
+    });
+    return { trader, cloid, first, again, status: status.body as Record<string, unknown> };
+  }
+
+  it('refuse: the cloid stays refused after its order is canceled', async () => {
+    const { again, status } = await reuseAfterCancel('dup-refuse');
+    expect(again).toEqual([{ error: `Duplicate cloid. asset=${SOL}` }]);
+    expect(status).toMatchObject({ status: 'order', order: { status: 'canceled' } });
+  });
+
+  it('refuse_while_open: once canceled, the cloid places a new order that reads and cancels by it', async () => {
+    await world.control.setDialectProfile('hyperliquid', { duplicate_cloid: 'refuse_while_open' });
+    const { trader, cloid, first, again, status } = await reuseAfterCancel('dup-while-open');
+    const oid = (again[0] as { resting: { oid: number } }).resting.oid;
+    expect(again).toEqual([{ resting: { oid, cloid } }]);
+    expect(oid).not.toBe((first[0] as { resting: { oid: number } }).resting.oid);
+    expect(status).toMatchObject({
+      status: 'order',
+      order: { status: 'open', order: { oid, cloid, limitPx: '92' } },
+    });
+    const open = await post(world, '/info', { type: 'frontendOpenOrders', user: trader.address });
+    expect(open.body).toEqual([expect.objectContaining({ oid, cloid })]);
+    const cancel = await post(
+      world,
+      '/exchange',
+      await signedAction(
+        trader,
+        { type: 'cancelByCloid', cancels: [{ asset: SOL, cloid }] },
+        Date.now(),
+      ),
+    );
+    expect(statuses(cancel.body)).toEqual(['success']);
+  });
+});
+
+describe('Hyperliquid live client: a duplicate refusal is an outcome only for the same order', () => {
+  for (const reading of ['refuse', 'refuse_while_open'] as const) {
+    it(`${reading}: a cloid reused for another price is refused, not taken for the first order`, async () => {
+      await world.control.setDialectProfile('hyperliquid', { duplicate_cloid: reading });
+      const client = await liveClient(`same-order-${reading}`);
+      try {
+        const request = {
+          symbol: 'SOL',
+          side: 'buy' as const,
+          price: '90',
+          size: '0.2',
+          clientOrderId: `dup-${reading}`,
+        };
+        const first = await client.placePostOnly(request);
+        const replay = await client.placePostOnly(request);
+        expect(replay).toMatchObject({ duplicate: true, order: { orderId: first.order.orderId } });
+        const other = client.placePostOnly({ ...request, price: '89' });
+        await expect(other).rejects.toBeInstanceOf(OrderRejectedError);
+        await expect(other).rejects.toMatchObject({ reason: 'duplicate_client_order_id' });
+        const open = await client.openOrders('SOL');
+        expect(open.map((order) => [order.orderId, order.price])).toEqual([
+          [first.order.orderId, '90'],
+        ]);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});
+
+describe('Hyperliquid: fills with and without their cloid (reading fill_cloid)', () => {
+  for (const reading of ['carried', 'absent'] as const) {
+    it(`${reading}: the dialect's fills, and a new live client still knows its fill by our id`, async () => {
+      await world.control.setDialectProfile('hyperliquid', { fill_cloid: reading });
+      const label = `fill-cloid-${reading}`;
+      const placer = await liveClient(label);
+      const book = await post(world, '/info', { type: 'l2Book', coin: 'SOL' });
+      const ask = (book.body as { levels: Array<Array<{ px: string }>> }).levels[1][0].px;
+      // The service's own form (32 hex): a client that never placed it reads it back from the cloid.
+      const clientOrderId = (reading === 'carried' ? 'c' : 'a').repeat(32);
+      try {
+        const ack = await placer.placeIoc({
+          symbol: 'SOL',
+          side: 'buy',
+          price: ask,
+          size: '0.2',
+          clientOrderId,
+        });
+        expect(ack.order).toMatchObject({ filledSize: '0.2' });
+      } finally {
+        await placer.close();
+      }
+      const wallet = harnessCredentials(`hyperliquid-readings:${label}`).walletAddress!;
+      const fills = await post(world, '/info', { type: 'userFills', user: wallet });
+      const [fill] = fills.body as Record<string, unknown>[];
+      expect('cloid' in fill).toBe(reading === 'carried');
+      // A client that never placed the order (a restarted worker) learns our id all the same.
+      const restarted = await liveClient(label);
+      try {
+        const known = await restarted.fillsSince(0, 'SOL');
+        expect(known.map((entry) => entry.clientOrderId)).toEqual([clientOrderId]);
+      } finally {
+        await restarted.close();
+      }
+    });
+  }
+});
+
+describe('Hyperliquid dialect: over the limit', () => {
+  it('refuses an action in the address-limit words (HTTP 200), a read with 429', async () => {
+    const trader = await funded('over-limit');
+    await world.control.setRateLimit('hyperliquid', 0);
+    const action = await post(
+      world,
+      '/exchange',
+      await signedAction(trader, alo('90', '0x' + 'cd'.repeat(16)), Date.now()),
+    );
+    expect(action.status).toBe(200);
+    expect(action.body).toEqual({
+      status: 'err',
+      response: expect.stringMatching(
+        /^Too many cumulative requests sent \(\d+ > \d+\) for cumulative volume traded \$\d+\.\d\d\. Place taker orders to free up 1 request per USDC traded\.$/,
+      ),
+    });
+    const read = await post(world, '/info', { type: 'openOrders', user: trader.address });
+    expect(read).toEqual({ status: 429, body: null });
+  });
+
+  it('the live client sees RateLimitedError: 10 s for an action (the address limit), 1 s for a read', async () => {
+    const client = await liveClient('over-limit');
+    try {
+      await world.control.setRateLimit('hyperliquid', 0);
+      const placing = client.placePostOnly({
+        symbol: 'SOL',
+        side: 'buy',
+        price: '90',
+        size: '0.2',
+        clientOrderId: 'over-limit-1',
+      });
+      await expect(placing).rejects.toBeInstanceOf(RateLimitedError);
+      await expect(placing).rejects.toMatchObject({ retryAfterMs: 10_000 });
+      const reading = client.openOrders('SOL');
+      await expect(reading).rejects.toBeInstanceOf(RateLimitedError);
+      await expect(reading).rejects.toMatchObject({ retryAfterMs: 1_000 });
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -92,6 +92,12 @@ export interface VenueClient {
    * this long past the dead lease before it trusts what the venue shows.
    */
   readonly orderRequestLifetimeMs: number | null;
+  /**
+   * The venue's own dead-man switch over the account (it cancels every
+   * order of the account when not pushed forward in time), or null where
+   * the venue has none this client can use.
+   */
+  readonly deadManSwitch: DeadManSwitch | null;
 
   /** Opens streams (own orders and fills) and loads markets. Idempotent. */
   connect(): Promise<void>;
@@ -128,4 +134,25 @@ export interface VenueClient {
   fillsSince(timestampMs: number, symbol?: string): Promise<VenueFill[]>;
   positions(): Promise<VenuePosition[]>;
   balances(): Promise<VenueBalance[]>;
+}
+
+/** What arming a dead-man switch did. */
+export type DeadManArming =
+  /** The venue cancels the account's orders at `cancelsAtMs` (epoch ms) unless armed again. */
+  | { armed: true; cancelsAtMs: number }
+  /** The venue refused it (e.g. Hyperliquid's volume rule, a daily trigger count): why, its words. */
+  | { armed: false; reason: string };
+
+/**
+ * A venue's dead-man switch for one account: armed (and pushed forward) by
+ * every worker that holds resting orders there, so that the venue itself
+ * takes the orders down a set time after the last worker stopped.
+ */
+export interface DeadManSwitch {
+  /** The shortest timeout the venue accepts. */
+  readonly minTimeoutMs: number;
+  /** Arms it, or pushes it forward: cancel everything `timeoutMs` from now unless armed again. */
+  arm(timeoutMs: number): Promise<DeadManArming>;
+  /** Takes it off (nothing of the account rests for the service any more). */
+  disarm(): Promise<void>;
 }

@@ -58,6 +58,8 @@ export class ScriptedVenue implements VenueClient {
     readonly orderRequestLifetimeMs: number | null = 5_000,
   ) {}
 
+  readonly deadManSwitch = null;
+
   /** How often `connect` ran. */
   connects = 0;
 

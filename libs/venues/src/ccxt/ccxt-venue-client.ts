@@ -58,6 +58,7 @@ export class CcxtVenueClient implements VenueClient {
   readonly unpaidFillReads: boolean;
   /** ccxt sends no expiry with an order: this client knows no bound. */
   readonly orderRequestLifetimeMs = null;
+  readonly deadManSwitch = null;
   private readonly exchange: CcxtExchangeLike;
   private readonly events: VenueEvents;
   private readonly markets$: CcxtMarketCache;

@@ -59,6 +59,8 @@ export class PaperVenueClient implements VenueClient {
   readonly sendsFollowUpRequests = false;
   readonly unpaidFillReads = false;
   readonly orderRequestLifetimeMs: number;
+  /** The paper protocol has no dead-man switch: its orders expire with their requests. */
+  readonly deadManSwitch = null;
   private readonly requestTimeoutMs: number;
   private readonly http: PaperHttp;
   private readonly events: VenueEvents;

@@ -8,6 +8,7 @@ import {
   type ConformanceSetup,
   type LiveCredentials,
 } from '@sts/venues';
+import { asterLiveCredentials } from '../dialects/aster/aster-api-wallets';
 import type { Profile } from '../dialects/dialect-profiles';
 import { startVenueSim, type RunningVenueSim } from '../sim-server';
 import { lighterTestApiKey, lighterTestSignerFiles } from './lighter-test-signer-files';
@@ -79,6 +80,9 @@ export async function liveAccountCredentials(
   label: string,
 ): Promise<LiveCredentials> {
   const wallet = harnessCredentials(label);
+  if (venue === 'aster') {
+    return asterLiveCredentials(simUrl, label, harnessWallet(label));
+  }
   if (venue === 'lighter') {
     return lighterApiKeyCredentials(simUrl, wallet.walletAddress!, label);
   }

@@ -1,5 +1,7 @@
+import { keccak256, stringToBytes, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { RateLimitedError, UnknownOrderError, VenueAuthError, VenueNetworkError } from '../errors';
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike, LiveCredentials } from './ccxt-exchange';
 import { toVenueError, venueAnswer } from './ccxt-errors';
 
 type CredentialProbe = (exchange: CcxtExchangeLike, unified: string) => Promise<unknown>;
@@ -45,5 +47,48 @@ export async function verifyCredentials(
     }
     const cause = error instanceof Error ? error.message : String(error);
     throw new VenueAuthError(venue, venueAnswer(cause, venue), error);
+  }
+}
+
+/**
+ * Aster's API wallet as ccxt 4.5.84 signs with it. Aster's v3 requests name
+ * `user` (the main wallet: the account) and `signer` (the API wallet whose
+ * key signs). ccxt takes `signer` from its `signerAddress` option but `user`
+ * from the address of `privateKey`, unless its `cachedWalletAddress` option
+ * is set with `privateKeyHashForCachedWalletAddress` = keccak-256 of the
+ * private key's text (ccxt's own cache of that address, aster.js `sign`).
+ * So a stored credential whose wallet is not the key's own address (wallet =
+ * main wallet, secret = API wallet key) becomes those three options, the
+ * signer being the key's address (the stored api key, the API wallet's
+ * address, is not needed: the venue checks the key's signature against the
+ * wallets the user approved, and answers -2015 for any other, which the
+ * credential probe reports as the venue's refusal). A main wallet with its
+ * own key, or a key that is none, needs nothing (ccxt as it is). Should a
+ * later ccxt drop that cache, `user` becomes the API wallet, which has no
+ * account: the credential probe fails (VenueAuthError) before any order.
+ */
+export function asterSignerOptions(credentials: LiveCredentials): Record<string, unknown> {
+  const { privateKey, walletAddress } = credentials;
+  const signer = privateKey ? addressOfKey(privateKey) : undefined;
+  if (!privateKey || !walletAddress || !signer) {
+    return {};
+  }
+  if (signer.toLowerCase() === walletAddress.toLowerCase()) {
+    return {};
+  }
+  return {
+    signerAddress: signer,
+    cachedWalletAddress: walletAddress,
+    privateKeyHashForCachedWalletAddress: keccak256(stringToBytes(privateKey)).slice(2),
+  };
+}
+
+function addressOfKey(privateKey: string): string | undefined {
+  try {
+    return privateKeyToAccount(
+      (privateKey.startsWith('0x') ? privateKey : `0x${privateKey}`) as Hex,
+    ).address;
+  } catch {
+    return undefined;
   }
 }

@@ -8,6 +8,7 @@ import type {
   Ticker,
   Trade,
 } from 'ccxt';
+import { asterSignerOptions } from './ccxt-credentials';
 import { lighterAccountConfig, lighterFetchOrder } from './lighter';
 import { beforeVenueRequest } from '../common/request-meter';
 
@@ -224,6 +225,7 @@ export async function createCcxtExchange(
       defaultType: 'swap',
       ...VENUE_OPTIONS[venue],
       ...lighter?.options,
+      ...(venue === 'aster' ? asterSignerOptions(credentials) : {}),
       ...options.options,
       ...(fees['options'] as Record<string, unknown>),
     },

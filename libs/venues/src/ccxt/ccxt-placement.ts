@@ -1,9 +1,9 @@
 import Big from 'big.js';
 import type { Order } from 'ccxt';
-import { VenueNetworkError, type VenueError } from '../errors';
-import type { OrderAck, PlaceOrderRequest } from '../model/orders';
+import { PostOnlyWouldCrossError, VenueNetworkError, type VenueError } from '../errors';
+import type { OrderAck, PlaceOrderRequest, VenueOrder } from '../model/orders';
 import type { CcxtExchangeLike } from './ccxt-exchange';
-import { toVenueError, unsettled } from './ccxt-errors';
+import { duplicateOutcome, toVenueError, unsettled } from './ccxt-errors';
 import type { CcxtMarketCache } from './ccxt-market-cache';
 import type { CcxtOrderLookup } from './ccxt-order-lookup';
 import { encodeClientOrderId } from './client-order-ids';
@@ -83,6 +83,12 @@ export class CcxtPlacement {
       this.throwRefusal(done);
       return completePlacement(done, placed);
     }
+    if (expiredPostOnly(order, placed)) {
+      throw new PostOnlyWouldCrossError(
+        this.deps.venue,
+        `${this.deps.venue} expired the post-only order ${String(order.id)} unfilled: it would have crossed`,
+      );
+    }
     let answered = completePlacement(order, placed);
     if (answered.id) {
       tracker.track(answered.id, request.clientOrderId, request.size);
@@ -122,8 +128,28 @@ export class CcxtPlacement {
       throw mapped;
     }
     const { clientOrderId, symbol } = placed.request;
-    return { order: await lookup.order({ clientOrderId, symbol }), fills: [], duplicate: true };
+    const lookUp = () => lookup.order({ clientOrderId, symbol });
+    const known = await duplicateOutcome(mapped, lookUp, placed.request);
+    // Only an order still open proves the refusal was this request's earlier
+    // placement (Aster's client ids are unique among open orders only): a
+    // closed one may be another order that carried the id; the refusal stands.
+    if (!OPEN.has(known.status)) {
+      throw mapped;
+    }
+    return { order: known, fills: [], duplicate: true };
   }
+}
+
+const OPEN: ReadonlySet<VenueOrder['status']> = new Set(['open', 'partially_filled']);
+
+/**
+ * A post-only order the venue took and expired at once with nothing filled:
+ * how a Binance-family venue (Aster's GTX, by the `post_only_cross=expire`
+ * reading) answers one that would cross. It never rested: the placement was refused.
+ */
+function expiredPostOnly(order: Order, placed: Placed): boolean {
+  const status = (order.info as { status?: unknown } | undefined)?.status;
+  return !placed.ioc && status === 'EXPIRED' && new Big(String(order.filled ?? 0)).eq(0);
 }
 
 const isDuplicate = (error: VenueError): boolean =>

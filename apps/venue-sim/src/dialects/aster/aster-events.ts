@@ -1,3 +1,4 @@
+import { asterClientId } from './aster-client-ids';
 import type { MarketState } from '../../engine/market-state';
 import type { BookDelta } from '../../engine/order-book';
 import type { EngineFill, EngineOrder } from '../../engine/types';
@@ -75,7 +76,7 @@ export function orderTradeUpdate(
     T: tsMs,
     o: {
       s: order.symbol,
-      c: order.clientOrderId,
+      c: asterClientId(order.clientOrderId),
       S: order.side === 'buy' ? 'BUY' : 'SELL',
       o: 'LIMIT',
       f: tif,

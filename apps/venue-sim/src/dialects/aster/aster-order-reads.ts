@@ -1,5 +1,6 @@
 import type { EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
+import { engineTarget } from './aster-client-ids';
 import { AsterError } from './aster-errors';
 import type { AsterMarketData } from './aster-market-data';
 import { integer, parseOrderTarget, required } from './aster-orders';
@@ -22,7 +23,7 @@ export class AsterOrderReads {
 
   find(venue: VenueEngine, call: SignedParams, openOnly: boolean) {
     const { symbol, target } = parseOrderTarget(call.params);
-    const order = venue.desk.find(call.accountId, target);
+    const order = venue.desk.find(call.accountId, engineTarget(venue, call.accountId, target));
     const open = order.status === 'open' || order.status === 'partially_filled';
     // Closed orders without a fill are kept 7 days (docs, Query Order).
     const forgotten = !open && order.filledLots === 0 && order.createdAtMs + WEEK_MS < Date.now();

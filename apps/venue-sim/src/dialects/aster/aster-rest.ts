@@ -4,6 +4,11 @@ import type { OrderOp } from '../../control/faults';
 import type { EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import type { DialectProfile } from '../dialect-profiles';
+import { AsterAgents } from './aster-agents';
+import { engineTarget } from './aster-client-ids';
+import { AsterPlacement } from './aster-placement';
+import { ASTER_READINGS } from './aster-readings';
 import { AsterError, toAsterError, type AsterErrorContext } from './aster-errors';
 import { AsterOrderReads } from './aster-order-reads';
 import { parseNewOrder, parseOrderTarget } from './aster-orders';
@@ -31,6 +36,8 @@ export interface AsterRestDeps extends DialectDeps {
   listenKeys: ListenKeys;
   /** Closes the user data sockets of a listenKey that was deleted. */
   closeListenKey: (key: string) => void;
+  /** Streams a GTX order the venue expired on entry (ORDER_TRADE_UPDATE NEW, then EXPIRED). */
+  expired: (order: EngineOrder) => void;
 }
 
 /**
@@ -48,10 +55,16 @@ export class AsterRest {
   private readonly markets: AsterMarketData;
   private readonly reads: AsterOrderReads;
   private clientOrderSeq = 0;
+  private readonly placement: AsterPlacement;
+  private readonly profile: DialectProfile<typeof ASTER_READINGS>;
+  private readonly agents: AsterAgents;
 
   constructor(private readonly deps: AsterRestDeps) {
     this.markets = new AsterMarketData(deps);
     this.reads = new AsterOrderReads(this.markets, (order) => this.tifOf(order));
+    this.profile = deps.profiles.of(ASTER, ASTER_READINGS);
+    this.agents = new AsterAgents(this.nonces, this.log);
+    this.placement = new AsterPlacement(this.profile, deps.expired);
   }
 
   tifOf(order: EngineOrder): wire.AsterTif {
@@ -63,6 +76,7 @@ export class AsterRest {
     this.addOrderRoutes(router);
     this.addAccountRoutes(router);
     this.addListenKeyRoutes(router);
+    this.agents.addRoutes(router, BASE);
     this.addSimRoutes(router);
   }
 
@@ -175,7 +189,9 @@ export class AsterRest {
     this.log.record(context.method, this.pathOf(context), raw, Date.now());
     let errorContext: AsterErrorContext = { cancel: op === 'cancel' };
     try {
-      const signed = await verifyAsterRequest(raw, Date.now(), this.nonces);
+      const signed = await verifyAsterRequest(raw, Date.now(), this.nonces, (user, signer) =>
+        this.mayActFor(user, signer),
+      );
       const accountId = this.deps.funding.account(ASTER, signed.user);
       if (!accountId) {
         throw new AsterError('notAuthorized');
@@ -218,13 +234,9 @@ export class AsterRest {
     });
     const fields = { type: order.kind, ...expiry(call.signed) };
     return this.deps.orders.execute(call.request, { op: 'place', fields }, (venue) => {
-      const outcome = venue.desk.place(call.accountId, order.command);
-      // A client order id names one order for good; the engine's safe retry is the paper protocol's.
-      if (outcome.duplicate) {
-        throw new AsterError('duplicateClientOrderId');
-      }
-      this.tifs.set(outcome.order.orderId, order.tif);
-      return { status: 200, body: wire.asterOrder(venue, outcome.order, order.tif) };
+      const placed = this.placement.place(venue, call.accountId, order);
+      this.tifs.set(placed.orderId, order.tif);
+      return { status: 200, body: wire.asterOrder(venue, placed, order.tif) };
     });
   }
 
@@ -234,14 +246,23 @@ export class AsterRest {
       call.request,
       { op: 'cancel', fields: expiry(call.signed) },
       (venue) => {
-        const known = venue.desk.find(call.accountId, target);
+        const engine = engineTarget(venue, call.accountId, target);
+        const known = venue.desk.find(call.accountId, engine);
         if (known.symbol !== symbol) {
           throw new AsterError('unknownOrderSent');
         }
-        const order = venue.desk.cancel(call.accountId, target);
+        const order = venue.desk.cancel(call.accountId, engine);
         return { status: 200, body: wire.asterOrder(venue, order, this.tifOf(order)) };
       },
     );
+  }
+
+  /** Whether `signer` may sign for `user`: an API wallet it approved, or itself where the reading allows. */
+  private mayActFor(user: string, signer: string): boolean {
+    if (signer === user) {
+      return this.profile.get('main_wallet_signs') === 'accepted';
+    }
+    return this.agents.mayTrade(user, signer, Date.now());
   }
 
   private pathOf(context: RequestContext): string {

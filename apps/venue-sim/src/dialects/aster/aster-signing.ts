@@ -113,16 +113,18 @@ export async function recoverAsterSigner(
 /**
  * Verifies one signed request as the venue does: the signature covers the
  * parameter string exactly as received (a changed byte changes the signer),
- * the recovered address is the `signer` named in it, the signer is the
- * `user` itself (ccxt 4.5.84 has no agent-approval call, so agents are not
- * modelled), the nonce is within 10 s of now and new for the user, and a
- * `recvWindow`, if sent, has not passed. The nonce is recorded only once
- * the signature holds, so nobody can burn another wallet's nonces.
+ * the recovered address is the `signer` named in it, the signer may act
+ * for the `user` (`mayActFor`: an API wallet the user approved, or the user
+ * itself where the `main_wallet_signs` reading accepts it), the nonce is
+ * within 10 s of now and new for the user, and a `recvWindow`, if sent, has
+ * not passed. The nonce is recorded only once the signature holds, so
+ * nobody can burn another wallet's nonces.
  */
 export async function verifyAsterRequest(
   raw: string,
   nowMs: number,
   nonces: NonceBook,
+  mayActFor: (user: string, signer: string) => boolean = (user, signer) => user === signer,
 ): Promise<AsterSignedRequest> {
   const { msg, signature } = splitSignedString(raw);
   const params = parseParams(msg);
@@ -138,7 +140,7 @@ export async function verifyAsterRequest(
   if ((await recoverAsterSigner(msg, signature)) !== signer) {
     throw new AsterError('badSignature');
   }
-  if (signer !== user) {
+  if (!mayActFor(user, signer)) {
     throw new AsterError('notAuthorized');
   }
   const nonceUs = Number(params['nonce']);

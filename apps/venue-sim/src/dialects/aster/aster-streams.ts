@@ -126,7 +126,7 @@ export class AsterStreams {
         this.announce(order);
         this.announced.delete(order.orderId);
         return this.toAccount(order, {
-          type: order.type === 'ioc' ? 'EXPIRED' : 'CANCELED',
+          type: asterStatus(order) === 'EXPIRED' ? 'EXPIRED' : 'CANCELED',
           status: asterStatus(order),
         });
       case 'partially_filled':

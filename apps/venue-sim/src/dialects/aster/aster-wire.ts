@@ -2,6 +2,7 @@ import type { MarketState } from '../../engine/market-state';
 import type { EngineFill, EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import { numericId } from '../engine-ids';
+import { asterClientId, expiredOnEntry } from './aster-client-ids';
 
 export { engineOrderId, numericId } from '../engine-ids';
 export * from './aster-wire-account';
@@ -12,7 +13,10 @@ export type AsterTif = 'GTX' | 'IOC' | 'GTC';
 
 export type AsterOrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED';
 
-/** What the engine's order state is in Aster's words: an IOC's unfilled rest expires. */
+/**
+ * What the engine's order state is in Aster's words: an IOC's unfilled rest
+ * expires, and so does a GTX order the venue expired on entry.
+ */
 export function asterStatus(order: EngineOrder): AsterOrderStatus {
   switch (order.status) {
     case 'open':
@@ -22,7 +26,7 @@ export function asterStatus(order: EngineOrder): AsterOrderStatus {
     case 'filled':
       return 'FILLED';
     case 'canceled':
-      return order.type === 'ioc' ? 'EXPIRED' : 'CANCELED';
+      return order.type === 'ioc' || expiredOnEntry(order) ? 'EXPIRED' : 'CANCELED';
   }
 }
 
@@ -40,7 +44,7 @@ export function asterOrder(venue: VenueEngine, order: EngineOrder, tif: AsterTif
     orderId: numericId(order.orderId),
     symbol: order.symbol,
     status: asterStatus(order),
-    clientOrderId: order.clientOrderId,
+    clientOrderId: asterClientId(order.clientOrderId),
     price: market.price.format(order.priceTicks),
     avgPrice: averagePrice(market, order),
     origQty: market.lot.format(order.sizeLots),

@@ -25,6 +25,7 @@ export function createAsterDialect(deps: DialectDeps): AsterDialect {
     ...deps,
     listenKeys,
     closeListenKey: (key) => sockets.closeListenKey(key),
+    expired: (order) => sockets.order(order),
   });
   return {
     venue: ASTER,

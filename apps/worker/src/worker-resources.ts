@@ -8,6 +8,7 @@ import type { WorkerConfig } from './config/load-worker-config';
 import type { WorkerMetrics } from './metrics/worker-metrics';
 import { StepScheduler } from './trade-runner/step-scheduler';
 import { AccountSessions } from './venue-sessions/account-sessions';
+import { deadManPolicy, watchDeadMen } from './venue-sessions/dead-man-wiring';
 import { MarketData } from './venue-sessions/market-data';
 import { VenueAnswerTimes } from './venue-sessions/venue-answer-times';
 import { VenueClientFactory } from './venue-sessions/venue-client-factory';
@@ -74,6 +75,7 @@ export function openVenues(
   metrics: WorkerMetrics,
   logger: Logger,
   closers: Closers,
+  nats: NatsConnection,
 ): Venues {
   const coalescer = new FrameCoalescer();
   const answerTimes = new VenueAnswerTimes();
@@ -86,7 +88,12 @@ export function openVenues(
     metrics,
     answerTimes,
   );
-  const accounts = new AccountSessions(factory, logger);
+  const accounts = new AccountSessions(
+    factory,
+    logger,
+    deadManPolicy(config, nats, metrics, logger, closers),
+  );
+  watchDeadMen(metrics, accounts);
   closers.push(() => accounts.closeAll());
   const scheduler = new StepScheduler(monotonicClock, coalescer);
   const marketData = new MarketData(factory, config.workerId, logger, (deliver) =>

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { isAppError } from '@sts/platform';
 import { createApiKey, listApiKeys, revokeApiKey } from './commands/api-keys.commands';
 import { addCredential } from './commands/credentials.commands';
+import { listDeadMen } from './commands/dead-man.commands';
 import { migrate } from './commands/db.commands';
 import { setKillSwitch, setMaintenance } from './commands/switches.commands';
 import { createUser, linkWallet } from './commands/users.commands';
@@ -21,7 +22,7 @@ type Run = <A extends unknown[]>(
 function buildProgram(context: () => OpsContext, done: (result: unknown) => void): Command {
   const program = new Command('ops')
     .description(
-      'Operator tool: users, API keys, credentials, maintenance, kill switch. Prints JSON.',
+      'Operator tool: users, API keys, credentials, maintenance, kill switch, dead-man switches. Prints JSON.',
     )
     .option(
       '--operator <id>',
@@ -124,6 +125,13 @@ function addSwitchCommands(program: Command, context: () => OpsContext, run: Run
     .command('db')
     .command('migrate')
     .action(run(() => migrate(context())));
+
+  program
+    .command('dead-man')
+    .description("the venue accounts' dead-man switches as the workers keep them (read only)")
+    .command('list')
+    .option('--venue <id>', 'one venue only')
+    .action(run((options: { venue?: string }) => listDeadMen(context(), options)));
 }
 
 /** Runs one operator command; importable so tests drive the real tool in-process. */

@@ -73,6 +73,19 @@ export class WorkerSettings extends CommonSettings {
   @Max(120_000)
   shutdownGraceMs: number = 10_000;
 
+  /**
+   * The timeout every venue account's dead-man switch is armed with while
+   * this worker's trades hold the account (re-armed every third of it): the
+   * venue cancels the account's orders at most this long after the last
+   * worker holding trades there stopped. Clamped up to the venue's minimum
+   * (Hyperliquid: 5 s), with a warning.
+   */
+  @Expose({ name: 'WORKER_DEAD_MAN_TIMEOUT_MS' })
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  deadManTimeoutMs: number = 15_000;
+
   /** Base URL of the venue simulator; a paper venue is `${VENUE_SIM_URL}/venues/<id>` unless its registry entry has an endpoint. */
   @Expose({ name: 'VENUE_SIM_URL' })
   @IsString()

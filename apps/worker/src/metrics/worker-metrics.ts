@@ -3,6 +3,7 @@ import { createServiceRegistry } from '@sts/platform';
 import type { LogEntry } from '../execution-log/log-entries';
 import type { VenueRequestCount } from '../venue-sessions/counted-venue-client';
 import type { VenueAnswerTimes } from '../venue-sessions/venue-answer-times';
+import { type DeadManReading, deadManFailures, registerDeadManGauges } from './dead-man-series';
 import { LatencyRecorder } from './latency-recorder';
 import {
   hedgeSeries,
@@ -48,6 +49,8 @@ export class WorkerMetrics {
   private readonly hedge: HedgeSeries;
   private readonly requote: RequoteSeries;
   private readonly handling: TradeHandlingSeries;
+  private readonly deadManFailures: ReturnType<typeof deadManFailures>;
+  private deadMen: () => DeadManReading[] = () => [];
   /** Venue requests and 429s per (venue, operation): plain numbers on the quote path, series when scraped. */
   private readonly venueCounts = new Map<string, VenueCounts>();
 
@@ -60,6 +63,18 @@ export class WorkerMetrics {
     this.handling = tradeHandlingSeries(registers);
     registerHeldTradeGauges(registers, () => this.source, this.exposureKeys);
     registerHedgeDoubtGauge(registers, () => this.answerTimes.bounds());
+    registerDeadManGauges(registers, () => this.deadMen());
+    this.deadManFailures = deadManFailures(registers);
+  }
+
+  /** Connects the dead-man gauges to the worker's account sessions. */
+  watchDeadMen(readings: () => DeadManReading[]): void {
+    this.deadMen = readings;
+  }
+
+  /** An arming of an account's dead-man switch refused by the venue or failed on the way. */
+  recordDeadManFailure(venue: string, kind: 'refused' | 'failed'): void {
+    this.deadManFailures.inc({ venue, kind });
   }
 
   /** Connects the scrape-time gauges to the worker's fleet. */

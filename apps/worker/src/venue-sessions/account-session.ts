@@ -2,6 +2,8 @@ import type { TokenBucket } from '@sts/budget-client';
 import { parseClientOrderId, type VenueId } from '@sts/domain';
 import { sleep, type Logger } from '@sts/platform';
 import type { Unsubscribe, VenueClient, VenueFill, VenueOrder } from '@sts/venues';
+import { DeadManKeeper, type DeadManPolicy, type DeadManStatus } from './dead-man-keeper';
+import { payForShared } from './shared-payment';
 
 /** What a trade hears from one of its venue accounts. Called synchronously from the socket. */
 export interface AccountListener {
@@ -33,13 +35,21 @@ export class AccountSession {
   private readonly unsubscribers: Unsubscribe[] = [];
   private connecting?: Promise<void>;
   private venueClient?: VenueClient;
+  /** The account's dead-man switch, kept armed while trades listen; there once opened. */
+  private keeper?: DeadManKeeper;
 
   constructor(
     readonly venue: VenueId,
     readonly wallet: string,
     private readonly createClient: () => Promise<VenueClient>,
     private readonly logger: Logger,
+    private readonly deadMan: DeadManPolicy = { timeoutMs: 15_000 },
   ) {}
+
+  /** The dead-man switch as this worker keeps it (idle before the session opened). */
+  get deadManStatus(): DeadManStatus | undefined {
+    return this.keeper?.state;
+  }
 
   /** The account's client; there once `connect` resolved. */
   get client(): VenueClient {
@@ -88,6 +98,27 @@ export class AccountSession {
     }
     await this.payToConnect(this.venueClient, bucket);
     await this.venueClient.connect();
+    this.keepDeadMan(this.venueClient);
+  }
+
+  /** Once connected (a client may learn its switch as it connects): keeps the switch while trades listen. */
+  private keepDeadMan(client: VenueClient): void {
+    if (this.keeper) {
+      return;
+    }
+    this.keeper = new DeadManKeeper(
+      client.deadManSwitch,
+      {
+        venue: this.venue,
+        wallet: this.wallet,
+        pay: () => payForShared([...this.listeners.values()]),
+        logger: this.logger,
+      },
+      this.deadMan,
+    );
+    if (this.listeners.size > 0) {
+      this.keeper.hold();
+    }
   }
 
   /**
@@ -115,9 +146,14 @@ export class AccountSession {
       listener.bucket?.reserveForCharges(UNPAID_READS_KEPT_PER_S);
     }
     this.listeners.set(tradeTag, listener);
+    // While any trade listens its orders may rest: the venue's switch is kept armed.
+    this.keeper?.hold();
     return () => {
       if (this.listeners.get(tradeTag) === listener) {
         this.listeners.delete(tradeTag);
+        if (this.listeners.size === 0) {
+          this.keeper?.release();
+        }
       }
     };
   }
@@ -131,6 +167,7 @@ export class AccountSession {
       unsubscribe();
     }
     this.listeners.clear();
+    this.keeper?.stop();
     await this.venueClient?.close();
   }
 

@@ -3,6 +3,7 @@ import type { VenueId } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { StoredVenueCredential } from '@sts/venues';
 import { AccountSession } from './account-session';
+import type { DeadManPolicy, DeadManStatus } from './dead-man-keeper';
 import type { VenueClientFactory } from './venue-client-factory';
 
 /** A trade's hold on a shared session; `release` once the trade no longer needs it. */
@@ -27,6 +28,8 @@ export class AccountSessions {
   constructor(
     private readonly factory: VenueClientFactory,
     private readonly logger: Logger,
+    /** How every account's dead-man switch is kept (WORKER_DEAD_MAN_TIMEOUT_MS). */
+    private readonly deadMan: DeadManPolicy = { timeoutMs: 15_000 },
   ) {}
 
   /**
@@ -47,6 +50,7 @@ export class AccountSessions {
           credentials.wallet,
           () => this.factory.create(venue, credentials),
           this.logger,
+          this.deadMan,
         ),
         holders: 0,
       };
@@ -84,6 +88,14 @@ export class AccountSessions {
       throw error;
     }
     return { session: held.session, release };
+  }
+
+  /** Each open account's dead-man switch as this worker keeps it (the metrics read it when scraped). */
+  deadManStatuses(): Array<{ venue: VenueId; status: DeadManStatus }> {
+    return [...this.entries.values()].flatMap(({ session }) => {
+      const status = session.deadManStatus;
+      return status ? [{ venue: session.venue, status }] : [];
+    });
   }
 
   get size(): number {

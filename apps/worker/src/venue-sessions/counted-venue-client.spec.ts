@@ -1,5 +1,5 @@
 import { OrderRejectedError, VenueNetworkError } from '@sts/venues';
-import { ScriptedVenue } from '../../test/support/scripted-venue';
+import { ScriptedDeadMan, ScriptedVenue } from '../../test/support/scripted-venue';
 import { countedVenueClient, type VenueRequestCount } from './counted-venue-client';
 import { VenueAnswerTimes } from './venue-answer-times';
 
@@ -43,6 +43,26 @@ describe('countedVenueClient', () => {
     price: '100',
     size: '0.1',
   };
+
+  it("counts the dead-man switch's armings and disarmings as requests; none stays none", async () => {
+    const { client: plain } = counted();
+    expect(plain.deadManSwitch).toBeNull();
+    const venue = new ScriptedVenue('hyperliquid');
+    venue.deadManSwitch = new ScriptedDeadMan(5_000);
+    const counts = new Map<string, number>();
+    const client = countedVenueClient(venue, 'hyperliquid', {
+      venueRequestCount: (_exchange, operation) => ({
+        request: () => counts.set(operation, (counts.get(operation) ?? 0) + 1),
+        rateLimited: () => undefined,
+      }),
+    });
+    expect(client.deadManSwitch?.minTimeoutMs).toBe(5_000);
+    await client.deadManSwitch?.arm(15_000);
+    await client.deadManSwitch?.arm(15_000);
+    await client.deadManSwitch?.disarm();
+    expect(counts.get('dead_man_arm')).toBe(2);
+    expect(counts.get('dead_man_disarm')).toBe(1);
+  });
 
   it('times answers and refusals, and a slow venue raises the bound', async () => {
     const { venue, client, answers, counts } = counted();

@@ -1,4 +1,10 @@
-import { isVenueError, RateLimitedError, VenueNetworkError, type VenueClient } from '@sts/venues';
+import {
+  type DeadManSwitch,
+  isVenueError,
+  RateLimitedError,
+  VenueNetworkError,
+  type VenueClient,
+} from '@sts/venues';
 import type { VenueAnswerTimes } from './venue-answer-times';
 
 /** The VenueClient methods that are requests against the account's rate limit. */
@@ -66,6 +72,7 @@ export function countedVenueClient(
       return answer;
     });
   }
+  const countedSwitch = countedDeadManOf(client, exchange, counter);
   // Reads the client sent at once for an order's fills count as requests too.
   const fillReads = counter.venueRequestCount(exchange, 'fill_read');
   client.on('unpaid', (spent) => {
@@ -80,6 +87,9 @@ export function countedVenueClient(
       if (counted.has(property)) {
         return counted.get(property);
       }
+      if (property === 'deadManSwitch') {
+        return countedSwitch();
+      }
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') {
         return value;
@@ -93,4 +103,44 @@ export function countedVenueClient(
       return call;
     },
   });
+}
+
+/** The client's switch, counted: read when asked (a client may learn it late), wrapped once per switch. */
+function countedDeadManOf(
+  client: VenueClient,
+  exchange: string,
+  counter: VenueRequestCounter,
+): () => DeadManSwitch | null {
+  let last: { of: DeadManSwitch | null; counted: DeadManSwitch | null } | undefined;
+  return () => {
+    if (!last || last.of !== client.deadManSwitch) {
+      const of = client.deadManSwitch;
+      last = { of, counted: countedDeadMan(of, exchange, counter) };
+    }
+    return last.counted;
+  };
+}
+
+/** The switch's armings and disarmings counted as requests (`dead_man_arm`, `dead_man_disarm`). */
+function countedDeadMan(
+  deadMan: DeadManSwitch | null,
+  exchange: string,
+  counter: VenueRequestCounter,
+): DeadManSwitch | null {
+  if (!deadMan) {
+    return null;
+  }
+  const arms = counter.venueRequestCount(exchange, 'dead_man_arm');
+  const disarms = counter.venueRequestCount(exchange, 'dead_man_disarm');
+  return {
+    minTimeoutMs: deadMan.minTimeoutMs,
+    arm: (timeoutMs) => {
+      arms.request();
+      return deadMan.arm(timeoutMs);
+    },
+    disarm: () => {
+      disarms.request();
+      return deadMan.disarm();
+    },
+  };
 }

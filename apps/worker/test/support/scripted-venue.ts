@@ -1,6 +1,8 @@
 import {
   type CancelResult,
   type CancelTarget,
+  type DeadManArming,
+  type DeadManSwitch,
   type OrderAck,
   type PlaceOrderRequest,
   type ReplaceRequest,
@@ -58,7 +60,8 @@ export class ScriptedVenue implements VenueClient {
     readonly orderRequestLifetimeMs: number | null = 5_000,
   ) {}
 
-  readonly deadManSwitch = null;
+  /** None by default; a spec gives the venue one (`new ScriptedDeadMan()`). */
+  deadManSwitch: DeadManSwitch | null = null;
 
   /** How often `connect` ran. */
   connects = 0;
@@ -197,6 +200,41 @@ export class ScriptedVenue implements VenueClient {
         wake();
       }
     });
+  }
+}
+
+/** How the scripted switch answers the next armings: armed, refused (the venue's words), or a failure. */
+export type DeadManAnswer = 'arm' | { refuse: string } | { fail: Error };
+
+/**
+ * A venue's dead-man switch whose answers the spec scripts: every arming and
+ * disarming is recorded (with the time it reached the venue), and the venue
+ * answers with `answer` (armed by default, `cancelsAtMs` the timeout from now).
+ */
+export class ScriptedDeadMan implements DeadManSwitch {
+  /** The timeouts armed with, and when (Date.now()), oldest first. */
+  readonly armings: Array<{ timeoutMs: number; atMs: number }> = [];
+  /** When each disarming reached the venue. */
+  readonly disarmings: number[] = [];
+  answer: DeadManAnswer = 'arm';
+
+  constructor(readonly minTimeoutMs = 5_000) {}
+
+  arm(timeoutMs: number): Promise<DeadManArming> {
+    const atMs = Date.now();
+    this.armings.push({ timeoutMs, atMs });
+    const answer = this.answer;
+    if (answer === 'arm') {
+      return Promise.resolve({ armed: true, cancelsAtMs: atMs + timeoutMs });
+    }
+    return 'refuse' in answer
+      ? Promise.resolve({ armed: false, reason: answer.refuse })
+      : Promise.reject(answer.fail);
+  }
+
+  disarm(): Promise<void> {
+    this.disarmings.push(Date.now());
+    return Promise.resolve();
   }
 }
 

@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { deadManBucket } from '@sts/contracts';
+import { runOps } from '@sts/operations';
+import { connectNats, createLogger, type NatsConnection } from '@sts/platform';
+import { eventually } from '../../test/eventually';
+import { ScriptedDeadMan, ScriptedVenue } from '../../test/support/scripted-venue';
+import type { WorkerConfig } from '../config/load-worker-config';
+import { WorkerMetrics } from '../metrics/worker-metrics';
+import { AccountSession } from './account-session';
+import { deadManPolicy } from './dead-man-wiring';
+
+const NATS_URL = 'nats://127.0.0.1:4222';
+const logger = createLogger('spec', 'silent');
+
+/**
+ * The operators' view of the switches, end to end over the machine's NATS:
+ * a worker's account sessions keep their switches (the scripted venue
+ * answers), the worker's board puts each status into the KV bucket, and
+ * `ops dead-man list` reads it back.
+ */
+describe('ops dead-man list', () => {
+  const natsPrefix = `t${randomBytes(5).toString('hex')}`;
+  const env = { NATS_URL, NATS_PREFIX: natsPrefix, LOG_LEVEL: 'silent' };
+  const closers: Array<() => Promise<unknown>> = [];
+  const sessions: AccountSession[] = [];
+  let nats: NatsConnection;
+
+  beforeAll(async () => {
+    nats = await connectNats({ url: NATS_URL, name: 'dead-man-board-spec' });
+  });
+
+  afterAll(async () => {
+    for (const session of sessions) {
+      await session.close();
+    }
+    for (const close of closers.reverse()) {
+      await close();
+    }
+    const jsm = await nats.jetstreamManager();
+    await jsm.streams.delete(`KV_${deadManBucket(natsPrefix).name}`).catch(() => false);
+    await nats.close();
+  });
+
+  /** One account of worker `workerId` whose venue answers with `deadMan` (null: no switch). */
+  async function session(workerId: string, venue: 'hyperliquid' | 'paradex', wallet: string) {
+    const config = { settings: { natsPrefix, deadManTimeoutMs: 15_000 }, workerId };
+    const policy = deadManPolicy(
+      config as WorkerConfig,
+      nats,
+      new WorkerMetrics(),
+      logger,
+      closers,
+    );
+    const client = new ScriptedVenue(venue);
+    const deadMan = venue === 'hyperliquid' ? new ScriptedDeadMan() : null;
+    client.deadManSwitch = deadMan;
+    const opened = new AccountSession(venue, wallet, () => Promise.resolve(client), logger, {
+      ...policy,
+      graceMs: 10,
+    });
+    await opened.connect();
+    sessions.push(opened);
+    const listen = () =>
+      opened.listen(`t-${workerId}`, { onFill: () => undefined, onOrder: () => undefined });
+    return { listen, deadMan };
+  }
+
+  const list = async (...args: string[]) => {
+    const result = await runOps(['dead-man', 'list', ...args], env);
+    expect(result.exitCode).toBe(0);
+    return result.output as Array<Record<string, unknown>>;
+  };
+
+  it('lists nothing before any worker held a trade (no bucket yet)', async () => {
+    expect(await list()).toEqual([]);
+  });
+
+  it("prints each account's switch per worker: armed, refused with the venue's reason, none", async () => {
+    const armedBefore = Date.now();
+    const first = await session('worker-a', 'hyperliquid', '0xAccount1');
+    first.listen();
+    const second = await session('worker-b', 'hyperliquid', '0xAccount1');
+    second.listen();
+    const refused = await session('worker-a', 'hyperliquid', '0xAccount2');
+    refused.deadMan!.answer = {
+      refuse: 'Cannot set scheduled cancel time until enough volume traded',
+    };
+    refused.listen();
+    (await session('worker-a', 'paradex', '0xAccount3')).listen();
+
+    const rows = await eventually(async () => {
+      const listed = await list();
+      return listed.length === 4 && listed;
+    }, 'four rows on the board');
+    expect(
+      rows.map((row) => [row['venue'], row['wallet'], row['worker_id'], row['state']]),
+    ).toEqual([
+      ['hyperliquid', '0xAccount1', 'worker-a', 'armed'],
+      ['hyperliquid', '0xAccount1', 'worker-b', 'armed'],
+      ['hyperliquid', '0xAccount2', 'worker-a', 'unavailable'],
+      ['paradex', '0xAccount3', 'worker-a', 'none'],
+    ]);
+    const armed = rows[0]!;
+    expect(Date.parse(String(armed['armed_until']))).toBeGreaterThanOrEqual(armedBefore + 15_000);
+    expect(Date.parse(String(armed['last_refresh_at']))).toBeGreaterThanOrEqual(armedBefore);
+    expect(armed['reason']).toBeNull();
+    expect(rows[2]).toMatchObject({
+      reason: 'Cannot set scheduled cancel time until enough volume traded',
+      armed_until: null,
+      timeout_ms: 15_000,
+    });
+    expect(await list('--venue', 'paradex')).toHaveLength(1);
+  });
+
+  it('drops the row of an account no trade of the worker holds any more (disarmed)', async () => {
+    const held = await session('worker-c', 'hyperliquid', '0xAccount4');
+    const leave = held.listen();
+    await eventually(
+      async () => (await list()).some((row) => row['worker_id'] === 'worker-c'),
+      'worker-c on the board',
+    );
+    leave();
+    await eventually(
+      async () => !(await list()).some((row) => row['worker_id'] === 'worker-c'),
+      'worker-c off the board',
+    );
+    expect(held.deadMan!.disarmings).toHaveLength(1);
+  });
+});

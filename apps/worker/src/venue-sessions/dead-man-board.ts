@@ -1,0 +1,98 @@
+import {
+  DEAD_MAN_STATE,
+  deadManBucket,
+  deadManKey,
+  type DeadManState,
+  encodeEnvelope,
+  envelope,
+} from '@sts/contracts';
+import type { Logger, NatsConnection } from '@sts/platform';
+import type { KV } from 'nats';
+import type { DeadManStatus } from './dead-man-keeper';
+
+/** How often every row is put again, so the bucket's TTL drops only a dead worker's rows. */
+const REPUBLISH_MS = 60_000;
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * Where operators read the switches (`ops dead-man list`): each account's
+ * status, as this worker keeps it, put into a JetStream KV bucket on every
+ * change (a message on `$KV.<bucket>.<key>`), and again every REPUBLISH_MS
+ * while held. An idle account's row is deleted. Best effort: a put that
+ * fails is logged and the next change or republish puts it again; nothing
+ * here ever waits on a trade's path.
+ */
+export class DeadManBoard {
+  private kv?: Promise<KV>;
+  private readonly rows = new Map<string, DeadManState>();
+  private readonly timer: NodeJS.Timeout;
+  private warned = false;
+
+  constructor(
+    private readonly nats: NatsConnection,
+    private readonly natsPrefix: string,
+    private readonly workerId: string,
+    private readonly logger: Logger,
+  ) {
+    this.timer = setInterval(() => this.republish(), REPUBLISH_MS);
+    this.timer.unref();
+  }
+
+  /** Records one account's status (the keeper's `onStatus`). */
+  show(venue: string, wallet: string, status: DeadManStatus): void {
+    const key = deadManKey(venue, wallet, this.workerId);
+    if (status.state === 'idle') {
+      this.rows.delete(key);
+      this.write((kv) => kv.delete(key));
+      return;
+    }
+    const row: DeadManState = {
+      venue,
+      wallet,
+      worker_id: this.workerId,
+      state: status.state,
+      armed_until: iso(status.armedUntilMs),
+      last_refresh_at: iso(status.lastRefreshAtMs),
+      reason: status.reason,
+      timeout_ms: status.timeoutMs,
+      updated_at: new Date().toISOString(),
+    };
+    this.rows.set(key, row);
+    this.put(key, row);
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+
+  private republish(): void {
+    for (const [key, row] of this.rows) {
+      this.put(key, { ...row, updated_at: new Date().toISOString() });
+    }
+  }
+
+  private put(key: string, row: DeadManState): void {
+    this.write((kv) => kv.put(key, encodeEnvelope(envelope(DEAD_MAN_STATE, row))));
+  }
+
+  private write(change: (kv: KV) => Promise<unknown>): void {
+    void this.bucket()
+      .then(change)
+      .then(() => (this.warned = false))
+      .catch((error: unknown) => {
+        this.kv = undefined;
+        if (!this.warned) {
+          this.warned = true;
+          this.logger.warn({ err: error }, 'dead-man state not published; retrying on the next');
+        }
+      });
+  }
+
+  /** The bucket, created on first use (every worker may: creating an existing one is a no-op). */
+  private bucket(): Promise<KV> {
+    const { name, ttlMs } = deadManBucket(this.natsPrefix);
+    this.kv ??= this.nats.jetstream().views.kv(name, { history: 1, ttl: ttlMs });
+    return this.kv;
+  }
+}

@@ -1,0 +1,91 @@
+import {
+  DEAD_MAN_STATE,
+  deadManBucket,
+  decodeEnvelope,
+  type DeadManState,
+  parseDeadManState,
+} from '@sts/contracts';
+import { connectNats, type NatsConnection } from '@sts/platform';
+import type { KV } from 'nats';
+import type { OpsContext } from '../ops-context';
+
+/** One row of `ops dead-man list`: an account's switch as one worker holding trades there keeps it. */
+export type DeadManRow = Pick<
+  DeadManState,
+  | 'venue'
+  | 'wallet'
+  | 'state'
+  | 'armed_until'
+  | 'last_refresh_at'
+  | 'reason'
+  | 'worker_id'
+  | 'timeout_ms'
+  | 'updated_at'
+>;
+
+/**
+ * Reads the dead-man switches' states from the workers' KV bucket (read
+ * only): one row per (venue, wallet, worker) holding trades there, sorted.
+ * No bucket yet (no worker ever held a trade) is no row.
+ */
+export async function listDeadMen(
+  context: OpsContext,
+  filter: { venue?: string } = {},
+): Promise<DeadManRow[]> {
+  const nats = await connectNats({
+    url: context.settings.natsUrl,
+    name: `ops-${context.operatorId}`,
+  });
+  try {
+    const kv = await openBucket(nats, context.settings.natsPrefix);
+    const rows = kv ? await readRows(kv) : [];
+    return rows
+      .filter((row) => !filter.venue || row.venue === filter.venue)
+      .sort((a, b) =>
+        `${a.venue}\u0000${a.wallet}\u0000${a.worker_id}`.localeCompare(
+          `${b.venue}\u0000${b.wallet}\u0000${b.worker_id}`,
+        ),
+      );
+  } finally {
+    await nats.close();
+  }
+}
+
+/** The bucket if it exists: binding never creates it. */
+async function openBucket(nats: NatsConnection, prefix: string): Promise<KV | undefined> {
+  const { name } = deadManBucket(prefix);
+  try {
+    await (await nats.jetstreamManager()).streams.info(`KV_${name}`);
+  } catch {
+    return undefined;
+  }
+  return nats.jetstream().views.kv(name, { bindOnly: true });
+}
+
+async function readRows(kv: KV): Promise<DeadManRow[]> {
+  const keys: string[] = [];
+  for await (const key of await kv.keys()) {
+    keys.push(key);
+  }
+  const rows: DeadManRow[] = [];
+  for (const key of keys) {
+    const entry = await kv.get(key);
+    if (entry?.operation === 'PUT') {
+      const state = decodeEnvelope(entry.value, DEAD_MAN_STATE, parseDeadManState).payload;
+      rows.push(rowOf(state));
+    }
+  }
+  return rows;
+}
+
+const rowOf = (state: DeadManState): DeadManRow => ({
+  venue: state.venue,
+  wallet: state.wallet,
+  state: state.state,
+  armed_until: state.armed_until,
+  last_refresh_at: state.last_refresh_at,
+  reason: state.reason,
+  worker_id: state.worker_id,
+  timeout_ms: state.timeout_ms,
+  updated_at: state.updated_at,
+});

@@ -48,6 +48,7 @@ describe('alert rules (promtool)', () => {
   it('names every alert the issue asks for', () => {
     expect(alerts.sort()).toEqual(
       [
+        'StsDeadManSwitchNotArmed',
         'StsHedgeFailure',
         'StsHedgeLatencyOverBudget',
         'StsLiveTradeWithoutLease',

@@ -1,6 +1,7 @@
 import type { Router } from '../api/http-kit';
 import { addAccountRoutes } from './account-routes';
 import { ControlRoutes, type ControlDeps } from './control-kit';
+import { addDeadManRoutes } from './dead-man-routes';
 import { addDialectProfileRoutes } from './dialect-profile-routes';
 import { addFaultRoutes } from './fault-routes';
 import { addTimeRoutes } from './time-routes';
@@ -20,4 +21,5 @@ export function addControlRoutes(router: Router, deps: ControlDeps): void {
   addFaultRoutes(routes);
   addAccountRoutes(routes);
   addDialectProfileRoutes(routes);
+  addDeadManRoutes(routes);
 }

@@ -22,6 +22,9 @@ const TX_LIFETIME_MS = 10 * 60_000;
 const ORDER_LIFETIME_MS = 28 * 86_400_000;
 const TX_CREATE_ORDER = 14;
 const TX_CANCEL_ORDER = 15;
+const TX_CANCEL_ALL_ORDERS = 16;
+/** The cancel-all's market index meaning every market (lighter-go `NilMarketIndex`). */
+const NIL_MARKET_INDEX = 255;
 
 type SignResult = { txType: number; txInfo: string } | { error: string };
 
@@ -154,6 +157,27 @@ const signer = {
       },
       nonce,
       txAttributes({ 4: skipNonce }),
+    );
+  },
+  /** A cancel-all (immediate, scheduled at `time`, or abort), of one market when it names one. */
+  SignCancelAllOrders(
+    timeInForce: number,
+    time: number,
+    marketIndex: number,
+    skipNonce: number,
+    nonce: number,
+    apiKeyIndex: number,
+    accountIndex: number,
+  ): SignResult {
+    const market: Record<number, number> =
+      marketIndex === NIL_MARKET_INDEX ? {} : { 5: marketIndex };
+    return signTx(
+      TX_CANCEL_ALL_ORDERS,
+      apiKeyIndex,
+      accountIndex,
+      { TimeInForce: timeInForce, Time: time },
+      nonce,
+      txAttributes({ 4: skipNonce, ...market }),
     );
   },
   CreateAuthToken(

@@ -9,6 +9,7 @@ import {
   ExtendedUnauthorized,
   type ExtendedAccount,
 } from './extended-accounts';
+import { ExtendedDeadMan } from './extended-dead-man';
 import { EXTENDED, ExtendedOrders } from './extended-orders';
 import {
   accountInfo,
@@ -35,9 +36,11 @@ const ok = (data: unknown): HttpReply => ({ status: 200, body: { status: 'OK', d
 export class ExtendedRest {
   readonly accounts = new ExtendedAccounts();
   readonly orders: ExtendedOrders;
+  readonly deadMan: ExtendedDeadMan;
 
   constructor(private readonly deps: DialectDeps) {
     this.orders = new ExtendedOrders(deps);
+    this.deadMan = new ExtendedDeadMan(deps);
   }
 
   addRoutes(router: Router): void {
@@ -130,7 +133,7 @@ export class ExtendedRest {
     );
   }
 
-  /** Placing and cancelling (by id or by external id). */
+  /** Placing and cancelling (by id or by external id), and the dead-man switch. */
   private addOrderRoutes(router: Router): void {
     router.add('POST', `${API}/user/order`, (context) =>
       this.private(context, (request, account) => {
@@ -151,6 +154,11 @@ export class ExtendedRest {
     router.add('DELETE', `${API}/user/order`, (context) =>
       this.private(context, (request) =>
         this.orders.cancel(request, { externalId: context.query.get('externalId') ?? '' }),
+      ),
+    );
+    router.add('POST', `${API}/user/deadmanswitch`, (context) =>
+      this.private(context, (request) =>
+        this.deadMan.countdown(request, context.query.get('countdownTime')),
       ),
     );
   }

@@ -21,6 +21,7 @@ export function createExtendedDialect(deps: DialectDeps): Dialect {
     ...dialect,
     close: () => {
       rest.orders.queue.close();
+      rest.deadMan.switches.close();
       dialect.close();
     },
   };

@@ -11,6 +11,7 @@ import {
 } from './hl-exchange-request';
 import { HlNonceError, HlNonces } from './hl-nonces';
 import { HlOrderActions, type HlExchangeDeps } from './hl-order-actions';
+import { HlScheduleCancel } from './hl-schedule-cancel';
 import {
   HlSignatureError,
   isUserSignedAction,
@@ -36,16 +37,19 @@ export type { HlExchangeDeps } from './hl-order-actions';
  * it does not cross; optional `c` cloid; a `builder` only with an approved
  * builder fee), `cancel`, `cancelByCloid`, `modify`, `batchModify`,
  * `updateLeverage` (acknowledged: the engine margins every market at its
- * maximum leverage), `setReferrer` and `noop`, and the user-signed
+ * maximum leverage), `scheduleCancel` (the dead-man switch,
+ * hl-schedule-cancel.ts), `setReferrer` and `noop`, and the user-signed
  * `approveAgent` and `approveBuilderFee`. Every action is logged
  * (`GET /dialects/hyperliquid/_sim/actions?user=`).
  */
 export class HlExchange {
   private readonly nonces = new HlNonces();
   private readonly orders: HlOrderActions;
+  readonly scheduleCancel: HlScheduleCancel;
 
   constructor(private readonly deps: HlExchangeDeps) {
     this.orders = new HlOrderActions(deps);
+    this.scheduleCancel = new HlScheduleCancel(deps);
   }
 
   /** Answers one `/exchange` body; `channel` is the connection it came on. */
@@ -170,6 +174,8 @@ export class HlExchange {
             throw new HlBodyError();
           }
         });
+      case 'scheduleCancel':
+        return this.scheduleCancel.act(call);
       case 'setReferrer':
       case 'noop':
         return this.orders.acknowledge(call, () => undefined);

@@ -44,4 +44,27 @@ export const HYPERLIQUID_READINGS = {
       'hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api/info-endpoint (userFills) and .../websocket/subscriptions (WsFill): ' +
       'no cloid; @nktkas/hyperliquid 0.32.2 esm/api/info/_methods/_base/commonSchemas.d.ts UserFillSchema: no cloid',
   },
+  /**
+   * A `scheduleCancel` arming once the address's triggers of the day are
+   * spent. The documents say only "Once the time comes, all open orders will
+   * be canceled and a trigger count will be incremented. The max number of
+   * triggers per day is 10. This trigger count is reset at 00:00 UTC"; they
+   * give no answer for an arming past the count, and neither the official
+   * Python SDK, @nktkas/hyperliquid nor ccxt 4.5.84 quotes one:
+   * - `refuse`: the arming is refused as a whole (`status: err`) in the
+   *   dialect's text `Too many scheduled cancel triggers today. Max: 10.`
+   *   (assumed);
+   * - `accept_inert`: the arming is answered `ok`, and when its time comes
+   *   nothing is canceled (the count is spent). The worst case for a client:
+   *   an armed switch that does not fire.
+   */
+  schedule_cancel_spent: {
+    values: ['refuse', 'accept_inert'],
+    default: 'refuse',
+    documented: null,
+    source:
+      'hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api/exchange-endpoint#schedule-cancel-dead-mans-switch ' +
+      '(10 triggers a day, reset 00:00 UTC; no refusal text); @nktkas/hyperliquid 0.32.2 src/api/exchange/_methods/scheduleCancel.ts; ' +
+      'ccxt 4.5.84 js/src/hyperliquid.js cancelAllOrdersAfter (quotes only the volume refusal)',
+  },
 } as const satisfies Readings;

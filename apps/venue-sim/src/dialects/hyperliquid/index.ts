@@ -1,4 +1,4 @@
-import type { RequestContext, Router } from '../../api/http-kit';
+import type { HttpReply, RequestContext, Router } from '../../api/http-kit';
 import type { RequestChannel } from '../../api/order-entry';
 import { dialectOf, type Dialect, type DialectDeps } from '../dialect';
 import { HlBodyError } from './hl-errors';
@@ -51,9 +51,32 @@ export function createHyperliquidDialect(deps: DialectDeps): HyperliquidDialect 
       status: 200,
       body: { actions: state.loggedActions(context.query.get('user') ?? undefined) },
     }));
+    router.add('POST', `${BASE}/_sim/volume`, (context) => creditVolume(exchange, body(context)));
   };
+  const dialect = dialectOf(HYPERLIQUID, addRoutes, streams);
   return {
-    ...dialectOf(HYPERLIQUID, addRoutes, streams),
+    ...dialect,
+    close: () => {
+      exchange.scheduleCancel.switches.close();
+      dialect.close();
+    },
     actions: (user) => state.loggedActions(user),
   };
+}
+
+/**
+ * `POST /dialects/hyperliquid/_sim/volume {user, volume}`: the volume (USDC,
+ * a decimal string) the address traded before the simulator, which
+ * `scheduleCancel`'s volume rule counts with its fills here.
+ */
+function creditVolume(exchange: HlExchange, raw: unknown): HttpReply {
+  const { user, volume } = (raw ?? {}) as { user?: unknown; volume?: unknown };
+  if (typeof user !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(user)) {
+    return { status: 400, body: { error: 'user must be an address' } };
+  }
+  if (typeof volume !== 'string' || !/^\d{1,15}(\.\d{1,8})?$/.test(volume)) {
+    return { status: 400, body: { error: 'volume must be a decimal string' } };
+  }
+  exchange.scheduleCancel.credit(user, volume);
+  return { status: 200, body: { user: user.toLowerCase(), volume } };
 }

@@ -17,5 +17,12 @@ export function createLighterDialect(deps: DialectDeps): Dialect {
   });
   rest.orders.onUnplaced = (wallet, marketIndex, order) =>
     streams.orderState(wallet, marketIndex, order);
-  return dialectOf(LIGHTER, (router) => rest.addRoutes(router), streams);
+  const dialect = dialectOf(LIGHTER, (router) => rest.addRoutes(router), streams);
+  return {
+    ...dialect,
+    close: () => {
+      rest.cancelAll.switches.close();
+      dialect.close();
+    },
+  };
 }

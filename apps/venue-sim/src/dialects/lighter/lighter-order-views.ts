@@ -7,7 +7,7 @@ import type { VenueEngine } from '../../engine/venue-engine';
 import { numericId } from '../engine-ids';
 import { orderIndexOf } from './lighter-indices';
 import { decimalsOf, marketIndexOf } from './lighter-markets';
-import { TIME_IN_FORCE, type CancelOrderTx, type CreateOrderTx } from './lighter-tx';
+import { TIME_IN_FORCE, type CreateOrderTx, type SignedTx } from './lighter-tx';
 
 /**
  * Lighter's orders and trades as its reads and streams give them, and the
@@ -39,7 +39,7 @@ const txHash = (txInfo: unknown): string =>
 export const clientIndexOf = (engineClientOrderId: string): number =>
   Number(engineClientOrderId.split('~')[0]);
 
-export function accepted(tx: CreateOrderTx | CancelOrderTx): HttpReply {
+export function accepted(tx: SignedTx): HttpReply {
   blockHeight += 1;
   return {
     status: 200,

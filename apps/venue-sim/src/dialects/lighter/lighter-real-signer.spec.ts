@@ -162,6 +162,32 @@ describe('Lighter dialect: transactions of the published signer (lighter-ts-sdk 
     expect(await nextNonce(account)).toBe(nonce + 3);
   });
 
+  it('accepts its cancel-all transactions: scheduled (the dead-man switch) and abort', async () => {
+    const account = await registeredAccount();
+    signer['CreateClient']!(PRIVATE_KEY, account, API_KEY_INDEX, 304);
+    const nonce = await nextNonce(account);
+    const scheduled = signer['SignCancelAllOrders']!(1, Date.now() + 10 * 60_000, nonce);
+    const layout = JSON.parse(String(scheduled['txInfo'])) as Record<string, unknown>;
+    expect(Object.keys(layout)).toEqual([
+      'AccountIndex',
+      'ApiKeyIndex',
+      'TimeInForce',
+      'Time',
+      'ExpiredAt',
+      'Nonce',
+      'Sig',
+    ]);
+    expect(await sendTx(scheduled, 16)).toMatchObject({ code: 200 });
+    const wallet = harnessWallet('lighter-real-signer').address;
+    const state = async () =>
+      (await fetch(`${sim.url}/control/venues/lighter/accounts/${wallet}/dead-man`)).json();
+    expect(await state()).toMatchObject({ armed: true });
+    expect(await sendTx(signer['SignCancelAllOrders']!(2, 0, nonce + 1), 16)).toMatchObject({
+      code: 200,
+    });
+    expect(await state()).toMatchObject({ armed: false });
+  });
+
   it('cannot serve ccxt 4.5.84: its CreateClient(url, key, chainId, apiKeyIndex, accountIndex) creates no client', () => {
     // ccxt then reads `'error' in null` and fails at start; were a client
     // created, ccxt's 19 SignCreateOrder arguments would be read as the

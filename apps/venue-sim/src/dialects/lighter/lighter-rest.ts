@@ -9,13 +9,9 @@ import { lighterTrade } from './lighter-order-views';
 import { LighterOrders } from './lighter-orders';
 import { USDC_ASSET, accountView, marketDetails } from './lighter-views';
 import { LIGHTER_READINGS } from './lighter-readings';
-import {
-  TX_TYPE,
-  parseCancelOrder,
-  parseCreateOrder,
-  readSendTx,
-  type CancelOrderTx,
-} from './lighter-tx';
+import { LighterCancelAll } from './lighter-cancel-all';
+import { readSendTx } from './lighter-tx';
+import { parseTx } from './lighter-tx-types';
 import { hourlyFundingRate } from '../../api/wire-numbers';
 
 const BASE = `/dialects/${LIGHTER}`;
@@ -47,11 +43,13 @@ interface LoggedTx {
 export class LighterRest {
   readonly accounts = new LighterAccounts();
   readonly orders: LighterOrders;
+  readonly cancelAll: LighterCancelAll;
   private readonly txs: LoggedTx[] = [];
   private readonly profile;
 
   constructor(private readonly deps: DialectDeps) {
     this.orders = new LighterOrders(deps);
+    this.cancelAll = new LighterCancelAll(deps);
     this.profile = deps.profiles.of(LIGHTER, LIGHTER_READINGS);
   }
 
@@ -214,16 +212,7 @@ export class LighterRest {
   private sendTx(context: RequestContext): Promise<HttpReply> {
     return this.answer(async () => {
       const { txType, txInfo } = await readSendTx(context.rawBody, context.headers['content-type']);
-      const parse =
-        txType === TX_TYPE.createOrder
-          ? parseCreateOrder
-          : txType === TX_TYPE.cancelOrder
-            ? parseCancelOrder
-            : undefined;
-      if (!parse) {
-        throw new LighterError(400, 21505, 'unsupported tx type');
-      }
-      const tx = parse(txInfo);
+      const tx = parseTx(txType, txInfo);
       const account = this.accounts.ofIndex(tx.accountIndex);
       const key = this.accounts.apiKey(account, tx.apiKeyIndex);
       const request = this.request(context, account);
@@ -241,7 +230,9 @@ export class LighterRest {
       try {
         return await ('clientOrderIndex' in tx
           ? this.orders.place(request, account, tx, onAccepted)
-          : this.orders.cancel(request, account, tx as CancelOrderTx, onAccepted));
+          : 'timeInForce' in tx
+            ? this.cancelAll.execute(request, account, tx, onAccepted)
+            : this.orders.cancel(request, account, tx, onAccepted));
       } finally {
         key.nonces.release(tx.nonce);
       }

@@ -53,6 +53,11 @@ export class LighterKit {
     private readonly control: () => SimControl,
   ) {}
 
+  /** The stand-in signer's functions, for a transaction this kit does not lay out itself. */
+  signer(): SignerFunctions {
+    return this.sign;
+  }
+
   endpoint(): string {
     return `${this.simUrl()}/dialects/lighter`;
   }

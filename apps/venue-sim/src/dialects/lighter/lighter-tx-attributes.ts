@@ -34,6 +34,8 @@ export interface TxAttributes {
   integratorAccountIndex: number;
   integratorTakerFee: number;
   integratorMakerFee: number;
+  /** A cancel-all of one market (type 5), when set. */
+  cancelAllMarketIndex?: number;
 }
 
 const invalid = (detail: string) => new LighterError(400, 21501, `invalid tx info: ${detail}`);
@@ -72,5 +74,8 @@ export function parseTxAttributes(value: unknown): TxAttributes {
     integratorAccountIndex: of(ATTRIBUTE.integratorAccountIndex),
     integratorTakerFee: of(ATTRIBUTE.integratorTakerFee),
     integratorMakerFee: of(ATTRIBUTE.integratorMakerFee),
+    ...(map.has(ATTRIBUTE.cancelAllMarketIndex)
+      ? { cancelAllMarketIndex: of(ATTRIBUTE.cancelAllMarketIndex) }
+      : {}),
   };
 }

@@ -12,7 +12,7 @@ export const TIME_IN_FORCE = { ioc: 0, gtt: 1, postOnly: 2 } as const;
 const ORDER_EXPIRY_MS = { min: 5 * 60_000, max: 30 * 86_400_000 } as const;
 
 /** What every signed transaction carries besides its own fields. */
-interface SignedTx {
+export interface SignedTx {
   accountIndex: number;
   apiKeyIndex: number;
   expiredAt: number;
@@ -20,6 +20,8 @@ interface SignedTx {
   sig: string;
   /** The `SkipNonce` attribute: the nonce may skip ahead of the key's next one. */
   skipNonce: boolean;
+  /** The `CancelAllMarketIndex` attribute (type 5), when set. */
+  cancelAllMarketIndex?: number;
 }
 
 export interface CreateOrderTx extends SignedTx {
@@ -88,7 +90,7 @@ function marketIndex(info: Record<string, unknown>): number {
   return index;
 }
 
-function signed(info: Record<string, unknown>): SignedTx {
+export function signed(info: Record<string, unknown>): SignedTx {
   const sig = info['Sig'];
   // Lighter's signature: 80 bytes (Schnorr over ECgFp5), base64. Its form is
   // checked; no verifier of the scheme is available to the simulator.
@@ -112,6 +114,9 @@ function signed(info: Record<string, unknown>): SignedTx {
     nonce: int(info, 'Nonce', 0, MAX_48_BITS),
     sig,
     skipNonce: attributes.skipNonce,
+    ...(attributes.cancelAllMarketIndex !== undefined
+      ? { cancelAllMarketIndex: attributes.cancelAllMarketIndex }
+      : {}),
   };
 }
 

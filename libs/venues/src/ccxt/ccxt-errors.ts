@@ -132,12 +132,18 @@ export async function venueCall<T>(venue: string, work: () => Promise<T>): Promi
 }
 
 /**
- * An order request whose answer was lost: ccxt sends these venues' orders
- * with no expiry, so nothing bounds when it may still take effect but the
- * fallback (`UNBOUNDED_REQUEST_SETTLE_MS`); until then a look-up that finds
- * nothing proves nothing.
+ * An order request whose answer was lost: after `settlesByMs` it has landed
+ * or never will. Where the request carried an expiry the venue enforces
+ * (order-expiry.ts) that is its send time, its lifetime and a margin;
+ * elsewhere ccxt sends the venue's orders with no expiry, so nothing bounds
+ * when it may still take effect but the fallback (`UNBOUNDED_REQUEST_SETTLE_MS`).
+ * Until then a look-up that finds nothing proves nothing.
  */
-export function unsettled(venue: string, error: VenueNetworkError): VenueNetworkError {
+export function unsettled(
+  venue: string,
+  error: VenueNetworkError,
+  settlesByMs?: number,
+): VenueNetworkError {
   if (error.settlesByMs !== undefined) {
     return error;
   }
@@ -145,7 +151,7 @@ export function unsettled(venue: string, error: VenueNetworkError): VenueNetwork
     venue,
     error.detail,
     error.cause,
-    Date.now() + UNBOUNDED_REQUEST_SETTLE_MS,
+    settlesByMs ?? Date.now() + UNBOUNDED_REQUEST_SETTLE_MS,
   );
 }
 

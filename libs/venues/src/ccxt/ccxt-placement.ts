@@ -7,6 +7,7 @@ import { duplicateOutcome, toVenueError, unsettled } from './ccxt-errors';
 import type { CcxtMarketCache } from './ccxt-market-cache';
 import type { CcxtOrderLookup } from './ccxt-order-lookup';
 import { encodeClientOrderId } from './client-order-ids';
+import type { OrderRequestExpiry, RequestStamp } from './order-expiry';
 import type { OrderTracker } from './order-tracker';
 import { QUEUED_ACK, awaitQueued, isQueued, queuedRefusal } from './queued-orders';
 
@@ -19,6 +20,8 @@ interface Placed {
   request: PlaceOrderRequest;
   encoded: string;
   ioc: boolean;
+  /** When it was sent and until when the venue may take it. */
+  stamp: RequestStamp;
 }
 
 export interface CcxtPlacementDeps {
@@ -27,6 +30,7 @@ export interface CcxtPlacementDeps {
   markets: CcxtMarketCache;
   tracker: OrderTracker;
   lookup: CcxtOrderLookup;
+  expiry: OrderRequestExpiry;
 }
 
 /**
@@ -43,24 +47,25 @@ export class CcxtPlacement {
   constructor(private readonly deps: CcxtPlacementDeps) {}
 
   async place(request: PlaceOrderRequest, params: Record<string, unknown>): Promise<OrderAck> {
-    const { venue, exchange, tracker, lookup } = this.deps;
+    const { venue, tracker, lookup, expiry } = this.deps;
     const unified = this.deps.markets.unified(request.symbol);
     this.tradedMarkets.add(unified);
     const encoded = encodeClientOrderId(venue, request.clientOrderId);
     tracker.rememberEncoding(request.clientOrderId, encoded);
     const ioc = params['timeInForce'] === 'IOC';
-    const placed: Placed = { unified, request, encoded: String(encoded), ioc };
+    // A hedge IOC lives its own lifetime on the venue (a fraction of the hedge timeout).
+    const stamp = expiry.stamp(request.lifetimeMs);
+    const placed: Placed = { unified, request, encoded: String(encoded), ioc, stamp };
     try {
-      const order = await exchange.createOrder(
+      const order = await expiry.createOrder(
         unified,
-        'limit',
-        request.side,
-        Number(request.size),
-        Number(request.price),
         {
-          ...params,
-          clientOrderId: encoded,
+          side: request.side,
+          amount: Number(request.size),
+          price: Number(request.price),
+          params: { ...params, clientOrderId: encoded },
         },
+        stamp,
       );
       return { order: lookup.seen(await this.settled(order, placed)), fills: [], duplicate: false };
     } catch (error) {
@@ -113,7 +118,7 @@ export class CcxtPlacement {
     const { venue, lookup } = this.deps;
     const mapped = toVenueError(error, venue);
     if (mapped instanceof VenueNetworkError) {
-      throw unsettled(venue, mapped);
+      throw unsettled(venue, mapped, this.deps.expiry.settlesByMs(placed.stamp));
     }
     if (placed.ioc && IOC_FOUND_NOTHING.test(mapped.detail)) {
       // Hyperliquid refuses an IOC that found nothing to take, and gives it

@@ -14,11 +14,18 @@ import type {
   VenueFill,
   VenueOrder,
 } from '../model/orders';
-import type { Unsubscribe, VenueClient, VenueEventMap, VenueEventType } from '../venue-client';
+import type {
+  DeadManSwitch,
+  Unsubscribe,
+  VenueClient,
+  VenueEventMap,
+  VenueEventType,
+} from '../venue-client';
 import { VenueEvents } from '../venue-events';
 import { replaceInTwoRequests } from '../common/replace-in-two-requests';
 import { CcxtAccountEvents } from './ccxt-account-events';
 import { verifyCredentials } from './ccxt-credentials';
+import { ccxtDeadManSwitch } from './ccxt-dead-man';
 import type { CcxtExchangeLike } from './ccxt-exchange';
 import { toVenueError, unsettled, venueCall } from './ccxt-errors';
 import { CcxtMarketCache } from './ccxt-market-cache';
@@ -27,6 +34,7 @@ import { CcxtOrderLookup } from './ccxt-order-lookup';
 import { CcxtPlacement } from './ccxt-placement';
 import { CcxtStreams } from './ccxt-streams';
 import { decodeClientOrderId } from './client-order-ids';
+import { OrderRequestExpiry } from './order-expiry';
 import { OrderTracker } from './order-tracker';
 import { QUEUED_ACK, awaitQueued } from './queued-orders';
 import { CANCEL_FROM_RECORD, cancelFromRecord } from './order-fate-cancel';
@@ -56,9 +64,9 @@ export class CcxtVenueClient implements VenueClient {
   readonly sendsFollowUpRequests = true;
   /** Without a trade stream, an order's growth reads its fills at once, unpaid. */
   readonly unpaidFillReads: boolean;
-  /** ccxt sends no expiry with an order: this client knows no bound. */
-  readonly orderRequestLifetimeMs = null;
-  readonly deadManSwitch = null;
+  /** The expiry this client's order requests carry on the venue (order-expiry.ts). */
+  private readonly expiry: OrderRequestExpiry;
+  readonly deadManSwitch: DeadManSwitch | null;
   private readonly exchange: CcxtExchangeLike;
   private readonly events: VenueEvents;
   private readonly markets$: CcxtMarketCache;
@@ -76,6 +84,9 @@ export class CcxtVenueClient implements VenueClient {
     this.tracker = new OrderTracker((venueId) => decodeClientOrderId(options.venue, venueId));
     this.authenticated = options.authenticated ?? true;
     this.unpaidFillReads = options.exchange.has['watchMyTrades'] !== true;
+    this.deadManSwitch = this.authenticated
+      ? ccxtDeadManSwitch(options.venue, options.exchange)
+      : null;
     this.events = new VenueEvents((error, type) =>
       options.logger?.error(
         { venue: this.venue, event: type, err: error },
@@ -122,7 +133,17 @@ export class CcxtVenueClient implements VenueClient {
       account: this.account,
       loadMarkets: () => this.markets(),
     });
-    this.placement = new CcxtPlacement({ ...orderDeps, lookup: this.lookup });
+    this.expiry = new OrderRequestExpiry(options.venue, options.exchange);
+    this.placement = new CcxtPlacement({ ...orderDeps, lookup: this.lookup, expiry: this.expiry });
+  }
+
+  /**
+   * The longest an order request lives on the venue plus the settle margin:
+   * null where ccxt sends this venue's orders with no expiry the client can
+   * set (read per call: it follows the instance's answer timeout).
+   */
+  get orderRequestLifetimeMs(): number | null {
+    return this.expiry.lifetimeBoundMs;
   }
 
   /** The credential probe, once per client (market loads are public, not the account's). */
@@ -184,12 +205,13 @@ export class CcxtVenueClient implements VenueClient {
     }
     const orderId = await this.lookup.resolveOrderId(target);
     const unified = this.lookup.unifiedOf(target, orderId);
+    const stamp = this.expiry.stamp();
     try {
-      await this.exchange.cancelOrder(orderId, unified);
+      await this.expiry.cancelOrder(orderId, unified, stamp);
     } catch (error) {
       const mapped = toVenueError(error, this.venue);
       if (mapped instanceof VenueNetworkError) {
-        throw unsettled(this.venue, mapped);
+        throw unsettled(this.venue, mapped, this.expiry.settlesByMs(stamp));
       }
       if (mapped.code !== 'unknown_order') {
         throw mapped;

@@ -58,6 +58,8 @@ export interface ConformanceSetup {
     dropStream: boolean;
     rateLimit: boolean;
     loseAnswer?: boolean | 'after';
+    /** A client whose replace is a cancel and a placement: the one-request replace case does not apply. */
+    replaceInTwoRequests?: boolean;
     idsFromTheVenue?: 'whole' | 'partial';
   };
   start(): Promise<ConformanceHarness>;

@@ -32,4 +32,18 @@ export const ASTER_READINGS = {
     documented: null,
     source: `${V3_DOC}: "Authentication signature payload" (user = main account wallet, signer = API wallet) and "Register and Approve Agent"; silent on signer = user. ccxt js/src/aster.js sign(): signer defaults to the wallet of the private key`,
   },
+  /**
+   * Whether a v3 request's `recvWindow` bounds it. The mainnet v3 document
+   * lists no `recvWindow` on any endpoint (its only bound is the nonce's 10 s
+   * window); the testnet v3 document lists it on New Order and Cancel Order
+   * with Binance's "Timing security" text. Either way a request whose nonce
+   * lags by more than 10 s is refused (documented), so the client's bound is
+   * the nonce window; `ignored` checks that.
+   */
+  recv_window: {
+    values: ['honoured', 'ignored'],
+    default: 'honoured',
+    documented: null,
+    source: `${V3_DOC}: "V3 Nonce Mechanism" (10 s), no recvWindow listed; V3(Recommended)/EN/aster-finance-futures-api-testnet.md: New Order / Cancel Order list recvWindow, "Timing Security"`,
+  },
 } as const satisfies Readings;

@@ -8,6 +8,7 @@ import type { DialectProfile } from '../dialect-profiles';
 import { AsterAgents } from './aster-agents';
 import { engineTarget } from './aster-client-ids';
 import { AsterPlacement } from './aster-placement';
+import { asterRequestExpiry } from './aster-request-expiry';
 import { ASTER_READINGS } from './aster-readings';
 import { AsterError, toAsterError, type AsterErrorContext } from './aster-errors';
 import { AsterOrderReads } from './aster-order-reads';
@@ -232,7 +233,7 @@ export class AsterRest {
       this.clientOrderSeq += 1;
       return `sim-${Date.now().toString(36)}-${this.clientOrderSeq}`;
     });
-    const fields = { type: order.kind, ...expiry(call.signed) };
+    const fields = { type: order.kind, ...asterRequestExpiry(call.signed, this.profile) };
     return this.deps.orders.execute(call.request, { op: 'place', fields }, (venue) => {
       const placed = this.placement.place(venue, call.accountId, order);
       this.tifs.set(placed.orderId, order.tif);
@@ -244,7 +245,7 @@ export class AsterRest {
     const { symbol, target } = parseOrderTarget(call.params);
     return this.deps.orders.execute(
       call.request,
-      { op: 'cancel', fields: expiry(call.signed) },
+      { op: 'cancel', fields: asterRequestExpiry(call.signed, this.profile) },
       (venue) => {
         const engine = engineTarget(venue, call.accountId, target);
         const known = venue.desk.find(call.accountId, engine);
@@ -282,7 +283,3 @@ function rawParams(context: RequestContext): string {
   const at = context.pathWithQuery.indexOf('?');
   return at < 0 ? '' : context.pathWithQuery.slice(at + 1);
 }
-
-/** The request's expiry in the paper vocabulary, when the client sent a recvWindow. */
-const expiry = (signed: AsterSignedRequest): { expires_at_ms?: number } =>
-  signed.expiresAtMs !== undefined ? { expires_at_ms: signed.expiresAtMs } : {};

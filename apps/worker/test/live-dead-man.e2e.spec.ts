@@ -1,0 +1,98 @@
+import type { WireOrder } from '@sts/venues';
+import { eventually } from './eventually';
+import { WorkerHarness, type Trader } from './worker-harness';
+
+jest.setTimeout(150_000);
+
+/** The switch's setting here: Hyperliquid's shortest the client arms (5 s documented, plus transit). */
+const TIMEOUT_MS = 10_000;
+/** What the issue allows past the setting for the venue's own cancel to show. */
+const SLACK_MS = 5_000;
+/** Each venue makes once and hedges once. Lighter's switch is 5 minutes at least (not run here). */
+const PAIRS: Array<[string, string]> = [
+  ['hyperliquid', 'extended'],
+  ['extended', 'hyperliquid'],
+];
+
+interface DeadManView {
+  armed: boolean;
+  lastFiredAtMs: number | null;
+  lastCanceled: number;
+}
+
+/**
+ * Fleet-wide death on live venues: every worker holding trades is killed with
+ * SIGKILL while its maker orders rest, and nothing of ours runs after. The
+ * venues' own dead-man switches, which each worker kept pushed forward, take
+ * every resting order of the account down within the setting (plus 5 s), and
+ * nothing fills after: judged by the simulator's own records.
+ */
+describe('every worker killed on live venues: their dead-man switches cancel what rests', () => {
+  const harness = new WorkerHarness();
+
+  beforeAll(async () => {
+    await harness.start({ liveDialects: ['hyperliquid', 'extended'], workers: 0 });
+  });
+
+  afterAll(() => harness.stop());
+
+  const deadMan = async (venue: string, wallet: string): Promise<DeadManView> => {
+    const response = await fetch(
+      `${harness.sim.url}/control/venues/${venue}/accounts/${wallet.toLowerCase()}/dead-man`,
+    );
+    return (await response.json()) as DeadManView;
+  };
+
+  const openOrders = async (venue: string, trader: Trader): Promise<WireOrder[]> =>
+    (await harness.sim.accountOrders(venue, trader.wallet, { status: 'open' })).orders;
+
+  it('cancels every resting order within the setting plus 5 s, and nothing fills after', async () => {
+    const trader = await harness.liveTrader(['hyperliquid', 'extended']);
+    // Hyperliquid arms scheduleCancel only for an address that has traded $1M.
+    const credited = await fetch(`${harness.sim.url}/dialects/hyperliquid/_sim/volume`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: trader.wallet, volume: '2000000' }),
+    });
+    expect(credited.status).toBe(200);
+    const worker = await harness.spawnWorker({ WORKER_DEAD_MAN_TIMEOUT_MS: String(TIMEOUT_MS) });
+    const symbols = new Map<string, string>();
+    for (const [maker, hedge] of PAIRS) {
+      const tradeId = await harness.createTrade(trader, {
+        market: 'BTC',
+        long_exchange: maker,
+        short_exchange: hedge,
+        maker_leg: 'long',
+        target_size: '0.01',
+        target_spread: '-1000',
+      });
+      await harness.waitForStatus(trader, tradeId, 'active', 20_000);
+      symbols.set(maker, (await harness.waitForRestingOrder(trader, maker)).symbol);
+    }
+    for (const [maker] of PAIRS) {
+      await eventually(async () => (await deadMan(maker, trader.wallet)).armed, `${maker} armed`);
+    }
+
+    const killedAtMs = Date.now();
+    await worker.kill();
+    const deadlineMs = killedAtMs + TIMEOUT_MS + SLACK_MS;
+    for (const [maker] of PAIRS) {
+      await eventually(
+        async () => (await openOrders(maker, trader)).length === 0,
+        `${maker}'s resting orders canceled by its switch`,
+        { timeoutMs: deadlineMs - Date.now() + 1_000, intervalMs: 250 },
+      );
+      const fired = await deadMan(maker, trader.wallet);
+      expect(fired.lastFiredAtMs).not.toBeNull();
+      expect(fired.lastFiredAtMs!).toBeLessThanOrEqual(deadlineMs);
+      expect(fired.lastCanceled).toBeGreaterThan(0);
+    }
+
+    // Whatever trades through the books now finds nothing of ours.
+    for (const [maker] of PAIRS) {
+      await harness.sim.trade(maker, symbols.get(maker)!, 'sell', '1');
+      const fills = await harness.sim.fillsOf(maker, trader.wallet);
+      expect(fills).toEqual([]);
+    }
+  });
+});

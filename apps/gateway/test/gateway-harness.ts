@@ -7,6 +7,7 @@ import { loadBudgetSettings, startBudgetService, type BudgetService } from '@sts
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import {
   SimControl,
+  asterLiveCredentials,
   issueExtendedApiKey,
   lighterApiKeyCredentials,
   lighterTestSignerFiles,
@@ -229,7 +230,9 @@ export class GatewayHarness {
             }
           : exchange === 'lighter'
             ? await lighterSigner(this.venueSim!.url, wallet)
-            : { address: wallet, privateKey };
+            : exchange === 'aster'
+              ? await asterSigner(this.venueSim!.url, wallet, privateKey)
+              : { address: wallet, privateKey };
       credentials[exchange] = await this.operator.liveCredential(
         user.userId,
         exchange,
@@ -261,6 +264,21 @@ export class GatewayHarness {
 }
 
 /** Where the gateway's and workers' Lighter live clients find the tests' stand-in signer. */
+/**
+ * The key that signs for an Aster wallet: the wallet's own, or, where the
+ * dialect's reading refuses a main wallet signing for itself, an API wallet
+ * registered for it as Aster documents (stored as the API wallet's address
+ * and key, the wallet staying the user).
+ */
+async function asterSigner(
+  simUrl: string,
+  wallet: string,
+  privateKey: `0x${string}`,
+): Promise<{ address: string; privateKey: string }> {
+  const signing = await asterLiveCredentials(simUrl, wallet, { address: wallet, privateKey });
+  return { address: signing.apiKey ?? wallet, privateKey: signing.privateKey };
+}
+
 function lighterSignerEnv(): Record<string, string> {
   const { libraryPath, wasmExecPath } = lighterTestSignerFiles();
   return { LIGHTER_SIGNER_WASM: libraryPath, LIGHTER_WASM_EXEC_JS: wasmExecPath };

@@ -10,5 +10,6 @@ export {
   onboardLiveWallet,
 } from './testing/live-harness';
 export { lighterTestSignerFiles } from './testing/lighter-test-signer-files';
+export { asterLiveCredentials } from './dialects/aster/aster-api-wallets';
 export { alternativeProfiles, coveringProfiles, type Profile } from './dialects/dialect-profiles';
 export { DIALECT_READINGS } from './dialects/dialect-readings';

@@ -1,4 +1,5 @@
 import type { Order } from 'ccxt';
+import { VenueNetworkError } from '../errors';
 import { EXPIRY_SETTLE_MARGIN_MS } from '../paper/paper-order-entry';
 import type { CcxtExchangeLike } from './ccxt-exchange';
 import {
@@ -85,16 +86,24 @@ export class OrderRequestExpiry {
     return stamp.sentAtMs + lifetimeMs + EXPIRY_SETTLE_MARGIN_MS;
   }
 
-  /** ccxt's createOrder, with the request's expiry where the venue takes one. */
+  /**
+   * ccxt's createOrder, with the request's expiry where the venue takes one.
+   * Its answer is waited for until the request can no longer take effect
+   * (`settlesByMs`), not for ccxt's whole answer timeout: a hedge IOC that
+   * lives 750 ms and whose answer is lost is then known lost in time to be
+   * looked up and retried inside the hedge timeout. A late answer is
+   * dropped; the look-up by client order id finds what the venue did.
+   */
   createOrder(unified: string, args: CreateArgs, stamp: RequestStamp): Promise<Order> {
     const { side, amount, price, params } = args;
-    if (this.venue === 'hyperliquid' && this.expires) {
-      return hyperliquidCreateOrder(this.exchange, unified, args, stamp.expiresAtMs);
-    }
-    return this.exchange.createOrder(unified, 'limit', side, amount, price, {
-      ...params,
-      ...this.expiryParams(stamp),
-    });
+    const sent =
+      this.venue === 'hyperliquid' && this.expires
+        ? hyperliquidCreateOrder(this.exchange, unified, args, stamp.expiresAtMs)
+        : this.exchange.createOrder(unified, 'limit', side, amount, price, {
+            ...params,
+            ...this.expiryParams(stamp),
+          });
+    return this.answeredBy(sent, stamp);
   }
 
   /** ccxt's cancelOrder, with the request's expiry where the venue takes one. */
@@ -103,6 +112,33 @@ export class OrderRequestExpiry {
       return hyperliquidCancelOrder(this.exchange, orderId, unified, stamp.expiresAtMs);
     }
     return this.exchange.cancelOrder(orderId, unified, this.expiryParams(stamp));
+  }
+
+  /** The request's answer, or a lost answer once the request can no longer take effect. */
+  private answeredBy<T>(answer: Promise<T>, stamp: RequestStamp): Promise<T> {
+    const settlesByMs = this.settlesByMs(stamp);
+    if (settlesByMs === undefined) {
+      return answer;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const lost = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new VenueNetworkError(
+              this.venue,
+              `no answer by the end of the request's life on the venue (${settlesByMs - stamp.sentAtMs} ms)`,
+              undefined,
+              settlesByMs,
+            ),
+          ),
+        Math.max(0, settlesByMs - Date.now()),
+      );
+      timer.unref?.();
+    });
+    // The answer that comes too late is dropped here; nothing else waits for it.
+    answer.catch(() => undefined);
+    return Promise.race([answer, lost]).finally(() => clearTimeout(timer));
   }
 
   private expiryParams(stamp: RequestStamp): Record<string, unknown> {

@@ -171,6 +171,16 @@ describe('live venues through ccxt, against their dialects', () => {
     }
   });
 
+  /** The venue's own records: from the trader's first maker fill to the hedge fill that covered it. */
+  const longestUnhedgedMs = async (trader: Trader, maker: string): Promise<number> => {
+    const hedge = maker === 'hyperliquid' ? 'aster' : 'hyperliquid';
+    const made = await harness.sim.fillsOf(maker, trader.wallet);
+    const hedged = await harness.sim.fillsOf(hedge, trader.wallet);
+    return (
+      Math.max(...hedged.map((fill) => fill.ts_ms)) - Math.min(...made.map((fill) => fill.ts_ms))
+    );
+  };
+
   it('kill -9 during live trades: another worker recovers, hedged size equals maker fill size', async () => {
     const first = await harness.spawnWorker();
     const traders = await Promise.all(VENUES.map(() => harness.liveTrader(VENUES)));
@@ -188,16 +198,26 @@ describe('live venues through ccxt, against their dialects', () => {
     await Promise.all(orders.map((order) => harness.takeFromMaker(order, '0.004')));
     await harness.waitForEvent(traders[0], trades[0], 'hedge_sent', 1, 15_000);
     await first.kill();
+    const killedAtMs = Date.now();
     await harness.sim.rejectNext('aster', 0);
 
     await harness.spawnWorker();
     for (const [i, maker] of VENUES.entries()) {
-      await harness.waitForEvent(traders[i], trades[i], 'recovery_completed', 1, 90_000);
+      const recovered = (
+        await harness.waitForEvent(traders[i], trades[i], 'recovery_completed', 1, 90_000)
+      ).find((event) => event.event_type === 'recovery_completed')!;
       const active = await harness.waitForStatus(traders[i], trades[i], 'active', 20_000);
       expect(active.filled_size).toBe('0.004');
       await hedgedAsMade(traders[i], maker, '0.004');
       const events = await harness.events(traders[i], trades[i]);
       expect(events.map((event) => event.sequence)).toEqual(events.map((_, n) => n + 1));
+      // Both venues' order requests expire (issue 33): a takeover waits their life, not a minute.
+      const takeoverMs = Date.parse(recovered.created_at) - killedAtMs;
+      const unhedgedMs = await longestUnhedgedMs(traders[i], maker);
+      console.log(
+        `maker on ${maker}: kill to recovery_completed ${takeoverMs} ms; longest unhedged ${unhedgedMs} ms`,
+      );
+      expect(takeoverMs).toBeLessThanOrEqual(15_000);
     }
     for (const [i] of VENUES.entries()) {
       await harness.gateway.request('DELETE', `/api/v1/trades/${trades[i]}`, {

@@ -6,9 +6,11 @@ jest.setTimeout(150_000);
 
 /** The switch's setting here: Hyperliquid's shortest the client arms (5 s documented, plus transit). */
 const TIMEOUT_MS = 10_000;
+/** Lighter's shortest scheduled cancel-all as the client arms it (5 minutes, plus 5 s). */
+const LIGHTER_FLOOR_MS = 305_000;
 /** What the issue allows past the setting for the venue's own cancel to show. */
 const SLACK_MS = 5_000;
-/** Each venue makes once and hedges once. Lighter's switch is 5 minutes at least (not run here). */
+/** Each venue makes once and hedges once (Lighter's switch, 5 minutes at least, below). */
 const PAIRS: Array<[string, string]> = [
   ['hyperliquid', 'extended'],
   ['extended', 'hyperliquid'],
@@ -16,6 +18,7 @@ const PAIRS: Array<[string, string]> = [
 
 interface DeadManView {
   armed: boolean;
+  cancelsAtMs: number | null;
   lastFiredAtMs: number | null;
   lastCanceled: number;
 }
@@ -31,7 +34,7 @@ describe('every worker killed on live venues: their dead-man switches cancel wha
   const harness = new WorkerHarness();
 
   beforeAll(async () => {
-    await harness.start({ liveDialects: ['hyperliquid', 'extended'], workers: 0 });
+    await harness.start({ liveDialects: ['hyperliquid', 'extended', 'lighter'], workers: 0 });
   });
 
   afterAll(() => harness.stop());
@@ -94,5 +97,43 @@ describe('every worker killed on live venues: their dead-man switches cancel wha
       const fills = await harness.sim.fillsOf(maker, trader.wallet);
       expect(fills).toEqual([]);
     }
+  });
+
+  it('Lighter: its cancel-all, 5 minutes at least, takes the orders down at its time', async () => {
+    const trader = await harness.liveTrader(['lighter', 'hyperliquid']);
+    const worker = await harness.spawnWorker({ WORKER_DEAD_MAN_TIMEOUT_MS: String(TIMEOUT_MS) });
+    const tradeId = await harness.createTrade(trader, {
+      market: 'BTC',
+      long_exchange: 'lighter',
+      short_exchange: 'hyperliquid',
+      maker_leg: 'long',
+      target_size: '0.01',
+      target_spread: '-1000',
+    });
+    await harness.waitForStatus(trader, tradeId, 'active', 20_000);
+    const resting = await harness.waitForRestingOrder(trader, 'lighter');
+    const armed = await eventually(async () => {
+      const state = await deadMan('lighter', trader.wallet);
+      return state.armed ? state : undefined;
+    }, 'lighter armed');
+    const killedAtMs = Date.now();
+    await worker.kill();
+    // The setting is raised to Lighter's floor: 5 minutes (documented) and 5 s for transit.
+    expect(armed.cancelsAtMs! - killedAtMs).toBeLessThanOrEqual(LIGHTER_FLOOR_MS + SLACK_MS);
+    const before = await fetch(`${harness.sim.url}/control/dead-man/elapse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ms: LIGHTER_FLOOR_MS - 60_000 }),
+    });
+    expect(before.status).toBe(200);
+    expect(await openOrders('lighter', trader)).toHaveLength(1);
+    await fetch(`${harness.sim.url}/control/dead-man/elapse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ms: LIGHTER_FLOOR_MS + SLACK_MS }),
+    });
+    expect(await openOrders('lighter', trader)).toEqual([]);
+    await harness.sim.trade('lighter', resting.symbol, 'sell', '1');
+    expect(await harness.sim.fillsOf('lighter', trader.wallet)).toEqual([]);
   });
 });

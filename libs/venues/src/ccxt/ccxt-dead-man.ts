@@ -1,5 +1,6 @@
 import { OrderRejectedError } from '../errors';
 import type { DeadManArming, DeadManSwitch } from '../venue-client';
+import { asterDeadManSwitch, hasAsterCountdown } from './aster-dead-man';
 import type { CcxtExchangeLike } from './ccxt-exchange';
 import { toVenueError, venueAnswer } from './ccxt-errors';
 
@@ -87,14 +88,22 @@ const WAYS: Readonly<Record<string, DeadManWay>> = {
 
 /**
  * The venue's dead-man switch through ccxt, or null where ccxt offers none
- * this client uses (Paradex has none; Aster's `countdownCancelAll` is not
- * built here). A refusal of the venue (Hyperliquid's volume rule or spent
+ * this client uses (Paradex has none). Aster's `countdownCancelAll` is per
+ * symbol (aster-dead-man.ts): it arms each of `tradedMarkets`, the ccxt
+ * symbols the client placed orders on. A refusal of the venue (Hyperliquid's volume rule or spent
  * daily triggers, a timeout out of bounds) is an answer, `{armed: false,
  * reason}` in the venue's words; a failure to reach it rejects with the
  * VenueError, as every other call. Each request goes through the
  * instance's `fetch`, so a paying call meters it as any other.
  */
-export function ccxtDeadManSwitch(venue: string, exchange: CcxtExchangeLike): DeadManSwitch | null {
+export function ccxtDeadManSwitch(
+  venue: string,
+  exchange: CcxtExchangeLike,
+  tradedMarkets: () => Iterable<string> = () => [],
+): DeadManSwitch | null {
+  if (venue === 'aster') {
+    return hasAsterCountdown(exchange) ? asterDeadManSwitch(exchange, tradedMarkets) : null;
+  }
   const way = WAYS[venue];
   const ccxt = exchange as unknown as DeadManExchange;
   if (!way || typeof ccxt.cancelAllOrdersAfter !== 'function') {

@@ -11,6 +11,18 @@ import type { OrderRequestExpiry, RequestStamp } from './order-expiry';
 import type { OrderTracker } from './order-tracker';
 import { QUEUED_ACK, awaitQueued, isQueued, queuedRefusal } from './queued-orders';
 
+/**
+ * Parameters a venue's placement carries beyond ccxt's own. Aster's New
+ * Order answers ACK unless told (`newOrderRespType`, default "ACK": an order
+ * as taken, before matching); RESULT answers an IOC or GTX order's final
+ * status (FILLED or EXPIRED) directly (github asterdex/api-docs,
+ * V3(Recommended)/EN/aster-finance-futures-api-v3.md, New Order). ccxt
+ * 4.5.84 passes unknown params into the signed request.
+ */
+const PLACEMENT_PARAMS: Readonly<Record<string, Record<string, unknown>>> = {
+  aster: { newOrderRespType: 'RESULT' },
+};
+
 /** Hyperliquid's answer to an IOC that found nothing to take within its limit. */
 const IOC_FOUND_NOTHING = /could not immediately match/i;
 
@@ -63,7 +75,7 @@ export class CcxtPlacement {
           side: request.side,
           amount: Number(request.size),
           price: Number(request.price),
-          params: { ...params, clientOrderId: encoded },
+          params: { ...params, ...PLACEMENT_PARAMS[venue], clientOrderId: encoded },
         },
         stamp,
       );

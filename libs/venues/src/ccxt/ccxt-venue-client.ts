@@ -85,7 +85,7 @@ export class CcxtVenueClient implements VenueClient {
     this.authenticated = options.authenticated ?? true;
     this.unpaidFillReads = options.exchange.has['watchMyTrades'] !== true;
     this.deadManSwitch = this.authenticated
-      ? ccxtDeadManSwitch(options.venue, options.exchange)
+      ? ccxtDeadManSwitch(options.venue, options.exchange, () => this.placement.tradedMarkets)
       : null;
     this.events = new VenueEvents((error, type) =>
       options.logger?.error(

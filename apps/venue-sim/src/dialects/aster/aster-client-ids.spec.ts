@@ -100,6 +100,7 @@ describe('aster dialect: client order ids unique among open orders, and GTX that
     const raw = await exchange.createOrder(ETH, 'limit', 'buy', 0.1, ask.toNumber(), {
       timeInForce: 'GTX',
       clientOrderId: 'expired-gtx-raw',
+      newOrderRespType: 'RESULT',
     });
     expect(raw.info).toMatchObject({ status: 'EXPIRED', executedQty: '0', timeInForce: 'GTX' });
     const found = await exchange.fetchOrder('', ETH, { clientOrderId: 'expired-gtx-raw' });

@@ -51,6 +51,7 @@ export const ASTER_ERRORS = {
   badSymbol: { status: 400, code: -1121, msg: 'Invalid symbol.' },
   invalidListenKey: { status: 400, code: -1125, msg: 'This listenKey does not exist.' },
   invalidParameter: { status: 400, code: -1130, msg: "Data sent for parameter '%s' is not valid." },
+  invalidNewOrderRespType: { status: 400, code: -1136, msg: 'Invalid newOrderRespType.' },
   newOrderRejected: { status: 400, code: -2010, msg: 'NEW_ORDER_REJECTED' },
   unknownOrderSent: { status: 400, code: -2011, msg: 'Unknown order sent.' },
   noSuchOrder: { status: 400, code: -2013, msg: 'Order does not exist.' },

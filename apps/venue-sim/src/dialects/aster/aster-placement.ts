@@ -3,7 +3,9 @@ import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectProfile } from '../dialect-profiles';
 import { clientIdForNewOrder, recordExpiredOnEntry } from './aster-client-ids';
 import type { AsterNewOrder } from './aster-orders';
+import { AsterError } from './aster-errors';
 import type { ASTER_READINGS } from './aster-readings';
+import { asterOrder, type AsterTif } from './aster-wire';
 
 /**
  * A new order on the engine, as Aster takes it: its client id unique among
@@ -19,6 +21,45 @@ export class AsterPlacement {
     /** Streams an order expired on entry (ORDER_TRADE_UPDATE NEW, then EXPIRED). */
     private readonly expired: (order: EngineOrder) => void,
   ) {}
+
+  /**
+   * `newOrderRespType` as sent (New Order: "ACK", "RESULT", default "ACK";
+   * anything else -1136), or the `placement_answer` reading where it is not.
+   */
+  answerOf(params: Record<string, string>): 'ack' | 'result' {
+    const asked = params['newOrderRespType'];
+    if (asked === undefined || asked === '') {
+      return this.profile.get('placement_answer');
+    }
+    if (asked !== 'ACK' && asked !== 'RESULT') {
+      throw new AsterError('invalidNewOrderRespType');
+    }
+    return asked === 'ACK' ? 'ack' : 'result';
+  }
+
+  /**
+   * The placement's answer: under RESULT the order as it stands after
+   * matching ("the final status result of the order (FILLED or EXPIRED)" for
+   * an IOC or GTX); under ACK the order as the venue took it, before
+   * matching: NEW, nothing executed, as the New Order example shows. Its
+   * fate follows on reads and the user data stream.
+   */
+  answer(venue: VenueEngine, placed: EngineOrder, tif: AsterTif, answer: 'ack' | 'result') {
+    const body = asterOrder(venue, placed, tif);
+    if (answer === 'result') {
+      return body;
+    }
+    const zero = '0';
+    return {
+      ...body,
+      status: 'NEW',
+      avgPrice: zero,
+      executedQty: zero,
+      cumQty: zero,
+      cumQuote: zero,
+      updateTime: placed.createdAtMs,
+    };
+  }
 
   /** Runs inside the order path's engine step: the check of open ids and the placement are one instant. */
   place(venue: VenueEngine, accountId: string, order: AsterNewOrder): EngineOrder {

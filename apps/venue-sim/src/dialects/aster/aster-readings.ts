@@ -46,4 +46,20 @@ export const ASTER_READINGS = {
     documented: null,
     source: `${V3_DOC}: "V3 Nonce Mechanism" (10 s), no recvWindow listed; V3(Recommended)/EN/aster-finance-futures-api-testnet.md: New Order / Cancel Order list recvWindow, "Timing Security"`,
   },
+  /**
+   * What a New Order request without `newOrderRespType` is answered. The
+   * document says the parameter defaults to "ACK", and only says what RESULT
+   * returns ("the final status result of the order (FILLED or EXPIRED)" for
+   * an IOC or GTX); by the Binance-futures meaning ACK answers the order as
+   * taken, before matching (NEW, nothing executed; the document's response
+   * example is such an order). `result`: the venue answers the final status
+   * anyway. An explicit `newOrderRespType` is always honoured (the live
+   * client sends RESULT).
+   */
+  placement_answer: {
+    values: ['ack', 'result'],
+    default: 'ack',
+    documented: 'ack',
+    source: `${V3_DOC}: New Order, newOrderRespType "ACK", "RESULT", default "ACK"; "If newOrderRespType is sent as RESULT: ... LIMIT order with special timeInForce: the final status result of the order (FILLED or EXPIRED) will be returned directly"; the response example is status NEW, executedQty 0`,
+  },
 } as const satisfies Readings;

@@ -95,12 +95,13 @@ describe('aster dialect: REST through ccxt', () => {
     expect(refused.message).toContain('Invalid timeInForce.');
   });
 
-  it('fills an IOC partly and expires the rest', async () => {
+  it('fills an IOC partly and expires the rest (answered so under newOrderRespType=RESULT)', async () => {
     const book = await exchange.fetchOrderBook(ETH, 5);
     const [askPrice, askSize] = book.asks[0];
     const size = new Big(askSize).plus(1).toNumber();
     const order = await exchange.createOrder(ETH, 'limit', 'buy', size, askPrice, {
       timeInForce: 'IOC',
+      newOrderRespType: 'RESULT',
     });
     expect(order.info).toMatchObject({ status: 'EXPIRED', timeInForce: 'IOC' });
     expect(order.status).toBe('canceled');

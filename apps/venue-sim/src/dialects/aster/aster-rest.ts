@@ -6,6 +6,7 @@ import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
 import type { DialectProfile } from '../dialect-profiles';
 import { AsterAgents } from './aster-agents';
+import { AsterDeadMan } from './aster-dead-man';
 import { engineTarget } from './aster-client-ids';
 import { AsterPlacement } from './aster-placement';
 import { asterRequestExpiry } from './aster-request-expiry';
@@ -59,6 +60,7 @@ export class AsterRest {
   private readonly placement: AsterPlacement;
   private readonly profile: DialectProfile<typeof ASTER_READINGS>;
   private readonly agents: AsterAgents;
+  private readonly deadMan: AsterDeadMan;
 
   constructor(private readonly deps: AsterRestDeps) {
     this.markets = new AsterMarketData(deps);
@@ -66,6 +68,7 @@ export class AsterRest {
     this.profile = deps.profiles.of(ASTER, ASTER_READINGS);
     this.agents = new AsterAgents(this.nonces, this.log);
     this.placement = new AsterPlacement(this.profile, deps.expired);
+    this.deadMan = new AsterDeadMan(deps);
   }
 
   tifOf(order: EngineOrder): wire.AsterTif {
@@ -86,6 +89,9 @@ export class AsterRest {
     const fapi = this.fapiOn(router);
     fapi('POST', 'order', 'place', (call) => this.placeOrder(call));
     fapi('DELETE', 'order', 'cancel', (call) => this.cancelOrder(call));
+    fapi('POST', 'countdownCancelAll', undefined, (call) =>
+      this.deadMan.countdown(call.request, call.params),
+    );
     fapi('GET', 'order', undefined, (call) =>
       this.query(call, (venue) => this.reads.find(venue, call, false)),
     );
@@ -233,11 +239,12 @@ export class AsterRest {
       this.clientOrderSeq += 1;
       return `sim-${Date.now().toString(36)}-${this.clientOrderSeq}`;
     });
+    const answer = this.placement.answerOf(call.params);
     const fields = { type: order.kind, ...asterRequestExpiry(call.signed, this.profile) };
     return this.deps.orders.execute(call.request, { op: 'place', fields }, (venue) => {
       const placed = this.placement.place(venue, call.accountId, order);
       this.tifs.set(placed.orderId, order.tif);
-      return { status: 200, body: wire.asterOrder(venue, placed, order.tif) };
+      return { status: 200, body: this.placement.answer(venue, placed, order.tif, answer) };
     });
   }
 

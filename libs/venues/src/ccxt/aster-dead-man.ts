@@ -20,6 +20,16 @@ interface AsterDeadManExchange {
   market(symbol: string): { id: string };
 }
 
+/**
+ * A switch per market: besides arming every market traded, it covers a
+ * market first traded while armed before that market's first resting order
+ * (else the order would rest with no countdown until the next push forward).
+ */
+export interface MarketCoveringSwitch extends DeadManSwitch {
+  /** Starts the armed countdown on `unified` if it has none yet; nothing while disarmed. */
+  cover(unified: string): Promise<void>;
+}
+
 /** Whether the ccxt instance has Aster's countdown endpoint. */
 export function hasAsterCountdown(exchange: CcxtExchangeLike): boolean {
   const ccxt = exchange as unknown as Partial<AsterDeadManExchange>;
@@ -38,16 +48,20 @@ export function hasAsterCountdown(exchange: CcxtExchangeLike): boolean {
  * client placed orders on (`tradedMarkets`: ccxt symbols), one request of
  * weight 10 each (ccxt counts it as cost 1), one after another (ccxt's v3
  * nonce is the time in microseconds). With no market traded yet there is no
- * order of this client to cancel: the arming holds vacuously, and the next
- * push forward covers a market traded since. A refusal of any market is the
+ * order of this client to cancel: the arming holds vacuously, and a market
+ * first traded while armed gets its countdown before its first resting order
+ * (`cover`). A refusal of any market is the
  * answer `{armed: false, reason}` (markets armed before it stay armed: the
  * safe side); a failure to reach the venue rejects.
  */
 export function asterDeadManSwitch(
   exchange: CcxtExchangeLike,
   tradedMarkets: () => Iterable<string>,
-): DeadManSwitch {
+): MarketCoveringSwitch {
   const ccxt = exchange as unknown as AsterDeadManExchange;
+  /** The countdown in force (null while disarmed), and the markets it was started on. */
+  let armedMs: number | null = null;
+  const covered = new Set<string>();
   const countdown = (unified: string, countdownTime: number) =>
     ccxt.fapiPrivatePostV3CountdownCancelAll({
       symbol: ccxt.market(unified).id,
@@ -60,18 +74,33 @@ export function asterDeadManSwitch(
       if (countdownTime < ASTER_DEAD_MAN_MIN_MS) {
         return { armed: false, reason: `aster: a countdown under ${ASTER_DEAD_MAN_MIN_MS} ms` };
       }
+      covered.clear();
       for (const unified of [...tradedMarkets()]) {
         try {
           await countdown(unified, countdownTime);
+          covered.add(unified);
         } catch (error) {
           return refusal(error);
         }
       }
+      armedMs = countdownTime;
       // Each market's countdown started when the venue took its request,
       // before this line: every one ends no later than now plus the countdown.
       return { armed: true, cancelsAtMs: Date.now() + countdownTime };
     },
+    async cover(unified: string): Promise<void> {
+      if (armedMs === null || covered.has(unified)) {
+        return;
+      }
+      // Failing here leaves the market to the next push forward, as before the cover.
+      await countdown(unified, armedMs).then(
+        () => covered.add(unified),
+        () => undefined,
+      );
+    },
     async disarm(): Promise<void> {
+      armedMs = null;
+      covered.clear();
       for (const unified of [...tradedMarkets()]) {
         try {
           await countdown(unified, 0);

@@ -146,3 +146,18 @@ function refusal(venue: string, error: unknown): DeadManArming {
   const message = error instanceof Error ? error.message : String(error);
   return { armed: false, reason: venueAnswer(message, venue) };
 }
+
+/**
+ * What a placement runs before a resting order on a market (Aster's switch is
+ * per market: a market first traded while armed is covered first); undefined
+ * where the switch covers the whole account.
+ */
+export function beforeRestingOrderOf(
+  deadMan: DeadManSwitch | null,
+): ((unified: string) => Promise<void>) | undefined {
+  if (deadMan && 'cover' in deadMan && typeof deadMan.cover === 'function') {
+    const covering = deadMan as DeadManSwitch & { cover(unified: string): Promise<void> };
+    return (unified) => covering.cover(unified);
+  }
+  return undefined;
+}

@@ -43,6 +43,8 @@ export interface CcxtPlacementDeps {
   tracker: OrderTracker;
   lookup: CcxtOrderLookup;
   expiry: OrderRequestExpiry;
+  /** Runs before the first resting order on a market where the dead-man switch is per market. */
+  beforeRestingOrder?: (unified: string) => Promise<void>;
 }
 
 /**
@@ -65,6 +67,10 @@ export class CcxtPlacement {
     const encoded = encodeClientOrderId(venue, request.clientOrderId);
     tracker.rememberEncoding(request.clientOrderId, encoded);
     const ioc = params['timeInForce'] === 'IOC';
+    if (!ioc && this.deps.beforeRestingOrder) {
+      // An IOC never rests: the hedge path waits for nothing here.
+      await this.deps.beforeRestingOrder(unified);
+    }
     // A hedge IOC lives its own lifetime on the venue (a fraction of the hedge timeout).
     const stamp = expiry.stamp(request.lifetimeMs);
     const placed: Placed = { unified, request, encoded: String(encoded), ioc, stamp };

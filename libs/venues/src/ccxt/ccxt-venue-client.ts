@@ -1,7 +1,6 @@
 import Big from 'big.js';
 import type { Trade } from 'ccxt';
 import type { Logger } from '@sts/platform';
-import { VenueNetworkError } from '../errors';
 import type { VenueBalance, VenuePosition } from '../model/account';
 import type { VenueMarket } from '../model/market';
 import type {
@@ -24,10 +23,11 @@ import type {
 import { VenueEvents } from '../venue-events';
 import { replaceInTwoRequests } from '../common/replace-in-two-requests';
 import { CcxtAccountEvents } from './ccxt-account-events';
+import { cancelOrder } from './ccxt-cancel';
 import { verifyCredentials } from './ccxt-credentials';
-import { ccxtDeadManSwitch } from './ccxt-dead-man';
+import { beforeRestingOrderOf, ccxtDeadManSwitch } from './ccxt-dead-man';
 import type { CcxtExchangeLike } from './ccxt-exchange';
-import { toVenueError, unsettled, venueCall } from './ccxt-errors';
+import { venueCall } from './ccxt-errors';
 import { CcxtMarketCache } from './ccxt-market-cache';
 import { toBalances, toBook, toPosition } from './ccxt-mapping';
 import { CcxtOrderLookup } from './ccxt-order-lookup';
@@ -36,8 +36,6 @@ import { CcxtStreams } from './ccxt-streams';
 import { decodeClientOrderId } from './client-order-ids';
 import { OrderRequestExpiry } from './order-expiry';
 import { OrderTracker } from './order-tracker';
-import { QUEUED_ACK, awaitQueued } from './queued-orders';
-import { CANCEL_FROM_RECORD, cancelFromRecord } from './order-fate-cancel';
 
 export interface CcxtVenueClientOptions {
   venue: string;
@@ -94,18 +92,7 @@ export class CcxtVenueClient implements VenueClient {
       ),
     );
     this.markets$ = new CcxtMarketCache(options.exchange, options.venue);
-    this.streams = new CcxtStreams({
-      exchange: options.exchange,
-      events: this.events,
-      depth: options.bookDepth ?? 10,
-      onOrders: (orders) => orders.forEach((order) => this.account.onOrderUpdate(order)),
-      onTrades: (trades) => trades.forEach((trade) => this.account.onTrade(trade)),
-      bookOf: (book, unified, seq) => {
-        const { symbol, market } = this.markets$.names(unified);
-        return toBook(book, this.venue, symbol, market, options.bookDepth ?? 10, seq);
-      },
-      logger: options.logger,
-    });
+    this.streams = this.streamsFor(options);
     this.account = new CcxtAccountEvents({
       venue: options.venue,
       markets: this.markets$,
@@ -134,7 +121,12 @@ export class CcxtVenueClient implements VenueClient {
       loadMarkets: () => this.markets(),
     });
     this.expiry = new OrderRequestExpiry(options.venue, options.exchange);
-    this.placement = new CcxtPlacement({ ...orderDeps, lookup: this.lookup, expiry: this.expiry });
+    this.placement = new CcxtPlacement({
+      ...orderDeps,
+      lookup: this.lookup,
+      expiry: this.expiry,
+      beforeRestingOrder: beforeRestingOrderOf(this.deadManSwitch),
+    });
   }
 
   /**
@@ -198,40 +190,9 @@ export class CcxtVenueClient implements VenueClient {
     return this.placement.place(request, { timeInForce: 'IOC' });
   }
 
-  async cancel(target: CancelTarget): Promise<CancelResult> {
-    if (CANCEL_FROM_RECORD.has(this.venue)) {
-      const { venue, exchange, lookup } = this;
-      return cancelFromRecord({ venue, exchange, lookup }, target);
-    }
-    const orderId = await this.lookup.resolveOrderId(target);
-    const unified = this.lookup.unifiedOf(target, orderId);
-    const stamp = this.expiry.stamp();
-    try {
-      await this.expiry.cancelOrder(orderId, unified, stamp);
-    } catch (error) {
-      const mapped = toVenueError(error, this.venue);
-      if (mapped instanceof VenueNetworkError) {
-        throw unsettled(this.venue, mapped, this.expiry.settlesByMs(stamp));
-      }
-      if (mapped.code !== 'unknown_order') {
-        throw mapped;
-      }
-      // "Not found" also means "already done" on most venues: tell the two apart.
-      const order = await this.order({ orderId, symbol: target.symbol });
-      return { outcome: 'not_open', order };
-    }
-    let order = await this.order({ orderId, symbol: target.symbol }).catch(() => undefined);
-    if (order && QUEUED_ACK.has(this.venue) && isOpen(order)) {
-      // The cancel was queued: its effect is the order closing.
-      const market = unified ?? this.lookup.marketOf(orderId);
-      const settled = await awaitQueued(
-        await this.lookup.fetch(orderId, market),
-        () => this.lookup.fetch(orderId, market),
-        (current) => current.status !== 'open',
-      );
-      order = this.lookup.seen(settled);
-    }
-    return { outcome: 'canceled', order };
+  cancel(target: CancelTarget): Promise<CancelResult> {
+    const { venue, exchange, lookup, expiry } = this;
+    return cancelOrder({ venue, exchange, lookup, expiry }, target);
   }
 
   replace(request: ReplaceRequest): Promise<ReplaceResult> {
@@ -285,6 +246,23 @@ export class CcxtVenueClient implements VenueClient {
     return toBalances(await this.call(() => this.exchange.fetchBalance()));
   }
 
+  /** The client's streams: own orders and trades to the account's events, books mapped. */
+  private streamsFor(options: CcxtVenueClientOptions): CcxtStreams {
+    const depth = options.bookDepth ?? 10;
+    return new CcxtStreams({
+      exchange: options.exchange,
+      events: this.events,
+      depth,
+      onOrders: (orders) => orders.forEach((order) => this.account.onOrderUpdate(order)),
+      onTrades: (trades) => trades.forEach((trade) => this.account.onTrade(trade)),
+      bookOf: (book, unified, seq) => {
+        const { symbol, market } = this.markets$.names(unified);
+        return toBook(book, this.venue, symbol, market, depth, seq);
+      },
+      logger: options.logger,
+    });
+  }
+
   private call<T>(work: () => Promise<T>): Promise<T> {
     return venueCall(this.venue, work);
   }
@@ -295,6 +273,3 @@ const FILL_READ_MARGIN_MS = 5_000;
 
 /** Venues whose ccxt fetchMyTrades needs a market (Aster's userTrades takes one symbol). */
 const FILLS_PER_MARKET = new Set(['aster']);
-
-const isOpen = (order: VenueOrder): boolean =>
-  order.status === 'open' || order.status === 'partially_filled';

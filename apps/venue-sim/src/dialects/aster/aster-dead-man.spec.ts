@@ -81,25 +81,28 @@ describe('Aster countdownCancelAll through the live client', () => {
     expect(await world.statuses()).toEqual({ canceled: 3, open: 1 });
   });
 
-  it('cancels only the symbol whose countdown ended', async () => {
+  it('covers a market first traded while armed before its first resting order', async () => {
     await world.rest(1);
     await world.deadMan.arm(20_000);
-    // Traded after the arming: no countdown of its own until the next push forward.
+    // Traded after the arming: its countdown starts before its order rests, not at the next push.
     await btc.rest(1);
+    expect(symbolsOf(await world.state())).toEqual(['BTCUSDT', 'ETHUSDT']);
     await elapseAll(world, 21_000);
     const { orders } = await world.control.accountOrders('aster', world.wallet);
     expect(orders.map((o) => [o.symbol, o.status]).sort()).toEqual([
-      ['BTCUSDT', 'open'],
+      ['BTCUSDT', 'canceled'],
       ['ETHUSDT', 'canceled'],
     ]);
   });
 
-  it('holds vacuously before any market was traded; the next push forward covers it', async () => {
+  it('holds vacuously before any market was traded; the first resting order is covered', async () => {
     expect(await world.deadMan.arm(20_000)).toMatchObject({ armed: true });
     expect(await world.state()).toMatchObject({ armed: false });
     await world.rest(1);
-    await world.deadMan.arm(20_000);
     expect(await world.state()).toMatchObject({ armed: true });
+    await world.deadMan.disarm();
+    await btc.rest(1);
+    expect(symbolsOf(await world.state())).toEqual([]);
   });
 
   it('is pushed forward by arming again', async () => {

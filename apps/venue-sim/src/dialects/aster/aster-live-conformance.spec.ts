@@ -1,0 +1,3 @@
+import { runLiveConformance } from '../live-conformance';
+
+runLiveConformance('aster', 'ETHUSDT', 22);

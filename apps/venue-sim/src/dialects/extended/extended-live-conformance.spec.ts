@@ -1,0 +1,3 @@
+import { runLiveConformance } from '../live-conformance';
+
+runLiveConformance('extended', 'ETH-USD', 24);

@@ -1,0 +1,3 @@
+import { runLiveConformance } from '../live-conformance';
+
+runLiveConformance('hyperliquid', 'SOL', 21);

@@ -1,0 +1,3 @@
+import { runLiveConformance } from '../live-conformance';
+
+runLiveConformance('lighter', 'ETH', 25, ', with a stand-in signer');

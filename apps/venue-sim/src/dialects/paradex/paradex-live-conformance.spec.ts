@@ -1,0 +1,3 @@
+import { runLiveConformance } from '../live-conformance';
+
+runLiveConformance('paradex', 'ETH-USD-PERP', 23);

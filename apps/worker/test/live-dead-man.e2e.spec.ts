@@ -13,10 +13,25 @@ const SLACK_MS = 5_000;
 /** Each venue makes once and hedges once (Lighter's switch, 5 minutes at least, below). */
 const PAIRS: Array<[string, string]> = [
   ['hyperliquid', 'extended'],
-  ['extended', 'hyperliquid'],
+  ['extended', 'aster'],
+  ['aster', 'hyperliquid'],
 ];
+const VENUES = PAIRS.map(([maker]) => maker);
+
+/**
+ * When the account's switch last fired. Aster's countdowns are per symbol:
+ * its firings are in the dialect's details, not the board's own record.
+ */
+const firedAtMs = (state: DeadManView): number => {
+  const firings = (state.details?.['firings'] ?? []) as Array<{ atMs: number }>;
+  const times = [state.lastFiredAtMs ?? 0, ...firings.map((firing) => firing.atMs)];
+  const last = Math.max(...times);
+  expect(last).toBeGreaterThan(0);
+  return last;
+};
 
 interface DeadManView {
+  details?: Record<string, unknown>;
   armed: boolean;
   cancelsAtMs: number | null;
   lastFiredAtMs: number | null;
@@ -34,7 +49,7 @@ describe('every worker killed on live venues: their dead-man switches cancel wha
   const harness = new WorkerHarness();
 
   beforeAll(async () => {
-    await harness.start({ liveDialects: ['hyperliquid', 'extended', 'lighter'], workers: 0 });
+    await harness.start({ liveDialects: [...VENUES, 'lighter'], workers: 0 });
   });
 
   afterAll(() => harness.stop());
@@ -50,7 +65,7 @@ describe('every worker killed on live venues: their dead-man switches cancel wha
     (await harness.sim.accountOrders(venue, trader.wallet, { status: 'open' })).orders;
 
   it('cancels every resting order within the setting plus 5 s, and nothing fills after', async () => {
-    const trader = await harness.liveTrader(['hyperliquid', 'extended']);
+    const trader = await harness.liveTrader(VENUES);
     // Hyperliquid arms scheduleCancel only for an address that has traded $1M.
     const credited = await fetch(`${harness.sim.url}/dialects/hyperliquid/_sim/volume`, {
       method: 'POST',
@@ -86,9 +101,7 @@ describe('every worker killed on live venues: their dead-man switches cancel wha
         { timeoutMs: deadlineMs - Date.now() + 1_000, intervalMs: 250 },
       );
       const fired = await deadMan(maker, trader.wallet);
-      expect(fired.lastFiredAtMs).not.toBeNull();
-      expect(fired.lastFiredAtMs!).toBeLessThanOrEqual(deadlineMs);
-      expect(fired.lastCanceled).toBeGreaterThan(0);
+      expect(firedAtMs(fired)).toBeLessThanOrEqual(deadlineMs);
     }
 
     // Whatever trades through the books now finds nothing of ours.

@@ -1,6 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import {
   chromium,
@@ -13,6 +12,7 @@ import type { Hex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { startNotifier, type RunningNotifier } from '@sts/app-notifier';
 import { eventually, WorkerHarness } from '@sts/app-worker-testing';
+import { freePort } from '../fault-matrix/processes';
 
 const ROOT = resolve(__dirname, '../..');
 /** Debian's package (.ci/run installs it); never a browser build downloaded by a tool. */
@@ -27,14 +27,6 @@ export const TOKEN_TTL_S = 12;
 function scratchDir(prefix: string): string {
   mkdirSync(join(ROOT, 'tmp'), { recursive: true });
   return mkdtempSync(join(ROOT, 'tmp', prefix));
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
 }
 
 /**

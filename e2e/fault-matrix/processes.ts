@@ -21,16 +21,30 @@ function installExitHook(): void {
   });
 }
 
-/** A free TCP port on loopback (the OS picks it; a race with another process is possible but rare). */
+/**
+ * Ports handed to the processes a spec spawns come from below the kernel's
+ * ephemeral range (32768-60999 here): a port the OS picked from that range
+ * and released can be taken by any outgoing connection before the process
+ * binds it (CI saw a notifier's metrics port go that way, EADDRINUSE).
+ */
+const SPAWN_PORTS = { from: 20_000, to: 32_000 };
+
+/** A TCP port free on every interface now, outside the ephemeral range. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = SPAWN_PORTS.from + Math.floor(Math.random() * (SPAWN_PORTS.to - SPAWN_PORTS.from));
+    if (await bindable(port)) {
+      return port;
+    }
+  }
+  throw new Error(`no free port in ${SPAWN_PORTS.from}-${SPAWN_PORTS.to} after 100 tries`);
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
   });
 }
 

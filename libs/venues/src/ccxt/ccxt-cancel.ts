@@ -1,4 +1,4 @@
-import type { CancelResult, CancelTarget, VenueOrder } from '../model/orders';
+import { isResting, type CancelResult, type CancelTarget } from '../model/orders';
 import { VenueNetworkError } from '../errors';
 import type { CcxtExchangeLike } from './ccxt-exchange';
 import { toVenueError, unsettled } from './ccxt-errors';
@@ -47,7 +47,7 @@ export async function cancelOrder(
     return { outcome: 'not_open', order: await lookup.order({ orderId, symbol: target.symbol }) };
   }
   let order = await lookup.order({ orderId, symbol: target.symbol }).catch(() => undefined);
-  if (order && QUEUED_ACK.has(venue) && isOpen(order)) {
+  if (order && QUEUED_ACK.has(venue) && isResting(order)) {
     // The cancel was queued: its effect is the order closing.
     const market = unified ?? lookup.marketOf(orderId);
     const settled = await awaitQueued(
@@ -59,6 +59,3 @@ export async function cancelOrder(
   }
   return { outcome: 'canceled', order };
 }
-
-const isOpen = (order: VenueOrder): boolean =>
-  order.status === 'open' || order.status === 'partially_filled';

@@ -1,6 +1,4 @@
-import Big from 'big.js';
 import { UNBOUNDED_REQUEST_SETTLE_MS } from '@sts/domain';
-import type { PlaceOrderRequest, VenueOrder } from '../model/orders';
 import {
   OrderRejectedError,
   PostOnlyWouldCrossError,
@@ -153,37 +151,4 @@ export function unsettled(
     error.cause,
     settlesByMs ?? Date.now() + UNBOUNDED_REQUEST_SETTLE_MS,
   );
-}
-
-/**
- * A duplicate client id refusal as an outcome: the order the venue knows by
- * that id, but only when it is the order requested (market, side, price,
- * size). A venue that frees a client id once its order closes (Hyperliquid's
- * reading `duplicate_cloid=refuse_while_open`) or an id reused for another
- * request would otherwise pass another order off as this placement's; then,
- * or when the venue knows no such order, the refusal stands.
- */
-export async function duplicateOutcome(
-  refusal: VenueError,
-  lookUp: () => Promise<VenueOrder>,
-  request: PlaceOrderRequest,
-): Promise<VenueOrder> {
-  let known: VenueOrder;
-  try {
-    known = await lookUp();
-  } catch (error) {
-    if (error instanceof UnknownOrderError) {
-      throw refusal;
-    }
-    throw error;
-  }
-  const same =
-    known.symbol === request.symbol &&
-    known.side === request.side &&
-    new Big(known.price).eq(request.price) &&
-    new Big(known.size).eq(request.size);
-  if (!same) {
-    throw refusal;
-  }
-  return known;
 }

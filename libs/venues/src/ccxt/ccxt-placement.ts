@@ -1,9 +1,14 @@
 import Big from 'big.js';
 import type { Order } from 'ccxt';
-import { PostOnlyWouldCrossError, VenueNetworkError, type VenueError } from '../errors';
-import type { OrderAck, PlaceOrderRequest, VenueOrder } from '../model/orders';
+import {
+  PostOnlyWouldCrossError,
+  UnknownOrderError,
+  VenueNetworkError,
+  type VenueError,
+} from '../errors';
+import { isResting, type OrderAck, type PlaceOrderRequest, type VenueOrder } from '../model/orders';
 import type { CcxtExchangeLike } from './ccxt-exchange';
-import { duplicateOutcome, toVenueError, unsettled } from './ccxt-errors';
+import { toVenueError, unsettled } from './ccxt-errors';
 import type { CcxtMarketCache } from './ccxt-market-cache';
 import type { CcxtOrderLookup } from './ccxt-order-lookup';
 import { encodeClientOrderId } from './client-order-ids';
@@ -153,17 +158,37 @@ export class CcxtPlacement {
     const { clientOrderId, symbol } = placed.request;
     const lookUp = () => lookup.order({ clientOrderId, symbol });
     const known = await duplicateOutcome(mapped, lookUp, placed.request);
-    // Only an order still open proves the refusal was this request's earlier
-    // placement (Aster's client ids are unique among open orders only): a
-    // closed one may be another order that carried the id; the refusal stands.
-    if (!OPEN.has(known.status)) {
-      throw mapped;
-    }
     return { order: known, fills: [], duplicate: true };
   }
 }
 
-const OPEN: ReadonlySet<VenueOrder['status']> = new Set(['open', 'partially_filled']);
+/**
+ * A duplicate client id refusal as an outcome: the order the venue knows by
+ * that id, but only when it is the order requested (market, side, price,
+ * size) and still rests. A venue that frees a client id once its order
+ * closes (Aster's ids are unique among open orders only; Hyperliquid's
+ * reading `duplicate_cloid=refuse_while_open`) or an id reused for another
+ * request would otherwise pass another order off as this placement's; then,
+ * or when the venue knows no such order, the refusal stands.
+ */
+async function duplicateOutcome(
+  refusal: VenueError,
+  lookUp: () => Promise<VenueOrder>,
+  request: PlaceOrderRequest,
+): Promise<VenueOrder> {
+  const known = await lookUp().catch((error: unknown) => {
+    throw error instanceof UnknownOrderError ? refusal : error;
+  });
+  const same =
+    known.symbol === request.symbol &&
+    known.side === request.side &&
+    new Big(known.price).eq(request.price) &&
+    new Big(known.size).eq(request.size);
+  if (!same || !isResting(known)) {
+    throw refusal;
+  }
+  return known;
+}
 
 /**
  * A post-only order the venue took and expired at once with nothing filled:

@@ -7,6 +7,10 @@ export type OrderType = 'post_only' | 'ioc';
 
 export type OrderStatus = 'open' | 'partially_filled' | 'filled' | 'canceled' | 'rejected';
 
+/** Whether an order still rests on the venue (it may fill or be canceled). */
+export const isResting = (order: { status: OrderStatus }): boolean =>
+  order.status === 'open' || order.status === 'partially_filled';
+
 export interface PlaceOrderRequest {
   /** Venue symbol (VenueMarket.entry.symbol). */
   symbol: string;

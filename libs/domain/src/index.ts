@@ -1,4 +1,5 @@
 export * from './venue/venue';
+export * from './venue/rate-limits';
 
 export * from './decimal/decimal';
 export * from './decimal/decimal-math';

@@ -1,3 +1,5 @@
+import type { RateLimitPool, RequestKind } from './rate-limits';
+
 /** The five venues the service trades on (decisions section 1). */
 export const VENUE_IDS = ['hyperliquid', 'lighter', 'paradex', 'extended', 'aster'] as const;
 export type VenueId = (typeof VENUE_IDS)[number];
@@ -21,8 +23,22 @@ export interface VenueConfig {
   makerCap: number;
   /** Venues in one cap group share one maker-cap counter. */
   capGroup: string;
-  /** Account-level requests per second the service may spend on this venue. */
+  /**
+   * Account-level budget the service may spend on this venue, in tokens a
+   * second (a token: one request on a paper venue; on a live venue, what a
+   * placement costs, see `requestCosts`).
+   */
   rateLimitPerS: number;
+  /**
+   * Live venues: tokens a second every account of the fleet's egress shares
+   * on this venue (the venue's per-IP limits); null where it has none, and on
+   * paper venues.
+   */
+  ipRateLimitPerS: number | null;
+  /** Tokens each kind of request costs against the budget (all 1 on paper venues). */
+  requestCosts: Readonly<Record<RequestKind, number>>;
+  /** Live venues: the venue's published limits the budget is derived from (empty on paper). */
+  rateLimits: readonly RateLimitPool[];
   /** The smallest per-trade share of the account limit a trade can run on. */
   minTradeBudget: number;
   /** True when hedging on this venue draws on the same per-account limit. */

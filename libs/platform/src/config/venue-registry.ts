@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { VENUE_IDS, type VenueConfig, type VenueId, type VenueRegistry } from '@sts/domain';
+import {
+  budgetTermsOf,
+  type BudgetTerms,
+  FLAT_REQUEST_COSTS,
+  VENUE_IDS,
+  type VenueConfig,
+  type VenueId,
+  type VenueRegistry,
+} from '@sts/domain';
 import defaults from './venues.json';
 import { ConfigError } from './load-config';
+import { parseRateLimitPools, type RawRateLimitPool } from './rate-limit-pools';
 
 interface RawVenueEntry {
   mode?: string;
@@ -12,6 +21,7 @@ interface RawVenueEntry {
   shared_account_limit?: boolean;
   hedge_timeout_ms?: number;
   endpoint?: string;
+  rate_limits?: RawRateLimitPool[];
 }
 
 const positiveInt = (value: unknown): value is number =>
@@ -28,22 +38,67 @@ function toVenueConfig(id: VenueId, raw: RawVenueEntry, problems: string[]): Ven
   check(typeof raw.cap_group === 'string' && raw.cap_group.length > 0, 'cap_group is required');
   check(positiveInt(raw.rate_limit_per_s), 'rate_limit_per_s must be a positive integer');
   check(positiveInt(raw.min_trade_budget), 'min_trade_budget must be a positive integer');
-  check(
-    (raw.min_trade_budget ?? 0) <= (raw.rate_limit_per_s ?? 0),
-    'min_trade_budget cannot exceed rate_limit_per_s',
-  );
   check(typeof raw.shared_account_limit === 'boolean', 'shared_account_limit must be boolean');
   check(positiveInt(raw.hedge_timeout_ms), 'hedge_timeout_ms must be a positive integer');
+  const budget = budgetOf(raw, (text) => check(false, text));
+  const min = raw.min_trade_budget ?? 0;
+  check(min <= budget.rateLimitPerS, `min_trade_budget cannot exceed ${budget.spendable}`);
+  check(
+    budget.ipRateLimitPerS === null || min <= budget.ipRateLimitPerS,
+    `min_trade_budget cannot exceed the venue's per-IP limit (${budget.ipRateLimitPerS} tokens/s)`,
+  );
   return {
     id,
     mode: raw.mode as VenueConfig['mode'],
     makerCap: raw.maker_cap as number,
     capGroup: raw.cap_group as string,
-    rateLimitPerS: raw.rate_limit_per_s as number,
+    rateLimitPerS: budget.rateLimitPerS,
+    ipRateLimitPerS: budget.ipRateLimitPerS,
+    requestCosts: budget.requestCosts,
+    rateLimits: budget.rateLimits,
     minTradeBudget: raw.min_trade_budget as number,
     sharedAccountLimit: raw.shared_account_limit as boolean,
     hedgeTimeoutMs: raw.hedge_timeout_ms as number,
     endpoint: raw.endpoint,
+  };
+}
+
+type VenueBudget = Pick<
+  VenueConfig,
+  'rateLimitPerS' | 'ipRateLimitPerS' | 'requestCosts' | 'rateLimits'
+> & { spendable: string };
+
+/**
+ * What the service may spend on a venue. Paper: `rate_limit_per_s` requests
+ * a second per account, every request one token. Live: the venue's published
+ * limits (`rate_limits`), as tokens by `budgetTermsOf`, the account's share
+ * capped by `rate_limit_per_s` (an operator may keep some of it back).
+ */
+function budgetOf(raw: RawVenueEntry, problem: (text: string) => void): VenueBudget {
+  const configured = raw.rate_limit_per_s ?? 0;
+  if (raw.mode !== 'live') {
+    return {
+      rateLimitPerS: configured,
+      ipRateLimitPerS: null,
+      requestCosts: FLAT_REQUEST_COSTS,
+      rateLimits: [],
+      spendable: 'rate_limit_per_s',
+    };
+  }
+  const pools = parseRateLimitPools(raw.rate_limits, problem);
+  let terms: BudgetTerms | undefined;
+  try {
+    terms = budgetTermsOf(pools);
+  } catch (error) {
+    problem(`a live venue needs rate_limits that count placements (${(error as Error).message})`);
+  }
+  const accountPerS = Math.min(configured, terms?.accountPerS ?? configured);
+  return {
+    rateLimitPerS: accountPerS,
+    ipRateLimitPerS: terms?.ipPerS ?? null,
+    requestCosts: terms?.costs ?? FLAT_REQUEST_COSTS,
+    rateLimits: pools,
+    spendable: `the account budget the published limits allow (${accountPerS} tokens/s)`,
   };
 }
 

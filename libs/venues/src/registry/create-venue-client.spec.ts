@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { VenueConfig } from '@sts/domain';
+import { FLAT_REQUEST_COSTS, type VenueConfig } from '@sts/domain';
 import { VenueSetupError } from '../errors';
 import type { CcxtExchangeLike, CcxtExchangeOptions } from '../ccxt/ccxt-exchange';
 import { createVenueClient } from './create-venue-client';
@@ -12,6 +12,9 @@ const lighterLive: VenueConfig = {
   makerCap: 1,
   capGroup: 'lighter',
   rateLimitPerS: 10,
+  ipRateLimitPerS: null,
+  requestCosts: FLAT_REQUEST_COSTS,
+  rateLimits: [],
   minTradeBudget: 1,
   sharedAccountLimit: true,
   hedgeTimeoutMs: 3_000,

@@ -1,0 +1,102 @@
+/**
+ * What a venue request is, as far as the venue's rate limits weigh it. A
+ * live client classifies every HTTP request it sends into one of these;
+ * the venue registry says what each weighs in each of the venue's pools.
+ */
+export const REQUEST_KINDS = [
+  'place',
+  'cancel',
+  'dead_man',
+  'order_read',
+  'open_orders',
+  'order_history',
+  'fills',
+  'account',
+  'nonce',
+  'book',
+  'markets',
+  'auth',
+  'other',
+] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+export const isRequestKind = (value: unknown): value is RequestKind =>
+  typeof value === 'string' && (REQUEST_KINDS as readonly string[]).includes(value);
+
+/**
+ * One of a venue's published limits: `capacity` weight in any `windowS`
+ * seconds, counted per account or per IP (every account of the fleet's
+ * egress shares an IP pool). A kind absent from `weights` is not counted by it.
+ */
+export interface RateLimitPool {
+  /** The limit's row in docs/venues/rate-limits.md (`H1`, `P5`, …). */
+  id: string;
+  scope: 'ip' | 'account';
+  windowS: number;
+  capacity: number;
+  weights: Readonly<Partial<Record<RequestKind, number>>>;
+}
+
+/**
+ * A venue's published limits as the budget spends them: one token bucket per
+ * trade, each request costing `costs[kind]` tokens, so that any mix of
+ * requests within `accountPerS` tokens a second per account and `ipPerS` per
+ * IP keeps every pool under its capacity.
+ */
+export interface BudgetTerms {
+  costs: Readonly<Record<RequestKind, number>>;
+  /** Tokens a second all trades on one account may spend together. */
+  accountPerS: number;
+  /** Tokens a second all trades on the venue may spend together; null: no IP pool. */
+  ipPerS: number | null;
+}
+
+/**
+ * Share of each published capacity the budget spends: a token bucket can
+ * run a burst past a window's average, and a request sent at a window's
+ * edge may be counted in the next; this keeps the sum under the limit.
+ */
+export const RATE_LIMIT_HEADROOM = 0.9;
+
+const ratePerS = (pool: RateLimitPool): number =>
+  (pool.capacity * RATE_LIMIT_HEADROOM) / pool.windowS;
+
+/**
+ * Turns a venue's pools into budget terms. A token is what a placement costs
+ * in the pool that binds it hardest; every other kind costs the whole tokens
+ * that cover its dearest pool (`ceil(tokenRate × weight / poolRate)`), so any
+ * mix of kinds spending N tokens a second spends at most each pool's rate
+ * when N is that pool's token limit (`poolRate × min(cost / weight)`). The
+ * derivation is conservative: a pool never sees more than its capacity,
+ * though a mix of kinds may leave some of it unused.
+ */
+export function budgetTermsOf(pools: readonly RateLimitPool[]): BudgetTerms {
+  const placing = pools.filter((pool) => (pool.weights.place ?? 0) > 0);
+  if (placing.length === 0) {
+    throw new Error('no pool counts placements: the budget has no unit');
+  }
+  const tokenPerS = Math.min(...placing.map((pool) => ratePerS(pool) / pool.weights.place!));
+  const costs = {} as Record<RequestKind, number>;
+  for (const kind of REQUEST_KINDS) {
+    const dearest = Math.max(0, ...pools.map((pool) => (pool.weights[kind] ?? 0) / ratePerS(pool)));
+    costs[kind] = Math.max(1, Math.ceil(tokenPerS * dearest - 1e-9));
+  }
+  const limitOf = (pool: RateLimitPool): number => {
+    const counted = REQUEST_KINDS.filter((kind) => (pool.weights[kind] ?? 0) > 0);
+    return Math.floor(
+      ratePerS(pool) * Math.min(...counted.map((kind) => costs[kind] / pool.weights[kind]!)) + 1e-9,
+    );
+  };
+  const scoped = (scope: RateLimitPool['scope']): number | null => {
+    const limits = pools.filter((pool) => pool.scope === scope).map(limitOf);
+    return limits.length > 0 ? Math.min(...limits) : null;
+  };
+  const ipPerS = scoped('ip');
+  const accountPerS = Math.min(scoped('account') ?? Infinity, ipPerS ?? Infinity);
+  return { costs, accountPerS, ipPerS };
+}
+
+/** Every kind costing one token: the paper venue's flat per-second limit. */
+export const FLAT_REQUEST_COSTS: Readonly<Record<RequestKind, number>> = Object.freeze(
+  Object.fromEntries(REQUEST_KINDS.map((kind) => [kind, 1])) as Record<RequestKind, number>,
+);

@@ -297,12 +297,28 @@ describe('TokenBucket', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
-  it('rejects fractional rates and costs above the burst', () => {
+  it('rejects fractional rates and costs', () => {
     expect(() => new TokenBucket(2.5)).toThrow(RangeError);
     expect(() => new TokenBucket(-1)).toThrow(RangeError);
     const bucket = new TokenBucket(5, { burst: 2 });
-    expect(() => bucket.take(3)).toThrow(RangeError);
+    expect(() => bucket.take(1.5)).toThrow(RangeError);
     expect(() => bucket.setRate(0.5)).toThrow(RangeError);
+  });
+
+  it('pays a cost above the burst in full before it goes, then paces the next', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(10, { windowMs: 1000, clock, burst: 1 });
+    // A read the venue weighs at 5 tokens: more than the bucket ever holds at rest.
+    expect(bucket.take(5)).toBe(false);
+    let served = false;
+    const read = bucket.waitFor(5).then(() => (served = true));
+    await clock.advance(399);
+    expect(served).toBe(false);
+    await clock.advance(1);
+    await read;
+    // Everything saved went into it: the next request waits a full token.
+    expect(bucket.take()).toBe(false);
+    expect(bucket.msUntilAvailable()).toBe(100);
   });
 
   it('a cost of n takes n tokens', async () => {

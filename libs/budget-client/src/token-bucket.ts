@@ -210,8 +210,9 @@ export class TokenBucket {
     }
     this.refilledAt = now;
     const heldBack = this.heldBack();
+    // Up to the burst, or the first waiter's cost: a dear read is paid in full before it goes.
     this.level = Math.min(
-      this.capacity,
+      Math.max(this.capacity, (this.waiters[0]?.cost ?? 0) * MILLI),
       this.level + (elapsed * (this.ratePerS - heldBack) * MILLI) / this.windowMs,
     );
     // At most one kept token: charges paid from it stay within `heldBack` a window.
@@ -293,8 +294,5 @@ export class TokenBucket {
       throw new BucketClosedError(this.closedReason);
     }
     assertCount('cost', cost, 1);
-    if (cost * MILLI > this.capacity) {
-      throw new RangeError(`cost ${cost} exceeds the bucket's burst ${this.capacity / MILLI}`);
-    }
   }
 }

@@ -47,6 +47,8 @@ export interface VenueEventMap {
 export interface UnpaidRequests {
   clientOrderId: string;
   requests: number;
+  /** Budget tokens they cost (what the venue weighs them). */
+  tokens: number;
 }
 
 export type VenueEventType = keyof VenueEventMap;

@@ -95,10 +95,10 @@ describe('AccountSession', () => {
     // Re-quotes run at 3 of the trade's 4 a window.
     expect(bucket.msUntilAvailable()).toBe(Math.ceil(1100 / 3));
     // The read sent at once for the trade's fill is paid from what was kept, not into debt.
-    venue.emit('unpaid', { clientOrderId: MAKER_ORDER, requests: 1 });
+    venue.emit('unpaid', { clientOrderId: MAKER_ORDER, requests: 1, tokens: 1 });
     expect(bucket.msUntilAvailable()).toBe(Math.ceil(1100 / 3));
     // A second one in the same window has nothing kept left: into debt.
-    venue.emit('unpaid', { clientOrderId: MAKER_ORDER, requests: 1 });
+    venue.emit('unpaid', { clientOrderId: MAKER_ORDER, requests: 1, tokens: 1 });
     expect(bucket.msUntilAvailable()).toBe(Math.ceil((2 * 1100) / 3));
   });
 

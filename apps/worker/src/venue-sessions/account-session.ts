@@ -81,7 +81,7 @@ export class AccountSession {
         client.on('order', (order) => this.route(order.clientOrderId)?.onOrder(order)),
         // A read the client sent at once for an order (its fills): the order's trade pays after.
         client.on('unpaid', (spent) =>
-          this.route(spent.clientOrderId)?.bucket?.charge(spent.requests),
+          this.route(spent.clientOrderId)?.bucket?.charge(spent.tokens),
         ),
         client.on('connection', (event) => {
           if (event.state === 'reconnected') {

@@ -97,8 +97,8 @@ describe('countedVenueClient', () => {
 
   it('counts the reads the client sends of its own accord for an order', () => {
     const { venue, counts } = counted();
-    venue.emit('unpaid', { clientOrderId: 'c1', requests: 1 });
-    venue.emit('unpaid', { clientOrderId: 'c1', requests: 2 });
+    venue.emit('unpaid', { clientOrderId: 'c1', requests: 1, tokens: 1 });
+    venue.emit('unpaid', { clientOrderId: 'c1', requests: 2, tokens: 2 });
     expect(counts.get('fill_read')).toBe(3);
   });
 });

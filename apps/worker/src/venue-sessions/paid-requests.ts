@@ -17,7 +17,7 @@ export function paidFrom<T>(
   call: () => Promise<T>,
 ): Promise<T> {
   return bucket && client.sendsFollowUpRequests
-    ? payingRequests({ paid, pay: () => bucket.waitFor() }, call)
+    ? payingRequests({ paid, pay: (tokens) => bucket.waitFor(tokens) }, call)
     : call();
 }
 

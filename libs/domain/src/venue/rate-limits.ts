@@ -2,11 +2,14 @@
  * What a venue request is, as far as the venue's rate limits weigh it. A
  * live client classifies every HTTP request it sends into one of these;
  * the venue registry says what each weighs in each of the venue's pools.
+ * `action` is a signed write that neither places nor cancels (leverage,
+ * approvals); `other`, anything else, priced as the venue's dearest read.
  */
 export const REQUEST_KINDS = [
   'place',
   'cancel',
   'dead_man',
+  'action',
   'order_read',
   'open_orders',
   'order_history',

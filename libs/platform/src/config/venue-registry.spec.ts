@@ -42,6 +42,11 @@ describe('venue registry: what the service may spend on each venue', () => {
     expect(registry.lighter.requestCosts).toMatchObject({ place: 1, nonce: 1, fills: 100 });
   });
 
+  it('meters hedges on every live venue: the published limits count them', () => {
+    expect(loadVenueRegistry({}).paradex.sharedAccountLimit).toBe(false);
+    expect(loadVenueRegistry(allLive).paradex.sharedAccountLimit).toBe(true);
+  });
+
   it('lets an operator keep part of a live budget back with rate_limit_per_s', () => {
     const registry = loadVenueRegistry({ ...allLive, VENUE_EXTENDED_RATE_LIMIT_PER_S: '5' });
     expect(registry.extended.rateLimitPerS).toBe(5);

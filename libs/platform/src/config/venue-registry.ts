@@ -57,7 +57,9 @@ function toVenueConfig(id: VenueId, raw: RawVenueEntry, problems: string[]): Ven
     requestCosts: budget.requestCosts,
     rateLimits: budget.rateLimits,
     minTradeBudget: raw.min_trade_budget as number,
-    sharedAccountLimit: raw.shared_account_limit as boolean,
+    // A live venue's published limits count every request of the account or
+    // its IP, hedges included: a hedge there holds budget like a maker.
+    sharedAccountLimit: raw.mode === 'live' || (raw.shared_account_limit as boolean),
     hedgeTimeoutMs: raw.hedge_timeout_ms as number,
     endpoint: raw.endpoint,
   };

@@ -24,6 +24,8 @@ export interface CcxtAccountEventsOptions {
    * not, and a fill read back under another id is counted twice).
    */
   readFills: (order: Order) => Promise<Trade[]>;
+  /** Budget tokens one `readFills` costs (what the venue weighs a fills read). */
+  fillReadTokens: number;
   logger?: { warn(fields: object, message: string): void };
 }
 
@@ -70,7 +72,11 @@ export class CcxtAccountEvents {
           // Sent now, unpaid (the fill must not wait for a token), and only then
           // announced: its owner pays after, and nothing runs before the read leaves.
           const reading = this.options.readFills(order);
-          events.emit('unpaid', { clientOrderId: mapped.clientOrderId, requests: 1 });
+          events.emit('unpaid', {
+            clientOrderId: mapped.clientOrderId,
+            requests: 1,
+            tokens: this.options.fillReadTokens,
+          });
           const trades = await reading;
           const own = trades
             .filter((trade) => trade.order === mapped.orderId)

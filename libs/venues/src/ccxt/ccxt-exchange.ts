@@ -10,7 +10,8 @@ import type {
 } from 'ccxt';
 import { asterSignerOptions } from './ccxt-credentials';
 import { lighterAccountConfig, lighterFetchOrder } from './lighter';
-import { beforeVenueRequest } from '../common/request-meter';
+import type { RequestKind } from '@sts/domain';
+import { payRequests } from './request-payment';
 
 /**
  * The part of a ccxt (pro) exchange the live client uses. Real exchanges
@@ -98,6 +99,8 @@ export interface CcxtExchangeOptions {
   endpoint?: string;
   /** ccxt options the deployment sets for the venue (Lighter's signer paths). */
   options?: Record<string, unknown>;
+  /** Budget tokens each kind of request costs (the registry's `requestCosts`); absent: 1 each. */
+  requestCosts?: Readonly<Record<RequestKind, number>>;
 }
 
 /**
@@ -232,7 +235,7 @@ export async function createCcxtExchange(
     ...(options.endpoint ? { urls: { api: endpointUrls(venue, options.endpoint) } } : {}),
     delay: unrefDelay,
   });
-  payRequests(exchange);
+  payRequests(exchange, venue, options.requestCosts);
   // ccxt opens a plain ws:// socket (an endpoint without TLS: a dialect on
   // this machine) only with an HTTP agent loaded first.
   if (options.endpoint?.startsWith('http://')) {
@@ -277,18 +280,4 @@ function unrefDelay(
   ...args: unknown[]
 ): void {
   setTimeout(() => this.spawn(method, ...args), timeoutMs).unref();
-}
-
-/**
- * Every HTTP request the instance sends is paid for as the call it is sent
- * for says (`payingRequests`): a placement's follow-up reads of a queued
- * order too, each waiting for a token of the trade's budget.
- */
-function payRequests(exchange: CcxtExchangeLike): void {
-  const sender = exchange as unknown as { fetch(...args: unknown[]): Promise<unknown> };
-  const send = sender.fetch.bind(exchange);
-  sender.fetch = (...args: unknown[]) => {
-    const paying = beforeVenueRequest();
-    return paying ? paying.then(() => send(...args)) : send(...args);
-  };
 }

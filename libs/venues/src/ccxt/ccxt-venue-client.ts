@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import type { Trade } from 'ccxt';
+import type { RequestKind } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueBalance, VenuePosition } from '../model/account';
 import type { VenueMarket } from '../model/market';
@@ -47,6 +48,8 @@ export interface CcxtVenueClientOptions {
    * markets only): nothing is verified and no account stream is watched.
    */
   authenticated?: boolean;
+  /** Budget tokens each kind of request costs (the registry's `requestCosts`); absent: 1 each. */
+  requestCosts?: Readonly<Record<RequestKind, number>>;
 }
 
 /**
@@ -100,6 +103,7 @@ export class CcxtVenueClient implements VenueClient {
       events: this.events,
       streams: this.streams,
       tradeStream: !this.unpaidFillReads,
+      fillReadTokens: options.requestCosts?.fills ?? 1,
       readFills: (order) =>
         this.call(() =>
           this.exchange.fetchMyTrades(

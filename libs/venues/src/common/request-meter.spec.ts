@@ -55,4 +55,25 @@ describe('payingRequests: every request of a call paid before it goes', () => {
     await expect(call).rejects.toThrow('bucket closed');
     expect(sent).toEqual(['r1']);
   });
+
+  it('pays what each request weighs beyond what was paid in advance', async () => {
+    const paid: number[] = [];
+    const pay = (tokens: number): Promise<void> => {
+      paid.push(tokens);
+      return Promise.resolve();
+    };
+    await payingRequests({ paid: 1, pay }, async () => {
+      // A read weighing 3 tokens with 1 paid: 2 more; then a placement of 1: 1 more.
+      await beforeVenueRequest(3);
+      await beforeVenueRequest(1);
+    });
+    expect(paid).toEqual([2, 1]);
+    paid.length = 0;
+    await payingRequests({ paid: 4, pay }, async () => {
+      // Four paid in advance cover a 3 and one token of the next 3.
+      await beforeVenueRequest(3);
+      await beforeVenueRequest(3);
+    });
+    expect(paid).toEqual([2]);
+  });
 });

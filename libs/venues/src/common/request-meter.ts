@@ -1,15 +1,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** How the requests of one call are paid for: `paid` in advance, each further one by `pay`. */
+/**
+ * How the requests of one call are paid for, in budget tokens (a request
+ * costs what the venue weighs its kind): `paid` in advance, the rest by `pay`.
+ */
 export interface RequestPayment {
   paid: number;
-  /** Resolves once one more request may be sent (rejects: it must not be). */
-  pay(): Promise<void>;
+  /** Resolves once `tokens` more are paid and the request may be sent (rejects: it must not be). */
+  pay(tokens: number): Promise<void>;
 }
 
-/** The requests one metered call has sent so far. */
+/** The tokens one metered call has spent so far. */
 interface Tally {
-  requests: number;
+  tokens: number;
   payment: RequestPayment;
   /** The call has settled: what still runs in its context (a stream it opened) is not its own. */
   settled: boolean;
@@ -28,7 +31,7 @@ const tallies = new AsyncLocalStorage<Tally>();
  * nothing more.
  */
 export function payingRequests<T>(payment: RequestPayment, call: () => Promise<T>): Promise<T> {
-  const tally: Tally = { requests: 0, payment, settled: false };
+  const tally: Tally = { tokens: 0, payment, settled: false };
   const answer = tallies.run(tally, call);
   const settle = (): void => {
     tally.settled = true;
@@ -38,15 +41,16 @@ export function payingRequests<T>(payment: RequestPayment, call: () => Promise<T
 }
 
 /**
- * A request about to be sent for the call in progress: undefined when it may
- * go at once (no paying call, or one of the requests paid in advance), else
- * a promise that resolves once it is paid.
+ * A request costing `tokens` about to be sent for the call in progress:
+ * undefined when it may go at once (no paying call, or covered by what was
+ * paid in advance), else a promise that resolves once the rest is paid.
  */
-export function beforeVenueRequest(): Promise<void> | undefined {
+export function beforeVenueRequest(tokens = 1): Promise<void> | undefined {
   const tally = tallies.getStore();
   if (!tally || tally.settled) {
     return undefined;
   }
-  tally.requests += 1;
-  return tally.requests > tally.payment.paid ? tally.payment.pay() : undefined;
+  const covered = Math.max(0, tally.payment.paid - tally.tokens);
+  tally.tokens += tokens;
+  return tokens > covered ? tally.payment.pay(tokens - covered) : undefined;
 }

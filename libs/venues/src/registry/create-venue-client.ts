@@ -120,7 +120,11 @@ export async function createVenueClient(
       const exchange = await (options.createExchange ?? createCcxtExchange)(
         config.id,
         liveCredentials(credential),
-        { endpoint: config.endpoint, ...(signer ? { options: signer } : {}) },
+        {
+          endpoint: config.endpoint,
+          requestCosts: config.requestCosts,
+          ...(signer ? { options: signer } : {}),
+        },
       );
       return new CcxtVenueClient({
         venue: config.id,
@@ -128,6 +132,7 @@ export async function createVenueClient(
         logger: options.logger,
         // A market-data client has no secret: public books and markets only.
         authenticated: credential.apiSecret !== '',
+        requestCosts: config.requestCosts,
         ...(options.bookDepth !== undefined ? { bookDepth: options.bookDepth } : {}),
       });
     }

@@ -21,6 +21,28 @@ export function paidFrom<T>(
     : call();
 }
 
+/**
+ * As `paidFrom`, but every further request goes at once on credit
+ * (`charge`): for a hedge, whose venue may tell its fate only through reads
+ * the venue weighs heavily (Lighter's order reads cost 50 tokens). Waiting
+ * to pay for them would hold an open fill unhedged past the hedge timeout;
+ * the debt instead slows the requests after it, so the rate still holds.
+ */
+export function paidOnCredit<T>(
+  bucket: TokenBucket | null,
+  paid: number,
+  client: Pick<VenueClient, 'sendsFollowUpRequests'>,
+  call: () => Promise<T>,
+): Promise<T> {
+  const charge = (tokens: number): Promise<void> => {
+    bucket?.charge(tokens);
+    return Promise.resolve();
+  };
+  return bucket && client.sendsFollowUpRequests
+    ? payingRequests({ paid, pay: charge }, call)
+    : call();
+}
+
 /** Pays one token of `bucket` (when the leg is metered), then calls; any further request of the call pays its own. */
 export async function paid<T>(
   bucket: TokenBucket | null,

@@ -21,7 +21,7 @@ import {
   type VenueOrder,
 } from '@sts/venues';
 import type { HedgeResult } from '../../execution-log/log-entries';
-import { paid, paidFrom } from '../../venue-sessions/paid-requests';
+import { paid, paidOnCredit } from '../../venue-sessions/paid-requests';
 import type { HedgeContext } from './hedge-context';
 
 /**
@@ -35,7 +35,7 @@ const MIN_ATTEMPT_LIFETIME_MS = 250;
 /** Sends an attempt's IOC in this turn (its token taken): any further request of it pays its own. */
 export function sendIoc(context: HedgeContext, request: PlaceOrderRequest): Promise<OrderAck> {
   const { client } = context.venue;
-  return paidFrom(context.bucket, 1, client, () => client.placeIoc(request));
+  return paidOnCredit(context.bucket, 1, client, () => client.placeIoc(request));
 }
 
 /** Pause before retrying a hedge for its remainder: short, the position is open meanwhile. */

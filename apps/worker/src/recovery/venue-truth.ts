@@ -2,7 +2,7 @@ import Big from 'big.js';
 import type { TokenBucket } from '@sts/budget-client';
 import { divide, matchClientOrderId } from '@sts/domain';
 import { UnknownOrderError, type VenueClient, type VenueFill } from '@sts/venues';
-import { paid } from '../venue-sessions/paid-requests';
+import { paidAtOnce } from '../venue-sessions/paid-requests';
 
 /**
  * Cancels every open order of the trade on one account (a dead worker's
@@ -14,14 +14,14 @@ export async function cancelStrayOrders(
   tradeId: string,
   symbol: string,
 ): Promise<number> {
-  const open = await paid(bucket, client, () => client.openOrders(symbol));
+  const open = await paidAtOnce(bucket, client, () => client.openOrders(symbol));
   let canceled = 0;
   for (const order of open) {
     if (!matchClientOrderId(order.clientOrderId, tradeId)) {
       continue;
     }
     try {
-      const result = await paid(bucket, client, () =>
+      const result = await paidAtOnce(bucket, client, () =>
         client.cancel({ clientOrderId: order.clientOrderId, symbol }),
       );
       if (result.outcome === 'canceled') {
@@ -45,7 +45,7 @@ export async function tradeFills(
   sinceMs: number,
   symbol: string,
 ): Promise<VenueFill[]> {
-  const fills = await paid(bucket, client, () => client.fillsSince(sinceMs, symbol));
+  const fills = await paidAtOnce(bucket, client, () => client.fillsSince(sinceMs, symbol));
   return fills.filter((fill) => matchClientOrderId(fill.clientOrderId, tradeId)?.kind === kind);
 }
 

@@ -1,6 +1,6 @@
 import { TokenBucket } from '@sts/budget-client';
 import { beforeVenueRequest } from '@sts/venues';
-import { paidFrom, paidOnCredit } from './paid-requests';
+import { paidAtOnce, paidFrom, paidOnCredit } from './paid-requests';
 
 const live = { sendsFollowUpRequests: true };
 
@@ -33,5 +33,17 @@ describe('paying a call and its follow-up requests from a trade budget', () => {
     expect(sent).toEqual(['place', 'read']);
     expect(Date.now() - started).toBeLessThan(50);
     expect(bucket.msUntilAvailable()).toBeGreaterThanOrEqual(190);
+  });
+
+  it("a takeover's read goes at once even from a dry bucket, all of it on credit", async () => {
+    const bucket = new TokenBucket(100);
+    const sent: string[] = [];
+    expect(bucket.take()).toBe(true);
+    const started = Date.now();
+    await paidAtOnce(bucket, live, placeThenRead(20, sent));
+    expect(sent).toEqual(['place', 'read']);
+    expect(Date.now() - started).toBeLessThan(50);
+    // 1 + 20 tokens owed at 100 a second.
+    expect(bucket.msUntilAvailable()).toBeGreaterThanOrEqual(200);
   });
 });

@@ -43,6 +43,24 @@ export function paidOnCredit<T>(
     : call();
 }
 
+/**
+ * Sends `call` at once, it and its follow-ups on credit: a takeover's reads
+ * of a dead worker's trade (its open orders and fills), while whatever that
+ * worker left may be unhedged. They follow a silence of the trade at least
+ * as long as the lease it had to outlive, so the account saved at least
+ * what they spend; the debt slows what the trade sends after them.
+ */
+export function paidAtOnce<T>(
+  bucket: TokenBucket | null,
+  client: Pick<VenueClient, 'sendsFollowUpRequests'>,
+  call: () => Promise<T>,
+): Promise<T> {
+  if (bucket && !bucket.take()) {
+    bucket.charge(1);
+  }
+  return paidOnCredit(bucket, 1, client, call);
+}
+
 /** Pays one token of `bucket` (when the leg is metered), then calls; any further request of the call pays its own. */
 export async function paid<T>(
   bucket: TokenBucket | null,

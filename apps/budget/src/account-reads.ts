@@ -10,9 +10,13 @@ import {
   type AccountShareCount,
   type AccountState,
   type HolderRef,
+  type VenueHolding,
 } from '@sts/budget-store';
 
-/** An account's terms, share, version and holders oldest first (operators, tests). */
+/**
+ * An account's terms, share, version and holders oldest first, with its
+ * venue's per-IP limit and holder count (operators, tests).
+ */
 export async function readAccount(redis: Redis, account: BudgetAccount): Promise<AccountLookup> {
   const results = await guardRedis(() =>
     redis
@@ -20,6 +24,7 @@ export async function readAccount(redis: Redis, account: BudgetAccount): Promise
       .exists(KEYS.ready)
       .hgetall(KEYS.account(account))
       .smembers(KEYS.holders(account))
+      .hmget(KEYS.venue(account.venue), 'limit', 'holders')
       .exec(),
   );
   if (execResult<number>(results, 0) === 0) {
@@ -27,19 +32,25 @@ export async function readAccount(redis: Redis, account: BudgetAccount): Promise
   }
   const hash = execResult<Record<string, string>>(results, 1);
   const members = execResult<string[]>(results, 2);
+  const [venueLimit, venueHolders] = execResult<Array<string | null>>(results, 3);
+  const venueHolding: VenueHolding = {
+    venueLimit: venueLimit ? Number(venueLimit) : null,
+    venueHolders: Number(venueHolders ?? 0),
+  };
   if (!hash['limit'] || members.length === 0) {
-    return { kind: 'found', state: null };
+    return { kind: 'found', state: null, venueHolding };
   }
   const state: AccountState = {
     venue: account.venue,
     wallet: account.wallet,
     limit: Number(hash['limit']),
     min: Number(hash['min']),
+    venueLimit: venueHolding.venueLimit,
     share: Number(hash['share']),
     version: Number(hash['seq']),
     holders: await inJoinOrder(redis, members.map(parseHolder)),
   };
-  return { kind: 'found', state };
+  return { kind: 'found', state, venueHolding };
 }
 
 /** The accounts' shares, versions and holder counts in one round trip; empty accounts left out. */

@@ -15,6 +15,7 @@ describe('BudgetRepository.readTrade (real Redis)', () => {
     wallet: `0x${randomUUID().replace(/-/g, '')}`,
     limit: 40,
     min: 4,
+    venueLimit: null,
   };
 
   beforeAll(async () => {

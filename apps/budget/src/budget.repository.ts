@@ -1,15 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { BudgetAccount, BudgetRole } from '@sts/contracts';
-import { isVenueId } from '@sts/domain';
+import { isVenueId, VENUE_IDS } from '@sts/domain';
 import type { AccountShareState } from '@sts/persistence';
 import { AppError, type Redis } from '@sts/platform';
 import {
-  encodeRebuildPlan,
   execResult,
   guardRedis,
   KEYS,
   NOT_READY,
   parseChanges,
+  rebuildCall,
   reserveShares,
   reserveSharesBatch,
   runScript,
@@ -27,6 +27,7 @@ import {
   type ReleaseOutcome,
   type ReserveOutcome,
   type TradeLookup,
+  type VenueLimits,
 } from '@sts/budget-store';
 import { readAccount, readShareCounts, shareOf } from './account-reads';
 import { REDIS } from './tokens';
@@ -184,12 +185,17 @@ export class BudgetRepository {
     });
   }
 
-  async rebalance(terms: AccountTerms): Promise<RebalanceOutcome> {
+  /**
+   * Re-divides every account of a venue by the registry's terms now
+   * (rebalance.lua): `wallets` are the venue's accounts the accounts index
+   * lists, so a venue's own set is healed from it.
+   */
+  async rebalance(terms: VenueLimits, wallets: string[]): Promise<RebalanceOutcome> {
     const reply = await runScript(
       this.redis,
       SCRIPTS.rebalance,
-      [KEYS.ready, KEYS.version, KEYS.account(terms), KEYS.holders(terms)],
-      [terms.limit, terms.min],
+      [KEYS.ready, KEYS.version],
+      [terms.venue, terms.limit, terms.min, terms.venueLimit ?? '', ...wallets],
     );
     const [status, ...rest] = reply;
     switch (status) {
@@ -198,10 +204,7 @@ export class BudgetRepository {
       case 'unchanged':
         return { kind: 'unchanged' };
       case 'rebalanced':
-        return {
-          kind: 'rebalanced',
-          change: parseChanges(Number(rest[0]), rest.slice(1), null)[0]!,
-        };
+        return { kind: 'rebalanced', changes: parseChanges(Number(rest[0]), rest.slice(1), null) };
       default:
         throw unexpected('rebalance', status);
     }
@@ -216,19 +219,11 @@ export class BudgetRepository {
     ]);
     const stale = [
       ...accountIds.flatMap((a) => [KEYS.account(a), KEYS.holders(a)]),
+      ...VENUE_IDS.flatMap((venue) => [KEYS.venue(venue), KEYS.venueWallets(venue)]),
       ...tradeIds.map(KEYS.trade),
     ];
-    const keys = [
-      KEYS.ready,
-      KEYS.version,
-      KEYS.accounts,
-      KEYS.trades,
-      ...stale,
-      ...plan.accounts.flatMap((a) => [KEYS.account(a), KEYS.holders(a)]),
-      ...plan.trades.map((t) => KEYS.trade(t.tradeId)),
-    ];
-    const encoded = encodeRebuildPlan(plan, stale.length);
-    const [status] = await runScript(this.redis, SCRIPTS.rebuild, keys, [nowMs, encoded]);
+    const { keys, args } = rebuildCall(plan, stale, nowMs);
+    const [status] = await runScript(this.redis, SCRIPTS.rebuild, keys, args);
     if (status !== 'rebuilt' && status !== 'already') {
       throw unexpected('rebuild', status);
     }

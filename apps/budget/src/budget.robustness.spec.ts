@@ -104,7 +104,10 @@ describe('budget service robustness (private Redis, real NATS and Postgres)', ()
     client = new BudgetClient(nc, { natsPrefix: ns.natsPrefix, timeoutMs: 2_000 });
     // The limits the spec starts with: the last test only lowers one.
     const limits = loadVenueRegistry(VENUE_ENV);
-    ledger = new ShareLedger((a) => limits[a.venue].rateLimitPerS);
+    ledger = new ShareLedger(
+      (a) => limits[a.venue].rateLimitPerS,
+      (venue) => limits[venue].ipRateLimitPerS,
+    );
     stopLedger = client.onAnyChange(ledger.onChange);
     await nc.flush();
     await start();

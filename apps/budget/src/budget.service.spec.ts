@@ -76,7 +76,10 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
     nc = await connectNats({ url: settings.natsUrl, name: 'budget-spec' });
     client = new BudgetClient(nc, { natsPrefix: ns.natsPrefix, timeoutMs: 3_000 });
     trades = await TradeTable.open(db.url);
-    ledger = new ShareLedger((a) => venues[a.venue].rateLimitPerS);
+    ledger = new ShareLedger(
+      (a) => venues[a.venue].rateLimitPerS,
+      (venue) => venues[venue].ipRateLimitPerS,
+    );
     stopLedger = client.onAnyChange(ledger.onChange);
     await nc.flush();
   });

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { BudgetSharesChanged } from '@sts/budget-client';
-import type {
-  BudgetAccount,
-  BudgetChangeCause,
-  BudgetRole,
-  Envelope,
-} from '@sts/contracts';
+import type { BudgetAccount, BudgetChangeCause, BudgetRole, Envelope } from '@sts/contracts';
 import type { VenueId } from '@sts/domain';
 import { sleep } from '@sts/platform';
 
@@ -123,17 +118,21 @@ export interface TradeShareChange extends BudgetAccount {
 }
 
 interface LedgerAccount {
+  venue: VenueId;
   version: number;
   share: number;
   /** `trade_id|role` of every trade the messages say holds the account. */
   holders: Set<string>;
+  /** How many hold it, as its last message said. */
+  holderCount: number;
 }
 
 /**
  * Follows every budget.shares_changed message the way a fleet of workers
  * would: it learns an account's holders only from the messages (`joined`,
  * `left`), applies each message's share to every holder it knows, and checks
- * after each one that no account is divided beyond its limit. `received`
+ * after each one that no account is divided beyond its limit, nor a venue
+ * with a per-IP limit beyond that (summed over all its accounts). `received`
  * holds each message as the per-trade updates a listener draws from it.
  */
 export class ShareLedger {
@@ -143,13 +142,22 @@ export class ShareLedger {
   readonly messages: BudgetSharesChanged[] = [];
   readonly received: TradeShareChange[] = [];
 
-  constructor(private readonly limits: (account: BudgetAccount) => number) {}
+  constructor(
+    private readonly limits: (account: BudgetAccount) => number,
+    private readonly venueLimits: (venue: VenueId) => number | null = () => null,
+  ) {}
 
   readonly onChange = (message: Envelope<BudgetSharesChanged>): void => {
     const change = message.payload;
     this.messages.push(change);
     const accountId = `${change.venue}:${change.wallet}`;
-    const known = this.accounts.get(accountId) ?? { version: -1, share: 0, holders: new Set() };
+    const known = this.accounts.get(accountId) ?? {
+      venue: change.venue,
+      version: -1,
+      share: 0,
+      holders: new Set(),
+      holderCount: 0,
+    };
     if (known.version > change.version) {
       return;
     }
@@ -164,6 +172,7 @@ export class ShareLedger {
     }
     known.version = change.version;
     known.share = change.share;
+    known.holderCount = change.holder_count;
     this.accounts.set(accountId, known);
     for (const key of known.holders) {
       const [tradeId, role] = key.split('|') as [string, 'maker' | 'hedge'];
@@ -182,7 +191,38 @@ export class ShareLedger {
         `${accountId}: ${known.holders.size} known (${change.holder_count} said) x ${change.share} > ${limit} after v${change.version}`,
       );
     }
+    this.checkVenue(change.venue, change.version);
   };
+
+  /** A venue with a per-IP limit: every account's share times its holders, summed, within it. */
+  private checkVenue(venue: VenueId, version: number): void {
+    const limit = this.venueLimits(venue);
+    if (limit === null) {
+      return;
+    }
+    let known = 0;
+    let said = 0;
+    for (const account of this.accounts.values()) {
+      if (account.venue === venue) {
+        known += account.share * account.holders.size;
+        said += account.share * account.holderCount;
+      }
+    }
+    if (known > limit || said > limit) {
+      this.violations.push(
+        `${venue}: ${known} known (${said} said) > venue limit ${limit} after v${version}`,
+      );
+    }
+  }
+
+  /** The sum over a venue's accounts of share x holders, as the messages tell it. */
+  venueTotal(venue: VenueId): number {
+    let total = 0;
+    for (const account of this.accounts.values()) {
+      total += account.venue === venue ? account.share * account.holders.size : 0;
+    }
+    return total;
+  }
 
   total(account: BudgetAccount): number {
     const known = this.accounts.get(`${account.venue}:${account.wallet}`);

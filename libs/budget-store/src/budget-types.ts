@@ -1,10 +1,26 @@
-import type { BudgetAccount, BudgetRole, HolderShare } from '@sts/contracts';
+import type {
+  BudgetAccount,
+  BudgetChangeCause,
+  BudgetLimitScope,
+  BudgetRole,
+  HolderShare,
+} from '@sts/contracts';
+import type { VenueId } from '@sts/domain';
 
-/** A venue's terms for one account, from the venue registry. */
-export interface AccountTerms extends BudgetAccount {
+/**
+ * A venue's terms, from the venue registry: `limit` tokens a second per
+ * account, `venueLimit` a second for every account of the venue together
+ * (its per-IP limits; null: none), `min` the smallest share a trade runs on.
+ */
+export interface VenueLimits {
+  venue: VenueId;
   limit: number;
   min: number;
+  venueLimit: number | null;
 }
+
+/** A venue's terms for one account. */
+export type AccountTerms = BudgetAccount & VenueLimits;
 
 export interface HolderRef {
   tradeId: string;
@@ -20,6 +36,12 @@ export interface HolderRef {
  */
 export interface AccountChange extends BudgetAccount {
   role: BudgetRole | null;
+  /**
+   * Set when the account changed for a reason of its own within the
+   * operation: another account of its venue gained or lost a holder, and the
+   * venue's per-IP share moved (`venue_shared`). Otherwise the operation's cause.
+   */
+  cause?: BudgetChangeCause;
   before: number;
   after: number;
   /** How many trades hold the account after the change. */
@@ -42,6 +64,12 @@ export interface AccountState extends AccountTerms {
   holders: HolderRef[];
 }
 
+/** A venue as the budget store holds it: its per-IP limit and how many hold any of its accounts. */
+export interface VenueHolding {
+  venueLimit: number | null;
+  venueHolders: number;
+}
+
 export interface TradeShares {
   maker: HolderShare;
   hedge: HolderShare | null;
@@ -61,7 +89,8 @@ export type NotReady = typeof NOT_READY;
 export type ReserveOutcome =
   | NotReady
   | { kind: 'conflict' }
-  | { kind: 'refused'; role: BudgetRole; holders: number }
+  /** `holders`: the account's, or the venue's when its per-IP term refused. */
+  | { kind: 'refused'; role: BudgetRole; holders: number; scope: BudgetLimitScope }
   | { kind: 'existing'; shares: TradeShares }
   | { kind: 'granted'; shares: TradeShares; changes: AccountChange[] };
 
@@ -70,10 +99,11 @@ export type ReleaseOutcome =
 
 export type TradeLookup = NotReady | { kind: 'not_found' } | ({ kind: 'found' } & TradeShares);
 
-export type AccountLookup = NotReady | { kind: 'found'; state: AccountState | null };
+export type AccountLookup =
+  NotReady | { kind: 'found'; state: AccountState | null; venueHolding: VenueHolding };
 
 export type RebalanceOutcome =
-  NotReady | { kind: 'unchanged' } | { kind: 'rebalanced'; change: AccountChange };
+  NotReady | { kind: 'unchanged' } | { kind: 'rebalanced'; changes: AccountChange[] };
 
 /** The state a rebuild writes: holders derived from the live trades in Postgres. */
 export interface RebuildPlan {

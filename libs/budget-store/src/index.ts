@@ -1,5 +1,7 @@
 export * from './budget-types';
+export * from './rebuild-call';
 export * from './redis-scripts';
 export * from './reserve-shares';
 export * from './script-replies';
 export * from './shares-changed';
+export * from './venue-division';

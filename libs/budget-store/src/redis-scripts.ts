@@ -2,15 +2,23 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BudgetAccount } from '@sts/contracts';
+import type { VenueId } from '@sts/domain';
 import type { Redis } from '@sts/platform';
 
-/** A Lua script run by EVALSHA, loaded again when Redis lost its script cache (restart). */
+const luaSource = (name: string): string =>
+  readFileSync(join(__dirname, 'lua', `${name}.lua`), 'utf8');
+
+/**
+ * A Lua script run by EVALSHA, loaded again when Redis lost its script cache
+ * (restart). `libraries` are Lua files prepended to it: functions several
+ * scripts share (Redis runs a script as one chunk, with no `require`).
+ */
 export class LuaScript {
   private readonly source: string;
   private readonly sha: string;
 
-  constructor(name: string) {
-    this.source = readFileSync(join(__dirname, 'lua', `${name}.lua`), 'utf8');
+  constructor(name: string, libraries: string[] = []) {
+    this.source = [...libraries, name].map(luaSource).join('\n');
     this.sha = createHash('sha1').update(this.source).digest('hex');
   }
 
@@ -55,9 +63,9 @@ export class LuaScript {
 }
 
 export const SCRIPTS = {
-  reserve: new LuaScript('reserve'),
-  release: new LuaScript('release'),
-  rebalance: new LuaScript('rebalance'),
+  reserve: new LuaScript('reserve', ['venue-share']),
+  release: new LuaScript('release', ['venue-share']),
+  rebalance: new LuaScript('rebalance', ['venue-share']),
   rebuild: new LuaScript('rebuild'),
 };
 
@@ -73,6 +81,9 @@ export const KEYS = {
   account: (account: BudgetAccount) => `${TAG}:account:${account.venue}:${account.wallet}`,
   holders: (account: BudgetAccount) => `${TAG}:holders:${account.venue}:${account.wallet}`,
   trade: (tradeId: string) => `${TAG}:trade:${tradeId}`,
+  // venue-share.lua derives these two (and an account's) from `ready`: keep them in step.
+  venue: (venue: VenueId) => `${TAG}:venue:${venue}`,
+  venueWallets: (venue: VenueId) => `${TAG}:venue_wallets:${venue}`,
   lock: (name: string) => `${TAG}:lock:${name}`,
 };
 

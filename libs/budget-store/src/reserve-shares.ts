@@ -48,7 +48,8 @@ export interface ReserveSharesRequest {
 /**
  * A trade's shares on its maker account and, where the hedge venue shares its
  * limit, its hedge account: reserve.lua, all or nothing, atomic against every
- * other reserve and release. `force` adopts a live trade without the minimum.
+ * other reserve and release, re-dividing the other accounts of a venue whose
+ * per-IP share moves. `force` adopts a live trade without the minimum.
  */
 export async function reserveShares(
   redis: Redis,
@@ -91,7 +92,14 @@ function reserveCall(request: ReserveSharesRequest): {
       tradeId,
       request.nowMs,
       request.force ? '1' : '0',
-      ...accounts.flatMap((a, i) => [roles[i]!, a.venue, a.wallet, a.limit, a.min]),
+      ...accounts.flatMap((a, i) => [
+        roles[i]!,
+        a.venue,
+        a.wallet,
+        a.limit,
+        a.min,
+        a.venueLimit ?? '',
+      ]),
     ],
   };
 }

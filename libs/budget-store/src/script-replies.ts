@@ -7,8 +7,8 @@ import {
   type AccountTerms,
   type HeldTrade,
   type HolderRef,
-  type RebuildPlan,
   type ReserveOutcome,
+  type TradeShares,
 } from './budget-types';
 
 /** What the scripts and transactions answer, read into the service's types. */
@@ -39,7 +39,9 @@ export interface Movement {
 /**
  * Script replies list one {role, venue, wallet, before, after, holders} entry
  * per account, `holders` being how many hold it after the change. `moved` is
- * the trade the operation added or removed (none for a re-division).
+ * the trade the operation added or removed (none for a re-division); an entry
+ * without a role in its operation is another account of the trade's venue,
+ * re-divided because the venue's per-IP share moved (`venue_shared`).
  */
 export function parseChanges(
   version: number,
@@ -62,6 +64,7 @@ export function parseChanges(
     const named = moved && ownRole ? [{ tradeId: moved.tradeId, role: ownRole }] : [];
     return {
       role: ownRole,
+      ...(moved && !ownRole ? { cause: 'venue_shared' as const } : {}),
       venue,
       wallet,
       before,
@@ -105,29 +108,14 @@ export function reserveOutcomeOf(
     case 'conflict':
       return { kind: 'conflict' };
     case 'refused':
-      return { kind: 'refused', role: rest[0] as BudgetRole, holders: Number(rest[1]) };
-    case 'existing': {
-      const shares = (rest as Array<[BudgetRole, number, number]>).map(
-        ([role, share, version]) => ({
-          role,
-          share,
-          version,
-        }),
-      );
-      const shareOf = (role: BudgetRole, account: AccountTerms): HolderShare => {
-        const found = shares.find((entry) => entry.role === role)!;
-        return {
-          venue: account.venue,
-          wallet: account.wallet,
-          share: found.share,
-          version: found.version,
-        };
-      };
       return {
-        kind: 'existing',
-        shares: { maker: shareOf('maker', maker), hedge: hedge ? shareOf('hedge', hedge) : null },
+        kind: 'refused',
+        role: rest[0] as BudgetRole,
+        holders: Number(rest[1]),
+        scope: rest[2] === 'venue' ? 'venue' : 'account',
       };
-    }
+    case 'existing':
+      return { kind: 'existing', shares: existingShares(rest, maker, hedge) };
     case 'granted': {
       const changes = parseChanges(Number(rest[0]), rest.slice(1), {
         tradeId,
@@ -153,23 +141,25 @@ export function reserveOutcomeOf(
   }
 }
 
-/** The rebuild script's argument: the stale keys' count, then every account and trade of the plan. */
-export function encodeRebuildPlan(plan: RebuildPlan, stale: number): string {
-  return JSON.stringify({
-    stale,
-    accounts: plan.accounts.map((a) => ({
-      venue: a.venue,
-      wallet: a.wallet,
-      limit: a.limit,
-      min: a.min,
-      holders: a.holders.map((h) => `${h.tradeId}|${h.role}`),
-    })),
-    trades: plan.trades.map((t) => ({
-      id: t.tradeId,
-      maker_venue: t.maker.venue,
-      maker_wallet: t.maker.wallet,
-      hedge_venue: t.hedge?.venue ?? '',
-      hedge_wallet: t.hedge?.wallet ?? '',
-    })),
-  });
+/** A retried reserve's reply: the shares the trade already holds, {role, share, version} each. */
+function existingShares(
+  entries: unknown[],
+  maker: AccountTerms,
+  hedge: AccountTerms | null,
+): TradeShares {
+  const shares = (entries as Array<[BudgetRole, number, number]>).map(([role, share, version]) => ({
+    role,
+    share,
+    version,
+  }));
+  const shareOf = (role: BudgetRole, account: AccountTerms): HolderShare => {
+    const found = shares.find((entry) => entry.role === role)!;
+    return {
+      venue: account.venue,
+      wallet: account.wallet,
+      share: found.share,
+      version: found.version,
+    };
+  };
+  return { maker: shareOf('maker', maker), hedge: hedge ? shareOf('hedge', hedge) : null };
 }

@@ -11,7 +11,7 @@ import type { AccountChange, AccountShareCount, HolderRef } from './budget-types
 const named = (holders: HolderRef[]): ShareHolder[] =>
   holders.map((h) => ({ trade_id: h.tradeId, role: h.role }));
 
-/** An account's change as one `budget.shares_changed` names it. */
+/** An account's change as one `budget.shares_changed` names it (its own cause first). */
 export function sharesChangedOf(
   change: AccountChange,
   cause: BudgetChangeCause,
@@ -21,7 +21,7 @@ export function sharesChangedOf(
     wallet: change.wallet,
     share: change.after,
     version: change.version,
-    cause,
+    cause: change.cause ?? cause,
     holder_count: change.holderCount,
     joined: named(change.joined),
     left: named(change.left),
@@ -40,29 +40,47 @@ export function sharesRefreshOf(
   return sharesChangedOf({ ...state, ...unchanged }, cause);
 }
 
+/** What an account's holders hold together before and after a change (share x holders). */
+function allotted(change: AccountChange): { before: number; after: number } {
+  const holdersBefore = change.holderCount - change.joined.length + change.left.length;
+  return { before: change.before * holdersBefore, after: change.after * change.holderCount };
+}
+
 /**
- * The messages of one change: accounts whose share shrinks before accounts
- * whose share grows. Each message is one account's whole division (one share
- * for every holder), so no order is needed for any account's limit; shrinking
- * first keeps a listener that adds up a trade's shares across its accounts
- * from seeing them grow before they shrink.
+ * The messages of one change, in three groups: accounts whose holders hold
+ * less together (share x holders falls), then accounts whose share shrinks,
+ * then the rest (shares that grow). Each message is one account's whole
+ * division (one share for every holder), so no order is needed for any
+ * account's limit; but a venue's per-IP limit spans its accounts, and a
+ * listener that sums them must never see one account's new allotment before
+ * another's old one is given back (a joiner's account holds more together
+ * even as its share shrinks; a leaver's holds less as its share grows).
+ * Within one operation every shrinking share still goes out before any
+ * growing one (only a release, which shrinks no share but the leaver's, puts
+ * growing shares in the first group), so a listener that adds up a trade's
+ * shares across its accounts never sees them grow before they shrink.
  */
 export function sharesChangedMessages(
   changes: AccountChange[],
   cause: BudgetChangeCause,
 ): BudgetSharesChanged[] {
+  const givingBack: BudgetSharesChanged[] = [];
   const shrinking: BudgetSharesChanged[] = [];
   const rest: BudgetSharesChanged[] = [];
   for (const change of changes) {
-    (change.after < change.before ? shrinking : rest).push(sharesChangedOf(change, cause));
+    const { before, after } = allotted(change);
+    const group = after < before ? givingBack : change.after < change.before ? shrinking : rest;
+    group.push(sharesChangedOf(change, cause));
   }
-  return [...shrinking, ...rest];
+  return [...givingBack, ...shrinking, ...rest];
 }
 
 /**
  * The changes of several reserves (one batch) as one change per account:
  * from the share before the first to the share after the last, with every
- * trade that joined it in the batch, in the order they joined.
+ * trade that joined it in the batch, in the order they joined. An account
+ * only ever re-divided for its venue keeps that cause; one a trade joined
+ * takes the batch's.
  */
 export function mergedChanges(changes: AccountChange[]): AccountChange[] {
   const byAccount = new Map<string, AccountChange[]>();
@@ -79,8 +97,11 @@ export function mergedChanges(changes: AccountChange[]): AccountChange[] {
     list.sort((a, b) => a.version - b.version);
     const first = list[0]!;
     const last = list[list.length - 1]!;
+    const { cause, ...merged } = last;
+    const ownCause = list.every((change) => change.cause !== undefined) ? { cause } : {};
     return {
-      ...last,
+      ...merged,
+      ...ownCause,
       before: first.before,
       joined: list.flatMap((change) => change.joined),
       left: list.flatMap((change) => change.left),

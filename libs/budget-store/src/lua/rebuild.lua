@@ -5,9 +5,11 @@
 --
 -- KEYS: 1 ready marker, 2 version counter, 3 accounts index, 4 trades index,
 --       then `stale` leftover keys to delete, then per account: account hash,
---       holders set, then per trade: trade hash (in the plan's order).
--- ARGV: 1 now (ms), 2 plan as JSON:
---       {stale, accounts: [{venue, wallet, limit, min, holders: [member...]}],
+--       holders set, then per venue: venue hash, venue wallets set, then per
+--       trade: trade hash (in the plan's order).
+-- ARGV: 1 now (ms), 2 plan as JSON, its shares already divided (venue-division.ts):
+--       {stale, accounts: [{venue, wallet, limit, min, share, holders: [member...]}],
+--        venues: [{venue, limit (absent: none), holders, wallets: [wallet...]}],
 --        trades: [{id, maker_venue, maker_wallet, hedge_venue, hedge_wallet}]}
 -- Returns {'already'} | {'rebuilt', version}
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'already'} end
@@ -32,8 +34,16 @@ for _, a in ipairs(plan.accounts) do
   redis.call('DEL', key, holders)
   for _, member in ipairs(a.holders) do redis.call('SADD', holders, member) end
   redis.call('HSET', key, 'venue', a.venue, 'wallet', a.wallet, 'limit', a.limit, 'min', a.min,
-    'share', math.floor(a.limit / #a.holders), 'seq', version)
+    'share', a.share, 'seq', version)
   redis.call('SADD', KEYS[3], a.venue .. ':' .. a.wallet)
+end
+for _, v in ipairs(plan.venues) do
+  local key, wallets = KEYS[k], KEYS[k + 1]
+  k = k + 2
+  redis.call('DEL', key, wallets)
+  redis.call('HSET', key, 'holders', v.holders)
+  if v.limit then redis.call('HSET', key, 'limit', v.limit) end
+  for _, wallet in ipairs(v.wallets) do redis.call('SADD', wallets, wallet) end
 end
 for _, t in ipairs(plan.trades) do
   local key = KEYS[k]

@@ -1,26 +1,31 @@
 -- Reserves a trade's shares on its maker account and, when given, its hedge
 -- account: all or nothing, in one script so no other reserve or release can
--- interleave. Every holder of an account gets floor(limit / holders).
+-- interleave. Every holder of an account gets min(floor(limit / holders),
+-- floor(venue_limit / venue_holders)) (venue-share.lua); when the venue's
+-- share moves, its other accounts are re-divided in the same script.
 --
 -- KEYS: 1 ready marker, 2 version counter, 3 accounts index (set), 4 trades index (zset),
 --       5 trade hash, then per account (maker first): 6/8 account hash, 7/9 holders set.
 -- ARGV: 1 trade id, 2 now (ms), 3 force ('1' adopts a live trade: no minimum check),
---       then per account: role, venue, wallet, limit, min.
--- Returns {'not_ready'} | {'conflict'} | {'refused', role, holders}
+--       then per account: role, venue, wallet, limit, min, venue limit ('' for none).
+-- Returns {'not_ready'} | {'conflict'} | {'refused', role, holders, 'account' | 'venue'}
 --       | {'existing', {role, share, version}...}
 --       | {'granted', version, {role, venue, wallet, before, after, holders}...}
--- (holders: how many hold the account after the change; the reply never lists them, so a
--- reserve costs the same whatever the number of holders)
+-- (holders: how many hold the account after the change; a refusal for the venue's
+-- term counts the venue's holders. Entries with role '' are the venue's other
+-- accounts. The reply never lists holders, so a reserve costs the same whatever
+-- their number: one read per account of the venue at most.)
 local tradeId, now, force = ARGV[1], ARGV[2], ARGV[3] == '1'
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'not_ready'} end
 
 local accounts = {}
 for i = 1, (#KEYS - 5) / 2 do
-  local arg = 3 + (i - 1) * 5
+  local arg = 3 + (i - 1) * 6
   accounts[i] = {
     key = KEYS[4 + i * 2], holders = KEYS[5 + i * 2],
     role = ARGV[arg + 1], venue = ARGV[arg + 2], wallet = ARGV[arg + 3],
     limit = tonumber(ARGV[arg + 4]), min = tonumber(ARGV[arg + 5]),
+    venueLimit = tonumber(ARGV[arg + 6]),
   }
 end
 local wanted = { maker = '', hedge = '' }
@@ -41,10 +46,31 @@ if redis.call('EXISTS', KEYS[5]) == 1 then
   return out
 end
 
+-- Each venue the trade joins: its limit now (the registry's), before and after.
+local venues, venueOrder = {}, {}
 for _, a in ipairs(accounts) do
+  local v = venues[a.venue]
+  if not v then
+    local storedLimit, holders = readVenue(a.venue)
+    v = { limit = a.venueLimit, storedLimit = storedLimit, before = holders, after = holders, own = {} }
+    venues[a.venue] = v
+    venueOrder[#venueOrder + 1] = a.venue
+  end
+  v.after = v.after + 1
+  v.own[a.wallet] = true
+end
+
+for _, a in ipairs(accounts) do
+  local v = venues[a.venue]
   a.holdersBefore = redis.call('SCARD', a.holders)
-  a.after = math.floor(a.limit / (a.holdersBefore + 1))
-  if not force and a.after < a.min then return {'refused', a.role, a.holdersBefore} end
+  local venueShare = venueShareOf(v.limit, v.after)
+  if not force and math.floor(a.limit / (a.holdersBefore + 1)) < a.min then
+    return {'refused', a.role, a.holdersBefore, 'account'}
+  end
+  if not force and venueShare ~= nil and venueShare < a.min then
+    return {'refused', a.role, v.before, 'venue'}
+  end
+  a.after = shareOf(a.limit, a.holdersBefore + 1, venueShare)
 end
 
 local version = redis.call('INCR', KEYS[2])
@@ -55,7 +81,14 @@ for _, a in ipairs(accounts) do
   redis.call('HSET', a.key, 'venue', a.venue, 'wallet', a.wallet, 'limit', a.limit,
     'min', a.min, 'share', a.after, 'seq', version)
   redis.call('SADD', KEYS[3], a.venue .. ':' .. a.wallet)
+  redis.call('SADD', venueWalletsKey(a.venue), a.wallet)
   out[#out + 1] = {a.role, a.venue, a.wallet, before, a.after, redis.call('SCARD', a.holders)}
+end
+for _, venue in ipairs(venueOrder) do
+  local v = venues[venue]
+  writeVenue(venue, v.limit, v.after)
+  local shareBefore, shareAfter = venueShareOf(v.storedLimit, v.before), venueShareOf(v.limit, v.after)
+  if shareBefore ~= shareAfter then redivideVenue(venue, shareAfter, v.own, version, out) end
 end
 local hedge = accounts[2]
 -- 'joined' orders the holders of an account read (readAccount): oldest first.

@@ -32,10 +32,20 @@ export interface BudgetAccountState extends BudgetAccount {
   /** The venue registry's rate_limit_per_s the shares were divided from. */
   limit: number;
   min_trade_budget: number;
-  /** Every holder's share: floor(limit / holders), 0 when there are none. */
+  /**
+   * Every holder's share: min(floor(limit / holders), floor(venue_limit /
+   * venue_holders)), 0 when there are none.
+   */
   share: number;
   holders: BudgetHolder[];
   version: number;
+  /**
+   * The venue's per-IP limit every account of the venue shares (null: none).
+   * Absent from a budget service that knows no venue limit.
+   */
+  venue_limit?: number | null;
+  /** How many hold any account of the venue (absent as `venue_limit`). */
+  venue_holders?: number;
 }
 
 export type BudgetAccountResult = BudgetAccountState | BudgetFailure;
@@ -69,5 +79,21 @@ export function parseBudgetAccountResult(value: unknown): BudgetAccountResult {
       };
     }),
     version: nonNegativeIntegerField(type, record, 'version'),
+    ...venueTermOf(type, record),
+  };
+}
+
+/** The venue fields of an account state, when the service sent them. */
+function venueTermOf(
+  type: string,
+  record: Record<string, unknown>,
+): Pick<BudgetAccountState, 'venue_limit' | 'venue_holders'> {
+  if (record['venue_holders'] === undefined) {
+    return {};
+  }
+  return {
+    venue_limit:
+      record['venue_limit'] === null ? null : nonNegativeIntegerField(type, record, 'venue_limit'),
+    venue_holders: nonNegativeIntegerField(type, record, 'venue_holders'),
   };
 }

@@ -8,6 +8,12 @@ export const BUDGET_CHANGE_CAUSES = [
   'swept',
   /** A live trade found without a holder was added back (after a rebuild race). */
   'adopted',
+  /**
+   * Another account of the venue gained or lost a holder, and the venue's
+   * per-IP limit (shared by every account of the fleet's egress) is divided
+   * anew: this account's share moved with it; nobody joined or left it.
+   */
+  'venue_shared',
   /** The account limit changed in the venue registry. */
   'resized',
   /** State rebuilt from the live trades in Postgres (empty or flushed Redis). */

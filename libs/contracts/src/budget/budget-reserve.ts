@@ -40,6 +40,14 @@ export interface BudgetGranted {
   hedge: HolderShare | null;
 }
 
+/**
+ * Which limit refused a newcomer: its account's (`rate_limit_per_s`, divided
+ * among the account's holders) or its venue's per-IP limit (divided among
+ * every holder of every account of the venue).
+ */
+export const BUDGET_LIMIT_SCOPES = ['account', 'venue'] as const;
+export type BudgetLimitScope = (typeof BUDGET_LIMIT_SCOPES)[number];
+
 /** The share a newcomer would get falls under the venue's min_trade_budget: nothing changed. */
 export interface BudgetRefused {
   outcome: 'refused';
@@ -47,9 +55,13 @@ export interface BudgetRefused {
   role: BudgetRole;
   venue: VenueId;
   wallet: string;
+  /** The limit that refused (the account's, or the venue's per-IP limit: `limit_scope`). */
   limit: number;
+  /** How many hold what `limit` is divided among, before the newcomer. */
   holders: number;
   min_trade_budget: number;
+  /** Absent from a budget service that knows no venue limit: `account`. */
+  limit_scope?: BudgetLimitScope;
 }
 
 export type BudgetReserveResult = BudgetGranted | BudgetRefused | BudgetFailure;
@@ -88,6 +100,9 @@ export function parseBudgetReserveResult(value: unknown): BudgetReserveResult {
         limit: integerField(type, record, 'limit'),
         holders: integerField(type, record, 'holders'),
         min_trade_budget: integerField(type, record, 'min_trade_budget'),
+        ...(record['limit_scope'] === undefined
+          ? {}
+          : { limit_scope: oneOf(type, record, 'limit_scope', BUDGET_LIMIT_SCOPES) }),
       };
     case 'failed':
       return parseBudgetFailure(type, record);

@@ -36,7 +36,8 @@ export class ReadBudgetUseCase {
   async account(account: BudgetAccount): Promise<BudgetAccountResult> {
     const lookup = await this.readiness.whenReady(() => this.repository.readAccount(account));
     const terms = this.terms.of(account);
-    const state = lookup.state;
+    const { state, venueHolding } = lookup;
+    const venueHeld = venueHolding.venueHolders > 0;
     return {
       outcome: 'found',
       venue: account.venue,
@@ -46,6 +47,9 @@ export class ReadBudgetUseCase {
       share: state?.share ?? 0,
       holders: (state?.holders ?? []).map((h) => ({ trade_id: h.tradeId, role: h.role })),
       version: state?.version ?? 0,
+      // The limit the shares were divided by while anyone holds the venue; the registry's otherwise.
+      venue_limit: venueHeld ? venueHolding.venueLimit : terms.venueLimit,
+      venue_holders: venueHolding.venueHolders,
     };
   }
 }

@@ -4,7 +4,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { isVenueId } from '@sts/domain';
 import { AppError, type Logger } from '@sts/platform';
 import { BudgetRepository } from '../../budget.repository';
-import type { AccountTerms, HolderRef, NotReady, RebuildPlan } from '@sts/budget-store';
+import {
+  accountId,
+  divisionOf,
+  type HeldAccount,
+  type HolderRef,
+  type NotReady,
+  type RebuildPlan,
+} from '@sts/budget-store';
 import { SharePropagation } from '../../shares/share-propagation';
 import { TradeBudgetRows, type TradeAccountsRow } from '../../shares/trade-budget-rows';
 import { LOGGER } from '../../tokens';
@@ -94,16 +101,11 @@ export class RebuildBudgetsUseCase {
     await this.holdHedges(plan);
   }
 
-  /** The hedge shares the rebuild gave to trades whose rows had none (rebuild.lua's division). */
+  /** The hedge shares the rebuild gave to trades whose rows had none (the rebuild's division). */
   private async holdHedges(plan: RebuildPlan): Promise<void> {
-    const shares = new Map(
-      plan.accounts.map((account) => [
-        `${account.venue}:${account.wallet}`,
-        Math.floor(account.limit / account.holders.length),
-      ]),
-    );
+    const { shares } = divisionOf(plan.accounts);
     const held = plan.trades.flatMap(({ tradeId, hedge }) =>
-      hedge ? [{ tradeId, share: shares.get(`${hedge.venue}:${hedge.wallet}`) ?? 0 }] : [],
+      hedge ? [{ tradeId, share: shares.get(accountId(hedge)) ?? 0 }] : [],
     );
     await this.rows
       .holdHedges(held)
@@ -113,7 +115,7 @@ export class RebuildBudgetsUseCase {
   }
 
   private planFrom(live: TradeAccountsRow[]): RebuildPlan {
-    const accounts = new Map<string, AccountTerms & { holders: HolderRef[] }>();
+    const accounts = new Map<string, HeldAccount>();
     const hold = (venue: string, wallet: string, holder: HolderRef): void => {
       if (!isVenueId(venue)) {
         return;

@@ -21,9 +21,10 @@ interface Reservation {
 
 /**
  * A new trade asks for its shares: floor(limit / (holders + 1)) on its maker
- * account and, where the hedge venue shares its limit, on its hedge account.
- * Refused, with nothing changed, when either share would fall under the
- * venue's min_trade_budget.
+ * account and, where the hedge venue shares its limit, on its hedge account,
+ * each capped by its venue's per-IP limit divided among every holder of the
+ * venue (the venue's other accounts shrink with it). Refused, with nothing
+ * changed, when either term would fall under the venue's min_trade_budget.
  */
 @Injectable()
 export class ReserveBudgetUseCase {
@@ -120,8 +121,14 @@ export class ReserveBudgetUseCase {
         return { outcome: 'granted', trade_id: tradeId, ...outcome.shares };
       case 'refused': {
         const account = outcome.role === 'maker' ? maker : hedge!;
+        const limit = outcome.scope === 'venue' ? account.venueLimit! : account.limit;
         log.info(
-          { role: outcome.role, venue: account.venue, holders: outcome.holders },
+          {
+            role: outcome.role,
+            venue: account.venue,
+            holders: outcome.holders,
+            scope: outcome.scope,
+          },
           'rate budget refused',
         );
         return {
@@ -130,9 +137,10 @@ export class ReserveBudgetUseCase {
           role: outcome.role,
           venue: account.venue,
           wallet: account.wallet,
-          limit: account.limit,
+          limit,
           holders: outcome.holders,
           min_trade_budget: account.min,
+          limit_scope: outcome.scope,
         };
       }
       case 'conflict':

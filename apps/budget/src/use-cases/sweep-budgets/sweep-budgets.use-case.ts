@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { isLiveTradeStatus, isTradeStatus, isVenueId } from '@sts/domain';
+import type { BudgetAccount } from '@sts/contracts';
+import { isLiveTradeStatus, isTradeStatus, isVenueId, VENUE_IDS } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import { BudgetRepository, type HeldSince } from '../../budget.repository';
 import { BudgetSettings } from '../../config/budget.settings';
@@ -24,7 +25,8 @@ export interface SweepReport {
  *   whose trade row never appeared within the grace period, is released;
  * - a live trade without a holder (a reservation lost to a rebuild race) is
  *   adopted, even under the minimum: it is running and must be counted;
- * - an account whose limit changed in the venue registry is re-divided;
+ * - a venue whose limits changed in the venue registry (per account, or its
+ *   per-IP limit, which spans its accounts) has its accounts re-divided;
  * then every share is republished and written to the account rows, so a
  * worker or row that missed a change converges within one interval.
  * One replica sweeps at a time (a Redis lease).
@@ -62,15 +64,7 @@ export class SweepBudgetsUseCase {
       const swept = await this.releaseEnded(held, new Map(rows.map((row) => [row.id, row])));
       const adopted = await this.adoptUnheld(rows, new Set(held.map((trade) => trade.tradeId)));
       const accounts = await this.repository.listAccounts();
-      let resized = 0;
-      for (const account of accounts) {
-        const outcome = await this.repository.rebalance(this.terms.of(account));
-        if (outcome.kind !== 'rebalanced') {
-          continue;
-        }
-        resized += 1;
-        this.propagation.announce([outcome.change], 'resized');
-      }
+      const resized = await this.resize(accounts);
       await this.propagation.republish(accounts, 'refresh');
       await this.propagation.writeRowsNow(accounts);
       const report = { swept, adopted, resized, accounts: accounts.length };
@@ -81,6 +75,25 @@ export class SweepBudgetsUseCase {
     } finally {
       await this.repository.unlock('sweep', this.owner).catch(() => undefined);
     }
+  }
+
+  /**
+   * Re-divides each venue's accounts by the registry's terms now (a limit,
+   * minimum or per-IP limit changed): one script per venue, every account of
+   * the venue at once, since a per-IP limit spans them. Answers how many
+   * accounts changed.
+   */
+  private async resize(accounts: BudgetAccount[]): Promise<number> {
+    let resized = 0;
+    for (const venue of VENUE_IDS) {
+      const wallets = accounts.filter((a) => a.venue === venue).map((a) => a.wallet);
+      const outcome = await this.repository.rebalance(this.terms.ofVenue(venue), wallets);
+      if (outcome.kind === 'rebalanced') {
+        resized += outcome.changes.length;
+        this.propagation.announce(outcome.changes, 'resized');
+      }
+    }
+    return resized;
   }
 
   private async releaseEnded(

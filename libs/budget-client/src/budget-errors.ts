@@ -9,7 +9,8 @@ export class BudgetRefusedError extends AppError {
   constructor(readonly refusal: BudgetRefused) {
     super(
       'rate_budget_exhausted',
-      `insufficient account-level rate budget on ${refusal.venue}: ${refusal.holders} ` +
+      `insufficient ${refusal.limit_scope === 'venue' ? 'venue-wide (per-IP)' : 'account-level'} ` +
+        `rate budget on ${refusal.venue}: ${refusal.holders} ` +
         `trade(s) share its ${refusal.limit} requests/s and another would get ` +
         `${Math.floor(refusal.limit / (refusal.holders + 1))}, under the minimum of ` +
         `${refusal.min_trade_budget}`,

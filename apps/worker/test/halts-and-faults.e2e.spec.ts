@@ -194,12 +194,26 @@ describe('maintenance, kill switch, hedge faults and pre-flight', () => {
       ...trader.credentials['hyperliquid'],
       collateral: '5',
     });
-    const tradeId = await harness.createTrade(trader, { target_size: '0.5' });
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.5',
+      quote_mode: 'aggressive',
+    });
     const rejected = await harness.waitForStatus(trader, tradeId, 'rejected');
     expect(rejected.failure_reason).toMatch(
       /^insufficient margin on hyperliquid: .* available, .* required$/,
     );
     expect(rejected.completed_at).toEqual(expect.any(String));
+    // Rejected is an end too: the guard's figures are written, here a shadow guard that never watched.
+    expect(rejected.fast_move_guard_stats).toEqual({
+      mode: 'shadow',
+      triggers: 0,
+      holds: 0,
+      hold_ms_total: 0,
+      orders_canceled: 0,
+      fills_after_trigger: 0,
+      adverse_fills: 0,
+      max_move_bps: 0,
+    });
     const lifecycle = await harness.waitForLifecycle(tradeId, 'trade.failed');
     expect(lifecycle[0]).toMatchObject({ status: 'rejected' });
     const [credential] = await harness.gateway.query(

@@ -131,8 +131,8 @@ describe('a worker that dies, a worker that stops', () => {
     await second.kill();
   });
 
-  it('graceful shutdown hands the trade over: the next worker resumes it without a recovery', async () => {
-    const first = await harness.addWorker();
+  it('SIGTERM hands the trade over: the next worker resumes it from its log, logging recovery_completed (cause handover)', async () => {
+    const first = await harness.spawnWorker();
     const trader = await harness.trader();
     const tradeId = await harness.createTrade(trader, {
       target_size: '0.01',
@@ -141,11 +141,11 @@ describe('a worker that dies, a worker that stops', () => {
     const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
     await harness.takeFromMaker(order, '0.003');
     await harness.waitForEvent(trader, tradeId, 'hedge_outcome');
+    const before = await harness.events(trader, tradeId);
 
     const second = await harness.addWorker();
-    await first.close();
-    expect(first.tradeCount()).toBe(0);
-    await eventually(() => second.tradeCount() === 1, 'the second worker to take the trade');
+    expect(await first.stop()).toBe(0);
+    await harness.waitForEvent(trader, tradeId, 'recovery_completed', 1, 10_000);
     const next = await harness.waitForMakerOrder(
       trader,
       'hyperliquid',
@@ -158,13 +158,30 @@ describe('a worker that dies, a worker that stops', () => {
 
     const events = await harness.events(trader, tradeId);
     expectGapless(events);
-    expect(events.map((event) => event.event_type)).not.toContain('recovery_completed');
-    expect(events[events.length - 1].worker_id).toBe(second.workerId);
-    expect(events[0].worker_id).toBe(first.workerId);
+    // The first worker's entries, then the second worker's, opened by the hand-over.
+    expect(events.slice(0, before.length)).toEqual(before);
+    expect(before.every((event) => event.worker_id === first.workerId)).toBe(true);
+    const handover = events[before.length];
+    expect(handover).toMatchObject({
+      event_type: 'recovery_completed',
+      worker_id: second.workerId,
+    });
+    expect(handover.data).toEqual({
+      previous_worker_id: first.workerId,
+      open_orders_canceled: 0,
+      fills_reconciled: 0,
+      rehedged_size: '0',
+      cause: 'handover',
+    });
+    expect(events.filter((event) => event.event_type === 'recovery_completed')).toHaveLength(1);
+    expect(events.slice(before.length).every((event) => event.worker_id === second.workerId)).toBe(
+      true,
+    );
     const [row] = await harness.gateway.query(`SELECT lease_epoch FROM trades WHERE id = $1`, [
       tradeId,
     ]);
     expect(row.lease_epoch).toBe('2');
+    // A hand-over is no status change: no recovering, no trade.resumed.
     expect(harness.lifecycleOf(tradeId)).toEqual(['trade.started', 'trade.completed']);
     expect(sum(await harness.sim.fillsOf('paradex', trader.wallet))).toBe('0.01');
   });

@@ -26,6 +26,7 @@ describe('trade execution (maker on hyperliquid, hedge on paradex)', () => {
     const partly = await harness.trade(trader, tradeId);
     expect(partly.status).toBe('active');
     expect(partly.filled_size).toBe('0.004');
+    expect(partly.fast_move_guard_stats).toBeNull();
 
     const rest = await harness.waitForMakerOrder(
       trader,
@@ -36,6 +37,17 @@ describe('trade execution (maker on hyperliquid, hedge on paradex)', () => {
     const done = await harness.waitForStatus(trader, tradeId, 'completed');
     expect(done.filled_size).toBe('0.01');
     expect(done.completed_at).toEqual(expect.any(String));
+    // Written on every trade when it ends: a default quote's guard is off, which watched nothing.
+    expect(done.fast_move_guard_stats).toEqual({
+      mode: 'off',
+      triggers: 0,
+      holds: 0,
+      hold_ms_total: 0,
+      orders_canceled: 0,
+      fills_after_trigger: 0,
+      adverse_fills: 0,
+      max_move_bps: 0,
+    });
 
     const events = await harness.events(trader, tradeId);
     expect(events.map((e) => e.event_type)).toEqual([

@@ -94,6 +94,11 @@ export interface RecoveryCompletedData {
   open_orders_canceled: number;
   fills_reconciled: number;
   rehedged_size: string;
+  /**
+   * `handover`: the previous worker shut down gracefully and released the
+   * trade quiet. Absent after a crash (its lease expired), as it always was.
+   */
+  cause?: 'handover';
 }
 
 export interface FastMoveGuardData {

@@ -21,7 +21,6 @@ export async function writeEnding(trade: TradeState, ending: Ending): Promise<vo
   await trade.changeStatus(to, {
     entries: trade.chunkCompleted(to === 'completed' ? 'target_reached' : to),
     failureReason,
-    fastMoveGuardStats: trade.guard.enabled ? trade.guard.finish(trade.now()) : undefined,
     filledSize,
     eventData: {
       filled_size: filledSize,

@@ -1,6 +1,7 @@
 import { formatDecimal, UNBOUNDED_REQUEST_SETTLE_MS } from '@sts/domain';
 import { sleep, TimeoutError, withTimeout } from '@sts/platform';
 import { logEntry } from '../execution-log/log-entries';
+import { readLastLogWriter } from '../execution-log/last-log-writer';
 import { readLoggedFills } from '../execution-log/logged-fills';
 import { LeaseLostError } from '../execution-log/trade-journal';
 import type { Acquisition } from '../lease/lease.repository';
@@ -191,11 +192,17 @@ export class TradeStart {
     await trade.refreshTerms();
   }
 
-  /** Handed over quietly: the log is complete, so it is the state. */
+  /**
+   * Handed over quietly: the log is complete, so it is the state. The
+   * previous worker took its orders down and saw its hedges through before it
+   * let go, so recovery_completed (cause `handover`) reports nothing canceled,
+   * reconciled or re-hedged here.
+   */
   private async resumeFromLog(): Promise<void> {
     const trade = this.trade;
+    const { db } = this.services;
     const open = await this.retrying('open the venues', () => trade.openLegs());
-    const logged = await readLoggedFills(this.services.db, trade.tradeId);
+    const logged = await readLoggedFills(db, trade.tradeId);
     for (const fill of logged.makerFills) {
       trade.fills.record(fill.fillId, fill.price, fill.size);
     }
@@ -203,8 +210,16 @@ export class TradeStart {
     trade.chunkStarted = logged.chunkStarted;
     this.countFillsTowardCompletion();
     trade.listen();
+    const completed = logEntry('recovery_completed', {
+      previous_worker_id: await readLastLogWriter(db, trade.tradeId),
+      open_orders_canceled: 0,
+      fills_reconciled: 0,
+      rehedged_size: '0',
+      cause: 'handover',
+    });
+    await trade.journal.append([completed]);
     trade.log.info(
-      { status: trade.status, filled_size: formatDecimal(trade.filledSize) },
+      { status: trade.status, filled_size: formatDecimal(trade.filledSize), ...completed.data },
       'trade resumed after hand-over',
     );
     await trade.refreshTerms();

@@ -1,6 +1,6 @@
 import type Big from 'big.js';
 import type { TradeControl } from '@sts/contracts';
-import { formatDecimal, tradeTag, type TradeStatus } from '@sts/domain';
+import { formatDecimal, isTerminalTradeStatus, tradeTag, type TradeStatus } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
 import { logEntry, type LogEntry } from '../execution-log/log-entries';
@@ -156,9 +156,14 @@ export class TradeState {
    * The one way a trade's status changes: the domain's transition table is
    * checked, the change is written with its log entries and lifecycle event
    * (TradeJournal, one transaction), and only then is it the trade's status.
+   * Whatever ends the trade, its fast-move guard's figures go with the end (an
+   * `off` guard's too: its mode and zeros).
    */
   async changeStatus(to: TradeStatus, request: StatusRequest = {}): Promise<void> {
-    await this.journal.changeStatus({ from: this.currentStatus, to, ...request });
+    const ending = isTerminalTradeStatus(to)
+      ? { fastMoveGuardStats: this.guard.finish(this.now()) }
+      : {};
+    await this.journal.changeStatus({ from: this.currentStatus, to, ...ending, ...request });
     this.currentStatus = to;
   }
 

@@ -21,7 +21,7 @@ import {
   type VenueOrder,
 } from '@sts/venues';
 import type { HedgeResult } from '../../execution-log/log-entries';
-import { paid, paidOnCredit } from '../../venue-sessions/paid-requests';
+import { paidAtOnce, paidOnCredit } from '../../venue-sessions/paid-requests';
 import type { HedgeContext } from './hedge-context';
 
 /**
@@ -52,8 +52,6 @@ export const retryDelayMs = (attempt: number): number =>
 export type SeriesState =
   /** The next attempt may go: nothing is at the venue. */
   | { kind: 'ready'; reserved: Big }
-  /** The attempt waits for a token of the hedge account's budget. */
-  | { kind: 'awaiting_budget'; reserved: Big; attempt: number }
   /** The IOC is out; `overdue` once it has not answered when it should have. */
   | {
       kind: 'at_venue';
@@ -146,8 +144,9 @@ export async function lostIocFate(
     let waitMs = Math.min(100 * lookUp, 1_000);
     try {
       const { client } = context.venue;
-      // A look-up is a request of the account like the IOC: paid from the hedge bucket (if metered).
-      const order = await paid(context.bucket, client, () =>
+      // A look-up is a request of the account like the IOC: paid from the
+      // hedge bucket (if metered), on credit like the IOC, the fill being open.
+      const order = await paidAtOnce(context.bucket, client, () =>
         client.order({ clientOrderId: request.clientOrderId, symbol: request.symbol }),
       );
       return { kind: 'found', order };

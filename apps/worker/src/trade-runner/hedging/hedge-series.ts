@@ -68,7 +68,7 @@ export class HedgeSeries {
 
   /**
    * Sends the next attempt, synchronously up to the venue call: its hedge_sent
-   * entry, or null when it waits for budget (it logs hedge_sent when it goes).
+   * entry, or null when it sends nothing.
    */
   sendAttempt(): LogEntry | null {
     const state = this.state;
@@ -92,20 +92,12 @@ export class HedgeSeries {
       reference: this.reference,
     });
     const sent = hedgeSentEntry(this.context, request, attempt, this.cause);
+    // Nothing sits between a maker fill and its hedge: with the hedge budget
+    // dry (or in debt from the hedge account's reads, which a venue may weigh
+    // at 50 tokens), the IOC goes on credit and what follows waits the debt out.
     const bucket = this.context.bucket;
     if (bucket && !bucket.take()) {
-      this.enter({ kind: 'awaiting_budget', reserved: state.reserved, attempt });
-      bucket.waitFor().then(
-        () => {
-          if (this.state.kind === 'awaiting_budget' && this.state.attempt === attempt) {
-            this.context.emit([sent]);
-            this.place(request, state.reserved, attempt);
-          }
-        },
-        // The bucket closes only when the trade stops running here.
-        () => this.finish('abandoned'),
-      );
-      return null;
+      bucket.charge(1);
     }
     this.place(request, state.reserved, attempt);
     return sent;
@@ -268,7 +260,7 @@ export class HedgeSeries {
     }
     this.enter({ kind: 'ended', result });
     clearTimeout(this.deadline);
-    if (last.kind === 'ready' || last.kind === 'awaiting_budget' || last.kind === 'retry_wait') {
+    if (last.kind === 'ready' || last.kind === 'retry_wait') {
       this.context.settle(last.reserved, new Big(0));
     }
     if (result !== 'abandoned') {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import {
   AMENDABLE_TRADE_STATUSES,
+  formatDecimal,
   isAmendableTradeStatus,
   type TradeStatus,
   tradeStatusList,
@@ -13,6 +14,7 @@ import { MaintenanceReader } from '../../../maintenance/maintenance.reader';
 import type { AmendTradeRequest } from '../../dto/amend-trade.request';
 import { isUuid } from '../../trade.queries';
 import { TradeControl } from '../trade-control';
+import { filledSizeIn } from './filled-size-in-unit';
 
 /**
  * `sent`: the owning worker acknowledged and applies it on its next quote
@@ -37,7 +39,8 @@ const FIELDS = [
  * PATCH /api/v1/trades/{id}. The amended terms are written to the trade row
  * first (checked against filled_size in the same statement, so a fill racing
  * the amendment cannot slip under it); then the owning worker is asked to
- * apply them on its next quote cycle.
+ * apply them on its next quote cycle. A change of size_type carries
+ * target_size and is checked in the new unit (decisions section 8).
  */
 @Injectable()
 export class AmendTradeUseCase {
@@ -83,25 +86,67 @@ export class AmendTradeUseCase {
     return { kind: sent ? 'sent' : 'persisted', tradeId: trade.id };
   }
 
+  /**
+   * A change of size_type restates filled_size in the new unit, decided under
+   * the row's lock: a worker's append (its fills and filled_size) commits
+   * before the count or waits for the amendment, never in between.
+   */
   private async store(
     trade: TradeEntity,
     request: AmendTradeRequest,
     changes: Record<string, unknown>,
   ): Promise<number> {
+    const newUnit = request.size_type;
+    if (newUnit === undefined) {
+      return this.writeTerms(this.dataSource.manager, trade, request, changes, null);
+    }
+    return this.dataSource.transaction(async (manager) => {
+      const [locked] = await queryRows<{ size_type: string }>(
+        manager,
+        `SELECT size_type FROM trades WHERE id = $1 FOR UPDATE`,
+        [trade.id],
+      );
+      if (!locked || locked.size_type === newUnit) {
+        return this.writeTerms(manager, trade, request, changes, null);
+      }
+      if (request.target_size === undefined) {
+        throw new AppError(
+          'invalid_request',
+          `changing size_type from ${locked.size_type} to ${newUnit} needs target_size, in ${newUnit}`,
+        );
+      }
+      const filled = await filledSizeIn(manager, trade.id, newUnit);
+      refuseBelowFilled(request.target_size, filled);
+      return this.writeTerms(manager, trade, request, changes, filled);
+    });
+  }
+
+  /**
+   * The amended terms in one statement, guarded by the status and by
+   * filled_size (`restatedFilled` when the unit changes, else the row's).
+   */
+  private async writeTerms(
+    manager: EntityManager,
+    trade: TradeEntity,
+    request: AmendTradeRequest,
+    changes: Record<string, unknown>,
+    restatedFilled: Big | null,
+  ): Promise<number> {
     const rows = await queryRows<{ amendment_version: number }>(
-      this.dataSource.manager,
+      manager,
       `UPDATE trades SET
          target_size = COALESCE($3::numeric, target_size),
          target_spread = COALESCE($4::numeric, target_spread),
          spread_type = COALESCE($5, spread_type),
          max_slippage = COALESCE($6::numeric, max_slippage),
          size_type = COALESCE($7, size_type),
+         filled_size = COALESCE($10::numeric, filled_size),
          amendment = $8::jsonb,
          amendment_version = amendment_version + 1,
          updated_at = now()
        WHERE id = $1 AND user_id = $2
          AND status = ANY($9::text[])
-         AND ($3::numeric IS NULL OR $3::numeric >= filled_size)
+         AND ($3::numeric IS NULL OR $3::numeric >= COALESCE($10::numeric, filled_size))
        RETURNING amendment_version`,
       [
         trade.id,
@@ -113,20 +158,26 @@ export class AmendTradeUseCase {
         request.size_type ?? null,
         JSON.stringify({ ...changes, requested_at: new Date().toISOString() }),
         AMENDABLE_STATUSES,
+        restatedFilled === null ? null : formatDecimal(restatedFilled),
       ],
     );
     if (rows.length > 0) {
       return rows[0].amendment_version;
     }
-    const current = await this.dataSource
-      .getRepository(TradeEntity)
-      .findOneByOrFail({ id: trade.id });
-    if (request.target_size !== undefined && new Big(request.target_size).lt(current.filledSize)) {
-      throw new AppError(
-        'invalid_request',
-        `target_size ${request.target_size} is below filled_size ${new Big(current.filledSize).toFixed()}`,
-      );
+    const current = await manager.getRepository(TradeEntity).findOneByOrFail({ id: trade.id });
+    if (request.target_size !== undefined) {
+      refuseBelowFilled(request.target_size, restatedFilled ?? new Big(current.filledSize));
     }
     throw new AppError('trade_not_amendable', `a ${current.status} trade cannot be amended`);
+  }
+}
+
+/** 400 when the new target is below what is filled (interface: PATCH behaviour 2). */
+function refuseBelowFilled(targetSize: string, filled: Big): void {
+  if (new Big(targetSize).lt(filled)) {
+    throw new AppError(
+      'invalid_request',
+      `target_size ${targetSize} is below filled_size ${formatDecimal(filled)}`,
+    );
   }
 }

@@ -113,7 +113,7 @@ describe('reading, amending and canceling trades', () => {
       const empty = await gateway.request('GET', `/api/v1/trades/${tradeId}/events`, {
         headers: trader.headers,
       });
-      expect(empty.body).toEqual({ trade_id: tradeId, events: [] });
+      expect(empty.body).toEqual({ trade_id: tradeId, events: [], has_more: false });
       // The workers write the log; here rows are written as a worker would (decisions section 6).
       const makerFill = (sequence: number) => ({
         exchange: 'hyperliquid',
@@ -283,6 +283,17 @@ describe('reading, amending and canceling trades', () => {
       expect((await me().get(tradeId)).body).toMatchObject({
         status: 'canceled',
         completed_at: expect.any(String),
+        // Written on every trade when it ends, this one's guard having watched nothing.
+        fast_move_guard_stats: {
+          mode: 'off',
+          triggers: 0,
+          holds: 0,
+          hold_ms_total: 0,
+          orders_canceled: 0,
+          fills_after_trigger: 0,
+          adverse_fills: 0,
+          max_move_bps: 0,
+        },
       });
       const stream = eventsStream(gateway.env.NATS_PREFIX).name;
       for (let attempt = 0; attempt < 50 && lifecycle.length === 0; attempt += 1) {

@@ -126,3 +126,27 @@ export const presentTradeEvent = (event: TradeEventEntity): TradeEventView => ({
   worker_id: event.workerId,
   created_at: event.createdAt.toISOString(),
 });
+
+/**
+ * A page of the execution log. `has_more` says entries follow the page;
+ * `next_after_sequence` (only then) is the `after_sequence` that reads them.
+ */
+export interface TradeEventsView {
+  trade_id: string;
+  events: TradeEventView[];
+  has_more: boolean;
+  next_after_sequence?: number;
+}
+
+export const presentTradeEvents = (
+  tradeId: string,
+  page: { events: TradeEventEntity[]; hasMore: boolean },
+): TradeEventsView => {
+  const last = page.events.at(-1);
+  return {
+    trade_id: tradeId,
+    events: page.events.map(presentTradeEvent),
+    has_more: page.hasMore,
+    ...(page.hasMore && last ? { next_after_sequence: last.sequence } : {}),
+  };
+};

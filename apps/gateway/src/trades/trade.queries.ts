@@ -50,19 +50,30 @@ export class TradeQueries {
     return trade;
   }
 
+  /**
+   * One page of the execution log after `afterSequence`, and whether more
+   * entries follow it (one row beyond the page is read to know).
+   */
   async events(
     userId: string,
     tradeId: string,
     afterSequence = 0,
     limit = EVENTS_PAGE_LIMIT,
-  ): Promise<TradeEventEntity[]> {
+  ): Promise<TradeEventsPage> {
     await this.one(userId, tradeId);
-    return this.dataSource.getRepository(TradeEventEntity).find({
+    const rows = await this.dataSource.getRepository(TradeEventEntity).find({
       where: { tradeId, sequence: MoreThan(afterSequence) },
       order: { sequence: 'ASC' },
-      take: limit,
+      take: limit + 1,
     });
+    return { events: rows.slice(0, limit), hasMore: rows.length > limit };
   }
+}
+
+export interface TradeEventsPage {
+  events: TradeEventEntity[];
+  /** Entries with a higher sequence than the page's last exist. */
+  hasMore: boolean;
 }
 
 /** A trade with its budgets as they are now: a live trade's are its accounts' shares. */

@@ -19,8 +19,8 @@ import { CreateTradeRequest } from './dto/create-trade.request';
 import { TradeEventsQuery } from './dto/events.query';
 import {
   presentTrade,
-  presentTradeEvent,
-  type TradeEventView,
+  presentTradeEvents,
+  type TradeEventsView,
   type TradeView,
 } from './trade.presenter';
 import {
@@ -99,14 +99,14 @@ export class TradesController {
     @CurrentPrincipal() principal: Principal,
     @Param('tradeId') tradeId: string,
     @Query() query: TradeEventsQuery,
-  ): Promise<{ trade_id: string; events: TradeEventView[] }> {
-    const events = await this.queries.events(
+  ): Promise<TradeEventsView> {
+    const page = await this.queries.events(
       principal.userId,
       tradeId,
       query.after_sequence,
       query.limit,
     );
-    return { trade_id: tradeId, events: events.map(presentTradeEvent) };
+    return presentTradeEvents(tradeId, page);
   }
 
   @RequireScopes('trades:write')

@@ -110,6 +110,7 @@ describe('OpenApiConformance (the gateway document)', () => {
           created_at: trade.created_at,
         },
       ],
+      has_more: false,
     });
     const url = `/api/v1/trades/${TRADE_ID}/events`;
     expect(

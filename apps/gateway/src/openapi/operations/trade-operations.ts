@@ -86,7 +86,8 @@ export const TRADE_OPERATIONS: Record<string, OperationAnswers> = {
     successes: [
       {
         status: 200,
-        description: 'the execution log, ordered by sequence',
+        description:
+          'the execution log, ordered by sequence: at most `limit` entries; `has_more` when more follow',
         schema: ref('TradeEvents'),
         example: {
           trade_id: TRADE_ID,
@@ -106,6 +107,7 @@ export const TRADE_OPERATIONS: Record<string, OperationAnswers> = {
               created_at: AT,
             },
           ],
+          has_more: false,
         },
       },
     ],

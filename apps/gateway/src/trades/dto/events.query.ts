@@ -8,7 +8,10 @@ import { EVENTS_PAGE_LIMIT } from '../trade.queries';
 export const MAX_SEQUENCE = 2_147_483_647;
 
 export class TradeEventsQuery {
-  @ApiPropertyOptional({ description: 'only entries with a higher sequence (incremental polling)' })
+  @ApiPropertyOptional({
+    description:
+      'only entries with a higher sequence (incremental polling; a page answered `has_more` continues from its `next_after_sequence`)',
+  })
   @Optional()
   @Type(() => Number)
   @IsInt()

@@ -6,6 +6,7 @@ import { ChangeNotices1763700400000 } from './1763700400000-change-notices';
 import { BudgetRowVersions1763700500000 } from './1763700500000-budget-row-versions';
 import { BudgetAccountShares1763700600000 } from './1763700600000-budget-account-shares';
 import { CreateTradeAdmit1763700700000 } from './1763700700000-create-trade-admit';
+import { AppendOnlyExecutionLog1763700800000 } from './1763700800000-append-only-execution-log';
 
 /** Every migration, in order. A new migration is a new timestamped file listed here. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   BudgetRowVersions1763700500000,
   BudgetAccountShares1763700600000,
   CreateTradeAdmit1763700700000,
+  AppendOnlyExecutionLog1763700800000,
 ];

@@ -468,7 +468,7 @@ export interface components {
       fast_move_window_ms?: number;
       fast_move_settle_ms?: number;
     };
-    /** @description written on the trade when it ends (decisions section 6) */
+    /** @description written on every trade when it ends, whatever its mode (decisions section 6); null before. With mode off the guard watched nothing: every count is 0 and max_move_bps is 0 (no move measured) */
     FastMoveGuardStats: {
       /**
        * @description guard mode
@@ -835,6 +835,7 @@ export interface components {
        */
       event_type: 'recovery_completed';
       data: {
+        /** @description the worker that held the trade before: the one that crashed, or the one that handed it over */
         previous_worker_id: string | null;
         open_orders_canceled: number;
         fills_reconciled: number;
@@ -843,6 +844,11 @@ export interface components {
          * @example 0.5
          */
         rehedged_size: string;
+        /**
+         * @description why the trade changed workers: `handover` when its worker shut down gracefully and handed it over (nothing to reconcile: open_orders_canceled 0, fills_reconciled 0, rehedged_size "0"); absent after a crash (its lease expired and the trade was reconciled with the venues)
+         * @enum {string}
+         */
+        cause?: 'handover';
       };
       /** @description the worker that recorded it */
       worker_id: string;
@@ -910,6 +916,10 @@ export interface components {
        */
       trade_id: string;
       events: components['schemas']['TradeEvent'][];
+      /** @description entries with a higher sequence exist beyond this page (`limit`, at most 5000): read on from `next_after_sequence` */
+      has_more: boolean;
+      /** @description present only when `has_more`: the sequence of the last entry of this page, to pass as `after_sequence` */
+      next_after_sequence?: number;
     };
     MarketEntry: {
       /** @description venue-specific symbol */
@@ -5170,7 +5180,7 @@ export interface operations {
   listTradeEvents: {
     parameters: {
       query?: {
-        /** @description only entries with a higher sequence (incremental polling) */
+        /** @description only entries with a higher sequence (incremental polling; a page answered `has_more` continues from its `next_after_sequence`) */
         after_sequence?: number;
         limit?: number;
       };
@@ -5182,7 +5192,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description the execution log, ordered by sequence */
+      /** @description the execution log, ordered by sequence: at most `limit` entries; `has_more` when more follow */
       200: {
         headers: {
           [name: string]: unknown;
@@ -5213,7 +5223,8 @@ export interface operations {
            *           "worker_id": "worker-a",
            *           "created_at": "2026-01-05T09:30:00.000Z"
            *         }
-           *       ]
+           *       ],
+           *       "has_more": false
            *     }
            */
           'application/json': components['schemas']['TradeEvents'];

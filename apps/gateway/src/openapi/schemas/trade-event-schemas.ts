@@ -105,10 +105,18 @@ const EVENT_DATA: Record<string, Schema> = {
   ),
   recovery_completed: object(
     {
-      previous_worker_id: { type: ['string', 'null'] },
+      previous_worker_id: {
+        type: ['string', 'null'],
+        description:
+          'the worker that held the trade before: the one that crashed, or the one that handed it over',
+      },
       open_orders_canceled: { type: 'integer' },
       fills_reconciled: { type: 'integer' },
       rehedged_size: decimal('size hedged while reconciling'),
+      cause: text(
+        'why the trade changed workers: `handover` when its worker shut down gracefully and handed it over (nothing to reconcile: open_orders_canceled 0, fills_reconciled 0, rehedged_size "0"); absent after a crash (its lease expired and the trade was reconciled with the venues)',
+        { enum: ['handover'] },
+      ),
     },
     ['previous_worker_id', 'open_orders_canceled', 'fills_reconciled', 'rehedged_size'],
   ),
@@ -170,8 +178,19 @@ export const TRADE_EVENT_SCHEMAS: Record<string, Schema> = {
     {
       trade_id: text('the trade', { format: 'uuid' }),
       events: { type: 'array', items: ref('TradeEvent') },
+      has_more: {
+        type: 'boolean',
+        description:
+          'entries with a higher sequence exist beyond this page (`limit`, at most 5000): read on from `next_after_sequence`',
+      },
+      next_after_sequence: {
+        type: 'integer',
+        minimum: 1,
+        description:
+          'present only when `has_more`: the sequence of the last entry of this page, to pass as `after_sequence`',
+      },
     },
-    ['trade_id', 'events'],
+    ['trade_id', 'events', 'has_more'],
     { additionalProperties: false },
   ),
 };

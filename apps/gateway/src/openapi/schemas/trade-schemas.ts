@@ -14,7 +14,10 @@ const fastMoveGuardStats = object(
     max_move_bps: { type: 'number' },
   },
   [],
-  { description: 'written on the trade when it ends (decisions section 6)' },
+  {
+    description:
+      'written on every trade when it ends, whatever its mode (decisions section 6); null before. With mode off the guard watched nothing: every count is 0 and max_move_bps is 0 (no move measured)',
+  },
 );
 
 const trade = object(

@@ -2,7 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
   canTransition,
+  finishFastMoveGuard,
   isExecutingTradeStatus,
+  resolveFastMoveGuardSettings,
+  startFastMoveGuard,
+  type FastMoveGuardMode,
+  type FastMoveGuardStats,
+  type MakerLeg,
+  type QuoteMode,
   isTradeStatus,
   type TradeStatus,
   type TradeTransition,
@@ -119,17 +126,22 @@ export class CancelTradeUseCase {
     correlationId: string,
   ): Promise<boolean> {
     return this.dataSource.transaction(async (db) => {
-      const [updated] = await queryRows<{ updated_at: Date }>(
+      const [updated] = await queryRows<GuardTerms & { updated_at: Date }>(
         db,
         `UPDATE trades SET status = $3, cancel_requested_at = now(), updated_at = now(),
            completed_at = CASE WHEN $5::boolean THEN now() ELSE completed_at END
          WHERE id = $1 AND user_id = $2 AND status = $4
-         RETURNING updated_at`,
+         RETURNING updated_at, maker_leg, quote_mode, fast_move_guard`,
         [tradeId, userId, transition.to, transition.from, transition.setsCompletedAt],
       );
       if (!updated) {
         return false;
       }
+      // Ended before any worker ran it: its guard watched nothing (decisions 6).
+      await db.query(`UPDATE trades SET fast_move_guard_stats = $2 WHERE id = $1`, [
+        tradeId,
+        JSON.stringify(unwatchedGuardStats(updated)),
+      ]);
       const lifecycle = tradeLifecycleMessage(this.config.settings.natsPrefix, transition, {
         tradeId,
         userId,
@@ -143,4 +155,20 @@ export class CancelTradeUseCase {
       return true;
     });
   }
+}
+
+/** What a trade row says of its fast-move guard. */
+interface GuardTerms {
+  maker_leg: MakerLeg;
+  quote_mode: QuoteMode | null;
+  fast_move_guard: FastMoveGuardMode | null;
+}
+
+/** The figures of a guard that never ran: its mode, every count 0. */
+function unwatchedGuardStats(row: GuardTerms): FastMoveGuardStats {
+  const settings = resolveFastMoveGuardSettings({
+    quoteMode: row.quote_mode ?? 'default',
+    ...(row.fast_move_guard ? { mode: row.fast_move_guard } : {}),
+  });
+  return finishFastMoveGuard(startFastMoveGuard(settings, row.maker_leg), Date.now());
 }

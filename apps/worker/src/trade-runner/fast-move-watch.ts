@@ -97,10 +97,20 @@ export class FastMoveWatch {
     return episode?.holding ? episode.untilMs : null;
   }
 
-  classifyFill(timeMs: number, hedgeReference: Big | null): GuardFillClass | null {
+  /** The last H seen, for classing a fill later (`classifyFill`'s `heldAtFill`). */
+  get lastHedgeReference(): Big | null {
+    return this.last?.price ?? null;
+  }
+
+  classifyFill(
+    timeMs: number,
+    hedgeReference: Big | null,
+    heldAtFill: Big | null = null,
+  ): GuardFillClass | null {
     const result = classifyMakerFill(this.state, {
       timeMs,
       ...(hedgeReference ? { hedgeReference } : {}),
+      ...(heldAtFill ? { heldAtFill } : {}),
     });
     this.state = result.state;
     return result.guardFillClass;

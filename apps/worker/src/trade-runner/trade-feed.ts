@@ -108,6 +108,13 @@ export class TradeFeed {
       : null;
     if (started) {
       started.series.guardFillClass = guardClass;
+      if (guardClass === null && trade.guard.enabled) {
+        // The move that ran the order over may reach the worker just after the
+        // fill it caused: class the fill again when its hedge ends.
+        const heldAtFill = trade.guard.lastHedgeReference;
+        started.series.classifyLate = () =>
+          trade.guard.classifyFill(receivedAt, open.legs.market.hedgeReference(), heldAtFill);
+      }
     }
     const entries = [makerFillEntry(fill)];
     if (started?.sent) {

@@ -9,6 +9,13 @@ export interface FillTiming {
   timeMs: number;
   /** H when the fill arrived, if the worker has a newer one than its last observation. */
   hedgeReference?: Big;
+  /**
+   * Classing a fill after it came, with an H seen since (`hedgeReference`):
+   * the H the worker held when the fill came. The move that ran a maker order
+   * over can reach the worker just after the fill it caused, and is measured
+   * from this price.
+   */
+  heldAtFill?: Big;
 }
 
 /**
@@ -34,6 +41,9 @@ export const classifyMakerFill = (
     return { state: { ...state, stats }, guardFillClass: 'after_trigger' };
   }
   const earlier = state.observations.filter((o) => o.timeMs <= fill.timeMs);
+  if (fill.heldAtFill !== undefined) {
+    earlier.push({ timeMs: fill.timeMs, price: fill.heldAtFill });
+  }
   const latest = earlier[earlier.length - 1];
   const price = fill.hedgeReference ?? latest?.price;
   if (price === undefined) {

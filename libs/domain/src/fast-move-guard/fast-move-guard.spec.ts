@@ -212,6 +212,18 @@ describe('fill classes', () => {
     ).toBeNull();
     expect(classifyMakerFill(state, { timeMs: 150 }).guardFillClass).toBeNull();
   });
+
+  it('classes later a fill the move reached the worker after: measured from the H held at the fill', () => {
+    // A quiet book: nothing seen within the window before the fill at 2000.
+    const { state } = feed(guard('shadow'), [[0, '100000']]);
+    expect(classifyMakerFill(state, { timeMs: 2000 }).guardFillClass).toBeNull();
+    // The move that ran the order over arrives after it: 22 bps down.
+    const late = { timeMs: 2000, hedgeReference: big('99780') };
+    expect(classifyMakerFill(state, late).guardFillClass).toBeNull();
+    const adverse = classifyMakerFill(state, { ...late, heldAtFill: big('100000') });
+    expect(adverse.guardFillClass).toBe('adverse');
+    expect(adverse.state.stats.adverse_fills).toBe(1);
+  });
 });
 
 describe('default threshold', () => {

@@ -36,6 +36,12 @@ export class HedgeSeries {
   readonly done: Promise<void>;
   /** How the guard classed the maker fill that started it (set on the hot path, after the send). */
   guardFillClass: GuardFillClass | null = null;
+  /**
+   * Classes the fill again when the series ends, if it was not classed when
+   * it came: the move that ran the maker order over can reach the worker
+   * just after the fill it caused.
+   */
+  classifyLate?: () => GuardFillClass | null;
   private state: SeriesState;
   private readonly resolveDone: () => void;
   private attempts = 0;
@@ -285,7 +291,7 @@ export class HedgeSeries {
         fills: this.fills,
         makerFills: this.makerFills,
         reference: this.reference,
-        guardFillClass: this.guardFillClass,
+        guardFillClass: this.guardFillClass ?? this.classifyLate?.() ?? null,
       }),
     ]);
   }

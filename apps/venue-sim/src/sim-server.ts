@@ -13,10 +13,12 @@ import { addControlRoutes } from './control/control-routes';
 import { FaultInjector } from './control/faults';
 import { Ticker } from './control/ticker';
 import { Simulator } from './engine/simulator';
+import { DIALECT_RATE_LIMITS, DialectLimits } from './dialects/dialect-limits';
 import { DialectProfiles, type Profile } from './dialects/dialect-profiles';
 import { DIALECT_READINGS } from './dialects/dialect-readings';
 import { DialectSet } from './dialects/dialect-set';
 import { FundedWallets } from './dialects/funded-wallets';
+import type { LimitAdjustment } from './dialects/published-limits';
 import { DIALECTS } from './dialects/registry';
 
 export interface VenueSimOptions {
@@ -30,8 +32,14 @@ export interface VenueSimOptions {
   port?: number;
   /** Venue ids, each optionally shaped like a known one: `hyperliquid`, `sandbox=paradex`. */
   venues?: readonly string[];
-  /** Per-venue request limit per account and second, over the profiles' defaults. */
+  /** Per-venue request limit per account and second of the paper protocol, over the profiles' defaults. */
   rateLimits?: Readonly<Record<string, number>>;
+  /**
+   * Changes to a dialect's published pools from the start (tests only; the
+   * same as `PUT /control/dialects/<venue>/rate-limits`). Without it every
+   * dialect enforces its venue's published numbers.
+   */
+  dialectRateLimits?: Readonly<Record<string, LimitAdjustment>>;
   /** Trust-on-first-use registration of paper API keys (default true). */
   selfRegistration?: boolean;
   volScale?: number;
@@ -55,6 +63,8 @@ interface SimParts {
   directory: AccountDirectory;
   faults: FaultInjector;
   limiter: RateLimiter;
+  /** The dialects' published pools. */
+  limits: DialectLimits;
   orders: OrderEntry;
   hub: StreamHub;
   funding: FundedWallets;
@@ -99,12 +109,13 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
     epoch += 1;
     faults.reset();
     limiter.clearCounts();
+    parts.limits.clearCounts();
     world = build();
     sockets.drop();
   };
   addControlRoutes(router, {
     ...{ world: () => world, seed: () => seed, reset, ticker, faults, hub: sockets, limiter },
-    ...{ directory, funding: parts.funding, profiles: parts.profiles },
+    ...{ directory, funding: parts.funding, profiles: parts.profiles, limits: parts.limits },
     controlToken: options.controlToken,
   });
   router.add('GET', '/health', () => ({ status: 200, body: { status: 'ok' } }));
@@ -141,10 +152,11 @@ function createParts(
   const hub = new StreamHub(world, directory, faults, orders, logger);
   const funding = new FundedWallets(world);
   const readings = new DialectProfiles(DIALECT_READINGS, options.dialectProfiles);
+  const limits = new DialectLimits(DIALECT_RATE_LIMITS, options.dialectRateLimits);
   const dialects = new DialectSet(
     DIALECTS,
     profiles.map((profile) => profile.id),
-    { world, orders, faults, funding, profiles: readings, logger },
+    { world, orders, faults, funding, profiles: readings, limits, logger },
     hub,
   );
   const sockets = {
@@ -155,6 +167,7 @@ function createParts(
     directory,
     faults,
     limiter,
+    limits,
     orders,
     hub,
     funding,

@@ -29,11 +29,19 @@ export interface SignedRequest {
   venueId: string;
   accountId: string;
   channel: RequestChannel;
+  /**
+   * What counts it against the venue's limits: absent, the paper protocol's
+   * per-second limit (RateLimiter), the first step here; `published`, its
+   * dialect, which admitted it by the venue's published pools before handing
+   * it on (dialects/published-limits.ts).
+   */
+  limits?: 'published';
 }
 
 /**
  * An account's signed requests after authentication, whichever way they came
- * (HTTP or the account's socket), in this order: the rate limit; for order
+ * (HTTP or the account's socket), in this order: the rate limit (the paper
+ * protocol's; a dialect's request was admitted by its own); for order
  * requests, a lose-next rule claimed at arrival (`before` + `drop` cuts the
  * connection there); the venue's latency; delay-next (placements); a
  * lose-next hold (`before` + `hang`); a freeze; then, with no await in
@@ -55,7 +63,9 @@ export class OrderEntry {
   ): Promise<HttpReply> {
     const { venueId, accountId } = request;
     const { faults } = this.deps;
-    this.deps.limiter.admit(venueId, accountId, Date.now());
+    if (request.limits !== 'published') {
+      this.deps.limiter.admit(venueId, accountId, Date.now());
+    }
     const facts = order && orderFacts(order.op, order.fields);
     const loss = facts && faults.claimLoss(venueId, { ...facts, accountId });
     if (loss?.at === 'before' && loss.then === 'drop') {

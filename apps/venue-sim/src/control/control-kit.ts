@@ -9,6 +9,7 @@ import {
 } from '../api/http-kit';
 import type { RateLimiter } from '../api/rate-limiter';
 import { toHttpFailure } from '../api/sim-errors';
+import type { DialectLimits } from '../dialects/dialect-limits';
 import type { DialectProfiles } from '../dialects/dialect-profiles';
 import type { FundedWallets } from '../dialects/funded-wallets';
 import type { Simulator } from '../engine/simulator';
@@ -28,6 +29,8 @@ export interface ControlDeps {
   funding: FundedWallets;
   /** The readings the dialects play (`/control/dialects/:venue/profile`). */
   profiles: DialectProfiles;
+  /** The dialects' published pools (`/control/dialects/:venue/rate-limits`). */
+  limits: DialectLimits;
   controlToken?: string;
 }
 

@@ -2,6 +2,7 @@ import type { Router } from '../api/http-kit';
 import { addAccountRoutes } from './account-routes';
 import { ControlRoutes, type ControlDeps } from './control-kit';
 import { addDeadManRoutes } from './dead-man-routes';
+import { addDialectLimitRoutes } from './dialect-limit-routes';
 import { addDialectProfileRoutes } from './dialect-profile-routes';
 import { addFaultRoutes } from './fault-routes';
 import { addTimeRoutes } from './time-routes';
@@ -13,7 +14,8 @@ export type { ControlDeps } from './control-kit';
  * interval, reset with a seed), faults (latency, dropped sockets, rejected or
  * delayed orders, frozen venues, price jumps, injected trades) and read-outs
  * (request counts, an account's fills and positions as the venue sees them),
- * and the readings each dialect plays where its venue is silent.
+ * the readings each dialect plays where its venue is silent, and the
+ * dialects' published rate-limit pools.
  */
 export function addControlRoutes(router: Router, deps: ControlDeps): void {
   const routes = new ControlRoutes(router, deps);
@@ -21,5 +23,6 @@ export function addControlRoutes(router: Router, deps: ControlDeps): void {
   addFaultRoutes(routes);
   addAccountRoutes(routes);
   addDialectProfileRoutes(routes);
+  addDialectLimitRoutes(routes);
   addDeadManRoutes(routes);
 }

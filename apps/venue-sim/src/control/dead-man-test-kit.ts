@@ -44,7 +44,6 @@ export class DeadManWorld {
     const sim = await startVenueSim({
       seed: 31,
       tickMs: 0,
-      rateLimits: { [venue]: 1000 },
       dialectProfiles: { [venue]: profile },
     });
     const control = new SimControl(sim.url);

@@ -6,6 +6,7 @@ import type { OrderEntry } from '../api/order-entry';
 import type { FaultInjector } from '../control/faults';
 import type { Simulator } from '../engine/simulator';
 import type { EngineFill, EngineOrder, EngineSink } from '../engine/types';
+import type { DialectLimits } from './dialect-limits';
 import type { DialectProfiles } from './dialect-profiles';
 import type { FundedWallets } from './funded-wallets';
 
@@ -13,13 +14,17 @@ import type { FundedWallets } from './funded-wallets';
 export interface DialectDeps {
   world: () => Simulator;
   /**
-   * The paper protocol's request path (rate limit, lose-next, latency,
-   * delay-next, freeze, expiry, reject-next, engine). A dialect passes order
-   * requests in the paper vocabulary (`fields.type`: `post_only` | `ioc`,
+   * The paper protocol's request path (lose-next, latency, delay-next,
+   * freeze, expiry, reject-next, engine). A dialect passes order requests in
+   * the paper vocabulary (`fields.type`: `post_only` | `ioc`,
    * `fields.expires_at_ms`) so the faults match them, and maps the HttpFailure
-   * it may throw to the venue's own error shape.
+   * it may throw to the venue's own error shape. Its requests are `limits:
+   * 'published'`: the dialect admitted them by its venue's pools (`limits`),
+   * so the paper per-second limit does not count them.
    */
   orders: OrderEntry;
+  /** Each venue's published request limits (`published-limits.ts`): a dialect admits every request through its own. */
+  limits: DialectLimits;
   faults: FaultInjector;
   /** Wallets funded through `POST /control/venues/<id>/deposits`. */
   funding: FundedWallets;

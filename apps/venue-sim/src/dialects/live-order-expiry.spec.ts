@@ -44,7 +44,7 @@ for (const { venue, symbol, seed, lifetimeMs } of VENUES) {
     let size: string;
 
     beforeAll(async () => {
-      sim = await startVenueSim({ seed, tickMs: 0, rateLimits: { [venue]: 100 } });
+      sim = await startVenueSim({ seed, tickMs: 0 });
       control = new SimControl(sim.url);
       const credentials = await liveAccountCredentials(venue, sim.url, label);
       const exchange = await createCcxtExchange(venue, credentials, {

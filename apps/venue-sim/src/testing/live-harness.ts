@@ -10,18 +10,60 @@ import {
 } from '@sts/venues';
 import { asterLiveCredentials } from '../dialects/aster/aster-api-wallets';
 import type { Profile } from '../dialects/dialect-profiles';
+import type { LimitAdjustment } from '../dialects/published-limits';
 import { startVenueSim, type RunningVenueSim } from '../sim-server';
 import { lighterTestApiKey, lighterTestSignerFiles } from './lighter-test-signer-files';
-import { simDriver } from './paper-harness';
+import { simDriver, type RateLimitKnob } from './paper-harness';
 import { SimControl } from './sim-control';
 
-const RATE_LIMIT_PER_S = 100;
 /**
- * Lighter's: its client reads an order as two requests (active, then
- * inactive orders: ccxt has no fetchOrder for it), so the suite's quick
- * cases spend about twice as many.
+ * The pool the rate-limit case's burst of `openOrders()` (no symbol, as the
+ * case reads) fills on each dialect, and what one such read weighs there:
+ * Hyperliquid `frontendOpenOrders` 20 of H1; Aster `openOrders` without a
+ * symbol 40 of A1; Paradex `GET /orders`, one of P5's 600 a minute; Extended
+ * `GET /user/orders`, one of E1; Lighter one `accountActiveOrders` (300 of
+ * L1) per market, five markets (docs/venues/rate-limits.md).
  */
-const LIGHTER_RATE_LIMIT_PER_S = 200;
+const BURST_POOLS: Readonly<Record<string, { pool: string; weight: number }>> = {
+  hyperliquid: { pool: 'H1', weight: 20 },
+  aster: { pool: 'A1', weight: 40 },
+  paradex: { pool: 'P5/1m', weight: 1 },
+  extended: { pool: 'E1', weight: 1 },
+  lighter: { pool: 'L1', weight: 5 * 300 },
+};
+
+/**
+ * The suite's own pace on the venues whose published limits it outruns. It
+ * runs its cases back to back, each reading what it just did, and the
+ * afterEach reads every open order: measured (`max_window_weight`) about
+ * 1,400 of Hyperliquid's 1,200 weight a minute (H1), and about 24,000 of
+ * Lighter's 24,000 a minute (L1: an `openOrders()` without a symbol is five
+ * reads of 300). Those two run with their capacities doubled; every other
+ * dialect keeps its venue's numbers (the suite peaks at about a third of
+ * Aster's A1, a tenth of Extended's E1 and Paradex's P6).
+ */
+const SUITE_LIMITS: Readonly<Record<string, LimitAdjustment>> = {
+  hyperliquid: { scale: 2 },
+  lighter: { scale: 2 },
+};
+
+/**
+ * The 429 case's knob on a dialect: the pool its burst fills gets a
+ * one-second window holding `perSecond` of the burst's reads (every other
+ * pool keeps the suite's numbers); restoring puts the suite's numbers back.
+ */
+const publishedRateLimit = (control: SimControl, venue: string): RateLimitKnob => ({
+  set: async (perSecond) => {
+    const { pool, weight } = BURST_POOLS[venue];
+    await control.setDialectRateLimits(venue, {
+      ...SUITE_LIMITS[venue],
+      pools: { [pool]: { capacity: perSecond * weight, windowMs: 1_000 } },
+    });
+  },
+  restore: async () => {
+    await control.setDialectRateLimits(venue, SUITE_LIMITS[venue] ?? {});
+  },
+});
 /** ccxt's answer timeout for the suite's clients, so a held answer is lost within a second. */
 const REQUEST_TIMEOUT_MS = 1_000;
 /**
@@ -207,7 +249,6 @@ export function liveConformanceSetup(
   profile: Profile = {},
 ): ConformanceSetup {
   let sim: RunningVenueSim | undefined;
-  const limit = venue === 'lighter' ? LIGHTER_RATE_LIMIT_PER_S : RATE_LIMIT_PER_S;
   return {
     capabilities: {
       trade: true,
@@ -219,18 +260,18 @@ export function liveConformanceSetup(
       idsFromTheVenue: venue === 'lighter' ? 'partial' : 'whole',
     },
     start: async () => {
+      // The dialect enforces its venue's published limits (SUITE_LIMITS aside) throughout.
       const running = await startVenueSim({
         seed,
         tickMs: 0,
-        rateLimits: { [venue]: limit },
         dialectProfiles: { [venue]: profile },
+        dialectRateLimits: SUITE_LIMITS[venue] ? { [venue]: SUITE_LIMITS[venue] } : {},
       });
       sim = running;
       const control = new SimControl(running.url);
       const endpoint = `${running.url}/dialects/${venue}`;
       return {
         symbol,
-        rateLimitPerS: limit,
         createClient: async (account) => {
           const label = `${venue}:${seed}:${account}`;
           const credentials = await liveAccountCredentials(venue, running.url, label);
@@ -245,7 +286,7 @@ export function liveConformanceSetup(
           await client.connect();
           return client;
         },
-        driver: simDriver(control, venue, holdMs(venue)),
+        driver: simDriver(control, venue, holdMs(venue), publishedRateLimit(control, venue)),
       };
     },
     stop: async () => {

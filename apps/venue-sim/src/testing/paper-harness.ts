@@ -52,7 +52,7 @@ export function paperConformanceSetup(
           await client.connect();
           return client;
         },
-        driver: simDriver(control, venue, HOLD_MS),
+        driver: simDriver(control, venue, HOLD_MS, paperRateLimit(control, venue)),
       };
     },
     stop: async () => {
@@ -61,13 +61,34 @@ export function paperConformanceSetup(
   };
 }
 
+/** How a harness lowers its venue's limit for the 429 case's burst, and puts it back. */
+export interface RateLimitKnob {
+  set(perSecond: number): Promise<void>;
+  restore(): Promise<void>;
+}
+
+/** The paper protocol's per-second limit, back to the harness's roomy one after. */
+const paperRateLimit = (control: SimControl, venue: string): RateLimitKnob => ({
+  set: async (perSecond) => {
+    await control.setRateLimit(venue, perSecond);
+  },
+  restore: async () => {
+    await control.setRateLimit(venue, RATE_LIMIT_PER_S);
+  },
+});
+
 /**
  * The conformance driver of a simulated venue, whichever protocol the client
  * speaks: one step of the world, a trade by another trader, dropped sockets,
- * and lost answers held `holdMs` (a hold, not a cut: the suite's client keeps
- * its stream either way).
+ * lost answers held `holdMs` (a hold, not a cut: the suite's client keeps
+ * its stream either way), and the venue's limit through `rateLimit`.
  */
-export function simDriver(control: SimControl, venue: string, holdMs: number): ConformanceDriver {
+export function simDriver(
+  control: SimControl,
+  venue: string,
+  holdMs: number,
+  rateLimit: RateLimitKnob,
+): ConformanceDriver {
   return {
     advance: async () => {
       await control.step(1);
@@ -81,8 +102,7 @@ export function simDriver(control: SimControl, venue: string, holdMs: number): C
     loseNextAnswer: async (op, at) => {
       await control.loseNext(venue, { op, at, then: 'hang', hangMs: holdMs });
     },
-    setRateLimit: async (perSecond) => {
-      await control.setRateLimit(venue, perSecond);
-    },
+    setRateLimit: (perSecond) => rateLimit.set(perSecond),
+    restoreRateLimit: () => rateLimit.restore(),
   };
 }

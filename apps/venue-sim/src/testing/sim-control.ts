@@ -1,4 +1,5 @@
 import type { WireOrder } from '@sts/venues';
+import type { LimitAdjustment, LimitsReport } from '../dialects/published-limits';
 
 /**
  * The next `count` order requests matching `op`, `orderType` and `wallet`
@@ -174,6 +175,35 @@ export class SimControl {
       method: 'PUT',
       body: JSON.stringify(profile),
     });
+  }
+
+  /** A dialect's published pools with their counts (`GET /control/dialects/<venue>/rate-limits`). */
+  dialectRateLimits(venue: string): Promise<LimitsReport> {
+    return this.get(`/control/dialects/${venue}/rate-limits`);
+  }
+
+  /** Changes a dialect's published numbers for a test; `{}` restores the venue's own. */
+  setDialectRateLimits(venue: string, adjustment: LimitAdjustment): Promise<LimitsReport> {
+    const pools = Object.entries(adjustment.pools ?? {}).map(([id, pool]) => [
+      id,
+      {
+        ...(pool.capacity !== undefined ? { capacity: pool.capacity } : {}),
+        ...(pool.windowMs !== undefined ? { window_ms: pool.windowMs } : {}),
+      },
+    ]);
+    return this.send(`/control/dialects/${venue}/rate-limits`, {
+      method: 'PUT',
+      body: JSON.stringify({
+        ...(adjustment.scale !== undefined ? { scale: adjustment.scale } : {}),
+        ...(adjustment.windowMs !== undefined ? { window_ms: adjustment.windowMs } : {}),
+        ...(pools.length > 0 ? { pools: Object.fromEntries(pools) } : {}),
+      }),
+    });
+  }
+
+  /** Clears a dialect's counts (the numbers in force stay). */
+  resetDialectRateLimits(venue: string): Promise<LimitsReport> {
+    return this.post(`/control/dialects/${venue}/rate-limits/reset`, {});
   }
 
   private async post<T>(path: string, body: unknown): Promise<T> {

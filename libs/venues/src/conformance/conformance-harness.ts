@@ -23,11 +23,16 @@ export interface ConformanceDriver {
    */
   loseNextAnswer?(op: 'place' | 'cancel' | 'replace', at: 'before' | 'after'): Promise<void>;
   /**
-   * Sets the venue's per-account request limit. The 429 case lowers it for
-   * its burst, so that a client whose every request is slow to sign (the live
-   * client's) still sends faster than the limit, and restores it after.
+   * Lowers the venue's request limit for the 429 case's burst to about
+   * `perSecond` of the client's open-order reads, in windows of at most a
+   * second, so that a client whose every request is slow to sign (the live
+   * client's) still sends faster than the limit; a venue whose published
+   * limits count a minute has them squeezed into a second for the burst.
+   * `restoreRateLimit` puts the venue's own limits back.
    */
   setRateLimit?(perSecond: number): Promise<void>;
+  /** The venue's own limits again, after setRateLimit. */
+  restoreRateLimit?(): Promise<void>;
 }
 
 export interface ConformanceHarness {

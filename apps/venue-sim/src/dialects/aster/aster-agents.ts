@@ -1,4 +1,5 @@
-import type { HttpReply, RequestContext, Router } from '../../api/http-kit';
+import type { HttpReply, RequestContext } from '../../api/http-kit';
+import type { RouteTable } from '../limited-routes';
 import { AsterError } from './aster-errors';
 import { required } from './aster-orders';
 import {
@@ -55,7 +56,7 @@ export class AsterAgents {
     private readonly log: RequestLog,
   ) {}
 
-  addRoutes(router: Router, base: string): void {
+  addRoutes(router: RouteTable, base: string): void {
     router.add('POST', `${base}${PATH}`, (context) => this.register(context));
   }
 

@@ -1,6 +1,7 @@
 import { AnswerLost, HttpFailure, type HttpReply } from '../../api/http-kit';
 import { SimError } from '../../engine/types';
 import { engineRefusalOf } from '../engine-refusal';
+import { OverPublishedLimit } from '../published-limits';
 
 /**
  * Aster's refusals as the venue words them: `{code, msg}` with a negative
@@ -17,10 +18,17 @@ export const ASTER_ERRORS = {
     code: -1000,
     msg: 'An unknown error occured while processing the request.',
   },
+  /** Over A1, the IP's request weight (L5225-5267; limits L198-216). */
   rateLimited: {
     status: 429,
     code: -1003,
-    msg: 'Too many requests; current limit is %s requests per second. Please use the websocket for live updates to avoid polling the API.',
+    msg: 'Too many requests; current limit is %s requests per minute. Please use the websocket for live updates to avoid polling the API.',
+  },
+  /** Over A2, the account's new orders (L5225-5267; limits L220-224). */
+  tooManyOrders: {
+    status: 429,
+    code: -1015,
+    msg: 'Too many new orders; current limit is %s orders per %s.',
   },
   serviceUnavailable: { status: 503, code: -1016, msg: 'This service is no longer available.' },
   unsupported: { status: 400, code: -1020, msg: 'This operation is not supported.' },
@@ -151,11 +159,7 @@ function fromOrderEntry(failure: HttpFailure, context: AsterErrorContext): Aster
   }
   switch (failure.code) {
     case 'rate_limited':
-      return new AsterError(
-        'rateLimited',
-        [String(failure.message.match(/\d+/)?.[0] ?? '')],
-        failure.headers,
-      );
+      return overLimitError(failure);
     case 'order_expired':
       return new AsterError('outsideRecvWindow');
     case 'rejected':
@@ -165,6 +169,30 @@ function fromOrderEntry(failure: HttpFailure, context: AsterErrorContext): Aster
     default:
       return new AsterError('unknown');
   }
+}
+
+/** Over a published pool: A2 counts new orders (-1015), A1 the IP's weight (-1003). */
+export function overLimitError(failure: HttpFailure): AsterError {
+  if (!(failure instanceof OverPublishedLimit)) {
+    return new AsterError('rateLimited', ['']);
+  }
+  const { id, capacity, windowMs } = failure.pool;
+  return id === 'A2'
+    ? new AsterError('tooManyOrders', [capacity, intervalName(windowMs)])
+    : new AsterError('rateLimited', [capacity]);
+}
+
+/** A window as Aster's rateLimits count intervals: `intervalNum` of `MINUTE` or `SECOND`. */
+export function asterInterval(windowMs: number): { num: number; unit: 'MINUTE' | 'SECOND' } {
+  return windowMs % 60_000 === 0
+    ? { num: windowMs / 60_000, unit: 'MINUTE' }
+    : { num: windowMs / 1_000, unit: 'SECOND' };
+}
+
+/** A window in an Aster refusal's words: `MINUTE`, or `10 SECOND`. */
+function intervalName(windowMs: number): string {
+  const { num, unit } = asterInterval(windowMs);
+  return num === 1 ? unit : `${num} ${unit}`;
 }
 
 function fromEngine(error: SimError, context: AsterErrorContext): AsterError {

@@ -1,8 +1,10 @@
-import { AnswerLost, type HttpReply, type Router } from '../../api/http-kit';
+import { AnswerLost, type HttpReply } from '../../api/http-kit';
+import type { RouteTable } from '../limited-routes';
 import type { MarketState } from '../../engine/market-state';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
 import { AsterError, toAsterError } from './aster-errors';
+import { rateLimitsInfo } from './aster-rate-limits';
 import * as wire from './aster-wire';
 
 export const ASTER = 'aster';
@@ -17,7 +19,7 @@ const DEPTH_LIMITS = new Set([5, 10, 20, 50, 100, 500, 1000]);
 export class AsterMarketData {
   constructor(private readonly deps: DialectDeps) {}
 
-  addRoutes(router: Router): void {
+  addRoutes(router: RouteTable): void {
     const pub = (path: string, handler: (query: URLSearchParams) => unknown): void => {
       for (const version of ['v1', 'v3']) {
         router.add('GET', `${BASE}/fapi/${version}/${path}`, (context) =>
@@ -27,7 +29,9 @@ export class AsterMarketData {
     };
     pub('ping', () => ({}));
     pub('time', () => ({ serverTime: Date.now() }));
-    pub('exchangeInfo', () => wire.exchangeInfo(this.venue(), Date.now()));
+    pub('exchangeInfo', () =>
+      wire.exchangeInfo(this.venue(), Date.now(), rateLimitsInfo(this.deps.limits.of(ASTER))),
+    );
     pub('depth', (query) => this.depth(query));
     pub('premiumIndex', (query) => this.eachMarket(query, (m) => this.premium(m)));
     pub('fundingInfo', (query) =>

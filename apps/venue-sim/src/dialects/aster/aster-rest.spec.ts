@@ -208,17 +208,42 @@ describe('aster dialect: REST through ccxt', () => {
     expect(rejected.message).toContain('"code":-2010');
   });
 
-  it('answers 429 -1003 past the rate limit', async () => {
-    await world.control.setRateLimit('aster', 2);
+  it('answers 429 -1003 past the IP weight (A1), 429 -1015 past the account orders (A2)', async () => {
+    await world.control.resetDialectRateLimits('aster');
+    // fetchBalance is one GET /fapi/v3/balance, weight 5: two fit in 12.
+    await world.control.setDialectRateLimits('aster', { pools: { A1: { capacity: 12 } } });
     try {
       const results = await Promise.allSettled([1, 2, 3, 4].map(() => exchange.fetchBalance()));
       const refused = results.filter((result) => result.status === 'rejected');
-      expect(refused.length).toBeGreaterThan(0);
-      expect(String((refused[0] as PromiseRejectedResult).reason.constructor.name)).toBe(
-        'RateLimitExceeded',
+      expect(refused).toHaveLength(2);
+      const reason = (refused[0] as PromiseRejectedResult).reason as Error;
+      expect(reason.constructor.name).toBe('RateLimitExceeded');
+      expect(reason.message).toContain(
+        '{"code":-1003,"msg":"Too many requests; current limit is 12 requests per minute.',
+      );
+      await world.control.setDialectRateLimits('aster', { pools: { A2: { capacity: 1 } } });
+      const { bid } = await touch();
+      const order = () =>
+        exchange.createOrder(ETH, 'limit', 'buy', 0.1, bid.minus(9).toNumber(), { postOnly: true });
+      await order();
+      // An order's answer carries the account's orders in the window (and every answer the IP's weight).
+      const headers = Object.fromEntries(
+        Object.entries(
+          (exchange as unknown as { last_response_headers: Record<string, string> })
+            .last_response_headers,
+        ).map(([name, value]) => [name.toLowerCase(), value]),
+      );
+      expect(headers).toMatchObject({
+        'x-mbx-order-count-1m': '1',
+        'x-mbx-used-weight-1m': expect.stringMatching(/^\d+$/),
+      });
+      const over = await thrown(order());
+      expect(over).toMatchObject({ name: 'RateLimitExceeded' });
+      expect(over.message).toContain(
+        '{"code":-1015,"msg":"Too many new orders; current limit is 1 orders per MINUTE."}',
       );
     } finally {
-      await world.control.setRateLimit('aster', 1000);
+      await world.control.setDialectRateLimits('aster', {});
     }
   });
 

@@ -5,6 +5,8 @@ import type { EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
 import type { DialectProfile } from '../dialect-profiles';
+import { limitedRoutes, type RouteTable } from '../limited-routes';
+import type { PublishedLimits } from '../published-limits';
 import { AsterAgents } from './aster-agents';
 import { AsterDeadMan } from './aster-dead-man';
 import { engineTarget } from './aster-client-ids';
@@ -14,7 +16,8 @@ import { ASTER_READINGS } from './aster-readings';
 import { AsterError, toAsterError, type AsterErrorContext } from './aster-errors';
 import { AsterOrderReads } from './aster-order-reads';
 import { parseNewOrder, parseOrderTarget } from './aster-orders';
-import { NonceBook, verifyAsterRequest, type AsterSignedRequest } from './aster-signing';
+import { NEW_ORDER, asterDoor, countHeader } from './aster-rate-limits';
+import { NonceBook, rawParams, verifyAsterRequest, type AsterSignedRequest } from './aster-signing';
 import { ASTER, AsterMarketData } from './aster-market-data';
 import * as wire from './aster-wire';
 
@@ -44,10 +47,11 @@ export interface AsterRestDeps extends DialectDeps {
 
 /**
  * Aster's futures REST API (`/fapi/v3/...`, and the spot exchangeInfo ccxt
- * loads markets from) over the simulator's engine. Every signed request is
- * verified (aster-signing.ts), its wallet must be funded, and it then runs
- * through the shared order path (OrderEntry: rate limit, faults, expiry,
- * engine) like a paper request.
+ * loads markets from) over the simulator's engine. Every request is weighed
+ * at the door by the venue's per-IP limit (aster-rate-limits.ts); a signed
+ * one is verified (aster-signing.ts), its wallet must be funded, a new order
+ * counts against the account's order limit, and it then runs through the
+ * shared order path (OrderEntry: faults, expiry, engine) like a paper request.
  */
 export class AsterRest {
   readonly log = new RequestLog();
@@ -61,8 +65,10 @@ export class AsterRest {
   private readonly profile: DialectProfile<typeof ASTER_READINGS>;
   private readonly agents: AsterAgents;
   private readonly deadMan: AsterDeadMan;
+  private readonly limits: PublishedLimits;
 
   constructor(private readonly deps: AsterRestDeps) {
+    this.limits = deps.limits.of(ASTER);
     this.markets = new AsterMarketData(deps);
     this.reads = new AsterOrderReads(this.markets, (order) => this.tifOf(order));
     this.profile = deps.profiles.of(ASTER, ASTER_READINGS);
@@ -76,16 +82,17 @@ export class AsterRest {
   }
 
   addRoutes(router: Router): void {
-    this.markets.addRoutes(router);
-    this.addOrderRoutes(router);
-    this.addAccountRoutes(router);
-    this.addListenKeyRoutes(router);
-    this.agents.addRoutes(router, BASE);
-    this.addSimRoutes(router);
+    const api = limitedRoutes(router, asterDoor(this.limits, BASE));
+    this.markets.addRoutes(api);
+    this.addOrderRoutes(api);
+    this.addAccountRoutes(api);
+    this.addListenKeyRoutes(api);
+    this.agents.addRoutes(api, BASE);
+    this.addSimRoutes(router, api);
   }
 
   /** Orders: place, cancel, and the signed reads of orders and trades. */
-  private addOrderRoutes(router: Router): void {
+  private addOrderRoutes(router: RouteTable): void {
     const fapi = this.fapiOn(router);
     fapi('POST', 'order', 'place', (call) => this.placeOrder(call));
     fapi('DELETE', 'order', 'cancel', (call) => this.cancelOrder(call));
@@ -107,7 +114,7 @@ export class AsterRest {
   }
 
   /** The account: positions, balances, leverage brackets, account info, builders. */
-  private addAccountRoutes(router: Router): void {
+  private addAccountRoutes(router: RouteTable): void {
     const fapi = this.fapiOn(router);
     fapi('GET', 'positionRisk', undefined, (call) =>
       this.query(call, (venue) =>
@@ -136,7 +143,7 @@ export class AsterRest {
   }
 
   /** The user data stream's listenKey: open, keep alive, close. */
-  private addListenKeyRoutes(router: Router): void {
+  private addListenKeyRoutes(router: RouteTable): void {
     const fapi = this.fapiOn(router);
     fapi('POST', 'listenKey', undefined, (call) =>
       this.query(call, () => ({
@@ -163,7 +170,7 @@ export class AsterRest {
   }
 
   /** The request log, and every other path under the API answered as unknown. */
-  private addSimRoutes(router: Router): void {
+  private addSimRoutes(router: Router, api: RouteTable): void {
     router.add('GET', `${BASE}/_sim/requests`, (context) => ({
       status: 200,
       body: { requests: this.log.requests(context.query.get('user') ?? undefined) },
@@ -171,7 +178,7 @@ export class AsterRest {
     // Anything else under the API is answered as the venue answers an unknown
     // path (Binance-futures style -5000), and logged: a test can see what was tried.
     for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {
-      router.add(method, `${BASE}/(fapi|api)/.*`, (context) => {
+      api.add(method, `${BASE}/(fapi|api)/.*`, (context) => {
         this.log.record(method, this.pathOf(context), rawParams(context), Date.now());
         return {
           status: 404,
@@ -182,7 +189,7 @@ export class AsterRest {
   }
 
   /** Registers a signed `/fapi/v3/<path>` route; `op` names an order operation. */
-  private fapiOn(router: Router) {
+  private fapiOn(router: RouteTable) {
     return (method: string, path: string, op: OrderOp | undefined, handler: SignedHandler) =>
       router.add(method, `${BASE}/fapi/v3/${path}`, (context) => this.signed(context, op, handler));
   }
@@ -215,6 +222,7 @@ export class AsterRest {
           accountId,
           // An HTTP request's answer goes nowhere but its own connection.
           channel: { cut: context.cutConnection, mute: () => undefined },
+          limits: 'published',
         },
       });
     } catch (error) {
@@ -234,18 +242,26 @@ export class AsterRest {
     }));
   }
 
-  private placeOrder(call: SignedCall): Promise<HttpReply> {
+  /** A new order: counted against the account's orders (A2), then to the engine; the answer carries the count. */
+  private async placeOrder(call: SignedCall): Promise<HttpReply> {
     const order = parseNewOrder(call.params, () => {
       this.clientOrderSeq += 1;
       return `sim-${Date.now().toString(36)}-${this.clientOrderSeq}`;
     });
     const answer = this.placement.answerOf(call.params);
     const fields = { type: order.kind, ...asterRequestExpiry(call.signed, this.profile) };
-    return this.deps.orders.execute(call.request, { op: 'place', fields }, (venue) => {
+    this.limits.admit(NEW_ORDER, call.accountId);
+    const reply = await this.deps.orders.execute(call.request, { op: 'place', fields }, (venue) => {
       const placed = this.placement.place(venue, call.accountId, order);
       this.tifs.set(placed.orderId, order.tif);
       return { status: 200, body: this.placement.answer(venue, placed, order.tif, answer) };
     });
+    const { windowMs } = this.limits.pool('A2');
+    const count = String(this.limits.windowWeight('A2', call.accountId));
+    return {
+      ...reply,
+      headers: { ...reply.headers, [countHeader('X-MBX-ORDER-COUNT', windowMs)]: count },
+    };
   }
 
   private cancelOrder(call: SignedCall): Promise<HttpReply> {
@@ -276,17 +292,4 @@ export class AsterRest {
   private pathOf(context: RequestContext): string {
     return context.pathWithQuery.split('?')[0].slice(BASE.length);
   }
-}
-
-/**
- * The parameter string as the client sent it: the body for POST, PUT and
- * DELETE, the query string for GET (Aster also takes a POST's parameters in
- * the query, as its own Python example sends them).
- */
-function rawParams(context: RequestContext): string {
-  if (context.rawBody !== '') {
-    return context.rawBody;
-  }
-  const at = context.pathWithQuery.indexOf('?');
-  return at < 0 ? '' : context.pathWithQuery.slice(at + 1);
 }

@@ -1,4 +1,5 @@
 import { recoverTypedDataAddress, zeroAddress, type Hex } from 'viem';
+import type { RequestContext } from '../../api/http-kit';
 import { AsterError } from './aster-errors';
 
 /**
@@ -163,4 +164,17 @@ function recvWindowExpiry(recvWindow: string | undefined, nonceUs: number): numb
     throw new AsterError('invalidParameter', ['recvWindow']);
   }
   return Math.floor(nonceUs / 1000) + Number(recvWindow);
+}
+
+/**
+ * The parameter string as the client sent it: the body for POST, PUT and
+ * DELETE, the query string for GET (Aster also takes a POST's parameters in
+ * the query, as its own Python example sends them).
+ */
+export function rawParams(context: RequestContext): string {
+  if (context.rawBody !== '') {
+    return context.rawBody;
+  }
+  const at = context.pathWithQuery.indexOf('?');
+  return at < 0 ? '' : context.pathWithQuery.slice(at + 1);
 }

@@ -21,7 +21,7 @@ export interface AsterWorld {
 }
 
 export async function startAsterWorld(): Promise<AsterWorld> {
-  const sim = await startVenueSim({ seed: 1, tickMs: 0, rateLimits: { aster: 1000 } });
+  const sim = await startVenueSim({ seed: 1, tickMs: 0 });
   return { sim, control: new SimControl(sim.url), endpoint: `${sim.url}/dialects/aster` };
 }
 

@@ -5,22 +5,21 @@ import { decimalsOf, hourlyFundingRate } from '../../api/wire-numbers';
 
 /** Aster's public market data as its endpoints answer it: exchange info, funding, tickers, depth and update ids. */
 
-const RATE_LIMITS = [
-  { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: 2400 },
-  { rateLimitType: 'ORDERS', interval: 'MINUTE', intervalNum: 1, limit: 1200 },
-];
-
 /** The margin assets of the venue's markets (USDT, USD1). */
 export function marginAssets(venue: VenueEngine): string[] {
   return [...new Set(venue.profile.markets.map((spec) => spec.quote))];
 }
 
-/** `GET /fapi/v3/exchangeInfo`: one PERPETUAL per engine market, filters from its profile. */
-export function exchangeInfo(venue: VenueEngine, nowMs: number) {
+/**
+ * `GET /fapi/v3/exchangeInfo`: one PERPETUAL per engine market, filters from
+ * its profile; `rateLimits` the limits in force (the venue's live answer is
+ * the truth about them, AST L200).
+ */
+export function exchangeInfo(venue: VenueEngine, nowMs: number, rateLimits: unknown[]) {
   return {
     timezone: 'UTC',
     serverTime: nowMs,
-    rateLimits: RATE_LIMITS,
+    rateLimits,
     exchangeFilters: [],
     assets: marginAssets(venue).map((asset) => ({
       asset,

@@ -35,7 +35,7 @@ describe('Extended placement fate, cancel of a closed order, REST order book (li
   const nextId = () => `fate-${Date.now().toString(36)}-${(seq += 1)}`;
 
   beforeAll(async () => {
-    sim = await startVenueSim({ seed: 41, tickMs: 0, rateLimits: { extended: 100 } });
+    sim = await startVenueSim({ seed: 41, tickMs: 0 });
     control = new SimControl(sim.url);
     const label = 'extended-fate';
     const credentials = await liveAccountCredentials('extended', sim.url, label);

@@ -3,6 +3,7 @@ import type { SignedRequest } from '../../api/order-entry';
 import type { MarketState } from '../../engine/market-state';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import { limitedRoutes, type RouteTable } from '../limited-routes';
 import {
   ExtendedAccounts,
   ExtendedError,
@@ -11,6 +12,7 @@ import {
 } from './extended-accounts';
 import { ExtendedDeadMan } from './extended-dead-man';
 import { EXTENDED, ExtendedOrders } from './extended-orders';
+import { EXTENDED_REQUEST } from './extended-rate-limits';
 import {
   accountInfo,
   balance,
@@ -30,8 +32,9 @@ const ok = (data: unknown): HttpReply => ({ status: 200, body: { status: 'OK', d
 /**
  * Extended's REST API (`/api/v1/...`) over the engine: markets and assets,
  * and for an `X-Api-Key` the account, balances, positions, orders
- * (extended-orders.ts) and trades. Private requests are admitted like any
- * request of the account (rate limit, latency, freeze, order faults).
+ * (extended-orders.ts) and trades. Every request is first admitted by the
+ * venue's per-IP limit (E1, extended-rate-limits.ts); private requests then go
+ * the way of the account's requests (latency, freeze, order faults).
  */
 export class ExtendedRest {
   readonly accounts = new ExtendedAccounts();
@@ -44,13 +47,20 @@ export class ExtendedRest {
   }
 
   addRoutes(router: Router): void {
-    this.addPublicRoutes(router);
-    this.addAccountReads(router);
-    this.addOrderRoutes(router);
+    const api = limitedRoutes(router, {
+      limits: this.deps.limits.of(EXTENDED),
+      requestOf: () => EXTENDED_REQUEST,
+      // "a 429 status code will be returned": no body, code or header is documented.
+      overLimit: () => ({ status: 429, body: {} }),
+    });
+    this.addPublicRoutes(api);
+    this.addAccountReads(api);
+    this.addOrderRoutes(api);
+    this.addSimRoutes(router);
   }
 
-  /** Markets and assets, and the simulator's own API key issue. */
-  private addPublicRoutes(router: Router): void {
+  /** Markets, assets and books. */
+  private addPublicRoutes(router: RouteTable): void {
     router.add('GET', `${API}/info/markets`, () =>
       ok([...this.venue().markets.values()].map((m) => marketInfo(m, this.basis(m)))),
     );
@@ -61,7 +71,6 @@ export class ExtendedRest {
         ? ok(orderBook(market))
         : new ExtendedError(404, 1001, 'Market not found.').reply();
     });
-    this.addSimRoutes(router);
   }
 
   /** The simulator's own controls: API keys as the venue's app issues them, the placement queue. */
@@ -100,7 +109,7 @@ export class ExtendedRest {
   }
 
   /** The reads of an `X-Api-Key`: account, balances, positions, fees, orders, trades. */
-  private addAccountReads(router: Router): void {
+  private addAccountReads(router: RouteTable): void {
     const read = (
       path: string,
       answer: (venue: VenueEngine, account: ExtendedAccount, context: RequestContext) => unknown,
@@ -134,7 +143,7 @@ export class ExtendedRest {
   }
 
   /** Placing and cancelling (by id or by external id), and the dead-man switch. */
-  private addOrderRoutes(router: Router): void {
+  private addOrderRoutes(router: RouteTable): void {
     router.add('POST', `${API}/user/order`, (context) =>
       this.private(context, (request, account) => {
         let body: Record<string, unknown>;
@@ -176,6 +185,7 @@ export class ExtendedRest {
         venueId: EXTENDED,
         accountId: account.wallet,
         channel: { cut: context.cutConnection, mute: () => undefined },
+        limits: 'published',
       };
       return await act(request, account);
     } catch (error) {
@@ -184,9 +194,6 @@ export class ExtendedRest {
       }
       if (error instanceof ExtendedError || error instanceof ExtendedUnauthorized) {
         return error.reply();
-      }
-      if (error instanceof Error && (error as { code?: unknown }).code === 'rate_limited') {
-        return { status: 429, body: {} };
       }
       throw error;
     }

@@ -8,10 +8,9 @@ import { venueText } from './hl-signing';
  * whole is answered `200 {status: 'err', response: <text>}`; an order it
  * refuses inside an accepted action is one `{error: <text>}` among the
  * statuses of `200 {status: 'ok', response: {type: 'order', data: {statuses}}}`;
- * a body it cannot read is `422` with the deserialize text. Over the limit,
- * an action is refused as a whole with the address-based limit's text (the
- * venue limits actions per address: `Too many cumulative requests sent …`),
- * a read with `429` and a `null` body (the per-IP weight limit).
+ * a body it cannot read is `422` with the deserialize text. A request over
+ * the per-IP weight limit (H1, hl-rate-limits.ts) is answered `429` with a
+ * `null` body before any of this (index.ts).
  *
  * Texts are the ones ccxt 4.5.84 maps (hyperliquid.js `exceptions.broad`) and
  * the venue's documentation and SDK examples show, each ending with the
@@ -33,13 +32,6 @@ export const hlText = {
   cancelMissing: (asset: number) =>
     `Order was never placed, already canceled, or filled. asset=${asset}`,
   duplicateCloid: (asset: number) => `Duplicate cloid. asset=${asset}`,
-  /**
-   * The address-based limit on actions, as the venue answers it (the text
-   * ccxt 4.5.84 maps to RateLimitExceeded, quoted there in full): requests
-   * sent, the cap, and the volume that earned it.
-   */
-  addressLimit: ({ used, cap, volume }: AddressLimit) =>
-    `Too many cumulative requests sent (${used} > ${cap}) for cumulative volume traded $${volume}. Place taker orders to free up 1 request per USDC traded.`,
   builderNotApproved: 'Builder fee has not been approved.',
   unsupported: (what: string) => `The simulated venue does not trade ${what}.`,
   gtcWouldCross: (asset: number) =>
@@ -50,14 +42,6 @@ export const hlText = {
   rejected: (reason: string) => `Order rejected: ${reason}.`,
   unknown: 'Internal error.',
 } as const;
-
-/** The numbers of the address-based limit's refusal. */
-export interface AddressLimit {
-  used: number;
-  cap: number;
-  /** USDC traded, two decimals. */
-  volume: string;
-}
 
 /** A whole action refused: `{status: 'err', response: <text>}`. */
 export class HlActionError extends Error {
@@ -81,15 +65,8 @@ export class HlBodyError extends Error {
   }
 }
 
-/**
- * The answer to a refusal of the shared order path (OrderEntry) for a whole
- * action. The simulator's limit is per account, so an action over it gets the
- * venue's answer to an address over its limit (HTTP 200, `status: err`).
- */
-export function actionRefusal(
-  error: unknown,
-  limit: () => AddressLimit = () => ({ used: 1, cap: 0, volume: '0.00' }),
-): HttpReply | AnswerLost {
+/** The answer to a refusal of the shared order path (OrderEntry) for a whole action. */
+export function actionRefusal(error: unknown): HttpReply | AnswerLost {
   if (error instanceof AnswerLost) {
     return error;
   }
@@ -98,8 +75,6 @@ export function actionRefusal(
   }
   if (error instanceof HttpFailure) {
     switch (error.code) {
-      case 'rate_limited':
-        return new HlActionError(hlText.addressLimit(limit())).reply();
       case 'venue_halted':
         return new HlActionError(hlText.halted).reply();
       case 'order_expired':

@@ -1,8 +1,7 @@
-import Big from 'big.js';
 import { AnswerLost, type HttpReply } from '../../api/http-kit';
 import type { RequestChannel } from '../../api/order-entry';
 import { approveAgent, approveBuilderFee } from './hl-approvals';
-import { HlActionError, HlBodyError, actionRefusal, type AddressLimit } from './hl-errors';
+import { HlActionError, HlBodyError, actionRefusal } from './hl-errors';
 import {
   arrayOf,
   parseRequest,
@@ -30,8 +29,9 @@ export type { HlExchangeDeps } from './hl-order-actions';
  * the signer's nonce (hl-nonces.ts), and acts for the signer when it is a
  * funded wallet or for the user that approved it as an API wallet; any other
  * signer is `User or API Wallet 0x… does not exist.` Order actions then run
- * through the shared order path (OrderEntry: rate limit, faults, expiry,
- * engine), as a paper request does.
+ * through the shared order path (OrderEntry: faults, expiry, engine), as a
+ * paper request does; the venue's per-IP weight limit admitted the request
+ * before (index.ts).
  *
  * Actions: `order` (limit orders, `Alo` post-only, `Ioc`, `Gtc` resting when
  * it does not cross; optional `c` cloid; a `builder` only with an approved
@@ -66,7 +66,7 @@ export class HlExchange {
       this.nonces.check(signer, request.nonce, Date.now());
       const call: ActionCall = {
         action: request.action,
-        request: { venueId: HYPERLIQUID, accountId: user, channel },
+        request: { venueId: HYPERLIQUID, accountId: user, channel, limits: 'published' },
         ...(typeof request.expiresAfter === 'number' ? { expiresAfter: request.expiresAfter } : {}),
       };
       const reply = await this.act(call);
@@ -82,7 +82,7 @@ export class HlExchange {
       const reply =
         error instanceof HlSignatureError || error instanceof HlNonceError
           ? new HlActionError(error.message).reply()
-          : actionRefusal(error, () => this.addressLimit(logged?.user));
+          : actionRefusal(error);
       if (reply instanceof AnswerLost) {
         throw reply;
       }
@@ -91,20 +91,6 @@ export class HlExchange {
       }
       return reply;
     }
-  }
-
-  /**
-   * The numbers of an address-limit refusal: the user's actions so far
-   * (this one included) against one fewer, and the volume it traded.
-   */
-  private addressLimit(user: string | undefined): AddressLimit {
-    const used = (user ? this.deps.state.loggedActions(user).length : 0) + 1;
-    const venue = this.deps.world().venue(HYPERLIQUID);
-    const volume = (user ? venue.registry.fillsSince(user, 0) : []).reduce((sum, fill) => {
-      const market = venue.market(fill.symbol);
-      return sum.plus(market.price.toBig(fill.priceTicks).times(market.lot.toBig(fill.lots)));
-    }, new Big(0));
-    return { used, cap: used - 1, volume: volume.toFixed(2) };
   }
 
   private record(

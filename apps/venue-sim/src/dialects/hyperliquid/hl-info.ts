@@ -21,10 +21,10 @@ export interface HlInfoDeps extends DialectDeps {
 
 /**
  * Hyperliquid's `/info` reads (and a socket's `post` of type `info`).
- * Public reads (markets, books) are answered at once; a read about a user is
- * admitted like any request of that user's account (rate limit, latency,
- * freeze), since the simulator limits per account rather than per IP. A user
- * the venue has never seen reads as an empty account, as on the venue.
+ * Public reads (markets, books) are answered at once; a read about a user
+ * goes the way of that user's requests (latency, freeze). The per-IP weight
+ * limit admitted the request before (index.ts). A user the venue has never
+ * seen reads as an empty account, as on the venue.
  *
  * Types: `meta`, `metaAndAssetCtxs`, `spotMeta`, `spotMetaAndAssetCtxs`
  * (no spot pairs), `perpDexs` (the main dex only), `allMids`, `l2Book`,
@@ -56,16 +56,13 @@ export class HlInfo {
         throw new HlBodyError();
       }
       return await this.deps.orders.execute(
-        { venueId: HYPERLIQUID, accountId, channel },
+        { venueId: HYPERLIQUID, accountId, channel, limits: 'published' },
         undefined,
         (venue) => ({ status: 200, body: read(venue, this.funded(accountId)) }),
       );
     } catch (error) {
       if (error instanceof HlBodyError) {
         return error.reply();
-      }
-      if (error instanceof Error && (error as { code?: unknown }).code === 'rate_limited') {
-        return { status: 429, body: null };
       }
       throw error;
     }

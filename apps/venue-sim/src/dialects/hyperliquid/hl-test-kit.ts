@@ -67,7 +67,7 @@ export interface HlWorld {
 }
 
 export async function startHlWorld(): Promise<HlWorld> {
-  const sim = await startVenueSim({ seed: 3, tickMs: 0, rateLimits: { hyperliquid: 1000 } });
+  const sim = await startVenueSim({ seed: 3, tickMs: 0 });
   return { sim, control: new SimControl(sim.url), endpoint: `${sim.url}/dialects/hyperliquid` };
 }
 

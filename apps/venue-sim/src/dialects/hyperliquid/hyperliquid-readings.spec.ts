@@ -10,8 +10,8 @@ import { hlWallet, post, signedAction, startHlWorld, type HlWorld } from './hl-t
 
 // What Hyperliquid's documents leave open or answer in their own form, at
 // the venue's protocol and through the live client: a cloid sent again
-// (reading `duplicate_cloid`, both values), and an action over the limit
-// (the venue's address-limit answer, not a 429).
+// (reading `duplicate_cloid`, both values), and a request over the per-IP
+// weight limit H1 (429, null body: the status the SDKs' reports show).
 
 const SOL = 2; // the asset index of SOL in the simulated venue's universe
 
@@ -26,7 +26,9 @@ afterAll(async () => {
 });
 
 afterEach(async () => {
-  await world.control.setRateLimit('hyperliquid', 1000);
+  // Each case starts as after a quiet minute: the published H1, nothing counted yet.
+  await world.control.setDialectRateLimits('hyperliquid', {});
+  await world.control.resetDialectRateLimits('hyperliquid');
   await world.control.setDialectProfile('hyperliquid', {
     duplicate_cloid: 'refuse',
     fill_cloid: 'carried',
@@ -182,42 +184,45 @@ describe('Hyperliquid: fills with and without their cloid (reading fill_cloid)',
   }
 });
 
-describe('Hyperliquid dialect: over the limit', () => {
-  it('refuses an action in the address-limit words (HTTP 200), a read with 429', async () => {
+describe('Hyperliquid dialect: over the per-IP weight limit (H1)', () => {
+  /** H1 holding `capacity` weight from now on (its counts cleared). */
+  const squeeze = async (capacity: number) => {
+    await world.control.resetDialectRateLimits('hyperliquid');
+    await world.control.setDialectRateLimits('hyperliquid', { pools: { H1: { capacity } } });
+  };
+
+  it('refuses an action and a read with 429 and a null body, each by its weight', async () => {
     const trader = await funded('over-limit');
-    await world.control.setRateLimit('hyperliquid', 0);
-    const action = await post(
-      world,
-      '/exchange',
-      await signedAction(trader, alo('90', '0x' + 'cd'.repeat(16)), Date.now()),
-    );
-    expect(action.status).toBe(200);
-    expect(action.body).toEqual({
-      status: 'err',
-      response: expect.stringMatching(
-        /^Too many cumulative requests sent \(\d+ > \d+\) for cumulative volume traded \$\d+\.\d\d\. Place taker orders to free up 1 request per USDC traded\.$/,
-      ),
+    const order = async (cloid: string) =>
+      post(world, '/exchange', await signedAction(trader, alo('90', cloid), Date.now()));
+    await squeeze(1);
+    // openOrders weighs 20, more than the whole pool: refused, nothing admitted.
+    expect(await post(world, '/info', { type: 'openOrders', user: trader.address })).toEqual({
+      status: 429,
+      body: null,
     });
-    const read = await post(world, '/info', { type: 'openOrders', user: trader.address });
-    expect(read).toEqual({ status: 429, body: null });
+    // An unbatched action weighs 1: the first fits, the second does not.
+    expect((await order('0x' + 'cd'.repeat(16))).body).toMatchObject({ status: 'ok' });
+    expect(await order('0x' + 'ce'.repeat(16))).toEqual({ status: 429, body: null });
+    const [h1] = (await world.control.dialectRateLimits('hyperliquid')).pools;
+    expect(h1.keys).toEqual([
+      { key: 'ip', window_weight: 1, max_window_weight: 1, admitted_weight: 1, refused: 2 },
+    ]);
   });
 
-  it('the live client sees RateLimitedError: 10 s for an action (the address limit), 1 s for a read', async () => {
+  it('the live client sees RateLimitedError for a read and for an action', async () => {
     const client = await liveClient('over-limit');
+    const place = (clientOrderId: string) =>
+      client.placePostOnly({ symbol: 'SOL', side: 'buy', price: '90', size: '0.2', clientOrderId });
     try {
-      await world.control.setRateLimit('hyperliquid', 0);
-      const placing = client.placePostOnly({
-        symbol: 'SOL',
-        side: 'buy',
-        price: '90',
-        size: '0.2',
-        clientOrderId: 'over-limit-1',
-      });
-      await expect(placing).rejects.toBeInstanceOf(RateLimitedError);
-      await expect(placing).rejects.toMatchObject({ retryAfterMs: 10_000 });
+      await squeeze(1);
       const reading = client.openOrders('SOL');
       await expect(reading).rejects.toBeInstanceOf(RateLimitedError);
       await expect(reading).rejects.toMatchObject({ retryAfterMs: 1_000 });
+      // The pool holds one unbatched action: whatever the first placement
+      // took of it, the next one is over.
+      await place('over-limit-1').catch(() => undefined);
+      await expect(place('over-limit-2')).rejects.toBeInstanceOf(RateLimitedError);
     } finally {
       await client.close();
     }

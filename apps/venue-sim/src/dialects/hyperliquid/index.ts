@@ -1,9 +1,11 @@
 import type { HttpReply, RequestContext, Router } from '../../api/http-kit';
 import type { RequestChannel } from '../../api/order-entry';
 import { dialectOf, type Dialect, type DialectDeps } from '../dialect';
+import { limitedRoutes, type Door } from '../limited-routes';
 import { HlBodyError } from './hl-errors';
 import { HYPERLIQUID, HlExchange } from './hl-exchange';
 import { HlInfo } from './hl-info';
+import { hlExchangeRequest, hlInfoRequest } from './hl-rate-limits';
 import { HYPERLIQUID_READINGS } from './hl-readings';
 import { HlState, type LoggedAction } from './hl-state';
 import { HlStreams } from './hl-streams';
@@ -20,7 +22,8 @@ export interface HyperliquidDialect extends Dialect {
 /**
  * Hyperliquid's own API (`POST /info`, `POST /exchange` and the WebSocket at
  * `/ws`, as the venue documents them and ccxt 4.5.84 speaks them) under
- * `/dialects/hyperliquid`, over the simulator's engine.
+ * `/dialects/hyperliquid`, over the simulator's engine. Every REST request is
+ * first admitted by the venue's per-IP weight limit (hl-rate-limits.ts).
  */
 export function createHyperliquidDialect(deps: DialectDeps): HyperliquidDialect {
   const state = new HlState(deps.profiles.of(HYPERLIQUID, HYPERLIQUID_READINGS));
@@ -38,9 +41,20 @@ export function createHyperliquidDialect(deps: DialectDeps): HyperliquidDialect 
     cut: context.cutConnection,
     mute: () => undefined,
   });
+  const door: Door = {
+    limits: deps.limits.of(HYPERLIQUID),
+    requestOf: (context) =>
+      context.pathWithQuery.startsWith(`${BASE}/info`)
+        ? hlInfoRequest(body(context))
+        : hlExchangeRequest(body(context)),
+    // The status of the SDKs' reports; no documented body or Retry-After
+    // (docs/venues/rate-limits.md §1, "How the venue answers over the limit").
+    overLimit: () => ({ status: 429, body: null }),
+  };
   const addRoutes = (router: Router): void => {
-    router.add('POST', `${BASE}/info`, (context) => info.handle(body(context), channelOf(context)));
-    router.add('POST', `${BASE}/exchange`, (context) => {
+    const api = limitedRoutes(router, door);
+    api.add('POST', `${BASE}/info`, (context) => info.handle(body(context), channelOf(context)));
+    api.add('POST', `${BASE}/exchange`, (context) => {
       const parsed = body(context);
       if (parsed === undefined) {
         return new HlBodyError().reply();

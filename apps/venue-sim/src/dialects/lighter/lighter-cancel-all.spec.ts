@@ -81,7 +81,7 @@ describe('Lighter dialect: L2CancelAllOrders', () => {
     );
 
   beforeAll(async () => {
-    sim = await startVenueSim({ seed: 14, tickMs: 0, rateLimits: { lighter: 1000 } });
+    sim = await startVenueSim({ seed: 14, tickMs: 0 });
     control = new SimControl(sim.url);
   });
 

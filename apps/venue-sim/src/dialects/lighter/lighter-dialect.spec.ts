@@ -18,7 +18,7 @@ let control: SimControl;
 const endpoint = () => `${sim.url}/dialects/lighter`;
 
 beforeAll(async () => {
-  sim = await startVenueSim({ seed: 7, tickMs: 0, rateLimits: { lighter: 1000 } });
+  sim = await startVenueSim({ seed: 7, tickMs: 0 });
   control = new SimControl(sim.url);
 });
 

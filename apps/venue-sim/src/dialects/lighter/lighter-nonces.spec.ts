@@ -16,7 +16,7 @@ const kit = new LighterKit(
 );
 
 beforeAll(async () => {
-  sim = await startVenueSim({ seed: 11, tickMs: 0, rateLimits: { lighter: 1000 } });
+  sim = await startVenueSim({ seed: 11, tickMs: 0 });
   control = new SimControl(sim.url);
 });
 

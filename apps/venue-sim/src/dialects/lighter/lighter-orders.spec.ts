@@ -18,7 +18,7 @@ const kit = new LighterKit(
 const TWO_48 = 2 ** 48;
 
 beforeAll(async () => {
-  sim = await startVenueSim({ seed: 13, tickMs: 0, rateLimits: { lighter: 1000 } });
+  sim = await startVenueSim({ seed: 13, tickMs: 0 });
   control = new SimControl(sim.url);
 });
 

@@ -44,7 +44,7 @@ async function loadPublishedSigner(): Promise<Signer> {
 }
 
 beforeAll(async () => {
-  sim = await startVenueSim({ seed: 17, tickMs: 0, rateLimits: { lighter: 1000 } });
+  sim = await startVenueSim({ seed: 17, tickMs: 0 });
   control = new SimControl(sim.url);
   signer = await loadPublishedSigner();
 });

@@ -3,26 +3,28 @@ import type { SignedRequest } from '../../api/order-entry';
 import type { MarketState } from '../../engine/market-state';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import { limitedRoutes, type RouteTable } from '../limited-routes';
+import { OverPublishedLimit, type PublishedLimits } from '../published-limits';
 import { LIGHTER, LighterAccounts, LighterError, type LighterAccount } from './lighter-accounts';
-import { marketAt, marketIndexOf } from './lighter-markets';
+import { marketAt } from './lighter-markets';
+import { addMarketRoutes } from './lighter-market-data';
 import { lighterTrade } from './lighter-order-views';
 import { LighterOrders } from './lighter-orders';
-import { USDC_ASSET, accountView, marketDetails } from './lighter-views';
+import { accountView, lighterOk as ok } from './lighter-views';
 import { LIGHTER_READINGS } from './lighter-readings';
+import { OVER_LIMIT } from './lighter-rate-limits';
 import { LighterCancelAll } from './lighter-cancel-all';
 import { readSendTx } from './lighter-tx';
 import { parseTx } from './lighter-tx-types';
-import { hourlyFundingRate } from '../../api/wire-numbers';
 
 const BASE = `/dialects/${LIGHTER}`;
 const API = `${BASE}/api/v1`;
 /** Accepted transactions remembered for `_sim/txs` (the tests' view of what was sent). */
 const LOGGED_TXS = 10_000;
 
-const ok = (body: Record<string, unknown>): HttpReply => ({
-  status: 200,
-  body: { code: 200, ...body },
-});
+/** The endpoint a request names: what Lighter's weight table keys on. */
+const endpointOf = (context: RequestContext): string =>
+  context.pathWithQuery.split('?')[0].slice(API.length + 1);
 
 interface LoggedTx {
   account: number;
@@ -37,8 +39,10 @@ interface LoggedTx {
  * books; accounts by index or L1 address (balances and positions, public as
  * on the venue); `sendTx` for signed transactions; and, with the auth token
  * ccxt's signer makes, the account's active and inactive orders and trades.
- * Private requests are admitted like any request of the account (rate
- * limit, latency, freeze, order faults).
+ * Every request is admitted by the Premium account's pools
+ * (lighter-rate-limits.ts): a read that names no account against the IP's,
+ * any other against its account's; a request about an account then goes the
+ * way of the account's requests (latency, freeze, order faults).
  */
 export class LighterRest {
   readonly accounts = new LighterAccounts();
@@ -46,60 +50,32 @@ export class LighterRest {
   readonly cancelAll: LighterCancelAll;
   private readonly txs: LoggedTx[] = [];
   private readonly profile;
+  private readonly limits: PublishedLimits;
 
   constructor(private readonly deps: DialectDeps) {
     this.orders = new LighterOrders(deps);
     this.cancelAll = new LighterCancelAll(deps);
     this.profile = deps.profiles.of(LIGHTER, LIGHTER_READINGS);
+    this.limits = deps.limits.of(LIGHTER);
   }
 
   addRoutes(router: Router): void {
-    this.addMarketRoutes(router);
-    this.addAccountRoutes(router);
+    // Reads about no account: the endpoint's weight against the IP's L1.
+    const anonymous = limitedRoutes(router, {
+      limits: this.limits,
+      requestOf: (context) => ({ kind: endpointOf(context) }),
+      overLimit: () => OVER_LIMIT,
+    });
+    addMarketRoutes(anonymous, API, this.deps.world);
+    this.addAccountRoutes(router, anonymous);
     router.add('POST', `${API}/sendTx`, (context) => this.sendTx(context));
     this.addSimRoutes(router);
     this.addAuthenticatedReads(router);
   }
 
-  /** Public market data: markets, the collateral asset, funding rates, a market's book. */
-  private addMarketRoutes(router: Router): void {
-    router.add('GET', `${API}/orderBookDetails`, () =>
-      ok({
-        order_book_details: [...this.venue().markets.values()].map((market) =>
-          marketDetails(this.venue(), market),
-        ),
-        spot_order_book_details: [],
-      }),
-    );
-    router.add('GET', `${API}/assetDetails`, () => ok({ asset_details: [USDC_ASSET] }));
-    router.add('GET', `${API}/funding-rates`, () =>
-      ok({
-        funding_rates: [...this.venue().markets.values()].map((market) => ({
-          market_id: marketIndexOf(this.venue(), market.spec.symbol),
-          exchange: LIGHTER,
-          symbol: market.spec.symbol,
-          rate: hourlyFundingRate(this.basis(market)).round(8).toFixed(),
-        })),
-      }),
-    );
-    router.add('GET', `${API}/orderBookOrders`, (context) => {
-      const market = marketAt(this.venue(), Number(context.query.get('market_id')));
-      if (!market) {
-        return new LighterError(400, 21602, 'invalid market index').reply();
-      }
-      const limit = Math.min(Number(context.query.get('limit') ?? 100), 100);
-      const side = (book: typeof market.book.bids) =>
-        book.top(limit).map((level) => ({
-          price: market.price.format(level.priceTicks),
-          remaining_base_amount: market.lot.format(level.totalLots),
-        }));
-      return ok({ asks: side(market.book.asks), bids: side(market.book.bids) });
-    });
-  }
-
   /** Public account reads (by L1 address or index) and an API key's next nonce. */
-  private addAccountRoutes(router: Router): void {
-    router.add('GET', `${API}/accountsByL1Address`, (context) => {
+  private addAccountRoutes(router: Router, anonymous: RouteTable): void {
+    anonymous.add('GET', `${API}/accountsByL1Address`, (context) => {
       const account = this.accounts.ofWallet(context.query.get('l1_address') ?? '');
       if (!account) {
         return new LighterError(400, 21100, 'account not found').reply();
@@ -117,8 +93,10 @@ export class LighterRest {
           throw new LighterError(400, 20001, 'the simulated venue reads accounts by index');
         }
         const account = this.accounts.ofIndex(context.query.get('value'));
-        return this.deps.orders.execute(this.request(context, account), undefined, (venue) =>
-          ok({ total: 1, accounts: [accountView(venue, account)] }),
+        return this.deps.orders.execute(
+          this.request(context, account, 'account'),
+          undefined,
+          (venue) => ok({ total: 1, accounts: [accountView(venue, account)] }),
         );
       }),
     );
@@ -126,6 +104,7 @@ export class LighterRest {
       this.answer(async () => {
         const account = this.accounts.ofIndex(context.query.get('account_index'));
         const key = this.accounts.apiKey(account, context.query.get('api_key_index'));
+        this.limits.admit({ kind: 'nextNonce' }, account.wallet);
         return ok({ nonce: key.nonces.next() });
       }),
     );
@@ -165,8 +144,10 @@ export class LighterRest {
           if (Number(context.query.get('account_index')) !== account.index) {
             throw new LighterError(403, 20013, 'the auth token is not for this account');
           }
-          return this.deps.orders.execute(this.request(context, account), undefined, (venue) =>
-            ok(answer(venue, account, context) as Record<string, unknown>),
+          return this.deps.orders.execute(
+            this.request(context, account, path),
+            undefined,
+            (venue) => ok(answer(venue, account, context) as Record<string, unknown>),
           );
         }),
       );
@@ -215,7 +196,7 @@ export class LighterRest {
       const tx = parseTx(txType, txInfo);
       const account = this.accounts.ofIndex(tx.accountIndex);
       const key = this.accounts.apiKey(account, tx.apiKeyIndex);
-      const request = this.request(context, account);
+      const request = this.request(context, account, 'sendTx');
       key.nonces.reserve(tx.nonce, tx.skipNonce, this.profile.get('skip_nonce_order'));
       const onAccepted = () => {
         key.nonces.commit(tx.nonce);
@@ -239,14 +220,17 @@ export class LighterRest {
     });
   }
 
-  private request(context: RequestContext, account: LighterAccount): SignedRequest {
+  /** A request about a funded account, admitted by that account's pools as `kind`. */
+  private request(context: RequestContext, account: LighterAccount, kind: string): SignedRequest {
     if (!this.deps.funding.account(LIGHTER, account.wallet)) {
       throw new LighterError(400, 21100, 'account not found');
     }
+    this.limits.admit({ kind }, account.wallet);
     return {
       venueId: LIGHTER,
       accountId: account.wallet,
       channel: { cut: context.cutConnection, mute: () => undefined },
+      limits: 'published',
     };
   }
 
@@ -263,8 +247,8 @@ export class LighterRest {
       if (error instanceof SyntaxError) {
         return new LighterError(400, 20001, 'invalid body').reply();
       }
-      if (error instanceof Error && (error as { code?: unknown }).code === 'rate_limited') {
-        return { status: 429, body: { code: 23000, message: 'Too Many Requests!' } };
+      if (error instanceof OverPublishedLimit) {
+        return OVER_LIMIT;
       }
       throw error;
     }
@@ -275,13 +259,5 @@ export class LighterRest {
     if (this.txs.length > LOGGED_TXS) {
       this.txs.shift();
     }
-  }
-
-  private basis(market: MarketState): number {
-    return this.deps.world().prices.basisBps(LIGHTER, market.spec.symbol);
-  }
-
-  private venue(): VenueEngine {
-    return this.deps.world().venue(LIGHTER);
   }
 }

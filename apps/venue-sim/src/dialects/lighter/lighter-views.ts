@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import type { HttpReply } from '../../api/http-kit';
 import type { MarketState } from '../../engine/market-state';
 import { freeMargin } from '../../engine/order-validation';
 import type { VenueEngine } from '../../engine/venue-engine';
@@ -8,6 +9,12 @@ import { decimalsOf, marketIndexOf } from './lighter-markets';
 /** Lighter's JSON views of the engine: a market's details, an account with its positions, the collateral asset. */
 
 const USDC_ASSET_ID = 3;
+
+/** An answer of the venue: HTTP 200 with `code: 200` beside its fields. */
+export const lighterOk = (body: Record<string, unknown>): HttpReply => ({
+  status: 200,
+  body: { code: 200, ...body },
+});
 
 /** The venue's only collateral asset, as `assetDetails` lists it. */
 export const USDC_ASSET = {

@@ -42,7 +42,7 @@ const LABEL = 'paradex-live-client-spec';
 const nextId = clientOrderIds('live');
 
 beforeAll(async () => {
-  sim = await startVenueSim({ seed: 41, tickMs: 0, rateLimits: { [VENUE]: 1000 } });
+  sim = await startVenueSim({ seed: 41, tickMs: 0 });
   control = new SimControl(sim.url);
   wallet = harnessWallet(LABEL).address;
   exchange = await exchangeOf();

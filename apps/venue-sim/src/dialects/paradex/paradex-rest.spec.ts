@@ -47,7 +47,7 @@ let sim: RunningVenueSim;
 let control: SimControl;
 
 beforeAll(async () => {
-  sim = await startVenueSim({ seed: 5, tickMs: 0, rateLimits: { paradex: 1000 } });
+  sim = await startVenueSim({ seed: 5, tickMs: 0 });
   control = new SimControl(sim.url);
 });
 

@@ -3,9 +3,12 @@ import type { MarketState } from '../../engine/market-state';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
 import type { SignedRequest } from '../../api/order-entry';
+import { limitedRoutes, type RouteTable } from '../limited-routes';
+import { OverPublishedLimit, type PublishedLimits } from '../published-limits';
 import { ParadexAuth, ParadexError, SYSTEM_CONFIG } from './paradex-auth';
 import { PARADEX, ParadexOrders } from './paradex-orders';
 import { balance, marketInfo, marketSummary, orderBook, positions } from './paradex-views';
+import { paradexDoorRequest, paradexOverLimit, type ParadexKind } from './paradex-rate-limits';
 
 export { PARADEX } from './paradex-orders';
 const BASE = `/dialects/${PARADEX}/v1`;
@@ -21,26 +24,35 @@ interface PrivateCall {
  * served today: the system config ccxt derives accounts from, markets and
  * their summaries, order books, onboarding, the StarkNet-signed auth that
  * issues a bearer token, the account's balance and positions, its orders
- * (paradex-orders.ts) and fills. Private requests are admitted like any
- * request of the account (rate limit, latency, freeze, and for orders every
- * order fault).
+ * (paradex-orders.ts) and fills. Every request is admitted by the venue's
+ * per-IP pools at the door, a private one then by its account's pools
+ * (paradex-rate-limits.ts), and goes the way of the account's requests
+ * (latency, freeze, and for orders every order fault).
  */
 export class ParadexRest {
   readonly auth = new ParadexAuth();
   readonly orders: ParadexOrders;
+  private readonly limits: PublishedLimits;
 
   constructor(private readonly deps: DialectDeps) {
     this.orders = new ParadexOrders(deps, this.auth);
+    this.limits = deps.limits.of(PARADEX);
   }
 
   addRoutes(router: Router): void {
-    this.addPublicRoutes(router);
-    this.addAccountReads(router);
-    this.addOrderRoutes(router);
+    const api = limitedRoutes(router, {
+      limits: this.limits,
+      requestOf: (context) =>
+        paradexDoorRequest(context.method, context.pathWithQuery.split('?')[0]),
+      overLimit: (refusal) => paradexOverLimit(refusal),
+    });
+    this.addPublicRoutes(api);
+    this.addAccountReads(api);
+    this.addOrderRoutes(api);
   }
 
   /** System config and state, markets and books, onboarding and the signed auth. */
-  private addPublicRoutes(router: Router): void {
+  private addPublicRoutes(router: RouteTable): void {
     const pub = (path: string, answer: (context: RequestContext) => unknown): void => {
       router.add('GET', `${BASE}/${path}`, (context) =>
         this.answer(() => ({ status: 200, body: answer(context) })),
@@ -75,7 +87,7 @@ export class ParadexRest {
   }
 
   /** The bearer token's reads: balance, positions, orders, fills. */
-  private addAccountReads(router: Router): void {
+  private addAccountReads(router: RouteTable): void {
     const priv = (
       path: string,
       answer: (venue: VenueEngine, call: PrivateCall) => unknown,
@@ -104,7 +116,7 @@ export class ParadexRest {
   }
 
   /** Placing and cancelling (by id or by client id). */
-  private addOrderRoutes(router: Router): void {
+  private addOrderRoutes(router: RouteTable): void {
     router.add('POST', `${BASE}/orders`, (context) =>
       this.write(context, (request, account) =>
         this.orders.place(request, account, parseBody(context.rawBody)),
@@ -133,12 +145,7 @@ export class ParadexRest {
       if (!accountId) {
         throw new ParadexError(400, 'NOT_ENOUGH_MARGIN', 'the account holds no collateral');
       }
-      const request: SignedRequest = {
-        venueId: PARADEX,
-        accountId,
-        channel: { cut: context.cutConnection, mute: () => undefined },
-      };
-      return await act(request, account);
+      return await act(this.admitted(context, accountId, 'order'), account);
     } catch (error) {
       return this.refusal(error);
     }
@@ -154,11 +161,7 @@ export class ParadexRest {
       const wallet = this.auth.walletOf(account);
       const accountId = this.deps.funding.account(PARADEX, wallet) ?? wallet;
       return await this.deps.orders.execute(
-        {
-          venueId: PARADEX,
-          accountId,
-          channel: { cut: context.cutConnection, mute: () => undefined },
-        },
+        this.admitted(context, accountId, 'private GET'),
         undefined,
         (venue) => {
           // Cancels the venue queued act before a later request is served.
@@ -169,6 +172,17 @@ export class ParadexRest {
     } catch (error) {
       return this.refusal(error);
     }
+  }
+
+  /** The account's request, admitted by its pools (P4 orders, P5 reads). */
+  private admitted(context: RequestContext, accountId: string, kind: ParadexKind): SignedRequest {
+    this.limits.admit({ kind }, accountId);
+    return {
+      venueId: PARADEX,
+      accountId,
+      channel: { cut: context.cutConnection, mute: () => undefined },
+      limits: 'published',
+    };
   }
 
   private basis(market: MarketState): number {
@@ -206,10 +220,8 @@ export class ParadexRest {
     if (error instanceof ParadexError) {
       return error.reply();
     }
-    if (error instanceof Error && (error as { code?: unknown }).code === 'rate_limited')
-    // The gateway's 429 carries no Paradex error code (ccxt then maps the status).
-    {
-      return { status: 429, body: { message: 'rate limit exceeded' } };
+    if (error instanceof OverPublishedLimit) {
+      return paradexOverLimit(error);
     }
     throw error;
   }

@@ -65,7 +65,7 @@ let sim: RunningVenueSim;
 let base: string;
 
 beforeAll(async () => {
-  sim = await startVenueSim({ seed: 43, tickMs: 0, rateLimits: { paradex: 1000 } });
+  sim = await startVenueSim({ seed: 43, tickMs: 0 });
   base = `${sim.url}/dialects/paradex/v1`;
 });
 

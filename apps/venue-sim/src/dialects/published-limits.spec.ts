@@ -1,0 +1,153 @@
+import {
+  call,
+  extendedAccount,
+  lighterAccount,
+  publishedAgain,
+  sleep,
+  startLimitsWorld,
+  type LimitsWorld,
+} from './published-limits-test-kit';
+
+// The published pools as the dialects enforce them, over HTTP: who shares a
+// pool, how its window slides, what the control read-out counts.
+
+let world: LimitsWorld;
+
+beforeAll(async () => {
+  world = await startLimitsWorld(62);
+});
+
+afterAll(async () => {
+  await world.sim.stop();
+});
+
+afterEach(async () => {
+  await publishedAgain(world);
+});
+
+const l2Book = () => call(world, 'hyperliquid/info', { body: { type: 'l2Book', coin: 'SOL' } });
+
+describe('published pools', () => {
+  it('an IP pool is shared by every account: Extended’s E1 counts two accounts as one', async () => {
+    const [first, second] = [
+      await extendedAccount(world, 'shared-a'),
+      await extendedAccount(world, 'shared-b'),
+    ];
+    await world.control.resetDialectRateLimits('extended');
+    await world.control.setDialectRateLimits('extended', { pools: { E1: { capacity: 3 } } });
+    const balance = (apiKey: string) =>
+      call(world, 'extended/api/v1/user/balance', { headers: { 'x-api-key': apiKey } });
+    const answers = [];
+    for (const apiKey of [first, second, first, second]) {
+      answers.push((await balance(apiKey)).status);
+    }
+    expect(answers).toEqual([200, 200, 200, 429]);
+    const [e1] = (await world.control.dialectRateLimits('extended')).pools;
+    expect(e1.keys).toEqual([
+      { key: 'ip', window_weight: 3, max_window_weight: 3, admitted_weight: 3, refused: 1 },
+    ]);
+  });
+
+  it('an account pool is each account’s own: Lighter’s L1 counts each account’s reads apart', async () => {
+    const [first, second] = [
+      await lighterAccount(world, 'own-a'),
+      await lighterAccount(world, 'own-b'),
+    ];
+    // `account` weighs 300 of the L1 of the account it reads.
+    await world.control.setDialectRateLimits('lighter', { pools: { L1: { capacity: 300 } } });
+    const account = (index: number) =>
+      call(world, `lighter/api/v1/account?by=index&value=${index}`);
+    const answers = [];
+    for (const index of [first, second, first]) {
+      answers.push((await account(index)).status);
+    }
+    expect(answers).toEqual([200, 200, 429]);
+    const [l1] = (await world.control.dialectRateLimits('lighter')).pools;
+    expect(l1.keys.map((count) => [count.key, count.admitted_weight, count.refused])).toEqual([
+      [expect.stringMatching(/^0x/), 300, 1],
+      [expect.stringMatching(/^0x/), 300, 0],
+    ]);
+    expect(l1.keys[0].key).not.toBe(l1.keys[1].key);
+  });
+
+  it('the window slides: the oldest admission frees its weight a window after it, not at a round time', async () => {
+    // Two l2Book reads (2 each) a second.
+    await world.control.setDialectRateLimits('hyperliquid', {
+      pools: { H1: { capacity: 4, windowMs: 1_000 } },
+    });
+    expect((await l2Book()).status).toBe(200);
+    const firstDone = Date.now();
+    await sleep(500);
+    expect((await l2Book()).status).toBe(200);
+    expect((await l2Book()).status).toBe(429);
+    // Past the first admission's window, before the second's: room for one.
+    await sleep(firstDone + 1_050 - Date.now());
+    expect((await l2Book()).status).toBe(200);
+    expect((await l2Book()).status).toBe(429);
+    const [h1] = (await world.control.dialectRateLimits('hyperliquid')).pools;
+    expect(h1.keys[0]).toMatchObject({
+      key: 'ip',
+      admitted_weight: 6,
+      max_window_weight: 4,
+      refused: 2,
+    });
+  });
+
+  it('an action weighs 1 + floor(batch / 40) at the door, whatever the venue makes of it', async () => {
+    const action = (orders: number) => ({
+      action: { type: 'order', orders: Array.from({ length: orders }, () => ({})), grouping: 'na' },
+      nonce: Date.now(),
+    });
+    await call(world, 'hyperliquid/exchange', { body: action(1) });
+    await call(world, 'hyperliquid/exchange', { body: action(40) });
+    await call(world, 'hyperliquid/exchange', { body: action(80) });
+    const [h1] = (await world.control.dialectRateLimits('hyperliquid')).pools;
+    expect(h1.keys).toEqual([expect.objectContaining({ key: 'ip', admitted_weight: 1 + 2 + 3 })]);
+  });
+});
+
+describe('the control read-out', () => {
+  it('reports each pool as published and in force, with its weights and counts; reset clears the counts', async () => {
+    const adjusted = await world.control.setDialectRateLimits('hyperliquid', { scale: 0.5 });
+    expect(adjusted.pools[0]).toMatchObject({
+      id: 'H1',
+      scope: 'ip',
+      window_ms: 60_000,
+      capacity: 600,
+      published: { window_ms: 60_000, capacity: 1200 },
+      weights: expect.objectContaining({ l2Book: 2, userRole: 60, info: 20 }),
+    });
+    expect(adjusted.pools[0].weights['exchange']).toBe('1 + floor(batch / 40)');
+    await l2Book();
+    await l2Book();
+    const counted = await world.control.dialectRateLimits('hyperliquid');
+    expect(counted.pools[0].keys).toContainEqual({
+      key: 'ip',
+      window_weight: 4,
+      max_window_weight: 4,
+      admitted_weight: 4,
+      refused: 0,
+    });
+    const cleared = await world.control.resetDialectRateLimits('hyperliquid');
+    expect(cleared.pools[0]).toMatchObject({ capacity: 600, keys: [] });
+  });
+
+  it('refuses an unknown pool or number (400) and a venue without a dialect (404)', async () => {
+    const put = (venue: string, body: unknown) =>
+      fetch(`${world.sim.url}/control/dialects/${venue}/rate-limits`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((response) => response.status);
+    expect(await put('hyperliquid', { pools: { H9: { capacity: 1 } } })).toBe(400);
+    expect(await put('hyperliquid', { scale: 0 })).toBe(400);
+    expect(await put('paradex', { pools: { P1: { window_ms: -1 } } })).toBe(400);
+    expect(await put('nowhere', {})).toBe(404);
+    // Nothing changed by the refused ones.
+    const report = await world.control.dialectRateLimits('paradex');
+    expect(report.pools.find((pool) => pool.id === 'P1')).toMatchObject({
+      window_ms: 60_000,
+      capacity: 1500,
+    });
+  });
+});

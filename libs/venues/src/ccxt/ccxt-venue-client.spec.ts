@@ -319,8 +319,8 @@ describe('CcxtVenueClient (recorded payloads, no network)', () => {
     const reads = exchange.calls.filter(([method]) => method === 'fetchMyTrades');
     expect(reads).toHaveLength(2);
     expect(log.events.unpaid).toEqual([
-      { clientOrderId: 'maker-2', requests: 1 },
-      { clientOrderId: 'maker-2', requests: 1 },
+      { clientOrderId: 'maker-2', requests: 1, tokens: 1 },
+      { clientOrderId: 'maker-2', requests: 1, tokens: 1 },
     ]);
     expect(readsAtAnnounce).toEqual([1, 2]);
   });

@@ -8,6 +8,7 @@ import { HealthController } from './health/health.controller';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MarketsModule } from './markets/markets.module';
+import { RiskLimitsModule } from './risk-limits/risk-limits.module';
 import { SpreadModule } from './spread/spread.module';
 import { TradesModule } from './trades/trades.module';
 
@@ -22,6 +23,7 @@ export class AppModule {
         AccountsModule,
         MarketsModule,
         SpreadModule,
+        RiskLimitsModule,
         TradesModule,
       ],
       controllers: [HealthController],

@@ -1,9 +1,11 @@
 import { Command, CommanderError } from 'commander';
+import { RISK_LIMIT_NAMES } from '@sts/persistence';
 import { isAppError } from '@sts/platform';
 import { createApiKey, listApiKeys, revokeApiKey } from './commands/api-keys.commands';
 import { addCredential } from './commands/credentials.commands';
 import { listDeadMen } from './commands/dead-man.commands';
 import { migrate } from './commands/db.commands';
+import { clearLimits, listLimits, setLimits } from './commands/limits.commands';
 import { setKillSwitch, setMaintenance } from './commands/switches.commands';
 import { createUser, linkWallet } from './commands/users.commands';
 import { OpsContext } from './ops-context';
@@ -22,7 +24,7 @@ type Run = <A extends unknown[]>(
 function buildProgram(context: () => OpsContext, done: (result: unknown) => void): Command {
   const program = new Command('ops')
     .description(
-      'Operator tool: users, API keys, credentials, maintenance, kill switch, dead-man switches. Prints JSON.',
+      'Operator tool: users, API keys, credentials, risk limits, maintenance, kill switch, dead-man switches. Prints JSON.',
     )
     .option(
       '--operator <id>',
@@ -36,6 +38,7 @@ function buildProgram(context: () => OpsContext, done: (result: unknown) => void
       done(await action(...args));
   addAccountCommands(program, context, run);
   addSwitchCommands(program, context, run);
+  addLimitCommands(program, context, run);
   return program;
 }
 
@@ -132,6 +135,41 @@ function addSwitchCommands(program: Command, context: () => OpsContext, run: Run
     .command('list')
     .option('--venue <id>', 'one venue only')
     .action(run((options: { venue?: string }) => listDeadMen(context(), options)));
+}
+
+const LIMIT_UNITS: Record<(typeof RISK_LIMIT_NAMES)[number], string> = {
+  max_trade_notional: '<usd>',
+  max_open_notional: '<usd>',
+  max_open_notional_per_market: '<usd>',
+  max_live_trades: '<count>',
+  max_slippage: '<fraction>',
+};
+
+const optionOf = (name: string): string => `--${name.replace(/_/g, '-')}`;
+
+/** Pre-trade risk limits per user and the default (issue 35). */
+function addLimitCommands(program: Command, context: () => OpsContext, run: Run): void {
+  const limits = program
+    .command('limits')
+    .description("pre-trade risk limits: a user's own, else the default's; absent is no limit");
+  const scoped = (command: Command): Command =>
+    command
+      .option('--default', 'the default for every user')
+      .option('--user <id>', "one user's override");
+  const set = scoped(limits.command('set').description('sets the named limits; others stay'));
+  const clear = scoped(
+    limits.command('clear').description('removes the named limits (none named: all of the scope)'),
+  );
+  for (const name of RISK_LIMIT_NAMES) {
+    set.option(`${optionOf(name)} ${LIMIT_UNITS[name]}`);
+    clear.option(optionOf(name));
+  }
+  set.action(run((options: Record<string, unknown>) => setLimits(context(), options)));
+  clear.action(run((options: Record<string, unknown>) => clearLimits(context(), options)));
+  limits
+    .command('list')
+    .option('--user <id>', 'the default and this user only')
+    .action(run((options: { user?: string }) => listLimits(context(), options)));
 }
 
 /** Runs one operator command; importable so tests drive the real tool in-process. */

@@ -14,3 +14,5 @@ export * from './query-rows';
 export * from './sql/trade-status-sql';
 export * from './sql/trade-budgets-sql';
 export * from './budget/account-shares';
+export * from './risk-limits/risk-limits.repository';
+export * from './risk-limits/risk-usage';

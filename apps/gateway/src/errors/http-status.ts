@@ -1,7 +1,7 @@
-import type { ErrorCode } from '@sts/platform';
+import type { ApiErrorCode } from './api-error-codes';
 
 /** The one place an error code becomes an HTTP status (decisions section 4). */
-export function httpStatusOf(code: ErrorCode): number {
+export function httpStatusOf(code: ApiErrorCode): number {
   switch (code) {
     case 'invalid_request':
     case 'idempotency_key_required':
@@ -30,6 +30,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'wallet_is_primary':
     case 'wallet_has_live_trades':
     case 'conflict':
+    case 'risk_limit_exceeded':
       return 409;
     case 'method_not_allowed':
       return 405;

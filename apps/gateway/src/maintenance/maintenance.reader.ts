@@ -28,7 +28,7 @@ export class MaintenanceReader {
     private readonly changes: ChangeFeed,
   ) {
     changes.subscribe((change) => {
-      if (change !== 'reset' && change.table === 'api_keys') {
+      if (change !== 'reset' && change.table !== 'maintenance' && change.table !== 'system_flags') {
         return;
       }
       this.generation += 1;

@@ -38,5 +38,7 @@ import { OPEN_BOOK_CLIENT, VenueBooks, type OpenBookClient } from './venue-books
         },
     },
   ],
+  // Risk limits value trades at the mid of these same books.
+  exports: [VenueBooks],
 })
 export class SpreadModule {}

@@ -7,6 +7,7 @@ import { BudgetRowVersions1763700500000 } from './1763700500000-budget-row-versi
 import { BudgetAccountShares1763700600000 } from './1763700600000-budget-account-shares';
 import { CreateTradeAdmit1763700700000 } from './1763700700000-create-trade-admit';
 import { AppendOnlyExecutionLog1763700800000 } from './1763700800000-append-only-execution-log';
+import { RiskLimits1763700900000 } from './1763700900000-risk-limits';
 
 /** Every migration, in order. A new migration is a new timestamped file listed here. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   BudgetAccountShares1763700600000,
   CreateTradeAdmit1763700700000,
   AppendOnlyExecutionLog1763700800000,
+  RiskLimits1763700900000,
 ];

@@ -191,6 +191,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/limits': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's pre-trade risk limits, where each comes from, and current usage */
+    get: operations['getLimits'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/trades': {
     parameters: {
       query?: never;
@@ -1046,6 +1063,49 @@ export interface components {
        */
       updated_at: string;
     };
+    Limit: {
+      /**
+       * @description the limit
+       * @example 0.5
+       */
+      value: string;
+      /**
+       * @description the user's own, or the default for every user
+       * @enum {string}
+       */
+      source: 'user' | 'default';
+    };
+    Limits: {
+      limits: {
+        /** @description USD: one trade's target (a base target at the venues' mid); null: no limit */
+        max_trade_notional: components['schemas']['Limit'] | null;
+        /** @description USD: the targets of all live trades together; null: no limit */
+        max_open_notional: components['schemas']['Limit'] | null;
+        /** @description USD: the targets of the live trades of one market; null: no limit */
+        max_open_notional_per_market: components['schemas']['Limit'] | null;
+        /** @description live trades at once; null: no limit */
+        max_live_trades: components['schemas']['Limit'] | null;
+        /** @description the largest max_slippage a trade may carry; null: no limit */
+        max_slippage: components['schemas']['Limit'] | null;
+      };
+      usage: {
+        /**
+         * @description USD: the live trades' targets, base ones at the venues' mid now
+         * @example 0.5
+         */
+        open_notional: string;
+        /** @description USD per canonical market */
+        open_notional_by_market: {
+          [key: string]: string;
+        };
+        live_trades: number;
+      };
+      /**
+       * Format: date-time
+       * @description when usage was valued
+       */
+      valued_at: string;
+    };
     Wallet: {
       /** @description wallet address */
       address: string;
@@ -1166,7 +1226,8 @@ export interface components {
       | 'unsupported_media_type'
       | 'headers_too_large'
       | 'request_timeout'
-      | 'internal_error';
+      | 'internal_error'
+      | 'risk_limit_exceeded';
     Error: {
       /** @description human-readable text */
       error: string;
@@ -1190,6 +1251,26 @@ export interface components {
       holders?: number;
       /** @description rate_budget_exhausted: the minimum share */
       min_trade_budget?: number;
+      /**
+       * @description risk_limit_exceeded: the limit the request would break
+       * @enum {string}
+       */
+      limit?:
+        | 'max_trade_notional'
+        | 'max_open_notional'
+        | 'max_open_notional_per_market'
+        | 'max_live_trades'
+        | 'max_slippage';
+      /**
+       * @description risk_limit_exceeded: its value (USD for a notional)
+       * @example 0.5
+       */
+      limit_value?: string;
+      /**
+       * @description risk_limit_exceeded: what the request would make it
+       * @example 0.5
+       */
+      would_be?: string;
     };
   };
   responses: never;
@@ -3834,6 +3915,254 @@ export interface operations {
       };
     };
   };
+  getLimits: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the caller's pre-trade risk limits (their own, else the default; null: none) and current usage */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "limits": {
+           *         "max_trade_notional": {
+           *           "value": "10000",
+           *           "source": "default"
+           *         },
+           *         "max_open_notional": {
+           *           "value": "50000",
+           *           "source": "user"
+           *         },
+           *         "max_open_notional_per_market": null,
+           *         "max_live_trades": {
+           *           "value": "10",
+           *           "source": "default"
+           *         },
+           *         "max_slippage": null
+           *       },
+           *       "usage": {
+           *         "open_notional": "12250",
+           *         "open_notional_by_market": {
+           *           "BTC": "12250"
+           *         },
+           *         "live_trades": 2
+           *       },
+           *       "valued_at": "2026-01-05T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Limits'];
+        };
+      };
+      /** @description the request is malformed or breaks a rule: invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "invalid request",
+           *       "code": "invalid_request"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'invalid_request';
+          };
+        };
+      };
+      /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      /** @description not allowed: insufficient_scope, ip_not_allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "insufficient scope",
+           *       "code": "insufficient_scope"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope' | 'ip_not_allowed';
+          };
+        };
+      };
+      /** @description the request body did not arrive in time: request_timeout */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "request timeout",
+           *       "code": "request_timeout"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'request_timeout';
+          };
+        };
+      };
+      /** @description body over 64 KiB: payload_too_large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "payload too large",
+           *       "code": "payload_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "uri too long",
+           *       "code": "uri_too_long"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'uri_too_long';
+          };
+        };
+      };
+      /** @description a body that is not application/json: unsupported_media_type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "unsupported media type",
+           *       "code": "unsupported_media_type"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limited",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+          };
+        };
+      };
+      /** @description headers over 16 KiB: headers_too_large */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "headers too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'headers_too_large';
+          };
+        };
+      };
+      /** @description internal error (details only in the log): internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal error",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "service unavailable",
+           *       "code": "service_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
   listTrades: {
     parameters: {
       query?: never;
@@ -4211,7 +4540,7 @@ export interface operations {
           };
         };
       };
-      /** @description conflicts with the current state: maker_cap_exceeded */
+      /** @description conflicts with the current state: maker_cap_exceeded, risk_limit_exceeded */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4225,7 +4554,7 @@ export interface operations {
            */
           'application/json': components['schemas']['Error'] & {
             /** @enum {unknown} */
-            code?: 'maker_cap_exceeded';
+            code?: 'maker_cap_exceeded' | 'risk_limit_exceeded';
           };
         };
       };
@@ -5029,7 +5358,7 @@ export interface operations {
           };
         };
       };
-      /** @description conflicts with the current state: trade_not_amendable */
+      /** @description conflicts with the current state: trade_not_amendable, risk_limit_exceeded */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5043,7 +5372,7 @@ export interface operations {
            */
           'application/json': components['schemas']['Error'] & {
             /** @enum {unknown} */
-            code?: 'trade_not_amendable';
+            code?: 'trade_not_amendable' | 'risk_limit_exceeded';
           };
         };
       };

@@ -1,8 +1,37 @@
 import type { OperationAnswers } from './answers';
 import { ref, arrayOf, WALLET, AT, API_KEY_OR_JWT, SESSION_ONLY, WITH_BODY } from './answers';
 
-/** The account: credentials, wallets, the browser session. */
+const NO_LIMIT = null;
+
+/** The account: credentials, wallets, risk limits, the browser session. */
 export const ACCOUNT_OPERATIONS: Record<string, OperationAnswers> = {
+  'get /api/v1/limits': {
+    operationId: 'getLimits',
+    successes: [
+      {
+        status: 200,
+        description:
+          "the caller's pre-trade risk limits (their own, else the default; null: none) and current usage",
+        schema: ref('Limits'),
+        example: {
+          limits: {
+            max_trade_notional: { value: '10000', source: 'default' },
+            max_open_notional: { value: '50000', source: 'user' },
+            max_open_notional_per_market: NO_LIMIT,
+            max_live_trades: { value: '10', source: 'default' },
+            max_slippage: NO_LIMIT,
+          },
+          usage: {
+            open_notional: '12250',
+            open_notional_by_market: { BTC: '12250' },
+            live_trades: 2,
+          },
+          valued_at: AT,
+        },
+      },
+    ],
+    errors: API_KEY_OR_JWT,
+  },
   'get /api/v1/credentials': {
     operationId: 'listCredentials',
     successes: [

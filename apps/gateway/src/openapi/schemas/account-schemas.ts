@@ -1,8 +1,60 @@
 import type { Schema } from './schema-helpers';
-import { text, timestamp, object, EXCHANGE } from './schema-helpers';
+import { RISK_LIMIT_NAMES } from '@sts/persistence';
+import { decimal, ref, text, timestamp, object, EXCHANGE } from './schema-helpers';
 
-/** Wallets, credentials, the browser session. */
+const LIMIT_MEANING: Record<(typeof RISK_LIMIT_NAMES)[number], string> = {
+  max_trade_notional: "USD: one trade's target (a base target at the venues' mid)",
+  max_open_notional: 'USD: the targets of all live trades together',
+  max_open_notional_per_market: 'USD: the targets of the live trades of one market',
+  max_live_trades: 'live trades at once',
+  max_slippage: 'the largest max_slippage a trade may carry',
+};
+
+/** Wallets, credentials, risk limits, the browser session. */
 export const ACCOUNT_SCHEMAS: Record<string, Schema> = {
+  Limit: object(
+    {
+      value: decimal('the limit'),
+      source: text("the user's own, or the default for every user", {
+        enum: ['user', 'default'],
+      }),
+    },
+    ['value', 'source'],
+    { additionalProperties: false },
+  ),
+  Limits: object(
+    {
+      limits: object(
+        Object.fromEntries(
+          RISK_LIMIT_NAMES.map((name) => [
+            name,
+            {
+              oneOf: [ref('Limit'), { type: 'null' }],
+              description: `${LIMIT_MEANING[name]}; null: no limit`,
+            },
+          ]),
+        ),
+        [...RISK_LIMIT_NAMES],
+        { additionalProperties: false },
+      ),
+      usage: object(
+        {
+          open_notional: decimal("USD: the live trades' targets, base ones at the venues' mid now"),
+          open_notional_by_market: {
+            type: 'object',
+            description: 'USD per canonical market',
+            additionalProperties: decimal('USD'),
+          },
+          live_trades: { type: 'integer', minimum: 0 },
+        },
+        ['open_notional', 'open_notional_by_market', 'live_trades'],
+        { additionalProperties: false },
+      ),
+      valued_at: timestamp('when usage was valued'),
+    },
+    ['limits', 'usage', 'valued_at'],
+    { additionalProperties: false },
+  ),
   Wallet: object(
     {
       address: text('wallet address'),

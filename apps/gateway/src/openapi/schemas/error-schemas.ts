@@ -1,8 +1,9 @@
-import { ERROR_CODES } from '@sts/platform';
+import { API_ERROR_CODES } from '../../errors/api-error-codes';
+import { RISK_LIMIT_NAMES } from '@sts/persistence';
 import type { Schema } from './schema-helpers';
-import { ref, text, object } from './schema-helpers';
+import { decimal, ref, text, object } from './schema-helpers';
 
-const errorCodes = [...ERROR_CODES];
+const errorCodes = [...API_ERROR_CODES];
 
 /** The error body every refusal carries, and its codes. */
 export const ERROR_SCHEMAS: Record<string, Schema> = {
@@ -26,6 +27,11 @@ export const ERROR_SCHEMAS: Record<string, Schema> = {
         type: 'integer',
         description: 'rate_budget_exhausted: the minimum share',
       },
+      limit: text('risk_limit_exceeded: the limit the request would break', {
+        enum: [...RISK_LIMIT_NAMES],
+      }),
+      limit_value: decimal('risk_limit_exceeded: its value (USD for a notional)'),
+      would_be: decimal('risk_limit_exceeded: what the request would make it'),
     },
     ['error', 'code'],
     { additionalProperties: false },

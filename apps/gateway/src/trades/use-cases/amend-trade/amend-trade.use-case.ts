@@ -11,9 +11,11 @@ import {
 import { queryRows, TradeEntity } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import { MaintenanceReader } from '../../../maintenance/maintenance.reader';
+import type { EffectiveLimits } from '../../../risk-limits/effective-limits';
 import type { AmendTradeRequest } from '../../dto/amend-trade.request';
 import { isUuid } from '../../trade.queries';
 import { TradeControl } from '../trade-control';
+import { AmendTradeRisk } from './amend-trade-risk';
 import { filledSizeIn } from './filled-size-in-unit';
 
 /**
@@ -40,7 +42,9 @@ const FIELDS = [
  * first (checked against filled_size in the same statement, so a fill racing
  * the amendment cannot slip under it); then the owning worker is asked to
  * apply them on its next quote cycle. A change of size_type carries
- * target_size and is checked in the new unit (decisions section 8).
+ * target_size and is checked in the new unit (decisions section 8). An
+ * amendment that grows a limited user's trade is checked against their risk
+ * limits first, under their risk lock (409 risk_limit_exceeded).
  */
 @Injectable()
 export class AmendTradeUseCase {
@@ -48,6 +52,7 @@ export class AmendTradeUseCase {
     private readonly dataSource: DataSource,
     private readonly maintenance: MaintenanceReader,
     private readonly control: TradeControl,
+    private readonly risk: AmendTradeRisk,
   ) {}
 
   async execute(
@@ -79,7 +84,8 @@ export class AmendTradeUseCase {
     }
     await this.maintenance.assertNotInMaintenance([trade.longExchange, trade.shortExchange]);
 
-    const version = await this.store(trade, request, changes);
+    const limits = await this.risk.limitsFor(userId, request);
+    const version = await this.store(trade, request, changes, limits);
     const sent =
       trade.status !== 'pending' &&
       (await this.control.notifyOwner(trade.id, 'amend', version, correlationId));
@@ -89,18 +95,26 @@ export class AmendTradeUseCase {
   /**
    * A change of size_type restates filled_size in the new unit, decided under
    * the row's lock: a worker's append (its fills and filled_size) commits
-   * before the count or waits for the amendment, never in between.
+   * before the count or waits for the amendment, never in between. Risk
+   * limits are checked in the same transaction, before the write.
    */
   private async store(
     trade: TradeEntity,
     request: AmendTradeRequest,
     changes: Record<string, unknown>,
+    limits: EffectiveLimits | undefined,
   ): Promise<number> {
     const newUnit = request.size_type;
-    if (newUnit === undefined) {
+    if (newUnit === undefined && !limits) {
       return this.writeTerms(this.dataSource.manager, trade, request, changes, null);
     }
     return this.dataSource.transaction(async (manager) => {
+      if (limits) {
+        await this.risk.assertAmendment(manager, trade, request, limits);
+      }
+      if (newUnit === undefined) {
+        return this.writeTerms(manager, trade, request, changes, null);
+      }
       const [locked] = await queryRows<{ size_type: string }>(
         manager,
         `SELECT size_type FROM trades WHERE id = $1 FOR UPDATE`,

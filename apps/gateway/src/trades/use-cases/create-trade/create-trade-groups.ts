@@ -1,19 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { CommittedRow } from '@sts/persistence';
+import type { CommittedRow, LiveTermsRow } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import type { GatewayConfig } from '../../../config/load-gateway-settings';
 import { GATEWAY_CONFIG } from '../../../infrastructure/tokens';
+import { CreateTradeRisk, type CreateRisk } from './create-trade-risk';
 import { CreateTradeTransaction } from './create-trade.transaction';
 import { GroupQueue, type Settled } from './group-queue';
 import { admitRequestOf, capLockOf, newTradeRow, startCommandOf, type NewTrade } from './new-trade';
 import { RateBudgets, type GrantedBudgets } from './rate-budgets';
 
-/** A create past the rules answered from memory, waiting for rules 1, 6 and 7 and its insert. */
+/** A create past the rules answered from memory, waiting for rules 1, 6, the risk limits, 7 and its insert. */
 export interface PendingCreate {
   trade: NewTrade;
   makerCap: number;
   correlationId: string;
+  /** Set when the user has risk limits: checked after rules 1 and 6, before rule 7. */
+  risk?: CreateRisk;
   /** Set once the budget service granted it: a create that fails after gives it back. */
   reserved: boolean;
 }
@@ -36,11 +39,12 @@ type Outcome = Settled<GroupAnswer>;
  * every create that waited while the groups in flight ran, so its two round
  * trips, its commit and the locks' bookkeeping are paid once per group.
  *
- * A group holds at most one create per (maker wallet, cap group) and per
- * (user, idempotency key): each create's cap count and replay check see no
- * other create of its group, exactly as if it ran alone. The admits take the
- * cap locks in key order, so two groups (on two replicas) never wait on each
- * other in a circle. A create a rule refuses, or whose budget is refused,
+ * A group holds at most one create per (maker wallet, cap group), per
+ * (user, idempotency key) and per user with limits that count their live
+ * trades: each create's cap count, replay check and risk limits see no other
+ * create of its group, exactly as if it ran alone. The admits take their
+ * users' risk locks, then the cap locks, each in key order, so two groups
+ * (on two replicas) never wait on each other in a circle. A create a rule refuses, or whose budget is refused,
  * drops out without touching the others; a group that fails as a whole (a
  * unique key raced by another replica, a lost connection) is run again
  * create by create, each keeping its reservation (reserves are idempotent by
@@ -59,12 +63,14 @@ export class CreateTradeGroups {
     private readonly dataSource: DataSource,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly budgets: RateBudgets,
+    private readonly risk: CreateTradeRisk,
   ) {
     this.queue = new GroupQueue(
       (group) => this.run(group),
       (create) => [
         `cap ${capLockOf(create.trade)}`,
         `key ${create.trade.userId} ${create.trade.idempotencyKey}`,
+        ...(create.risk?.countsLiveTrades ? [`risk ${create.trade.userId}`] : []),
       ],
       {
         inFlight: config.settings.createGroupsInFlight,
@@ -125,8 +131,9 @@ export class CreateTradeGroups {
     let committed = false;
     try {
       const outcomes = new Map<PendingCreate, Outcome>();
-      const admitted = await this.admit(transaction, group, outcomes);
-      const granted = await this.reserve(admitted, outcomes);
+      const { admitted, liveTerms } = await this.admit(transaction, group, outcomes);
+      const checked = await this.checkRisk(admitted, liveTerms, outcomes);
+      const granted = await this.reserve(checked, outcomes);
       if (granted.length > 0) {
         const commands = granted.map(({ create }) =>
           startCommandOf(
@@ -160,20 +167,28 @@ export class CreateTradeGroups {
     }
   }
 
-  /** Rules 1 and 6 under each create's cap lock, taken in key order; returns the creates that pass. */
+  /**
+   * Rules 1 and 6 under each create's cap lock, taken in key order; returns
+   * the creates that pass, and the live trades of each user whose limits count them.
+   */
   private async admit(
     transaction: CreateTradeTransaction,
     group: PendingCreate[],
     outcomes: Map<PendingCreate, Outcome>,
-  ): Promise<PendingCreate[]> {
+  ): Promise<{ admitted: PendingCreate[]; liveTerms: Map<string, LiveTermsRow[]> }> {
     const ordered = [...group].sort((a, b) => compareKeys(capLockOf(a.trade), capLockOf(b.trade)));
     // A group waits no longer than its bound on a lock held elsewhere: it fails and its
     // creates run alone, so one contended wallet holds up only its own create.
-    const admissions = await transaction.admit(
+    const { admissions, liveTerms } = await transaction.admit(
       ordered.map((create) => admitRequestOf(create.trade)),
       group.length > 1 ? this.config.settings.createGroupLockWaitMs : undefined,
+      [
+        ...new Set(
+          group.filter((create) => create.risk?.countsLiveTrades).map(({ trade }) => trade.userId),
+        ),
+      ],
     );
-    return ordered.filter((create, i) => {
+    const admitted = ordered.filter((create, i) => {
       const admission = admissions[i]!;
       if (admission.replayed) {
         outcomes.set(create, { answer: { kind: 'replayed' } });
@@ -188,6 +203,26 @@ export class CreateTradeGroups {
         outcomes.set(create, { error: refusal });
         return false;
       }
+    });
+    return { admitted, liveTerms };
+  }
+
+  /** The risk limits of each admitted create that has them; a create that would break one drops out. */
+  private async checkRisk(
+    admitted: PendingCreate[],
+    liveTerms: Map<string, LiveTermsRow[]>,
+    outcomes: Map<PendingCreate, Outcome>,
+  ): Promise<PendingCreate[]> {
+    const refusals = await Promise.all(
+      admitted.map(({ risk, trade }) =>
+        risk ? this.risk.refusalOf(trade.request, risk, liveTerms.get(trade.userId)) : null,
+      ),
+    );
+    return admitted.filter((create, i) => {
+      if (refusals[i]) {
+        outcomes.set(create, { error: refusals[i] });
+      }
+      return !refusals[i];
     });
   }
 

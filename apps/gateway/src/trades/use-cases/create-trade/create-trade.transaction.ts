@@ -1,6 +1,12 @@
 import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import type { DataSource } from 'typeorm';
-import { postgresPool, type CommittedRow } from '@sts/persistence';
+import {
+  liveTermsSql,
+  postgresPool,
+  riskLockSql,
+  type CommittedRow,
+  type LiveTermsRow,
+} from '@sts/persistence';
 
 /**
  * A group of creates' transaction in two round trips, whatever its size.
@@ -45,6 +51,35 @@ export interface Admission {
   live: number;
 }
 
+export interface AdmitResult {
+  /** One per request, in the order given. */
+  admissions: Admission[];
+  /** The live trades of each user asked for, read under the user's risk lock. */
+  liveTerms: Map<string, LiveTermsRow[]>;
+}
+
+interface AdmitRow {
+  replayed: boolean;
+  linked: string[];
+  live: number;
+}
+
+function admitSql(request: AdmitRequest): string {
+  const [long, short] = request.legs;
+  const args = [
+    request.userId,
+    request.idempotencyKey,
+    request.capLock,
+    long.exchange,
+    long.wallet,
+    short.exchange,
+    short.wallet,
+    request.maker.wallet,
+    request.maker.capGroup,
+  ].map(literal);
+  return `SELECT replayed, linked, live FROM create_trade_admit(${args.join(', ')})`;
+}
+
 export class CreateTradeTransaction {
   /** Set when the connection failed while the create held it between statements. */
   private lost?: Error;
@@ -69,42 +104,53 @@ export class CreateTradeTransaction {
   }
 
   /**
-   * One round trip: begin, then `create_trade_admit` (migration
-   * 1763700700000) for each create of the group, in the order given: the lock
-   * of the (maker wallet, cap group), then under it the replay, the
-   * credentials (wallet rows share-locked until commit, so an unlink cannot
-   * race the create) and the count of live maker trades. The caller orders
-   * the group by lock, so two groups never wait on each other in a circle.
-   * `lockWaitMs` bounds every lock wait of the transaction (its inserts' too).
+   * One round trip: begin; the risk lock of every user of the group, in key
+   * order and held until commit (riskLockSql: exclusive for the users in
+   * `liveTermsOf`, whose limits count their live trades, shared for the
+   * others); then `create_trade_admit` (migration 1763700700000) for each
+   * create of the group, in the order given: the lock of the (maker wallet,
+   * cap group), then under it the replay, the credentials (wallet rows
+   * share-locked until commit, so an unlink cannot race the create) and the
+   * count of live maker trades; last, the live trades of each user in
+   * `liveTermsOf`. The caller orders the group by cap lock, and every
+   * transaction takes its user locks before its cap locks, so two groups
+   * never wait on each other in a circle. `lockWaitMs` bounds every lock
+   * wait of the transaction (its inserts' too).
    */
-  async admit(requests: AdmitRequest[], lockWaitMs?: number): Promise<Admission[]> {
+  async admit(
+    requests: AdmitRequest[],
+    lockWaitMs?: number,
+    liveTermsOf: string[] = [],
+  ): Promise<AdmitResult> {
     // For the whole transaction: a lock held longer than this fails it (SQLSTATE 55P03).
     const lockWait =
       lockWaitMs === undefined ? '' : `SET LOCAL lock_timeout = ${literal(lockWaitMs)};`;
-    const statements = requests.map((request) => {
-      const [long, short] = request.legs;
-      const args = [
-        request.userId,
-        request.idempotencyKey,
-        request.capLock,
-        long.exchange,
-        long.wallet,
-        short.exchange,
-        short.wallet,
-        request.maker.wallet,
-        request.maker.capGroup,
-      ].map(literal);
-      return `SELECT replayed, linked, live FROM create_trade_admit(${args.join(', ')})`;
-    });
+    const users = [...new Set(requests.map((request) => request.userId))].sort();
+    const counted = new Set(liveTermsOf);
+    const statements = [
+      ...users.map((user) => riskLockSql(user, counted.has(user) ? 'exclusive' : 'shared')),
+      ...requests.map(admitSql),
+      ...liveTermsOf.map((userId) => liveTermsSql(userId)),
+    ];
     const results = (await this.client.query(
       `BEGIN; ${lockWait} ${statements.join('; ')}`,
-    )) as unknown as QueryResult<{ replayed: boolean; linked: string[]; live: number }>[];
-    // The admits' answers are the last ones, after BEGIN (and SET).
-    return results.slice(-requests.length).map(({ rows: [row] }) => ({
-      replayed: row.replayed,
-      linked: new Set(row.linked),
-      live: row.live,
-    }));
+    )) as unknown as QueryResult[];
+    // The answers wanted are the last ones: the admits, then the live trades.
+    const answers = results.slice(-(requests.length + liveTermsOf.length));
+    const admits = answers.slice(0, requests.length) as QueryResult<AdmitRow>[];
+    return {
+      admissions: admits.map(({ rows: [row] }) => ({
+        replayed: row.replayed,
+        linked: new Set(row.linked),
+        live: row.live,
+      })),
+      liveTerms: new Map(
+        liveTermsOf.map((userId, i) => [
+          userId,
+          (answers[requests.length + i] as QueryResult<LiveTermsRow>).rows,
+        ]),
+      ),
+    };
   }
 
   /** One round trip: the trade rows, their start commands in the outbox, commit. */

@@ -11,6 +11,7 @@ import { MarketCatalog } from '../../../markets/market-catalog';
 import type { CreateTradeRequest } from '../../dto/create-trade.request';
 import { GatewayOutbox } from '../../outbox/gateway-outbox';
 import { CreateTradeGroups, type PendingCreate } from './create-trade-groups';
+import { CreateTradeRisk, type CreateRisk } from './create-trade-risk';
 import { resolveIdempotencyKey } from './idempotency-key';
 import { readExistingReplay, readReplay } from './trade-replay';
 import { assertCoherentTerms, legsOf } from './trade-terms.validation';
@@ -33,8 +34,9 @@ const UNIQUE_VIOLATION = '23505';
  * POST /api/v1/trades. Checks run in the order of decisions section 4:
  * idempotency (a replay answers here), 4 same exchange, 3 kill switch,
  * 2 maintenance, 5 market, then, inside one transaction that holds a lock on
- * the (maker wallet, cap group): 1 credentials and wallet ownership, 6 maker
- * cap, 7 rate budget. The trade row and its start command commit together
+ * the (maker wallet, cap group) and one on the user: 1 credentials and wallet
+ * ownership, 6 maker cap, the user's risk limits (409 risk_limit_exceeded,
+ * decisions section 8), 7 rate budget. The trade row and its start command commit together
  * (outbox); the command is published right after the commit (the relay's
  * poll publishes it if that fails).
  *
@@ -53,6 +55,7 @@ export class CreateTradeUseCase {
     private readonly markets: MarketCatalog,
     private readonly groups: CreateTradeGroups,
     private readonly outbox: GatewayOutbox,
+    private readonly risk: CreateTradeRisk,
   ) {}
 
   /** `changeMark`: ChangeFeed.mark() when the request arrived (the switches it must see). */
@@ -64,8 +67,10 @@ export class CreateTradeUseCase {
     changeMark?: number,
   ): Promise<CreateTradeOutcome> {
     const idempotencyKey = resolveIdempotencyKey(headerKey, request.idempotency_key);
+    let risk: CreateRisk | undefined;
     try {
       await this.assertRulesBeforeTheLock(request, changeMark);
+      risk = await this.risk.prepare(principal.userId, request, changeMark);
     } catch (refusal) {
       const replay = await this.replay(principal.userId, idempotencyKey);
       if (replay) {
@@ -75,7 +80,7 @@ export class CreateTradeUseCase {
     }
 
     const settled = await this.groups.submit(
-      this.pending(principal.userId, idempotencyKey, request, correlationId),
+      this.pending(principal.userId, idempotencyKey, request, correlationId, risk),
     );
     if ('error' in settled) {
       const error = settled.error;
@@ -107,12 +112,13 @@ export class CreateTradeUseCase {
     };
   }
 
-  /** The create as its group runs it: rules 1, 6 and 7 under the lock, then its insert. */
+  /** The create as its group runs it: rules 1, 6, the risk limits and 7 under the locks, then its insert. */
   private pending(
     userId: string,
     idempotencyKey: string,
     request: CreateTradeRequest,
     correlationId: string,
+    risk: CreateRisk | undefined,
   ): PendingCreate {
     const legs = legsOf(request);
     const makerVenue = this.config.venues[legs.maker.exchange as keyof GatewayConfig['venues']];
@@ -128,6 +134,7 @@ export class CreateTradeUseCase {
       makerCap: makerVenue.makerCap,
       correlationId,
       reserved: false,
+      ...(risk ? { risk } : {}),
     };
   }
 

@@ -12,6 +12,7 @@ import { asterSignerOptions } from './ccxt-credentials';
 import { lighterAccountConfig, lighterFetchOrder } from './lighter';
 import type { RequestKind } from '@sts/domain';
 import { payRequests } from './request-payment';
+import { shareMarkets } from './shared-markets';
 
 /**
  * The part of a ccxt (pro) exchange the live client uses. Real exchanges
@@ -236,6 +237,7 @@ export async function createCcxtExchange(
     delay: unrefDelay,
   });
   payRequests(exchange, venue, options.requestCosts);
+  shareMarkets(exchange, `${venue}|${options.endpoint ?? ''}`);
   // ccxt opens a plain ws:// socket (an endpoint without TLS: a dialect on
   // this machine) only with an HTTP agent loaded first.
   if (options.endpoint?.startsWith('http://')) {

@@ -1,0 +1,34 @@
+import { createCcxtExchange } from '@sts/venues';
+import { startHlWorld, type HlWorld } from './hl-test-kit';
+
+let world: HlWorld;
+
+beforeAll(async () => {
+  world = await startHlWorld();
+});
+
+afterAll(() => world.sim.stop());
+
+/** The weight H1 (Hyperliquid's 1,200 a minute per IP) counted since the last reset. */
+async function weightSpent(): Promise<number> {
+  const { pools } = await world.control.dialectRateLimits('hyperliquid');
+  return pools[0]!.keys.reduce((total, key) => total + key.admitted_weight, 0);
+}
+
+describe("a venue's markets, loaded once per process", () => {
+  it('a second ccxt instance takes the markets the first loaded, without a request', async () => {
+    const first = await createCcxtExchange('hyperliquid', {}, { endpoint: world.endpoint });
+    await world.control.resetDialectRateLimits('hyperliquid');
+    const markets = await first.loadMarkets();
+    // metaAndAssetCtxs, spotMetaAndAssetCtxs and perpDexs: 20 weight each.
+    expect(await weightSpent()).toBeGreaterThanOrEqual(60);
+
+    await world.control.resetDialectRateLimits('hyperliquid');
+    const second = await createCcxtExchange('hyperliquid', {}, { endpoint: world.endpoint });
+    const shared = await second.loadMarkets();
+    expect(await weightSpent()).toBe(0);
+    expect(Object.keys(shared).sort()).toEqual(Object.keys(markets).sort());
+    expect(shared['BTC/USDC:USDC']?.baseId).toBe(markets['BTC/USDC:USDC']?.baseId);
+    await Promise.all([first.close(), second.close()]);
+  });
+});

@@ -4,14 +4,16 @@ import type { CcxtExchangeLike } from './ccxt-exchange';
 export const SHARED_MARKETS_FRESH_MS = 3_600_000;
 
 interface MarketSource {
-  exchange: CcxtExchangeLike;
-  loadedAtMs: number;
+  /** Resolves to the instance once its markets are loaded. */
+  loaded: Promise<CcxtExchangeLike>;
+  startedAtMs: number;
 }
 
-/** Per venue and endpoint: the instance of this process whose loaded markets the next ones take. */
+/** Per venue and endpoint: the load of this process whose markets the other instances take. */
 const SOURCES = new Map<string, MarketSource>();
 
 type SharingExchange = CcxtExchangeLike & {
+  markets?: unknown;
   setMarketsFromExchange(source: CcxtExchangeLike): unknown;
 };
 
@@ -21,25 +23,41 @@ type SharingExchange = CcxtExchangeLike & {
  * instance, and ccxt's `loadMarkets` is several of the venue's dearest reads
  * (Hyperliquid: metaAndAssetCtxs, spotMetaAndAssetCtxs and perpDexs, 20 of
  * its 1,200 weight a minute per IP each): a worker opening the accounts of a
- * few traders spent the whole minute on them, and its hedges met 429s. An
- * instance made while another's markets are fresh takes them with ccxt's own
- * `setMarketsFromExchange` (its helper options too); otherwise it loads them
- * and is the source for the next ones.
+ * few traders spent the whole minute on them, and its hedges met 429s. The
+ * first instance to load is the source; every other one, made before or
+ * after, waits for that load and takes its markets with ccxt's own
+ * `setMarketsFromExchange` (helper options too). A load older than an hour,
+ * or one that failed, is not shared: the next instance loads again.
  */
 export function shareMarkets(
   exchange: CcxtExchangeLike,
   key: string,
   now: () => number = Date.now,
 ): void {
-  const source = SOURCES.get(key);
-  if (source && now() - source.loadedAtMs < SHARED_MARKETS_FRESH_MS) {
-    (exchange as SharingExchange).setMarketsFromExchange(source.exchange);
-    return;
-  }
+  const sharing = exchange as SharingExchange;
   const load = exchange.loadMarkets.bind(exchange);
   exchange.loadMarkets = async (reload?: boolean) => {
-    const markets = await load(reload);
-    SOURCES.set(key, { exchange, loadedAtMs: now() });
-    return markets;
+    const source = SOURCES.get(key);
+    if (!reload && sharing.markets) {
+      return load(false);
+    }
+    if (!reload && source && now() - source.startedAtMs < SHARED_MARKETS_FRESH_MS) {
+      const loaded = await source.loaded.catch(() => undefined);
+      if (loaded && loaded !== exchange) {
+        sharing.setMarketsFromExchange(loaded);
+        return load(false);
+      }
+    }
+    const mine: MarketSource = { loaded: load(reload).then(() => exchange), startedAtMs: now() };
+    SOURCES.set(key, mine);
+    try {
+      await mine.loaded;
+    } catch (error) {
+      if (SOURCES.get(key) === mine) {
+        SOURCES.delete(key);
+      }
+      throw error;
+    }
+    return load(false);
   };
 }

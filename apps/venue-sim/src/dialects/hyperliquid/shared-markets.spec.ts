@@ -31,4 +31,19 @@ describe("a venue's markets, loaded once per process", () => {
     expect(shared['BTC/USDC:USDC']?.baseId).toBe(markets['BTC/USDC:USDC']?.baseId);
     await Promise.all([first.close(), second.close()]);
   });
+
+  it('instances made together wait for one load', async () => {
+    const endpoint = `${world.endpoint}/`;
+    const instances = await Promise.all(
+      [1, 2, 3].map(() => createCcxtExchange('hyperliquid', {}, { endpoint })),
+    );
+    await world.control.resetDialectRateLimits('hyperliquid');
+    const loaded = await Promise.all(instances.map((exchange) => exchange.loadMarkets()));
+    const spent = await weightSpent();
+    // One load's reads (three or four of 20 weight), not three loads'.
+    expect(spent).toBeGreaterThanOrEqual(60);
+    expect(spent).toBeLessThanOrEqual(80);
+    expect(Object.keys(loaded[2]!).sort()).toEqual(Object.keys(loaded[0]!).sort());
+    await Promise.all(instances.map((exchange) => exchange.close()));
+  });
 });

@@ -24,8 +24,14 @@ export class CcxtMarketCache {
     private readonly venue: string,
   ) {}
 
+  /**
+   * The venue's perpetuals with their funding and tickers. The listing itself
+   * is the process's shared load (shared-markets.ts), at most an hour old: a
+   * reload per read cost Hyperliquid 80 of its 1,200 weight a minute per IP,
+   * twice per client connect. Funding and tickers are read each time.
+   */
   async load(): Promise<VenueMarket[]> {
-    const markets = Object.values(await this.exchange.loadMarkets(true)).filter(isTradablePerp);
+    const markets = Object.values(await this.exchange.loadMarkets()).filter(isTradablePerp);
     const symbols = markets.map((market) => market.symbol);
     const [funding, tickers] = await Promise.all([
       this.optional(() => this.exchange.fetchFundingRates?.(symbols)),

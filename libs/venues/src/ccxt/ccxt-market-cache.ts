@@ -3,6 +3,7 @@ import { OrderRejectedError } from '../errors';
 import type { VenueMarket } from '../model/market';
 import type { CcxtExchangeLike } from './ccxt-exchange';
 import { isTradablePerp, toMarket } from './ccxt-mapping';
+import { sharedRead } from './shared-markets';
 
 interface CachedMarket {
   unified: string;
@@ -28,14 +29,24 @@ export class CcxtMarketCache {
    * The venue's perpetuals with their funding and tickers. The listing itself
    * is the process's shared load (shared-markets.ts), at most an hour old: a
    * reload per read cost Hyperliquid 80 of its 1,200 weight a minute per IP,
-   * twice per client connect. Funding and tickers are read each time.
+   * twice per client connect. Funding and tickers are shared by the process's
+   * instances for 30 s (`sharedRead`).
    */
   async load(): Promise<VenueMarket[]> {
     const markets = Object.values(await this.exchange.loadMarkets()).filter(isTradablePerp);
     const symbols = markets.map((market) => market.symbol);
+    const listed = symbols.join(',');
     const [funding, tickers] = await Promise.all([
-      this.optional(() => this.exchange.fetchFundingRates?.(symbols)),
-      this.optional(() => this.exchange.fetchTickers?.(symbols)),
+      this.optional(() =>
+        sharedRead(this.exchange, `funding:${listed}`, async () =>
+          this.exchange.fetchFundingRates?.(symbols),
+        ),
+      ),
+      this.optional(() =>
+        sharedRead(this.exchange, `tickers:${listed}`, async () =>
+          this.exchange.fetchTickers?.(symbols),
+        ),
+      ),
     ]);
     return markets.map((market) =>
       this.remember(market, funding?.[market.symbol], tickers?.[market.symbol]),

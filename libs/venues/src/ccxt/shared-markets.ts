@@ -34,6 +34,7 @@ export function shareMarkets(
   key: string,
   now: () => number = Date.now,
 ): void {
+  markShared(exchange, key);
   const sharing = exchange as SharingExchange;
   const load = exchange.loadMarkets.bind(exchange);
   exchange.loadMarkets = async (reload?: boolean) => {
@@ -60,4 +61,42 @@ export function shareMarkets(
     }
     return load(false);
   };
+}
+
+/** How long a funding or ticker read of a venue serves every instance of the process. */
+export const SHARED_READ_FRESH_MS = 30_000;
+
+const SHARE_KEYS = new WeakMap<object, string>();
+const READS = new Map<string, { value: Promise<unknown>; atMs: number }>();
+
+/** Marks `exchange` as one of the instances sharing `key` (shareMarkets does). */
+function markShared(exchange: CcxtExchangeLike, key: string): void {
+  SHARE_KEYS.set(exchange, key);
+}
+
+/**
+ * A public read every instance of the process may share for a while
+ * (funding rates, tickers): Hyperliquid answers both from
+ * metaAndAssetCtxs, 20 weight, and every market read asked for both.
+ * Instances not made by createCcxtExchange (tests' stand-ins) read alone.
+ */
+export function sharedRead<T>(
+  exchange: CcxtExchangeLike,
+  what: string,
+  read: () => Promise<T>,
+  now: () => number = Date.now,
+): Promise<T> {
+  const key = SHARE_KEYS.get(exchange);
+  if (key === undefined) {
+    return read();
+  }
+  const id = `${key}|${what}`;
+  const shared = READS.get(id);
+  if (shared && now() - shared.atMs < SHARED_READ_FRESH_MS) {
+    return shared.value as Promise<T>;
+  }
+  const value = read();
+  READS.set(id, { value, atMs: now() });
+  value.catch(() => READS.get(id)?.value === value && READS.delete(id));
+  return value;
 }

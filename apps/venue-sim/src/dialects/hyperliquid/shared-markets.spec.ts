@@ -1,4 +1,4 @@
-import { createCcxtExchange } from '@sts/venues';
+import { CcxtVenueClient, createCcxtExchange } from '@sts/venues';
 import { startHlWorld, type HlWorld } from './hl-test-kit';
 
 let world: HlWorld;
@@ -45,5 +45,26 @@ describe("a venue's markets, loaded once per process", () => {
     expect(spent).toBeLessThanOrEqual(80);
     expect(Object.keys(loaded[2]!).sort()).toEqual(Object.keys(loaded[0]!).sort());
     await Promise.all(instances.map((exchange) => exchange.close()));
+  });
+
+  it('a market read (listing, funding, tickers) right after another costs nothing', async () => {
+    const endpoint = `${world.endpoint}//`;
+    const client = async () =>
+      new CcxtVenueClient({
+        venue: 'hyperliquid',
+        exchange: await createCcxtExchange('hyperliquid', {}, { endpoint }),
+        authenticated: false,
+      });
+    const first = await client();
+    const read = await first.markets();
+    expect(read.some((market) => market.canonical === 'BTC')).toBe(true);
+    await world.control.resetDialectRateLimits('hyperliquid');
+    const second = await client();
+    const again = await second.markets();
+    expect(await weightSpent()).toBe(0);
+    expect(again.find((m) => m.canonical === 'BTC')).toEqual(
+      read.find((m) => m.canonical === 'BTC'),
+    );
+    await Promise.all([first.close(), second.close()]);
   });
 });

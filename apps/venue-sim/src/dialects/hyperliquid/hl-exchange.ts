@@ -11,6 +11,7 @@ import {
 import { HlNonceError, HlNonces } from './hl-nonces';
 import { HlOrderActions, type HlExchangeDeps } from './hl-order-actions';
 import { HlScheduleCancel } from './hl-schedule-cancel';
+import { addressRequestsOf, HlAddressBudget } from './hl-address-budget';
 import {
   HlSignatureError,
   isUserSignedAction,
@@ -46,10 +47,13 @@ export class HlExchange {
   private readonly nonces = new HlNonces();
   private readonly orders: HlOrderActions;
   readonly scheduleCancel: HlScheduleCancel;
+  /** H5-H7: each address's cumulative requests. */
+  readonly addressBudget: HlAddressBudget;
 
   constructor(private readonly deps: HlExchangeDeps) {
     this.orders = new HlOrderActions(deps);
     this.scheduleCancel = new HlScheduleCancel(deps);
+    this.addressBudget = new HlAddressBudget((user) => this.scheduleCancel.tradedVolume(user));
   }
 
   /** Answers one `/exchange` body; `channel` is the connection it came on. */
@@ -64,6 +68,8 @@ export class HlExchange {
         throw new HlActionError(venueText.unknownSigner(signer));
       }
       this.nonces.check(signer, request.nonce, Date.now());
+      const { requests, cancels } = addressRequestsOf(request.action);
+      this.addressBudget.admit(user, requests, cancels, Date.now());
       const call: ActionCall = {
         action: request.action,
         request: { venueId: HYPERLIQUID, accountId: user, channel, limits: 'published' },

@@ -106,7 +106,7 @@ export class HlScheduleCancel {
   }
 
   /** The address's fills here (price times size) and the volume credited to it. */
-  private tradedVolume(user: string): Big {
+  tradedVolume(user: string): Big {
     const venue = this.deps.world().venue(HYPERLIQUID);
     const fills = venue.registry.fillsSince(user.toLowerCase(), 0);
     return fills.reduce(

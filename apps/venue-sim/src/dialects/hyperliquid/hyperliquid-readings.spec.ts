@@ -227,4 +227,68 @@ describe('Hyperliquid dialect: over the per-IP weight limit (H1)', () => {
       await client.close();
     }
   });
+
+  describe('the address budget (H5-H6)', () => {
+    const setInitial = (requests: number) =>
+      fetch(`${world.endpoint}/_sim/address-budget`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ initial_requests: requests }),
+      });
+
+    afterEach(async () => {
+      await setInitial(10_000);
+    });
+
+    it('over its cumulative requests, one action gets through in 10 s and the rest get the text', async () => {
+      const trader = await funded('address-budget');
+      expect((await setInitial(2)).status).toBe(200);
+      const order = async (p: string) =>
+        post(
+          world,
+          '/exchange',
+          await signedAction(
+            trader,
+            {
+              type: 'order',
+              orders: [{ a: SOL, b: true, p, s: '0.2', r: false, t: { limit: { tif: 'Alo' } } }],
+              grouping: 'na',
+            },
+            Date.now(),
+          ),
+        );
+      for (const price of ['90', '91', '92']) {
+        // Two within the budget, the third the one a 10 s gets through.
+        expect((await order(price)).body).toMatchObject({ status: 'ok' });
+      }
+      const refused = await order('93');
+      expect(refused.status).toBe(200);
+      expect(refused.body).toEqual({
+        status: 'err',
+        response:
+          'Too many cumulative requests sent (4 > 2) for cumulative volume traded $0.00. Place taker orders to free up 1 request per USDC traded.',
+      });
+    });
+
+    it('the live client sees RateLimitedError with a 10 s retry', async () => {
+      const client = await liveClient('address-budget-live');
+      const place = (clientOrderId: string) =>
+        client.placePostOnly({
+          symbol: 'SOL',
+          side: 'buy',
+          price: '90',
+          size: '0.2',
+          clientOrderId,
+        });
+      try {
+        expect((await setInitial(0)).status).toBe(200);
+        await place('address-1').catch(() => undefined);
+        const over = place('address-2');
+        await expect(over).rejects.toBeInstanceOf(RateLimitedError);
+        await expect(over).rejects.toMatchObject({ retryAfterMs: 10_000 });
+      } finally {
+        await client.close();
+      }
+    });
+  });
 });

@@ -66,6 +66,9 @@ export function createHyperliquidDialect(deps: DialectDeps): HyperliquidDialect 
       body: { actions: state.loggedActions(context.query.get('user') ?? undefined) },
     }));
     router.add('POST', `${BASE}/_sim/volume`, (context) => creditVolume(exchange, body(context)));
+    router.add('POST', `${BASE}/_sim/address-budget`, (context) =>
+      setAddressBudget(exchange, body(context)),
+    );
   };
   const dialect = dialectOf(HYPERLIQUID, addRoutes, streams);
   return {
@@ -93,4 +96,19 @@ function creditVolume(exchange: HlExchange, raw: unknown): HttpReply {
   }
   exchange.scheduleCancel.credit(user, volume);
   return { status: 200, body: { user: user.toLowerCase(), volume } };
+}
+
+/**
+ * `POST /dialects/hyperliquid/_sim/address-budget {initial_requests}`: the
+ * requests every address starts with (H5; the venue's 10,000 by default),
+ * so a test can reach the limit in a few actions.
+ */
+function setAddressBudget(exchange: HlExchange, raw: unknown): HttpReply {
+  const initial = (raw ?? {}) as { initial_requests?: unknown };
+  const requests = initial.initial_requests;
+  if (typeof requests !== 'number' || !Number.isInteger(requests) || requests < 0) {
+    return { status: 400, body: { error: 'initial_requests must be a whole number' } };
+  }
+  exchange.addressBudget.setInitial(requests);
+  return { status: 200, body: { initial_requests: requests } };
 }

@@ -13,13 +13,12 @@ import {
   type Dependency,
   type ErrorCode,
 } from '@sts/platform';
-import { GatewayRefusal, type ApiErrorCode } from './api-error-codes';
 import { httpStatusOf } from './http-status';
 import { allowedMethodsOf } from './route-table';
 
 export interface ErrorBody {
   error: string;
-  code: ApiErrorCode;
+  code: ErrorCode;
   reason?: string;
   [detail: string]: unknown;
 }
@@ -49,7 +48,7 @@ const DEPENDENCY_LOG_EVERY_MS = 5_000;
 export const DEPENDENCY_RETRY_AFTER_S = 2;
 
 /** Codes whose 503 is worth retrying soon (maintenance and the kill switch are not). */
-const RETRYABLE: ReadonlySet<ApiErrorCode> = new Set(['service_unavailable', 'budget_unavailable']);
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set(['service_unavailable', 'budget_unavailable']);
 
 /**
  * What the HTTP stack (Fastify, Nest) refuses before a route runs, by status.
@@ -129,10 +128,6 @@ export class AppErrorFilter implements ExceptionFilter {
   private describe(exception: unknown, request: FastifyRequest): [number, ErrorBody] {
     if (exception instanceof AppError) {
       return appErrorReply(exception);
-    }
-    if (exception instanceof GatewayRefusal) {
-      const { code, message, details } = exception;
-      return [httpStatusOf(code), { ...details, error: message, code }];
     }
     const dependency = lostDependencyOf(exception);
     if (dependency) {

@@ -1,7 +1,7 @@
-import type { ApiErrorCode } from './api-error-codes';
+import type { ErrorCode } from '@sts/platform';
 
 /** The one place an error code becomes an HTTP status (decisions section 4). */
-export function httpStatusOf(code: ApiErrorCode): number {
+export function httpStatusOf(code: ErrorCode): number {
   switch (code) {
     case 'invalid_request':
     case 'idempotency_key_required':

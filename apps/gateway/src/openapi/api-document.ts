@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { ApiErrorCode } from '../errors/api-error-codes';
+import type { ErrorCode } from '@sts/platform';
 import { httpStatusOf } from '../errors/http-status';
 import { API_SCHEMAS } from './api-schemas';
 import { EVERY_ROUTE, OPERATIONS, type OperationAnswers } from './api-operations';
@@ -26,8 +26,8 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /** `{error, code}` narrowed to the codes one status of one operation can carry. */
-function errorResponses(codes: ApiErrorCode[]): Record<string, unknown> {
-  const byStatus = new Map<number, ApiErrorCode[]>();
+function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {
     const status = httpStatusOf(code);
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { formatDecimal } from '@sts/domain';
+import { AppError } from '@sts/platform';
 import type { RiskLimitName } from '@sts/persistence';
-import { GatewayRefusal } from '../errors/api-error-codes';
 import type { EffectiveLimits } from './effective-limits';
 import type { Exposure } from './exposure';
 
@@ -91,10 +91,12 @@ export function assertWithinLimits(
     const limit = limits[name];
     if (limit && wouldBe.gt(limit.value)) {
       const value = USD_LIMITS.has(name) ? usd(limit.value) : formatDecimal(limit.value);
-      throw new GatewayRefusal('risk_limit_exceeded', `${name} ${value}: ${says}`, {
-        limit: name,
-        limit_value: formatDecimal(limit.value),
-        would_be: formatDecimal(wouldBe),
+      throw new AppError('risk_limit_exceeded', `${name} ${value}: ${says}`, {
+        details: {
+          limit: name,
+          limit_value: formatDecimal(limit.value),
+          would_be: formatDecimal(wouldBe),
+        },
       });
     }
   }

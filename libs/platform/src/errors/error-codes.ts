@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'credentials_not_linked',
   'maker_cap_exceeded',
   'rate_budget_exhausted',
+  'risk_limit_exceeded',
   'budget_unavailable',
   'system_maintenance',
   'exchange_maintenance',

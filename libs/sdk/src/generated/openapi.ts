@@ -1203,6 +1203,7 @@ export interface components {
       | 'credentials_not_linked'
       | 'maker_cap_exceeded'
       | 'rate_budget_exhausted'
+      | 'risk_limit_exceeded'
       | 'budget_unavailable'
       | 'system_maintenance'
       | 'exchange_maintenance'
@@ -1226,8 +1227,7 @@ export interface components {
       | 'unsupported_media_type'
       | 'headers_too_large'
       | 'request_timeout'
-      | 'internal_error'
-      | 'risk_limit_exceeded';
+      | 'internal_error';
     Error: {
       /** @description human-readable text */
       error: string;

@@ -1,4 +1,4 @@
-import type { ApiErrorCode } from '../../errors/api-error-codes';
+import type { ErrorCode } from '@sts/platform';
 
 /**
  * What each operation answers: its successes (status, schema, example) and the
@@ -16,7 +16,7 @@ export interface OperationAnswers {
   operationId: string;
   successes: Success[];
   /** Codes it refuses with; `session_required` marks a browser-session-only operation. */
-  errors: ApiErrorCode[];
+  errors: ErrorCode[];
   /** Needs no credentials (interface: Public endpoints). */
   public?: boolean;
 }
@@ -32,7 +32,7 @@ export const AT = '2026-01-05T09:30:00.000Z';
  * Refused by the edge (a body, even on a GET or DELETE, is parsed and bounded
  * first), by the rate limiter or for a lost dependency, on any route.
  */
-export const EVERY_ROUTE: ApiErrorCode[] = [
+export const EVERY_ROUTE: ErrorCode[] = [
   'invalid_request',
   'payload_too_large',
   'unsupported_media_type',
@@ -43,13 +43,9 @@ export const EVERY_ROUTE: ApiErrorCode[] = [
   'service_unavailable',
   'internal_error',
 ];
-export const API_KEY_OR_JWT: ApiErrorCode[] = [
-  'unauthorized',
-  'insufficient_scope',
-  'ip_not_allowed',
-];
-export const SESSION_ONLY: ApiErrorCode[] = ['unauthorized', 'session_required'];
-export const WITH_BODY: ApiErrorCode[] = [
+export const API_KEY_OR_JWT: ErrorCode[] = ['unauthorized', 'insufficient_scope', 'ip_not_allowed'];
+export const SESSION_ONLY: ErrorCode[] = ['unauthorized', 'session_required'];
+export const WITH_BODY: ErrorCode[] = [
   'invalid_request',
   'payload_too_large',
   'unsupported_media_type',

@@ -1,9 +1,9 @@
-import { API_ERROR_CODES } from '../../errors/api-error-codes';
+import { ERROR_CODES } from '@sts/platform';
 import { RISK_LIMIT_NAMES } from '@sts/persistence';
 import type { Schema } from './schema-helpers';
 import { decimal, ref, text, object } from './schema-helpers';
 
-const errorCodes = [...API_ERROR_CODES];
+const errorCodes = [...ERROR_CODES];
 
 /** The error body every refusal carries, and its codes. */
 export const ERROR_SCHEMAS: Record<string, Schema> = {

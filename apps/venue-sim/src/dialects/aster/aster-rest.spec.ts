@@ -262,7 +262,8 @@ describe('aster dialect: REST through ccxt', () => {
     const { exchange: defaults, address: wallet } = await asterTrader(world, 'defaults');
     try {
       defaults.options['builderFee'] = true;
-      await defaults.loadMarkets();
+      // A load of its own (the process shares one otherwise), where ccxt signs in.
+      await defaults.loadMarkets(true);
       const approvals = (await loggedRequests(world, wallet)).map((r) => `${r.method} ${r.path}`);
       expect(approvals).toEqual(
         expect.arrayContaining(['GET /fapi/v3/builder', 'POST /fapi/v3/approveBuilder']),

@@ -3,6 +3,7 @@ import { parseClientOrderId, type VenueId } from '@sts/domain';
 import { sleep, type Logger } from '@sts/platform';
 import type { Unsubscribe, VenueClient, VenueFill, VenueOrder } from '@sts/venues';
 import { DeadManKeeper, type DeadManPolicy, type DeadManStatus } from './dead-man-keeper';
+import { paidOnCredit } from './paid-requests';
 import { payForShared } from './shared-payment';
 
 /** What a trade hears from one of its venue accounts. Called synchronously from the socket. */
@@ -111,7 +112,10 @@ export class AccountSession {
       {
         venue: this.venue,
         wallet: this.wallet,
-        pay: () => payForShared([...this.listeners.values()]),
+        // One token taken (never queued for); what the venue weighs the request
+        // beyond it is charged to the same trade (Aster's countdownCancelAll: 5).
+        paying: async (send) =>
+          paidOnCredit(await payForShared([...this.listeners.values()]), 1, client, send),
         logger: this.logger,
       },
       this.deadMan,

@@ -1,4 +1,4 @@
-import { TokenBucket, type BucketClock } from '@sts/budget-client';
+import { DEFAULT_BUCKET_WINDOW_MS, TokenBucket, type BucketClock } from '@sts/budget-client';
 import { createLogger, type Logger } from '@sts/platform';
 import type { Unsubscribe } from '@sts/venues';
 import { ScriptedDeadMan, ScriptedVenue } from '../../test/support/scripted-venue';
@@ -31,9 +31,11 @@ function recordingLogger(warnings: string[]): Logger {
 async function account(
   policy: Partial<DeadManPolicy> = {},
   deadMan: ScriptedDeadMan | null = new ScriptedDeadMan(),
+  live = false,
 ): Promise<Account> {
   const venue = new ScriptedVenue('hyperliquid');
   venue.deadManSwitch = deadMan;
+  venue.sendsFollowUpRequests = live;
   const statuses: DeadManStatus[] = [];
   const warnings: string[] = [];
   const metrics = new WorkerMetrics();
@@ -107,6 +109,20 @@ describe('the dead-man switch of a venue account', () => {
     expect(deadMan.armings).toHaveLength(1);
     // The bucket's one token went to the arming.
     expect(bucket.take()).toBe(false);
+  });
+
+  it('charges an arming what the venue weighs it, beyond the token it took', async () => {
+    const deadMan = new ScriptedDeadMan();
+    // Aster's countdownCancelAll: 5 tokens.
+    deadMan.armingTokens = 5;
+    const { listen } = await account({}, deadMan, true);
+    const bucket = new TokenBucket(4, { burst: 2, clock: frozen });
+    listen('trade-a', bucket);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(deadMan.armings).toHaveLength(1);
+    // Two tokens at rest, one taken and four charged: three owed, so the next token is four
+    // refills away, a whole window at 4 a window (without the charge: there at once).
+    expect(bucket.msUntilAvailable()).toBe(DEFAULT_BUCKET_WINDOW_MS);
   });
 
   it("never queues before a trade's own request: with the budget dry it goes unpaid after 1.5 s", async () => {

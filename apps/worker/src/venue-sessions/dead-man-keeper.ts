@@ -42,8 +42,12 @@ export const DEAD_MAN_REFUSED_RETRY_MS = 60_000;
 export interface DeadManAccount {
   venue: string;
   wallet: string;
-  /** Pays one request of the account from a listening trade's budget; never throws. */
-  pay(): Promise<unknown>;
+  /**
+   * Sends a request of the account (an arming, a disarming), paid from a
+   * listening trade's budget at what the venue weighs it; its own failures
+   * are the request's.
+   */
+  paying<T>(send: () => Promise<T>): Promise<T>;
   logger: Logger;
 }
 
@@ -175,8 +179,7 @@ export class DeadManKeeper {
     const interval = Math.max(1, Math.floor(this.timeoutMs / 3));
     let arming: DeadManArming;
     try {
-      await this.account.pay();
-      arming = await this.deadMan!.arm(this.timeoutMs);
+      arming = await this.account.paying(() => this.deadMan!.arm(this.timeoutMs));
     } catch (error) {
       this.policy.onArmFailure?.(venue, 'failed');
       if (this.current.state !== 'failing') {
@@ -216,8 +219,7 @@ export class DeadManKeeper {
       return;
     }
     try {
-      await this.account.pay();
-      await this.deadMan.disarm();
+      await this.account.paying(() => this.deadMan!.disarm());
     } catch (error) {
       // Left armed: the venue fires it on no order of ours (one of Hyperliquid's daily triggers).
       this.account.logger.warn(

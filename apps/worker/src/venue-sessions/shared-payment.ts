@@ -9,23 +9,26 @@ const SHARED_BUDGET_WAIT_MS = 1_500;
  * Pays one request the session makes for all its trades and that nothing
  * waits for (the dead-man switch): a token taken from a listening trade's
  * budget on the account, looked for every POLL_MS for at most
- * SHARED_BUDGET_WAIT_MS, then unpaid. It only ever `take`s, never queues
- * as a waiter: a waiter would stand before that trade's next request (a
- * hedge among them), and `take` never jumps the queue. Never throws.
+ * SHARED_BUDGET_WAIT_MS, then unpaid (null). It only ever `take`s, never
+ * queues as a waiter: a waiter would stand before that trade's next request
+ * (a hedge among them), and `take` never jumps the queue. Answers the
+ * bucket that paid, which pays what the venue weighs the request beyond
+ * that token. Never throws.
  */
 export async function payForShared(
   listeners: ReadonlyArray<{ bucket?: TokenBucket }>,
   waitMs = SHARED_BUDGET_WAIT_MS,
-): Promise<boolean> {
+): Promise<TokenBucket | null> {
   const buckets = listeners.flatMap((listener) => (listener.bucket ? [listener.bucket] : []));
   const deadline = Date.now() + waitMs;
   for (;;) {
-    if (buckets.some(takeOne)) {
-      return true;
+    const paid = buckets.find(takeOne);
+    if (paid) {
+      return paid;
     }
     // No trade with a budget on the account (an unmetered leg, none left): unpaid at once.
     if (buckets.length === 0 || Date.now() + POLL_MS > deadline) {
-      return false;
+      return null;
     }
     await new Promise<void>((resolve) => setTimeout(resolve, POLL_MS).unref?.());
   }

@@ -1,4 +1,5 @@
 import {
+  beforeVenueRequest,
   type CancelResult,
   type CancelTarget,
   type DeadManArming,
@@ -45,7 +46,8 @@ export interface PendingRequest<K extends RequestKind = RequestKind> {
  * venue's socket delivers them: synchronously to the listeners.
  */
 export class ScriptedVenue implements VenueClient {
-  readonly sendsFollowUpRequests = false;
+  /** A live client's (true) announces each request it sends (`beforeVenueRequest`). */
+  sendsFollowUpRequests = false;
   /** Set by a spec to stand for a live client without a fill stream. */
   unpaidFillReads = false;
   /** What `requestsToConnect` answers (a live client's credential probe: 1). */
@@ -217,19 +219,23 @@ export class ScriptedDeadMan implements DeadManSwitch {
   /** When each disarming reached the venue. */
   readonly disarmings: number[] = [];
   answer: DeadManAnswer = 'arm';
+  /** What the venue weighs an arming, in budget tokens, announced as a live client does. */
+  armingTokens = 1;
 
   constructor(readonly minTimeoutMs = 5_000) {}
 
-  arm(timeoutMs: number): Promise<DeadManArming> {
+  async arm(timeoutMs: number): Promise<DeadManArming> {
+    await beforeVenueRequest(this.armingTokens);
     const atMs = Date.now();
     this.armings.push({ timeoutMs, atMs });
     const answer = this.answer;
     if (answer === 'arm') {
-      return Promise.resolve({ armed: true, cancelsAtMs: atMs + timeoutMs });
+      return { armed: true, cancelsAtMs: atMs + timeoutMs };
     }
-    return 'refuse' in answer
-      ? Promise.resolve({ armed: false, reason: answer.refuse })
-      : Promise.reject(answer.fail);
+    if ('refuse' in answer) {
+      return { armed: false, reason: answer.refuse };
+    }
+    throw answer.fail;
   }
 
   disarm(): Promise<void> {

@@ -16,9 +16,7 @@ export function paidFrom<T>(
   client: Pick<VenueClient, 'sendsFollowUpRequests'>,
   call: () => Promise<T>,
 ): Promise<T> {
-  return bucket && client.sendsFollowUpRequests
-    ? payingRequests({ paid, pay: (tokens) => bucket.waitFor(tokens) }, call)
-    : call();
+  return metered(bucket, paid, client, call, (tokens) => bucket!.waitFor(tokens));
 }
 
 /**
@@ -34,13 +32,31 @@ export function paidOnCredit<T>(
   client: Pick<VenueClient, 'sendsFollowUpRequests'>,
   call: () => Promise<T>,
 ): Promise<T> {
-  const charge = (tokens: number): Promise<void> => {
-    bucket?.charge(tokens);
+  return metered(bucket, paid, client, call, (tokens) => {
+    bucket!.charge(tokens);
     return Promise.resolve();
-  };
-  return bucket && client.sendsFollowUpRequests
-    ? payingRequests({ paid, pay: charge }, call)
-    : call();
+  });
+}
+
+/** Runs `call` paying each further request with `pay`, where there is a bucket and follow-ups to pay. */
+function metered<T>(
+  bucket: TokenBucket | null,
+  paid: number,
+  client: Pick<VenueClient, 'sendsFollowUpRequests'>,
+  call: () => Promise<T>,
+  pay: (tokens: number) => Promise<void>,
+): Promise<T> {
+  return bucket && client.sendsFollowUpRequests ? payingRequests({ paid, pay }, call) : call();
+}
+
+/**
+ * One token for a request that goes now whatever the budget: taken if it is
+ * there, else owed (`charge`), so the requests after it wait the debt out.
+ */
+export function spendNow(bucket: TokenBucket | null): void {
+  if (bucket && !bucket.take()) {
+    bucket.charge(1);
+  }
 }
 
 /**
@@ -55,9 +71,7 @@ export function paidAtOnce<T>(
   client: Pick<VenueClient, 'sendsFollowUpRequests'>,
   call: () => Promise<T>,
 ): Promise<T> {
-  if (bucket && !bucket.take()) {
-    bucket.charge(1);
-  }
+  spendNow(bucket);
   return paidOnCredit(bucket, 1, client, call);
 }
 

@@ -3,6 +3,7 @@ import { MAX_HEDGE_ATTEMPT, type GuardFillClass, type PricedFill } from '@sts/do
 import { type OrderAck, type PlaceOrderRequest, type VenueOrder } from '@sts/venues';
 import { type HedgeResult, type LogEntry } from '../../execution-log/log-entries';
 import type { HedgeContext } from './hedge-context';
+import { spendNow } from '../../venue-sessions/paid-requests';
 import {
   hedgeAttemptRequest,
   lostIocFate,
@@ -101,10 +102,7 @@ export class HedgeSeries {
     // Nothing sits between a maker fill and its hedge: with the hedge budget
     // dry (or in debt from the hedge account's reads, which a venue may weigh
     // at 50 tokens), the IOC goes on credit and what follows waits the debt out.
-    const bucket = this.context.bucket;
-    if (bucket && !bucket.take()) {
-      bucket.charge(1);
-    }
+    spendNow(this.context.bucket);
     this.place(request, state.reserved, attempt);
     return sent;
   }

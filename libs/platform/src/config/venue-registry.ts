@@ -42,7 +42,10 @@ function toVenueConfig(id: VenueId, raw: RawVenueEntry, problems: string[]): Ven
   check(positiveInt(raw.hedge_timeout_ms), 'hedge_timeout_ms must be a positive integer');
   const budget = budgetOf(raw, (text) => check(false, text));
   const min = raw.min_trade_budget ?? 0;
-  check(min <= budget.rateLimitPerS, `min_trade_budget cannot exceed ${budget.spendable}`);
+  check(
+    min <= budget.rateLimitPerS,
+    `min_trade_budget cannot exceed the account's budget (${budget.rateLimitPerS} tokens/s)`,
+  );
   check(
     budget.ipRateLimitPerS === null || min <= budget.ipRateLimitPerS,
     `min_trade_budget cannot exceed the venue's per-IP limit (${budget.ipRateLimitPerS} tokens/s)`,
@@ -68,7 +71,7 @@ function toVenueConfig(id: VenueId, raw: RawVenueEntry, problems: string[]): Ven
 type VenueBudget = Pick<
   VenueConfig,
   'rateLimitPerS' | 'ipRateLimitPerS' | 'requestCosts' | 'rateLimits'
-> & { spendable: string };
+>;
 
 /**
  * What the service may spend on a venue. Paper: `rate_limit_per_s` requests
@@ -84,7 +87,6 @@ function budgetOf(raw: RawVenueEntry, problem: (text: string) => void): VenueBud
       ipRateLimitPerS: null,
       requestCosts: FLAT_REQUEST_COSTS,
       rateLimits: [],
-      spendable: 'rate_limit_per_s',
     };
   }
   const pools = parseRateLimitPools(raw.rate_limits, problem);
@@ -100,7 +102,6 @@ function budgetOf(raw: RawVenueEntry, problem: (text: string) => void): VenueBud
     ipRateLimitPerS: terms?.ipPerS ?? null,
     requestCosts: terms?.costs ?? FLAT_REQUEST_COSTS,
     rateLimits: pools,
-    spendable: `the account budget the published limits allow (${accountPerS} tokens/s)`,
   };
 }
 

@@ -245,8 +245,9 @@ export default tseslint.config(
     },
   },
   {
-    // Size (issue 22): a file over 300 lines or a function over 60 is split by
-    // meaning. Not counted: specs and test support (a describe block is a list
+    // Size (issues 22, 38): a function over 60 lines is split. A file holds one
+    // concept whatever its length; past about 400 lines it is worth a look
+    // (a warning, which `npm run lint` still refuses: look, then cut by meaning). Not counted: specs and test support (a describe block is a list
     // of cases, not logic), migrations (each a frozen script of one schema
     // step, never edited once released), the SDK's types (generated from the
     // OpenAPI document), and the console's React components (a component's
@@ -261,7 +262,7 @@ export default tseslint.config(
       'libs/sdk/src/generated/**',
     ],
     rules: {
-      'max-lines': ['error', { max: 300 }],
+      'max-lines': ['warn', { max: 400 }],
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
     },
   },

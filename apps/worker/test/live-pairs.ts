@@ -30,6 +30,19 @@ export async function expectHedgedAsMade(
   expect(hedgeFills.every((fill) => fill.side === 'sell' && fill.liquidity === 'taker')).toBe(true);
 }
 
+/** The venues' own records: from a trader's first maker fill to the last hedge fill. */
+async function longestUnhedgedMs(
+  harness: WorkerHarness,
+  trader: Trader,
+  [maker, hedge]: [string, string],
+): Promise<number> {
+  const made = await harness.sim.fillsOf(maker, trader.wallet);
+  const hedged = await harness.sim.fillsOf(hedge, trader.wallet);
+  return (
+    Math.max(...hedged.map((fill) => fill.ts_ms)) - Math.min(...made.map((fill) => fill.ts_ms))
+  );
+}
+
 /** A trade's market, target and the size the outside trader takes from its maker order. */
 export interface PairTerms {
   market: string;
@@ -46,6 +59,11 @@ export interface LivePairsSpec {
   crash: Array<{ pair: [string, string]; terms: PairTerms }>;
   /** The first crash trade's hedge venue, refusing while the worker dies. */
   refusingHedge: string;
+  /**
+   * Where every crash venue's order requests expire (issue 33): the longest
+   * from the kill to each trade's `recovery_completed`.
+   */
+  takeoverWithinMs?: number;
   /**
    * Readings the venues' dialects play where their documents are silent
    * (venue-sim `dialect-profiles.ts`), set before any trade; each venue's
@@ -183,14 +201,25 @@ export function describeLivePairs(title: string, spec: LivePairsSpec): void {
         );
         await harness.waitForEvent(traders[0], trades[0], 'hedge_sent', 1, 15_000);
         await first.kill();
+        const killedAtMs = Date.now();
         await harness.sim.rejectNext(spec.refusingHedge, 0);
 
         await harness.spawnWorker();
         for (const [i, { pair, terms }] of spec.crash.entries()) {
-          await harness.waitForEvent(traders[i], trades[i], 'recovery_completed', 1, 90_000);
+          const recovered = (
+            await harness.waitForEvent(traders[i], trades[i], 'recovery_completed', 1, 90_000)
+          ).find((event) => event.event_type === 'recovery_completed')!;
           const active = await harness.waitForStatus(traders[i], trades[i], 'active', 20_000);
           expect(active.filled_size).toBe(terms.take);
           await hedgedAsMade(traders[i], pair, terms.take);
+          const takeoverMs = Date.parse(recovered.created_at) - killedAtMs;
+          const unhedgedMs = await longestUnhedgedMs(harness, traders[i], pair);
+          console.log(
+            `${pair.join(' -> ')}: kill to recovery_completed ${takeoverMs} ms; longest unhedged ${unhedgedMs} ms`,
+          );
+          if (spec.takeoverWithinMs !== undefined) {
+            expect(takeoverMs).toBeLessThanOrEqual(spec.takeoverWithinMs);
+          }
         }
         for (const [i] of spec.crash.entries()) {
           await harness.gateway.request('DELETE', `/api/v1/trades/${trades[i]}`, {

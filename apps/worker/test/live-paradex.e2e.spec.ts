@@ -22,4 +22,6 @@ describeLivePairs('Paradex live through ccxt, against its dialect', {
     { pair: ['aster', 'paradex'], terms: { market: 'ETH', target_size: '0.1', take: '0.04' } },
   ],
   refusingHedge: 'hyperliquid',
+  // Paradex's placements expire (recv_window), as Hyperliquid's and Aster's do.
+  takeoverWithinMs: 15_000,
 });

@@ -1,6 +1,7 @@
 export * from './ccxt/ccxt-exchange';
 export * from './ccxt/ccxt-venue-client';
 export * from './ccxt/client-order-ids';
+export { longestRequestLifeMs } from './ccxt/order-expiry';
 export * from './common/frame-coalescer';
 export * from './common/request-meter';
 export * from './conformance/conformance-harness';

@@ -4,6 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import {
   CcxtVenueClient,
   createCcxtExchange,
+  longestRequestLifeMs,
   type CcxtExchangeLike,
   type ConformanceSetup,
   type LiveCredentials,
@@ -74,22 +75,28 @@ const REQUEST_TIMEOUT_MS = 1_000;
 const BURST_TIMEOUT_MS = 15_000;
 /**
  * A lost answer's hold: past the longest life of the suite client's requests
- * on the venue (its 1 s timeout where the request's own expiry bounds it;
- * Aster's 10 s nonce window), so a request lost before the venue reaches it
- * expired, and within a second of its settlesByMs.
+ * on the venue (its 1 s timeout where the request's own expiry bounds it, as
+ * the live client's rules say: Aster's 10 s nonce window, Paradex's
+ * whole-second signature timestamp), so a request lost before the venue
+ * reaches it expired, and within a second of its settlesByMs.
  */
-const ASTER_NONCE_WINDOW_MS = 10_000;
 const holdMs = (venue: string): number =>
-  (venue === 'aster' ? ASTER_NONCE_WINDOW_MS : REQUEST_TIMEOUT_MS) + 500;
+  (longestRequestLifeMs(venue, REQUEST_TIMEOUT_MS) ?? REQUEST_TIMEOUT_MS) + 500;
 /**
- * Venues whose order requests, as the live client sends them, carry an
- * expiry the venue enforces (libs/venues/src/ccxt/order-expiry.ts): every
- * lost-answer case runs there. Elsewhere (Extended, Paradex: no request
- * expiry; Lighter: ccxt's signer signs the transaction's for 10 minutes) a
- * request lost before the venue settles only after the fallback bound of a
- * minute (`UNBOUNDED_REQUEST_SETTLE_MS`): only the cases whose request executed run.
+ * What the live client's order requests let the lost-answer cases prove
+ * (libs/venues/src/ccxt/order-expiry.ts): every case where placements and
+ * cancels carry an expiry the venue enforces; Paradex's cancels carry none,
+ * so a lost cancel is not settled in a test's time there. Elsewhere
+ * (Extended: no request expiry; Lighter: ccxt's signer signs the
+ * transaction's for 10 minutes) a request lost before the venue settles only
+ * after the fallback bound of a minute (`UNBOUNDED_REQUEST_SETTLE_MS`): only
+ * the cases whose request executed run.
  */
-const EXPIRING_REQUESTS = new Set(['hyperliquid', 'aster']);
+const LOST_ANSWERS: Record<string, 'placements' | true> = {
+  hyperliquid: true,
+  aster: true,
+  paradex: 'placements',
+};
 const DEPOSIT = '1000000';
 
 /** A wallet of the harness: a private key derived from a label, and its address. */
@@ -239,7 +246,7 @@ export async function onboardLiveWallet(
  * label is a wallet of its own, funded through the simulator's deposits.
  *
  * Lost answers: every case where the venue lets the client's requests expire
- * (`EXPIRING_REQUESTS`); the one-request replace case never (the live client
+ * (`LOST_ANSWERS`); the one-request replace case never (the live client
  * replaces with a cancel and a placement, each covered by its own case).
  */
 export function liveConformanceSetup(
@@ -254,7 +261,7 @@ export function liveConformanceSetup(
       trade: true,
       dropStream: true,
       rateLimit: true,
-      loseAnswer: EXPIRING_REQUESTS.has(venue) ? true : 'after',
+      loseAnswer: LOST_ANSWERS[venue] ?? 'after',
       replaceInTwoRequests: true,
       // Lighter keeps a 48-bit integer of our 128-bit client order id: its trade and kind.
       idsFromTheVenue: venue === 'lighter' ? 'partial' : 'whole',

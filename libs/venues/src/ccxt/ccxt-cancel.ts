@@ -32,7 +32,7 @@ export async function cancelOrder(
   }
   const orderId = await lookup.resolveOrderId(target);
   const unified = lookup.unifiedOf(target, orderId);
-  const stamp = expiry.stamp();
+  const stamp = expiry.stamp('cancel');
   try {
     await expiry.cancelOrder(orderId, unified, stamp);
   } catch (error) {

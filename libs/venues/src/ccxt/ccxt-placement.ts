@@ -77,7 +77,7 @@ export class CcxtPlacement {
       await this.deps.beforeRestingOrder(unified);
     }
     // A hedge IOC lives its own lifetime on the venue (a fraction of the hedge timeout).
-    const stamp = expiry.stamp(request.lifetimeMs);
+    const stamp = expiry.stamp('place', request.lifetimeMs);
     const placed: Placed = { unified, request, encoded: String(encoded), ioc, stamp };
     try {
       const order = await expiry.createOrder(

@@ -18,11 +18,68 @@ import {
  */
 export const ASTER_NONCE_WINDOW_MS = 10_000;
 
+/**
+ * Paradex refuses an order once `now > signature_timestamp + recv_window`
+ * (docs "Receive Window"; 5 minutes when none is sent), and ccxt signs the
+ * timestamp in whole seconds (`seconds() * 1000`): a request signed now
+ * carries a timestamp up to this much older, so its `recv_window` is the
+ * lifetime wanted plus this, and so is the longest it may live.
+ */
+export const PARADEX_SIGNATURE_TRUNCATION_MS = 1_000;
+
+/** How a venue lets this client's order requests expire. */
+interface ExpiryRule {
+  /** Whether cancels expire too (Paradex's cancel carries no signed timestamp). */
+  cancels: boolean;
+  /** The longest a request meant to live `lifetimeMs` may live on the venue. */
+  longestMs(lifetimeMs: number): number;
+  /** The parameters that set the expiry through ccxt's own call. */
+  params(lifetimeMs: number): Record<string, unknown>;
+}
+
+const EXPIRY_RULES: Record<string, ExpiryRule> = {
+  // Signed into the action by order-expiry-hyperliquid.ts, not as a parameter.
+  hyperliquid: { cancels: true, longestMs: (lifetimeMs) => lifetimeMs, params: () => ({}) },
+  aster: {
+    cancels: true,
+    longestMs: () => ASTER_NONCE_WINDOW_MS,
+    // Aster takes an order either way; a recvWindow only ever shortens its life.
+    params: (lifetimeMs) => ({ recvWindow: Math.max(1, Math.ceil(lifetimeMs)) }),
+  },
+  paradex: {
+    cancels: false,
+    longestMs: (lifetimeMs) => Math.ceil(lifetimeMs) + PARADEX_SIGNATURE_TRUNCATION_MS,
+    // ccxt's createOrder extends the order body with the call's params.
+    params: (lifetimeMs) => ({
+      recv_window: Math.ceil(lifetimeMs) + PARADEX_SIGNATURE_TRUNCATION_MS,
+    }),
+  },
+};
+
+/**
+ * The longest a request of this client that is meant to live `lifetimeMs`
+ * may live on `venue`, or undefined where its requests carry no expiry
+ * (the conformance harness holds a lost request past it).
+ */
+export function longestRequestLifeMs(venue: string, lifetimeMs: number): number | undefined {
+  return EXPIRY_RULES[venue]?.longestMs(lifetimeMs);
+}
+
 /** ccxt's answer timeout when the instance does not say (ccxt's own default). */
 const CCXT_DEFAULT_TIMEOUT_MS = 10_000;
 
+/**
+ * How long an order request lives on a venue that lets it expire, unless
+ * the caller gives it a life of its own (a hedge IOC: a share of the hedge
+ * timeout) or the instance answers sooner: as the paper client's requests.
+ * A takeover waits this (plus the venue's own slack) for a dead worker's
+ * requests, so a live trade is taken over in seconds.
+ */
+export const LIVE_ORDER_REQUEST_LIFE_MS = 5_000;
+
 /** One order request as sent: when, and until when the venue may still take it. */
 export interface RequestStamp {
+  op: 'place' | 'cancel';
   sentAtMs: number;
   /** The expiry the request carries to the venue (ms epoch), if the venue takes one. */
   expiresAtMs: number;
@@ -39,8 +96,8 @@ export interface CreateArgs {
 /**
  * The expiry of this client's order requests on the venue, per venue, as
  * the paper client does it with `expires_at_ms`: a request lives its
- * `lifetimeMs` (a hedge IOC: a fraction of the hedge timeout) or else the
- * instance's answer timeout, and a lost answer settles by its send time plus
+ * `lifetimeMs` (a hedge IOC: a fraction of the hedge timeout) or else
+ * `LIVE_ORDER_REQUEST_LIFE_MS` (the answer timeout if shorter), and a lost answer settles by its send time plus
  * the longest it may live on the venue plus the settle margin.
  *
  * - Hyperliquid: `expiresAfter` signed into the action (ccxt's createOrder
@@ -48,41 +105,50 @@ export interface CreateArgs {
  * - Aster: `recvWindow` in the signed parameters (ccxt's v3 `sign` extends
  *   them with the call's params); the bound relied on is the documented
  *   10 s nonce window.
- * - Extended, Paradex, Lighter: none ccxt can set (Lighter's transaction
- *   expiry is its signer's default, 10 minutes): null, and a lost answer
- *   keeps the fallback bound.
+ * - Paradex: `recv_window` in the order body, counted from the signature's
+ *   timestamp; placements only (a cancel signs nothing with a time).
+ * - Extended, Lighter: none ccxt can set (Lighter's transaction expiry is
+ *   its signer's default, 10 minutes): null, and a lost answer keeps the
+ *   fallback bound.
  */
 export class OrderRequestExpiry {
-  /** Whether the venue refuses this client's requests past an expiry they carry. */
-  readonly expires: boolean;
+  /** How the venue refuses this client's requests past an expiry they carry; null: it does not. */
+  private readonly rule: ExpiryRule | null;
 
   constructor(
     private readonly venue: string,
     private readonly exchange: CcxtExchangeLike,
   ) {
-    this.expires = venue === 'aster' || (venue === 'hyperliquid' && hasExpiryBlocks(exchange));
+    const usable = venue !== 'hyperliquid' || hasExpiryBlocks(exchange);
+    this.rule = (usable && EXPIRY_RULES[venue]) || null;
+  }
+
+  /** Whether the venue refuses this client's placements past an expiry they carry. */
+  get expires(): boolean {
+    return this.rule !== null;
   }
 
   /** The longest an order request of this client lives on the venue, plus the settle margin. */
   get lifetimeBoundMs(): number | null {
-    if (!this.expires) {
+    if (!this.rule) {
       return null;
     }
-    return this.longestLifetimeMs(this.timeoutMs()) + EXPIRY_SETTLE_MARGIN_MS;
+    return this.rule.longestMs(this.defaultLifeMs()) + EXPIRY_SETTLE_MARGIN_MS;
   }
 
-  /** The stamp of a request sent now that lives `lifetimeMs` (default: the answer timeout). */
-  stamp(lifetimeMs?: number): RequestStamp {
+  /** The stamp of a request sent now that lives `lifetimeMs` (default: `defaultLifeMs`). */
+  stamp(op: RequestStamp['op'], lifetimeMs?: number): RequestStamp {
     const sentAtMs = Date.now();
-    return { sentAtMs, expiresAtMs: sentAtMs + (lifetimeMs ?? this.timeoutMs()) };
+    return { op, sentAtMs, expiresAtMs: sentAtMs + (lifetimeMs ?? this.defaultLifeMs()) };
   }
 
   /** When a request whose answer was lost has surely landed or never will; undefined: no bound. */
   settlesByMs(stamp: RequestStamp): number | undefined {
-    if (!this.expires) {
+    const rule = this.ruleFor(stamp);
+    if (!rule) {
       return undefined;
     }
-    const lifetimeMs = this.longestLifetimeMs(stamp.expiresAtMs - stamp.sentAtMs);
+    const lifetimeMs = rule.longestMs(stamp.expiresAtMs - stamp.sentAtMs);
     return stamp.sentAtMs + lifetimeMs + EXPIRY_SETTLE_MARGIN_MS;
   }
 
@@ -142,16 +208,17 @@ export class OrderRequestExpiry {
   }
 
   private expiryParams(stamp: RequestStamp): Record<string, unknown> {
-    if (this.venue !== 'aster') {
-      return {};
-    }
-    // Aster takes an order either way; a recvWindow only ever shortens its life.
-    return { recvWindow: Math.max(1, Math.ceil(stamp.expiresAtMs - stamp.sentAtMs)) };
+    return this.ruleFor(stamp)?.params(stamp.expiresAtMs - stamp.sentAtMs) ?? {};
   }
 
-  /** The longest a request meant to live `lifetimeMs` may live on the venue. */
-  private longestLifetimeMs(lifetimeMs: number): number {
-    return this.venue === 'aster' ? ASTER_NONCE_WINDOW_MS : lifetimeMs;
+  /** The venue's rule where this request expires by it. */
+  private ruleFor(stamp: RequestStamp): ExpiryRule | null {
+    return this.rule && (stamp.op === 'place' || this.rule.cancels) ? this.rule : null;
+  }
+
+  /** A request's life when the caller gives none: the live default, or the answer timeout if shorter. */
+  private defaultLifeMs(): number {
+    return Math.min(this.timeoutMs(), LIVE_ORDER_REQUEST_LIFE_MS);
   }
 
   private timeoutMs(): number {

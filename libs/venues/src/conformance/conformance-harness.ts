@@ -53,7 +53,8 @@ export interface ConformanceSetup {
    * `loseAnswer`: true runs every lost-answer case; `'after'` only those
    * whose request executed before its answer was lost (a client whose orders
    * carry no expiry cannot settle a request lost before the venue in a test's
-   * time).
+   * time); `'placements'` those and a placement lost before the venue (a
+   * client whose placements expire and whose cancels do not: Paradex).
    * `idsFromTheVenue`: `'partial'` where the venue keeps only part of our
    * client order id (Lighter's 48-bit index of a 128-bit id): a client that
    * never placed an order names its trade and kind, not the whole id.
@@ -62,7 +63,7 @@ export interface ConformanceSetup {
     trade: boolean;
     dropStream: boolean;
     rateLimit: boolean;
-    loseAnswer?: boolean | 'after';
+    loseAnswer?: boolean | 'after' | 'placements';
     /** A client whose replace is a cancel and a placement: the one-request replace case does not apply. */
     replaceInTwoRequests?: boolean;
     idsFromTheVenue?: 'whole' | 'partial';

@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import { HttpFailure } from '../../api/http-kit';
 import { ParadexError, paradexTyped, type ParadexAuth } from './paradex-auth';
 import type { ParadexInstruction } from './paradex-order-views';
 import { feltOf } from './paradex-signing';
@@ -7,8 +8,13 @@ import { feltOf } from './paradex-signing';
 const SIGNED_SCALE = new Big(100_000_000);
 const CLIENT_ID = /^[\x21-\x7e]{1,64}$/;
 const DECIMAL = /^\d+(\.\d+)?$/;
-/** Paradex accepts an order signature this long after its timestamp. */
-const SIGNATURE_MAX_AGE_MS = 5 * 60_000;
+/**
+ * Paradex refuses an order once `now > signature_timestamp + recv_window`,
+ * 5 minutes when the order sends none (docs "Receive Window").
+ */
+const DEFAULT_RECV_WINDOW_MS = 5 * 60_000;
+/** How far ahead of the venue's clock a signature's timestamp may be (assumed). */
+const SIGNATURE_MAX_LEAD_MS = 5 * 60_000;
 
 const ORDER_FIELDS = ['timestamp', 'market', 'side', 'orderType', 'size', 'price'].map((name) => ({
   name,
@@ -24,6 +30,8 @@ export interface ParsedOrder {
   price: string;
   instruction: ParadexInstruction;
   clientId: string;
+  /** When the venue stops taking it: its signature's timestamp plus its `recv_window`. */
+  expiresAtMs: number;
 }
 
 /** An order request's body, checked field by field (`POST /v1/orders`). */
@@ -65,7 +73,30 @@ export function parseOrder(body: Record<string, unknown>): ParsedOrder {
     price,
     instruction: chosen as ParadexInstruction,
     clientId: (clientId as string | undefined) ?? '',
+    expiresAtMs: signatureTimestamp(body) + recvWindow(body),
   };
+}
+
+function signatureTimestamp(body: Record<string, unknown>): number {
+  const timestamp = body['signature_timestamp'];
+  if (!Number.isSafeInteger(timestamp)) {
+    throw new ParadexError(400, 'INVALID_REQUEST_PARAMETER', 'invalid signature_timestamp');
+  }
+  if ((timestamp as number) > Date.now() + SIGNATURE_MAX_LEAD_MS) {
+    throw new ParadexError(400, 'INVALID_TIMESTAMP', 'signature timestamp is in the future');
+  }
+  return timestamp as number;
+}
+
+function recvWindow(body: Record<string, unknown>): number {
+  const window = body['recv_window'];
+  if (window === undefined) {
+    return DEFAULT_RECV_WINDOW_MS;
+  }
+  if (!Number.isSafeInteger(window) || (window as number) <= 0) {
+    throw invalid('recv_window');
+  }
+  return window as number;
 }
 
 /**
@@ -78,13 +109,7 @@ export function checkOrderSignature(
   order: ParsedOrder,
   body: Record<string, unknown>,
 ): void {
-  const timestamp = body['signature_timestamp'];
-  if (!Number.isSafeInteger(timestamp)) {
-    throw new ParadexError(400, 'INVALID_REQUEST_PARAMETER', 'invalid signature_timestamp');
-  }
-  if (Math.abs(Date.now() - (timestamp as number)) > SIGNATURE_MAX_AGE_MS) {
-    throw new ParadexError(400, 'INVALID_TIMESTAMP', 'signature timestamp is too old');
-  }
+  const timestamp = signatureTimestamp(body);
   const scaled = (value: string): string => {
     const text = new Big(value).times(SIGNED_SCALE);
     if (!text.eq(text.round(0))) {
@@ -105,6 +130,21 @@ export function checkOrderSignature(
     throw new ParadexError(400, 'NOT_ONBOARDED', 'User has never called /onboarding endpoint');
   }
   auth.checkSignature(body['signature'], typed, account, starkKey, 'INVALID_ORDER_SIGNATURE');
+}
+
+/**
+ * An order that reached the venue past its receive window, in Paradex's
+ * words (the documents say only "reject the order": the code is assumed).
+ */
+export function pastReceiveWindow(error: unknown, expiresAtMs: number): unknown {
+  if (error instanceof HttpFailure && error.code === 'order_expired') {
+    return new ParadexError(
+      400,
+      'INVALID_TIMESTAMP',
+      `order received after signature_timestamp + recv_window (${expiresAtMs})`,
+    );
+  }
+  return error;
 }
 
 const invalid = (field: string): ParadexError =>

@@ -10,7 +10,13 @@ import { engineRefusalOf } from '../engine-refusal';
 import { ParadexError, type ParadexAuth } from './paradex-auth';
 import { ParadexCancelQueue } from './paradex-cancel-queue';
 import { orderHistory } from './paradex-order-history';
-import { checkOrderSignature, parseOrder, refusalOf } from './paradex-order-request';
+import {
+  checkOrderSignature,
+  parseOrder,
+  pastReceiveWindow,
+  refusalOf,
+  type ParsedOrder,
+} from './paradex-order-request';
 import {
   closedUnplaced,
   paradexFill,
@@ -74,51 +80,64 @@ export class ParadexOrders {
     const order = parseOrder(body);
     checkOrderSignature(this.auth, account, order, body);
     const kind = order.instruction === 'IOC' ? 'ioc' : 'post_only';
-    return this.deps.orders.execute(request, { op: 'place', fields: { type: kind } }, (venue) => {
-      this.cancels.settle(venue);
-      const market = this.market(venue, order.market);
-      const queued = {
-        id: '',
-        account: request.accountId,
-        market: order.market,
-        side: order.side,
-        size: order.size,
+    const fields = { type: kind, expires_at_ms: order.expiresAtMs };
+    return this.deps.orders
+      .execute(request, { op: 'place', fields }, (venue) => this.enter(venue, request, order, kind))
+      .catch((error: unknown) => {
+        throw pastReceiveWindow(error, order.expiresAtMs);
+      });
+  }
+
+  /** The order in the engine: queued, then resting, filled or closed (the answer is NEW either way). */
+  private enter(
+    venue: VenueEngine,
+    request: SignedRequest,
+    order: ParsedOrder,
+    kind: 'ioc' | 'post_only',
+  ): HttpReply {
+    this.cancels.settle(venue);
+    const market = this.market(venue, order.market);
+    const queued = {
+      id: '',
+      account: request.accountId,
+      market: order.market,
+      side: order.side,
+      size: order.size,
+      price: order.price,
+      clientId: order.clientId,
+      instruction: order.instruction,
+      createdAtMs: Date.now(),
+    };
+    try {
+      const outcome = venue.desk.place(request.accountId, {
+        symbol: market.spec.symbol,
+        side: order.side === 'BUY' ? 'buy' : 'sell',
+        type: kind,
         price: order.price,
-        clientId: order.clientId,
-        instruction: order.instruction,
-        createdAtMs: Date.now(),
-      };
-      try {
-        const outcome = venue.desk.place(request.accountId, {
-          symbol: market.spec.symbol,
-          side: order.side === 'BUY' ? 'buy' : 'sell',
-          type: kind,
-          price: order.price,
-          size: order.size,
-          clientOrderId: order.clientId || this.anonymousId(),
-        });
-        if (outcome.duplicate) {
-          throw new ParadexError(400, 'DUPLICATED_CLIENT_ID', 'duplicated client id');
-        }
-        const cancelReason =
-          kind === 'ioc' && outcome.order.status === 'canceled' ? 'IOC_CANCEL' : undefined;
-        this.notes.set(outcome.order.orderId, {
-          instruction: order.instruction,
-          ...(cancelReason ? { cancelReason } : {}),
-        });
-        queued.id = String(numericId(outcome.order.orderId));
-      } catch (error) {
-        const reason = this.closedReason(error);
-        if (reason === undefined) {
-          throw refusalOf(error);
-        }
-        // Queued, then closed by the matching engine: the answer is still NEW.
-        queued.id = this.rememberUnplaced({ ...queued, cancelReason: reason });
-        const closed = this.unplaced.get(queued.id)!;
-        this.onUnplaced(request.accountId, order.market, closedUnplaced(closed));
+        size: order.size,
+        clientOrderId: order.clientId || this.anonymousId(),
+      });
+      if (outcome.duplicate) {
+        throw new ParadexError(400, 'DUPLICATED_CLIENT_ID', 'duplicated client id');
       }
-      return { status: 201, body: queuedOrder(queued) };
-    });
+      const cancelReason =
+        kind === 'ioc' && outcome.order.status === 'canceled' ? 'IOC_CANCEL' : undefined;
+      this.notes.set(outcome.order.orderId, {
+        instruction: order.instruction,
+        ...(cancelReason ? { cancelReason } : {}),
+      });
+      queued.id = String(numericId(outcome.order.orderId));
+    } catch (error) {
+      const reason = this.closedReason(error);
+      if (reason === undefined) {
+        throw refusalOf(error);
+      }
+      // Queued, then closed by the matching engine: the answer is still NEW.
+      queued.id = this.rememberUnplaced({ ...queued, cancelReason: reason });
+      const closed = this.unplaced.get(queued.id)!;
+      this.onUnplaced(request.accountId, order.market, closedUnplaced(closed));
+    }
+    return { status: 201, body: queuedOrder(queued) };
   }
 
   /** DELETE /v1/orders/{id} or /by_client_id/{client_id}: queued (204), closed after. */

@@ -162,6 +162,32 @@ describe('Paradex dialect: accounts', () => {
   });
 });
 
+describe('Paradex dialect: the receive window', () => {
+  it('refuses an order that reaches the venue past signature_timestamp + recv_window and records nothing; takes one inside it', async () => {
+    const exchange = await trader('recv-window');
+    try {
+      await exchange.onboarding();
+      await control.deposit('paradex', walletOf('recv-window'), '100000');
+      const bid = (await exchange.fetchOrderBook('ETH/USD:USDC')).bids[0][0];
+      const place = (clientOrderId: string, recvWindow: number) =>
+        exchange.createOrder('ETH/USD:USDC', 'limit', 'buy', 0.1, bid, {
+          postOnly: true,
+          clientOrderId,
+          recv_window: recvWindow,
+        });
+      // ccxt signs whole seconds: 2.5 s of delay outlives a 1.5 s window whatever the truncation.
+      await control.delayNext('paradex', 1, 2_500);
+      expect(await thrown(place('pdx-window-late', 1_500))).toMatch(/INVALID_TIMESTAMP/);
+      await control.delayNext('paradex', 1, 500);
+      expect((await place('pdx-window-in-time', 5_000)).info['status']).toBe('NEW');
+      const { orders } = await control.accountOrders('paradex', walletOf('recv-window'));
+      expect(orders.map((order) => order.client_order_id)).toEqual(['pdx-window-in-time']);
+    } finally {
+      await exchange.close();
+    }
+  });
+});
+
 describe('Paradex dialect: queued cancels and closed orders', () => {
   it('answers a cancel 204 with the order still on the book; after, it is closed, found by id and in the history by client id, not by the open-only look-up by client id', async () => {
     const exchange = await trader('queued');

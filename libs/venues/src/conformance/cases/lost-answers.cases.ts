@@ -31,7 +31,8 @@ export function lostAnswerCases(ctx: SuiteContext): void {
 
 /** A placement lost before the venue: unknown after settlesByMs, for good. */
 function lostPlacementCases(ctx: SuiteContext): void {
-  itWhen(ctx.capabilities.loseAnswer === true)(
+  const { loseAnswer } = ctx.capabilities;
+  itWhen(loseAnswer === true || loseAnswer === 'placements')(
     'a placement lost before the venue: after settlesByMs it is unknown, stays so, and its id places anew',
     async () => {
       const { client, harness, size, nextId, farBid } = ctx;

@@ -213,6 +213,25 @@ describe('budget service robustness (private Redis, real NATS and Postgres)', ()
     }
   });
 
+  it('gives a trade watched while the service was away its share as soon as it is back, not a period later', async () => {
+    await stop();
+    const bucket = new TokenBucket(1);
+    // A period far away: only the retry of the failed first read can bring the share in time.
+    const watch = client.watchTrade(seeded.active, applyToBuckets({ maker: bucket }), {
+      refreshMs: 3_600_000,
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(watch.current('maker')).toBeUndefined();
+      await start();
+      await eventually(() => expect(watch.current('maker')).toBeGreaterThan(0), 4_000);
+      expect(bucket.rate).toBe(watch.current('maker'));
+    } finally {
+      watch.close();
+      bucket.close();
+    }
+  });
+
   it('sweeps holders whose trade ended or never appeared, and adopts live trades without one', async () => {
     const wallet = account('paradex');
     const kept = await createTrade(wallet, account('aster'));

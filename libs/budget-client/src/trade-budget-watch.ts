@@ -24,6 +24,14 @@ export interface TradeBudgetWatchOptions {
 
 export const DEFAULT_WATCH_REFRESH_MS = 10_000;
 
+/**
+ * Until a trade's first read answers, a failed read is tried again after
+ * these waits (the last one repeating): a trade taken while the budget
+ * service was starting or away holds no share, and its pre-flight waits on
+ * it, so it must not wait for the next period.
+ */
+export const FIRST_READ_RETRY_MS = [250, 500, 1_000, 2_000] as const;
+
 /** The listener a worker passes to watchTrade: each share goes to its leg's bucket. */
 export function applyToBuckets(buckets: {
   maker: TokenBucket;
@@ -73,6 +81,8 @@ export class TradeBudgetWatch {
    */
   private readonly holding = new Map<BudgetRole, Holding>();
   private refreshTimer?: NodeJS.Timeout;
+  private retryTimer?: NodeJS.Timeout;
+  private failedFirstReads = 0;
   private refreshing?: Promise<void>;
   private closed = false;
 
@@ -104,6 +114,7 @@ export class TradeBudgetWatch {
     }
     // A timeout until the first refresh, an interval after it: Node clears either way.
     clearInterval(this.refreshTimer);
+    clearTimeout(this.retryTimer);
     this.deps.onClose(this);
   }
 
@@ -157,6 +168,20 @@ export class TradeBudgetWatch {
     }
   }
 
+  /** Before any share is known, a failed read is tried again soon (FIRST_READ_RETRY_MS). */
+  private retryFirstRead(): void {
+    if (this.closed || this.shares.size > 0 || this.retryTimer !== undefined) {
+      return;
+    }
+    const step = Math.min(this.failedFirstReads, FIRST_READ_RETRY_MS.length - 1);
+    this.failedFirstReads += 1;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.refreshSoon();
+    }, FIRST_READ_RETRY_MS[step]);
+    this.retryTimer.unref();
+  }
+
   private async fetchAndApply(): Promise<void> {
     if (await this.fetchOnce()) {
       // Changes between that read and the new subscription were missed: read again.
@@ -176,8 +201,10 @@ export class TradeBudgetWatch {
         { trade_id: this.tradeId, err: error },
         'could not read the trade budget; keeping the last shares',
       );
+      this.retryFirstRead();
       return false;
     }
+    this.failedFirstReads = 0;
     if (this.closed) {
       return false;
     }

@@ -301,7 +301,11 @@ export async function startBenchWorld(options: {
            FROM trades`,
         );
         if (row.ended > 0) {
-          throw new Error(`${row.ended} bench trades failed (see the worker log)`);
+          const reasons = await db.query(
+            `SELECT status, failure_reason FROM trades
+             WHERE status IN ('rejected', 'failed', 'canceled') LIMIT 5`,
+          );
+          throw new Error(`${row.ended} bench trades ended: ${JSON.stringify(reasons)}`);
         }
         if (row.active + row.completed >= tradeCount || Date.now() > deadline) {
           return row.active;

@@ -34,6 +34,9 @@ import {
 import type { Venue } from './bench-market';
 import { gcPauses, numberArg as arg, profileWindow, runBench } from './run-bench';
 
+/** Wallets whose live trades start together (their pre-flight reads share the venues' IP limits). */
+const LIVE_WALLETS_PER_START = 4;
+
 /** `--live` (hyperliquid and aster) or `--live=aster`: venues on the ccxt path against their dialects. */
 const LIVE_ARG = process.argv.find((arg) => arg.startsWith('--live'));
 const LIVE_ON: Venue[] =
@@ -113,8 +116,15 @@ async function main(): Promise<void> {
   const world = await startBenchWorld({ tickMs: TICK_MS, live: LIVE_ON });
   try {
     const started = Date.now();
-    await world.addWallets(Math.ceil(TRADES / (LIVE ? LIVE_TRADES_PER_WALLET : TRADES_PER_WALLET)));
-    const active = await world.waitActive(120_000);
+    const wallets = Math.ceil(TRADES / (LIVE ? LIVE_TRADES_PER_WALLET : TRADES_PER_WALLET));
+    // Live venues' published limits are per IP: one egress IP cannot pre-flight
+    // sixty live trades within a trade's 20 s (issue 32). Those start a few wallets at a time.
+    const batch = LIVE ? LIVE_WALLETS_PER_START : wallets;
+    let active = 0;
+    for (let added = 0; added < wallets; added += batch) {
+      await world.addWallets(Math.min(batch, wallets - added));
+      active = await world.waitActive(120_000);
+    }
     console.log(
       `${active}/${world.tradeCount} trades active on one worker after ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );

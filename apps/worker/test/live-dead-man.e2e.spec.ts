@@ -102,6 +102,7 @@ describe('every worker killed on live venues: their dead-man switches cancel wha
       );
       const fired = await deadMan(maker, trader.wallet);
       expect(firedAtMs(fired)).toBeLessThanOrEqual(deadlineMs);
+      console.log(`${maker}: its switch fired ${firedAtMs(fired) - killedAtMs} ms after the kill`);
     }
 
     // Whatever trades through the books now finds nothing of ours.

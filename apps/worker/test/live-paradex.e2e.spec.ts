@@ -15,13 +15,18 @@ describeLivePairs('Paradex live through ccxt, against its dialect', {
     ['aster', 'paradex'],
   ],
   crash: [
+    // Paradex's placements expire (recv_window), as Hyperliquid's and Aster's requests do:
+    // 6.25 s and 5.25 s; Aster's 10.25 s (its nonce window).
     {
       pair: ['paradex', 'hyperliquid'],
       terms: { market: 'BTC', target_size: '0.01', take: '0.004' },
+      takeoverWithinMs: 15_000,
     },
-    { pair: ['aster', 'paradex'], terms: { market: 'ETH', target_size: '0.1', take: '0.04' } },
+    {
+      pair: ['aster', 'paradex'],
+      terms: { market: 'ETH', target_size: '0.1', take: '0.04' },
+      takeoverWithinMs: 18_000,
+    },
   ],
   refusingHedge: 'hyperliquid',
-  // Paradex's placements expire (recv_window), as Hyperliquid's and Aster's do.
-  takeoverWithinMs: 15_000,
 });

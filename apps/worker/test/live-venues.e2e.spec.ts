@@ -211,13 +211,14 @@ describe('live venues through ccxt, against their dialects', () => {
       await hedgedAsMade(traders[i], maker, '0.004');
       const events = await harness.events(traders[i], trades[i]);
       expect(events.map((event) => event.sequence)).toEqual(events.map((_, n) => n + 1));
-      // Both venues' order requests expire (issue 33): a takeover waits their life, not a minute.
+      // Both venues' order requests expire (issue 33): a takeover waits their life, not a minute:
+      // up to a lease (5 s) for the dead lease to lapse, Aster's 10.25 s, a 1 s scan, the reads.
       const takeoverMs = Date.parse(recovered.created_at) - killedAtMs;
       const unhedgedMs = await longestUnhedgedMs(traders[i], maker);
       console.log(
         `maker on ${maker}: kill to recovery_completed ${takeoverMs} ms; longest unhedged ${unhedgedMs} ms`,
       );
-      expect(takeoverMs).toBeLessThanOrEqual(15_000);
+      expect(takeoverMs).toBeLessThanOrEqual(18_000);
     }
     for (const [i] of VENUES.entries()) {
       await harness.gateway.request('DELETE', `/api/v1/trades/${trades[i]}`, {

@@ -3,6 +3,7 @@ import { StsApiError, StsClient, StsNetworkError } from '@sts/sdk';
 import { listCredentials, listMaintenance, listMarkets, listWallets } from './commands/account';
 import {
   amendTrade,
+  cancelAllTrades,
   cancelTrade,
   createTrade,
   listTrades,
@@ -94,7 +95,7 @@ function addCreateCommand(trades: Command, run: Run, io: CliIo): void {
     );
 }
 
-/** `trades list|show|amend|cancel|watch`. */
+/** `trades list|show|amend|cancel|cancel-all|watch`. */
 function addTradeCommands(trades: Command, run: Run, io: CliIo): void {
   trades
     .command('list')
@@ -121,6 +122,10 @@ function addTradeCommands(trades: Command, run: Run, io: CliIo): void {
     .command('cancel <trade-id>')
     .description('cancel (filled positions stay open)')
     .action(run((client, settings, id: string) => cancelTrade(client, settings, io, id)));
+  trades
+    .command('cancel-all')
+    .description('cancel every live trade of yours (filled positions stay open)')
+    .action(run((client, settings) => cancelAllTrades(client, settings, io)));
   trades
     .command('watch <trade-id>')
     .description('follow until the trade ends; exit 0 completed, 3 canceled, 4 failed, 5 rejected')

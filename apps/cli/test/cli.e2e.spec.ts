@@ -209,4 +209,38 @@ describe('sts (trader CLI)', () => {
     expect(await maintenance.done).toBe(0);
     expect(lines(maintenance)[0]![0]).toMatchObject({ exchange: '_system', enabled: false });
   });
+
+  it('trades cancel-all cancels every live trade, a line each, and then finds none live', async () => {
+    const trades = await harness.trader();
+    const as = (...argv: string[]): Run => {
+      const run: Run = { stdout: '', stderr: '', done: Promise.resolve(0) };
+      run.done = runCli(argv, {
+        stdout: (text) => (run.stdout += text),
+        stderr: (text) => (run.stderr += text),
+        env: { STS_API_URL: harness.gateway.baseUrl, STS_API_KEY: trades.headers['x-api-key'] },
+      }).then((code) => (run.exitCode = code));
+      return run;
+    };
+    const ids: string[] = [];
+    for (const market of ['BTC', 'ETH']) {
+      const created = as(
+        ...createArgs('0.01').map((arg) =>
+          arg === trader.wallet ? trades.wallet : arg === 'BTC' ? market : arg,
+        ),
+        '--json',
+      );
+      expect(await created.done).toBe(0);
+      ids.push(String(lines(created)[0]!.trade_id));
+    }
+    const all = as('trades', 'cancel-all', '--json');
+    expect(await all.done).toBe(0);
+    const answered = (lines(all)[0] as { trades: Array<{ trade_id: string }> }).trades;
+    expect(answered.map((trade) => trade.trade_id)).toEqual(ids);
+    for (const id of ids) {
+      await harness.waitForStatus(trades, id, 'canceled', 20_000);
+    }
+    const again = as('trades', 'cancel-all');
+    expect(await again.done).toBe(0);
+    expect(again.stdout).toBe('no live trades\n');
+  });
 });

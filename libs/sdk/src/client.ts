@@ -12,6 +12,7 @@ import type {
   AmendmentPersisted,
   AmendmentSent,
   AmendTradeRequest,
+  CancelAllAnswer,
   CancelSent,
   CreateTradeAccepted,
   CreateTradeReplayed,
@@ -134,6 +135,20 @@ export class StsClient {
       path: `/api/v1/trades/${encodeURIComponent(tradeId)}`,
       idempotent: true,
     });
+  }
+
+  /**
+   * Cancels every live trade of the caller as cancelTrade would, one answer
+   * per trade (`http_status` is what DELETE answers for it). Safe to repeat:
+   * a second call finds nothing live, or the trades still ending.
+   */
+  async cancelAllTrades(): Promise<CancelAllAnswer> {
+    const answered = await this.send<CancelAllAnswer>({
+      method: 'POST',
+      path: '/api/v1/trades/cancel-all',
+      idempotent: true,
+    });
+    return answered.body;
   }
 
   async markets(exchanges: string[], minExchanges?: number): Promise<Market[]> {

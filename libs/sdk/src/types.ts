@@ -12,6 +12,7 @@ export type AmendmentSent = Schemas['AmendmentSent'];
 export type AmendmentPersisted = Schemas['AmendmentPersisted'];
 export type TradeCanceled = Schemas['TradeCanceled'];
 export type CancelSent = Schemas['CancelSent'];
+export type CancelAllAnswer = Schemas['CancelAllAnswer'];
 export type TradeEvent = Schemas['TradeEvent'];
 export type TradeEvents = Schemas['TradeEvents'];
 export type Market = Schemas['Market'];

@@ -123,3 +123,23 @@ export async function cancelTrade(client: StsClient, settings: Settings, io: Cli
       : `trade ${body.trade_id} cancel sent (filled positions stay open)\n`,
   );
 }
+
+/** `trades cancel-all`: every live trade of the caller, a line each (filled positions stay open). */
+export async function cancelAllTrades(client: StsClient, settings: Settings, io: CliIo) {
+  const body = await client.cancelAllTrades();
+  if (settings.json) {
+    return printJson(io, body);
+  }
+  if (body.trades.length === 0) {
+    io.stdout('no live trades\n');
+    return;
+  }
+  for (const trade of body.trades) {
+    io.stdout(
+      trade.status === 'canceled'
+        ? `trade ${trade.trade_id} canceled\n`
+        : `trade ${trade.trade_id} cancel sent\n`,
+    );
+  }
+  io.stdout(`${body.trades.length} trades; filled positions stay open\n`);
+}

@@ -82,3 +82,21 @@ export function cancelTradeAnswer(outcome: CancelTradeOutcome): Answer<CancelTra
       return { status: 202, body: { status: 'cancel_sent', trade_id: outcome.tradeId } };
   }
 }
+
+/** One trade's answer in a cancel-all: DELETE's status and body for it. */
+export interface CancelAllEntry extends CancelTradeBody {
+  http_status: 200 | 202;
+}
+
+export interface CancelAllBody {
+  trades: CancelAllEntry[];
+}
+
+/** 200 always: each live trade of the caller with what DELETE would have answered for it. */
+export function cancelAllAnswer(outcomes: CancelTradeOutcome[]): Answer<CancelAllBody> {
+  const trades = outcomes.map((outcome) => {
+    const { status, body } = cancelTradeAnswer(outcome);
+    return { ...body, http_status: status };
+  });
+  return { status: 200, body: { trades } };
+}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, MoreThan } from 'typeorm';
 import {
+  LIVE_STATUS_SQL,
   postgresPool,
   TRADE_BUDGETS_JOIN_SQL,
   TRADE_HEDGE_RATE_BUDGET_SQL,
@@ -26,6 +27,17 @@ export class TradeQueries {
       values: [userId],
     });
     return result.rows;
+  }
+
+  /** The caller's live trades (pending to recovering), oldest first: what cancel-all cancels. */
+  async liveIds(userId: string): Promise<string[]> {
+    const result = await postgresPool(this.dataSource).query<{ id: string }>({
+      name: 'trades.live-ids',
+      text: `SELECT id FROM trades WHERE user_id = $1 AND status IN ${LIVE_STATUS_SQL}
+       ORDER BY created_at, id`,
+      values: [userId],
+    });
+    return result.rows.map((row) => row.id);
   }
 
   /**

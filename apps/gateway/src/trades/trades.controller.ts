@@ -27,6 +27,8 @@ import {
   answer,
   amendTradeAnswer,
   type AmendTradeBody,
+  cancelAllAnswer,
+  type CancelAllBody,
   cancelTradeAnswer,
   type CancelTradeBody,
   createTradeAnswer,
@@ -34,6 +36,7 @@ import {
 } from './trade-answers';
 import { TradeQueries } from './trade.queries';
 import { AmendTradeUseCase } from './use-cases/amend-trade/amend-trade.use-case';
+import { CancelAllTradesUseCase } from './use-cases/cancel-trade/cancel-all-trades.use-case';
 import { CancelTradeUseCase } from './use-cases/cancel-trade/cancel-trade.use-case';
 import { CreateTradeUseCase } from './use-cases/create-trade/create-trade.use-case';
 
@@ -47,6 +50,7 @@ export class TradesController {
     private readonly createTrade: CreateTradeUseCase,
     private readonly amendTrade: AmendTradeUseCase,
     private readonly cancelTrade: CancelTradeUseCase,
+    private readonly cancelAllTrades: CancelAllTradesUseCase,
   ) {}
 
   @RequireScopes('trades:write')
@@ -73,6 +77,22 @@ export class TradesController {
       request.changeMark,
     );
     return answer(reply, createTradeAnswer(outcome));
+  }
+
+  @RequireScopes('trades:write')
+  @Post('cancel-all')
+  @ApiOperation({
+    summary: 'Cancel every live trade of the caller, as DELETE would, one answer per trade',
+    description:
+      'Allowed during maintenance and under the kill switch. Positions already filled stay open.',
+  })
+  async cancelAll(
+    @CurrentPrincipal() principal: Principal,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CancelAllBody> {
+    const outcomes = await this.cancelAllTrades.execute(principal.userId, request.id);
+    return answer(reply, cancelAllAnswer(outcomes));
   }
 
   @RequireScopes('trades:read')

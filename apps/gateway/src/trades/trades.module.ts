@@ -11,6 +11,7 @@ import { TradeQueries } from './trade.queries';
 import { TradesController } from './trades.controller';
 import { AmendTradeRisk } from './use-cases/amend-trade/amend-trade-risk';
 import { AmendTradeUseCase } from './use-cases/amend-trade/amend-trade.use-case';
+import { CancelAllTradesUseCase } from './use-cases/cancel-trade/cancel-all-trades.use-case';
 import { CancelTradeUseCase } from './use-cases/cancel-trade/cancel-trade.use-case';
 import { BudgetServiceRateBudgets } from './use-cases/create-trade/budget-service.rate-budgets';
 import { CreateTradeGroups } from './use-cases/create-trade/create-trade-groups';
@@ -32,6 +33,7 @@ import { TradeControl } from './use-cases/trade-control';
     AmendTradeUseCase,
     AmendTradeRisk,
     CancelTradeUseCase,
+    CancelAllTradesUseCase,
     {
       provide: BudgetClient,
       inject: [NATS_CONNECTION, GATEWAY_CONFIG],

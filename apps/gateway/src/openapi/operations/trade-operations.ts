@@ -144,6 +144,28 @@ export const TRADE_OPERATIONS: Record<string, OperationAnswers> = {
       'exchange_maintenance',
     ],
   },
+  'post /api/v1/trades/cancel-all': {
+    operationId: 'cancelAllTrades',
+    successes: [
+      {
+        status: 200,
+        description:
+          "every live trade of the caller (pending to recovering), oldest first, with DELETE's answer for it",
+        schema: ref('CancelAllAnswer'),
+        example: {
+          trades: [
+            { status: 'canceled', trade_id: TRADE_ID, http_status: 200 },
+            {
+              status: 'cancel_sent',
+              trade_id: '0b6c0f9e-1f6d-4a1e-8d8e-6b5c2f1a9e3d',
+              http_status: 202,
+            },
+          ],
+        },
+      },
+    ],
+    errors: [...API_KEY_OR_JWT],
+  },
   'delete /api/v1/trades/{tradeId}': {
     operationId: 'cancelTrade',
     successes: [

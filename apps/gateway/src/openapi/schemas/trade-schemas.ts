@@ -136,4 +136,23 @@ export const TRADE_SCHEMAS: Record<string, Schema> = {
     ['status', 'trade_id'],
     { additionalProperties: false },
   ),
+  CancelAllAnswer: object(
+    {
+      trades: {
+        type: 'array',
+        description: "each live trade of the caller, oldest first, with DELETE's answer for it",
+        items: object(
+          {
+            status: { enum: ['canceled', 'cancel_sent'] },
+            trade_id: text('the trade', { format: 'uuid' }),
+            http_status: { enum: [200, 202], description: 'the status DELETE answers for it' },
+          },
+          ['status', 'trade_id', 'http_status'],
+          { additionalProperties: false },
+        ),
+      },
+    },
+    ['trades'],
+    { additionalProperties: false },
+  ),
 };

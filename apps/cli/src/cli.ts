@@ -1,6 +1,12 @@
 import { Command, CommanderError } from 'commander';
 import { StsApiError, StsClient, StsNetworkError } from '@sts/sdk';
-import { listCredentials, listMaintenance, listMarkets, listWallets } from './commands/account';
+import {
+  listCredentials,
+  listExchanges,
+  listMaintenance,
+  listMarkets,
+  listWallets,
+} from './commands/account';
 import {
   amendTrade,
   cancelAllTrades,
@@ -165,7 +171,7 @@ function addEventsCommand(program: Command, run: Run, io: CliIo): void {
     );
 }
 
-/** `markets`, `wallets`, `credentials`, `maintenance`: the account's and the venues' reads. */
+/** `markets`, `wallets`, `credentials`, `maintenance`, `exchanges`: the account's and the venues' reads. */
 function addAccountCommands(program: Command, run: Run, io: CliIo): void {
   program
     .command('markets')
@@ -189,6 +195,10 @@ function addAccountCommands(program: Command, run: Run, io: CliIo): void {
     .command('maintenance')
     .description('maintenance flags')
     .action(run((client, settings) => listMaintenance(client, settings, io)));
+  program
+    .command('exchanges')
+    .description('the venues: PAPER or LIVE, maker caps, whether trading is halted')
+    .action(run((client, settings) => listExchanges(client, settings, io)));
 }
 
 function reportFailure(io: CliIo, settings: Settings, error: unknown): void {

@@ -208,6 +208,15 @@ describe('sts (trader CLI)', () => {
     const maintenance = sts('maintenance', '--json');
     expect(await maintenance.done).toBe(0);
     expect(lines(maintenance)[0]![0]).toMatchObject({ exchange: '_system', enabled: false });
+
+    // Every venue of the paper fleet, PAPER in the human form.
+    const venues = sts('exchanges');
+    expect(await venues.done).toBe(0);
+    expect(venues.stdout.trim().split('\n')).toEqual(
+      ['hyperliquid', 'lighter', 'paradex', 'extended', 'aster'].map((id) =>
+        expect.stringMatching(new RegExp(`^${id}\\s+PAPER\\s+maker cap \\d+\\s+open$`)),
+      ),
+    );
   });
 
   it('trades cancel-all cancels every live trade, a line each, and then finds none live', async () => {

@@ -5,6 +5,7 @@ import { AccountsModule } from './accounts/accounts.module';
 import type { GatewayConfig } from './config/load-gateway-settings';
 import { AppErrorFilter } from './errors/app-error.filter';
 import { HealthController } from './health/health.controller';
+import { ExchangesModule } from './exchanges/exchanges.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MarketsModule } from './markets/markets.module';
@@ -20,6 +21,7 @@ export class AppModule {
       imports: [
         InfrastructureModule.forRoot(config),
         MaintenanceModule,
+        ExchangesModule,
         AccountsModule,
         MarketsModule,
         SpreadModule,

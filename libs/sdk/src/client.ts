@@ -18,6 +18,7 @@ import type {
   CreateTradeReplayed,
   CreateTradeRequest,
   Credential,
+  Exchange,
   MaintenanceEntry,
   Market,
   MarketSpread,
@@ -169,6 +170,11 @@ export class StsClient {
     }
     const path = `/api/v1/markets/${encodeURIComponent(market)}/spread?${params}`;
     return (await this.get<MarketSpread>(path)).body;
+  }
+
+  /** The venues of the deployment: `paper` or `live`, maker caps, whether trading is halted there. */
+  async exchanges(): Promise<Exchange[]> {
+    return (await this.get<Exchange[]>('/api/v1/exchanges')).body;
   }
 
   async maintenance(): Promise<MaintenanceEntry[]> {

@@ -21,6 +21,7 @@ export type MarketSpread = Schemas['MarketSpread'];
 export type SpreadQuery = NonNullable<operations['getMarketSpread']['parameters']['query']>;
 export type MarketEntry = Schemas['MarketEntry'];
 export type MaintenanceEntry = Schemas['MaintenanceEntry'];
+export type Exchange = Schemas['Exchange'];
 export type Wallet = Schemas['Wallet'];
 export type Credential = Schemas['Credential'];
 

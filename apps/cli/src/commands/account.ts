@@ -61,3 +61,21 @@ export async function listMaintenance(client: StsClient, settings: Settings, io:
     io.stdout(`${entry.exchange.padEnd(12)} ${state}\n`);
   }
 }
+
+/** `exchanges`: each venue, PAPER or LIVE, its maker cap, and whether trading is halted there. */
+export async function listExchanges(client: StsClient, settings: Settings, io: CliIo) {
+  const venues = await client.exchanges();
+  if (settings.json) {
+    return printJson(io, venues);
+  }
+  for (const venue of venues) {
+    const state = venue.trading_halted
+      ? venue.maintenance
+        ? 'halted (maintenance)'
+        : 'halted'
+      : 'open';
+    io.stdout(
+      `${venue.exchange.padEnd(12)} ${venue.mode.toUpperCase().padEnd(6)} maker cap ${venue.maker_cap}  ${state}\n`,
+    );
+  }
+}

@@ -41,6 +41,12 @@ export class MaintenanceReader {
     return (await this.switches(changeMark)).maintenance;
   }
 
+  /** The maintenance rows and whether the kill switch is on, from one read. */
+  async state(changeMark?: number): Promise<{ rows: MaintenanceEntity[]; killSwitch: boolean }> {
+    const { killSwitch, maintenance } = await this.switches(changeMark);
+    return { rows: maintenance, killSwitch: killSwitch?.enabled === true };
+  }
+
   /** Throws the 503 of validations 3 and 2 (kill switch, then system, then each exchange). */
   async assertTradingAllowed(exchanges: readonly string[], changeMark?: number): Promise<void> {
     const { killSwitch, maintenance } = await this.switches(changeMark);

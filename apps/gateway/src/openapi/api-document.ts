@@ -106,6 +106,7 @@ export function describeApi(app: INestApplication): OpenAPIObject {
       .addSecurityRequirements(BEARER)
       .addTag('trades', 'spread trades: create, read, amend, cancel, execution log')
       .addTag('markets', 'market universes (public)')
+      .addTag('exchanges', 'the venues of this deployment, paper or live (public)')
       .addTag('maintenance', 'maintenance flags (public)')
       .addTag('wallets', 'linked wallets; linking and unlinking need a browser session')
       .addTag('credentials', 'exchange credentials (metadata); changes need a browser session')

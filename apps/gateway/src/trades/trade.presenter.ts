@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { formatDecimal } from '@sts/domain';
+import { formatDecimal, type VenueMode } from '@sts/domain';
 import type { TradeEntity, TradeEventEntity } from '@sts/persistence';
 
 /** The Trade resource of interface.md: decimals as strings, timestamps ISO 8601 UTC. */
@@ -34,6 +34,9 @@ export interface TradeView {
   fast_move_guard_bps?: number;
   fast_move_window_ms?: number;
   fast_move_settle_ms?: number;
+  /** The mode each leg's venue runs in on this deployment (issue 34). */
+  long_mode: VenueMode;
+  short_mode: VenueMode;
 }
 
 const decimal = (value: string): string => formatDecimal(new Big(value));
@@ -74,7 +77,10 @@ export const PRESENTED_TRADE_FIELDS = [
 
 export type PresentedTrade = Pick<TradeEntity, (typeof PRESENTED_TRADE_FIELDS)[number]>;
 
-export function presentTrade(trade: PresentedTrade): TradeView {
+/** A venue's mode on this deployment (the registry's). */
+export type ModeOf = (exchange: string) => VenueMode;
+
+export function presentTrade(trade: PresentedTrade, modeOf: ModeOf): TradeView {
   return {
     trade_id: trade.id,
     user_id: trade.userId,
@@ -108,6 +114,8 @@ export function presentTrade(trade: PresentedTrade): TradeView {
       : {}),
     ...(trade.fastMoveWindowMs !== null ? { fast_move_window_ms: trade.fastMoveWindowMs } : {}),
     ...(trade.fastMoveSettleMs !== null ? { fast_move_settle_ms: trade.fastMoveSettleMs } : {}),
+    long_mode: modeOf(trade.longExchange),
+    short_mode: modeOf(trade.shortExchange),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   Delete,
   Get,
   Headers,
+  Inject,
   Param,
   Patch,
   Post,
@@ -14,12 +15,16 @@ import {
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentPrincipal, RequireScopes, type Principal } from '@sts/auth';
+import type { VenueId } from '@sts/domain';
+import type { GatewayConfig } from '../config/load-gateway-settings';
+import { GATEWAY_CONFIG } from '../infrastructure/tokens';
 import { AmendTradeRequest } from './dto/amend-trade.request';
 import { CreateTradeRequest } from './dto/create-trade.request';
 import { TradeEventsQuery } from './dto/events.query';
 import {
   presentTrade,
   presentTradeEvents,
+  type ModeOf,
   type TradeEventsView,
   type TradeView,
 } from './trade.presenter';
@@ -51,7 +56,12 @@ export class TradesController {
     private readonly amendTrade: AmendTradeUseCase,
     private readonly cancelTrade: CancelTradeUseCase,
     private readonly cancelAllTrades: CancelAllTradesUseCase,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
+
+  /** A leg's mode: its venue's in the registry (trades name only registry venues). */
+  private readonly modeOf: ModeOf = (exchange) =>
+    this.config.venues[exchange as VenueId].mode;
 
   @RequireScopes('trades:write')
   @Post()
@@ -99,7 +109,9 @@ export class TradesController {
   @Get()
   @ApiOperation({ summary: "The caller's 50 most recent trades, all statuses" })
   async list(@CurrentPrincipal() principal: Principal): Promise<TradeView[]> {
-    return (await this.queries.recent(principal.userId)).map(presentTrade);
+    return (await this.queries.recent(principal.userId)).map((trade) =>
+      presentTrade(trade, this.modeOf),
+    );
   }
 
   @RequireScopes('trades:read')
@@ -109,7 +121,7 @@ export class TradesController {
     @CurrentPrincipal() principal: Principal,
     @Param('tradeId') tradeId: string,
   ): Promise<TradeView> {
-    return presentTrade(await this.queries.one(principal.userId, tradeId));
+    return presentTrade(await this.queries.one(principal.userId, tradeId), this.modeOf);
   }
 
   @RequireScopes('trades:read')

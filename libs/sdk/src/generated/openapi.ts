@@ -21,6 +21,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/exchanges': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The venues of this deployment: paper or live, maker caps, maintenance
+     * @description A `live` venue trades real money on the venue itself; `paper` runs on the simulator.
+     */
+    get: operations['listExchanges'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/auth/verify': {
     parameters: {
       query?: never;
@@ -504,6 +524,16 @@ export interface components {
       fast_move_guard_bps?: number;
       fast_move_window_ms?: number;
       fast_move_settle_ms?: number;
+      /**
+       * @description the long leg runs on the simulator (`paper`) or the venue itself (`live`)
+       * @enum {string}
+       */
+      long_mode: 'paper' | 'live';
+      /**
+       * @description the short leg runs on the simulator (`paper`) or the venue itself (`live`)
+       * @enum {string}
+       */
+      short_mode: 'paper' | 'live';
     };
     /** @description written on every trade when it ends, whatever its mode (decisions section 6); null before. With mode off the guard watched nothing: every count is 0 and max_move_bps is 0 (no move measured) */
     FastMoveGuardStats: {
@@ -1083,6 +1113,30 @@ export interface components {
        */
       ask: string;
     };
+    Exchange: {
+      /**
+       * @description exchange id
+       * @enum {string}
+       */
+      exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
+      /**
+       * @description `paper`: the simulator, no real money; `live`: the venue itself
+       * @enum {string}
+       */
+      mode: 'paper' | 'live';
+      /** @description concurrent maker trades per wallet and cap group */
+      maker_cap: number;
+      /** @description venues of one group share one maker-cap counter */
+      cap_group: string;
+      /** @description a trade's hedge on this venue draws on the same account limit */
+      shared_account_limit: boolean;
+      /** @description how long a hedge may take to fill */
+      hedge_timeout_ms: number;
+      /** @description the venue's own maintenance flag */
+      maintenance: boolean;
+      /** @description the venue or the system in maintenance, or the kill switch on: no trade starts on it now */
+      trading_halted: boolean;
+    };
     MaintenanceEntry: {
       /**
        * @description exchange id, or `_system`
@@ -1355,6 +1409,204 @@ export interface operations {
            *     ]
            */
           'application/json': components['schemas']['MaintenanceEntry'][];
+        };
+      };
+      /** @description the request is malformed or breaks a rule: invalid_request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "invalid request",
+           *       "code": "invalid_request"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'invalid_request';
+          };
+        };
+      };
+      /** @description the request body did not arrive in time: request_timeout */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "request timeout",
+           *       "code": "request_timeout"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'request_timeout';
+          };
+        };
+      };
+      /** @description body over 64 KiB: payload_too_large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "payload too large",
+           *       "code": "payload_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
+      414: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "uri too long",
+           *       "code": "uri_too_long"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'uri_too_long';
+          };
+        };
+      };
+      /** @description a body that is not application/json: unsupported_media_type */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "unsupported media type",
+           *       "code": "unsupported_media_type"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
+      429: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limited",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+          };
+        };
+      };
+      /** @description headers over 16 KiB: headers_too_large */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "headers too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'headers_too_large';
+          };
+        };
+      };
+      /** @description internal error (details only in the log): internal_error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal error",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
+      503: {
+        headers: {
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "service unavailable",
+           *       "code": "service_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  listExchanges: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description every venue of the deployment, in the registry order */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "exchange": "hyperliquid",
+           *         "mode": "live",
+           *         "maker_cap": 2,
+           *         "cap_group": "hyperliquid",
+           *         "shared_account_limit": true,
+           *         "hedge_timeout_ms": 3000,
+           *         "maintenance": false,
+           *         "trading_halted": false
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Exchange'][];
         };
       };
       /** @description the request is malformed or breaks a rule: invalid_request */
@@ -4241,7 +4493,9 @@ export interface operations {
            *         "size_type": "base",
            *         "spread_type": "absolute",
            *         "failure_reason": "",
-           *         "fast_move_guard_stats": null
+           *         "fast_move_guard_stats": null,
+           *         "long_mode": "paper",
+           *         "short_mode": "paper"
            *       }
            *     ]
            */
@@ -5008,7 +5262,9 @@ export interface operations {
            *       "size_type": "base",
            *       "spread_type": "absolute",
            *       "failure_reason": "",
-           *       "fast_move_guard_stats": null
+           *       "fast_move_guard_stats": null,
+           *       "long_mode": "paper",
+           *       "short_mode": "paper"
            *     }
            */
           'application/json': components['schemas']['Trade'];

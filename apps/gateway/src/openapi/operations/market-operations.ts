@@ -67,6 +67,30 @@ export const MARKET_OPERATIONS: Record<string, OperationAnswers> = {
       'not_found',
     ],
   },
+  'get /api/v1/exchanges': {
+    operationId: 'listExchanges',
+    public: true,
+    successes: [
+      {
+        status: 200,
+        description: 'every venue of the deployment, in the registry order',
+        schema: arrayOf('Exchange'),
+        example: [
+          {
+            exchange: 'hyperliquid',
+            mode: 'live',
+            maker_cap: 2,
+            cap_group: 'hyperliquid',
+            shared_account_limit: true,
+            hedge_timeout_ms: 3000,
+            maintenance: false,
+            trading_halted: false,
+          },
+        ],
+      },
+    ],
+    errors: [],
+  },
   'get /api/v1/maintenance': {
     operationId: 'listMaintenance',
     public: true,

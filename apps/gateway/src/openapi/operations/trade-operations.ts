@@ -26,6 +26,8 @@ const TRADE_EXAMPLE = {
   spread_type: 'absolute',
   failure_reason: '',
   fast_move_guard_stats: null,
+  long_mode: 'paper',
+  short_mode: 'paper',
 };
 
 /** Trades: create, read, amend, cancel, the execution log. */

@@ -79,6 +79,48 @@ export const MARKET_SCHEMAS: Record<string, Schema> = {
     ['bid', 'ask'],
     { additionalProperties: false },
   ),
+  Exchange: object(
+    {
+      exchange: text('exchange id', {
+        enum: ['hyperliquid', 'lighter', 'paradex', 'extended', 'aster'],
+      }),
+      mode: text('`paper`: the simulator, no real money; `live`: the venue itself', {
+        enum: ['paper', 'live'],
+      }),
+      maker_cap: {
+        type: 'integer',
+        minimum: 1,
+        description: 'concurrent maker trades per wallet and cap group',
+      },
+      cap_group: text('venues of one group share one maker-cap counter'),
+      shared_account_limit: {
+        type: 'boolean',
+        description: "a trade's hedge on this venue draws on the same account limit",
+      },
+      hedge_timeout_ms: {
+        type: 'integer',
+        minimum: 1,
+        description: 'how long a hedge may take to fill',
+      },
+      maintenance: { type: 'boolean', description: "the venue's own maintenance flag" },
+      trading_halted: {
+        type: 'boolean',
+        description:
+          'the venue or the system in maintenance, or the kill switch on: no trade starts on it now',
+      },
+    },
+    [
+      'exchange',
+      'mode',
+      'maker_cap',
+      'cap_group',
+      'shared_account_limit',
+      'hedge_timeout_ms',
+      'maintenance',
+      'trading_halted',
+    ],
+    { additionalProperties: false },
+  ),
   MaintenanceEntry: object(
     {
       exchange: text('exchange id, or `_system`', {

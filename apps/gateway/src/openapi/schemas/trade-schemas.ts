@@ -57,6 +57,12 @@ const trade = object(
     fast_move_guard_bps: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
     fast_move_window_ms: { type: 'integer', minimum: 50, maximum: 5000 },
     fast_move_settle_ms: { type: 'integer', minimum: 50, maximum: 10000 },
+    long_mode: text('the long leg runs on the simulator (`paper`) or the venue itself (`live`)', {
+      enum: ['paper', 'live'],
+    }),
+    short_mode: text('the short leg runs on the simulator (`paper`) or the venue itself (`live`)', {
+      enum: ['paper', 'live'],
+    }),
   },
   [
     'trade_id',
@@ -82,6 +88,8 @@ const trade = object(
     'spread_type',
     'failure_reason',
     'fast_move_guard_stats',
+    'long_mode',
+    'short_mode',
   ],
   { additionalProperties: false },
 );

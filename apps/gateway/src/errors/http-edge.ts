@@ -82,7 +82,9 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
  */
 export function registerHttpEdge(fastify: FastifyInstance): void {
   fastify.addHook('onRoute', (route) => rememberRoute(route.method, route.url));
-  fastify.addHook('onRequest', (request, _reply, done) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    // Every answer names its correlation id: the caller's X-Request-Id when it was one, else ours.
+    reply.header('x-request-id', request.id);
     if (request.url.length > MAX_URL_LENGTH) {
       done(new AppError('uri_too_long', `request URI longer than ${MAX_URL_LENGTH} characters`));
       return;

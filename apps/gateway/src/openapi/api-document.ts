@@ -8,6 +8,7 @@ import { EVERY_ROUTE, OPERATIONS, type OperationAnswers } from './api-operations
 const API_KEY = 'api-key';
 const BEARER = 'bearer';
 const RETRY_AFTER = { $ref: '#/components/headers/RetryAfter' };
+const REQUEST_ID = { $ref: '#/components/headers/RequestId' };
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'the request is malformed or breaks a rule',
@@ -39,7 +40,10 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
         String(status),
         {
           description: `${STATUS_TEXT[status] ?? 'refused'}: ${statusCodes.join(', ')}`,
-          ...(status === 429 || status === 503 ? { headers: { 'Retry-After': RETRY_AFTER } } : {}),
+          headers: {
+            'X-Request-Id': REQUEST_ID,
+            ...(status === 429 || status === 503 ? { 'Retry-After': RETRY_AFTER } : {}),
+          },
           content: {
             'application/json': {
               schema: {
@@ -64,6 +68,7 @@ function describeOperation(operation: Record<string, unknown>, answers: Operatio
         String(success.status),
         {
           description: success.description,
+          headers: { 'X-Request-Id': REQUEST_ID },
           content: { 'application/json': { schema: success.schema, example: success.example } },
         },
       ]),
@@ -78,6 +83,23 @@ function describeOperation(operation: Record<string, unknown>, answers: Operatio
     delete operation['security'];
   }
 }
+
+/** The headers the answers name (`#/components/headers`). */
+const RESPONSE_HEADERS = {
+  RequestId: {
+    description:
+      "the request's correlation id, on every answer: the caller's X-Request-Id when it is " +
+      '1 to 64 letters, digits, `_` or `-`, else one the gateway made; it names the log line',
+    schema: { type: 'string' },
+  },
+  RetryAfter: {
+    description:
+      'seconds to wait before retrying: always sent with 429 rate_limited and with 503 ' +
+      'service_unavailable and budget_unavailable; absent where no end is known ' +
+      '(rate_budget_exhausted lasts until a trade on the account ends, maintenance until an operator ends it)',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
 
 /**
  * The OpenAPI 3.1 description: request bodies and parameters from the DTOs'
@@ -127,15 +149,7 @@ export function describeApi(app: INestApplication): OpenAPIObject {
   document.components = {
     ...document.components,
     schemas: { ...document.components?.schemas, ...API_SCHEMAS },
-    headers: {
-      RetryAfter: {
-        description:
-          'seconds to wait before retrying: always sent with 429 rate_limited and with 503 ' +
-          'service_unavailable and budget_unavailable; absent where no end is known ' +
-          '(rate_budget_exhausted lasts until a trade on the account ends, maintenance until an operator ends it)',
-        schema: { type: 'integer', minimum: 0 },
-      },
-    },
+    headers: RESPONSE_HEADERS,
   } as OpenAPIObject['components'];
   return document;
 }

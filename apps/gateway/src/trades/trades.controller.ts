@@ -44,6 +44,7 @@ import { AmendTradeUseCase } from './use-cases/amend-trade/amend-trade.use-case'
 import { CancelAllTradesUseCase } from './use-cases/cancel-trade/cancel-all-trades.use-case';
 import { CancelTradeUseCase } from './use-cases/cancel-trade/cancel-trade.use-case';
 import { CreateTradeUseCase } from './use-cases/create-trade/create-trade.use-case';
+import { headerIdempotencyKey } from './use-cases/create-trade/idempotency-key';
 
 @ApiTags('trades')
 @ApiSecurity('api-key')
@@ -60,8 +61,7 @@ export class TradesController {
   ) {}
 
   /** A leg's mode: its venue's in the registry (trades name only registry venues). */
-  private readonly modeOf: ModeOf = (exchange) =>
-    this.config.venues[exchange as VenueId].mode;
+  private readonly modeOf: ModeOf = (exchange) => this.config.venues[exchange as VenueId].mode;
 
   @RequireScopes('trades:write')
   @Post()
@@ -69,20 +69,28 @@ export class TradesController {
   @ApiHeader({
     name: 'X-Idempotency-Key',
     required: false,
-    description: 'takes precedence over idempotency_key; one of the two is required',
+    description: 'takes precedence over Idempotency-Key and idempotency_key; one key is required',
     schema: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,128}$' },
+  })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'the IETF header (a structured-field string, `"key"`, or a bare key); X-Idempotency-Key wins when both are sent',
+    schema: { type: 'string', pattern: '^"?[a-zA-Z0-9_-]{1,128}"?$' },
   })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateTradeRequest,
     @Headers('x-idempotency-key') idempotencyKey: string | undefined,
+    @Headers('idempotency-key') ietfIdempotencyKey: string | undefined,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreateTradeBody> {
     const outcome = await this.createTrade.execute(
       principal,
       body,
-      idempotencyKey,
+      headerIdempotencyKey(idempotencyKey, ietfIdempotencyKey),
       request.id,
       request.changeMark,
     );

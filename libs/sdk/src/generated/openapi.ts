@@ -1368,6 +1368,8 @@ export interface components {
   parameters: never;
   requestBodies: never;
   headers: {
+    /** @description the request's correlation id, on every answer: the caller's X-Request-Id when it is 1 to 64 letters, digits, `_` or `-`, else one the gateway made; it names the log line */
+    RequestId: string;
     /** @description seconds to wait before retrying: always sent with 429 rate_limited and with 503 service_unavailable and budget_unavailable; absent where no end is known (rate_budget_exhausted lasts until a trade on the account ends, maintenance until an operator ends it) */
     RetryAfter: number;
   };
@@ -1387,6 +1389,7 @@ export interface operations {
       /** @description `_system` first, then one entry per exchange */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1414,6 +1417,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1432,6 +1436,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1450,6 +1455,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1468,6 +1474,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1486,6 +1493,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1504,6 +1512,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -1523,6 +1532,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1541,6 +1551,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1559,6 +1570,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -1589,6 +1601,7 @@ export interface operations {
       /** @description every venue of the deployment, in the registry order */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1612,6 +1625,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1630,6 +1644,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1648,6 +1663,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1666,6 +1682,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1684,6 +1701,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1702,6 +1720,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -1721,6 +1740,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1739,6 +1759,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1757,6 +1778,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -1791,6 +1813,7 @@ export interface operations {
       /** @description the session; the account and primary wallet are created on first sign-in */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1813,6 +1836,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1831,6 +1855,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1849,6 +1874,7 @@ export interface operations {
       /** @description not allowed: session_required */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1867,6 +1893,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1885,6 +1912,7 @@ export interface operations {
       /** @description conflicts with the current state: wallet_already_linked */
       409: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1903,6 +1931,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1921,6 +1950,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1939,6 +1969,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1957,6 +1988,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -1976,6 +2008,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -1994,6 +2027,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2012,6 +2046,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -2042,6 +2077,7 @@ export interface operations {
       /** @description the linked wallets, primary first */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2060,6 +2096,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2078,6 +2115,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2096,6 +2134,7 @@ export interface operations {
       /** @description not allowed: insufficient_scope, ip_not_allowed */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2114,6 +2153,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2132,6 +2172,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2150,6 +2191,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2168,6 +2210,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2186,6 +2229,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -2205,6 +2249,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2223,6 +2268,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2241,6 +2287,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -2275,6 +2322,7 @@ export interface operations {
       /** @description a single-use challenge, valid 5 minutes */
       201: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2292,6 +2340,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2310,6 +2359,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2328,6 +2378,7 @@ export interface operations {
       /** @description not allowed: session_required */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2346,6 +2397,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2364,6 +2416,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2382,6 +2435,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2400,6 +2454,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2418,6 +2473,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -2437,6 +2493,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2455,6 +2512,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2473,6 +2531,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -2507,6 +2566,7 @@ export interface operations {
       /** @description the wallet is linked to the account (a new link is created) */
       201: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2523,6 +2583,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request, invalid_signature, nonce_expired */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2541,6 +2602,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2559,6 +2621,7 @@ export interface operations {
       /** @description not allowed: session_required */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2577,6 +2640,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2595,6 +2659,7 @@ export interface operations {
       /** @description conflicts with the current state: wallet_already_linked */
       409: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2613,6 +2678,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2631,6 +2697,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2649,6 +2716,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2667,6 +2735,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -2686,6 +2755,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2704,6 +2774,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2722,6 +2793,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -2754,6 +2826,7 @@ export interface operations {
       /** @description unlinked */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2769,6 +2842,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2787,6 +2861,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2805,6 +2880,7 @@ export interface operations {
       /** @description not allowed: session_required */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2823,6 +2899,7 @@ export interface operations {
       /** @description not found (unknown and foreign resources answer alike): wallet_not_found */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2841,6 +2918,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2859,6 +2937,7 @@ export interface operations {
       /** @description conflicts with the current state: wallet_is_primary, wallet_has_live_trades */
       409: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2877,6 +2956,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2895,6 +2975,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2913,6 +2994,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2931,6 +3013,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -2950,6 +3033,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2968,6 +3052,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -2986,6 +3071,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -3016,6 +3102,7 @@ export interface operations {
       /** @description metadata of the linked credentials; never a key */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3038,6 +3125,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3056,6 +3144,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3074,6 +3163,7 @@ export interface operations {
       /** @description not allowed: insufficient_scope, ip_not_allowed */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3092,6 +3182,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3110,6 +3201,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3128,6 +3220,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3146,6 +3239,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3164,6 +3258,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -3183,6 +3278,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3201,6 +3297,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3219,6 +3316,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -3255,6 +3353,7 @@ export interface operations {
       /** @description stored (sealed); a second add for the wallet rotates it */
       201: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3275,6 +3374,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request, unknown_exchange */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3293,6 +3393,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3311,6 +3412,7 @@ export interface operations {
       /** @description not allowed: session_required */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3329,6 +3431,7 @@ export interface operations {
       /** @description not found (unknown and foreign resources answer alike): wallet_not_found */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3347,6 +3450,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3365,6 +3469,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3383,6 +3488,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3401,6 +3507,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3419,6 +3526,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -3438,6 +3546,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3456,6 +3565,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3474,6 +3584,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -3507,6 +3618,7 @@ export interface operations {
       /** @description removed */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3523,6 +3635,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3541,6 +3654,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3559,6 +3673,7 @@ export interface operations {
       /** @description not allowed: session_required */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3577,6 +3692,7 @@ export interface operations {
       /** @description not found (unknown and foreign resources answer alike): credential_not_found */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3595,6 +3711,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3613,6 +3730,7 @@ export interface operations {
       /** @description conflicts with the current state: wallet_has_live_trades */
       409: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3631,6 +3749,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3649,6 +3768,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3667,6 +3787,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3685,6 +3806,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -3704,6 +3826,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3722,6 +3845,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3740,6 +3864,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -3775,6 +3900,7 @@ export interface operations {
       /** @description markets listed on at least min_exchanges of the exchanges */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3808,6 +3934,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request, unknown_exchange */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3826,6 +3953,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3844,6 +3972,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3862,6 +3991,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3880,6 +4010,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3898,6 +4029,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -3917,6 +4049,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3935,6 +4068,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -3953,6 +4087,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -3994,6 +4129,7 @@ export interface operations {
       /** @description both venues' touch and the spread a trade with these terms would see now (the worker's own rules) */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4022,6 +4158,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request, unknown_exchange, same_exchange, market_not_tradeable */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4041,6 +4178,7 @@ export interface operations {
       /** @description not found (unknown and foreign resources answer alike): not_found */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4059,6 +4197,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4077,6 +4216,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4095,6 +4235,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4113,6 +4254,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4131,6 +4273,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -4150,6 +4293,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4168,6 +4312,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4186,6 +4331,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -4216,6 +4362,7 @@ export interface operations {
       /** @description the caller's pre-trade risk limits (their own, else the default; null: none) and current usage */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4253,6 +4400,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4271,6 +4419,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4289,6 +4438,7 @@ export interface operations {
       /** @description not allowed: insufficient_scope, ip_not_allowed */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4307,6 +4457,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4325,6 +4476,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4343,6 +4495,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4361,6 +4514,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4379,6 +4533,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -4398,6 +4553,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4416,6 +4572,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4434,6 +4591,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -4464,6 +4622,7 @@ export interface operations {
       /** @description the caller's 50 most recent trades, newest first */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4505,6 +4664,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4523,6 +4683,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4541,6 +4702,7 @@ export interface operations {
       /** @description not allowed: insufficient_scope, ip_not_allowed */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4559,6 +4721,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4577,6 +4740,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4595,6 +4759,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4613,6 +4778,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4631,6 +4797,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -4650,6 +4817,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4668,6 +4836,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4686,6 +4855,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -4708,7 +4878,9 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description takes precedence over idempotency_key; one of the two is required */
+        /** @description the IETF header (a structured-field string, `"key"`, or a bare key); X-Idempotency-Key wins when both are sent */
+        'Idempotency-Key'?: string;
+        /** @description takes precedence over Idempotency-Key and idempotency_key; one key is required */
         'X-Idempotency-Key'?: string;
       };
       path?: never;
@@ -4723,6 +4895,7 @@ export interface operations {
       /** @description replayed idempotency key: the original trade, nothing created */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4740,6 +4913,7 @@ export interface operations {
       /** @description accepted; execution starts asynchronously */
       202: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4757,6 +4931,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request, idempotency_key_required, invalid_idempotency_key, same_exchange, market_not_tradeable */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4780,6 +4955,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4798,6 +4974,7 @@ export interface operations {
       /** @description not allowed: insufficient_scope, ip_not_allowed, credentials_not_linked */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4816,6 +4993,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4834,6 +5012,7 @@ export interface operations {
       /** @description conflicts with the current state: maker_cap_exceeded, risk_limit_exceeded */
       409: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4852,6 +5031,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4870,6 +5050,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4888,6 +5069,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4906,6 +5088,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_budget_exhausted, rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -4925,6 +5108,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4943,6 +5127,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -4961,6 +5146,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: system_maintenance, exchange_maintenance, kill_switch, budget_unavailable, service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -4996,6 +5182,7 @@ export interface operations {
       /** @description every live trade of the caller (pending to recovering), oldest first, with DELETE's answer for it */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5021,6 +5208,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5039,6 +5227,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5057,6 +5246,7 @@ export interface operations {
       /** @description not allowed: insufficient_scope, ip_not_allowed */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5075,6 +5265,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5093,6 +5284,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5111,6 +5303,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5129,6 +5322,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5147,6 +5341,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -5166,6 +5361,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5184,6 +5380,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5202,6 +5399,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -5234,6 +5432,7 @@ export interface operations {
       /** @description the trade */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5273,6 +5472,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5291,6 +5491,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5309,6 +5510,7 @@ export interface operations {
       /** @description not allowed: insufficient_scope, ip_not_allowed */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5327,6 +5529,7 @@ export interface operations {
       /** @description not found (unknown and foreign resources answer alike): trade_not_found */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5345,6 +5548,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5363,6 +5567,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5381,6 +5586,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5399,6 +5605,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5417,6 +5624,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -5436,6 +5644,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5454,6 +5663,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5472,6 +5682,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -5504,6 +5715,7 @@ export interface operations {
       /** @description the trade was still pending: canceled directly */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5519,6 +5731,7 @@ export interface operations {
       /** @description executing (canceled within seconds), or already terminal (no-op) */
       202: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5534,6 +5747,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5552,6 +5766,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5570,6 +5785,7 @@ export interface operations {
       /** @description not allowed: insufficient_scope, ip_not_allowed */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5588,6 +5804,7 @@ export interface operations {
       /** @description not found (unknown and foreign resources answer alike): trade_not_found */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5606,6 +5823,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5624,6 +5842,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5642,6 +5861,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5660,6 +5880,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5678,6 +5899,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -5697,6 +5919,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5715,6 +5938,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5733,6 +5957,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -5769,6 +5994,7 @@ export interface operations {
       /** @description the owning worker acknowledged it; applied on the next quote cycle */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5784,6 +6010,7 @@ export interface operations {
       /** @description stored, not acknowledged within 500 ms; applied as soon as possible */
       202: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5800,6 +6027,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5818,6 +6046,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5836,6 +6065,7 @@ export interface operations {
       /** @description not allowed: insufficient_scope, ip_not_allowed */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5854,6 +6084,7 @@ export interface operations {
       /** @description not found (unknown and foreign resources answer alike): trade_not_found */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5872,6 +6103,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5890,6 +6122,7 @@ export interface operations {
       /** @description conflicts with the current state: trade_not_amendable, risk_limit_exceeded */
       409: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5908,6 +6141,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5926,6 +6160,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5944,6 +6179,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5962,6 +6198,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -5981,6 +6218,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -5999,6 +6237,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -6017,6 +6256,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: system_maintenance, exchange_maintenance, service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -6053,6 +6293,7 @@ export interface operations {
       /** @description the execution log, ordered by sequence: at most `limit` entries; `has_more` when more follow */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -6091,6 +6332,7 @@ export interface operations {
       /** @description the request is malformed or breaks a rule: invalid_request */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -6109,6 +6351,7 @@ export interface operations {
       /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -6127,6 +6370,7 @@ export interface operations {
       /** @description not allowed: insufficient_scope, ip_not_allowed */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -6145,6 +6389,7 @@ export interface operations {
       /** @description not found (unknown and foreign resources answer alike): trade_not_found */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -6163,6 +6408,7 @@ export interface operations {
       /** @description the request body did not arrive in time: request_timeout */
       408: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -6181,6 +6427,7 @@ export interface operations {
       /** @description body over 64 KiB: payload_too_large */
       413: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -6199,6 +6446,7 @@ export interface operations {
       /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
       414: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -6217,6 +6465,7 @@ export interface operations {
       /** @description a body that is not application/json: unsupported_media_type */
       415: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -6235,6 +6484,7 @@ export interface operations {
       /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -6254,6 +6504,7 @@ export interface operations {
       /** @description headers over 16 KiB: headers_too_large */
       431: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -6272,6 +6523,7 @@ export interface operations {
       /** @description internal error (details only in the log): internal_error */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
         content: {
@@ -6290,6 +6542,7 @@ export interface operations {
       /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };

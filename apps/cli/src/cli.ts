@@ -15,6 +15,7 @@ import {
   listTrades,
   showTrade,
   type CreateFlags,
+  type ListFlags,
 } from './commands/trades';
 import { watchTrade } from './commands/watch';
 import { EXIT, settingsOf, type CliIo, type Settings } from './io';
@@ -105,8 +106,11 @@ function addCreateCommand(trades: Command, run: Run, io: CliIo): void {
 function addTradeCommands(trades: Command, run: Run, io: CliIo): void {
   trades
     .command('list')
-    .description('your 50 most recent trades')
-    .action(run((client, settings) => listTrades(client, settings, io)));
+    .description('your 50 most recent trades, or a page of them')
+    .option('--status <list>', 'only these statuses, comma-separated')
+    .option('--limit <n>', 'how many (1-200)')
+    .option('--before <trade-id>', 'only trades created before this one (the next page)')
+    .action(run((client, settings, flags: ListFlags) => listTrades(client, settings, io, flags)));
   trades
     .command('show <trade-id>')
     .description('one trade')

@@ -251,5 +251,13 @@ describe('sts (trader CLI)', () => {
     const again = as('trades', 'cancel-all');
     expect(await again.done).toBe(0);
     expect(again.stdout).toBe('no live trades\n');
+    const live = as('trades', 'list', '--status', 'pending,validating,active,paused,recovering');
+    expect(await live.done).toBe(0);
+    expect(live.stdout).toBe('no trades\n');
+    const page = as('trades', 'list', '--status', 'canceled', '--limit', '1', '--json');
+    expect(await page.done).toBe(0);
+    expect(
+      (lines(page)[0] as unknown as Array<{ trade_id: string }>).map((t) => t.trade_id),
+    ).toEqual([ids[1]]);
   });
 });

@@ -19,6 +19,7 @@ import type {
   CreateTradeRequest,
   Credential,
   Exchange,
+  ListTradesQuery,
   MaintenanceEntry,
   Market,
   MarketSpread,
@@ -92,8 +93,23 @@ export class StsClient {
     });
   }
 
-  async listTrades(): Promise<Trade[]> {
-    return (await this.get<Trade[]>('/api/v1/trades')).body;
+  /**
+   * The caller's 50 newest trades; or, with a query, that page, newest first
+   * (`before`: the last trade_id of the previous page).
+   */
+  async listTrades(query: ListTradesQuery = {}): Promise<Trade[]> {
+    const params = new URLSearchParams();
+    if (query.status !== undefined) {
+      params.set('status', [query.status].flat().join(','));
+    }
+    if (query.limit !== undefined) {
+      params.set('limit', String(query.limit));
+    }
+    if (query.before !== undefined) {
+      params.set('before', query.before);
+    }
+    const search = params.size > 0 ? `?${params.toString()}` : '';
+    return (await this.get<Trade[]>(`/api/v1/trades${search}`)).body;
   }
 
   async getTrade(tradeId: string): Promise<Trade> {

@@ -22,6 +22,13 @@ export type SpreadQuery = NonNullable<operations['getMarketSpread']['parameters'
 export type MarketEntry = Schemas['MarketEntry'];
 export type MaintenanceEntry = Schemas['MaintenanceEntry'];
 export type Exchange = Schemas['Exchange'];
+
+/** GET /trades' page: statuses (a list or comma-separated), how many (1-200), before which trade. */
+export interface ListTradesQuery {
+  status?: TradeStatus | TradeStatus[];
+  limit?: number;
+  before?: string;
+}
 export type Wallet = Schemas['Wallet'];
 export type Credential = Schemas['Credential'];
 

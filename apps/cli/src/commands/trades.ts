@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { AmendTradeRequest, CreateTradeRequest, StsClient } from '@sts/sdk';
+import type { AmendTradeRequest, CreateTradeRequest, StsClient, TradeStatus } from '@sts/sdk';
 import type { CliIo, Settings } from '../io';
 import { printJson, tradeDetails, tradeLine } from '../output';
 
@@ -68,8 +68,24 @@ export async function createTrade(
   io.stdout(`trade ${body.trade_id} ${body.status} (${how}), rate budget ${body.rate_budget}/s\n`);
 }
 
-export async function listTrades(client: StsClient, settings: Settings, io: CliIo) {
-  const trades = await client.listTrades();
+/** `trades list [--status s1,s2] [--limit n] [--before id]`: flags as GET /trades takes them. */
+export interface ListFlags {
+  status?: string;
+  limit?: string;
+  before?: string;
+}
+
+export async function listTrades(
+  client: StsClient,
+  settings: Settings,
+  io: CliIo,
+  flags: ListFlags = {},
+) {
+  const trades = await client.listTrades({
+    ...(flags.status ? { status: flags.status.split(',') as TradeStatus[] } : {}),
+    ...(flags.limit ? { limit: Number(flags.limit) } : {}),
+    ...(flags.before ? { before: flags.before } : {}),
+  });
   if (settings.json) {
     return printJson(io, trades);
   }

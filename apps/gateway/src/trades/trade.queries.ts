@@ -29,6 +29,33 @@ export class TradeQueries {
     return result.rows;
   }
 
+  /**
+   * A page of the caller's trades, newest first: in `statuses` if given,
+   * created before the trade `before` (the caller's, else 404) if given.
+   */
+  async page(userId: string, filter: TradePageFilter): Promise<PresentedTrade[]> {
+    const values: unknown[] = [userId, filter.limit];
+    const where = ['t.user_id = $1'];
+    if (filter.statuses) {
+      values.push(filter.statuses);
+      where.push(`t.status = ANY($${values.length})`);
+    }
+    if (filter.before) {
+      await this.one(userId, filter.before);
+      values.push(filter.before);
+      // Compared in Postgres: created_at keeps microseconds a JavaScript Date would drop.
+      where.push(
+        `(t.created_at, t.id) < (SELECT b.created_at, b.id FROM trades b WHERE b.id = $${values.length})`,
+      );
+    }
+    const result = await postgresPool(this.dataSource).query<PresentedTrade>(
+      `SELECT ${PRESENTED_COLUMNS} FROM ${PRESENTED_FROM} WHERE ${where.join(' AND ')}
+       ORDER BY t.created_at DESC, t.id DESC LIMIT $2`,
+      values,
+    );
+    return result.rows;
+  }
+
   /** The caller's live trades (pending to recovering), oldest first: what cancel-all cancels. */
   async liveIds(userId: string): Promise<string[]> {
     const result = await postgresPool(this.dataSource).query<{ id: string }>({
@@ -80,6 +107,12 @@ export class TradeQueries {
     });
     return { events: rows.slice(0, limit), hasMore: rows.length > limit };
   }
+}
+
+export interface TradePageFilter {
+  limit: number;
+  statuses?: string[];
+  before?: string;
 }
 
 export interface TradeEventsPage {

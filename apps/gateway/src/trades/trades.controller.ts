@@ -21,6 +21,7 @@ import { GATEWAY_CONFIG } from '../infrastructure/tokens';
 import { AmendTradeRequest } from './dto/amend-trade.request';
 import { CreateTradeRequest } from './dto/create-trade.request';
 import { TradeEventsQuery } from './dto/events.query';
+import { ListTradesQuery } from './dto/list-trades.query';
 import {
   presentTrade,
   presentTradeEvents,
@@ -39,7 +40,7 @@ import {
   createTradeAnswer,
   type CreateTradeBody,
 } from './trade-answers';
-import { TradeQueries } from './trade.queries';
+import { TRADE_LIST_LIMIT, TradeQueries } from './trade.queries';
 import { AmendTradeUseCase } from './use-cases/amend-trade/amend-trade.use-case';
 import { CancelAllTradesUseCase } from './use-cases/cancel-trade/cancel-all-trades.use-case';
 import { CancelTradeUseCase } from './use-cases/cancel-trade/cancel-trade.use-case';
@@ -115,11 +116,25 @@ export class TradesController {
 
   @RequireScopes('trades:read')
   @Get()
-  @ApiOperation({ summary: "The caller's 50 most recent trades, all statuses" })
-  async list(@CurrentPrincipal() principal: Principal): Promise<TradeView[]> {
-    return (await this.queries.recent(principal.userId)).map((trade) =>
-      presentTrade(trade, this.modeOf),
-    );
+  @ApiOperation({
+    summary: "The caller's 50 most recent trades, all statuses; or a page of them",
+    description:
+      'With `status`, `limit` or `before`: that page, newest first (decisions section 8). ' +
+      'Page on with `before` set to the last trade_id of the page.',
+  })
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ListTradesQuery,
+  ): Promise<TradeView[]> {
+    const paged = query.status !== undefined || query.limit !== undefined || query.before;
+    const trades = paged
+      ? await this.queries.page(principal.userId, {
+          limit: query.limit ?? TRADE_LIST_LIMIT,
+          ...(query.status ? { statuses: query.status.split(',') } : {}),
+          ...(query.before ? { before: query.before } : {}),
+        })
+      : await this.queries.recent(principal.userId);
+    return trades.map((trade) => presentTrade(trade, this.modeOf));
   }
 
   @RequireScopes('trades:read')

@@ -235,7 +235,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's 50 most recent trades, all statuses */
+    /**
+     * The caller's 50 most recent trades, all statuses; or a page of them
+     * @description With `status`, `limit` or `before`: that page, newest first (decisions section 8). Page on with `before` set to the last trade_id of the page.
+     */
     get: operations['listTrades'];
     put?: never;
     /** Submit a spread trade; execution is asynchronous */
@@ -4612,14 +4615,20 @@ export interface operations {
   };
   listTrades: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description only trades in these statuses, comma-separated (live ones: `pending,validating,active,paused,recovering`) */
+        status?: string;
+        limit?: number;
+        /** @description only trades created before this trade of yours (the next page: the last trade_id of the previous one) */
+        before?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description the caller's 50 most recent trades, newest first */
+      /** @description the caller's 50 most recent trades, newest first; with `status`, `limit` or `before`, that page */
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -4715,6 +4724,25 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             /** @enum {unknown} */
             code?: 'insufficient_scope' | 'ip_not_allowed';
+          };
+        };
+      };
+      /** @description not found (unknown and foreign resources answer alike): trade_not_found */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "trade not found",
+           *       "code": "trade_not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'trade_not_found';
           };
         };
       };

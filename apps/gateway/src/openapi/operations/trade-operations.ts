@@ -70,12 +70,13 @@ export const TRADE_OPERATIONS: Record<string, OperationAnswers> = {
     successes: [
       {
         status: 200,
-        description: "the caller's 50 most recent trades, newest first",
+        description:
+          "the caller's 50 most recent trades, newest first; with `status`, `limit` or `before`, that page",
         schema: arrayOf('Trade'),
         example: [TRADE_EXAMPLE],
       },
     ],
-    errors: API_KEY_OR_JWT,
+    errors: [...API_KEY_OR_JWT, 'invalid_request', 'trade_not_found'],
   },
   'get /api/v1/trades/{tradeId}': {
     operationId: 'getTrade',

@@ -1,0 +1,100 @@
+import { TRADE_STATUSES, type TradeStatus } from '@sts/domain';
+import { GatewayHarness } from './gateway-harness';
+
+/**
+ * GET /api/v1/trades with `status`, `limit` and `before` (decisions section
+ * 8): a bot with more than 50 trades finds its live ones and pages through
+ * the rest, newest first, each trade once; without them the interface's 50
+ * newest as before. Bad values are 400 and a foreign cursor 404.
+ */
+describe('GET /api/v1/trades: filters and pages', () => {
+  const gateway = new GatewayHarness();
+  let trader: Awaited<ReturnType<GatewayHarness['trader']>>;
+  /** Newest first, as the API orders them. */
+  const made: Array<{ id: string; status: TradeStatus }> = [];
+
+  beforeAll(async () => {
+    await gateway.start({ venues: true, budget: true });
+    trader = await gateway.trader(['hyperliquid', 'paradex']);
+    // 60 trades, a status each in turn; one created_at for all: the id breaks the tie.
+    for (let i = 0; i < 60; i += 1) {
+      const created = await gateway.request('POST', '/api/v1/trades', {
+        headers: trader.headers,
+        body: gateway.tradeBody(trader.wallet, { market: 'ETH', maker_leg: 'short' }),
+      });
+      expect(created.status).toBe(202);
+      // Canceled at once (its maker cap and rate budget free for the next); statuses set after.
+      const canceled = await gateway.request('DELETE', `/api/v1/trades/${created.body.trade_id}`, {
+        headers: trader.headers,
+      });
+      expect(canceled.status).toBe(200);
+      made.push({ id: created.body.trade_id, status: TRADE_STATUSES[i % TRADE_STATUSES.length]! });
+    }
+    for (const { id, status } of made) {
+      await gateway.query(`UPDATE trades SET status = $2 WHERE id = $1`, [id, status]);
+    }
+    await gateway.query(
+      `UPDATE trades SET created_at = now() - interval '1 hour' WHERE user_id = $1`,
+      [trader.userId],
+    );
+    made.sort((a, b) => (a.id < b.id ? 1 : -1));
+  }, 120_000);
+  afterAll(() => gateway.stop());
+
+  const list = (query = '') =>
+    gateway.request('GET', `/api/v1/trades${query}`, { headers: trader.headers });
+  const ids = (body: Array<{ trade_id: string }>) => body.map((trade) => trade.trade_id);
+
+  it('answers the 50 newest without a query, as before', async () => {
+    const response = await list();
+    expect(response.status).toBe(200);
+    expect(ids(response.body)).toEqual(made.slice(0, 50).map((trade) => trade.id));
+  });
+
+  it('pages through every trade with limit and before, each once, newest first', async () => {
+    const seen: string[] = [];
+    let before = '';
+    for (;;) {
+      const response = await list(`?limit=7${before}`);
+      expect(response.status).toBe(200);
+      if (response.body.length === 0) {
+        break;
+      }
+      expect(response.body.length).toBeLessThanOrEqual(7);
+      seen.push(...ids(response.body));
+      before = `&before=${seen.at(-1)}`;
+    }
+    expect(seen).toEqual(made.map((trade) => trade.id));
+  });
+
+  it('filters by status, one or several', async () => {
+    const live = await list('?status=pending,validating,active,paused,recovering&limit=200');
+    const wanted = new Set(['pending', 'validating', 'active', 'paused', 'recovering']);
+    expect(ids(live.body)).toEqual(
+      made.filter((trade) => wanted.has(trade.status)).map((trade) => trade.id),
+    );
+    const failed = await list('?status=failed');
+    expect(failed.body.every((trade: { status: string }) => trade.status === 'failed')).toBe(true);
+    expect(failed.body.length).toBe(made.filter((trade) => trade.status === 'failed').length);
+  });
+
+  it('refuses bad values with 400, and another user’s trade as a cursor with 404', async () => {
+    for (const query of [
+      '?status=done',
+      '?status=active,',
+      '?limit=0',
+      '?limit=201',
+      '?before=x',
+    ]) {
+      const response = await list(query);
+      expect([query, response.status, response.body.code]).toEqual([query, 400, 'invalid_request']);
+    }
+    const other = await gateway.trader(['hyperliquid', 'paradex']);
+    const theirs = await gateway.request('POST', '/api/v1/trades', {
+      headers: other.headers,
+      body: gateway.tradeBody(other.wallet, { market: 'ETH', maker_leg: 'short' }),
+    });
+    const foreign = await list(`?before=${theirs.body.trade_id}`);
+    expect([foreign.status, foreign.body.code]).toEqual([404, 'trade_not_found']);
+  });
+});

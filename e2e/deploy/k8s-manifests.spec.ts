@@ -64,7 +64,7 @@ describe('Kubernetes manifests', () => {
     expect(result.status).toBe(1);
   });
 
-  // kubectl is not a Debian package of this release (README: Operations); without it the
+  // kubectl is not a Debian package of this release (docs/operations.md); without it the
   // rendered checks are skipped, the file checks above still run.
   const rendered = hasKubectl ? describe : describe.skip;
   rendered.each(['base', 'overlays/paper'])('%s rendered by kubectl kustomize', (path) => {

@@ -4,7 +4,7 @@ jest.setTimeout(60_000);
 
 /**
  * Lighter's live path needs a signer library ccxt's npm package does not ship
- * (README: "Lighter's signer"). A deployment without it refuses a Lighter live
+ * (docs/live-venues.md: "Lighter's signer"). A deployment without it refuses a Lighter live
  * trade in pre-flight, saying what is missing, and sends nothing.
  */
 describe('Lighter live without its signer', () => {

@@ -3,7 +3,7 @@ import { describeLivePairs } from './live-pairs';
 jest.setTimeout(150_000);
 
 // Lighter on the live path end to end, against its dialect, with the tests'
-// stand-in for the signer library a deployment provides (README: "Lighter's
+// stand-in for the signer library a deployment provides (docs/live-venues.md: "Lighter's
 // signer"). A placement answers a transaction hash: the worker's client finds
 // the order by its client order index. After the kill -9, the worker that
 // takes over knows the dead one's Lighter orders and fills by what Lighter's

@@ -13,7 +13,7 @@ jest.setTimeout(90_000);
  * expiry it waited ccxt's 10 s answer timeout, then a minute, and the trade
  * failed with the maker fill unhedged. Judged by the simulator's own records.
  * Aster's requests live the 10 s of its nonce window, past a 3 s hedge
- * timeout: a hedge lost there is not retried in time (README, bounded exposure).
+ * timeout: a hedge lost there is not retried in time (docs/live-venues.md, bounded exposure).
  */
 describe.each([
   ['hyperliquid', 'BTC', '0.004'],

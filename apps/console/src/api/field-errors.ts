@@ -1,6 +1,6 @@
 import { ApiError } from './api-error';
 
-/** Refusals whose code names the field at fault (README, API notes). */
+/** Refusals whose code names the field at fault (docs/api.md, API notes). */
 const FIELD_OF_CODE: Readonly<Record<string, string>> = {
   same_exchange: 'short_exchange',
   market_not_tradeable: 'market',

@@ -13,7 +13,7 @@ import { createHash, createHmac } from 'node:crypto';
  * private key, 80 bytes like Lighter's Schnorr signature: the right form, not
  * Lighter's scheme, which no package this project can use implements or
  * verifies. Nothing here reaches production: deployments provide the real
- * signer (README: "Lighter's signer").
+ * signer (docs/live-venues.md: "Lighter's signer").
  */
 
 /** How long a signed transaction stays valid (the signer's default: 10 minutes). */

@@ -1280,7 +1280,7 @@ export interface components {
       scopes: string[];
     };
     /**
-     * @description machine code (decisions section 4 and the README API notes)
+     * @description machine code (decisions section 4 and the API notes, docs/api.md)
      * @enum {string}
      */
     ErrorCode:

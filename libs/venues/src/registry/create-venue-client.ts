@@ -75,7 +75,7 @@ export function liveCredentials(credential: StoredVenueCredential): LiveCredenti
  * Lighter's signer for ccxt, which its npm package does not ship: ccxt 4.5.84
  * signs Lighter transactions with a Go library compiled to WebAssembly
  * (`lighter-signer.wasm`, built for that ccxt version) run by Go's
- * `wasm_exec.js`. The operator provides both files (README: "Lighter's
+ * `wasm_exec.js`. The operator provides both files (docs/live-venues.md: "Lighter's
  * signer"); without them a Lighter live trade is refused in pre-flight with
  * this error, before anything is sent.
  */

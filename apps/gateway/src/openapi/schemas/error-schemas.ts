@@ -7,7 +7,7 @@ const errorCodes = [...ERROR_CODES];
 
 /** The error body every refusal carries, and its codes. */
 export const ERROR_SCHEMAS: Record<string, Schema> = {
-  ErrorCode: text('machine code (decisions section 4 and the README API notes)', {
+  ErrorCode: text('machine code (decisions section 4 and the API notes, docs/api.md)', {
     enum: errorCodes,
   }),
   Error: object(

@@ -77,6 +77,24 @@ for (const { venue, symbol, seed, lifetimeMs, cancels } of VENUES) {
     const recorded = async (filter: { status?: 'open' } = {}) =>
       (await control.accountOrders(venue, harnessWallet(label).address, filter)).orders;
 
+    /** A resting order, then a cancel of it held `hangMs` on its way to the venue. */
+    const cancelHeldFor = async (hangMs: number) => {
+      const placed = await client.placePostOnly({
+        symbol,
+        side: 'buy',
+        price: await farBid(),
+        size,
+        clientOrderId: nextId(),
+      });
+      await control.loseNext(venue, { op: 'cancel', at: 'before', then: 'hang', hangMs });
+      const sentAt = Date.now();
+      const error = await client.cancel({ clientOrderId: placed.order.clientOrderId, symbol }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      return { sentAt, error, placed };
+    };
+
     it('reports its requests’ lifetime on the venue plus the settle margin', () => {
       expect(client.orderRequestLifetimeMs).toBe(lifetimeMs + SETTLE_MARGIN_MS);
     });
@@ -115,21 +133,7 @@ for (const { venue, symbol, seed, lifetimeMs, cancels } of VENUES) {
     (cancels ? it.skip : it)(
       'a lost cancel keeps the fallback bound (no expiry to set)',
       async () => {
-        const placed = await client.placePostOnly({
-          symbol,
-          side: 'buy',
-          price: await farBid(),
-          size,
-          clientOrderId: nextId(),
-        });
-        await control.loseNext(venue, { op: 'cancel', at: 'before', then: 'hang', hangMs: 1_500 });
-        const sentAt = Date.now();
-        const error = await client
-          .cancel({ clientOrderId: placed.order.clientOrderId, symbol })
-          .then(
-            () => undefined,
-            (e: unknown) => e,
-          );
+        const { sentAt, error } = await cancelHeldFor(1_500);
         expect(error).toBeInstanceOf(VenueNetworkError);
         expect((error as VenueNetworkError).settlesByMs).toBeGreaterThanOrEqual(
           sentAt + UNBOUNDED_REQUEST_SETTLE_MS,
@@ -141,26 +145,7 @@ for (const { venue, symbol, seed, lifetimeMs, cancels } of VENUES) {
     (cancels ? it : it.skip)(
       'a cancel held past its lifetime is refused: the order rests',
       async () => {
-        const placed = await client.placePostOnly({
-          symbol,
-          side: 'buy',
-          price: await farBid(),
-          size,
-          clientOrderId: nextId(),
-        });
-        await control.loseNext(venue, {
-          op: 'cancel',
-          at: 'before',
-          then: 'hang',
-          hangMs: lifetimeMs + 500,
-        });
-        const sentAt = Date.now();
-        const error = await client
-          .cancel({ clientOrderId: placed.order.clientOrderId, symbol })
-          .then(
-            () => undefined,
-            (e: unknown) => e,
-          );
+        const { sentAt, error, placed } = await cancelHeldFor(lifetimeMs + 500);
         expect(error).toBeInstanceOf(VenueNetworkError);
         const { settlesByMs } = error as VenueNetworkError;
         expect(settlesByMs).toBeLessThanOrEqual(sentAt + lifetimeMs + SETTLE_MARGIN_MS + 200);

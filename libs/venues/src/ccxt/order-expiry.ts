@@ -97,8 +97,9 @@ export interface CreateArgs {
  * The expiry of this client's order requests on the venue, per venue, as
  * the paper client does it with `expires_at_ms`: a request lives its
  * `lifetimeMs` (a hedge IOC: a fraction of the hedge timeout) or else
- * `LIVE_ORDER_REQUEST_LIFE_MS` (the answer timeout if shorter), and a lost answer settles by its send time plus
- * the longest it may live on the venue plus the settle margin.
+ * `LIVE_ORDER_REQUEST_LIFE_MS` (the answer timeout if shorter), and a lost
+ * answer settles by its send time plus the longest it may live on the venue
+ * plus the settle margin.
  *
  * - Hyperliquid: `expiresAfter` signed into the action (ccxt's createOrder
  *   does not pass it; its public building blocks do, order-expiry-hyperliquid.ts).

@@ -34,7 +34,9 @@ function scratchDir(prefix: string): string {
  * in-process venue simulator in manual time, budget service, a worker), a
  * notifier, and the development identity provider as its own process, all
  * from one build of the project (`tools/build.mjs --out`, the console
- * included) that the gateway serves under /console.
+ * included) that the gateway serves under /console. `liveDialects` runs
+ * those venues in live mode against the simulator's dialect of each (as the
+ * worker harness does), so the console has a LIVE venue to show.
  *
  * The gateway listens on a port it picks, and the identity provider must
  * know the gateway's origin (the console's SIWE messages name it), so the
@@ -48,6 +50,9 @@ export class ConsoleFleet {
   notifier!: RunningNotifier;
   identity?: ChildProcess;
   identityUrl = '';
+
+  constructor(private readonly options: { liveDialects?: string[] } = {}) {}
+
   get baseUrl(): string {
     return this.harness.gateway.baseUrl;
   }
@@ -64,6 +69,7 @@ export class ConsoleFleet {
     const notifierPort = await freePort();
     this.identityUrl = `http://127.0.0.1:${identityPort}`;
     await this.harness.start({
+      liveDialects: this.options.liveDialects,
       env: {
         AUTH_JWKS_URL: `${this.identityUrl}/.well-known/jwks.json`,
         AUTH_JWT_ISSUER: ISSUER,
@@ -71,6 +77,9 @@ export class ConsoleFleet {
         CONSOLE_DIR: join(this.build, 'dist/apps/console'),
         CONSOLE_IDENTITY_URL: this.identityUrl,
         CONSOLE_NOTIFIER_WS_URL: `ws://127.0.0.1:${notifierPort}/api/v1/ws`,
+        // A live venue turns the development wallet off by default; these live venues are the
+        // simulator's dialects (no real money), so the spec keeps it, as on a paper fleet.
+        ...(this.options.liveDialects?.length ? { CONSOLE_PAPER: 'true' } : {}),
       },
     });
     this.notifier = await startNotifier({
@@ -198,11 +207,12 @@ export class ConsoleBrowser {
     this.expected.push(refusal);
   }
 
-  async screenshot(name: string): Promise<void> {
+  /** `fullPage: false` for a modal dialog: its backdrop covers the viewport, not the page. */
+  async screenshot(name: string, { fullPage = true } = {}): Promise<void> {
     mkdirSync(this.screenshotDir, { recursive: true });
     // From the top: a filled-in field scrolls the page, and the spread panel is sticky.
     await this.page.evaluate('window.scrollTo(0, 0)');
-    await this.page.screenshot({ path: join(this.screenshotDir, `${name}.png`), fullPage: true });
+    await this.page.screenshot({ path: join(this.screenshotDir, `${name}.png`), fullPage });
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import type { Locator } from 'playwright-core';
 import { generatePrivateKey } from 'viem/accounts';
 import { eventually, type Trader } from '@sts/app-worker-testing';
 import { ConsoleBrowser, ConsoleFleet, TOKEN_TTL_S } from './console-fleet';
@@ -15,14 +16,23 @@ jest.setTimeout(60_000);
  * come and go; it keeps its session past a token's expiry by renewing it,
  * and a tab without a wallet signs in with the development wallet. Any
  * console error the test did not provoke fails it.
+ *
+ * Issue 34: Aster runs live (the simulator's Aster dialect), the rest on
+ * paper. Every venue name carries PAPER or LIVE; a create with a live leg
+ * waits for the trader to confirm trading real money there; "Stop all my
+ * trades" asks, then cancels every running trade; a halted venue is marked
+ * among the form's choices.
  * UPDATE_CONSOLE_SCREENSHOTS=1 writes the screenshots into apps/console/docs/.
  */
 const SCREENSHOTS = process.env['UPDATE_CONSOLE_SCREENSHOTS']
   ? resolve(__dirname, '../../apps/console/docs')
   : undefined;
 
+/** The one venue of the fleet that runs live; the trades the spec makes run on paper. */
+const LIVE_VENUE = 'aster';
+
 describe('trader console in a browser', () => {
-  const fleet = new ConsoleFleet();
+  const fleet = new ConsoleFleet({ liveDialects: [LIVE_VENUE] });
   let browser: ConsoleBrowser;
   let page: ConsoleBrowser['page'];
   let primary: string;
@@ -44,6 +54,32 @@ describe('trader console in a browser', () => {
       Object.entries(paperKeys).map(([venue, key]) => [venue, { ...key, wallet: primary }]),
     ),
   });
+  /** The REST API as the signed-in console calls it, with its session token (as a script would). */
+  const api = async (method: string, path: string, body?: unknown) => {
+    const { token } = JSON.parse(
+      String(await page.evaluate("sessionStorage.getItem('sts-console.session')")),
+    ) as { token: string };
+    return fetch(`${fleet.baseUrl}/api/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  };
+  /** A running trade on paper venues, made through the API: its maker rests, nothing fills it. */
+  const createRunningTrade = async () => {
+    const created = await api(
+      'POST',
+      '/trades',
+      fleet.harness.gateway.tradeBody(primary, { target_size: '0.002', target_spread: '-1000' }),
+    );
+    expect(created.status).toBe(202);
+    return ((await created.json()) as { trade_id: string }).trade_id;
+  };
+  /** Every venue named inside `scope`, as "<venue> <MODE>" (the badge's word after the name). */
+  const venuesShown = async (scope: Locator) => scope.locator('[data-venue]').allInnerTexts();
   const statusIs = (status: string) =>
     page
       .getByTestId('trade-status')
@@ -88,7 +124,8 @@ describe('trader console in a browser', () => {
       `${new URL(fleet.baseUrl).host} wants you to sign in`,
     );
     expect(browser.signatures[0].address.toLowerCase()).toBe(primary);
-    await page.getByTestId('socket-state').getByText('updates: live').waitFor();
+    // The socket's state is not worded as a venue's mode (LIVE: real money).
+    await page.getByTestId('socket-state').getByText('updates: streaming').waitFor();
   });
 
   it('adds and removes a credential and links a second wallet by signing its challenge', async () => {
@@ -108,7 +145,7 @@ describe('trader console in a browser', () => {
     await add('paradex');
     await add('lighter');
     const credentials = page.getByTestId('credentials-table');
-    await credentials.getByRole('cell', { name: 'lighter', exact: true }).waitFor();
+    await credentials.getByRole('cell', { name: 'lighter PAPER', exact: true }).waitFor();
     // Only a preview of the key is ever shown, never the secret.
     const shown = await credentials.innerText();
     expect(shown).toContain(`…${paperKeys['lighter'].apiKey.slice(-4)}`);
@@ -117,9 +154,9 @@ describe('trader console in a browser', () => {
 
     await page.getByRole('button', { name: `Remove the lighter credential of ${primary}` }).click();
     await credentials
-      .getByRole('cell', { name: 'lighter', exact: true })
+      .getByRole('cell', { name: 'lighter PAPER', exact: true })
       .waitFor({ state: 'detached' });
-    await credentials.getByRole('cell', { name: 'paradex', exact: true }).waitFor();
+    await credentials.getByRole('cell', { name: 'paradex PAPER', exact: true }).waitFor();
 
     // The wallet's other account is offered; it signs the gateway's challenge.
     const address = page.getByLabel('Wallet address');
@@ -141,6 +178,14 @@ describe('trader console in a browser', () => {
     const markets = page.getByTestId('markets-table');
     await markets.getByRole('rowheader', { name: 'BTC', exact: true }).waitFor();
     expect(await markets.getByRole('cell', { name: 'BTC-USD-PERP' }).count()).toBe(1);
+    // Each venue named with its mode: the live one LIVE, the rest PAPER.
+    await markets
+      .getByRole('cell', { name: `${LIVE_VENUE} LIVE`, exact: true })
+      .first()
+      .waitFor();
+    for (const shown of await venuesShown(page.getByRole('main'))) {
+      expect(shown).toMatch(shown.startsWith(LIVE_VENUE) ? / LIVE$/ : / PAPER$/);
+    }
     const differences = page.getByTestId('funding-differences');
     const header = differences.getByRole('columnheader', { name: /Difference/ });
     expect(await header.getAttribute('aria-sort')).toBe('descending');
@@ -195,6 +240,10 @@ describe('trader console in a browser', () => {
       0,
     );
     expect(await page.getByTestId('filled').innerText()).toBe('0.002 of 0.002');
+    expect(await venuesShown(page.getByTestId('legs'))).toEqual([
+      'hyperliquid PAPER',
+      'paradex PAPER',
+    ]);
     await browser.screenshot('trade-detail');
   });
 
@@ -216,6 +265,29 @@ describe('trader console in a browser', () => {
     await page.getByRole('button', { name: 'Cancel trade' }).click();
     await statusIs('canceled');
     expect(await page.getByTestId('timeline').innerText()).toContain('canceled');
+  });
+
+  it('names every venue on the trades list and on a trade’s detail with its mode: PAPER here', async () => {
+    await goTo('Trades', 'Trades');
+    const table = page.getByTestId('trades-table');
+    await table.getByText('completed').waitFor();
+    // Two trades, each with a long and a short venue.
+    expect(await venuesShown(table)).toEqual([
+      'hyperliquid PAPER',
+      'paradex PAPER',
+      'hyperliquid PAPER',
+      'paradex PAPER',
+    ]);
+    await table.getByRole('link').first().click();
+    await page.getByRole('heading', { level: 2, name: 'Status timeline' }).waitFor();
+    expect(await venuesShown(page.getByRole('heading', { level: 1 }))).toEqual([
+      'hyperliquid PAPER',
+      'paradex PAPER',
+    ]);
+    expect(await venuesShown(page.getByTestId('legs'))).toEqual([
+      'hyperliquid PAPER',
+      'paradex PAPER',
+    ]);
   });
 
   it('shows the maintenance banner when an operator sets maintenance, and drops it when cleared', async () => {
@@ -244,29 +316,112 @@ describe('trader console in a browser', () => {
 
   it('puts a trade made elsewhere on the trades list and moves its status, over the socket', async () => {
     // Every trade on the list has ended, so the list polls nothing: only the socket can bring these.
-    const { token } = JSON.parse(
-      String(await page.evaluate("sessionStorage.getItem('sts-console.session')")),
-    ) as { token: string };
-    const api = (method: string, path: string, body?: unknown) =>
-      fetch(`${fleet.baseUrl}/api/v1${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    const created = await api(
-      'POST',
-      '/trades',
-      fleet.harness.gateway.tradeBody(primary, { target_size: '0.002', target_spread: '-1000' }),
-    );
-    expect(created.status).toBe(202);
-    const { trade_id: tradeId } = (await created.json()) as { trade_id: string };
+    const tradeId = await createRunningTrade();
     const row = page.locator(`tr[data-trade-id="${tradeId}"]`);
     await row.getByText('active', { exact: true }).waitFor({ timeout: 15_000 });
     expect((await api('DELETE', `/trades/${tradeId}`)).status).toBe(202);
     await row.getByText('canceled', { exact: true }).waitFor({ timeout: 15_000 });
+  });
+
+  it('stops all the trader’s running trades from the trades page, after saying what that does', async () => {
+    await goTo('Trades', 'Trades');
+    const running = [await createRunningTrade(), await createRunningTrade()];
+    const rows = running.map((tradeId) => page.locator(`tr[data-trade-id="${tradeId}"]`));
+    for (const row of rows) {
+      await row.getByText('active', { exact: true }).waitFor({ timeout: 15_000 });
+    }
+
+    // From the keyboard: the safe answer has the focus, and Escape leaves everything running.
+    const stopAll = page.getByRole('button', { name: 'Stop all my trades' });
+    await stopAll.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Stop all your trades?' });
+    await dialog.waitFor();
+    const said = await dialog.innerText();
+    expect(said).toContain('cancels every running trade of yours');
+    expect(said).toContain('Positions already filled stay open');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Keep them running');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.getByTestId('stop-all-result').count()).toBe(0);
+    for (const tradeId of running) {
+      const trade = (await (await api('GET', `/trades/${tradeId}`)).json()) as { status: string };
+      expect(trade.status).toBe('active');
+    }
+
+    // The focus came back to the button: Enter asks again, Tab reaches the answer that stops them.
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe(
+      'Yes, stop all my trades',
+    );
+    await page.keyboard.press('Enter');
+    const summary = await page
+      .getByTestId('stop-all-result')
+      .getByText(/^Stopped 2 trades: \d canceled, \d cancel sent/)
+      .innerText();
+    const [, canceled, sent] = /(\d) canceled, (\d) cancel sent/.exec(summary) ?? [];
+    expect(Number(canceled) + Number(sent)).toBe(2);
+    for (const row of rows) {
+      await row.getByText('canceled', { exact: true }).waitFor({ timeout: 15_000 });
+    }
+  });
+
+  it(`marks ${LIVE_VENUE} LIVE in the form and asks before a create that trades real money there`, async () => {
+    await goTo('New trade', 'New trade');
+    const shortVenue = page.getByLabel('Short venue');
+    await shortVenue.locator(`option[value="${LIVE_VENUE}"]`).waitFor({ state: 'attached' });
+    expect(await shortVenue.locator('option').allInnerTexts()).toEqual([
+      'hyperliquid (paper)',
+      'paradex (paper)',
+      'lighter (paper)',
+      'extended (paper)',
+      `${LIVE_VENUE} (LIVE, real money)`,
+    ]);
+    // Paper legs are as before: no question (the form's first create showed that).
+    await shortVenue.selectOption(LIVE_VENUE);
+    await page.locator('#short_exchange-hint').getByText('LIVE', { exact: true }).waitFor();
+    await page.getByLabel('Target spread').fill('-1000');
+    await page.getByLabel('Target size').fill('0.002');
+
+    const create = page.getByRole('button', { name: 'Create trade' });
+    const dialog = page.getByRole('dialog', { name: `Trade real money on ${LIVE_VENUE}?` });
+    await create.click();
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain(`${LIVE_VENUE} is a live venue`);
+    await browser.screenshot('live-confirmation', { fullPage: false });
+    await dialog.getByRole('button', { name: 'Go back' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(page.url()).toMatch(/\/console\/trades\/new$/);
+
+    // Confirmed, the create goes out: this trader has no Aster credential, so the API refuses it.
+    browser.expectRefusal({ status: 403, url: /\/api\/v1\/trades$/ });
+    await create.click();
+    await dialog.getByRole('button', { name: `Trade real money on ${LIVE_VENUE}` }).click();
+    await page
+      .locator('#form-errors')
+      .getByText(new RegExp(`on ${LIVE_VENUE}`))
+      .waitFor();
+  });
+
+  it('marks a venue whose trading is halted among the form’s venue choices, without blocking it', async () => {
+    const longVenue = page.getByLabel('Long venue');
+    const lighter = longVenue.locator('option[value="lighter"]');
+    await fleet.harness.gateway.ops('maintenance', 'set', 'lighter', 'on', '--reason', 'e2e');
+    await eventuallyValue(
+      () => lighter.innerText(),
+      (label) => label === 'lighter (paper; trading halted)',
+    );
+    await longVenue.selectOption('lighter');
+    await page.getByTestId('venue-halted').waitFor();
+    expect(await lighter.isDisabled()).toBe(false);
+    await fleet.harness.gateway.ops('maintenance', 'set', 'lighter', 'off');
+    await eventuallyValue(
+      () => lighter.innerText(),
+      (label) => label === 'lighter (paper)',
+    );
+    await page.getByTestId('venue-halted').waitFor({ state: 'detached' });
   });
 
   it('renews its session token before it expires: the API and the same socket stay signed in', async () => {
@@ -292,11 +447,11 @@ describe('trader console in a browser', () => {
     );
     await goTo('Account', 'Account');
     await page.getByTestId('wallets-table').getByText(primary).waitFor();
-    expect(await page.getByTestId('socket-state').innerText()).toBe('updates: live');
+    expect(await page.getByTestId('socket-state').innerText()).toBe('updates: streaming');
     expect(browser.socketsOpened).toBe(socketsBefore);
   });
 
-  it('offers the development wallet on a paper fleet when the browser has none', async () => {
+  it('offers the development wallet where config.json says paper, when the browser has none', async () => {
     const tab = await browser.pageWithoutWallet();
     await tab.goto(`${fleet.baseUrl}/console/sign-in`);
     await tab.getByRole('button', { name: 'Use development wallet' }).click();

@@ -8,10 +8,12 @@ import { SignInPage } from './pages/sign-in';
 import { TradeDetailPage } from './pages/trade-detail';
 import { TradesPage } from './pages/trades';
 import { useSession } from './session/session';
+import { VenuesProvider } from './venues/venues';
 
+/** The notifier socket's state in words that cannot be taken for a venue's mode (LIVE: real money). */
 const SOCKET_LABEL = {
   connecting: 'connecting…',
-  live: 'live',
+  streaming: 'streaming',
   reconnecting: 'reconnecting…',
   closed: 'offline',
 } as const;
@@ -61,17 +63,19 @@ export function App() {
   return (
     <BrowserRouter basename="/console">
       <LiveProvider>
-        <Routes>
-          <Route path="/sign-in" element={<SignInPage />} />
-          <Route element={<SignedInLayout />}>
-            <Route path="/trades" element={<TradesPage />} />
-            <Route path="/trades/new" element={<NewTradePage />} />
-            <Route path="/trades/:tradeId" element={<TradeDetailPage />} />
-            <Route path="/markets" element={<MarketsPage />} />
-            <Route path="/account" element={<AccountPage />} />
-          </Route>
-          <Route path="*" element={<Navigate to="/trades" replace />} />
-        </Routes>
+        <VenuesProvider>
+          <Routes>
+            <Route path="/sign-in" element={<SignInPage />} />
+            <Route element={<SignedInLayout />}>
+              <Route path="/trades" element={<TradesPage />} />
+              <Route path="/trades/new" element={<NewTradePage />} />
+              <Route path="/trades/:tradeId" element={<TradeDetailPage />} />
+              <Route path="/markets" element={<MarketsPage />} />
+              <Route path="/account" element={<AccountPage />} />
+            </Route>
+            <Route path="*" element={<Navigate to="/trades" replace />} />
+          </Routes>
+        </VenuesProvider>
       </LiveProvider>
     </BrowserRouter>
   );

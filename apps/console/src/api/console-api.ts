@@ -2,11 +2,13 @@ import type {
   AmendmentPersisted,
   AmendmentSent,
   AmendTradeRequest,
+  CancelAllAnswer,
   CancelSent,
   CreateTradeAccepted,
   CreateTradeReplayed,
   CreateTradeRequest,
   Credential,
+  Exchange,
   MaintenanceEntry,
   Market,
   Trade,
@@ -135,6 +137,12 @@ export class ConsoleApi {
     );
   cancelTrade = (tradeId: string) =>
     this.call<TradeCanceled | CancelSent>('DELETE', `/trades/${encodeURIComponent(tradeId)}`);
+  /** Every running trade of the caller, canceled as DELETE would: one outcome per trade. */
+  cancelAllTrades = () =>
+    this.call<CancelAllAnswer>('POST', '/trades/cancel-all').then((answer) => answer.body);
+
+  /** The deployment's venues: paper or live, and whether trading on each is halted now. */
+  exchanges = () => this.get<Exchange[]>('/exchanges');
 
   markets = (exchanges: readonly string[], minExchanges?: number) =>
     this.get<{ markets: Market[] }>(

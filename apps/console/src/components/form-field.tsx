@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 
 /** The accessibility wiring of one form control: label, hint and error tied to it by id. */
-export function controlProps(name: string, error: string | undefined, hint?: string) {
+export function controlProps(name: string, error: string | undefined, hint?: ReactNode) {
   const described = [hint ? `${name}-hint` : '', error ? `${name}-error` : '']
     .filter(Boolean)
     .join(' ');
@@ -17,7 +17,7 @@ export function controlProps(name: string, error: string | undefined, hint?: str
 export function FormField(props: {
   name: string;
   label: string;
-  hint?: string;
+  hint?: ReactNode;
   error?: string;
   children: ReactNode;
 }) {

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { describeError } from '../api/api-error';
 import type { SpreadQuery, SpreadQuote } from '../api/console-api';
 import { useSignedIn } from '../session/session';
+import { useVenues } from '../venues/venues';
+import { VenueName } from './venue-name';
 
 const REFRESH_MS = 1_000;
 
@@ -11,6 +13,7 @@ const REFRESH_MS = 1_000;
  */
 export function SpreadPanel({ market, query }: { market: string | null; query: SpreadQuery }) {
   const { api } = useSignedIn();
+  const { book } = useVenues();
   const key = JSON.stringify([market, query]);
   // The last answer, for the question it answered: a changed question shows nothing stale.
   const [reading, setReading] = useState<{
@@ -82,12 +85,24 @@ export function SpreadPanel({ market, query }: { market: string | null; query: S
             </thead>
             <tbody>
               <tr>
-                <th scope="row">long: {quote.long_exchange}</th>
+                <th scope="row">
+                  long:{' '}
+                  <VenueName
+                    exchange={quote.long_exchange}
+                    mode={book?.get(quote.long_exchange)?.mode}
+                  />
+                </th>
                 <td data-testid="long-bid">{quote.long.bid}</td>
                 <td data-testid="long-ask">{quote.long.ask}</td>
               </tr>
               <tr>
-                <th scope="row">short: {quote.short_exchange}</th>
+                <th scope="row">
+                  short:{' '}
+                  <VenueName
+                    exchange={quote.short_exchange}
+                    mode={book?.get(quote.short_exchange)?.mode}
+                  />
+                </th>
                 <td data-testid="short-bid">{quote.short.bid}</td>
                 <td data-testid="short-ask">{quote.short.ask}</td>
               </tr>

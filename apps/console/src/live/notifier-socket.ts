@@ -29,7 +29,8 @@ export interface MaintenanceFrame {
 }
 
 export type NotifierEvent = TradeLifecycleFrame | MaintenanceFrame;
-export type SocketState = 'connecting' | 'live' | 'reconnecting' | 'closed';
+/** `streaming`: subscribed, events arrive (not "live": in the console that word names a real-money venue). */
+export type SocketState = 'connecting' | 'streaming' | 'reconnecting' | 'closed';
 
 interface ServerFrame {
   type: string;
@@ -136,7 +137,7 @@ export class NotifierSocket {
     }
     if (frame.type === 'subscribed') {
       this.attempts = 0;
-      this.setState('live');
+      this.setState('streaming');
       return;
     }
     if (frame.type !== 'event' || !frame.event_id || this.seen.has(frame.event_id)) {

@@ -1,13 +1,16 @@
 import type { Credential, Wallet } from '@sts/sdk';
 import { useCallback, useEffect, useState } from 'react';
 import { describeError } from '../api/api-error';
+import { VenueName } from '../components/venue-name';
 import { useSignedIn } from '../session/session';
+import { useVenues } from '../venues/venues';
 import { AddCredential } from './add-credential';
 import { LinkWallet } from './link-wallet';
 
 /** Linked wallets and exchange credentials (metadata only: a secret is never shown). */
 export function AccountPage() {
   const { api, wallet: primary } = useSignedIn();
+  const { book } = useVenues();
   const [wallets, setWallets] = useState<Wallet[]>([]);
   const [credentials, setCredentials] = useState<Credential[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -113,7 +116,12 @@ export function AccountPage() {
             <tbody>
               {credentials.map((credential) => (
                 <tr key={`${credential.exchange}:${credential.wallet_addr}`}>
-                  <td>{credential.exchange}</td>
+                  <td>
+                    <VenueName
+                      exchange={credential.exchange}
+                      mode={book?.get(credential.exchange)?.mode}
+                    />
+                  </td>
                   <td>
                     <code>{credential.wallet_addr}</code>
                   </td>

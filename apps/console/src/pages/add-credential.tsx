@@ -4,6 +4,8 @@ import { VENUES } from '../api/console-api';
 import { fieldErrorsOf, type FieldErrors } from '../api/field-errors';
 import { controlProps, FormField } from '../components/form-field';
 import { useSignedIn } from '../session/session';
+import { venueChoiceLabel } from '../venues/venue-modes';
+import { useVenues } from '../venues/venues';
 
 const CREDENTIAL_FIELDS = ['wallet_addr', 'api_key', 'api_secret', 'passphrase'] as const;
 const NO_ERRORS: FieldErrors = { fields: {}, general: [] };
@@ -17,6 +19,7 @@ export function AddCredential({
   onAdded: (exchange: string) => void;
 }) {
   const { api, wallet: primary } = useSignedIn();
+  const { book } = useVenues();
   const empty = {
     exchange: 'hyperliquid',
     wallet_addr: '',
@@ -86,7 +89,7 @@ export function AddCredential({
         >
           {VENUES.map((venue) => (
             <option key={venue} value={venue}>
-              {venue}
+              {venueChoiceLabel(venue, book?.get(venue))}
             </option>
           ))}
         </select>

@@ -2,7 +2,9 @@ import type { Market } from '@sts/sdk';
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import { describeError } from '../api/api-error';
 import { VENUES } from '../api/console-api';
+import { VenueName } from '../components/venue-name';
 import { useSession } from '../session/session';
+import { useVenues } from '../venues/venues';
 import {
   asPercent,
   fundingDifferences,
@@ -20,6 +22,8 @@ const COLUMNS: { key: SortKey; label: string }[] = [
 /** Every canonical market on any venue, and the funding differences between venues. */
 export function MarketsPage() {
   const { api } = useSession();
+  const { book } = useVenues();
+  const modeOf = (exchange: string) => book?.get(exchange)?.mode;
   const [markets, setMarkets] = useState<Market[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [sort, setSort] = useState<{ key: SortKey; direction: 'ascending' | 'descending' }>({
@@ -91,8 +95,12 @@ export function MarketsPage() {
                 {differences.map((row) => (
                   <tr key={`${row.market}:${row.longExchange}:${row.shortExchange}`}>
                     <td>{row.market}</td>
-                    <td>{row.longExchange}</td>
-                    <td>{row.shortExchange}</td>
+                    <td>
+                      <VenueName exchange={row.longExchange} mode={modeOf(row.longExchange)} />
+                    </td>
+                    <td>
+                      <VenueName exchange={row.shortExchange} mode={modeOf(row.shortExchange)} />
+                    </td>
                     <td>{asPercent(row.difference)}</td>
                     <td>{asPercent(row.longAnnualised)}</td>
                     <td>{asPercent(row.shortAnnualised)}</td>
@@ -133,7 +141,9 @@ export function MarketsPage() {
                               {market.canonical}
                             </th>
                           )}
-                          <td>{exchange}</td>
+                          <td>
+                            <VenueName exchange={exchange} mode={modeOf(exchange)} />
+                          </td>
                           <td>{entry.symbol}</td>
                           <td>{entry.tick_size}</td>
                           <td>{entry.lot_size}</td>

@@ -1,13 +1,23 @@
 import type { Wallet } from '@sts/sdk';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { describeError } from '../api/api-error';
 import { VENUES } from '../api/console-api';
 import { fieldErrorsOf, type FieldErrors } from '../api/field-errors';
+import { ConfirmDialog } from '../components/confirm-dialog';
 import { controlProps, FormField } from '../components/form-field';
 import { SpreadPanel } from '../components/spread-panel';
 import { QuotingOptions } from './new-trade-options';
+import { VenueNote } from './venue-note';
 import { useSignedIn } from '../session/session';
+import {
+  liveTradeConfirmation,
+  needsConfirmation,
+  venueChoiceLabel,
+  venuesToConfirm,
+  type VenuesToConfirm,
+} from '../venues/venue-modes';
+import { useVenues } from '../venues/venues';
 import {
   DECIMAL,
   FIELDS,
@@ -28,6 +38,9 @@ export function NewTradePage() {
     markets: [],
   });
   const [submitting, setSubmitting] = useState(false);
+  // A create with a live leg (or one of unknown mode) waits here for the trader's word.
+  const [confirming, setConfirming] = useState<VenuesToConfirm | null>(null);
+  const { book, error: venuesError } = useVenues();
   // One key per trade the form makes: a retried submit after a lost answer finds the same trade.
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
 
@@ -65,7 +78,7 @@ export function NewTradePage() {
     });
   };
   const error = (field: keyof Form) => errors.fields[field];
-  const props = (field: keyof Form, hint?: string) => ({
+  const props = (field: keyof Form, hint?: ReactNode) => ({
     ...controlProps(field, error(field), hint),
     value: form[field],
     onChange: set(field),
@@ -73,6 +86,15 @@ export function NewTradePage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    const venues = venuesToConfirm(form, book);
+    if (needsConfirmation(venues)) {
+      setConfirming(venues);
+      return;
+    }
+    send();
+  };
+
+  const send = () => {
     setSubmitting(true);
     setErrors({ fields: {}, general: [] });
     api.createTrade(requestOf(form), idempotencyKey).then(
@@ -119,9 +141,13 @@ export function NewTradePage() {
   const walletOptions = wallets.length ? wallets.map((w) => w.address) : [wallet];
   const venueOptions = VENUES.map((venue) => (
     <option key={venue} value={venue}>
-      {venue}
+      {venueChoiceLabel(venue, book?.get(venue))}
     </option>
   ));
+  const venueNote = (venue: string) => (
+    <VenueNote venue={book?.get(venue)} reading={book === null && venuesError === null} />
+  );
+  const asked = confirming && liveTradeConfirmation(confirming);
   const walletSelect = (field: 'long_wallet' | 'short_wallet') => (
     <select {...props(field)}>
       {walletOptions.map((address) => (
@@ -167,14 +193,28 @@ export function NewTradePage() {
                 <option key={market} value={market} />
               ))}
             </datalist>
-            <FormField name="long_exchange" label="Long venue" error={error('long_exchange')}>
-              <select {...props('long_exchange')}>{venueOptions}</select>
+            <FormField
+              name="long_exchange"
+              label="Long venue"
+              hint={venueNote(form.long_exchange)}
+              error={error('long_exchange')}
+            >
+              <select {...props('long_exchange', venueNote(form.long_exchange))}>
+                {venueOptions}
+              </select>
             </FormField>
             <FormField name="long_wallet" label="Long wallet" error={error('long_wallet')}>
               {walletSelect('long_wallet')}
             </FormField>
-            <FormField name="short_exchange" label="Short venue" error={error('short_exchange')}>
-              <select {...props('short_exchange')}>{venueOptions}</select>
+            <FormField
+              name="short_exchange"
+              label="Short venue"
+              hint={venueNote(form.short_exchange)}
+              error={error('short_exchange')}
+            >
+              <select {...props('short_exchange', venueNote(form.short_exchange))}>
+                {venueOptions}
+              </select>
             </FormField>
             <FormField name="short_wallet" label="Short wallet" error={error('short_wallet')}>
               {walletSelect('short_wallet')}
@@ -280,6 +320,23 @@ export function NewTradePage() {
         </form>
         <SpreadPanel market={marketKnown ? form.market.trim() : null} query={spreadQuery} />
       </div>
+      <ConfirmDialog
+        open={asked !== null}
+        title={asked?.title ?? ''}
+        confirm={asked?.confirm ?? ''}
+        dismiss="Go back"
+        testId="live-trade-dialog"
+        onClose={(confirmed) => {
+          setConfirming(null);
+          if (confirmed) {
+            send();
+          }
+        }}
+      >
+        {asked?.sentences.map((sentence) => (
+          <p key={sentence}>{sentence}</p>
+        ))}
+      </ConfirmDialog>
     </main>
   );
 }

@@ -6,6 +6,7 @@ import { describeError } from '../api/api-error';
 import { ExecutionLog } from '../components/execution-log';
 import { FillChart } from '../components/fill-chart';
 import { FillProgress, StatusBadge } from '../components/trade-status';
+import { VenueName } from '../components/venue-name';
 import { useTradeEvents } from '../live/live';
 import { useSignedIn } from '../session/session';
 import { ManageTrade } from './manage-trade';
@@ -134,7 +135,8 @@ function TradeDetail({ tradeId }: { tradeId: string }) {
   return (
     <main className="trade-detail">
       <h1>
-        Trade {trade.market} {trade.long_exchange} / {trade.short_exchange}
+        Trade {trade.market} <VenueName exchange={trade.long_exchange} mode={trade.long_mode} /> /{' '}
+        <VenueName exchange={trade.short_exchange} mode={trade.short_mode} />
       </h1>
       <p className="muted">
         <code>{trade.trade_id}</code>
@@ -148,6 +150,10 @@ function TradeDetail({ tradeId }: { tradeId: string }) {
           </span>
         </p>
         <FillProgress trade={trade} />
+        <p data-testid="legs">
+          Long leg on <VenueName exchange={trade.long_exchange} mode={trade.long_mode} />, short leg
+          on <VenueName exchange={trade.short_exchange} mode={trade.short_mode} />
+        </p>
         <p>
           Target spread {trade.spread_condition} {trade.target_spread} {trade.spread_type}; maker
           leg {trade.maker_leg}; max slippage {trade.max_slippage}; rate budget {trade.rate_budget}

@@ -4,8 +4,10 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { describeError } from '../api/api-error';
 import { FillProgress, StatusBadge } from '../components/trade-status';
+import { VenueName } from '../components/venue-name';
 import { useTradeEvents } from '../live/live';
 import { useSignedIn } from '../session/session';
+import { StopAllTrades } from './stop-all-trades';
 
 /** Fills are not pushed (only status changes are): live trades' sizes are re-read this often. */
 const LIVE_REFRESH_MS = 2_000;
@@ -65,9 +67,10 @@ export function TradesPage() {
   return (
     <main>
       <h1>Trades</h1>
-      <p>
+      <div className="page-actions">
         <Link to="/trades/new">New trade</Link>
-      </p>
+        <StopAllTrades onStopped={reload} />
+      </div>
       {error && (
         <p className="error" role="alert">
           {error}
@@ -100,8 +103,12 @@ export function TradesPage() {
                   <Link to={`/trades/${trade.trade_id}`}>{trade.trade_id.slice(0, 8)}</Link>
                 </td>
                 <td>{trade.market}</td>
-                <td>{trade.long_exchange}</td>
-                <td>{trade.short_exchange}</td>
+                <td>
+                  <VenueName exchange={trade.long_exchange} mode={trade.long_mode} />
+                </td>
+                <td>
+                  <VenueName exchange={trade.short_exchange} mode={trade.short_mode} />
+                </td>
                 <td>{trade.maker_leg}</td>
                 <td>
                   {trade.spread_condition} {trade.target_spread} {trade.spread_type}

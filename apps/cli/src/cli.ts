@@ -17,11 +17,15 @@ import {
   type CreateFlags,
   type ListFlags,
 } from './commands/trades';
+import { showSpread, type SpreadFlags } from './commands/spread';
 import { watchTrade } from './commands/watch';
 import { EXIT, settingsOf, type CliIo, type Settings } from './io';
 import { eventLine, printJson } from './output';
+import { cliVersion } from './version';
 
 const INTERVAL_MS = '1000';
+/** Commander's ways of ending after it printed help or the version: an answer, not a usage error. */
+const SHOWN_NOT_RUN = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
 
 /**
  * `sts`: the trader's command line, on @sts/sdk. Returns the exit code (README:
@@ -35,6 +39,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       'the spread trading service from a terminal (STS_API_URL, STS_WS_URL, STS_API_KEY)',
     )
     .option('--json', 'machine-readable output (one JSON document, or one per line for watch)')
+    .version(cliVersion(), '-V, --version', 'the CLI version')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 
@@ -55,6 +60,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   addCreateCommand(trades, run, io);
   addTradeCommands(trades, run, io);
   addEventsCommand(program, run, io);
+  addSpreadCommand(program, run, io);
   addAccountCommands(program, run, io);
 
   try {
@@ -63,9 +69,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (!(error instanceof CommanderError)) {
       throw error;
     }
-    return error.code === 'commander.helpDisplayed' || error.code === 'commander.help'
-      ? EXIT.ok
-      : EXIT.usage;
+    return SHOWN_NOT_RUN.has(error.code) ? EXIT.ok : EXIT.usage;
   }
   return exitCode;
 }
@@ -77,7 +81,7 @@ type Action<A extends unknown[]> = (
 ) => Promise<number | void>;
 type Run = <A extends unknown[]>(action: Action<A>) => (...args: A) => Promise<void>;
 
-/** `trades create`: terms from a JSON file, flags override. */
+/** `trades create`: terms from a JSON file, flags override; `--watch` follows the trade after. */
 function addCreateCommand(trades: Command, run: Run, io: CliIo): void {
   trades
     .command('create')
@@ -97,8 +101,22 @@ function addCreateCommand(trades: Command, run: Run, io: CliIo): void {
     .option('--size-type <base|notional>')
     .option('--spread-type <absolute|percentage|bps|ticks>')
     .option('--idempotency-key <key>', 'default: a fresh UUID')
+    .option(
+      '--watch',
+      'then follow it as trades watch does; exit 0 completed, 3 canceled, 4 failed, 5 rejected',
+    )
+    .option('--interval <ms>', 'with --watch: longest wait between reads', INTERVAL_MS)
     .action(
-      run((client, settings, flags: CreateFlags) => createTrade(client, settings, io, flags)),
+      run(async (client, settings, flags: CreateFlags) => {
+        const created = await createTrade(client, settings, io, flags);
+        if (flags.watch) {
+          return watchTrade(client, settings, io, created.trade_id, {
+            events: true,
+            progress: true,
+            intervalMs: Number(flags.interval),
+          });
+        }
+      }),
     );
 }
 
@@ -172,6 +190,27 @@ function addEventsCommand(program: Command, run: Run, io: CliIo): void {
           io.stdout(`${eventLine(event)}\n`);
         }
       }),
+    );
+}
+
+/** `spread`: both venues' touch and the spread a trade on these terms would see now. */
+function addSpreadCommand(program: Command, run: Run, io: CliIo): void {
+  program
+    .command('spread <market>')
+    .description("both venues' bid/ask and the spread now; with --target, whether it holds")
+    .requiredOption('--long <exchange>', 'long exchange')
+    .requiredOption('--short <exchange>', 'short exchange')
+    .option('--maker-leg <long|short>', 'default long')
+    .option(
+      '--spread-type <absolute|percentage|bps|ticks>',
+      'unit of the spread (default absolute)',
+    )
+    .option('--target <decimal>', 'target spread, in --spread-type units')
+    .option('--condition <gte|gt|lte|lt|eq>', 'with --target (default gte)')
+    .action(
+      run((client, settings, market: string, flags: SpreadFlags) =>
+        showSpread(client, settings, io, market, flags),
+      ),
     );
 }
 

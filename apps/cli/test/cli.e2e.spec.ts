@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNotifier, type RunningNotifier } from '@sts/app-notifier';
@@ -36,7 +36,7 @@ describe('sts (trader CLI)', () => {
     await harness.stop();
   });
 
-  const sts = (...argv: string[]): Run => {
+  const stsAs = (who: Trader, ...argv: string[]): Run => {
     const run: Run = { stdout: '', stderr: '', done: Promise.resolve(0) };
     run.done = runCli(argv, {
       stdout: (text) => (run.stdout += text),
@@ -44,18 +44,19 @@ describe('sts (trader CLI)', () => {
       env: {
         STS_API_URL: harness.gateway.baseUrl,
         STS_WS_URL: notifier.url,
-        STS_API_KEY: trader.headers['x-api-key'],
+        STS_API_KEY: who.headers['x-api-key'],
       },
     }).then((code) => (run.exitCode = code));
     return run;
   };
+  const sts = (...argv: string[]): Run => stsAs(trader, ...argv);
   const lines = (run: Run) =>
     run.stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-  const createArgs = (size: string) => [
+  const createArgs = (size: string, wallet = trader.wallet) => [
     'trades',
     'create',
     '--market',
@@ -65,7 +66,7 @@ describe('sts (trader CLI)', () => {
     '--short',
     'paradex',
     '--wallet',
-    trader.wallet,
+    wallet,
     '--spread',
     '-1000',
     '--size',
@@ -129,6 +130,70 @@ describe('sts (trader CLI)', () => {
     const shown = sts('trades', 'show', tradeId!);
     expect(await shown.done).toBe(0);
     expect(shown.stdout).toMatch(/^status\s+completed$/m);
+  });
+
+  it('--version and -V print the version of apps/cli/package.json, exit 0', async () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-V']) {
+      const shown = sts(flag);
+      expect(await shown.done).toBe(0);
+      expect(shown.stdout).toBe(`${manifest.version}\n`);
+    }
+  });
+
+  it('spread: both legs and the verdict on a target, in JSON and in human form', async () => {
+    const legs = ['BTC', '--long', 'hyperliquid', '--short', 'paradex'];
+    const met = sts('spread', ...legs, '--target', '-1000', '--condition', 'gte', '--json');
+    expect(await met.done).toBe(0);
+    const decimal = expect.stringMatching(/^\d+(\.\d+)?$/);
+    expect(lines(met)[0]).toMatchObject({
+      market: 'BTC',
+      long_exchange: 'hyperliquid',
+      short_exchange: 'paradex',
+      long: { bid: decimal, ask: decimal },
+      short: { bid: decimal, ask: decimal },
+      spread_type: 'absolute',
+      condition_met: true,
+    });
+
+    // A target far above any paper spread, its condition left to the default (gte): not met.
+    const human = sts('spread', ...legs, '--spread-type', 'bps', '--target', '100000');
+    expect(await human.done).toBe(0);
+    expect(human.stdout).toMatch(/^long\s+hyperliquid\s+bid \d\S*\s+ask \d\S*$/m);
+    expect(human.stdout).toMatch(/^short\s+paradex\s+bid \d\S*\s+ask \d\S*$/m);
+    expect(human.stdout).toMatch(/^spread -?\d\S* bps {2}target gte 100000: condition not met$/m);
+
+    const untargeted = sts('spread', ...legs, '--maker-leg', 'short', '--json');
+    expect(await untargeted.done).toBe(0);
+    expect(lines(untargeted)[0]).toMatchObject({ condition_met: null });
+    expect(await sts('spread', 'BTC', '--long', 'hyperliquid').done).toBe(2);
+  });
+
+  it('trades create --watch follows the new trade to completed: exit 0, the create line then the watch lines', async () => {
+    const own = await harness.trader();
+    const run = stsAs(
+      own,
+      ...createArgs('0.002', own.wallet),
+      '--watch',
+      '--interval',
+      '200',
+      '--json',
+    );
+    const order = await harness.waitForMakerOrder(own, 'hyperliquid');
+    await harness.takeFromMaker(order, '0.002');
+    expect(await run.done).toBe(0);
+    const [created, ...watched] = lines(run);
+    expect(created).toMatchObject({ status: 'pending', trade_id: expect.any(String) });
+    expect(watched.at(-1)).toEqual({
+      type: 'end',
+      trade_id: created!.trade_id,
+      status: 'completed',
+      exit_code: 0,
+    });
+    const logged = watched.filter((line) => line.type === 'event').map((line) => line.event_type);
+    expect(logged).toEqual(expect.arrayContaining(['maker_fill', 'hedge_filled']));
   });
 
   it('a canceled trade ends trades watch with exit code 3, in both forms', async () => {

@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import type { AmendTradeRequest, CreateTradeRequest, StsClient, TradeStatus } from '@sts/sdk';
+import type {
+  AmendTradeRequest,
+  CreateTradeAccepted,
+  CreateTradeReplayed,
+  CreateTradeRequest,
+  StsClient,
+  TradeStatus,
+} from '@sts/sdk';
 import type { CliIo, Settings } from '../io';
 import { printJson, tradeDetails, tradeLine } from '../output';
 
@@ -19,6 +26,10 @@ export interface CreateFlags {
   sizeType?: string;
   spreadType?: string;
   idempotencyKey?: string;
+  /** Follow the trade after the create, as `trades watch` does. */
+  watch?: boolean;
+  /** With `watch`: longest wait between reads (ms). */
+  interval?: string;
 }
 
 const defined = (fields: Record<string, unknown>) =>
@@ -57,15 +68,17 @@ export async function createTrade(
   settings: Settings,
   io: CliIo,
   flags: CreateFlags,
-): Promise<void> {
+): Promise<CreateTradeAccepted | CreateTradeReplayed> {
   const { status, body } = await client.createTrade(termsOf(flags), {
     idempotencyKey: flags.idempotencyKey,
   });
   if (settings.json) {
-    return printJson(io, body);
+    printJson(io, body);
+    return body;
   }
   const how = status === 200 ? 'already created with this idempotency key' : 'accepted';
   io.stdout(`trade ${body.trade_id} ${body.status} (${how}), rate budget ${body.rate_budget}/s\n`);
+  return body;
 }
 
 /** `trades list [--status s1,s2] [--limit n] [--before id]`: flags as GET /trades takes them. */

@@ -8,15 +8,19 @@ import { parse, stringify } from 'yaml';
  * The alert rules (deploy/prometheus/alerts.yml) through Debian's promtool:
  * they parse, their unit tests pass, and the unit tests have teeth: with any
  * one alert made never to fire, or always to fire, the tests fail on that
- * alert (each has a firing and a quiet case).
+ * alert (each has a firing and a quiet case). Every alert links its runbook
+ * in docs/operations.md, and every runbook there is an alert's.
  */
-const DIR = resolve(__dirname, '../../deploy/prometheus');
+const ROOT = resolve(__dirname, '../..');
+const DIR = join(ROOT, 'deploy/prometheus');
 const RULES = join(DIR, 'alerts.yml');
 const TESTS = join(DIR, 'alerts.test.yml');
+const RUNBOOKS = 'docs/operations.md';
 
 interface Rule {
   alert: string;
   expr: string;
+  annotations?: Record<string, string>;
 }
 interface RuleFile {
   groups: Array<{ name: string; rules: Rule[] }>;
@@ -49,15 +53,42 @@ describe('alert rules (promtool)', () => {
     expect(alerts.sort()).toEqual(
       [
         'StsDeadManSwitchNotArmed',
+        'StsGatewayServerErrors',
         'StsHedgeFailure',
         'StsHedgeLatencyOverBudget',
         'StsLiveTradeWithoutLease',
         'StsOutboxLag',
         'StsServiceDown',
         'StsUnhedgedExposure',
+        'StsVenueLimitFull',
         'StsVenueRateLimited',
       ].sort(),
     );
+  });
+
+  describe('runbooks', () => {
+    // The `### <alert>` headings of the Runbooks section, with the anchor a
+    // Markdown renderer gives each (an alert's name is letters and digits).
+    const runbookSection = (): Map<string, string> => {
+      const text = readFileSync(join(ROOT, RUNBOOKS), 'utf8');
+      const section = /^## Runbooks\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(text)?.[1] ?? '';
+      const headings = [...section.matchAll(/^### (.+)$/gm)].map((match) => match[1].trim());
+      return new Map(headings.map((heading) => [heading, heading.toLowerCase()]));
+    };
+    const runbookUrls = rules.groups.flatMap((group) =>
+      group.rules.map((rule) => [rule.alert, rule.annotations?.runbook_url] as const),
+    );
+
+    it('links every alert to its own runbook in docs/operations.md', () => {
+      const runbooks = runbookSection();
+      for (const [alert, url] of runbookUrls) {
+        expect({ alert, url }).toEqual({ alert, url: `${RUNBOOKS}#${runbooks.get(alert)}` });
+      }
+    });
+
+    it('has a runbook for no alert that is gone', () => {
+      expect([...runbookSection().keys()].sort()).toEqual([...alerts].sort());
+    });
   });
 
   describe.each(alerts)('%s', (alert) => {

@@ -56,6 +56,7 @@ describe('alert rules (promtool)', () => {
         'StsGatewayServerErrors',
         'StsHedgeFailure',
         'StsHedgeLatencyOverBudget',
+        'StsKillSwitchLeftOn',
         'StsLiveTradeWithoutLease',
         'StsOutboxLag',
         'StsServiceDown',

@@ -8,6 +8,7 @@ const NO_FIGURES: StoreFigures = {
   outboxLagSeconds: 0,
   liveTrades: 0,
   unleasedTrades: 0,
+  killSwitchOnSeconds: 0,
 };
 
 /**
@@ -40,7 +41,7 @@ export class GatewayMetrics {
 
   constructor() {
     let last: StoreFigures = NO_FIGURES;
-    // One read per scrape, shared by the four gauges (the first collected reads).
+    // One read per scrape, shared by the store gauges (the first collected reads).
     let reading: Promise<StoreFigures> | undefined;
     const figures = async (): Promise<StoreFigures> => {
       reading ??= this.readFigures()
@@ -75,6 +76,11 @@ export class GatewayMetrics {
       'sts_trades_unleased',
       'Live trades whose lease no worker holds (never taken, or expired)',
       (read) => read.unleasedTrades,
+    );
+    gauge(
+      'sts_kill_switch_on_seconds',
+      'How long the kill switch has been on (0 while it is off)',
+      (read) => read.killSwitchOnSeconds,
     );
   }
 

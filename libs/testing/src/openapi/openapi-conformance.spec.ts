@@ -28,6 +28,8 @@ const trade = {
   spread_type: 'absolute',
   failure_reason: '',
   fast_move_guard_stats: null,
+  long_mode: 'paper',
+  short_mode: 'live',
 };
 
 describe('OpenApiConformance (the gateway document)', () => {

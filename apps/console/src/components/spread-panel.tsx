@@ -3,6 +3,7 @@ import { describeError } from '../api/api-error';
 import type { SpreadQuery, SpreadQuote } from '../api/console-api';
 import { useSignedIn } from '../session/session';
 import { useVenues } from '../venues/venues';
+import type { VenueBook } from '../venues/venue-modes';
 import { VenueName } from './venue-name';
 
 const REFRESH_MS = 1_000;
@@ -84,28 +85,8 @@ export function SpreadPanel({ market, query }: { market: string | null; query: S
               </tr>
             </thead>
             <tbody>
-              <tr>
-                <th scope="row">
-                  long:{' '}
-                  <VenueName
-                    exchange={quote.long_exchange}
-                    mode={book?.get(quote.long_exchange)?.mode}
-                  />
-                </th>
-                <td data-testid="long-bid">{quote.long.bid}</td>
-                <td data-testid="long-ask">{quote.long.ask}</td>
-              </tr>
-              <tr>
-                <th scope="row">
-                  short:{' '}
-                  <VenueName
-                    exchange={quote.short_exchange}
-                    mode={book?.get(quote.short_exchange)?.mode}
-                  />
-                </th>
-                <td data-testid="short-bid">{quote.short.bid}</td>
-                <td data-testid="short-ask">{quote.short.ask}</td>
-              </tr>
+              <LegRow leg="long" exchange={quote.long_exchange} touch={quote.long} book={book} />
+              <LegRow leg="short" exchange={quote.short_exchange} touch={quote.short} book={book} />
             </tbody>
           </table>
           <dl>
@@ -121,5 +102,24 @@ export function SpreadPanel({ market, query }: { market: string | null; query: S
         </>
       )}
     </section>
+  );
+}
+
+/** One leg's venue (with its PAPER or LIVE badge) and its best bid and ask. */
+function LegRow(props: {
+  leg: 'long' | 'short';
+  exchange: string;
+  touch: { bid: string; ask: string };
+  book: VenueBook | null;
+}) {
+  const { leg, exchange, touch, book } = props;
+  return (
+    <tr>
+      <th scope="row">
+        {leg}: <VenueName exchange={exchange} mode={book?.get(exchange)?.mode} />
+      </th>
+      <td data-testid={`${leg}-bid`}>{touch.bid}</td>
+      <td data-testid={`${leg}-ask`}>{touch.ask}</td>
+    </tr>
   );
 }

@@ -31,7 +31,7 @@ export async function expectHedgedAsMade(
 }
 
 /** The venues' own records: from a trader's first maker fill to the last hedge fill. */
-async function longestUnhedgedMs(
+export async function longestUnhedgedMs(
   harness: WorkerHarness,
   trader: Trader,
   [maker, hedge]: [string, string],

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { expectHedgedAsMade, sum } from './live-pairs';
+import { expectHedgedAsMade, longestUnhedgedMs, sum } from './live-pairs';
 import { WorkerHarness, type Trader, type TradeEventView } from './worker-harness';
 
 jest.setTimeout(150_000);
@@ -171,16 +171,6 @@ describe('live venues through ccxt, against their dialects', () => {
     }
   });
 
-  /** The venue's own records: from the trader's first maker fill to the hedge fill that covered it. */
-  const longestUnhedgedMs = async (trader: Trader, maker: string): Promise<number> => {
-    const hedge = maker === 'hyperliquid' ? 'aster' : 'hyperliquid';
-    const made = await harness.sim.fillsOf(maker, trader.wallet);
-    const hedged = await harness.sim.fillsOf(hedge, trader.wallet);
-    return (
-      Math.max(...hedged.map((fill) => fill.ts_ms)) - Math.min(...made.map((fill) => fill.ts_ms))
-    );
-  };
-
   it('kill -9 during live trades: another worker recovers, hedged size equals maker fill size', async () => {
     const first = await harness.spawnWorker();
     const traders = await Promise.all(VENUES.map(() => harness.liveTrader(VENUES)));
@@ -214,7 +204,8 @@ describe('live venues through ccxt, against their dialects', () => {
       // Both venues' order requests expire (issue 33): a takeover waits their life, not a minute:
       // up to a lease (5 s) for the dead lease to lapse, Aster's 10.25 s, a 1 s scan, the reads.
       const takeoverMs = Date.parse(recovered.created_at) - killedAtMs;
-      const unhedgedMs = await longestUnhedgedMs(traders[i], maker);
+      const hedge = maker === 'hyperliquid' ? 'aster' : 'hyperliquid';
+      const unhedgedMs = await longestUnhedgedMs(harness, traders[i], [maker, hedge]);
       console.log(
         `maker on ${maker}: kill to recovery_completed ${takeoverMs} ms; longest unhedged ${unhedgedMs} ms`,
       );

@@ -140,6 +140,65 @@ describe('orders of unknown fate (issue 15, items 1 and 2)', () => {
     }
   });
 
+  it("a timed-out hedge's remainder goes with the next maker fill's hedge: each hedge's records agree with the venue's fills of its own orders", async () => {
+    const { trader, tradeId, order } = await restingTrade(harness, '0.01');
+    // The maker order's first cancel (the take-down while the hedge is in doubt) is held
+    // past its expiry: the order rests until the cancel is looked up and sent again (~5.3 s).
+    await harness.sim.loseNext('hyperliquid', {
+      op: 'cancel',
+      wallet: trader.wallet,
+      at: 'before',
+      then: 'hang',
+      hangMs: 8_000,
+    });
+    await harness.sim.freeze('paradex', 'hang');
+    try {
+      await harness.takeFromMaker(order, '0.004');
+      await harness.waitForEvent(trader, tradeId, 'hedge_timeout', 1, 10_000);
+    } finally {
+      await harness.sim.thaw('paradex');
+    }
+    // The held IOC reached the venue past its life: refused, the first hedge ends short.
+    await harness.waitForEvent(trader, tradeId, 'hedge_outcome', 1, 5_000);
+    // A fill after that, while the order still rests: its hedge takes the remainder too.
+    const resting = (await harness.openOrders(trader, 'hyperliquid'))[0];
+    expect(resting?.orderId).toBe(order.orderId);
+    await harness.takeFromMaker({ ...order, ...resting }, '0.003');
+
+    const failed = await harness.waitForStatus(trader, tradeId, 'failed', 15_000);
+    expect(await venueFilled(trader, 'hyperliquid')).toBe('0.007');
+    expect(await venueFilled(trader, 'paradex')).toBe('0.007');
+    // The trade failed (a hedge timed out, quoting stopped) and names what the venues left.
+    expect(failed.failure_reason).toContain('hedge timed out after');
+    expect(failed.failure_reason).toContain('unhedged size 0 BTC on paradex');
+
+    const events = await harness.events(trader, tradeId);
+    const paradexFills = await harness.sim.fillsOf('paradex', trader.wallet);
+    const series = events
+      .filter((e) => e.event_type === 'hedge_outcome')
+      .map((outcome) => {
+        const ids = new Set(
+          events
+            .filter((e) => e.event_type === 'hedge_sent' && e.data.cause === outcome.data.cause)
+            .map((e) => e.data.client_order_id),
+        );
+        const venue = paradexFills
+          .filter((fill) => ids.has(fill.client_order_id))
+          .reduce((sum, fill) => sum.plus(fill.size), new Big(0));
+        return [outcome.data.result, outcome.data.requested_size, venue.toFixed()];
+      });
+    expect(series).toEqual([
+      ['timeout', '0.004', '0'],
+      ['filled', '0.007', '0.007'],
+    ]);
+    // The timeout names its own hedge, and the size that hedge left unconfirmed.
+    const timedOut = events.filter((e) => e.event_type === 'hedge_timeout');
+    const firstCause = events.find((e) => e.event_type === 'hedge_outcome')?.data.cause;
+    expect(timedOut.map((e) => [e.data.cause, e.data.unhedged_size])).toEqual([
+      [firstCause, '0.004'],
+    ]);
+  });
+
   it('a slow hedge venue is not a hanging one: once its pace is known, a hedge answered in 600 ms leaves the maker order resting', async () => {
     // Every paradex request and message takes 300 ms (an order's answer about 600 ms), as a
     // live venue across the internet may.

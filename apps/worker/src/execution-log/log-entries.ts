@@ -76,6 +76,8 @@ export interface HedgeTimeoutData {
   order_id: string | null;
   waited_ms: number;
   unhedged_size: string;
+  /** The maker fill (or recovery) of the hedge that timed out, as its hedge_sent and hedge_outcome name it. */
+  cause: string;
 }
 
 export interface ChunkStartedData {

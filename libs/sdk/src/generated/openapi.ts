@@ -839,10 +839,12 @@ export interface components {
         order_id: string | null;
         waited_ms: number;
         /**
-         * @description size left unhedged
+         * @description size not confirmed hedged when the timeout passed (an IOC still at the venue may yet fill; the hedge_outcome of the same cause says what did)
          * @example 0.5
          */
         unhedged_size: string;
+        /** @description the maker fill (or recovery) of the hedge that timed out */
+        cause?: string;
       };
       /** @description the worker that recorded it */
       worker_id: string;

@@ -84,7 +84,10 @@ const EVENT_DATA: Record<string, Schema> = {
       exchange: EXCHANGE,
       order_id: { type: ['string', 'null'] },
       waited_ms: { type: 'integer' },
-      unhedged_size: decimal('size left unhedged'),
+      unhedged_size: decimal(
+        'size not confirmed hedged when the timeout passed (an IOC still at the venue may yet fill; the hedge_outcome of the same cause says what did)',
+      ),
+      cause: text('the maker fill (or recovery) of the hedge that timed out'),
     },
     ['exchange', 'order_id', 'waited_ms', 'unhedged_size'],
   ),

@@ -107,19 +107,21 @@ export function hedgeOutcomeEntry(context: HedgeContext, summary: HedgeSummary):
   });
 }
 
-/** hedge_timeout: no further attempt goes; what was still unhedged then. */
+/**
+ * hedge_timeout: no further attempt goes; what was not confirmed hedged then
+ * (an IOC still at the venue may yet fill: its hedge_outcome says what did).
+ */
 export function hedgeTimeoutEntry(
   context: HedgeContext,
-  lastOrderId: string | null,
-  waitedMs: number,
-  unhedged: Big,
+  timedOut: { lastOrderId: string | null; waitedMs: number; unhedged: Big; cause: string },
 ): LogEntry {
   return logEntry('hedge_timeout', {
     exchange: context.venue.leg.venue,
-    order_id: lastOrderId,
+    order_id: timedOut.lastOrderId,
     // Up: the timer fires by the event loop's millisecond clock, which may trail this one.
-    waited_ms: Math.ceil(waitedMs),
-    unhedged_size: formatDecimal(unhedged),
+    waited_ms: Math.ceil(timedOut.waitedMs),
+    unhedged_size: formatDecimal(timedOut.unhedged),
+    cause: timedOut.cause,
   });
 }
 

@@ -229,7 +229,14 @@ export class HedgeSeries {
     }
     const waitedMs = this.context.clock.now() - this.startedAtMs;
     const unhedged = this.requested.minus(this.filled);
-    this.context.emit([hedgeTimeoutEntry(this.context, this.lastOrderId, waitedMs, unhedged)]);
+    this.context.emit([
+      hedgeTimeoutEntry(this.context, {
+        lastOrderId: this.lastOrderId,
+        waitedMs,
+        unhedged,
+        cause: this.cause,
+      }),
+    ]);
     if (state.kind === 'at_venue' || state.kind === 'looking_up') {
       this.enter({ ...state, timedOut: true });
       return;

@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { parseClientOrderId, TERMINAL_TRADE_STATUSES, tradeTag } from '@sts/domain';
 import type { WireFill } from '@sts/venues';
 import type { Api, Trader } from './api';
+import { hedgeFindings, hedgeRecords } from './hedge-records';
 import type { Pair } from './market';
 
 /** The domain's terminal statuses, for status strings read from the API. */
@@ -402,14 +403,6 @@ export async function checkTrade(
       venueEvidence,
     );
   } else if (view.status === 'failed') {
-    // A trade fails for a hedge only for size the venues left unhedged.
-    if (/hedge/i.test(view.failure_reason ?? '') && unhedged.eq(0) && named.eq(0)) {
-      add(
-        'failed_although_hedged',
-        `failed (${JSON.stringify(view.failure_reason)}) though the venues show every maker fill hedged (made ${made.toFixed()}, hedged ${hedged.toFixed()})`,
-        venueEvidence,
-      );
-    }
     // A failed trade must name what the venues left unhedged.
     if (unhedged.minus(named).abs().gt(residual)) {
       add(
@@ -428,14 +421,12 @@ export async function checkTrade(
       );
     }
   }
-  // hedge_timeout entries say what a hedge left unhedged; a hedge that filled after its
-  // timeout (e.g. held by a frozen venue) makes them claim size the venue hedged.
-  if (!unhedged.lt(0) && timedOut.gt(0) && timedOut.minus(unhedged).abs().gt(residual)) {
-    add(
-      'hedge_timeout_misreported',
-      `hedge_timeout entries name ${timedOut.toFixed()} unhedged; the venues show ${unhedged.toFixed()} unhedged (made ${made.toFixed()}, hedged ${hedged.toFixed()}, residual ${residual.toFixed()}, status ${view.status})`,
-      venueEvidence,
-    );
+  // Each hedge by the venue's fills of its own IOCs: its hedge_outcome, its hedge_timeout, and
+  // whether a failure for a hedge has a hedge that ended short behind it.
+  const records = hedgeRecords(events, hedgeFills);
+  const failure = { failed: view.status === 'failed', reason: view.failure_reason ?? '' };
+  for (const finding of hedgeFindings(records, failure)) {
+    add(finding.invariant, finding.detail, venueEvidence);
   }
   return figures(
     view,

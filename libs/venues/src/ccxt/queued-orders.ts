@@ -71,9 +71,17 @@ export async function awaitQueued(
   let reads = 0;
   let waitMs = FIRST_POLL_MS;
   const deadline = Date.now() + QUEUE_SETTLE_MS;
-  while (!done(order, reads) && Date.now() < deadline) {
+  let last = false;
+  while (!done(order, reads) && !last) {
     if (reads > 0) {
-      await sleep(Math.min(waitMs, Math.max(0, deadline - Date.now())), undefined, { ref: false });
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        break;
+      }
+      // The wait cut short by the deadline is the last: a timer may fire a
+      // millisecond early, and must not buy one more read.
+      last = left <= waitMs;
+      await sleep(Math.min(waitMs, left), undefined, { ref: false });
       waitMs = Math.min(waitMs * 2, LAST_POLL_MS);
     }
     order = await read();

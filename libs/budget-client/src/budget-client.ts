@@ -26,13 +26,13 @@ import {
   type BudgetAccountState,
   type BudgetReleaseReason,
   type Envelope,
-  type HolderShare,
 } from '@sts/contracts';
 import { AppError, type Logger, type NatsConnection } from '@sts/platform';
 import { budgetFailureError, BudgetUnavailableError } from './budget-errors';
 import { reserveAnswer, toTradeBudget } from './reserve-answers';
 import { ShareFeeds } from './share-feeds';
 import type { BudgetSharesChanged } from './budget-shares-changed';
+import type { TradeBudget } from './trade-budget';
 import type {
   ShareListener,
   TradeBudgetWatch,
@@ -57,16 +57,6 @@ export interface ReserveRequest {
   tradeId: string;
   maker: BudgetAccount;
   hedge: BudgetAccount;
-}
-
-/** What a trade holds: `rateBudget` and, where the hedge venue shares its limit, `hedgeRateBudget`. */
-export interface TradeBudget {
-  tradeId: string;
-  rateBudget: number;
-  /** Null when the hedge venue does not share its account limit: the trade row stores NULL. */
-  hedgeRateBudget: number | null;
-  maker: HolderShare;
-  hedge: HolderShare | null;
 }
 
 export const DEFAULT_BUDGET_TIMEOUT_MS = 2_000;

@@ -1,5 +1,6 @@
 export * from './budget-client';
 export * from './budget-errors';
+export * from './trade-budget';
 export {
   BucketClosedError,
   DEFAULT_BUCKET_WINDOW_MS,

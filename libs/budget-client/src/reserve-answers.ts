@@ -1,6 +1,6 @@
 import type { BudgetReserveResult, HolderShare } from '@sts/contracts';
 import type { AppError } from '@sts/platform';
-import type { TradeBudget } from './budget-client';
+import type { TradeBudget } from './trade-budget';
 import { budgetFailureError, BudgetRefusedError } from './budget-errors';
 
 export function toTradeBudget(

@@ -7,7 +7,7 @@ import {
   parseBudgetSharesChanged,
   type BudgetSharesChanged,
 } from './budget-shares-changed';
-import type { TradeBudget } from './budget-client';
+import type { TradeBudget } from './trade-budget';
 import {
   TradeBudgetWatch,
   type AccountShares,

@@ -1,5 +1,5 @@
 import type { BudgetAccount, BudgetChangeCause } from '@sts/contracts';
-import type { TradeBudget } from './budget-client';
+import type { TradeBudget } from './trade-budget';
 import { TradeBudgetWatch, type AccountShares } from './trade-budget-watch';
 
 const TRADE = '6f1c1a52-7d0e-4c55-9a57-3c0f3b1d2e4a';

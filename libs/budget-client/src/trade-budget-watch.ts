@@ -1,7 +1,7 @@
 import type { BudgetAccount, BudgetChangeCause, BudgetRole } from '@sts/contracts';
 import type { Logger } from '@sts/platform';
 import type { TokenBucket } from './token-bucket';
-import type { TradeBudget } from './budget-client';
+import type { TradeBudget } from './trade-budget';
 
 export interface ShareUpdate {
   tradeId: string;

@@ -1,4 +1,6 @@
 export * from './ccxt/ccxt-exchange';
+export * from './ccxt/ccxt-exchange-like';
+export * from './ccxt/live-credentials';
 export * from './ccxt/ccxt-venue-client';
 export * from './ccxt/client-order-ids';
 export { longestRequestLifeMs } from './ccxt/order-expiry';

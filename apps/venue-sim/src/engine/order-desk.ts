@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import type { DeskVenue } from './desk-venue';
 import { HOUSE } from './house-liquidity';
 import type { MarketState } from './market-state';
 import { matchIncoming, wouldCross, type MatchResult } from './matching';
@@ -14,7 +15,6 @@ import {
   type PlaceOutcome,
   type ReplaceOutcome,
 } from './types';
-import type { VenueEngine } from './venue-engine';
 import { validatePlacement } from './order-validation';
 
 /** Book owner of an account's orders; never collides with the simulator's own participants. */
@@ -30,7 +30,7 @@ export class OrderDesk {
   private fillSeq = 0;
 
   constructor(
-    private readonly venue: VenueEngine,
+    private readonly venue: DeskVenue,
     private readonly epoch: number,
     private readonly now: () => number,
     private readonly sink: EngineSink,

@@ -1,14 +1,14 @@
 import Big from 'big.js';
+import type { MarginVenue } from './desk-venue';
 import type { MarketState } from './market-state';
 import { SimError, type PlaceCommand } from './types';
-import type { VenueEngine } from './venue-engine';
 
 /**
  * The venue's checks before an order reaches the book: price on tick, size on
  * lot, minimum size and notional, and initial margin against free equity.
  */
 export function validatePlacement(
-  venue: VenueEngine,
+  venue: MarginVenue,
   accountId: string,
   market: MarketState,
   command: PlaceCommand,
@@ -57,11 +57,11 @@ export function validatePlacement(
 }
 
 /** Equity less the initial margin of positions (at mark) and open orders (at their price). */
-export function freeMargin(venue: VenueEngine, accountId: string): Big {
+export function freeMargin(venue: MarginVenue, accountId: string): Big {
   return venue.account(accountId).equity(venue.marks()).minus(usedMargin(venue, accountId));
 }
 
-export function usedMargin(venue: VenueEngine, accountId: string): Big {
+export function usedMargin(venue: MarginVenue, accountId: string): Big {
   const account = venue.account(accountId);
   let used = new Big(0);
   for (const [symbol, position] of account.positions) {

@@ -1,6 +1,7 @@
 import type Big from 'big.js';
 import type { VenueProfile } from '../config/market-spec';
 import { Account } from './accounts';
+import type { DeskVenue } from './desk-venue';
 import { applyLadder, targetLadder } from './house-liquidity';
 import { MarketState } from './market-state';
 import type { MatchResult } from './matching';
@@ -24,7 +25,7 @@ export interface VenueEngineOptions {
  * that move them, and the accounts trading on it (through `desk`). Pure and
  * synchronous: the wire layer calls it and forwards what it publishes.
  */
-export class VenueEngine {
+export class VenueEngine implements DeskVenue {
   readonly markets = new Map<string, MarketState>();
   readonly accounts = new Map<string, Account>();
   readonly registry = new OrderRegistry();

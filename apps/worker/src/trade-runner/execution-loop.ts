@@ -5,8 +5,8 @@ import { quoteCycle } from './quote-cycle';
 import { hedgeMoveMatters, makerTouchMatters, type KeptQuote } from './quoting/kept-quote';
 import type { MakerOutcome } from './quoting/maker-orders';
 import type { StepScheduler } from './step-scheduler';
-import { writeEnding, type Ending } from './trade-ending';
-import type { TradeState } from './trade-state';
+import { writeEnding } from './trade-ending';
+import type { TradeView } from './trade-view';
 
 /** Maker rejections that no retry cures: the trade fails. (A halted venue pauses it instead.) */
 const FATAL_REJECTIONS = new Set(['insufficient_margin', 'unknown_market']);
@@ -38,7 +38,7 @@ export class ExecutionLoop implements LoopControl {
   private readonly takedown: MakerTakedown;
 
   constructor(
-    private readonly trade: TradeState,
+    private readonly trade: TradeView,
     private readonly services: LoopServices,
     private readonly onEnded: () => void,
   ) {
@@ -47,7 +47,7 @@ export class ExecutionLoop implements LoopControl {
 
   /** Something may need doing: the step runs from the worker's scheduler (after pending I/O). */
   wake(): void {
-    if (this.trade.phase !== 'running') {
+    if (this.trade.phase.kind !== 'running') {
       return;
     }
     if (this.stepping) {
@@ -63,7 +63,7 @@ export class ExecutionLoop implements LoopControl {
 
   private readonly runQueued = (): void => {
     this.queued = false;
-    if (this.trade.phase !== 'running') {
+    if (this.trade.phase.kind !== 'running') {
       return;
     }
     if (this.stepping) {
@@ -150,28 +150,26 @@ export class ExecutionLoop implements LoopControl {
       await this.step();
     } catch (error) {
       const { phase, log } = this.trade;
-      if (phase === 'running') {
+      if (phase.kind === 'running') {
         log.error({ err: error }, 'execution step failed; retrying');
         this.wakeIn(500);
       } else if (!(error instanceof LeaseLostError)) {
-        log.error({ err: error, phase }, 'execution step failed while the trade was stopping');
+        log.error(
+          { err: error, phase: phase.kind },
+          'execution step failed while the trade was stopping',
+        );
       }
     }
   }
 
   private async step(): Promise<void> {
     const trade = this.trade;
-    if (trade.handingOver) {
-      return;
+    const { phase } = trade;
+    if (phase.kind !== 'running') {
+      return; // handing over: the hand-over takes the maker side down
     }
-    if (trade.failureReason !== null) {
-      return this.finish('failed');
-    }
-    if (trade.cancelRequested) {
-      return this.finish('canceled');
-    }
-    if (trade.targetReached) {
-      return this.finish('completed');
+    if (phase.ending) {
+      return this.finish();
     }
     const halt = trade.haltInForce;
     if (trade.status === 'active' && halt) {
@@ -239,7 +237,9 @@ export class ExecutionLoop implements LoopControl {
     const trade = this.trade;
     await this.takedown.pullMakerOrders(false);
     const halt = trade.haltInForce;
-    if (trade.phase !== 'running' || !halt) {
+    // Only a trade that stopped meanwhile (ending, lease lost) is not paused; one handing over is.
+    const { kind } = trade.phase;
+    if ((kind !== 'running' && kind !== 'handing_over') || !halt) {
       return;
     }
     await trade.changeStatus('paused', {
@@ -254,11 +254,14 @@ export class ExecutionLoop implements LoopControl {
     this.again = true;
   }
 
-  /** Ends the trade here: it goes quiet, its terminal status is written, then it closes. */
-  async finish(ending: Ending): Promise<void> {
-    this.trade.phase = 'finishing';
+  /**
+   * Ends the trade here with the ending asked for: it goes quiet, its terminal
+   * status is written (`failed` if a hedge failed meanwhile), then it closes.
+   */
+  private async finish(): Promise<void> {
+    this.trade.beginEnding();
     await this.quiesce();
-    await writeEnding(this.trade, ending);
+    await writeEnding(this.trade);
     this.onEnded();
   }
 

@@ -10,8 +10,7 @@ export class MakerFills {
   private readonly seen = new Set<string>();
   private base = new Big(0);
   private notional = new Big(0);
-  /** Fills seen since the last amendment: a trade completes on a fill, not on an amendment. */
-  fillsSinceAmendment = 0;
+  private sinceAmendment = 0;
 
   /** False when this fill was already counted. */
   record(fillId: string, price: Big, size: Big): boolean {
@@ -21,8 +20,23 @@ export class MakerFills {
     this.seen.add(fillId);
     this.base = this.base.plus(size);
     this.notional = this.notional.plus(fillAmount('notional', price, size));
-    this.fillsSinceAmendment += 1;
+    this.sinceAmendment += 1;
     return true;
+  }
+
+  /** Fills seen since the last amendment: a trade completes on a fill, not on an amendment. */
+  get fillsSinceAmendment(): number {
+    return this.sinceAmendment;
+  }
+
+  /** An amendment is in force: the fills before it no longer complete the trade. */
+  amended(): void {
+    this.sinceAmendment = 0;
+  }
+
+  /** After a start from the log or the venues: all fills so far count toward completion, or none. */
+  countFromStart(allCount: boolean): void {
+    this.sinceAmendment = allCount ? this.seen.size : 0;
   }
 
   has(fillId: string): boolean {

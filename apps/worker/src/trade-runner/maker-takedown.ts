@@ -5,12 +5,20 @@ import { tradeFills } from '../recovery/venue-truth';
 import { paid } from '../venue-sessions/paid-requests';
 import type { LoopControl } from './loop-control';
 import type { MakerOutcome } from './quoting/maker-orders';
-import type { TradeState } from './trade-state';
+import type { TradeView } from './trade-view';
 
 /** What taking the maker side down reads and tells of its trade. */
 export type TakedownTrade = Pick<
-  TradeState,
-  'open' | 'log' | 'mayTouchVenue' | 'budget' | 'tradeId' | 'onMakerFill' | 'record' | 'venueHalt'
+  TradeView,
+  | 'open'
+  | 'log'
+  | 'mayTouchVenue'
+  | 'budget'
+  | 'tradeId'
+  | 'onMakerFill'
+  | 'record'
+  | 'venueHalt'
+  | 'venueAnswers'
 >;
 
 /** How often a trade paused by a halted venue asks whether it is back. */
@@ -167,7 +175,7 @@ export class MakerTakedown {
       return;
     }
     trade.log.info({ exchange: halted.exchange }, 'halted venue answers again; resuming');
-    trade.venueHalt = null;
+    trade.venueAnswers();
     this.loop.stepAgain();
   }
 }

@@ -8,7 +8,7 @@ import { Hedger } from './hedging/hedger';
 import { MakerOrders } from './quoting/maker-orders';
 import type { TradeBudget } from './trade-budget';
 import type { TradeLegs } from './trade-legs';
-import type { TradeServices } from './trade-state';
+import type { TradeServices } from './trade-services';
 
 /** A trade whose venues are open: its legs, its hedging and its maker orders. */
 export interface OpenTrade {

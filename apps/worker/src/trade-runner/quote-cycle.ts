@@ -6,11 +6,14 @@ import type { OpenTrade } from './open-trade';
 import { desiredQuote } from './quoting/desired-quote';
 import { keptQuote, quoteBasis, type QuoteBasis, type QuotedTrade } from './quoting/kept-quote';
 import type { MakerOutcome, RestingOrder } from './quoting/maker-orders';
-import type { TradeState } from './trade-state';
+import type { TradeView } from './trade-view';
 
-/** What a quote cycle reads and marks of its trade. */
+/** What a quote cycle reads and tells of its trade. */
 export type QuotingTrade = QuotedTrade &
-  Pick<TradeState, 'budget' | 'fills' | 'now' | 'heldByBudget' | 'moveAt' | 'targetReached'>;
+  Pick<
+    TradeView,
+    'budget' | 'fills' | 'now' | 'holdQuoteForBudget' | 'quoteSettled' | 'reachTarget'
+  >;
 
 type Wanted = { price: Big; size: Big };
 
@@ -43,7 +46,7 @@ export async function quoteCycle(
   // Out of budget: decide when a request can go, on the book as it is then.
   const budgetWait = trade.budget.maker.msUntilAvailable();
   if (budgetWait > 0) {
-    trade.heldByBudget = true;
+    trade.holdQuoteForBudget();
     loop.wakeIn(Math.min(budgetWait, 60_000));
     return;
   }
@@ -72,7 +75,7 @@ function wantedQuote(
         });
   if (desired.kind === 'too_small' && trade.fills.fillsSinceAmendment > 0) {
     // A fill left nothing that can make one more order: the target is reached.
-    trade.targetReached = true;
+    trade.reachTarget();
     loop.stepAgain();
     return 'target_reached';
   }
@@ -98,8 +101,7 @@ async function requote(
     action = { kind: 'replace', price: wanted.price };
   }
   if (action.kind === 'none' || action.kind === 'keep') {
-    trade.moveAt = null;
-    trade.heldByBudget = false;
+    trade.quoteSettled();
     if (action.kind === 'keep' && resting && wanted && basis) {
       loop.keep(keptQuote(trade, resting, wanted.size, basis));
     }

@@ -1,22 +1,26 @@
 import type { BudgetReleaseReason } from '@sts/contracts';
 import { formatDecimal, type TradeStatus } from '@sts/domain';
-import type { TradeState } from './trade-state';
-
-export type Ending = 'completed' | 'canceled' | 'failed';
+import type { TradeView } from './trade-view';
 
 /**
  * The terminal status of a trade that has gone quiet (its maker order down,
  * missed fills read back and hedged, every hedge finished: a hedge is never
- * abandoned), written with chunk_completed; then its budget is released.
+ * abandoned), written with chunk_completed; then its budget is released. The
+ * ending is the trade's as it stands now: a hedge that failed while the trade
+ * went quiet has made it `failed`.
  */
-export async function writeEnding(trade: TradeState, ending: Ending): Promise<void> {
-  const to: TradeStatus = trade.failureReason !== null ? 'failed' : ending;
+export async function writeEnding(trade: TradeView): Promise<void> {
+  const ending = trade.phase.ending;
+  if (ending === null) {
+    throw new Error(`trade ${trade.tradeId} has no ending to write`);
+  }
+  const to: TradeStatus = ending.kind;
   const filledSize = formatDecimal(trade.filledSize);
   const hedger = trade.open?.hedger;
   const unhedged = hedger ? formatDecimal(hedger.outstanding) : '0';
   const failureReason =
-    to === 'failed'
-      ? `${trade.failureReason}; unhedged size ${unhedged} ${trade.record.market} on ${trade.record.hedgeExchange}`
+    ending.kind === 'failed'
+      ? `${ending.reason}; unhedged size ${unhedged} ${trade.record.market} on ${trade.record.hedgeExchange}`
       : undefined;
   await trade.changeStatus(to, {
     entries: trade.chunkCompleted(to === 'completed' ? 'target_reached' : to),

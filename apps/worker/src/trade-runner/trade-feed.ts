@@ -3,7 +3,9 @@ import { formatDecimal } from '@sts/domain';
 import type { VenueFill, VenueOrder } from '@sts/venues';
 import { makerFillEntry } from '../recovery/reconcile-trade';
 import { openTrade, type OpenTrade } from './open-trade';
-import type { TradeServices, TradeState } from './trade-state';
+import type { ExecutionLoop } from './execution-loop';
+import type { TradeServices } from './trade-services';
+import type { TradeView } from './trade-view';
 
 /**
  * A trade's traffic with its venues: opening the legs, and everything they
@@ -13,7 +15,9 @@ import type { TradeServices, TradeState } from './trade-state';
  */
 export class TradeFeed {
   constructor(
-    private readonly trade: TradeState,
+    private readonly trade: TradeView,
+    /** Tells the book moves that cannot change the kept quote (they wake nothing). */
+    private readonly loop: Pick<ExecutionLoop, 'makerTouchMatters' | 'hedgeMoveMatters'>,
     private readonly services: TradeServices,
   ) {}
 
@@ -142,10 +146,10 @@ export class TradeFeed {
 
   private onBookMove(receivedAtMs: number): void {
     const trade = this.trade;
-    if (!trade.loop.makerTouchMatters()) {
+    if (!this.loop.makerTouchMatters()) {
       return;
     }
-    trade.moveAt ??= receivedAtMs;
+    trade.noteBookMove(receivedAtMs);
     trade.wake();
   }
 
@@ -165,24 +169,21 @@ export class TradeFeed {
         'fast-move guard triggered',
       );
       trade.record$([triggered.entry]);
-    } else if (!trade.loop.hedgeMoveMatters(now)) {
+    } else if (!this.loop.hedgeMoveMatters(now)) {
       return;
     }
-    trade.moveAt ??= receivedAtMs;
+    trade.noteBookMove(receivedAtMs);
     trade.wake();
   }
 
   /** A re-quote went out: its latency counts unless the trade's budget made it wait (by design). */
   private onMakerRequestSent(waitedForBudget: boolean): void {
-    const trade = this.trade;
-    const held = waitedForBudget || trade.heldByBudget;
-    trade.heldByBudget = false;
-    if (trade.moveAt === null) {
+    const requote = this.trade.requoteSent(waitedForBudget);
+    if (requote === null) {
       return;
     }
-    const movedAt = trade.moveAt;
-    trade.moveAt = null;
-    if (held) {
+    const { movedAt, heldByBudget } = requote;
+    if (heldByBudget) {
       this.services.metrics.recordRequoteHeld();
       return;
     }

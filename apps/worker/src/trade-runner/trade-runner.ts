@@ -87,11 +87,7 @@ export class TradeRunner {
       if (outcome === 'ended') {
         return void this.close(true);
       }
-      if (trade.phase !== 'starting') {
-        return;
-      }
-      trade.phase = 'running';
-      trade.wake();
+      trade.startRunning();
     } catch (error) {
       if (!(error instanceof LeaseLostError) && !this.closing) {
         this.log.error(
@@ -161,7 +157,7 @@ export class TradeRunner {
   onLeaseRenewed(validUntilMs: number, renewed: RenewedLease): void {
     this.trust.validUntilMs = validUntilMs;
     const trade = this.trade;
-    if (!trade || trade.phase === 'closed') {
+    if (!trade || trade.phase.kind === 'closed') {
       return;
     }
     if (renewed.amendmentVersion > trade.terms.amendmentVersion) {
@@ -169,9 +165,8 @@ export class TradeRunner {
         .refreshTerms(renewed.amendmentVersion)
         .catch((error: unknown) => trade.log.warn({ err: error }, 'could not read the amendment'));
     }
-    if (renewed.cancelRequested && !trade.cancelRequested) {
-      trade.cancelRequested = true;
-      trade.wake();
+    if (renewed.cancelRequested) {
+      trade.requestCancel();
     }
   }
 
@@ -195,15 +190,14 @@ export class TradeRunner {
 
   onMaintenanceChanged(): void {
     const trade = this.trade;
-    if (!trade || trade.phase === 'closed') {
+    if (!trade || trade.phase.kind === 'closed') {
       return;
     }
     const halt = this.services.haltFor([trade.record.makerExchange, trade.record.hedgeExchange]);
     if (sameHalt(halt, trade.halt)) {
       return;
     }
-    trade.halt = halt;
-    trade.wake();
+    trade.operatorHalted(halt);
   }
 
   /**
@@ -217,21 +211,23 @@ export class TradeRunner {
     if (this.closing) {
       return;
     }
-    if (trade?.phase === 'finishing') {
+    if (trade?.phase.kind === 'ending') {
       await withTimeout(this.closed, graceMs).catch(() => this.close(false));
       return;
     }
-    if (!trade || trade.phase === 'starting') {
+    if (!trade || trade.phase.kind === 'starting') {
       await this.close(false);
       return;
     }
-    trade.handingOver = true;
+    trade.handOver();
     const quiet = await withTimeout(async () => {
       await trade.loop.settled();
       await trade.loop.quiesce();
       return true;
     }, graceMs).catch(() => false);
-    await this.close(quiet && trade.failureReason === null && trade.phase === 'running');
+    // A trade that failed meanwhile keeps its lease: the next worker recovers it.
+    const { phase } = trade;
+    await this.close(quiet && phase.kind === 'handing_over' && phase.ending?.kind !== 'failed');
   }
 
   private async close(releaseLease: boolean): Promise<void> {
@@ -239,15 +235,7 @@ export class TradeRunner {
       return;
     }
     this.closing = true;
-    const trade = this.trade;
-    if (trade) {
-      trade.phase = 'closed';
-      trade.loop.stop();
-      trade.abort.abort(new Error('trade closed on this worker'));
-      trade.open?.legs.close();
-      trade.budget.close('trade closed on this worker');
-      trade.journal.close();
-    }
+    this.trade?.close();
     this.resolveClosed();
     if (releaseLease) {
       this.released = await this.services.leases.release(this.lease).catch((error: unknown) => {

@@ -62,8 +62,8 @@ export class TradeStart {
   private async validate(): Promise<StartOutcome> {
     const trade = this.trade;
     const rejection = await this.preflightWaitingForVenues();
-    if (trade.cancelRequested) {
-      return 'running'; // the loop cancels it (validating -> canceled)
+    if (trade.ending !== null) {
+      return 'running'; // the loop ends it (validating -> canceled)
     }
     if (rejection !== null) {
       await trade.changeStatus('rejected', {
@@ -86,7 +86,7 @@ export class TradeStart {
       entries: [logEntry('chunk_started', started)],
       eventData: started,
     });
-    trade.chunkStarted = true;
+    trade.noteChunkStarted();
     trade.log.info(started, 'trade active');
     // And one stored between that read and the status change (PATCH saw it validating).
     await trade.refreshTerms();
@@ -102,7 +102,7 @@ export class TradeStart {
       const failure = await this.preflightOnce();
       if (
         !failure?.transient ||
-        trade.cancelRequested ||
+        trade.ending !== null ||
         !trade.mayTouchVenue() ||
         clock.now() >= waitUntil
       ) {
@@ -160,7 +160,7 @@ export class TradeStart {
     );
     const hedger = open.hedger;
     hedger.restore(reconciliation.makerFills, reconciliation.hedged);
-    trade.chunkStarted = (await readLoggedFills(this.services.db, trade.tradeId)).chunkStarted;
+    trade.noteChunkStarted((await readLoggedFills(this.services.db, trade.tradeId)).chunkStarted);
     this.countFillsTowardCompletion();
     trade.listen();
     if (reconciliation.entries.length > 0) {
@@ -178,7 +178,7 @@ export class TradeStart {
       fills_reconciled: reconciliation.fillsReconciled,
       rehedged_size: formatDecimal(hedger.hedged.minus(hedgedBefore)),
     });
-    if (trade.failureReason !== null) {
+    if (trade.ending?.kind === 'failed') {
       // The re-hedge failed: the loop fails the trade from recovering.
       await trade.journal.append([completed]);
       return;
@@ -207,7 +207,7 @@ export class TradeStart {
       trade.fills.record(fill.fillId, fill.price, fill.size);
     }
     open.hedger.restore(logged.makerFills, logged.hedged);
-    trade.chunkStarted = logged.chunkStarted;
+    trade.noteChunkStarted(logged.chunkStarted);
     this.countFillsTowardCompletion();
     trade.listen();
     const completed = logEntry('recovery_completed', {
@@ -232,7 +232,7 @@ export class TradeStart {
    */
   private countFillsTowardCompletion(): void {
     const { fills, terms } = this.trade;
-    fills.fillsSinceAmendment = terms.amendmentVersion === 0 ? fills.count : 0;
+    fills.countFromStart(terms.amendmentVersion === 0);
   }
 
   /**

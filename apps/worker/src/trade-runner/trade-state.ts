@@ -4,57 +4,20 @@ import { formatDecimal, isTerminalTradeStatus, tradeTag, type TradeStatus } from
 import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
 import { logEntry, type LogEntry } from '../execution-log/log-entries';
-import {
-  LeaseLostError,
-  type StatusChange,
-  type TradeJournal,
-} from '../execution-log/trade-journal';
+import { LeaseLostError } from '../execution-log/trade-journal';
 import type { Lease } from '../lease/lease.repository';
 import type { AmendableTerms, LoadedTrade, TradeRecord } from '../trades/trade-record';
 import { ExecutionLoop } from './execution-loop';
 import { type FastMoveWatch } from './fast-move-watch';
 import { MakerFills } from './maker-fills';
 import type { OpenTrade } from './open-trade';
-import { TradeFeed } from './trade-feed';
-import type { VenueRegistry } from '@sts/domain';
-import type { FrameCoalescer } from '@sts/venues';
-import type { MonotonicClock } from '../clock';
-import type { WorkerMetrics } from '../metrics/worker-metrics';
-import type { VenueAnswerTimes } from '../venue-sessions/venue-answer-times';
-import type { TradeReader } from '../trades/trade-record';
 import type { Halt } from './runner-services';
-import type { StepScheduler } from './step-scheduler';
-import type { BookHandlers, LegBudgets, TradeLegs } from './trade-legs';
 import { type TradeBudget } from './trade-budget';
-
-export type Phase = 'starting' | 'running' | 'finishing' | 'closed';
-
-/** What a trade takes from the worker: each part as narrow as the trade uses it. */
-export interface TradeServices {
-  clock: MonotonicClock;
-  metrics: TradeMetrics;
-  coalescer: Pick<FrameCoalescer, 'whenSent'>;
-  /** How long each venue takes to answer: a hedge's bound for an unanswered IOC. */
-  answerTimes: Pick<VenueAnswerTimes, 'expectedMs'>;
-  reader: Pick<TradeReader, 'amendableTerms'>;
-  venues: VenueRegistry;
-  scheduler: Pick<StepScheduler, 'schedule'>;
-  /** Opens the trade's two venues (accounts, markets, books): openTradeLegs on a worker. */
-  openLegs(record: TradeRecord, books: BookHandlers, budget?: LegBudgets): Promise<TradeLegs>;
-}
-
-/** The worker metrics a trade records. */
-export type TradeMetrics = Pick<
-  WorkerMetrics,
-  | 'recordEntries'
-  | 'recordFillToHedgeSent'
-  | 'recordHedgeEnded'
-  | 'recordRequote'
-  | 'recordRequoteHeld'
->;
-
-/** The journal's part a trade writes through (TradeJournal on a worker). */
-export type TradeWrites = Pick<TradeJournal, 'append' | 'changeStatus' | 'idle' | 'close'>;
+import { TradeFeed } from './trade-feed';
+import * as phases from './trade-phase';
+import type { Ending, TradePhase } from './trade-phase';
+import type { TradeServices } from './trade-services';
+import type { RequoteAfterMove, StatusRequest, TradeView, TradeWrites } from './trade-view';
 
 /** Until when (monotonic ms) this worker trusts its lease: the runner moves it on each renewal. */
 export interface LeaseTrust {
@@ -76,17 +39,15 @@ export interface TradeStateInit {
   onEnded(): void;
 }
 
-/** A status change as the trade asks for it: from whatever status it is in. */
-export type StatusRequest = Omit<StatusChange, 'from' | 'to'>;
-
 /**
  * One trade while this worker holds its lease, from the moment its row is
- * loaded. The phases: `starting` (validation, recovery or a hand-over),
- * `running` (its ExecutionLoop steps), `finishing` (a terminal status is
- * being reached), `closed`. Its status changes only through changeStatus().
- * Maker fills take the hot path (`onMakerFill`): the hedge goes out first.
+ * loaded. Its lifecycle is one value, `phase` (see TradePhase), and it and
+ * every other field change only through the methods below: the loop, feed
+ * and take-down see the trade as a TradeView, which has nothing to assign.
+ * Its status changes only through changeStatus(). Maker fills take the hot
+ * path (`onMakerFill`): the hedge goes out first.
  */
-export class TradeState {
+export class TradeState implements TradeView {
   readonly tradeId: string;
   readonly tradeTag: string;
   readonly record: TradeRecord;
@@ -98,20 +59,14 @@ export class TradeState {
   readonly abort = new AbortController();
   readonly fills = new MakerFills();
   readonly log: Logger;
-  phase: Phase = 'starting';
-  cancelRequested: boolean;
-  failureReason: string | null = null;
-  targetReached = false;
-  /** An operator's halt (maintenance, kill switch) in force on the trade's venues. */
-  halt: Halt | null;
-  /** The maker venue refused an order as halted: paused until it answers again. */
-  venueHalt: Halt | null = null;
-  handingOver = false;
-  chunkStarted = false;
+  private currentPhase: TradePhase;
+  private operatorHalt: Halt | null;
+  private haltedVenue: Halt | null = null;
+  private chunkInLog = false;
   /** When the book moved and no request has followed yet (for the re-quote latency figure). */
-  moveAt: number | null = null;
+  private moveAt: number | null = null;
   /** A re-quote is waiting for the trade's request budget (its latency is the budget's, not the worker's). */
-  heldByBudget = false;
+  private heldByBudget = false;
   private currentStatus: TradeStatus;
   private currentTerms: AmendableTerms;
   private opened: OpenTrade | null = null;
@@ -128,14 +83,26 @@ export class TradeState {
     this.tradeTag = tradeTag(this.tradeId);
     this.currentStatus = init.loaded.status;
     this.currentTerms = init.loaded.terms;
-    this.cancelRequested = init.loaded.cancelRequested;
+    this.currentPhase = {
+      kind: 'starting',
+      ending: init.loaded.cancelRequested ? { kind: 'canceled' } : null,
+    };
     this.journal = init.journal;
     this.budget = init.budget;
     this.guard = init.guard;
-    this.halt = init.halt;
+    this.operatorHalt = init.halt;
     this.log = init.log;
     this.loop = new ExecutionLoop(this, init.services, init.onEnded);
-    this.feed = new TradeFeed(this, init.services);
+    this.feed = new TradeFeed(this, this.loop, init.services);
+  }
+
+  get phase(): TradePhase {
+    return this.currentPhase;
+  }
+
+  /** The ending asked for (or under way), if any: what the loop ends the trade with. */
+  get ending(): Ending | null {
+    return this.currentPhase.ending;
   }
 
   /** The committed status: it moves only when changeStatus's write has committed. */
@@ -150,6 +117,25 @@ export class TradeState {
   /** The legs, hedger and maker orders, once the venues are open. */
   get open(): OpenTrade | null {
     return this.opened;
+  }
+
+  /** An operator's halt (maintenance, kill switch) in force on the trade's venues. */
+  get halt(): Halt | null {
+    return this.operatorHalt;
+  }
+
+  /** The maker or hedge venue refused a request as halted: paused until it answers again. */
+  get venueHalt(): Halt | null {
+    return this.haltedVenue;
+  }
+
+  /** What keeps the trade paused, if anything: an operator's halt first. */
+  get haltInForce(): Halt | null {
+    return this.operatorHalt ?? this.haltedVenue;
+  }
+
+  get chunkStarted(): boolean {
+    return this.chunkInLog;
   }
 
   /**
@@ -177,14 +163,11 @@ export class TradeState {
     return this.services.clock.now();
   }
 
-  /** What keeps the trade paused, if anything: an operator's halt first. */
-  get haltInForce(): Halt | null {
-    return this.halt ?? this.venueHalt;
-  }
-
   /** False once the lease is (or may be) someone else's: then no venue is touched for this trade. */
   mayTouchVenue(): boolean {
-    return this.phase !== 'closed' && this.services.clock.now() < this.trust.validUntilMs;
+    return (
+      this.currentPhase.kind !== 'closed' && this.services.clock.now() < this.trust.validUntilMs
+    );
   }
 
   get filledSize(): Big {
@@ -217,21 +200,111 @@ export class TradeState {
     this.feed.listen();
   }
 
-  /** A venue refused a request as halted: the trade pauses until it answers again (decisions 3). */
-  venueHalted(exchange: string): void {
-    if (this.venueHalt?.exchange !== exchange) {
-      this.log.warn({ exchange }, 'venue halted; pausing the trade');
+  /** Started (validated, recovered or resumed): its loop takes over, unless it closed meanwhile. */
+  startRunning(): void {
+    if (this.currentPhase.kind !== 'starting') {
+      return;
     }
-    this.venueHalt = { reason: 'venue_halted', exchange };
+    this.currentPhase = phases.startRunning(this.currentPhase);
     this.wake();
   }
 
+  /** A cancel (control message, or the row's flag seen on a lease renewal): the loop ends the trade. */
+  requestCancel(): void {
+    if (this.askEnding({ kind: 'canceled' })) {
+      this.wake();
+    }
+  }
+
+  /** The quote cycle found nothing left to fill: the next step completes the trade. */
+  reachTarget(): void {
+    this.askEnding({ kind: 'completed' });
+  }
+
+  /** Something no retry cures: the trade fails, with the first such reason. */
   fail(reason: string): void {
-    if (this.failureReason === null) {
-      this.failureReason = reason;
+    if (this.currentPhase.ending?.kind !== 'failed') {
       this.log.error({ reason }, 'trade failing');
     }
+    this.askEnding({ kind: 'failed', reason });
     this.wake();
+  }
+
+  /** Whether the ending asked for changed the trade's (see TradePhase's askEnding). */
+  private askEnding(ending: Ending): boolean {
+    const before = this.currentPhase;
+    this.currentPhase = phases.askEnding(before, ending);
+    return this.currentPhase !== before;
+  }
+
+  /** The loop ends the trade with the ending asked for: nothing else is started for it. */
+  beginEnding(): void {
+    this.currentPhase = phases.beginEnding(this.currentPhase);
+  }
+
+  /** Graceful shutdown: the loop takes no more steps; it goes quiet for the next worker. */
+  handOver(): void {
+    this.currentPhase = phases.handOver(this.currentPhase);
+  }
+
+  /** Nothing more is done for the trade here: its venues, budget and journal are let go. */
+  close(): void {
+    this.currentPhase = phases.close(this.currentPhase);
+    this.loop.stop();
+    this.abort.abort(new Error('trade closed on this worker'));
+    this.opened?.legs.close();
+    this.budget.close('trade closed on this worker');
+    this.journal.close();
+  }
+
+  /** An operator's halt came or went on the trade's venues: the loop pauses or resumes. */
+  operatorHalted(halt: Halt | null): void {
+    this.operatorHalt = halt;
+    this.wake();
+  }
+
+  /** A venue refused a request as halted: the trade pauses until it answers again (decisions 3). */
+  venueHalted(exchange: string): void {
+    if (this.haltedVenue?.exchange !== exchange) {
+      this.log.warn({ exchange }, 'venue halted; pausing the trade');
+    }
+    this.haltedVenue = { reason: 'venue_halted', exchange };
+    this.wake();
+  }
+
+  /** The halted venue answers again: the trade may resume. */
+  venueAnswers(): void {
+    this.haltedVenue = null;
+  }
+
+  /** chunk_started is (or, read back from the log, was) written: an end logs chunk_completed. */
+  noteChunkStarted(started = true): void {
+    this.chunkInLog = started;
+  }
+
+  /** A book move that may call for a re-quote: the first since the last request times it. */
+  noteBookMove(receivedAtMs: number): void {
+    this.moveAt ??= receivedAtMs;
+  }
+
+  /** A re-quote waits for the request budget: its latency is the budget's. */
+  holdQuoteForBudget(): void {
+    this.heldByBudget = true;
+  }
+
+  /** The quote rests as wanted (or none is wanted): no re-quote is pending. */
+  quoteSettled(): void {
+    this.moveAt = null;
+    this.heldByBudget = false;
+  }
+
+  /** A maker request went out: the book move it answers, if one is pending, and whether it waited. */
+  requoteSent(waitedForBudget: boolean): RequoteAfterMove | null {
+    const heldByBudget = waitedForBudget || this.heldByBudget;
+    this.heldByBudget = false;
+    const movedAt = this.moveAt;
+    this.moveAt = null;
+    return movedAt === null ? null : { movedAt, heldByBudget };
   }
 
   /** A maker fill of this trade (stream, read-back, reconciliation): the hot path (TradeFeed). */
@@ -242,7 +315,7 @@ export class TradeState {
   /** chunk_completed for a trade that ends after it started. */
   chunkCompleted(reason: 'target_reached' | 'canceled' | 'failed'): LogEntry[] {
     const hedger = this.open?.hedger;
-    if (!this.chunkStarted || !hedger) {
+    if (!this.chunkInLog || !hedger) {
       return [];
     }
     const residual = formatDecimal(hedger.residual());
@@ -269,8 +342,8 @@ export class TradeState {
     const sizeTypeChanged = next.sizeType !== this.terms.sizeType;
     const { cancelRequested: _cancel, ...terms } = next;
     this.currentTerms = terms;
-    this.fills.fillsSinceAmendment = 0;
-    if (sizeTypeChanged && this.phase !== 'closed') {
+    this.fills.amended();
+    if (sizeTypeChanged && this.currentPhase.kind !== 'closed') {
       this.record$([], formatDecimal(this.filledSize));
     }
     this.log.info(
@@ -281,12 +354,12 @@ export class TradeState {
   }
 
   onControl(control: TradeControl): Promise<boolean> | boolean {
-    if (this.phase === 'closed' || this.phase === 'finishing') {
+    const { kind } = this.currentPhase;
+    if (kind === 'closed' || kind === 'ending') {
       return control.kind === 'cancel';
     }
     if (control.kind === 'cancel') {
-      this.cancelRequested = true;
-      this.wake();
+      this.requestCancel();
       return true;
     }
     return this.refreshTerms(control.amendment_version).then(() => true);

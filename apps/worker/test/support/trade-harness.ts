@@ -13,7 +13,8 @@ import { FastMoveWatch } from '../../src/trade-runner/fast-move-watch';
 import { MarketView } from '../../src/trade-runner/market-view';
 import { TradeBudget } from '../../src/trade-runner/trade-budget';
 import type { BookHandlers, TradeLegs } from '../../src/trade-runner/trade-legs';
-import { TradeState, type TradeWrites } from '../../src/trade-runner/trade-state';
+import { TradeState } from '../../src/trade-runner/trade-state';
+import type { TradeWrites } from '../../src/trade-runner/trade-view';
 import type { AmendableTerms, TradeRecord } from '../../src/trades/trade-record';
 import { MIN_ANSWER_EXPECTED_MS } from '../../src/venue-sessions/venue-answer-times';
 import { ScriptedVenue } from './scripted-venue';
@@ -220,8 +221,7 @@ export async function activeTrade(
   await trade.openLegs();
   trade.listen();
   await trade.changeStatus('active');
-  trade.phase = 'running';
-  trade.wake();
+  trade.startRunning();
   return harness;
 }
 

@@ -1,5 +1,5 @@
 import { VenueNetworkError } from '../errors';
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { ccxtDeadManSwitch } from './ccxt-dead-man';
 
 // ccxt's error classes as the mapping knows them: by class name.

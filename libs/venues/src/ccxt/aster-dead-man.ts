@@ -1,6 +1,6 @@
 import { OrderRejectedError } from '../errors';
 import type { DeadManArming, DeadManSwitch } from '../venue-client';
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { toVenueError, venueAnswer } from './ccxt-errors';
 
 const ASTER = 'aster';

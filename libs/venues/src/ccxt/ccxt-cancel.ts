@@ -1,6 +1,6 @@
 import { isResting, type CancelResult, type CancelTarget } from '../model/orders';
 import { VenueNetworkError } from '../errors';
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { toVenueError, unsettled } from './ccxt-errors';
 import type { CcxtOrderLookup } from './ccxt-order-lookup';
 import type { OrderRequestExpiry } from './order-expiry';

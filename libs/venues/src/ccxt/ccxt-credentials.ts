@@ -1,7 +1,8 @@
 import { keccak256, stringToBytes, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { RateLimitedError, UnknownOrderError, VenueAuthError, VenueNetworkError } from '../errors';
-import type { CcxtExchangeLike, LiveCredentials } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
+import type { LiveCredentials } from './live-credentials';
 import { toVenueError, venueAnswer } from './ccxt-errors';
 
 type CredentialProbe = (exchange: CcxtExchangeLike, unified: string) => Promise<unknown>;

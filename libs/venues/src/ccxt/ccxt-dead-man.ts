@@ -1,7 +1,7 @@
 import { OrderRejectedError } from '../errors';
 import type { DeadManArming, DeadManSwitch } from '../venue-client';
 import { asterDeadManSwitch, hasAsterCountdown } from './aster-dead-man';
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { toVenueError, venueAnswer } from './ccxt-errors';
 
 /** The members of ccxt 4.5.84 the switches use: its own methods and implicit API, unpatched. */

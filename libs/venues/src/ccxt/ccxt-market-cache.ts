@@ -1,7 +1,7 @@
 import type { FundingRate, MarketInterface, Ticker } from 'ccxt';
 import { OrderRejectedError } from '../errors';
 import type { VenueMarket } from '../model/market';
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { isTradablePerp, toMarket } from './ccxt-mapping';
 import { sharedRead } from './shared-markets';
 

@@ -3,7 +3,7 @@ import { sleep } from '@sts/platform';
 import { UnknownOrderError, VenueError, VenueNetworkError } from '../errors';
 import type { CancelTarget, VenueOrder } from '../model/orders';
 import type { CcxtAccountEvents } from './ccxt-account-events';
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { unsettled, venueCall } from './ccxt-errors';
 import type { CcxtMarketCache } from './ccxt-market-cache';
 import { venueClientOrderIdOf } from './ccxt-mapping';

@@ -7,7 +7,7 @@ import {
   type VenueError,
 } from '../errors';
 import { isResting, type OrderAck, type PlaceOrderRequest, type VenueOrder } from '../model/orders';
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { toVenueError, unsettled } from './ccxt-errors';
 import type { CcxtMarketCache } from './ccxt-market-cache';
 import type { CcxtOrderLookup } from './ccxt-order-lookup';

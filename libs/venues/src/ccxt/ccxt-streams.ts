@@ -2,7 +2,7 @@ import type { Order, OrderBook, Trade } from 'ccxt';
 import type { Logger } from '@sts/platform';
 import type { BookUpdate } from '../model/book';
 import type { VenueEvents } from '../venue-events';
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { ConnectionSignal, WatchLoop } from './watch-loop';
 
 export interface CcxtStreamsOptions {

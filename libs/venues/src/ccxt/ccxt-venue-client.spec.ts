@@ -1,7 +1,7 @@
 import type { Balances, Market, Order, OrderBook, Position, Trade } from 'ccxt';
 import { PostOnlyWouldCrossError } from '../errors';
 import { EventLog } from '../conformance/conformance-tools';
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { CcxtVenueClient } from './ccxt-venue-client';
 import { encodeClientOrderId } from './client-order-ids';
 import hyperliquidMarkets from './fixtures/hyperliquid-markets.json';

@@ -27,7 +27,7 @@ import { CcxtAccountEvents } from './ccxt-account-events';
 import { cancelOrder } from './ccxt-cancel';
 import { verifyCredentials } from './ccxt-credentials';
 import { beforeRestingOrderOf, ccxtDeadManSwitch } from './ccxt-dead-man';
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { venueCall } from './ccxt-errors';
 import { CcxtMarketCache } from './ccxt-market-cache';
 import { toBalances, toBook, toPosition } from './ccxt-mapping';

@@ -1,6 +1,7 @@
 import type { Order } from 'ccxt';
 import { VenueSetupError } from '../errors';
-import type { CcxtExchangeLike, LiveCredentials } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
+import type { LiveCredentials } from './live-credentials';
 
 /** ccxt 4.5.84 replaces an API key index outside 4..254 with 254 (0-3 are Lighter's own apps'). */
 const API_KEY_INDEX = { min: 4, max: 254 };

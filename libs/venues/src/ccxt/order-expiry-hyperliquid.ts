@@ -1,6 +1,6 @@
 import type { Order } from 'ccxt';
-import type { CcxtExchangeLike } from './ccxt-exchange';
-import type { CreateArgs } from './order-expiry';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
+import type { CreateArgs } from './create-order-args';
 
 /**
  * The public building blocks of ccxt 4.5.84's Hyperliquid class that its

@@ -1,7 +1,8 @@
 import type { Order } from 'ccxt';
 import { VenueNetworkError } from '../errors';
 import { EXPIRY_SETTLE_MARGIN_MS } from '../paper/paper-order-entry';
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
+import type { CreateArgs } from './create-order-args';
 import {
   hasExpiryBlocks,
   hyperliquidCancelOrder,
@@ -83,14 +84,6 @@ export interface RequestStamp {
   sentAtMs: number;
   /** The expiry the request carries to the venue (ms epoch), if the venue takes one. */
   expiresAtMs: number;
-}
-
-/** ccxt's `createOrder` arguments after the symbol. */
-export interface CreateArgs {
-  side: 'buy' | 'sell';
-  amount: number;
-  price: number;
-  params: Record<string, unknown>;
 }
 
 /**

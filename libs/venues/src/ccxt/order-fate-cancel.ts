@@ -1,7 +1,7 @@
 import type { Order } from 'ccxt';
 import { RateLimitedError, VenueAuthError, VenueNetworkError, type VenueError } from '../errors';
 import type { CancelResult, CancelTarget } from '../model/orders';
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { toVenueError, unsettled } from './ccxt-errors';
 import type { CcxtOrderLookup } from './ccxt-order-lookup';
 import { awaitQueued } from './queued-orders';

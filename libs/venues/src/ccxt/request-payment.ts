@@ -1,6 +1,6 @@
 import type { RequestKind } from '@sts/domain';
 import { beforeVenueRequest } from '../common/request-meter';
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { requestKindOf } from './request-kinds';
 
 /**

@@ -1,4 +1,4 @@
-import type { CcxtExchangeLike } from './ccxt-exchange';
+import type { CcxtExchangeLike } from './ccxt-exchange-like';
 
 /** After this long a new instance loads the markets itself, and is the source from then on. */
 export const SHARED_MARKETS_FRESH_MS = 3_600_000;

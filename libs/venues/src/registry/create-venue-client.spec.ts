@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FLAT_REQUEST_COSTS, type VenueConfig } from '@sts/domain';
 import { VenueSetupError } from '../errors';
-import type { CcxtExchangeLike, CcxtExchangeOptions } from '../ccxt/ccxt-exchange';
+import type { CcxtExchangeOptions } from '../ccxt/ccxt-exchange';
+import type { CcxtExchangeLike } from '../ccxt/ccxt-exchange-like';
 import { createVenueClient } from './create-venue-client';
 
 const lighterLive: VenueConfig = {

@@ -1,12 +1,9 @@
 import { existsSync } from 'node:fs';
 import type { VenueConfig } from '@sts/domain';
 import type { Logger } from '@sts/platform';
-import {
-  createCcxtExchange,
-  type CcxtExchangeLike,
-  type CcxtExchangeOptions,
-  type LiveCredentials,
-} from '../ccxt/ccxt-exchange';
+import { createCcxtExchange, type CcxtExchangeOptions } from '../ccxt/ccxt-exchange';
+import type { CcxtExchangeLike } from '../ccxt/ccxt-exchange-like';
+import type { LiveCredentials } from '../ccxt/live-credentials';
 import { CcxtMarketCache } from '../ccxt/ccxt-market-cache';
 import { CcxtVenueClient } from '../ccxt/ccxt-venue-client';
 import { VenueSetupError } from '../errors';

@@ -1,9 +1,9 @@
 import type Big from 'big.js';
 import { type BookTouch, compare, touchQuote, touchQuoteHolds } from '@sts/domain';
-import type { TradeState } from '../trade-state';
+import type { TradeView } from '../trade-view';
 
 /** What quote keeping reads of its trade. */
-export type QuotedTrade = Pick<TradeState, 'open' | 'terms' | 'filledSize' | 'record' | 'guard'>;
+export type QuotedTrade = Pick<TradeView, 'open' | 'terms' | 'filledSize' | 'record' | 'guard'>;
 import type { RestingOrder } from './maker-orders';
 
 /** What a quote cycle decided on: the books and the trade as they were. */

@@ -15,18 +15,9 @@ import { CreateTradeRisk, type CreateRisk } from './create-trade-risk';
 import { resolveIdempotencyKey } from './idempotency-key';
 import { readExistingReplay, readReplay } from './trade-replay';
 import { assertCoherentTerms, legsOf } from './trade-terms.validation';
+import type { CreateTradeOutcome } from './create-trade-outcome';
 
-/** A trade the create answers with: new, or the one its idempotency key already made. */
-export interface AcceptedTrade {
-  tradeId: string;
-  status: string;
-  rateBudget: number;
-  hedgeRateBudget: number | null;
-}
-
-/** `created`: a new trade, committed. `replayed`: the idempotency key's earlier trade. */
-export type CreateTradeOutcome =
-  { kind: 'created'; trade: AcceptedTrade } | { kind: 'replayed'; trade: AcceptedTrade };
+export type { AcceptedTrade, CreateTradeOutcome } from './create-trade-outcome';
 
 const UNIQUE_VIOLATION = '23505';
 

@@ -4,7 +4,7 @@ import {
   TRADE_HEDGE_RATE_BUDGET_SQL,
   TRADE_RATE_BUDGET_SQL,
 } from '@sts/persistence';
-import type { CreateTradeOutcome } from './create-trade.use-case';
+import type { CreateTradeOutcome } from './create-trade-outcome';
 
 interface ReplayRow {
   id: string;

@@ -1,0 +1,71 @@
+import type Big from 'big.js';
+import type { TradeStatus } from '@sts/domain';
+import type { Logger } from '@sts/platform';
+import type { VenueFill } from '@sts/venues';
+import type { LogEntry } from '../execution-log/log-entries';
+import type { StatusChange, TradeJournal } from '../execution-log/trade-journal';
+import type { AmendableTerms, TradeRecord } from '../trades/trade-record';
+import type { FastMoveWatch } from './fast-move-watch';
+import type { MakerFills } from './maker-fills';
+import type { OpenTrade } from './open-trade';
+import type { Halt } from './runner-services';
+import type { TradeBudget } from './trade-budget';
+import type { TradePhase } from './trade-phase';
+
+/** The journal's part a trade writes through (TradeJournal on a worker). */
+export type TradeWrites = Pick<TradeJournal, 'append' | 'changeStatus' | 'idle' | 'close'>;
+
+/** A status change as the trade asks for it: from whatever status it is in. */
+export type StatusRequest = Omit<StatusChange, 'from' | 'to'>;
+
+/** A re-quote that followed a book move: when the move came, and whether the budget held it. */
+export interface RequoteAfterMove {
+  movedAt: number;
+  heldByBudget: boolean;
+}
+
+/**
+ * A trade as its loop, feed, maker take-down, quote cycle and ending see it
+ * (TradeState): everything readable, and every change a named request that
+ * TradeState carries out. Nothing here can be assigned from outside.
+ */
+export interface TradeView {
+  readonly tradeId: string;
+  readonly tradeTag: string;
+  readonly record: TradeRecord;
+  readonly journal: TradeWrites;
+  readonly budget: TradeBudget;
+  readonly guard: FastMoveWatch;
+  readonly abort: AbortController;
+  readonly fills: MakerFills;
+  readonly log: Logger;
+  readonly phase: TradePhase;
+  readonly status: TradeStatus;
+  readonly terms: AmendableTerms;
+  readonly open: OpenTrade | null;
+  /** An operator's halt (maintenance, kill switch) in force on the trade's venues. */
+  readonly halt: Halt | null;
+  /** The maker or hedge venue refused a request as halted: paused until it answers again. */
+  readonly venueHalt: Halt | null;
+  readonly haltInForce: Halt | null;
+  /** chunk_started is in the trade's log (its end logs chunk_completed). */
+  readonly chunkStarted: boolean;
+  readonly filledSize: Big;
+  readonly epoch: string;
+  now(): number;
+  mayTouchVenue(): boolean;
+  wake(): void;
+  record$(entries: LogEntry[], filledSize?: string): void;
+  changeStatus(to: TradeStatus, request?: StatusRequest): Promise<void>;
+  onMakerFill(fill: VenueFill): void;
+  chunkCompleted(reason: 'target_reached' | 'canceled' | 'failed'): LogEntry[];
+  fail(reason: string): void;
+  reachTarget(): void;
+  beginEnding(): void;
+  venueHalted(exchange: string): void;
+  venueAnswers(): void;
+  noteBookMove(receivedAtMs: number): void;
+  holdQuoteForBudget(): void;
+  quoteSettled(): void;
+  requoteSent(waitedForBudget: boolean): RequoteAfterMove | null;
+}

@@ -4,6 +4,8 @@ import type { ErrorCode } from '@sts/platform';
 import { httpStatusOf } from '../errors/http-status';
 import { API_SCHEMAS } from './api-schemas';
 import { EVERY_ROUTE, OPERATIONS, type OperationAnswers } from './api-operations';
+import { strictBodySchema, strictParameters } from './request-rules';
+import type { Schema } from './schemas/schema-helpers';
 
 const API_KEY = 'api-key';
 const BEARER = 'bearer';
@@ -60,8 +62,41 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
   );
 }
 
-function describeOperation(operation: Record<string, unknown>, answers: OperationAnswers): void {
+interface Operation {
+  [field: string]: unknown;
+  description?: string;
+  parameters?: Array<{ name: string; schema?: Schema }>;
+  requestBody?: { content?: Record<string, { schema: { $ref: string }; example?: unknown }> };
+}
+
+/**
+ * The request side, as strict as the server: parameters and body with the
+ * rules the gateway validates them by, and an example body it accepts.
+ */
+function describeRequest(
+  operation: Operation,
+  answers: OperationAnswers,
+  schemas: Record<string, Schema>,
+): void {
+  strictParameters(operation.parameters ?? []);
+  const content = operation.requestBody?.content?.['application/json'];
+  if (!content) {
+    return;
+  }
+  const name = content.schema.$ref.replace('#/components/schemas/', '');
+  strictBodySchema(name, schemas[name] ?? {});
+  if (!answers.requestExample) {
+    throw new Error(`OpenAPI: no request example for ${answers.operationId}`);
+  }
+  content.example = answers.requestExample;
+}
+
+function describeOperation(operation: Operation, answers: OperationAnswers): void {
   operation['operationId'] = answers.operationId;
+  operation.description ??= answers.description;
+  if (!operation.description) {
+    throw new Error(`OpenAPI: no description for ${answers.operationId}`);
+  }
   operation['responses'] = {
     ...Object.fromEntries(
       answers.successes.map((success) => [
@@ -136,7 +171,8 @@ export function describeApi(app: INestApplication): OpenAPIObject {
       .addTag('session', 'browser session bootstrap')
       .build(),
   );
-  const paths = document.paths as Record<string, Record<string, Record<string, unknown>>>;
+  const paths = document.paths as Record<string, Record<string, Operation>>;
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {
       const answers = OPERATIONS[`${method} ${path}`];
@@ -144,6 +180,7 @@ export function describeApi(app: INestApplication): OpenAPIObject {
         throw new Error(`OpenAPI: no answers described for ${method} ${path}`);
       }
       describeOperation(operation, answers);
+      describeRequest(operation, answers, schemas);
     }
   }
   document.components = {

@@ -5,7 +5,7 @@ import Big from 'big.js';
  * an optional fraction. No exponent, no `+`, no whitespace, no `.5` or `5.`:
  * a decimal quantity must mean exactly one thing to every reader of the API.
  */
-const DECIMAL_PATTERN = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+export const DECIMAL_PATTERN = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
 /** Longest decimal string accepted, so a hostile body cannot make us parse megabytes. */
 export const MAX_DECIMAL_STRING_LENGTH = 64;

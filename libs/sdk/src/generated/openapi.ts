@@ -11,7 +11,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Maintenance flags: `_system` and one entry per exchange */
+    /**
+     * Maintenance flags: `_system` and one entry per exchange
+     * @description The maintenance flags: `_system` first, then one entry per exchange. Clients that show an indicator poll every 30 to 60 seconds. Public.
+     */
     get: operations['listMaintenance'];
     put?: never;
     post?: never;
@@ -50,7 +53,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Confirm the JWT and bootstrap the session (creates the account on first sign-in) */
+    /**
+     * Confirm the JWT and bootstrap the session (creates the account on first sign-in)
+     * @description Called right after sign-in: verifies the JWT against the identity provider's keys and creates the account and its primary wallet on the first call. The body is empty (`{}`) or absent.
+     */
     post: operations['verifySession'];
     delete?: never;
     options?: never;
@@ -65,7 +71,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's linked wallets */
+    /**
+     * The caller's linked wallets
+     * @description The wallets linked to the caller's account, the primary one (the wallet of the first sign-in) first. Scope account:read.
+     */
     get: operations['listWallets'];
     put?: never;
     post?: never;
@@ -84,7 +93,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Step 1 of linking: get the message the wallet must sign */
+    /**
+     * Step 1 of linking: get the message the wallet must sign
+     * @description Step 1 of linking a wallet: a single-use message, valid 5 minutes, that the wallet must sign (EIP-191 personal_sign). Browser session only.
+     */
     post: operations['issueWalletLinkChallenge'];
     delete?: never;
     options?: never;
@@ -101,7 +113,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Step 2 of linking: submit the signed challenge */
+    /**
+     * Step 2 of linking: submit the signed challenge
+     * @description Step 2 of linking a wallet: the signed challenge. The challenge is consumed with the link, so a signature works once; a wallet linked to another account is refused. Browser session only.
+     */
     post: operations['linkWallet'];
     delete?: never;
     options?: never;
@@ -119,7 +134,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Unlink a wallet (not the primary one, not while it has live trades) */
+    /**
+     * Unlink a wallet (not the primary one, not while it has live trades)
+     * @description Unlinks a wallet: never the primary one, and not while it has live trades. Browser session only.
+     */
     delete: operations['unlinkWallet'];
     options?: never;
     head?: never;
@@ -133,7 +151,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Metadata of the caller's exchange credentials (never the keys) */
+    /**
+     * Metadata of the caller's exchange credentials (never the keys)
+     * @description The caller's exchange credentials, one per (exchange, wallet): metadata only, the keys are never returned. Scope account:read.
+     */
     get: operations['listCredentials'];
     put?: never;
     post?: never;
@@ -152,7 +173,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Add or rotate the credential of a linked wallet on an exchange */
+    /**
+     * Add or rotate the credential of a linked wallet on an exchange
+     * @description Stores a venue API key for a wallet linked to the caller, sealed at rest; a second add for the same exchange and wallet replaces (rotates) it. Browser session only: an API key cannot change credentials.
+     */
     post: operations['addCredential'];
     delete?: never;
     options?: never;
@@ -170,7 +194,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Remove a credential (not while a live trade uses it) */
+    /**
+     * Remove a credential (not while a live trade uses it)
+     * @description Deletes the credential of a wallet on an exchange. Refused while a live trade of the wallet trades on that exchange. Browser session only.
+     */
     delete: operations['removeCredential'];
     options?: never;
     head?: never;
@@ -184,7 +211,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Market universes of the given exchanges (intersection by default) */
+    /**
+     * Market universes of the given exchanges (intersection by default)
+     * @description The market universes of the listed exchanges: by default the markets on all of them (strict intersection); `min_exchanges=1` gives the union. Each market carries its per-exchange symbol, tick, lot and minimum sizes. Public.
+     */
     get: operations['listMarkets'];
     put?: never;
     post?: never;
@@ -201,7 +231,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The spread a trade's terms would see now, and whether its condition holds */
+    /**
+     * The spread a trade's terms would see now, and whether its condition holds
+     * @description The spread the terms of a trade would see now on the two venues' books, in the units of `spread_type`, and, with `target_spread` and `spread_condition`, whether the condition holds. Public.
+     */
     get: operations['getMarketSpread'];
     put?: never;
     post?: never;
@@ -218,7 +251,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's pre-trade risk limits, where each comes from, and current usage */
+    /**
+     * The caller's pre-trade risk limits, where each comes from, and current usage
+     * @description Each pre-trade risk limit in force for the caller (their own, else the operator's default; null where none is set) and the usage it is checked against, valued at the venues' mids of the moment. Scope account:read.
+     */
     get: operations['getLimits'];
     put?: never;
     post?: never;
@@ -241,7 +277,10 @@ export interface paths {
      */
     get: operations['listTrades'];
     put?: never;
-    /** Submit a spread trade; execution is asynchronous */
+    /**
+     * Submit a spread trade; execution is asynchronous
+     * @description Submits a two-legged spread trade and answers at once (202, `pending`); execution is asynchronous. One idempotency key is required: `X-Idempotency-Key`, else `Idempotency-Key`, else the body's `idempotency_key`; replaying a key answers 200 with the original trade and creates nothing. Scope trades:write.
+     */
     post: operations['createTrade'];
     delete?: never;
     options?: never;
@@ -276,15 +315,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One trade (404 trade not found for unknown and foreign trades alike) */
+    /**
+     * One trade (404 trade not found for unknown and foreign trades alike)
+     * @description One trade of the caller. An unknown trade and another user's trade both answer 404 `trade not found`. Scope trades:read.
+     */
     get: operations['getTrade'];
     put?: never;
     post?: never;
-    /** Cancel; never closes filled positions */
+    /**
+     * Cancel; never closes filled positions
+     * @description Cancels a trade: a pending one at once (200 `canceled`), an executing one by halting quoting and canceling its open orders (202 `cancel_sent`). Filled positions stay open. Allowed during maintenance. Scope trades:write.
+     */
     delete: operations['cancelTrade'];
     options?: never;
     head?: never;
-    /** Amend size, spread or slippage; applied on the next quote cycle */
+    /**
+     * Amend size, spread or slippage; applied on the next quote cycle
+     * @description Amends target size, target spread, slippage or units of a pending, active or paused trade; applied on the next quote cycle (200 `amendment_sent`, or 202 `amendment_persisted` when it cannot be delivered at once). At least one field; `spread_type` only with `target_spread`; `target_size` not below `filled_size`. Scope trades:write.
+     */
     patch: operations['amendTrade'];
     trace?: never;
   };
@@ -295,7 +343,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The execution log, ordered by sequence */
+    /**
+     * The execution log, ordered by sequence
+     * @description The trade's durable execution log (fills, hedges, recovery, fast-move guard), ordered by `sequence`; poll incrementally with `after_sequence`, page on with `next_after_sequence` while `has_more`. Scope trades:read.
+     */
     get: operations['listTradeEvents'];
     put?: never;
     post?: never;
@@ -338,11 +389,17 @@ export interface components {
        * @example BTC
        */
       market: string;
-      /** @example hyperliquid */
-      long_exchange: string;
+      /**
+       * @example hyperliquid
+       * @enum {string}
+       */
+      long_exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
       long_wallet: string;
-      /** @example paradex */
-      short_exchange: string;
+      /**
+       * @example paradex
+       * @enum {string}
+       */
+      short_exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
       short_wallet: string;
       /**
        * @description in units of spread_type
@@ -376,7 +433,7 @@ export interface components {
        */
       spread_type: 'absolute' | 'percentage' | 'bps' | 'ticks';
       /** @description X-Idempotency-Key takes precedence */
-      idempotency_key?: Record<string, never>;
+      idempotency_key?: string;
       /** @enum {string} */
       quote_mode?: 'aggressive';
       /** @description bounds the aggressive peg; same units as target_spread */
@@ -1811,6 +1868,7 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /** @example {} */
         'application/json': components['schemas']['VerifySessionRequest'];
       };
     };
@@ -2320,6 +2378,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "address": "0x2b5ad5c4795c026514f8317c7a215e218dccd6cf"
+         *     }
+         */
         'application/json': components['schemas']['LinkChallengeRequest'];
       };
     };
@@ -2564,6 +2627,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "address": "0x2b5ad5c4795c026514f8317c7a215e218dccd6cf",
+         *       "nonce": "Hq3T0eJ6x1bqV9nA2mYk5wZr",
+         *       "signature": "0x1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b"
+         *     }
+         */
         'application/json': components['schemas']['LinkWalletRequest'];
       };
     };
@@ -3345,12 +3415,19 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        exchange: string;
+        exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
       };
       cookie?: never;
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "wallet_addr": "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed",
+         *       "api_key": "paper-key-7f3a9f3a",
+         *       "api_secret": "paper-secret-4b1d8e2c"
+         *     }
+         */
         'application/json': components['schemas']['AddCredentialRequest'];
       };
     };
@@ -3613,7 +3690,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        exchange: string;
+        exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
         wallet: string;
       };
       cookie?: never;
@@ -4114,8 +4191,8 @@ export interface operations {
   getMarketSpread: {
     parameters: {
       query: {
-        long_exchange: string;
-        short_exchange: string;
+        long_exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
+        short_exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
         maker_leg?: 'long' | 'short';
         spread_type?: 'absolute' | 'percentage' | 'bps' | 'ticks';
         /** @description in units of spread_type; with spread_condition, condition_met says whether it holds */
@@ -4918,6 +4995,22 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "market": "BTC",
+         *       "long_exchange": "hyperliquid",
+         *       "long_wallet": "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed",
+         *       "short_exchange": "paradex",
+         *       "short_wallet": "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed",
+         *       "target_spread": "5",
+         *       "spread_condition": "gte",
+         *       "target_size": "0.01",
+         *       "execution_type": "maker_taker",
+         *       "maker_leg": "long",
+         *       "max_slippage": "0.001",
+         *       "idempotency_key": "btc-hl-paradex-0001"
+         *     }
+         */
         'application/json': components['schemas']['CreateTradeRequest'];
       };
     };
@@ -6017,6 +6110,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "target_size": "0.02",
+         *       "target_spread": "4"
+         *     }
+         */
         'application/json': components['schemas']['AmendTradeRequest'];
       };
     };

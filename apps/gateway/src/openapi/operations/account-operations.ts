@@ -1,5 +1,14 @@
 import type { OperationAnswers } from './answers';
-import { ref, arrayOf, WALLET, AT, API_KEY_OR_JWT, SESSION_ONLY, WITH_BODY } from './answers';
+import {
+  ref,
+  arrayOf,
+  WALLET,
+  SECOND_WALLET,
+  AT,
+  API_KEY_OR_JWT,
+  SESSION_ONLY,
+  WITH_BODY,
+} from './answers';
 
 const NO_LIMIT = null;
 
@@ -7,6 +16,8 @@ const NO_LIMIT = null;
 export const ACCOUNT_OPERATIONS: Record<string, OperationAnswers> = {
   'get /api/v1/limits': {
     operationId: 'getLimits',
+    description:
+      "Each pre-trade risk limit in force for the caller (their own, else the operator's default; null where none is set) and the usage it is checked against, valued at the venues' mids of the moment. Scope account:read.",
     successes: [
       {
         status: 200,
@@ -34,6 +45,8 @@ export const ACCOUNT_OPERATIONS: Record<string, OperationAnswers> = {
   },
   'get /api/v1/credentials': {
     operationId: 'listCredentials',
+    description:
+      "The caller's exchange credentials, one per (exchange, wallet): metadata only, the keys are never returned. Scope account:read.",
     successes: [
       {
         status: 200,
@@ -56,6 +69,13 @@ export const ACCOUNT_OPERATIONS: Record<string, OperationAnswers> = {
   },
   'post /api/v1/credentials/{exchange}': {
     operationId: 'addCredential',
+    description:
+      'Stores a venue API key for a wallet linked to the caller, sealed at rest; a second add for the same exchange and wallet replaces (rotates) it. Browser session only: an API key cannot change credentials.',
+    requestExample: {
+      wallet_addr: WALLET,
+      api_key: 'paper-key-7f3a9f3a',
+      api_secret: 'paper-secret-4b1d8e2c',
+    },
     successes: [
       {
         status: 201,
@@ -76,6 +96,8 @@ export const ACCOUNT_OPERATIONS: Record<string, OperationAnswers> = {
   },
   'delete /api/v1/credentials/{exchange}/{wallet}': {
     operationId: 'removeCredential',
+    description:
+      'Deletes the credential of a wallet on an exchange. Refused while a live trade of the wallet trades on that exchange. Browser session only.',
     successes: [
       {
         status: 200,
@@ -88,6 +110,8 @@ export const ACCOUNT_OPERATIONS: Record<string, OperationAnswers> = {
   },
   'get /api/v1/wallets': {
     operationId: 'listWallets',
+    description:
+      "The wallets linked to the caller's account, the primary one (the wallet of the first sign-in) first. Scope account:read.",
     successes: [
       {
         status: 200,
@@ -100,6 +124,9 @@ export const ACCOUNT_OPERATIONS: Record<string, OperationAnswers> = {
   },
   'post /api/v1/wallets/link/challenge': {
     operationId: 'issueWalletLinkChallenge',
+    description:
+      'Step 1 of linking a wallet: a single-use message, valid 5 minutes, that the wallet must sign (EIP-191 personal_sign). Browser session only.',
+    requestExample: { address: SECOND_WALLET },
     successes: [
       {
         status: 201,
@@ -117,6 +144,13 @@ export const ACCOUNT_OPERATIONS: Record<string, OperationAnswers> = {
   },
   'post /api/v1/wallets/link': {
     operationId: 'linkWallet',
+    description:
+      'Step 2 of linking a wallet: the signed challenge. The challenge is consumed with the link, so a signature works once; a wallet linked to another account is refused. Browser session only.',
+    requestExample: {
+      address: SECOND_WALLET,
+      nonce: 'Hq3T0eJ6x1bqV9nA2mYk5wZr',
+      signature: `0x${'1b'.repeat(65)}`,
+    },
     successes: [
       {
         status: 201,
@@ -135,6 +169,8 @@ export const ACCOUNT_OPERATIONS: Record<string, OperationAnswers> = {
   },
   'delete /api/v1/wallets/{address}': {
     operationId: 'unlinkWallet',
+    description:
+      'Unlinks a wallet: never the primary one, and not while it has live trades. Browser session only.',
     successes: [
       {
         status: 200,
@@ -153,6 +189,9 @@ export const ACCOUNT_OPERATIONS: Record<string, OperationAnswers> = {
   },
   'post /api/v1/auth/verify': {
     operationId: 'verifySession',
+    description:
+      "Called right after sign-in: verifies the JWT against the identity provider's keys and creates the account and its primary wallet on the first call. The body is empty (`{}`) or absent.",
+    requestExample: {},
     successes: [
       {
         status: 200,

@@ -14,6 +14,10 @@ export interface Success {
 
 export interface OperationAnswers {
   operationId: string;
+  /** What the operation does; required unless the controller's ApiOperation says it. */
+  description?: string;
+  /** A body the gateway accepts as it stands (request-conformance.e2e.spec.ts sends it). */
+  requestExample?: Record<string, unknown>;
   successes: Success[];
   /** Codes it refuses with; `session_required` marks a browser-session-only operation. */
   errors: ErrorCode[];
@@ -26,6 +30,8 @@ export const arrayOf = (name: string) => ({ type: 'array', items: ref(name) });
 
 export const TRADE_ID = '8f14e45f-ceea-467a-9575-6c3f1b2a9e01';
 export const WALLET = '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed';
+/** The address of private key 0x…02: the request examples link it, as a test can sign for it. */
+export const SECOND_WALLET = '0x2b5ad5c4795c026514f8317c7a215e218dccd6cf';
 export const AT = '2026-01-05T09:30:00.000Z';
 
 /**

@@ -5,6 +5,8 @@ import { ref, arrayOf, AT } from './answers';
 export const MARKET_OPERATIONS: Record<string, OperationAnswers> = {
   'get /api/v1/markets': {
     operationId: 'listMarkets',
+    description:
+      'The market universes of the listed exchanges: by default the markets on all of them (strict intersection); `min_exchanges=1` gives the union. Each market carries its per-exchange symbol, tick, lot and minimum sizes. Public.',
     public: true,
     successes: [
       {
@@ -39,6 +41,8 @@ export const MARKET_OPERATIONS: Record<string, OperationAnswers> = {
   },
   'get /api/v1/markets/{market}/spread': {
     operationId: 'getMarketSpread',
+    description:
+      "The spread the terms of a trade would see now on the two venues' books, in the units of `spread_type`, and, with `target_spread` and `spread_condition`, whether the condition holds. Public.",
     public: true,
     successes: [
       {
@@ -93,6 +97,8 @@ export const MARKET_OPERATIONS: Record<string, OperationAnswers> = {
   },
   'get /api/v1/maintenance': {
     operationId: 'listMaintenance',
+    description:
+      'The maintenance flags: `_system` first, then one entry per exchange. Clients that show an indicator poll every 30 to 60 seconds. Public.',
     public: true,
     successes: [
       {

@@ -34,6 +34,22 @@ const TRADE_EXAMPLE = {
 export const TRADE_OPERATIONS: Record<string, OperationAnswers> = {
   'post /api/v1/trades': {
     operationId: 'createTrade',
+    description:
+      "Submits a two-legged spread trade and answers at once (202, `pending`); execution is asynchronous. One idempotency key is required: `X-Idempotency-Key`, else `Idempotency-Key`, else the body's `idempotency_key`; replaying a key answers 200 with the original trade and creates nothing. Scope trades:write.",
+    requestExample: {
+      market: 'BTC',
+      long_exchange: 'hyperliquid',
+      long_wallet: WALLET,
+      short_exchange: 'paradex',
+      short_wallet: WALLET,
+      target_spread: '5',
+      spread_condition: 'gte',
+      target_size: '0.01',
+      execution_type: 'maker_taker',
+      maker_leg: 'long',
+      max_slippage: '0.001',
+      idempotency_key: 'btc-hl-paradex-0001',
+    },
     successes: [
       {
         status: 202,
@@ -80,6 +96,8 @@ export const TRADE_OPERATIONS: Record<string, OperationAnswers> = {
   },
   'get /api/v1/trades/{tradeId}': {
     operationId: 'getTrade',
+    description:
+      "One trade of the caller. An unknown trade and another user's trade both answer 404 `trade not found`. Scope trades:read.",
     successes: [
       { status: 200, description: 'the trade', schema: ref('Trade'), example: TRADE_EXAMPLE },
     ],
@@ -87,6 +105,8 @@ export const TRADE_OPERATIONS: Record<string, OperationAnswers> = {
   },
   'get /api/v1/trades/{tradeId}/events': {
     operationId: 'listTradeEvents',
+    description:
+      "The trade's durable execution log (fills, hedges, recovery, fast-move guard), ordered by `sequence`; poll incrementally with `after_sequence`, page on with `next_after_sequence` while `has_more`. Scope trades:read.",
     successes: [
       {
         status: 200,
@@ -119,6 +139,9 @@ export const TRADE_OPERATIONS: Record<string, OperationAnswers> = {
   },
   'patch /api/v1/trades/{tradeId}': {
     operationId: 'amendTrade',
+    description:
+      'Amends target size, target spread, slippage or units of a pending, active or paused trade; applied on the next quote cycle (200 `amendment_sent`, or 202 `amendment_persisted` when it cannot be delivered at once). At least one field; `spread_type` only with `target_spread`; `target_size` not below `filled_size`. Scope trades:write.',
+    requestExample: { target_size: '0.02', target_spread: '4' },
     successes: [
       {
         status: 200,
@@ -171,6 +194,8 @@ export const TRADE_OPERATIONS: Record<string, OperationAnswers> = {
   },
   'delete /api/v1/trades/{tradeId}': {
     operationId: 'cancelTrade',
+    description:
+      'Cancels a trade: a pending one at once (200 `canceled`), an executing one by halting quoting and canceling its open orders (202 `cancel_sent`). Filled positions stay open. Allowed during maintenance. Scope trades:write.',
     successes: [
       {
         status: 200,

@@ -1,3 +1,5 @@
+import { VENUE_IDS } from '@sts/domain';
+
 /** Small builders of JSON Schema 2020-12 for the API's answers. */
 export type Schema = Record<string, unknown>;
 
@@ -23,6 +25,6 @@ export const object = (
 });
 
 export const EXCHANGE = text('exchange (venue) id', {
-  enum: ['hyperliquid', 'lighter', 'paradex', 'extended', 'aster'],
+  enum: [...VENUE_IDS],
 });
 export const SIDE = text('order side', { enum: ['buy', 'sell'] });

@@ -1,0 +1,159 @@
+import { getMetadataStorage } from 'class-validator';
+import { DECIMAL_PATTERN, MAX_DECIMAL_STRING_LENGTH, VENUE_IDS } from '@sts/domain';
+import { AddCredentialRequest } from '../accounts/credentials/dto/add-credential.dto';
+import { VerifySessionRequest } from '../accounts/session/auth.controller';
+import { LinkChallengeRequest, LinkWalletRequest } from '../accounts/wallets/dto/link-wallet.dto';
+import { MarketsQuery } from '../markets/markets.request';
+import { SpreadMarketParam, SpreadQuery } from '../spread/spread.request';
+import { AmendTradeRequest } from '../trades/dto/amend-trade.request';
+import { CreateTradeRequest } from '../trades/dto/create-trade.request';
+import { TradeEventsQuery } from '../trades/dto/events.query';
+import { ListTradesQuery } from '../trades/dto/list-trades.query';
+import { IDEMPOTENCY_KEY_PATTERN } from '../trades/use-cases/create-trade/idempotency-key';
+import { CredentialParams, ExchangeParam, WalletAddressParam } from '../validation/path-params';
+import type { Schema } from './schemas/schema-helpers';
+
+type Dto = new () => object;
+type ValidationMetadata = ReturnType<
+  ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']
+>[number];
+
+/** The classes the global ValidationPipe checks request bodies with, named as their schemas are. */
+const BODIES: Dto[] = [
+  CreateTradeRequest,
+  AmendTradeRequest,
+  AddCredentialRequest,
+  LinkChallengeRequest,
+  LinkWalletRequest,
+  VerifySessionRequest,
+];
+
+/** The classes it checks query and path parameters with. */
+const PARAMETERS: Dto[] = [
+  ListTradesQuery,
+  TradeEventsQuery,
+  MarketsQuery,
+  SpreadMarketParam,
+  SpreadQuery,
+  ExchangeParam,
+  CredentialParams,
+  WalletAddressParam,
+];
+
+// The sign of a decimal is decided on its value (big.js), after "-0" and "0.00" are read as 0.
+const ZERO_OR_NEGATIVE = '^(-|0(\\.0+)?$)';
+const NEGATIVE = '^-(?!0(\\.0+)?$)';
+const decimal = (not?: string): Schema => ({
+  pattern: DECIMAL_PATTERN.source,
+  maxLength: MAX_DECIMAL_STRING_LENGTH,
+  ...(not ? { not: { pattern: not } } : {}),
+});
+
+const patternOf = (value: unknown): string =>
+  value instanceof RegExp ? value.source : String(value);
+
+/** What one of the server's validators accepts, as JSON Schema; a rule it cannot say is left out. */
+function ruleOf(validator: ValidationMetadata): Schema {
+  const [first, second] = validator.constraints ?? [];
+  switch (validator.name ?? '') {
+    case 'matches':
+      return { pattern: patternOf(first) };
+    case 'isIn':
+      return { enum: first };
+    case 'isInt':
+      return { type: 'integer' };
+    case 'isLength':
+      return { minLength: first, ...(second === undefined ? {} : { maxLength: second }) };
+    case 'isDecimal':
+      return decimal();
+    case 'isPositiveDecimal':
+      return decimal(ZERO_OR_NEGATIVE);
+    case 'isNonNegativeDecimal':
+      return decimal(NEGATIVE);
+    default:
+      return {};
+  }
+}
+
+/**
+ * Rules the class-validator metadata cannot carry: an exchange passes the
+ * validators by its shape and is then looked up among the venues of the
+ * registry (unknown: 400), and the idempotency key is checked by the create
+ * itself, so that a missing and a malformed key answer their own codes.
+ * `undefined` drops the shape's pattern where the enum says more.
+ */
+const venueList = `(${VENUE_IDS.join('|')})`;
+const NAMED_RULES: Record<string, Schema> = {
+  long_exchange: { enum: [...VENUE_IDS], pattern: undefined },
+  short_exchange: { enum: [...VENUE_IDS], pattern: undefined },
+  exchange: { enum: [...VENUE_IDS], pattern: undefined },
+  exchanges: { pattern: `^${venueList}(,${venueList})*$` },
+  idempotency_key: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
+};
+const HEADER_RULES: Record<string, Schema> = {
+  'X-Idempotency-Key': { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
+};
+
+/** The field rules of one class, by property name (its parents' included). */
+function fieldRules(dto: Dto): Map<string, Schema> {
+  const rules = new Map<string, Schema>();
+  for (const validator of getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false)) {
+    const rule = { ...rules.get(validator.propertyName), ...ruleOf(validator) };
+    rules.set(validator.propertyName, { ...rule, ...NAMED_RULES[validator.propertyName] });
+  }
+  return rules;
+}
+
+/** Parameter rules by name; a name two classes validate differently is refused (it could not be told apart). */
+function parameterRules(): Map<string, Schema> {
+  const rules = new Map<string, Schema>(Object.entries(HEADER_RULES));
+  for (const dto of PARAMETERS) {
+    for (const [name, rule] of fieldRules(dto)) {
+      const known = rules.get(name);
+      if (known && JSON.stringify(known) !== JSON.stringify(rule)) {
+        throw new Error(`OpenAPI: parameter ${name} is validated two ways (${dto.name})`);
+      }
+      rules.set(name, rule);
+    }
+  }
+  return rules;
+}
+
+/** Sets each rule on the schema; an undefined value removes what the decorators said. */
+function apply(schema: Schema, rule: Schema | undefined): void {
+  for (const [key, value] of Object.entries(rule ?? {})) {
+    if (value === undefined) {
+      delete schema[key];
+    } else {
+      schema[key] = value;
+    }
+  }
+}
+
+/**
+ * A request body's schema as strict as the server: every property's rule from
+ * the validators the server runs on it, and no other property
+ * (the ValidationPipe's forbidNonWhitelisted answers an unknown one 400).
+ */
+export function strictBodySchema(name: string, schema: Schema): void {
+  const dto = BODIES.find((body) => body.name === name);
+  if (!dto) {
+    throw new Error(`OpenAPI: request body ${name} is not among the validated bodies`);
+  }
+  const rules = fieldRules(dto);
+  const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
+  for (const [property, propertySchema] of Object.entries(properties)) {
+    apply(propertySchema, rules.get(property));
+  }
+  schema['additionalProperties'] = false;
+}
+
+/** Query, path and header parameters with the rules the server checks them by. */
+export function strictParameters(parameters: Array<{ name: string; schema?: Schema }>): void {
+  const rules = parameterRules();
+  for (const parameter of parameters) {
+    if (parameter.schema) {
+      apply(parameter.schema, rules.get(parameter.name));
+    }
+  }
+}

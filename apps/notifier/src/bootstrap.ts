@@ -22,9 +22,12 @@ import { EventFanout } from './fanout/event-fanout';
 import { HealthCheck } from './health/health.check';
 import { notifierMetrics } from './notifier.metrics';
 import { Heartbeat } from './liveness/heartbeat';
+import { TradeFillsReader } from './trades/trade-fills.reader';
 import { TradeOwnershipReader } from './trades/trade-ownership.reader';
 import { AuthenticateSocket } from './use-cases/authenticate-socket/authenticate-socket.use-case';
+import { SubscribeFills } from './use-cases/subscribe-fills/subscribe-fills.use-case';
 import { SubscribeTrades } from './use-cases/subscribe-trades/subscribe-trades.use-case';
+import { UnsubscribeFills } from './use-cases/unsubscribe-fills/unsubscribe-fills.use-case';
 import { UnsubscribeTrades } from './use-cases/unsubscribe-trades/unsubscribe-trades.use-case';
 import { WS_PATH, WsGateway } from './ws.gateway';
 
@@ -80,17 +83,21 @@ function assemble(
   );
   const health = new HealthCheck(dataSource, new NatsLink(nats), registry);
   const metrics = notifierMetrics(registry);
+  const ownership = new TradeOwnershipReader(dataSource);
   const gateway = new WsGateway({
     settings,
     registry,
     authenticate: new AuthenticateSocket(authenticator),
-    subscribe: new SubscribeTrades(
+    subscribe: new SubscribeTrades(registry, ownership, settings.maxTradeSubscriptions, log),
+    unsubscribe: new UnsubscribeTrades(registry),
+    subscribeFills: new SubscribeFills(
       registry,
-      new TradeOwnershipReader(dataSource),
+      ownership,
+      new TradeFillsReader(dataSource),
       settings.maxTradeSubscriptions,
       log,
     ),
-    unsubscribe: new UnsubscribeTrades(registry),
+    unsubscribeFills: new UnsubscribeFills(registry),
     credentials,
     switches: new SwitchesInForce(dataSource),
     health,

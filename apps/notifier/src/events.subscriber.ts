@@ -4,8 +4,11 @@ import {
   MAINTENANCE_CHANGED,
   maintenanceChangedSubject,
   parseMaintenanceChanged,
+  parseTradeFill,
   parseTradeLifecycle,
+  TRADE_FILL,
   TRADE_LIFECYCLE,
+  tradeFillSubject,
   tradeLifecycleSubject,
 } from '@sts/contracts';
 import { ensureStreams, type Logger, type NatsConnection } from '@sts/platform';
@@ -15,7 +18,7 @@ const NOTABLE_STATUSES: readonly string[] = Object.values(ConsumerEvents);
 import type { EventFanout } from './fanout/event-fanout';
 
 /**
- * Reads the lifecycle and maintenance events from the events stream with an
+ * Reads the lifecycle, fill and maintenance events from the events stream with an
  * ordered consumer of this replica's own, so every replica sees every event.
  *
  * Why JetStream rather than a core subscription: the ordered consumer tracks
@@ -37,6 +40,7 @@ export class EventsSubscriber {
   private messages?: ConsumerMessages;
   private readonly maintenanceSubject: string;
   private readonly tradeSubjectPrefix: string;
+  private readonly fillSubjectPrefix: string;
 
   constructor(
     private readonly nats: NatsConnection,
@@ -46,6 +50,7 @@ export class EventsSubscriber {
   ) {
     this.maintenanceSubject = maintenanceChangedSubject(natsPrefix);
     this.tradeSubjectPrefix = tradeLifecycleSubject(natsPrefix, '');
+    this.fillSubjectPrefix = tradeFillSubject(natsPrefix, '');
   }
 
   async start(): Promise<void> {
@@ -91,6 +96,12 @@ export class EventsSubscriber {
           throw new Error(`trade_id ${message.payload.trade_id} does not match the subject`);
         }
         this.fanout.tradeLifecycle(message);
+      } else if (subject.startsWith(this.fillSubjectPrefix)) {
+        const message = decodeEnvelope(data, TRADE_FILL, parseTradeFill);
+        if (subject !== tradeFillSubject(this.natsPrefix, message.payload.trade_id)) {
+          throw new Error(`trade_id ${message.payload.trade_id} does not match the subject`);
+        }
+        this.fanout.tradeFill(message);
       }
     } catch (error) {
       // A malformed event is dropped whole, never half-pushed; the stream keeps it for inspection.

@@ -16,7 +16,9 @@ import {
 } from './protocol/server-messages';
 import type { SwitchesInForce } from './switches/switches-in-force';
 import type { AuthenticateSocket } from './use-cases/authenticate-socket/authenticate-socket.use-case';
+import type { SubscribeFills } from './use-cases/subscribe-fills/subscribe-fills.use-case';
 import type { SubscribeTrades } from './use-cases/subscribe-trades/subscribe-trades.use-case';
+import type { UnsubscribeFills } from './use-cases/unsubscribe-fills/unsubscribe-fills.use-case';
 import type { UnsubscribeTrades } from './use-cases/unsubscribe-trades/unsubscribe-trades.use-case';
 
 export interface SocketProtocolDependencies {
@@ -25,6 +27,8 @@ export interface SocketProtocolDependencies {
   authenticate: AuthenticateSocket;
   subscribe: SubscribeTrades;
   unsubscribe: UnsubscribeTrades;
+  subscribeFills: SubscribeFills;
+  unsubscribeFills: UnsubscribeFills;
   credentials: CredentialMonitor;
   /** The operator switches in force, told to a socket as it authenticates. */
   switches: SwitchesInForce;
@@ -180,9 +184,13 @@ export class SocketProtocol {
     }
     switch (message.op) {
       case 'subscribe':
-        return this.deps.subscribe.execute(connection, message.tradeId, message.id);
+        return message.subscription === 'fills'
+          ? this.deps.subscribeFills.execute(connection, message)
+          : this.deps.subscribe.execute(connection, message.tradeId, message.id);
       case 'unsubscribe':
-        return this.deps.unsubscribe.execute(connection, message.tradeId, message.id);
+        return message.subscription === 'fills'
+          ? this.deps.unsubscribeFills.execute(connection, message.tradeId, message.id)
+          : this.deps.unsubscribe.execute(connection, message.tradeId, message.id);
       case 'ping':
         return connection.reply(pongReply(message.id));
     }

@@ -5,4 +5,5 @@ export * from './dead-man-state';
 export * from './budget';
 export * from './streams';
 export * from './trade-lifecycle';
+export * from './trade-fill';
 export * from './trade-commands';

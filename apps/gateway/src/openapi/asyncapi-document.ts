@@ -31,7 +31,7 @@ export const ASYNCAPI_DOCUMENT = {
     title: 'Spread trading events (notifier WebSocket)',
     version: 'v1',
     description:
-      'Lifecycle and maintenance events of the spread trading service, pushed over one WebSocket. ' +
+      'Lifecycle, fill and maintenance events of the spread trading service, pushed over one WebSocket. ' +
       'Authenticate with the X-API-Key (or Authorization: Bearer) header on the upgrade, or with an ' +
       '`auth` message within 5 s of opening. Scope trades:read. After a reconnect, rebuild state with ' +
       'GET /api/v1/trades/{tradeId}.\n' +
@@ -62,6 +62,7 @@ export const ASYNCAPI_DOCUMENT = {
         Pong: msgRef('Pong'),
         Error: msgRef('Error'),
         TradeLifecycleEvent: msgRef('TradeLifecycleEvent'),
+        TradeFillEvent: msgRef('TradeFillEvent'),
         MaintenanceEvent: msgRef('MaintenanceEvent'),
       },
     },
@@ -78,6 +79,7 @@ export const ASYNCAPI_DOCUMENT = {
       ['receivePong', 'send', 'Pong', 'answer to a ping'],
       ['receiveError', 'send', 'Error', 'a refused message'],
       ['receiveTradeLifecycleEvent', 'send', 'TradeLifecycleEvent', 'a trade changed status'],
+      ['receiveTradeFillEvent', 'send', 'TradeFillEvent', 'a fill was logged (subscription fills)'],
       ['receiveMaintenanceEvent', 'send', 'MaintenanceEvent', 'maintenance or kill switch'],
     ].map(([id, action, name, summary]) => [
       id,

@@ -4,6 +4,7 @@ import type { Principal } from '@sts/auth';
 import type { Logger } from '@sts/platform';
 import { CloseCode, CloseReason } from '../protocol/close-codes';
 import type { ServerReply } from '../protocol/server-messages';
+import type { FillStream, SequencedFrame } from './fill-stream';
 
 export type ConnectionState = 'authenticating' | 'open' | 'closing';
 
@@ -42,6 +43,10 @@ export class ClientConnection {
   readonly trades = new Set<string>();
   /** A single-trade subscription being checked: its events wait here until the answer is sent. */
   pending?: { tradeId: string; held: Buffer[] };
+  /** Subscribed to the fills of every trade of its user (live only). */
+  allFills = false;
+  /** Fills subscriptions to one trade each, by trade id. */
+  readonly fillStreams = new Map<string, FillStream>();
   /** Stamp of the last event delivered, so a socket found through two indexes gets it once. */
   lastStamp = 0;
   /** Set by every pong and client frame, cleared by every server ping. */
@@ -92,6 +97,33 @@ export class ClientConnection {
       return;
     }
     this.deliver(frame);
+  }
+
+  /** A fill of `tradeId`: through the trade's fills subscription when there is one (held, deduplicated). */
+  deliverFill(tradeId: string, fill: SequencedFrame): void {
+    const stream = this.fillStreams.get(tradeId);
+    if (!stream) {
+      this.deliver(fill.frame);
+      return;
+    }
+    const frame = stream.offer(fill);
+    if (frame === 'overflow') {
+      this.counts.framesDropped += 1;
+      this.closeSlowConsumer();
+    } else if (frame !== null) {
+      this.deliver(frame);
+    }
+  }
+
+  /**
+   * Resolves once the socket's unsent bytes are below half its bound (or it
+   * closes), so a long replay is written as fast as the client reads, not
+   * all at once into its buffer.
+   */
+  async drained(): Promise<void> {
+    while (this.state === 'open' && this.socket.bufferedAmount > this.maxBufferedBytes / 2) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
 
   /**

@@ -1,4 +1,5 @@
 import { newDeliveryCounts, type ClientConnection, type DeliveryCounts } from './client-connection';
+import { FillStream } from './fill-stream';
 
 const addTo = <K, V>(index: Map<K, Set<V>>, key: K, value: V): void => {
   let members = index.get(key);
@@ -30,6 +31,8 @@ export class ConnectionRegistry {
   private readonly connections = new Set<ClientConnection>();
   private readonly allTradesByUser = new Map<string, Set<ClientConnection>>();
   private readonly byTrade = new Map<string, Set<ClientConnection>>();
+  private readonly allFillsByUser = new Map<string, Set<ClientConnection>>();
+  private readonly fillsByTrade = new Map<string, Set<ClientConnection>>();
   private stamp = 0;
   /** What every socket of this replica wrote and refused (read by the metrics). */
   readonly counts: DeliveryCounts = newDeliveryCounts();
@@ -38,11 +41,12 @@ export class ConnectionRegistry {
     return this.connections.size;
   }
 
-  /** Subscriptions held: one per trade subscribed, one per all-of-my-trades. */
+  /** Subscriptions held: one per trade subscribed, one per all-of-my-trades (lifecycle and fills). */
   subscriptionCount(): number {
     let count = 0;
     for (const connection of this.connections) {
       count += connection.trades.size + (connection.allTrades ? 1 : 0);
+      count += connection.fillStreams.size + (connection.allFills ? 1 : 0);
     }
     return count;
   }
@@ -58,7 +62,13 @@ export class ConnectionRegistry {
     }
     if (connection.userId !== undefined) {
       removeFrom(this.allTradesByUser, connection.userId, connection);
+      removeFrom(this.allFillsByUser, connection.userId, connection);
     }
+    for (const tradeId of connection.fillStreams.keys()) {
+      removeFrom(this.fillsByTrade, tradeId, connection);
+    }
+    connection.fillStreams.clear();
+    connection.allFills = false;
     for (const tradeId of connection.trades) {
       removeFrom(this.byTrade, tradeId, connection);
     }
@@ -104,6 +114,41 @@ export class ConnectionRegistry {
     removeFrom(this.byTrade, tradeId, connection);
   }
 
+  subscribeAllFills(connection: ClientConnection, userId: string): void {
+    connection.allFills = true;
+    addTo(this.allFillsByUser, userId, connection);
+  }
+
+  unsubscribeAllFills(connection: ClientConnection, userId: string): void {
+    connection.allFills = false;
+    removeFrom(this.allFillsByUser, userId, connection);
+  }
+
+  /**
+   * Starts (or restarts) the socket's fills subscription to a trade, holding
+   * its live fills until the ownership check and the replay are done.
+   */
+  openFillStream(connection: ClientConnection, tradeId: string): FillStream {
+    const stream = new FillStream(tradeId);
+    connection.fillStreams.set(tradeId, stream);
+    addTo(this.fillsByTrade, tradeId, connection);
+    return stream;
+  }
+
+  /** Refused or unsubscribed; only `stream` when given (a newer subscription is left alone). */
+  dropFillStream(connection: ClientConnection, tradeId: string, stream?: FillStream): void {
+    if (stream && connection.fillStreams.get(tradeId) !== stream) {
+      return;
+    }
+    connection.fillStreams.delete(tradeId);
+    removeFrom(this.fillsByTrade, tradeId, connection);
+  }
+
+  /** Calls `visit` once per socket of `userId` subscribed to the fills of `tradeId` or of all its trades. */
+  forFill(tradeId: string, userId: string, visit: (connection: ClientConnection) => void): void {
+    this.visitOnce(tradeId, userId, this.allFillsByUser, this.fillsByTrade, visit);
+  }
+
   /**
    * Calls `visit` once per socket of `userId` that listens to `tradeId`, either
    * through all-of-my-trades or the single trade. The owner check repeats the
@@ -114,8 +159,18 @@ export class ConnectionRegistry {
     userId: string,
     visit: (connection: ClientConnection) => void,
   ): void {
+    this.visitOnce(tradeId, userId, this.allTradesByUser, this.byTrade, visit);
+  }
+
+  private visitOnce(
+    tradeId: string,
+    userId: string,
+    byUser: Map<string, Set<ClientConnection>>,
+    byTrade: Map<string, Set<ClientConnection>>,
+    visit: (connection: ClientConnection) => void,
+  ): void {
     const stamp = ++this.stamp;
-    const everyTrade = this.allTradesByUser.get(userId);
+    const everyTrade = byUser.get(userId);
     if (everyTrade) {
       for (const connection of everyTrade) {
         if (connection.isOpen && connection.userId === userId) {
@@ -124,7 +179,7 @@ export class ConnectionRegistry {
         }
       }
     }
-    const oneTrade = this.byTrade.get(tradeId);
+    const oneTrade = byTrade.get(tradeId);
     if (oneTrade) {
       for (const connection of oneTrade) {
         if (connection.isOpen && connection.userId === userId && connection.lastStamp !== stamp) {

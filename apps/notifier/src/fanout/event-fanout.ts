@@ -1,7 +1,7 @@
-import type { Envelope, MaintenanceChanged, TradeLifecycle } from '@sts/contracts';
+import type { Envelope, MaintenanceChanged, TradeFill, TradeLifecycle } from '@sts/contracts';
 import type { Logger } from '@sts/platform';
 import type { ConnectionRegistry } from '../connections/connection-registry';
-import { lifecycleFrame, maintenanceFrame } from '../protocol/server-messages';
+import { fillFrame, lifecycleFrame, maintenanceFrame } from '../protocol/server-messages';
 
 /**
  * Turns one NATS event into socket frames: serialized once, written to every
@@ -31,6 +31,28 @@ export class EventFanout {
         recipients,
       },
       'lifecycle event fanned out',
+    );
+    return recipients;
+  }
+
+  /** A logged fill: to the owner's sockets subscribed to the trade's fills or to all of theirs. */
+  tradeFill(message: Envelope<TradeFill>): number {
+    const { trade_id: tradeId, user_id: userId, sequence } = message.payload;
+    const fill = { sequence, frame: fillFrame(message.payload) };
+    let recipients = 0;
+    this.registry.forFill(tradeId, userId, (connection) => {
+      connection.deliverFill(tradeId, fill);
+      recipients += 1;
+    });
+    this.log.debug(
+      {
+        trade_id: tradeId,
+        sequence,
+        event_type: message.payload.event_type,
+        correlation_id: message.correlation_id,
+        recipients,
+      },
+      'fill fanned out',
     );
     return recipients;
   }

@@ -3,10 +3,20 @@ import { AppError } from '@sts/platform';
 /** Echoed back on the answer so a client can match replies to requests. */
 export type RequestId = string | number;
 
+/** `trades`: lifecycle events; `fills`: the execution log's fill entries (opt-in). */
+export type Subscription = 'trades' | 'fills';
+
 export type ClientMessage =
   | { op: 'auth'; id?: RequestId; apiKey?: string; token?: string }
-  | { op: 'subscribe'; id?: RequestId; tradeId?: string }
-  | { op: 'unsubscribe'; id?: RequestId; tradeId?: string }
+  | {
+      op: 'subscribe';
+      id?: RequestId;
+      subscription: Subscription;
+      tradeId?: string;
+      /** fills with a trade_id only: replay the log's fill entries from this sequence first. */
+      fromSequence?: number;
+    }
+  | { op: 'unsubscribe'; id?: RequestId; subscription: Subscription; tradeId?: string }
   | { op: 'ping'; id?: RequestId };
 
 export type ClientOp = ClientMessage['op'];
@@ -47,23 +57,54 @@ function optionalString(record: Record<string, unknown>, field: string): string 
   return value;
 }
 
-/** The trade id of a subscribe/unsubscribe; absent means all of the caller's trades. */
-function subscriptionTarget(record: Record<string, unknown>): string | undefined {
-  if (record['subscription'] !== 'trades') {
-    throw invalid('subscription must be "trades"');
+interface SubscriptionTarget {
+  subscription: Subscription;
+  tradeId?: string;
+  fromSequence?: number;
+}
+
+/** The params a subscription takes: `from_sequence` only on a fills subscribe. */
+const paramsAllowed = (op: 'subscribe' | 'unsubscribe', subscription: Subscription): string[] =>
+  op === 'subscribe' && subscription === 'fills' ? ['trade_id', 'from_sequence'] : ['trade_id'];
+
+function fromSequenceOf(params: Record<string, unknown>, tradeId: string | undefined) {
+  const value = params['from_sequence'];
+  if (value === undefined) {
+    return undefined;
+  }
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw invalid('from_sequence must be a non-negative integer');
+  }
+  if (tradeId === undefined) {
+    throw invalid('from_sequence needs a trade_id');
+  }
+  return value;
+}
+
+/** What a subscribe/unsubscribe names; no trade_id means all of the caller's trades. */
+function subscriptionTarget(
+  op: 'subscribe' | 'unsubscribe',
+  record: Record<string, unknown>,
+): SubscriptionTarget {
+  const subscription = record['subscription'];
+  if (subscription !== 'trades' && subscription !== 'fills') {
+    throw invalid('subscription must be "trades" or "fills"');
   }
   const params = record['params'];
   if (params === undefined) {
-    return undefined;
+    return { subscription };
   }
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     throw invalid('params must be an object');
   }
-  const extra = Object.keys(params).filter((key) => key !== 'trade_id');
+  const allowed = paramsAllowed(op, subscription);
+  const extra = Object.keys(params).filter((key) => !allowed.includes(key));
   if (extra.length > 0) {
     throw invalid(`unknown params field ${extra[0]}`);
   }
-  return optionalString(params as Record<string, unknown>, 'trade_id');
+  const tradeId = optionalString(params as Record<string, unknown>, 'trade_id');
+  const fromSequence = fromSequenceOf(params as Record<string, unknown>, tradeId);
+  return { subscription, tradeId, ...(fromSequence === undefined ? {} : { fromSequence }) };
 }
 
 /**
@@ -97,8 +138,11 @@ export function parseClientMessage(raw: unknown): ClientMessage {
       return { op, id, apiKey, token };
     }
     case 'subscribe':
-    case 'unsubscribe':
-      return { op, id, tradeId: subscriptionTarget(record) };
+      return { op, id, ...subscriptionTarget(op, record) };
+    case 'unsubscribe': {
+      const { subscription, tradeId } = subscriptionTarget(op, record);
+      return { op, id, subscription, tradeId };
+    }
     case 'ping':
       return { op, id };
   }

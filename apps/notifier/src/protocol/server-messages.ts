@@ -1,5 +1,5 @@
 import type { Principal } from '@sts/auth';
-import type { Envelope, MaintenanceChanged, TradeLifecycle } from '@sts/contracts';
+import type { Envelope, MaintenanceChanged, TradeFill, TradeLifecycle } from '@sts/contracts';
 import type { ErrorCode } from '@sts/platform';
 import type { ClientOp, RequestId } from './client-messages';
 
@@ -42,6 +42,31 @@ export const unsubscribedReply = (tradeId: string | undefined, id?: RequestId): 
   type: 'unsubscribed',
   ...withId(id),
   subscription: 'trades',
+  params: paramsOf(tradeId),
+});
+
+/** A fills subscription took effect; `params` echo the request's (trade_id, from_sequence). */
+export const fillsSubscribedReply = (
+  tradeId: string | undefined,
+  fromSequence: number | undefined,
+  id?: RequestId,
+): ServerReply => ({
+  type: 'subscribed',
+  ...withId(id),
+  subscription: 'fills',
+  params: {
+    ...paramsOf(tradeId),
+    ...(fromSequence === undefined ? {} : { from_sequence: fromSequence }),
+  },
+});
+
+export const fillsUnsubscribedReply = (
+  tradeId: string | undefined,
+  id?: RequestId,
+): ServerReply => ({
+  type: 'unsubscribed',
+  ...withId(id),
+  subscription: 'fills',
   params: paramsOf(tradeId),
 });
 
@@ -114,5 +139,21 @@ const switchFrame = (eventId: string, state: MaintenanceChanged): Buffer =>
       updated_by: state.updated_by,
       updated_at: state.updated_at,
       timestamp: state.updated_at,
+    }),
+  );
+
+/**
+ * One fill entry of a trade's execution log, replayed or live: the same
+ * sequence, created_at and data as GET /api/v1/trades/{id}/events gives it.
+ */
+export const fillFrame = (fill: Omit<TradeFill, 'user_id'>): Buffer =>
+  Buffer.from(
+    JSON.stringify({
+      type: 'fill',
+      trade_id: fill.trade_id,
+      sequence: fill.sequence,
+      event_type: fill.event_type,
+      created_at: fill.created_at,
+      data: fill.data,
     }),
   );

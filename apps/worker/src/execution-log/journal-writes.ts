@@ -1,25 +1,24 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { tradeLifecycleMessage } from '@sts/contracts';
+import {
+  FILL_EVENT_TYPES,
+  TRADE_FILL,
+  tradeFillMessageId,
+  tradeFillSubject,
+  tradeLifecycleMessage,
+} from '@sts/contracts';
 import { transitionTrade } from '@sts/domain';
 import { addToOutbox, queryRows } from '@sts/persistence';
 import type { LogEntry } from './log-entries';
 import { LeaseLostError, type JournalFence, type StatusChange } from './journal-model';
 
 /**
- * Appends `entries` with sequence numbers from trades.last_sequence, in one
- * statement fenced on the lease; `appendId` makes a retried append a no-op.
+ * The append, fenced on the lease: sequence numbers from trades.last_sequence,
+ * the entries, and a `trade.fill` outbox message per fill entry, built here
+ * because only this statement knows the entries' sequence and created_at
+ * (the envelope of libs/contracts trade-fill.ts: ids, subject and type come
+ * in as parameters $9-$14).
  */
-export async function appendRows(
-  manager: EntityManager,
-  fence: JournalFence,
-  entries: LogEntry[],
-  filledSize: string | undefined,
-  appendId: string | null = null,
-): Promise<void> {
-  const { tradeId, workerId, epoch } = fence;
-  const rows = await queryRows<{ last_sequence: number | null }>(
-    manager,
-    `WITH fenced AS (
+const APPEND_SQL = `WITH fenced AS (
        UPDATE trades SET last_sequence = last_sequence + $4,
          filled_size = COALESCE($5::numeric, filled_size), updated_at = now(),
          last_append_id = COALESCE($8::uuid, last_append_id)
@@ -30,9 +29,44 @@ export async function appendRows(
        INSERT INTO trade_events (trade_id, sequence, event_type, data, worker_id)
        SELECT $1, fenced.last_sequence - $4 + e.ord, e.event_type, e.data, $2
        FROM fenced, unnest($6::text[], $7::jsonb[]) WITH ORDINALITY AS e(event_type, data, ord)
-       RETURNING sequence
+       RETURNING sequence, event_type, data, created_at
+     ), pushed AS (
+       INSERT INTO outbox (subject, message_id, payload)
+       SELECT $9, $10::text || i.sequence, jsonb_build_object(
+           'message_id', $10::text || i.sequence, 'type', $11::text, 'correlation_id', $12::text,
+           'occurred_at', t.at, 'payload', jsonb_build_object(
+             'trade_id', $1::uuid::text, 'user_id', $13::text, 'sequence', i.sequence,
+             'event_type', i.event_type, 'created_at', t.at, 'data', i.data))
+       FROM inserted i,
+         LATERAL (SELECT to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at) t
+       WHERE i.event_type = ANY($14::text[])
+       ON CONFLICT (message_id) DO NOTHING
+       RETURNING 1
      )
-     SELECT (SELECT last_sequence FROM fenced) AS last_sequence, (SELECT count(*) FROM inserted) AS n`,
+     SELECT (SELECT last_sequence FROM fenced) AS last_sequence, (SELECT count(*) FROM inserted) AS n,
+       (SELECT count(*) FROM pushed) AS pushed`;
+
+/**
+ * Appends `entries` with sequence numbers from trades.last_sequence, in one
+ * statement fenced on the lease; `appendId` makes a retried append a no-op.
+ *
+ * The same statement puts each fill entry (maker_fill, hedge_filled,
+ * hedge_outcome) in the outbox as a `trade.fill` message with the entry's own
+ * sequence and created_at: it is pushed if and only if the entry committed,
+ * and nothing is added to the trade's path (no extra round trip, no NATS).
+ * Returns how many fill messages were added (the caller kicks the relay).
+ */
+export async function appendRows(
+  manager: EntityManager,
+  fence: JournalFence,
+  entries: LogEntry[],
+  filledSize: string | undefined,
+  appendId: string | null = null,
+): Promise<number> {
+  const { tradeId, workerId, epoch } = fence;
+  const rows = await queryRows<{ last_sequence: number | null; pushed: string }>(
+    manager,
+    APPEND_SQL,
     [
       tradeId,
       workerId,
@@ -42,14 +76,21 @@ export async function appendRows(
       entries.map((entry) => entry.eventType),
       entries.map((entry) => JSON.stringify(entry.data)),
       appendId,
+      tradeFillSubject(fence.natsPrefix, tradeId),
+      tradeFillMessageId(tradeId, ''),
+      TRADE_FILL,
+      fence.correlationId,
+      fence.userId,
+      FILL_EVENT_TYPES,
     ],
   );
   if (rows[0]?.last_sequence === null || rows[0]?.last_sequence === undefined) {
     if (appendId !== null && (await alreadyAppended(manager, fence, appendId))) {
-      return;
+      return 0;
     }
     throw new LeaseLostError(tradeId);
   }
+  return Number(rows[0].pushed);
 }
 
 /** Did an earlier attempt of this append commit (while we still hold the lease)? */
@@ -72,7 +113,8 @@ type Transition = ReturnType<typeof transitionTrade>;
 
 /**
  * A status change in one transaction, fenced on the lease: its log entries,
- * the row, and the lifecycle event in the outbox. True when an event was added.
+ * the row, and the lifecycle event in the outbox. True when the outbox got a
+ * message (the lifecycle event, or a fill among the entries).
  */
 export async function writeStatus(
   db: DataSource,
@@ -86,14 +128,16 @@ export async function writeStatus(
     if (current === change.to) {
       return false;
     }
-    if (change.entries && change.entries.length > 0) {
-      await appendRows(manager, fence, change.entries, undefined);
-    }
+    const fillsPushed =
+      change.entries && change.entries.length > 0
+        ? await appendRows(manager, fence, change.entries, undefined)
+        : 0;
     const updatedAt = await updateStatus(manager, fence, transition, change);
     if (updatedAt === null) {
       throw new Error(`trade ${fence.tradeId} is ${current}, not ${transition.from}`);
     }
-    return addLifecycleEvent(manager, fence, transition, change, updatedAt);
+    const eventAdded = await addLifecycleEvent(manager, fence, transition, change, updatedAt);
+    return eventAdded || fillsPushed > 0;
   });
 }
 

@@ -42,7 +42,7 @@ export class TradeJournal {
     private readonly fence: JournalFence,
     private readonly hooks: {
       onLeaseLost: () => void;
-      /** A lifecycle event was committed to the outbox. */
+      /** A lifecycle event or a fill message was committed to the outbox. */
       onOutboxWritten: () => void;
       logger: Logger;
     },
@@ -151,6 +151,7 @@ export class TradeJournal {
     }
   }
 
+  /** True when the write committed outbox rows (to be published now). */
   private async write(batch: Operation[], appendId: string): Promise<boolean> {
     const first = batch[0];
     if (first.kind === 'status') {
@@ -161,8 +162,14 @@ export class TradeJournal {
       (last, op) => (op.kind === 'append' && op.filledSize !== undefined ? op.filledSize : last),
       undefined,
     );
-    await appendRows(this.db.manager, this.fence, entries, filledSize, appendId);
-    return false;
+    const fillsPushed = await appendRows(
+      this.db.manager,
+      this.fence,
+      entries,
+      filledSize,
+      appendId,
+    );
+    return fillsPushed > 0;
   }
 
   private notifyIdle(): void {

@@ -7,6 +7,8 @@ function schemaNameOf(frame: Record<string, unknown>): string | undefined {
   switch (frame['type']) {
     case 'event':
       return frame['event'] === 'maintenance' ? 'MaintenanceEvent' : 'TradeLifecycleEvent';
+    case 'fill':
+      return 'TradeFillEvent';
     case 'authenticated':
       return 'Authenticated';
     case 'subscribed':

@@ -18,12 +18,30 @@ export const SOCKET_MESSAGES = {
     op: 'auth',
     api_key: 'sts_live_...',
   }),
-  SubscribeRequest: message('SubscribeRequest', "subscribe to one trade or all the caller's", {
-    op: 'subscribe',
-    id: 1,
-    subscription: 'trades',
-    params: { trade_id: TRADE_ID },
-  }),
+  SubscribeRequest: {
+    ...message('SubscribeRequest', "subscribe to one trade or all the caller's", {
+      op: 'subscribe',
+      id: 1,
+      subscription: 'trades',
+      params: { trade_id: TRADE_ID },
+    }),
+    examples: [
+      {
+        name: 'SubscribeRequestExample',
+        payload: { op: 'subscribe', id: 1, subscription: 'trades', params: { trade_id: TRADE_ID } },
+      },
+      {
+        name: 'SubscribeFillsExample',
+        summary: "one trade's fills, replaying its log from sequence 1 first",
+        payload: {
+          op: 'subscribe',
+          id: 2,
+          subscription: 'fills',
+          params: { trade_id: TRADE_ID, from_sequence: 1 },
+        },
+      },
+    ],
+  },
   UnsubscribeRequest: message('UnsubscribeRequest', 'unsubscribe (idempotent)', {
     op: 'unsubscribe',
     subscription: 'trades',
@@ -66,6 +84,26 @@ export const SOCKET_MESSAGES = {
     timestamp: AT,
     data: { filled_size: '0.01' },
   }),
+  TradeFillEvent: message(
+    'TradeFillEvent',
+    "a fill entry of a trade's execution log (subscription `fills`), replayed or live",
+    {
+      type: 'fill',
+      trade_id: TRADE_ID,
+      sequence: 4,
+      event_type: 'hedge_filled',
+      created_at: AT,
+      data: {
+        exchange: 'paradex',
+        side: 'sell',
+        price: '65010.5',
+        size: '0.002',
+        order_id: 'px-1842',
+        timestamp_ms: 1767605400000,
+        client_order_id: 'sts-8f14e45f-h-1',
+      },
+    },
+  ),
   MaintenanceEvent: message(
     'MaintenanceEvent',
     'maintenance or kill switch; to every socket, and right after `authenticated` one per switch in force (event_id `state-<exchange>-<updated_at ms>`; keep the latest updated_at per exchange)',

@@ -15,17 +15,34 @@ const REQUEST_ID: Schema = {
   description: 'optional; echoed on the answer',
   oneOf: [{ type: 'string', maxLength: 64 }, { type: 'integer' }],
 };
+const SUBSCRIPTION: Schema = {
+  type: 'string',
+  enum: ['trades', 'fills'],
+  description:
+    "`trades`: lifecycle events; `fills` (opt-in): the execution log's maker_fill, hedge_filled and hedge_outcome entries as they are logged",
+};
+const FROM_SEQUENCE: Schema = {
+  type: 'integer',
+  minimum: 0,
+  description:
+    'fills with a trade_id only: first send every fill entry already logged with sequence >= from_sequence (from the execution log), then the live ones; each sequence once, none missing. Resume with the last sequence seen + 1',
+};
 const TRADE_PARAMS: Schema = {
   type: 'object',
   description: 'with trade_id: one trade; without: every trade of the caller, present and future',
-  properties: { trade_id: { type: 'string', format: 'uuid' } },
+  properties: { trade_id: { type: 'string', format: 'uuid' }, from_sequence: FROM_SEQUENCE },
   additionalProperties: false,
 };
+const UNSUBSCRIBE_PARAMS: Schema = {
+  ...TRADE_PARAMS,
+  properties: { trade_id: { type: 'string', format: 'uuid' } },
+};
+const FILL_EVENT_TYPES = ['maker_fill', 'hedge_filled', 'hedge_outcome'];
 /** Params as the client sent them, echoed (unsubscribe is idempotent and checks no id). */
 const ECHOED_PARAMS: Schema = {
   type: 'object',
   description: 'the params of the message answered, as sent',
-  properties: { trade_id: { type: 'string' } },
+  properties: { trade_id: { type: 'string' }, from_sequence: { type: 'integer' } },
 };
 const LIFECYCLE_EVENTS = [...TRADE_LIFECYCLE_EVENTS];
 
@@ -48,7 +65,7 @@ export const SOCKET_SCHEMAS: Record<string, Schema> = {
     {
       op: { const: 'subscribe' },
       id: REQUEST_ID,
-      subscription: { const: 'trades' },
+      subscription: SUBSCRIPTION,
       params: TRADE_PARAMS,
     },
     ['op', 'subscription'],
@@ -57,8 +74,8 @@ export const SOCKET_SCHEMAS: Record<string, Schema> = {
     {
       op: { const: 'unsubscribe' },
       id: REQUEST_ID,
-      subscription: { const: 'trades' },
-      params: TRADE_PARAMS,
+      subscription: SUBSCRIPTION,
+      params: UNSUBSCRIBE_PARAMS,
     },
     ['op', 'subscription'],
   ),
@@ -77,11 +94,12 @@ export const SOCKET_SCHEMAS: Record<string, Schema> = {
     {
       type: { const: 'subscribed' },
       id: REQUEST_ID,
-      subscription: { const: 'trades' },
+      subscription: SUBSCRIPTION,
       params: TRADE_PARAMS,
       status: {
         type: 'string',
-        description: "single-trade subscriptions: the trade's status when it took effect",
+        description:
+          "single-trade `trades` subscriptions: the trade's status when it took effect (fills: absent)",
       },
     },
     ['type', 'subscription', 'params'],
@@ -90,7 +108,7 @@ export const SOCKET_SCHEMAS: Record<string, Schema> = {
     {
       type: { const: 'unsubscribed' },
       id: REQUEST_ID,
-      subscription: { const: 'trades' },
+      subscription: SUBSCRIPTION,
       params: ECHOED_PARAMS,
     },
     ['type', 'subscription', 'params'],
@@ -143,6 +161,25 @@ export const SOCKET_SCHEMAS: Record<string, Schema> = {
       },
     },
     ['type', 'event', 'event_id', 'trade_id', 'status', 'timestamp', 'data'],
+  ),
+  TradeFillEvent: object(
+    {
+      type: { const: 'fill' },
+      trade_id: { type: 'string', format: 'uuid' },
+      sequence: {
+        type: 'integer',
+        minimum: 1,
+        description:
+          "the entry's sequence in the trade's execution log (GET /api/v1/trades/{tradeId}/events); a client that sees one twice drops it",
+      },
+      event_type: { type: 'string', enum: FILL_EVENT_TYPES },
+      created_at: { type: 'string', format: 'date-time' },
+      data: {
+        type: 'object',
+        description: "the log entry's data, as GET /api/v1/trades/{tradeId}/events gives it",
+      },
+    },
+    ['type', 'trade_id', 'sequence', 'event_type', 'created_at', 'data'],
   ),
   MaintenanceEvent: object(
     {

@@ -106,4 +106,70 @@ describe('TradeJournal', () => {
     );
     expect(trade).toEqual({ last_sequence: 2, filled_size: '0.004' });
   });
+
+  it('a fill entry goes to the outbox in its append, with the log sequence and created_at', async () => {
+    const tradeId = await leasedTrade();
+    let kicks = 0;
+    const journal = new TradeJournal(
+      dataSource,
+      { tradeId, userId: 'u-1', workerId: 'w-1', epoch: '1', natsPrefix: 't', correlationId: 'c' },
+      {
+        onLeaseLost: () => undefined,
+        onOutboxWritten: () => (kicks += 1),
+        logger: createLogger('spec', 'silent'),
+      },
+    );
+    await journal.append([logEntry('chunk_started', { target_size: '0.01', size_type: 'base' })]);
+    expect(kicks).toBe(0);
+    const hedgeFilled = {
+      exchange: 'paradex',
+      side: 'sell' as const,
+      price: '65010',
+      size: '0.004',
+      order_id: 'h-1',
+      timestamp_ms: 2,
+      client_order_id: 'hc-1',
+    };
+    await journal.append([
+      logEntry('hedge_sent', {
+        exchange: 'paradex',
+        side: 'sell',
+        size: '0.004',
+        price: '65000',
+        client_order_id: 'hc-1',
+        attempt: 1,
+        cause: 'f-1',
+      }),
+      logEntry('hedge_filled', hedgeFilled),
+    ]);
+    expect(kicks).toBe(1);
+    const [logged] = await database.query<{ created_at: Date }>(
+      `SELECT created_at FROM trade_events WHERE trade_id = $1 AND sequence = 3`,
+      [tradeId],
+    );
+    const outbox = await database.query<{ subject: string; message_id: string; payload: any }>(
+      `SELECT subject, message_id, payload FROM outbox WHERE subject = $1`,
+      [`t.events.fills.${tradeId}`],
+    );
+    expect(outbox).toEqual([
+      {
+        subject: `t.events.fills.${tradeId}`,
+        message_id: `fill-${tradeId}-3`,
+        payload: {
+          message_id: `fill-${tradeId}-3`,
+          type: 'trade.fill',
+          correlation_id: 'c',
+          occurred_at: logged.created_at.toISOString(),
+          payload: {
+            trade_id: tradeId,
+            user_id: 'u-1',
+            sequence: 3,
+            event_type: 'hedge_filled',
+            created_at: logged.created_at.toISOString(),
+            data: hedgeFilled,
+          },
+        },
+      },
+    ]);
+  });
 });

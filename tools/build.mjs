@@ -83,14 +83,12 @@ async function buildInputs() {
   return inputs.sort();
 }
 
-/** The console's sources, the SDK types it imports, the lock file that fixes Vite and React, and this build. */
+/** The console's sources, the SDK it bundles, the lock file that fixes Vite and React, and this build. */
 async function consoleInputs() {
-  const inputs = [
-    fileURLToPath(import.meta.url),
-    join(root, 'package-lock.json'),
-    join(root, 'libs/sdk/src/types.ts'),
-    join(root, 'libs/sdk/src/generated/openapi.ts'),
-  ];
+  const inputs = [fileURLToPath(import.meta.url), join(root, 'package-lock.json')];
+  for await (const file of walk(join(root, 'libs/sdk/src'))) {
+    if (file.endsWith('.ts') && !file.endsWith('.spec.ts')) inputs.push(file);
+  }
   for await (const file of walk(consoleDir)) {
     if (isConsoleInput(file)) inputs.push(file);
   }

@@ -22,6 +22,7 @@ import { watchTrade } from './commands/watch';
 import { EXIT, settingsOf, type CliIo, type Settings } from './io';
 import { eventLine, printJson } from './output';
 import { cliVersion } from './version';
+import { cliWebSocket } from './web-socket';
 
 const INTERVAL_MS = '1000';
 /** Commander's ways of ending after it printed help or the version: an answer, not a usage error. */
@@ -48,7 +49,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     (action) =>
     async (...args) => {
       const settings = settingsOf(io, Boolean(program.opts()['json']));
-      const client = new StsClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey });
+      const client = new StsClient({
+        baseUrl: settings.apiUrl,
+        apiKey: settings.apiKey,
+        notifierUrl: settings.wsUrl,
+        WebSocket: cliWebSocket,
+      });
       try {
         exitCode = (await action(client, settings, ...args)) ?? EXIT.ok;
       } catch (error) {

@@ -1,14 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { StsApiError, StsNetworkError, type ErrorBody } from './errors';
-import {
-  backoffMs,
-  DEFAULT_RETRY,
-  RETRYABLE_STATUSES,
-  retryAfterSeconds,
-  sleep,
-  type RetryPolicy,
-} from './retry';
+import { StsEventStream } from './event-stream';
+import { HttpTransport, type Answered, type Call, type HttpOptions } from './http-transport';
+import { watchTrade, type TradeWatchUpdate, type WatchTradeOptions } from './trade-watch';
 import type {
+  AddCredentialRequest,
   AmendmentPersisted,
   AmendmentSent,
   AmendTradeRequest,
@@ -18,28 +12,29 @@ import type {
   CreateTradeReplayed,
   CreateTradeRequest,
   Credential,
+  CredentialDeleted,
   Exchange,
+  LinkWalletRequest,
   ListTradesQuery,
   MaintenanceEntry,
   Market,
   MarketSpread,
+  Session,
   SpreadQuery,
   Trade,
   TradeCanceled,
   TradeEvents,
   Wallet,
+  WalletLinkChallenge,
+  WalletUnlinked,
 } from './types';
+import type { WebSocketConstructor } from './web-socket';
 
-export interface StsClientOptions {
-  /** The gateway, e.g. `http://localhost:3000` (paths are under /api/v1). */
-  baseUrl: string;
-  /** An API key (`X-API-Key`); public endpoints need none. */
-  apiKey?: string;
-  retry?: Partial<RetryPolicy>;
-  /** Per-attempt timeout. Default 10 s. */
-  timeoutMs?: number;
-  /** Replaces the global fetch (proxies, instrumentation, tests). */
-  fetch?: typeof fetch;
+export interface StsClientOptions extends HttpOptions {
+  /** The notifier socket, e.g. `ws://localhost:3001/api/v1/ws`: `watchTrade` wakes on its events. */
+  notifierUrl?: string;
+  /** The WebSocket class for `watchTrade`'s stream; default the platform's (Node 20: pass `ws`'s). */
+  WebSocket?: WebSocketConstructor;
 }
 
 export interface CreateTradeOptions {
@@ -47,43 +42,48 @@ export interface CreateTradeOptions {
   idempotencyKey?: string;
 }
 
-/** An answer with the status it came with (create: 202 new, 200 replayed key). */
-export interface Answered<T> {
-  status: number;
-  body: T;
-}
-
-interface Call {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  path: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** A request that may be sent twice without doing twice what it does. */
-  idempotent: boolean;
-}
+const segment = encodeURIComponent;
 
 /**
- * The REST API of the spread trading service. Every call retries 429 and 503
- * answers (waiting what Retry-After says) and lost connections, up to
- * `retry.maxRetries`; a create is retried only because it always carries an
- * idempotency key, so a retried create can never open a second trade.
+ * The REST API of the spread trading service, in Node 20+ and in browsers
+ * (the platform's fetch, Web Crypto). Retries as HttpTransport says; a
+ * create is retried only because it always carries an idempotency key, so a
+ * retried create can never open a second trade.
  */
 export class StsClient {
-  private readonly retry: RetryPolicy;
-  private readonly fetch: typeof fetch;
-  private readonly baseUrl: string;
+  private readonly http: HttpTransport;
 
   constructor(private readonly options: StsClientOptions) {
-    this.retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.fetch = options.fetch ?? fetch;
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.http = new HttpTransport(options);
+  }
+
+  /** A new (or renewed) session JWT for every later call; undefined signs out. */
+  authorize(token: string | undefined): void {
+    this.http.token = token;
+  }
+
+  /**
+   * Follows a trade to its end: the trade when it changes, each new
+   * execution-log entry, and `end` (see TradeWatchUpdate). Wakes on the
+   * notifier's events when `notifierUrl` and credentials are set, and reads
+   * the API at least every `intervalMs` whatever the socket does.
+   */
+  watchTrade(
+    tradeId: string,
+    options: WatchTradeOptions = {},
+  ): AsyncGenerator<TradeWatchUpdate, void, undefined> {
+    const { notifierUrl, apiKey, WebSocket } = this.options;
+    const token = this.http.token;
+    const canStream = notifierUrl !== undefined && (apiKey ?? token) !== undefined;
+    const openStream = () => new StsEventStream({ url: notifierUrl!, apiKey, token, WebSocket });
+    return watchTrade(this, tradeId, options, canStream ? openStream : undefined);
   }
 
   async createTrade(
     terms: CreateTradeRequest,
     options: CreateTradeOptions = {},
   ): Promise<Answered<CreateTradeAccepted | CreateTradeReplayed>> {
-    const idempotencyKey = options.idempotencyKey ?? randomUUID();
+    const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
     return this.send({
       method: 'POST',
       path: '/api/v1/trades',
@@ -168,7 +168,7 @@ export class StsClient {
     return answered.body;
   }
 
-  async markets(exchanges: string[], minExchanges?: number): Promise<Market[]> {
+  async markets(exchanges: readonly string[], minExchanges?: number): Promise<Market[]> {
     const query = new URLSearchParams({ exchanges: exchanges.join(',') });
     if (minExchanges !== undefined) {
       query.set('min_exchanges', String(minExchanges));
@@ -205,44 +205,48 @@ export class StsClient {
     return (await this.get<Credential[]>('/api/v1/credentials')).body;
   }
 
+  /** The session of the caller's JWT (the gateway makes the account on a first sign-in). */
+  async verifySession(): Promise<Session> {
+    return (await this.post<Session>('/api/v1/auth/verify', {})).body;
+  }
+
+  /** The message a further wallet signs to be linked (EIP-191), and its nonce. */
+  async linkChallenge(address: string): Promise<WalletLinkChallenge> {
+    return (await this.post<WalletLinkChallenge>('/api/v1/wallets/link/challenge', { address }))
+      .body;
+  }
+
+  async linkWallet(request: LinkWalletRequest): Promise<Answered<Wallet>> {
+    return this.post('/api/v1/wallets/link', request);
+  }
+
+  async unlinkWallet(address: string): Promise<WalletUnlinked> {
+    return (await this.remove<WalletUnlinked>(`/api/v1/wallets/${segment(address)}`)).body;
+  }
+
+  async addCredential(exchange: string, request: AddCredentialRequest): Promise<Credential> {
+    return (await this.post<Credential>(`/api/v1/credentials/${segment(exchange)}`, request)).body;
+  }
+
+  async removeCredential(exchange: string, wallet: string): Promise<CredentialDeleted> {
+    const path = `/api/v1/credentials/${segment(exchange)}/${segment(wallet)}`;
+    return (await this.remove<CredentialDeleted>(path)).body;
+  }
+
   private get<T>(path: string): Promise<Answered<T>> {
     return this.send({ method: 'GET', path, idempotent: true });
   }
 
-  private async send<T>(call: Call): Promise<Answered<T>> {
-    for (let retry = 0; ; retry += 1) {
-      const mayRetry = call.idempotent && retry < this.retry.maxRetries;
-      let response: Response;
-      try {
-        response = await this.fetch(`${this.baseUrl}${call.path}`, {
-          method: call.method,
-          headers: {
-            accept: 'application/json',
-            ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
-            ...(this.options.apiKey ? { 'x-api-key': this.options.apiKey } : {}),
-            ...call.headers,
-          },
-          body: call.body === undefined ? undefined : JSON.stringify(call.body),
-          signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-        });
-      } catch (failure) {
-        if (!mayRetry) {
-          throw new StsNetworkError(`${call.method} ${call.path}: no answer`, failure);
-        }
-        await sleep(backoffMs(this.retry, retry));
-        continue;
-      }
-      const text = await response.text();
-      const body: unknown = text ? JSON.parse(text) : undefined;
-      if (response.ok) {
-        return { status: response.status, body: body as T };
-      }
-      const retryAfterS = retryAfterSeconds(response.headers.get('retry-after'));
-      if (mayRetry && RETRYABLE_STATUSES.has(response.status)) {
-        await sleep(backoffMs(this.retry, retry, retryAfterS));
-        continue;
-      }
-      throw new StsApiError(response.status, body as ErrorBody, retryAfterS);
-    }
+  /** A POST that is not safe to repeat: sent once, never retried. */
+  private post<T>(path: string, body: unknown): Promise<Answered<T>> {
+    return this.send({ method: 'POST', path, body, idempotent: false });
+  }
+
+  private remove<T>(path: string): Promise<Answered<T>> {
+    return this.send({ method: 'DELETE', path, idempotent: true });
+  }
+
+  private send<T>(call: Call): Promise<Answered<T>> {
+    return this.http.send<T>(call);
   }
 }

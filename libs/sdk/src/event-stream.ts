@@ -1,43 +1,14 @@
-import WebSocket from 'ws';
-import type { TradeStatus } from './types';
-
-/** Messages of the notifier WebSocket (apps/gateway/asyncapi.json). */
-export type LifecycleEventName =
-  | 'trade.started'
-  | 'trade.completed'
-  | 'trade.failed'
-  | 'trade.canceled'
-  | 'trade.paused'
-  | 'trade.resumed';
-
-export interface TradeLifecycleEvent {
-  type: 'event';
-  event: LifecycleEventName;
-  event_id: string;
-  trade_id: string;
-  status: TradeStatus;
-  timestamp: string;
-  data: Record<string, unknown>;
-}
-
-export interface MaintenanceEvent {
-  type: 'event';
-  event: 'maintenance';
-  event_id: string;
-  /** An exchange id, `_system`, or `_kill_switch`. */
-  exchange: string;
-  enabled: boolean;
-  reason: string;
-  updated_by?: string;
-  updated_at: string;
-  timestamp: string;
-}
-
-export type StsEvent = TradeLifecycleEvent | MaintenanceEvent;
+import type { ServerFrame, StsEvent, StsFill, SubscriptionName } from './stream-frames';
+import {
+  SOCKET_OPEN,
+  webSocketOf,
+  type SocketEventLike,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from './web-socket';
 
 /** Close codes after which reconnecting with the same credentials cannot help. */
 const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([1009, 4001, 4003, 4009]);
-const FATAL_UPGRADE_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 431]);
 const REMEMBERED_EVENT_IDS = 1000;
 
 export class StsStreamClosedError extends Error {
@@ -53,63 +24,132 @@ export class StsStreamClosedError extends Error {
 export interface StsEventStreamOptions {
   /** The notifier socket, e.g. `ws://localhost:3001/api/v1/ws`. */
   url: string;
-  /** An API key with trades:read (sent as X-API-Key on the upgrade). */
-  apiKey: string;
+  /** An API key with trades:read (bots). Sent in the first message, as browsers must. */
+  apiKey?: string;
+  /** Or a session JWT (the console); `renew` hands over the next one without reconnecting. */
+  token?: string;
+  /** The WebSocket class; default the platform's (browsers, Node 22+). On Node 20: `ws`'s. */
+  WebSocket?: WebSocketConstructor;
   /** First reconnect delay, doubled per failed attempt. Default 250 ms. */
   reconnectBaseMs?: number;
   /** Longest reconnect delay. Default 10 s. */
   reconnectMaxMs?: number;
 }
 
+/** `streaming`: signed in, subscriptions sent; `closed`: for good (see `closedBy`). */
+export type StreamState = 'connecting' | 'streaming' | 'reconnecting' | 'closed';
+
+export interface FillSubscriptionOptions {
+  /** Replay the trade's logged fills from this sequence (the log's), then push live ones. */
+  fromSequence?: number;
+}
+
 type Waiter = { resolve: (result: IteratorResult<StsEvent>) => void; reject: (e: Error) => void };
+type Listener<T> = (value: T) => void;
+
+const keyOf = (subscription: SubscriptionName, tradeId = '') => `${subscription}:${tradeId}`;
 
 /**
- * A notifier connection that stays up: it authenticates on the upgrade,
- * (re)sends every subscription it was asked for on each connection, reconnects
- * with backoff when the socket drops (replica restart, network), drops an
- * event seen twice (by `event_id`), and yields typed events in order.
- * Events published while no socket was connected are not replayed by the
- * server: after `reconnected`, rebuild state with GET /api/v1/trades/{id}.
+ * A notifier connection that stays up: it signs in with its first message,
+ * (re)sends every subscription it was asked for on each connection,
+ * reconnects with backoff when the socket drops (replica restart, network),
+ * drops an event seen twice (by `event_id`) and a fill seen twice (by its
+ * sequence), and hands over typed events in order: by iteration or to
+ * `onEvent` listeners, fills to `onFill` listeners. A fills subscription of
+ * one trade resumes after a reconnect from the last sequence seen + 1, so no
+ * fill is missed; lifecycle events are not replayed by the server: after a
+ * reconnect, rebuild state with GET /api/v1/trades/{id}.
  */
 export class StsEventStream implements AsyncIterable<StsEvent> {
-  private socket?: WebSocket;
-  private readonly subscriptions = new Set<string>();
+  private socket?: WebSocketLike;
+  private readonly WebSocket: WebSocketConstructor;
+  private credentials: { api_key: string } | { token: string };
+  private readonly tradeSubscriptions = new Set<string>();
+  /** Per trade id ('' for all trades): the sequence asked for at first, if any. */
+  private readonly fillSubscriptions = new Map<string, number | undefined>();
+  private readonly lastFillSequence = new Map<string, number>();
   private pendingConfirmations = new Set<string>();
   private confirmed: Array<() => void> = [];
   private readonly queue: StsEvent[] = [];
   private readonly waiters: Waiter[] = [];
-  private readonly seen: string[] = [];
-  private readonly seenSet = new Set<string>();
+  private iterating = false;
+  /** Delivered event ids, oldest first (a Set keeps insertion order). */
+  private readonly seen = new Set<string>();
+  private readonly eventListeners = new Set<Listener<StsEvent>>();
+  private readonly fillListeners = new Set<Listener<StsFill>>();
+  private readonly stateListeners = new Set<Listener<StreamState>>();
+  private current: StreamState = 'connecting';
   private failures = 0;
-  private closed?: Error;
-  private retryTimer?: NodeJS.Timeout;
+  private retryTimer?: ReturnType<typeof setTimeout>;
+  /** Why the stream ended for good, once it has. */
+  closedBy?: StsStreamClosedError;
   /** Connections opened so far (1 on the first, 2 after the first reconnect...). */
   connections = 0;
 
   constructor(private readonly options: StsEventStreamOptions) {
+    this.WebSocket = webSocketOf(options.WebSocket);
+    if (options.apiKey) {
+      this.credentials = { api_key: options.apiKey };
+    } else if (options.token) {
+      this.credentials = { token: options.token };
+    } else {
+      throw new TypeError('StsEventStream needs an apiKey or a token');
+    }
     this.connect();
   }
 
-  /** One trade, or (no id) every trade of the caller's, present and future. */
+  get state(): StreamState {
+    return this.current;
+  }
+
+  /** One trade's lifecycle events, or (no id) every trade of the caller's, present and future. */
   subscribe(tradeId?: string): void {
-    const key = tradeId ?? '';
-    this.subscriptions.add(key);
-    this.sendSubscribe(key);
+    this.tradeSubscriptions.add(tradeId ?? '');
+    this.sendSubscribe('trades', tradeId ?? '');
   }
 
   unsubscribe(tradeId?: string): void {
-    const key = tradeId ?? '';
-    this.subscriptions.delete(key);
-    this.pendingConfirmations.delete(key);
-    this.sendOp('unsubscribe', key);
+    this.tradeSubscriptions.delete(tradeId ?? '');
+    this.pendingConfirmations.delete(keyOf('trades', tradeId));
+    this.sendOp('unsubscribe', 'trades', tradeId ? { trade_id: tradeId } : {});
+  }
+
+  /** One trade's fills (from `fromSequence`, replayed), or (no id) every trade's, live only. */
+  subscribeFills(tradeId?: string, options: FillSubscriptionOptions = {}): void {
+    this.fillSubscriptions.set(tradeId ?? '', tradeId ? options.fromSequence : undefined);
+    this.sendSubscribe('fills', tradeId ?? '');
+  }
+
+  unsubscribeFills(tradeId?: string): void {
+    this.fillSubscriptions.delete(tradeId ?? '');
+    this.pendingConfirmations.delete(keyOf('fills', tradeId));
+    this.sendOp('unsubscribe', 'fills', tradeId ? { trade_id: tradeId } : {});
   }
 
   /** Resolves once every subscription is confirmed on the current connection. */
   subscribed(): Promise<void> {
-    if (this.socket?.readyState === WebSocket.OPEN && this.pendingConfirmations.size === 0) {
+    if (this.socket?.readyState === SOCKET_OPEN && this.pendingConfirmations.size === 0) {
       return Promise.resolve();
     }
     return new Promise((resolve) => this.confirmed.push(resolve));
+  }
+
+  onEvent(listener: Listener<StsEvent>): () => void {
+    return this.listen(this.eventListeners, listener);
+  }
+
+  onFill(listener: Listener<StsFill>): () => void {
+    return this.listen(this.fillListeners, listener);
+  }
+
+  onState(listener: Listener<StreamState>): () => void {
+    return this.listen(this.stateListeners, listener);
+  }
+
+  /** A renewed session JWT: sent on the open socket, used by every later connection. */
+  renew(token: string): void {
+    this.credentials = { token };
+    this.send({ op: 'auth', token });
   }
 
   close(): void {
@@ -119,16 +159,17 @@ export class StsEventStream implements AsyncIterable<StsEvent> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<StsEvent> {
+    this.iterating = true;
     return {
       next: () => {
         const event = this.queue.shift();
         if (event) {
           return Promise.resolve({ value: event, done: false });
         }
-        if (this.closed) {
-          return this.closed instanceof StsStreamClosedError && this.closed.closeCode === 1000
+        if (this.closedBy) {
+          return this.closedBy.closeCode === 1000
             ? Promise.resolve({ value: undefined, done: true })
-            : Promise.reject(this.closed);
+            : Promise.reject(this.closedBy);
         }
         return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
       },
@@ -140,75 +181,121 @@ export class StsEventStream implements AsyncIterable<StsEvent> {
   }
 
   private connect(): void {
-    const socket = new WebSocket(this.options.url, {
-      headers: { 'x-api-key': this.options.apiKey },
-    });
+    let socket: WebSocketLike;
+    try {
+      socket = new this.WebSocket(this.options.url);
+    } catch (error) {
+      this.finish(new StsStreamClosedError(1002, `cannot open ${this.options.url}: ${error}`));
+      return;
+    }
     this.socket = socket;
-    socket.on('open', () => {
-      this.connections += 1;
-      this.pendingConfirmations = new Set(this.subscriptions);
-      for (const key of this.subscriptions) {
-        this.sendSubscribe(key);
-      }
-      this.settleConfirmations();
-    });
-    socket.on('message', (data) => this.receive(String(data)));
-    socket.on('unexpected-response', (_request, response) => {
-      const status = response.statusCode ?? 0;
-      if (FATAL_UPGRADE_STATUSES.has(status)) {
-        this.finish(new StsStreamClosedError(4000 + status, `upgrade refused with ${status}`));
-      }
-      socket.terminate();
-    });
-    socket.on('error', () => undefined); // 'close' follows and decides
-    socket.on('close', (code, reason) => {
-      if (this.socket !== socket || this.closed) {
-        return;
-      }
-      if (FATAL_CLOSE_CODES.has(code)) {
-        this.finish(new StsStreamClosedError(code, String(reason)));
-        return;
-      }
-      const base = this.options.reconnectBaseMs ?? 250;
-      const delay = Math.min(this.options.reconnectMaxMs ?? 10_000, base * 2 ** this.failures);
-      this.failures += 1;
-      this.retryTimer = setTimeout(() => this.connect(), delay);
-    });
+    socket.addEventListener('open', () => this.opened(socket));
+    socket.addEventListener('message', (event) => this.receive(String(event.data)));
+    socket.addEventListener('error', () => undefined); // 'close' follows and decides
+    socket.addEventListener('close', (event) => this.dropped(socket, event));
+  }
+
+  /** A new connection: sign in, then every subscription (the server keeps their order). */
+  private opened(socket: WebSocketLike): void {
+    if (socket !== this.socket || this.closedBy) {
+      return;
+    }
+    this.connections += 1;
+    this.send({ op: 'auth', ...this.credentials });
+    this.pendingConfirmations = new Set();
+    for (const tradeId of this.tradeSubscriptions) {
+      this.sendSubscribe('trades', tradeId);
+    }
+    for (const tradeId of this.fillSubscriptions.keys()) {
+      this.sendSubscribe('fills', tradeId);
+    }
+    this.settleConfirmations();
+  }
+
+  private dropped(socket: WebSocketLike, event: SocketEventLike): void {
+    if (this.socket !== socket || this.closedBy) {
+      return;
+    }
+    const code = event.code ?? 1006;
+    if (FATAL_CLOSE_CODES.has(code)) {
+      this.finish(new StsStreamClosedError(code, event.reason ?? ''));
+      return;
+    }
+    this.setState('reconnecting');
+    const base = this.options.reconnectBaseMs ?? 250;
+    const delay = Math.min(this.options.reconnectMaxMs ?? 10_000, base * 2 ** this.failures);
+    this.failures += 1;
+    this.retryTimer = setTimeout(() => this.connect(), delay);
   }
 
   private receive(text: string): void {
-    const message = JSON.parse(text) as {
-      type: string;
-      op?: string;
-      event_id?: string;
-      params?: { trade_id?: string };
-    };
-    if (message.type === 'subscribed') {
-      this.failures = 0;
-      this.pendingConfirmations.delete(message.params?.trade_id ?? '');
-      this.settleConfirmations();
+    let frame: ServerFrame;
+    try {
+      frame = JSON.parse(text) as ServerFrame;
+    } catch {
       return;
     }
-    if (message.type === 'error' && message.op === 'subscribe') {
-      // trade not found: that subscription will never be confirmed, nor re-sent
-      const key = message.params?.trade_id ?? '';
-      this.subscriptions.delete(key);
-      this.pendingConfirmations.delete(key);
-      this.settleConfirmations();
+    switch (frame.type) {
+      case 'authenticated':
+        return this.setState('streaming');
+      case 'subscribed':
+        this.failures = 0;
+        this.pendingConfirmations.delete(
+          keyOf(frame.subscription ?? 'trades', frame.params?.trade_id),
+        );
+        return this.settleConfirmations();
+      case 'error':
+        return frame.op === 'subscribe' ? this.refused(frame) : undefined;
+      case 'fill':
+        return this.deliverFill(frame as unknown as StsFill);
+      case 'event':
+        return this.deliverEvent(frame as unknown as StsEvent);
+      default:
+        return;
+    }
+  }
+
+  /** Trade not found: that subscription will never be confirmed, nor re-sent. */
+  private refused(frame: ServerFrame): void {
+    const tradeId = frame.params?.trade_id ?? '';
+    // An error frame may not say which subscription: an unknown trade is unknown to both.
+    const names: SubscriptionName[] = frame.subscription
+      ? [frame.subscription]
+      : ['trades', 'fills'];
+    for (const name of names) {
+      (name === 'trades' ? this.tradeSubscriptions : this.fillSubscriptions).delete(tradeId);
+      this.pendingConfirmations.delete(keyOf(name, tradeId));
+    }
+    this.settleConfirmations();
+  }
+
+  private deliverFill(fill: StsFill): void {
+    const last = this.lastFillSequence.get(fill.trade_id);
+    if (last !== undefined && fill.sequence <= last) {
       return;
     }
-    if (message.type !== 'event' || !message.event_id) {
+    this.lastFillSequence.set(fill.trade_id, fill.sequence);
+    for (const listener of this.fillListeners) {
+      listener(fill);
+    }
+  }
+
+  private deliverEvent(event: StsEvent): void {
+    if (!event.event_id || this.seen.has(event.event_id)) {
       return;
     }
-    if (this.seenSet.has(message.event_id)) {
+    this.seen.add(event.event_id);
+    if (this.seen.size > REMEMBERED_EVENT_IDS) {
+      this.seen.delete(this.seen.values().next().value as string);
+    }
+    for (const listener of this.eventListeners) {
+      listener(event);
+    }
+    // Kept for iteration, unless the caller only listens (then nothing would ever read it).
+    const listensOnly = this.eventListeners.size + this.fillListeners.size > 0;
+    if (!this.iterating && listensOnly) {
       return;
     }
-    this.seenSet.add(message.event_id);
-    this.seen.push(message.event_id);
-    if (this.seen.length > REMEMBERED_EVENT_IDS) {
-      this.seenSet.delete(this.seen.shift()!);
-    }
-    const event = message as unknown as StsEvent;
     const waiter = this.waiters.shift();
     if (waiter) {
       waiter.resolve({ value: event, done: false });
@@ -217,18 +304,34 @@ export class StsEventStream implements AsyncIterable<StsEvent> {
     }
   }
 
-  private sendSubscribe(key: string): void {
-    this.pendingConfirmations.add(key);
-    this.sendOp('subscribe', key);
+  /** The sequence a fills subscription asks for: after the last one seen, else the first asked. */
+  private fromSequenceOf(tradeId: string): number | undefined {
+    const last = tradeId ? this.lastFillSequence.get(tradeId) : undefined;
+    return last !== undefined ? last + 1 : this.fillSubscriptions.get(tradeId);
   }
 
-  private sendOp(op: 'subscribe' | 'unsubscribe', key: string): void {
-    if (this.socket?.readyState !== WebSocket.OPEN) {
-      return;
+  private sendSubscribe(subscription: SubscriptionName, tradeId: string): void {
+    this.pendingConfirmations.add(keyOf(subscription, tradeId));
+    const params: Record<string, unknown> = tradeId ? { trade_id: tradeId } : {};
+    const fromSequence = subscription === 'fills' ? this.fromSequenceOf(tradeId) : undefined;
+    if (fromSequence !== undefined) {
+      params['from_sequence'] = fromSequence;
     }
-    this.socket.send(
-      JSON.stringify({ op, subscription: 'trades', params: key ? { trade_id: key } : {} }),
-    );
+    this.sendOp('subscribe', subscription, params);
+  }
+
+  private sendOp(
+    op: 'subscribe' | 'unsubscribe',
+    subscription: SubscriptionName,
+    params: Record<string, unknown>,
+  ): void {
+    this.send({ op, subscription, params });
+  }
+
+  private send(message: Record<string, unknown>): void {
+    if (this.socket?.readyState === SOCKET_OPEN) {
+      this.socket.send(JSON.stringify(message));
+    }
   }
 
   private settleConfirmations(): void {
@@ -240,17 +343,32 @@ export class StsEventStream implements AsyncIterable<StsEvent> {
     }
   }
 
-  private finish(error: Error): void {
-    if (this.closed) {
+  private listen<T>(listeners: Set<Listener<T>>, listener: Listener<T>): () => void {
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
+  }
+
+  private setState(state: StreamState): void {
+    this.current = state;
+    for (const listener of this.stateListeners) {
+      listener(state);
+    }
+  }
+
+  private finish(error: StsStreamClosedError): void {
+    if (this.closedBy) {
       return;
     }
-    this.closed = error;
+    this.closedBy = error;
     for (const waiter of this.waiters.splice(0)) {
-      if (error instanceof StsStreamClosedError && error.closeCode === 1000) {
+      if (error.closeCode === 1000) {
         waiter.resolve({ value: undefined, done: true });
       } else {
         waiter.reject(error);
       }
     }
+    this.setState('closed');
   }
 }

@@ -30,7 +30,14 @@ export interface ListTradesQuery {
   before?: string;
 }
 export type Wallet = Schemas['Wallet'];
+export type WalletLinkChallenge = Schemas['WalletLinkChallenge'];
+export type LinkWalletRequest = Schemas['LinkWalletRequest'];
+export type WalletUnlinked = Schemas['WalletUnlinked'];
 export type Credential = Schemas['Credential'];
+export type AddCredentialRequest = Schemas['AddCredentialRequest'];
+export type CredentialDeleted = Schemas['CredentialDeleted'];
+/** POST /auth/verify: the session the gateway recognised. */
+export type Session = Schemas['Session'];
 
 /** Statuses a trade never leaves (decisions section 3). */
 export const TERMINAL_STATUSES: ReadonlySet<TradeStatus> = new Set([

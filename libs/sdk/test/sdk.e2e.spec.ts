@@ -3,7 +3,14 @@ import { startNotifier, type RunningNotifier } from '@sts/app-notifier';
 import { GatewayHarness } from '@sts/app-gateway-testing';
 import { AsyncApiConformance } from '@sts/testing';
 import { eventually, WorkerHarness, type Trader } from '@sts/app-worker-testing';
-import { StsApiError, StsClient, StsEventStream, type StsEvent } from '../src';
+import WebSocket from 'ws';
+import {
+  StsApiError,
+  StsClient,
+  StsEventStream,
+  type StsEvent,
+  type TradeWatchUpdate,
+} from '../src';
 
 jest.setTimeout(90_000);
 
@@ -120,6 +127,7 @@ describe('SDK against the fleet on paper venues', () => {
       url: notifier.url,
       apiKey: apiKeyOf(trader),
       reconnectBaseMs: 100,
+      WebSocket, // Node 20 has no WebSocket of its own
     });
     const events: StsEvent[] = [];
     const reading = (async () => {
@@ -162,6 +170,37 @@ describe('SDK against the fleet on paper venues', () => {
       stream.close();
       await reading;
     }
+  });
+  it('follows a trade to its end with watchTrade, woken by the notifier (no polling in between)', async () => {
+    const client = new StsClient({
+      baseUrl: harness.gateway.baseUrl,
+      apiKey: apiKeyOf(trader),
+      notifierUrl: notifier.url,
+      WebSocket,
+    });
+    const { body } = await client.createTrade(terms({ target_size: '0.002' }));
+    const updates: TradeWatchUpdate[] = [];
+    // An interval far beyond the test's time: only the socket's events can move the watch on.
+    const watching = (async () => {
+      for await (const update of client.watchTrade(body.trade_id, { intervalMs: 600_000 })) {
+        updates.push(update);
+      }
+    })();
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.takeFromMaker(order, '0.002');
+    await watching;
+    expect(updates[0]).toMatchObject({ type: 'trade', trade: { trade_id: body.trade_id } });
+    expect(updates.at(-1)).toMatchObject({
+      type: 'end',
+      trade: { status: 'completed', filled_size: '0.002' },
+    });
+    const logged = updates.flatMap((update) => (update.type === 'event' ? [update.event] : []));
+    expect(logged.map((event) => event.event_type)).toEqual(
+      expect.arrayContaining(['maker_fill', 'hedge_sent', 'hedge_filled']),
+    );
+    const sequences = logged.map((event) => event.sequence);
+    expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+    expect(new Set(sequences).size).toBe(sequences.length);
   });
 });
 

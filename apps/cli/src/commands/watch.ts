@@ -1,10 +1,4 @@
-import {
-  StsEventStream,
-  TERMINAL_STATUSES,
-  type StsClient,
-  type Trade,
-  type TradeStatus,
-} from '@sts/sdk';
+import type { StsClient, Trade, TradeEvent, TradeStatus } from '@sts/sdk';
 import { EXIT, type CliIo, type Settings } from '../io';
 import { eventLine, printJson, progressBar } from '../output';
 
@@ -38,9 +32,9 @@ export function exitCodeOf(status: TradeStatus): number {
 }
 
 /**
- * Follows a trade until it ends: the notifier's events wake it at once (the
- * socket is a hint, never the record), the API is read on each wake-up and at
- * least every `intervalMs`, so nothing is missed while the socket reconnects.
+ * Follows a trade until it ends, as the SDK's watchTrade does (the notifier's
+ * events wake it, the API is read on each wake-up and at least every
+ * `intervalMs`), printing each change; the trade's end is the exit code.
  */
 export async function watchTrade(
   client: StsClient,
@@ -49,30 +43,28 @@ export async function watchTrade(
   tradeId: string,
   options: WatchOptions,
 ): Promise<number> {
-  const wakeups = new Wakeups(settings, tradeId);
   const printer = new WatchPrinter(io);
   let status: TradeStatus | undefined;
-  let filled: string | undefined;
-  let lastSequence = 0;
-  try {
-    for (;;) {
-      const trade = await client.getTrade(tradeId);
-      if (options.progress) {
-        report(printer, settings, trade, status, filled);
-      }
-      status = trade.status;
-      filled = trade.filled_size;
-      if (options.events) {
-        lastSequence = await printEvents(client, settings, printer, tradeId, lastSequence);
-      }
-      if (TERMINAL_STATUSES.has(trade.status)) {
-        return reportEnd(io, printer, settings, trade);
-      }
-      await wakeups.wait(options.intervalMs);
+  const updates = client.watchTrade(tradeId, {
+    events: options.events,
+    intervalMs: options.intervalMs,
+  });
+  for await (const update of updates) {
+    switch (update.type) {
+      case 'trade':
+        if (options.progress) {
+          report(printer, settings, update.trade, status);
+        }
+        status = update.trade.status;
+        break;
+      case 'event':
+        printEvent(printer, settings, update.event);
+        break;
+      case 'end':
+        return reportEnd(io, printer, settings, update.trade);
     }
-  } finally {
-    await wakeups.close();
   }
+  throw new Error(`the watch of trade ${tradeId} ended before the trade did`);
 }
 
 /** The last line of a watch, and the exit code of the trade's end. */
@@ -90,55 +82,6 @@ function reportEnd(io: CliIo, printer: WatchPrinter, settings: Settings, trade: 
     printer.end(`trade ${trade.trade_id} ${trade.status}${reason}`);
   }
   return exitCode;
-}
-
-/**
- * The notifier's events of one trade as wake-ups (none without an API key:
- * the interval alone). A socket that ends for good leaves the interval.
- */
-class Wakeups {
-  private wake: () => void = () => undefined;
-  private readonly stream?: StsEventStream;
-  private readonly listening: Promise<void>;
-
-  constructor(settings: Settings, tradeId: string) {
-    this.stream = settings.apiKey
-      ? new StsEventStream({ url: settings.wsUrl, apiKey: settings.apiKey })
-      : undefined;
-    this.listening = this.listen(tradeId);
-  }
-
-  /** Resolves after `ms`, or at once when an event of the trade arrives. */
-  wait(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
-
-  async close(): Promise<void> {
-    this.stream?.close();
-    await this.listening;
-  }
-
-  private async listen(tradeId: string): Promise<void> {
-    if (!this.stream) {
-      return;
-    }
-    this.stream.subscribe(tradeId);
-    try {
-      for await (const event of this.stream) {
-        if ('trade_id' in event) {
-          this.wake();
-        }
-      }
-    } catch {
-      // the socket ended for good: reading the API on the interval goes on
-    }
-  }
 }
 
 /** Human output: on a terminal the progress bar stays on the last line, redrawn in place. */
@@ -175,16 +118,13 @@ class WatchPrinter {
 
 const CLEAR_LINE = '\r\x1b[2K';
 
+/** A change of status or filled size (the SDK hands over only those). */
 function report(
   printer: WatchPrinter,
   settings: Settings,
   trade: Trade,
   status: TradeStatus | undefined,
-  filled: string | undefined,
 ): void {
-  if (trade.status === status && trade.filled_size === filled) {
-    return;
-  }
   if (settings.json) {
     printJson(printer.io, {
       type: 'status',
@@ -201,20 +141,10 @@ function report(
   printer.progress(progressBar(trade));
 }
 
-async function printEvents(
-  client: StsClient,
-  settings: Settings,
-  printer: WatchPrinter,
-  tradeId: string,
-  afterSequence: number,
-): Promise<number> {
-  const { events } = await client.tradeEvents(tradeId, { afterSequence });
-  for (const event of events) {
-    if (settings.json) {
-      printJson(printer.io, { type: 'event', ...event });
-    } else {
-      printer.line(eventLine(event));
-    }
+function printEvent(printer: WatchPrinter, settings: Settings, event: TradeEvent): void {
+  if (settings.json) {
+    printJson(printer.io, { type: 'event', ...event });
+  } else {
+    printer.line(eventLine(event));
   }
-  return events.at(-1)?.sequence ?? afterSequence;
 }

@@ -1,50 +1,41 @@
-/** The API's error body: `{ error, code }`, with `reason` and details on some codes. */
-export interface ApiErrorBody {
-  error: string;
-  code?: string;
-  reason?: string;
-  [detail: string]: unknown;
-}
+import { StsApiError } from '@sts/sdk';
 
-/** A refusal by the API (or the identity provider), with its status and machine code. */
-export class ApiError extends Error {
+/**
+ * A refusal by the identity provider, whose error body nests its code:
+ * `{ error: { code, message } }` (the API's refusals are the SDK's StsApiError).
+ */
+export class IdentityError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly body: ApiErrorBody | undefined,
   ) {
     super(message);
-    this.name = 'ApiError';
+    this.name = 'IdentityError';
   }
 
-  static async from(response: Response): Promise<ApiError> {
-    const text = await response.text();
-    let body: ApiErrorBody | undefined;
+  static async from(response: Response): Promise<IdentityError> {
+    let body: { error?: unknown; code?: unknown } | undefined;
     try {
-      body = text ? (JSON.parse(text) as ApiErrorBody) : undefined;
+      body = JSON.parse(await response.text()) as typeof body;
     } catch {
       body = undefined;
     }
-    // The identity provider nests its error: { error: { code, message } }.
-    const nested = body?.error as unknown as { code?: string; message?: string } | undefined;
-    if (nested && typeof nested === 'object') {
-      return new ApiError(
-        response.status,
-        nested.code ?? 'error',
-        nested.message ?? `HTTP ${response.status}`,
-        undefined,
-      );
+    const fallback = `HTTP ${response.status}`;
+    const nested = body?.error;
+    if (typeof nested === 'object' && nested !== null) {
+      const { code, message } = nested as { code?: string; message?: string };
+      return new IdentityError(response.status, code ?? 'error', message ?? fallback);
     }
-    const message = body?.error ?? `HTTP ${response.status}`;
-    return new ApiError(response.status, body?.code ?? 'error', message, body);
+    const code = typeof body?.code === 'string' ? body.code : 'error';
+    return new IdentityError(response.status, code, typeof nested === 'string' ? nested : fallback);
   }
 }
 
 /** A message fit for a person: the API's own text, with its reason when it gave one. */
 export function describeError(error: unknown): string {
-  if (error instanceof ApiError) {
-    return error.body?.reason ? `${error.message} (${error.body.reason})` : error.message;
+  if (error instanceof StsApiError) {
+    return error.reason ? `${error.body.error} (${error.reason})` : error.body.error;
   }
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,4 @@
-import { ApiError } from './api-error';
+import { StsApiError, type StsErrorBody } from '@sts/sdk';
 import { fieldErrorsOf } from './field-errors';
 
 const FIELDS = [
@@ -15,7 +15,7 @@ const refusal = (
   code: string,
   error: string,
   extra: Record<string, unknown> = {},
-) => new ApiError(status, code, error, { error, code, ...extra });
+) => new StsApiError(status, { error, code, ...extra } as StsErrorBody);
 
 describe('fieldErrorsOf: an API refusal placed next to the fields it names', () => {
   it('splits a 400 invalid_request into its complaints, each under the field it starts with', () => {

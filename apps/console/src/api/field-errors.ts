@@ -1,4 +1,4 @@
-import { ApiError } from './api-error';
+import { StsApiError } from '@sts/sdk';
 
 /** Refusals whose code names the field at fault (docs/api.md, API notes). */
 const FIELD_OF_CODE: Readonly<Record<string, string>> = {
@@ -22,22 +22,21 @@ export interface FieldErrors {
  */
 export function fieldErrorsOf(error: unknown, fields: readonly string[]): FieldErrors {
   const result: FieldErrors = { fields: {}, general: [] };
-  if (!(error instanceof ApiError)) {
+  if (!(error instanceof StsApiError)) {
     result.general.push(error instanceof Error ? error.message : String(error));
     return result;
   }
+  const said = error.body.error;
   const byCode = FIELD_OF_CODE[error.code];
   if (byCode && fields.includes(byCode)) {
-    result.fields[byCode] = error.message;
+    result.fields[byCode] = said;
     return result;
   }
   if (error.code !== 'invalid_request') {
-    result.general.push(
-      error.body?.reason ? `${error.message} (${error.body.reason})` : error.message,
-    );
+    result.general.push(error.reason ? `${said} (${error.reason})` : said);
     return result;
   }
-  for (const complaint of error.message.split('; ')) {
+  for (const complaint of said.split('; ')) {
     const field = firstFieldNamed(complaint, fields);
     if (field === undefined) {
       result.general.push(complaint);

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { describeError } from '../api/api-error';
-import type { SpreadQuery, SpreadQuote } from '../api/console-api';
+import type { MarketSpread } from '@sts/sdk';
+import { spreadQueryOf, type SpreadQuery } from '../api/console-api';
 import { useSignedIn } from '../session/session';
 import { useVenues } from '../venues/venues';
 import type { VenueBook } from '../venues/venue-modes';
@@ -19,7 +20,7 @@ export function SpreadPanel({ market, query }: { market: string | null; query: S
   // The last answer, for the question it answered: a changed question shows nothing stale.
   const [reading, setReading] = useState<{
     key: string;
-    quote?: SpreadQuote;
+    quote?: MarketSpread;
     error?: string;
   } | null>(null);
   const quote = reading?.key === key ? reading.quote : undefined;
@@ -35,7 +36,7 @@ export function SpreadPanel({ market, query }: { market: string | null; query: S
     // One request at a time: the next is asked a second after the last answer.
     const read = () => {
       api
-        .spread(currentMarket, currentQuery)
+        .spread(currentMarket, spreadQueryOf(currentQuery))
         .then(
           (fresh) => {
             if (live) {

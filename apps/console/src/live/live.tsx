@@ -1,4 +1,10 @@
-import type { MaintenanceEntry } from '@sts/sdk';
+import {
+  StsEventStream,
+  type MaintenanceEntry,
+  type StreamState,
+  type StsEvent,
+  type TradeLifecycleEvent,
+} from '@sts/sdk';
 import {
   createContext,
   useContext,
@@ -9,12 +15,6 @@ import {
   type ReactNode,
 } from 'react';
 import { useSession } from '../session/session';
-import {
-  NotifierSocket,
-  type NotifierEvent,
-  type SocketState,
-  type TradeLifecycleFrame,
-} from './notifier-socket';
 
 /** A maintenance flag as the banner shows it (REST entries and socket frames alike). */
 export interface MaintenanceFlag {
@@ -25,7 +25,7 @@ export interface MaintenanceFlag {
 }
 
 interface LiveContextValue {
-  socket: NotifierSocket | null;
+  socket: StsEventStream | null;
   maintenance: ReadonlyMap<string, MaintenanceFlag>;
 }
 
@@ -37,7 +37,7 @@ const LiveContext = createContext<LiveContextValue>({ socket: null, maintenance:
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
   const { config, session, api, signOut } = useSession();
-  const [socket, setSocket] = useState<NotifierSocket | null>(null);
+  const [socket, setSocket] = useState<StsEventStream | null>(null);
   const [maintenance, setMaintenance] = useState<ReadonlyMap<string, MaintenanceFlag>>(new Map());
   const token = session?.token;
   const tokenRef = useRef(token);
@@ -52,9 +52,21 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     if (!userId || !tokenRef.current) {
       return;
     }
-    const opened = new NotifierSocket(config.notifier_ws_url, tokenRef.current, (reason) =>
-      signOut(`The live connection was refused (${reason}): sign in again.`),
-    );
+    // The SDK's stream: first-message auth with the JWT, every trade of the caller's,
+    // reconnects with backoff, renewals in place, each event once.
+    const opened = new StsEventStream({
+      url: config.notifier_ws_url,
+      token: tokenRef.current,
+      reconnectBaseMs: 500,
+    });
+    opened.subscribe();
+    const stopWatchingState = opened.onState((state) => {
+      const refusal = opened.closedBy;
+      if (state === 'closed' && refusal && refusal.closeCode !== 1000) {
+        const reason = refusal.closeReason || `closed with ${refusal.closeCode}`;
+        signOut(`The live connection was refused (${reason}): sign in again.`);
+      }
+    });
     const stop = opened.onEvent((event) => {
       if (event.event === 'maintenance') {
         // The switches in force come right after sign-in, changes as they happen: the latest wins.
@@ -69,6 +81,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
     setSocket(opened);
     return () => {
       stop();
+      stopWatchingState();
       opened.close();
       setSocket(null);
     };
@@ -116,7 +129,7 @@ export function useMaintenance(): MaintenanceFlag[] {
 }
 
 /** Calls `listener` with each lifecycle event of the caller's trades (or of one trade). */
-export function useTradeEvents(listener: (event: TradeLifecycleFrame) => void, tradeId?: string) {
+export function useTradeEvents(listener: (event: TradeLifecycleEvent) => void, tradeId?: string) {
   const { socket } = useContext(LiveContext);
   const latest = useRef(listener);
   useEffect(() => {
@@ -126,7 +139,7 @@ export function useTradeEvents(listener: (event: TradeLifecycleFrame) => void, t
     if (!socket) {
       return;
     }
-    return socket.onEvent((event: NotifierEvent) => {
+    return socket.onEvent((event: StsEvent) => {
       if (event.event !== 'maintenance' && (!tradeId || event.trade_id === tradeId)) {
         latest.current(event);
       }
@@ -134,7 +147,7 @@ export function useTradeEvents(listener: (event: TradeLifecycleFrame) => void, t
   }, [socket, tradeId]);
 }
 
-export function useSocketState(): SocketState {
+export function useSocketState(): StreamState {
   const { socket } = useContext(LiveContext);
   return useSyncExternalStore(
     (notify) => socket?.onState(notify) ?? (() => undefined),

@@ -48,7 +48,7 @@ export function LinkWallet({
       .linkChallenge(target)
       .then(async (challenge) => {
         const signature = await personalSign(provider, target, challenge.message);
-        await api.linkWallet(target, challenge.nonce, signature);
+        await api.linkWallet({ address: target, nonce: challenge.nonce, signature });
       })
       .then(
         () => {

@@ -97,7 +97,7 @@ export function NewTradePage() {
   const send = () => {
     setSubmitting(true);
     setErrors({ fields: {}, general: [] });
-    api.createTrade(requestOf(form), idempotencyKey).then(
+    api.createTrade(requestOf(form), { idempotencyKey }).then(
       (answer) => {
         setIdempotencyKey(newIdempotencyKey());
         void navigate(`/trades/${answer.body.trade_id}`);

@@ -42,7 +42,7 @@ function TradeDetail({ tradeId }: { tradeId: string }) {
   const lastSequence = useRef(0);
 
   const reloadTrade = useCallback(() => {
-    api.trade(tradeId).then(
+    api.getTrade(tradeId).then(
       (fresh) => {
         setTrade(fresh);
         setError(null);
@@ -54,7 +54,7 @@ function TradeDetail({ tradeId }: { tradeId: string }) {
   // The timeline opens with what the trade says of itself.
   useEffect(() => {
     let live = true;
-    api.trade(tradeId).then(
+    api.getTrade(tradeId).then(
       (fresh) => {
         if (live) {
           setTrade(fresh);
@@ -87,7 +87,7 @@ function TradeDetail({ tradeId }: { tradeId: string }) {
     let timer = 0;
     const read = () => {
       api
-        .tradeEvents(tradeId, lastSequence.current)
+        .tradeEvents(tradeId, { afterSequence: lastSequence.current })
         .then(
           (answer) => {
             if (!live || answer.events.length === 0) {

@@ -28,7 +28,7 @@ export function TradesPage() {
   const [error, setError] = useState<string | null>(null);
 
   const reload = useCallback(() => {
-    api.trades().then(
+    api.listTrades().then(
       (list) => {
         setTrades(list);
         setError(null);
@@ -49,7 +49,7 @@ export function TradesPage() {
         ) ?? list,
     );
     // The event carries the status; sizes and times come with the trade (a new one joins the list).
-    api.trade(event.trade_id).then(
+    api.getTrade(event.trade_id).then(
       (fresh) => setTrades((list) => upsert(list, fresh)),
       () => undefined,
     );

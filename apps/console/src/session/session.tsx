@@ -7,8 +7,9 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { ApiError, describeError } from '../api/api-error';
-import { ConsoleApi } from '../api/console-api';
+import { IdentityError, describeError } from '../api/api-error';
+import { consoleApi } from '../api/console-api';
+import type { StsClient } from '@sts/sdk';
 import type { ConsoleConfig } from '../config';
 import { refreshToken, signInWithEthereum, type IssuedToken } from './siwe';
 import { walletOf, type Eip1193Provider, type WalletKind } from './wallet-provider';
@@ -24,7 +25,7 @@ export interface SignedIn {
 
 interface SessionContextValue {
   config: ConsoleConfig;
-  api: ConsoleApi;
+  api: StsClient;
   session: SignedIn | null;
   /** Why the last session ended, when it did not end by the user's hand. */
   notice: string | null;
@@ -64,11 +65,11 @@ export function SessionProvider({
 }) {
   const [session, setSession] = useState<SignedIn | null>(storedSession);
   const [notice, setNotice] = useState<string | null>(null);
-  const [api] = useState(() => new ConsoleApi(config.api_base, storedSession()?.token ?? null));
+  const [api] = useState(() => consoleApi(config.api_base, storedSession()?.token ?? null));
 
   const adopt = useCallback(
     (next: SignedIn | null) => {
-      api.authorize(next?.token ?? null);
+      api.authorize(next?.token);
       if (next) {
         sessionStorage.setItem(STORED, JSON.stringify(next));
       } else {
@@ -124,7 +125,7 @@ export function SessionProvider({
         (issued: IssuedToken) =>
           adopt({ ...session, token: issued.token, expiresAt: issued.expires_at }),
         (error: unknown) => {
-          if (error instanceof ApiError && error.status === 401) {
+          if (error instanceof IdentityError && error.status === 401) {
             signOut('Your session has ended: sign in again.');
           } else if (Date.parse(session.expiresAt) - Date.now() > REFRESH_RETRY_MS) {
             timer = window.setTimeout(renew, REFRESH_RETRY_MS);
@@ -162,7 +163,7 @@ export function useSession(): SessionContextValue {
 }
 
 /** The signed-in session; pages behind the sign-in gate only. */
-export function useSignedIn(): SignedIn & { api: ConsoleApi } {
+export function useSignedIn(): SignedIn & { api: StsClient } {
   const { session, api } = useSession();
   if (!session) {
     throw new Error('useSignedIn without a session');

@@ -1,6 +1,6 @@
 import { getAddress, stringToHex } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
-import { ApiError } from '../api/api-error';
+import { IdentityError } from '../api/api-error';
 import type { Eip1193Provider } from './wallet-provider';
 
 /** What the identity provider issues: a session JWT of about 15 minutes. */
@@ -21,7 +21,7 @@ async function post<T>(url: string, body: unknown, token?: string): Promise<T> {
     body: JSON.stringify(body),
   });
   if (!response.ok) {
-    throw await ApiError.from(response);
+    throw await IdentityError.from(response);
   }
   return (await response.json()) as T;
 }

@@ -1,8 +1,8 @@
 // Lint is part of CI and allows zero warnings. Module boundaries are real
 // constraints: the domain imports only itself and an allow-list of pure
 // packages, venue adapters cannot reach persistence, libs never import apps,
-// and only specs and benches may use the testing lib. tools/lint-probes.spec.ts
-// proves each of these fails lint.
+// and only specs and benches may use the testing lib.
+// libs/testing/src/lint/lint-probes.int.spec.ts proves each of these fails lint.
 import eslint from '@eslint/js';
 import { readCachedProjectGraph } from '@nx/devkit';
 import nx from '@nx/eslint-plugin';

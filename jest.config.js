@@ -1,7 +1,11 @@
-// One jest run for the whole monorepo. `unit` is the pure domain (no services);
-// `service` holds the medium and end-to-end specs that use the real Postgres,
-// Redis and NATS of the machine, each spec isolated in its own database and
-// NATS/Redis namespace (see libs/testing).
+// One jest run for the whole monorepo, two projects split by a spec's name:
+// - `unit` (`npm run test:unit`): every other `*.spec.ts`, in-process code
+//   that reaches no service, in under a minute;
+// - `service`: `*.int.spec.ts` (uses Postgres, Redis or NATS, starts a child
+//   process, or runs a venue client's conformance suite against the
+//   simulator) and `*.e2e.spec.ts` (whole apps), on the machine's real
+//   services, each spec isolated in its own database and NATS/Redis namespace
+//   (see libs/testing).
 const { readFileSync } = require('node:fs');
 
 const swcrc = JSON.parse(readFileSync(`${__dirname}/.swcrc`, 'utf8'));
@@ -15,6 +19,8 @@ const moduleNameMapper = Object.fromEntries(
     `<rootDir>/${target.replace(/\/index\.ts$/, '')}`,
   ]),
 );
+
+const SPEC_DIRS = '<rootDir>/{apps,libs,e2e,tools}';
 
 const common = {
   rootDir: __dirname,
@@ -48,16 +54,14 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/libs/domain/**/*.spec.ts'],
+      // A negated glob, not testPathIgnorePatterns: `npm test` sets that on
+      // the command line, which would replace it here and run those twice.
+      testMatch: [`${SPEC_DIRS}/**/*.spec.ts`, '!**/*.{int,e2e}.spec.ts'],
     },
     {
       ...common,
       displayName: 'service',
-      testMatch: [
-        '<rootDir>/apps/**/*.spec.ts',
-        '<rootDir>/libs/!(domain)/**/*.spec.ts',
-        '<rootDir>/e2e/**/*.spec.ts',
-      ],
+      testMatch: [`${SPEC_DIRS}/**/*.{int,e2e}.spec.ts`],
     },
   ],
 };

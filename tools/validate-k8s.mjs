@@ -2,7 +2,7 @@
 // Validates Kubernetes manifests against the Kubernetes API's JSON schemas
 // (the kubernetes-models package: its schemas are generated from the API's
 // OpenAPI, 1.27: types, required fields, formats and enums; an unknown field
-// is not refused, the structure checks of e2e/deploy/k8s-manifests.spec.ts
+// is not refused, the structure checks of e2e/deploy/k8s-manifests.int.spec.ts
 // cover the fields we rely on). Reads a YAML stream (e.g.
 // `kubectl kustomize deploy/k8s/overlays/paper`) from stdin or from the
 // files named; prints one line per document and exits 1 if any is invalid.

@@ -215,7 +215,7 @@ export class TradeRunner {
       await withTimeout(this.closed, graceMs).catch(() => this.close(false));
       return;
     }
-    if (!trade || trade.phase.kind === 'starting') {
+    if (!trade || trade.phase.kind === 'starting' || trade.phase.kind === 'closed') {
       await this.close(false);
       return;
     }

@@ -296,9 +296,14 @@ describe('sts (trader CLI)', () => {
       return run;
     };
     const ids: string[] = [];
-    for (const market of ['BTC', 'ETH']) {
+    // Sizes both venues accept (Paradex wants 100 USD of ETH): a trade rejected at pre-flight
+    // before the cancel-all reaches its worker would end rejected, not canceled.
+    for (const [market, size] of [
+      ['BTC', '0.01'],
+      ['ETH', '0.05'],
+    ]) {
       const created = as(
-        ...createArgs('0.01').map((arg) =>
+        ...createArgs(size).map((arg) =>
           arg === trader.wallet ? trades.wallet : arg === 'BTC' ? market : arg,
         ),
         '--json',

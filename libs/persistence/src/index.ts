@@ -16,3 +16,7 @@ export * from './sql/trade-budgets-sql';
 export * from './budget/account-shares';
 export * from './risk-limits/risk-limits.repository';
 export * from './risk-limits/risk-usage';
+export * from './trades/new-trade-row';
+export * from './trades/trade-lease.statements';
+export * from './trades/trade-sql-literal';
+export * from './trades/trade.repository';

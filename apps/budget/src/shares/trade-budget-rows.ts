@@ -1,40 +1,30 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { LIVE_TRADE_STATUSES, postgresPool } from '@sts/persistence';
+import { type TradeAccountsRow, TradeRepository } from '@sts/persistence';
 import { DATA_SOURCE } from '../tokens';
 
-/** A trade row's accounts, as the rebuild and the sweeper read them. */
-export interface TradeAccountsRow {
-  id: string;
-  status: string;
-  maker_exchange: string;
-  maker_wallet: string;
-  hedge_exchange: string;
-  hedge_wallet: string;
-}
-
-const COLUMNS = 'id, status, maker_exchange, maker_wallet, hedge_exchange, hedge_wallet';
+export type { TradeAccountsRow };
 
 /**
  * The budget service's window on Postgres: it reads which trades are live
- * and writes the accounts' shares (`budget_account_shares`), never a trade.
+ * and writes the accounts' shares (`budget_account_shares`); of a trade's row
+ * it writes only a missing hedge budget (holdHedges).
  */
 @Injectable()
 export class TradeBudgetRows {
-  constructor(@Inject(DATA_SOURCE) private readonly db: DataSource) {}
+  private readonly trades: TradeRepository;
+
+  constructor(@Inject(DATA_SOURCE) db: DataSource) {
+    this.trades = new TradeRepository(db.manager);
+  }
 
   liveTrades(): Promise<TradeAccountsRow[]> {
-    return this.db.query(`SELECT ${COLUMNS} FROM trades WHERE status = ANY($1)`, [
-      LIVE_TRADE_STATUSES,
-    ]);
+    return this.trades.liveAccounts();
   }
 
   /** In one read: every live trade, and the rows of `ids` whatever their status (the sweep). */
   liveOrAmong(ids: string[]): Promise<TradeAccountsRow[]> {
-    return this.db.query(
-      `SELECT ${COLUMNS} FROM trades WHERE status = ANY($1) OR id = ANY($2::uuid[])`,
-      [LIVE_TRADE_STATUSES, ids],
-    );
+    return this.trades.liveOrAmongAccounts(ids);
   }
 
   /**
@@ -46,15 +36,6 @@ export class TradeBudgetRows {
     if (trades.length === 0) {
       return;
     }
-    await postgresPool(this.db).query(
-      `UPDATE trades t SET hedge_rate_budget = held.share, updated_at = now()
-         FROM unnest($1::uuid[], $2::int[]) AS held (id, share)
-       WHERE t.id = held.id AND t.hedge_rate_budget IS NULL AND t.status = ANY($3)`,
-      [
-        trades.map((trade) => trade.tradeId),
-        trades.map((trade) => trade.share),
-        LIVE_TRADE_STATUSES,
-      ],
-    );
+    await this.trades.holdHedges(trades);
   }
 }

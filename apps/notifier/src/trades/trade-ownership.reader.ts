@@ -1,14 +1,14 @@
-import type { DataSource, Repository } from 'typeorm';
-import { TradeEntity } from '@sts/persistence';
+import type { DataSource } from 'typeorm';
+import { TradeRepository } from '@sts/persistence';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The only query the notifier makes about trades. */
+/** The only question the notifier asks about trades. */
 export class TradeOwnershipReader {
-  private readonly trades: Repository<TradeEntity>;
+  private readonly trades: TradeRepository;
 
   constructor(dataSource: DataSource) {
-    this.trades = dataSource.getRepository(TradeEntity);
+    this.trades = new TradeRepository(dataSource.manager);
   }
 
   /**
@@ -19,10 +19,6 @@ export class TradeOwnershipReader {
     if (!UUID.test(tradeId)) {
       return null;
     }
-    const trade = await this.trades.findOne({
-      select: { id: true, userId: true, status: true },
-      where: { id: tradeId, userId },
-    });
-    return trade?.status ?? null;
+    return this.trades.statusOfOwn(tradeId, userId);
   }
 }

@@ -18,7 +18,7 @@ import {
   type TradeStatus,
   type VenueId,
 } from '@sts/domain';
-import { TradeEntity } from '@sts/persistence';
+import { type TradeEntity, TradeRepository } from '@sts/persistence';
 
 /** The terms PATCH may change while the trade runs (applied on the next quote cycle). */
 export interface AmendableTerms {
@@ -135,9 +135,13 @@ function tradeRecordOf(row: TradeEntity): TradeRecord {
   };
 }
 
-/** Reads trades from Postgres (the worker writes them through the journal and the lease repository). */
+/** Reads trades from Postgres through TradeRepository (the worker writes them through the journal and its leases). */
 export class TradeReader {
-  constructor(private readonly db: DataSource) {}
+  private readonly trades: TradeRepository;
+
+  constructor(private readonly db: DataSource) {
+    this.trades = new TradeRepository(db.manager);
+  }
 
   /**
    * The trade with its budgets as they are now (`trade_budgets`: a live
@@ -147,7 +151,7 @@ export class TradeReader {
    */
   async load(tradeId: string): Promise<LoadedTrade> {
     const [row, budgets] = await Promise.all([
-      this.db.getRepository(TradeEntity).findOneByOrFail({ id: tradeId }),
+      this.trades.findById(tradeId),
       this.db.query(
         'SELECT rate_budget, hedge_rate_budget FROM trade_budgets WHERE trade_id = $1',
         [tradeId],
@@ -165,7 +169,7 @@ export class TradeReader {
   }
 
   async amendableTerms(tradeId: string): Promise<AmendableTerms & { cancelRequested: boolean }> {
-    const row = await this.db.getRepository(TradeEntity).findOneByOrFail({ id: tradeId });
+    const row = await this.trades.findById(tradeId);
     return { ...amendableTermsOf(row), cancelRequested: row.cancelRequestedAt !== null };
   }
 }

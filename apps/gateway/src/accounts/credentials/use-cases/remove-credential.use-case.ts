@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In } from 'typeorm';
-import { CredentialStore, LIVE_TRADE_STATUSES, TradeEntity } from '@sts/persistence';
+import { DataSource } from 'typeorm';
+import { CredentialStore, TradeRepository } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 
 /** Removes a venue credential unless a live trade still trades with it. */
@@ -13,12 +13,11 @@ export class RemoveCredentialUseCase {
 
   async execute(userId: string, exchange: string, rawWallet: string): Promise<void> {
     const wallet = rawWallet.toLowerCase();
-    const live = await this.dataSource.getRepository(TradeEntity).count({
-      where: [
-        { userId, longExchange: exchange, longWallet: wallet, status: In(LIVE_TRADE_STATUSES) },
-        { userId, shortExchange: exchange, shortWallet: wallet, status: In(LIVE_TRADE_STATUSES) },
-      ],
-    });
+    const live = await new TradeRepository(this.dataSource.manager).countLiveOnAccount(
+      userId,
+      exchange,
+      wallet,
+    );
     if (live > 0) {
       throw new AppError(
         'wallet_has_live_trades',

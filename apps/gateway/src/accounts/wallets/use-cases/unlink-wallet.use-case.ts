@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In } from 'typeorm';
-import { LIVE_TRADE_STATUSES, TradeEntity, WalletEntity } from '@sts/persistence';
+import { DataSource } from 'typeorm';
+import { TradeRepository, WalletEntity } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 
 /**
@@ -25,13 +25,7 @@ export class UnlinkWalletUseCase {
       if (wallet.isPrimary) {
         throw new AppError('wallet_is_primary', 'the primary wallet cannot be unlinked');
       }
-      const trades = db.getRepository(TradeEntity);
-      const live = await trades.count({
-        where: [
-          { userId, longWallet: address, status: In(LIVE_TRADE_STATUSES) },
-          { userId, shortWallet: address, status: In(LIVE_TRADE_STATUSES) },
-        ],
-      });
+      const live = await new TradeRepository(db).countLiveOnWallet(userId, address);
       if (live > 0) {
         throw new AppError(
           'wallet_has_live_trades',

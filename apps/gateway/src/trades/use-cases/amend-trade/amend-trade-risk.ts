@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
 import type { EntityManager } from 'typeorm';
 import type { SizeType } from '@sts/domain';
-import { lockRiskOf, readLiveTerms, TradeEntity } from '@sts/persistence';
+import { lockRiskOf, readLiveTerms, type TradeEntity, TradeRepository } from '@sts/persistence';
 import {
   countsLiveTrades,
   hasLimits,
@@ -53,9 +53,7 @@ export class AmendTradeRisk {
     limits: EffectiveLimits,
   ): Promise<void> {
     await lockRiskOf(manager, trade.userId);
-    const current = await manager
-      .getRepository(TradeEntity)
-      .findOne({ where: { id: trade.id }, lock: { mode: 'pessimistic_write' } });
+    const current = await new TradeRepository(manager).lockById(trade.id);
     if (!current) {
       return;
     }

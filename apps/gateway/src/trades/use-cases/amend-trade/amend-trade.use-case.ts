@@ -2,13 +2,12 @@ import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
-  AMENDABLE_TRADE_STATUSES,
   formatDecimal,
   isAmendableTradeStatus,
+  isExecutingTradeStatus,
   type TradeStatus,
-  tradeStatusList,
 } from '@sts/domain';
-import { queryRows, TradeEntity } from '@sts/persistence';
+import { type TradeEntity, TradeRepository } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import { MaintenanceReader } from '../../../maintenance/maintenance.reader';
 import type { EffectiveLimits } from '../../../risk-limits/effective-limits';
@@ -25,9 +24,6 @@ import { filledSizeIn } from './filled-size-in-unit';
  */
 export type AmendTradeOutcome =
   { kind: 'sent'; tradeId: string } | { kind: 'persisted'; tradeId: string };
-
-/** The statuses PATCH may amend (domain; decisions 4), as the SQL guard takes them. */
-const AMENDABLE_STATUSES: readonly TradeStatus[] = tradeStatusList(AMENDABLE_TRADE_STATUSES);
 
 const FIELDS = [
   'target_size',
@@ -74,7 +70,7 @@ export class AmendTradeUseCase {
       );
     }
     const trade = isUuid(tradeId)
-      ? await this.dataSource.getRepository(TradeEntity).findOneBy({ id: tradeId, userId })
+      ? await new TradeRepository(this.dataSource.manager).findOwn(tradeId, userId)
       : null;
     if (!trade) {
       throw new AppError('trade_not_found', 'trade not found');
@@ -86,8 +82,9 @@ export class AmendTradeUseCase {
 
     const limits = await this.risk.limitsFor(userId, request);
     const version = await this.store(trade, request, changes, limits);
+    // An amendable trade is pending (no owner yet) or executing (a worker to tell).
     const sent =
-      trade.status !== 'pending' &&
+      isExecutingTradeStatus(trade.status as TradeStatus) &&
       (await this.control.notifyOwner(trade.id, 'amend', version, correlationId));
     return { kind: sent ? 'sent' : 'persisted', tradeId: trade.id };
   }
@@ -115,18 +112,14 @@ export class AmendTradeUseCase {
       if (newUnit === undefined) {
         return this.writeTerms(manager, trade, request, changes, null);
       }
-      const [locked] = await queryRows<{ size_type: string }>(
-        manager,
-        `SELECT size_type FROM trades WHERE id = $1 FOR UPDATE`,
-        [trade.id],
-      );
-      if (!locked || locked.size_type === newUnit) {
+      const locked = await new TradeRepository(manager).lockSizeType(trade.id);
+      if (locked === null || locked === newUnit) {
         return this.writeTerms(manager, trade, request, changes, null);
       }
       if (request.target_size === undefined) {
         throw new AppError(
           'invalid_request',
-          `changing size_type from ${locked.size_type} to ${newUnit} needs target_size, in ${newUnit}`,
+          `changing size_type from ${locked} to ${newUnit} needs target_size, in ${newUnit}`,
         );
       }
       const filled = await filledSizeIn(manager, trade.id, newUnit);
@@ -146,39 +139,22 @@ export class AmendTradeUseCase {
     changes: Record<string, unknown>,
     restatedFilled: Big | null,
   ): Promise<number> {
-    const rows = await queryRows<{ amendment_version: number }>(
-      manager,
-      `UPDATE trades SET
-         target_size = COALESCE($3::numeric, target_size),
-         target_spread = COALESCE($4::numeric, target_spread),
-         spread_type = COALESCE($5, spread_type),
-         max_slippage = COALESCE($6::numeric, max_slippage),
-         size_type = COALESCE($7, size_type),
-         filled_size = COALESCE($10::numeric, filled_size),
-         amendment = $8::jsonb,
-         amendment_version = amendment_version + 1,
-         updated_at = now()
-       WHERE id = $1 AND user_id = $2
-         AND status = ANY($9::text[])
-         AND ($3::numeric IS NULL OR $3::numeric >= COALESCE($10::numeric, filled_size))
-       RETURNING amendment_version`,
-      [
-        trade.id,
-        trade.userId,
-        request.target_size ?? null,
-        request.target_spread ?? null,
-        request.spread_type ?? null,
-        request.max_slippage ?? null,
-        request.size_type ?? null,
-        JSON.stringify({ ...changes, requested_at: new Date().toISOString() }),
-        AMENDABLE_STATUSES,
-        restatedFilled === null ? null : formatDecimal(restatedFilled),
-      ],
-    );
-    if (rows.length > 0) {
-      return rows[0].amendment_version;
+    const trades = new TradeRepository(manager);
+    const version = await trades.amendTerms({
+      tradeId: trade.id,
+      userId: trade.userId,
+      targetSize: request.target_size ?? null,
+      targetSpread: request.target_spread ?? null,
+      spreadType: request.spread_type ?? null,
+      maxSlippage: request.max_slippage ?? null,
+      sizeType: request.size_type ?? null,
+      amendment: { ...changes, requested_at: new Date().toISOString() },
+      restatedFilled: restatedFilled === null ? null : formatDecimal(restatedFilled),
+    });
+    if (version !== null) {
+      return version;
     }
-    const current = await manager.getRepository(TradeEntity).findOneByOrFail({ id: trade.id });
+    const current = await trades.findById(trade.id);
     if (request.target_size !== undefined) {
       refuseBelowFilled(request.target_size, restatedFilled ?? new Big(current.filledSize));
     }

@@ -16,7 +16,7 @@ import {
   transitionTrade,
 } from '@sts/domain';
 import { tradeLifecycleMessage } from '@sts/contracts';
-import { addToOutbox, EXECUTING_STATUS_SQL, queryRows } from '@sts/persistence';
+import { addToOutbox, TradeRepository } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import type { GatewayConfig } from '../../../config/load-gateway-settings';
 import { GATEWAY_CONFIG } from '../../../infrastructure/tokens';
@@ -84,20 +84,16 @@ export class CancelTradeUseCase {
   }
 
   private async statusOf(userId: string, tradeId: string): Promise<TradeStatus> {
-    const [row] = isUuid(tradeId)
-      ? await queryRows<{ status: string }>(
-          this.dataSource.manager,
-          `SELECT status FROM trades WHERE id = $1 AND user_id = $2`,
-          [tradeId, userId],
-        )
-      : [];
-    if (!row) {
+    const status = isUuid(tradeId)
+      ? await new TradeRepository(this.dataSource.manager).statusOfOwn(tradeId, userId)
+      : null;
+    if (status === null) {
       throw new AppError('trade_not_found', 'trade not found');
     }
-    if (!isTradeStatus(row.status)) {
-      throw new Error(`trade ${tradeId} has an unknown status ${row.status}`);
+    if (!isTradeStatus(status)) {
+      throw new Error(`trade ${tradeId} has an unknown status ${status}`);
     }
-    return row.status;
+    return status;
   }
 
   /** Stored first, then the owner is told; a worker that misses it sees it at its next renewal. */
@@ -106,14 +102,8 @@ export class CancelTradeUseCase {
     tradeId: string,
     correlationId: string,
   ): Promise<void> {
-    const requested = await queryRows<{ id: string }>(
-      this.dataSource.manager,
-      `UPDATE trades SET cancel_requested_at = COALESCE(cancel_requested_at, now()), updated_at = now()
-       WHERE id = $1 AND user_id = $2 AND status IN ${EXECUTING_STATUS_SQL}
-       RETURNING id`,
-      [tradeId, userId],
-    );
-    if (requested.length > 0) {
+    const trades = new TradeRepository(this.dataSource.manager);
+    if (await trades.requestCancel(tradeId, userId)) {
       await this.control.notifyOwner(tradeId, 'cancel', 0, correlationId);
     }
   }
@@ -126,22 +116,13 @@ export class CancelTradeUseCase {
     correlationId: string,
   ): Promise<boolean> {
     return this.dataSource.transaction(async (db) => {
-      const [updated] = await queryRows<GuardTerms & { updated_at: Date }>(
-        db,
-        `UPDATE trades SET status = $3, cancel_requested_at = now(), updated_at = now(),
-           completed_at = CASE WHEN $5::boolean THEN now() ELSE completed_at END
-         WHERE id = $1 AND user_id = $2 AND status = $4
-         RETURNING updated_at, maker_leg, quote_mode, fast_move_guard`,
-        [tradeId, userId, transition.to, transition.from, transition.setsCompletedAt],
-      );
+      const trades = new TradeRepository(db);
+      const updated = await trades.cancelUnowned<GuardTerms>(tradeId, userId, transition);
       if (!updated) {
         return false;
       }
       // Ended before any worker ran it: its guard watched nothing (decisions 6).
-      await db.query(`UPDATE trades SET fast_move_guard_stats = $2 WHERE id = $1`, [
-        tradeId,
-        JSON.stringify(unwatchedGuardStats(updated)),
-      ]);
+      await trades.recordGuardStats(tradeId, unwatchedGuardStats(updated));
       const lifecycle = tradeLifecycleMessage(this.config.settings.natsPrefix, transition, {
         tradeId,
         userId,

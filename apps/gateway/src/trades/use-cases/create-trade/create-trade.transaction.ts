@@ -1,37 +1,15 @@
-import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
+import type { PoolClient, QueryResult } from 'pg';
 import type { DataSource } from 'typeorm';
 import {
+  insertNewTradesSql,
   liveTermsSql,
   postgresPool,
   riskLockSql,
+  sqlLiteral as literal,
   type CommittedRow,
   type LiveTermsRow,
+  type NewTradeRow,
 } from '@sts/persistence';
-
-/**
- * A group of creates' transaction in two round trips, whatever its size.
- * Parameters cannot carry several statements in one round trip (the
- * extended protocol takes one), the simple protocol can, so values go in as
- * literals, every one through pg's escapeLiteral (they are validated before,
- * too). Each statement, and each statement of the (volatile) admit function,
- * gets its own snapshot (READ COMMITTED), so the count of live trades is taken
- * after the advisory lock is held, never before it.
- */
-export type SqlValue = string | number | null;
-
-export function literal(value: SqlValue): string {
-  if (value === null) {
-    return 'NULL';
-  }
-  if (typeof value === 'string') {
-    return escapeLiteral(value);
-  }
-  // A number goes in as its digits: only a finite one is a SQL number.
-  if (!Number.isFinite(value)) {
-    throw new RangeError(`not a SQL number: ${value}`);
-  }
-  return String(value);
-}
 
 /** What `create_trade_admit` checks for one create. */
 export interface AdmitRequest {
@@ -80,6 +58,15 @@ function admitSql(request: AdmitRequest): string {
   return `SELECT replayed, linked, live FROM create_trade_admit(${args.join(', ')})`;
 }
 
+/**
+ * A group of creates' transaction in two round trips, whatever its size.
+ * Parameters cannot carry several statements in one round trip (the
+ * extended protocol takes one), the simple protocol can, so values go in as
+ * literals, every one through pg's escapeLiteral (they are validated before,
+ * too). Each statement, and each statement of the (volatile) admit function,
+ * gets its own snapshot (READ COMMITTED), so the count of live trades is taken
+ * after the advisory lock is held, never before it.
+ */
 export class CreateTradeTransaction {
   /** Set when the connection failed while the create held it between statements. */
   private lost?: Error;
@@ -154,20 +141,13 @@ export class CreateTradeTransaction {
   }
 
   /** One round trip: the trade rows, their start commands in the outbox, commit. */
-  async insertAndCommit(
-    trades: Array<Record<string, SqlValue>>,
-    outbox: CommittedRow[],
-  ): Promise<void> {
-    const columns = Object.keys(trades[0]);
-    const rows = trades.map(
-      (trade) => `(${columns.map((column) => literal(trade[column] ?? null)).join(', ')})`,
-    );
+  async insertAndCommit(trades: NewTradeRow[], outbox: CommittedRow[]): Promise<void> {
     const commands = outbox.map(
       (command) =>
         `(${literal(command.subject)}, ${literal(command.message_id)}, ${literal(JSON.stringify(command.payload))})`,
     );
     await this.client.query(`
-      INSERT INTO trades (${columns.join(', ')}) VALUES ${rows.join(', ')};
+      ${insertNewTradesSql(trades)};
       INSERT INTO outbox (subject, message_id, payload) VALUES ${commands.join(', ')}
         ON CONFLICT (message_id) DO NOTHING;
       COMMIT;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Principal } from '@sts/auth';
-import { postgresPool } from '@sts/persistence';
+import { TradeRepository } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import type { GatewayConfig } from '../../../config/load-gateway-settings';
 import { GATEWAY_CONFIG } from '../../../infrastructure/tokens';
@@ -39,15 +39,19 @@ const UNIQUE_VIOLATION = '23505';
  */
 @Injectable()
 export class CreateTradeUseCase {
+  private readonly trades: TradeRepository;
+
   constructor(
-    private readonly dataSource: DataSource,
+    dataSource: DataSource,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly maintenance: MaintenanceReader,
     private readonly markets: MarketCatalog,
     private readonly groups: CreateTradeGroups,
     private readonly outbox: GatewayOutbox,
     private readonly risk: CreateTradeRisk,
-  ) {}
+  ) {
+    this.trades = new TradeRepository(dataSource.manager);
+  }
 
   /** `changeMark`: ChangeFeed.mark() when the request arrived (the switches it must see). */
   async execute(
@@ -85,11 +89,7 @@ export class CreateTradeUseCase {
     }
     const { answer } = settled;
     if (answer.kind === 'replayed') {
-      return await readExistingReplay(
-        postgresPool(this.dataSource),
-        principal.userId,
-        idempotencyKey,
-      );
+      return await readExistingReplay(this.trades, principal.userId, idempotencyKey);
     }
     this.outbox.publishCommitted(answer.startCommand);
     return {
@@ -150,6 +150,6 @@ export class CreateTradeUseCase {
   }
 
   private replay(userId: string, idempotencyKey: string): Promise<CreateTradeOutcome | null> {
-    return readReplay(postgresPool(this.dataSource), userId, idempotencyKey);
+    return readReplay(this.trades, userId, idempotencyKey);
   }
 }

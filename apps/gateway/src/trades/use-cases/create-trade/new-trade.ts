@@ -1,7 +1,7 @@
 import { envelope, START_TRADE, startTradeMessageId, startTradeSubject } from '@sts/contracts';
-import type { CommittedRow } from '@sts/persistence';
+import type { CommittedRow, NewTradeRow } from '@sts/persistence';
 import type { CreateTradeRequest } from '../../dto/create-trade.request';
-import type { AdmitRequest, SqlValue } from './create-trade.transaction';
+import type { AdmitRequest } from './create-trade.transaction';
 import type { GrantedBudgets } from './rate-budgets';
 import type { legsOf } from './trade-terms.validation';
 
@@ -31,8 +31,8 @@ export function admitRequestOf(trade: NewTrade): AdmitRequest {
   };
 }
 
-/** The row's columns; everything else takes the table's defaults. Every row has the same keys. */
-export function newTradeRow(trade: NewTrade, budget: GrantedBudgets): Record<string, SqlValue> {
+/** The row's columns (its status is the insert's); everything else takes the table's defaults. */
+export function newTradeRow(trade: NewTrade, budget: GrantedBudgets): NewTradeRow {
   const { request, legs } = trade;
   return {
     id: trade.id,
@@ -55,7 +55,6 @@ export function newTradeRow(trade: NewTrade, budget: GrantedBudgets): Record<str
     size_type: request.size_type ?? 'base',
     execution_type: request.execution_type,
     max_slippage: request.max_slippage,
-    status: 'pending',
     rate_budget: budget.rateBudget,
     hedge_rate_budget: budget.hedgeRateBudget,
     budget_version: budget.version,

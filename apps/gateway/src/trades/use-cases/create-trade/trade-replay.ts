@@ -1,17 +1,5 @@
-import type { Pool } from 'pg';
-import {
-  TRADE_BUDGETS_JOIN_SQL,
-  TRADE_HEDGE_RATE_BUDGET_SQL,
-  TRADE_RATE_BUDGET_SQL,
-} from '@sts/persistence';
+import type { TradeRepository } from '@sts/persistence';
 import type { CreateTradeOutcome } from './create-trade-outcome';
-
-interface ReplayRow {
-  id: string;
-  status: string;
-  rate_budget: number;
-  hedge_rate_budget: number | null;
-}
 
 /**
  * The trade an idempotency key made, as its replay answers it: the original
@@ -19,19 +7,11 @@ interface ReplayRow {
  * when a key is found again (the create's own check reads whether it exists).
  */
 export async function readReplay(
-  pool: Pool,
+  trades: TradeRepository,
   userId: string,
   idempotencyKey: string,
 ): Promise<CreateTradeOutcome | null> {
-  const { rows } = await pool.query<ReplayRow>({
-    name: 'trades.replay',
-    text: `SELECT t.id, t.status, ${TRADE_RATE_BUDGET_SQL} AS rate_budget,
-        ${TRADE_HEDGE_RATE_BUDGET_SQL} AS hedge_rate_budget
-      FROM trades t ${TRADE_BUDGETS_JOIN_SQL}
-      WHERE t.user_id = $1 AND t.idempotency_key = $2`,
-    values: [userId, idempotencyKey],
-  });
-  const [trade] = rows;
+  const trade = await trades.findReplay(userId, idempotencyKey);
   return trade
     ? {
         kind: 'replayed',
@@ -47,11 +27,11 @@ export async function readReplay(
 
 /** The replay of a key whose trade was found under the create's lock (trades are never deleted). */
 export async function readExistingReplay(
-  pool: Pool,
+  trades: TradeRepository,
   userId: string,
   idempotencyKey: string,
 ): Promise<CreateTradeOutcome> {
-  const replay = await readReplay(pool, userId, idempotencyKey);
+  const replay = await readReplay(trades, userId, idempotencyKey);
   if (!replay) {
     throw new Error(`the trade of idempotency key ${idempotencyKey} is gone`);
   }

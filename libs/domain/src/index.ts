@@ -36,6 +36,7 @@ export * from './sizing/hedge-accumulator';
 
 export * from './hedging/hedge-price';
 export * from './hedging/execution-quality';
+export * from './costs/trade-costs';
 
 export * from './orders/client-order-id';
 

@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import { formatDecimal, type VenueMode } from '@sts/domain';
 import type { TradeEntity, TradeEventEntity } from '@sts/persistence';
+import type { TradeCostsView } from './costs/trade-costs.presenter';
 
 /** The Trade resource of interface.md: decimals as strings, timestamps ISO 8601 UTC. */
 export interface TradeView {
@@ -37,6 +38,8 @@ export interface TradeView {
   /** The mode each leg's venue runs in on this deployment (issue 34). */
   long_mode: VenueMode;
   short_mode: VenueMode;
+  /** What the venues' fills came to, from the execution log (issue 34). */
+  costs: TradeCostsView;
 }
 
 const decimal = (value: string): string => formatDecimal(new Big(value));
@@ -80,7 +83,11 @@ export type PresentedTrade = Pick<TradeEntity, (typeof PRESENTED_TRADE_FIELDS)[n
 /** A venue's mode on this deployment (the registry's). */
 export type ModeOf = (exchange: string) => VenueMode;
 
-export function presentTrade(trade: PresentedTrade, modeOf: ModeOf): TradeView {
+export function presentTrade(
+  trade: PresentedTrade,
+  modeOf: ModeOf,
+  costs: TradeCostsView,
+): TradeView {
   return {
     trade_id: trade.id,
     user_id: trade.userId,
@@ -116,6 +123,7 @@ export function presentTrade(trade: PresentedTrade, modeOf: ModeOf): TradeView {
     ...(trade.fastMoveSettleMs !== null ? { fast_move_settle_ms: trade.fastMoveSettleMs } : {}),
     long_mode: modeOf(trade.longExchange),
     short_mode: modeOf(trade.shortExchange),
+    costs,
   };
 }
 

@@ -26,6 +26,7 @@ import {
   presentTrade,
   presentTradeEvents,
   type ModeOf,
+  type PresentedTrade,
   type TradeEventsView,
   type TradeView,
 } from './trade.presenter';
@@ -41,6 +42,8 @@ import {
   type CreateTradeBody,
 } from './trade-answers';
 import { TRADE_LIST_LIMIT, TradeQueries } from './trade.queries';
+import { TradeCostsReader } from './costs/trade-costs.reader';
+import type { TradeCostsView } from './costs/trade-costs.presenter';
 import { AmendTradeUseCase } from './use-cases/amend-trade/amend-trade.use-case';
 import { CancelAllTradesUseCase } from './use-cases/cancel-trade/cancel-all-trades.use-case';
 import { CancelTradeUseCase } from './use-cases/cancel-trade/cancel-trade.use-case';
@@ -58,6 +61,7 @@ export class TradesController {
     private readonly amendTrade: AmendTradeUseCase,
     private readonly cancelTrade: CancelTradeUseCase,
     private readonly cancelAllTrades: CancelAllTradesUseCase,
+    private readonly costs: TradeCostsReader,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -134,7 +138,7 @@ export class TradesController {
           ...(query.before ? { before: query.before } : {}),
         })
       : await this.queries.recent(principal.userId);
-    return trades.map((trade) => presentTrade(trade, this.modeOf));
+    return this.present(trades);
   }
 
   @RequireScopes('trades:read')
@@ -144,7 +148,16 @@ export class TradesController {
     @CurrentPrincipal() principal: Principal,
     @Param('tradeId') tradeId: string,
   ): Promise<TradeView> {
-    return presentTrade(await this.queries.one(principal.userId, tradeId), this.modeOf);
+    const [trade] = await this.present([await this.queries.one(principal.userId, tradeId)]);
+    return trade;
+  }
+
+  /** Trades as the API shows them, each with its costs from its execution log. */
+  private async present(trades: PresentedTrade[]): Promise<TradeView[]> {
+    const costs = await this.costs.costsOf(trades);
+    return trades.map((trade) =>
+      presentTrade(trade, this.modeOf, costs.get(trade.id) as TradeCostsView),
+    );
   }
 
   @RequireScopes('trades:read')

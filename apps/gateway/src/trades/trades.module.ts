@@ -7,6 +7,7 @@ import { MaintenanceModule } from '../maintenance/maintenance.module';
 import { MarketsModule } from '../markets/markets.module';
 import { RiskLimitsModule } from '../risk-limits/risk-limits.module';
 import { GatewayOutbox } from './outbox/gateway-outbox';
+import { TradeCostsReader } from './costs/trade-costs.reader';
 import { TradeQueries } from './trade.queries';
 import { TradesController } from './trades.controller';
 import { AmendTradeRisk } from './use-cases/amend-trade/amend-trade-risk';
@@ -25,6 +26,7 @@ import { TradeControl } from './use-cases/trade-control';
   controllers: [TradesController],
   providers: [
     TradeQueries,
+    TradeCostsReader,
     TradeControl,
     GatewayOutbox,
     CreateTradeGroups,

@@ -31,7 +31,15 @@ export interface MakerFillData {
   fully_filled: boolean;
   timestamp_ms: number;
   fill_id: string;
+  /** The venue's fee for this fill (negative for a rebate); null when the venue did not report one. */
+  fee: string | null;
+  /** The fee's asset: the quote (settlement) asset of the venue's market; null when unknown. */
+  fee_asset: string | null;
+  liquidity: Liquidity;
 }
+
+/** Whether a fill added liquidity (maker) or took it (taker), as the venue reported it. */
+export type Liquidity = 'maker' | 'taker';
 
 export interface HedgeSentData {
   exchange: string;
@@ -53,6 +61,10 @@ export interface HedgeFilledData {
   order_id: string;
   timestamp_ms: number;
   client_order_id: string;
+  /** The sum of the order's fill fees; null when the venue did not report a fee for every fill. */
+  fee: string | null;
+  fee_asset: string | null;
+  liquidity: Liquidity;
 }
 
 export type HedgeResult = 'filled' | 'partial' | 'rejected' | 'timeout';

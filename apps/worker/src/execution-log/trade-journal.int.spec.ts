@@ -90,6 +90,9 @@ describe('TradeJournal', () => {
       fully_filled: false,
       timestamp_ms: 1,
       fill_id: 'f-1',
+      fee: '0.052',
+      fee_asset: 'USD',
+      liquidity: 'maker' as const,
     };
     await journal.append([logEntry('maker_fill', makerFill)], '0.004');
     const rows = await database.query<{ sequence: number; event_type: string }>(
@@ -129,6 +132,9 @@ describe('TradeJournal', () => {
       order_id: 'h-1',
       timestamp_ms: 2,
       client_order_id: 'hc-1',
+      fee: null,
+      fee_asset: null,
+      liquidity: 'taker' as const,
     };
     await journal.append([
       logEntry('hedge_sent', {

@@ -45,7 +45,12 @@ export async function reconcileTrade(input: ReconcileInput): Promise<Reconciliat
   const openOrdersCanceled = await cancelStrayOrdersOnBoth(input);
   const venue = await readVenueFills(input);
   const logged = await readLoggedFills(input.db, input.record.id);
-  const maker = reconcileMakerFills(input.fills, logged.makerFills, venue.maker);
+  const maker = reconcileMakerFills(
+    input.fills,
+    logged.makerFills,
+    venue.maker,
+    input.legs.market.makerMarket.quote ?? null,
+  );
   const hedge = reconcileHedges(input, logged, venue.hedge);
   return {
     openOrdersCanceled,
@@ -106,6 +111,7 @@ function reconcileMakerFills(
   fills: MakerFills,
   logged: LoggedFills['makerFills'],
   venueFills: VenueFill[],
+  feeAsset: string | null,
 ): { makerFills: PricedFill[]; entries: LogEntry[] } {
   const makerFills: PricedFill[] = [];
   const entries: LogEntry[] = [];
@@ -121,7 +127,7 @@ function reconcileMakerFills(
       continue;
     }
     makerFills.push({ price, size });
-    entries.push(makerFillEntry(fill));
+    entries.push(makerFillEntry(fill, feeAsset));
   }
   return { makerFills, entries };
 }
@@ -149,6 +155,9 @@ function reconcileHedges(
         order_id: order.orderId,
         timestamp_ms: order.timestampMs,
         client_order_id: order.clientOrderId,
+        fee: order.fee ? formatDecimal(order.fee) : null,
+        fee_asset: order.fee ? (legs.market.hedgeMarket.quote ?? null) : null,
+        liquidity: order.liquidity,
       }),
     );
   }
@@ -156,7 +165,8 @@ function reconcileHedges(
   return { hedged: venueHedged.gte(logged.hedged) ? venueHedged : logged.hedged, entries };
 }
 
-export function makerFillEntry(fill: VenueFill): LogEntry {
+/** maker_fill of a venue fill; `feeAsset` is its market's quote asset (null when unknown). */
+export function makerFillEntry(fill: VenueFill, feeAsset: string | null): LogEntry {
   return logEntry('maker_fill', {
     exchange: fill.exchange,
     market: fill.market,
@@ -168,5 +178,8 @@ export function makerFillEntry(fill: VenueFill): LogEntry {
     fully_filled: fill.fullyFilled,
     timestamp_ms: fill.timestampMs,
     fill_id: fill.fillId,
+    fee: fill.fee ?? null,
+    fee_asset: fill.fee === undefined ? null : feeAsset,
+    liquidity: fill.liquidity,
   });
 }

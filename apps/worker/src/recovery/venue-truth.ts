@@ -2,6 +2,8 @@ import Big from 'big.js';
 import type { TokenBucket } from '@sts/budget-client';
 import { divide, matchClientOrderId } from '@sts/domain';
 import { UnknownOrderError, type VenueClient, type VenueFill } from '@sts/venues';
+import type { Liquidity } from '../execution-log/log-entries';
+import { feeOfFills, liquidityOfFills } from '../trade-runner/hedging/hedge-entries';
 import { paidAtOnce } from '../venue-sessions/paid-requests';
 
 /**
@@ -57,12 +59,15 @@ export interface HedgeOrderFill {
   /** Size-weighted average. */
   price: Big;
   timestampMs: number;
+  /** Null unless the venue reported a fee on every fill of the order. */
+  fee: Big | null;
+  liquidity: Liquidity;
 }
 
 export function hedgeOrdersOf(fills: readonly VenueFill[]): HedgeOrderFill[] {
   const byOrder = new Map<
     string,
-    { clientOrderId: string; size: Big; value: Big; timestampMs: number }
+    { clientOrderId: string; size: Big; value: Big; timestampMs: number; fills: VenueFill[] }
   >();
   for (const fill of fills) {
     const entry = byOrder.get(fill.orderId) ?? {
@@ -70,7 +75,9 @@ export function hedgeOrdersOf(fills: readonly VenueFill[]): HedgeOrderFill[] {
       size: new Big(0),
       value: new Big(0),
       timestampMs: fill.timestampMs,
+      fills: [],
     };
+    entry.fills.push(fill);
     entry.size = entry.size.plus(fill.size);
     entry.value = entry.value.plus(new Big(fill.price).times(fill.size));
     entry.timestampMs = Math.max(entry.timestampMs, fill.timestampMs);
@@ -82,5 +89,7 @@ export function hedgeOrdersOf(fills: readonly VenueFill[]): HedgeOrderFill[] {
     size: entry.size,
     price: divide(entry.value, entry.size).round(12),
     timestampMs: entry.timestampMs,
+    fee: feeOfFills(entry.fills),
+    liquidity: liquidityOfFills(entry.fills),
   }));
 }

@@ -18,6 +18,8 @@ export interface LegMarket {
   symbol: string;
   rules: LegRules;
   maxLeverage?: number;
+  /** The market's quote (settlement) asset: what its fees are paid in. */
+  quote?: string;
 }
 
 export const legMarketOf = (venue: VenueId, market: VenueMarket): LegMarket => ({
@@ -32,6 +34,7 @@ export const legMarketOf = (venue: VenueId, market: VenueMarket): LegMarket => (
       : {}),
   },
   maxLeverage: market.entry.max_leverage,
+  quote: market.quote,
 });
 
 interface SideState {

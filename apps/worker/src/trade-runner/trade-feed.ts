@@ -120,7 +120,7 @@ export class TradeFeed {
           trade.guard.classifyFill(receivedAt, open.legs.market.hedgeReference(), heldAtFill);
       }
     }
-    const entries = [makerFillEntry(fill)];
+    const entries = [makerFillEntry(fill, open.legs.market.makerMarket.quote ?? null)];
     if (started?.sent) {
       entries.push(started.sent);
     }

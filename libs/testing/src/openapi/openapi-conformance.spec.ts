@@ -30,6 +30,13 @@ const trade = {
   fast_move_guard_stats: null,
   long_mode: 'paper',
   short_mode: 'live',
+  costs: {
+    long: { filled_size: '0', avg_price: null, fees: [], fills: 0, fills_without_fee: 0 },
+    short: { filled_size: '0', avg_price: null, fees: [], fills: 0, fills_without_fee: 0 },
+    realised_spread: null,
+    realised_spread_after_fees: null,
+    avg_hedge_slippage_bps: null,
+  },
 };
 
 describe('OpenApiConformance (the gateway document)', () => {
@@ -42,7 +49,13 @@ describe('OpenApiConformance (the gateway document)', () => {
     method,
     url,
     status,
-    headers: new Headers({ 'content-type': 'application/json' }),
+    // As the gateway answers: its rate limiter's headers on every routed answer.
+    headers: new Headers({
+      'content-type': 'application/json',
+      'x-ratelimit-limit': '100',
+      'x-ratelimit-remaining': '99',
+      'x-ratelimit-reset': '1',
+    }),
     body,
   });
 

@@ -28,6 +28,25 @@ const TRADE_EXAMPLE = {
   fast_move_guard_stats: null,
   long_mode: 'paper',
   short_mode: 'paper',
+  costs: {
+    long: {
+      filled_size: '0.004',
+      avg_price: '65000',
+      fees: [{ asset: 'USDC', amount: '0.039' }],
+      fills: 1,
+      fills_without_fee: 0,
+    },
+    short: {
+      filled_size: '0.004',
+      avg_price: '65006',
+      fees: [{ asset: 'USD', amount: '0.0520048' }],
+      fills: 1,
+      fills_without_fee: 0,
+    },
+    realised_spread: '6',
+    realised_spread_after_fees: '-16.7512',
+    avg_hedge_slippage_bps: '0.769',
+  },
 };
 
 /** Trades: create, read, amend, cancel, the execution log. */

@@ -1,6 +1,19 @@
 import type { Schema } from './schema-helpers';
 import { ref, text, decimal, timestamp, object, EXCHANGE, SIDE } from './schema-helpers';
 
+/** What a fill cost, as the venue reported it (issue 34); absent on entries logged before. */
+const FILL_COST: Record<string, Schema> = {
+  fee: {
+    ...decimal('fee paid (negative for a rebate); null when the venue reported none'),
+    type: ['string', 'null'],
+  },
+  fee_asset: {
+    type: ['string', 'null'],
+    description: "the fee's asset: the quote asset of the venue market; null when unknown",
+  },
+  liquidity: text('whether the fill made or took liquidity', { enum: ['maker', 'taker'] }),
+};
+
 /** One schema per execution-log entry type: `data` as decisions section 6 gives it. */
 const EVENT_DATA: Record<string, Schema> = {
   maker_fill: object(
@@ -15,6 +28,7 @@ const EVENT_DATA: Record<string, Schema> = {
       fully_filled: { type: 'boolean' },
       timestamp_ms: { type: 'integer' },
       fill_id: text('venue fill id'),
+      ...FILL_COST,
     },
     [
       'exchange',
@@ -49,6 +63,7 @@ const EVENT_DATA: Record<string, Schema> = {
       order_id: text('venue order id'),
       timestamp_ms: { type: 'integer' },
       client_order_id: text('our deterministic client order id'),
+      ...FILL_COST,
     },
     ['exchange', 'side', 'price', 'size', 'order_id', 'timestamp_ms'],
   ),

@@ -1,6 +1,7 @@
 import { TRADE_STATUSES } from '@sts/domain';
 import type { Schema } from './schema-helpers';
 import { ref, text, decimal, timestamp, object, EXCHANGE } from './schema-helpers';
+import { TRADE_COSTS_SCHEMAS } from './trade-costs-schemas';
 
 const fastMoveGuardStats = object(
   {
@@ -63,6 +64,7 @@ const trade = object(
     short_mode: text('the short leg runs on the simulator (`paper`) or the venue itself (`live`)', {
       enum: ['paper', 'live'],
     }),
+    costs: ref('TradeCosts'),
   },
   [
     'trade_id',
@@ -90,6 +92,7 @@ const trade = object(
     'fast_move_guard_stats',
     'long_mode',
     'short_mode',
+    'costs',
   ],
   { additionalProperties: false },
 );
@@ -99,6 +102,7 @@ export const TRADE_SCHEMAS: Record<string, Schema> = {
   TradeStatus: text('trade status (decisions section 3)', { enum: [...TRADE_STATUSES] }),
   Trade: trade,
   FastMoveGuardStats: fastMoveGuardStats,
+  ...TRADE_COSTS_SCHEMAS,
   CreateTradeAccepted: object(
     {
       trade_id: text('the new trade', { format: 'uuid' }),

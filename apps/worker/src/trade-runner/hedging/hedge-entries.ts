@@ -7,8 +7,13 @@ import {
   type GuardFillClass,
   type PricedFill,
 } from '@sts/domain';
-import type { OrderAck, PlaceOrderRequest, VenueOrder } from '@sts/venues';
-import { logEntry, type HedgeResult, type LogEntry } from '../../execution-log/log-entries';
+import type { OrderAck, PlaceOrderRequest, VenueFill, VenueOrder } from '@sts/venues';
+import {
+  logEntry,
+  type HedgeResult,
+  type Liquidity,
+  type LogEntry,
+} from '../../execution-log/log-entries';
 import type { HedgeContext } from './hedge-context';
 
 /** hedge_sent of one attempt. */
@@ -41,12 +46,39 @@ export function iocFill(order: VenueOrder, ack?: OrderAck): PricedFill {
   return { price, size };
 }
 
-/** hedge_filled of an IOC that filled `fill`. */
+/**
+ * The fee of an order's fills: their sum when the venue reported a fee on
+ * every one of them, else null (a fee is never guessed).
+ */
+export function feeOfFills(fills: readonly Pick<VenueFill, 'fee'>[]): Big | null {
+  let total = new Big(0);
+  for (const fill of fills) {
+    if (fill.fee === undefined) {
+      return null;
+    }
+    total = total.plus(fill.fee);
+  }
+  return fills.length > 0 ? total : null;
+}
+
+/** An IOC never rests, so it takes: `maker` only when the venue said so of every fill. */
+export const liquidityOfFills = (fills: readonly Pick<VenueFill, 'liquidity'>[]): Liquidity =>
+  fills.length > 0 && fills.every((fill) => fill.liquidity === 'maker') ? 'maker' : 'taker';
+
+/**
+ * hedge_filled of an IOC that filled `fill`, with the fee of the fills its ack
+ * carried (null without them: an order found by a look-up carries none).
+ */
 export function hedgeFilledEntry(
   context: HedgeContext,
   order: VenueOrder,
   fill: PricedFill,
+  ack?: OrderAck,
 ): LogEntry {
+  const fills = (ack?.fills ?? []).filter((one) => one.orderId === order.orderId);
+  // Fills that do not add up to what the order filled would understate its fee.
+  const complete = fills.reduce((sum, one) => sum.plus(one.size), new Big(0)).eq(fill.size);
+  const fee = complete ? feeOfFills(fills) : null;
   return logEntry('hedge_filled', {
     exchange: context.venue.leg.venue,
     side: context.venue.side,
@@ -55,6 +87,9 @@ export function hedgeFilledEntry(
     order_id: order.orderId,
     timestamp_ms: order.updatedAtMs,
     client_order_id: order.clientOrderId,
+    fee: fee ? formatDecimal(fee) : null,
+    fee_asset: fee ? (context.venue.leg.quote ?? null) : null,
+    liquidity: liquidityOfFills(fills),
   });
 }
 

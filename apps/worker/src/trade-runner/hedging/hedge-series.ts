@@ -136,7 +136,7 @@ export class HedgeSeries {
     const fill = iocFill(order, ack);
     if (fill.size.gt(0)) {
       this.fills.push(fill);
-      this.context.emit([hedgeFilledEntry(this.context, order, fill)]);
+      this.context.emit([hedgeFilledEntry(this.context, order, fill, ack)]);
     }
     this.attemptOver(state, fill.size.gt(state.reserved) ? state.reserved : fill.size);
   }

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import Big from 'big.js';
+import { DataSource } from 'typeorm';
+import { maxOf, tradeCosts, type MakerLeg, type SpreadType } from '@sts/domain';
+import { postgresPool } from '@sts/persistence';
+import { MarketCatalog } from '../../markets/market-catalog';
+import type { PresentedTrade } from '../trade.presenter';
+import { loggedCosts, type LoggedEntry } from './logged-costs';
+import { presentTradeCosts, type TradeCostsView } from './trade-costs.presenter';
+
+/** The log entries costs are computed from. */
+const COST_EVENT_TYPES = ['maker_fill', 'hedge_filled', 'hedge_outcome'];
+
+/** What the cost math needs of the trade's market: the tick (for `ticks`) and each leg's quote. */
+interface MarketTerms {
+  coarserTickSize: Big | null;
+  quote: { long: string | null; short: string | null };
+}
+
+const UNKNOWN_MARKET: MarketTerms = { coarserTickSize: null, quote: { long: null, short: null } };
+
+export type CostedTrade = Pick<
+  PresentedTrade,
+  'id' | 'market' | 'longExchange' | 'shortExchange' | 'makerLeg' | 'spreadType'
+>;
+
+/**
+ * Reads trades' execution logs and works out their costs and results
+ * (issue 34): the venues' own fills, as the worker logged them.
+ */
+@Injectable()
+export class TradeCostsReader {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly markets: MarketCatalog,
+  ) {}
+
+  /** Each trade's costs, by trade id. */
+  async costsOf(trades: readonly CostedTrade[]): Promise<Map<string, TradeCostsView>> {
+    const entries = await this.entriesOf(trades.map((trade) => trade.id));
+    const costs = new Map<string, TradeCostsView>();
+    for (const trade of trades) {
+      const logged = entries.get(trade.id) ?? [];
+      const terms = logged.length > 0 ? await this.marketTerms(trade) : UNKNOWN_MARKET;
+      const fills = loggedCosts(trade.makerLeg as MakerLeg, logged);
+      costs.set(
+        trade.id,
+        presentTradeCosts(
+          tradeCosts({
+            makerLeg: trade.makerLeg as MakerLeg,
+            spreadType: trade.spreadType as SpreadType,
+            ...terms,
+            ...fills,
+          }),
+        ),
+      );
+    }
+    return costs;
+  }
+
+  private async entriesOf(tradeIds: string[]): Promise<Map<string, LoggedEntry[]>> {
+    const byTrade = new Map<string, LoggedEntry[]>();
+    if (tradeIds.length === 0) {
+      return byTrade;
+    }
+    const result = await postgresPool(this.dataSource).query<LoggedEntry & { tradeId: string }>({
+      name: 'trade-costs.entries',
+      text: `SELECT trade_id AS "tradeId", event_type AS "eventType", data FROM trade_events
+       WHERE trade_id = ANY($1) AND event_type = ANY($2) ORDER BY trade_id, sequence`,
+      values: [tradeIds, COST_EVENT_TYPES],
+    });
+    for (const row of result.rows) {
+      const list = byTrade.get(row.tradeId) ?? [];
+      list.push(row);
+      byTrade.set(row.tradeId, list);
+    }
+    return byTrade;
+  }
+
+  /** From the market catalog (cached); a market it cannot resolve leaves what depends on it null. */
+  private async marketTerms(trade: CostedTrade): Promise<MarketTerms> {
+    try {
+      const { long, short } = await this.markets.resolveTradeable(
+        trade.market,
+        trade.longExchange,
+        trade.shortExchange,
+      );
+      return {
+        coarserTickSize: maxOf(new Big(long.entry.tick_size), new Big(short.entry.tick_size)),
+        quote: { long: long.quote, short: short.quote },
+      };
+    } catch {
+      return UNKNOWN_MARKET;
+    }
+  }
+}

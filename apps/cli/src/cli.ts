@@ -17,6 +17,7 @@ import {
   type CreateFlags,
   type ListFlags,
 } from './commands/trades';
+import { showPositions } from './commands/positions';
 import { showSpread, type SpreadFlags } from './commands/spread';
 import { watchTrade } from './commands/watch';
 import { EXIT, settingsOf, type CliIo, type Settings } from './io';
@@ -248,6 +249,10 @@ function addAccountCommands(program: Command, run: Run, io: CliIo): void {
     .command('exchanges')
     .description('the venues: PAPER or LIVE, maker caps, whether trading is halted')
     .action(run((client, settings) => listExchanges(client, settings, io)));
+  program
+    .command('positions')
+    .description("each venue's position beside what your fills imply, net per market, flagged")
+    .action(run((client, settings) => showPositions(client, settings, io)));
 }
 
 function reportFailure(io: CliIo, settings: Settings, error: unknown): void {

@@ -9,6 +9,7 @@ import { ExchangesModule } from './exchanges/exchanges.module';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MarketsModule } from './markets/markets.module';
+import { PositionsModule } from './positions/positions.module';
 import { RiskLimitsModule } from './risk-limits/risk-limits.module';
 import { SpreadModule } from './spread/spread.module';
 import { TradesModule } from './trades/trades.module';
@@ -26,6 +27,7 @@ export class AppModule {
         MarketsModule,
         SpreadModule,
         RiskLimitsModule,
+        PositionsModule,
         TradesModule,
       ],
       controllers: [HealthController],

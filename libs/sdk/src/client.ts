@@ -19,6 +19,7 @@ import type {
   MaintenanceEntry,
   Market,
   MarketSpread,
+  Positions,
   Session,
   SpreadQuery,
   Trade,
@@ -203,6 +204,16 @@ export class StsClient {
 
   async credentials(): Promise<Credential[]> {
     return (await this.get<Credential[]>('/api/v1/credentials')).body;
+  }
+
+  /**
+   * Per wallet, market and venue: the venue's own position (read at most once
+   * per account every 2 s, `as_of`), what the service's fills imply, the net
+   * across venues, and `unexplained` where they differ; an unreadable venue
+   * answers its entries with `error`. Scope account:read.
+   */
+  async positions(): Promise<Positions> {
+    return (await this.get<Positions>('/api/v1/positions')).body;
   }
 
   /** The session of the caller's JWT (the gateway makes the account on a first sign-in). */

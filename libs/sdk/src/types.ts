@@ -22,6 +22,8 @@ export type SpreadQuery = NonNullable<operations['getMarketSpread']['parameters'
 export type MarketEntry = Schemas['MarketEntry'];
 export type MaintenanceEntry = Schemas['MaintenanceEntry'];
 export type Exchange = Schemas['Exchange'];
+/** GET /positions: the venues' positions beside what the service's fills imply. */
+export type Positions = Schemas['Positions'];
 
 /** GET /trades' page: statuses (a list or comma-separated), how many (1-200), before which trade. */
 export interface ListTradesQuery {

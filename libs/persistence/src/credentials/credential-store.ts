@@ -70,6 +70,24 @@ export class CredentialStore {
     walletAddr: string,
     now = new Date(),
   ): Promise<VenueSecret> {
+    const { id, secret } = await this.openActive(userId, exchange, walletAddr);
+    await this.dataSource.getRepository(ExchangeCredentialEntity).update({ id }, { lastUsed: now });
+    return secret;
+  }
+
+  /**
+   * Decrypts for a read on the owner's behalf (their positions on the venue):
+   * `last_used` keeps naming the last execution. Throws if there is none.
+   */
+  async openForRead(userId: string, exchange: string, walletAddr: string): Promise<VenueSecret> {
+    return (await this.openActive(userId, exchange, walletAddr)).secret;
+  }
+
+  private async openActive(
+    userId: string,
+    exchange: string,
+    walletAddr: string,
+  ): Promise<{ id: string; secret: VenueSecret }> {
     const repository = this.dataSource.getRepository(ExchangeCredentialEntity);
     const credential = await repository.findOneBy({ userId, exchange, walletAddr });
     if (!credential || credential.status !== 'active') {
@@ -82,8 +100,7 @@ export class CredentialStore {
       { sealed: credential.sealedSecret, kekId: credential.kekId },
       credentialContext(userId, exchange, walletAddr),
     );
-    await repository.update({ id: credential.id }, { lastUsed: now });
-    return secret;
+    return { id: credential.id, secret };
   }
 
   private async requireOwnedWallet(

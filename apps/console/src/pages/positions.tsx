@@ -1,0 +1,141 @@
+import type { Positions } from '@sts/sdk';
+import { useCallback, useEffect, useState } from 'react';
+import { describeError } from '../api/api-error';
+import { VenueName } from '../components/venue-name';
+import { useSession } from '../session/session';
+import { useVenues } from '../venues/venues';
+
+type MarketPosition = Positions['positions'][number];
+type VenuePosition = MarketPosition['venues'][number];
+
+/** How often the page reads again; the gateway answers each account from its venue at most every 2 s. */
+const REFRESH_MS = 5_000;
+
+/**
+ * Net exposure per market and wallet, each venue's side beside what the
+ * service's fills imply, and a flag where the venue holds what the fills do
+ * not explain (a position made outside the service, a missed fill).
+ */
+export function PositionsPage() {
+  const { api } = useSession();
+  const [positions, setPositions] = useState<Positions | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(
+    () =>
+      api.positions().then(
+        (answer) => {
+          setPositions(answer);
+          setError(null);
+        },
+        (failure: unknown) => setError(describeError(failure)),
+      ),
+    [api],
+  );
+  useEffect(() => {
+    void load();
+    const timer = setInterval(() => void load(), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [load]);
+
+  const unreadable = positions?.accounts.filter((account) => account.error !== null) ?? [];
+  return (
+    <main className="positions">
+      <h1>Positions</h1>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {positions === null && !error && <p role="status">Loading…</p>}
+      {positions && positions.positions.length === 0 && <p>No open positions.</p>}
+      {positions?.positions.map((market) => (
+        <MarketPositionCard key={`${market.wallet} ${market.market}`} market={market} />
+      ))}
+      {unreadable.length > 0 && (
+        <section aria-labelledby="unreadable-title">
+          <h2 id="unreadable-title">Venues that could not be read</h2>
+          <ul>
+            {unreadable.map((account) => (
+              <li key={`${account.wallet} ${account.exchange}`} data-testid="unreadable-account">
+                {account.exchange} <code>{account.wallet}</code>: {account.error}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </main>
+  );
+}
+
+function MarketPositionCard({ market }: { market: MarketPosition }) {
+  const { book } = useVenues();
+  const title = `${market.market} · ${market.wallet.slice(0, 6)}…${market.wallet.slice(-4)}`;
+  return (
+    <section aria-label={title} data-testid="market-position">
+      <h2>
+        {title}
+        {market.unexplained && (
+          <>
+            {' '}
+            <span className="error" data-testid="unexplained-flag">
+              ⚠ unexplained
+            </span>
+          </>
+        )}
+      </h2>
+      <p>
+        Net exposure: <strong>{market.net_venue_position ?? 'unknown'}</strong> (fills imply{' '}
+        {market.net_implied_position})
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Venue</th>
+            <th scope="col">Side</th>
+            <th scope="col">Venue position</th>
+            <th scope="col">Fills imply</th>
+            <th scope="col">Difference</th>
+            <th scope="col">As of</th>
+          </tr>
+        </thead>
+        <tbody>
+          {market.venues.map((venue) => (
+            <VenueRow key={venue.exchange} venue={venue} mode={book?.get(venue.exchange)?.mode} />
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function VenueRow({ venue, mode }: { venue: VenuePosition; mode: 'paper' | 'live' | undefined }) {
+  return (
+    <tr data-testid="venue-position" data-exchange={venue.exchange}>
+      <th scope="row">
+        <VenueName exchange={venue.exchange} mode={mode} />
+      </th>
+      {venue.error === null ? (
+        <>
+          <td>{venue.side}</td>
+          <td>{venue.venue_position}</td>
+          <td>{venue.implied_position}</td>
+          <td>
+            {venue.unexplained ? <strong className="error">{venue.difference} ⚠</strong> : '0'}
+          </td>
+        </>
+      ) : (
+        <>
+          <td colSpan={2} className="error">
+            {venue.error}
+          </td>
+          <td>{venue.implied_position}</td>
+          <td>unknown</td>
+        </>
+      )}
+      <td>
+        <time dateTime={venue.as_of}>{new Date(venue.as_of).toLocaleTimeString()}</time>
+      </td>
+    </tr>
+  );
+}

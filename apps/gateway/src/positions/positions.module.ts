@@ -1,0 +1,46 @@
+import { Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CredentialStore } from '@sts/persistence';
+import { CredentialCipher } from '@sts/platform';
+import { createVenueClient } from '@sts/venues';
+import type { GatewayConfig } from '../config/load-gateway-settings';
+import { GATEWAY_CONFIG } from '../infrastructure/tokens';
+import { PositionsController } from './positions.controller';
+import { ReadPositionsUseCase } from './read-positions.use-case';
+import {
+  OPEN_ACCOUNT_CLIENT,
+  VenuePositionReads,
+  type OpenAccountClient,
+} from './venue-position-reads';
+
+/**
+ * GET /api/v1/positions (issue 34): the venues' own positions of the
+ * caller's accounts, read through each venue's client (paper: the simulator;
+ * live: ccxt) with the caller's stored credential, beside the positions the
+ * execution log implies.
+ */
+@Module({
+  controllers: [PositionsController],
+  providers: [
+    ReadPositionsUseCase,
+    VenuePositionReads,
+    {
+      provide: CredentialStore,
+      inject: [DataSource, CredentialCipher],
+      useFactory: (dataSource: DataSource, cipher: CredentialCipher) =>
+        new CredentialStore(dataSource, cipher),
+    },
+    {
+      provide: OPEN_ACCOUNT_CLIENT,
+      inject: [GATEWAY_CONFIG],
+      useFactory:
+        (config: GatewayConfig): OpenAccountClient =>
+        (venue, credential) =>
+          createVenueClient(config.venues[venue as keyof GatewayConfig['venues']], credential, {
+            env: { VENUE_SIM_URL: config.settings.venueSimUrl },
+            bookDepth: 1,
+          }),
+    },
+  ],
+})
+export class PositionsModule {}

@@ -1,0 +1,108 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { isAppError } from '@sts/platform';
+import { CredentialStore } from '@sts/persistence';
+import type { StoredVenueCredential, VenueClient, VenuePosition } from '@sts/venues';
+
+/** Builds a client of one venue account with the caller's credential (a factory, so specs of the module need no venue). */
+export type OpenAccountClient = (
+  venue: string,
+  credential: StoredVenueCredential,
+) => Promise<VenueClient>;
+export const OPEN_ACCOUNT_CLIENT = Symbol('OPEN_ACCOUNT_CLIENT');
+
+/** One venue account's positions as the venue reported them at `asOf`, or why it could not be read. */
+export type AccountRead =
+  { ok: true; positions: VenuePosition[]; asOf: Date } | { ok: false; error: string; asOf: Date };
+
+/**
+ * How long one read answers every request for the account. It is also the
+ * read budget: the gateway sends at most one read (connect + positions) per
+ * venue account per window, whatever the callers poll, so the requests the
+ * budget service divides among the account's trades keep nearly all of the
+ * venue's limit.
+ */
+export const POSITIONS_CACHE_MS = 2_000;
+/** A venue that has not answered by then is reported as unreadable, not waited for. */
+export const POSITIONS_READ_TIMEOUT_MS = 5_000;
+
+interface CachedRead {
+  expiresAtMs: number;
+  read: Promise<AccountRead>;
+}
+
+/** The venues' own positions of the caller's accounts, read with the caller's stored credentials. */
+@Injectable()
+export class VenuePositionReads {
+  private readonly cache = new Map<string, CachedRead>();
+
+  constructor(
+    private readonly credentials: CredentialStore,
+    @Inject(OPEN_ACCOUNT_CLIENT) private readonly openClient: OpenAccountClient,
+  ) {}
+
+  /** The account's positions, from the cache while a read of the last window stands (in flight or done). */
+  read(userId: string, exchange: string, wallet: string): Promise<AccountRead> {
+    const key = `${userId}\u0000${exchange}\u0000${wallet}`;
+    const now = Date.now();
+    const cached = this.cache.get(key);
+    if (cached && cached.expiresAtMs > now) {
+      return cached.read;
+    }
+    this.forgetExpired(now);
+    const read = this.readNow(userId, exchange, wallet);
+    this.cache.set(key, { expiresAtMs: now + POSITIONS_CACHE_MS, read });
+    return read;
+  }
+
+  private async readNow(userId: string, exchange: string, wallet: string): Promise<AccountRead> {
+    let credential: StoredVenueCredential;
+    try {
+      const secret = await this.credentials.openForRead(userId, exchange, wallet);
+      credential = { apiKey: secret.api_key, apiSecret: secret.api_secret, wallet };
+    } catch (error) {
+      const why = isAppError(error) && error.code === 'credentials_not_linked';
+      return unreadable(
+        why ? `no active ${exchange} credential for ${wallet}` : 'credential could not be opened',
+      );
+    }
+    // Opening inside a promise: a refusal to build the client is an unreadable venue too.
+    const client = Promise.resolve().then(() => this.openClient(exchange, credential));
+    try {
+      const positions = await withTimeout(
+        client.then(async (opened) => {
+          await opened.connect();
+          return opened.positions();
+        }),
+        POSITIONS_READ_TIMEOUT_MS,
+        `${exchange} did not answer within ${POSITIONS_READ_TIMEOUT_MS} ms`,
+      );
+      return { ok: true, positions, asOf: new Date() };
+    } catch (error) {
+      return unreadable(`${exchange} positions unavailable: ${messageOf(error)}`);
+    } finally {
+      // A hung connect still gets closed once it settles.
+      void client.then((opened) => opened.close()).catch(() => undefined);
+    }
+  }
+
+  private forgetExpired(now: number): void {
+    for (const [key, entry] of this.cache) {
+      if (entry.expiresAtMs <= now) {
+        this.cache.delete(key);
+      }
+    }
+  }
+}
+
+const unreadable = (error: string): AccountRead => ({ ok: false, error, asOf: new Date() });
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

@@ -4,6 +4,8 @@ import { LiveProvider, useSocketState } from './live/live';
 import { AccountPage } from './pages/account';
 import { MarketsPage } from './pages/markets';
 import { NewTradePage } from './pages/new-trade';
+import { OidcCallbackPage } from './pages/oidc-callback';
+import { PositionsPage } from './pages/positions';
 import { SignInPage } from './pages/sign-in';
 import { TradeDetailPage } from './pages/trade-detail';
 import { TradesPage } from './pages/trades';
@@ -36,6 +38,7 @@ function SignedInLayout() {
             Trades
           </NavLink>
           <NavLink to="/trades/new">New trade</NavLink>
+          <NavLink to="/positions">Positions</NavLink>
           <NavLink to="/markets">Markets</NavLink>
           <NavLink to="/account">Account</NavLink>
         </nav>
@@ -66,10 +69,12 @@ export function App() {
         <VenuesProvider>
           <Routes>
             <Route path="/sign-in" element={<SignInPage />} />
+            <Route path="/callback" element={<OidcCallbackPage />} />
             <Route element={<SignedInLayout />}>
               <Route path="/trades" element={<TradesPage />} />
               <Route path="/trades/new" element={<NewTradePage />} />
               <Route path="/trades/:tradeId" element={<TradeDetailPage />} />
+              <Route path="/positions" element={<PositionsPage />} />
               <Route path="/markets" element={<MarketsPage />} />
               <Route path="/account" element={<AccountPage />} />
             </Route>

@@ -90,6 +90,8 @@ describe('the trader console at /console/ (issue 20)', () => {
       api_base: '/api/v1',
       notifier_ws_url: 'ws://127.0.0.1:4101/api/v1/ws',
       identity_url: 'http://127.0.0.1:4105',
+      // No OpenID Connect provider named (OIDC_ISSUER_URL unset).
+      oidc: null,
       // Every venue of the registry is paper.
       paper: true,
     });

@@ -7,11 +7,13 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { IdentityError, describeError } from '../api/api-error';
+import { describeError } from '../api/api-error';
 import { consoleApi } from '../api/console-api';
 import type { StsClient } from '@sts/sdk';
 import type { ConsoleConfig } from '../config';
-import { refreshToken, signInWithEthereum, type IssuedToken } from './siwe';
+import { beginOidcSignIn, completeOidcSignIn } from './oidc';
+import { isRefusedRenewal, renewalOf, type Renewed } from './renewal';
+import { signInWithEthereum } from './siwe';
 import { walletOf, type Eip1193Provider, type WalletKind } from './wallet-provider';
 
 export interface SignedIn {
@@ -21,6 +23,8 @@ export interface SignedIn {
   /** The primary wallet (the JWT's wallet claim). */
   wallet: string;
   walletKind: WalletKind;
+  /** Signed in through the OpenID Connect provider (its refresh token, when it issued one). */
+  oidc?: { refreshToken?: string };
 }
 
 interface SessionContextValue {
@@ -30,6 +34,10 @@ interface SessionContextValue {
   /** Why the last session ended, when it did not end by the user's hand. */
   notice: string | null;
   signIn(kind: WalletKind): Promise<void>;
+  /** Leaves for the OpenID Connect provider's sign-in page. */
+  signInWithProvider(): Promise<void>;
+  /** Back on the callback page: the code for tokens, then the account as for any sign-in. */
+  completeProviderSignIn(callbackUrl: URL): Promise<void>;
   signOut(notice?: string): void;
   /** The wallet the session signed in with (links further wallets, signs challenges). */
   wallet(): Eip1193Provider | undefined;
@@ -113,19 +121,54 @@ export function SessionProvider({
     [adopt, api, config.identity_url],
   );
 
-  // Renew the JWT before it expires, for as long as the console is open.
+  const signInWithProvider = useCallback(async () => {
+    if (!config.oidc) {
+      throw new Error('this deployment names no OpenID Connect provider');
+    }
+    await beginOidcSignIn(config.oidc);
+  }, [config.oidc]);
+
+  const completeProviderSignIn = useCallback(
+    async (callbackUrl: URL) => {
+      if (!config.oidc) {
+        throw new Error('this deployment names no OpenID Connect provider');
+      }
+      const tokens = await completeOidcSignIn(config.oidc, callbackUrl);
+      api.authorize(tokens.token);
+      // The same account as any session token's: the subject and its wallet claim.
+      const verified = await api.verifySession();
+      setNotice(null);
+      adopt({
+        token: tokens.token,
+        expiresAt: tokens.expiresAt,
+        userId: verified.user_id,
+        wallet: verified.wallet_address,
+        // A wallet in this browser, if any, signs the challenges that link further wallets.
+        walletKind: 'injected',
+        oidc: { refreshToken: tokens.refreshToken },
+      });
+    },
+    [adopt, api, config.oidc],
+  );
+
+  // Renew the token before it expires, for as long as the console is open.
   useEffect(() => {
-    if (!session || !config.identity_url) {
+    if (!session) {
       return;
     }
-    const identityUrl = config.identity_url;
+    const renewal = renewalOf(config, session);
     let timer = 0;
+    if (!renewal) {
+      // Nothing to renew it with: the session ends with its token, and the user signs in again.
+      const left = Math.max(0, Date.parse(session.expiresAt) - Date.now());
+      timer = window.setTimeout(() => signOut('Your session has ended: sign in again.'), left);
+      return () => window.clearTimeout(timer);
+    }
     const renew = (): void => {
-      refreshToken(identityUrl, session.token).then(
-        (issued: IssuedToken) =>
-          adopt({ ...session, token: issued.token, expiresAt: issued.expires_at }),
+      renewal().then(
+        (renewed: Renewed) => adopt({ ...session, ...renewed }),
         (error: unknown) => {
-          if (error instanceof IdentityError && error.status === 401) {
+          if (isRefusedRenewal(error)) {
             signOut('Your session has ended: sign in again.');
           } else if (Date.parse(session.expiresAt) - Date.now() > REFRESH_RETRY_MS) {
             timer = window.setTimeout(renew, REFRESH_RETRY_MS);
@@ -137,7 +180,7 @@ export function SessionProvider({
     };
     timer = window.setTimeout(renew, refreshDelayMs(session.expiresAt));
     return () => window.clearTimeout(timer);
-  }, [session, config.identity_url, adopt, signOut]);
+  }, [session, config, adopt, signOut]);
 
   const value = useMemo<SessionContextValue>(
     () => ({
@@ -146,10 +189,12 @@ export function SessionProvider({
       session,
       notice,
       signIn,
+      signInWithProvider,
+      completeProviderSignIn,
       signOut,
       wallet: () => (session ? walletOf(session.walletKind) : undefined),
     }),
-    [config, api, session, notice, signIn, signOut],
+    [config, api, session, notice, signIn, signInWithProvider, completeProviderSignIn, signOut],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -3,24 +3,7 @@ import { extname, isAbsolute, relative, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/load-gateway-settings';
-
-/** What the console reads first: where the API, the socket and the sign-in live. */
-export interface ConsoleConfig {
-  api_base: string;
-  notifier_ws_url: string;
-  identity_url: string | null;
-  paper: boolean;
-}
-
-export function consoleConfigOf(config: GatewayConfig): ConsoleConfig {
-  const settings = config.settings.console;
-  return {
-    api_base: '/api/v1',
-    notifier_ws_url: settings.notifierWsUrl,
-    identity_url: settings.identityUrl ?? null,
-    paper: settings.paper ?? Object.values(config.venues).every((venue) => venue.mode === 'paper'),
-  };
-}
+import { consoleConfigOf } from './console-config';
 
 const NO_CACHE = 'no-cache';
 /** Vite names its build output by content hash: a file under assets/ never changes. */

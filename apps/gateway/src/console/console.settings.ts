@@ -1,5 +1,13 @@
 import { Expose, Transform } from 'class-transformer';
-import { IsBoolean, IsOptional, IsString, Matches } from 'class-validator';
+import {
+  IsBoolean,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 
 /** Where the trader console's build is and what its config.json tells it; README.md (Settings, Gateway). */
 export class ConsoleSettings {
@@ -28,4 +36,35 @@ export class ConsoleSettings {
   @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
   @IsBoolean()
   paper?: boolean;
+
+  /**
+   * An OpenID Connect provider the console signs in with (authorization code
+   * with PKCE); unset: no such sign-in. Its issuer identifier, as its
+   * discovery document names it.
+   */
+  @Expose({ name: 'OIDC_ISSUER_URL' })
+  @ValidateIf((settings: ConsoleSettings) => oidcConfigured(settings))
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    { message: 'OIDC_ISSUER_URL must be an http(s) URL, set with OIDC_CLIENT_ID' },
+  )
+  oidcIssuerUrl?: string;
+
+  /** The console's client id at that provider (a public client: no secret). */
+  @Expose({ name: 'OIDC_CLIENT_ID' })
+  @ValidateIf((settings: ConsoleSettings) => oidcConfigured(settings))
+  @IsString({ message: 'OIDC_CLIENT_ID must be set with OIDC_ISSUER_URL' })
+  @MinLength(1)
+  oidcClientId?: string;
+
+  /** The scopes the console asks for; the provider must put the wallet claim in the token sent. */
+  @Expose({ name: 'OIDC_SCOPE' })
+  @IsString()
+  @Matches(/(^|\s)openid(\s|$)/, { message: 'OIDC_SCOPE must include openid' })
+  oidcScope: string = 'openid';
+}
+
+/** The issuer and the client id come together: one without the other is a mistake, refused at boot. */
+function oidcConfigured(settings: ConsoleSettings): boolean {
+  return settings.oidcIssuerUrl !== undefined || settings.oidcClientId !== undefined;
 }

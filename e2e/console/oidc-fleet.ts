@@ -1,0 +1,150 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { once } from 'node:events';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startNotifier, type RunningNotifier } from '@sts/app-notifier';
+import { WorkerHarness } from '@sts/app-worker-testing';
+import { freePort } from '../fault-matrix/processes';
+import { CHROMIUM } from './console-fleet';
+
+const ROOT = resolve(__dirname, '../..');
+/** The console's client id at the test provider; the gateway checks it as the ID token's audience. */
+export const CLIENT_ID = 'sts-console';
+/** ID token lifetime in the spec, so it sees the console renew one with its refresh token. */
+export const OIDC_TOKEN_TTL_S = 15;
+
+/**
+ * The fleet on paper venues (the worker harness: gateway, simulator, budget
+ * service, a worker; a notifier) signing users in through a real OpenID
+ * Connect provider (oidc-provider, `oidc-provider.mjs`, a child process) and
+ * no development identity provider: the production shape of `AUTH_JWKS_URL`.
+ * The gateway checks tokens against the provider's jwks_uri with its issuer
+ * and, as audience, the console's client id (the console then sends the ID
+ * token). The provider must know the console's redirect URI, on the port the
+ * gateway picks, so its own port is reserved first and it starts second.
+ */
+export class OidcFleet {
+  readonly harness = new WorkerHarness();
+  readonly build: string;
+  notifier!: RunningNotifier;
+  provider?: ChildProcess;
+  issuer = '';
+
+  constructor(readonly account: { id: string; wallet: string }) {
+    mkdirSync(join(ROOT, 'tmp'), { recursive: true });
+    this.build = mkdtempSync(join(ROOT, 'tmp', 'console-oidc-e2e-'));
+  }
+
+  get baseUrl(): string {
+    return this.harness.gateway.baseUrl;
+  }
+
+  async start(): Promise<this> {
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'tools/build.mjs'), '--quiet', '--out', join(this.build, 'dist')],
+      { cwd: ROOT },
+    );
+    const providerPort = await freePort();
+    const notifierPort = await freePort();
+    this.issuer = `http://127.0.0.1:${providerPort}`;
+    await this.harness.start({
+      env: {
+        // oidc-provider's jwks_uri (the spec checks the discovery document names it).
+        AUTH_JWKS_URL: `${this.issuer}/jwks`,
+        AUTH_JWT_ISSUER: this.issuer,
+        AUTH_JWT_AUDIENCE: CLIENT_ID,
+        OIDC_ISSUER_URL: this.issuer,
+        OIDC_CLIENT_ID: CLIENT_ID,
+        CONSOLE_DIR: join(this.build, 'dist/apps/console'),
+        CONSOLE_NOTIFIER_WS_URL: `ws://127.0.0.1:${notifierPort}/api/v1/ws`,
+      },
+    });
+    this.notifier = await startNotifier({
+      ...this.harness.gateway.env,
+      NOTIFIER_PORT: String(notifierPort),
+      NOTIFIER_HOST: '127.0.0.1',
+      LOG_FILE: join(this.harness.logDir, 'notifier.log'),
+    });
+    await this.startProvider(providerPort);
+    return this;
+  }
+
+  private async startProvider(port: number): Promise<void> {
+    this.provider = spawn(process.execPath, [join(__dirname, 'oidc-provider.mjs')], {
+      cwd: ROOT,
+      // Its warnings (development adapter and interactions) go to the run's logs, not the test output.
+      stdio: ['ignore', 'pipe', openSync(join(this.harness.logDir, 'oidc-provider.log'), 'a')],
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        OIDC_TEST_PORT: String(port),
+        OIDC_TEST_CLIENT_ID: CLIENT_ID,
+        OIDC_TEST_REDIRECT_URI: `${this.baseUrl}/console/callback`,
+        OIDC_TEST_ACCOUNT: this.account.id,
+        OIDC_TEST_WALLET: this.account.wallet,
+        OIDC_TEST_TOKEN_TTL_S: String(OIDC_TOKEN_TTL_S),
+      },
+    });
+    const [ready] = (await Promise.race([
+      once(this.provider.stdout!, 'data'),
+      once(this.provider, 'exit').then(() => {
+        throw new Error('the OpenID Connect provider exited before it listened');
+      }),
+    ])) as [Buffer];
+    if (!ready.toString().includes('ready')) {
+      throw new Error(`the OpenID Connect provider said: ${ready.toString()}`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.provider?.kill('SIGTERM');
+    await this.notifier?.close();
+    await this.harness.stop();
+    rmSync(this.build, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Chromium for the spec, with no wallet: the provider's sign-in is the only
+ * way in. Console errors and page errors on the console's own pages are kept
+ * (a spec fails on any); the provider's pages are the package's, not ours.
+ * Their stylesheet imports a web font, answered here with an empty one.
+ */
+export class OidcBrowser {
+  private browser?: Browser;
+  page!: Page;
+  readonly errors: string[] = [];
+
+  async start(consoleOrigin: () => string): Promise<this> {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`no Chromium at ${CHROMIUM}: install Debian's or set CHROMIUM_PATH`);
+    }
+    this.browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox'],
+    });
+    const context = await this.browser.newContext({ viewport: { width: 1366, height: 900 } });
+    await context.route(/^https:\/\/fonts\.(googleapis|gstatic)\.com\//, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/css', body: '' }),
+    );
+    this.page = await context.newPage();
+    const ours = (url: string) => url.startsWith(consoleOrigin());
+    this.page.on('console', (message) => {
+      if (message.type() === 'error' && ours(message.location().url)) {
+        this.errors.push(`console error: ${message.text()} (${message.location().url})`);
+      }
+    });
+    this.page.on('pageerror', (error) => {
+      if (ours(this.page.url())) {
+        this.errors.push(`page error: ${error.message}`);
+      }
+    });
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await this.browser?.close();
+  }
+}

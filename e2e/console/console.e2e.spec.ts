@@ -235,10 +235,12 @@ describe('trader console in a browser', () => {
     expect(
       await log.getByRole('cell', { name: 'maker_fill', exact: true }).count(),
     ).toBeGreaterThan(0);
-    await page.getByTestId('fill-chart').locator('circle').first().waitFor();
-    expect(await page.getByTestId('fill-chart').locator('rect.dot-hedge').count()).toBeGreaterThan(
-      0,
-    );
+    // The charts (lightweight-charts, on canvas; e2e/console/charts.e2e.spec.ts reads them closely).
+    await page.getByTestId('fills-chart').locator('canvas').first().waitFor();
+    await page
+      .getByTestId('legend-hedge-fills')
+      .getByText(/^[1-9]\d*, last /)
+      .waitFor();
     expect(await page.getByTestId('filled').innerText()).toBe('0.002 of 0.002');
     expect(await venuesShown(page.getByTestId('legs'))).toEqual([
       'hyperliquid PAPER',

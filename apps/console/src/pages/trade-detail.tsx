@@ -1,15 +1,19 @@
 import type { Trade, TradeEvent } from '@sts/sdk';
 import { TERMINAL_STATUSES } from '@sts/sdk';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { describeError } from '../api/api-error';
 import { ExecutionLog } from '../components/execution-log';
-import { FillChart } from '../components/fill-chart';
 import { FillProgress, StatusBadge } from '../components/trade-status';
 import { VenueName } from '../components/venue-name';
 import { useTradeEvents } from '../live/live';
 import { useSignedIn } from '../session/session';
 import { ManageTrade } from './manage-trade';
+
+// The charting library loads with the first trade page, not with the sign-in.
+const TradeCharts = lazy(() =>
+  import('../components/charts/trade-charts').then((module) => ({ default: module.TradeCharts })),
+);
 
 /** The execution log is read incrementally (after_sequence) this often while the trade runs. */
 const LOG_POLL_MS = 1_000;
@@ -179,12 +183,9 @@ function TradeDetail({ tradeId }: { tradeId: string }) {
       </div>
       <section aria-labelledby="chart-title">
         <h2 id="chart-title">Fills</h2>
-        <FillChart
-          events={events}
-          targetSpread={trade.target_spread}
-          condition={trade.spread_condition}
-          spreadType={trade.spread_type}
-        />
+        <Suspense fallback={<p role="status">Loading the charts…</p>}>
+          <TradeCharts trade={trade} events={events} running={running} />
+        </Suspense>
       </section>
       <section aria-labelledby="log-title">
         <h2 id="log-title">Execution log</h2>

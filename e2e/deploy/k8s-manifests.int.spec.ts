@@ -4,11 +4,13 @@ import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
 /**
- * deploy/k8s: the kustomize base and the paper overlay render (`kubectl
- * kustomize`, where kubectl is installed), every document is valid against
- * the Kubernetes API schemas (tools/validate-k8s.mjs, kubernetes-models), and
- * the fleet's operating rules hold in what is rendered.
+ * deploy/k8s: the kustomize base and the paper and live overlays render
+ * (`kubectl kustomize`, where kubectl is installed), every document is valid
+ * against the Kubernetes API schemas (tools/validate-k8s.mjs, kubernetes-models;
+ * the ServiceMonitor against its own), and the fleet's operating rules hold in
+ * what is rendered.
  */
+const OVERLAYS = ['base', 'overlays/paper', 'overlays/live'];
 const ROOT = resolve(__dirname, '../..');
 const K8S = join(ROOT, 'deploy/k8s');
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
@@ -34,8 +36,8 @@ const documents = (yamlText: string): any[] =>
     .filter(Boolean);
 
 describe('Kubernetes manifests', () => {
-  it('validates every manifest file of the base and the overlay against the API schemas', () => {
-    const files = ['base', 'overlays/paper'].flatMap((dir) =>
+  it('validates every manifest file of the base, the overlays and the components against the API schemas', () => {
+    const files = [...OVERLAYS, 'components/monitoring'].flatMap((dir) =>
       readdirSync(join(K8S, dir))
         .filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml')
         .filter((file) => !file.endsWith('.patch.yaml'))
@@ -67,7 +69,7 @@ describe('Kubernetes manifests', () => {
   // kubectl is not a Debian package of this release (docs/operations.md); without it the
   // rendered checks are skipped, the file checks above still run.
   const rendered = hasKubectl ? describe : describe.skip;
-  rendered.each(['base', 'overlays/paper'])('%s rendered by kubectl kustomize', (path) => {
+  rendered.each(OVERLAYS)('%s rendered by kubectl kustomize', (path) => {
     const yamlText = hasKubectl ? render(path) : '';
     const all = documents(yamlText);
     const ofKind = (kind: string) => all.filter((doc) => doc.kind === kind);
@@ -180,12 +182,115 @@ describe('Kubernetes manifests', () => {
       }
     });
 
+    it('reads every credential from a Secret: connection URLs and the key, never the ConfigMap', () => {
+      const config = ofKind('ConfigMap').find((doc) => doc.metadata.name === 'sts-config');
+      for (const name of ['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'CREDENTIALS_KEK']) {
+        expect([name, config.data[name]]).toEqual([name, undefined]);
+      }
+      for (const deployment of deployments.filter((doc) => doc.metadata.name !== 'venue-sim')) {
+        const env = deployment.spec.template.spec.containers[0].env;
+        for (const name of ['DATABASE_URL', 'NATS_URL', 'REDIS_URL']) {
+          const entry = env.find((item: any) => item.name === name);
+          expect([deployment.metadata.name, name, entry?.valueFrom?.secretKeyRef?.key]).toEqual([
+            deployment.metadata.name,
+            name,
+            name,
+          ]);
+        }
+      }
+    });
+
+    it('routes the API and console to the gateway and the WebSocket to the notifier, over TLS', () => {
+      const ingress = named('Ingress', 'sts');
+      const [rule] = ingress.spec.rules;
+      expect(ingress.spec.tls[0].hosts).toEqual([rule.host]);
+      const backendOf = (path: string) => {
+        const found = rule.http.paths.find((item: any) => item.path === path)?.backend.service;
+        const service = named('Service', found?.name);
+        // The named port must exist on the Service, else the Ingress routes nowhere.
+        const port = service?.spec.ports.find((item: any) => item.name === found.port.name);
+        return [found?.name, port?.name];
+      };
+      expect(backendOf('/api/v1/ws')).toEqual(['notifier', 'ws']);
+      expect(backendOf('/')).toEqual(['gateway', 'http']);
+    });
+
     it("ships the checked-in venue registry as the services' ConfigMap", () => {
       const registry = ofKind('ConfigMap').find((doc) =>
         doc.metadata.name.startsWith('sts-venue-registry'),
       );
       expect(JSON.parse(registry.data['venues.json'])).toEqual(
         JSON.parse(readFileSync(join(ROOT, 'libs/platform/src/config/venues.json'), 'utf8')),
+      );
+    });
+  });
+
+  (hasKubectl ? describe : describe.skip)('the live overlay', () => {
+    const all = hasKubectl ? documents(render('overlays/live')) : [];
+    const ofKind = (kind: string) => all.filter((doc) => doc.kind === kind);
+    const named = (kind: string, name: string) =>
+      ofKind(kind).find((doc) => doc.metadata.name === name);
+
+    it('trades on every venue live, with no simulator', () => {
+      const config = named('ConfigMap', 'sts-config');
+      const venues = Object.keys(
+        JSON.parse(readFileSync(join(ROOT, 'libs/platform/src/config/venues.json'), 'utf8')),
+      );
+      for (const venue of venues) {
+        expect([venue, config.data[`VENUE_${venue.toUpperCase()}_MODE`]]).toEqual([venue, 'live']);
+      }
+      expect(config.data['VENUE_SIM_URL']).toBeUndefined();
+      expect(named('Deployment', 'venue-sim')).toBeUndefined();
+      expect(config.data['CONSOLE_NOTIFIER_WS_URL']).toBe(
+        `wss://${named('Ingress', 'sts').spec.rules[0].host}/api/v1/ws`,
+      );
+    });
+
+    it('gives the credentials key, from its own Secret, to the gateway and the workers only', () => {
+      const readers = ofKind('Deployment')
+        .map((deployment) => [
+          deployment.metadata.name,
+          deployment.spec.template.spec.containers[0].env.find(
+            (entry: any) => entry.name === 'CREDENTIALS_KEK',
+          )?.valueFrom?.secretKeyRef?.name,
+        ])
+        .filter(([, secret]) => secret !== undefined);
+      expect(readers.sort()).toEqual([
+        ['gateway', 'sts-credentials-kek'],
+        ['worker', 'sts-credentials-kek'],
+      ]);
+    });
+
+    it('runs more replicas than paper', () => {
+      expect(named('Deployment', 'gateway').spec.replicas).toBeGreaterThanOrEqual(2);
+      expect(named('Deployment', 'notifier').spec.replicas).toBeGreaterThanOrEqual(2);
+      expect(named('HorizontalPodAutoscaler', 'worker').spec.minReplicas).toBeGreaterThanOrEqual(2);
+    });
+
+    it("scrapes every service's metrics port through a ServiceMonitor, as the jobs the alerts name", () => {
+      const [monitor, ...others] = ofKind('ServiceMonitor');
+      expect(others).toEqual([]);
+      const selects = (service: any) =>
+        Object.entries(monitor.spec.selector.matchLabels).every(
+          ([label, value]) => service.metadata.labels?.[label] === value,
+        );
+      const withMetrics = ofKind('Service').filter((service) =>
+        (service.spec.ports ?? []).some((port: any) => port.name === 'metrics'),
+      );
+      expect(withMetrics.map((service) => service.metadata.name).sort()).toEqual(
+        ['budget-metrics', 'gateway', 'notifier', 'worker-metrics'].sort(),
+      );
+      expect(withMetrics.filter((service) => !selects(service))).toEqual([]);
+      expect(monitor.spec.endpoints).toEqual([
+        expect.objectContaining({ port: 'metrics', path: '/metrics' }),
+      ]);
+      // deploy/prometheus/alerts.yml: StsServiceDown reads up{job=~"sts-.+"}.
+      expect(monitor.spec.endpoints[0].relabelings).toContainEqual(
+        expect.objectContaining({
+          sourceLabels: ['__meta_kubernetes_service_label_app_kubernetes_io_name'],
+          targetLabel: 'job',
+          replacement: 'sts-$1',
+        }),
       );
     });
   });

@@ -56,7 +56,13 @@ export async function createGatewayApp(
   metrics?.observeCreateGroups(app.get(CreateTradeGroups));
   registerHttpEdge(app.getHttpAdapter().getInstance());
   registerChangeMarks(app.getHttpAdapter().getInstance(), app.get(ChangeFeed));
-  await registerRateLimit(app, config.settings.rateLimitPerS);
+  await registerRateLimit(app, {
+    perSecond: config.settings.rateLimitPerS,
+    redisUrl: config.settings.redisUrl,
+    redisPrefix: config.settings.redisPrefix,
+    logger,
+    registry: metrics?.registry,
+  });
   app.useGlobalPipes(validationPipe());
 
   registerApiDocs(app);

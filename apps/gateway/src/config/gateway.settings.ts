@@ -37,7 +37,8 @@ export class GatewaySettings extends CommonSettings {
 
   /**
    * Requests per second one caller may make (per API key, per browser session, or per IP for
-   * unauthenticated calls), per gateway replica. Past it: 429 rate_limited with Retry-After.
+   * unauthenticated calls), across every gateway replica (counted in Redis; per replica while
+   * Redis does not answer). Past it: 429 rate_limited with Retry-After.
    */
   @Expose({ name: 'GATEWAY_RATE_LIMIT_PER_S' })
   @IsInt()

@@ -4,6 +4,7 @@ import type { ErrorCode } from '@sts/platform';
 import { httpStatusOf } from '../errors/http-status';
 import { API_SCHEMAS } from './api-schemas';
 import { EVERY_ROUTE, OPERATIONS, type OperationAnswers } from './api-operations';
+import { RATE_LIMIT_HEADERS, rateLimitHeaders } from './operations/answers';
 import { strictBodySchema, strictParameters } from './request-rules';
 import type { Schema } from './schemas/schema-helpers';
 
@@ -45,6 +46,7 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
           headers: {
             'X-Request-Id': REQUEST_ID,
             ...(status === 429 || status === 503 ? { 'Retry-After': RETRY_AFTER } : {}),
+            ...rateLimitHeaders(status),
           },
           content: {
             'application/json': {
@@ -103,7 +105,7 @@ function describeOperation(operation: Operation, answers: OperationAnswers): voi
         String(success.status),
         {
           description: success.description,
-          headers: { 'X-Request-Id': REQUEST_ID },
+          headers: { 'X-Request-Id': REQUEST_ID, ...rateLimitHeaders(success.status) },
           content: { 'application/json': { schema: success.schema, example: success.example } },
         },
       ]),
@@ -186,7 +188,7 @@ export function describeApi(app: INestApplication): OpenAPIObject {
   document.components = {
     ...document.components,
     schemas: { ...document.components?.schemas, ...API_SCHEMAS },
-    headers: RESPONSE_HEADERS,
+    headers: { ...RESPONSE_HEADERS, ...RATE_LIMIT_HEADERS },
   } as OpenAPIObject['components'];
   return document;
 }

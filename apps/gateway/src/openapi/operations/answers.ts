@@ -57,3 +57,42 @@ export const WITH_BODY: ErrorCode[] = [
   'unsupported_media_type',
   'request_timeout',
 ];
+
+/**
+ * The rate limiter's headers (`#/components/headers`). The limiter runs as a
+ * request arrives, before authentication, so nearly every answer carries them;
+ * they are described where a client relies on them and they are always sent:
+ * a success, and a 429 (refused here or by a venue budget). Refusals the edge
+ * gives before any route runs (414, 431, a malformed request line) lack them.
+ */
+export const RATE_LIMIT_HEADERS = {
+  RateLimitLimit: {
+    description:
+      'requests per second one caller (an API key, a browser session, or an IP without either) ' +
+      'may make, counted across every gateway replica (GATEWAY_RATE_LIMIT_PER_S)',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  RateLimitRemaining: {
+    description: "requests the caller has left in the current second's window, after this one",
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RateLimitReset: {
+    description: 'seconds until the current window ends and the count starts again',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+
+/** The `X-RateLimit-*` headers of an answer with this status, where it is always sent. */
+export function rateLimitHeaders(status: number): Record<string, unknown> {
+  if (status >= 400 && status !== 429) {
+    return {};
+  }
+  return {
+    'X-RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
+    'X-RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
+    'X-RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
+  };
+}

@@ -264,6 +264,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/positions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's positions per wallet, market and venue: the venue's own, what the service's fills imply, and the difference flagged
+     * @description Per wallet, market and venue of the caller: the venue's own position (read with the caller's stored credential, at most once per account every 2 s; `as_of` says when), the position the service's own fills imply (its maker_fill and hedge_filled entries), the net across venues, and `unexplained: true` with the difference where the venue holds what the fills do not explain. A venue that cannot be read answers its entries with `error`; the rest still answer. Scope account:read.
+     */
+    get: operations['getPositions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/trades': {
     parameters: {
       query?: never;
@@ -594,6 +614,7 @@ export interface components {
        * @enum {string}
        */
       short_mode: 'paper' | 'live';
+      costs: components['schemas']['TradeCosts'];
     };
     /** @description written on every trade when it ends, whatever its mode (decisions section 6); null before. With mode off the guard watched nothing: every count is 0 and max_move_bps is 0 (no move measured) */
     FastMoveGuardStats: {
@@ -609,6 +630,51 @@ export interface components {
       fills_after_trigger?: number;
       adverse_fills?: number;
       max_move_bps?: number;
+    };
+    LegCosts: {
+      /**
+       * @description the leg's filled size, from the venue's fills
+       * @example 0.5
+       */
+      filled_size: string;
+      /**
+       * @description volume-weighted average fill price; null before a fill
+       * @example 0.5
+       */
+      avg_price: string | null;
+      /** @description fees the venue reported, summed per asset (negative for a rebate); the asset is the quote of the venue market, null if unknown */
+      fees: {
+        asset: string | null;
+        /**
+         * @description fee total in that asset
+         * @example 0.5
+         */
+        amount: string;
+      }[];
+      /** @description fill entries of the leg: maker fills, or hedge orders that filled */
+      fills: number;
+      /** @description fills the venue reported no fee for (fees is then short of the truth) */
+      fills_without_fee: number;
+    };
+    /** @description what the venues' own fills came to, per leg and for the whole trade, from the execution log */
+    TradeCosts: {
+      long: components['schemas']['LegCosts'];
+      short: components['schemas']['LegCosts'];
+      /**
+       * @description sell average minus buy average in spread_type units (percentage and bps of the hedge average); null until both legs filled
+       * @example 0.5
+       */
+      realised_spread: string | null;
+      /**
+       * @description realised_spread less each leg's fees per unit of its filled size; null when a fee is unreported or not in the quote asset
+       * @example 0.5
+       */
+      realised_spread_after_fees: string | null;
+      /**
+       * @description the hedges' slippage against their reference, weighted by the size each filled; null before a hedge filled
+       * @example 0.5
+       */
+      avg_hedge_slippage_bps: string | null;
     };
     CreateTradeAccepted: {
       /**
@@ -730,6 +796,18 @@ export interface components {
         timestamp_ms: number;
         /** @description venue fill id */
         fill_id?: string;
+        /**
+         * @description fee paid (negative for a rebate); null when the venue reported none
+         * @example 0.5
+         */
+        fee?: string | null;
+        /** @description the fee's asset: the quote asset of the venue market; null when unknown */
+        fee_asset?: string | null;
+        /**
+         * @description whether the fill made or took liquidity
+         * @enum {string}
+         */
+        liquidity?: 'maker' | 'taker';
       };
       /** @description the worker that recorded it */
       worker_id: string;
@@ -816,6 +894,18 @@ export interface components {
         timestamp_ms: number;
         /** @description our deterministic client order id */
         client_order_id?: string;
+        /**
+         * @description fee paid (negative for a rebate); null when the venue reported none
+         * @example 0.5
+         */
+        fee?: string | null;
+        /** @description the fee's asset: the quote asset of the venue market; null when unknown */
+        fee_asset?: string | null;
+        /**
+         * @description whether the fill made or took liquidity
+         * @enum {string}
+         */
+        liquidity?: 'maker' | 'taker';
       };
       /** @description the worker that recorded it */
       worker_id: string;
@@ -1338,6 +1428,73 @@ export interface components {
       expires_at: string;
       scopes: string[];
     };
+    Positions: {
+      /** @description every venue account (wallet, exchange) of the caller that was read */
+      accounts: components['schemas']['PositionAccount'][];
+      /** @description per wallet and market, ordered by wallet then market */
+      positions: components['schemas']['MarketPosition'][];
+    };
+    PositionAccount: {
+      /** @description wallet address (lowercase) */
+      wallet: string;
+      /**
+       * @description exchange (venue) id
+       * @enum {string}
+       */
+      exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
+      /**
+       * Format: date-time
+       * @description when the venue's answer was read (reads are cached for 2 s)
+       */
+      as_of: string;
+      /** @description null: read */
+      error: string | null;
+    };
+    MarketPosition: {
+      /** @description wallet address (lowercase) */
+      wallet: string;
+      /** @description canonical market, e.g. BTC */
+      market: string;
+      /** @description null: a venue could not be read */
+      net_venue_position: string | null;
+      /**
+       * @description what the service's fills imply, summed across venues, signed: long > 0, short < 0
+       * @example 0.5
+       */
+      net_implied_position: string;
+      /** @description a venue holds what the fills do not explain */
+      unexplained: boolean;
+      venues: components['schemas']['VenuePosition'][];
+    };
+    VenuePosition: {
+      /**
+       * @description exchange (venue) id
+       * @enum {string}
+       */
+      exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
+      /** @description null: unreadable */
+      venue_position: string | null;
+      /** @description null: unreadable */
+      side: ('long' | 'short' | 'flat') | null;
+      /** @description null: flat or unreadable */
+      entry_price: string | null;
+      /**
+       * @description the sum of the service's maker_fill and hedge_filled entries, signed: long > 0, short < 0
+       * @example 0.5
+       */
+      implied_position: string;
+      /** @description null: unreadable */
+      difference: string | null;
+      /** @description true: the venue position is not what the fills imply (difference); null: unreadable */
+      unexplained: boolean | null;
+      /**
+       * Format: date-time
+       * @description when the venue's answer was read
+       */
+      as_of: string;
+      /** @description null: read */
+      error: string | null;
+    };
     /**
      * @description machine code (decisions section 4 and the API notes, docs/api.md)
      * @enum {string}
@@ -1434,6 +1591,12 @@ export interface components {
     RequestId: string;
     /** @description seconds to wait before retrying: always sent with 429 rate_limited and with 503 service_unavailable and budget_unavailable; absent where no end is known (rate_budget_exhausted lasts until a trade on the account ends, maintenance until an operator ends it) */
     RetryAfter: number;
+    /** @description requests per second one caller (an API key, a browser session, or an IP without either) may make, counted across every gateway replica (GATEWAY_RATE_LIMIT_PER_S) */
+    RateLimitLimit: number;
+    /** @description requests the caller has left in the current second's window, after this one */
+    RateLimitRemaining: number;
+    /** @description seconds until the current window ends and the count starts again */
+    RateLimitReset: number;
   };
   pathItems: never;
 }
@@ -1452,6 +1615,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -1576,6 +1742,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -1664,6 +1833,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -1784,6 +1956,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -1877,6 +2052,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2053,6 +2231,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2141,6 +2322,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2294,6 +2478,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2391,6 +2578,9 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2543,6 +2733,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2642,6 +2835,9 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2812,6 +3008,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -2902,6 +3101,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3090,6 +3292,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3178,6 +3383,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3335,6 +3543,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3436,6 +3647,9 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3610,6 +3824,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3701,6 +3918,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3890,6 +4110,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -3983,6 +4206,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -4113,6 +4339,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -4212,6 +4441,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -4357,6 +4589,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -4445,6 +4680,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -4617,6 +4855,298 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limited",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+          };
+        };
+      };
+      /** @description headers over 16 KiB: headers_too_large */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "headers too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'headers_too_large';
+          };
+        };
+      };
+      /** @description internal error (details only in the log): internal_error */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal error",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "service unavailable",
+           *       "code": "service_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  getPositions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the venues' positions beside the fills', per wallet and market */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accounts": [
+           *         {
+           *           "wallet": "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed",
+           *           "exchange": "hyperliquid",
+           *           "as_of": "2026-01-05T09:30:00.000Z",
+           *           "error": null
+           *         },
+           *         {
+           *           "wallet": "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed",
+           *           "exchange": "paradex",
+           *           "as_of": "2026-01-05T09:30:00.000Z",
+           *           "error": null
+           *         }
+           *       ],
+           *       "positions": [
+           *         {
+           *           "wallet": "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed",
+           *           "market": "BTC",
+           *           "net_venue_position": "0.001",
+           *           "net_implied_position": "0",
+           *           "unexplained": true,
+           *           "venues": [
+           *             {
+           *               "exchange": "hyperliquid",
+           *               "venue_position": "0.005",
+           *               "side": "long",
+           *               "entry_price": "97000.5",
+           *               "implied_position": "0.004",
+           *               "difference": "0.001",
+           *               "unexplained": true,
+           *               "as_of": "2026-01-05T09:30:00.000Z",
+           *               "error": null
+           *             },
+           *             {
+           *               "exchange": "paradex",
+           *               "venue_position": "-0.004",
+           *               "side": "short",
+           *               "entry_price": "97012",
+           *               "implied_position": "-0.004",
+           *               "difference": "0",
+           *               "unexplained": false,
+           *               "as_of": "2026-01-05T09:30:00.000Z",
+           *               "error": null
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['Positions'];
+        };
+      };
+      /** @description the request is malformed or breaks a rule: invalid_request */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "invalid request",
+           *       "code": "invalid_request"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'invalid_request';
+          };
+        };
+      };
+      /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      /** @description not allowed: insufficient_scope, ip_not_allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "insufficient scope",
+           *       "code": "insufficient_scope"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope' | 'ip_not_allowed';
+          };
+        };
+      };
+      /** @description the request body did not arrive in time: request_timeout */
+      408: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "request timeout",
+           *       "code": "request_timeout"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'request_timeout';
+          };
+        };
+      };
+      /** @description body over 64 KiB: payload_too_large */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "payload too large",
+           *       "code": "payload_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "uri too long",
+           *       "code": "uri_too_long"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'uri_too_long';
+          };
+        };
+      };
+      /** @description a body that is not application/json: unsupported_media_type */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "unsupported media type",
+           *       "code": "unsupported_media_type"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -4711,6 +5241,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -4742,7 +5275,36 @@ export interface operations {
            *         "failure_reason": "",
            *         "fast_move_guard_stats": null,
            *         "long_mode": "paper",
-           *         "short_mode": "paper"
+           *         "short_mode": "paper",
+           *         "costs": {
+           *           "long": {
+           *             "filled_size": "0.004",
+           *             "avg_price": "65000",
+           *             "fees": [
+           *               {
+           *                 "asset": "USDC",
+           *                 "amount": "0.039"
+           *               }
+           *             ],
+           *             "fills": 1,
+           *             "fills_without_fee": 0
+           *           },
+           *           "short": {
+           *             "filled_size": "0.004",
+           *             "avg_price": "65006",
+           *             "fees": [
+           *               {
+           *                 "asset": "USD",
+           *                 "amount": "0.0520048"
+           *               }
+           *             ],
+           *             "fills": 1,
+           *             "fills_without_fee": 0
+           *           },
+           *           "realised_spread": "6",
+           *           "realised_spread_after_fees": "-16.7512",
+           *           "avg_hedge_slippage_bps": "0.769"
+           *         }
            *       }
            *     ]
            */
@@ -4906,6 +5468,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -5019,6 +5584,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -5037,6 +5605,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -5213,6 +5784,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -5306,6 +5880,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -5466,6 +6043,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -5556,6 +6136,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -5586,7 +6169,36 @@ export interface operations {
            *       "failure_reason": "",
            *       "fast_move_guard_stats": null,
            *       "long_mode": "paper",
-           *       "short_mode": "paper"
+           *       "short_mode": "paper",
+           *       "costs": {
+           *         "long": {
+           *           "filled_size": "0.004",
+           *           "avg_price": "65000",
+           *           "fees": [
+           *             {
+           *               "asset": "USDC",
+           *               "amount": "0.039"
+           *             }
+           *           ],
+           *           "fills": 1,
+           *           "fills_without_fee": 0
+           *         },
+           *         "short": {
+           *           "filled_size": "0.004",
+           *           "avg_price": "65006",
+           *           "fees": [
+           *             {
+           *               "asset": "USD",
+           *               "amount": "0.0520048"
+           *             }
+           *           ],
+           *           "fills": 1,
+           *           "fills_without_fee": 0
+           *         },
+           *         "realised_spread": "6",
+           *         "realised_spread_after_fees": "-16.7512",
+           *         "avg_hedge_slippage_bps": "0.769"
+           *       }
            *     }
            */
           'application/json': components['schemas']['Trade'];
@@ -5749,6 +6361,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -5839,6 +6454,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -5855,6 +6473,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -6024,6 +6645,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -6124,6 +6748,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -6140,6 +6767,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -6329,6 +6959,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -6423,6 +7056,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {
@@ -6615,6 +7251,9 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
           [name: string]: unknown;
         };
         content: {

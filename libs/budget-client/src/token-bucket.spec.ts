@@ -1,5 +1,4 @@
-import { BucketClosedError, type BucketClock } from './token-bucket-support';
-import { TokenBucket } from './token-bucket';
+import { BucketClosedError, TokenBucket, type BucketClock } from './token-bucket';
 
 /** A clock that moves only when the spec says so, firing due timers in order. */
 class ManualClock implements BucketClock {

@@ -6,10 +6,23 @@ import {
   tradeFillSubject,
   tradeLifecycleMessage,
 } from '@sts/contracts';
-import { transitionTrade } from '@sts/domain';
+import { transitionTrade, type FastMoveGuardStats, type TradeStatus } from '@sts/domain';
 import { addToOutbox, TradeRepository } from '@sts/persistence';
 import type { LogEntry } from './log-entries';
-import { LeaseLostError, type JournalFence, type StatusChange } from './journal-model';
+import { LeaseLostError, type JournalFence } from './journal-fence';
+
+/** A status change the journal writes: from, to, and what goes with it in one transaction. */
+export interface StatusChange {
+  from: TradeStatus;
+  to: TradeStatus;
+  /** Written in the same transaction, before the status changes. */
+  entries?: LogEntry[];
+  failureReason?: string;
+  fastMoveGuardStats?: FastMoveGuardStats;
+  filledSize?: string;
+  /** The lifecycle event's `data`. */
+  eventData?: Record<string, unknown>;
+}
 
 /**
  * Appends `entries` with sequence numbers from trades.last_sequence, in one

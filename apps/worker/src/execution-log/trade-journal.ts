@@ -2,16 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { transitionTrade } from '@sts/domain';
 import { sleep, type Logger } from '@sts/platform';
-import { appendRows, writeStatus } from './journal-writes';
-import {
-  JournalClosedError,
-  LeaseLostError,
-  type JournalFence,
-  type StatusChange,
-} from './journal-model';
+import { appendRows, writeStatus, type StatusChange } from './journal-writes';
+import { JournalClosedError, LeaseLostError, type JournalFence } from './journal-fence';
 import type { LogEntry } from './log-entries';
 
-export * from './journal-model';
+export * from './journal-fence';
+export type { StatusChange } from './journal-writes';
 
 type Operation =
   | { kind: 'append'; entries: LogEntry[]; filledSize?: string; settle: Settle }

@@ -1,6 +1,4 @@
-import type { FastMoveGuardStats, TradeStatus } from '@sts/domain';
-import type { LogEntry } from './log-entries';
-
+/** Who may write a trade's journal, and the refusals when that is no longer this worker. */
 /** The lease moved to another worker: nothing more may be written for this trade. */
 export class LeaseLostError extends Error {
   readonly code = 'lease_lost';
@@ -26,16 +24,4 @@ export interface JournalFence {
   epoch: string;
   natsPrefix: string;
   correlationId: string;
-}
-
-export interface StatusChange {
-  from: TradeStatus;
-  to: TradeStatus;
-  /** Written in the same transaction, before the status changes. */
-  entries?: LogEntry[];
-  failureReason?: string;
-  fastMoveGuardStats?: FastMoveGuardStats;
-  filledSize?: string;
-  /** The lifecycle event's `data`. */
-  eventData?: Record<string, unknown>;
 }

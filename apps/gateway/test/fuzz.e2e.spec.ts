@@ -503,7 +503,18 @@ describe('fuzzing every gateway route', () => {
     return { method, path, headers, body: bodyText };
   }
 
-  function send(wire: Wire): Promise<{ status: number; text: string }> {
+  /** node:http's header record as the Headers the conformance check reads (the answer's own). */
+  function answerHeaders(raw: Record<string, string | string[] | undefined>): Headers {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(raw)) {
+      if (value !== undefined) {
+        headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      }
+    }
+    return headers;
+  }
+
+  function send(wire: Wire): Promise<{ status: number; text: string; headers: Headers }> {
     const url = new URL(gateway.baseUrl);
     return new Promise((resolve, reject) => {
       const request = httpRequest(
@@ -528,6 +539,7 @@ describe('fuzzing every gateway route', () => {
             resolve({
               status: response.statusCode ?? 0,
               text: Buffer.concat(chunks).toString('utf8'),
+              headers: answerHeaders(response.headers),
             }),
           );
           response.on('error', reject);
@@ -576,7 +588,7 @@ describe('fuzzing every gateway route', () => {
         fc.boolean(),
         async (route, change, useSession) => {
           const wire = build(route, change, useSession);
-          const { status, text } = await send(wire);
+          const { status, text, headers } = await send(wire);
           const label = `${route.name} / ${change.kind}`;
           tally.set(change.kind, (tally.get(change.kind) ?? 0) + 1);
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -590,7 +602,7 @@ describe('fuzzing every gateway route', () => {
               method: wire.method,
               url: wire.path,
               status,
-              headers: new Headers(),
+              headers,
               body: JSON.parse(text),
             });
             if (problems.length > 0) {

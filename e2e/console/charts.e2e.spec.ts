@@ -10,7 +10,7 @@ import {
   pixelsOfColour,
   rgbOf,
 } from './charts-canvas';
-import { ConsoleBrowser, ConsoleFleet } from './console-fleet';
+import { ConsoleBrowser, ConsoleFleet, sessionApi } from './console-fleet';
 
 jest.setTimeout(60_000);
 
@@ -40,21 +40,9 @@ describe('trade charts and the dark theme in a browser', () => {
   let page: ConsoleBrowser['page'];
   let tradeId: string;
 
-  /** The REST API with the console's own session token (renewed by the console as it runs). */
-  const api = async (method: string, path: string, body?: unknown) => {
-    const { token } = JSON.parse(
-      String(await page.evaluate("sessionStorage.getItem('sts-console.session')")),
-    ) as { token: string };
-    const response = await fetch(`${fleet.baseUrl}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  /** The REST API with the console's own session token. */
+  const api = (method: string, path: string, body?: unknown) =>
+    sessionApi(page, fleet.baseUrl)(method, path, body);
   const wallet = () => browser.accounts[0].address.toLowerCase();
   const trader = (): Trader => ({ userId: '', wallet: wallet(), headers: {}, credentials: {} });
   const logOf = async (): Promise<LogEntry[]> =>

@@ -43,6 +43,27 @@ function scratchDir(prefix: string): string {
  * provider's and the notifier's ports are reserved first and the provider
  * starts once the gateway is up (the gateway reads the JWKS on first use).
  */
+/**
+ * The REST API as the signed-in console calls it: with the session token the
+ * console keeps (and renews) in the page, its answer's status and JSON body.
+ */
+export function sessionApi(page: Page, baseUrl: string) {
+  return async (method: string, path: string, body?: unknown) => {
+    const { token } = JSON.parse(
+      String(await page.evaluate("sessionStorage.getItem('sts-console.session')")),
+    ) as { token: string };
+    const response = await fetch(`${baseUrl}/api/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+}
+
 export class ConsoleFleet {
   readonly harness = new WorkerHarness();
   /** The spec's own build of the project (a fresh clone has no tmp/ yet). */

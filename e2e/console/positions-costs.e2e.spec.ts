@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { generatePrivateKey } from 'viem/accounts';
 import { PaperVenueClient } from '@sts/venues';
 import { eventually, type Trader } from '@sts/app-worker-testing';
-import { ConsoleBrowser, ConsoleFleet } from './console-fleet';
+import { ConsoleBrowser, ConsoleFleet, sessionApi } from './console-fleet';
 
 jest.setTimeout(60_000);
 
@@ -39,21 +39,9 @@ describe('costs and positions in a browser', () => {
   let page: ConsoleBrowser['page'];
   const keys: Record<string, { apiKey: string; apiSecret: string }> = {};
 
-  /** The REST API with the console's own session token (as a script would call it). */
-  const api = async (method: string, path: string, body?: unknown) => {
-    const { token } = JSON.parse(
-      String(await page.evaluate("sessionStorage.getItem('sts-console.session')")),
-    ) as { token: string };
-    const response = await fetch(`${fleet.baseUrl}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  /** The REST API with the console's own session token. */
+  const api = (method: string, path: string, body?: unknown) =>
+    sessionApi(page, fleet.baseUrl)(method, path, body);
   const wallet = () => browser.accounts[0].address.toLowerCase();
   const trader = (): Trader => ({
     userId: '',

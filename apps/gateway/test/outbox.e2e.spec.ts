@@ -166,6 +166,56 @@ describe('transactional outbox to JetStream', () => {
     expect(await streamMessages()).toBe(before + 5);
   });
 
+  it('commits within a kickWithin window share one run; a kick in the window publishes at once', async () => {
+    const subject = `${natsPrefix}.spec.soon`;
+    const published: string[] = [];
+    const relay = new OutboxRelay(
+      dataSource,
+      async (row) => {
+        published.push(row.message_id);
+      },
+      { pollIntervalMs: 60_000 },
+    );
+    relay.start();
+    const commit = (messageId: string) =>
+      dataSource.transaction((db) =>
+        addToOutbox(db, subject, envelope('spec.soon', {}, { messageId })),
+      );
+    const marks = async () =>
+      (
+        await dataSource.query(
+          `SELECT count(DISTINCT published_at)::int AS n FROM outbox WHERE subject = $1`,
+          [subject],
+        )
+      )[0].n;
+    try {
+      for (const messageId of ['soon-1', 'soon-2', 'soon-3']) {
+        await commit(messageId);
+        relay.kickWithin(300);
+      }
+      expect(published).toEqual([]);
+      const deadline = Date.now() + 3_000;
+      while (published.length < 3 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(published).toEqual(['soon-1', 'soon-2', 'soon-3']);
+      // One claim and one mark for the three commits.
+      expect(await marks()).toBe(1);
+
+      // A kick inside an open window publishes now and closes the window.
+      await commit('soon-4');
+      relay.kickWithin(60_000);
+      await relay.kick();
+      expect(published).toEqual(['soon-1', 'soon-2', 'soon-3', 'soon-4']);
+      await commit('soon-5');
+      relay.kickWithin(50);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(published.at(-1)).toBe('soon-5');
+    } finally {
+      await relay.stop();
+    }
+  });
+
   it('a message already in the outbox is not added twice', async () => {
     const message = envelope(
       START_TRADE,

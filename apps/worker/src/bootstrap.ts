@@ -154,7 +154,10 @@ async function createTradeFleet(
     metrics,
     logger,
     haltFor: (haltedVenues) => maintenance.haltFor(haltedVenues),
-    kickOutbox: () => void relay.kick(),
+    kickOutbox: (written) =>
+      written === 'fills' && settings.fillPushMs > 0
+        ? relay.kickWithin(settings.fillPushMs)
+        : void relay.kick(),
   };
   const control = new TradeControlListener(nats, settings.natsPrefix, workerId, logger);
   const trades = new TradeFleet(services, leases, control, settings.maxTrades, logger);

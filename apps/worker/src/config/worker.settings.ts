@@ -66,6 +66,19 @@ export class WorkerSettings extends CommonSettings {
   @Max(60_000)
   maintenancePollMs: number = 2_000;
 
+  /**
+   * How long a committed fill may wait before it is published to the
+   * `fills` subscription: fills committed in the window share one outbox
+   * relay run, so a busy worker spends one claim per burst, not per fill,
+   * beside its hedges. 0 publishes each at once. Lifecycle events always go
+   * at once.
+   */
+  @Expose({ name: 'WORKER_FILL_PUSH_MS' })
+  @IsInt()
+  @Min(0)
+  @Max(1_000)
+  fillPushMs: number = 50;
+
   /** Graceful shutdown: how long trades may take to go quiet (no order, no hedge) before hand-over. */
   @Expose({ name: 'WORKER_SHUTDOWN_GRACE_MS' })
   @IsInt()

@@ -112,18 +112,18 @@ describe('TradeJournal', () => {
 
   it('a fill entry goes to the outbox in its append, with the log sequence and created_at', async () => {
     const tradeId = await leasedTrade();
-    let kicks = 0;
+    const written: string[] = [];
     const journal = new TradeJournal(
       dataSource,
       { tradeId, userId: 'u-1', workerId: 'w-1', epoch: '1', natsPrefix: 't', correlationId: 'c' },
       {
         onLeaseLost: () => undefined,
-        onOutboxWritten: () => (kicks += 1),
+        onOutboxWritten: (kind) => written.push(kind),
         logger: createLogger('spec', 'silent'),
       },
     );
     await journal.append([logEntry('chunk_started', { target_size: '0.01', size_type: 'base' })]);
-    expect(kicks).toBe(0);
+    expect(written).toEqual([]);
     const hedgeFilled = {
       exchange: 'paradex',
       side: 'sell' as const,
@@ -148,7 +148,8 @@ describe('TradeJournal', () => {
       }),
       logEntry('hedge_filled', hedgeFilled),
     ]);
-    expect(kicks).toBe(1);
+    // Fill messages alone: the worker publishes them within its fill-push window.
+    expect(written).toEqual(['fills']);
     const [logged] = await database.query<{ created_at: Date }>(
       `SELECT created_at FROM trade_events WHERE trade_id = $1 AND sequence = 3`,
       [tradeId],
@@ -177,5 +178,8 @@ describe('TradeJournal', () => {
         },
       },
     ]);
+    // A status change writes a lifecycle event: published at once.
+    await journal.changeStatus({ from: 'active', to: 'completed' });
+    expect(written).toEqual(['fills', 'lifecycle']);
   });
 });

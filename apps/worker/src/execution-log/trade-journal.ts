@@ -18,6 +18,9 @@ interface Settle {
   reject: (error: unknown) => void;
 }
 
+/** What a journal write put in the outbox. */
+export type OutboxWrite = 'lifecycle' | 'fills';
+
 const RETRY_MS = [50, 100, 200, 400, 800, 1600];
 
 /**
@@ -38,8 +41,11 @@ export class TradeJournal {
     private readonly fence: JournalFence,
     private readonly hooks: {
       onLeaseLost: () => void;
-      /** A lifecycle event or a fill message was committed to the outbox. */
-      onOutboxWritten: () => void;
+      /**
+       * The outbox got a commit: a lifecycle event (with or without fills),
+       * or fill messages alone.
+       */
+      onOutboxWritten: (written: OutboxWrite) => void;
       logger: Logger;
     },
   ) {}
@@ -114,12 +120,12 @@ export class TradeJournal {
     const appendId = randomUUID();
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const wroteOutbox = await this.write(batch, appendId);
+        const written = await this.write(batch, appendId);
         for (const operation of batch) {
           operation.settle.resolve();
         }
-        if (wroteOutbox) {
-          this.hooks.onOutboxWritten();
+        if (written) {
+          this.hooks.onOutboxWritten(written);
         }
         return;
       } catch (error) {
@@ -147,11 +153,11 @@ export class TradeJournal {
     }
   }
 
-  /** True when the write committed outbox rows (to be published now). */
-  private async write(batch: Operation[], appendId: string): Promise<boolean> {
+  /** What the write committed to the outbox, if anything. */
+  private async write(batch: Operation[], appendId: string): Promise<OutboxWrite | null> {
     const first = batch[0];
     if (first.kind === 'status') {
-      return writeStatus(this.db, this.fence, first.change);
+      return (await writeStatus(this.db, this.fence, first.change)) ? 'lifecycle' : null;
     }
     const entries = batch.flatMap((op) => (op.kind === 'append' ? op.entries : []));
     const filledSize = batch.reduce<string | undefined>(
@@ -165,7 +171,7 @@ export class TradeJournal {
       filledSize,
       appendId,
     );
-    return fillsPushed > 0;
+    return fillsPushed > 0 ? 'fills' : null;
   }
 
   private notifyIdle(): void {

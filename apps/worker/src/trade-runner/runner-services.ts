@@ -5,6 +5,7 @@ import type { CredentialStore } from '@sts/persistence';
 import type { Logger } from '@sts/platform';
 import type { FrameCoalescer } from '@sts/venues';
 import type { MonotonicClock } from '../clock';
+import type { OutboxWrite } from '../execution-log/trade-journal';
 import type { LeaseRepository } from '../lease/lease.repository';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
 import type { TradeReader } from '../trades/trade-record';
@@ -47,6 +48,10 @@ export interface RunnerServices {
   logger: Logger;
   /** The halt in force for a trade on these venues, or null. */
   haltFor(venues: readonly VenueId[]): Halt | null;
-  /** Publish committed outbox rows now. */
-  kickOutbox(): void;
+  /**
+   * Publish committed outbox rows: a lifecycle event now, fill messages
+   * within the fill-push window (one relay run for a burst of fills, off the
+   * hedge path).
+   */
+  kickOutbox(written: OutboxWrite): void;
 }

@@ -115,7 +115,7 @@ export class TradeRunner {
       },
       {
         onLeaseLost: () => this.onLeaseLost(),
-        onOutboxWritten: () => services.kickOutbox(),
+        onOutboxWritten: (written) => services.kickOutbox(written),
         logger: log,
       },
     );

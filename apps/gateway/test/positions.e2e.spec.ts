@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import Big from 'big.js';
+import { connect } from 'nats';
+import { BudgetClient, type BudgetSharesChanged } from '@sts/budget-client';
 import { sleep } from '@sts/platform';
 import { PaperVenueClient } from '@sts/venues';
 // The worker's end-to-end harness: this gateway, the venue simulator, the budget service and a worker.
@@ -195,6 +198,61 @@ describe('GET /api/v1/positions', () => {
       expect(btc.net_venue_position).toBeNull();
     } finally {
       await harness.sim.thaw('paradex');
+    }
+  });
+
+  it("pays each read from the account's rate budget, and refuses one the budget cannot pay", async () => {
+    const reader = await harness.trader();
+    const account = { venue: 'hyperliquid' as const, wallet: reader.wallet.toLowerCase() };
+    const nats = await connect({ servers: '127.0.0.1:4222' });
+    const budget = new BudgetClient(nats, { natsPrefix: harness.gateway.env['NATS_PREFIX']! });
+    const changes: BudgetSharesChanged[] = [];
+    const stop = budget.onAnyChange(({ payload }) => {
+      if (payload.venue === account.venue && payload.wallet === account.wallet) {
+        changes.push(payload);
+      }
+    });
+    const holds = Array.from({ length: 10 }, () => randomUUID());
+    const hyperliquidRead = async () =>
+      (await positions(reader)).body.accounts.find(
+        (entry: any) => entry.exchange === 'hyperliquid',
+      );
+    try {
+      // The read holds a share of the account while it runs, then gives it back.
+      expect(await hyperliquidRead()).toMatchObject({ error: null });
+      for (let waited = 0; changes.length < 2 && waited < 2_000; waited += 20) {
+        await sleep(20);
+      }
+      expect(changes.map((change) => [change.holder_count, change.share])).toEqual([
+        [1, 20],
+        [0, 0],
+      ]);
+      expect(changes[1]!.left).toEqual(changes[0]!.joined);
+
+      // Ten holders take hyperliquid's 20 requests/s at its minimum of 2 each:
+      // a read would take them under it, so it is refused and nothing is sent.
+      for (const hold of holds) {
+        await budget.reserve({ tradeId: hold, maker: account });
+      }
+      await sleep(CACHE_MS + 100);
+      const seen = changes.length;
+      const refused = await hyperliquidRead();
+      expect(refused.error).toEqual(expect.stringContaining('rate budget'));
+      expect((await budget.account(account)).holders).toHaveLength(10);
+      // Nobody joined for the refused read (the sweep's refreshes name nobody).
+      expect(changes.slice(seen).flatMap((change) => change.joined)).toEqual([]);
+
+      // One holder fewer, and the next read is paid again.
+      await budget.release(holds.pop()!, 'canceled');
+      await sleep(CACHE_MS + 100);
+      expect(await hyperliquidRead()).toMatchObject({ error: null });
+    } finally {
+      for (const hold of holds) {
+        await budget.release(hold, 'canceled');
+      }
+      stop();
+      budget.close();
+      await nats.close();
     }
   });
 });

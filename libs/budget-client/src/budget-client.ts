@@ -56,7 +56,8 @@ export interface CallContext {
 export interface ReserveRequest {
   tradeId: string;
   maker: BudgetAccount;
-  hedge: BudgetAccount;
+  /** A trade's hedge account; absent for a hold of the maker account alone. */
+  hedge?: BudgetAccount;
 }
 
 export const DEFAULT_BUDGET_TIMEOUT_MS = 2_000;
@@ -152,6 +153,34 @@ export class BudgetClient {
       );
     }
     return result.results.map(reserveAnswer);
+  }
+
+  /**
+   * Spends an account's limit outside a trade (the gateway's positions read):
+   * `work` runs while a holder of its own holds a share of the account as a
+   * trade would, so the account's trades are re-divided around it for that
+   * long, and the hold is given back after, whatever `work` did. Throws
+   * BudgetRefusedError, without running `work`, when the hold would take the
+   * account's trades under the venue's minimum. A hold whose release is lost
+   * is swept like a reservation whose trade never appeared.
+   */
+  async whileHolding<T>(
+    account: BudgetAccount,
+    work: () => Promise<T>,
+    context: CallContext = {},
+  ): Promise<T> {
+    const holdId = globalThis.crypto.randomUUID();
+    await this.reserve({ tradeId: holdId, maker: account }, context);
+    try {
+      return await work();
+    } finally {
+      await this.release(holdId, 'read_done', context).catch((error: unknown) =>
+        this.options.logger?.warn(
+          { err: error, hold_id: holdId },
+          'budget hold not released; the sweep will',
+        ),
+      );
+    }
   }
 
   /** Gives a trade's shares back. Resolves false when it held none. */

@@ -5,6 +5,7 @@ import { CredentialCipher } from '@sts/platform';
 import { createVenueClient } from '@sts/venues';
 import type { GatewayConfig } from '../config/load-gateway-settings';
 import { GATEWAY_CONFIG } from '../infrastructure/tokens';
+import { TradesModule } from '../trades/trades.module';
 import { PositionsController } from './positions.controller';
 import { ReadPositionsUseCase } from './read-positions.use-case';
 import {
@@ -17,9 +18,11 @@ import {
  * GET /api/v1/positions (issue 34): the venues' own positions of the
  * caller's accounts, read through each venue's client (paper: the simulator;
  * live: ccxt) with the caller's stored credential, beside the positions the
- * execution log implies.
+ * execution log implies. Each read holds a share of the account's rate
+ * budget while it runs (the budget service's client, from TradesModule).
  */
 @Module({
+  imports: [TradesModule],
   controllers: [PositionsController],
   providers: [
     ReadPositionsUseCase,

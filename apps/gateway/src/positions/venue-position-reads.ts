@@ -1,4 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { BudgetClient, BudgetRefusedError } from '@sts/budget-client';
+import type { VenueId } from '@sts/domain';
 import { isAppError } from '@sts/platform';
 import { CredentialStore } from '@sts/persistence';
 import type { StoredVenueCredential, VenueClient, VenuePosition } from '@sts/venues';
@@ -15,11 +17,12 @@ export type AccountRead =
   { ok: true; positions: VenuePosition[]; asOf: Date } | { ok: false; error: string; asOf: Date };
 
 /**
- * How long one read answers every request for the account. It is also the
- * read budget: the gateway sends at most one read (connect + positions) per
- * venue account per window, whatever the callers poll, so the requests the
- * budget service divides among the account's trades keep nearly all of the
- * venue's limit.
+ * How long one read answers every request for the account: a replica sends
+ * at most one read (connect + positions) per venue account per window,
+ * whatever the callers poll. Each read is paid from the account's rate
+ * budget: it holds a share of the account, as a trade would, while it runs
+ * (BudgetClient.whileHolding), so the account's trades are re-divided around
+ * it and the venue's limit is never exceeded by reading.
  */
 export const POSITIONS_CACHE_MS = 2_000;
 /** A venue that has not answered by then is reported as unreadable, not waited for. */
@@ -37,6 +40,7 @@ export class VenuePositionReads {
 
   constructor(
     private readonly credentials: CredentialStore,
+    private readonly budget: BudgetClient,
     @Inject(OPEN_ACCOUNT_CLIENT) private readonly openClient: OpenAccountClient,
   ) {}
 
@@ -65,6 +69,24 @@ export class VenuePositionReads {
         why ? `no active ${exchange} credential for ${wallet}` : 'credential could not be opened',
       );
     }
+    try {
+      return await this.budget.whileHolding({ venue: exchange as VenueId, wallet }, () =>
+        this.readVenue(exchange, credential),
+      );
+    } catch (error) {
+      return unreadable(
+        error instanceof BudgetRefusedError
+          ? `${exchange} not read: the account's rate budget is held by its trades at the venue's minimum`
+          : `${exchange} not read: ${messageOf(error)}`,
+      );
+    }
+  }
+
+  /** Connects, reads and closes; an unreadable answer for any failure or a silent venue. */
+  private async readVenue(
+    exchange: string,
+    credential: StoredVenueCredential,
+  ): Promise<AccountRead> {
     // Opening inside a promise: a refusal to build the client is an unreadable venue too.
     const client = Promise.resolve().then(() => this.openClient(exchange, credential));
     try {

@@ -44,5 +44,6 @@ import { TradeControl } from './use-cases/trade-control';
     },
     { provide: RateBudgets, useClass: BudgetServiceRateBudgets },
   ],
+  exports: [BudgetClient],
 })
 export class TradesModule {}

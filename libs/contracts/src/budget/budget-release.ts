@@ -20,6 +20,7 @@ export const BUDGET_RELEASE_REASONS = [
   'canceled',
   'rejected',
   'failed',
+  'read_done',
 ] as const;
 export type BudgetReleaseReason = (typeof BUDGET_RELEASE_REASONS)[number];
 

@@ -26,10 +26,15 @@ export const BUDGET_RESERVE_RESULT = 'budget.reserve.result';
 export const budgetReserveSubject = (prefix: string): string => `${prefix}.budget.reserve`;
 
 export interface BudgetReserveRequest {
+  /** The trade's id; for a read that spends the account's limit outside a trade, the read's own id. */
   trade_id: string;
   maker: BudgetAccount;
-  /** Always sent; it becomes a holder only where the hedge venue shares its account limit. */
-  hedge: BudgetAccount;
+  /**
+   * Sent for every trade; it becomes a holder only where the hedge venue
+   * shares its account limit. Absent: the maker account alone holds (a read
+   * such as the gateway's positions read, for its duration).
+   */
+  hedge?: BudgetAccount;
 }
 
 export interface BudgetGranted {
@@ -71,9 +76,12 @@ export function parseBudgetReserveRequest(value: unknown): BudgetReserveRequest 
   const request = {
     trade_id: tradeIdField(BUDGET_RESERVE, record),
     maker: parseBudgetAccount(BUDGET_RESERVE, record['maker'], 'maker'),
-    hedge: parseBudgetAccount(BUDGET_RESERVE, record['hedge'], 'hedge'),
+    hedge:
+      record['hedge'] === undefined
+        ? undefined
+        : parseBudgetAccount(BUDGET_RESERVE, record['hedge'], 'hedge'),
   };
-  if (request.maker.venue === request.hedge.venue) {
+  if (request.maker.venue === request.hedge?.venue) {
     throw new MessageValidationError(BUDGET_RESERVE, 'maker and hedge venues must differ');
   }
   return request;

@@ -96,7 +96,8 @@ export class ReserveBudgetUseCase {
     return {
       tradeId: request.trade_id,
       maker: this.terms.of(request.maker),
-      hedge: this.terms.hedgeHolds(request.hedge) ? this.terms.of(request.hedge) : null,
+      hedge:
+        request.hedge && this.terms.hedgeHolds(request.hedge) ? this.terms.of(request.hedge) : null,
     };
   }
 

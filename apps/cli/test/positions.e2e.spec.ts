@@ -13,7 +13,8 @@ jest.setTimeout(60_000);
 describe('sts positions', () => {
   const gateway = new GatewayHarness();
 
-  beforeAll(() => gateway.start({ venues: true }));
+  // The budget service too: each venue read holds a share of the account's rate budget.
+  beforeAll(() => gateway.start({ venues: true, budget: true }));
   afterAll(() => gateway.stop());
 
   const sts = async (apiKey: string, ...argv: string[]) => {

@@ -32,9 +32,10 @@ export interface WatchTradeOptions {
 }
 
 /**
- * Follows a trade to its end. The notifier's events wake the watch at once;
- * the API is read on each wake-up and at least every `intervalMs`: the socket
- * is a hint, the API the record, so nothing is missed while the socket
+ * Follows a trade to its end. The notifier's lifecycle events and, when the
+ * log is read, the trade's fills (a fill changes no status) wake the watch at
+ * once; the API is read on each wake-up and at least every `intervalMs`: the
+ * socket is a hint, the API the record, so nothing is missed while the socket
  * reconnects, or when there is no socket at all (polling alone).
  */
 export async function* watchTrade(
@@ -44,7 +45,7 @@ export async function* watchTrade(
   openStream?: () => StsEventStream,
 ): AsyncGenerator<TradeWatchUpdate, void, undefined> {
   const owned = options.stream ? undefined : openStream?.();
-  const wakeups = new Wakeups(options.stream ?? owned, tradeId);
+  const wakeups = new Wakeups(options.stream ?? owned, tradeId, options.events ?? true);
   let previous: Trade | undefined;
   let afterSequence = options.afterSequence ?? 0;
   try {
@@ -88,23 +89,29 @@ async function* newEntries(
   }
 }
 
-/** The notifier's events of one trade as wake-ups (none without a stream: the interval alone). */
+/**
+ * The notifier's events of one trade, and its fills when asked, as wake-ups
+ * (none without a stream: the interval alone).
+ */
 class Wakeups {
   private wake?: () => void;
   /** An event came while the watch was reading the API: the next wait ends at once. */
   private missed = false;
-  private readonly stopListening: () => void;
+  private readonly stopListening: Array<() => void> = [];
 
-  constructor(stream: StsEventStream | undefined, tradeId: string) {
-    this.stopListening =
-      stream?.onEvent((event) => {
-        if ('trade_id' in event && event.trade_id === tradeId) {
-          this.poke();
-        }
-      }) ?? (() => undefined);
-    stream?.subscribe(tradeId);
+  constructor(stream: StsEventStream | undefined, tradeId: string, fills: boolean) {
+    if (!stream) {
+      return;
+    }
+    const ofTrade = (item: object) => 'trade_id' in item && item.trade_id === tradeId;
+    this.stopListening.push(stream.onEvent((event) => ofTrade(event) && this.poke()));
+    stream.subscribe(tradeId);
+    if (fills) {
+      this.stopListening.push(stream.onFill((fill) => ofTrade(fill) && this.poke()));
+      stream.subscribeFills(tradeId);
+    }
     // What happened between the first read and the subscription: read once more.
-    void stream?.subscribed().then(() => this.poke());
+    void stream.subscribed().then(() => this.poke());
   }
 
   /** Resolves after `ms`, or at once when an event of the trade arrives (or arrived meanwhile). */
@@ -124,7 +131,9 @@ class Wakeups {
 
   close(): void {
     this.wake = undefined;
-    this.stopListening();
+    for (const stop of this.stopListening) {
+      stop();
+    }
   }
 
   private poke(): void {

@@ -16,6 +16,12 @@ jest.setTimeout(90_000);
 
 const apiKeyOf = (trader: Trader): string => trader.headers['x-api-key']!;
 
+/** A watch update in a word, for a timeout's message: an entry's type, a trade's status and size. */
+const updateLabel = (update: TradeWatchUpdate): string =>
+  update.type === 'event'
+    ? update.event.event_type
+    : `${update.type} ${update.trade.status} ${update.trade.filled_size}`;
+
 /** The SDK against a running fleet: gateway, budget, a worker, venue-sim, notifier. */
 describe('SDK against the fleet on paper venues', () => {
   const harness = new WorkerHarness();
@@ -201,6 +207,41 @@ describe('SDK against the fleet on paper venues', () => {
     const sequences = logged.map((event) => event.sequence);
     expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
     expect(new Set(sequences).size).toBe(sequences.length);
+  });
+
+  it('a watch is woken by a fill that changes no status (no polling in between)', async () => {
+    const client = new StsClient({
+      baseUrl: harness.gateway.baseUrl,
+      apiKey: apiKeyOf(trader),
+      notifierUrl: notifier.url,
+      WebSocket,
+    });
+    const { body } = await client.createTrade(terms({ target_size: '0.004' }));
+    const updates: TradeWatchUpdate[] = [];
+    const watching = (async () => {
+      for await (const update of client.watchTrade(body.trade_id, { intervalMs: 600_000 })) {
+        updates.push(update);
+      }
+    })();
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await eventually(() => updates.length > 0, 'the first read of the watch');
+    // A partial fill: the trade stays active, only its fills' push can wake the watch.
+    await harness.takeFromMaker(order, '0.002');
+    await eventually(
+      () =>
+        updates.some(
+          (update) => update.type === 'event' && update.event.event_type === 'hedge_filled',
+        ),
+      'the hedge of the partial fill, read on a fill wake-up',
+      { timeoutMs: 10_000, last: () => updates.map(updateLabel) },
+    );
+    expect(updates).toContainEqual({
+      type: 'trade',
+      trade: expect.objectContaining({ status: 'active', filled_size: '0.002' }),
+    });
+    await client.cancelTrade(body.trade_id);
+    await watching;
+    expect(updates.at(-1)).toMatchObject({ type: 'end', trade: { status: 'canceled' } });
   });
 });
 

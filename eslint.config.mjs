@@ -59,6 +59,34 @@ const TYPED_RULES = {
   eqeqeq: ['error', 'always'],
 };
 
+/** Tests pinned with `.only` would silently skip the rest of CI. */
+const NO_FOCUSED_TESTS = {
+  selector:
+    "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name='only']",
+  message: 'No focused tests.',
+};
+
+/**
+ * Every statement on `trades` is TradeRepository's (libs/persistence, issue
+ * 38): SQL naming the table, or a TypeORM repository of TradeEntity,
+ * anywhere else in production code fails lint. SQL here is upper case, so
+ * prose about trades does not match.
+ */
+const TRADES_OWNER = 'Statements on `trades` belong to TradeRepository (libs/persistence).';
+const TRADES_STATEMENT = '/\\b(FROM|UPDATE|INTO|JOIN)\\s+trades\\b/';
+const TRADES_OUTSIDE_REPOSITORY = [
+  { selector: `Literal[value=${TRADES_STATEMENT}]`, message: TRADES_OWNER },
+  { selector: `TemplateElement[value.raw=${TRADES_STATEMENT}]`, message: TRADES_OWNER },
+  {
+    selector: "CallExpression[callee.property.name='getRepository'][arguments.0.name='TradeEntity']",
+    message: TRADES_OWNER,
+  },
+  {
+    selector: "TSTypeReference[typeName.name='Repository'] Identifier[name='TradeEntity']",
+    message: TRADES_OWNER,
+  },
+];
+
 /** Libs under infrastructure: what every infrastructure lib may build on. */
 const FOUNDATION = ['type:domain', 'type:contracts', 'type:platform'];
 
@@ -168,14 +196,7 @@ export default tseslint.config(
           ],
         },
       ],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name='only']",
-          message: 'No focused tests.',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_FOCUSED_TESTS],
     },
   },
   {
@@ -198,6 +219,19 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Production code outside the trades table's owner (test support and
+    // migrations write trades rows of their own, as fixtures and schema).
+    files: ['apps/**/src/**/*.ts', 'libs/**/src/**/*.ts'],
+    ignores: [
+      '**/*.spec.ts',
+      '**/test/**',
+      'libs/testing/**',
+      'libs/persistence/**',
+      'apps/console/**',
+    ],
+    rules: { 'no-restricted-syntax': ['error', NO_FOCUSED_TESTS, ...TRADES_OUTSIDE_REPOSITORY] },
   },
   {
     // Specs and benches start other apps in-process (@sts/app-*): allowed there only.

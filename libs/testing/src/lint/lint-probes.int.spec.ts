@@ -42,6 +42,24 @@ const probes = {
     path: `libs/venues/src/__probe_platform_${tag}.ts`,
     source: "import { sleep } from '@sts/platform';\n\nexport const probe = sleep;\n",
   },
+  tradesSql: {
+    path: `apps/gateway/src/__probe_trades_sql_${tag}.ts`,
+    source: 'export const probe = `UPDATE trades SET status = $1\n  WHERE id = $2`;\n',
+  },
+  tradesEntity: {
+    path: `apps/worker/src/__probe_trades_entity_${tag}.ts`,
+    source:
+      "import type { DataSource } from 'typeorm';\nimport { TradeEntity } from '@sts/persistence';\n\n" +
+      'export const probe = (db: DataSource): Promise<number> => db.getRepository(TradeEntity).count();\n',
+  },
+  tradesProse: {
+    path: `apps/gateway/src/__probe_trades_prose_${tag}.ts`,
+    source: "export const probe = 'reads trades from Postgres, then FROM trade_events';\n",
+  },
+  tradesOwner: {
+    path: `libs/persistence/src/trades/__probe_trades_owner_${tag}.ts`,
+    source: "export const probe = 'SELECT id FROM trades WHERE id = $1';\n",
+  },
 } satisfies Record<string, Probe>;
 
 interface LintMessage {
@@ -106,6 +124,16 @@ describe('lint probes', () => {
 
   it('fails @sts/venues importing @sts/persistence', () => {
     expect(rulesOf(probes.venueReachesPersistence)).toContain('@nx/enforce-module-boundaries');
+  });
+
+  it('fails a statement on trades outside TradeRepository, as SQL text or a TradeEntity repository', () => {
+    expect(rulesOf(probes.tradesSql)).toEqual(['no-restricted-syntax']);
+    expect(rulesOf(probes.tradesEntity)).toEqual(['no-restricted-syntax']);
+  });
+
+  it('passes prose about trades, and the statements of TradeRepository itself (controls)', () => {
+    expect(messages.get(probes.tradesProse.path)).toEqual([]);
+    expect(messages.get(probes.tradesOwner.path)).toEqual([]);
   });
 
   it('fails when the Nx project graph is missing, instead of skipping the boundaries', () => {

@@ -103,6 +103,12 @@ export interface VenueClient {
 
   /** Opens streams (own orders and fills) and loads markets. Idempotent. */
   connect(): Promise<void>;
+  /**
+   * Readies the client for reads only (positions, balances): markets loaded
+   * and the account known, no stream opened and no credential probe sent,
+   * so a reader that places no order costs the account nothing more. Idempotent.
+   */
+  connectForReads(): Promise<void>;
   /** Stops reconnecting and closes every stream. */
   close(): Promise<void>;
 

@@ -8,11 +8,8 @@ import { GATEWAY_CONFIG } from '../infrastructure/tokens';
 import { TradesModule } from '../trades/trades.module';
 import { PositionsController } from './positions.controller';
 import { ReadPositionsUseCase } from './read-positions.use-case';
-import {
-  OPEN_ACCOUNT_CLIENT,
-  VenuePositionReads,
-  type OpenAccountClient,
-} from './venue-position-reads';
+import { AccountReaders, OPEN_ACCOUNT_CLIENT, type OpenAccountClient } from './account-readers';
+import { VenuePositionReads } from './venue-position-reads';
 
 /**
  * GET /api/v1/positions (issue 34): the venues' own positions of the
@@ -27,6 +24,7 @@ import {
   providers: [
     ReadPositionsUseCase,
     VenuePositionReads,
+    AccountReaders,
     {
       provide: CredentialStore,
       inject: [DataSource, CredentialCipher],

@@ -1,16 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { BudgetClient, BudgetRefusedError } from '@sts/budget-client';
 import type { VenueId } from '@sts/domain';
 import { isAppError } from '@sts/platform';
 import { CredentialStore } from '@sts/persistence';
-import type { StoredVenueCredential, VenueClient, VenuePosition } from '@sts/venues';
-
-/** Builds a client of one venue account with the caller's credential (a factory, so specs of the module need no venue). */
-export type OpenAccountClient = (
-  venue: string,
-  credential: StoredVenueCredential,
-) => Promise<VenueClient>;
-export const OPEN_ACCOUNT_CLIENT = Symbol('OPEN_ACCOUNT_CLIENT');
+import type { StoredVenueCredential, VenuePosition } from '@sts/venues';
+import { AccountReaders } from './account-readers';
 
 /** One venue account's positions as the venue reported them at `asOf`, or why it could not be read. */
 export type AccountRead =
@@ -18,11 +12,11 @@ export type AccountRead =
 
 /**
  * How long one read answers every request for the account: a replica sends
- * at most one read (connect + positions) per venue account per window,
- * whatever the callers poll. Each read is paid from the account's rate
- * budget: it holds a share of the account, as a trade would, while it runs
- * (BudgetClient.whileHolding), so the account's trades are re-divided around
- * it and the venue's limit is never exceeded by reading.
+ * at most one read (the positions, on the account's kept reader) per venue
+ * account per window, whatever the callers poll. Each read is paid from the
+ * account's rate budget: it holds a share of the account, as a trade would,
+ * while it runs (BudgetClient.whileHolding), so the account's trades are
+ * re-divided around it and reading never takes the venue past its limit.
  */
 export const POSITIONS_CACHE_MS = 2_000;
 /** A venue that has not answered by then is reported as unreadable, not waited for. */
@@ -41,7 +35,7 @@ export class VenuePositionReads {
   constructor(
     private readonly credentials: CredentialStore,
     private readonly budget: BudgetClient,
-    @Inject(OPEN_ACCOUNT_CLIENT) private readonly openClient: OpenAccountClient,
+    private readonly readers: AccountReaders,
   ) {}
 
   /** The account's positions, from the cache while a read of the last window stands (in flight or done). */
@@ -53,12 +47,17 @@ export class VenuePositionReads {
       return cached.read;
     }
     this.forgetExpired(now);
-    const read = this.readNow(userId, exchange, wallet);
+    const read = this.readNow(key, userId, exchange, wallet);
     this.cache.set(key, { expiresAtMs: now + POSITIONS_CACHE_MS, read });
     return read;
   }
 
-  private async readNow(userId: string, exchange: string, wallet: string): Promise<AccountRead> {
+  private async readNow(
+    key: string,
+    userId: string,
+    exchange: string,
+    wallet: string,
+  ): Promise<AccountRead> {
     let credential: StoredVenueCredential;
     try {
       const secret = await this.credentials.openForRead(userId, exchange, wallet);
@@ -71,7 +70,7 @@ export class VenuePositionReads {
     }
     try {
       return await this.budget.whileHolding({ venue: exchange as VenueId, wallet }, () =>
-        this.readVenue(exchange, credential),
+        this.readVenue(key, exchange, credential),
       );
     } catch (error) {
       return unreadable(
@@ -82,28 +81,24 @@ export class VenuePositionReads {
     }
   }
 
-  /** Connects, reads and closes; an unreadable answer for any failure or a silent venue. */
+  /** The positions through the account's reader; an unreadable answer for any failure or a silent venue. */
   private async readVenue(
+    key: string,
     exchange: string,
     credential: StoredVenueCredential,
   ): Promise<AccountRead> {
-    // Opening inside a promise: a refusal to build the client is an unreadable venue too.
-    const client = Promise.resolve().then(() => this.openClient(exchange, credential));
     try {
-      const positions = await withTimeout(
-        client.then(async (opened) => {
-          await opened.connect();
-          return opened.positions();
-        }),
-        POSITIONS_READ_TIMEOUT_MS,
-        `${exchange} did not answer within ${POSITIONS_READ_TIMEOUT_MS} ms`,
+      const positions = await this.readers.read(
+        { key, exchange, credential },
+        (client) => client.positions(),
+        {
+          ms: POSITIONS_READ_TIMEOUT_MS,
+          message: `${exchange} did not answer within ${POSITIONS_READ_TIMEOUT_MS} ms`,
+        },
       );
       return { ok: true, positions, asOf: new Date() };
     } catch (error) {
       return unreadable(`${exchange} positions unavailable: ${messageOf(error)}`);
-    } finally {
-      // A hung connect still gets closed once it settles.
-      void client.then((opened) => opened.close()).catch(() => undefined);
     }
   }
 
@@ -120,11 +115,3 @@ const unreadable = (error: string): AccountRead => ({ ok: false, error, asOf: ne
 
 const messageOf = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
-
-function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}

@@ -77,6 +77,10 @@ export class ScriptedVenue implements VenueClient {
     return Promise.resolve();
   }
 
+  connectForReads(): Promise<void> {
+    return Promise.resolve();
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }

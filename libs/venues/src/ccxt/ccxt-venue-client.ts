@@ -161,6 +161,12 @@ export class CcxtVenueClient implements VenueClient {
     this.streams.startAccount();
   }
 
+  async connectForReads(): Promise<void> {
+    if (!this.markets$.loaded) {
+      await this.call(() => this.markets$.load());
+    }
+  }
+
   async close(): Promise<void> {
     this.streams.stop();
     await this.exchange.close();

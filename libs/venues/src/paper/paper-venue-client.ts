@@ -68,6 +68,7 @@ export class PaperVenueClient implements VenueClient {
   private readonly entry: PaperOrderEntry;
   private readonly bySymbol = new Map<string, VenueMarket>();
   private connecting?: Promise<void>;
+  private readsReady?: Promise<void>;
 
   constructor(private readonly options: PaperVenueClientOptions) {
     this.venue = options.venue;
@@ -122,6 +123,7 @@ export class PaperVenueClient implements VenueClient {
 
   async close(): Promise<void> {
     this.connecting = undefined;
+    this.readsReady = undefined;
     this.stream.stop();
     this.http.close();
   }
@@ -236,7 +238,21 @@ export class PaperVenueClient implements VenueClient {
     return balances.map(toVenueBalance);
   }
 
+  connectForReads(): Promise<void> {
+    this.readsReady ??= this.openForReads().catch((error: unknown) => {
+      this.readsReady = undefined;
+      throw error;
+    });
+    return this.readsReady;
+  }
+
   private async open(): Promise<void> {
+    await this.connectForReads();
+    await this.stream.start(this.options.connectTimeoutMs ?? 10_000);
+  }
+
+  /** The account registered (when the client registers it) and the markets loaded. */
+  private async openForReads(): Promise<void> {
     if (this.options.selfRegister !== false) {
       const { apiKey, apiSecret, wallet } = this.options.credentials;
       await this.http.call('POST', '/accounts/register', {
@@ -245,7 +261,6 @@ export class PaperVenueClient implements VenueClient {
       });
     }
     await this.markets();
-    await this.stream.start(this.options.connectTimeoutMs ?? 10_000);
   }
 
   private async place(request: PlaceOrderRequest, type: OrderType): Promise<OrderAck> {

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import type { StoredVenueCredential, VenueClient } from '@sts/venues';
+
+/** Builds a client of one venue account with the caller's credential (a factory, so specs of the module need no venue). */
+export type OpenAccountClient = (
+  venue: string,
+  credential: StoredVenueCredential,
+) => Promise<VenueClient>;
+export const OPEN_ACCOUNT_CLIENT = Symbol('OPEN_ACCOUNT_CLIENT');
+
+/**
+ * How long a reader stays open after its last read. A caller polling its
+ * positions keeps using one reader, so a read costs the venue one request
+ * (the positions) instead of markets, registration and positions each time.
+ */
+export const READER_IDLE_MS = 60_000;
+
+interface Reader {
+  /** Which credential the reader was opened with (a hash: a rotated key opens a new reader). */
+  credential: string;
+  client: Promise<VenueClient>;
+  idle?: NodeJS.Timeout;
+}
+
+/**
+ * One read-only client per venue account (`connectForReads`: markets and
+ * the account, no stream, no credential probe), kept while reads keep coming
+ * and closed after READER_IDLE_MS without one. A reader whose read failed or
+ * did not answer in time is closed, so the next read opens a fresh one.
+ */
+@Injectable()
+export class AccountReaders implements OnModuleDestroy {
+  private readonly readers = new Map<string, Reader>();
+
+  constructor(@Inject(OPEN_ACCOUNT_CLIENT) private readonly openClient: OpenAccountClient) {}
+
+  /** `read` with the account's reader, refused after `timeoutMs` (`timeoutMessage`). */
+  async read<T>(
+    account: { key: string; exchange: string; credential: StoredVenueCredential },
+    read: (client: VenueClient) => Promise<T>,
+    timeout: { ms: number; message: string },
+  ): Promise<T> {
+    const reader = this.readerOf(account.key, account.exchange, account.credential);
+    if (reader.idle) {
+      clearTimeout(reader.idle);
+      reader.idle = undefined;
+    }
+    try {
+      return await withTimeout(reader.client.then(read), timeout.ms, timeout.message);
+    } catch (error) {
+      void this.close(account.key, reader);
+      throw error;
+    } finally {
+      this.idleFrom(account.key, reader);
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const open = [...this.readers.entries()];
+    await Promise.all(open.map(([key, reader]) => this.close(key, reader)));
+  }
+
+  private readerOf(key: string, exchange: string, stored: StoredVenueCredential): Reader {
+    const credential = fingerprint(stored);
+    const current = this.readers.get(key);
+    if (current && current.credential === credential) {
+      return current;
+    }
+    if (current) {
+      void this.close(key, current);
+    }
+    // Opening inside a promise: a refusal to build the client fails the read, not the caller.
+    const client = Promise.resolve().then(async () => {
+      const opened = await this.openClient(exchange, stored);
+      await opened.connectForReads();
+      return opened;
+    });
+    const reader: Reader = { credential, client };
+    this.readers.set(key, reader);
+    return reader;
+  }
+
+  /** Closes the reader after READER_IDLE_MS unless another read uses it first. */
+  private idleFrom(key: string, reader: Reader): void {
+    if (this.readers.get(key) !== reader) {
+      return;
+    }
+    reader.idle = setTimeout(() => void this.close(key, reader), READER_IDLE_MS);
+    reader.idle.unref();
+  }
+
+  private async close(key: string, reader: Reader): Promise<void> {
+    if (this.readers.get(key) === reader) {
+      this.readers.delete(key);
+    }
+    clearTimeout(reader.idle);
+    // A hung open still gets closed once it settles.
+    await reader.client.then((opened) => opened.close()).catch(() => undefined);
+  }
+}
+
+const fingerprint = (credential: StoredVenueCredential): string =>
+  createHash('sha256')
+    .update(`${credential.apiKey}\u0000${credential.apiSecret}\u0000${credential.wallet}`)
+    .digest('hex');
+
+function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

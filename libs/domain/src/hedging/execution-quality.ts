@@ -32,6 +32,32 @@ export const averageFillPrice = (fills: readonly PricedFill[]): Big | null => {
   return divide(value, size).round(AVERAGE_PRICE_DP, Big.roundHalfEven);
 };
 
+/**
+ * Fills in order, cut at `size`: the first `size` of them (a fill that
+ * straddles the cut is split) and what is beyond it.
+ */
+export const splitFillsAt = (
+  fills: readonly PricedFill[],
+  size: Big,
+): { within: PricedFill[]; beyond: PricedFill[] } => {
+  const within: PricedFill[] = [];
+  const beyond: PricedFill[] = [];
+  let left = size;
+  for (const fill of fills) {
+    if (left.lte(0)) {
+      beyond.push(fill);
+    } else if (fill.size.lte(left)) {
+      within.push(fill);
+      left = left.minus(fill.size);
+    } else {
+      within.push({ price: fill.price, size: left });
+      beyond.push({ price: fill.price, size: fill.size.minus(left) });
+      left = new Big(0);
+    }
+  }
+  return { within, beyond };
+};
+
 export interface SpreadAchievedInput {
   makerLeg: MakerLeg;
   /** The maker fill price (or the average of the maker fills this hedge covers). */

@@ -1,6 +1,6 @@
 import type Big from 'big.js';
 import type { TokenBucket } from '@sts/budget-client';
-import type { MakerLeg, Side, SpreadType } from '@sts/domain';
+import type { MakerLeg, PricedFill, Side, SpreadType } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueClient } from '@sts/venues';
 import type { MonotonicClock } from '../../clock';
@@ -45,6 +45,11 @@ export interface HedgeContext {
   settle(size: Big, filled: Big): void;
   /** A retry takes `size` of the unhedged size in flight again. */
   reserve(size: Big): void;
+  /**
+   * A hedge ended short: the maker fills it did not hedge go back, oldest
+   * first, to be covered (and priced) by the hedge that takes them next.
+   */
+  uncover(fills: readonly PricedFill[]): void;
   /** An attempt's answer was lost (+1) or its fate is settled (-1): see Hedger.inDoubt. */
   doubt(change: 1 | -1): void;
   logger: Logger;

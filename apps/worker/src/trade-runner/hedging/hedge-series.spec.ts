@@ -315,6 +315,26 @@ describe('a hedge series', () => {
     expect(h.venue.next('placeIoc').args.size).toBe('0.015');
   });
 
+  it('prices a remainder left partial with its own maker fill when the next hedge takes it', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(90), new Big('0.5'));
+    const first = h.venue.next('placeIoc');
+    first.answer(iocAck(first.args, '0.495'));
+    await h.hedger.idle();
+    h.hedger.onMakerFill('fill-2', new Big(95), new Big('0.01'));
+    const second = h.venue.next('placeIoc');
+    expect(second.args.size).toBe('0.015');
+    second.answer(iocAck(second.args, '0.015'));
+    await h.hedger.idle();
+
+    // Both sold at 99: the first hedge covers 0.495 bought at 90; the second the
+    // 0.005 left of that fill and 0.01 bought at 95, on average 93.33...
+    const [partial, filled] = ofType(h.entries, 'hedge_outcome').map((entry) => entry.data);
+    expect(partial).toMatchObject({ result: 'partial', avg_price: '99', spread_achieved: '9' });
+    expect(filled).toMatchObject({ result: 'filled', avg_price: '99' });
+    expect(Number(filled!.spread_achieved)).toBeCloseTo(99 - (0.005 * 90 + 0.01 * 95) / 0.015, 6);
+  });
+
   it('an IOC the venue reports filled beyond its size counts only the size it was sent for', async () => {
     const h = harness();
     h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));

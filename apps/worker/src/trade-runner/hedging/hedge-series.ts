@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { MAX_HEDGE_ATTEMPT, type GuardFillClass, type PricedFill } from '@sts/domain';
+import { MAX_HEDGE_ATTEMPT, splitFillsAt, type GuardFillClass, type PricedFill } from '@sts/domain';
 import { type OrderAck, type PlaceOrderRequest, type VenueOrder } from '@sts/venues';
 import { type HedgeResult, type LogEntry } from '../../execution-log/log-entries';
 import type { HedgeContext } from './hedge-context';
@@ -317,6 +317,15 @@ export class HedgeSeries {
   }
 
   private report(result: HedgeResult): void {
+    // What this hedge did not fill goes to the next hedge with its maker fills,
+    // so each hedge's spread_achieved is of the maker fills it hedged.
+    const { within: hedgedFills, beyond: unhedgedFills } = splitFillsAt(
+      this.makerFills,
+      this.filled,
+    );
+    if (unhedgedFills.length > 0) {
+      this.context.uncover(unhedgedFills);
+    }
     const failure = hedgeFailure(this.context, result);
     if (failure) {
       this.context.onFailure(failure);
@@ -330,7 +339,7 @@ export class HedgeSeries {
         filled: this.filled,
         attempts: this.attempts,
         fills: this.fills,
-        makerFills: this.makerFills,
+        makerFills: hedgedFills,
         reference: this.reference,
         guardFillClass: this.guardFillClass ?? this.classifyLate?.() ?? null,
       }),

@@ -6,6 +6,7 @@ import {
   recordHedgeSent,
   recordMakerFill,
   residualUnhedged,
+  splitFillsAt,
   unhedgedSize,
   type HedgeAccumulator,
   type PricedFill,
@@ -14,7 +15,7 @@ import type { LogEntry } from '../../execution-log/log-entries';
 import type { HedgeContext } from './hedge-context';
 import { HedgeSeries } from './hedge-series';
 
-export type HedgerDependencies = Omit<HedgeContext, 'settle' | 'reserve' | 'doubt'>;
+export type HedgerDependencies = Omit<HedgeContext, 'settle' | 'reserve' | 'uncover' | 'doubt'>;
 
 export interface HedgeStarted {
   series: HedgeSeries;
@@ -44,6 +45,9 @@ export class Hedger {
       },
       reserve: (size) => {
         this.accumulator = recordHedgeSent(this.accumulator, size);
+      },
+      uncover: (fills) => {
+        this.uncovered.unshift(...fills);
       },
       doubt: (change) => {
         const before = this.attemptsInDoubt > 0;
@@ -159,20 +163,8 @@ export class Hedger {
 
   /** The oldest uncovered maker fills making up `size` (averaged when the hedge ends, off the hot path). */
   private coverFills(size: Big): PricedFill[] {
-    const taken: PricedFill[] = [];
-    let left = size;
-    while (left.gt(0) && this.uncovered.length > 0) {
-      const head = this.uncovered[0];
-      if (head.size.lte(left)) {
-        taken.push(head);
-        left = left.minus(head.size);
-        this.uncovered.shift();
-      } else {
-        taken.push({ price: head.price, size: left });
-        this.uncovered[0] = { price: head.price, size: head.size.minus(left) };
-        left = new Big(0);
-      }
-    }
-    return taken;
+    const { within, beyond } = splitFillsAt(this.uncovered, size);
+    this.uncovered.splice(0, this.uncovered.length, ...beyond);
+    return within;
   }
 }

@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import { VENUE_IDS } from '@sts/domain';
 import { createServiceRegistry } from '@sts/platform';
 import type { LogEntry } from '../execution-log/log-entries';
 import type { VenueRequestCount } from '../venue-sessions/counted-venue-client';
@@ -65,6 +66,12 @@ export class WorkerMetrics {
     registerHedgeDoubtGauge(registers, () => this.answerTimes.bounds());
     registerDeadManGauges(registers, () => this.deadMen());
     this.deadManFailures = deadManFailures(registers);
+    // Every venue's failure count exists from the start at 0: a series born
+    // at 1 is no increase() to Prometheus, so a fresh worker's first failed
+    // hedge would not raise StsHedgeFailure.
+    for (const exchange of VENUE_IDS) {
+      this.hedge.hedgeFailures.inc({ exchange }, 0);
+    }
   }
 
   /** Connects the dead-man gauges to the worker's account sessions. */

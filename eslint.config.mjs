@@ -23,7 +23,17 @@ try {
   );
 }
 
-const FRAMEWORKS = ['@nestjs/*', 'typeorm', 'ioredis', 'nats', 'pg', 'ws', 'ccxt', 'pino', 'jose'];
+const FRAMEWORKS = [
+  '@nestjs/*',
+  'typeorm',
+  'ioredis',
+  '@nats-io/*',
+  'pg',
+  'ws',
+  'ccxt',
+  'pino',
+  'jose',
+];
 
 /**
  * The only packages the domain may import: pure computation, no I/O. node:crypto
@@ -78,7 +88,8 @@ const TRADES_OUTSIDE_REPOSITORY = [
   { selector: `Literal[value=${TRADES_STATEMENT}]`, message: TRADES_OWNER },
   { selector: `TemplateElement[value.raw=${TRADES_STATEMENT}]`, message: TRADES_OWNER },
   {
-    selector: "CallExpression[callee.property.name='getRepository'][arguments.0.name='TradeEntity']",
+    selector:
+      "CallExpression[callee.property.name='getRepository'][arguments.0.name='TradeEntity']",
     message: TRADES_OWNER,
   },
   {
@@ -132,7 +143,7 @@ export default tseslint.config(
             {
               sourceTag: 'type:contracts',
               onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'],
-              bannedExternalImports: FRAMEWORKS.filter((name) => name !== 'nats'),
+              bannedExternalImports: FRAMEWORKS.filter((name) => name !== '@nats-io/*'),
             },
             // Config, logging, NATS, Redis, errors, timing: the base of every adapter.
             { sourceTag: 'type:platform', onlyDependOnLibsWithTags: FOUNDATION },

@@ -21,7 +21,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { connect, type NatsConnection } from 'nats';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import WebSocket from 'ws';
 import {
@@ -241,7 +242,7 @@ async function main(): Promise<void> {
     );
 
     nats = await connect({ servers: '127.0.0.1:4222', name: 'notifier-bench' });
-    const js = nats.jetstream();
+    const js = jetstream(nats);
     const socketsPerUser = CLIENTS / users.length;
 
     // 1. Lifecycle events at a steady rate, each to its owner's sockets (published as the workers do).
@@ -330,13 +331,13 @@ async function main(): Promise<void> {
       }
     }
     if (nats) {
-      const jsm = await nats.jetstreamManager();
+      const jsm = await jetstreamManager(nats);
       await jsm.streams.delete(eventsStream(natsPrefix).name).catch(() => false);
       await nats.close();
     } else {
       const cleanup = await connect({ servers: '127.0.0.1:4222' });
       await (
-        await cleanup.jetstreamManager()
+        await jetstreamManager(cleanup)
       ).streams
         .delete(eventsStream(natsPrefix).name)
         .catch(() => false);

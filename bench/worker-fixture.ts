@@ -10,7 +10,8 @@ import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { connect, type NatsConnection } from 'nats';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { type DataSource } from 'typeorm';
 import { SimControl } from '@sts/app-venue-sim';
 import {
@@ -272,7 +273,7 @@ export async function startBenchWorld(options: {
         tradeCount += entry.count;
       }
     }
-    const js = nats.jetstream();
+    const js = jetstream(nats);
     for (const id of trades) {
       await js.publish(
         startTradeSubject(namespace.natsPrefix),
@@ -316,7 +317,7 @@ export async function startBenchWorld(options: {
     stop: async () => {
       loopDelay.disable();
       await worker.close();
-      const jsm = await nats.jetstreamManager();
+      const jsm = await jetstreamManager(nats);
       for (const stream of allStreams(namespace.natsPrefix)) {
         await jsm.streams.delete(stream.name).catch(() => false);
       }

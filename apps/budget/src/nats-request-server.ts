@@ -8,7 +8,7 @@ import {
 } from '@sts/contracts';
 import type { BudgetAnswer, BudgetMetrics } from './budget.metrics';
 import { isAppError, type Logger, type NatsConnection } from '@sts/platform';
-import type { Msg, Subscription } from 'nats';
+import type { Msg, Subscription } from '@nats-io/nats-core';
 
 export interface RequestRoute<Req, Res> {
   subject: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Big from 'big.js';
-import { connect } from 'nats';
+import { connect } from '@nats-io/transport-node';
 import { BudgetClient, type BudgetSharesChanged } from '@sts/budget-client';
 import { sleep } from '@sts/platform';
 import { PaperVenueClient } from '@sts/venues';

@@ -1,4 +1,5 @@
-import { connect, type NatsConnection } from 'nats';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   decodeEnvelope,
   encodeEnvelope,
@@ -275,7 +276,7 @@ describe('reading, amending and canceling trades', () => {
   describe('DELETE', () => {
     it('cancels a pending trade directly (200), publishes trade.canceled and frees its budget', async () => {
       const lifecycle: unknown[] = [];
-      const jsm = await nats.jetstreamManager();
+      const jsm = await jetstreamManager(nats);
       const tradeId = await pendingTrade();
       const response = await me().cancel(tradeId);
       expect(response.status).toBe(200);
@@ -297,14 +298,15 @@ describe('reading, amending and canceling trades', () => {
       });
       const stream = eventsStream(gateway.env.NATS_PREFIX).name;
       for (let attempt = 0; attempt < 50 && lifecycle.length === 0; attempt += 1) {
-        try {
-          const message = await jsm.streams.getMessage(stream, {
-            last_by_subj: `${gateway.env.NATS_PREFIX}.events.trades.${tradeId}`,
-          });
+        // Null while the event is not in the stream yet.
+        const message = await jsm.streams.getMessage(stream, {
+          last_by_subj: `${gateway.env.NATS_PREFIX}.events.trades.${tradeId}`,
+        });
+        if (message) {
           lifecycle.push(
             decodeEnvelope(message.data, TRADE_LIFECYCLE, parseTradeLifecycle).payload,
           );
-        } catch {
+        } else {
           await sleep(50);
         }
       }

@@ -48,8 +48,10 @@ export interface RunningNotifier {
 
 async function watchNats(nats: NatsConnection, log: Logger): Promise<void> {
   for await (const status of nats.status()) {
-    if (status.type === 'disconnect' || status.type === 'reconnect' || status.type === 'error') {
-      log.warn({ nats_status: status.type, data: String(status.data) }, 'NATS connection status');
+    if (status.type === 'disconnect' || status.type === 'reconnect') {
+      log.warn({ nats_status: status.type, data: status.server }, 'NATS connection status');
+    } else if (status.type === 'error') {
+      log.warn({ nats_status: status.type, data: status.error.message }, 'NATS connection status');
     }
   }
 }

@@ -12,10 +12,31 @@ import {
   tradeLifecycleSubject,
 } from '@sts/contracts';
 import { ensureStreams, type Logger, type NatsConnection } from '@sts/platform';
-import { ConsumerEvents, type Consumer, type ConsumerMessages } from 'nats';
-
-const NOTABLE_STATUSES: readonly string[] = Object.values(ConsumerEvents);
+import { nuid } from '@nats-io/nats-core';
+import {
+  jetstream,
+  jetstreamManager,
+  type Consumer,
+  type ConsumerMessages,
+  type ConsumerNotification,
+} from '@nats-io/jetstream';
 import type { EventFanout } from './fanout/event-fanout';
+
+type ConsumerStatus = ConsumerNotification['type'];
+
+/**
+ * Missed heartbeats, a lost or re-created consumer: worth a warning (the
+ * ConsumerEvents of nats.js 2). The rest (pull requests, server heartbeats,
+ * discards, resets, exceeded limits) is pull bookkeeping, logged at debug.
+ */
+const NOTABLE_STATUSES: ReadonlySet<ConsumerStatus> = new Set<ConsumerStatus>([
+  'heartbeats_missed',
+  'consumer_not_found',
+  'stream_not_found',
+  'consumer_deleted',
+  'ordered_consumer_recreated',
+  'no_responders',
+]);
 
 /**
  * Reads the lifecycle, fill and maintenance events from the events stream with an
@@ -55,12 +76,14 @@ export class EventsSubscriber {
 
   async start(): Promise<void> {
     const stream = eventsStream(this.natsPrefix);
-    const jsm = await this.nats.jetstreamManager();
+    const jsm = await jetstreamManager(this.nats);
     await ensureStreams(jsm, [stream]);
     const { state } = await jsm.streams.info(stream.name);
     // Server 2.9 takes a single filter; the stream's other subjects are skipped below.
-    this.consumer = await this.nats.jetstream().consumers.get(stream.name, {
-      name_prefix: 'notifier_',
+    this.consumer = await jetstream(this.nats).consumers.get(stream.name, {
+      // Used as is (the consumer is `<prefix>_<n>`): replicas sharing one name
+      // would share one consumer and split the events between them.
+      name_prefix: `notifier_${nuid.next()}`,
       opt_start_seq: state.last_seq + 1,
     });
     this.messages = await this.consumer.consume({
@@ -68,6 +91,9 @@ export class EventsSubscriber {
       // Server heartbeats every second on the open pull: two missed ones (a
       // consumer lost by the server, a half-dead connection) make the ordered
       // consumer re-create itself from its cursor within ~2 s instead of ~30 s.
+      // (nats.js 3.4's first pull on the new consumer asks only for what the
+      // lost one had delivered, its full pull waits for two more missed
+      // heartbeats: some events come ~3 s later still, none is lost.)
       idle_heartbeat: 1_000,
       expires: 5_000,
       callback: (message) => this.handle(message.subject, message.data, message.seq),
@@ -111,13 +137,9 @@ export class EventsSubscriber {
 
   private async watch(messages: ConsumerMessages): Promise<void> {
     try {
-      for await (const status of await messages.status()) {
-        // Missed heartbeats, a re-created consumer: worth a line. Pull bookkeeping is debug noise.
-        const level = NOTABLE_STATUSES.includes(status.type) ? 'warn' : 'debug';
-        this.log[level](
-          { consumer_status: status.type, data: status.data },
-          'events consumer status',
-        );
+      for await (const { type, ...data } of messages.status()) {
+        const level = NOTABLE_STATUSES.has(type) ? 'warn' : 'debug';
+        this.log[level]({ consumer_status: type, data }, 'events consumer status');
       }
     } catch (error) {
       this.log.warn({ err: error }, 'events consumer status stream ended');

@@ -1,3 +1,4 @@
+import { jetstream } from '@nats-io/jetstream';
 import {
   encodeEnvelope,
   envelope,
@@ -61,13 +62,11 @@ describe('fills subscription: replay and live stream overlap', () => {
     const message = envelope(TRADE_FILL, fill, {
       messageId: tradeFillMessageId(fill.trade_id, fill.sequence),
     });
-    await harness.nats
-      .jetstream()
-      .publish(
-        tradeFillSubject(harness.env['NATS_PREFIX'], fill.trade_id),
-        encodeEnvelope(message),
-        { msgID: message.message_id },
-      );
+    await jetstream(harness.nats).publish(
+      tradeFillSubject(harness.env['NATS_PREFIX'], fill.trade_id),
+      encodeEnvelope(message),
+      { msgID: message.message_id },
+    );
   };
 
   const asFrame = ({ user_id: _owner, ...fill }: TradeFill) => ({ type: 'fill', ...fill });

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, type NatsConnection } from 'nats';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   encodeEnvelope,
   envelope,
@@ -71,7 +72,7 @@ export class NotifierHarness {
       await replica.close();
     }
     if (this.nats) {
-      const jsm = await this.nats.jetstreamManager();
+      const jsm = await jetstreamManager(this.nats);
       await jsm.streams.delete(eventsStream(this.env['NATS_PREFIX']).name).catch(() => false);
       await this.nats.close();
     }
@@ -122,15 +123,11 @@ export class NotifierHarness {
       data,
     };
     const message = envelope(TRADE_LIFECYCLE, payload);
-    await this.nats
-      .jetstream()
-      .publish(
-        tradeLifecycleSubject(this.env['NATS_PREFIX'], subjectTradeId),
-        encodeEnvelope(message),
-        {
-          msgID: message.message_id,
-        },
-      );
+    await jetstream(this.nats).publish(
+      tradeLifecycleSubject(this.env['NATS_PREFIX'], subjectTradeId),
+      encodeEnvelope(message),
+      { msgID: message.message_id },
+    );
     return message.message_id;
   }
 

@@ -1,3 +1,4 @@
+import { jetstreamManager } from '@nats-io/jetstream';
 import { eventsStream } from '@sts/contracts';
 import type { RunningNotifier } from '../src/bootstrap';
 import { NotifierHarness, type TestUser } from './notifier-harness';
@@ -26,7 +27,7 @@ describe('events consumer recovery', () => {
     const before = await harness.publishLifecycle(alice, tradeId, 'trade.paused', 'paused');
     await client.next((message) => message.event_id === before);
 
-    const jsm = await harness.nats.jetstreamManager();
+    const jsm = await jetstreamManager(harness.nats);
     const stream = eventsStream(harness.env['NATS_PREFIX']).name;
     const consumers = await jsm.consumers.list(stream).next();
     expect(consumers).toHaveLength(1);

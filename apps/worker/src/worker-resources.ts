@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { allStreams } from '@sts/contracts';
 import { createDataSource, jetStreamPublisher, OutboxRelay, runMigrations } from '@sts/persistence';
 import { connectNats, ensureStreams, type Logger, type NatsConnection } from '@sts/platform';
@@ -42,9 +43,9 @@ export async function openStores(
     name: `worker-${workerId}`,
   });
   closers.push(() => nats.drain());
-  await ensureStreams(await nats.jetstreamManager(), allStreams(settings.natsPrefix));
+  await ensureStreams(await jetstreamManager(nats), allStreams(settings.natsPrefix));
 
-  const relay = new OutboxRelay(db, jetStreamPublisher(nats.jetstream()), {
+  const relay = new OutboxRelay(db, jetStreamPublisher(jetstream(nats)), {
     onError: (error) =>
       logger.warn({ err: error }, 'outbox relay failed; retrying on the next poll'),
   });

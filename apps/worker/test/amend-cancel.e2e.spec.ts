@@ -1,5 +1,6 @@
 import Big from 'big.js';
-import { connect } from 'nats';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { tradeCommandsStream } from '@sts/contracts';
 import { WORKER_CONSUMER } from '../src/commands/start-commands.consumer';
 import { eventually } from './eventually';
@@ -147,7 +148,7 @@ describe('amending and canceling running trades', () => {
 
     const nats = await connect({ servers: '127.0.0.1:4222' });
     try {
-      const jsm = await nats.jetstreamManager();
+      const jsm = await jetstreamManager(nats);
       const stream = tradeCommandsStream(harness.gateway.env['NATS_PREFIX']).name;
       const consumer = () => jsm.consumers.info(stream, WORKER_CONSUMER);
       await eventually(

@@ -8,7 +8,14 @@ import {
   tradeCommandsStream,
 } from '@sts/contracts';
 import type { Logger, NatsConnection } from '@sts/platform';
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from 'nats';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  type ConsumerMessages,
+  type JsMsg,
+} from '@nats-io/jetstream';
 import type { TradeFleet } from '../fleet/trade-fleet';
 
 /** One durable pull consumer shared by every worker: the work queue hands each command to one of them. */
@@ -36,7 +43,7 @@ export class StartCommandsConsumer {
 
   async start(): Promise<void> {
     const stream = tradeCommandsStream(this.natsPrefix).name;
-    const jsm = await this.nats.jetstreamManager();
+    const jsm = await jetstreamManager(this.nats);
     await jsm.consumers
       .add(stream, {
         durable_name: WORKER_CONSUMER,
@@ -52,7 +59,7 @@ export class StartCommandsConsumer {
           throw error;
         });
       });
-    const consumer = await this.nats.jetstream().consumers.get(stream, WORKER_CONSUMER);
+    const consumer = await jetstream(this.nats).consumers.get(stream, WORKER_CONSUMER);
     this.messages = await consumer.consume({ max_messages: 32 });
     const messages = this.messages;
     this.running = (async () => {
@@ -71,13 +78,11 @@ export class StartCommandsConsumer {
 
   /** Publishes a start command for a trade handed over, so another worker takes it without waiting for a scan. */
   async announceHandover(tradeId: string, userId: string, epoch: string): Promise<void> {
-    await this.nats
-      .jetstream()
-      .publish(
-        startTradeSubject(this.natsPrefix),
-        encodeEnvelope(envelope(START_TRADE, { trade_id: tradeId, user_id: userId })),
-        { msgID: `handover-${tradeId}-${epoch}` },
-      );
+    await jetstream(this.nats).publish(
+      startTradeSubject(this.natsPrefix),
+      encodeEnvelope(envelope(START_TRADE, { trade_id: tradeId, user_id: userId })),
+      { msgID: `handover-${tradeId}-${epoch}` },
+    );
   }
 
   private async handle(message: JsMsg): Promise<void> {

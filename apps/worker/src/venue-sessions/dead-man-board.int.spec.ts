@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { deadManBucket } from '@sts/contracts';
 import { runOps } from '@sts/operations';
 import { connectNats, createLogger, type NatsConnection } from '@sts/platform';
@@ -36,7 +37,7 @@ describe('ops dead-man list', () => {
     for (const close of closers.reverse()) {
       await close();
     }
-    const jsm = await nats.jetstreamManager();
+    const jsm = await jetstreamManager(nats);
     await jsm.streams.delete(`KV_${deadManBucket(natsPrefix).name}`).catch(() => false);
     await nats.close();
   });

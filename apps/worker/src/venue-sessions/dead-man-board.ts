@@ -7,7 +7,7 @@ import {
   envelope,
 } from '@sts/contracts';
 import type { Logger, NatsConnection } from '@sts/platform';
-import type { KV } from 'nats';
+import { Kvm, type KV } from '@nats-io/kv';
 import type { DeadManStatus } from './dead-man-keeper';
 
 /** How often every row is put again, so the bucket's TTL drops only a dead worker's rows. */
@@ -92,7 +92,7 @@ export class DeadManBoard {
   /** The bucket, created on first use (every worker may: creating an existing one is a no-op). */
   private bucket(): Promise<KV> {
     const { name, ttlMs } = deadManBucket(this.natsPrefix);
-    this.kv ??= this.nats.jetstream().views.kv(name, { history: 1, ttl: ttlMs });
+    this.kv ??= new Kvm(this.nats).create(name, { history: 1, ttl: ttlMs });
     return this.kv;
   }
 }

@@ -6,7 +6,8 @@ import {
   parseDeadManState,
 } from '@sts/contracts';
 import { connectNats, type NatsConnection } from '@sts/platform';
-import type { KV } from 'nats';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
 import type { OpsContext } from '../ops-context';
 
 /** One row of `ops dead-man list`: an account's switch as one worker holding trades there keeps it. */
@@ -55,11 +56,11 @@ export async function listDeadMen(
 async function openBucket(nats: NatsConnection, prefix: string): Promise<KV | undefined> {
   const { name } = deadManBucket(prefix);
   try {
-    await (await nats.jetstreamManager()).streams.info(`KV_${name}`);
+    await (await jetstreamManager(nats)).streams.info(`KV_${name}`);
   } catch {
     return undefined;
   }
-  return nats.jetstream().views.kv(name, { bindOnly: true });
+  return new Kvm(nats).open(name);
 }
 
 async function readRows(kv: KV): Promise<DeadManRow[]> {

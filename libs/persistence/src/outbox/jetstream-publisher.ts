@@ -1,4 +1,4 @@
-import type { JetStreamClient } from 'nats';
+import type { JetStreamClient } from '@nats-io/jetstream';
 import type { OutboxPublisher } from './outbox-relay';
 
 const encoder = new TextEncoder();

@@ -1,3 +1,5 @@
+import { JetStreamApiError } from '@nats-io/jetstream';
+import { errors as natsErrors } from '@nats-io/nats-core';
 import {
   QueryFailedError,
   QueryRunnerAlreadyReleasedError,
@@ -18,6 +20,23 @@ describe('lostDependencyOf', () => {
       Object.assign(new Error('terminating'), { code: '57P01' }),
     );
     expect(lostDependencyOf(error)).toBe('postgres');
+  });
+
+  it('blames NATS for a link that is gone or a request unanswered in time, not for a subject nobody serves', () => {
+    expect(lostDependencyOf(new natsErrors.ClosedConnectionError())).toBe('nats');
+    expect(lostDependencyOf(new natsErrors.DrainingConnectionError())).toBe('nats');
+    expect(lostDependencyOf(new natsErrors.TimeoutError())).toBe('nats');
+    expect(lostDependencyOf(new natsErrors.RequestError('connection disconnected'))).toBe('nats');
+    const timedOut = new natsErrors.RequestError('timeout', {
+      cause: new natsErrors.TimeoutError(),
+    });
+    expect(lostDependencyOf(timedOut)).toBe('nats');
+    const noResponders = new natsErrors.RequestError('no responders', {
+      cause: new natsErrors.NoRespondersError('budget.reserve'),
+    });
+    expect(lostDependencyOf(noResponders)).toBeUndefined();
+    const refused = new JetStreamApiError({ code: 400, err_code: 10058, description: 'in use' });
+    expect(lostDependencyOf(refused)).toBeUndefined();
   });
 
   it('blames nothing for a query that is wrong (a bug stays a 500)', () => {

@@ -1,3 +1,6 @@
+import { JetStreamError, JetStreamApiError } from '@nats-io/jetstream';
+import { errors as natsErrors } from '@nats-io/nats-core';
+
 /** A backing service whose loss the edge reports as 503 service_unavailable, named in `reason`. */
 export type Dependency = 'postgres' | 'nats' | 'redis' | 'budget_service' | 'identity_provider';
 
@@ -27,13 +30,19 @@ const RELEASED_RUNNER_ERRORS = new Set([
   'QueryRunnerAlreadyReleasedError',
 ]);
 
-/** nats.js error codes for a connection that is gone or a request nobody could answer. */
-const NATS_LOST_CODES = new Set([
-  'CONNECTION_CLOSED',
-  'DISCONNECT',
-  'TIMEOUT',
-  'CONNECTION_DRAINING',
-]);
+/**
+ * nats.js errors for a connection that is gone or a request nobody answered
+ * in time. A request nobody listens to (NoResponders) is not a lost link.
+ */
+const NATS_LOST_ERRORS = [
+  natsErrors.ClosedConnectionError,
+  natsErrors.DrainingConnectionError,
+  natsErrors.TimeoutError,
+];
+/** How nats.js words the RequestError of requests a dropped or closed connection failed. */
+const NATS_LOST_REQUEST = /^connection (disconnected|closed)$/;
+/** Every error class of the NATS client: none of them is ever Postgres' fault. */
+const NATS_ERRORS = [...Object.values(natsErrors), JetStreamError, JetStreamApiError];
 
 interface ErrorLike {
   name?: unknown;
@@ -46,11 +55,20 @@ interface ErrorLike {
 const asErrorLike = (value: unknown): ErrorLike | undefined =>
   typeof value === 'object' && value !== null ? (value as ErrorLike) : undefined;
 
+function natsVerdict(error: ErrorLike): Dependency | undefined {
+  if (NATS_LOST_ERRORS.some((type) => error instanceof type)) {
+    return 'nats';
+  }
+  const lostRequest =
+    error instanceof natsErrors.RequestError && NATS_LOST_REQUEST.test(error.message);
+  return lostRequest ? 'nats' : undefined;
+}
+
 function classifyOne(error: ErrorLike): Dependency | undefined {
   const code = typeof error.code === 'string' ? error.code : '';
   const message = typeof error.message === 'string' ? error.message : '';
-  if (error.name === 'NatsError') {
-    return NATS_LOST_CODES.has(code) ? 'nats' : undefined;
+  if (NATS_ERRORS.some((type) => error instanceof type)) {
+    return natsVerdict(error);
   }
   // TypeORM released a transaction's connection under it: the server went away mid-transaction.
   if (RELEASED_RUNNER_ERRORS.has(String(error.name))) {
@@ -75,7 +93,7 @@ function classifyOne(error: ErrorLike): Dependency | undefined {
  * (500). It reads the error, its driverError and its cause chain (a few levels).
  * A bare socket error with no other hint is blamed on Postgres, the only
  * service the gateway and notifier reach over a raw client of their own
- * (NATS errors are NatsErrors; the budget service answers over NATS).
+ * (NATS errors are the NATS client's own classes; the budget service answers over NATS).
  */
 export function lostDependencyOf(error: unknown): Dependency | undefined {
   let current = asErrorLike(error);

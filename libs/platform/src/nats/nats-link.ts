@@ -1,4 +1,4 @@
-import type { NatsConnection } from 'nats';
+import type { NatsConnection } from './nats-connection';
 
 /**
  * Whether a NATS connection is up right now, from its status stream: false

@@ -1,4 +1,5 @@
-import { connect } from 'nats';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { allStreams } from '@sts/contracts';
 import { randomBytes } from 'node:crypto';
 import { ensureStreams } from './streams';
@@ -7,7 +8,7 @@ describe('ensureStreams', () => {
   it('creates the streams once and updates them idempotently on every boot', async () => {
     const natsPrefix = `t${randomBytes(5).toString('hex')}`;
     const nats = await connect({ servers: '127.0.0.1:4222' });
-    const jsm = await nats.jetstreamManager();
+    const jsm = await jetstreamManager(nats);
     const streams = allStreams(natsPrefix);
     try {
       await ensureStreams(jsm, streams);

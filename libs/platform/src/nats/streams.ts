@@ -1,7 +1,16 @@
-import { RetentionPolicy, StorageType, type JetStreamManager } from 'nats';
+import {
+  JetStreamApiCodes,
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
 import type { StreamDefinition } from '@sts/contracts';
 
 const nanos = (ms: number): number => ms * 1_000_000;
+
+const isStreamNotFound = (error: unknown): boolean =>
+  error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound;
 
 /** Creates or updates the streams; safe to run from every replica at every boot. */
 export async function ensureStreams(
@@ -22,7 +31,7 @@ export async function ensureStreams(
       await jsm.streams.info(stream.name);
       await jsm.streams.update(stream.name, config);
     } catch (error) {
-      if ((error as { code?: string }).code !== '404') {
+      if (!isStreamNotFound(error)) {
         throw error;
       }
       await jsm.streams.add(config);

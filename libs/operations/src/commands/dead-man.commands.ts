@@ -6,7 +6,7 @@ import {
   parseDeadManState,
 } from '@sts/contracts';
 import { connectNats, type NatsConnection } from '@sts/platform';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { OpsContext } from '../ops-context';
 
@@ -38,8 +38,9 @@ export async function listDeadMen(
     name: `ops-${context.operatorId}`,
   });
   try {
-    const kv = await openBucket(nats, context.settings.natsPrefix);
-    const rows = kv ? await readRows(kv) : [];
+    const jsm = await jetstreamManager(nats);
+    const kv = await openBucket(jsm, nats, context.settings.natsPrefix);
+    const rows = kv ? await readRows(jsm, kv, deadManBucket(context.settings.natsPrefix).name) : [];
     return rows
       .filter((row) => !filter.venue || row.venue === filter.venue)
       .sort((a, b) =>
@@ -53,21 +54,33 @@ export async function listDeadMen(
 }
 
 /** The bucket if it exists: binding never creates it. */
-async function openBucket(nats: NatsConnection, prefix: string): Promise<KV | undefined> {
+async function openBucket(
+  jsm: JetStreamManager,
+  nats: NatsConnection,
+  prefix: string,
+): Promise<KV | undefined> {
   const { name } = deadManBucket(prefix);
   try {
-    await (await jetstreamManager(nats)).streams.info(`KV_${name}`);
+    await jsm.streams.info(`KV_${name}`);
   } catch {
     return undefined;
   }
   return new Kvm(nats).open(name);
 }
 
-async function readRows(kv: KV): Promise<DeadManRow[]> {
-  const keys: string[] = [];
-  for await (const key of await kv.keys()) {
-    keys.push(key);
-  }
+/**
+ * The bucket's keys from its stream's subjects (one request, paged by the
+ * client), then each key's last entry. Not kv.keys(): it runs a consumer
+ * whose end it infers from pending counts and heartbeats while workers keep
+ * writing rows, and a listing hung there once in dead-man-board.int under
+ * CI load (not reproduced since); one request has no end to infer.
+ */
+async function readRows(jsm: JetStreamManager, kv: KV, bucket: string): Promise<DeadManRow[]> {
+  const prefix = `$KV.${bucket}.`;
+  const info = await jsm.streams.info(`KV_${bucket}`, { subjects_filter: `${prefix}>` });
+  const keys = Object.keys(info.state.subjects ?? {}).map((subject) =>
+    subject.slice(prefix.length),
+  );
   const rows: DeadManRow[] = [];
   for (const key of keys) {
     const entry = await kv.get(key);

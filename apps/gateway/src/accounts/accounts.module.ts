@@ -31,5 +31,7 @@ import { WalletsController } from './wallets/wallets.controller';
         new CredentialStore(dataSource, cipher),
     },
   ],
+  // Positions reads list the caller's credentials and open them too.
+  exports: [AccountQueries, CredentialStore],
 })
 export class AccountsModule {}

@@ -1,10 +1,8 @@
 import { Module } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { CredentialStore } from '@sts/persistence';
-import { CredentialCipher } from '@sts/platform';
 import { createVenueClient } from '@sts/venues';
 import type { GatewayConfig } from '../config/load-gateway-settings';
 import { GATEWAY_CONFIG } from '../infrastructure/tokens';
+import { AccountsModule } from '../accounts/accounts.module';
 import { TradesModule } from '../trades/trades.module';
 import { PositionsController } from './positions.controller';
 import { ReadPositionsUseCase } from './read-positions.use-case';
@@ -19,18 +17,12 @@ import { VenuePositionReads } from './venue-position-reads';
  * budget while it runs (the budget service's client, from TradesModule).
  */
 @Module({
-  imports: [TradesModule],
+  imports: [AccountsModule, TradesModule],
   controllers: [PositionsController],
   providers: [
     ReadPositionsUseCase,
     VenuePositionReads,
     AccountReaders,
-    {
-      provide: CredentialStore,
-      inject: [DataSource, CredentialCipher],
-      useFactory: (dataSource: DataSource, cipher: CredentialCipher) =>
-        new CredentialStore(dataSource, cipher),
-    },
     {
       provide: OPEN_ACCOUNT_CLIENT,
       inject: [GATEWAY_CONFIG],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ExchangeCredentialEntity } from '@sts/persistence';
+import { AccountQueries } from '../accounts/account.queries';
 import { readImpliedPositions } from './implied-positions';
 import { positionsView, type PositionsView } from './positions-view';
 import { VenuePositionReads } from './venue-position-reads';
@@ -15,19 +15,20 @@ import { VenuePositionReads } from './venue-position-reads';
 export class ReadPositionsUseCase {
   constructor(
     private readonly dataSource: DataSource,
+    private readonly account: AccountQueries,
     private readonly venues: VenuePositionReads,
   ) {}
 
   async execute(userId: string): Promise<PositionsView> {
     const [credentials, implied] = await Promise.all([
-      this.dataSource
-        .getRepository(ExchangeCredentialEntity)
-        .find({ where: { userId, status: 'active' } }),
+      this.account.credentials(userId),
       readImpliedPositions(this.dataSource.manager, userId),
     ]);
     const accounts = new Map<string, { wallet: string; exchange: string }>();
     for (const { walletAddr, exchange } of [
-      ...credentials.map((row) => ({ walletAddr: row.walletAddr, exchange: row.exchange })),
+      ...credentials
+        .filter((row) => row.status === 'active')
+        .map((row) => ({ walletAddr: row.walletAddr, exchange: row.exchange })),
       ...implied.map((row) => ({ walletAddr: row.wallet, exchange: row.exchange })),
     ]) {
       const wallet = walletAddr.toLowerCase();

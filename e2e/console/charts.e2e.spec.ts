@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { generatePrivateKey } from 'viem/accounts';
 import { eventually, type Trader } from '@sts/app-worker-testing';
@@ -10,7 +9,7 @@ import {
   pixelsOfColour,
   rgbOf,
 } from './charts-canvas';
-import { ConsoleBrowser, ConsoleFleet, sessionApi } from './console-fleet';
+import { ConsoleBrowser, ConsoleFleet, sessionApi, signInAndLinkPaper } from './console-fleet';
 
 jest.setTimeout(60_000);
 
@@ -64,17 +63,7 @@ describe('trade charts and the dark theme in a browser', () => {
     ).start();
     await fleet.start();
     page = browser.page;
-    await page.goto(`${fleet.baseUrl}/console/`);
-    await page.getByRole('button', { name: 'Sign in with wallet' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Trades' }).waitFor();
-    for (const venue of ['hyperliquid', 'paradex']) {
-      const added = await api('POST', `/credentials/${venue}`, {
-        wallet_addr: wallet(),
-        api_key: `paper-charts-${randomBytes(4).toString('hex')}`,
-        api_secret: randomBytes(16).toString('hex'),
-      });
-      expect(added.status).toBe(201);
-    }
+    await signInAndLinkPaper(page, fleet.baseUrl, wallet(), ['hyperliquid', 'paradex']);
   }, 90_000);
 
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
@@ -43,6 +44,52 @@ function scratchDir(prefix: string): string {
  * provider's and the notifier's ports are reserved first and the provider
  * starts once the gateway is up (the gateway reads the JWKS on first use).
  */
+/** Opens a console page by its link in the main navigation and waits for its heading. */
+export async function goToPage(page: Page, link: string, heading: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: link, exact: true })
+    .click();
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+/** A paper venue's API key and secret, as the console's user linked them. */
+export type PaperKey = { apiKey: string; apiSecret: string };
+
+/**
+ * Signs the browser's wallet in from the console's start page, then links a
+ * fresh paper credential of that wallet on each venue through the API (as
+ * the Account page would); the keys, by venue.
+ */
+export async function signInAndLinkPaper(
+  page: Page,
+  baseUrl: string,
+  wallet: string,
+  venues: readonly string[],
+): Promise<Record<string, PaperKey>> {
+  await page.goto(`${baseUrl}/console/`);
+  await page.getByRole('button', { name: 'Sign in with wallet' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Trades' }).waitFor();
+  const api = sessionApi(page, baseUrl);
+  const keys: Record<string, PaperKey> = {};
+  for (const venue of venues) {
+    const key = {
+      apiKey: `paper-${randomBytes(4).toString('hex')}`,
+      apiSecret: randomBytes(16).toString('hex'),
+    };
+    const added = await api('POST', `/credentials/${venue}`, {
+      wallet_addr: wallet,
+      api_key: key.apiKey,
+      api_secret: key.apiSecret,
+    });
+    if (added.status !== 201) {
+      throw new Error(`linking a ${venue} credential answered ${added.status}`);
+    }
+    keys[venue] = key;
+  }
+  return keys;
+}
+
 /**
  * The REST API as the signed-in console calls it: with the session token the
  * console keeps (and renews) in the page, its answer's status and JSON body.

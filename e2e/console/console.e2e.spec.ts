@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { generatePrivateKey } from 'viem/accounts';
 import { eventually, type Trader } from '@sts/app-worker-testing';
-import { ConsoleBrowser, ConsoleFleet, TOKEN_TTL_S } from './console-fleet';
+import { ConsoleBrowser, ConsoleFleet, goToPage, TOKEN_TTL_S } from './console-fleet';
 
 jest.setTimeout(60_000);
 
@@ -39,13 +39,7 @@ describe('trader console in a browser', () => {
   let second: string;
   const paperKeys: Record<string, { apiKey: string; apiSecret: string }> = {};
 
-  const goTo = async (link: string, heading: string) => {
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: link, exact: true })
-      .click();
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  };
+  const goTo = (link: string, heading: string) => goToPage(page, link, heading);
   const trader = (): Trader => ({
     userId: '',
     wallet: primary,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eventually } from '@sts/app-worker-testing';
 import { CLIENT_ID, OIDC_TOKEN_TTL_S, OidcBrowser, OidcFleet } from './oidc-fleet';
+import { goToPage } from './console-fleet';
 
 jest.setTimeout(60_000);
 
@@ -31,13 +32,7 @@ describe('trader console signed in through an OpenID Connect provider', () => {
       userId: string;
       wallet: string;
     } | null;
-  const goTo = async (link: string, heading: string) => {
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: link, exact: true })
-      .click();
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  };
+  const goTo = (link: string, heading: string) => goToPage(page, link, heading);
   const statusIs = (status: string) =>
     page
       .getByTestId('trade-status')

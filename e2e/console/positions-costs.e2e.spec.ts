@@ -3,7 +3,14 @@ import { join, resolve } from 'node:path';
 import { generatePrivateKey } from 'viem/accounts';
 import { PaperVenueClient } from '@sts/venues';
 import { eventually, type Trader } from '@sts/app-worker-testing';
-import { ConsoleBrowser, ConsoleFleet, sessionApi } from './console-fleet';
+import {
+  ConsoleBrowser,
+  ConsoleFleet,
+  goToPage,
+  sessionApi,
+  signInAndLinkPaper,
+  type PaperKey,
+} from './console-fleet';
 
 jest.setTimeout(60_000);
 
@@ -37,7 +44,7 @@ describe('costs and positions in a browser', () => {
   const fleet = new ConsoleFleet();
   let browser: ConsoleBrowser;
   let page: ConsoleBrowser['page'];
-  const keys: Record<string, { apiKey: string; apiSecret: string }> = {};
+  const keys: Record<string, PaperKey> = {};
 
   /** The REST API with the console's own session token. */
   const api = (method: string, path: string, body?: unknown) =>
@@ -55,13 +62,7 @@ describe('costs and positions in a browser', () => {
   /** Polls until `check` holds (the page reads on its own schedule; the API is paced under its limit). */
   const until = (what: string, check: () => Promise<boolean>, timeoutMs = 10_000) =>
     eventually(async () => (await check()) || undefined, what, { timeoutMs, intervalMs: 500 });
-  const goTo = async (link: string, heading: string) => {
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: link, exact: true })
-      .click();
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  };
+  const goTo = (link: string, heading: string) => goToPage(page, link, heading);
 
   beforeAll(async () => {
     browser = await new ConsoleBrowser(
@@ -70,21 +71,7 @@ describe('costs and positions in a browser', () => {
     ).start();
     await fleet.start();
     page = browser.page;
-    await page.goto(`${fleet.baseUrl}/console/`);
-    await page.getByRole('button', { name: 'Sign in with wallet' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Trades' }).waitFor();
-    for (const venue of VENUES) {
-      keys[venue] = {
-        apiKey: `paper-costs-${randomBytes(4).toString('hex')}`,
-        apiSecret: randomBytes(16).toString('hex'),
-      };
-      const added = await api('POST', `/credentials/${venue}`, {
-        wallet_addr: wallet(),
-        api_key: keys[venue].apiKey,
-        api_secret: keys[venue].apiSecret,
-      });
-      expect(added.status).toBe(201);
-    }
+    Object.assign(keys, await signInAndLinkPaper(page, fleet.baseUrl, wallet(), VENUES));
   }, 90_000);
 
   afterAll(async () => {

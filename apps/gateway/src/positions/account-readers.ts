@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { withTimeout } from '@sts/platform';
 import type { StoredVenueCredential, VenueClient } from '@sts/venues';
 
 /** Builds a client of one venue account with the caller's credential (a factory, so specs of the module need no venue). */
@@ -47,7 +48,7 @@ export class AccountReaders implements OnModuleDestroy {
       reader.idle = undefined;
     }
     try {
-      return await withTimeout(reader.client.then(read), timeout.ms, timeout.message);
+      return await withTimeout(reader.client.then(read), timeout.ms, { message: timeout.message });
     } catch (error) {
       void this.close(account.key, reader);
       throw error;
@@ -104,11 +105,3 @@ const fingerprint = (credential: StoredVenueCredential): string =>
   createHash('sha256')
     .update(`${credential.apiKey}\u0000${credential.apiSecret}\u0000${credential.wallet}`)
     .digest('hex');
-
-function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}

@@ -1,3 +1,4 @@
+import type { RequoteUrgency } from '@sts/domain';
 import type { Registry } from 'prom-client';
 import { VENUE_IDS } from '@sts/domain';
 import { createServiceRegistry } from '@sts/platform';
@@ -39,6 +40,12 @@ export class WorkerMetrics {
    * re-quote request handed to the socket, for re-quotes the budget let out at once.
    */
   readonly moveToRequote = new LatencyRecorder();
+  /** The same, per the urgency the move gave the re-quote (the scheduler runs them in this order). */
+  readonly moveToRequoteBy: Readonly<Record<RequoteUrgency, LatencyRecorder>> = {
+    at_risk: new LatencyRecorder(),
+    off_touch: new LatencyRecorder(),
+    routine: new LatencyRecorder(),
+  };
   /** Re-quotes that first waited for the trade's request budget (not counted above). */
   requotesHeldByBudget = 0;
 
@@ -100,9 +107,10 @@ export class WorkerMetrics {
     this.hedge.fillToHedgeSent.observe({ exchange }, ms / 1000);
   }
 
-  recordRequote(ms: number): void {
+  recordRequote(ms: number, urgency: RequoteUrgency): void {
     this.moveToRequote.record(ms);
-    this.requote.requoteLatency.observe(ms / 1000);
+    this.moveToRequoteBy[urgency].record(ms);
+    this.requote.requoteLatency[urgency].observe(ms / 1000);
   }
 
   recordRequoteHeld(): void {

@@ -1,3 +1,4 @@
+import { moreUrgent, type RequoteUrgency } from '@sts/domain';
 import { LeaseLostError } from '../execution-log/trade-journal';
 import type { LoopControl } from './loop-control';
 import { MakerTakedown } from './maker-takedown';
@@ -28,8 +29,10 @@ export interface LoopServices {
  */
 export class ExecutionLoop implements LoopControl {
   private stepping?: Promise<void>;
-  private queued = false;
-  private again = false;
+  /** How urgently the queued step was asked for; null when none is queued. */
+  private queuedAs: RequoteUrgency | null = null;
+  /** Another step is asked for once the running one ends, this urgently; null when none is. */
+  private again: RequoteUrgency | null = null;
   private wakeTimer?: NodeJS.Timeout;
   private wakeAtMs = Infinity;
   private consecutiveRejections = 0;
@@ -45,36 +48,43 @@ export class ExecutionLoop implements LoopControl {
     this.takedown = new MakerTakedown(trade, this);
   }
 
-  /** Something may need doing: the step runs from the worker's scheduler (after pending I/O). */
-  wake(): void {
+  /**
+   * Something may need doing: the step runs from the worker's scheduler
+   * (after pending I/O), as soon as `urgency` says (a queued step woken
+   * more urgently moves up).
+   */
+  wake(urgency: RequoteUrgency = 'routine'): void {
     if (this.trade.phase.kind !== 'running') {
       return;
     }
     if (this.stepping) {
-      this.again = true;
+      this.stepAgain(urgency);
       return;
     }
-    if (this.queued) {
+    const queuedAs = this.queuedAs;
+    if (queuedAs !== null && moreUrgent(urgency, queuedAs) === queuedAs) {
       return;
     }
-    this.queued = true;
-    this.services.scheduler.schedule(this.runQueued);
+    this.queuedAs = urgency;
+    this.services.scheduler.schedule(this.runQueued, urgency);
   }
 
   private readonly runQueued = (): void => {
-    this.queued = false;
+    const urgency = this.queuedAs ?? 'routine';
+    this.queuedAs = null;
     if (this.trade.phase.kind !== 'running') {
       return;
     }
     if (this.stepping) {
-      this.again = true;
+      this.stepAgain(urgency);
       return;
     }
     this.stepping = this.loop().finally(() => {
       this.stepping = undefined;
-      if (this.again) {
-        this.again = false;
-        this.wake();
+      const again = this.again;
+      if (again !== null) {
+        this.again = null;
+        this.wake(again);
       }
     });
   };
@@ -93,7 +103,7 @@ export class ExecutionLoop implements LoopControl {
 
   /** The kept quote, unless a step is running or queued: that one decides afresh. */
   private idleKept(): KeptQuote | null {
-    return this.stepping || this.queued ? null : this.kept;
+    return this.stepping || this.queuedAs !== null ? null : this.kept;
   }
 
   /** Resolves when no step is running. */
@@ -128,8 +138,8 @@ export class ExecutionLoop implements LoopControl {
     }, ms);
   }
 
-  stepAgain(): void {
-    this.again = true;
+  stepAgain(urgency: RequoteUrgency = 'routine'): void {
+    this.again = this.again === null ? urgency : moreUrgent(urgency, this.again);
   }
 
   keep(kept: KeptQuote | null): void {
@@ -144,7 +154,7 @@ export class ExecutionLoop implements LoopControl {
    * (a lost lease excepted: another worker owns the trade).
    */
   private async loop(): Promise<void> {
-    this.again = false;
+    this.again = null;
     this.kept = null;
     try {
       await this.step();
@@ -194,7 +204,7 @@ export class ExecutionLoop implements LoopControl {
       case 'halted':
         // The maker venue refused an order as halted: the trade pauses (decisions 3), it does not fail.
         trade.venueHalted(trade.record.makerExchange);
-        this.again = true;
+        this.stepAgain();
         return;
       case 'book_moved':
         // The next book update re-quotes; the timer covers a book that went quiet.
@@ -251,7 +261,7 @@ export class ExecutionLoop implements LoopControl {
   private async resume(): Promise<void> {
     await this.trade.changeStatus('active', { eventData: {} });
     this.trade.log.info('trade resumed');
-    this.again = true;
+    this.stepAgain();
   }
 
   /**

@@ -3,6 +3,7 @@ import { formatDecimal } from '@sts/domain';
 import type { VenueFill, VenueOrder } from '@sts/venues';
 import { makerFillEntry } from '../recovery/reconcile-trade';
 import { openTrade, type OpenTrade } from './open-trade';
+import { moveUrgency } from './quoting/move-urgency';
 import type { ExecutionLoop } from './execution-loop';
 import type { TradeServices } from './trade-services';
 import type { TradeView } from './trade-view';
@@ -145,12 +146,10 @@ export class TradeFeed {
   }
 
   private onBookMove(receivedAtMs: number): void {
-    const trade = this.trade;
     if (!this.loop.makerTouchMatters()) {
       return;
     }
-    trade.noteBookMove(receivedAtMs);
-    trade.wake();
+    this.wakeForMove(receivedAtMs, this.services.clock.now());
   }
 
   /** H moved: the guard watches every move; the loop steps only if the quote may change. */
@@ -172,8 +171,14 @@ export class TradeFeed {
     } else if (!this.loop.hedgeMoveMatters(now)) {
       return;
     }
-    trade.noteBookMove(receivedAtMs);
-    trade.wake();
+    this.wakeForMove(receivedAtMs, now);
+  }
+
+  /** A move that may change the quote wakes the trade as urgently as it made the resting order wrong. */
+  private wakeForMove(receivedAtMs: number, nowMs: number): void {
+    const urgency = moveUrgency(this.trade, nowMs);
+    this.trade.noteBookMove(receivedAtMs, urgency);
+    this.trade.wake(urgency);
   }
 
   /** A re-quote went out: its latency counts unless the trade's budget made it wait (by design). */
@@ -182,13 +187,13 @@ export class TradeFeed {
     if (requote === null) {
       return;
     }
-    const { movedAt, heldByBudget } = requote;
+    const { movedAt, heldByBudget, urgency } = requote;
     if (heldByBudget) {
       this.services.metrics.recordRequoteHeld();
       return;
     }
     // Timed to the moment its frame left for the kernel, which a burst may hold back a little.
     const { clock, metrics } = this.services;
-    this.services.coalescer.whenSent(() => metrics.recordRequote(clock.now() - movedAt));
+    this.services.coalescer.whenSent(() => metrics.recordRequote(clock.now() - movedAt, urgency));
   }
 }

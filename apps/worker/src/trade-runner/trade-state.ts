@@ -1,6 +1,13 @@
 import type Big from 'big.js';
 import type { TradeControl } from '@sts/contracts';
-import { formatDecimal, isTerminalTradeStatus, tradeTag, type TradeStatus } from '@sts/domain';
+import {
+  formatDecimal,
+  isTerminalTradeStatus,
+  moreUrgent,
+  tradeTag,
+  type RequoteUrgency,
+  type TradeStatus,
+} from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
 import { logEntry, type LogEntry } from '../execution-log/log-entries';
@@ -65,6 +72,14 @@ export class TradeState implements TradeView {
   private chunkInLog = false;
   /** When the book moved and no request has followed yet (for the re-quote latency figure). */
   private moveAt: number | null = null;
+  /** The most urgent of the moves since the last request (the figure is kept per urgency). */
+  private moveUrgency: RequoteUrgency = 'routine';
+  /** What requoteSent answers, reused: the answer is read at once, and the hot path allocates nothing. */
+  private readonly requote: RequoteAfterMove = {
+    movedAt: 0,
+    heldByBudget: false,
+    urgency: 'routine',
+  };
   /** A re-quote is waiting for the trade's request budget (its latency is the budget's, not the worker's). */
   private heldByBudget = false;
   private currentStatus: TradeStatus;
@@ -153,9 +168,9 @@ export class TradeState implements TradeView {
     this.currentStatus = to;
   }
 
-  /** Something may need doing: the loop steps (from the worker's scheduler). */
-  wake(): void {
-    this.loop.wake();
+  /** Something may need doing: the loop steps (from the worker's scheduler), as soon as `urgency` says. */
+  wake(urgency?: RequoteUrgency): void {
+    this.loop.wake(urgency);
   }
 
   /** The worker's monotonic clock (durations, the fast-move guard). */
@@ -282,9 +297,17 @@ export class TradeState implements TradeView {
     this.chunkInLog = started;
   }
 
-  /** A book move that may call for a re-quote: the first since the last request times it. */
-  noteBookMove(receivedAtMs: number): void {
-    this.moveAt ??= receivedAtMs;
+  /**
+   * A book move that may call for a re-quote: the first since the last
+   * request times it, the most urgent names the re-quote's urgency.
+   */
+  noteBookMove(receivedAtMs: number, urgency: RequoteUrgency): void {
+    if (this.moveAt === null) {
+      this.moveAt = receivedAtMs;
+      this.moveUrgency = urgency;
+    } else {
+      this.moveUrgency = moreUrgent(urgency, this.moveUrgency);
+    }
   }
 
   /** A re-quote waits for the request budget: its latency is the budget's. */
@@ -299,12 +322,19 @@ export class TradeState implements TradeView {
   }
 
   /** A maker request went out: the book move it answers, if one is pending, and whether it waited. */
-  requoteSent(waitedForBudget: boolean): RequoteAfterMove | null {
+  requoteSent(waitedForBudget: boolean): Readonly<RequoteAfterMove> | null {
     const heldByBudget = waitedForBudget || this.heldByBudget;
     this.heldByBudget = false;
     const movedAt = this.moveAt;
     this.moveAt = null;
-    return movedAt === null ? null : { movedAt, heldByBudget };
+    if (movedAt === null) {
+      return null;
+    }
+    const requote = this.requote;
+    requote.movedAt = movedAt;
+    requote.heldByBudget = heldByBudget;
+    requote.urgency = this.moveUrgency;
+    return requote;
   }
 
   /** A maker fill of this trade (stream, read-back, reconciliation): the hot path (TradeFeed). */

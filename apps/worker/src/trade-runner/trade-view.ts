@@ -1,5 +1,5 @@
 import type Big from 'big.js';
-import type { TradeStatus } from '@sts/domain';
+import type { RequoteUrgency, TradeStatus } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
 import type { LogEntry } from '../execution-log/log-entries';
@@ -18,10 +18,11 @@ export type TradeWrites = Pick<TradeJournal, 'append' | 'changeStatus' | 'idle' 
 /** A status change as the trade asks for it: from whatever status it is in. */
 export type StatusRequest = Omit<StatusChange, 'from' | 'to'>;
 
-/** A re-quote that followed a book move: when the move came, and whether the budget held it. */
+/** A re-quote that followed a book move: when the move came, whether the budget held it, how urgent it was. */
 export interface RequoteAfterMove {
   movedAt: number;
   heldByBudget: boolean;
+  urgency: RequoteUrgency;
 }
 
 /**
@@ -54,7 +55,7 @@ export interface TradeView {
   readonly epoch: string;
   now(): number;
   mayTouchVenue(): boolean;
-  wake(): void;
+  wake(urgency?: RequoteUrgency): void;
   record$(entries: LogEntry[], filledSize?: string): void;
   changeStatus(to: TradeStatus, request?: StatusRequest): Promise<void>;
   onMakerFill(fill: VenueFill): void;
@@ -64,8 +65,8 @@ export interface TradeView {
   beginEnding(): void;
   venueHalted(exchange: string): void;
   venueAnswers(): void;
-  noteBookMove(receivedAtMs: number): void;
+  noteBookMove(receivedAtMs: number, urgency: RequoteUrgency): void;
   holdQuoteForBudget(): void;
   quoteSettled(): void;
-  requoteSent(waitedForBudget: boolean): RequoteAfterMove | null;
+  requoteSent(waitedForBudget: boolean): Readonly<RequoteAfterMove> | null;
 }

@@ -3,7 +3,7 @@ import { formatDecimal } from '@sts/domain';
 import type { VenueFill, VenueOrder } from '@sts/venues';
 import { makerFillEntry } from '../recovery/reconcile-trade';
 import { openTrade, type OpenTrade } from './open-trade';
-import { moveUrgency } from './quoting/move-urgency';
+import { MoveUrgency } from './quoting/move-urgency';
 import type { ExecutionLoop } from './execution-loop';
 import type { TradeServices } from './trade-services';
 import type { TradeView } from './trade-view';
@@ -15,12 +15,16 @@ import type { TradeView } from './trade-view';
  * new quote.
  */
 export class TradeFeed {
+  private readonly urgency: MoveUrgency;
+
   constructor(
     private readonly trade: TradeView,
     /** Tells the book moves that cannot change the kept quote (they wake nothing). */
     private readonly loop: Pick<ExecutionLoop, 'makerTouchMatters' | 'hedgeMoveMatters'>,
     private readonly services: TradeServices,
-  ) {}
+  ) {
+    this.urgency = new MoveUrgency(trade);
+  }
 
   /** Opens both venues and builds the parts that trade on them. */
   async open(): Promise<OpenTrade> {
@@ -176,7 +180,7 @@ export class TradeFeed {
 
   /** A move that may change the quote wakes the trade as urgently as it made the resting order wrong. */
   private wakeForMove(receivedAtMs: number, nowMs: number): void {
-    const urgency = moveUrgency(this.trade, nowMs);
+    const urgency = this.urgency.of(nowMs);
     this.trade.noteBookMove(receivedAtMs, urgency);
     this.trade.wake(urgency);
   }

@@ -59,8 +59,8 @@ describe('requoteUrgency', () => {
     // Spread at 99991.9 is 8.6: fine for gte 5 alone, worse than worst_spread 9.
     const input = longMaker({ worstSpread: big('9') });
     expect(requoteUrgency('aggressive', big('99991.9'), input)).toBe('at_risk');
-    // The default quote joins the bid: valid, but 19 ticks from where it would rest.
-    expect(requoteUrgency('default', big('99991.9'), input)).toBe('off_touch');
+    // Ahead of the bid the default quote would join: valid, and leading already.
+    expect(requoteUrgency('default', big('99991.9'), input)).toBe('routine');
   });
 
   it('ranks at_risk over off_touch over routine', () => {

@@ -16,11 +16,16 @@ import { worstSpreadRange } from './worst-spread';
  *   price crosses or locks the maker touch, misses the spread condition at
  *   the new H, or is worse than worst_spread), or the maker book cannot be
  *   quoted on: the order must move or come down before it fills;
- * - `off_touch`: it is still valid, but more than `OFF_TOUCH_TOLERANCE_TICKS`
- *   maker ticks from the price the quote takes at the touch, and that price
- *   is valid too: it waits behind a queue it could lead;
+ * - `off_touch`: it is still valid, but the price the quote takes at the
+ *   touch lies more than `OFF_TOUCH_TOLERANCE_TICKS` maker ticks ahead of it
+ *   (toward the other side) and is valid too: it waits behind a queue it
+ *   could lead;
  * - `routine`: anything else (no order resting, an order the condition holds
- *   back behind the touch, a move of a tick or less).
+ *   back behind the touch, a move of a tick or less, an order ahead of the
+ *   touch).
+ *
+ * `RestingQuoteCheck` is the same rule compiled for one order, cheap enough
+ * for every trade a move wakes; this is its statement.
  *
  * When one move wakes many trades, their re-quotes run in this order.
  */
@@ -64,8 +69,9 @@ export const requoteUrgency = (
     return 'routine';
   }
   const tick = makerRules(input.market, input.makerLeg).tickSize;
-  const distance = touchPrice.minus(restingPrice).abs();
-  if (compare(distance, tick.times(OFF_TOUCH_TOLERANCE_TICKS)) <= 0) {
+  const ahead =
+    input.makerLeg === 'long' ? touchPrice.minus(restingPrice) : restingPrice.minus(touchPrice);
+  if (compare(ahead, tick.times(OFF_TOUCH_TOLERANCE_TICKS)) <= 0) {
     return 'routine';
   }
   return meetsQuoteRules(mode, touchPrice, input) ? 'off_touch' : 'routine';

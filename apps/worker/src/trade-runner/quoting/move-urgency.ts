@@ -1,28 +1,50 @@
-import { requoteUrgency, type RequoteUrgency } from '@sts/domain';
+import type Big from 'big.js';
+import { RestingQuoteCheck, type RequoteUrgency } from '@sts/domain';
+import type { MarketView } from '../market-view';
 import type { QuotedTrade } from './kept-quote';
 
 /**
  * How urgent a book move made the trade's re-quote, on the books as they are
- * now (`requoteUrgency` of the domain). A resting order is `at_risk` too
+ * now (`requoteUrgency` of the domain, through a `RestingQuoteCheck`
+ * compiled once per resting price and terms: a move that wakes hundreds of
+ * trades costs each a few comparisons). A resting order is `at_risk` too
  * while the fast-move guard holds quoting, or while the books cannot be
  * quoted on (stale, crossed or locked): it must come down either way.
  */
-export function moveUrgency(trade: QuotedTrade, nowMs: number): RequoteUrgency {
-  const market = trade.open?.legs.market;
-  const resting = trade.open?.makerOrders.resting;
-  if (!market || !resting) {
-    return 'routine';
+export class MoveUrgency {
+  private check: RestingQuoteCheck | null = null;
+  private checkedVersion = -1;
+
+  constructor(private readonly trade: QuotedTrade) {}
+
+  of(nowMs: number): RequoteUrgency {
+    const trade = this.trade;
+    const market = trade.open?.legs.market;
+    const resting = trade.open?.makerOrders.resting;
+    if (!market || !resting) {
+      return 'routine';
+    }
+    const inputs = market.quoteInputs();
+    if (!inputs || trade.guard.held(nowMs)) {
+      return 'at_risk';
+    }
+    return this.checkAt(market, resting.price).urgency(inputs.makerTouch, inputs.hedgeReference);
   }
-  const inputs = market.quoteInputs();
-  if (!inputs || trade.guard.held(nowMs)) {
-    return 'at_risk';
+
+  private checkAt(market: MarketView, price: Big): RestingQuoteCheck {
+    const { trade } = this;
+    const version = trade.terms.amendmentVersion;
+    if (this.check?.price !== price || this.checkedVersion !== version) {
+      this.check = new RestingQuoteCheck(trade.record.quoteMode, price, {
+        makerLeg: market.makerLeg,
+        market: market.tradeMarket,
+        terms: trade.terms.spread,
+        ...(trade.record.worstSpread !== undefined
+          ? { worstSpread: trade.record.worstSpread }
+          : {}),
+      });
+      this.checkedVersion = version;
+    }
+    return this.check;
   }
-  return requoteUrgency(trade.record.quoteMode, resting.price, {
-    makerLeg: market.makerLeg,
-    market: market.tradeMarket,
-    makerTouch: inputs.makerTouch,
-    hedgeReference: inputs.hedgeReference,
-    terms: trade.terms.spread,
-    ...(trade.record.worstSpread !== undefined ? { worstSpread: trade.record.worstSpread } : {}),
-  });
 }

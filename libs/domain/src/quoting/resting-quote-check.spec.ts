@@ -42,9 +42,11 @@ describe('RestingQuoteCheck', () => {
         if (price.lte(0)) {
           return true;
         }
-        const check = new RestingQuoteCheck(mode, price, before);
+        const check = new RestingQuoteCheck(mode, before);
+        // Once at another price first: what it worked out for that one must not linger.
+        check.urgency(price.plus(1), moved.makerTouch, moved.hedgeReference);
         return (
-          check.urgency(moved.makerTouch, moved.hedgeReference) ===
+          check.urgency(price, moved.makerTouch, moved.hedgeReference) ===
           requoteUrgency(mode, price, moved)
         );
       }),
@@ -61,12 +63,12 @@ describe('RestingQuoteCheck', () => {
     const touch = { bestBid: big('99990'), bestAsk: big('99992') };
     // 1 bps of H 100000.5 is 10.00005 USD: bids up to 99990.4 are valid.
     expect(
-      new RestingQuoteCheck('default', big('99990'), rules).urgency(touch, big('100000.5')),
+      new RestingQuoteCheck('default', rules).urgency(big('99990'), touch, big('100000.5')),
     ).toBe('routine');
     expect(
-      new RestingQuoteCheck('default', big('99985'), rules).urgency(touch, big('100000.5')),
+      new RestingQuoteCheck('default', rules).urgency(big('99985'), touch, big('100000.5')),
     ).toBe('off_touch');
-    expect(new RestingQuoteCheck('default', big('99990'), rules).urgency(touch, big('99999'))).toBe(
+    expect(new RestingQuoteCheck('default', rules).urgency(big('99990'), touch, big('99999'))).toBe(
       'at_risk',
     );
   });

@@ -21,7 +21,8 @@ import { touchQuote } from './touch-quote';
  */
 interface HedgeRule {
   slope: Big;
-  intercept: Big;
+  /** The intercept less the price's own part (less P for a long maker, plus P for a short one). */
+  offset: Big;
   /** `min`: the value must be at least zero (above it when strict); `max`: at most. */
   bound: 'min' | 'max';
   strict: boolean;
@@ -42,29 +43,32 @@ function usdOf(value: Big, spreadType: SpreadType, coarserTick: Big): { perH: Bi
   }
 }
 
-/** The spread at `price` less a USD amount `perH * H + fixed`, as a line in H. */
+/**
+ * The spread at a price less a USD amount `perH * H + fixed`, as a line in
+ * H without the price's part: H - P - amount for a long maker, P - H -
+ * amount for a short one.
+ */
 function spreadLess(
   makerLeg: MakerLeg,
-  price: Big,
   amount: { perH: Big; fixed: Big },
-): { slope: Big; intercept: Big } {
-  return makerLeg === 'long'
-    ? { slope: new Big(1).minus(amount.perH), intercept: price.neg().minus(amount.fixed) }
-    : { slope: new Big(-1).minus(amount.perH), intercept: price.minus(amount.fixed) };
+): { slope: Big; offset: Big } {
+  const slope =
+    makerLeg === 'long' ? new Big(1).minus(amount.perH) : new Big(-1).minus(amount.perH);
+  return { slope, offset: amount.fixed.neg() };
 }
 
 /** The rules of a band around a line: at least `-width`, at most `+width` away from it. */
-function band(line: { slope: Big; intercept: Big }, width: { perH: Big; fixed: Big }): HedgeRule[] {
+function band(line: { slope: Big; offset: Big }, width: { perH: Big; fixed: Big }): HedgeRule[] {
   return [
     {
       slope: line.slope.plus(width.perH),
-      intercept: line.intercept.plus(width.fixed),
+      offset: line.offset.plus(width.fixed),
       bound: 'min',
       strict: false,
     },
     {
       slope: line.slope.minus(width.perH),
-      intercept: line.intercept.minus(width.fixed),
+      offset: line.offset.minus(width.fixed),
       bound: 'max',
       strict: false,
     },
@@ -81,53 +85,57 @@ export interface RestingQuoteRules {
 }
 
 /**
- * `requoteUrgency` for one resting order, compiled when the order is known
- * so that each book move costs a few comparisons: the spread condition and
- * worst_spread become linear rules on H at the order's price (exact: no
- * division), and the distance the order may move ahead while valid is each
- * rule's value. Only an order that could lead the touch by more than the
- * tolerance has its touch price worked out. A property spec holds it equal
- * to `requoteUrgency` on random quote cycles and moves.
+ * `requoteUrgency` compiled for one trade's rules, so that each book move
+ * costs a few comparisons: the spread condition and worst_spread become
+ * linear rules on H (exact: no division), whose price part is worked out
+ * once per resting price, and the distance the order may move ahead while
+ * valid is each rule's value. Only an order that could lead the touch by
+ * more than the tolerance has its touch price worked out. A property spec
+ * holds it equal to `requoteUrgency` on random quote cycles and moves.
  */
 export class RestingQuoteCheck {
   private readonly rules: HedgeRule[];
-  private readonly tick: Big;
+  private readonly long: boolean;
   private readonly tolerance: Big;
+  private readonly beyond: Big;
+  /** The resting price the fields below are for. */
+  private price: Big | null = null;
+  /** Each rule's intercept at `price`. */
+  private intercepts: Big[] = [];
   /** The touch side's price from which the touch price is more than the tolerance ahead. */
-  private readonly touchAheadFrom: Big;
+  private touchAheadFrom: Big | null = null;
 
   constructor(
     private readonly mode: QuoteMode,
-    readonly price: Big,
     private readonly quoteRules: RestingQuoteRules,
   ) {
     const { makerLeg, market, terms } = quoteRules;
     const coarserTick = coarserTickSize(market);
-    this.tick = makerRules(market, makerLeg).tickSize;
-    this.tolerance = this.tick.times(OFF_TOUCH_TOLERANCE_TICKS);
-    const beyond = this.tick.times(OFF_TOUCH_TOLERANCE_TICKS + 1);
-    this.touchAheadFrom = makerLeg === 'long' ? price.plus(beyond) : price.minus(beyond);
+    const tick = makerRules(market, makerLeg).tickSize;
+    this.long = makerLeg === 'long';
+    this.tolerance = tick.times(OFF_TOUCH_TOLERANCE_TICKS);
+    this.beyond = tick.times(OFF_TOUCH_TOLERANCE_TICKS + 1);
     const target = usdOf(terms.targetSpread, terms.spreadType, coarserTick);
-    this.rules = conditionRules(makerLeg, price, terms, target, coarserTick);
+    this.rules = conditionRules(makerLeg, terms, target, coarserTick);
     if (mode === 'aggressive' && quoteRules.worstSpread !== undefined) {
-      this.rules.push(
-        ...worstRules(makerLeg, price, terms, target, quoteRules.worstSpread, coarserTick),
-      );
+      this.rules.push(...worstRules(makerLeg, terms, target, quoteRules.worstSpread, coarserTick));
     }
   }
 
-  /** How urgent re-quoting this order is on these books (`requoteUrgency`). */
-  urgency(makerTouch: BookTouch, hedgeReference: Big): RequoteUrgency {
+  /** How urgent re-quoting an order resting at `price` is on these books (`requoteUrgency`). */
+  urgency(price: Big, makerTouch: BookTouch, hedgeReference: Big): RequoteUrgency {
     if (
       isCrossedOrLocked(makerTouch) ||
       signOf(hedgeReference) <= 0 ||
-      !this.postOnly(makerTouch)
+      !this.postOnly(price, makerTouch)
     ) {
       return 'at_risk';
     }
+    this.restAt(price);
     let room: Big | null = null;
-    for (const rule of this.rules) {
-      const value = rule.slope.times(hedgeReference).plus(rule.intercept);
+    for (let i = 0; i < this.rules.length; i += 1) {
+      const rule = this.rules[i];
+      const value = rule.slope.times(hedgeReference).plus(this.intercepts[i]);
       if (!holds(rule, value)) {
         return 'at_risk';
       }
@@ -139,39 +147,49 @@ export class RestingQuoteCheck {
     if (room !== null && compare(room, this.tolerance) <= 0) {
       return 'routine';
     }
-    return this.touchAhead(makerTouch) && this.touchValid(makerTouch, hedgeReference)
+    return this.touchAhead(makerTouch) && this.touchValid(price, makerTouch, hedgeReference)
       ? 'off_touch'
       : 'routine';
   }
 
-  private postOnly({ bestBid, bestAsk }: BookTouch): boolean {
-    return this.quoteRules.makerLeg === 'long'
-      ? compare(this.price, bestAsk) < 0
-      : compare(this.price, bestBid) > 0;
+  /** Works out the price's part of each rule, once per resting price. */
+  private restAt(price: Big): void {
+    if (this.price === price) {
+      return;
+    }
+    this.price = price;
+    this.intercepts = this.rules.map((rule) =>
+      this.long ? rule.offset.minus(price) : rule.offset.plus(price),
+    );
+    this.touchAheadFrom = this.long ? price.plus(this.beyond) : price.minus(this.beyond);
+  }
+
+  private postOnly(price: Big, { bestBid, bestAsk }: BookTouch): boolean {
+    return this.long ? compare(price, bestAsk) < 0 : compare(price, bestBid) > 0;
   }
 
   /** Whether the touch price may lie more than the tolerance ahead of the order (cheap, exact on the grid). */
   private touchAhead({ bestBid, bestAsk }: BookTouch): boolean {
-    const from = this.touchAheadFrom;
-    if (this.quoteRules.makerLeg === 'long') {
+    const from = this.touchAheadFrom!;
+    if (this.long) {
       return this.mode === 'default' ? compare(bestBid, from) >= 0 : compare(bestAsk, from) > 0;
     }
     return this.mode === 'default' ? compare(bestAsk, from) <= 0 : compare(bestBid, from) < 0;
   }
 
   /** The touch price is more than the tolerance ahead, and every rule holds there. */
-  private touchValid(makerTouch: BookTouch, hedgeReference: Big): boolean {
+  private touchValid(price: Big, makerTouch: BookTouch, hedgeReference: Big): boolean {
     const { makerLeg, market } = this.quoteRules;
     const touch = touchQuote(this.mode, { makerLeg, market, makerTouch });
     if (touch === null) {
       return false;
     }
-    const ahead = makerLeg === 'long' ? touch.minus(this.price) : this.price.minus(touch);
+    const ahead = this.long ? touch.minus(price) : price.minus(touch);
     if (compare(ahead, this.tolerance) <= 0) {
       return false;
     }
-    return this.rules.every((rule) =>
-      holds(rule, rule.slope.times(hedgeReference).plus(rule.intercept).minus(ahead)),
+    return this.rules.every((rule, i) =>
+      holds(rule, rule.slope.times(hedgeReference).plus(this.intercepts[i]).minus(ahead)),
     );
   }
 }
@@ -187,12 +205,11 @@ function holds(rule: HedgeRule, value: Big): boolean {
 /** The spread condition at `price`: one rule, or two for `eq` (half the coarser tick either side). */
 function conditionRules(
   makerLeg: MakerLeg,
-  price: Big,
   terms: SpreadTerms,
   target: { perH: Big; fixed: Big },
   coarserTick: Big,
 ): HedgeRule[] {
-  const line = spreadLess(makerLeg, price, target);
+  const line = spreadLess(makerLeg, target);
   switch (terms.condition) {
     case 'gte':
     case 'gt':
@@ -208,7 +225,6 @@ function conditionRules(
 /** worst_spread at `price` (worstSpreadRange): no worse than it, or for `eq` no farther from the target. */
 function worstRules(
   makerLeg: MakerLeg,
-  price: Big,
   terms: SpreadTerms,
   target: { perH: Big; fixed: Big },
   worstSpread: Big,
@@ -218,19 +234,16 @@ function worstRules(
     case 'gte':
     case 'gt': {
       const worst = usdOf(worstSpread, terms.spreadType, coarserTick);
-      return [{ ...spreadLess(makerLeg, price, worst), bound: 'min', strict: false }];
+      return [{ ...spreadLess(makerLeg, worst), bound: 'min', strict: false }];
     }
     case 'lte':
     case 'lt': {
       const worst = usdOf(worstSpread, terms.spreadType, coarserTick);
-      return [{ ...spreadLess(makerLeg, price, worst), bound: 'max', strict: false }];
+      return [{ ...spreadLess(makerLeg, worst), bound: 'max', strict: false }];
     }
     case 'eq': {
       const distance = worstSpread.minus(terms.targetSpread).abs();
-      return band(
-        spreadLess(makerLeg, price, target),
-        usdOf(distance, terms.spreadType, coarserTick),
-      );
+      return band(spreadLess(makerLeg, target), usdOf(distance, terms.spreadType, coarserTick));
     }
   }
 }

@@ -1,4 +1,3 @@
-import type Big from 'big.js';
 import { RestingQuoteCheck, type RequoteUrgency } from '@sts/domain';
 import type { MarketView } from '../market-view';
 import type { QuotedTrade } from './kept-quote';
@@ -6,7 +5,7 @@ import type { QuotedTrade } from './kept-quote';
 /**
  * How urgent a book move made the trade's re-quote, on the books as they are
  * now (`requoteUrgency` of the domain, through a `RestingQuoteCheck`
- * compiled once per resting price and terms: a move that wakes hundreds of
+ * compiled once per amendment of the terms: a move that wakes hundreds of
  * trades costs each a few comparisons). A resting order is `at_risk` too
  * while the fast-move guard holds quoting, or while the books cannot be
  * quoted on (stale, crossed or locked): it must come down either way.
@@ -28,14 +27,14 @@ export class MoveUrgency {
     if (!inputs || trade.guard.held(nowMs)) {
       return 'at_risk';
     }
-    return this.checkAt(market, resting.price).urgency(inputs.makerTouch, inputs.hedgeReference);
+    return this.compiled(market).urgency(resting.price, inputs.makerTouch, inputs.hedgeReference);
   }
 
-  private checkAt(market: MarketView, price: Big): RestingQuoteCheck {
+  private compiled(market: MarketView): RestingQuoteCheck {
     const { trade } = this;
     const version = trade.terms.amendmentVersion;
-    if (this.check?.price !== price || this.checkedVersion !== version) {
-      this.check = new RestingQuoteCheck(trade.record.quoteMode, price, {
+    if (this.check === null || this.checkedVersion !== version) {
+      this.check = new RestingQuoteCheck(trade.record.quoteMode, {
         makerLeg: market.makerLeg,
         market: market.tradeMarket,
         terms: trade.terms.spread,

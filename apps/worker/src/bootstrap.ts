@@ -140,6 +140,7 @@ async function createTradeFleet(
     natsPrefix: settings.natsPrefix,
     venues: config.venues,
     leaseTtlMs: settings.leaseTtlMs,
+    unboundedRequestWaitMs: settings.unboundedRequestWaitMs,
     db,
     reader: new TradeReader(db),
     leases,

@@ -1,4 +1,4 @@
-import { describeLivePairs } from './live-pairs';
+import { describeLivePairs, UNBOUNDED_TAKEOVER_MS } from './live-pairs';
 
 jest.setTimeout(150_000);
 
@@ -19,8 +19,13 @@ describeLivePairs('Extended live through ccxt, against its dialect', {
     {
       pair: ['extended', 'hyperliquid'],
       terms: { market: 'BTC', target_size: '0.01', take: '0.004' },
+      takeoverWithinMs: UNBOUNDED_TAKEOVER_MS,
     },
-    { pair: ['aster', 'extended'], terms: { market: 'ETH', target_size: '0.1', take: '0.04' } },
+    {
+      pair: ['aster', 'extended'],
+      terms: { market: 'ETH', target_size: '0.1', take: '0.04' },
+      takeoverWithinMs: UNBOUNDED_TAKEOVER_MS,
+    },
   ],
   refusingHedge: 'hyperliquid',
 });

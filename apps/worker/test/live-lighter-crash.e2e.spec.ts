@@ -1,6 +1,6 @@
 import { eventually } from './eventually';
 import { expectHedgedAsMade, sum } from './live-pairs';
-import { WorkerHarness } from './worker-harness';
+import { KILLED_WORKERS_REQUESTS_GONE, WorkerHarness } from './worker-harness';
 import { sleep } from '@sts/platform';
 
 jest.setTimeout(150_000);
@@ -52,7 +52,7 @@ describe('Lighter live: a hedge executed but unanswered when the worker dies', (
     );
     await first.kill();
 
-    await harness.spawnWorker();
+    await harness.spawnWorker(KILLED_WORKERS_REQUESTS_GONE);
     await harness.waitForEvent(trader, tradeId, 'recovery_completed', 1, 90_000);
     const active = await harness.waitForStatus(trader, tradeId, 'active', 20_000);
     expect(active.filled_size).toBe('0.004');

@@ -1,4 +1,4 @@
-import { describeLivePairs } from './live-pairs';
+import { describeLivePairs, UNBOUNDED_TAKEOVER_MS } from './live-pairs';
 
 jest.setTimeout(150_000);
 
@@ -24,8 +24,13 @@ describeLivePairs('Lighter live through ccxt, against its dialect', {
     {
       pair: ['hyperliquid', 'lighter'],
       terms: { market: 'BTC', target_size: '0.01', take: '0.004' },
+      takeoverWithinMs: UNBOUNDED_TAKEOVER_MS,
     },
-    { pair: ['lighter', 'aster'], terms: { market: 'ETH', target_size: '0.1', take: '0.04' } },
+    {
+      pair: ['lighter', 'aster'],
+      terms: { market: 'ETH', target_size: '0.1', take: '0.04' },
+      takeoverWithinMs: UNBOUNDED_TAKEOVER_MS,
+    },
   ],
   refusingHedge: 'lighter',
 });

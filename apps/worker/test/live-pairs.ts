@@ -1,7 +1,12 @@
 import Big from 'big.js';
 import { coveringProfiles, DIALECT_READINGS, type Profile } from '@sts/app-venue-sim';
 import { eventually } from './eventually';
-import { WorkerHarness, type Trader, type TradeEventView } from './worker-harness';
+import {
+  KILLED_WORKERS_REQUESTS_GONE,
+  WorkerHarness,
+  type Trader,
+  type TradeEventView,
+} from './worker-harness';
 
 export const sum = (fills: Array<{ size: string }>): string =>
   fills.reduce((total, fill) => total.plus(fill.size), new Big(0)).toFixed();
@@ -49,6 +54,14 @@ export interface PairTerms {
   target_size: string;
   take: string;
 }
+
+/**
+ * The longest from the kill to `recovery_completed` where a venue bounds no
+ * request (Extended, Lighter): the dead lease's rest (5 s), the takeover's
+ * wait (`KILLED_WORKERS_REQUESTS_GONE`, 5 s), the scan and the recovery's
+ * reads. A takeover that waited the production minute fails it.
+ */
+export const UNBOUNDED_TAKEOVER_MS = 25_000;
 
 export interface LivePairsSpec {
   /** Venues in live mode (ccxt) against their dialects. */
@@ -209,7 +222,7 @@ export function describeLivePairs(title: string, spec: LivePairsSpec): void {
         const killedAtMs = Date.now();
         await harness.sim.rejectNext(spec.refusingHedge, 0);
 
-        await harness.spawnWorker();
+        await harness.spawnWorker(KILLED_WORKERS_REQUESTS_GONE);
         for (const [i, { pair, terms, takeoverWithinMs }] of spec.crash.entries()) {
           const recovered = (
             await harness.waitForEvent(traders[i], trades[i], 'recovery_completed', 1, 90_000)

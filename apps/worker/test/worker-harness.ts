@@ -71,6 +71,15 @@ export const SYMBOLS: Record<string, Record<string, string>> = {
 };
 
 /**
+ * For the worker that takes over from one a spec killed: the killed
+ * process's order requests cannot land later (its sockets closed with it,
+ * and the simulator holds a request only where a spec tells it to), so the
+ * wait for requests to venues that bound none (Extended, Lighter) need not
+ * be the production minute.
+ */
+export const KILLED_WORKERS_REQUESTS_GONE = { WORKER_UNBOUNDED_REQUEST_WAIT_MS: '5000' };
+
+/**
  * The worker's end-to-end harness: the gateway harness (gateway, in-process
  * venue simulator in manual time, budget service) plus in-process workers on
  * the same database and NATS prefix. Specs drive trades through the public

@@ -1,5 +1,6 @@
 import { Expose } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { UNBOUNDED_REQUEST_SETTLE_MS } from '@sts/domain';
 import { CommonSettings, type CredentialsSettings } from '@sts/platform';
 
 /** Every worker setting; apps/worker/README.md (Settings) documents each with its default. */
@@ -78,6 +79,22 @@ export class WorkerSettings extends CommonSettings {
   @Min(0)
   @Max(1_000)
   fillPushMs: number = 50;
+
+  /**
+   * How long a dead worker's order request may still land on a venue whose
+   * requests carry no expiry this client can set (Extended, Lighter): a
+   * worker that takes over its trades waits this long after the lease
+   * expired before it trusts the venue's open orders and fills there
+   * (venues that bound a request wait that bound instead). Lower it only
+   * where nothing between the workers and the venue can hold a request that
+   * long: the specs, whose venues are local processes and whose killed
+   * workers' sockets close with them, use seconds.
+   */
+  @Expose({ name: 'WORKER_UNBOUNDED_REQUEST_WAIT_MS' })
+  @IsInt()
+  @Min(1_000)
+  @Max(600_000)
+  unboundedRequestWaitMs: number = UNBOUNDED_REQUEST_SETTLE_MS;
 
   /** Graceful shutdown: how long trades may take to go quiet (no order, no hedge) before hand-over. */
   @Expose({ name: 'WORKER_SHUTDOWN_GRACE_MS' })

@@ -30,6 +30,8 @@ export interface RunnerServices {
   natsPrefix: string;
   venues: VenueRegistry;
   leaseTtlMs: number;
+  /** How long a dead worker's request may still land where the venue bounds none (a takeover waits it out). */
+  unboundedRequestWaitMs: number;
   db: DataSource;
   reader: TradeReader;
   leases: LeaseRepository;

@@ -1,4 +1,4 @@
-import { formatDecimal, UNBOUNDED_REQUEST_SETTLE_MS } from '@sts/domain';
+import { formatDecimal } from '@sts/domain';
 import { sleep, TimeoutError, withTimeout } from '@sts/platform';
 import { logEntry } from '../execution-log/log-entries';
 import { readLastLogWriter } from '../execution-log/last-log-writer';
@@ -27,7 +27,7 @@ export type StartOutcome = 'running' | 'ended';
 export class TradeStart {
   constructor(
     private readonly trade: TradeState,
-    private readonly services: Pick<RunnerServices, 'db' | 'clock'>,
+    private readonly services: Pick<RunnerServices, 'db' | 'clock' | 'unboundedRequestWaitMs'>,
     private readonly acquisition: Acquisition,
   ) {}
 
@@ -241,7 +241,8 @@ export class TradeStart {
    * longer take effect, the venue's open orders and fills are not the whole
    * truth, and an order the reconciliation did not see could rest beside the
    * one this worker places. It sent nothing after its lease expired, and each
-   * request lives at most the venue's order request lifetime.
+   * request lives at most the venue's order request lifetime (where the venue
+   * bounds none, `WORKER_UNBOUNDED_REQUEST_WAIT_MS`).
    */
   private async outwaitDeadWorkersRequests(): Promise<void> {
     const expiredMsAgo = this.acquisition.previousExpiredMsAgo;
@@ -249,9 +250,10 @@ export class TradeStart {
     if (expiredMsAgo === null || !legs) {
       return;
     }
+    const unbounded = this.services.unboundedRequestWaitMs;
     const lifetimeMs = Math.max(
-      legs.makerClient.orderRequestLifetimeMs ?? UNBOUNDED_REQUEST_SETTLE_MS,
-      legs.hedgeClient.orderRequestLifetimeMs ?? UNBOUNDED_REQUEST_SETTLE_MS,
+      legs.makerClient.orderRequestLifetimeMs ?? unbounded,
+      legs.hedgeClient.orderRequestLifetimeMs ?? unbounded,
     );
     const waitMs = lifetimeMs - expiredMsAgo;
     if (waitMs <= 0) {

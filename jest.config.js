@@ -46,6 +46,9 @@ const common = {
 
 module.exports = {
   testTimeout: 30000,
+  // Longest spec files first, from recorded durations where jest has no
+  // cache of its own (a clean clone): tools/jest/duration-sequencer.js.
+  testSequencer: '<rootDir>/tools/jest/duration-sequencer.js',
   // A worker that has run many service specs (each with its own sims, ccxt
   // instances and module registry) is replaced once it holds this much after
   // a file: one ran out of its 4 GB heap after 520 s in a clean-clone run.

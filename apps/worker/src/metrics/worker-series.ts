@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { EXECUTING_TRADE_STATUSES, tradeStatusList, type RequoteUrgency } from '@sts/domain';
+import { EXECUTING_TRADE_STATUSES, tradeStatusList } from '@sts/domain';
 import { FAST_LATENCY_BUCKETS_S } from '@sts/platform';
 
 /** A trade as the metrics see it: bounded labels only (venue, market, status), never its id. */
@@ -105,27 +105,14 @@ export function hedgeSeries(registers: Registry[]) {
 
 export type HedgeSeries = ReturnType<typeof hedgeSeries>;
 
-/** A histogram's child per urgency, made once: an observation on the quote path hashes no labels. */
-function perUrgency(
-  series: Histogram<'urgency'>,
-): Record<RequoteUrgency, Histogram.Internal<'urgency'>> {
-  return {
-    at_risk: series.labels('at_risk'),
-    off_touch: series.labels('off_touch'),
-    routine: series.labels('routine'),
-  };
-}
-
 /** Re-quote latency and the re-quotes the request budget held. */
 export function requoteSeries(registers: Registry[]) {
   return {
-    requoteLatency: perUrgency(
-      histogram(
-        registers,
-        'sts_worker_requote_latency_seconds',
-        'From a book move to the re-quote request handed to the socket (not held by budget), by how wrong the move made the resting order',
-        ['urgency'],
-      ),
+    requoteLatency: histogram(
+      registers,
+      'sts_worker_requote_latency_seconds',
+      'From a book move to the re-quote request handed to the socket (not held by budget)',
+      [],
     ),
     requotesHeld: counter(
       registers,

@@ -21,7 +21,6 @@
  * Prints figures; asserts nothing. Targets: fill-to-hedge p99 < 2 ms, re-quote p99 < 5 ms.
  */
 import { spawn } from 'node:child_process';
-import { REQUOTE_URGENCIES } from '@sts/domain';
 import { startOpsServer, sleep } from '@sts/platform';
 import {
   driveMarket,
@@ -135,9 +134,6 @@ async function main(): Promise<void> {
     await sleep(3_000);
     world.worker.metrics.fillToHedge.reset();
     world.worker.metrics.moveToRequote.reset();
-    for (const urgency of REQUOTE_URGENCIES) {
-      world.worker.metrics.moveToRequoteBy[urgency].reset();
-    }
     world.worker.metrics.requotesHeldByBudget = 0;
     world.loopDelay.reset();
     const stopScraping = SCRAPE_EVERY_MS > 0 ? await scrapeMetrics(world, SCRAPE_EVERY_MS) : null;
@@ -147,9 +143,6 @@ async function main(): Promise<void> {
     await stopProfile();
     const fillToHedge = world.worker.metrics.fillToHedge.summary();
     const requote = world.worker.metrics.moveToRequote.summary();
-    const byUrgency = REQUOTE_URGENCIES.map(
-      (urgency) => [urgency, world.worker.metrics.moveToRequoteBy[urgency].summary()] as const,
-    );
     const heldByBudget = world.worker.metrics.requotesHeldByBudget;
     const loopP99 = world.loopDelay.percentile(99);
     const loopMax = world.loopDelay.max;
@@ -162,9 +155,6 @@ async function main(): Promise<void> {
     );
     console.log(`  fill -> hedge IOC sent:        ${fmt(fillToHedge)}  (target p99 < 2 ms)`);
     console.log(`  book move -> re-quote sent:    ${fmt(requote)}  (target p99 < 5 ms)`);
-    for (const [urgency, summary] of byUrgency) {
-      console.log(`    ${`${urgency}:`.padEnd(28)}${fmt(summary)}`);
-    }
     console.log(
       `  re-quotes that waited for their trade's request budget first (not timed): ${heldByBudget}`,
     );

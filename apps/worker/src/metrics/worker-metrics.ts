@@ -1,4 +1,3 @@
-import type { RequoteUrgency } from '@sts/domain';
 import type { Registry } from 'prom-client';
 import { VENUE_IDS } from '@sts/domain';
 import { createServiceRegistry } from '@sts/platform';
@@ -40,16 +39,6 @@ export class WorkerMetrics {
    * re-quote request handed to the socket, for re-quotes the budget let out at once.
    */
   readonly moveToRequote = new LatencyRecorder();
-  /**
-   * The same, per the urgency the move gave the re-quote (the scheduler runs
-   * them in this order): rings the bench reads, not a labelled series, whose
-   * label hashing each re-quote would pay on the quote path.
-   */
-  readonly moveToRequoteBy: Readonly<Record<RequoteUrgency, LatencyRecorder>> = {
-    at_risk: new LatencyRecorder(),
-    off_touch: new LatencyRecorder(),
-    routine: new LatencyRecorder(),
-  };
   /** Re-quotes that first waited for the trade's request budget (not counted above). */
   requotesHeldByBudget = 0;
 
@@ -111,9 +100,8 @@ export class WorkerMetrics {
     this.hedge.fillToHedgeSent.observe({ exchange }, ms / 1000);
   }
 
-  recordRequote(ms: number, urgency: RequoteUrgency): void {
+  recordRequote(ms: number): void {
     this.moveToRequote.record(ms);
-    this.moveToRequoteBy[urgency].record(ms);
     this.requote.requoteLatency.observe(ms / 1000);
   }
 

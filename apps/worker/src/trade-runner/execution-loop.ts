@@ -1,4 +1,3 @@
-import { moreUrgent, type RequoteUrgency } from '@sts/domain';
 import { LeaseLostError } from '../execution-log/trade-journal';
 import type { LoopControl } from './loop-control';
 import { MakerTakedown } from './maker-takedown';
@@ -29,10 +28,8 @@ export interface LoopServices {
  */
 export class ExecutionLoop implements LoopControl {
   private stepping?: Promise<void>;
-  /** How urgently the queued step was asked for; null when none is queued. */
-  private queuedAs: RequoteUrgency | null = null;
-  /** Another step is asked for once the running one ends, this urgently; null when none is. */
-  private again: RequoteUrgency | null = null;
+  private queued = false;
+  private again = false;
   private wakeTimer?: NodeJS.Timeout;
   private wakeAtMs = Infinity;
   private consecutiveRejections = 0;
@@ -48,43 +45,36 @@ export class ExecutionLoop implements LoopControl {
     this.takedown = new MakerTakedown(trade, this);
   }
 
-  /**
-   * Something may need doing: the step runs from the worker's scheduler
-   * (after pending I/O), as soon as `urgency` says (a queued step woken
-   * more urgently moves up).
-   */
-  wake(urgency: RequoteUrgency = 'routine'): void {
+  /** Something may need doing: the step runs from the worker's scheduler (after pending I/O). */
+  wake(): void {
     if (this.trade.phase.kind !== 'running') {
       return;
     }
     if (this.stepping) {
-      this.stepAgain(urgency);
+      this.again = true;
       return;
     }
-    const queuedAs = this.queuedAs;
-    if (queuedAs !== null && moreUrgent(urgency, queuedAs) === queuedAs) {
+    if (this.queued) {
       return;
     }
-    this.queuedAs = urgency;
-    this.services.scheduler.schedule(this.runQueued, urgency);
+    this.queued = true;
+    this.services.scheduler.schedule(this.runQueued);
   }
 
   private readonly runQueued = (): void => {
-    const urgency = this.queuedAs ?? 'routine';
-    this.queuedAs = null;
+    this.queued = false;
     if (this.trade.phase.kind !== 'running') {
       return;
     }
     if (this.stepping) {
-      this.stepAgain(urgency);
+      this.again = true;
       return;
     }
     this.stepping = this.loop().finally(() => {
       this.stepping = undefined;
-      const again = this.again;
-      if (again !== null) {
-        this.again = null;
-        this.wake(again);
+      if (this.again) {
+        this.again = false;
+        this.wake();
       }
     });
   };
@@ -103,7 +93,7 @@ export class ExecutionLoop implements LoopControl {
 
   /** The kept quote, unless a step is running or queued: that one decides afresh. */
   private idleKept(): KeptQuote | null {
-    return this.stepping || this.queuedAs !== null ? null : this.kept;
+    return this.stepping || this.queued ? null : this.kept;
   }
 
   /** Resolves when no step is running. */
@@ -138,8 +128,8 @@ export class ExecutionLoop implements LoopControl {
     }, ms);
   }
 
-  stepAgain(urgency: RequoteUrgency = 'routine'): void {
-    this.again = this.again === null ? urgency : moreUrgent(urgency, this.again);
+  stepAgain(): void {
+    this.again = true;
   }
 
   keep(kept: KeptQuote | null): void {
@@ -154,7 +144,7 @@ export class ExecutionLoop implements LoopControl {
    * (a lost lease excepted: another worker owns the trade).
    */
   private async loop(): Promise<void> {
-    this.again = null;
+    this.again = false;
     this.kept = null;
     try {
       await this.step();
@@ -204,7 +194,7 @@ export class ExecutionLoop implements LoopControl {
       case 'halted':
         // The maker venue refused an order as halted: the trade pauses (decisions 3), it does not fail.
         trade.venueHalted(trade.record.makerExchange);
-        this.stepAgain();
+        this.again = true;
         return;
       case 'book_moved':
         // The next book update re-quotes; the timer covers a book that went quiet.
@@ -261,7 +251,7 @@ export class ExecutionLoop implements LoopControl {
   private async resume(): Promise<void> {
     await this.trade.changeStatus('active', { eventData: {} });
     this.trade.log.info('trade resumed');
-    this.stepAgain();
+    this.again = true;
   }
 
   /**

@@ -1,4 +1,3 @@
-import { moreUrgent, REQUOTE_URGENCIES, type RequoteUrgency } from '@sts/domain';
 import type { MonotonicClock } from '../clock';
 
 /** Where a burst's sends may share writes (FrameCoalescer): told where the burst and its steps end. */
@@ -17,11 +16,6 @@ const SLICE_MS = 3;
  */
 const BURST_SLICE_MS = 5;
 
-/** A queue per urgency, most urgent first (REQUOTE_URGENCIES' order). */
-type Queues = Record<RequoteUrgency, Set<() => void>>;
-
-const queues = (): Queues => ({ at_risk: new Set(), off_touch: new Set(), routine: new Set() });
-
 /**
  * Runs trades' execution steps (re-quotes mostly). One book update can wake
  * hundreds of trades; run all in the socket callback, their re-quotes would
@@ -29,23 +23,16 @@ const queues = (): Queues => ({ at_risk: new Set(), off_touch: new Set(), routin
  * only within a slice of a few milliseconds per I/O turn; the rest waits
  * until the sockets have been read again (a fill there has its hedge sent,
  * synchronously, in between) and then runs in further slices. Each trade is
- * queued once, in the order it was woken, and a queued trade woken again for
- * something more urgent moves up.
+ * queued once, in the order it was woken.
  *
  * A market-data update's fan-out (`burst`) gets a slice of its own, and its
  * steps go ahead of older queued ones: they are the re-quotes the move made
  * urgent, while the queue holds follow-ups (answers, order updates, timers)
- * that can wait one turn. Within a burst the trades whose resting order the
- * move made wrong go first (`RequoteUrgency`): an `at_risk` step runs as
- * soon as its trade is woken, the others once the fan-out has found every
- * `at_risk` one, `off_touch` before `routine`. Its sends go through
- * `writes`, so one account's re-quotes that follow each other leave in one
- * write.
+ * that can wait one turn. Its sends go through `writes`, so one account's
+ * re-quotes that follow each other leave in one write.
  */
 export class StepScheduler {
-  private readonly queued = queues();
-  /** The steps a burst's fan-out woke that wait for its end (never an `at_risk` one). */
-  private readonly deferred = queues();
+  private readonly queue = new Set<() => void>();
   private drainScheduled = false;
   /** Start of the slice of the current I/O turn, or null when no step ran in it yet. */
   private sliceStart: number | null = null;
@@ -57,19 +44,15 @@ export class StepScheduler {
     private readonly writes: BurstWrites = WRITE_AT_ONCE,
   ) {}
 
-  /**
-   * Runs `step` now if its turn allows, else queues it by `urgency`; a step
-   * already waiting is moved up when `urgency` is more urgent than its own.
-   */
-  schedule(step: () => void, urgency: RequoteUrgency = 'routine'): void {
-    if (this.bursting) {
-      return this.scheduleInBurst(step, urgency);
-    }
-    if (this.size === 0 && this.inSlice()) {
+  schedule(step: () => void): void {
+    if ((this.bursting || this.queue.size === 0) && this.inSlice()) {
       step();
+      if (this.bursting) {
+        this.writes.stepEnded();
+      }
       return;
     }
-    this.enqueue(this.queued, step, urgency);
+    this.queue.add(step);
     this.scheduleDrain();
   }
 
@@ -88,72 +71,16 @@ export class StepScheduler {
     this.sliceStart = start;
     this.sliceMs = BURST_SLICE_MS;
     this.bursting = true;
-    let fannedOut = false;
     try {
-      this.writes.during(() => {
-        fanOut();
-        fannedOut = true;
-        this.runDeferred(true);
-      });
+      this.writes.during(fanOut);
     } finally {
-      if (!fannedOut) {
-        this.runDeferred(false);
-      }
       this.bursting = false;
       this.sliceMs = SLICE_MS;
     }
   }
 
-  /** Steps waiting for a later slice. */
-  get size(): number {
-    const { at_risk, off_touch, routine } = this.queued;
-    return at_risk.size + off_touch.size + routine.size;
-  }
-
-  private scheduleInBurst(step: () => void, urgency: RequoteUrgency): void {
-    const queuedAs = this.dequeue(step);
-    const now = queuedAs === null ? urgency : moreUrgent(urgency, queuedAs);
-    if (now === 'at_risk' && this.inSlice()) {
-      step();
-      this.writes.stepEnded();
-      return;
-    }
-    (now === 'at_risk' ? this.queued : this.deferred)[now].add(step);
-    this.scheduleDrain();
-  }
-
-  /**
-   * The steps the fan-out deferred, most urgent first, while the burst's
-   * slice lasts; the rest queue (all of them when the fan-out threw).
-   */
-  private runDeferred(fannedOut: boolean): void {
-    for (const urgency of REQUOTE_URGENCIES) {
-      const steps = this.deferred[urgency];
-      for (const step of steps) {
-        steps.delete(step);
-        if (fannedOut && this.inSlice()) {
-          step();
-          this.writes.stepEnded();
-        } else {
-          this.queued[urgency].add(step);
-        }
-      }
-    }
-  }
-
-  private enqueue(target: Queues, step: () => void, urgency: RequoteUrgency): void {
-    const queuedAs = this.dequeue(step);
-    target[queuedAs === null ? urgency : moreUrgent(urgency, queuedAs)].add(step);
-  }
-
-  /** Takes `step` out of whichever queue holds it; its urgency there, or null. */
-  private dequeue(step: () => void): RequoteUrgency | null {
-    for (const urgency of REQUOTE_URGENCIES) {
-      if (this.queued[urgency].delete(step) || this.deferred[urgency].delete(step)) {
-        return urgency;
-      }
-    }
-    return null;
+  get queued(): number {
+    return this.queue.size;
   }
 
   /** True while the current I/O turn's slice has time left (and opens one if none is open). */
@@ -178,25 +105,17 @@ export class StepScheduler {
     setImmediate(() => this.drain());
   }
 
-  /** One slice of queued steps, most urgent first. */
   private drain(): void {
     this.drainScheduled = false;
     const until = this.clock.now() + SLICE_MS;
-    for (const urgency of REQUOTE_URGENCIES) {
-      const steps = this.queued[urgency];
-      for (const step of steps) {
-        steps.delete(step);
-        step();
-        if (this.clock.now() >= until) {
-          return this.afterDrain();
-        }
+    for (const step of this.queue) {
+      this.queue.delete(step);
+      step();
+      if (this.clock.now() >= until) {
+        break;
       }
     }
-    this.afterDrain();
-  }
-
-  private afterDrain(): void {
-    if (this.size > 0) {
+    if (this.queue.size > 0) {
       this.scheduleDrain();
     }
   }

@@ -3,7 +3,6 @@ import { formatDecimal } from '@sts/domain';
 import type { VenueFill, VenueOrder } from '@sts/venues';
 import { makerFillEntry } from '../recovery/reconcile-trade';
 import { openTrade, type OpenTrade } from './open-trade';
-import { MoveUrgency } from './quoting/move-urgency';
 import type { ExecutionLoop } from './execution-loop';
 import type { TradeServices } from './trade-services';
 import type { TradeView } from './trade-view';
@@ -15,16 +14,12 @@ import type { TradeView } from './trade-view';
  * new quote.
  */
 export class TradeFeed {
-  private readonly urgency: MoveUrgency;
-
   constructor(
     private readonly trade: TradeView,
     /** Tells the book moves that cannot change the kept quote (they wake nothing). */
     private readonly loop: Pick<ExecutionLoop, 'makerTouchMatters' | 'hedgeMoveMatters'>,
     private readonly services: TradeServices,
-  ) {
-    this.urgency = new MoveUrgency(trade);
-  }
+  ) {}
 
   /** Opens both venues and builds the parts that trade on them. */
   async open(): Promise<OpenTrade> {
@@ -150,10 +145,12 @@ export class TradeFeed {
   }
 
   private onBookMove(receivedAtMs: number): void {
+    const trade = this.trade;
     if (!this.loop.makerTouchMatters()) {
       return;
     }
-    this.wakeForMove(receivedAtMs, this.services.clock.now());
+    trade.noteBookMove(receivedAtMs);
+    trade.wake();
   }
 
   /** H moved: the guard watches every move; the loop steps only if the quote may change. */
@@ -175,14 +172,8 @@ export class TradeFeed {
     } else if (!this.loop.hedgeMoveMatters(now)) {
       return;
     }
-    this.wakeForMove(receivedAtMs, now);
-  }
-
-  /** A move that may change the quote wakes the trade as urgently as it made the resting order wrong. */
-  private wakeForMove(receivedAtMs: number, nowMs: number): void {
-    const urgency = this.urgency.of(nowMs);
-    this.trade.noteBookMove(receivedAtMs, urgency);
-    this.trade.wake(urgency);
+    trade.noteBookMove(receivedAtMs);
+    trade.wake();
   }
 
   /** A re-quote went out: its latency counts unless the trade's budget made it wait (by design). */
@@ -191,13 +182,13 @@ export class TradeFeed {
     if (requote === null) {
       return;
     }
-    const { movedAt, heldByBudget, urgency } = requote;
+    const { movedAt, heldByBudget } = requote;
     if (heldByBudget) {
       this.services.metrics.recordRequoteHeld();
       return;
     }
     // Timed to the moment its frame left for the kernel, which a burst may hold back a little.
     const { clock, metrics } = this.services;
-    this.services.coalescer.whenSent(() => metrics.recordRequote(clock.now() - movedAt, urgency));
+    this.services.coalescer.whenSent(() => metrics.recordRequote(clock.now() - movedAt));
   }
 }

@@ -1,13 +1,6 @@
 import type Big from 'big.js';
 import type { TradeControl } from '@sts/contracts';
-import {
-  formatDecimal,
-  isTerminalTradeStatus,
-  moreUrgent,
-  tradeTag,
-  type RequoteUrgency,
-  type TradeStatus,
-} from '@sts/domain';
+import { formatDecimal, isTerminalTradeStatus, tradeTag, type TradeStatus } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
 import { logEntry, type LogEntry } from '../execution-log/log-entries';
@@ -72,14 +65,6 @@ export class TradeState implements TradeView {
   private chunkInLog = false;
   /** When the book moved and no request has followed yet (for the re-quote latency figure). */
   private moveAt: number | null = null;
-  /** The most urgent of the moves since the last request (the figure is kept per urgency). */
-  private moveUrgency: RequoteUrgency = 'routine';
-  /** What requoteSent answers, reused: the answer is read at once, and the hot path allocates nothing. */
-  private readonly requote: RequoteAfterMove = {
-    movedAt: 0,
-    heldByBudget: false,
-    urgency: 'routine',
-  };
   /** A re-quote is waiting for the trade's request budget (its latency is the budget's, not the worker's). */
   private heldByBudget = false;
   private currentStatus: TradeStatus;
@@ -168,9 +153,9 @@ export class TradeState implements TradeView {
     this.currentStatus = to;
   }
 
-  /** Something may need doing: the loop steps (from the worker's scheduler), as soon as `urgency` says. */
-  wake(urgency?: RequoteUrgency): void {
-    this.loop.wake(urgency);
+  /** Something may need doing: the loop steps (from the worker's scheduler). */
+  wake(): void {
+    this.loop.wake();
   }
 
   /** The worker's monotonic clock (durations, the fast-move guard). */
@@ -297,17 +282,9 @@ export class TradeState implements TradeView {
     this.chunkInLog = started;
   }
 
-  /**
-   * A book move that may call for a re-quote: the first since the last
-   * request times it, the most urgent names the re-quote's urgency.
-   */
-  noteBookMove(receivedAtMs: number, urgency: RequoteUrgency): void {
-    if (this.moveAt === null) {
-      this.moveAt = receivedAtMs;
-      this.moveUrgency = urgency;
-    } else {
-      this.moveUrgency = moreUrgent(urgency, this.moveUrgency);
-    }
+  /** A book move that may call for a re-quote: the first since the last request times it. */
+  noteBookMove(receivedAtMs: number): void {
+    this.moveAt ??= receivedAtMs;
   }
 
   /** A re-quote waits for the request budget: its latency is the budget's. */
@@ -322,19 +299,12 @@ export class TradeState implements TradeView {
   }
 
   /** A maker request went out: the book move it answers, if one is pending, and whether it waited. */
-  requoteSent(waitedForBudget: boolean): Readonly<RequoteAfterMove> | null {
+  requoteSent(waitedForBudget: boolean): RequoteAfterMove | null {
     const heldByBudget = waitedForBudget || this.heldByBudget;
     this.heldByBudget = false;
     const movedAt = this.moveAt;
     this.moveAt = null;
-    if (movedAt === null) {
-      return null;
-    }
-    const requote = this.requote;
-    requote.movedAt = movedAt;
-    requote.heldByBudget = heldByBudget;
-    requote.urgency = this.moveUrgency;
-    return requote;
+    return movedAt === null ? null : { movedAt, heldByBudget };
   }
 
   /** A maker fill of this trade (stream, read-back, reconciliation): the hot path (TradeFeed). */

@@ -1,5 +1,5 @@
 import type Big from 'big.js';
-import type { RequoteUrgency, TradeStatus } from '@sts/domain';
+import type { TradeStatus } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
 import type { LogEntry } from '../execution-log/log-entries';
@@ -18,11 +18,10 @@ export type TradeWrites = Pick<TradeJournal, 'append' | 'changeStatus' | 'idle' 
 /** A status change as the trade asks for it: from whatever status it is in. */
 export type StatusRequest = Omit<StatusChange, 'from' | 'to'>;
 
-/** A re-quote that followed a book move: when the move came, whether the budget held it, how urgent it was. */
+/** A re-quote that followed a book move: when the move came, and whether the budget held it. */
 export interface RequoteAfterMove {
   movedAt: number;
   heldByBudget: boolean;
-  urgency: RequoteUrgency;
 }
 
 /**
@@ -55,7 +54,7 @@ export interface TradeView {
   readonly epoch: string;
   now(): number;
   mayTouchVenue(): boolean;
-  wake(urgency?: RequoteUrgency): void;
+  wake(): void;
   record$(entries: LogEntry[], filledSize?: string): void;
   changeStatus(to: TradeStatus, request?: StatusRequest): Promise<void>;
   onMakerFill(fill: VenueFill): void;
@@ -65,8 +64,8 @@ export interface TradeView {
   beginEnding(): void;
   venueHalted(exchange: string): void;
   venueAnswers(): void;
-  noteBookMove(receivedAtMs: number, urgency: RequoteUrgency): void;
+  noteBookMove(receivedAtMs: number): void;
   holdQuoteForBudget(): void;
   quoteSettled(): void;
-  requoteSent(waitedForBudget: boolean): Readonly<RequoteAfterMove> | null;
+  requoteSent(waitedForBudget: boolean): RequoteAfterMove | null;
 }

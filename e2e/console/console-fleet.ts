@@ -30,20 +30,6 @@ function scratchDir(prefix: string): string {
   return mkdtempSync(join(ROOT, 'tmp', prefix));
 }
 
-/**
- * The fleet a browser talks to, on paper venues: the worker harness (gateway,
- * in-process venue simulator in manual time, budget service, a worker), a
- * notifier, and the development identity provider as its own process, all
- * from one build of the project (`tools/build.mjs --out`, the console
- * included) that the gateway serves under /console. `liveDialects` runs
- * those venues in live mode against the simulator's dialect of each (as the
- * worker harness does), so the console has a LIVE venue to show.
- *
- * The gateway listens on a port it picks, and the identity provider must
- * know the gateway's origin (the console's SIWE messages name it), so the
- * provider's and the notifier's ports are reserved first and the provider
- * starts once the gateway is up (the gateway reads the JWKS on first use).
- */
 /** Opens a console page by its link in the main navigation and waits for its heading. */
 export async function goToPage(page: Page, link: string, heading: string): Promise<void> {
   await page
@@ -111,6 +97,20 @@ export function sessionApi(page: Page, baseUrl: string) {
   };
 }
 
+/**
+ * The fleet a browser talks to, on paper venues: the worker harness (gateway,
+ * in-process venue simulator in manual time, budget service, a worker), a
+ * notifier, and the development identity provider as its own process, all
+ * from one build of the project (`tools/build.mjs --out`, the console
+ * included) that the gateway serves under /console. `liveDialects` runs
+ * those venues in live mode against the simulator's dialect of each (as the
+ * worker harness does), so the console has a LIVE venue to show.
+ *
+ * The gateway listens on a port it picks, and the identity provider must
+ * know the gateway's origin (the console's SIWE messages name it), so the
+ * provider's and the notifier's ports are reserved first and the provider
+ * starts once the gateway is up (the gateway reads the JWKS on first use).
+ */
 export class ConsoleFleet {
   readonly harness = new WorkerHarness();
   /** The spec's own build of the project (a fresh clone has no tmp/ yet). */

@@ -3,7 +3,13 @@ import { join, resolve } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { generatePrivateKey } from 'viem/accounts';
 import { eventually, type Trader } from '@sts/app-worker-testing';
-import { ConsoleBrowser, ConsoleFleet, goToPage, TOKEN_TTL_S } from './console-fleet';
+import {
+  ConsoleBrowser,
+  ConsoleFleet,
+  goToPage,
+  TOKEN_TTL_S,
+  type PaperKey,
+} from './console-fleet';
 
 jest.setTimeout(60_000);
 
@@ -37,7 +43,7 @@ describe('trader console in a browser', () => {
   let page: ConsoleBrowser['page'];
   let primary: string;
   let second: string;
-  const paperKeys: Record<string, { apiKey: string; apiSecret: string }> = {};
+  const paperKeys: Record<string, PaperKey> = {};
 
   const goTo = (link: string, heading: string) => goToPage(page, link, heading);
   const trader = (): Trader => ({

@@ -220,6 +220,10 @@ export default tseslint.config(
         {
           paths: [
             { name: '@sts/testing', message: 'The testing lib is for specs and benches only.' },
+            {
+              name: '@sts/testing/fuzz',
+              message: 'The testing lib is for specs and benches only.',
+            },
           ],
           patterns: [
             {

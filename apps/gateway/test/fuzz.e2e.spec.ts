@@ -16,7 +16,7 @@ import {
   percentEncode,
   RAW_NUMBER_TEXTS,
   TRICKY_DECIMALS,
-} from '@sts/testing';
+} from '@sts/testing/fuzz';
 import { GatewayHarness, openApiConformance } from './gateway-harness';
 
 /**

@@ -10,7 +10,7 @@ import {
   hostilePathSegment,
   hostileString,
   hostileValue,
-} from '@sts/testing';
+} from '@sts/testing/fuzz';
 import type { RunningNotifier } from '../src/bootstrap';
 import { NotifierHarness, type TestUser } from './notifier-harness';
 import { asyncApi, TestClient } from './ws-client';

@@ -3,7 +3,5 @@ export * from './namespace';
 export * from './test-database';
 export * from './test-operator';
 export * from './tcp-proxy';
-export * from './fuzz/error-shape';
-export * from './fuzz/hostile-values';
 export * from './openapi/openapi-conformance';
 export * from './openapi/asyncapi-conformance';

@@ -28,6 +28,8 @@ export * from './quoting/quote-cushion';
 export * from './quoting/quote';
 export * from './quoting/touch-quote';
 export * from './quoting/requote';
+export * from './quoting/requote-urgency';
+export * from './quoting/resting-quote-check';
 
 export * from './sizing/size-type';
 export * from './sizing/venue-minimums';

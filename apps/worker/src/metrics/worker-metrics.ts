@@ -1,5 +1,5 @@
 import type { Registry } from 'prom-client';
-import { VENUE_IDS } from '@sts/domain';
+import { VENUE_IDS, type RequoteUrgency } from '@sts/domain';
 import { createServiceRegistry } from '@sts/platform';
 import type { LogEntry } from '../execution-log/log-entries';
 import type { VenueRequestCount } from '../venue-sessions/counted-venue-client';
@@ -25,6 +25,20 @@ export type { TradeExposure, WorkerMetricsSource } from './worker-series';
 export type LeaseAcquisition = 'fresh' | 'handover' | 'takeover';
 
 /**
+ * How a re-quote got its turn: `in_slice`, run within the slice of the
+ * burst that woke it (never ranked); else the urgency it waited with for a
+ * later slice (the scheduler drains those most urgent first).
+ */
+export type RequoteTurn = 'in_slice' | RequoteUrgency;
+
+export const REQUOTE_TURNS: readonly RequoteTurn[] = [
+  'in_slice',
+  'at_risk',
+  'off_touch',
+  'routine',
+];
+
+/**
  * The worker's figures: the in-memory latency rings the benches read, and
  * the Prometheus series served on the worker's `/metrics`. Every observation
  * on the hedge path is a counter increment or a histogram observation (no
@@ -39,6 +53,17 @@ export class WorkerMetrics {
    * re-quote request handed to the socket, for re-quotes the budget let out at once.
    */
   readonly moveToRequote = new LatencyRecorder();
+  /**
+   * The same, per how the re-quote got its turn (`RequoteTurn`): rings the
+   * bench reads, not a labelled series, whose label hashing each re-quote
+   * would pay on the quote path.
+   */
+  readonly moveToRequoteBy: Readonly<Record<RequoteTurn, LatencyRecorder>> = {
+    in_slice: new LatencyRecorder(),
+    at_risk: new LatencyRecorder(),
+    off_touch: new LatencyRecorder(),
+    routine: new LatencyRecorder(),
+  };
   /** Re-quotes that first waited for the trade's request budget (not counted above). */
   requotesHeldByBudget = 0;
 
@@ -100,8 +125,9 @@ export class WorkerMetrics {
     this.hedge.fillToHedgeSent.observe({ exchange }, ms / 1000);
   }
 
-  recordRequote(ms: number): void {
+  recordRequote(ms: number, turn: RequoteTurn): void {
     this.moveToRequote.record(ms);
+    this.moveToRequoteBy[turn].record(ms);
     this.requote.requoteLatency.observe(ms / 1000);
   }
 

@@ -4,7 +4,7 @@ import { MakerTakedown } from './maker-takedown';
 import { quoteCycle } from './quote-cycle';
 import { hedgeMoveMatters, makerTouchMatters, type KeptQuote } from './quoting/kept-quote';
 import type { MakerOutcome } from './quoting/maker-orders';
-import type { StepScheduler } from './step-scheduler';
+import type { StepRank, StepScheduler } from './step-scheduler';
 import { writeEnding } from './trade-ending';
 import type { TradeView } from './trade-view';
 
@@ -30,6 +30,8 @@ export class ExecutionLoop implements LoopControl {
   private stepping?: Promise<void>;
   private queued = false;
   private again = false;
+  /** How urgent the move that asked for another step made it (asked when that step must wait). */
+  private againRank: StepRank | undefined;
   private wakeTimer?: NodeJS.Timeout;
   private wakeAtMs = Infinity;
   private consecutiveRejections = 0;
@@ -45,20 +47,25 @@ export class ExecutionLoop implements LoopControl {
     this.takedown = new MakerTakedown(trade, this);
   }
 
-  /** Something may need doing: the step runs from the worker's scheduler (after pending I/O). */
-  wake(): void {
+  /**
+   * Something may need doing: the step runs from the worker's scheduler
+   * (after pending I/O). A book move passes its `rank`: the scheduler asks
+   * it only if the step must wait, and a waiting step moves up by it.
+   */
+  wake(rank?: StepRank): void {
     if (this.trade.phase.kind !== 'running') {
       return;
     }
     if (this.stepping) {
       this.again = true;
+      this.againRank = rank ?? this.againRank;
       return;
     }
-    if (this.queued) {
+    if (this.queued && rank === undefined) {
       return;
     }
     this.queued = true;
-    this.services.scheduler.schedule(this.runQueued);
+    this.services.scheduler.schedule(this.runQueued, rank);
   }
 
   private readonly runQueued = (): void => {
@@ -73,8 +80,10 @@ export class ExecutionLoop implements LoopControl {
     this.stepping = this.loop().finally(() => {
       this.stepping = undefined;
       if (this.again) {
+        const rank = this.againRank;
         this.again = false;
-        this.wake();
+        this.againRank = undefined;
+        this.wake(rank);
       }
     });
   };
@@ -145,6 +154,7 @@ export class ExecutionLoop implements LoopControl {
    */
   private async loop(): Promise<void> {
     this.again = false;
+    this.againRank = undefined;
     this.kept = null;
     try {
       await this.step();

@@ -1,3 +1,4 @@
+import { moreUrgent, REQUOTE_URGENCIES, type RequoteUrgency } from '@sts/domain';
 import type { MonotonicClock } from '../clock';
 
 /** Where a burst's sends may share writes (FrameCoalescer): told where the burst and its steps end. */
@@ -17,22 +18,40 @@ const SLICE_MS = 3;
 const BURST_SLICE_MS = 5;
 
 /**
+ * How urgent the step of a trade a book move woke is, asked only when the
+ * step must wait for a later slice (`RequoteUrgency`).
+ */
+export type StepRank = () => RequoteUrgency;
+
+/**
  * Runs trades' execution steps (re-quotes mostly). One book update can wake
  * hundreds of trades; run all in the socket callback, their re-quotes would
  * hold every fill that arrived meanwhile behind them. So steps run at once
  * only within a slice of a few milliseconds per I/O turn; the rest waits
  * until the sockets have been read again (a fill there has its hedge sent,
  * synchronously, in between) and then runs in further slices. Each trade is
- * queued once, in the order it was woken.
+ * queued once.
  *
  * A market-data update's fan-out (`burst`) gets a slice of its own, and its
  * steps go ahead of older queued ones: they are the re-quotes the move made
  * urgent, while the queue holds follow-ups (answers, order updates, timers)
- * that can wait one turn. Its sends go through `writes`, so one account's
- * re-quotes that follow each other leave in one write.
+ * that can wait one turn. The steps its slice holds run in wake order,
+ * unranked: ranking each would make every trade of the burst wait for the
+ * ranking of all woken before it. A step the slice cannot hold is ranked as
+ * it is queued, and the queue drains most urgent first: the trades whose
+ * resting order the move made wrong (`at_risk`), then those off the touch,
+ * then the rest and the follow-ups in the order they came. A queued step
+ * woken again by a later move moves up when that move made it more urgent.
+ * Its sends go through `writes`, so one account's re-quotes that follow
+ * each other leave in one write.
  */
 export class StepScheduler {
-  private readonly queue = new Set<() => void>();
+  /** A queue per urgency, most urgent first (REQUOTE_URGENCIES' order); follow-ups are `routine`. */
+  private readonly queues: Record<RequoteUrgency, Set<() => void>> = {
+    at_risk: new Set(),
+    off_touch: new Set(),
+    routine: new Set(),
+  };
   private drainScheduled = false;
   /** Start of the slice of the current I/O turn, or null when no step ran in it yet. */
   private sliceStart: number | null = null;
@@ -44,15 +63,27 @@ export class StepScheduler {
     private readonly writes: BurstWrites = WRITE_AT_ONCE,
   ) {}
 
-  schedule(step: () => void): void {
-    if ((this.bursting || this.queue.size === 0) && this.inSlice()) {
+  /**
+   * Runs `step` now if its turn allows, else queues it: by `rank` when a
+   * book move woke it, as a follow-up (`routine`) otherwise. A step already
+   * queued stays queued, moved up when `rank` says it is more urgent now.
+   */
+  schedule(step: () => void, rank?: StepRank): void {
+    const queuedAs = this.queued === 0 ? null : this.queuedAs(step);
+    if (queuedAs !== null) {
+      if (rank !== undefined && queuedAs !== 'at_risk') {
+        this.moveUp(step, queuedAs, rank());
+      }
+      return;
+    }
+    if ((this.bursting || this.queued === 0) && this.inSlice()) {
       step();
       if (this.bursting) {
         this.writes.stepEnded();
       }
       return;
     }
-    this.queue.add(step);
+    this.queues[rank === undefined ? 'routine' : rank()].add(step);
     this.scheduleDrain();
   }
 
@@ -79,8 +110,26 @@ export class StepScheduler {
     }
   }
 
+  /** Steps waiting for a later slice. */
   get queued(): number {
-    return this.queue.size;
+    const { at_risk, off_touch, routine } = this.queues;
+    return at_risk.size + off_touch.size + routine.size;
+  }
+
+  private queuedAs(step: () => void): RequoteUrgency | null {
+    for (const urgency of REQUOTE_URGENCIES) {
+      if (this.queues[urgency].has(step)) {
+        return urgency;
+      }
+    }
+    return null;
+  }
+
+  private moveUp(step: () => void, queuedAs: RequoteUrgency, urgency: RequoteUrgency): void {
+    if (moreUrgent(urgency, queuedAs) !== queuedAs) {
+      this.queues[queuedAs].delete(step);
+      this.queues[urgency].add(step);
+    }
   }
 
   /** True while the current I/O turn's slice has time left (and opens one if none is open). */
@@ -105,18 +154,26 @@ export class StepScheduler {
     setImmediate(() => this.drain());
   }
 
+  /** One slice of queued steps, most urgent first. */
   private drain(): void {
     this.drainScheduled = false;
     const until = this.clock.now() + SLICE_MS;
-    for (const step of this.queue) {
-      this.queue.delete(step);
-      step();
-      if (this.clock.now() >= until) {
-        break;
-      }
-    }
-    if (this.queue.size > 0) {
+    this.drainUntil(until);
+    if (this.queued > 0) {
       this.scheduleDrain();
+    }
+  }
+
+  private drainUntil(until: number): void {
+    for (const urgency of REQUOTE_URGENCIES) {
+      const steps = this.queues[urgency];
+      for (const step of steps) {
+        steps.delete(step);
+        step();
+        if (this.clock.now() >= until) {
+          return;
+        }
+      }
     }
   }
 }

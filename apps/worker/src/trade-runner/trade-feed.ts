@@ -4,6 +4,8 @@ import type { VenueFill, VenueOrder } from '@sts/venues';
 import { makerFillEntry } from '../recovery/reconcile-trade';
 import { openTrade, type OpenTrade } from './open-trade';
 import type { ExecutionLoop } from './execution-loop';
+import { MoveUrgency } from './quoting/move-urgency';
+import type { StepRank } from './step-scheduler';
 import type { TradeServices } from './trade-services';
 import type { TradeView } from './trade-view';
 
@@ -14,12 +16,16 @@ import type { TradeView } from './trade-view';
  * new quote.
  */
 export class TradeFeed {
+  private readonly urgency: MoveUrgency;
+
   constructor(
     private readonly trade: TradeView,
     /** Tells the book moves that cannot change the kept quote (they wake nothing). */
     private readonly loop: Pick<ExecutionLoop, 'makerTouchMatters' | 'hedgeMoveMatters'>,
     private readonly services: TradeServices,
-  ) {}
+  ) {
+    this.urgency = new MoveUrgency(trade);
+  }
 
   /** Opens both venues and builds the parts that trade on them. */
   async open(): Promise<OpenTrade> {
@@ -150,7 +156,7 @@ export class TradeFeed {
       return;
     }
     trade.noteBookMove(receivedAtMs);
-    trade.wake();
+    trade.wake(this.rankMove);
   }
 
   /** H moved: the guard watches every move; the loop steps only if the quote may change. */
@@ -173,8 +179,18 @@ export class TradeFeed {
       return;
     }
     trade.noteBookMove(receivedAtMs);
-    trade.wake();
+    trade.wake(this.rankMove);
   }
+
+  /**
+   * How urgent the moves made the woken step, asked by the scheduler only
+   * when the step must wait for a later slice.
+   */
+  private readonly rankMove: StepRank = () => {
+    const urgency = this.urgency.of(this.services.clock.now());
+    this.trade.noteMoveRanked(urgency);
+    return urgency;
+  };
 
   /** A re-quote went out: its latency counts unless the trade's budget made it wait (by design). */
   private onMakerRequestSent(waitedForBudget: boolean): void {
@@ -182,13 +198,13 @@ export class TradeFeed {
     if (requote === null) {
       return;
     }
-    const { movedAt, heldByBudget } = requote;
+    const { movedAt, heldByBudget, turn } = requote;
     if (heldByBudget) {
       this.services.metrics.recordRequoteHeld();
       return;
     }
     // Timed to the moment its frame left for the kernel, which a burst may hold back a little.
     const { clock, metrics } = this.services;
-    this.services.coalescer.whenSent(() => metrics.recordRequote(clock.now() - movedAt));
+    this.services.coalescer.whenSent(() => metrics.recordRequote(clock.now() - movedAt, turn));
   }
 }

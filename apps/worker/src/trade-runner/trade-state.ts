@@ -1,6 +1,13 @@
 import type Big from 'big.js';
 import type { TradeControl } from '@sts/contracts';
-import { formatDecimal, isTerminalTradeStatus, tradeTag, type TradeStatus } from '@sts/domain';
+import {
+  formatDecimal,
+  isTerminalTradeStatus,
+  moreUrgent,
+  tradeTag,
+  type RequoteUrgency,
+  type TradeStatus,
+} from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
 import { logEntry, type LogEntry } from '../execution-log/log-entries';
@@ -12,6 +19,7 @@ import { type FastMoveWatch } from './fast-move-watch';
 import { MakerFills } from './maker-fills';
 import type { OpenTrade } from './open-trade';
 import type { Halt } from './runner-services';
+import type { StepRank } from './step-scheduler';
 import { type TradeBudget } from './trade-budget';
 import { TradeFeed } from './trade-feed';
 import * as phases from './trade-phase';
@@ -65,6 +73,8 @@ export class TradeState implements TradeView {
   private chunkInLog = false;
   /** When the book moved and no request has followed yet (for the re-quote latency figure). */
   private moveAt: number | null = null;
+  /** The most urgent rank a move's waiting step got since the last request; null: none waited. */
+  private moveRank: RequoteUrgency | null = null;
   /** A re-quote is waiting for the trade's request budget (its latency is the budget's, not the worker's). */
   private heldByBudget = false;
   private currentStatus: TradeStatus;
@@ -153,9 +163,9 @@ export class TradeState implements TradeView {
     this.currentStatus = to;
   }
 
-  /** Something may need doing: the loop steps (from the worker's scheduler). */
-  wake(): void {
-    this.loop.wake();
+  /** Something may need doing: the loop steps (from the worker's scheduler; a book move passes its rank). */
+  wake(rank?: StepRank): void {
+    this.loop.wake(rank);
   }
 
   /** The worker's monotonic clock (durations, the fast-move guard). */
@@ -287,6 +297,11 @@ export class TradeState implements TradeView {
     this.moveAt ??= receivedAtMs;
   }
 
+  /** The step a move asked for had to wait, this urgently: the re-quote's turn is the most urgent such. */
+  noteMoveRanked(urgency: RequoteUrgency): void {
+    this.moveRank = this.moveRank === null ? urgency : moreUrgent(urgency, this.moveRank);
+  }
+
   /** A re-quote waits for the request budget: its latency is the budget's. */
   holdQuoteForBudget(): void {
     this.heldByBudget = true;
@@ -295,6 +310,7 @@ export class TradeState implements TradeView {
   /** The quote rests as wanted (or none is wanted): no re-quote is pending. */
   quoteSettled(): void {
     this.moveAt = null;
+    this.moveRank = null;
     this.heldByBudget = false;
   }
 
@@ -303,8 +319,10 @@ export class TradeState implements TradeView {
     const heldByBudget = waitedForBudget || this.heldByBudget;
     this.heldByBudget = false;
     const movedAt = this.moveAt;
+    const turn = this.moveRank ?? 'in_slice';
     this.moveAt = null;
-    return movedAt === null ? null : { movedAt, heldByBudget };
+    this.moveRank = null;
+    return movedAt === null ? null : { movedAt, heldByBudget, turn };
   }
 
   /** A maker fill of this trade (stream, read-back, reconciliation): the hot path (TradeFeed). */

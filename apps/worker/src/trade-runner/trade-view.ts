@@ -1,14 +1,16 @@
 import type Big from 'big.js';
-import type { TradeStatus } from '@sts/domain';
+import type { RequoteUrgency, TradeStatus } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
 import type { LogEntry } from '../execution-log/log-entries';
+import type { RequoteTurn } from '../metrics/worker-metrics';
 import type { StatusChange, TradeJournal } from '../execution-log/trade-journal';
 import type { AmendableTerms, TradeRecord } from '../trades/trade-record';
 import type { FastMoveWatch } from './fast-move-watch';
 import type { MakerFills } from './maker-fills';
 import type { OpenTrade } from './open-trade';
 import type { Halt } from './runner-services';
+import type { StepRank } from './step-scheduler';
 import type { TradeBudget } from './trade-budget';
 import type { TradePhase } from './trade-phase';
 
@@ -18,10 +20,11 @@ export type TradeWrites = Pick<TradeJournal, 'append' | 'changeStatus' | 'idle' 
 /** A status change as the trade asks for it: from whatever status it is in. */
 export type StatusRequest = Omit<StatusChange, 'from' | 'to'>;
 
-/** A re-quote that followed a book move: when the move came, and whether the budget held it. */
+/** A re-quote that followed a book move: when the move came, whether the budget held it, how it got its turn. */
 export interface RequoteAfterMove {
   movedAt: number;
   heldByBudget: boolean;
+  turn: RequoteTurn;
 }
 
 /**
@@ -54,7 +57,7 @@ export interface TradeView {
   readonly epoch: string;
   now(): number;
   mayTouchVenue(): boolean;
-  wake(): void;
+  wake(rank?: StepRank): void;
   record$(entries: LogEntry[], filledSize?: string): void;
   changeStatus(to: TradeStatus, request?: StatusRequest): Promise<void>;
   onMakerFill(fill: VenueFill): void;
@@ -65,6 +68,7 @@ export interface TradeView {
   venueHalted(exchange: string): void;
   venueAnswers(): void;
   noteBookMove(receivedAtMs: number): void;
+  noteMoveRanked(urgency: RequoteUrgency): void;
   holdQuoteForBudget(): void;
   quoteSettled(): void;
   requoteSent(waitedForBudget: boolean): RequoteAfterMove | null;

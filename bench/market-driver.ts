@@ -8,11 +8,14 @@ import { MARKETS, SYMBOL, TAKER_SIDE, TAKER_SIZE, type Venue } from './bench-mar
 import { sleep } from '@sts/platform';
 
 /**
- * Venues whose prices jump, each only away from its own makers' orders (long
- * makers rest bids, so their venue only moves up; paradex's short makers rest
- * asks, so it only moves down): a jump re-prices orders and moves H, and the
- * house never trades through a resting order. Aster's makers rest at the top,
- * so aster never jumps.
+ * Venues whose prices jump, each first away from its own makers' orders (long
+ * makers rest bids, so their venue moves up; paradex's short makers rest
+ * asks, so it moves down) and on its next jump back, so a price swings
+ * between where it started and one jump away: the house never trades through
+ * a resting order. A jump re-prices orders and moves H; a move of H against a
+ * trade's maker breaks its condition (`at_risk`), the swing back leaves its
+ * order valid but off the touch, so a burst holds both kinds. Aster's makers
+ * rest at the top, so aster never jumps.
  */
 const JUMPS: Array<{ venue: Venue; bps: number }> = [
   { venue: 'hyperliquid', bps: 1 },
@@ -34,6 +37,8 @@ function driveMarket(
     }
   };
   const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
+  /** The books (venue and symbol) that stand one jump away from where they started. */
+  const away = new Set<string>();
   const runs = [
     options.takersPerS > 0 &&
       loop(options.takersPerS, () => {
@@ -44,7 +49,13 @@ function driveMarket(
       loop(options.jumpsPerS, () => {
         // One book at a time, as markets move: a venue's price for one market.
         const { venue, bps } = pick(JUMPS);
-        return control.jumpVenue(venue, bps, SYMBOL[venue][pick(MARKETS)]);
+        const symbol = SYMBOL[venue][pick(MARKETS)];
+        const book = `${venue} ${symbol}`;
+        const back = away.delete(book);
+        if (!back) {
+          away.add(book);
+        }
+        return control.jumpVenue(venue, back ? -bps : bps, symbol);
       }),
   ];
   return async () => {

@@ -21,6 +21,7 @@
  * Prints figures; asserts nothing. Targets: fill-to-hedge p99 < 2 ms, re-quote p99 < 5 ms.
  */
 import { spawn } from 'node:child_process';
+import { REQUOTE_TURNS } from '@sts/app-worker';
 import { startOpsServer, sleep } from '@sts/platform';
 import {
   driveMarket,
@@ -134,6 +135,9 @@ async function main(): Promise<void> {
     await sleep(3_000);
     world.worker.metrics.fillToHedge.reset();
     world.worker.metrics.moveToRequote.reset();
+    for (const turn of REQUOTE_TURNS) {
+      world.worker.metrics.moveToRequoteBy[turn].reset();
+    }
     world.worker.metrics.requotesHeldByBudget = 0;
     world.loopDelay.reset();
     const stopScraping = SCRAPE_EVERY_MS > 0 ? await scrapeMetrics(world, SCRAPE_EVERY_MS) : null;
@@ -143,6 +147,9 @@ async function main(): Promise<void> {
     await stopProfile();
     const fillToHedge = world.worker.metrics.fillToHedge.summary();
     const requote = world.worker.metrics.moveToRequote.summary();
+    const byTurn = REQUOTE_TURNS.map(
+      (turn) => [turn, world.worker.metrics.moveToRequoteBy[turn].summary()] as const,
+    );
     const heldByBudget = world.worker.metrics.requotesHeldByBudget;
     const loopP99 = world.loopDelay.percentile(99);
     const loopMax = world.loopDelay.max;
@@ -155,6 +162,10 @@ async function main(): Promise<void> {
     );
     console.log(`  fill -> hedge IOC sent:        ${fmt(fillToHedge)}  (target p99 < 2 ms)`);
     console.log(`  book move -> re-quote sent:    ${fmt(requote)}  (target p99 < 5 ms)`);
+    console.log('    by turn (in the burst slice, or waited most urgent first):');
+    for (const [turn, summary] of byTurn) {
+      console.log(`    ${`${turn}:`.padEnd(28)}${fmt(summary)}`);
+    }
     console.log(
       `  re-quotes that waited for their trade's request budget first (not timed): ${heldByBudget}`,
     );

@@ -93,8 +93,10 @@ class LazyService {
     let stderr = '';
     this.child.stdout!.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
     this.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // 'close', not 'exit': a process can exit before its output is read,
+    // and then its stderr would read empty (seen under four jest workers).
     this.exited = new Promise((done) =>
-      this.child.on('exit', (code) => done({ code, stdout: this.stdout, stderr })),
+      this.child.on('close', (code) => done({ code, stdout: this.stdout, stderr })),
     );
   }
 

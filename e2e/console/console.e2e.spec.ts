@@ -325,6 +325,39 @@ describe('trader console in a browser', () => {
     await row.getByText('canceled', { exact: true }).waitFor({ timeout: 15_000 });
   });
 
+  it('shows a status that changed while its live connection was down, once it is back', async () => {
+    // The notifier does not replay lifecycle events: a page must read again when its
+    // socket listens (again). Held here: every socket the page opens is closed at once
+    // (1013, try again later) until the trade has been canceled behind the page's back.
+    const tradeId = await createRunningTrade();
+    const status = async () =>
+      ((await (await api('GET', `/trades/${tradeId}`)).json()) as { status: string }).status;
+    await eventually(async () => (await status()) === 'active' || undefined, 'trade active', {
+      timeoutMs: 15_000,
+    });
+    let held = true;
+    await page.routeWebSocket(/\/api\/v1\/ws$/, (socket) => {
+      if (held) {
+        void socket.close({ code: 1013, reason: 'held by the spec' });
+      } else {
+        socket.connectToServer();
+      }
+    });
+    // A page load of its own: the console opens a new socket, and the route holds it.
+    await page.goto(`${fleet.baseUrl}/console/trades/${tradeId}`);
+    await statusIs('active');
+    expect((await api('DELETE', `/trades/${tradeId}`)).status).toBe(202);
+    await eventually(async () => (await status()) === 'canceled' || undefined, 'trade canceled', {
+      timeoutMs: 15_000,
+    });
+    held = false;
+    await statusIs('canceled');
+    await page
+      .getByTestId('timeline')
+      .getByText('read when the live connection opened')
+      .waitFor({ timeout: 5_000 });
+  });
+
   it('stops all the trader’s running trades from the trades page, after saying what that does', async () => {
     await goTo('Trades', 'Trades');
     const running = [await createRunningTrade(), await createRunningTrade()];

@@ -147,6 +147,43 @@ export function useTradeEvents(listener: (event: TradeLifecycleEvent) => void, t
   }, [socket, tradeId]);
 }
 
+/**
+ * Calls `onSubscribed` each time the socket's subscriptions are confirmed on
+ * a connection: the first one and every reconnect. The notifier does not
+ * replay lifecycle events, so what a page read before then (or while the
+ * socket was down, or before this page's socket opened) may have changed
+ * unseen: it reads again here.
+ */
+export function useLiveSubscribed(onSubscribed: () => void) {
+  const { socket } = useContext(LiveContext);
+  const latest = useRef(onSubscribed);
+  useEffect(() => {
+    latest.current = onSubscribed;
+  });
+  useEffect(() => {
+    if (!socket) {
+      return;
+    }
+    let live = true;
+    const whenConfirmed = () =>
+      void socket.subscribed().then(() => {
+        if (live) {
+          latest.current();
+        }
+      });
+    const stop = socket.onState((state) => {
+      if (state === 'streaming') {
+        whenConfirmed();
+      }
+    });
+    whenConfirmed();
+    return () => {
+      live = false;
+      stop();
+    };
+  }, [socket]);
+}
+
 export function useSocketState(): StreamState {
   const { socket } = useContext(LiveContext);
   return useSyncExternalStore(

@@ -7,7 +7,7 @@ import { ExecutionLog } from '../components/execution-log';
 import { TradeCostsPanel } from '../components/trade-costs';
 import { FillProgress, StatusBadge } from '../components/trade-status';
 import { VenueName } from '../components/venue-name';
-import { useTradeEvents } from '../live/live';
+import { useLiveSubscribed, useTradeEvents } from '../live/live';
 import { useSignedIn } from '../session/session';
 import { ManageTrade } from './manage-trade';
 
@@ -80,6 +80,28 @@ function TradeDetail({ tradeId }: { tradeId: string }) {
     ]);
     reloadTrade();
   }, tradeId);
+
+  // Events are not replayed: once the socket listens (again), read what it may have missed.
+  useLiveSubscribed(() => {
+    api.getTrade(tradeId).then(
+      (fresh) => {
+        setTrade(fresh);
+        setTimeline((entries) =>
+          entries.length > 0 && entries[entries.length - 1].status !== fresh.status
+            ? [
+                ...entries,
+                {
+                  status: fresh.status,
+                  at: fresh.updated_at,
+                  how: 'read when the live connection opened',
+                },
+              ]
+            : entries,
+        );
+      },
+      () => undefined,
+    );
+  });
 
   // The execution log streams in: read what is new while the trade runs (and once after it ends).
   const loaded = trade !== null;

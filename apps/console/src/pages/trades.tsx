@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { describeError } from '../api/api-error';
 import { FillProgress, StatusBadge } from '../components/trade-status';
 import { VenueName } from '../components/venue-name';
-import { useTradeEvents } from '../live/live';
+import { useLiveSubscribed, useTradeEvents } from '../live/live';
 import { useSignedIn } from '../session/session';
 import { StopAllTrades } from './stop-all-trades';
 
@@ -38,6 +38,8 @@ export function TradesPage() {
   }, [api]);
 
   useEffect(reload, [reload]);
+  // Events are not replayed: once the socket listens (again), read what it may have missed.
+  useLiveSubscribed(reload);
 
   useTradeEvents((event) => {
     setTrades(

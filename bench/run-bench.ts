@@ -21,29 +21,54 @@ export function runBench(main: () => Promise<void>): void {
 }
 
 /**
- * With `--cpu-prof-window <file>`, profiles this process over the measured
- * window only (start-up excluded) and writes a .cpuprofile for DevTools.
- * Returns the function that stops it (a no-op without the flag).
+ * With `--cpu-prof-window <file>`, profiles this process's CPU over the
+ * measured window only (start-up excluded) and writes a .cpuprofile; with
+ * `--alloc-prof-window <file>`, samples what it allocates over the window,
+ * garbage included (what makes the scavenges), into a .heapprofile. Both open
+ * in DevTools. Returns the function that stops them (a no-op without a flag).
  */
 export async function profileWindow(): Promise<() => Promise<void>> {
-  const index = process.argv.indexOf('--cpu-prof-window');
-  if (index < 0) {
+  const cpuFile = stringArg('cpu-prof-window');
+  const allocFile = stringArg('alloc-prof-window');
+  if (cpuFile === undefined && allocFile === undefined) {
     return async () => undefined;
   }
-  const file = process.argv[index + 1];
   const { Session } = await import('node:inspector/promises');
   const { writeFile } = await import('node:fs/promises');
   const session = new Session();
   session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
+  if (cpuFile !== undefined) {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 200 });
+    await session.post('Profiler.start');
+  }
+  if (allocFile !== undefined) {
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
   return async () => {
-    const { profile } = await session.post('Profiler.stop');
-    await writeFile(file, JSON.stringify(profile));
+    if (cpuFile !== undefined) {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(cpuFile, JSON.stringify(profile));
+      console.log(`cpu profile of the measured window: ${cpuFile}`);
+    }
+    if (allocFile !== undefined) {
+      const { profile } = await session.post('HeapProfiler.stopSampling');
+      await writeFile(allocFile, JSON.stringify(profile));
+      console.log(`allocation profile of the measured window: ${allocFile}`);
+    }
     session.disconnect();
-    console.log(`cpu profile of the measured window: ${file}`);
   };
+}
+
+/** A `--name value` option of the bench's command line, if given. */
+function stringArg(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? process.argv[index + 1] : undefined;
 }
 
 /** This process's GC pauses by kind, since the watch began. */

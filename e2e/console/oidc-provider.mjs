@@ -5,7 +5,15 @@
 // and consent pages, which the spec fills in the browser. Prints `ready` once
 // it listens. Settings from the environment (see oidc-fleet.ts).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import Provider from 'oidc-provider';
+
+// When each phase begins, on stderr (the run's log): a slow start says where it stood.
+const startedAt = performance.now();
+const phase = (name) =>
+  process.stderr.write(
+    `oidc-provider ${process.pid}: ${name} at ${Math.round(performance.now() - startedAt)} ms\n`,
+  );
+phase('loading oidc-provider');
+const { default: Provider } = await import('oidc-provider');
 
 const env = (name) => {
   const value = process.env[name];
@@ -22,6 +30,7 @@ const accountId = env('OIDC_TEST_ACCOUNT');
 const wallet = env('OIDC_TEST_WALLET');
 const tokenTtlS = Number(env('OIDC_TEST_TOKEN_TTL_S'));
 
+phase('generating the signing key');
 // A signing key of this run: the gateway reads it from jwks_uri, as from any provider.
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const signingKey = {
@@ -36,6 +45,7 @@ const account = {
   claims: async () => ({ sub: accountId, wallet_address: wallet }),
 };
 
+phase('setting up the provider');
 const provider = new Provider(issuer, {
   clients: [
     {
@@ -68,6 +78,8 @@ const provider = new Provider(issuer, {
   features: { devInteractions: { enabled: true } },
 });
 
+phase('listening');
 provider.listen(port, '127.0.0.1', () => {
+  phase('ready');
   process.stdout.write('ready\n');
 });

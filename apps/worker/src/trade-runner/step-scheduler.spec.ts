@@ -50,8 +50,8 @@ function harness(stepMs = 0.5) {
     });
   /** A follow-up (an answer, a timer): no rank. */
   const followUp = (name: string): void => scheduler.schedule(stepOf(name));
-  /** Uses up the current slice: whatever is woken next waits for a drain. */
-  const busy = (): void => scheduler.schedule(() => (clock.ms += 10));
+  /** Uses up the current slice (5 ms, a burst's): whatever is woken next waits for a drain. */
+  const busy = (): void => scheduler.schedule(() => (clock.ms += 5));
   return { clock, scheduler, ran, ranked, wake, followUp, busy };
 }
 
@@ -112,6 +112,21 @@ describe('StepScheduler', () => {
     followUp('third');
     await drainAll(scheduler);
     expect(ran).toEqual(['second', 'third', 'first']);
+  });
+
+  it('runs a step that has waited 10 ms before more urgent ones queued after it', async () => {
+    // 2 ms a step: a 3 ms drain slice runs two, so the at_risk queue outlasts 10 ms.
+    const { clock, scheduler, ran, wake, followUp, busy } = harness(2);
+    busy();
+    followUp('answer');
+    clock.ms += 1;
+    const atRisk = Array.from({ length: 12 }, (_, i) => `k${i + 1}`);
+    for (const name of atRisk) {
+      wake(name, 'at_risk');
+    }
+    await drainAll(scheduler);
+    // Queued at 5 ms, overdue at 15: five at_risk steps of 2 ms ran by then.
+    expect(ran).toEqual([...atRisk.slice(0, 5), 'answer', ...atRisk.slice(5)]);
   });
 
   it('runs a step at once outside a burst when nothing waits and the slice has time', () => {

@@ -18,6 +18,14 @@ const SLICE_MS = 3;
 const BURST_SLICE_MS = 5;
 
 /**
+ * Longest a queued step waits behind more urgent ones: past it, it runs
+ * first. At 1,000 trades a move's at_risk steps can fill slice after slice,
+ * and a follow-up (the placement after a cancel's answer) waited behind them
+ * up to 45 ms.
+ */
+const MAX_WAIT_MS = 10;
+
+/**
  * How urgent the step of a trade a book move woke is, asked only when the
  * step must wait for a later slice (`RequoteUrgency`).
  */
@@ -42,6 +50,8 @@ export type StepRank = () => RequoteUrgency;
  * resting order the move made wrong (`at_risk`), then those off the touch,
  * then the rest and the follow-ups in the order they came. A queued step
  * woken again by a later move moves up when that move made it more urgent.
+ * No step waits behind more urgent ones for longer than MAX_WAIT_MS: the
+ * oldest step past it runs first, whatever its rank.
  * Its sends go through `writes`, so one account's re-quotes that follow
  * each other leave in one write.
  */
@@ -52,6 +62,8 @@ export class StepScheduler {
     off_touch: new Set(),
     routine: new Set(),
   };
+  /** When each queued step was queued (moving up keeps its time). */
+  private readonly queuedAt = new Map<() => void, number>();
   private drainScheduled = false;
   /** Start of the slice of the current I/O turn, or null when no step ran in it yet. */
   private sliceStart: number | null = null;
@@ -84,6 +96,7 @@ export class StepScheduler {
       return;
     }
     this.queues[rank === undefined ? 'routine' : rank()].add(step);
+    this.queuedAt.set(step, this.clock.now());
     this.scheduleDrain();
   }
 
@@ -165,15 +178,60 @@ export class StepScheduler {
   }
 
   private drainUntil(until: number): void {
-    for (const urgency of REQUOTE_URGENCIES) {
-      const steps = this.queues[urgency];
-      for (const step of steps) {
-        steps.delete(step);
-        step();
-        if (this.clock.now() >= until) {
-          return;
-        }
+    for (let step = this.next(); step !== undefined; step = this.next()) {
+      this.queuedAt.delete(step);
+      step();
+      if (this.clock.now() >= until) {
+        return;
       }
     }
   }
+
+  /** Takes the step to run next: from the queue of an overdue step, else the most urgent. */
+  private next(): (() => void) | undefined {
+    const queue = this.overdueQueue() ?? this.mostUrgentQueue();
+    const step = queue === undefined ? undefined : firstOf(queue);
+    if (step !== undefined) {
+      queue?.delete(step);
+    }
+    return step;
+  }
+
+  /**
+   * The queue whose first step has waited longest, if that is MAX_WAIT_MS or
+   * more. A queue's first step is its oldest, but for one moved up into it,
+   * which is then more urgent anyway.
+   */
+  private overdueQueue(): Set<() => void> | undefined {
+    let overdue: Set<() => void> | undefined;
+    let oldestAt = this.clock.now() - MAX_WAIT_MS;
+    for (const urgency of REQUOTE_URGENCIES) {
+      const queue = this.queues[urgency];
+      const first = firstOf(queue);
+      const at = first === undefined ? undefined : this.queuedAt.get(first);
+      // On a tie the more urgent queue, met first, keeps it.
+      if (at !== undefined && (overdue === undefined ? at <= oldestAt : at < oldestAt)) {
+        overdue = queue;
+        oldestAt = at;
+      }
+    }
+    return overdue;
+  }
+
+  private mostUrgentQueue(): Set<() => void> | undefined {
+    for (const urgency of REQUOTE_URGENCIES) {
+      if (this.queues[urgency].size > 0) {
+        return this.queues[urgency];
+      }
+    }
+    return undefined;
+  }
+}
+
+/** A set's first member in insertion order. */
+function firstOf<T>(set: Set<T>): T | undefined {
+  for (const member of set) {
+    return member;
+  }
+  return undefined;
 }

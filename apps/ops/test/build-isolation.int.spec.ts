@@ -182,6 +182,21 @@ describe('operator builds under a running fleet (item 12)', () => {
     );
   });
 
+  it('builds without the lint probes another spec writes into the source roots meanwhile', () => {
+    const root = workspace();
+    // libs/testing's lint-probes spec: files that break a lint rule, removed at its end.
+    write(
+      root,
+      'libs/demo/src/__probe_fs_1.ts',
+      "import { readFileSync } from 'node:fs'\nexport const = ;\n",
+    );
+    opsBuild(root);
+    expect(existsSync(join(root, 'dist/libs/demo/src/__probe_fs_1.js'))).toBe(false);
+    expect(
+      existsSync(join(root, 'dist/libs/demo/src/entities/exchange-credential.entity.js')),
+    ).toBe(true);
+  });
+
   it('removes the copies of fleets that no longer run, and keeps the ones in use', () => {
     const root = workspace();
     const gone = spawnSync(process.execPath, ['-e', '']).pid!;

@@ -99,3 +99,14 @@ function isErrorBody(value: unknown): value is ErrorBody {
   const { error, code } = value as Record<string, unknown>;
   return typeof error === 'string' && typeof code === 'string';
 }
+
+/** The event stream ended for good: closed by the client (1000), or a close code no reconnect can fix. */
+export class StsStreamClosedError extends Error {
+  constructor(
+    readonly closeCode: number,
+    readonly closeReason: string,
+  ) {
+    super(`event stream closed for good: ${closeCode} ${closeReason}`);
+    this.name = 'StsStreamClosedError';
+  }
+}

@@ -1,3 +1,4 @@
+import { StsStreamClosedError } from './errors';
 import type { ServerFrame, StsEvent, StsFill, SubscriptionName } from './stream-frames';
 import {
   SOCKET_OPEN,
@@ -10,16 +11,6 @@ import {
 /** Close codes after which reconnecting with the same credentials cannot help. */
 const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([1009, 4001, 4003, 4009]);
 const REMEMBERED_EVENT_IDS = 1000;
-
-export class StsStreamClosedError extends Error {
-  constructor(
-    readonly closeCode: number,
-    readonly closeReason: string,
-  ) {
-    super(`event stream closed for good: ${closeCode} ${closeReason}`);
-    this.name = 'StsStreamClosedError';
-  }
-}
 
 export interface StsEventStreamOptions {
   /** The notifier socket, e.g. `ws://localhost:3001/api/v1/ws`. */
@@ -58,7 +49,7 @@ const keyOf = (subscription: SubscriptionName, tradeId = '') => `${subscription}
  * `onEvent` listeners, fills to `onFill` listeners. A fills subscription of
  * one trade resumes after a reconnect from the last sequence seen + 1, so no
  * fill is missed; lifecycle events are not replayed by the server: after a
- * reconnect, rebuild state with GET /api/v1/trades/{id}.
+ * reconnect, rebuild state with GET /api/v1/trades/{id} (`onSubscribed`).
  */
 export class StsEventStream implements AsyncIterable<StsEvent> {
   private socket?: WebSocketLike;
@@ -78,6 +69,9 @@ export class StsEventStream implements AsyncIterable<StsEvent> {
   private readonly eventListeners = new Set<Listener<StsEvent>>();
   private readonly fillListeners = new Set<Listener<StsFill>>();
   private readonly stateListeners = new Set<Listener<StreamState>>();
+  private readonly reconfirmedListeners = new Set<Listener<number>>();
+  /** The last connection whose subscriptions were all confirmed (0: none yet). */
+  private confirmedConnection = 0;
   private current: StreamState = 'connecting';
   private failures = 0;
   private retryTimer?: ReturnType<typeof setTimeout>;
@@ -144,6 +138,32 @@ export class StsEventStream implements AsyncIterable<StsEvent> {
 
   onState(listener: Listener<StreamState>): () => void {
     return this.listen(this.stateListeners, listener);
+  }
+
+  /**
+   * Calls `listener` (with `connections`) once the subscriptions made so far
+   * are confirmed, then each time a reconnect has confirmed them all. The
+   * server does not replay lifecycle events the socket missed: read the
+   * trades again here. A subscription added later on the same connection
+   * calls nothing (await `subscribed()`).
+   */
+  onSubscribed(listener: Listener<number>): () => void {
+    let confirmedOn = Number.POSITIVE_INFINITY;
+    const stop = this.listen(this.reconfirmedListeners, (connection) => {
+      if (connection > confirmedOn) {
+        listener(connection);
+      }
+    });
+    void this.subscribed().then(() => {
+      if (confirmedOn !== -1) {
+        confirmedOn = this.connections;
+        listener(confirmedOn);
+      }
+    });
+    return () => {
+      confirmedOn = -1;
+      stop();
+    };
   }
 
   /** A renewed session JWT: sent on the open socket, used by every later connection. */
@@ -340,6 +360,12 @@ export class StsEventStream implements AsyncIterable<StsEvent> {
     }
     for (const resolve of this.confirmed.splice(0)) {
       resolve();
+    }
+    if (this.socket?.readyState === SOCKET_OPEN && this.confirmedConnection !== this.connections) {
+      this.confirmedConnection = this.connections;
+      for (const listener of this.reconfirmedListeners) {
+        listener(this.connections);
+      }
     }
   }
 

@@ -4,6 +4,7 @@ export * from './client';
 export {
   StsApiError,
   StsNetworkError,
+  StsStreamClosedError,
   type ErrorBody,
   type ErrorCode,
   type StsErrorBody,

@@ -34,8 +34,9 @@ export interface WatchTradeOptions {
 /**
  * Follows a trade to its end. The notifier's lifecycle events and, when the
  * log is read, the trade's fills (a fill changes no status) wake the watch at
- * once; the API is read on each wake-up and at least every `intervalMs`: the
- * socket is a hint, the API the record, so nothing is missed while the socket
+ * once; the API is read on each wake-up, as soon as the socket is subscribed
+ * again after a reconnect, and at least every `intervalMs`: the socket is a
+ * hint, the API the record, so nothing is missed while the socket
  * reconnects, or when there is no socket at all (polling alone).
  */
 export async function* watchTrade(
@@ -110,8 +111,9 @@ class Wakeups {
       this.stopListening.push(stream.onFill((fill) => ofTrade(fill) && this.poke()));
       stream.subscribeFills(tradeId);
     }
-    // What happened between the first read and the subscription: read once more.
-    void stream.subscribed().then(() => this.poke());
+    // What happened between the first read and the subscription, or while the
+    // socket reconnected (the notifier does not replay it): read once more.
+    this.stopListening.push(stream.onSubscribed(() => this.poke()));
   }
 
   /** Resolves after `ms`, or at once when an event of the trade arrives (or arrived meanwhile). */

@@ -1,6 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
-import { StsEventStream, type StsFill, type StreamState } from '../src';
+import {
+  StsEventStream,
+  watchTrade,
+  type StsFill,
+  type StreamState,
+  type Trade,
+  type TradeEvents,
+  type TradeReader,
+} from '../src';
 
 jest.setTimeout(20_000);
 
@@ -39,6 +47,9 @@ describe('StsEventStream against a fake notifier', () => {
   let url: string;
   const sockets: WebSocket[] = [];
   const received: ClientMessage[][] = [];
+  /** While set, subscriptions are confirmed only when the spec calls the withheld answers. */
+  let holdConfirmations = false;
+  const withheld: Array<() => void> = [];
 
   beforeEach(async () => {
     server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
@@ -46,6 +57,8 @@ describe('StsEventStream against a fake notifier', () => {
     url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
     sockets.length = 0;
     received.length = 0;
+    holdConfirmations = false;
+    withheld.length = 0;
     server.on('connection', (socket) => {
       const messages: ClientMessage[] = [];
       sockets.push(socket);
@@ -61,7 +74,13 @@ describe('StsEventStream against a fake notifier', () => {
           }
         } else if (message.op === 'subscribe') {
           const { subscription, params } = message;
-          socket.send(JSON.stringify({ type: 'subscribed', subscription, params }));
+          const confirm = () =>
+            socket.send(JSON.stringify({ type: 'subscribed', subscription, params }));
+          if (holdConfirmations) {
+            withheld.push(confirm);
+          } else {
+            confirm();
+          }
         }
       });
     });
@@ -133,6 +152,63 @@ describe('StsEventStream against a fake notifier', () => {
     expect(iterated).toEqual(['e1', 'e2']);
     expect(heard).toEqual(['e1', 'e2']);
     expect(stream.state).toBe('closed');
+  });
+
+  it('says once per connection when its subscriptions are all confirmed: the first and each reconnect', async () => {
+    const stream = new StsEventStream({ url, apiKey: 'sts_good', WebSocket, reconnectBaseMs: 20 });
+    const confirmedOn: number[] = [];
+    stream.onSubscribed((connection) => confirmedOn.push(connection));
+    stream.subscribe('trade-1');
+    await until(() => confirmedOn.length === 1, 'the first connection confirmed');
+    // A subscription added later on the same connection: `subscribed()`, not this.
+    stream.subscribe('trade-2');
+    await stream.subscribed();
+    expect(confirmedOn).toEqual([1]);
+
+    holdConfirmations = true;
+    sockets[0]!.close(1001, 'going_away');
+    await until(() => withheld.length === 2, 'both subscriptions sent again');
+    withheld.shift()!();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(confirmedOn).toEqual([1]);
+    withheld.shift()!();
+    await until(() => confirmedOn.length === 2, 'the reconnect confirmed');
+    expect(confirmedOn).toEqual([1, 2]);
+    stream.close();
+  });
+
+  it('has a trade watch read the trade again once the reconnected socket is subscribed', async () => {
+    const stream = new StsEventStream({ url, apiKey: 'sts_good', WebSocket, reconnectBaseMs: 20 });
+    let status: Trade['status'] = 'active';
+    let reads = 0;
+    const reader: TradeReader = {
+      getTrade: async () => {
+        reads += 1;
+        return { trade_id: 'trade-1', status, filled_size: '0' } as unknown as Trade;
+      },
+      tradeEvents: async () => ({ events: [], has_more: false }) as unknown as TradeEvents,
+    };
+    // Polling alone would read again only after a minute: far past this spec's timeout.
+    const watch = watchTrade(reader, 'trade-1', { stream, intervalMs: 60_000, events: false });
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const update of watch) {
+        seen.push(update.type === 'event' ? 'event' : `${update.type}:${update.trade.status}`);
+      }
+    })();
+    await until(() => seen.length === 1 && sockets.length === 1, 'the first read');
+    await stream.subscribed();
+    await until(() => reads >= 2, 'the read once subscribed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reads).toBe(2);
+
+    // The trade ends while the socket is down: its trade.canceled event goes to no one.
+    sockets[0]!.close(1001, 'going_away');
+    status = 'canceled';
+    await following;
+    expect(seen).toEqual(['trade:active', 'trade:canceled', 'end:canceled']);
+    expect(stream.connections).toBe(2);
+    stream.close();
   });
 
   it('stops for good on 4001, saying why', async () => {

@@ -164,23 +164,7 @@ export function useLiveSubscribed(onSubscribed: () => void) {
     if (!socket) {
       return;
     }
-    let live = true;
-    const whenConfirmed = () =>
-      void socket.subscribed().then(() => {
-        if (live) {
-          latest.current();
-        }
-      });
-    const stop = socket.onState((state) => {
-      if (state === 'streaming') {
-        whenConfirmed();
-      }
-    });
-    whenConfirmed();
-    return () => {
-      live = false;
-      stop();
-    };
+    return socket.onSubscribed(() => latest.current());
   }, [socket]);
 }
 

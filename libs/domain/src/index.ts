@@ -4,6 +4,7 @@ export * from './venue/rate-limits';
 export * from './decimal/decimal';
 export * from './decimal/decimal-math';
 export * from './decimal/compare';
+export * from './decimal/decimal-key';
 export * from './market/market-rules';
 
 export * from './trade/trade-terms';

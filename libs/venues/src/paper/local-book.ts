@@ -1,15 +1,20 @@
 import Big from 'big.js';
-import { compare, signOf } from '@sts/domain';
+import { compare, decimalKey, decimalTextSign, signOf } from '@sts/domain';
 import type { BookLevel, BookUpdate } from '../model/book';
 import type { WireLevel } from './protocol';
 
 interface Level {
-  price: Big;
+  /** `decimalKey` of the price: NaN when only a Big can compare it. */
+  key: number;
   priceText: string;
   size: string;
 }
 
-/** One side of a local book, best first; prices compared as decimals, never floats. */
+/**
+ * One side of a local book, best first. Prices are compared as decimals,
+ * never as floats: by their exact keys (`decimalKey`), so an update parses
+ * nothing into Big, or as Bigs when one has no key.
+ */
 class LocalSide {
   private readonly levels: Level[] = [];
 
@@ -23,26 +28,27 @@ class LocalSide {
   }
 
   apply([priceText, size]: WireLevel): void {
-    const price = new Big(priceText);
-    const { index, found } = this.find(price);
-    const removing = signOf(new Big(size)) === 0;
-    if (found && removing) {
-      this.levels.splice(index, 1);
-    } else if (found) {
-      this.levels[index].size = size;
+    const key = decimalKey(priceText);
+    const at = this.find(key, priceText);
+    const removing = isZero(size);
+    if (at >= 0 && removing) {
+      this.levels.splice(at, 1);
+    } else if (at >= 0) {
+      this.levels[at].size = size;
     } else if (!removing) {
-      this.levels.splice(index, 0, { price, priceText, size });
+      this.levels.splice(-at - 1, 0, { key, priceText, size });
     }
   }
 
-  private find(price: Big): { index: number; found: boolean } {
+  /** The level's index when the price is there, else `-(index it goes at) - 1`. */
+  private find(key: number, priceText: string): number {
     let low = 0;
     let high = this.levels.length;
     while (low < high) {
       const mid = (low + high) >> 1;
-      const cmp = compare(this.levels[mid].price, price);
+      const cmp = comparePrices(this.levels[mid], key, priceText);
       if (cmp === 0) {
-        return { index: mid, found: true };
+        return mid;
       }
       if (this.bids ? cmp > 0 : cmp < 0) {
         low = mid + 1;
@@ -50,7 +56,7 @@ class LocalSide {
         high = mid;
       }
     }
-    return { index: low, found: false };
+    return -low - 1;
   }
 
   top(depth: number): BookLevel[] {
@@ -62,6 +68,19 @@ class LocalSide {
   best(): string | null {
     return this.levels[0]?.priceText ?? null;
   }
+}
+
+/** A level's price against another, by keys when both have one. */
+function comparePrices(level: Level, key: number, priceText: string): number {
+  if (Number.isNaN(level.key) || Number.isNaN(key)) {
+    return compare(new Big(level.priceText), new Big(priceText));
+  }
+  return level.key < key ? -1 : level.key > key ? 1 : 0;
+}
+
+/** A size of zero removes its level. */
+function isZero(size: string): boolean {
+  return (decimalTextSign(size) ?? signOf(new Big(size))) === 0;
 }
 
 /**

@@ -126,15 +126,17 @@ export class OidcFleet {
       timer = setTimeout(() => resolve(null), PROVIDER_START_MS);
     });
     try {
+      // No branch rejects: the ones that lose the race (an exit after a kill) must not either.
       const said = await Promise.race([
         once(provider.stdout!, 'data') as Promise<[Buffer]>,
-        once(provider, 'exit').then(() => {
-          throw new Error('the OpenID Connect provider exited before it listened');
-        }),
+        once(provider, 'exit').then(() => 'exited' as const),
         late,
       ]);
       if (said === null) {
         return false;
+      }
+      if (said === 'exited') {
+        throw new Error('the OpenID Connect provider exited before it listened');
       }
       if (!said[0].toString().includes('ready')) {
         throw new Error(`the OpenID Connect provider said: ${said[0].toString()}`);

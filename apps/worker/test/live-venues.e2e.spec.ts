@@ -202,14 +202,17 @@ describe('live venues through ccxt, against their dialects', () => {
       const events = await harness.events(traders[i], trades[i]);
       expect(events.map((event) => event.sequence)).toEqual(events.map((_, n) => n + 1));
       // Both venues' order requests expire (issue 33): a takeover waits their life, not a minute:
-      // up to a lease (5 s) for the dead lease to lapse, Aster's 10.25 s, a 1 s scan, the reads.
+      // up to a lease (5 s) for the dead lease to lapse, Aster's 10.25 s, a 1 s scan, the reads,
+      // 16.25 s and the reads in all. The new worker starts inside that window too, and on a
+      // slow 2-core machine under four spec files it took 24.1 s once: 25 s still fails a
+      // takeover that waits the unbounded-request fallback (a minute; this worker keeps it).
       const takeoverMs = Date.parse(recovered.created_at) - killedAtMs;
       const hedge = maker === 'hyperliquid' ? 'aster' : 'hyperliquid';
       const unhedgedMs = await longestUnhedgedMs(harness, traders[i], [maker, hedge]);
       console.log(
         `maker on ${maker}: kill to recovery_completed ${takeoverMs} ms; longest unhedged ${unhedgedMs} ms`,
       );
-      expect(takeoverMs).toBeLessThanOrEqual(18_000);
+      expect(takeoverMs).toBeLessThanOrEqual(25_000);
     }
     for (const [i] of VENUES.entries()) {
       await harness.gateway.request('DELETE', `/api/v1/trades/${trades[i]}`, {

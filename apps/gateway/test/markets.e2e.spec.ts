@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { sleep } from '@sts/platform';
+import { TcpProxy } from '@sts/testing';
 import { GatewayHarness } from './gateway-harness';
 
 interface WireMarket {
@@ -105,5 +108,53 @@ describe('GET /api/v1/markets (public, read from the venues)', () => {
     const response = await gateway.request('GET', `/api/v1/markets?${query}`);
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('invalid_request');
+  });
+});
+
+/**
+ * Every venue's list is read once the gateway starts: a venue that stops
+ * answering afterwards still has its list served (and the first create does
+ * not wait for a read, which a loaded machine could take past the 5 s wait).
+ */
+describe('market lists read at start', () => {
+  const gateway = new GatewayHarness();
+  const venueLink = new TcpProxy(0);
+
+  beforeAll(async () => {
+    await venueLink.start();
+    await gateway.start({
+      venues: true,
+      gatewayEnv: (env) => {
+        venueLink.retarget(Number(new URL(env['VENUE_SIM_URL']).port));
+        return { ...env, VENUE_SIM_URL: venueLink.rewrite(env['VENUE_SIM_URL']) };
+      },
+    });
+  });
+  afterAll(async () => {
+    await gateway.stop();
+    await venueLink.stop();
+  });
+
+  /** The venues whose list the gateway has logged as read. */
+  const listsRead = (): Set<string> =>
+    new Set(
+      readFileSync(gateway.logFile, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('"market list loaded"'))
+        .map((line) => (JSON.parse(line) as { venue: string }).venue),
+    );
+
+  it('serves a list read at start once the venue is unreachable', async () => {
+    const deadline = Date.now() + 10_000;
+    while (!['hyperliquid', 'paradex'].every((venue) => listsRead().has(venue))) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await sleep(50);
+    }
+    venueLink.cut();
+    const response = await gateway.request('GET', '/api/v1/markets?exchanges=hyperliquid,paradex');
+    expect(response.status).toBe(200);
+    expect(
+      response.body.markets.map((market: { canonical: string }) => market.canonical),
+    ).toContain('BTC');
   });
 });

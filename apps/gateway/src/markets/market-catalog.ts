@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { AppError, withTimeout } from '@sts/platform';
 import type { VenueMarket } from '@sts/venues';
 
@@ -11,12 +11,24 @@ export interface MarketSource {
 export const MARKET_SOURCES = Symbol('MARKET_SOURCES');
 export const MARKETS_REFRESH_MS = Symbol('MARKETS_REFRESH_MS');
 
+/** How long a caller waits for a venue's list it does not have yet. */
 const LOAD_TIMEOUT_MS = 5000;
+/**
+ * A read of a venue's list still unanswered this long is given up for a new
+ * one: each client bounds its own requests well inside it, so this only
+ * guards against a read that never settles.
+ */
+const FETCH_ABANDON_MS = 60_000;
 
 interface CachedMarkets {
   loadedAtMs: number;
   /** canonical -> every contract the venue lists under it (more than one is ambiguous). */
   byCanonical: Map<string, VenueMarket[]>;
+}
+
+export interface Fetching {
+  startedAtMs: number;
+  done: Promise<CachedMarkets>;
 }
 
 export interface TradeableMarket {
@@ -27,13 +39,15 @@ export interface TradeableMarket {
 /**
  * Market universes read from the venues themselves, cached per venue and
  * refreshed in the background; a venue that stops answering keeps serving its
- * last good list rather than emptying the universe.
+ * last good list rather than emptying the universe. Every list is read once
+ * the gateway starts, so the first create does not wait for it; a read that
+ * outlasts a caller's wait still fills the cache when it answers.
  */
 @Injectable()
-export class MarketCatalog {
+export class MarketCatalog implements OnApplicationBootstrap {
   private readonly logger = new Logger(MarketCatalog.name);
   private readonly cache = new Map<string, CachedMarkets>();
-  private readonly loading = new Map<string, Promise<CachedMarkets>>();
+  private readonly fetching = new Map<string, Fetching>();
   private readonly sources: Map<string, MarketSource>;
 
   constructor(
@@ -41,6 +55,13 @@ export class MarketCatalog {
     @Inject(MARKETS_REFRESH_MS) private readonly refreshMs: number,
   ) {
     this.sources = new Map(sources.map((source) => [source.venue, source]));
+  }
+
+  /** Starts reading every venue's list; a venue that does not answer is read again on demand. */
+  onApplicationBootstrap(): void {
+    for (const venue of this.sources.keys()) {
+      void this.load(venue).catch(() => undefined);
+    }
   }
 
   knows(venue: string): boolean {
@@ -94,37 +115,56 @@ export class MarketCatalog {
     return { long: long[0], short: short[0] };
   }
 
+  /** The venue's list within LOAD_TIMEOUT_MS: the read under way (or a new one), else the last good list. */
   private load(venue: string): Promise<CachedMarkets> {
-    const source = this.sources.get(venue);
-    if (!source) {
+    if (!this.sources.has(venue)) {
       return Promise.reject(new AppError('unknown_exchange', `unknown exchange ${venue}`));
     }
-    const inFlight = this.loading.get(venue);
-    if (inFlight) {
-      return inFlight;
+    return withTimeout(this.fetch(venue), LOAD_TIMEOUT_MS).catch((error: unknown) => {
+      this.logger.warn({ venue, err: error }, 'market list unavailable');
+      const stale = this.cache.get(venue);
+      if (stale) {
+        return stale;
+      }
+      throw new AppError('service_unavailable', `market data of ${venue} is unavailable`, {
+        cause: error,
+      });
+    });
+  }
+
+  /** One read of a venue's list at a time; its answer replaces the cached list whoever waits. */
+  private fetch(venue: string): Promise<CachedMarkets> {
+    const now = Date.now();
+    const current = this.fetching.get(venue);
+    if (current && now - current.startedAtMs < FETCH_ABANDON_MS) {
+      return current.done;
     }
-    const loading = withTimeout(source.markets(), LOAD_TIMEOUT_MS)
-      .then((markets) => {
-        const byCanonical = new Map<string, VenueMarket[]>();
-        for (const market of markets) {
-          byCanonical.set(market.canonical, [...(byCanonical.get(market.canonical) ?? []), market]);
-        }
-        const entry = { loadedAtMs: Date.now(), byCanonical };
-        this.cache.set(venue, entry);
-        return entry;
-      })
-      .catch((error: unknown) => {
-        this.logger.warn({ venue, err: error }, 'market list unavailable');
-        const stale = this.cache.get(venue);
-        if (stale) {
-          return stale;
-        }
-        throw new AppError('service_unavailable', `market data of ${venue} is unavailable`, {
-          cause: error,
-        });
-      })
-      .finally(() => this.loading.delete(venue));
-    this.loading.set(venue, loading);
-    return loading;
+    const fetching: Fetching = {
+      startedAtMs: now,
+      done: this.sources
+        .get(venue)!
+        .markets()
+        .then((markets) => this.store(venue, markets))
+        .finally(() => {
+          if (this.fetching.get(venue) === fetching) {
+            this.fetching.delete(venue);
+          }
+        }),
+    };
+    // A read nobody waits for any more must not reject unheard.
+    fetching.done.catch(() => undefined);
+    this.fetching.set(venue, fetching);
+    return fetching.done;
+  }
+
+  private store(venue: string, markets: VenueMarket[]): CachedMarkets {
+    const byCanonical = new Map<string, VenueMarket[]>();
+    for (const market of markets) {
+      byCanonical.set(market.canonical, [...(byCanonical.get(market.canonical) ?? []), market]);
+    }
+    const entry = { loadedAtMs: Date.now(), byCanonical };
+    this.cache.set(venue, entry);
+    this.logger.debug({ venue, markets: markets.length }, 'market list loaded');
+    return entry;
   }
 }

@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { eventually } from './eventually';
 import type { SimFill } from './venue-sim-control';
 import { WorkerHarness, type Trader } from './worker-harness';
+import { tradeLines } from './worker-logs';
 import { sleep } from '@sts/platform';
 
 jest.setTimeout(180_000);
@@ -60,8 +61,8 @@ async function inBatches<T, R>(
 /**
  * Once a trade's venues disagree (seen once, on a loaded CI machine: 0.115
  * made, 0.045 hedged, after a takeover that re-hedged nothing), what the next
- * such run must show: both venues' fills and the trade's own log, so the race
- * can be rebuilt with the simulator's fault controls.
+ * such run must show: both venues' fills, the trade's own log and every worker
+ * line about it, so the race can be rebuilt with the simulator's fault controls.
  */
 async function explainUnhedged(
   harness: WorkerHarness,
@@ -79,6 +80,8 @@ async function explainUnhedged(
       `maker fills (${trade.pair.maker.venue}): ${JSON.stringify(maker)}`,
       `hedge fills (${trade.pair.hedge}): ${JSON.stringify(hedge)}`,
       ...log.map((row) => `${row.sequence} ${row.event_type} ${JSON.stringify(row.data)}`),
+      'worker log lines of the trade:',
+      ...tradeLines(harness.logDir, trade.tradeId),
     ].join('\n'),
   );
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { recentProblems } from './worker-logs';
+import { recentProblems, tradeLines } from './worker-logs';
 
 const line = (fields: Record<string, unknown>): string => JSON.stringify(fields);
 
@@ -44,5 +44,21 @@ describe('recentProblems', () => {
       '2026-11-26T10:00:02.000Z w1-aaaa warn 6189917b account stream disconnected',
     ]);
     expect(recentProblems(join(dir, 'gone'))).toEqual([]);
+  });
+});
+
+describe('tradeLines', () => {
+  it("gives every worker's lines of one trade, oldest first, named by worker", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sts-worker-logs-'));
+    const first = line({ time: '2026-11-26T10:00:01.000Z', trade_id: 'a', msg: 'trade recovered' });
+    const second = line({ time: '2026-11-26T10:00:02.000Z', trade_id: 'a', msg: 'trade ended' });
+    writeFileSync(
+      join(dir, 'p2-bbbb.log'),
+      [second, line({ trade_id: 'b', msg: 'other' })].join('\n'),
+    );
+    writeFileSync(join(dir, 'p1-aaaa.log'), ['not json', first].join('\n'));
+
+    expect(tradeLines(dir, 'a')).toEqual([`p1-aaaa ${first}`, `p2-bbbb ${second}`]);
+    expect(tradeLines(dir, 'c')).toEqual([]);
   });
 });

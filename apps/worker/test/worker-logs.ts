@@ -38,6 +38,25 @@ export function recentProblems(logDir: string, max = 12): string[] {
     .map((problem) => problem.text);
 }
 
+/**
+ * Every line the spec's workers logged about one trade, oldest first, each
+ * prefixed with the worker that wrote it: what a spec prints when a trade's
+ * venues disagree with its log, before its log directory is gone.
+ */
+export function tradeLines(logDir: string, tradeId: string): string[] {
+  const lines: Array<{ time: string; text: string }> = [];
+  for (const file of safeList(logDir).filter((name) => name.endsWith('.log'))) {
+    const worker = file.slice(0, -'.log'.length);
+    for (const raw of readFileSync(join(logDir, file), 'utf8').split('\n')) {
+      const line = parse(raw);
+      if (line?.trade_id === tradeId) {
+        lines.push({ time: line.time ?? '', text: `${worker} ${raw}` });
+      }
+    }
+  }
+  return lines.sort((a, b) => a.time.localeCompare(b.time)).map((line) => line.text);
+}
+
 function safeList(dir: string): string[] {
   try {
     return readdirSync(dir);

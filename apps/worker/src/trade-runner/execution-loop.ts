@@ -181,6 +181,9 @@ export class ExecutionLoop implements LoopControl {
     if (phase.ending) {
       return this.finish();
     }
+    if (!trade.mayTouchVenue()) {
+      return; // the lease is not trusted: the renewal that trusts it again wakes the loop
+    }
     const halt = trade.haltInForce;
     if (trade.status === 'active' && halt) {
       return this.pause();
@@ -275,15 +278,23 @@ export class ExecutionLoop implements LoopControl {
     this.onEnded();
   }
 
-  /** For a hand-over or an end: no maker order resting, no fill unread, no hedge running, the log written. */
+  /**
+   * For a hand-over or an end: no maker order resting, no fill unread, no
+   * hedge running, the log written. A lapse of the lease's trust is waited
+   * out and the pass done again; only a lost lease leaves the rest to the
+   * new owner.
+   */
   async quiesce(): Promise<void> {
     const trade = this.trade;
     this.stop();
-    await this.takedown.pullMakerOrders();
-    if (trade.chunkStarted && trade.open && trade.mayTouchVenue()) {
-      await this.takedown.reconcileWithRetry();
+    for (;;) {
+      const down = await this.takedown.pullMakerOrders();
+      const read = !trade.chunkStarted || !trade.open || (await this.takedown.reconcileWithRetry());
+      await trade.open?.hedger.idle();
+      if ((down && read) || !(await trade.untilTrusted())) {
+        break;
+      }
     }
-    await trade.open?.hedger.idle();
     await trade.journal.idle();
   }
 }

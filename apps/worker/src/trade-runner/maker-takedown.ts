@@ -83,17 +83,24 @@ export class MakerTakedown {
     }
   }
 
-  /** The same, retried a few times (a trade that ends or hands over must not miss a fill). */
-  async reconcileWithRetry(): Promise<void> {
-    for (let attempt = 1; attempt <= 5 && this.trade.mayTouchVenue(); attempt += 1) {
+  /**
+   * The same, retried a few times (a trade that ends or hands over must not
+   * miss a fill). False when it stopped because the lease is not trusted.
+   */
+  async reconcileWithRetry(): Promise<boolean> {
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      if (!this.trade.mayTouchVenue()) {
+        return false;
+      }
       try {
         await this.reconcileMakerFills();
-        return;
+        return true;
       } catch (error) {
         this.trade.log.warn({ err: error, attempt }, 'could not read maker fills back');
         await sleep(200 * attempt);
       }
     }
+    return true;
   }
 
   /**
@@ -102,14 +109,18 @@ export class MakerTakedown {
    * reported are read back on the way. For a pause (`untilConfirmed` false) a
    * halted venue, which refuses cancels and matches nothing, ends the attempt:
    * the order is taken down once the venue is back. A trade that ends keeps
-   * trying: it must not leave an order that could fill unhedged.
+   * trying: it must not leave an order that could fill unhedged. False when
+   * it stopped because the lease is not trusted (the caller waits for it).
    */
-  async pullMakerOrders(untilConfirmed = true): Promise<void> {
+  async pullMakerOrders(untilConfirmed = true): Promise<boolean> {
     const orders = this.trade.open?.makerOrders;
     if (!orders) {
-      return;
+      return true;
     }
-    for (let attempt = 0; this.trade.mayTouchVenue(); attempt += 1) {
+    for (let attempt = 0; ; attempt += 1) {
+      if (!this.trade.mayTouchVenue()) {
+        return false;
+      }
       const now = Date.now();
       const obligation = orders.ledger.obligation(now);
       let outcome: MakerOutcome = { kind: 'done' };
@@ -133,13 +144,14 @@ export class MakerTakedown {
           break;
         case 'quote':
           if (!obligation.current) {
-            return;
+            return true;
           }
           outcome = await orders.cancel(obligation.current);
           break;
       }
       if (outcome.kind === 'halted' && !untilConfirmed) {
-        return this.loop.handle(outcome);
+        this.loop.handle(outcome);
+        return true;
       }
       if (outcome.kind !== 'done') {
         await sleep(backoff(attempt));

@@ -22,6 +22,7 @@ export interface OpenTradeHooks {
   maxSlippage(): Big;
   spreadType(): SpreadType;
   mayTouchVenue(): boolean;
+  untilTrusted(): Promise<boolean>;
   emit(entries: LogEntry[]): void;
   fail(reason: string): void;
   hedgeEnded(result: HedgeResult, elapsedMs: number): void;
@@ -69,6 +70,7 @@ export function openTrade(
     bucket: budget.hedge,
     clock: inputs.clock,
     mayTouchVenue: () => hooks.mayTouchVenue(),
+    untilTrusted: () => hooks.untilTrusted(),
     emit: (entries) => hooks.emit(entries),
     onFailure: (reason) => hooks.fail(reason),
     onEnded: (result, elapsedMs) => hooks.hedgeEnded(result, elapsedMs),

@@ -61,6 +61,7 @@ export class TradeFeed {
         maxSlippage: () => trade.terms.maxSlippage,
         spreadType: () => trade.terms.spread.spreadType,
         mayTouchVenue: () => trade.mayTouchVenue(),
+        untilTrusted: () => trade.untilTrusted(),
         emit: (entries) => trade.record$(entries),
         fail: (reason) => trade.fail(reason),
         hedgeEnded: (result, ms) =>
@@ -164,6 +165,13 @@ export class TradeFeed {
     const trade = this.trade;
     const now = this.services.clock.now();
     const { guard, open } = trade;
+    if (open?.hedger.deferred) {
+      // A hedge waited for H: there is one now.
+      const started = open.hedger.hedgeDeferred();
+      if (started?.sent) {
+        trade.record$([started.sent]);
+      }
+    }
     const reference = open?.legs.market.hedgeReference();
     const triggered =
       reference && guard.enabled

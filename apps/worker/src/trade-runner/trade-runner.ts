@@ -9,7 +9,8 @@ import type { Halt, RunnerServices } from './runner-services';
 import { TradeBudget } from './trade-budget';
 import { openTradeLegs } from './trade-legs';
 import { TradeStart } from './trade-start';
-import { TradeState, type LeaseTrust } from './trade-state';
+import type { LeaseTrust } from './lease-trust';
+import { TradeState } from './trade-state';
 
 /** Share of the lease TTL this worker trusts its lease for after a renewal began. */
 const LEASE_TRUST = 0.8;
@@ -155,10 +156,17 @@ export class TradeRunner {
   }
 
   onLeaseRenewed(validUntilMs: number, renewed: RenewedLease): void {
+    const now = this.services.clock.now();
+    const lapsed = this.trust.validUntilMs <= now;
     this.trust.validUntilMs = validUntilMs;
     const trade = this.trade;
     if (!trade || trade.phase.kind === 'closed') {
       return;
+    }
+    if (lapsed && validUntilMs > now) {
+      // Trusted again: what the lapse held back (a quote, a take-down) is done now.
+      trade.log.info('lease trusted again after a renewal was held up');
+      trade.wake();
     }
     if (renewed.amendmentVersion > trade.terms.amendmentVersion) {
       trade

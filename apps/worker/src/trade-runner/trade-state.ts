@@ -12,6 +12,7 @@ import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
 import { logEntry, type LogEntry } from '../execution-log/log-entries';
 import { LeaseLostError } from '../execution-log/trade-journal';
+import { untilTrusted, type LeaseTrust } from './lease-trust';
 import type { Lease } from '../lease/lease.repository';
 import type { AmendableTerms, LoadedTrade, TradeRecord } from '../trades/trade-record';
 import { ExecutionLoop } from './execution-loop';
@@ -26,11 +27,6 @@ import * as phases from './trade-phase';
 import type { Ending, TradePhase } from './trade-phase';
 import type { TradeServices } from './trade-services';
 import type { RequoteAfterMove, StatusRequest, TradeView, TradeWrites } from './trade-view';
-
-/** Until when (monotonic ms) this worker trusts its lease: the runner moves it on each renewal. */
-export interface LeaseTrust {
-  validUntilMs: number;
-}
 
 /** Everything a trade's state is built from, once its row is loaded. */
 export interface TradeStateInit {
@@ -178,6 +174,14 @@ export class TradeState implements TradeView {
     return (
       this.currentPhase.kind !== 'closed' && this.services.clock.now() < this.trust.validUntilMs
     );
+  }
+
+  /** Waits out a lapse of the lease's trust (lease-trust.ts). */
+  untilTrusted(): Promise<boolean> {
+    return untilTrusted({
+      mayTouchVenue: () => this.mayTouchVenue(),
+      isClosed: () => this.currentPhase.kind === 'closed',
+    });
   }
 
   get filledSize(): Big {

@@ -57,6 +57,8 @@ export interface TradeView {
   readonly epoch: string;
   now(): number;
   mayTouchVenue(): boolean;
+  /** True once the venues may be touched again after a lapse of trust; false once closed here. */
+  untilTrusted(): Promise<boolean>;
   wake(rank?: StepRank): void;
   record$(entries: LogEntry[], filledSize?: string): void;
   changeStatus(to: TradeStatus, request?: StatusRequest): Promise<void>;

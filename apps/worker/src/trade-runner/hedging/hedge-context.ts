@@ -30,8 +30,13 @@ export interface HedgeContext {
   /** Null when the hedge venue does not share its account limit (hedges are not metered). */
   bucket: TokenBucket | null;
   clock: MonotonicClock;
-  /** False once the lease is lost: the new owner reconciles, this worker touches nothing. */
+  /**
+   * False while the lease is not trusted (a renewal held up) and once it is
+   * lost: the new owner reconciles, this worker touches nothing.
+   */
   mayTouchVenue(): boolean;
+  /** Resolves true once the lease is trusted again, false once it is lost (TradeView.untilTrusted). */
+  untilTrusted(): Promise<boolean>;
   emit(entries: LogEntry[]): void;
   /** The trade cannot go on: a hedge timed out or was refused. */
   onFailure(reason: string): void;

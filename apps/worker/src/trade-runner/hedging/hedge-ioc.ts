@@ -88,7 +88,7 @@ export type LostIocFate =
   | { kind: 'found'; order: VenueOrder }
   /** Not found once the request could no longer arrive: it never reached the venue. */
   | { kind: 'never_placed' }
-  /** The lease is gone: the new owner reconciles. */
+  /** The lease is gone (not only untrusted for a moment: that is waited out): the new owner reconciles. */
   | { kind: 'abandoned' }
   /** The hedge no longer waits for this attempt. */
   | { kind: 'dropped' };
@@ -128,7 +128,7 @@ export async function lostIocFate(
           'hedge outcome unknown; asking the venue again',
         );
       }
-      if (!context.mayTouchVenue()) {
+      if (!context.mayTouchVenue() && !(await context.untilTrusted())) {
         return { kind: 'abandoned' };
       }
     }

@@ -31,7 +31,8 @@ interface Harness {
   failures: string[];
   halted: number;
   doubtChanges: number;
-  lease: { held: boolean };
+  /** `trusted` false: a renewal held up (a lapse); `lost`: another worker's now. */
+  lease: { trusted: boolean; lost: boolean };
   reference: { value: Big };
 }
 
@@ -44,7 +45,7 @@ function harness(options: { bucket?: TokenBucket; answerTimes?: VenueAnswerTimes
     failures: [],
     halted: 0,
     doubtChanges: 0,
-    lease: { held: true },
+    lease: { trusted: true, lost: false },
     reference: { value: new Big(100) },
     hedger: undefined as unknown as Hedger,
   };
@@ -68,7 +69,16 @@ function harness(options: { bucket?: TokenBucket; answerTimes?: VenueAnswerTimes
     spreadType: () => 'absolute',
     bucket: options.bucket ?? null,
     clock: { now: () => Date.now() },
-    mayTouchVenue: () => state.lease.held,
+    mayTouchVenue: () => state.lease.trusted && !state.lease.lost,
+    untilTrusted: async () => {
+      while (!state.lease.lost) {
+        if (state.lease.trusted) {
+          return true;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return false;
+    },
     emit: (logged) => state.entries.push(...logged),
     onFailure: (reason) => state.failures.push(reason),
     onVenueHalted: () => (state.halted += 1),
@@ -394,7 +404,7 @@ describe('a hedge series', () => {
   it('once the lease is lost it sends nothing more and ends without an outcome or a failure', async () => {
     const h = harness();
     h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));
-    h.lease.held = false;
+    h.lease.lost = true;
     const ioc = h.venue.next('placeIoc');
     ioc.answer(iocAck(ioc.args, '0.1'));
     await jest.advanceTimersByTimeAsync(HEDGE_TIMEOUT_MS);
@@ -403,5 +413,75 @@ describe('a hedge series', () => {
     expect(h.venue.count('placeIoc')).toBe(1);
     expect(ofType(h.entries, 'hedge_outcome')).toHaveLength(0);
     expect(h.failures).toEqual([]);
+  });
+
+  it('a maker fill while the lease is not trusted is hedged once it is, inside the hedge timeout', async () => {
+    const h = harness();
+    h.lease.trusted = false;
+    const started = h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));
+    expect(started?.sent).toBeNull();
+    await jest.advanceTimersByTimeAsync(500);
+    expect(h.venue.open('placeIoc')).toHaveLength(0);
+    expect(h.hedger.outstanding.toFixed()).toBe('0.3');
+
+    h.lease.trusted = true;
+    await jest.advanceTimersByTimeAsync(10);
+    const ioc = h.venue.next('placeIoc');
+    expect(ioc.args).toMatchObject({ size: '0.3', price: '99' });
+    expect(ofType(h.entries, 'hedge_sent').map((entry) => entry.data)).toMatchObject([
+      { attempt: 1, size: '0.3', cause: 'fill-1' },
+    ]);
+    ioc.answer(iocAck(ioc.args, '0.3'));
+    await h.hedger.idle();
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '0.3' });
+    expect(h.failures).toEqual([]);
+  });
+
+  it('a retry due while the lease is not trusted waits for it, not dropped', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));
+    const first = h.venue.next('placeIoc');
+    h.lease.trusted = false;
+    first.answer(iocAck(first.args, '0.1'));
+    await jest.advanceTimersByTimeAsync(500);
+    expect(h.venue.open('placeIoc')).toHaveLength(0);
+
+    h.lease.trusted = true;
+    await jest.advanceTimersByTimeAsync(10);
+    const second = h.venue.next('placeIoc');
+    expect(second.args.size).toBe('0.2');
+    second.answer(iocAck(second.args, '0.2'));
+    await h.hedger.idle();
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '0.3', attempts: 2 });
+  });
+
+  it('a lapse longer than the hedge timeout fails the trade for what it left unhedged', async () => {
+    const h = harness();
+    h.lease.trusted = false;
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));
+    await jest.advanceTimersByTimeAsync(HEDGE_TIMEOUT_MS);
+    await h.hedger.idle();
+
+    expect(h.venue.count('placeIoc')).toBe(0);
+    expect(outcome(h.entries)).toMatchObject({ result: 'timeout', filled_size: '0' });
+    expect(h.failures).toHaveLength(1);
+  });
+
+  it('waits for H it does not have yet, and hedges with the first one', async () => {
+    const h = harness();
+    const unknown = h.reference as unknown as { value: Big | null };
+    unknown.value = null;
+    expect(h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'))).toBeNull();
+    expect(h.hedger.deferred).toBe(true);
+    expect(h.hedger.hedgeDeferred()).toBeNull();
+
+    unknown.value = new Big(100);
+    const started = h.hedger.hedgeDeferred();
+    expect(started?.sent?.data).toMatchObject({ attempt: 1, size: '0.3', cause: 'fill-1' });
+    expect(h.hedger.deferred).toBe(false);
+    const ioc = h.venue.next('placeIoc');
+    ioc.answer(iocAck(ioc.args, '0.3'));
+    await h.hedger.idle();
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '0.3' });
   });
 });

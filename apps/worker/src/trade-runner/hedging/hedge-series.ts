@@ -85,6 +85,7 @@ export class HedgeSeries {
   private filled = new Big(0);
   private readonly fills: PricedFill[] = [];
   private lastOrderId: string | null = null;
+  private awaitingTrust = false;
   private readonly deadline: NodeJS.Timeout;
   private readonly startedAtMs: number;
 
@@ -119,7 +120,7 @@ export class HedgeSeries {
       return null;
     }
     if (!this.context.mayTouchVenue()) {
-      this.finish('abandoned');
+      this.sendOnceTrusted();
       return null;
     }
     if (this.attempts >= MAX_HEDGE_ATTEMPT) {
@@ -141,6 +142,28 @@ export class HedgeSeries {
     spendNow(this.context.bucket);
     this.place(request, state.reserved, attempt);
     return sent;
+  }
+
+  /**
+   * The lease is not trusted (a renewal held up): the attempt goes once it
+   * is, still inside the hedge's timeout, which keeps running; once the lease
+   * is lost the hedge is abandoned to the new owner, which reconciles.
+   */
+  private sendOnceTrusted(): void {
+    if (this.awaitingTrust) {
+      return;
+    }
+    this.awaitingTrust = true;
+    void this.context.untilTrusted().then((trusted) => {
+      this.awaitingTrust = false;
+      if (!trusted) {
+        return this.finish('abandoned');
+      }
+      const sent = this.sendAttempt();
+      if (sent) {
+        this.context.emit([sent]);
+      }
+    });
   }
 
   private place(request: PlaceOrderRequest, reserved: Big, attempt: number): void {

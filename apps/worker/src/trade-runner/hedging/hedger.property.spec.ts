@@ -212,6 +212,7 @@ describe('hedging under lost answers, held requests and failed look-ups', () => 
           bucket: null,
           clock: { now: () => Date.now() },
           mayTouchVenue: () => true,
+          untilTrusted: () => Promise.resolve(true),
           emit: (logged) => entries.push(...logged),
           // What the venues left unhedged when the trade was failed (a later maker fill's
           // hedge may still cover it: decisions 2 fails the trade all the same).

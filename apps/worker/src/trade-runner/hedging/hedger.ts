@@ -6,6 +6,7 @@ import {
   recordHedgeSent,
   recordMakerFill,
   residualUnhedged,
+  signOf,
   splitFillsAt,
   unhedgedSize,
   type HedgeAccumulator,
@@ -36,6 +37,8 @@ export class Hedger {
   private readonly context: HedgeContext;
   private idleWaiters: Array<() => void> = [];
   private attemptsInDoubt = 0;
+  /** The cause of a hedge that could not start for want of H: sent with the next H (hedgeDeferred). */
+  private deferredCause: string | null = null;
 
   constructor(dependencies: HedgerDependencies) {
     this.context = {
@@ -98,20 +101,24 @@ export class Hedger {
   /**
    * Hedges everything unhedged that the hedge venue accepts (its lot and
    * minimums). `cause` names the maker fill or recovery it is for; with the
-   * attempt number it makes the hedge's client order id.
+   * attempt number it makes the hedge's client order id. While the lease is
+   * not trusted the hedge starts all the same and its IOC waits for the
+   * trust (HedgeSeries), its timeout running from now; without H (no hedge
+   * book yet) it waits for the first one (hedgeDeferred).
    */
   hedgeUnhedged(cause: string): HedgeStarted | null {
-    if (!this.context.mayTouchVenue()) {
-      return null;
-    }
     const reference = this.context.market.hedgeReference();
     if (reference === null) {
+      if (signOf(unhedgedSize(this.accumulator)) > 0) {
+        this.deferredCause ??= cause;
+      }
       return null;
     }
     const size = hedgeToSend(this.accumulator, this.context.venue.leg.rules, reference);
     if (size === null) {
       return null;
     }
+    this.deferredCause = null;
     this.accumulator = recordHedgeSent(this.accumulator, size);
     const series = new HedgeSeries(this.context, cause, size, this.coverFills(size), reference);
     this.running.add(series);
@@ -124,6 +131,17 @@ export class Hedger {
       }
     });
     return { series, sent: series.sendAttempt() };
+  }
+
+  /** A hedge is waiting for H (hedgeUnhedged): the hedge book's next move should send it. */
+  get deferred(): boolean {
+    return this.deferredCause !== null;
+  }
+
+  /** Starts the hedge that waited for H, now that there is one (null: none waits, or still none). */
+  hedgeDeferred(): HedgeStarted | null {
+    const cause = this.deferredCause;
+    return cause === null ? null : this.hedgeUnhedged(cause);
   }
 
   /** Resolves when no hedge is running. */

@@ -248,7 +248,9 @@ export class ExecutionLoop implements LoopControl {
 
   private async pause(): Promise<void> {
     const trade = this.trade;
-    await this.takedown.pullMakerOrders(false);
+    if (!(await this.takedown.pullMakerOrders(false))) {
+      return; // the lease is not trusted: paused by the step its renewal wakes, order down first
+    }
     const halt = trade.haltInForce;
     // Only a trade that stopped meanwhile (ending, lease lost) is not paused; one handing over is.
     const { kind } = trade.phase;

@@ -269,7 +269,7 @@ export class TradeStart {
   /** An executing trade cannot be rejected: what it needs of the venues is retried until it works. */
   private async retrying<T>(what: string, work: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
-      if (!this.trade.mayTouchVenue()) {
+      if (!this.trade.mayTouchVenue() && !(await this.trade.untilTrusted())) {
         throw new LeaseLostError(this.trade.tradeId);
       }
       try {

@@ -24,12 +24,16 @@ export function runBench(main: () => Promise<void>): void {
  * With `--cpu-prof-window <file>`, profiles this process's CPU over the
  * measured window only (start-up excluded) and writes a .cpuprofile; with
  * `--alloc-prof-window <file>`, samples what it allocates over the window,
- * garbage included (what makes the scavenges), into a .heapprofile. Both open
- * in DevTools. Returns the function that stops them (a no-op without a flag).
+ * garbage included (what makes the scavenges), into a .heapprofile; with
+ * `--survivor-prof-window <file>`, only what outlived a scavenge (copied or
+ * promoted: what a scavenge's pause is made of), dead or alive at the end.
+ * All open in DevTools. Returns the function that stops them (a no-op
+ * without a flag).
  */
 export async function profileWindow(): Promise<() => Promise<void>> {
   const cpuFile = stringArg('cpu-prof-window');
-  const allocFile = stringArg('alloc-prof-window');
+  const survivorFile = stringArg('survivor-prof-window');
+  const allocFile = stringArg('alloc-prof-window') ?? survivorFile;
   if (cpuFile === undefined && allocFile === undefined) {
     return async () => undefined;
   }
@@ -47,7 +51,8 @@ export async function profileWindow(): Promise<() => Promise<void>> {
     await session.post('HeapProfiler.startSampling', {
       samplingInterval: 4096,
       includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
+      // A scavenge's garbage is left out when only its survivors are asked for.
+      includeObjectsCollectedByMinorGC: survivorFile === undefined,
     });
   }
   return async () => {

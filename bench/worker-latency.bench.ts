@@ -8,7 +8,7 @@
  * budget are counted apart: that wait is the budget's, by design.
  *
  *   node tools/build.mjs && node dist/bench/worker-latency.bench.js [--trades 500] [--seconds 60] [--moves-per-s 10]
- *     [--cpu-prof-window tmp/worker.cpuprofile] [--alloc-prof-window tmp/worker.heapprofile] [--live | --live=aster] [--scrape-every-ms 1000]
+ *     [--cpu-prof-window tmp/worker.cpuprofile] [--alloc-prof-window tmp/worker.heapprofile | --survivor-prof-window tmp/survivors.heapprofile] [--live | --live=aster] [--scrape-every-ms 1000]
  *
  * `--scrape-every-ms N`: the worker's `/metrics` is served (as main.ts does)
  * and a separate process fetches it every N ms while the figures are taken,

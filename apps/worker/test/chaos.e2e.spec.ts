@@ -60,9 +60,11 @@ async function inBatches<T, R>(
 
 /**
  * Once a trade's venues disagree (seen once, on a loaded CI machine: 0.115
- * made, 0.045 hedged, after a takeover that re-hedged nothing), what the next
- * such run must show: both venues' fills, the trade's own log and every worker
- * line about it, so the race can be rebuilt with the simulator's fault controls.
+ * made, 0.045 hedged, after a takeover that re-hedged nothing; most likely a
+ * hedge dropped while a held-up renewal left the lease untrusted, now deferred
+ * instead: lease-trust-lapse.e2e.spec.ts), what the next such run must show:
+ * both venues' fills, the trade's own log and every worker line about it, so
+ * the race can be rebuilt with the simulator's fault controls.
  */
 async function explainUnhedged(
   harness: WorkerHarness,

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { VenueMarket } from '@sts/venues';
 import { MarketCatalog, type MarketSource } from './market-catalog';
 
@@ -25,6 +26,8 @@ class SlowVenue implements MarketSource {
 }
 
 describe('MarketCatalog: a read slower than a caller waits', () => {
+  // The catalog's warnings and debug lines would go to the console (no app, no pino here).
+  beforeAll(() => Logger.overrideLogger(false));
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 

@@ -26,7 +26,7 @@ interface CachedMarkets {
   byCanonical: Map<string, VenueMarket[]>;
 }
 
-export interface Fetching {
+interface Fetching {
   startedAtMs: number;
   done: Promise<CachedMarkets>;
 }

@@ -114,11 +114,12 @@ export class Hedger {
       }
       return null;
     }
+    // With H known nothing waits for it: a size too small to send waits for later maker fills.
+    this.deferredCause = null;
     const size = hedgeToSend(this.accumulator, this.context.venue.leg.rules, reference);
     if (size === null) {
       return null;
     }
-    this.deferredCause = null;
     this.accumulator = recordHedgeSent(this.accumulator, size);
     const series = new HedgeSeries(this.context, cause, size, this.coverFills(size), reference);
     this.running.add(series);

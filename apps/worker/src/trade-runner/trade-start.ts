@@ -100,12 +100,9 @@ export class TradeStart {
     const waitUntil = clock.now() + PREFLIGHT_VENUE_WAIT_MS;
     for (let attempt = 1; ; attempt += 1) {
       const failure = await this.preflightOnce();
-      if (
-        !failure?.transient ||
-        trade.ending !== null ||
-        !trade.mayTouchVenue() ||
-        clock.now() >= waitUntil
-      ) {
+      const done = !failure?.transient || trade.ending !== null || clock.now() >= waitUntil;
+      // A lapse of the lease's trust is waited out; a lost lease ends the wait.
+      if (done || !(await trade.untilTrusted())) {
         return failure?.reason ?? null;
       }
       trade.log.info(

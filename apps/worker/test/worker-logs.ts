@@ -18,24 +18,17 @@ interface LogLine {
  * a CI machine says what the workers saw and not only what the spec missed.
  */
 export function recentProblems(logDir: string, max = 12): string[] {
-  const problems: Array<{ time: string; text: string }> = [];
-  for (const file of safeList(logDir).filter((name) => name.endsWith('.log'))) {
-    const worker = file.slice(0, -'.log'.length);
-    for (const raw of readFileSync(join(logDir, file), 'utf8').split('\n')) {
-      const line = parse(raw);
-      if (line?.level && PROBLEM_LEVELS.has(line.level)) {
-        const err = typeof line.err === 'string' ? line.err : line.err?.message;
-        const text = [line.time, worker, line.level, line.trade_id?.slice(0, 8), line.msg, err]
-          .filter(Boolean)
-          .join(' ');
-        problems.push({ time: line.time ?? '', text: text.slice(0, LINE_CHARS) });
-      }
+  const problems = workerLines(logDir).flatMap(({ worker, line }) => {
+    if (!line.level || !PROBLEM_LEVELS.has(line.level)) {
+      return [];
     }
-  }
-  return problems
-    .sort((a, b) => a.time.localeCompare(b.time))
-    .slice(-max)
-    .map((problem) => problem.text);
+    const err = typeof line.err === 'string' ? line.err : line.err?.message;
+    const text = [line.time, worker, line.level, line.trade_id?.slice(0, 8), line.msg, err]
+      .filter(Boolean)
+      .join(' ');
+    return [{ time: line.time ?? '', text: text.slice(0, LINE_CHARS) }];
+  });
+  return oldestFirst(problems).slice(-max);
 }
 
 /**
@@ -44,18 +37,30 @@ export function recentProblems(logDir: string, max = 12): string[] {
  * venues disagree with its log, before its log directory is gone.
  */
 export function tradeLines(logDir: string, tradeId: string): string[] {
-  const lines: Array<{ time: string; text: string }> = [];
-  for (const file of safeList(logDir).filter((name) => name.endsWith('.log'))) {
-    const worker = file.slice(0, -'.log'.length);
-    for (const raw of readFileSync(join(logDir, file), 'utf8').split('\n')) {
-      const line = parse(raw);
-      if (line?.trade_id === tradeId) {
-        lines.push({ time: line.time ?? '', text: `${worker} ${raw}` });
-      }
-    }
-  }
-  return lines.sort((a, b) => a.time.localeCompare(b.time)).map((line) => line.text);
+  return oldestFirst(
+    workerLines(logDir)
+      .filter(({ line }) => line.trade_id === tradeId)
+      .map(({ worker, line, raw }) => ({ time: line.time ?? '', text: `${worker} ${raw}` })),
+  );
 }
+
+/** Every JSON line of every worker's log file in `logDir`, with the worker that wrote it. */
+function workerLines(logDir: string): Array<{ worker: string; line: LogLine; raw: string }> {
+  return safeList(logDir)
+    .filter((name) => name.endsWith('.log'))
+    .flatMap((file) => {
+      const worker = file.slice(0, -'.log'.length);
+      return readFileSync(join(logDir, file), 'utf8')
+        .split('\n')
+        .flatMap((raw) => {
+          const line = parse(raw);
+          return line ? [{ worker, line, raw }] : [];
+        });
+    });
+}
+
+const oldestFirst = (lines: Array<{ time: string; text: string }>): string[] =>
+  lines.sort((a, b) => a.time.localeCompare(b.time)).map((line) => line.text);
 
 function safeList(dir: string): string[] {
   try {

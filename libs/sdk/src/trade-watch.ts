@@ -10,7 +10,9 @@ export interface TradeReader {
 /**
  * What a watch hands over, in order: the trade on the first read and whenever
  * its status or filled size changed, each new execution-log entry, and last
- * `end` with the trade in its final status.
+ * `end` with the trade in its final status. A trade handed over is at least as
+ * new as every entry handed over after it until the next one: when an entry
+ * (a fill, say) arrives, the trade already given counts it.
  */
 export type TradeWatchUpdate =
   | { type: 'trade'; trade: Trade }
@@ -47,20 +49,27 @@ export async function* watchTrade(
 ): AsyncGenerator<TradeWatchUpdate, void, undefined> {
   const owned = options.stream ? undefined : openStream?.();
   const wakeups = new Wakeups(options.stream ?? owned, tradeId, options.events ?? true);
+  const events = options.events ?? true;
   let previous: Trade | undefined;
   let afterSequence = options.afterSequence ?? 0;
   try {
     for (;;) {
+      // The log before the trade: the trade read after it counts every entry read.
+      const entries = events ? await newEntries(reader, tradeId, afterSequence) : [];
       const trade = await reader.getTrade(tradeId);
       if (trade.status !== previous?.status || trade.filled_size !== previous.filled_size) {
         yield { type: 'trade', trade };
       }
       previous = trade;
-      if (options.events ?? true) {
-        for await (const event of newEntries(reader, tradeId, afterSequence)) {
-          afterSequence = event.sequence;
-          yield { type: 'event', event };
-        }
+      if (TERMINAL_STATUSES.has(trade.status) && events) {
+        // What the ending wrote to the log came after the read above.
+        entries.push(
+          ...(await newEntries(reader, tradeId, entries.at(-1)?.sequence ?? afterSequence)),
+        );
+      }
+      for (const event of entries) {
+        afterSequence = event.sequence;
+        yield { type: 'event', event };
       }
       if (TERMINAL_STATUSES.has(trade.status)) {
         yield { type: 'end', trade };
@@ -75,16 +84,17 @@ export async function* watchTrade(
 }
 
 /** Every log entry after `afterSequence`, page after page. */
-async function* newEntries(
+async function newEntries(
   reader: TradeReader,
   tradeId: string,
   afterSequence: number,
-): AsyncGenerator<TradeEvent> {
+): Promise<TradeEvent[]> {
+  const entries: TradeEvent[] = [];
   for (let after = afterSequence; ;) {
     const page = await reader.tradeEvents(tradeId, { afterSequence: after });
-    yield* page.events;
+    entries.push(...page.events);
     if (!page.has_more || page.events.length === 0) {
-      return;
+      return entries;
     }
     after = page.next_after_sequence ?? page.events.at(-1)!.sequence;
   }

@@ -104,8 +104,8 @@ export interface HedgeSummary {
   fills: readonly PricedFill[];
   /** The maker fills the hedge covers. */
   makerFills: readonly PricedFill[];
-  /** H when the hedge started: slippage is measured against it. */
-  reference: Big;
+  /** H when the hedge started: slippage is measured against it (null: none came, nothing sent). */
+  reference: Big | null;
   guardFillClass: GuardFillClass | null;
 }
 
@@ -122,9 +122,10 @@ export function hedgeOutcomeEntry(context: HedgeContext, summary: HedgeSummary):
     filled_size: formatDecimal(summary.filled),
     avg_price: average ? formatDecimal(average) : null,
     attempts: summary.attempts,
-    slippage_bps: average
-      ? formatDecimal(slippageBps(venue.side, summary.reference, average))
-      : null,
+    slippage_bps:
+      average && summary.reference
+        ? formatDecimal(slippageBps(venue.side, summary.reference, average))
+        : null,
     spread_achieved:
       average && makerPrice
         ? formatDecimal(

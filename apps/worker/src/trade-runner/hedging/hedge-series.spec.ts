@@ -484,4 +484,61 @@ describe('a hedge series', () => {
     await h.hedger.idle();
     expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '0.3' });
   });
+  it('a hedge waiting for H keeps the hedger busy: the trade waits for it before it ends', async () => {
+    const h = harness();
+    const unknown = h.reference as unknown as { value: Big | null };
+    unknown.value = null;
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));
+    let idle = false;
+    void h.hedger.idle().then(() => (idle = true));
+    await jest.advanceTimersByTimeAsync(HEDGE_TIMEOUT_MS / 2);
+    expect(idle).toBe(false);
+
+    unknown.value = new Big(100);
+    h.hedger.hedgeDeferred();
+    await jest.advanceTimersByTimeAsync(10);
+    expect(idle).toBe(false);
+    const ioc = h.venue.next('placeIoc');
+    ioc.answer(iocAck(ioc.args, '0.3'));
+    await jest.advanceTimersByTimeAsync(10);
+    expect(idle).toBe(true);
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '0.3' });
+    expect(h.failures).toHaveLength(0);
+  });
+
+  it('no H within the hedge timeout: hedge_timeout for the size waiting, and the trade fails', async () => {
+    const h = harness();
+    const unknown = h.reference as unknown as { value: Big | null };
+    unknown.value = null;
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));
+    h.hedger.onMakerFill('fill-2', new Big(99), new Big('0.2'));
+    await jest.advanceTimersByTimeAsync(HEDGE_TIMEOUT_MS - 1);
+    expect(h.failures).toHaveLength(0);
+    await jest.advanceTimersByTimeAsync(1);
+    await h.hedger.idle();
+
+    expect(h.venue.count('placeIoc')).toBe(0);
+    expect(ofType(h.entries, 'hedge_timeout').map((entry) => entry.data)).toEqual([
+      expect.objectContaining({
+        order_id: null,
+        waited_ms: HEDGE_TIMEOUT_MS,
+        unhedged_size: '0.5',
+        cause: 'fill-1',
+      }),
+    ]);
+    expect(outcome(h.entries)).toMatchObject({
+      result: 'timeout',
+      requested_size: '0.5',
+      filled_size: '0',
+      attempts: 0,
+      slippage_bps: null,
+    });
+    expect(h.failures).toEqual([`hedge timed out after ${HEDGE_TIMEOUT_MS} ms on paradex`]);
+    expect(h.hedger.outstanding.toFixed()).toBe('0.5');
+
+    // A later H sends nothing: the trade has failed, no attempt goes after the timeout.
+    unknown.value = new Big(100);
+    expect(h.hedger.hedgeDeferred()).toBeNull();
+    expect(h.venue.count('placeIoc')).toBe(0);
+  });
 });

@@ -14,9 +14,21 @@ import {
 } from '@sts/domain';
 import type { LogEntry } from '../../execution-log/log-entries';
 import type { HedgeContext } from './hedge-context';
+import { hedgeFailure, hedgeOutcomeEntry, hedgeTimeoutEntry } from './hedge-entries';
 import { HedgeSeries } from './hedge-series';
 
 export type HedgerDependencies = Omit<HedgeContext, 'settle' | 'reserve' | 'uncover' | 'doubt'>;
+
+/**
+ * A hedge that could not start for want of H (no hedge book yet since the
+ * trade was taken over): sent with the first H, or failed as a timeout once
+ * the hedge timeout passes without one (decisions 2).
+ */
+interface DeferredHedge {
+  cause: string;
+  sinceMs: number;
+  deadline: NodeJS.Timeout;
+}
 
 export interface HedgeStarted {
   series: HedgeSeries;
@@ -37,8 +49,8 @@ export class Hedger {
   private readonly context: HedgeContext;
   private idleWaiters: Array<() => void> = [];
   private attemptsInDoubt = 0;
-  /** The cause of a hedge that could not start for want of H: sent with the next H (hedgeDeferred). */
-  private deferredCause: string | null = null;
+  /** A hedge that could not start for want of H: sent with the next H (hedgeDeferred). */
+  private deferredHedge: DeferredHedge | null = null;
 
   constructor(dependencies: HedgerDependencies) {
     this.context = {
@@ -110,14 +122,15 @@ export class Hedger {
     const reference = this.context.market.hedgeReference();
     if (reference === null) {
       if (signOf(unhedgedSize(this.accumulator)) > 0) {
-        this.deferredCause ??= cause;
+        this.defer(cause);
       }
       return null;
     }
     // With H known nothing waits for it: a size too small to send waits for later maker fills.
-    this.deferredCause = null;
+    this.endDeferral();
     const size = hedgeToSend(this.accumulator, this.context.venue.leg.rules, reference);
     if (size === null) {
+      this.wakeIdleWaiters();
       return null;
     }
     this.accumulator = recordHedgeSent(this.accumulator, size);
@@ -125,32 +138,95 @@ export class Hedger {
     this.running.add(series);
     void series.done.then(() => {
       this.running.delete(series);
-      if (this.running.size === 0) {
-        for (const resolve of this.idleWaiters.splice(0)) {
-          resolve();
-        }
-      }
+      this.wakeIdleWaiters();
     });
     return { series, sent: series.sendAttempt() };
   }
 
   /** A hedge is waiting for H (hedgeUnhedged): the hedge book's next move should send it. */
   get deferred(): boolean {
-    return this.deferredCause !== null;
+    return this.deferredHedge !== null;
   }
 
   /** Starts the hedge that waited for H, now that there is one (null: none waits, or still none). */
   hedgeDeferred(): HedgeStarted | null {
-    const cause = this.deferredCause;
-    return cause === null ? null : this.hedgeUnhedged(cause);
+    const deferred = this.deferredHedge;
+    return deferred === null ? null : this.hedgeUnhedged(deferred.cause);
   }
 
-  /** Resolves when no hedge is running. */
+  /** The first hedge that finds no H waits for one, for the hedge timeout at most. */
+  private defer(cause: string): void {
+    if (this.deferredHedge) {
+      return;
+    }
+    this.deferredHedge = {
+      cause,
+      sinceMs: this.context.clock.now(),
+      deadline: setTimeout(() => this.deferralTimedOut(), this.context.venue.timeoutMs),
+    };
+  }
+
+  private endDeferral(): void {
+    if (this.deferredHedge) {
+      clearTimeout(this.deferredHedge.deadline);
+      this.deferredHedge = null;
+    }
+  }
+
+  /**
+   * No H came within the hedge timeout: nothing was sent, and the trade fails
+   * for the size it holds unhedged, as a hedge that timed out would.
+   */
+  private deferralTimedOut(): void {
+    const deferred = this.deferredHedge;
+    if (!deferred) {
+      return;
+    }
+    this.deferredHedge = null;
+    const waitedMs = this.context.clock.now() - deferred.sinceMs;
+    const unhedged = unhedgedSize(this.accumulator);
+    this.context.emit([
+      hedgeTimeoutEntry(this.context, {
+        lastOrderId: null,
+        waitedMs,
+        unhedged,
+        cause: deferred.cause,
+      }),
+      hedgeOutcomeEntry(this.context, {
+        result: 'timeout',
+        cause: deferred.cause,
+        requested: unhedged,
+        filled: new Big(0),
+        attempts: 0,
+        fills: [],
+        makerFills: [],
+        reference: null,
+        guardFillClass: null,
+      }),
+    ]);
+    this.context.onEnded?.('timeout', waitedMs);
+    this.context.onFailure(hedgeFailure(this.context, 'timeout') ?? 'hedge timed out');
+    this.wakeIdleWaiters();
+  }
+
+  /** Resolves when no hedge is running or waiting for H. */
   idle(): Promise<void> {
-    if (this.running.size === 0) {
+    if (this.isIdle) {
       return Promise.resolve();
     }
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private get isIdle(): boolean {
+    return this.running.size === 0 && this.deferredHedge === null;
+  }
+
+  private wakeIdleWaiters(): void {
+    if (this.isIdle) {
+      for (const resolve of this.idleWaiters.splice(0)) {
+        resolve();
+      }
+    }
   }
 
   get hedging(): boolean {

@@ -155,7 +155,8 @@ export class TradeBudgetWatch {
         // Even behind a newer message (two budget replicas publish in any
         // order): the leg holds nothing from here on, unless it joined again later.
         if (this.learn(role, null, change.version)) {
-          this.apply({ ...update, share: 0 }, true);
+          update.share = 0;
+          this.apply(update, true);
         }
         continue;
       }
@@ -219,14 +220,21 @@ export class TradeBudgetWatch {
       }
       return false;
     }
-    const base = { tradeId: this.tradeId, cause: 'fetched' as const };
     for (const [role, share] of [
       ['maker', budget.maker],
       ['hedge', budget.hedge],
     ] as const) {
       // A read older than a message saying the leg left says nothing.
       if (share && this.learn(role, `${share.venue}:${share.wallet}`, share.version)) {
-        this.apply({ ...base, role, ...share });
+        this.apply({
+          tradeId: this.tradeId,
+          role,
+          venue: share.venue,
+          wallet: share.wallet,
+          share: share.share,
+          version: share.version,
+          cause: 'fetched',
+        });
       }
     }
     const unfollowed = [budget.maker, budget.hedge].flatMap((share) =>

@@ -1,8 +1,14 @@
 import { VenueNetworkError, type VenueError } from '../errors';
-import type { CancelTarget, OrderType, PlaceOrderRequest } from '../model/orders';
+import type { CancelTarget, OrderType, PlaceOrderRequest, ReplaceRequest } from '../model/orders';
 import type { CallOptions, PaperHttp } from './paper-http';
 import type { OrderRequestMessage, PaperStream } from './paper-stream';
-import type { WireError, WireOrderTarget, WirePlaceOrder } from './protocol';
+import type {
+  WireError,
+  WireExpiry,
+  WireOrderTarget,
+  WirePlaceOrder,
+  WireReplaceOrder,
+} from './protocol';
 
 /**
  * After an order request's expiry, how long before a look-up by client order
@@ -88,7 +94,18 @@ export function wireTarget(target: CancelTarget): WireOrderTarget {
     : { client_order_id: target.clientOrderId };
 }
 
-export function wirePlacement(request: PlaceOrderRequest, type: OrderType): WirePlaceOrder {
+/*
+ * The order requests' parameters are built as one literal each, never as a
+ * spread with fields added: such an object is four to five times the size,
+ * and these live as long as the venue takes to answer (docs/perf/worker.md).
+ * A field left undefined is not sent (JSON drops it).
+ */
+
+export function wirePlacement(
+  request: PlaceOrderRequest,
+  type: OrderType,
+  expiresAtMs?: number,
+): WirePlaceOrder {
   return {
     symbol: request.symbol,
     side: request.side,
@@ -96,5 +113,27 @@ export function wirePlacement(request: PlaceOrderRequest, type: OrderType): Wire
     price: request.price,
     size: request.size,
     client_order_id: request.clientOrderId,
+    expires_at_ms: expiresAtMs,
+  };
+}
+
+export function wireCancel(
+  target: CancelTarget,
+  expiresAtMs: number,
+): WireOrderTarget & WireExpiry {
+  return 'orderId' in target
+    ? { order_id: target.orderId, expires_at_ms: expiresAtMs }
+    : { client_order_id: target.clientOrderId, expires_at_ms: expiresAtMs };
+}
+
+export function wireReplace(request: ReplaceRequest, expiresAtMs: number): WireReplaceOrder {
+  const { target } = request;
+  const byId = 'orderId' in target;
+  return {
+    order_id: byId ? target.orderId : undefined,
+    client_order_id: byId ? undefined : target.clientOrderId,
+    expected_filled_size: request.expectedFilledSize,
+    next: wirePlacement(request.next, 'post_only'),
+    expires_at_ms: expiresAtMs,
   };
 }

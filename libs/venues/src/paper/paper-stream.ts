@@ -107,7 +107,7 @@ export class PaperStream {
     const id = String(this.requestSeq);
     const { venue } = this.options;
     return new Promise<SocketAnswer>((resolve, reject) => {
-      if (!this.socket.send(JSON.stringify({ ...message, id }))) {
+      if (!this.socket.send(JSON.stringify({ op: message.op, id, params: message.params }))) {
         // Never written: the venue cannot execute it, so it is settled now.
         reject(
           new VenueNetworkError(venue, 'stream is down: order not sent', undefined, Date.now()),

@@ -19,7 +19,9 @@ import type { PaperVenueClientOptions } from './paper-options';
 import {
   EXPIRY_SETTLE_MARGIN_MS,
   PaperOrderEntry,
+  wireCancel,
   wirePlacement,
+  wireReplace,
   wireTarget,
 } from './paper-order-entry';
 import { PaperStream } from './paper-stream';
@@ -164,7 +166,7 @@ export class PaperVenueClient implements VenueClient {
   }
 
   async cancel(target: CancelTarget): Promise<CancelResult> {
-    const params = { ...wireTarget(target), expires_at_ms: this.expiry() };
+    const params = wireCancel(target, this.expiry());
     const outcome = await this.entry.call(
       { op: 'cancel', params },
       { method: 'DELETE', path: '/orders', options: { query: { ...params } } },
@@ -180,14 +182,7 @@ export class PaperVenueClient implements VenueClient {
   }
 
   async replace(request: ReplaceRequest): Promise<ReplaceResult> {
-    const params = {
-      ...wireTarget(request.target),
-      ...(request.expectedFilledSize !== undefined
-        ? { expected_filled_size: request.expectedFilledSize }
-        : {}),
-      next: wirePlacement(request.next, 'post_only'),
-      expires_at_ms: this.expiry(),
-    };
+    const params = wireReplace(request, this.expiry());
     const outcome = await this.entry.call(
       { op: 'replace', params },
       { method: 'POST', path: '/orders/replace', options: { body: params } },
@@ -265,7 +260,7 @@ export class PaperVenueClient implements VenueClient {
 
   private async place(request: PlaceOrderRequest, type: OrderType): Promise<OrderAck> {
     const lifetimeMs = request.lifetimeMs ?? this.requestTimeoutMs;
-    const params = { ...wirePlacement(request, type), expires_at_ms: this.expiry(lifetimeMs) };
+    const params = wirePlacement(request, type, this.expiry(lifetimeMs));
     const outcome = await this.entry.call(
       { op: 'place', params },
       { method: 'POST', path: '/orders', options: { body: params, timeoutMs: lifetimeMs } },

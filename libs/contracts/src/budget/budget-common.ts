@@ -80,8 +80,12 @@ export function nonNegativeIntegerField(
 
 export function parseHolderShare(type: string, value: unknown, field: string): HolderShare {
   const record = objectOf(type, value);
+  // Fields named, not a spread followed by more: that object is four times the size (a trade's
+  // watch keeps it; docs/perf/worker.md).
+  const { venue, wallet } = parseBudgetAccount(type, record, field);
   return {
-    ...parseBudgetAccount(type, record, field),
+    venue,
+    wallet,
     share: nonNegativeIntegerField(type, record, 'share'),
     version: nonNegativeIntegerField(type, record, 'version'),
   };

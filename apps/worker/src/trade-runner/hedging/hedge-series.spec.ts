@@ -88,6 +88,13 @@ function harness(options: { bucket?: TokenBucket; answerTimes?: VenueAnswerTimes
   return state;
 }
 
+/** No hedge book yet: H is unknown until the spec sets `value`. */
+const withoutH = (h: Harness): { value: Big | null } => {
+  const reference = h.reference as unknown as { value: Big | null };
+  reference.value = null;
+  return reference;
+};
+
 const ofType = (entries: LogEntry[], type: string): LogEntry[] =>
   entries.filter((entry) => entry.eventType === type);
 
@@ -469,8 +476,7 @@ describe('a hedge series', () => {
 
   it('waits for H it does not have yet, and hedges with the first one', async () => {
     const h = harness();
-    const unknown = h.reference as unknown as { value: Big | null };
-    unknown.value = null;
+    const unknown = withoutH(h);
     expect(h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'))).toBeNull();
     expect(h.hedger.deferred).toBe(true);
     expect(h.hedger.hedgeDeferred()).toBeNull();
@@ -486,8 +492,7 @@ describe('a hedge series', () => {
   });
   it('a hedge waiting for H keeps the hedger busy: the trade waits for it before it ends', async () => {
     const h = harness();
-    const unknown = h.reference as unknown as { value: Big | null };
-    unknown.value = null;
+    const unknown = withoutH(h);
     h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));
     let idle = false;
     void h.hedger.idle().then(() => (idle = true));
@@ -508,8 +513,7 @@ describe('a hedge series', () => {
 
   it('no H within the hedge timeout: hedge_timeout for the size waiting, and the trade fails', async () => {
     const h = harness();
-    const unknown = h.reference as unknown as { value: Big | null };
-    unknown.value = null;
+    const unknown = withoutH(h);
     h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.3'));
     h.hedger.onMakerFill('fill-2', new Big(99), new Big('0.2'));
     await jest.advanceTimersByTimeAsync(HEDGE_TIMEOUT_MS - 1);

@@ -2,6 +2,7 @@ import type Big from 'big.js';
 import { ceilToStep, floorToStep } from '../decimal/decimal-math';
 import { makerRules, makerSideTouch } from '../spread/legs';
 import { gridEnds } from './price-range';
+import { defaultQuoteInUnits, UNREPRESENTABLE } from './fixed-point-quote';
 import type { QuoteInput } from './quote-input';
 import { validMakerPriceRange } from './valid-maker-price';
 import { compare } from '../decimal/compare';
@@ -15,6 +16,13 @@ import { compare } from '../decimal/compare';
  * side of the book, so it is never made more aggressive than the market.
  */
 export const defaultQuote = (input: QuoteInput): Big | null => {
+  // The same answer on integers, allocating almost nothing, whenever the inputs fit a double.
+  const inUnits = defaultQuoteInUnits(input);
+  return inUnits === UNREPRESENTABLE ? defaultQuoteInDecimals(input) : inUnits;
+};
+
+/** The default quote in big.js decimals: the rule as stated, and the fallback of the integer path. */
+export const defaultQuoteInDecimals = (input: QuoteInput): Big | null => {
   const range = validMakerPriceRange(input);
   if (range === null) {
     return null;

@@ -7,7 +7,8 @@ import { absoluteSpread } from '../spread/spread';
 import { quoteCycle } from '../testing/quote-cycle';
 import type { SpreadCondition } from '../trade/trade-terms';
 import { type AggressiveQuoteInput, aggressiveQuote } from './aggressive-quote';
-import { defaultQuote } from './default-quote';
+import { defaultQuote, defaultQuoteInDecimals } from './default-quote';
+import { decimalOfUnits, defaultQuoteInUnits, UNREPRESENTABLE, unitsOf } from './fixed-point-quote';
 import { contains } from './price-range';
 import { isValidMakerPrice, validMakerPriceRange } from './valid-maker-price';
 
@@ -176,5 +177,72 @@ describe('quoting properties', () => {
     const quoted = samples.filter((input) => defaultQuote(input) !== null).length;
     expect(quoted).toBeGreaterThan(100);
     expect(samples.length - quoted).toBeGreaterThan(50);
+  });
+});
+
+describe('the default quote on integers', () => {
+  const text = (price: Big | null): string | null => (price === null ? null : price.toFixed());
+
+  /** The same cycles with the maker touch off its grid by sevenths of a tick (a venue glitch). */
+  const offGrid = fc
+    .tuple(quoteCycle, fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 6 }))
+    .map(([input, bidSevenths, askSevenths]) => {
+      const tick = makerRules(input.market, input.makerLeg).tickSize;
+      const off = (sevenths: number) => tick.times(sevenths).div(7).round(6, Big.roundDown);
+      return {
+        ...input,
+        makerTouch: {
+          bestBid: input.makerTouch.bestBid.plus(off(bidSevenths)),
+          bestAsk: input.makerTouch.bestAsk.plus(off(askSevenths)),
+        },
+      };
+    });
+
+  it('is the decimal quote, price for price, whenever the inputs fit a double', () => {
+    let representable = 0;
+    fc.assert(
+      fc.property(fc.oneof(quoteCycle, offGrid), (input) => {
+        const inUnits = defaultQuoteInUnits(input);
+        const inDecimals = defaultQuoteInDecimals(input);
+        if (inUnits !== UNREPRESENTABLE) {
+          representable += 1;
+          expect(text(inUnits)).toBe(text(inDecimals));
+        }
+        expect(text(defaultQuote(input))).toBe(text(inDecimals));
+      }),
+      { numRuns: 3000 },
+    );
+    // Most generated books fit (the rest: H in the millions with a bps target of 3 places, or a
+    // touch off the grid by six places besides).
+    expect(representable).toBeGreaterThan(1800);
+  });
+
+  it('falls back to decimals when an input needs more than a double holds', () => {
+    const input = fc.sample(quoteCycle, { numRuns: 1, seed: 3 })[0];
+    const huge = {
+      ...input,
+      hedgeReference: new Big('12345678901234567.5'),
+      terms: { ...input.terms, spreadType: 'absolute' as const, condition: 'gte' as const },
+    };
+    expect(defaultQuoteInUnits(huge)).toBe(UNREPRESENTABLE);
+    expect(text(defaultQuote(huge))).toBe(text(defaultQuoteInDecimals(huge)));
+  });
+
+  it('reads a decimal into units and back exactly', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(2n ** 49n), max: 2n ** 49n }),
+        fc.integer({ min: 0, max: 12 }),
+        (whole, scale) => {
+          const value = decimalOfUnits(Number(whole), scale);
+          expect(unitsOf(value, scale)).toBe(Number(whole));
+          expect(value.eq(new Big(whole.toString()).div(new Big(10).pow(scale)))).toBe(true);
+          if (scale > 0 && whole % 10n !== 0n) {
+            expect(unitsOf(value, scale - 1)).toBeNull();
+          }
+        },
+      ),
+      RUNS,
+    );
   });
 });

@@ -191,32 +191,19 @@ function quoteUnits(input: QuoteInput, u: Units): number | null {
   }
   // The condition on the spread (H - P for a long maker, P - H for a short one) as a price bound.
   const at = long ? u.h - u.target : u.h + u.target;
-  const spreadUp = !long;
-  switch (input.terms.condition) {
-    case 'gte':
-    case 'gt': {
-      const inclusive = input.terms.condition === 'gte';
-      if (spreadUp) {
-        lower = tighter(lower, at, inclusive, true);
-      } else {
-        upper = tighter(upper, at, inclusive, false);
-      }
-      break;
+  const { condition } = input.terms;
+  if (condition === 'eq') {
+    lower = tighter(lower, at - u.tolerance, true, true);
+    upper = tighter(upper, at + u.tolerance, true, false);
+  } else {
+    const inclusive = condition === 'gte' || condition === 'lte';
+    // A spread held up bounds a short maker's price from below and a long maker's from above.
+    const spreadAtLeast = condition === 'gte' || condition === 'gt';
+    if (spreadAtLeast !== long) {
+      lower = tighter(lower, at, inclusive, true);
+    } else {
+      upper = tighter(upper, at, inclusive, false);
     }
-    case 'lte':
-    case 'lt': {
-      const inclusive = input.terms.condition === 'lte';
-      if (spreadUp) {
-        upper = tighter(upper, at, inclusive, false);
-      } else {
-        lower = tighter(lower, at, inclusive, true);
-      }
-      break;
-    }
-    case 'eq':
-      lower = tighter(lower, at - u.tolerance, true, true);
-      upper = tighter(upper, at + u.tolerance, true, false);
-      break;
   }
   return nearestOnGrid(long ? u.bid : u.ask, long, lower, upper, u.tick);
 }

@@ -48,8 +48,8 @@ export async function* watchTrade(
   openStream?: () => StsEventStream,
 ): AsyncGenerator<TradeWatchUpdate, void, undefined> {
   const owned = options.stream ? undefined : openStream?.();
-  const wakeups = new Wakeups(options.stream ?? owned, tradeId, options.events ?? true);
   const events = options.events ?? true;
+  const wakeups = new Wakeups(options.stream ?? owned, tradeId, events);
   let previous: Trade | undefined;
   let afterSequence = options.afterSequence ?? 0;
   try {

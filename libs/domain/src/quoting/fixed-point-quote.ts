@@ -1,6 +1,6 @@
 import Big from 'big.js';
-import { compare, signOf } from '../decimal/compare';
-import { coarserTickSize } from '../market/market-rules';
+import { signOf } from '../decimal/compare';
+import { coarserTickSize, isCrossedOrLocked } from '../market/market-rules';
 import { makerRules } from '../spread/legs';
 import type { QuoteInput } from './quote-input';
 
@@ -85,11 +85,12 @@ function targetDecimals(input: QuoteInput, coarser: Big): number {
 /** The target in USD, in units of `scale`: exact (spread.ts toAbsoluteSpread), or null. */
 function targetUnits(input: QuoteInput, coarser: Big, scale: number): number | null {
   const { targetSpread, spreadType } = input.terms;
+  if (spreadType === 'absolute') {
+    return unitsOf(targetSpread, scale);
+  }
   const places = decimalsOf(targetSpread);
   const target = unitsOf(targetSpread, places);
   switch (spreadType) {
-    case 'absolute':
-      return unitsOf(targetSpread, scale);
     case 'ticks': {
       const tickPlaces = decimalsOf(coarser);
       const tick = unitsOf(coarser, tickPlaces);
@@ -139,7 +140,7 @@ function tighter(a: Side | null, value: number, inclusive: boolean, lower: boole
  */
 export function defaultQuoteInUnits(input: QuoteInput): Big | null | typeof UNREPRESENTABLE {
   const { makerTouch, hedgeReference, makerLeg } = input;
-  if (compare(makerTouch.bestBid, makerTouch.bestAsk) >= 0 || signOf(hedgeReference) <= 0) {
+  if (isCrossedOrLocked(makerTouch) || signOf(hedgeReference) <= 0) {
     return null;
   }
   const tickSize = makerRules(input.market, makerLeg).tickSize;
@@ -160,10 +161,15 @@ export function defaultQuoteInUnits(input: QuoteInput): Big | null | typeof UNRE
   const target = targetUnits(input, coarser, scale);
   // The scale holds a place more than the coarser tick: half of it is a whole number of units.
   const coarserUnits = eq ? unitsOf(coarser, scale) : 0;
-  if (bid === null || ask === null || h === null || tick === null || target === null) {
-    return UNREPRESENTABLE;
-  }
-  if (coarserUnits === null || tick <= 0) {
+  if (
+    bid === null ||
+    ask === null ||
+    h === null ||
+    tick === null ||
+    target === null ||
+    coarserUnits === null ||
+    tick <= 0
+  ) {
     return UNREPRESENTABLE;
   }
   const units = quoteUnits(input, { bid, ask, h, tick, target, tolerance: coarserUnits / 2 });

@@ -1,6 +1,8 @@
 import { OrderRejectedError, UnknownOrderError } from '@sts/venues';
 import { iocAck, venueOrder, type PendingRequest } from '../../test/support/scripted-venue';
 import { activeTrade, type TradeHarness } from '../../test/support/trade-harness';
+import type { LoopServices } from './execution-loop';
+import { StepScheduler } from './step-scheduler';
 
 /**
  * A running trade's loop over two scripted venues on jest's clock: the
@@ -17,6 +19,30 @@ const ack = (request: PendingRequest<'placePostOnly'>) =>
 
 /** Lets the loop run what it was woken for (steps run from microtasks; timers by jest). */
 const settle = (ms = 20): Promise<void> => jest.advanceTimersByTimeAsync(ms);
+
+/** The worker's scheduler as one trade sees it: each step it runs is noted in `ran` by `trade`. */
+function notingScheduler(
+  scheduler: StepScheduler,
+  trade: string,
+  ran: string[],
+): LoopServices['scheduler'] {
+  const noted = new Map<() => void, () => void>();
+  const note = (step: () => void): (() => void) => {
+    let wrapped = noted.get(step);
+    if (!wrapped) {
+      wrapped = () => {
+        ran.push(`${trade} step`);
+        step();
+      };
+      noted.set(step, wrapped);
+    }
+    return wrapped;
+  };
+  return {
+    schedule: (step, rank) => scheduler.schedule(note(step), rank),
+    scheduleAfterReads: (step) => scheduler.scheduleAfterReads(note(step)),
+  };
+}
 
 /** The trade's first quote, placed and acknowledged: it rests. */
 async function resting(h: TradeHarness) {
@@ -180,6 +206,27 @@ describe('the execution loop', () => {
     await settle();
     expect(h.steps.scheduled).toBe(stepsBefore + 1);
     expect(h.maker.next('replace').args.next).toMatchObject({ price: '100.1' });
+  });
+
+  it("hedges every fill one read brings before any of their trades' steps run", async () => {
+    const scheduler = new StepScheduler({ now: () => Date.now() });
+    const ran: string[] = [];
+    const a = await activeTrade({}, { scheduler: notingScheduler(scheduler, 'a', ran) });
+    const b = await activeTrade({}, { scheduler: notingScheduler(scheduler, 'b', ran) });
+    const orderA = await resting(a);
+    const orderB = await resting(b);
+    ran.length = 0;
+
+    // One socket read: the fills of both trades, delivered back to back.
+    a.makerFill(orderA.clientOrderId, '0.004', '100', 'fill-a');
+    ran.push('b read');
+    b.makerFill(orderB.clientOrderId, '0.004', '100', 'fill-b');
+
+    expect(a.hedge.count('placeIoc')).toBe(1);
+    expect(b.hedge.count('placeIoc')).toBe(1);
+    expect(ran).toEqual(['b read']);
+    await settle();
+    expect(ran).toEqual(['b read', 'a step', 'b step']);
   });
 
   it('a halted maker venue pauses the trade and resumes it once the venue answers', async () => {

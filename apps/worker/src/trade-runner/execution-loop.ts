@@ -15,7 +15,7 @@ const MAX_CONSECUTIVE_REJECTIONS = 5;
 /** What the loop takes from the worker. */
 export interface LoopServices {
   /** Runs trades' steps in slices after pending I/O, so fills are never queued behind re-quotes. */
-  scheduler: Pick<StepScheduler, 'schedule'>;
+  scheduler: Pick<StepScheduler, 'schedule' | 'scheduleAfterReads'>;
 }
 
 /**
@@ -53,19 +53,41 @@ export class ExecutionLoop implements LoopControl {
    * it only if the step must wait, and a waiting step moves up by it.
    */
   wake(rank?: StepRank): void {
+    if (this.needsStep(rank)) {
+      this.services.scheduler.schedule(this.runQueued, rank);
+    }
+  }
+
+  /**
+   * A maker fill: the step waits for the rest of the I/O turn, so the fill
+   * of another trade read in the same turn has its hedge sent first
+   * (StepScheduler.scheduleAfterReads).
+   */
+  wakeAfterReads(): void {
+    if (this.needsStep(undefined)) {
+      this.services.scheduler.scheduleAfterReads(this.runQueued);
+    }
+  }
+
+  /**
+   * Whether a wake must queue a step (then counted as queued): not when the
+   * trade is not running, nor when the step running or queued already covers
+   * it (a running one steps again; a rank moves a queued one up).
+   */
+  private needsStep(rank: StepRank | undefined): boolean {
     if (this.trade.phase.kind !== 'running') {
-      return;
+      return false;
     }
     if (this.stepping) {
       this.again = true;
       this.againRank = rank ?? this.againRank;
-      return;
+      return false;
     }
     if (this.queued && rank === undefined) {
-      return;
+      return false;
     }
     this.queued = true;
-    this.services.scheduler.schedule(this.runQueued, rank);
+    return true;
   }
 
   private readonly runQueued = (): void => {

@@ -52,7 +52,9 @@ function harness(stepMs = 0.5) {
   const followUp = (name: string): void => scheduler.schedule(stepOf(name));
   /** Uses up the current slice (5 ms, a burst's): whatever is woken next waits for a drain. */
   const busy = (): void => scheduler.schedule(() => (clock.ms += 5));
-  return { clock, scheduler, ran, ranked, wake, followUp, busy };
+  /** A maker fill's step: after the turn's reads. */
+  const afterFill = (name: string): void => scheduler.scheduleAfterReads(stepOf(name));
+  return { clock, scheduler, ran, ranked, wake, followUp, busy, afterFill };
 }
 
 describe('StepScheduler', () => {
@@ -135,6 +137,27 @@ describe('StepScheduler', () => {
     expect(ran).toEqual(['now']);
     expect(ranked).toEqual([]);
     expect(scheduler.queued).toBe(0);
+  });
+
+  it("holds a fill's step until the turn's reads are served, with the follow-ups woken after it", async () => {
+    const { scheduler, ran, followUp, afterFill } = harness();
+    afterFill('fill-a');
+    afterFill('fill-a');
+    followUp('answer');
+    afterFill('fill-b');
+    expect(ran).toEqual([]);
+    expect(scheduler.queued).toBe(3);
+    await drainAll(scheduler);
+    expect(ran).toEqual(['fill-a', 'answer', 'fill-b']);
+  });
+
+  it("runs a book move's burst in its slice while a fill's step waits", async () => {
+    const { scheduler, ran, wake, afterFill } = harness();
+    afterFill('fill');
+    scheduler.burst(() => wake('moved', 'at_risk'));
+    expect(ran).toEqual(['moved']);
+    await drainAll(scheduler);
+    expect(ran).toEqual(['moved', 'fill']);
   });
 
   it('queues each step once, however often it is woken', async () => {

@@ -95,7 +95,24 @@ export class StepScheduler {
       }
       return;
     }
-    this.queues[rank === undefined ? 'routine' : rank()].add(step);
+    this.enqueue(step, rank === undefined ? 'routine' : rank());
+  }
+
+  /**
+   * Queues `step` as a follow-up even when the turn's slice has time left:
+   * it runs once every socket read in this I/O turn has been served. A maker
+   * fill's step waits so: one turn can read the fills of many trades (a
+   * taker that swept the book), and each of them has its hedge sent before
+   * any of their re-quotes. A step already queued stays as it is.
+   */
+  scheduleAfterReads(step: () => void): void {
+    if (this.queued === 0 || this.queuedAs(step) === null) {
+      this.enqueue(step, 'routine');
+    }
+  }
+
+  private enqueue(step: () => void, urgency: RequoteUrgency): void {
+    this.queues[urgency].add(step);
     this.queuedAt.set(step, this.clock.now());
     this.scheduleDrain();
   }

@@ -132,7 +132,7 @@ export class TradeFeed {
       entries.push(started.sent);
     }
     trade.record$(entries, formatDecimal(trade.filledSize));
-    trade.wake();
+    trade.wakeAfterReads();
   }
 
   private onMakerAccountFill(fill: VenueFill): void {

@@ -16,7 +16,7 @@ export interface TradeServices {
   answerTimes: Pick<VenueAnswerTimes, 'expectedMs'>;
   reader: Pick<TradeReader, 'amendableTerms'>;
   venues: VenueRegistry;
-  scheduler: Pick<StepScheduler, 'schedule'>;
+  scheduler: Pick<StepScheduler, 'schedule' | 'scheduleAfterReads'>;
   /** Opens the trade's two venues (accounts, markets, books): openTradeLegs on a worker. */
   openLegs(record: TradeRecord, books: BookHandlers, budget?: LegBudgets): Promise<TradeLegs>;
 }

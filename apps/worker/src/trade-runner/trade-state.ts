@@ -164,6 +164,11 @@ export class TradeState implements TradeView {
     this.loop.wake(rank);
   }
 
+  /** A maker fill wakes the loop: its step waits for the turn's other reads (their fills' hedges). */
+  wakeAfterReads(): void {
+    this.loop.wakeAfterReads();
+  }
+
   /** The worker's monotonic clock (durations, the fast-move guard). */
   now(): number {
     return this.services.clock.now();

@@ -60,6 +60,7 @@ export interface TradeView {
   /** True once the venues may be touched again after a lapse of trust; false once closed here. */
   untilTrusted(): Promise<boolean>;
   wake(rank?: StepRank): void;
+  wakeAfterReads(): void;
   record$(entries: LogEntry[], filledSize?: string): void;
   changeStatus(to: TradeStatus, request?: StatusRequest): Promise<void>;
   onMakerFill(fill: VenueFill): void;

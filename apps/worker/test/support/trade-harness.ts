@@ -10,6 +10,7 @@ import type { BookUpdate, VenueFill, VenueOrder } from '@sts/venues';
 import type { StatusChange } from '../../src/execution-log/trade-journal';
 import type { LogEntry } from '../../src/execution-log/log-entries';
 import { FastMoveWatch } from '../../src/trade-runner/fast-move-watch';
+import type { LoopServices } from '../../src/trade-runner/execution-loop';
 import { MarketView } from '../../src/trade-runner/market-view';
 import { TradeBudget } from '../../src/trade-runner/trade-budget';
 import type { BookHandlers, TradeLegs } from '../../src/trade-runner/trade-legs';
@@ -87,7 +88,11 @@ let fillNumber = 0;
  */
 export async function activeTrade(
   terms: Partial<AmendableTerms> = {},
-  options: { makerReplaceCost?: number } = {},
+  options: {
+    makerReplaceCost?: number;
+    /** The worker's own scheduler (shared by the harnesses of several trades), for a fake one. */
+    scheduler?: LoopServices['scheduler'];
+  } = {},
 ): Promise<TradeHarness> {
   const maker = new ScriptedVenue('hyperliquid', options.makerReplaceCost ?? 1);
   const hedge = new ScriptedVenue('paradex');
@@ -146,8 +151,12 @@ export async function activeTrade(
       answerTimes: { expectedMs: () => MIN_ANSWER_EXPECTED_MS },
       reader: { amendableTerms: () => Promise.resolve({ ...row.terms, cancelRequested: false }) },
       venues: { paradex: { hedgeTimeoutMs: HEDGE_TIMEOUT_MS } } as unknown as VenueRegistry,
-      scheduler: {
+      scheduler: options.scheduler ?? {
         schedule: (step: () => void) => {
+          steps.scheduled += 1;
+          queueMicrotask(step);
+        },
+        scheduleAfterReads: (step: () => void) => {
           steps.scheduled += 1;
           queueMicrotask(step);
         },

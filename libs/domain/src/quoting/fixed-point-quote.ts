@@ -24,7 +24,7 @@ export function decimalsOf(value: Big): number {
  */
 export function unitsOf(value: Big, scale: number): number | null {
   const digits = value.c;
-  let zeros = scale - (digits.length - 1 - value.e);
+  const zeros = scale - (digits.length - 1 - value.e);
   if (zeros < 0) {
     return null;
   }
@@ -35,31 +35,22 @@ export function unitsOf(value: Big, scale: number): number | null {
       return null;
     }
   }
-  for (; zeros > 0 && units !== 0; zeros--) {
-    units *= 10;
-    if (units > LIMIT) {
-      return null;
-    }
-  }
-  return value.s < 0 ? -units : units;
+  return shifted(value.s < 0 ? -units : units, zeros);
 }
 
-/** `a x b x 10^shift`, exactly, or null past LIMIT (`shift` >= 0). */
-function product(a: number | null, b: number, shift: number): number | null {
-  if (a === null) {
+/** `units x 10^shift`, exactly, or null past LIMIT (`shift` >= 0). */
+function shifted(units: number, shift: number): number | null {
+  let value = units;
+  if (Math.abs(value) > LIMIT) {
     return null;
   }
-  let units = a * b;
-  if (Math.abs(units) > LIMIT) {
-    return null;
-  }
-  for (; shift > 0 && units !== 0; shift--) {
-    units *= 10;
-    if (Math.abs(units) > LIMIT) {
+  for (let left = shift; left > 0 && value !== 0; left--) {
+    value *= 10;
+    if (Math.abs(value) > LIMIT) {
       return null;
     }
   }
-  return units;
+  return value;
 }
 
 /** The Big of `units x 10^-scale` (big.js reads the exponent form exactly). */
@@ -67,42 +58,44 @@ export function decimalOfUnits(units: number, scale: number): Big {
   return new Big(`${units}e-${scale}`);
 }
 
-/** Places that hold the target in USD exactly (spread.ts toAbsoluteSpread). */
-function targetDecimals(input: QuoteInput, coarser: Big): number {
-  const target = decimalsOf(input.terms.targetSpread);
+/** A value held exactly as `units x 10^-places`. */
+interface Exact {
+  units: number;
+  places: number;
+}
+
+/** `value` as whole units of its own places, or null past LIMIT. */
+function exactOf(value: Big): Exact | null {
+  const places = decimalsOf(value);
+  const units = unitsOf(value, places);
+  return units === null ? null : { units, places };
+}
+
+/** `exact x factor x 10^-extraPlaces`, exactly, or null past LIMIT. */
+function times(exact: Exact, factor: Big, extraPlaces: number): Exact | null {
+  const by = exactOf(factor);
+  if (by === null) {
+    return null;
+  }
+  const units = shifted(exact.units * by.units, 0);
+  return units === null ? null : { units, places: exact.places + by.places + extraPlaces };
+}
+
+/** The target in USD, exactly (spread.ts toAbsoluteSpread), or null past LIMIT. */
+function exactTarget(input: QuoteInput, coarser: Big): Exact | null {
+  const target = exactOf(input.terms.targetSpread);
+  if (target === null) {
+    return null;
+  }
   switch (input.terms.spreadType) {
     case 'absolute':
       return target;
     case 'ticks':
-      return target + decimalsOf(coarser);
+      return times(target, coarser, 0);
     case 'bps':
-      return target + decimalsOf(input.hedgeReference) + 4;
+      return times(target, input.hedgeReference, 4);
     case 'percentage':
-      return target + decimalsOf(input.hedgeReference) + 2;
-  }
-}
-
-/** The target in USD, in units of `scale`: exact (spread.ts toAbsoluteSpread), or null. */
-function targetUnits(input: QuoteInput, coarser: Big, scale: number): number | null {
-  const { targetSpread, spreadType } = input.terms;
-  if (spreadType === 'absolute') {
-    return unitsOf(targetSpread, scale);
-  }
-  const places = decimalsOf(targetSpread);
-  const target = unitsOf(targetSpread, places);
-  switch (spreadType) {
-    case 'ticks': {
-      const tickPlaces = decimalsOf(coarser);
-      const tick = unitsOf(coarser, tickPlaces);
-      return tick === null ? null : product(target, tick, scale - places - tickPlaces);
-    }
-    case 'bps':
-    case 'percentage': {
-      const hPlaces = decimalsOf(input.hedgeReference);
-      const h = unitsOf(input.hedgeReference, hPlaces);
-      const unitPlaces = spreadType === 'bps' ? 4 : 2;
-      return h === null ? null : product(target, h, scale - places - hPlaces - unitPlaces);
-    }
+      return times(target, input.hedgeReference, 2);
   }
 }
 
@@ -145,20 +138,24 @@ export function defaultQuoteInUnits(input: QuoteInput): Big | null | typeof UNRE
   }
   const tickSize = makerRules(input.market, makerLeg).tickSize;
   const coarser = coarserTickSize(input.market);
+  const exact = exactTarget(input, coarser);
+  if (exact === null) {
+    return UNREPRESENTABLE;
+  }
   const eq = input.terms.condition === 'eq';
   const scale = Math.max(
     decimalsOf(makerTouch.bestBid),
     decimalsOf(makerTouch.bestAsk),
     decimalsOf(hedgeReference),
     decimalsOf(tickSize),
-    targetDecimals(input, coarser),
+    exact.places,
     eq ? decimalsOf(coarser) + 1 : 0,
   );
   const bid = unitsOf(makerTouch.bestBid, scale);
   const ask = unitsOf(makerTouch.bestAsk, scale);
   const h = unitsOf(hedgeReference, scale);
   const tick = unitsOf(tickSize, scale);
-  const target = targetUnits(input, coarser, scale);
+  const target = shifted(exact.units, scale - exact.places);
   // The scale holds a place more than the coarser tick: half of it is a whole number of units.
   const coarserUnits = eq ? unitsOf(coarser, scale) : 0;
   if (

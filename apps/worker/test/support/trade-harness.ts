@@ -112,6 +112,11 @@ export async function activeTrade(
     },
   };
   const steps = { scheduled: 0 };
+  /** The fake scheduler: every step, however it was woken, runs from a microtask. */
+  const runSoon = (step: () => void): void => {
+    steps.scheduled += 1;
+    queueMicrotask(step);
+  };
   const ended = { count: 0 };
   const record: TradeRecord = {
     id: TRADE_ID,
@@ -151,16 +156,7 @@ export async function activeTrade(
       answerTimes: { expectedMs: () => MIN_ANSWER_EXPECTED_MS },
       reader: { amendableTerms: () => Promise.resolve({ ...row.terms, cancelRequested: false }) },
       venues: { paradex: { hedgeTimeoutMs: HEDGE_TIMEOUT_MS } } as unknown as VenueRegistry,
-      scheduler: options.scheduler ?? {
-        schedule: (step: () => void) => {
-          steps.scheduled += 1;
-          queueMicrotask(step);
-        },
-        scheduleAfterReads: (step: () => void) => {
-          steps.scheduled += 1;
-          queueMicrotask(step);
-        },
-      },
+      scheduler: options.scheduler ?? { schedule: runSoon, scheduleAfterReads: runSoon },
       openLegs: (_record, handlers): Promise<TradeLegs> => {
         books = handlers;
         return Promise.resolve(scriptedLegs(market, maker, hedge));

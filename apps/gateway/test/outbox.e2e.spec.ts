@@ -190,16 +190,28 @@ describe('transactional outbox to JetStream', () => {
           [subject],
         )
       )[0].n;
+    // Waits (up to 3 s) until none of the subject's rows is left unmarked:
+    // the publishes are seen before their mark commits.
+    const allMarked = async () => {
+      const deadline = Date.now() + 3_000;
+      while (Date.now() < deadline) {
+        const [{ n }] = await dataSource.query(
+          `SELECT count(*)::int AS n FROM outbox WHERE subject = $1 AND published_at IS NULL`,
+          [subject],
+        );
+        if (n === 0) {
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
     try {
       for (const messageId of ['soon-1', 'soon-2', 'soon-3']) {
         await commit(messageId);
-        relay.kickWithin(300);
+        relay.kickWithin(1_000);
       }
       expect(published).toEqual([]);
-      const deadline = Date.now() + 3_000;
-      while (published.length < 3 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await allMarked();
       expect(published).toEqual(['soon-1', 'soon-2', 'soon-3']);
       // One claim and one mark for the three commits.
       expect(await marks()).toBe(1);
@@ -211,7 +223,7 @@ describe('transactional outbox to JetStream', () => {
       expect(published).toEqual(['soon-1', 'soon-2', 'soon-3', 'soon-4']);
       await commit('soon-5');
       relay.kickWithin(50);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await allMarked();
       expect(published.at(-1)).toBe('soon-5');
     } finally {
       await relay.stop();

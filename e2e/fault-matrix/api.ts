@@ -84,7 +84,36 @@ export class Api {
     path: string,
     options: { headers?: Record<string, string>; body?: unknown } = {},
   ): Promise<any> {
-    const answer = await this.call(method, path, options);
+    return this.settled(await this.call(method, path, options), expected, method, path);
+  }
+
+  /**
+   * `must` for a request that is safe to repeat (a create with its idempotency
+   * key): a 503 is retried after its Retry-After (at most 1 s here), as a
+   * client is told to, up to `attempts` times. Setup only: under a loaded
+   * machine the budget service may not answer a reserve in time, and the
+   * create says so with a 503 rather than guessing.
+   */
+  async mustRetrying(
+    expected: number[],
+    method: string,
+    path: string,
+    options: { headers?: Record<string, string>; body?: unknown } = {},
+    attempts = 5,
+  ): Promise<any> {
+    for (let attempt = 1; ; attempt += 1) {
+      const answer = await this.call(method, path, options);
+      if (answer.status !== 503 || attempt === attempts) {
+        return this.settled(answer, expected, method, path);
+      }
+      const seconds = Number(answer.retryAfter);
+      const waitMs =
+        Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1_000, 1_000) : 250;
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+
+  private settled(answer: ApiAnswer, expected: number[], method: string, path: string): any {
     if (typeof answer.status !== 'number' || !expected.includes(answer.status)) {
       throw new Error(
         `${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`,

@@ -165,7 +165,7 @@ export class FaultMatrix {
           pair.maker.venue,
           pair.hedge.venue,
         ]);
-        const body = await this.api.must([202], 'POST', '/api/v1/trades', {
+        const body = await this.api.mustRetrying([202], 'POST', '/api/v1/trades', {
           headers: trader.headers,
           body: {
             market: 'BTC',

@@ -18,7 +18,7 @@
  * simulator's dialects of their own protocols (default 60 trades: aster
  * makers filled and hedged on hyperliquid, hyperliquid makers re-quoting).
  *
- * Prints figures; asserts nothing. Targets: fill-to-hedge p99 < 2 ms, re-quote p99 < 5 ms.
+ * Prints figures; asserts nothing. Targets (issue 36): fill-to-hedge p99 < 1 ms, re-quote p99 < 5 ms.
  */
 import { spawn } from 'node:child_process';
 import { REQUOTE_TURNS } from '@sts/app-worker';

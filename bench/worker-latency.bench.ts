@@ -160,7 +160,9 @@ async function main(): Promise<void> {
     console.log(
       `worker latency (${LIVE ? `live path: ccxt against the ${LIVE_ON.join(' and ')} dialects, hyperliquid<->aster trades` : 'paper venues'}), ${active} live trades, ${MOVES_PER_S} book moves/s, 20 takers/s, ${SECONDS} s measured:`,
     );
-    console.log(`  fill -> hedge IOC sent:        ${fmt(fillToHedge)}  (target p99 < 1 ms, issue 36)`);
+    console.log(
+      `  fill -> hedge IOC sent:        ${fmt(fillToHedge)}  (target p99 < 1 ms, issue 36)`,
+    );
     console.log(`  book move -> re-quote sent:    ${fmt(requote)}  (target p99 < 5 ms, issue 36)`);
     console.log('    by turn (in the burst slice, or waited most urgent first):');
     for (const [turn, summary] of byTurn) {

@@ -36,9 +36,15 @@ const fail = (text) => {
 /** Venues whose dialect in the simulator serves their protocol (apps/venue-sim/src/dialects/registry.ts). */
 const DIALECT_VENUES = ['hyperliquid', 'aster'];
 const liveArg = process.argv.slice(2).find((arg) => arg.startsWith('--live-dialects'));
-const liveVenues = liveArg === undefined ? [] : liveArg.includes('=') ? liveArg.split('=')[1].split(',').filter(Boolean) : DIALECT_VENUES;
+const liveVenues =
+  liveArg === undefined
+    ? []
+    : liveArg.includes('=')
+      ? liveArg.split('=')[1].split(',').filter(Boolean)
+      : DIALECT_VENUES;
 for (const venue of liveVenues) {
-  if (!DIALECT_VENUES.includes(venue)) fail(`--live-dialects: ${venue} has no dialect (${DIALECT_VENUES.join(', ')})`);
+  if (!DIALECT_VENUES.includes(venue))
+    fail(`--live-dialects: ${venue} has no dialect (${DIALECT_VENUES.join(', ')})`);
 }
 
 if (spawnSync('bash', ['tools/ensure-services.sh'], { stdio: 'inherit' }).status !== 0) {
@@ -102,7 +108,7 @@ for (const venue of liveVenues) {
   env[`VENUE_${venue.toUpperCase()}_ENDPOINT`] = `${env.VENUE_SIM_URL}/dialects/${venue}`;
 }
 
-step('building the fleet\'s own copy');
+step("building the fleet's own copy");
 let fleetDist;
 try {
   fleetDist = buildFleetDist(root);
@@ -119,17 +125,26 @@ step('creating the database if needed');
 const dbName = new URL(env.DATABASE_URL).pathname.slice(1);
 const adminUrl = new URL(env.DATABASE_URL);
 adminUrl.pathname = '/postgres';
-const exists = spawnSync('psql', [adminUrl.toString(), '-Atc', `SELECT 1 FROM pg_database WHERE datname = '${dbName}'`], {
-  encoding: 'utf8',
-});
+const exists = spawnSync(
+  'psql',
+  [adminUrl.toString(), '-Atc', `SELECT 1 FROM pg_database WHERE datname = '${dbName}'`],
+  {
+    encoding: 'utf8',
+  },
+);
 if (exists.status !== 0) fail(`cannot reach Postgres at ${adminUrl}: ${exists.stderr}`);
 if (exists.stdout.trim() !== '1') {
-  const created = spawnSync('psql', [adminUrl.toString(), '-c', `CREATE DATABASE ${dbName}`], { encoding: 'utf8' });
+  const created = spawnSync('psql', [adminUrl.toString(), '-c', `CREATE DATABASE ${dbName}`], {
+    encoding: 'utf8',
+  });
   if (created.status !== 0) fail(`could not create database ${dbName}: ${created.stderr}`);
 }
 
 const ops = (...args) => {
-  const result = spawnSync('node', [built('apps/ops/src/main.js'), ...args], { env, encoding: 'utf8' });
+  const result = spawnSync('node', [built('apps/ops/src/main.js'), ...args], {
+    env,
+    encoding: 'utf8',
+  });
   if (result.status !== 0) fail(`ops ${args.join(' ')}: ${result.stdout}${result.stderr}`);
   return JSON.parse(result.stdout);
 };
@@ -146,7 +161,8 @@ function start(name, script, extraEnv = {}) {
     stdio: ['ignore', log, log],
   });
   child.on('exit', (code, signal) => {
-    if (!stopping) console.error(`\u2716 ${name} exited (${signal ?? code}); see tmp/logs/${name}.log`);
+    if (!stopping)
+      console.error(`\u2716 ${name} exited (${signal ?? code}); see tmp/logs/${name}.log`);
   });
   children.push({ name, child });
 }
@@ -175,7 +191,11 @@ const stop = () => {
   // service outlived the grace period) it stays, and the next `npm start`
   // removes it, its owner being gone.
   setTimeout(() => process.exit(0), 5000).unref();
-  Promise.all(children.map(({ child }) => new Promise((r) => (child.exitCode !== null ? r() : child.on('exit', r))))).then(() => {
+  Promise.all(
+    children.map(
+      ({ child }) => new Promise((r) => (child.exitCode !== null ? r() : child.on('exit', r))),
+    ),
+  ).then(() => {
     releaseFleetDist(fleetDist);
     process.exit(0);
   });
@@ -183,7 +203,9 @@ const stop = () => {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
-step(`starting venue-sim, ${devIdentity ? 'identity-dev, ' : ''}budget, gateway, notifier and workers (logs in tmp/logs/)`);
+step(
+  `starting venue-sim, ${devIdentity ? 'identity-dev, ' : ''}budget, gateway, notifier and workers (logs in tmp/logs/)`,
+);
 start('venue-sim', built('apps/venue-sim/src/main.js'));
 await waitFor('venue-sim', `${env.VENUE_SIM_URL}/venues`);
 if (devIdentity) {
@@ -215,12 +237,20 @@ const gatewayUrl = `http://127.0.0.1:${env.GATEWAY_PORT}`;
 await waitFor('gateway', `${gatewayUrl}/healthz`);
 await waitFor('notifier', `http://127.0.0.1:${env.NOTIFIER_PORT}/healthz`);
 
-step(`seeding a demo trader with credentials on every venue${liveVenues.length ? ` (live on ${liveVenues.join(', ')})` : ''}`);
-const demoFile = join(root, 'tmp', liveVenues.length ? 'demo-trader-live.json' : 'demo-trader.json');
+step(
+  `seeding a demo trader with credentials on every venue${liveVenues.length ? ` (live on ${liveVenues.join(', ')})` : ''}`,
+);
+const demoFile = join(
+  root,
+  'tmp',
+  liveVenues.length ? 'demo-trader-live.json' : 'demo-trader.json',
+);
 let demo = existsSync(demoFile) ? JSON.parse(readFileSync(demoFile, 'utf8')) : null;
 const stillThere = (saved) =>
-  spawnSync('node', [built('apps/ops/src/main.js'), 'api-keys', 'list', '--user', saved.user_id], { env, encoding: 'utf8' })
-    .stdout.includes('npm start demo');
+  spawnSync('node', [built('apps/ops/src/main.js'), 'api-keys', 'list', '--user', saved.user_id], {
+    env,
+    encoding: 'utf8',
+  }).stdout.includes('npm start demo');
 if (!demo || !stillThere(demo)) {
   // Live venues need a wallet that signs: a fresh key pair (its key goes only
   // into the sealed credential store; the simulator's money is all it holds).
@@ -231,12 +261,31 @@ if (!demo || !stillThere(demo)) {
   const user = ops('users', 'create', '--wallet', wallet);
   for (const exchange of ['hyperliquid', 'lighter', 'paradex', 'extended', 'aster']) {
     const live = liveVenues.includes(exchange);
-    ops('credentials', 'add', '--user', user.user_id, '--exchange', exchange, '--wallet', wallet,
-      '--api-key', live ? wallet : `paper-${exchange}-${randomBytes(4).toString('hex')}`,
-      '--api-secret', live ? privateKey : randomBytes(24).toString('hex'));
+    ops(
+      'credentials',
+      'add',
+      '--user',
+      user.user_id,
+      '--exchange',
+      exchange,
+      '--wallet',
+      wallet,
+      '--api-key',
+      live ? wallet : `paper-${exchange}-${randomBytes(4).toString('hex')}`,
+      '--api-secret',
+      live ? privateKey : randomBytes(24).toString('hex'),
+    );
   }
-  const key = ops('api-keys', 'create', '--user', user.user_id, '--scopes', 'trades:read,trades:write,account:read',
-    '--label', 'npm start demo');
+  const key = ops(
+    'api-keys',
+    'create',
+    '--user',
+    user.user_id,
+    '--scopes',
+    'trades:read,trades:write,account:read',
+    '--label',
+    'npm start demo',
+  );
   demo = { user_id: user.user_id, wallet, api_key: key.api_key };
   writeFileSync(demoFile, JSON.stringify(demo, null, 2));
 }

@@ -64,5 +64,8 @@ export function parseTradeControlReply(value: unknown): TradeControlReply {
   if (typeof record['accepted'] !== 'boolean') {
     throw new MessageValidationError(TRADE_CONTROL_REPLY, 'accepted must be a boolean');
   }
-  return { accepted: record['accepted'], worker_id: stringField(TRADE_CONTROL_REPLY, record, 'worker_id') };
+  return {
+    accepted: record['accepted'],
+    worker_id: stringField(TRADE_CONTROL_REPLY, record, 'worker_id'),
+  };
 }

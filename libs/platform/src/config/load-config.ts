@@ -4,7 +4,8 @@ import { validateSync, type ValidationError } from 'class-validator';
 
 // class-transformer keeps its metadata store out of its public entry point.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
+const { defaultMetadataStorage } =
+  require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

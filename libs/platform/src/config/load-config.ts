@@ -3,9 +3,10 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 
 // class-transformer keeps its metadata store out of its public entry point.
+type MetadataStorageModule = typeof import('class-transformer/types/storage');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } =
-  require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
+const storageModule = require('class-transformer/cjs/storage') as MetadataStorageModule;
+const { defaultMetadataStorage } = storageModule;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import fc from 'fast-check';
 import { MakerOrderLedger, type VenueOrderReport } from './maker-order-ledger';
+import { UNBOUNDED_REQUEST_SETTLE_MS } from './order-fate';
 
 /**
  * A trade's maker orders against a model venue that loses answers, delays
@@ -375,6 +376,16 @@ describe('maker order ledger under lost answers, delayed requests and late fills
     expect(ledger.obligation(1_500)).toMatchObject({ kind: 'settle' });
     expect(ledger.notFound('m1', 1_500)).toBe('never_placed');
     expect(ledger.obligation(1_500)).toEqual({ kind: 'quote', current: null });
+  });
+
+  it('a lost request its venue gives no bound for settles only after the fallback minute', () => {
+    const ledger = new MakerOrderLedger();
+    ledger.placing('m1', new Big(100), new Big(2));
+    ledger.answerLost(['m1'], 1_000);
+    const bound = 1_000 + UNBOUNDED_REQUEST_SETTLE_MS;
+    expect(ledger.notFound('m1', bound - 1)).toBe('undecided');
+    expect(ledger.obligation(bound - 1)).toEqual({ kind: 'settle_at', atMs: bound });
+    expect(ledger.notFound('m1', bound)).toBe('never_placed');
   });
 
   it('fills the venue reported and the trade has not counted hold the quote until they are read', () => {

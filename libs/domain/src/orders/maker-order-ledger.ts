@@ -2,12 +2,7 @@ import Big from 'big.js';
 import { compare } from '../decimal/compare';
 import type { LedgerOrder, MakerObligation, VenueOrderReport } from './maker-order';
 import { exposureOf, obligationOf, uncountedFills } from './maker-obligation';
-import {
-  nextOrderFate,
-  notFoundMeans,
-  UNBOUNDED_REQUEST_SETTLE_MS,
-  type OrderFateEvent,
-} from './order-fate';
+import { nextOrderFate, notFoundMeans, settlesBy, type OrderFateEvent } from './order-fate';
 
 type MutableOrder = { -readonly [K in keyof LedgerOrder]: LedgerOrder[K] };
 
@@ -130,8 +125,7 @@ export class MakerOrderLedger {
         continue;
       }
       this.change(order, 'answer_lost');
-      const bound = settlesByMs ?? nowMs + UNBOUNDED_REQUEST_SETTLE_MS;
-      order.settlesByMs = Math.max(order.settlesByMs ?? 0, bound);
+      order.settlesByMs = Math.max(order.settlesByMs ?? 0, settlesBy(settlesByMs, nowMs));
     }
   }
 

@@ -79,3 +79,10 @@ export const notFoundMeans = (nowMs: number, settlesByMs: number): 'never_placed
  * their receive window, which is seconds; a minute is beyond any of them.
  */
 export const UNBOUNDED_REQUEST_SETTLE_MS = 60_000;
+
+/**
+ * When a request whose answer was lost at `nowMs` has surely landed or
+ * never will: the bound its venue gives (`settlesByMs`), else the fallback.
+ */
+export const settlesBy = (settlesByMs: number | undefined, nowMs: number): number =>
+  settlesByMs ?? nowMs + UNBOUNDED_REQUEST_SETTLE_MS;

@@ -1,4 +1,4 @@
-import { UNBOUNDED_REQUEST_SETTLE_MS } from '@sts/domain';
+import { settlesBy } from '@sts/domain';
 import {
   OrderRejectedError,
   PostOnlyWouldCrossError,
@@ -149,6 +149,6 @@ export function unsettled(
     venue,
     error.detail,
     error.cause,
-    settlesByMs ?? Date.now() + UNBOUNDED_REQUEST_SETTLE_MS,
+    settlesBy(settlesByMs, Date.now()),
   );
 }

@@ -11,7 +11,7 @@ import {
   formatDecimal,
   hedgeLimitPrice,
   notFoundMeans,
-  UNBOUNDED_REQUEST_SETTLE_MS,
+  settlesBy,
 } from '@sts/domain';
 import { backoffDelay, sleep } from '@sts/platform';
 import {
@@ -147,10 +147,7 @@ export type IocRefusal =
 /** Classifies an IOC's failure (and tells the trade of a halted venue, logs a refusal). */
 export function refusalOf(error: unknown, context: HedgeContext, attempt: number): IocRefusal {
   if (error instanceof VenueNetworkError) {
-    return {
-      kind: 'lost',
-      settlesByMs: error.settlesByMs ?? Date.now() + UNBOUNDED_REQUEST_SETTLE_MS,
-    };
+    return { kind: 'lost', settlesByMs: settlesBy(error.settlesByMs, Date.now()) };
   }
   if (error instanceof VenueAuthError) {
     context.logger.error({ err: error }, 'hedge refused: venue credentials rejected');

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { sleep } from '@sts/platform';
 import { GatewayHarness } from './gateway-harness';
 
 /**
@@ -43,6 +44,35 @@ describe('the execution log', () => {
     });
   const sequences = (body: { events: Array<{ sequence: number }> }) =>
     body.events.map((event) => event.sequence);
+
+  describe('GET /trades/{id}', () => {
+    it('reads a trade whose log is empty without the log, and one with entries from it', async () => {
+      const created = await gateway.request('POST', '/api/v1/trades', {
+        headers: trader.headers,
+        body: gateway.tradeBody(trader.wallet),
+      });
+      const emptyId: string = created.body.trade_id;
+      const loggedId = await tradeWithLog(1);
+      const trade = (tradeId: string) =>
+        gateway.request('GET', `/api/v1/trades/${tradeId}`, { headers: trader.headers });
+      // While another session holds the log table, a read of it waits for the lock.
+      const locker = new Client({ connectionString: gateway.env['DATABASE_URL'] });
+      await locker.connect();
+      try {
+        await locker.query('BEGIN; LOCK TABLE trade_events IN ACCESS EXCLUSIVE MODE');
+        const empty = await trade(emptyId);
+        expect(empty.status).toBe(200);
+        expect(empty.body.trade_id).toBe(emptyId);
+        const logged = trade(loggedId);
+        const first = await Promise.race([logged.then(() => 'answered'), sleep(300)]);
+        expect(first).toBeUndefined();
+        await locker.query('ROLLBACK');
+        expect((await logged).status).toBe(200);
+      } finally {
+        await locker.end();
+      }
+    });
+  });
 
   describe('GET /trades/{id}/events', () => {
     it('says when more than the page exists and where to continue (5,000 by default)', async () => {

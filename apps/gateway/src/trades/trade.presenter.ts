@@ -76,6 +76,8 @@ export const PRESENTED_TRADE_FIELDS = [
   'fastMoveGuardBps',
   'fastMoveWindowMs',
   'fastMoveSettleMs',
+  // Not shown: how long the execution log is (0: empty), so costs skip reading an empty one.
+  'lastSequence',
 ] as const satisfies ReadonlyArray<keyof TradeEntity>;
 
 export type PresentedTrade = Pick<TradeEntity, (typeof PRESENTED_TRADE_FIELDS)[number]>;

@@ -21,7 +21,7 @@ const UNKNOWN_MARKET: MarketTerms = { coarserTickSize: null, quote: { long: null
 
 export type CostedTrade = Pick<
   PresentedTrade,
-  'id' | 'market' | 'longExchange' | 'shortExchange' | 'makerLeg' | 'spreadType'
+  'id' | 'market' | 'longExchange' | 'shortExchange' | 'makerLeg' | 'spreadType' | 'lastSequence'
 >;
 
 /**
@@ -37,7 +37,10 @@ export class TradeCostsReader {
 
   /** Each trade's costs, by trade id. */
   async costsOf(trades: readonly CostedTrade[]): Promise<Map<string, TradeCostsView>> {
-    const entries = await this.entriesOf(trades.map((trade) => trade.id));
+    // Entries are only ever added with the trade's last_sequence (APPEND_SQL, one
+    // statement): a trade at 0 has an empty log, and a GET of it reads one statement.
+    const logged = trades.filter((trade) => trade.lastSequence > 0);
+    const entries = await this.entriesOf(logged.map((trade) => trade.id));
     const costs = new Map<string, TradeCostsView>();
     for (const trade of trades) {
       const logged = entries.get(trade.id) ?? [];

@@ -39,8 +39,8 @@ export class TradeCostsReader {
   async costsOf(trades: readonly CostedTrade[]): Promise<Map<string, TradeCostsView>> {
     // Entries are only ever added with the trade's last_sequence (APPEND_SQL, one
     // statement): a trade at 0 has an empty log, and a GET of it reads one statement.
-    const logged = trades.filter((trade) => trade.lastSequence > 0);
-    const entries = await this.entriesOf(logged.map((trade) => trade.id));
+    const withLog = trades.filter((trade) => trade.lastSequence > 0);
+    const entries = await this.entriesOf(withLog.map((trade) => trade.id));
     const costs = new Map<string, TradeCostsView>();
     for (const trade of trades) {
       const logged = entries.get(trade.id) ?? [];

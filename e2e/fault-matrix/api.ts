@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { OpenApiConformance, type TestOperator } from '@sts/testing';
+import { delay } from './processes';
 
 const OPENAPI_FILE = join(__dirname, '../../apps/gateway/openapi.json');
 
@@ -109,7 +110,7 @@ export class Api {
       const seconds = Number(answer.retryAfter);
       const waitMs =
         Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1_000, 1_000) : 250;
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      await delay(waitMs);
     }
   }
 

@@ -16,7 +16,7 @@ import {
   OutboxRelay,
   type OutboxPublisher,
 } from '@sts/persistence';
-import { ensureStreams } from '@sts/platform';
+import { ensureStreams, sleep } from '@sts/platform';
 import { createTestDatabase, testNamespace, type TestDatabase } from '@sts/testing';
 import type { DataSource } from 'typeorm';
 
@@ -202,7 +202,7 @@ describe('transactional outbox to JetStream', () => {
         if (n === 0) {
           return;
         }
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await sleep(20);
       }
     };
     try {

@@ -230,7 +230,8 @@ export async function registerRateLimit(
   app: NestFastifyApplication,
   wiring: RateLimitWiring,
 ): Promise<void> {
-  const redis = connectRedis(wiring.redisUrl, wiring.redisPrefix);
+  // Every request counts here: their counts of one turn of the event loop share one write.
+  const redis = connectRedis(wiring.redisUrl, wiring.redisPrefix, { autoPipelining: true });
   // Failures surface per request, as the store falls back; the client's own events would repeat them.
   redis.on('error', () => undefined);
   await connectedOrNot(redis);

@@ -1,10 +1,8 @@
+import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { Redis } from '@sts/platform';
 
-/** A caller's count in its current window, this request included, and the window's milliseconds left. */
-export interface Counted {
-  current: number;
-  ttl: number;
-}
+type Counted = { current: number; ttl: number };
+type Answer = (error: Error | null, result?: Counted) => void;
 
 /** What the store reports as it leaves and regains the shared count. */
 export interface FleetCountWatcher {
@@ -75,7 +73,7 @@ class LocalWindows {
  * instead (still limited, by each replica alone) until Redis answers again:
  * an outage of the limiter's store neither stops the API nor lifts the limit.
  */
-export class FleetRateLimitStore {
+export class FleetRateLimitStore implements FastifyRateLimitStore {
   private readonly local: LocalWindows;
   private sharedBackAt = 0;
   private sharedDown = false;
@@ -92,26 +90,34 @@ export class FleetRateLimitStore {
     }
   }
 
-  /** Counts one request of `key`: in Redis, or in this replica while Redis is away. Never rejects. */
-  async count(key: string): Promise<Counted> {
-    if (Date.now() < this.sharedBackAt) {
-      return this.countLocally(key);
+  incr(key: string, answer: Answer): void {
+    const now = Date.now();
+    if (now < this.sharedBackAt) {
+      this.countLocally(key, now, answer);
+      return;
     }
-    try {
-      const counted = await this.countShared(key);
-      if (this.sharedDown) {
-        this.sharedDown = false;
-        this.watcher.sharedRegained();
-      }
-      return counted;
-    } catch (error) {
-      this.sharedBackAt = Date.now() + SHARED_RETRY_MS;
-      if (!this.sharedDown) {
-        this.sharedDown = true;
-        this.watcher.sharedLost(error as Error);
-      }
-      return this.countLocally(key);
-    }
+    this.countShared(key).then(
+      (counted) => {
+        if (this.sharedDown) {
+          this.sharedDown = false;
+          this.watcher.sharedRegained();
+        }
+        answer(null, counted);
+      },
+      (error: Error) => {
+        this.sharedBackAt = Date.now() + SHARED_RETRY_MS;
+        if (!this.sharedDown) {
+          this.sharedDown = true;
+          this.watcher.sharedLost(error);
+        }
+        this.countLocally(key, Date.now(), answer);
+      },
+    );
+  }
+
+  /** Routes share the one count per caller (no route sets its own limit). */
+  child(): FastifyRateLimitStore {
+    return this;
   }
 
   private async countShared(key: string): Promise<Counted> {
@@ -136,8 +142,8 @@ export class FleetRateLimitStore {
     }
   }
 
-  private countLocally(key: string): Counted {
+  private countLocally(key: string, now: number, answer: Answer): void {
     this.watcher.countedLocally();
-    return this.local.count(key, Date.now());
+    answer(null, this.local.count(key, now));
   }
 }

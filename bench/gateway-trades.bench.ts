@@ -12,10 +12,10 @@
  * means the same on a noisy machine. A route and its ceiling run interleaved, in N slices of
  * seconds/N each (ceiling, route, route, ceiling, ...): run one after the other, the machine's
  * speed moved between them (the SELECT ceiling from 2,826 to 4,951 a second across runs of one
- * hour, GET's ratio from 56 to 103 % with no change to the code). Every target (the ceiling too) first runs a warm-up the
- * figures leave out: a cold process (code not yet compiled, pools not yet open) answered its
- * first second of creates at p50 50-190 ms, which made the whole run's p99 (4.6 % of a 10 s run's
- * creates came in that second). Bounded and loopback-only.
+ * hour, GET's ratio from 56 to 103 % with no change to the code). Every target (the ceiling
+ * too) first runs a warm-up the figures leave out: a cold process (code not yet compiled, pools
+ * not yet open) answered its first second of creates at p50 50-190 ms, which made the whole
+ * run's p99 (4.6 % of a 10 s run's creates came in that second). Bounded and loopback-only.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -100,7 +100,7 @@ function summarize(counted: Tally, ceiling?: Tally): void {
     `${counted.name.padEnd(30)} ${cpuPerRequest(new Map(), counted.cpuSpent, sorted.length)}`,
   );
   console.log(
-    `${counted.name.padEnd(30)} ${rate.toFixed(0).padStart(6)} req/s  p50 ${percentile(sorted, 0.5).toFixed(0)} ms  p99 ${percentile(sorted, 0.99).toFixed(0)} ms${ratio}  (${sorted.length} requests, non2xx=${counted.non2xx}, errors ${counted.errors})`,
+    `${counted.name.padEnd(30)} ${rate.toFixed(0).padStart(6)} req/s  p50 ${percentile(sorted, 0.5).toFixed(1)} ms  p99 ${percentile(sorted, 0.99).toFixed(1)} ms${ratio}  (${sorted.length} requests, non2xx=${counted.non2xx}, errors ${counted.errors})`,
   );
 }
 

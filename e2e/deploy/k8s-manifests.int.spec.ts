@@ -48,6 +48,17 @@ describe('Kubernetes manifests', () => {
     expect(result.status).toBe(0);
   });
 
+  it('gives each worker whole CPUs of the Guaranteed class, so its event loop is not throttled', () => {
+    const worker = documents(readFileSync(join(K8S, 'base/worker.yaml'), 'utf8')).find(
+      (doc) => doc.kind === 'Deployment' && doc.metadata.name === 'worker',
+    );
+    const { requests, limits } = worker.spec.template.spec.containers[0].resources;
+    // Guaranteed: every request equals its limit; the static CPU manager pins whole CPUs only.
+    expect(requests).toEqual(limits);
+    expect(Number.isInteger(Number(limits.cpu))).toBe(true);
+    expect(Number(limits.cpu)).toBeGreaterThanOrEqual(2);
+  });
+
   it('refuses a manifest the API would refuse (the validator bites)', () => {
     const result = validate(
       [

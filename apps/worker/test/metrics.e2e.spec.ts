@@ -87,9 +87,13 @@ describe('worker metrics and readiness (maker on hyperliquid, hedge on paradex)'
       }),
     ).toBe(1);
     expect(valueOf(during, 'sts_worker_lease_acquisitions_total', { kind: 'fresh' })).toBe(1);
-    // The paper venues answer in milliseconds: a hedge is in doubt after the 250 ms floor.
+    // A hedge is in doubt after a bound drawn from the venue's recent answers, 250 ms to 1 s
+    // (its values: venue-answer-times.spec.ts). The paper venues answer in milliseconds, but on
+    // a loaded machine (CI) their answers took long enough to lift it past the floor (0.279).
     for (const exchange of ['hyperliquid', 'paradex']) {
-      expect(valueOf(during, 'sts_worker_hedge_doubt_after_seconds', { exchange })).toBe(0.25);
+      const doubtAfter = valueOf(during, 'sts_worker_hedge_doubt_after_seconds', { exchange });
+      expect(doubtAfter).toBeGreaterThanOrEqual(0.25);
+      expect(doubtAfter).toBeLessThanOrEqual(1);
     }
     // Bounded labels: no trade id, no user id anywhere.
     expect(during).not.toContain(tradeId);

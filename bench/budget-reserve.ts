@@ -10,10 +10,9 @@ import type { BudgetAccount } from '@sts/contracts';
 import { connectNats, loadVenueRegistry } from '@sts/platform';
 import { createTestDatabase, testNamespace } from '@sts/testing';
 import { loadBudgetSettings, startBudgetService } from '@sts/app-budget';
+import { percentile } from './run-bench';
 
 const wallet = (): string => `0x${randomUUID().replace(/-/g, '').slice(0, 20)}`;
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (ns: bigint): number => Number(ns) / 1e6;
 
 async function main(): Promise<void> {

@@ -24,7 +24,7 @@ import autocannon from 'autocannon';
 import { runOps } from '@sts/operations';
 import { createTestDatabase, testNamespace } from '@sts/testing';
 import { cpuPerRequest, cpuSnapshot, type CpuGroups, type CpuSnapshot } from './process-cpu';
-import { runBench } from './run-bench';
+import { numberArg, percentile, runBench } from './run-bench';
 import { sleep } from '@sts/platform';
 
 const positional = process.argv.slice(2).filter((arg, index, all) => {
@@ -35,10 +35,8 @@ const connections = Number(positional[1] ?? 20);
 const profileIndex = process.argv.indexOf('--cpu-prof');
 const profiled =
   profileIndex > 0 ? ['--cpu-prof', '--cpu-prof-dir', process.argv[profileIndex + 1]] : [];
-const warmupIndex = process.argv.indexOf('--warmup');
-const warmupSeconds = warmupIndex > 0 ? Number(process.argv[warmupIndex + 1]) : 5;
-const roundsIndex = process.argv.indexOf('--rounds');
-const rounds = roundsIndex > 0 ? Number(process.argv[roundsIndex + 1]) : 5;
+const warmupSeconds = numberArg('warmup', 5);
+const rounds = numberArg('rounds', 5);
 const TRADERS = 100;
 
 const freePort = (): Promise<number> =>
@@ -63,6 +61,12 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
+/** A route, or its ceiling, as the bench runs it. */
+interface Target {
+  name: string;
+  options: autocannon.Options;
+}
+
 /** What a target answered over its slices, and the CPU the fleet spent meanwhile. */
 interface Tally {
   name: string;
@@ -84,12 +88,6 @@ const tally = (name: string): Tally => ({
 
 const requestsPerSecond = (counted: Tally): number => counted.latenciesMs.length / counted.seconds;
 
-function percentile(sorted: number[], share: number): number {
-  return sorted.length === 0
-    ? 0
-    : sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))];
-}
-
 function summarize(counted: Tally, ceiling?: Tally): void {
   const sorted = [...counted.latenciesMs].sort((a, b) => a - b);
   const rate = requestsPerSecond(counted);
@@ -100,7 +98,7 @@ function summarize(counted: Tally, ceiling?: Tally): void {
     `${counted.name.padEnd(30)} ${cpuPerRequest(new Map(), counted.cpuSpent, sorted.length)}`,
   );
   console.log(
-    `${counted.name.padEnd(30)} ${rate.toFixed(0).padStart(6)} req/s  p50 ${percentile(sorted, 0.5).toFixed(1)} ms  p99 ${percentile(sorted, 0.99).toFixed(1)} ms${ratio}  (${sorted.length} requests, non2xx=${counted.non2xx}, errors ${counted.errors})`,
+    `${counted.name.padEnd(30)} ${rate.toFixed(0).padStart(6)} req/s  p50 ${percentile(sorted, 50).toFixed(1)} ms  p99 ${percentile(sorted, 99).toFixed(1)} ms${ratio}  (${sorted.length} requests, non2xx=${counted.non2xx}, errors ${counted.errors})`,
   );
 }
 
@@ -183,22 +181,23 @@ async function main(): Promise<void> {
    * Warms a route and its ceiling up, then runs them in alternating slices
    * (ceiling, route, route, ceiling, ...), so both meet the same machine.
    */
-  const interleaved = async (
-    route: [string, autocannon.Options],
-    ceiling: [string, autocannon.Options],
-  ): Promise<[Tally, Tally]> => {
+  const interleaved = async (route: Target, ceiling: Target): Promise<[Tally, Tally]> => {
     if (warmupSeconds > 0) {
-      await autocannon({ ...ceiling[1], duration: warmupSeconds });
-      await autocannon({ ...route[1], duration: warmupSeconds });
+      await autocannon({ ...ceiling.options, duration: warmupSeconds });
+      await autocannon({ ...route.options, duration: warmupSeconds });
     }
-    const counted: [Tally, Tally] = [tally(route[0]), tally(ceiling[0])];
+    const routeTally = tally(route.name);
+    const ceilingTally = tally(ceiling.name);
     for (let round = 0; round < rounds; round += 1) {
-      const order = round % 2 === 0 ? [1, 0] : [0, 1];
-      for (const which of order) {
-        await slice((which === 0 ? route : ceiling)[1], counted[which]);
+      const pair: Array<[Target, Tally]> = [
+        [ceiling, ceilingTally],
+        [route, routeTally],
+      ];
+      for (const [target, into] of round % 2 === 0 ? pair : pair.reverse()) {
+        await slice(target.options, into);
       }
     }
-    return counted;
+    return [routeTally, ceilingTally];
   };
   try {
     run('dist/apps/venue-sim/src/main.js');
@@ -258,9 +257,9 @@ async function main(): Promise<void> {
 
     let next = 0;
     const [created, ceilingCreated] = await interleaved(
-      [
-        'POST /api/v1/trades',
-        {
+      {
+        name: 'POST /api/v1/trades',
+        options: {
           url: `${base}/api/v1/trades`,
           connections,
           requests: [
@@ -285,10 +284,10 @@ async function main(): Promise<void> {
             },
           ],
         },
-      ],
-      [
-        'ceiling: INSERT',
-        {
+      },
+      {
+        name: 'ceiling: INSERT',
+        options: {
           url: `${ceilingBase}/trades`,
           connections,
           method: 'POST',
@@ -299,7 +298,7 @@ async function main(): Promise<void> {
             short_wallet: traders[0].wallet,
           }),
         },
-      ],
+      },
     );
     summarize(ceilingCreated);
     summarize(created, ceilingCreated);
@@ -309,15 +308,18 @@ async function main(): Promise<void> {
     });
     const [trade] = (await sample.json()) as Array<{ trade_id: string }>;
     const [read, ceilingRead] = await interleaved(
-      [
-        'GET /api/v1/trades/{id}',
-        {
+      {
+        name: 'GET /api/v1/trades/{id}',
+        options: {
           url: `${base}/api/v1/trades/${trade.trade_id}`,
           connections,
           headers: { 'x-api-key': traders[0].key },
         },
-      ],
-      ['ceiling: SELECT', { url: `${ceilingBase}/trades/${trade.trade_id}`, connections }],
+      },
+      {
+        name: 'ceiling: SELECT',
+        options: { url: `${ceilingBase}/trades/${trade.trade_id}`, connections },
+      },
     );
     summarize(ceilingRead);
     summarize(read, ceilingRead);

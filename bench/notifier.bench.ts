@@ -37,6 +37,7 @@ import {
 import { createApiKey, createUser, OpsContext } from '@sts/operations';
 import { createTestDatabase, testNamespace, type TestDatabase } from '@sts/testing';
 import { sleep } from '@sts/platform';
+import { percentile } from './run-bench';
 
 const numberFrom = (name: string, fallback: number): number => {
   const value = Number(process.env[name]);
@@ -57,11 +58,6 @@ interface BenchUser {
   apiKey: string;
   tradeId: string;
 }
-
-const percentile = (sorted: number[], p: number): number =>
-  sorted.length === 0
-    ? NaN
-    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 function summary(name: string, latencies: number[], expected: number): string {
   const sorted = Float64Array.from(latencies).sort();

@@ -6,6 +6,12 @@ export const numberArg = (name: string, fallback: number): number => {
   return index > 0 ? Number(process.argv[index + 1]) : fallback;
 };
 
+/** The `p`th percentile (0-100) of ascending `sorted` samples; NaN when there are none. */
+export const percentile = (sorted: readonly number[], p: number): number =>
+  sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
 /** A bench's entry: exits 0 when it finished, 1 with the error, 130 when interrupted. */
 export function runBench(main: () => Promise<void>): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

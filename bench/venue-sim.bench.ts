@@ -13,7 +13,7 @@ import Big from 'big.js';
 import WebSocket from 'ws';
 import { PaperVenueClient, type WireServerMessage } from '@sts/venues';
 import { SimControl } from '@sts/app-venue-sim';
-import { numberArg as arg } from './run-bench';
+import { numberArg as arg, percentile } from './run-bench';
 import { sleep } from '@sts/platform';
 
 const SECONDS = arg('seconds', 10);
@@ -83,13 +83,12 @@ async function bookUpdateRate(url: string): Promise<void> {
   );
 }
 
-const percentile = (sorted: number[], p: number): string =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))].toFixed(3);
+const at = (sorted: number[], p: number): string => percentile(sorted, p).toFixed(3);
 
 function report(name: string, samples: number[]): void {
   const sorted = [...samples].sort((a, b) => a - b);
   console.log(
-    `  ${name.padEnd(22)} p50 ${percentile(sorted, 50)} ms  p90 ${percentile(sorted, 90)} ms  p99 ${percentile(sorted, 99)} ms  max ${sorted[sorted.length - 1].toFixed(3)} ms  (n=${sorted.length})`,
+    `  ${name.padEnd(22)} p50 ${at(sorted, 50)} ms  p90 ${at(sorted, 90)} ms  p99 ${at(sorted, 99)} ms  max ${sorted[sorted.length - 1].toFixed(3)} ms  (n=${sorted.length})`,
   );
 }
 

@@ -120,6 +120,30 @@ describe('the API rate limit, counted across gateway replicas', () => {
     expect(refusedOnFirst.status).toBe(429);
   });
 
+  /**
+   * A request with an API key has its cached key served after a fence on the
+   * change feed's connection; that fence leaves as the request arrives, so its
+   * round trip runs beside the count. Redis here takes no answer: the count
+   * gives up after 250 ms (and counts locally), so the fence must have started
+   * well before the answer, by Postgres' own clock; sent after the count it
+   * starts a few milliseconds before the answer.
+   */
+  it('sends the key’s change fence as the request arrives, beside the count', async () => {
+    const user = await first.userWithKey('account:read');
+    expect((await wallets('first', user)).status).toBe(200);
+    redis.blackhole();
+    try {
+      expect((await wallets('first', user)).status).toBe(200);
+      const [fence] = await first.query<{ before_answer_ms: number }>(
+        `SELECT extract(epoch FROM clock_timestamp() - max(query_start)) * 1000 AS before_answer_ms
+         FROM pg_stat_activity WHERE application_name = 'sts-gateway-changes'`,
+      );
+      expect(Number(fence?.before_answer_ms)).toBeGreaterThan(150);
+    } finally {
+      redis.restore();
+    }
+  });
+
   it('counts per replica while Redis is away, with a log line and a metric, and shares again after', async () => {
     const user = await first.userWithKey('account:read');
     redis.cut();

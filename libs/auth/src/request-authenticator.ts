@@ -11,6 +11,12 @@ export interface PresentedCredentials {
   /** The `Authorization` header (`Bearer <JWT>`), or a bare token from a WebSocket auth message. */
   authorization?: string;
   clientIp: string;
+  /**
+   * Where the request's place in its server's change order was taken when it
+   * arrived (the gateway's ChangeFeed.mark()): an authenticator that keeps an
+   * exact cache needs to have heard every change committed before it.
+   */
+  arrivalMark?: number;
 }
 
 /**

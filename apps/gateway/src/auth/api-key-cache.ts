@@ -56,9 +56,19 @@ export class ApiKeyCache {
     });
   }
 
-  async authenticate(rawKey: string, clientIp: string, now = new Date()): Promise<Principal> {
+  /**
+   * `arrivalMark`: ChangeFeed.mark() when the request arrived; a cached key is
+   * served once every change committed before it has been heard (by default,
+   * before this call).
+   */
+  async authenticate(
+    rawKey: string,
+    clientIp: string,
+    arrivalMark?: number,
+    now = new Date(),
+  ): Promise<Principal> {
     const prefix = apiKeyPrefix(rawKey);
-    const key = prefix ? await this.find(prefix) : null;
+    const key = prefix ? await this.find(prefix, arrivalMark) : null;
     if (!key || !apiKeyMatches(rawKey, key.secret_hash)) {
       throw new AppError('unauthorized', 'invalid API key');
     }
@@ -81,8 +91,8 @@ export class ApiKeyCache {
     };
   }
 
-  private async find(prefix: string): Promise<KeyRow | null> {
-    if (this.keys.has(prefix) && (await this.feed.fence())) {
+  private async find(prefix: string, arrivalMark?: number): Promise<KeyRow | null> {
+    if (this.keys.has(prefix) && (await this.feed.fence(arrivalMark))) {
       // Looked up again: the fence may have brought this key's change.
       const cached = this.keys.get(prefix);
       if (cached) {

@@ -22,7 +22,11 @@ export class CachedRequestAuthenticator extends RequestAuthenticator {
 
   override authenticate(credentials: PresentedCredentials): Promise<Principal> {
     if (credentials.apiKey) {
-      return this.cachedKeys.authenticate(credentials.apiKey, credentials.clientIp);
+      return this.cachedKeys.authenticate(
+        credentials.apiKey,
+        credentials.clientIp,
+        credentials.arrivalMark,
+      );
     }
     return super.authenticate(credentials);
   }

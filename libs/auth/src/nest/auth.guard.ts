@@ -13,6 +13,8 @@ import {
 interface HttpRequestLike extends AuthenticatedRequest {
   headers: Record<string, string | string[] | undefined>;
   ip: string;
+  /** Set on arrival by a server that keeps exact caches (PresentedCredentials.arrivalMark). */
+  changeMark?: number;
 }
 
 const header = (request: HttpRequestLike, name: string): string | undefined => {
@@ -39,6 +41,7 @@ export class AuthGuard implements CanActivate {
       apiKey: header(request, 'x-api-key'),
       authorization: header(request, 'authorization'),
       clientIp: request.ip,
+      arrivalMark: request.changeMark,
     });
     request.principal = principal;
 

@@ -136,7 +136,8 @@ describe('the API rate limit, counted across gateway replicas', () => {
       expect((await wallets('first', user)).status).toBe(200);
       const [fence] = await first.query<{ before_answer_ms: number }>(
         `SELECT extract(epoch FROM clock_timestamp() - max(query_start)) * 1000 AS before_answer_ms
-         FROM pg_stat_activity WHERE application_name = 'sts-gateway-changes'`,
+         FROM pg_stat_activity
+         WHERE application_name = 'sts-gateway-changes' AND datname = current_database()`,
       );
       expect(Number(fence?.before_answer_ms)).toBeGreaterThan(150);
     } finally {

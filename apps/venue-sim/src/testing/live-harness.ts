@@ -71,7 +71,7 @@ const publishedRateLimit = (control: SimControl, venue: string): RateLimitKnob =
  * an ordinary placement on Paradex's dialect took longer than a second to
  * answer and its case failed on the timeout.
  */
-const REQUEST_TIMEOUT_MS = 2_500;
+export const REQUEST_TIMEOUT_MS = 2_500;
 /**
  * The timeout of the rate-limit case's client: its burst of requests is
  * answered 429 or served, never held, and a loaded machine may take more than

@@ -10,7 +10,12 @@ import {
   type CcxtExchangeLike,
 } from '@sts/venues';
 import { startVenueSim, type RunningVenueSim } from '../../sim-server';
-import { harnessWallet, liveAccountCredentials, openLiveAccount } from '../../testing/live-harness';
+import {
+  harnessWallet,
+  liveAccountCredentials,
+  openLiveAccount,
+  REQUEST_TIMEOUT_MS,
+} from '../../testing/live-harness';
 import { SimControl } from '../../testing/sim-control';
 
 // The live client (CcxtVenueClient over ccxt 4.5.84) against the Paradex
@@ -51,13 +56,17 @@ beforeAll(async () => {
   await client.connect();
 });
 
-/** A ccxt Paradex of the spec's wallet, pointed at the dialect, answers awaited 1 s. */
+/**
+ * A ccxt Paradex of the spec's wallet, pointed at the dialect, answers awaited
+ * as long as the conformance suite's clients wait (1 s was too short for the
+ * onboarding's signature check on a machine running six spec files at once).
+ */
 async function exchangeOf(): Promise<CcxtExchangeLike> {
   const credentials = await liveAccountCredentials(VENUE, sim.url, LABEL);
   const made = await createCcxtExchange(VENUE, credentials, {
     endpoint: `${sim.url}/dialects/${VENUE}`,
   });
-  (made as { timeout?: number }).timeout = 1_000;
+  (made as { timeout?: number }).timeout = REQUEST_TIMEOUT_MS;
   return made;
 }
 

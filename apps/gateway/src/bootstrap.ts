@@ -56,6 +56,8 @@ export async function createGatewayApp(
   metrics?.observeCreateGroups(app.get(CreateTradeGroups));
   registerHttpEdge(app.getHttpAdapter().getInstance());
   registerChangeMarks(app.getHttpAdapter().getInstance(), app.get(ChangeFeed));
+  // AuthGuard sets each request's principal: declared, so requests are built with the field.
+  app.getHttpAdapter().getInstance().decorateRequest('principal', null);
   await registerRateLimit(app, {
     perSecond: config.settings.rateLimitPerS,
     redisUrl: config.settings.redisUrl,

@@ -68,6 +68,11 @@ interface LintMessage {
   message: string;
 }
 
+/**
+ * ESLint's run over `files`, type-aware rules included. Its timeout is long: a
+ * clean-clone CI on a slow hour, six spec files beside it, took more than the
+ * minute it once had (13 s on a quiet machine).
+ */
 function eslint(files: string[], env: NodeJS.ProcessEnv = process.env) {
   return spawnSync(
     process.execPath,
@@ -76,9 +81,19 @@ function eslint(files: string[], env: NodeJS.ProcessEnv = process.env) {
       cwd: ROOT,
       env,
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: 180_000,
     },
   );
+}
+
+/** The JSON report of a run, or an error that says how the run ended instead. */
+function reportOf(run: ReturnType<typeof eslint>): { filePath: string; messages: LintMessage[] }[] {
+  if (!run.stdout) {
+    throw new Error(
+      `eslint gave no report (status ${run.status}, signal ${run.signal}): ${run.stderr}`,
+    );
+  }
+  return JSON.parse(run.stdout) as { filePath: string; messages: LintMessage[] }[];
 }
 
 describe('lint probes', () => {
@@ -91,8 +106,7 @@ describe('lint probes', () => {
         writeFileSync(join(ROOT, probe.path), probe.source);
       }
       const run = eslint(all.map((probe) => probe.path));
-      const results = JSON.parse(run.stdout) as { filePath: string; messages: LintMessage[] }[];
-      for (const result of results) {
+      for (const result of reportOf(run)) {
         messages.set(relative(ROOT, result.filePath), result.messages);
       }
     } finally {
@@ -100,7 +114,7 @@ describe('lint probes', () => {
         rmSync(join(ROOT, probe.path), { force: true });
       }
     }
-  }, 60_000);
+  }, 200_000);
 
   const rulesOf = (probe: Probe): (string | null)[] =>
     (messages.get(probe.path) ?? []).map((message) => message.ruleId);
@@ -151,5 +165,5 @@ describe('lint probes', () => {
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, 120_000);
 });

@@ -209,7 +209,9 @@ describe('dependency loss at the gateway', () => {
       );
       expect(amended.status).toBe(202);
       expect(amended.body.status).toBe('amendment_persisted');
-      expect(amendMs).toBeLessThan(1_500);
+      // Answered after the owner's 500 ms acknowledgement timeout, not after NATS comes back
+      // (the gateway reconnects without end): 1.5 s once missed by 46 ms on a slow CI hour.
+      expect(amendMs).toBeLessThan(2_500);
     } finally {
       nats.restore();
     }
@@ -237,7 +239,9 @@ describe('dependency loss at the gateway', () => {
       );
       expect(amended.status).toBe(202);
       expect(amended.body.status).toBe('amendment_persisted');
-      expect(amendMs).toBeLessThan(1_500);
+      // Answered after the owner's 500 ms acknowledgement timeout, not after NATS comes back
+      // (the gateway reconnects without end): 1.5 s once missed by 46 ms on a slow CI hour.
+      expect(amendMs).toBeLessThan(2_500);
     } finally {
       nats.restore();
     }

@@ -16,7 +16,9 @@ describeLivePairs('Paradex live through ccxt, against its dialect', {
   ],
   crash: [
     // Paradex's placements expire (recv_window), as Hyperliquid's and Aster's requests do:
-    // 6.25 s and 5.25 s; Aster's 10.25 s (its nonce window).
+    // 6.25 s and 5.25 s; Aster's 10.25 s (its nonce window). With Aster in, the floor is 16.25 s
+    // (a lease, 10.25 s, a 1 s scan) and the reads; a clean-clone CI on a slow hour took 18.9 s,
+    // so 25 s, as live-venues has: still far from the unbounded-request fallback (a minute).
     {
       pair: ['paradex', 'hyperliquid'],
       terms: { market: 'BTC', target_size: '0.01', take: '0.004' },
@@ -25,7 +27,7 @@ describeLivePairs('Paradex live through ccxt, against its dialect', {
     {
       pair: ['aster', 'paradex'],
       terms: { market: 'ETH', target_size: '0.1', take: '0.04' },
-      takeoverWithinMs: 18_000,
+      takeoverWithinMs: 25_000,
     },
   ],
   refusingHedge: 'hyperliquid',

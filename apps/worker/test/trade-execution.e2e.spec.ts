@@ -28,10 +28,10 @@ describe('trade execution (maker on hyperliquid, hedge on paradex)', () => {
     expect(partly.filled_size).toBe('0.004');
     expect(partly.fast_move_guard_stats).toBeNull();
 
-    const rest = await harness.waitForMakerOrder(
-      trader,
-      'hyperliquid',
-      (o) => o.filledSize === '0.004',
+    // The rest of the size rests: the order that filled in part, or, when a book move made the
+    // worker re-quote meanwhile (a loaded machine), its replacement for the 0.006 left.
+    const rest = await harness.waitForMakerOrder(trader, 'hyperliquid', (o) =>
+      new Big(o.size).minus(o.filledSize).eq('0.006'),
     );
     await harness.takeFromMaker(rest, '0.006');
     const done = await harness.waitForStatus(trader, tradeId, 'completed');

@@ -210,7 +210,10 @@ export function describeLivePairs(title: string, spec: LivePairsSpec): void {
           ),
         );
         const orders = await Promise.all(
-          spec.crash.map(({ pair }, i) => harness.waitForRestingOrder(traders[i], pair[0])),
+          // A worker process just started opens the venues' sessions first (see live-venues).
+          spec.crash.map(({ pair }, i) =>
+            harness.waitForRestingOrder(traders[i], pair[0], undefined, 30_000),
+          ),
         );
         // The first trade's hedge venue refuses while the worker dies: its fill is unhedged at the kill.
         await harness.sim.rejectNext(spec.refusingHedge, 10_000, 'injected_rejection');

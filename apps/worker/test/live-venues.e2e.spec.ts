@@ -16,6 +16,9 @@ const SYMBOL: Record<string, string> = { hyperliquid: 'BTC', aster: 'BTCUSDT' };
  * own protocols, trading against the other venue each way round. Trades go
  * through the public HTTP API; the truth is the simulator's own records.
  */
+/** Longest wait for a new worker process's first resting orders. */
+const SESSION_OPENING_MS = 30_000;
+
 describe('live venues through ccxt, against their dialects', () => {
   const harness = new WorkerHarness();
 
@@ -181,7 +184,11 @@ describe('live venues through ccxt, against their dialects', () => {
       ),
     );
     const orders = await Promise.all(
-      VENUES.map((maker, i) => harness.waitForRestingOrder(traders[i], maker)),
+      // A worker process just started: its first trades open the venues' sessions (markets,
+      // signed reads) first, which took more than the default 10 s on a slow CI hour.
+      VENUES.map((maker, i) =>
+        harness.waitForRestingOrder(traders[i], maker, undefined, SESSION_OPENING_MS),
+      ),
     );
     // One trade's hedge venue refuses while the worker dies: its fill is unhedged at the kill.
     await harness.sim.rejectNext('aster', 10_000, 'injected_rejection');

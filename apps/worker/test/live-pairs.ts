@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { coveringProfiles, DIALECT_READINGS, type Profile } from '@sts/app-venue-sim';
 import { eventually } from './eventually';
 import {
+  NEW_WORKER_FIRST_ORDER_MS,
   KILLED_WORKERS_REQUESTS_GONE,
   WorkerHarness,
   type Trader,
@@ -210,9 +211,8 @@ export function describeLivePairs(title: string, spec: LivePairsSpec): void {
           ),
         );
         const orders = await Promise.all(
-          // A worker process just started opens the venues' sessions first (see live-venues).
           spec.crash.map(({ pair }, i) =>
-            harness.waitForRestingOrder(traders[i], pair[0], undefined, 30_000),
+            harness.waitForRestingOrder(traders[i], pair[0], undefined, NEW_WORKER_FIRST_ORDER_MS),
           ),
         );
         // The first trade's hedge venue refuses while the worker dies: its fill is unhedged at the kill.

@@ -1,6 +1,11 @@
 import Big from 'big.js';
 import { expectHedgedAsMade, longestUnhedgedMs, sum } from './live-pairs';
-import { WorkerHarness, type Trader, type TradeEventView } from './worker-harness';
+import {
+  NEW_WORKER_FIRST_ORDER_MS,
+  WorkerHarness,
+  type Trader,
+  type TradeEventView,
+} from './worker-harness';
 
 jest.setTimeout(150_000);
 
@@ -16,9 +21,6 @@ const SYMBOL: Record<string, string> = { hyperliquid: 'BTC', aster: 'BTCUSDT' };
  * own protocols, trading against the other venue each way round. Trades go
  * through the public HTTP API; the truth is the simulator's own records.
  */
-/** Longest wait for a new worker process's first resting orders. */
-const SESSION_OPENING_MS = 30_000;
-
 describe('live venues through ccxt, against their dialects', () => {
   const harness = new WorkerHarness();
 
@@ -184,10 +186,8 @@ describe('live venues through ccxt, against their dialects', () => {
       ),
     );
     const orders = await Promise.all(
-      // A worker process just started: its first trades open the venues' sessions (markets,
-      // signed reads) first, which took more than the default 10 s on a slow CI hour.
       VENUES.map((maker, i) =>
-        harness.waitForRestingOrder(traders[i], maker, undefined, SESSION_OPENING_MS),
+        harness.waitForRestingOrder(traders[i], maker, undefined, NEW_WORKER_FIRST_ORDER_MS),
       ),
     );
     // One trade's hedge venue refuses while the worker dies: its fill is unhedged at the kill.

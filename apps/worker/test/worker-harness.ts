@@ -71,6 +71,14 @@ export const SYMBOLS: Record<string, Record<string, string>> = {
 };
 
 /**
+ * Longest wait for the first resting orders of a worker process just started
+ * on live venues: its first trades open the venues' sessions (markets, signed
+ * reads) first, which took more than waitForRestingOrder's default 10 s on a
+ * slow CI hour.
+ */
+export const NEW_WORKER_FIRST_ORDER_MS = 30_000;
+
+/**
  * For the worker that takes over from one a spec killed: the killed
  * process's order requests cannot land later (its sockets closed with it,
  * and the simulator holds a request only where a spec tells it to), so the

@@ -79,6 +79,16 @@ export const SYMBOLS: Record<string, Record<string, string>> = {
 export const NEW_WORKER_FIRST_ORDER_MS = 30_000;
 
 /**
+ * A takeover's bound, from the kill: `withinMs`, or, when the new worker
+ * process itself took long to start (a loaded machine), 10 s after it
+ * started (a scan and the reads; the dead lease and the killed worker's
+ * requests have lapsed by then or lapse within it). Either still fails a
+ * takeover that waits the unbounded-request fallback (a minute).
+ */
+export const takeoverBoundMs = (withinMs: number, startedAfterKillMs: number): number =>
+  Math.max(withinMs, startedAfterKillMs + 10_000);
+
+/**
  * For the worker that takes over from one a spec killed: the killed
  * process's order requests cannot land later (its sockets closed with it,
  * and the simulator holds a request only where a spec tells it to), so the

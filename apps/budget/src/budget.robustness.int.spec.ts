@@ -10,7 +10,8 @@ import {
 import type { BudgetAccount } from '@sts/contracts';
 import { connectNats, loadVenueRegistry, type NatsConnection } from '@sts/platform';
 import { createTestDatabase, testNamespace, type TestDatabase } from '@sts/testing';
-import { account, eventually, ShareLedger, TradeTable } from '../test/budget-fixtures';
+import { account, eventually, TradeTable } from '../test/budget-fixtures';
+import { ShareLedger } from '../test/share-ledger';
 import { PrivateRedis } from '../test/private-redis';
 import { startBudgetService, type BudgetService } from './bootstrap';
 import { loadBudgetSettings } from './config/budget.settings';
@@ -125,7 +126,7 @@ describe('budget service robustness (private Redis, real NATS and Postgres)', ()
 
   afterEach(() => {
     // Reset so one over-allocation fails the test that caused it, not every later one.
-    const violations = ledger?.violations.splice(0) ?? [];
+    const violations = ledger?.takeViolations() ?? [];
     expect(violations).toEqual([]);
   });
 

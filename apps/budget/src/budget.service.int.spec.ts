@@ -21,7 +21,8 @@ import {
 import type { VenueRegistry } from '@sts/domain';
 import { connectNats, isAppError, loadVenueRegistry, type NatsConnection } from '@sts/platform';
 import { createTestDatabase, testNamespace, type TestDatabase } from '@sts/testing';
-import { account, eventually, ShareLedger, TradeTable } from '../test/budget-fixtures';
+import { account, eventually, TradeTable } from '../test/budget-fixtures';
+import { ShareLedger } from '../test/share-ledger';
 import { startBudgetService, type BudgetService } from './bootstrap';
 import { BudgetMetrics } from './budget.metrics';
 import { loadBudgetSettings } from './config/budget.settings';
@@ -95,7 +96,7 @@ describe('budget service (real Redis, NATS and Postgres)', () => {
 
   afterEach(() => {
     // Reset so one over-allocation fails the test that caused it, not every later one.
-    const violations = ledger?.violations.splice(0) ?? [];
+    const violations = ledger?.takeViolations() ?? [];
     expect(violations).toEqual([]);
   });
 

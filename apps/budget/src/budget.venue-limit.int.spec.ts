@@ -9,7 +9,8 @@ import {
 import type { VenueRegistry } from '@sts/domain';
 import { connectNats, type NatsConnection } from '@sts/platform';
 import { createTestDatabase, testNamespace, type TestDatabase } from '@sts/testing';
-import { account, eventually, ShareLedger, TradeTable } from '../test/budget-fixtures';
+import { account, eventually, TradeTable } from '../test/budget-fixtures';
+import { ShareLedger } from '../test/share-ledger';
 import { IP_LIMIT, ipLimitedVenues, messagesOf, TradeDesk } from '../test/ip-limited-venues';
 import { startBudgetService, type BudgetService } from './bootstrap';
 import { loadBudgetSettings } from './config/budget.settings';
@@ -67,7 +68,7 @@ describe("budget service: a venue's per-IP limit across its accounts (real Redis
 
   afterEach(async () => {
     await desk.endAll();
-    const violations = ledger.violations.splice(0);
+    const violations = ledger.takeViolations();
     expect(violations).toEqual([]);
     expect((await client.account(account('hyperliquid'))).venue_holders).toBe(0);
   });

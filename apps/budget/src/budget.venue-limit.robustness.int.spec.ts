@@ -3,7 +3,8 @@ import { BudgetClient } from '@sts/budget-client';
 import type { BudgetAccount } from '@sts/contracts';
 import { connectNats, type NatsConnection } from '@sts/platform';
 import { createTestDatabase, testNamespace, type TestDatabase } from '@sts/testing';
-import { account, eventually, ShareLedger, TradeTable } from '../test/budget-fixtures';
+import { account, eventually, TradeTable } from '../test/budget-fixtures';
+import { ShareLedger } from '../test/share-ledger';
 import { IP_LIMIT, ipLimitedVenues, TradeDesk } from '../test/ip-limited-venues';
 import { PrivateRedis } from '../test/private-redis';
 import { startBudgetService, type BudgetService } from './bootstrap';
@@ -84,7 +85,7 @@ describe("budget service: a venue's per-IP limit through rebuilds and registry c
 
   afterEach(async () => {
     await desk.endAll();
-    expect(ledger.violations.splice(0)).toEqual([]);
+    expect(ledger.takeViolations()).toEqual([]);
   });
 
   it('rebuilds after FLUSHALL with the same shares, hedge holders counted', async () => {

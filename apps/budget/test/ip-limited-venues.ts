@@ -3,7 +3,8 @@ import type { BudgetClient, BudgetSharesChanged, TradeBudget } from '@sts/budget
 import type { BudgetAccount } from '@sts/contracts';
 import type { VenueRegistry } from '@sts/domain';
 import { loadVenueRegistry, type NatsConnection } from '@sts/platform';
-import type { ShareLedger, TradeTable } from './budget-fixtures';
+import type { TradeTable } from './budget-fixtures';
+import type { ShareLedger } from './share-ledger';
 
 const VENUE_ENV = {
   VENUE_HYPERLIQUID_MODE: 'live',

@@ -209,9 +209,11 @@ describe('dependency loss at the gateway', () => {
       );
       expect(amended.status).toBe(202);
       expect(amended.body.status).toBe('amendment_persisted');
-      // Answered after the owner's 500 ms acknowledgement timeout, not after NATS comes back
-      // (the gateway reconnects without end): 1.5 s once missed by 46 ms on a slow CI hour.
-      expect(amendMs).toBeLessThan(2_500);
+      // Answered after the owner's 500 ms acknowledgement timeout, not after NATS comes back:
+      // NATS stays cut until this answer is judged, so a wait for its return would hang to the
+      // spec's timeout. The bound only has to tell the two apart; slow CI hours answered in
+      // 1,546 and 4,418 ms (the amendment's transaction and locks, on a loaded machine).
+      expect(amendMs).toBeLessThan(10_000);
     } finally {
       nats.restore();
     }
@@ -239,9 +241,11 @@ describe('dependency loss at the gateway', () => {
       );
       expect(amended.status).toBe(202);
       expect(amended.body.status).toBe('amendment_persisted');
-      // Answered after the owner's 500 ms acknowledgement timeout, not after NATS comes back
-      // (the gateway reconnects without end): 1.5 s once missed by 46 ms on a slow CI hour.
-      expect(amendMs).toBeLessThan(2_500);
+      // Answered after the owner's 500 ms acknowledgement timeout, not after NATS comes back:
+      // NATS stays cut until this answer is judged, so a wait for its return would hang to the
+      // spec's timeout. The bound only has to tell the two apart; slow CI hours answered in
+      // 1,546 and 4,418 ms (the amendment's transaction and locks, on a loaded machine).
+      expect(amendMs).toBeLessThan(10_000);
     } finally {
       nats.restore();
     }

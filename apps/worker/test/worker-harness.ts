@@ -81,15 +81,17 @@ export const NEW_WORKER_FIRST_ORDER_MS = 30_000;
 
 /**
  * A takeover's bound, from the kill: `withinMs`, or, when the new worker
- * process itself took long to start (a loaded machine), 20 s after it
- * started: the dead lease and the killed worker's requests have lapsed by
- * then or lapse within it, and what is left is a scan, the venues' sessions
- * opened (markets, signed reads; on a slow CI hour 13.6 s after a start 15.7 s
- * after the kill) and the reads. Either still fails a takeover that waits the
- * unbounded-request fallback (a minute).
+ * process itself took long to start (a loaded machine), as long after its
+ * start as a just-started worker may take to rest its first orders
+ * (`NEW_WORKER_FIRST_ORDER_MS`): the dead lease and the killed worker's
+ * requests have lapsed by then or lapse within it, and what is left is a scan,
+ * the venues' sessions opened (markets, signed reads) and the recovery's reads.
+ * Slow-hour clean-clone CIs took 13.6 s and 25.1 s after starts 15.7 s and
+ * 7.2 s after the kill. Either still fails a takeover that waits the
+ * unbounded-request fallback (a minute, after the lease).
  */
 export const takeoverBoundMs = (withinMs: number, startedAfterKillMs: number): number =>
-  Math.max(withinMs, startedAfterKillMs + 20_000);
+  Math.max(withinMs, startedAfterKillMs + NEW_WORKER_FIRST_ORDER_MS);
 
 /**
  * For the worker that takes over from one a spec killed: the killed

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { OpenApiConformance, type TestOperator } from '@sts/testing';
-import { delay } from './processes';
+import { OpenApiConformance, retryingUnavailable, type TestOperator } from '@sts/testing';
 
 const OPENAPI_FILE = join(__dirname, '../../apps/gateway/openapi.json');
 
@@ -90,28 +89,19 @@ export class Api {
 
   /**
    * `must` for a request that is safe to repeat (a create with its idempotency
-   * key): a 503 is retried after its Retry-After (at most 1 s here), as a
-   * client is told to, up to `attempts` times. Setup only: under a loaded
-   * machine the budget service may not answer a reserve in time, and the
-   * create says so with a 503 rather than guessing.
+   * key): a 503 is retried after its Retry-After (`retryingUnavailable`).
    */
   async mustRetrying(
     expected: number[],
     method: string,
     path: string,
     options: { headers?: Record<string, string>; body?: unknown } = {},
-    attempts = 5,
   ): Promise<any> {
-    for (let attempt = 1; ; attempt += 1) {
-      const answer = await this.call(method, path, options);
-      if (answer.status !== 503 || attempt === attempts) {
-        return this.settled(answer, expected, method, path);
-      }
-      const seconds = Number(answer.retryAfter);
-      const waitMs =
-        Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1_000, 1_000) : 250;
-      await delay(waitMs);
-    }
+    const answer = await retryingUnavailable(
+      () => this.call(method, path, options),
+      (unavailable) => unavailable.retryAfter,
+    );
+    return this.settled(answer, expected, method, path);
   }
 
   private settled(answer: ApiAnswer, expected: number[], method: string, path: string): any {

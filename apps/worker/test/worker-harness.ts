@@ -11,7 +11,7 @@ import {
   TRADE_LIFECYCLE,
   type TradeLifecycle,
 } from '@sts/contracts';
-import { sleep } from '@sts/platform';
+import { retryingUnavailable } from '@sts/testing';
 import { PaperVenueClient, toVenueOrder, type VenueOrder } from '@sts/venues';
 // The gateway's e2e harness (real gateway, venue simulator, budget service, operator tool).
 import { GatewayHarness } from '@sts/app-gateway-testing';
@@ -236,6 +236,15 @@ export class WorkerHarness {
   }
 
   /**
+   * `waitForRestingOrder` for the first orders of a worker process just
+   * started: its first trades open the venues' sessions first
+   * (`NEW_WORKER_FIRST_ORDER_MS`).
+   */
+  waitForNewWorkersOrder(trader: Trader, venue: string): Promise<VenueOrder> {
+    return this.waitForRestingOrder(trader, venue, undefined, NEW_WORKER_FIRST_ORDER_MS);
+  }
+
+  /**
    * The trader's resting order on a venue as the venue itself recorded it
    * (the simulator's read-out, whichever protocol placed it).
    */
@@ -257,27 +266,13 @@ export class WorkerHarness {
     );
   }
 
-  /**
-   * Creates a trade (202). A 503 is retried after its Retry-After (at most 1 s
-   * here), with the same body and so the same idempotency key, as a client is
-   * told to: on a loaded machine the budget service may not answer a reserve
-   * in time, and the create says so rather than guessing. Any other answer, or
-   * a fifth 503, fails the setup.
-   */
+  /** Creates a trade (202); a 503 is retried with the same idempotency key (`retryingUnavailable`). */
   async createTrade(trader: Trader, overrides: Record<string, unknown> = {}): Promise<string> {
     const body = this.gateway.tradeBody(trader.wallet, overrides);
-    let response = await this.gateway.request('POST', '/api/v1/trades', {
-      headers: trader.headers,
-      body,
-    });
-    for (let attempt = 2; response.status === 503 && attempt <= 5; attempt += 1) {
-      const seconds = Number(response.headers.get('retry-after'));
-      await sleep(Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1_000, 1_000) : 250);
-      response = await this.gateway.request('POST', '/api/v1/trades', {
-        headers: trader.headers,
-        body,
-      });
-    }
+    const response = await retryingUnavailable(
+      () => this.gateway.request('POST', '/api/v1/trades', { headers: trader.headers, body }),
+      (unavailable) => unavailable.headers.get('retry-after'),
+    );
     if (response.status !== 202) {
       throw new Error(`create answered ${response.status}: ${JSON.stringify(response.body)}`);
     }

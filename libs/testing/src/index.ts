@@ -5,3 +5,4 @@ export * from './test-operator';
 export * from './tcp-proxy';
 export * from './openapi/openapi-conformance';
 export * from './openapi/asyncapi-conformance';
+export * from './unavailable-retry';

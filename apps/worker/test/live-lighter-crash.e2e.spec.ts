@@ -1,10 +1,6 @@
 import { eventually } from './eventually';
 import { expectHedgedAsMade, sum } from './live-pairs';
-import {
-  KILLED_WORKERS_REQUESTS_GONE,
-  NEW_WORKER_FIRST_ORDER_MS,
-  WorkerHarness,
-} from './worker-harness';
+import { KILLED_WORKERS_REQUESTS_GONE, WorkerHarness } from './worker-harness';
 import { sleep } from '@sts/platform';
 
 jest.setTimeout(150_000);
@@ -38,13 +34,7 @@ describe('Lighter live: a hedge executed but unanswered when the worker dies', (
       target_size: '0.01',
       target_spread: '-1000',
     });
-    // The worker just started: its first trade opens the venues' sessions first.
-    const order = await harness.waitForRestingOrder(
-      trader,
-      'hyperliquid',
-      undefined,
-      NEW_WORKER_FIRST_ORDER_MS,
-    );
+    const order = await harness.waitForNewWorkersOrder(trader, 'hyperliquid');
     // The next IOC on Lighter executes, and its answer is held (the worker waits on it).
     await harness.sim.loseNext('lighter', {
       op: 'place',

@@ -2,7 +2,6 @@ import Big from 'big.js';
 import { coveringProfiles, DIALECT_READINGS, type Profile } from '@sts/app-venue-sim';
 import { eventually } from './eventually';
 import {
-  NEW_WORKER_FIRST_ORDER_MS,
   KILLED_WORKERS_REQUESTS_GONE,
   takeoverBoundMs,
   WorkerHarness,
@@ -212,9 +211,7 @@ export function describeLivePairs(title: string, spec: LivePairsSpec): void {
           ),
         );
         const orders = await Promise.all(
-          spec.crash.map(({ pair }, i) =>
-            harness.waitForRestingOrder(traders[i], pair[0], undefined, NEW_WORKER_FIRST_ORDER_MS),
-          ),
+          spec.crash.map(({ pair }, i) => harness.waitForNewWorkersOrder(traders[i], pair[0])),
         );
         // The first trade's hedge venue refuses while the worker dies: its fill is unhedged at the kill.
         await harness.sim.rejectNext(spec.refusingHedge, 10_000, 'injected_rejection');

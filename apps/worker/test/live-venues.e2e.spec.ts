@@ -1,12 +1,6 @@
 import Big from 'big.js';
 import { expectHedgedAsMade, longestUnhedgedMs, sum } from './live-pairs';
-import {
-  NEW_WORKER_FIRST_ORDER_MS,
-  takeoverBoundMs,
-  WorkerHarness,
-  type Trader,
-  type TradeEventView,
-} from './worker-harness';
+import { takeoverBoundMs, WorkerHarness, type Trader, type TradeEventView } from './worker-harness';
 
 jest.setTimeout(150_000);
 
@@ -187,9 +181,7 @@ describe('live venues through ccxt, against their dialects', () => {
       ),
     );
     const orders = await Promise.all(
-      VENUES.map((maker, i) =>
-        harness.waitForRestingOrder(traders[i], maker, undefined, NEW_WORKER_FIRST_ORDER_MS),
-      ),
+      VENUES.map((maker, i) => harness.waitForNewWorkersOrder(traders[i], maker)),
     );
     // One trade's hedge venue refuses while the worker dies: its fill is unhedged at the kill.
     await harness.sim.rejectNext('aster', 10_000, 'injected_rejection');

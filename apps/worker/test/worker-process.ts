@@ -96,7 +96,7 @@ export class WorkerProcess {
         return this.logs().includes('"msg":"worker started"');
       },
       `worker process ${this.workerId} to start`,
-      // A fresh process loads and connects on a machine running six spec files: 15 s was missed.
+      // A fresh process loads and connects on a machine busy with other spec files: 15 s was missed.
       { timeoutMs: 30_000, intervalMs: 100 },
     );
     return this;

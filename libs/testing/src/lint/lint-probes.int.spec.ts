@@ -70,7 +70,7 @@ interface LintMessage {
 
 /**
  * ESLint's run over `files`, type-aware rules included. Its timeout is long: a
- * clean-clone CI on a slow hour, six spec files beside it, took more than the
+ * clean-clone CI on a slow hour, other spec files beside it, took more than the
  * minute it once had (13 s on a quiet machine).
  */
 function eslint(files: string[], env: NodeJS.ProcessEnv = process.env) {

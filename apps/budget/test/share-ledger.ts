@@ -19,8 +19,7 @@ interface AccountWord {
   venueLimit: number | null;
 }
 
-interface LedgerAccount {
-  venue: VenueId;
+interface LedgerAccount extends BudgetAccount {
   version: number;
   share: number;
   /** `trade_id|role` of every trade the messages say holds the account. */
@@ -110,7 +109,7 @@ export class ShareLedger {
       found.push(...this.venueViolations(venue));
     }
     for (const [accountId, known] of this.accounts) {
-      const limit = this.limits({ venue: known.venue, wallet: accountId.split(':')[1]! });
+      const limit = this.limits(known);
       if (known.share * known.holders.size > limit) {
         found.push(`${accountId}: ${known.holders.size} named x ${known.share} > ${limit}`);
       }
@@ -146,7 +145,8 @@ export class ShareLedger {
     const accountId = `${change.venue}:${change.wallet}`;
     let known = this.accounts.get(accountId);
     if (!known) {
-      known = { venue: change.venue, version: -1, share: 0, holders: new Set(), words: [] };
+      const { venue, wallet } = change;
+      known = { venue, wallet, version: -1, share: 0, holders: new Set(), words: [] };
       this.accounts.set(accountId, known);
     }
     return known;
@@ -193,7 +193,7 @@ export class ShareLedger {
         found.push(`${venue}: ${said} at v${version} > venue limit ${limit}`);
       }
     }
-    this.judgedTo.set(venue, Math.max(from, ...versions));
+    this.judgedTo.set(venue, versions.at(-1) ?? from);
     return found;
   }
 }

@@ -106,10 +106,11 @@ export class TradeFeed {
       return;
     }
     const started = open.hedger.onMakerFill(fill.fillId, price, size);
-    if (started?.sent) {
+    const sentAtMs = started?.sentAtMs ?? null;
+    if (sentAtMs !== null) {
       this.services.metrics.recordFillToHedgeSent(
         trade.record.hedgeExchange,
-        this.services.clock.now() - receivedAt,
+        sentAtMs - receivedAt,
       );
     }
     // The hedge is out. Everything below may take its time.

@@ -79,6 +79,8 @@ export class HedgeSeries {
    * just after the fill it caused.
    */
   classifyLate?: () => GuardFillClass | null;
+  /** When the first attempt's IOC was handed to the venue client (null until it was). */
+  firstSentAtMs: number | null = null;
   private state: SeriesState;
   private readonly resolveDone: () => void;
   private attempts = 0;
@@ -135,13 +137,14 @@ export class HedgeSeries {
       cause: this.cause,
       reference: this.reference,
     });
-    const sent = hedgeSentEntry(this.context, request, attempt, this.cause);
-    // Nothing sits between a maker fill and its hedge: with the hedge budget
-    // dry (or in debt from the hedge account's reads, which a venue may weigh
-    // at 50 tokens), the IOC goes on credit and what follows waits the debt out.
-    spendNow(this.context.bucket);
+    // Nothing sits between a maker fill and its hedge: the IOC goes first,
+    // its token and its log entry after it. With the hedge budget dry (or in
+    // debt from the hedge account's reads, which a venue may weigh at 50
+    // tokens), the IOC goes on credit and what follows waits the debt out.
     this.place(request, state.reserved, attempt);
-    return sent;
+    this.firstSentAtMs ??= this.context.clock.now();
+    spendNow(this.context.bucket);
+    return hedgeSentEntry(this.context, request, attempt, this.cause);
   }
 
   /**

@@ -82,3 +82,47 @@ export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests:
   }
   return `CPU ms per request: ${parts.join(' · ')} · all ${(total / requests).toFixed(2)}`;
 }
+
+/** The machine's CPU time so far, from /proc/stat's first line (all CPUs, in ticks). */
+interface MachineTicks {
+  total: number;
+  idle: number;
+  steal: number;
+}
+
+function machineTicks(): MachineTicks | undefined {
+  try {
+    const [line] = readFileSync('/proc/stat', 'utf8').split('\n', 1);
+    // cpu user nice system idle iowait irq softirq steal guest guest_nice (guest time is in user).
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = line
+      .trim()
+      .split(/\s+/)
+      .slice(1, 9)
+      .map(Number);
+    return {
+      total: user + nice + system + idle + iowait + irq + softirq + steal,
+      idle: idle + iowait,
+      steal,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How busy the whole machine was over a window, and how much of its CPU time
+ * the hypervisor took for other guests (steal): a run on a slow hour says so
+ * itself. Call to start; the returned function ends the window and describes it.
+ */
+export function machineLoad(): () => string {
+  const start = machineTicks();
+  return () => {
+    const end = machineTicks();
+    if (!start || !end || end.total <= start.total) {
+      return 'no /proc/stat';
+    }
+    const total = end.total - start.total;
+    const share = (ticks: number) => `${((100 * ticks) / total).toFixed(1)} %`;
+    return `busy ${share(total - (end.idle - start.idle) - (end.steal - start.steal))}, steal ${share(end.steal - start.steal)} of all CPUs' time`;
+  };
+}

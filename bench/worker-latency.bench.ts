@@ -34,6 +34,7 @@ import {
 } from './worker-fixture';
 import type { Venue } from './bench-market';
 import { gcPauses, numberArg as arg, profileWindow, runBench } from './run-bench';
+import { machineLoad } from './process-cpu';
 
 /** Wallets whose live trades start together (their pre-flight reads share the venues' IP limits). */
 const LIVE_WALLETS_PER_START = 4;
@@ -142,6 +143,7 @@ async function main(): Promise<void> {
     world.loopDelay.reset();
     const stopScraping = SCRAPE_EVERY_MS > 0 ? await scrapeMetrics(world, SCRAPE_EVERY_MS) : null;
     const gc = gcPauses();
+    const machine = machineLoad();
     const stopProfile = await profileWindow();
     await sleep(SECONDS * 1_000);
     await stopProfile();
@@ -154,6 +156,7 @@ async function main(): Promise<void> {
     const loopP99 = world.loopDelay.percentile(99);
     const loopMax = world.loopDelay.max;
     const gcFigures = gc.stop();
+    const machineFigures = machine();
     const scraping = stopScraping ? await stopScraping() : 'none';
     await stopDriving();
 
@@ -173,6 +176,7 @@ async function main(): Promise<void> {
     );
     console.log(`  event-loop delay:              p99 ${ms(loopP99)} ms, max ${ms(loopMax)} ms`);
     console.log(`  worker GC pauses:              ${gcFigures}`);
+    console.log(`  machine over the window:       ${machineFigures}`);
     console.log(
       `  /metrics scraping:             ${SCRAPE_EVERY_MS > 0 ? `every ${SCRAPE_EVERY_MS} ms, ${scraping}` : 'off'}`,
     );

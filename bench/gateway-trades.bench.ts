@@ -23,7 +23,13 @@ import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 import { runOps } from '@sts/operations';
 import { createTestDatabase, testNamespace } from '@sts/testing';
-import { cpuPerRequest, cpuSnapshot, type CpuGroups, type CpuSnapshot } from './process-cpu';
+import {
+  cpuPerRequest,
+  cpuSnapshot,
+  machineLoad,
+  type CpuGroups,
+  type CpuSnapshot,
+} from './process-cpu';
 import { numberArg, percentile, runBench } from './run-bench';
 import { sleep } from '@sts/platform';
 
@@ -256,6 +262,7 @@ async function main(): Promise<void> {
     );
 
     let next = 0;
+    const createsLoad = machineLoad();
     const [created, ceilingCreated] = await interleaved(
       {
         name: 'POST /api/v1/trades',
@@ -302,11 +309,13 @@ async function main(): Promise<void> {
     );
     summarize(ceilingCreated);
     summarize(created, ceilingCreated);
+    console.log(`machine over the creates' runs: ${createsLoad()}`);
 
     const sample = await fetch(`${base}/api/v1/trades`, {
       headers: { 'x-api-key': traders[0].key },
     });
     const [trade] = (await sample.json()) as Array<{ trade_id: string }>;
+    const readsLoad = machineLoad();
     const [read, ceilingRead] = await interleaved(
       {
         name: 'GET /api/v1/trades/{id}',
@@ -323,6 +332,7 @@ async function main(): Promise<void> {
     );
     summarize(ceilingRead);
     summarize(read, ceilingRead);
+    console.log(`machine over the reads' runs: ${readsLoad()}`);
   } finally {
     for (const child of children) {
       child.kill('SIGTERM');

@@ -106,7 +106,7 @@ export class TradeFeed {
       return;
     }
     const started = open.hedger.onMakerFill(fill.fillId, price, size);
-    const sentAtMs = started?.sentAtMs ?? null;
+    const sentAtMs = started?.sent ? started.series.firstSentAtMs : null;
     if (sentAtMs !== null) {
       this.services.metrics.recordFillToHedgeSent(
         trade.record.hedgeExchange,

@@ -79,8 +79,6 @@ export class HedgeSeries {
    * just after the fill it caused.
    */
   classifyLate?: () => GuardFillClass | null;
-  /** When the first attempt's IOC was handed to the venue client (null until it was). */
-  firstSentAtMs: number | null = null;
   private state: SeriesState;
   private readonly resolveDone: () => void;
   private attempts = 0;
@@ -90,6 +88,7 @@ export class HedgeSeries {
   private awaitingTrust = false;
   private readonly deadline: NodeJS.Timeout;
   private readonly startedAtMs: number;
+  private firstSentAt: number | null = null;
 
   constructor(
     private readonly context: HedgeContext,
@@ -106,6 +105,11 @@ export class HedgeSeries {
     this.done = new Promise((resolve) => (resolveDone = resolve));
     this.resolveDone = resolveDone;
     this.deadline = setTimeout(() => this.onDeadline(), context.venue.timeoutMs);
+  }
+
+  /** When the first attempt's IOC was handed to the venue client (null until it was). */
+  get firstSentAtMs(): number | null {
+    return this.firstSentAt;
   }
 
   get isEnded(): boolean {
@@ -142,7 +146,7 @@ export class HedgeSeries {
     // debt from the hedge account's reads, which a venue may weigh at 50
     // tokens), the IOC goes on credit and what follows waits the debt out.
     this.place(request, state.reserved, attempt);
-    this.firstSentAtMs ??= this.context.clock.now();
+    this.firstSentAt ??= this.context.clock.now();
     spendNow(this.context.bucket);
     return hedgeSentEntry(this.context, request, attempt, this.cause);
   }

@@ -34,8 +34,6 @@ export interface HedgeStarted {
   series: HedgeSeries;
   /** The hedge_sent entry of the first attempt, when it went out at once. */
   sent: LogEntry | null;
-  /** When that attempt's IOC was handed to the venue client (null when it did not go out at once). */
-  sentAtMs: number | null;
 }
 
 /**
@@ -142,8 +140,7 @@ export class Hedger {
       this.running.delete(series);
       this.wakeIdleWaiters();
     });
-    const sent = series.sendAttempt();
-    return { series, sent, sentAtMs: sent === null ? null : series.firstSentAtMs };
+    return { series, sent: series.sendAttempt() };
   }
 
   /** A hedge is waiting for H (hedgeUnhedged): the hedge book's next move should send it. */

@@ -85,7 +85,7 @@ export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests:
 
 /** The machine's CPU time so far, from /proc/stat's first line (all CPUs, in ticks). */
 interface MachineTicks {
-  total: number;
+  busy: number;
   idle: number;
   steal: number;
 }
@@ -99,11 +99,7 @@ function machineTicks(): MachineTicks | undefined {
       .split(/\s+/)
       .slice(1, 9)
       .map(Number);
-    return {
-      total: user + nice + system + idle + iowait + irq + softirq + steal,
-      idle: idle + iowait,
-      steal,
-    };
+    return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal };
   } catch {
     return undefined;
   }
@@ -118,11 +114,16 @@ export function machineLoad(): () => string {
   const start = machineTicks();
   return () => {
     const end = machineTicks();
-    if (!start || !end || end.total <= start.total) {
+    if (!start || !end) {
       return 'no /proc/stat';
     }
-    const total = end.total - start.total;
+    const busy = end.busy - start.busy;
+    const steal = end.steal - start.steal;
+    const total = busy + (end.idle - start.idle) + steal;
+    if (total <= 0) {
+      return 'no /proc/stat';
+    }
     const share = (ticks: number) => `${((100 * ticks) / total).toFixed(1)} %`;
-    return `busy ${share(total - (end.idle - start.idle) - (end.steal - start.steal))}, steal ${share(end.steal - start.steal)} of all CPUs' time`;
+    return `busy ${share(busy)}, steal ${share(steal)} of all CPUs' time`;
   };
 }

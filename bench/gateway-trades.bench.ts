@@ -4,6 +4,7 @@
  *     [--cpu-prof DIR]   write a .cpuprofile of the gateway and of the budget service into DIR
  *     [--warmup S=5]     run each target S seconds, unmeasured, before its measured run
  *     [--rounds N=5]     slices each route and its ceiling alternate in (below)
+ *     [--only post|get]  measure one route (and its ceiling), not both
  * Starts its own database, venue simulator, budget service and gateway as separate processes
  * (so the load generator does not share the gateway's event loop), seeds traders, then runs
  * autocannon against POST /api/v1/trades and GET /api/v1/trades/{id}. In the same run it
@@ -43,6 +44,8 @@ const profiled =
   profileIndex > 0 ? ['--cpu-prof', '--cpu-prof-dir', process.argv[profileIndex + 1]] : [];
 const warmupSeconds = numberArg('warmup', 5);
 const rounds = numberArg('rounds', 5);
+const onlyIndex = process.argv.indexOf('--only');
+const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
 const TRADERS = 100;
 
 const freePort = (): Promise<number> =>
@@ -120,6 +123,115 @@ const CREATE_BODY = {
   max_slippage: '0.001',
 };
 
+/** Runs a route and its ceiling in alternating slices; answers their tallies. */
+type Interleave = (route: Target, ceiling: Target) => Promise<[Tally, Tally]>;
+
+interface Trader {
+  userId: string;
+  wallet: string;
+  key: string;
+}
+
+/** POST /api/v1/trades, round-robin over the traders, against the ceiling's INSERT. */
+async function measureCreates(
+  interleaved: Interleave,
+  base: string,
+  ceilingBase: string,
+  traders: Trader[],
+): Promise<void> {
+  let next = 0;
+  const createsLoad = machineLoad();
+  const [created, ceilingCreated] = await interleaved(
+    {
+      name: 'POST /api/v1/trades',
+      options: {
+        url: `${base}/api/v1/trades`,
+        connections,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request) => {
+              const trader = traders[next++ % traders.length];
+              return {
+                ...request,
+                headers: {
+                  'content-type': 'application/json',
+                  'x-api-key': trader.key,
+                  'x-idempotency-key': `b-${next}-${randomBytes(4).toString('hex')}`,
+                },
+                body: JSON.stringify({
+                  ...CREATE_BODY,
+                  long_wallet: trader.wallet,
+                  short_wallet: trader.wallet,
+                }),
+              };
+            },
+          },
+        ],
+      },
+    },
+    {
+      name: 'ceiling: INSERT',
+      options: {
+        url: `${ceilingBase}/trades`,
+        connections,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          ...CREATE_BODY,
+          long_wallet: traders[0].wallet,
+          short_wallet: traders[0].wallet,
+        }),
+      },
+    },
+  );
+  summarize(ceilingCreated);
+  summarize(created, ceilingCreated);
+  console.log(`machine over the creates' runs: ${createsLoad()}`);
+}
+
+/** GET /api/v1/trades/{id} of one trade of one trader, against the ceiling's SELECT. */
+async function measureReads(
+  interleaved: Interleave,
+  base: string,
+  ceilingBase: string,
+  trader: Trader,
+): Promise<void> {
+  // The trade read: one the trader creates here, so the reads run alone too (--only get).
+  const created = await fetch(`${base}/api/v1/trades`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-api-key': trader.key,
+      'x-idempotency-key': `read-${randomBytes(4).toString('hex')}`,
+    },
+    body: JSON.stringify({
+      ...CREATE_BODY,
+      long_wallet: trader.wallet,
+      short_wallet: trader.wallet,
+    }),
+  });
+  const trade = (await created.json()) as { trade_id: string };
+  const readsLoad = machineLoad();
+  const [read, ceilingRead] = await interleaved(
+    {
+      name: 'GET /api/v1/trades/{id}',
+      options: {
+        url: `${base}/api/v1/trades/${trade.trade_id}`,
+        connections,
+        headers: { 'x-api-key': trader.key },
+      },
+    },
+    {
+      name: 'ceiling: SELECT',
+      options: { url: `${ceilingBase}/trades/${trade.trade_id}`, connections },
+    },
+  );
+  summarize(ceilingRead);
+  summarize(read, ceilingRead);
+  console.log(`machine over the reads' runs: ${readsLoad()}`);
+}
+
 async function main(): Promise<void> {
   const database = await createTestDatabase();
   const [simPort, gatewayPort, ceilingPort] = await Promise.all([
@@ -187,7 +299,7 @@ async function main(): Promise<void> {
    * Warms a route and its ceiling up, then runs them in alternating slices
    * (ceiling, route, route, ceiling, ...), so both meet the same machine.
    */
-  const interleaved = async (route: Target, ceiling: Target): Promise<[Tally, Tally]> => {
+  const interleaved: Interleave = async (route, ceiling) => {
     if (warmupSeconds > 0) {
       await autocannon({ ...ceiling.options, duration: warmupSeconds });
       await autocannon({ ...route.options, duration: warmupSeconds });
@@ -213,7 +325,7 @@ async function main(): Promise<void> {
     const base = `http://127.0.0.1:${gatewayPort}`;
     await waitFor(`${base}/healthz`);
 
-    const traders: Array<{ userId: string; wallet: string; key: string }> = [];
+    const traders: Trader[] = [];
     for (let index = 0; index < TRADERS; index += 1) {
       const wallet = `0x${randomBytes(20).toString('hex')}`;
       const user = (await runOps(['users', 'create', '--wallet', wallet], env)).output as {
@@ -261,78 +373,12 @@ async function main(): Promise<void> {
       `gateway on ${base}, ceiling on ${ceilingBase}; ${TRADERS} traders; ${connections} connections; ${seconds} s per target in ${rounds} interleaved slices, after ${warmupSeconds} s of warm-up`,
     );
 
-    let next = 0;
-    const createsLoad = machineLoad();
-    const [created, ceilingCreated] = await interleaved(
-      {
-        name: 'POST /api/v1/trades',
-        options: {
-          url: `${base}/api/v1/trades`,
-          connections,
-          requests: [
-            {
-              method: 'POST',
-              setupRequest: (request) => {
-                const trader = traders[next++ % traders.length];
-                return {
-                  ...request,
-                  headers: {
-                    'content-type': 'application/json',
-                    'x-api-key': trader.key,
-                    'x-idempotency-key': `b-${next}-${randomBytes(4).toString('hex')}`,
-                  },
-                  body: JSON.stringify({
-                    ...CREATE_BODY,
-                    long_wallet: trader.wallet,
-                    short_wallet: trader.wallet,
-                  }),
-                };
-              },
-            },
-          ],
-        },
-      },
-      {
-        name: 'ceiling: INSERT',
-        options: {
-          url: `${ceilingBase}/trades`,
-          connections,
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            ...CREATE_BODY,
-            long_wallet: traders[0].wallet,
-            short_wallet: traders[0].wallet,
-          }),
-        },
-      },
-    );
-    summarize(ceilingCreated);
-    summarize(created, ceilingCreated);
-    console.log(`machine over the creates' runs: ${createsLoad()}`);
-
-    const sample = await fetch(`${base}/api/v1/trades`, {
-      headers: { 'x-api-key': traders[0].key },
-    });
-    const [trade] = (await sample.json()) as Array<{ trade_id: string }>;
-    const readsLoad = machineLoad();
-    const [read, ceilingRead] = await interleaved(
-      {
-        name: 'GET /api/v1/trades/{id}',
-        options: {
-          url: `${base}/api/v1/trades/${trade.trade_id}`,
-          connections,
-          headers: { 'x-api-key': traders[0].key },
-        },
-      },
-      {
-        name: 'ceiling: SELECT',
-        options: { url: `${ceilingBase}/trades/${trade.trade_id}`, connections },
-      },
-    );
-    summarize(ceilingRead);
-    summarize(read, ceilingRead);
-    console.log(`machine over the reads' runs: ${readsLoad()}`);
+    if (only !== 'get') {
+      await measureCreates(interleaved, base, ceilingBase, traders);
+    }
+    if (only !== 'post') {
+      await measureReads(interleaved, base, ceilingBase, traders[0]);
+    }
   } finally {
     for (const child of children) {
       child.kill('SIGTERM');

@@ -12,13 +12,15 @@ export interface FleetCountWatcher {
 }
 
 /**
- * One fixed window per caller, shared by every replica: INCR, and the window's
- * expiry set by the request that opens it. A key that lost its expiry (never
- * expected) gets it back rather than counting forever.
+ * One fixed window per caller, shared by every replica: INCRBY the requests
+ * counted at once, and the window's expiry set by the count that opens it. A
+ * key that lost its expiry (never expected) gets it back rather than counting
+ * forever.
  */
 const FIXED_WINDOW = `
-local current = redis.call('INCR', KEYS[1])
-if current == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local counted = tonumber(ARGV[2])
+local current = redis.call('INCRBY', KEYS[1], counted)
+if current == counted then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -27,8 +29,9 @@ end
 return {current, ttl}
 `;
 
-type FleetRedis = Redis & {
-  rateLimitWindow(key: string, windowMs: number): Promise<[number, number]>;
+/** The pipeline of one turn's counts, with the window script defined on it. */
+type CountPipeline = ReturnType<Redis['pipeline']> & {
+  rateLimitWindow(key: string, windowMs: number, counted: number): CountPipeline;
 };
 
 /** A Redis that does not answer within this is treated as down: the limiter must not slow the API. */
@@ -69,14 +72,21 @@ class LocalWindows {
 /**
  * The gateway's request count, kept in Redis so every replica counts against
  * one limit per caller (a fleet of N gateways would otherwise allow N times
- * the limit). When Redis fails or is slow, requests are counted per replica
- * instead (still limited, by each replica alone) until Redis answers again:
- * an outage of the limiter's store neither stops the API nor lifts the limit.
+ * the limit). The requests that arrive in one turn of the event loop are
+ * counted in one pipeline, a caller's together in one INCRBY: each request
+ * still takes its own place in its caller's window (its count, and the
+ * headers and refusal that follow from it, are what one INCR each would
+ * give), for one script per caller and one write per turn. When Redis fails
+ * or is slow, requests are counted per replica instead (still limited, by
+ * each replica alone) until Redis answers again: an outage of the limiter's
+ * store neither stops the API nor lifts the limit.
  */
 export class FleetRateLimitStore implements FastifyRateLimitStore {
   private readonly local: LocalWindows;
   private sharedBackAt = 0;
   private sharedDown = false;
+  /** This turn's requests, by caller, in arrival order; sent as the turn ends. */
+  private waiting = new Map<string, Answer[]>();
 
   constructor(
     private readonly redis: Redis,
@@ -91,28 +101,19 @@ export class FleetRateLimitStore implements FastifyRateLimitStore {
   }
 
   incr(key: string, answer: Answer): void {
-    const now = Date.now();
-    if (now < this.sharedBackAt) {
-      this.countLocally(key, now, answer);
+    if (Date.now() < this.sharedBackAt) {
+      this.countLocally(key, answer);
       return;
     }
-    this.countShared(key).then(
-      (counted) => {
-        if (this.sharedDown) {
-          this.sharedDown = false;
-          this.watcher.sharedRegained();
-        }
-        answer(null, counted);
-      },
-      (error: Error) => {
-        this.sharedBackAt = Date.now() + SHARED_RETRY_MS;
-        if (!this.sharedDown) {
-          this.sharedDown = true;
-          this.watcher.sharedLost(error);
-        }
-        this.countLocally(key, Date.now(), answer);
-      },
-    );
+    if (this.waiting.size === 0) {
+      setImmediate(this.sendWaiting);
+    }
+    const answers = this.waiting.get(key);
+    if (answers) {
+      answers.push(answer);
+    } else {
+      this.waiting.set(key, [answer]);
+    }
   }
 
   /** Routes share the one count per caller (no route sets its own limit). */
@@ -120,7 +121,55 @@ export class FleetRateLimitStore implements FastifyRateLimitStore {
     return this;
   }
 
-  private async countShared(key: string): Promise<Counted> {
+  /** The turn's counts in one pipeline; each caller's answers take consecutive places. */
+  private readonly sendWaiting = (): void => {
+    const turn = this.waiting;
+    this.waiting = new Map();
+    const pipeline = this.redis.pipeline() as CountPipeline;
+    for (const [key, answers] of turn) {
+      pipeline.rateLimitWindow(`${this.keyPrefix}${key}`, this.windowMs, answers.length);
+    }
+    this.withinAnswerTime(pipeline.exec()).then(
+      (results) => {
+        let index = 0;
+        for (const [key, answers] of turn) {
+          const [error, counted] = results?.[index++] ?? [new Error('no answer in the pipeline')];
+          if (error) {
+            this.sharedFailed(error, key, answers);
+          } else {
+            this.sharedAnswered(counted as [number, number], answers);
+          }
+        }
+      },
+      (error: Error) => {
+        for (const [key, answers] of turn) {
+          this.sharedFailed(error, key, answers);
+        }
+      },
+    );
+  };
+
+  private sharedAnswered([current, ttl]: [number, number], answers: Answer[]): void {
+    if (this.sharedDown) {
+      this.sharedDown = false;
+      this.watcher.sharedRegained();
+    }
+    const first = current - answers.length + 1;
+    answers.forEach((answer, place) => answer(null, { current: first + place, ttl }));
+  }
+
+  private sharedFailed(error: Error, key: string, answers: Answer[]): void {
+    this.sharedBackAt = Date.now() + SHARED_RETRY_MS;
+    if (!this.sharedDown) {
+      this.sharedDown = true;
+      this.watcher.sharedLost(error);
+    }
+    for (const answer of answers) {
+      this.countLocally(key, answer);
+    }
+  }
+
+  private async withinAnswerTime<T>(answered: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       // Timers run before I/O in the event loop: after a busy stretch, an answer already read
@@ -132,18 +181,14 @@ export class FleetRateLimitStore implements FastifyRateLimitStore {
       );
     });
     try {
-      const [current, ttl] = await Promise.race([
-        (this.redis as FleetRedis).rateLimitWindow(`${this.keyPrefix}${key}`, this.windowMs),
-        late,
-      ]);
-      return { current, ttl };
+      return await Promise.race([answered, late]);
     } finally {
       clearTimeout(timer);
     }
   }
 
-  private countLocally(key: string, now: number, answer: Answer): void {
+  private countLocally(key: string, answer: Answer): void {
     this.watcher.countedLocally();
-    answer(null, this.local.count(key, now));
+    answer(null, this.local.count(key, Date.now()));
   }
 }

@@ -87,8 +87,8 @@ export async function registerRateLimit(
   app: NestFastifyApplication,
   wiring: RateLimitWiring,
 ): Promise<void> {
-  // One count per request: the counts of a turn's requests share one write (docs/perf/gateway.md).
-  const redis = connectRedis(wiring.redisUrl, wiring.redisPrefix, { autoPipelining: true });
+  // The store sends each turn's counts in one pipeline of its own (docs/perf/gateway.md).
+  const redis = connectRedis(wiring.redisUrl, wiring.redisPrefix);
   // Failures surface per request, as the store falls back; the client's own events would repeat them.
   redis.on('error', () => undefined);
   await connectedOrNot(redis);

@@ -97,4 +97,47 @@ describe('GET /api/v1/trades: filters and pages', () => {
     const foreign = await list(`?before=${theirs.body.trade_id}`);
     expect([foreign.status, foreign.body.code]).toEqual([404, 'trade_not_found']);
   });
+
+  /**
+   * The reads take a trade's row as one json object from Postgres: each of its
+   * types must come out as a select of the columns gives it (decimals to their
+   * last digit, times to the millisecond, json as objects), in all three reads.
+   */
+  it('shows a trade’s stored values exactly in the trade, the list and a page', async () => {
+    const { id } = made[0]!;
+    await gateway.query(
+      `UPDATE trades SET target_size = '0.123456789012345678901234', max_slippage = '0.00100',
+         worst_spread = '-12345678901234567.5', fast_move_guard = 'shadow',
+         fast_move_guard_bps = '12.25', fast_move_window_ms = 1500, fast_move_settle_ms = 250,
+         fast_move_guard_stats = '{"pauses": 3, "last": {"bps": "14.5"}}',
+         completed_at = '2026-11-29 00:59:10.123999+05:30'
+       WHERE id = $1`,
+      [id],
+    );
+    const [stored] = await gateway.query<{ created_at: string }>(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
+       FROM trades WHERE id = $1`,
+      [id],
+    );
+    const shown = {
+      trade_id: id,
+      target_size: '0.123456789012345678901234',
+      max_slippage: '0.001',
+      worst_spread: '-12345678901234567.5',
+      fast_move_guard: 'shadow',
+      fast_move_guard_bps: 12.25,
+      fast_move_window_ms: 1500,
+      fast_move_settle_ms: 250,
+      fast_move_guard_stats: { pauses: 3, last: { bps: '14.5' } },
+      completed_at: '2026-11-28T19:29:10.123Z',
+      created_at: stored!.created_at,
+    };
+    const one = await gateway.request('GET', `/api/v1/trades/${id}`, { headers: trader.headers });
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject(shown);
+    const newest = await list();
+    expect(newest.body[0]).toEqual(one.body);
+    const page = await list('?limit=1');
+    expect(page.body).toEqual([one.body]);
+  });
 });

@@ -19,15 +19,15 @@ import {
   LIVE_STATUS_SQL,
   LIVE_TRADE_STATUSES,
 } from '../sql/trade-status-sql';
+import { TradeJsonRow, type TradeFields } from './trade-json-row';
 import { TradeLeaseStatements } from './trade-lease.statements';
+
+export type { TradeFields } from './trade-json-row';
 
 type TradeTransition = ReturnType<typeof transitionTrade>;
 
 /** The statuses an amendment may change (domain; decisions 4), as the SQL guard takes them. */
 const AMENDABLE_STATUSES: readonly TradeStatus[] = tradeStatusList(AMENDABLE_TRADE_STATUSES);
-
-/** Which of a trade's properties a read returns (its budgets as they are now). */
-export type TradeFields = ReadonlyArray<keyof TradeEntity>;
 
 /** The new terms of PATCH; null keeps a term. `restatedFilled`: filled_size in a new unit. */
 export interface TermsAmendment {
@@ -83,22 +83,7 @@ const BUDGET_COLUMNS: Partial<Record<keyof TradeEntity, string>> = {
   rateBudget: TRADE_RATE_BUDGET_SQL,
   hedgeRateBudget: TRADE_HEDGE_RATE_BUDGET_SQL,
 };
-const selectLists = new WeakMap<TradeFields, string>();
-
-/** `fields` as a select list over `t`, named as the entity's properties (built once per list). */
-function selectListOf(fields: TradeFields): string {
-  let list = selectLists.get(fields);
-  if (list === undefined) {
-    list = fields
-      .map((field) => {
-        const column = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-        return `${BUDGET_COLUMNS[field] ?? `t.${column}`} AS "${field}"`;
-      })
-      .join(', ');
-    selectLists.set(fields, list);
-  }
-  return list;
-}
+const jsonRows = new WeakMap<TradeFields, TradeJsonRow<unknown>>();
 
 /**
  * The one owner of the statements on `trades` (the worker's lease and journal
@@ -272,13 +257,14 @@ export class TradeRepository extends TradeLeaseStatements {
     if (!Number.isSafeInteger(limit) || limit < 1) {
       throw new RangeError(`not a list limit: ${limit}`);
     }
-    const result = await this.pool.query<T & object>({
+    const rows = this.jsonRowOf<T>(fields);
+    const result = await this.pool.query<{ row: Record<string, unknown> }>({
       name: 'trades.recent',
-      text: `SELECT ${selectListOf(fields)} FROM ${PRESENTED_FROM}
+      text: `SELECT ${rows.select} FROM ${PRESENTED_FROM}
        WHERE t.user_id = $1 ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit}`,
       values: [userId],
     });
-    return result.rows;
+    return result.rows.map((row) => rows.decode(row));
   }
 
   /** A page of the user's trades; `before` must be checked to be the user's first. */
@@ -296,12 +282,13 @@ export class TradeRepository extends TradeLeaseStatements {
         `(t.created_at, t.id) < (SELECT b.created_at, b.id FROM trades b WHERE b.id = $${values.length})`,
       );
     }
-    const result = await this.pool.query<T & object>(
-      `SELECT ${selectListOf(fields)} FROM ${PRESENTED_FROM} WHERE ${where.join(' AND ')}
+    const rows = this.jsonRowOf<T>(fields);
+    const result = await this.pool.query<{ row: Record<string, unknown> }>(
+      `SELECT ${rows.select} FROM ${PRESENTED_FROM} WHERE ${where.join(' AND ')}
        ORDER BY t.created_at DESC, t.id DESC LIMIT $2`,
       values,
     );
-    return result.rows;
+    return result.rows.map((row) => rows.decode(row));
   }
 
   /** The user's live trades (pending to recovering), oldest first. */
@@ -317,12 +304,24 @@ export class TradeRepository extends TradeLeaseStatements {
 
   /** The user's trade, or undefined (unknown and foreign alike): one prepared statement. */
   async oneOf<T>(userId: string, tradeId: string, fields: TradeFields): Promise<T | undefined> {
-    const result = await this.pool.query<T & object>({
+    const rows = this.jsonRowOf<T>(fields);
+    const result = await this.pool.query<{ row: Record<string, unknown> }>({
       name: 'trades.one',
-      text: `SELECT ${selectListOf(fields)} FROM ${PRESENTED_FROM} WHERE t.id = $1 AND t.user_id = $2`,
+      text: `SELECT ${rows.select} FROM ${PRESENTED_FROM} WHERE t.id = $1 AND t.user_id = $2`,
       values: [tradeId, userId],
     });
-    return result.rows[0];
+    const [row] = result.rows;
+    return row ? rows.decode(row) : undefined;
+  }
+
+  /** A read of `fields` as one json column (built once per list of fields). */
+  private jsonRowOf<T>(fields: TradeFields): TradeJsonRow<T> {
+    let rows = jsonRows.get(fields);
+    if (rows === undefined) {
+      rows = new TradeJsonRow(this.db.connection.getMetadata(TradeEntity), fields, BUDGET_COLUMNS);
+      jsonRows.set(fields, rows);
+    }
+    return rows as TradeJsonRow<T>;
   }
 
   /**

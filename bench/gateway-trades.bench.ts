@@ -27,7 +27,9 @@ import { createTestDatabase, testNamespace } from '@sts/testing';
 import {
   cpuPerRequest,
   cpuSnapshot,
+  describeSpeed,
   machineLoad,
+  speedProbe,
   type CpuGroups,
   type CpuSnapshot,
 } from './process-cpu';
@@ -233,6 +235,7 @@ async function measureReads(
 }
 
 async function main(): Promise<void> {
+  const speedBefore = speedProbe();
   const database = await createTestDatabase();
   const [simPort, gatewayPort, ceilingPort] = await Promise.all([
     freePort(),
@@ -379,6 +382,7 @@ async function main(): Promise<void> {
     if (only !== 'post') {
       await measureReads(interleaved, base, ceilingBase, traders[0]);
     }
+    console.log(`machine's speed: ${describeSpeed(speedBefore, speedProbe())}`);
   } finally {
     for (const child of children) {
       child.kill('SIGTERM');

@@ -127,3 +127,35 @@ export function machineLoad(): () => string {
     return `busy ${share(busy)}, steal ${share(steal)} of all CPUs' time`;
   };
 }
+
+/** The fixed work speedProbe times: JSON round trips of a small order-like object. */
+function probeWork(): number {
+  const order = { id: 'probe', price: '101.25', size: '0.5', levels: [1, 2, 3, 4, 5, 6, 7, 8] };
+  let checksum = 0;
+  for (let i = 0; i < 50_000; i += 1) {
+    const copy = JSON.parse(JSON.stringify({ ...order, sequence: i })) as typeof order;
+    checksum += copy.levels.length;
+  }
+  return checksum;
+}
+
+/**
+ * How fast one CPU of this machine runs now: the best of three timings of a
+ * fixed piece of work, in whole ms (lower is faster). Busy and steal shares cannot
+ * tell a slow host (on 2026-11-29 the worker's figures were three times the
+ * quiet hour's with the machine 36 % busy and no steal); this can, so runs on
+ * different hours compare. It blocks the thread: call it outside a window.
+ */
+export function speedProbe(): number {
+  let best = Infinity;
+  for (let round = 0; round < 3; round += 1) {
+    const started = performance.now();
+    probeWork();
+    best = Math.min(best, performance.now() - started);
+  }
+  return Math.round(best);
+}
+
+/** Two speedProbe timings, as a bench's report line ends. */
+export const describeSpeed = (before: number, after: number): string =>
+  `a fixed workload in ${before} ms before, ${after} ms after (lower is faster)`;

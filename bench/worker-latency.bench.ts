@@ -34,7 +34,7 @@ import {
 } from './worker-fixture';
 import type { Venue } from './bench-market';
 import { gcPauses, numberArg as arg, profileWindow, runBench } from './run-bench';
-import { machineLoad } from './process-cpu';
+import { describeSpeed, machineLoad, speedProbe } from './process-cpu';
 
 /** Wallets whose live trades start together (their pre-flight reads share the venues' IP limits). */
 const LIVE_WALLETS_PER_START = 4;
@@ -115,6 +115,7 @@ const fmt = (summary: { count: number; p50: number; p99: number; max: number }):
   `p50 ${summary.p50.toFixed(3)} ms, p99 ${summary.p99.toFixed(3)} ms, max ${summary.max.toFixed(3)} ms (${summary.count} samples)`;
 
 async function main(): Promise<void> {
+  const speedBefore = speedProbe();
   const world = await startBenchWorld({ tickMs: TICK_MS, live: LIVE_ON });
   try {
     const started = Date.now();
@@ -183,6 +184,8 @@ async function main(): Promise<void> {
   } finally {
     await world.stop();
   }
+  // After the world has stopped: timed beside its sockets and timers, the probe read slower.
+  console.log(`  machine's speed:               ${describeSpeed(speedBefore, speedProbe())}`);
 }
 
 if (withWorkerNodeFlags()) {

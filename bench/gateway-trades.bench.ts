@@ -33,7 +33,7 @@ import {
   type CpuGroups,
   type CpuSnapshot,
 } from './process-cpu';
-import { numberArg, percentile, runBench } from './run-bench';
+import { numberArg, percentile, runBench, stringArg } from './run-bench';
 import { sleep } from '@sts/platform';
 
 const positional = process.argv.slice(2).filter((arg, index, all) => {
@@ -41,13 +41,14 @@ const positional = process.argv.slice(2).filter((arg, index, all) => {
 });
 const seconds = Number(positional[0] ?? 10);
 const connections = Number(positional[1] ?? 20);
-const profileIndex = process.argv.indexOf('--cpu-prof');
-const profiled =
-  profileIndex > 0 ? ['--cpu-prof', '--cpu-prof-dir', process.argv[profileIndex + 1]] : [];
+const profileDir = stringArg('cpu-prof');
+const profiled = profileDir !== undefined ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
 const warmupSeconds = numberArg('warmup', 5);
 const rounds = numberArg('rounds', 5);
-const onlyIndex = process.argv.indexOf('--only');
-const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
+const only = stringArg('only');
+if (only !== undefined && only !== 'post' && only !== 'get') {
+  throw new Error(`--only takes post or get, not ${only}`);
+}
 const TRADERS = 100;
 
 const freePort = (): Promise<number> =>
@@ -125,14 +126,31 @@ const CREATE_BODY = {
   max_slippage: '0.001',
 };
 
-/** Runs a route and its ceiling in alternating slices; answers their tallies. */
-type Interleave = (route: Target, ceiling: Target) => Promise<[Tally, Tally]>;
+/**
+ * Runs a route and its ceiling in alternating slices, then prints both (the
+ * route as a share of the ceiling) and the machine's load over them.
+ */
+type Interleave = (route: Target, ceiling: Target, what: string) => Promise<void>;
 
 interface Trader {
   userId: string;
   wallet: string;
   key: string;
 }
+
+/** A create's body with the trader's wallet on both legs. */
+const createBody = (trader: Trader): string =>
+  JSON.stringify({ ...CREATE_BODY, long_wallet: trader.wallet, short_wallet: trader.wallet });
+
+/** A create of the trader's, as the bench sends it (its own idempotency key each time). */
+const createRequest = (trader: Trader, idempotencyKey: string) => ({
+  headers: {
+    'content-type': 'application/json',
+    'x-api-key': trader.key,
+    'x-idempotency-key': idempotencyKey,
+  },
+  body: createBody(trader),
+});
 
 /** POST /api/v1/trades, round-robin over the traders, against the ceiling's INSERT. */
 async function measureCreates(
@@ -142,8 +160,7 @@ async function measureCreates(
   traders: Trader[],
 ): Promise<void> {
   let next = 0;
-  const createsLoad = machineLoad();
-  const [created, ceilingCreated] = await interleaved(
+  await interleaved(
     {
       name: 'POST /api/v1/trades',
       options: {
@@ -154,19 +171,8 @@ async function measureCreates(
             method: 'POST',
             setupRequest: (request) => {
               const trader = traders[next++ % traders.length];
-              return {
-                ...request,
-                headers: {
-                  'content-type': 'application/json',
-                  'x-api-key': trader.key,
-                  'x-idempotency-key': `b-${next}-${randomBytes(4).toString('hex')}`,
-                },
-                body: JSON.stringify({
-                  ...CREATE_BODY,
-                  long_wallet: trader.wallet,
-                  short_wallet: trader.wallet,
-                }),
-              };
+              const key = `b-${next}-${randomBytes(4).toString('hex')}`;
+              return { ...request, ...createRequest(trader, key) };
             },
           },
         ],
@@ -179,17 +185,11 @@ async function measureCreates(
         connections,
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          ...CREATE_BODY,
-          long_wallet: traders[0].wallet,
-          short_wallet: traders[0].wallet,
-        }),
+        body: createBody(traders[0]),
       },
     },
+    'creates',
   );
-  summarize(ceilingCreated);
-  summarize(created, ceilingCreated);
-  console.log(`machine over the creates' runs: ${createsLoad()}`);
 }
 
 /** GET /api/v1/trades/{id} of one trade of one trader, against the ceiling's SELECT. */
@@ -202,20 +202,10 @@ async function measureReads(
   // The trade read: one the trader creates here, so the reads run alone too (--only get).
   const created = await fetch(`${base}/api/v1/trades`, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-api-key': trader.key,
-      'x-idempotency-key': `read-${randomBytes(4).toString('hex')}`,
-    },
-    body: JSON.stringify({
-      ...CREATE_BODY,
-      long_wallet: trader.wallet,
-      short_wallet: trader.wallet,
-    }),
+    ...createRequest(trader, `read-${randomBytes(4).toString('hex')}`),
   });
   const trade = (await created.json()) as { trade_id: string };
-  const readsLoad = machineLoad();
-  const [read, ceilingRead] = await interleaved(
+  await interleaved(
     {
       name: 'GET /api/v1/trades/{id}',
       options: {
@@ -228,10 +218,8 @@ async function measureReads(
       name: 'ceiling: SELECT',
       options: { url: `${ceilingBase}/trades/${trade.trade_id}`, connections },
     },
+    'reads',
   );
-  summarize(ceilingRead);
-  summarize(read, ceilingRead);
-  console.log(`machine over the reads' runs: ${readsLoad()}`);
 }
 
 async function main(): Promise<void> {
@@ -302,11 +290,12 @@ async function main(): Promise<void> {
    * Warms a route and its ceiling up, then runs them in alternating slices
    * (ceiling, route, route, ceiling, ...), so both meet the same machine.
    */
-  const interleaved: Interleave = async (route, ceiling) => {
+  const interleaved: Interleave = async (route, ceiling, what) => {
     if (warmupSeconds > 0) {
       await autocannon({ ...ceiling.options, duration: warmupSeconds });
       await autocannon({ ...route.options, duration: warmupSeconds });
     }
+    const load = machineLoad();
     const routeTally = tally(route.name);
     const ceilingTally = tally(ceiling.name);
     for (let round = 0; round < rounds; round += 1) {
@@ -318,7 +307,9 @@ async function main(): Promise<void> {
         await slice(target.options, into);
       }
     }
-    return [routeTally, ceilingTally];
+    summarize(ceilingTally);
+    summarize(routeTally, ceilingTally);
+    console.log(`machine over the ${what}' runs: ${load()}`);
   };
   try {
     run('dist/apps/venue-sim/src/main.js');

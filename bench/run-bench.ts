@@ -77,7 +77,7 @@ export async function profileWindow(): Promise<() => Promise<void>> {
 }
 
 /** A `--name value` option of the bench's command line, if given. */
-function stringArg(name: string): string | undefined {
+export function stringArg(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);
   return index > 0 ? process.argv[index + 1] : undefined;
 }

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, QueryConfig } from 'pg';
 import { In, type EntityManager } from 'typeorm';
 import {
   AMENDABLE_TRADE_STATUSES,
@@ -83,7 +83,7 @@ const BUDGET_COLUMNS: Partial<Record<keyof TradeEntity, string>> = {
   rateBudget: TRADE_RATE_BUDGET_SQL,
   hedgeRateBudget: TRADE_HEDGE_RATE_BUDGET_SQL,
 };
-const jsonRows = new WeakMap<TradeFields, TradeJsonRow<unknown>>();
+const jsonRowsOf = new WeakMap<TradeFields, TradeJsonRow<unknown>>();
 
 /**
  * The one owner of the statements on `trades` (the worker's lease and journal
@@ -257,14 +257,12 @@ export class TradeRepository extends TradeLeaseStatements {
     if (!Number.isSafeInteger(limit) || limit < 1) {
       throw new RangeError(`not a list limit: ${limit}`);
     }
-    const rows = this.jsonRowOf<T>(fields);
-    const result = await this.pool.query<{ row: Record<string, unknown> }>({
+    return this.jsonRows<T>(fields, (select) => ({
       name: 'trades.recent',
-      text: `SELECT ${rows.select} FROM ${PRESENTED_FROM}
+      text: `SELECT ${select} FROM ${PRESENTED_FROM}
        WHERE t.user_id = $1 ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit}`,
       values: [userId],
-    });
-    return result.rows.map((row) => rows.decode(row));
+    }));
   }
 
   /** A page of the user's trades; `before` must be checked to be the user's first. */
@@ -282,13 +280,11 @@ export class TradeRepository extends TradeLeaseStatements {
         `(t.created_at, t.id) < (SELECT b.created_at, b.id FROM trades b WHERE b.id = $${values.length})`,
       );
     }
-    const rows = this.jsonRowOf<T>(fields);
-    const result = await this.pool.query<{ row: Record<string, unknown> }>(
-      `SELECT ${rows.select} FROM ${PRESENTED_FROM} WHERE ${where.join(' AND ')}
+    return this.jsonRows<T>(fields, (select) => ({
+      text: `SELECT ${select} FROM ${PRESENTED_FROM} WHERE ${where.join(' AND ')}
        ORDER BY t.created_at DESC, t.id DESC LIMIT $2`,
       values,
-    );
-    return result.rows.map((row) => rows.decode(row));
+    }));
   }
 
   /** The user's live trades (pending to recovering), oldest first. */
@@ -304,24 +300,30 @@ export class TradeRepository extends TradeLeaseStatements {
 
   /** The user's trade, or undefined (unknown and foreign alike): one prepared statement. */
   async oneOf<T>(userId: string, tradeId: string, fields: TradeFields): Promise<T | undefined> {
-    const rows = this.jsonRowOf<T>(fields);
-    const result = await this.pool.query<{ row: Record<string, unknown> }>({
+    const [trade] = await this.jsonRows<T>(fields, (select) => ({
       name: 'trades.one',
-      text: `SELECT ${rows.select} FROM ${PRESENTED_FROM} WHERE t.id = $1 AND t.user_id = $2`,
+      text: `SELECT ${select} FROM ${PRESENTED_FROM} WHERE t.id = $1 AND t.user_id = $2`,
       values: [tradeId, userId],
-    });
-    const [row] = result.rows;
-    return row ? rows.decode(row) : undefined;
+    }));
+    return trade;
   }
 
-  /** A read of `fields` as one json column (built once per list of fields). */
-  private jsonRowOf<T>(fields: TradeFields): TradeJsonRow<T> {
-    let rows = jsonRows.get(fields);
-    if (rows === undefined) {
-      rows = new TradeJsonRow(this.db.connection.getMetadata(TradeEntity), fields, BUDGET_COLUMNS);
-      jsonRows.set(fields, rows);
+  /**
+   * Runs a read of `fields` as one json column (its select list given to
+   * `query`; TradeJsonRow, built once per list of fields) and decodes its rows.
+   */
+  private async jsonRows<T>(
+    fields: TradeFields,
+    query: (select: string) => QueryConfig,
+  ): Promise<T[]> {
+    let built = jsonRowsOf.get(fields);
+    if (built === undefined) {
+      built = new TradeJsonRow(this.db.connection.getMetadata(TradeEntity), fields, BUDGET_COLUMNS);
+      jsonRowsOf.set(fields, built);
     }
-    return rows as TradeJsonRow<T>;
+    const rows = built as TradeJsonRow<T>;
+    const result = await this.pool.query<{ row: Record<string, unknown> }>(query(rows.select));
+    return result.rows.map((row) => rows.decode(row));
   }
 
   /**

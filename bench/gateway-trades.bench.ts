@@ -192,6 +192,26 @@ async function measureCreates(
   );
 }
 
+/**
+ * The groups the creates ran in (the gateway's `sts_gateway_create_group_size`,
+ * warm-up included): how many creates shared each group's round trips.
+ */
+async function describeCreateGroups(metricsUrl: string): Promise<string> {
+  const lines = (await (await fetch(metricsUrl)).text()).split('\n');
+  /** A series' value; `labels`, the start of its label set. */
+  const value = (series: string, labels = ''): number =>
+    Number(
+      lines
+        .find((line) => line.startsWith(`${series}{${labels}`))
+        ?.split(' ')
+        .pop(),
+    );
+  const groups = value('sts_gateway_create_group_size_count');
+  const creates = value('sts_gateway_create_group_size_sum');
+  const ofOne = value('sts_gateway_create_group_size_bucket', 'le="1"');
+  return `create groups (warm-up included): ${groups}, ${(creates / groups).toFixed(1)} creates each on average, ${((100 * ofOne) / groups).toFixed(0)} % of them of one create`;
+}
+
 /** GET /api/v1/trades/{id} of one trade of one trader, against the ceiling's SELECT. */
 async function measureReads(
   interleaved: Interleave,
@@ -225,7 +245,8 @@ async function measureReads(
 async function main(): Promise<void> {
   const speedBefore = speedProbe();
   const database = await createTestDatabase();
-  const [simPort, gatewayPort, ceilingPort] = await Promise.all([
+  const [simPort, gatewayPort, ceilingPort, metricsPort] = await Promise.all([
+    freePort(),
     freePort(),
     freePort(),
     freePort(),
@@ -241,6 +262,7 @@ async function main(): Promise<void> {
     VENUE_SIM_PORT: String(simPort),
     VENUE_SIM_URL: `http://127.0.0.1:${simPort}`,
     GATEWAY_PORT: String(gatewayPort),
+    GATEWAY_METRICS_PORT: String(metricsPort),
     GATEWAY_HOST: '127.0.0.1',
     GATEWAY_RATE_LIMIT_PER_S: '1000000',
     // Room for many live trades per wallet, so the run measures the API, not the caps.
@@ -369,6 +391,7 @@ async function main(): Promise<void> {
 
     if (only !== 'get') {
       await measureCreates(interleaved, base, ceilingBase, traders);
+      console.log(await describeCreateGroups(`http://127.0.0.1:${metricsPort}/metrics`));
     }
     if (only !== 'post') {
       await measureReads(interleaved, base, ceilingBase, traders[0]);

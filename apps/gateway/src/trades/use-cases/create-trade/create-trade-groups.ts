@@ -75,6 +75,8 @@ export class CreateTradeGroups {
       {
         inFlight: config.settings.createGroupsInFlight,
         maxSize: config.settings.createGroupMax,
+        overlapMin: config.settings.createGroupOverlapMin,
+        overlapAfterMs: config.settings.createGroupOverlapAfterMs,
       },
       (size) => this.groupListeners.forEach((listener) => listener(size)),
     );

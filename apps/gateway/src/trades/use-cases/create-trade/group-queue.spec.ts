@@ -13,7 +13,7 @@ interface Item {
 /** Lets the current turn end (the queue starts its groups then). */
 const turnEnds = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function harness(inFlight: number, maxSize = 32) {
+function harness(inFlight: number, maxSize = 32, overlapMin = 1, overlapAfterMs = 60_000) {
   const runs: string[][] = [];
   const holds: Array<() => void> = [];
   /** When set, each run waits until released (`release`), as a group waits on Postgres. */
@@ -27,7 +27,7 @@ function harness(inFlight: number, maxSize = 32) {
       return group.map((item) => ({ answer: `done ${item.name}` }));
     },
     (item) => [item.key],
-    { inFlight, maxSize },
+    { inFlight, maxSize, overlapMin, overlapAfterMs },
   );
   const submit = (name: string, key = name): Promise<Settled<string>> =>
     queue.submit({ name, key });
@@ -77,6 +77,50 @@ describe('GroupQueue', () => {
     expect(runs).toEqual([['a'], ['b', 'c']]);
   });
 
+  it('starts a group beside a running one only once enough items wait', async () => {
+    const { runs, submit, hold, release } = harness(2, 32, 3);
+    hold();
+    const all = [submit('a')];
+    await turnEnds();
+    all.push(submit('b'), submit('c'));
+    await turnEnds();
+    expect(runs).toEqual([['a']]);
+    all.push(submit('d'));
+    await turnEnds();
+    expect(runs).toEqual([['a'], ['b', 'c', 'd']]);
+    release();
+    await Promise.all(all);
+  });
+
+  it('starts what waits, however few, when the running group ends', async () => {
+    const { runs, submit, hold, release } = harness(2, 32, 3);
+    hold();
+    const first = submit('a');
+    await turnEnds();
+    const second = submit('b');
+    await turnEnds();
+    expect(runs).toEqual([['a']]);
+    release();
+    await first;
+    expect(runs).toEqual([['a'], ['b']]);
+    release();
+    await second;
+  });
+
+  it('holds back what waits for a running group only so long after it started', async () => {
+    const { runs, submit, hold, release } = harness(2, 32, 3, 30);
+    hold();
+    const all = [submit('a')];
+    await turnEnds();
+    all.push(submit('b'));
+    await turnEnds();
+    expect(runs).toEqual([['a']]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(runs).toEqual([['a'], ['b']]);
+    release();
+    await Promise.all(all);
+  });
+
   it('caps a group at its largest size', async () => {
     const { runs, submit } = harness(1, 2);
     await Promise.all(['a', 'b', 'c', 'd', 'e'].map((name) => submit(name)));
@@ -88,7 +132,7 @@ describe('GroupQueue', () => {
     const queue = new GroupQueue<Item, string>(
       () => Promise.reject(failure),
       (item) => [item.key],
-      { inFlight: 2, maxSize: 32 },
+      { inFlight: 2, maxSize: 32, overlapMin: 1, overlapAfterMs: 0 },
     );
     const settled = await Promise.all([
       queue.submit({ name: 'a', key: 'a' }),

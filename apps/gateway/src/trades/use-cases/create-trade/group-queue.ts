@@ -6,6 +6,10 @@ export interface GroupLimits {
   inFlight: number;
   /** Items in one group. */
   maxSize: number;
+  /** Items that must wait before a run starts beside another: fewer wait for it to end... */
+  overlapMin: number;
+  /** ...for this long at most after the newest run started (one held on a lock elsewhere). */
+  overlapAfterMs: number;
 }
 
 interface Waiting<T, A> {
@@ -21,14 +25,21 @@ interface Waiting<T, A> {
  * the event loop's turn it came in (`setImmediate`), with every item the same
  * turn brought, and groups grow beyond that only as the runs in flight make
  * items wait. (Started at once, the first item of a turn took a free run
- * alone: at 20 connections six groups in ten were of one create.) A run's
- * slot is free once it returns, even if some of its items settle later (a
- * failed group's items retried alone).
+ * alone: at 20 connections six groups in ten were of one create.) Beside a
+ * run in flight, a run starts only once `overlapMin` items wait; fewer wait
+ * for a run to end, or until the newest run has gone `overlapAfterMs`, so a
+ * run held up (a lock held elsewhere) holds back nobody else for long. A
+ * run's slot is free once it returns, even if some of its items settle later
+ * (a failed group's items retried alone).
  */
 export class GroupQueue<T, A> {
   private waiting: Array<Waiting<T, A>> = [];
   private running = 0;
   private pumpAtTurnEnd = false;
+  /** When the newest run started (performance.now()). */
+  private newestStartMs = 0;
+  /** Pumps again when the newest run stops holding back what waits. */
+  private overlapTimer?: NodeJS.Timeout;
 
   constructor(
     /** Each item's outcome, or a promise of it when it settles after the group's run. */
@@ -64,8 +75,12 @@ export class GroupQueue<T, A> {
 
   private pump(): void {
     while (this.running < this.limits.inFlight && this.waiting.length > 0) {
+      if (this.holdsBack()) {
+        return;
+      }
       const group = this.take();
       this.running += 1;
+      this.newestStartMs = performance.now();
       this.onGroup(group.length);
       void this.run(group.map((entry) => entry.item))
         .then(
@@ -82,6 +97,28 @@ export class GroupQueue<T, A> {
           this.pump();
         });
     }
+  }
+
+  /**
+   * Whether what waits waits for a run in flight: fewer than `overlapMin`
+   * items, while the newest run is younger than `overlapAfterMs` (a timer
+   * pumps again when it no longer is).
+   */
+  private holdsBack(): boolean {
+    if (this.running === 0 || this.waiting.length >= this.limits.overlapMin) {
+      return false;
+    }
+    const leftMs = this.newestStartMs + this.limits.overlapAfterMs - performance.now();
+    if (leftMs <= 0) {
+      return false;
+    }
+    if (this.overlapTimer === undefined) {
+      this.overlapTimer = setTimeout(() => {
+        this.overlapTimer = undefined;
+        this.pump();
+      }, leftMs);
+    }
+    return true;
   }
 
   /** The next group: the waiting items in order, skipping any whose key the group already holds. */

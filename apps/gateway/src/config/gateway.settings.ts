@@ -71,7 +71,7 @@ export class GatewaySettings extends CommonSettings {
    * Creates that must be waiting before a group starts beside one already running; fewer wait
    * for it to end and start together. A group starts whatever waits when none runs. Groups of
    * one beside a running group paid a whole group's round trips each (at 20 connections 4 in
-   * 10 groups, with 1 here): 4 put POST at 33-34 % of the bench's insert ceiling against 31-32.
+   * 10 groups, with 1 here): 4 put POST at 32-34 % of the bench's insert ceiling against 30-32.
    */
   @Expose({ name: 'GATEWAY_CREATE_GROUP_OVERLAP_MIN' })
   @IsInt()

@@ -21,16 +21,16 @@ interface Waiting<T, A> {
  * Runs items in groups: whatever waits when a run may start goes in one
  * group (in arrival order, at most one item per key, the others wait for the
  * next), so a fixed cost paid per run is shared by everything that arrived
- * meanwhile. No linger: an item that finds a run free starts at the end of
- * the event loop's turn it came in (`setImmediate`), with every item the same
- * turn brought, and groups grow beyond that only as the runs in flight make
- * items wait. (Started at once, the first item of a turn took a free run
- * alone: at 20 connections six groups in ten were of one create.) Beside a
- * run in flight, a run starts only once `overlapMin` items wait; fewer wait
- * for a run to end, or until the newest run has gone `overlapAfterMs`, so a
- * run held up (a lock held elsewhere) holds back nobody else for long. A
- * run's slot is free once it returns, even if some of its items settle later
- * (a failed group's items retried alone).
+ * meanwhile. No linger while nothing runs: an item that finds no run in
+ * flight starts at the end of the event loop's turn it came in
+ * (`setImmediate`), with every item the same turn brought. (Started at once,
+ * the first item of a turn took a free run alone: at 20 connections six
+ * groups in ten were of one create.) Beside a run in flight, a run starts
+ * only once `overlapMin` items wait; fewer wait for a run to end, or until
+ * the newest run has gone `overlapAfterMs`, so a run held up (a lock held
+ * elsewhere) holds back nobody else for long. A run's slot is free once it
+ * returns, even if some of its items settle later (a failed group's items
+ * retried alone).
  */
 export class GroupQueue<T, A> {
   private waiting: Array<Waiting<T, A>> = [];

@@ -38,7 +38,7 @@ export class GroupQueue<T, A> {
   private pumpAtTurnEnd = false;
   /** When the newest run started (performance.now()). */
   private newestStartMs = 0;
-  /** Pumps again when the newest run stops holding back what waits. */
+  /** Pumps again when the newest run stops holding back what waits (pumpAfter). */
   private overlapTimer?: NodeJS.Timeout;
 
   constructor(
@@ -75,7 +75,9 @@ export class GroupQueue<T, A> {
 
   private pump(): void {
     while (this.running < this.limits.inFlight && this.waiting.length > 0) {
-      if (this.holdsBack()) {
+      const heldMs = this.heldBackMs();
+      if (heldMs > 0) {
+        this.pumpAfter(heldMs);
         return;
       }
       const group = this.take();
@@ -100,25 +102,25 @@ export class GroupQueue<T, A> {
   }
 
   /**
-   * Whether what waits waits for a run in flight: fewer than `overlapMin`
-   * items, while the newest run is younger than `overlapAfterMs` (a timer
-   * pumps again when it no longer is).
+   * How long what waits still waits for a run in flight (0: it need not):
+   * fewer than `overlapMin` items wait until the newest run is `overlapAfterMs` old.
    */
-  private holdsBack(): boolean {
+  private heldBackMs(): number {
     if (this.running === 0 || this.waiting.length >= this.limits.overlapMin) {
-      return false;
+      return 0;
     }
-    const leftMs = this.newestStartMs + this.limits.overlapAfterMs - performance.now();
-    if (leftMs <= 0) {
-      return false;
+    return Math.max(0, this.newestStartMs + this.limits.overlapAfterMs - performance.now());
+  }
+
+  /** Pumps again in `ms` (one timer at a time). */
+  private pumpAfter(ms: number): void {
+    if (this.overlapTimer !== undefined) {
+      return;
     }
-    if (this.overlapTimer === undefined) {
-      this.overlapTimer = setTimeout(() => {
-        this.overlapTimer = undefined;
-        this.pump();
-      }, leftMs);
-    }
-    return true;
+    this.overlapTimer = setTimeout(() => {
+      this.overlapTimer = undefined;
+      this.pump();
+    }, ms);
   }
 
   /** The next group: the waiting items in order, skipping any whose key the group already holds. */

@@ -39,6 +39,7 @@ export * from './sizing/hedge-accumulator';
 
 export * from './hedging/hedge-price';
 export * from './hedging/execution-quality';
+export * from './hedging/residual-unwind';
 export * from './costs/trade-costs';
 
 export * from './orders/client-order-id';

@@ -29,6 +29,9 @@ describe('client order ids', () => {
     expect(clientOrderId(TRADE, { kind: 'hedge', makerFillId: 'fill-42', attempt: 1 })).toBe(
       'fb8e76d74a5dbcfcbfac8c99d944e001',
     );
+    expect(clientOrderId(TRADE, { kind: 'unwind', attempt: 1 })).toBe(
+      'fb8e76d74a5dbcfcc000000000000001',
+    );
   });
 
   it('fit a 16-byte Hyperliquid cloid and every 32 to 36 character cap', () => {
@@ -58,6 +61,13 @@ describe('client order ids', () => {
     expect(hedgeAttemptFor(hedge, TRADE, 'fill-42')).toBe(3);
     expect(hedgeAttemptFor(hedge, TRADE, 'fill-43')).toBeNull();
     expect(hedgeAttemptFor(maker, TRADE, 'fill-42')).toBeNull();
+    const unwind = clientOrderId(TRADE, { kind: 'unwind', attempt: 2 });
+    expect(matchClientOrderId(unwind, TRADE)).toEqual({
+      tradeTag: tradeTag(TRADE),
+      kind: 'unwind',
+      attempt: 2,
+    });
+    expect(hedgeAttemptFor(unwind, TRADE, 'fill-42')).toBeNull();
   });
 
   it('do not match another trade, and foreign ids parse to null', () => {
@@ -90,6 +100,8 @@ describe('client order ids', () => {
       { kind: 'hedge', makerFillId: '', attempt: 1 },
       { kind: 'hedge', makerFillId: 'f', attempt: 0 },
       { kind: 'hedge', makerFillId: 'f', attempt: MAX_HEDGE_ATTEMPT + 1 },
+      { kind: 'unwind', attempt: 0 },
+      { kind: 'unwind', attempt: MAX_HEDGE_ATTEMPT + 1 },
     ];
     for (const cause of bad) {
       expect(() => clientOrderId(TRADE, cause)).toThrow(InvalidClientOrderCauseError);
@@ -110,15 +122,22 @@ const cause: fc.Arbitrary<ClientOrderCause> = fc.oneof(
     makerFillId: fc.string({ minLength: 1, maxLength: 80 }),
     attempt: fc.integer({ min: 1, max: MAX_HEDGE_ATTEMPT }),
   }),
+  fc.record({
+    kind: fc.constant('unwind' as const),
+    attempt: fc.integer({ min: 1, max: MAX_HEDGE_ATTEMPT }),
+  }),
 );
 
-const sameCause = (a: ClientOrderCause, b: ClientOrderCause): boolean =>
-  a.kind === 'maker' && b.kind === 'maker'
-    ? a.quoteNumber === b.quoteNumber
-    : a.kind === 'hedge' &&
-      b.kind === 'hedge' &&
-      a.makerFillId === b.makerFillId &&
-      a.attempt === b.attempt;
+const sameCause = (a: ClientOrderCause, b: ClientOrderCause): boolean => {
+  switch (a.kind) {
+    case 'maker':
+      return b.kind === 'maker' && a.quoteNumber === b.quoteNumber;
+    case 'hedge':
+      return b.kind === 'hedge' && a.makerFillId === b.makerFillId && a.attempt === b.attempt;
+    case 'unwind':
+      return b.kind === 'unwind' && a.attempt === b.attempt;
+  }
+};
 
 describe('client order id properties', () => {
   it('round-trip: every id parses back to its trade and cause', () => {
@@ -132,6 +151,12 @@ describe('client order id properties', () => {
             tradeTag: tradeTag(tradeId),
             kind: 'maker',
             quoteNumber: c.quoteNumber,
+          });
+        } else if (c.kind === 'unwind') {
+          expect(parsed).toEqual({
+            tradeTag: tradeTag(tradeId),
+            kind: 'unwind',
+            attempt: c.attempt,
           });
         } else {
           expect(hedgeAttemptFor(id, tradeId, c.makerFillId)).toBe(c.attempt);

@@ -14,11 +14,15 @@ import { createHash } from 'node:crypto';
  *
  *   [0, 16)  trade tag: 64 bits of sha256(trade id). Two trades on one
  *            account share a tag with odds ~n^2 / 2^65 (3e-10 for 100k trades).
- *   [16]     kind: `a` maker quote, `b` hedge.
+ *   [16]     kind: `a` maker quote, `b` hedge, `c` unwind.
  *   maker:   [17, 32) quote number, zero-padded hex (up to 2^53 - 1).
  *   hedge:   [17, 29) 48 bits of sha256(trade id, maker fill id): which
  *            fill caused the hedge; [29, 32) attempt, 1 to 4095.
- * Within a trade, maker and hedge ids cannot collide (kind), maker ids are
+ *   unwind:  [17, 32) attempt, zero-padded hex, 1 to 4095: the reduce-only
+ *            IOC on the maker venue that unwinds what the trade could not
+ *            hedge at its end (decisions 2); a trade has one remainder, so
+ *            the attempt alone tells its orders apart.
+ * Within a trade, maker, hedge and unwind ids cannot collide (kind), maker ids are
  * distinct per quote number, and hedge ids are distinct per attempt; two
  * maker fills of one trade share a fill hash with odds ~n^2 / 2^49
  * (2e-7 for 10k fills).
@@ -31,14 +35,18 @@ const TAG_LENGTH = 16;
 const FILL_HASH_LENGTH = 12;
 const MAKER_KIND = 'a';
 const HEDGE_KIND = 'b';
+const UNWIND_KIND = 'c';
 const ID_PATTERN = /^[0-9a-f]{32}$/;
 
 export type ClientOrderCause =
-  { kind: 'maker'; quoteNumber: number } | { kind: 'hedge'; makerFillId: string; attempt: number };
+  | { kind: 'maker'; quoteNumber: number }
+  | { kind: 'hedge'; makerFillId: string; attempt: number }
+  | { kind: 'unwind'; attempt: number };
 
 export type ParsedClientOrderId =
   | { tradeTag: string; kind: 'maker'; quoteNumber: number }
-  | { tradeTag: string; kind: 'hedge'; makerFillHash: string; attempt: number };
+  | { tradeTag: string; kind: 'hedge'; makerFillHash: string; attempt: number }
+  | { tradeTag: string; kind: 'unwind'; attempt: number };
 
 export class InvalidClientOrderCauseError extends Error {
   readonly code = 'invalid_client_order_cause';
@@ -89,6 +97,15 @@ export const clientOrderId = (tradeId: string, cause: ClientOrderCause): string 
         attempt.toString(16).padStart(3, '0')
       );
     }
+    case 'unwind': {
+      const { attempt } = cause;
+      if (!Number.isInteger(attempt) || attempt < 1 || attempt > MAX_HEDGE_ATTEMPT) {
+        throw new InvalidClientOrderCauseError(
+          `unwind attempt ${attempt} outside 1..${MAX_HEDGE_ATTEMPT}`,
+        );
+      }
+      return tradeTag(tradeId) + UNWIND_KIND + attempt.toString(16).padStart(15, '0');
+    }
   }
 };
 
@@ -121,6 +138,12 @@ export const parseClientOrderId = (venueClientOrderId: string): ParsedClientOrde
         makerFillHash: body.slice(0, FILL_HASH_LENGTH),
         attempt,
       };
+    }
+    case UNWIND_KIND: {
+      const attempt = parseInt(body, 16);
+      return attempt >= 1 && attempt <= MAX_HEDGE_ATTEMPT
+        ? { tradeTag: tag, kind: 'unwind', attempt }
+        : null;
     }
     default:
       return null;

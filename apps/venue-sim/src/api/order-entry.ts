@@ -235,6 +235,7 @@ const placeCommand = (order: WirePlaceOrder): PlaceCommand => ({
   price: order.price,
   size: order.size,
   clientOrderId: order.client_order_id,
+  ...(order.reduce_only ? { reduceOnly: true } : {}),
 });
 
 const objectOf = (value: unknown): Record<string, unknown> =>

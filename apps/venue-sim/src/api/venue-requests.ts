@@ -18,12 +18,14 @@ export function parsePlaceOrder(body: Record<string, unknown>): WirePlaceOrder {
     'size',
     'client_order_id',
     'expires_at_ms',
+    'reduce_only',
   ]);
   const extra = Object.keys(body).filter((key) => !allowed.has(key));
   if (extra.length > 0) {
     throw invalid(`unknown fields: ${extra.join(', ')}`);
   }
   const { symbol, side, type, price, size, client_order_id: clientOrderId } = body;
+  const { reduce_only: reduceOnly } = body;
   if (typeof symbol !== 'string' || symbol.length === 0) {
     throw invalid('symbol is required');
   }
@@ -42,7 +44,18 @@ export function parsePlaceOrder(body: Record<string, unknown>): WirePlaceOrder {
   if (typeof clientOrderId !== 'string' || !CLIENT_ORDER_ID.test(clientOrderId)) {
     throw invalid('client_order_id must be 1-64 characters of A-Z a-z 0-9 _ : . -');
   }
-  return { symbol, side, type, price, size, client_order_id: clientOrderId };
+  if (reduceOnly !== undefined && typeof reduceOnly !== 'boolean') {
+    throw invalid('reduce_only must be a boolean');
+  }
+  return {
+    symbol,
+    side,
+    type,
+    price,
+    size,
+    client_order_id: clientOrderId,
+    ...(reduceOnly ? { reduce_only: true } : {}),
+  };
 }
 
 /** Which order to act on: `order_id` or `client_order_id` (strings in a body or a query). */

@@ -51,6 +51,9 @@ export class OrderDesk {
     if (command.type === 'post_only' && wouldCross(market.book, command.side, priceTicks)) {
       throw new SimError('post_only_would_cross', 'post-only order would cross the book');
     }
+    const takeLots = command.reduceOnly
+      ? Math.min(lots, this.reducibleLots(accountId, market, command))
+      : lots;
     const tsMs = this.now();
     this.orderSeq += 1;
     const order: EngineOrder = {
@@ -62,6 +65,7 @@ export class OrderDesk {
       type: command.type,
       priceTicks,
       sizeLots: lots,
+      ...(command.reduceOnly ? { reduceOnly: true as const } : {}),
       filledLots: 0,
       filledValue: new Big(0),
       status: 'open',
@@ -85,7 +89,7 @@ export class OrderDesk {
         owner: ownerOf(accountId),
         side: order.side,
         limitTicks: priceTicks,
-        lots,
+        lots: takeLots,
       });
       this.settle(market, result, order, fills);
       if (order.filledLots < order.sizeLots) {
@@ -253,12 +257,39 @@ export class OrderDesk {
     this.sink.order(this.venue.id, order);
   }
 
+  /**
+   * What a reduce-only order may take: the account's position on the other
+   * side, in lots. None (a flat account, or a position on the order's own
+   * side) refuses the order, as venues refuse a reduce-only order that would
+   * open or add to a position.
+   */
+  private reducibleLots(accountId: string, market: MarketState, command: PlaceCommand): number {
+    if (command.type !== 'ioc') {
+      throw new SimError('invalid_order', 'a reduce-only order must be an IOC', 'reduce_only_ioc');
+    }
+    const position = this.venue.account(accountId).positions.get(command.symbol)?.size;
+    const reduces =
+      position !== undefined && (command.side === 'sell' ? position.gt(0) : position.lt(0));
+    const lots = reduces
+      ? position.abs().div(market.spec.lotSize).round(0, Big.roundDown).toNumber()
+      : 0;
+    if (lots <= 0) {
+      throw new SimError(
+        'rejected',
+        `reduce-only ${command.side} would open or add to the position`,
+        'reduce_only',
+      );
+    }
+    return lots;
+  }
+
   private duplicate(known: EngineOrder, command: PlaceCommand): PlaceOutcome {
     const market = this.venue.market(known.symbol);
     const same =
       known.symbol === command.symbol &&
       known.side === command.side &&
       known.type === command.type &&
+      (known.reduceOnly ?? false) === (command.reduceOnly ?? false) &&
       market.price.toSteps(command.price) === known.priceTicks &&
       market.lot.toSteps(command.size) === known.sizeLots;
     if (!same) {

@@ -44,6 +44,10 @@ export function validatePlacement(
       'below_min_notional',
     );
   }
+  if (command.reduceOnly) {
+    // It can only take a position down, which frees margin: nothing to hold for it.
+    return { priceTicks, lots };
+  }
   const required = notional.div(market.spec.maxLeverage);
   const free = freeMargin(venue, accountId);
   if (required.gt(free)) {

@@ -180,6 +180,55 @@ describe('Simulator', () => {
     ).toBe(available.toFixed());
   });
 
+  it('takes a reduce-only IOC down to the position at most, and refuses one with nothing to reduce', () => {
+    const { sim } = world(4);
+    const venue = sim.venue('hyperliquid');
+    const market = venue.market('SOL');
+    const { bid, ask } = touch(sim, 'hyperliquid', 'SOL');
+    const ioc = (side: 'buy' | 'sell', size: string, id: string, reduceOnly?: boolean) =>
+      venue.desk.place('0xu', {
+        symbol: 'SOL',
+        side,
+        type: 'ioc',
+        price: side === 'buy' ? ask : bid,
+        size,
+        clientOrderId: id,
+        ...(reduceOnly ? { reduceOnly } : {}),
+      });
+    const reasonOf = (call: () => unknown): string | undefined => {
+      try {
+        call();
+      } catch (error) {
+        return (error as SimError).reason;
+      }
+      return undefined;
+    };
+    // Flat: a reduce-only order has nothing to reduce.
+    expect(reasonOf(() => ioc('sell', '0.23', 'u0', true))).toBe('reduce_only');
+    expect(ioc('buy', '0.23', 'u1').order.filledLots).toBe(23);
+    // Long 0.23: a reduce-only buy would add to it.
+    expect(reasonOf(() => ioc('buy', '0.1', 'u2', true))).toBe('reduce_only');
+    // A reduce-only sell of more than the position takes the position and no more.
+    const unwind = ioc('sell', '0.5', 'u3', true);
+    expect(market.lot.toBig(unwind.order.filledLots).toFixed()).toBe('0.23');
+    expect(unwind.order.status).toBe('canceled');
+    expect(venue.account('0xu').positions.get('SOL')).toBeUndefined();
+    // Post-only orders cannot be reduce-only.
+    expect(
+      reasonOf(() =>
+        venue.desk.place('0xu', {
+          symbol: 'SOL',
+          side: 'sell',
+          type: 'post_only',
+          price: ask,
+          size: '0.1',
+          clientOrderId: 'u4',
+          reduceOnly: true,
+        }),
+      ),
+    ).toBe('reduce_only_ioc');
+  });
+
   it('returns the known order for a repeated client order id and refuses one with other terms', () => {
     const { sim } = world(5);
     const desk = sim.venue('paradex').desk;

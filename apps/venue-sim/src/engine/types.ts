@@ -14,6 +14,8 @@ export interface EngineOrder {
   readonly type: OrderType;
   readonly priceTicks: number;
   readonly sizeLots: number;
+  /** Set (true) only on a reduce-only order: it may only take the account's position down. */
+  readonly reduceOnly?: true;
   filledLots: number;
   /** Sum of price x size of the fills, in quote units. */
   filledValue: Big;
@@ -44,6 +46,12 @@ export interface PlaceCommand {
   price: string;
   size: string;
   clientOrderId: string;
+  /**
+   * Only reduces the account's position (IOC only): it takes at most the
+   * position's size, and is refused when there is no position on the other
+   * side to reduce. Needs no margin.
+   */
+  reduceOnly?: boolean;
 }
 
 export type CancelCommand = { orderId: string } | { clientOrderId: string };

@@ -197,7 +197,11 @@ export class CcxtVenueClient implements VenueClient {
   }
 
   placeIoc(request: PlaceOrderRequest): Promise<OrderAck> {
-    return this.placement.place(request, { timeInForce: 'IOC' });
+    // ccxt's unified `reduceOnly` param, which each venue's class maps to its own field.
+    return this.placement.place(request, {
+      timeInForce: 'IOC',
+      ...(request.reduceOnly ? { reduceOnly: true } : {}),
+    });
   }
 
   cancel(target: CancelTarget): Promise<CancelResult> {

@@ -32,6 +32,12 @@ export interface PlaceOrderRequest {
    * retried, while the hedge may still fill.
    */
   lifetimeMs?: number;
+  /**
+   * The order may only reduce the account's position in the market, never
+   * open or add to one (an IOC that unwinds what a trade could not hedge,
+   * decisions 2). Venues cap it to the position or refuse it.
+   */
+  reduceOnly?: boolean;
 }
 
 export interface VenueOrder {

@@ -114,6 +114,7 @@ export function wirePlacement(
     size: request.size,
     client_order_id: request.clientOrderId,
     expires_at_ms: expiresAtMs,
+    reduce_only: request.reduceOnly ? true : undefined,
   };
 }
 

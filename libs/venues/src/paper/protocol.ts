@@ -128,6 +128,8 @@ export interface WirePlaceOrder extends WireExpiry {
   price: string;
   size: string;
   client_order_id: string;
+  /** Only reduces the account's position: capped to it, refused when there is none to reduce. */
+  reduce_only?: boolean;
 }
 
 export interface WirePlaceResult {

@@ -1,3 +1,5 @@
+import { harnessWallet } from '../testing/live-harness';
+import { registerApiWallet } from './aster/aster-api-wallets';
 import {
   call,
   extendedAccount,
@@ -103,6 +105,19 @@ describe('published pools', () => {
     await call(world, 'hyperliquid/exchange', { body: action(80) });
     const [h1] = (await world.control.dialectRateLimits('hyperliquid')).pools;
     expect(h1.keys).toEqual([expect.objectContaining({ key: 'ip', admitted_weight: 1 + 2 + 3 })]);
+  });
+
+  it('an API wallet’s registration weighs 50 of Aster’s A1, as its page says', async () => {
+    const main = harnessWallet('limits:agent-weight');
+    const agent = harnessWallet('limits:agent-weight:api-wallet');
+    const approval = await registerApiWallet(
+      `${world.sim.url}/dialects/aster`,
+      main.privateKey,
+      agent.privateKey,
+    );
+    expect(approval.status).toBe(200);
+    const [a1] = (await world.control.dialectRateLimits('aster')).pools;
+    expect(a1.keys).toEqual([expect.objectContaining({ key: 'ip', admitted_weight: 50 })]);
   });
 });
 

@@ -18,10 +18,10 @@ import { rawParams } from './aster-signing';
  * - A2: 1200 ORDERS a minute per account, new orders only (L220-224, L521-529),
  *   counted once the venue knows the account (`NEW_ORDER`).
  *
- * The weights are the doc's table ("Weights of our requests"); the endpoints
- * the dialect serves that the table does not list (ping, time,
- * leverageBracket, builder, registerAndApproveAgent) weigh 1, assumed as the
- * Binance-style default. Not modelled: the 418 ban after continued 429s
+ * The weights are the doc's table ("Weights of our requests") and the API
+ * wallet registration's own page (50); the endpoints the dialect serves that
+ * neither lists (ping, time, leverageBracket, builder) weigh 1, assumed as
+ * the Binance-style default. Not modelled: the 418 ban after continued 429s
  * (L154, L212), the WebSocket limits (A3, A4) and the open-order filters (A5).
  */
 /** A new order as A2 counts it (A1 weighs its request, `POST order`, at the door). */
@@ -63,7 +63,7 @@ export const ASTER_RATE_LIMITS: PublishedTable = {
         'GET time': 1, // assumed
         'GET leverageBracket': 1, // assumed
         'GET builder': 1, // assumed
-        'POST registerAndApproveAgent': 1, // assumed
+        'POST registerAndApproveAgent': 50, // "Register and Approve Agent (PUBLIC)", Weight: 50 (L4526)
       },
     },
     {

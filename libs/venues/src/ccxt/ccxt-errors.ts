@@ -47,6 +47,13 @@ const DEFAULT_RETRY_AFTER_MS = 1_000;
  */
 const ADDRESS_LIMIT_TEXT = /Too many cumulative requests sent/;
 const ADDRESS_LIMIT_RETRY_AFTER_MS = 10_000;
+/**
+ * Lighter's volume quota spent (23000 "Too Many Requests!:  Not enough volume
+ * quota", RateLimitExceeded in ccxt): one transaction goes free every 15 s
+ * (apidocs.lighter.xyz "Volume Quota"), so a retry sooner is refused.
+ */
+const VOLUME_QUOTA_TEXT = /Not enough volume quota/;
+const VOLUME_QUOTA_RETRY_AFTER_MS = 15_000;
 
 /**
  * ccxt's exception hierarchy onto the VenueClient's typed errors. Checked by
@@ -69,6 +76,9 @@ export function toVenueError(error: unknown, venue: string): VenueError {
   }
   if (ADDRESS_LIMIT_TEXT.test(message)) {
     return new RateLimitedError(venue, ADDRESS_LIMIT_RETRY_AFTER_MS, error);
+  }
+  if (VOLUME_QUOTA_TEXT.test(message)) {
+    return new RateLimitedError(venue, VOLUME_QUOTA_RETRY_AFTER_MS, error);
   }
   if (names.has('RateLimitExceeded') || names.has('DDoSProtection')) {
     return new RateLimitedError(venue, DEFAULT_RETRY_AFTER_MS, error);

@@ -17,9 +17,11 @@ import type { PublishedTable } from '../published-limits';
  * everything, orders and reads together, and `trades` only 40: one quoting
  * trade alone needs more (a requote is a cancel and a placement, each with a
  * nonce, and an order's fate is read as active then inactive orders), so the
- * fleet cannot trade on Standard and the dialect plays Premium. Not
- * modelled: the volume quota (L3), the per-transaction-type limits (L4), the
- * open order caps (L5), the WebSocket limits (L6).
+ * fleet cannot trade on Standard and the dialect plays Premium (the live
+ * client refuses a Standard account: lighter-account-tiers.ts). The volume
+ * quota (L3) is lighter-volume-quota.ts. Not modelled: the
+ * per-transaction-type limits (L4), the open order caps (L5), the WebSocket
+ * limits (L6).
  */
 export const LIGHTER_RATE_LIMITS: PublishedTable = {
   venue: 'lighter',
@@ -32,6 +34,7 @@ export const LIGHTER_RATE_LIMITS: PublishedTable = {
       weights: {
         nextNonce: 6,
         account: 300,
+        accountLimits: 300,
         accountActiveOrders: 300,
         accountInactiveOrders: 100,
         trades: 600,

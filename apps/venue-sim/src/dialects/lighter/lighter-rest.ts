@@ -1,3 +1,4 @@
+import Big from 'big.js';
 import { AnswerLost, type HttpReply, type RequestContext, type Router } from '../../api/http-kit';
 import type { SignedRequest } from '../../api/order-entry';
 import type { MarketState } from '../../engine/market-state';
@@ -16,6 +17,8 @@ import { OVER_LIMIT } from './lighter-rate-limits';
 import { LighterCancelAll } from './lighter-cancel-all';
 import { readSendTx } from './lighter-tx';
 import { parseTx } from './lighter-tx-types';
+import { LIGHTER_TIERS, LighterAccountTiers, type LighterTier } from './lighter-account-tiers';
+import { LighterVolumeQuota, type QuotaClaim } from './lighter-volume-quota';
 
 const BASE = `/dialects/${LIGHTER}`;
 const API = `${BASE}/api/v1`;
@@ -48,6 +51,10 @@ export class LighterRest {
   readonly accounts = new LighterAccounts();
   readonly orders: LighterOrders;
   readonly cancelAll: LighterCancelAll;
+  /** Each L1 address's tier (lighter-account-tiers.ts): Premium unless a test says otherwise. */
+  readonly tiers = new LighterAccountTiers();
+  /** Each Premium address's volume quota (lighter-volume-quota.ts). */
+  readonly volumeQuota: LighterVolumeQuota;
   private readonly txs: LoggedTx[] = [];
   private readonly profile;
   private readonly limits: PublishedLimits;
@@ -57,6 +64,10 @@ export class LighterRest {
     this.cancelAll = new LighterCancelAll(deps);
     this.profile = deps.profiles.of(LIGHTER, LIGHTER_READINGS);
     this.limits = deps.limits.of(LIGHTER);
+    this.volumeQuota = new LighterVolumeQuota(
+      (wallet) => this.tradedVolume(wallet),
+      (wallet) => this.tiers.of(wallet) === 'premium',
+    );
   }
 
   addRoutes(router: Router): void {
@@ -132,6 +143,32 @@ export class LighterRest {
     });
   }
 
+    router.add('POST', `${BASE}/_sim/volume-quota`, (context) =>
+      this.answer(async () => this.setVolumeQuota(context.rawBody)),
+    );
+    router.add('GET', `${BASE}/_sim/volume-quota`, (context) => {
+      const wallet = context.query.get('l1_address') ?? '';
+      return {
+        status: 200,
+        body: {
+          l1_address: wallet.toLowerCase(),
+          remaining: this.volumeQuota.remaining(wallet),
+          next_free_at_ms: this.volumeQuota.nextFreeAtMs(wallet),
+        },
+      };
+    });
+    router.add('POST', `${BASE}/_sim/account-tier`, (context) =>
+      this.answer(async () => {
+        const body = JSON.parse(context.rawBody || '{}') as Record<string, unknown>;
+        const wallet = String(body['l1_address'] ?? '');
+        const tier = body['tier'] as LighterTier;
+        if (!/^0x[0-9a-fA-F]{40}$/.test(wallet) || !LIGHTER_TIERS.includes(tier)) {
+          throw new LighterError(400, 20001, 'l1_address and tier (premium, standard) are needed');
+        }
+        this.tiers.set(wallet, tier);
+        return { status: 200, body: { l1_address: wallet.toLowerCase(), tier } };
+      }),
+    );
   /** Reads with the auth token ccxt's signer makes: active and inactive orders, trades. */
   private addAuthenticatedReads(router: Router): void {
     const read = (
@@ -164,6 +201,7 @@ export class LighterRest {
     read('accountInactiveOrders', (venue, account, context) => ({
       orders: this.orders.inactive(
         venue,
+    read('accountLimits', (_venue, account) => this.tiers.limitsView(account.wallet));
         account,
         marketOf(venue, context),
         Math.min(Number(context.query.get('limit') ?? 100), 100),
@@ -197,7 +235,15 @@ export class LighterRest {
       const account = this.accounts.ofIndex(tx.accountIndex);
       const key = this.accounts.apiKey(account, tx.apiKeyIndex);
       const request = this.request(context, account, 'sendTx');
-      key.nonces.reserve(tx.nonce, tx.skipNonce, this.profile.get('skip_nonce_order'));
+      // Over the quota the venue refuses at its API: no nonce is used.
+      const claim: QuotaClaim = this.volumeQuota.claim(account.wallet, txType, Date.now());
+      let accepted = false;
+      try {
+        key.nonces.reserve(tx.nonce, tx.skipNonce, this.profile.get('skip_nonce_order'));
+      } catch (error) {
+        this.volumeQuota.release(claim);
+        throw error;
+      }
       const onAccepted = () => {
         key.nonces.commit(tx.nonce);
         this.log({
@@ -205,11 +251,12 @@ export class LighterRest {
           api_key_index: key.index,
           tx_type: txType,
           nonce: tx.nonce,
+        accepted = true;
           tx_info: txInfo,
         });
       };
       try {
-        return await ('clientOrderIndex' in tx
+        const reply = await ('clientOrderIndex' in tx
           ? this.orders.place(request, account, tx, onAccepted)
           : 'timeInForce' in tx
             ? this.cancelAll.execute(request, account, tx, onAccepted)
@@ -220,12 +267,61 @@ export class LighterRest {
     });
   }
 
+        return accepted && reply.status === 200
+          ? {
+              ...reply,
+              body: { ...(reply.body as object), ...this.volumeQuota.answerFields(claim) },
+            }
+          : reply;
   /** A request about a funded account, admitted by that account's pools as `kind`. */
   private request(context: RequestContext, account: LighterAccount, kind: string): SignedRequest {
+        if (!accepted) {
+          this.volumeQuota.release(claim);
+        }
     if (!this.deps.funding.account(LIGHTER, account.wallet)) {
       throw new LighterError(400, 21100, 'account not found');
     }
     this.limits.admit({ kind }, account.wallet);
+  /**
+   * `POST /dialects/lighter/_sim/volume-quota {initial?, l1_address?,
+   * usdc_per_quota?}`: the quota every address (or one) starts with, and the
+   * volume that earns one more, so a test reaches the end in a few orders.
+   */
+  private setVolumeQuota(raw: string): HttpReply {
+    const body = JSON.parse(raw || '{}') as Record<string, unknown>;
+    const whole = (value: unknown, min: number) =>
+      value === undefined || (Number.isInteger(value) && (value as number) >= min);
+    const wallet = body['l1_address'];
+    if (
+      !whole(body['initial'], 0) ||
+      !whole(body['usdc_per_quota'], 1) ||
+      (wallet !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(String(wallet)))
+    ) {
+      throw new LighterError(
+        400,
+        20001,
+        'initial (whole, >= 0), usdc_per_quota (whole, >= 1) and l1_address (an address) are optional',
+      );
+    }
+    this.volumeQuota.configure({
+      ...(body['initial'] !== undefined ? { initial: body['initial'] as number } : {}),
+      ...(wallet !== undefined ? { wallet: String(wallet) } : {}),
+      ...(body['usdc_per_quota'] !== undefined
+        ? { usdcPerQuota: body['usdc_per_quota'] as number }
+        : {}),
+    });
+    return { status: 200, body: { ok: true } };
+  }
+
+  /** USDC an address has traded here, both sides (what earns it volume quota). */
+  private tradedVolume(wallet: string): Big {
+    const venue = this.deps.world().venue(LIGHTER);
+    return venue.registry.fillsSince(wallet, 0).reduce((sum, fill) => {
+      const market = venue.market(fill.symbol);
+      return sum.plus(market.price.toBig(fill.priceTicks).times(market.lot.toBig(fill.lots)));
+    }, new Big(0));
+  }
+
     return {
       venueId: LIGHTER,
       accountId: account.wallet,

@@ -34,6 +34,28 @@ export class HlAddressBudget {
     this.initial = requests;
   }
 
+  /**
+   * `userRateLimit` (docs `info-endpoint` "Query user rate limits"; the shape
+   * of nktkas's `UserRateLimitResponse`): the address's traded volume, the
+   * requests it used and its cap (10,000 + 1 per USDC traded). The simulated
+   * venue sells no extra capacity (`reserveRequestWeight`): no surplus.
+   */
+  status(user: string): {
+    cumVlm: string;
+    nRequestsUsed: number;
+    nRequestsCap: number;
+    nRequestsSurplus: number;
+  } {
+    const key = user.toLowerCase();
+    const volume = this.volumeOf(key);
+    return {
+      cumVlm: volume.toFixed(6),
+      nRequestsUsed: this.used.get(key) ?? 0,
+      nRequestsCap: this.initial + Math.floor(volume.toNumber()),
+      nRequestsSurplus: 0,
+    };
+  }
+
   /** Counts an action of `requests` (its batch length), or throws the venue's refusal. */
   admit(user: string, requests: number, cancels: boolean, nowMs: number): void {
     const key = user.toLowerCase();

@@ -176,6 +176,20 @@ describe('Hyperliquid dialect through an independent SDK (@nktkas/hyperliquid)',
     });
     expect(books.length).toBeGreaterThan(1);
   });
+
+  it('reads the address budget (userRateLimit): its actions used, 10,000 plus a request per USDC traded', async () => {
+    const limits = await info.userRateLimit({ user });
+    expect(limits).toEqual({
+      cumVlm: expect.stringMatching(/^[0-9]+(\.[0-9]+)?$/),
+      nRequestsUsed: expect.any(Number),
+      nRequestsCap: expect.any(Number),
+      nRequestsSurplus: 0,
+    });
+    // The cases before traded two IOCs and sent seven actions (orders and cancels).
+    expect(Number(limits.cumVlm)).toBeGreaterThan(0);
+    expect(limits.nRequestsCap).toBe(10_000 + Math.floor(Number(limits.cumVlm)));
+    expect(limits.nRequestsUsed).toBeGreaterThanOrEqual(5);
+  });
 });
 
 /** Waits for the socket's events (the dialect answers at once; the socket may lag a little). */

@@ -7,6 +7,7 @@ import type { DialectDeps } from '../dialect';
 import { engineOrderId } from '../engine-ids';
 import { HlBodyError } from './hl-errors';
 import type { HlState } from './hl-state';
+import type { HlAddressBudget } from './hl-address-budget';
 import * as wire from './hl-wire';
 
 const HYPERLIQUID = 'hyperliquid';
@@ -18,6 +19,8 @@ const FILLS_PAGE = 2_000;
 export interface HlInfoDeps extends DialectDeps {
   state: HlState;
 }
+  /** The address budget (H5) that `userRateLimit` reports. */
+  addressBudget?: Pick<HlAddressBudget, 'status'>;
 
 /**
  * Hyperliquid's `/info` reads (and a socket's `post` of type `info`).
@@ -30,8 +33,9 @@ export interface HlInfoDeps extends DialectDeps {
  * (no spot pairs), `perpDexs` (the main dex only), `allMids`, `l2Book`,
  * `exchangeStatus`, `openOrders`, `frontendOpenOrders`, `orderStatus` (by oid
  * or cloid), `userFills`, `userFillsByTime`, `clearinghouseState`,
- * `spotClearinghouseState`, `userAbstraction`, `userRole`, `userFees`. Any
- * other type is the venue's 422.
+ * `spotClearinghouseState`, `userAbstraction`, `userRole`, `userFees`,
+ * `userRateLimit` (the address budget, hl-address-budget.ts). Any other type
+ * is the venue's 422.
  */
 export class HlInfo {
   constructor(private readonly deps: HlInfoDeps) {}
@@ -158,6 +162,10 @@ export class HlInfo {
   }
 
   /** `openOrders`: the resting orders in the venue's short form. */
+      case 'userRateLimit': {
+        const budget = this.deps.addressBudget;
+        return budget ? () => budget.status(accountId) : undefined;
+      }
   private openOrders(venue: VenueEngine, accountId: string, funded: boolean): unknown[] {
     return this.open(venue, accountId, funded).map((order) => {
       const full = wire.frontendOrder(venue, order, this.deps.state.tifOf(order));

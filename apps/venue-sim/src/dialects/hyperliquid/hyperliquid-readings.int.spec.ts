@@ -261,6 +261,10 @@ describe('Hyperliquid dialect: over the per-IP weight limit (H1)', () => {
         // Two within the budget, the third the one a 10 s gets through.
         expect((await order(price)).body).toMatchObject({ status: 'ok' });
       }
+      // userRateLimit tells what is left (cap less used) before the refusal.
+      expect(
+        (await post(world, '/info', { type: 'userRateLimit', user: trader.address })).body,
+      ).toEqual({ cumVlm: '0.000000', nRequestsUsed: 3, nRequestsCap: 2, nRequestsSurplus: 0 });
       const refused = await order('93');
       expect(refused.status).toBe(200);
       expect(refused.body).toEqual({

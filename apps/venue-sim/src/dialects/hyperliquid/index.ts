@@ -28,7 +28,7 @@ export interface HyperliquidDialect extends Dialect {
 export function createHyperliquidDialect(deps: DialectDeps): HyperliquidDialect {
   const state = new HlState(deps.profiles.of(HYPERLIQUID, HYPERLIQUID_READINGS));
   const exchange = new HlExchange({ ...deps, state });
-  const info = new HlInfo({ ...deps, state });
+  const info = new HlInfo({ ...deps, state, addressBudget: exchange.addressBudget });
   const streams = new HlStreams({ ...deps, state, exchange, info });
   const body = (context: RequestContext): unknown => {
     try {

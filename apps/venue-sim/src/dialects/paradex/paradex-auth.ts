@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   messageHash,
   paradexAccountAddress,
@@ -29,8 +29,13 @@ export const SYSTEM_CONFIG = {
 const MAX_SIGNATURE_LIFETIME_S = 7 * 86_400;
 /** How far a request's timestamp may be from the venue's clock. */
 const CLOCK_TOLERANCE_S = 10 * 60;
-/** A JWT lives as long as its auth signature said, at most this long. */
-const MAX_TOKEN_LIFETIME_S = 3_600;
+/**
+ * A JWT's life: "For security reasons JWTs used in Paradex's authentication
+ * mechanism expire every 5 minutes. It is not possible to extend the
+ * expiration." (docs.paradex.trade, api/general-information/authentication),
+ * whatever expiration the auth request signed.
+ */
+export const JWT_LIFETIME_S = 300;
 
 const STARKNET_DOMAIN: readonly TypedDataField[] = [
   { name: 'name', type: 'felt' },
@@ -82,12 +87,18 @@ interface Onboarded {
  * `POST /v1/onboarding` names the stark key, signed by it, and the account
  * address must be the one that key derives (`paradexAccountAddress`). `POST
  * /v1/auth`, signed by the account's key over {method, path, body,
- * timestamp, expiration}, issues a bearer token (the venue's JWT; here an
- * opaque token the simulator remembers).
+ * timestamp, expiration}, issues a bearer token: a JWT (HS256 under the
+ * simulator's own secret) whose claims name the account (`sub`) and its life
+ * (`iat`, `exp`, `JWT_LIFETIME_S` apart), which the official SDK reads to
+ * renew it (paradex-py `api_client.py` `_jwt_exp`).
  */
 export class ParadexAuth {
   private readonly accounts = new Map<string, Onboarded>();
-  private readonly tokens = new Map<string, { account: string; expiresAtMs: number }>();
+  private readonly secret = randomBytes(32);
+  /** The life of the JWTs issued from now on (a test may shorten it: `_sim/jwt`). */
+  tokenLifetimeS = JWT_LIFETIME_S;
+  /** How many JWTs were issued. */
+  issued = 0;
 
   onboard(headers: Record<string, string | undefined>, publicKey: unknown): void {
     const account = addressOf(headers['paradex-starknet-account']);
@@ -148,24 +159,45 @@ export class ParadexAuth {
       { method: 'POST', path: '/v1/auth', body: '', timestamp, expiration },
     );
     this.checkSignature(headers['paradex-starknet-signature'], typed, account, onboarded.starkKey);
-    const token = randomBytes(24).toString('base64url');
-    const lifetimeS = Math.min(expiration - now, MAX_TOKEN_LIFETIME_S);
-    this.tokens.set(token, { account, expiresAtMs: nowMs + lifetimeS * 1000 });
-    return token;
+    this.issued += 1;
+    return this.jwt({ sub: account, iat: now, exp: now + this.tokenLifetimeS });
   }
 
-  /** The account behind `Authorization: Bearer <token>`. */
+  /** The account behind `Authorization: Bearer <token>`: a JWT of this venue, not past its `exp`. */
   accountOf(authorization: string | undefined, nowMs: number): string {
     const token = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
     if (!token) {
       throw new ParadexError(401, '40110', 'missing or malformed jwt');
     }
-    const session = this.tokens.get(token);
-    if (!session || session.expiresAtMs <= nowMs) {
-      this.tokens.delete(token);
+    const claims = this.claimsOf(token);
+    if (!claims || claims.exp * 1000 <= nowMs) {
       throw new ParadexError(401, '40111', 'Invalid Bearer Token');
     }
-    return session.account;
+    return claims.sub;
+  }
+
+  private jwt(claims: JwtClaims): string {
+    const head = base64url({ alg: 'HS256', typ: 'JWT' });
+    const body = base64url(claims);
+    return `${head}.${body}.${this.mac(`${head}.${body}`).toString('base64url')}`;
+  }
+
+  /** A token's claims when this venue signed it; undefined for anything else. */
+  private claimsOf(token: string): JwtClaims | undefined {
+    const [head, body, mac] = token.split('.');
+    if (head === undefined || body === undefined || mac === undefined) {
+      return undefined;
+    }
+    const expected = this.mac(`${head}.${body}`);
+    const given = Buffer.from(mac, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return undefined;
+    }
+    return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as JwtClaims;
+  }
+
+  private mac(signed: string): Buffer {
+    return createHmac('sha256', this.secret).update(signed).digest();
   }
 
   /**
@@ -230,6 +262,15 @@ export function addressOf(value: string | undefined): string {
   }
   return `0x${BigInt(value).toString(16)}`;
 }
+
+interface JwtClaims {
+  sub: string;
+  iat: number;
+  exp: number;
+}
+
+const base64url = (value: unknown): string =>
+  Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 
 function seconds(value: string | undefined, code: string): number {
   if (!value || !/^\d{1,12}$/.test(value)) {

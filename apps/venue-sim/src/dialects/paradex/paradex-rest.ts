@@ -49,6 +49,28 @@ export class ParadexRest {
     this.addPublicRoutes(api);
     this.addAccountReads(api);
     this.addOrderRoutes(api);
+    this.addSimRoutes(router);
+  }
+
+  /** The simulator's own control: the life of the JWTs issued from now on (`{lifetime_s}`). */
+  private addSimRoutes(router: Router): void {
+    const setting = (): HttpReply => ({
+      status: 200,
+      body: { lifetime_s: this.auth.tokenLifetimeS, issued: this.auth.issued },
+    });
+    router.add('GET', `/dialects/${PARADEX}/_sim/jwt`, setting);
+    router.add('PUT', `/dialects/${PARADEX}/_sim/jwt`, (context) => {
+      const lifetime = (parseBody(context.rawBody) as { lifetime_s?: unknown }).lifetime_s;
+      if (typeof lifetime !== 'number' || !Number.isInteger(lifetime) || lifetime < 1) {
+        return new ParadexError(
+          400,
+          'VALIDATION_ERROR',
+          'lifetime_s: a whole number of seconds',
+        ).reply();
+      }
+      this.auth.tokenLifetimeS = lifetime;
+      return setting();
+    });
   }
 
   /** System config and state, markets and books, onboarding and the signed auth. */

@@ -106,6 +106,30 @@ export class VenueNetworkError extends VenueError {
   }
 }
 
+/**
+ * The venue took an order request (it named the order) but has not shown
+ * its fate within the client's wait: still queued, new or pending, so it may
+ * yet fill. Like a lost answer it is settled by looking the order up, but a
+ * look-up that misses it later never proves it unplaced: the venue had it.
+ */
+export class OrderFateUnknownError extends VenueNetworkError {
+  /** The venue took the request: "not found" never means "never placed". */
+  readonly accepted = true;
+
+  constructor(
+    venue: string,
+    readonly orderId: string,
+    message: string,
+    settlesByMs?: number,
+  ) {
+    super(venue, message, undefined, settlesByMs);
+    this.name = 'OrderFateUnknownError';
+  }
+}
+
+/** True for a lost or undecided order request that the venue is known to have taken. */
+export const venueTookRequest = (error: unknown): boolean => error instanceof OrderFateUnknownError;
+
 export const isVenueError = (value: unknown): value is VenueError => value instanceof VenueError;
 
 /** The venue refuses requests because it is halted: a pause for the trade, not a failure. */

@@ -42,12 +42,11 @@ export class CcxtAccountEvents {
   /** Order updates whose fills are being read, in arrival order. */
   private fillReads: Promise<void> = Promise.resolve();
 
-  /** Whether this venue's placements take their fate from the account stream (Extended). */
+  /** Whether this venue queues order requests: its placements learn their fate from the stream too. */
   private readonly fateFromStream: boolean;
 
   constructor(private readonly options: CcxtAccountEventsOptions) {
-    const fate = QUEUED_ACK.get(options.venue);
-    this.fateFromStream = fate !== undefined && typeof fate !== 'function';
+    this.fateFromStream = QUEUED_ACK.has(options.venue);
   }
 
   onOrderUpdate(order: Order): void {

@@ -49,13 +49,13 @@ export async function cancelOrder(
   let order = await lookup.order({ orderId, symbol: target.symbol }).catch(() => undefined);
   if (order && QUEUED_ACK.has(venue) && isResting(order)) {
     // The cancel was queued: its effect is the order closing.
+    // A read that misses the closed order and finds no record of it yet learns nothing.
     const market = unified ?? lookup.marketOf(orderId);
-    const settled = await awaitQueued(
-      await lookup.fetch(orderId, market),
-      () => lookup.fetch(orderId, market),
-      (current) => current.status !== 'open',
-    );
-    order = lookup.seen(settled);
+    const read = () => lookup.readRecord(orderId, market);
+    const first = await read();
+    const settled =
+      first && (await awaitQueued(first, read, (current) => current.status !== 'open'));
+    order = settled ? lookup.seen(settled) : order;
   }
   return { outcome: 'canceled', order };
 }

@@ -9,6 +9,7 @@ import type { CcxtMarketCache } from './ccxt-market-cache';
 import { venueClientOrderIdOf } from './ccxt-mapping';
 import { encodeClientOrderId } from './client-order-ids';
 import type { OrderTracker } from './order-tracker';
+import { ORDER_FATES, isFinal } from './order-fate';
 import { QUEUE_SETTLE_MS } from './queued-orders';
 
 /**
@@ -28,6 +29,16 @@ const LOOKUP_BY_CLIENT_ID = new Set(['hyperliquid', 'aster', 'paradex', 'extende
  * holds closed orders too: an IOC that filled before its answer was lost.
  */
 const OPEN_ONLY_BY_CLIENT_ID = new Set(['paradex']);
+
+/**
+ * Venues whose read of an order by its id serves open (and queued) orders
+ * only: Paradex's `GET /orders/{order_id}` "Only return orders in OPEN or
+ * NEW status" (https://docs.paradex.trade/api/prod/orders/get). A miss
+ * there means the order closed, not what it filled: its record is read from
+ * the account stream's latest update or the order history by client id,
+ * and until one of them shows it closed nothing is learnt.
+ */
+const OPEN_ONLY_BY_ID = new Set(['paradex']);
 
 /** ccxt's fetchOrders, which CcxtExchangeLike leaves out (Paradex's orders-history). */
 type WithOrderHistory = CcxtExchangeLike & {
@@ -93,9 +104,64 @@ export class CcxtOrderLookup {
       : this.marketOfOrder.get(orderId);
   }
 
-  /** The venue's record of an order by its id, its failure a VenueError. */
-  fetch(orderId: string, unified: string | undefined): Promise<Order> {
-    return this.call(() => this.deps.exchange.fetchOrder(orderId, unified));
+  /**
+   * The venue's record of an order by its id, its failure a VenueError. Where
+   * the read serves open orders only and the order closed, the record comes
+   * from the stream or the history; readable from neither yet, the read is
+   * undecided: a VenueNetworkError (ask again), never "unknown order".
+   */
+  async fetch(orderId: string, unified: string | undefined): Promise<Order> {
+    const record = await this.readRecord(orderId, unified);
+    if (!record) {
+      throw new VenueNetworkError(
+        this.deps.venue,
+        `order ${orderId} is no longer open and its closed record is not readable yet`,
+      );
+    }
+    return record;
+  }
+
+  /**
+   * The venue's record of an order by its id, or null where the venue's read
+   * by id serves open orders only, missed it, and no closed record of it is
+   * readable yet (the stream's latest update, the history by client id).
+   */
+  async readRecord(orderId: string, unified: string | undefined): Promise<Order | null> {
+    const { venue, exchange } = this.deps;
+    try {
+      return await this.call(() => exchange.fetchOrder(orderId, unified));
+    } catch (error) {
+      if (!OPEN_ONLY_BY_ID.has(venue) || !isOrderIdMiss(error)) {
+        throw error;
+      }
+    }
+    return this.closedRecord(orderId, unified);
+  }
+
+  /** A closed order's record where the read by id misses it: the stream's, else the history's. */
+  private async closedRecord(orderId: string, unified: string | undefined): Promise<Order | null> {
+    const { venue, tracker } = this.deps;
+    const clientOrderId = tracker.clientOrderIdOf(orderId);
+    const encoded = clientOrderId ? String(encodeClientOrderId(venue, clientOrderId)) : undefined;
+    const streamed = ORDER_FATES.latestOf(venue, { id: orderId, clientOrderId: encoded });
+    if (streamed && isFinal(streamed)) {
+      return streamed;
+    }
+    if (!encoded || unified === undefined) {
+      return null;
+    }
+    const history = await this.history(encoded, unified);
+    const found = history.find((order) => order.id === orderId);
+    return found && isFinal(found) ? found : null;
+  }
+
+  /** The venue's order history filtered by our encoded client id (Paradex's orders-history). */
+  private history(encoded: string, unified: string): Promise<Order[]> {
+    return this.call(() =>
+      (this.deps.exchange as WithOrderHistory).fetchOrders(unified, undefined, undefined, {
+        client_id: encoded,
+      }),
+    );
   }
 
   async order(target: CancelTarget): Promise<VenueOrder> {
@@ -257,12 +323,11 @@ export class CcxtOrderLookup {
         throw error;
       }
     }
-    const history = await this.call(() =>
-      (exchange as WithOrderHistory).fetchOrders(unified, undefined, undefined, {
-        client_id: encoded,
-      }),
-    );
-    const found = history.find((order) => order.clientOrderId === encoded);
+    const history = await this.history(encoded, unified);
+    // The history documents no consistency bound: the stream may know the order first.
+    const found =
+      history.find((order) => order.clientOrderId === encoded) ??
+      ORDER_FATES.latestByClientId(venue, encoded);
     if (!found) {
       throw new UnknownOrderError(venue, `no order with client order id ${encoded}`);
     }
@@ -279,6 +344,14 @@ export class CcxtOrderLookup {
  * Paradex's CLIENT_ORDER_ID_NOT_FOUND (which ccxt 4.5.84 raises as a bare
  * InvalidOrder, so it arrives as a refusal carrying the venue's code).
  */
+/**
+ * The venue has no open order by that id: Paradex's ORDER_ID_NOT_FOUND (a
+ * closed order, by its documents), whatever error ccxt raised it as.
+ */
+const isOrderIdMiss = (error: unknown): boolean =>
+  error instanceof UnknownOrderError ||
+  (error instanceof VenueError && error.detail.includes('ORDER_ID_NOT_FOUND'));
+
 const isClientIdMiss = (error: unknown): boolean =>
   error instanceof UnknownOrderError ||
   (error instanceof VenueError && error.detail.includes('CLIENT_ORDER_ID_NOT_FOUND'));

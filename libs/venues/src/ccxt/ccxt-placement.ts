@@ -1,6 +1,8 @@
 import Big from 'big.js';
 import type { Order } from 'ccxt';
+import { settlesBy } from '@sts/domain';
 import {
+  OrderFateUnknownError,
   PostOnlyWouldCrossError,
   UnknownOrderError,
   VenueNetworkError,
@@ -14,7 +16,14 @@ import type { CcxtOrderLookup } from './ccxt-order-lookup';
 import { encodeClientOrderId } from './client-order-ids';
 import type { OrderRequestExpiry, RequestStamp } from './order-expiry';
 import type { OrderTracker } from './order-tracker';
-import { QUEUED_ACK, awaitQueued, isQueued, queuedRefusal } from './queued-orders';
+import { isFinal } from './order-fate';
+import {
+  QUEUED_ACK,
+  QUEUE_SETTLE_MS,
+  awaitPlacementFate,
+  isQueued,
+  queuedRefusal,
+} from './queued-orders';
 
 /**
  * Parameters a venue's placement carries beyond ccxt's own. Aster's New
@@ -96,37 +105,55 @@ export class CcxtPlacement {
     }
   }
 
-  /** The placement as it stands once the venue has settled it (at once, unless it queues orders). */
+  /**
+   * The placement as it stands once the venue has settled it (at once,
+   * unless it queues orders). An IOC a queueing venue has not closed within
+   * the wait may still fill: its fate is unknown (OrderFateUnknownError), to
+   * be settled by looking it up, never taken for what a read showed first.
+   */
   private async settled(order: Order, placed: Placed): Promise<Order> {
-    const { tracker, lookup } = this.deps;
-    const { unified, request } = placed;
-    const settle = QUEUED_ACK.get(this.deps.venue);
-    if (settle && !order.id) {
+    const { tracker, lookup, venue } = this.deps;
+    const { unified, request, ioc } = placed;
+    const queued = QUEUED_ACK.has(venue);
+    if (queued && !order.id) {
       // Lighter answers a transaction hash only: what the order did is read
       // from the venue's record of it, found by our client order id.
       const found = await lookup.placedOrder(request.clientOrderId, unified);
-      const id = found.id;
-      tracker.track(id, request.clientOrderId, request.size);
-      const done = await awaitQueued(found, () => lookup.fetch(id, unified), settle);
-      this.throwRefusal(done);
-      return completePlacement(done, placed);
+      tracker.track(found.id, request.clientOrderId, request.size);
+      return this.fateOf(found, placed);
     }
     if (expiredPostOnly(order, placed)) {
       throw new PostOnlyWouldCrossError(
-        this.deps.venue,
-        `${this.deps.venue} expired the post-only order ${String(order.id)} unfilled: it would have crossed`,
+        venue,
+        `${venue} expired the post-only order ${String(order.id)} unfilled: it would have crossed`,
       );
     }
-    let answered = completePlacement(order, placed);
+    const answered = completePlacement(order, placed);
     if (answered.id) {
       tracker.track(answered.id, request.clientOrderId, request.size);
     }
-    if (settle && answered.id && isQueued(answered)) {
-      const id = answered.id;
-      answered = await awaitQueued(answered, () => lookup.fetch(id, unified), settle);
-      this.throwRefusal(answered);
+    if (queued && answered.id && (isQueued(answered) || (ioc && !isFinal(answered)))) {
+      return this.fateOf({ ...answered, id: answered.id }, placed);
     }
     return answered;
+  }
+
+  /** A queued placement's fate from reads and the stream; an IOC's, final or unknown. */
+  private async fateOf(first: Order & { id: string }, placed: Placed): Promise<Order> {
+    const { lookup, venue } = this.deps;
+    const { id } = first;
+    const read = () => lookup.readRecord(id, placed.unified);
+    const order = await awaitPlacementFate(venue, first, read, { ioc: placed.ioc });
+    this.throwRefusal(order);
+    if (placed.ioc && !isFinal(order)) {
+      throw new OrderFateUnknownError(
+        venue,
+        id,
+        `${venue} took the IOC ${id} and has not closed it within ${QUEUE_SETTLE_MS} ms`,
+        settlesBy(undefined, Date.now()),
+      );
+    }
+    return completePlacement(order, placed);
   }
 
   private throwRefusal(order: Order): void {

@@ -1,23 +1,35 @@
 import type { Order } from 'ccxt';
 import { sleep } from '@sts/platform';
 
-/** Updates kept for orders nobody waits on yet (the stream may beat the placement's answer). */
-const REMEMBERED_UPDATES = 2_000;
+/** Orders whose latest update is kept (the stream may beat the placement's answer). */
+const REMEMBERED_ORDERS = 2_000;
 
-type Waiter = (order: Order) => void;
+interface Waiter {
+  accept: (order: Order) => boolean;
+  resolve: (order: Order) => void;
+}
+
+/** True when ccxt's unified status says the venue is done with the order: it will not fill further. */
+export const isFinal = (order: Order): boolean =>
+  order.status !== undefined && order.status !== null && order.status !== 'open';
 
 /**
- * The account stream's first word on each order, for placements whose answer
- * names the order only (Extended): the official SDK takes an order's first
- * account-stream update as its fate (x10xchange/python_sdk,
- * x10/perpetual/simple_client/simple_trading_client.py). Kept per process
- * and keyed by venue, order id and our client order id: an order's updates
- * come only on its own account's stream, whichever client of the process
- * watches it, and the client id tells an order from another venue's (or an
- * earlier simulator's) order under the same id.
+ * The account stream's latest word on each order of a venue that queues its
+ * requests (Paradex, Extended, Lighter). A queued order's fate is the first
+ * update that shows one: Extended's official SDK takes an order's first
+ * account-stream update (x10xchange/python_sdk,
+ * x10/perpetual/simple_client/simple_trading_client.py), but nothing the
+ * venue documents says that update is the last, so a waiter says which
+ * update it accepts (an IOC: only a final one). Kept per process and keyed
+ * by venue, order id and our client order id: an order's updates come only
+ * on its own account's stream, whichever client of the process watches it,
+ * and the client id tells an order from another venue's (or an earlier
+ * simulator's) order under the same id.
  */
 export class OrderFates {
   private readonly latest = new Map<string, Order>();
+  /** The key of each order by venue and client id, for a placement whose answer was lost. */
+  private readonly byClientId = new Map<string, string>();
   private readonly waiters = new Map<string, Waiter[]>();
 
   /** An order update from the account stream. */
@@ -26,34 +38,62 @@ export class OrderFates {
       return;
     }
     const key = keyOf(venue, order.id, order.clientOrderId);
-    const waiting = this.waiters.get(key);
-    if (waiting) {
-      this.waiters.delete(key);
-      waiting.forEach((resolve) => resolve(order));
+    this.latest.delete(key);
+    this.latest.set(key, order);
+    if (order.clientOrderId) {
+      this.byClientId.set(`${venue}\n${order.clientOrderId}`, key);
     }
-    if (!this.latest.has(key)) {
-      this.latest.set(key, order);
-      if (this.latest.size > REMEMBERED_UPDATES) {
-        this.latest.delete(this.latest.keys().next().value as string);
+    if (this.latest.size > REMEMBERED_ORDERS) {
+      const oldest = this.latest.keys().next().value as string;
+      this.latest.delete(oldest);
+      const [oldVenue, , oldClientId] = oldest.split('\n');
+      if (this.byClientId.get(`${oldVenue}\n${oldClientId}`) === oldest) {
+        this.byClientId.delete(`${oldVenue}\n${oldClientId}`);
       }
+    }
+    const waiting = this.waiters.get(key);
+    if (!waiting) {
+      return;
+    }
+    const left = waiting.filter((waiter) => !waiter.accept(order));
+    waiting.filter((waiter) => waiter.accept(order)).forEach((waiter) => waiter.resolve(order));
+    if (left.length > 0) {
+      this.waiters.set(key, left);
+    } else {
+      this.waiters.delete(key);
     }
   }
 
-  /** The first update of an order since it was placed, or undefined when none came within `ms`. */
-  async first(
+  /** The latest update of an order streamed so far, if any (by our encoded client id). */
+  latestByClientId(venue: string, clientOrderId: string): Order | undefined {
+    const key = this.byClientId.get(`${venue}\n${clientOrderId}`);
+    return key === undefined ? undefined : this.latest.get(key);
+  }
+
+  /** The latest update of an order streamed so far, if any. */
+  latestOf(venue: string, placed: { id: string; clientOrderId?: string }): Order | undefined {
+    return this.latest.get(keyOf(venue, placed.id, placed.clientOrderId));
+  }
+
+  /**
+   * The first update of an order that `accept` takes (the latest seen, or one
+   * to come), or undefined when none came within `ms`.
+   */
+  async next(
     venue: string,
     placed: { id: string; clientOrderId?: string },
     ms: number,
+    accept: (order: Order) => boolean,
   ): Promise<Order | undefined> {
     const key = keyOf(venue, placed.id, placed.clientOrderId);
     const seen = this.latest.get(key);
-    if (seen) {
+    if (seen && accept(seen)) {
       return seen;
     }
     let waiter: Waiter | undefined;
     const streamed = new Promise<Order>((resolve) => {
-      waiter = resolve;
-      this.waiters.set(key, [...(this.waiters.get(key) ?? []), resolve]);
+      waiter = { accept, resolve };
+      this.waiters.set(key, [...(this.waiters.get(key) ?? []), waiter]);
     });
     const timedOut = sleep(ms, undefined, { ref: false }).then(() => undefined);
     const order = await Promise.race([streamed, timedOut]);

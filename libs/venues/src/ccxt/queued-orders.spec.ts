@@ -2,7 +2,7 @@ import type { Order } from 'ccxt';
 import { awaitQueued, QUEUED_ACK, QUEUE_SETTLE_MS } from './queued-orders';
 
 const queued = { id: '1', clientOrderId: 'c1', info: { status: 'NEW' } } as unknown as Order;
-const paradex = QUEUED_ACK.get('paradex')!;
+const paradex = QUEUED_ACK.get('paradex')!.readShowsFate;
 
 describe('awaitQueued: reading a queued order until the venue acted on it', () => {
   it('sees a fate that comes at once on the first reads', async () => {

@@ -1,36 +1,47 @@
 import type { Order } from 'ccxt';
 import { OrderRejectedError, PostOnlyWouldCrossError, type VenueError } from '../errors';
 import { sleep } from '@sts/platform';
-import { ORDER_FATES } from './order-fate';
+import { ORDER_FATES, isFinal } from './order-fate';
 
-/** A venue whose order's fate is its first account-stream update (reads confirm only what is past NEW). */
-export interface StreamFate {
-  fromStream: string;
+/** How a venue that queues order requests shows a placement's fate. */
+export interface QueuedVenue {
+  /** When a read of the order shows the venue acted on the placement (a resting order counts). */
+  readonly readShowsFate: (order: Order) => boolean;
+  /**
+   * True where a post-only placement's fate is its first account-stream
+   * update (Extended: a resting order is NEW there too, so a read showing NEW
+   * tells nothing); reads back the stream up.
+   */
+  readonly streamFirst: boolean;
 }
-
-/** When a queued order's fate is known: from a read (and how many were made), or from the stream. */
-export type QueuedFate = ((order: Order, reads: number) => boolean) | StreamFate;
 
 /**
  * Venues that queue an order request and answer before matching it: Paradex
  * answers a placement `NEW` and a cancel 204, Extended a placement with the
  * order's ids only, Lighter a transaction hash (the order is found by its
  * client order index), and the order's fate (resting, filled, or closed with a
- * reason) follows. For each, when a read of the order shows that fate. The live client waits
- * for that fate, so a caller learns what a placement or cancel did as on
- * every other venue.
+ * reason) follows. The live client waits for that fate, so a caller learns
+ * what a placement or cancel did as on every other venue. An IOC's fate is
+ * only ever its final state (filled, canceled, expired, rejected): a queued,
+ * new or pending IOC may still fill, whatever a read or the stream said first.
  */
-export const QUEUED_ACK: ReadonlyMap<string, QueuedFate> = new Map<string, QueuedFate>([
+export const QUEUED_ACK: ReadonlyMap<string, QueuedVenue> = new Map<string, QueuedVenue>([
   // Paradex says so: the order is NEW until the engine took it.
-  ['paradex', (order: Order) => !isQueued(order)],
+  ['paradex', { readShowsFate: (order: Order) => !isQueued(order), streamFirst: false }],
   // Extended answers a placement with its ids only (ccxt calls it NEW), and a
-  // resting order is NEW too: a read showing NEW tells nothing. The official
-  // SDK takes the order's first account-stream update as its fate; a read
-  // past NEW (filled, rejected, expired...) is one as well.
-  ['extended', { fromStream: 'extended' }],
+  // resting order is NEW too. The official SDK takes the order's first
+  // account-stream update as its fate; a read past NEW (filled, rejected,
+  // expired...) is one as well.
+  ['extended', { readShowsFate: (order: Order) => !isQueued(order), streamFirst: true }],
   // Lighter answers a transaction hash: the order, once found, is pending
   // until a block executed it.
-  ['lighter', (order: Order) => !LIGHTER_PENDING.has(String(statusOf(order)))],
+  [
+    'lighter',
+    {
+      readShowsFate: (order: Order) => !LIGHTER_PENDING.has(String(statusOf(order))),
+      streamFirst: false,
+    },
+  ],
 ]);
 
 /** Lighter's statuses of an order its engine has not acted on yet. */
@@ -39,7 +50,7 @@ const LIGHTER_PENDING = new Set(['pending', 'in-progress']);
 const statusOf = (order: Order): unknown =>
   (order.info as { status?: unknown } | undefined)?.status;
 
-/** How long the client waits for a queued order's fate before it takes the order as resting. */
+/** How long the client waits for a queued order's fate before it gives up waiting. */
 export const QUEUE_SETTLE_MS = 5_000;
 /**
  * Reads of a queued order: the second 20 ms after the first, each later one
@@ -51,80 +62,120 @@ export const QUEUE_SETTLE_MS = 5_000;
  */
 const FIRST_POLL_MS = 20;
 const LAST_POLL_MS = 640;
+/** First read of an order whose fate the stream tells, after this long; each later one after twice the wait. */
+const STREAM_READ_AFTER_MS = 250;
+const STREAM_LAST_READ_MS = 2_000;
 
 /** True while the venue has the order queued, not yet matched. */
 export const isQueued = (order: Order): boolean => statusOf(order) === 'NEW';
 
-/** First read of an order whose fate the stream tells, after this long; each later one after twice the wait. */
-const STREAM_READ_AFTER_MS = 250;
+/**
+ * A read of a queued order: the venue's record, or null when the venue no
+ * longer shows it where it was read and no other record of it is readable
+ * yet (Paradex's read by id serves open orders only): nothing is learnt.
+ */
+export type QueuedRead = () => Promise<Order | null>;
 
-/** Reads the order again until `done` says its queued request was acted on, or the wait ends. */
+/**
+ * Reads the order again until `done` says its queued request was acted on,
+ * or the wait ends (the last record read is returned either way).
+ */
 export async function awaitQueued(
   first: Order,
-  read: () => Promise<Order>,
-  done: QueuedFate,
+  read: QueuedRead,
+  done: (order: Order) => boolean,
 ): Promise<Order> {
-  if (typeof done !== 'function') {
-    return awaitStreamFate(first, read, done.fromStream);
+  return awaitFate(first, read, {
+    read: done,
+    pollFromMs: FIRST_POLL_MS,
+    pollUpToMs: LAST_POLL_MS,
+  });
+}
+
+/**
+ * The fate of a placement a queueing venue answered: for an IOC its final
+ * state, for a post-only the venue acting on it (resting counts), from a
+ * read or from the account stream (Extended's first update, for a
+ * post-only). The last record is returned when the wait ends without one:
+ * the caller tells an IOC's unknown fate from a fate.
+ */
+export function awaitPlacementFate(
+  venue: string,
+  first: Order,
+  read: QueuedRead,
+  options: { ioc: boolean },
+): Promise<Order> {
+  const queued = QUEUED_ACK.get(venue);
+  if (!queued) {
+    return Promise.resolve(first);
   }
+  const readDone = options.ioc ? isFinal : queued.readShowsFate;
+  const streamDone = options.ioc ? isFinal : queued.streamFirst ? () => true : readDone;
+  return awaitFate(first, read, {
+    read: readDone,
+    stream: { venue, accept: streamDone },
+    pollFromMs: queued.streamFirst ? STREAM_READ_AFTER_MS : FIRST_POLL_MS,
+    pollUpToMs: queued.streamFirst ? STREAM_LAST_READ_MS : LAST_POLL_MS,
+  });
+}
+
+interface FateWait {
+  read: (order: Order) => boolean;
+  stream?: { venue: string; accept: (order: Order) => boolean };
+  pollFromMs: number;
+  pollUpToMs: number;
+}
+
+/**
+ * Reads (and listens to the stream) until a record shows the fate waited
+ * for, backing off between reads; a fate that comes in milliseconds is seen
+ * at once, one that does not costs a few reads in the whole wait. The wait
+ * cut short by the deadline is the last: a timer may fire a millisecond
+ * early, and must not buy one more read.
+ */
+async function awaitFate(first: Order, read: QueuedRead, wait: FateWait): Promise<Order> {
   let order = first;
-  let reads = 0;
-  let waitMs = FIRST_POLL_MS;
+  if (wait.read(order)) {
+    return order;
+  }
+  const placed = first.id ? { id: first.id, clientOrderId: first.clientOrderId } : undefined;
   const deadline = Date.now() + QUEUE_SETTLE_MS;
-  let last = false;
-  while (!done(order, reads) && !last) {
-    if (reads > 0) {
-      const left = deadline - Date.now();
-      if (left <= 0) {
-        break;
-      }
-      // The wait cut short by the deadline is the last: a timer may fire a
-      // millisecond early, and must not buy one more read.
-      last = left <= waitMs;
-      await sleep(Math.min(waitMs, left), undefined, { ref: false });
-      waitMs = Math.min(waitMs * 2, LAST_POLL_MS);
+  let waitMs = wait.pollFromMs;
+  for (let reads = 0; ; reads += 1) {
+    const left = deadline - Date.now();
+    if (reads > 0 && left <= 0) {
+      break;
     }
-    order = await read();
-    reads += 1;
+    const pause = reads === 0 && !wait.stream ? 0 : Math.min(waitMs, Math.max(left, 0));
+    const last = reads > 0 && left <= waitMs;
+    if (pause > 0) {
+      waitMs = Math.min(waitMs * 2, wait.pollUpToMs);
+    }
+    const streamed = await listen(wait, placed, pause);
+    if (streamed) {
+      return streamed;
+    }
+    order = (await read()) ?? order;
+    if (wait.read(order) || last) {
+      return order;
+    }
   }
   return order;
 }
 
-/**
- * A placement's fate from the account stream (its first update), or from a
- * read that shows more than NEW. Reads are few (the first after 250 ms, then
- * doubling: four within the wait), for a stream that lags or is down. With
- * neither past NEW within the wait, the order is taken as resting: a later
- * stream update still tells its owner what became of it.
- */
-async function awaitStreamFate(
-  first: Order,
-  read: () => Promise<Order>,
-  venue: string,
-): Promise<Order> {
-  const id = first.id;
-  if (!id) {
-    return first;
+/** The stream's update that shows the fate (waiting up to `ms`), or a plain pause where none is listened to. */
+async function listen(
+  wait: FateWait,
+  placed: { id: string; clientOrderId?: string } | undefined,
+  ms: number,
+): Promise<Order | undefined> {
+  if (!wait.stream || !placed) {
+    if (ms > 0) {
+      await sleep(ms, undefined, { ref: false });
+    }
+    return undefined;
   }
-  let order = first;
-  let waitMs = STREAM_READ_AFTER_MS;
-  const deadline = Date.now() + QUEUE_SETTLE_MS;
-  for (let left = QUEUE_SETTLE_MS; left > 0; left = deadline - Date.now()) {
-    const placed = { id, clientOrderId: first.clientOrderId };
-    const streamed = await ORDER_FATES.first(venue, placed, Math.min(waitMs, left));
-    if (streamed) {
-      return streamed;
-    }
-    if (Date.now() >= deadline) {
-      break;
-    }
-    order = await read();
-    if (!isQueued(order)) {
-      return order;
-    }
-    waitMs *= 2;
-  }
-  return order;
+  return ORDER_FATES.next(wait.stream.venue, placed, ms, wait.stream.accept);
 }
 
 /** The refusal a queued placement met, from the reason the venue closed it for. */

@@ -3,8 +3,9 @@
  * life on the venue), its send, what its failure means, and the look-up of
  * one whose answer was lost. HedgeSeries strings attempts together.
  */
-import type Big from 'big.js';
+import Big from 'big.js';
 import {
+  averageFillPrice,
   clientOrderId,
   floorToStep,
   meetsVenueMinimums,
@@ -20,7 +21,9 @@ import {
   UnknownOrderError,
   VenueAuthError,
   VenueNetworkError,
+  isResting,
   isVenueHalted,
+  venueTookRequest,
   type OrderAck,
   type PlaceOrderRequest,
   type VenueOrder,
@@ -83,46 +86,81 @@ export function hedgeAttemptRequest(
   };
 }
 
-/** What a look-up of an IOC whose answer was lost found. */
+/** What a look-up of an IOC whose fate is unknown found. */
 export type LostIocFate =
+  /** The venue's final record of it (filled, canceled, expired, rejected). */
   | { kind: 'found'; order: VenueOrder }
-  /** Not found once the request could no longer arrive: it never reached the venue. */
+  /**
+   * What the venue's fills of it show: read once no record of it could be
+   * (the hedge timed out with its fate unknown, or every look-up missed an
+   * IOC that filled). `ack.order` is made of those fills alone.
+   */
+  | { kind: 'fills'; ack: OrderAck }
+  /** Not found once the request could no longer arrive, and no fill of it: it never reached the venue. */
   | { kind: 'never_placed' }
   /** The lease is gone (not only untrusted for a moment: that is waited out): the new owner reconciles. */
   | { kind: 'abandoned' }
   /** The hedge no longer waits for this attempt. */
   | { kind: 'dropped' };
 
+/** What the look-up of an attempt knows besides its request. */
+export interface LostIoc {
+  request: PlaceOrderRequest;
+  /** Epoch ms after which the request can no longer reach the venue's engine. */
+  settlesByMs: number;
+  /** True when the venue took the request (it named the order): a miss never means unplaced. */
+  accepted: boolean;
+  /** Epoch ms when the attempt was sent: its fills are read from a little before. */
+  sentAtMs: number;
+  /** Whether the look-up still matters to the hedge. */
+  stillWaiting: () => boolean;
+  /** Whether hedge_timeout_ms has passed. */
+  timedOut: () => boolean;
+}
+
+/** An IOC's record is its fate only once the venue is done with it; resting, new or queued it may still fill. */
+const isFinalRecord = (order: VenueOrder): boolean => !isResting(order);
+
 /**
- * Asks the venue for an IOC whose answer was lost, by its client order id,
- * until it tells: found, it is what the venue says; not found, it was never
- * placed, but only once `settlesByMs` has passed (epoch ms: the venue refuses
- * the request after it). Until then nothing is concluded from it.
+ * After hedge_timeout_ms, how long a look-up goes on asking for the record of
+ * an attempt whose fate is unknown before the venue's fills of it are taken
+ * as all it did.
  */
-export async function lostIocFate(
-  context: HedgeContext,
-  request: PlaceOrderRequest,
-  settlesByMs: number,
-  stillWaiting: () => boolean,
-): Promise<LostIocFate> {
-  for (let lookUp = 1; stillWaiting(); lookUp += 1) {
+export const FATE_AFTER_TIMEOUT_MS = 1_000;
+
+/** Fills of an attempt are read from this long before its send (the venue's clock may lag ours). */
+const FILL_WINDOW_MARGIN_MS = 5_000;
+
+/**
+ * Asks the venue for an IOC whose fate is unknown (its answer lost, or the
+ * venue still holding it queued), by its client order id, until the venue
+ * tells a fate: its record once final; "not found" only once `settlesByMs`
+ * has passed, for a request the venue never acknowledged nor showed, and
+ * with no fill of it either (a history that lags may miss an IOC that
+ * filled). A resting, new, pending or queued record is no fate: it may
+ * still fill, so nothing is concluded and no further attempt is sent. Once
+ * the hedge has timed out and the record still tells nothing, the venue's
+ * fills of the attempt are what it did.
+ */
+export async function lostIocFate(context: HedgeContext, lost: LostIoc): Promise<LostIocFate> {
+  let seen = lost.accepted;
+  let timedOutAtMs: number | null = null;
+  for (let lookUp = 1; lost.stillWaiting(); lookUp += 1) {
     let waitMs = Math.min(100 * lookUp, 1_000);
     try {
-      const { client } = context.venue;
-      // A look-up is a request of the account like the IOC: paid from the
-      // hedge bucket (if metered), on credit like the IOC, the fill being open.
-      const order = await paidAtOnce(context.bucket, client, () =>
-        client.order({ clientOrderId: request.clientOrderId, symbol: request.symbol }),
-      );
-      return { kind: 'found', order };
+      const order = await lookUpIoc(context, lost.request);
+      if (isFinalRecord(order)) {
+        return { kind: 'found', order };
+      }
+      seen = true;
     } catch (error) {
-      if (error instanceof UnknownOrderError) {
+      if (error instanceof UnknownOrderError && !seen) {
         const now = Date.now();
-        if (notFoundMeans(now, settlesByMs) === 'never_placed') {
-          return { kind: 'never_placed' };
+        if (notFoundMeans(now, lost.settlesByMs) === 'never_placed') {
+          return unplacedUnlessFilled(context, lost);
         }
-        waitMs = Math.max(1, settlesByMs - now);
-      } else {
+        waitMs = Math.max(1, lost.settlesByMs - now);
+      } else if (!(error instanceof UnknownOrderError)) {
         context.logger.warn(
           { err: error, attempt: lookUp },
           'hedge outcome unknown; asking the venue again',
@@ -132,22 +170,86 @@ export async function lostIocFate(
         return { kind: 'abandoned' };
       }
     }
+    if (lost.timedOut()) {
+      timedOutAtMs ??= Date.now();
+      if (Date.now() - timedOutAtMs >= FATE_AFTER_TIMEOUT_MS) {
+        return { kind: 'fills', ack: await fillsOfAttempt(context, lost) };
+      }
+      waitMs = Math.min(waitMs, FATE_AFTER_TIMEOUT_MS);
+    }
     await sleep(waitMs);
   }
   return { kind: 'dropped' };
 }
 
+/** One look-up of an attempt by its client order id, paid like the IOC. */
+function lookUpIoc(context: HedgeContext, request: PlaceOrderRequest): Promise<VenueOrder> {
+  const { client } = context.venue;
+  // A look-up is a request of the account like the IOC: paid from the hedge
+  // bucket (if metered), on credit like the IOC, the fill being open.
+  return paidAtOnce(context.bucket, client, () =>
+    client.order({ clientOrderId: request.clientOrderId, symbol: request.symbol }),
+  );
+}
+
+/** Never placed, unless the venue's fills show the IOC filled (its record missed by a lagging read). */
+async function unplacedUnlessFilled(context: HedgeContext, lost: LostIoc): Promise<LostIocFate> {
+  const ack = await fillsOfAttempt(context, lost);
+  return ack.fills.length > 0 ? { kind: 'fills', ack } : { kind: 'never_placed' };
+}
+
+/**
+ * The venue's fills of one attempt (by its client order id, from a little
+ * before it was sent), as an order made of them alone: filled when they
+ * reach its size, else closed with what they filled.
+ */
+async function fillsOfAttempt(context: HedgeContext, lost: LostIoc): Promise<OrderAck> {
+  const { client } = context.venue;
+  const { request } = lost;
+  const since = lost.sentAtMs - FILL_WINDOW_MARGIN_MS;
+  const all = await paidAtOnce(context.bucket, client, () =>
+    client.fillsSince(since, request.symbol),
+  );
+  const fills = all.filter((fill) => fill.clientOrderId === request.clientOrderId);
+  const filled = fills.reduce((sum, fill) => sum.plus(fill.size), new Big(0));
+  const price = averageFillPrice(
+    fills.map((fill) => ({ price: new Big(fill.price), size: new Big(fill.size) })),
+  );
+  const order: VenueOrder = {
+    exchange: client.venue,
+    symbol: request.symbol,
+    market: fills[0]?.market ?? request.symbol,
+    orderId: fills[0]?.orderId ?? '',
+    clientOrderId: request.clientOrderId,
+    side: request.side,
+    type: 'ioc',
+    price: request.price,
+    size: request.size,
+    filledSize: formatDecimal(filled),
+    ...(price ? { averagePrice: formatDecimal(price) } : {}),
+    status: filled.gte(request.size) ? 'filled' : 'canceled',
+    createdAtMs: lost.sentAtMs,
+    updatedAtMs: Date.now(),
+  };
+  context.logger.warn(
+    { clientOrderId: request.clientOrderId, fills: fills.length, filled: order.filledSize },
+    'hedge attempt settled from the venue fills of it',
+  );
+  return { order, fills, duplicate: false };
+}
+
 /** What an IOC's failure means for its hedge. */
 export type IocRefusal =
-  /** The answer was lost: the IOC may have reached the venue; look it up. */
-  | { kind: 'lost'; settlesByMs: number }
+  /** The answer was lost, or the venue has not closed the IOC yet: look it up. */
+  | { kind: 'lost'; settlesByMs: number; accepted: boolean }
   /** Nothing filled: retry the remainder after `delayMs`, unless `fatal` ends the hedge. */
   | { kind: 'refused'; delayMs?: number; fatal?: HedgeResult };
 
 /** Classifies an IOC's failure (and tells the trade of a halted venue, logs a refusal). */
 export function refusalOf(error: unknown, context: HedgeContext, attempt: number): IocRefusal {
   if (error instanceof VenueNetworkError) {
-    return { kind: 'lost', settlesByMs: settlesBy(error.settlesByMs, Date.now()) };
+    const settlesByMs = settlesBy(error.settlesByMs, Date.now());
+    return { kind: 'lost', settlesByMs, accepted: venueTookRequest(error) };
   }
   if (error instanceof VenueAuthError) {
     context.logger.error({ err: error }, 'hedge refused: venue credentials rejected');

@@ -2,6 +2,7 @@ import Big from 'big.js';
 import pino from 'pino';
 import { TokenBucket } from '@sts/budget-client';
 import {
+  OrderFateUnknownError,
   OrderRejectedError,
   RateLimitedError,
   UnknownOrderError,
@@ -270,6 +271,10 @@ describe('a hedge series', () => {
     const again = await h.venue.waitFor('order');
     expect(h.hedger.inDoubt).toBe(true);
     again.fail(new UnknownOrderError('paradex'));
+    // Not found for good only with no fill of it either (a lagging history may miss a filled IOC).
+    const fills = await h.venue.waitFor('fillsSince');
+    expect(fills.args.symbol).toBe(ioc.args.symbol);
+    fills.answer([]);
     await jest.advanceTimersByTimeAsync(25);
 
     const retry = h.venue.next('placeIoc');
@@ -278,6 +283,87 @@ describe('a hedge series', () => {
     retry.answer(iocAck(retry.args, '0.4'));
     await h.hedger.idle();
     expect(outcome(h.entries)).toMatchObject({ result: 'filled', attempts: 2 });
+  });
+
+  it('a look-up that finds the lost IOC still open (queued) is no fate: nothing is sent until it closes', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.4'));
+    const ioc = h.venue.next('placeIoc');
+    ioc.fail(new VenueNetworkError('paradex', 'socket closed', undefined, Date.now() + 300));
+    await jest.advanceTimersByTimeAsync(0);
+    h.venue.next('order').answer(venueOrder(ioc.args, '0', 'open'));
+    // Past the request's life: still no retry while the venue holds it.
+    await jest.advanceTimersByTimeAsync(600);
+    expect(h.venue.open('placeIoc')).toHaveLength(0);
+    (await h.venue.waitFor('order')).answer(venueOrder(ioc.args, '0', 'open'));
+    await jest.advanceTimersByTimeAsync(600);
+    (await h.venue.waitFor('order')).fail(new UnknownOrderError('paradex'));
+    await jest.advanceTimersByTimeAsync(600);
+    expect(h.venue.count('placeIoc')).toBe(1);
+    expect(h.venue.count('fillsSince')).toBe(0);
+    (await h.venue.waitFor('order')).answer(venueOrder(ioc.args, '0.4', 'filled'));
+    await h.hedger.idle();
+
+    expect(h.venue.count('placeIoc')).toBe(1);
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '0.4', attempts: 1 });
+    expect(h.hedger.hedged.toFixed()).toBe('0.4');
+  });
+
+  it('an IOC the venue took but has not closed is never taken for unplaced, whatever a look-up misses', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.4'));
+    const ioc = h.venue.next('placeIoc');
+    ioc.fail(new OrderFateUnknownError('paradex', 'order-9', 'still NEW', Date.now() + 100));
+    await jest.advanceTimersByTimeAsync(0);
+    for (let i = 0; i < 3; i += 1) {
+      (await h.venue.waitFor('order')).fail(new UnknownOrderError('paradex'));
+      await jest.advanceTimersByTimeAsync(400);
+    }
+    expect(h.venue.count('placeIoc')).toBe(1);
+    (await h.venue.waitFor('order')).answer(venueOrder(ioc.args, '0.1', 'canceled'));
+    await jest.advanceTimersByTimeAsync(25);
+    const retry = h.venue.next('placeIoc');
+    expect(retry.args.size).toBe('0.3');
+    retry.answer(iocAck(retry.args, '0.3'));
+    await h.hedger.idle();
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '0.4', attempts: 2 });
+  });
+
+  it('past the hedge timeout with the fate still unknown, the venue fills of the attempt are what it did', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.4'));
+    const ioc = h.venue.next('placeIoc');
+    ioc.fail(new OrderFateUnknownError('paradex', 'order-9', 'still NEW', Date.now() + 100));
+    for (let waited = 0; h.venue.open('fillsSince').length === 0 && waited < 10_000;) {
+      const lookUps = h.venue.open('order');
+      lookUps.forEach((lookUp) => lookUp.answer(venueOrder(ioc.args, '0', 'open')));
+      await jest.advanceTimersByTimeAsync(50);
+      waited += 50;
+    }
+    expect(Date.now() - 1_700_000_000_000).toBeGreaterThanOrEqual(HEDGE_TIMEOUT_MS);
+    const fills = h.venue.next('fillsSince');
+    const { clientOrderId, symbol, side } = ioc.args;
+    const fill = (size: string, id: string, client = clientOrderId) => ({
+      exchange: 'scripted',
+      symbol,
+      market: 'BTC',
+      side,
+      price: '98.9',
+      size,
+      orderId: 'order-9',
+      clientOrderId: client,
+      fullyFilled: false,
+      timestampMs: Date.now(),
+      fillId: id,
+      liquidity: 'taker' as const,
+    });
+    fills.answer([fill('0.1', 'x1'), fill('0.05', 'x2'), fill('0.2', 'x3', 'someone-else')]);
+    await h.hedger.idle();
+
+    expect(h.venue.count('placeIoc')).toBe(1);
+    expect(outcome(h.entries)).toMatchObject({ result: 'timeout', filled_size: '0.15' });
+    expect(h.failures).toHaveLength(1);
+    expect(h.hedger.hedged.toFixed()).toBe('0.15');
   });
 
   it('an IOC with no answer for 250 ms puts the hedge in doubt until it answers', async () => {

@@ -36,12 +36,14 @@ export type SeriesState =
       kind: 'at_venue';
       reserved: Big;
       attempt: number;
+      /** Epoch ms when its IOC was sent (its fills are read from then if its fate stays unknown). */
+      sentAtMs: number;
       overdue: boolean;
       timedOut: boolean;
       slowTimer: NodeJS.Timeout;
     }
-  /** Its answer was lost: the venue is asked for it by client order id. */
-  | { kind: 'looking_up'; reserved: Big; attempt: number; timedOut: boolean }
+  /** Its answer was lost, or the venue holds it unclosed: the venue is asked for it by client order id. */
+  | { kind: 'looking_up'; reserved: Big; attempt: number; sentAtMs: number; timedOut: boolean }
   /** The remainder waits a moment before its attempt. */
   | { kind: 'retry_wait'; reserved: Big; timer: NodeJS.Timeout }
   /** The last attempt is settled and the next not reserved yet (within one turn). */
@@ -182,7 +184,15 @@ export class HedgeSeries {
         this.enter({ ...state, overdue: true });
       }
     }, this.context.venue.answerExpectedMs());
-    this.enter({ kind: 'at_venue', reserved, attempt, overdue: false, timedOut: false, slowTimer });
+    this.enter({
+      kind: 'at_venue',
+      reserved,
+      attempt,
+      sentAtMs: Date.now(),
+      overdue: false,
+      timedOut: false,
+      slowTimer,
+    });
     placing.then(
       (ack) => this.onOrder(attempt, ack.order, ack),
       (error: unknown) => this.onError(attempt, request, error),
@@ -214,27 +224,39 @@ export class HedgeSeries {
     }
     const answer = refusalOf(error, this.context, attempt);
     if (answer.kind === 'lost') {
-      const { reserved, timedOut } = state;
-      this.enter({ kind: 'looking_up', reserved, attempt, timedOut });
-      void this.lookUp(request, attempt, answer.settlesByMs);
+      const { reserved, timedOut, sentAtMs } = state;
+      this.enter({ kind: 'looking_up', reserved, attempt, sentAtMs, timedOut });
+      void this.lookUp(request, attempt, answer);
       return;
     }
     this.attemptOver(state, new Big(0), answer);
   }
 
-  /** Settles an IOC whose answer was lost (lostIocFate): found, filled as found; else unplaced. */
+  /**
+   * Settles an IOC whose fate is unknown (lostIocFate): its final record, or
+   * the venue's fills of it once the hedge timed out, or unplaced. No
+   * further attempt goes while it may still fill.
+   */
   private async lookUp(
     request: PlaceOrderRequest,
     attempt: number,
-    settlesByMs: number,
+    lost: { settlesByMs: number; accepted: boolean },
   ): Promise<void> {
-    const waiting = (): boolean => this.inFlight(attempt) !== null;
-    const fate = await lostIocFate(this.context, request, settlesByMs, waiting);
+    const sentAtMs = this.inFlight(attempt)?.sentAtMs ?? Date.now();
+    const fate = await lostIocFate(this.context, {
+      request,
+      ...lost,
+      sentAtMs,
+      stillWaiting: () => this.inFlight(attempt) !== null,
+      timedOut: () => this.inFlight(attempt)?.timedOut === true,
+    });
     const state = this.inFlight(attempt);
     if (fate.kind === 'abandoned') {
       this.finish('abandoned');
     } else if (fate.kind === 'found') {
       this.onOrder(attempt, fate.order);
+    } else if (fate.kind === 'fills') {
+      this.onOrder(attempt, fate.ack.order, fate.ack);
     } else if (state) {
       this.attemptOver(state, new Big(0));
     }

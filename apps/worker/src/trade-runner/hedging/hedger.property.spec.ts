@@ -2,23 +2,27 @@ import Big from 'big.js';
 import fc from 'fast-check';
 import pino from 'pino';
 import {
+  OrderFateUnknownError,
   OrderRejectedError,
   UnknownOrderError,
   VenueNetworkError,
   type OrderAck,
   type PlaceOrderRequest,
   type VenueClient,
+  type VenueFill,
   type VenueOrder,
 } from '@sts/venues';
 import type { LogEntry } from '../../execution-log/log-entries';
 import type { MarketView } from '../market-view';
 import { MIN_ANSWER_EXPECTED_MS } from '../../venue-sessions/venue-answer-times';
+import { FATE_AFTER_TIMEOUT_MS } from './hedge-ioc';
 import { Hedger } from './hedger';
 
 /**
  * A trade's hedges against a model venue that fills, refuses, loses answers
  * (before or after executing the IOC), holds requests (executed only within
- * their lifetime, as a venue with order expiry does) and fails look-ups, in
+ * their lifetime, as a venue with order expiry does), queues IOCs it took
+ * (a look-up shows them open until executed) and fails look-ups, in
  * any interleaving with the maker fills, on a fake clock. However it goes,
  * once every hedge has ended: the hedged size the trade declares is what the
  * venue filled, nothing is hedged beyond the maker fills, the trade is failed
@@ -27,6 +31,9 @@ import { Hedger } from './hedger';
  */
 
 const HEDGE_TIMEOUT_MS = 3_000;
+
+// 300 scripts on a fake clock: about 15 s on a quiet machine, more beside other specs.
+jest.setTimeout(120_000);
 const SETTLE_MARGIN_MS = 250;
 const LOT = new Big('0.001');
 
@@ -37,7 +44,13 @@ type IocFate =
   | { kind: 'lost_before' }
   | { kind: 'held'; permille: number; heldMs: number }
   /** The answer is lost at once; the request, still on its way, executes later if not expired. */
-  | { kind: 'lost_then_late'; permille: number; heldMs: number };
+  | { kind: 'lost_then_late'; permille: number; heldMs: number }
+  /**
+   * The venue takes the IOC into its queue (a look-up shows it open, nothing
+   * filled) and executes it `heldMs` later; the answer is lost at once, or
+   * (`named`) the client's wait ends with the venue naming the order unclosed.
+   */
+  | { kind: 'queued'; permille: number; heldMs: number; named: boolean };
 
 interface Script {
   fates: IocFate[];
@@ -65,6 +78,16 @@ const fate: fc.Arbitrary<IocFate> = fc.oneof(
     kind: fc.constant('lost_then_late' as const),
     permille,
     heldMs: fc.integer({ min: 1, max: 4_000 }),
+  }),
+  // Held at most FATE_AFTER_TIMEOUT_MS: the look-up then sees it close even
+  // when it was sent just before the hedge timed out. One held longer than
+  // that past the timeout ends the hedge on what its fills showed then (the
+  // hedge-series spec), and a later fill of it is the trade ending's to read back.
+  fc.record({
+    kind: fc.constant('queued' as const),
+    permille,
+    heldMs: fc.integer({ min: 1, max: FATE_AFTER_TIMEOUT_MS }),
+    named: fc.boolean(),
   }),
 );
 const script: fc.Arbitrary<Script> = fc.record({
@@ -119,6 +142,15 @@ class ModelHedgeVenue {
           setTimeout(() => this.execute(request, fate.permille), fate.heldMs);
         }
         return lost(1);
+      case 'queued': {
+        const queued = this.queue(request);
+        setTimeout(() => this.execute(request, fate.permille, queued), fate.heldMs);
+        return Promise.reject(
+          fate.named
+            ? new OrderFateUnknownError('model', queued.orderId, 'still queued', settlesByMs)
+            : new VenueNetworkError('model', 'answer lost', undefined, settlesByMs),
+        );
+      }
       case 'held':
         if (fate.heldMs >= lifetimeMs) {
           return lost(lifetimeMs);
@@ -152,14 +184,55 @@ class ModelHedgeVenue {
     );
   }
 
-  private execute(request: PlaceOrderRequest, permille: number): OrderAck {
+  /** The venue's fills of the account since a time: one per order that filled. */
+  fillsSince(sinceMs: number): Promise<VenueFill[]> {
+    const fills = [...this.orders.values()]
+      .filter((order) => new Big(order.filledSize).gt(0) && order.updatedAtMs >= sinceMs)
+      .map((order) => ({
+        exchange: 'model',
+        symbol: order.symbol,
+        market: order.market,
+        side: order.side,
+        price: order.price,
+        size: order.filledSize,
+        orderId: order.orderId,
+        clientOrderId: order.clientOrderId,
+        fullyFilled: order.status === 'filled',
+        timestampMs: order.updatedAtMs,
+        fillId: `fill-${order.orderId}`,
+        liquidity: 'taker' as const,
+      }));
+    return new Promise((resolve) => setTimeout(() => resolve(fills), 20));
+  }
+
+  /** An IOC the venue holds queued: open, nothing filled, until executed. */
+  private queue(request: PlaceOrderRequest): VenueOrder {
+    const order = this.orderOf(request, new Big(0), 'open');
+    this.orders.set(request.clientOrderId, order);
+    return order;
+  }
+
+  private execute(request: PlaceOrderRequest, permille: number, queued?: VenueOrder): OrderAck {
     const known = this.orders.get(request.clientOrderId);
-    if (known) {
+    if (known && known !== queued) {
       return { order: known, fills: [], duplicate: true };
     }
     const size = new Big(request.size);
     const filled = size.times(permille).div(1000).div(LOT).round(0, Big.roundDown).times(LOT);
-    const order: VenueOrder = {
+    const order = {
+      ...this.orderOf(request, filled, filled.gt(0) ? 'filled' : 'canceled'),
+      ...(queued ? { orderId: queued.orderId } : {}),
+    };
+    this.orders.set(request.clientOrderId, order);
+    return { order, fills: [], duplicate: false };
+  }
+
+  private orderOf(
+    request: PlaceOrderRequest,
+    filled: Big,
+    status: VenueOrder['status'],
+  ): VenueOrder {
+    return {
       exchange: 'model',
       symbol: request.symbol,
       market: 'BTC',
@@ -171,12 +244,10 @@ class ModelHedgeVenue {
       size: request.size,
       filledSize: filled.toFixed(),
       ...(filled.gt(0) ? { averagePrice: request.price } : {}),
-      status: filled.gt(0) ? 'filled' : 'canceled',
+      status,
       createdAtMs: Date.now(),
       updatedAtMs: Date.now(),
     };
-    this.orders.set(request.clientOrderId, order);
-    return { order, fills: [], duplicate: false };
   }
 }
 

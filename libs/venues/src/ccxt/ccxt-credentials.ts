@@ -4,6 +4,7 @@ import { RateLimitedError, UnknownOrderError, VenueAuthError, VenueNetworkError 
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import type { LiveCredentials } from './live-credentials';
 import { toVenueError, venueAnswer } from './ccxt-errors';
+import { lighterTier, refuseStandardTier } from './lighter-tier';
 
 type CredentialProbe = (exchange: CcxtExchangeLike, unified: string) => Promise<unknown>;
 
@@ -14,12 +15,21 @@ const readBalances: CredentialProbe = (exchange) => exchange.fetchBalance();
  * reads are signed (aster and most venues) a balance read does; Hyperliquid's
  * reads are public (by address), so a signed cancel of an order id that
  * cannot exist is sent: "never placed" proves the signer acts for the wallet.
- * Lighter's balance read is public too; its open orders are read with a token.
+ * Lighter's balance read is public too; its open orders are read with a token,
+ * then the account's tier (`accountLimits`, with the same token).
  */
 const CREDENTIAL_PROBES: Partial<Record<string, CredentialProbe>> = {
   hyperliquid: (exchange, unified) => exchange.cancelOrder('1', unified),
   // Lighter's account reads are public: its open orders need the auth token the key signs.
-  lighter: (exchange, unified) => exchange.fetchOpenOrders(unified),
+  lighter: async (exchange, unified) => {
+    await exchange.fetchOpenOrders(unified);
+    return lighterTier(exchange);
+  },
+};
+
+/** What a venue's probe answer must show beyond good credentials: Lighter's tier. */
+const ACCOUNT_CHECKS: Partial<Record<string, (answer: unknown) => void>> = {
+  lighter: (tier) => refuseStandardTier(String(tier)),
 };
 
 /**
@@ -27,7 +37,9 @@ const CREDENTIAL_PROBES: Partial<Record<string, CredentialProbe>> = {
  * that changes nothing (`CREDENTIAL_PROBES`): a key the venue does not know,
  * or one the wallet never approved, fails here with the venue's own answer
  * (VenueAuthError), not on the first maker order. A network failure or a
- * 429 proves nothing and is thrown as it is.
+ * 429 proves nothing and is thrown as it is. An account the service cannot
+ * trade (a Lighter account on the Standard tier) is a VenueSetupError
+ * naming why (`ACCOUNT_CHECKS`).
  */
 export async function verifyCredentials(
   venue: string,
@@ -35,8 +47,9 @@ export async function verifyCredentials(
   anyUnified: () => string,
 ): Promise<void> {
   const probe = CREDENTIAL_PROBES[venue] ?? readBalances;
+  let answer: unknown;
   try {
-    await probe(exchange, anyUnified());
+    answer = await probe(exchange, anyUnified());
   } catch (error) {
     const mapped = toVenueError(error, venue);
     // The venue checked the signature, then looked for the order: the key is good.
@@ -49,6 +62,7 @@ export async function verifyCredentials(
     const cause = error instanceof Error ? error.message : String(error);
     throw new VenueAuthError(venue, venueAnswer(cause, venue), error);
   }
+  ACCOUNT_CHECKS[venue]?.(answer);
 }
 
 /**

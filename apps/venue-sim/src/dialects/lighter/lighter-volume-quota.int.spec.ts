@@ -1,4 +1,9 @@
-import { CcxtVenueClient, RateLimitedError, createCcxtExchange } from '@sts/venues';
+import {
+  CcxtVenueClient,
+  RateLimitedError,
+  VenueSetupError,
+  createCcxtExchange,
+} from '@sts/venues';
 import { startVenueSim, type RunningVenueSim } from '../../sim-server';
 import { liveTestOptions } from '../../testing/live-harness';
 import { SimControl } from '../../testing/sim-control';
@@ -164,6 +169,33 @@ describe('Lighter dialect: the account tier', () => {
     expect(second.status).toBe(200);
     expect(second.body['volume_quota_remaining']).toBeUndefined();
     expect(await quotaOf(owner)).toBe(1000);
+  });
+
+  it('the live client refuses a Standard account at connect, naming the tier', async () => {
+    const liveClient = async (owner: Owner) =>
+      new CcxtVenueClient({
+        venue: 'lighter',
+        exchange: await createCcxtExchange('lighter', owner.credentials, {
+          endpoint: kit.endpoint(),
+          ...liveTestOptions('lighter'),
+        }),
+      });
+    const standard = await kit.owner('tier-standard-live');
+    expect(await post('account-tier', { l1_address: standard.wallet, tier: 'standard' })).toBe(200);
+    const refused = await liveClient(standard);
+    try {
+      const connecting = refused.connect();
+      await expect(connecting).rejects.toBeInstanceOf(VenueSetupError);
+      await expect(connecting).rejects.toThrow(/Standard tier/);
+    } finally {
+      await refused.close();
+    }
+    const premium = await liveClient(await kit.owner('tier-premium-live'));
+    try {
+      await premium.connect();
+    } finally {
+      await premium.close();
+    }
   });
 
   it('accountLimits needs the auth token of the account', async () => {

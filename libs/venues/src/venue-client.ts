@@ -101,6 +101,16 @@ export interface VenueClient {
    */
   readonly deadManSwitch: DeadManSwitch | null;
 
+  /**
+   * What is left of the account's cumulative request budget, where the venue
+   * keeps one that never resets (Hyperliquid's address budget, Lighter's
+   * volume quota): the venue's latest word, or null when it has told
+   * nothing yet, or keeps no such budget (a paper venue). A live client may
+   * send a request of the account to ask (Hyperliquid's `userRateLimit`): a
+   * caller metering the account pays for it as for any call.
+   */
+  cumulativeBudget?(): Promise<CumulativeBudget | null>;
+
   /** Opens streams (own orders and fills) and loads markets. Idempotent. */
   connect(): Promise<void>;
   /**
@@ -142,6 +152,20 @@ export interface VenueClient {
   fillsSince(timestampMs: number, symbol?: string): Promise<VenueFill[]>;
   positions(): Promise<VenuePosition[]>;
   balances(): Promise<VenueBalance[]>;
+}
+
+/**
+ * An account's cumulative request budget as its venue last told it: the
+ * requests it may still send (actions on Hyperliquid, quota-spending
+ * transactions on Lighter) before the venue slows it to its spent pace.
+ */
+export interface CumulativeBudget {
+  /** Requests left; 0 or less once spent (Hyperliquid counts past its cap). */
+  left: number;
+  /** When the venue said so (epoch ms). */
+  atMs: number;
+  /** The pace once spent: one request every `spentPaceMs` (Hyperliquid 10 s, Lighter 15 s). */
+  spentPaceMs: number;
 }
 
 /** What arming a dead-man switch did. */

@@ -15,6 +15,7 @@ import type {
   VenueOrder,
 } from '../model/orders';
 import type {
+  CumulativeBudget,
   DeadManSwitch,
   Unsubscribe,
   VenueClient,
@@ -29,6 +30,7 @@ import { verifyCredentials } from './ccxt-credentials';
 import { beforeRestingOrderOf, ccxtDeadManSwitch } from './ccxt-dead-man';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { venueCall } from './ccxt-errors';
+import { cumulativeBudgetReader } from './cumulative-budget';
 import { CcxtMarketCache } from './ccxt-market-cache';
 import { toBalances, toBook, toPosition } from './ccxt-mapping';
 import { CcxtOrderLookup } from './ccxt-order-lookup';
@@ -78,12 +80,16 @@ export class CcxtVenueClient implements VenueClient {
   private readonly placement: CcxtPlacement;
   private credentialsVerified = false;
   private readonly authenticated: boolean;
+  private readonly cumulative: (() => Promise<CumulativeBudget | null>) | undefined;
 
   constructor(options: CcxtVenueClientOptions) {
     this.venue = options.venue;
     this.exchange = options.exchange;
     this.tracker = new OrderTracker((venueId) => decodeClientOrderId(options.venue, venueId));
     this.authenticated = options.authenticated ?? true;
+    this.cumulative = this.authenticated
+      ? cumulativeBudgetReader(options.venue, options.exchange)
+      : undefined;
     this.unpaidFillReads = options.exchange.has['watchMyTrades'] !== true;
     this.deadManSwitch = this.authenticated
       ? ccxtDeadManSwitch(options.venue, options.exchange, () => this.placement.tradedMarkets)
@@ -178,6 +184,15 @@ export class CcxtVenueClient implements VenueClient {
 
   markets(): Promise<VenueMarket[]> {
     return this.call(() => this.markets$.load());
+  }
+
+  /**
+   * The venue's latest word on the account's cumulative budget
+   * (`cumulative-budget.ts`): Hyperliquid's `userRateLimit` read, Lighter's
+   * last `sendTx` answer; null where the venue keeps none.
+   */
+  cumulativeBudget(): Promise<CumulativeBudget | null> {
+    return this.call(() => this.cumulative?.() ?? Promise.resolve(null));
   }
 
   async subscribeBook(symbol: string): Promise<void> {

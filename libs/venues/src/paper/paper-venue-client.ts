@@ -12,7 +12,13 @@ import type {
   VenueFill,
   VenueOrder,
 } from '../model/orders';
-import type { Unsubscribe, VenueClient, VenueEventMap, VenueEventType } from '../venue-client';
+import type {
+  CumulativeBudget,
+  Unsubscribe,
+  VenueClient,
+  VenueEventMap,
+  VenueEventType,
+} from '../venue-client';
 import { VenueEvents } from '../venue-events';
 import { PaperHttp } from './paper-http';
 import type { PaperVenueClientOptions } from './paper-options';
@@ -107,6 +113,11 @@ export class PaperVenueClient implements VenueClient {
       orderEntry: options.orderEntry,
       requestTimeoutMs: this.requestTimeoutMs,
     });
+  }
+
+  /** The paper venues keep no cumulative budget (a per-second limit only). */
+  cumulativeBudget(): Promise<CumulativeBudget | null> {
+    return Promise.resolve(null);
   }
 
   /** The paper venue proves no credentials: connecting spends nothing of the account. */

@@ -143,9 +143,38 @@ describe('Lighter dialect: the volume quota', () => {
       });
     try {
       await place(1);
+      // The free one tells nothing of the quota.
+      expect(await client.cumulativeBudget()).toBeNull();
       const over = place(2);
       await expect(over).rejects.toBeInstanceOf(RateLimitedError);
       await expect(over).rejects.toMatchObject({ retryAfterMs: 15_000 });
+      expect(await client.cumulativeBudget()).toMatchObject({ left: 0, spentPaceMs: 15_000 });
+    } finally {
+      await client.close();
+    }
+  });
+  it('the live client learns what is left from the answers of its transactions', async () => {
+    const owner = await kit.owner('quota-learned');
+    expect(await post('volume-quota', { l1_address: owner.wallet, initial: 5 })).toBe(200);
+    const exchange = await createCcxtExchange('lighter', owner.credentials, {
+      endpoint: kit.endpoint(),
+      ...liveTestOptions('lighter'),
+    });
+    const client = new CcxtVenueClient({ venue: 'lighter', exchange });
+    await client.connect();
+    try {
+      for (const n of [1, 2, 3]) {
+        await client.placePostOnly({
+          symbol: 'ETH',
+          side: 'buy',
+          price: '1000',
+          size: '0.01',
+          clientOrderId: `${'cf'.repeat(15)}0${n}`,
+        });
+      }
+      // The first was free; the next two spent one each.
+      expect(await client.cumulativeBudget()).toMatchObject({ left: 3 });
+      expect(await quotaOf(owner)).toBe(3);
     } finally {
       await client.close();
     }

@@ -1,6 +1,7 @@
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { asterSignerOptions } from './ccxt-credentials';
 import { lighterAccountConfig, lighterFetchOrder } from './lighter';
+import { paradexJwtRenewal } from './paradex-jwt';
 import type { LiveCredentials } from './live-credentials';
 import type { RequestKind } from '@sts/domain';
 import { payRequests } from './request-payment';
@@ -135,6 +136,8 @@ export async function createCcxtExchange(
     ...(lighter ? lighter.credentials : credentials),
     ...fees,
     ...(lighter ? { fetchOrder: lighterFetchOrder(ccxt.OrderNotFound) } : {}),
+    // Paradex's JWT renewed within its own life, not only by ccxt's 3 minutes.
+    ...(venue === 'paradex' ? paradexJwtRenewal() : {}),
     // The service spends each account's request limit through its own budgets
     // (apps/budget); ccxt's throttle would be a hidden queue between a maker
     // fill and its hedge (Aster's paces one instance at 3 requests a second).

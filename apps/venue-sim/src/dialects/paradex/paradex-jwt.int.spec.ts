@@ -1,15 +1,17 @@
 import { sleep } from '@sts/platform';
-import { createCcxtExchange, type CcxtExchangeLike } from '@sts/venues';
+import { CcxtVenueClient, createCcxtExchange, type CcxtExchangeLike } from '@sts/venues';
 import { startVenueSim, type RunningVenueSim } from '../../sim-server';
 import { harnessWallet, liveAccountCredentials, openLiveAccount } from '../../testing/live-harness';
 import { SimControl } from '../../testing/sim-control';
 
 // Paradex's JWTs "expire every 5 minutes. It is not possible to extend the
 // expiration." (docs.paradex.trade, api/general-information/authentication).
-// The dialect issues them so, whatever expiration the auth request signs, and
-// refuses one past its life.
+// The dialect issues them so, whatever expiration the auth request signs,
+// refuses one past its life, and the live client renews its own before then:
+// a trade running past a token's life keeps placing orders.
 
 const VENUE = 'paradex';
+const SYMBOL = 'ETH-USD-PERP';
 
 /** The part of ccxt's Paradex class the spec signs an auth request with, as the official SDK does. */
 interface ParadexCcxt {
@@ -129,5 +131,35 @@ describe('Paradex JWT lifetime', () => {
     const refused = await balanceWith(jwt);
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ error: '40111' });
+  });
+
+  it('the live client renews its JWT and keeps placing orders past the life of one', async () => {
+    const exchange = await account('jwt-renewed');
+    const lifetimeS = 2;
+    await jwtSetting({ lifetime_s: lifetimeS });
+    const client = new CcxtVenueClient({ venue: VENUE, exchange });
+    await client.connect();
+    const issuedBefore = (await jwtSetting()).issued;
+    const market = sim.world().venue(VENUE).market(SYMBOL);
+    const price = market.price.format(market.book.bids.top(1)[0]!.priceTicks - 50);
+    const startedAt = Date.now();
+    let lastPlacedAt = startedAt;
+    // Placements and cancels, one after the other, for three lifetimes.
+    for (let n = 1; Date.now() - startedAt < 3 * lifetimeS * 1000; n += 1) {
+      const ack = await client.placePostOnly({
+        symbol: SYMBOL,
+        side: 'buy',
+        price,
+        size: '0.1',
+        clientOrderId: `jwt-renewed-${n}`,
+      });
+      expect(ack.order.status).toBe('open');
+      lastPlacedAt = Date.now();
+      const canceled = await client.cancel({ orderId: ack.order.orderId, symbol: SYMBOL });
+      expect(canceled.outcome).toBe('canceled');
+    }
+    expect(lastPlacedAt - startedAt).toBeGreaterThan(2 * lifetimeS * 1000);
+    expect((await jwtSetting()).issued - issuedBefore).toBeGreaterThanOrEqual(2);
+    await client.close();
   });
 });

@@ -15,7 +15,8 @@ import { Ticker } from './control/ticker';
 import { Simulator } from './engine/simulator';
 import { DIALECT_RATE_LIMITS, DialectLimits } from './dialects/dialect-limits';
 import { DialectProfiles, type Profile } from './dialects/dialect-profiles';
-import { DIALECT_READINGS } from './dialects/dialect-readings';
+import { DIALECT_READINGS, DIALECT_TIMINGS } from './dialects/dialect-readings';
+import { DialectTimings } from './dialects/dialect-timings';
 import { DialectSet } from './dialects/dialect-set';
 import { FundedWallets } from './dialects/funded-wallets';
 import type { LimitAdjustment } from './dialects/published-limits';
@@ -45,6 +46,12 @@ export interface VenueSimOptions {
   volScale?: number;
   /** Readings the dialects play where the venues' documents are silent, per venue (`dialect-profiles.ts`). */
   dialectProfiles?: Readonly<Record<string, Profile>>;
+  /**
+   * The times the dialects' readings play with, per venue, over their
+   * defaults (`dialect-timings.ts`; the same as `POST
+   * /control/dialects/<venue>/timing`).
+   */
+  dialectTimings?: Readonly<Record<string, Readonly<Record<string, number>>>>;
   /** When set, /control requires the `x-control-token` header. */
   controlToken?: string;
   logger?: Logger;
@@ -70,6 +77,7 @@ interface SimParts {
   funding: FundedWallets;
   dialects: DialectSet;
   profiles: DialectProfiles;
+  timings: DialectTimings;
   /** Every socket of a venue, paper or dialect, drops together. */
   sockets: { drop(venue?: string, accountId?: string): number };
 }
@@ -116,6 +124,7 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
   addControlRoutes(router, {
     ...{ world: () => world, seed: () => seed, reset, ticker, faults, hub: sockets, limiter },
     ...{ directory, funding: parts.funding, profiles: parts.profiles, limits: parts.limits },
+    timings: parts.timings,
     controlToken: options.controlToken,
   });
   router.add('GET', '/health', () => ({ status: 200, body: { status: 'ok' } }));
@@ -152,11 +161,12 @@ function createParts(
   const hub = new StreamHub(world, directory, faults, orders, logger);
   const funding = new FundedWallets(world);
   const readings = new DialectProfiles(DIALECT_READINGS, options.dialectProfiles);
+  const timings = new DialectTimings(DIALECT_TIMINGS, options.dialectTimings);
   const limits = new DialectLimits(DIALECT_RATE_LIMITS, options.dialectRateLimits);
   const dialects = new DialectSet(
     DIALECTS,
     profiles.map((profile) => profile.id),
-    { world, orders, faults, funding, profiles: readings, limits, logger },
+    { world, orders, faults, funding, profiles: readings, timings, limits, logger },
     hub,
   );
   const sockets = {
@@ -173,6 +183,7 @@ function createParts(
     funding,
     dialects,
     profiles: readings,
+    timings,
     sockets,
   };
 }

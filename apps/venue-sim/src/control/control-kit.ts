@@ -11,6 +11,7 @@ import type { RateLimiter } from '../api/rate-limiter';
 import { toHttpFailure } from '../api/sim-errors';
 import type { DialectLimits } from '../dialects/dialect-limits';
 import type { DialectProfiles } from '../dialects/dialect-profiles';
+import type { DialectTimings } from '../dialects/dialect-timings';
 import type { FundedWallets } from '../dialects/funded-wallets';
 import type { Simulator } from '../engine/simulator';
 import type { FaultInjector } from './faults';
@@ -29,6 +30,8 @@ export interface ControlDeps {
   funding: FundedWallets;
   /** The readings the dialects play (`/control/dialects/:venue/profile`). */
   profiles: DialectProfiles;
+  /** The times the dialects' readings play with (`/control/dialects/:venue/timing`). */
+  timings: DialectTimings;
   /** The dialects' published pools (`/control/dialects/:venue/rate-limits`). */
   limits: DialectLimits;
   controlToken?: string;

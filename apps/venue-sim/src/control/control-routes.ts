@@ -4,6 +4,7 @@ import { ControlRoutes, type ControlDeps } from './control-kit';
 import { addDeadManRoutes } from './dead-man-routes';
 import { addDialectLimitRoutes } from './dialect-limit-routes';
 import { addDialectProfileRoutes } from './dialect-profile-routes';
+import { addDialectTimingRoutes } from './dialect-timing-routes';
 import { addFaultRoutes } from './fault-routes';
 import { addTimeRoutes } from './time-routes';
 
@@ -14,8 +15,8 @@ export type { ControlDeps } from './control-kit';
  * interval, reset with a seed), faults (latency, dropped sockets, rejected or
  * delayed orders, frozen venues, price jumps, injected trades) and read-outs
  * (request counts, an account's fills and positions as the venue sees them),
- * the readings each dialect plays where its venue is silent, and the
- * dialects' published rate-limit pools.
+ * the readings each dialect plays where its venue is silent and the times
+ * they play with, and the dialects' published rate-limit pools.
  */
 export function addControlRoutes(router: Router, deps: ControlDeps): void {
   const routes = new ControlRoutes(router, deps);
@@ -23,6 +24,7 @@ export function addControlRoutes(router: Router, deps: ControlDeps): void {
   addFaultRoutes(routes);
   addAccountRoutes(routes);
   addDialectProfileRoutes(routes);
+  addDialectTimingRoutes(routes);
   addDialectLimitRoutes(routes);
   addDeadManRoutes(routes);
 }

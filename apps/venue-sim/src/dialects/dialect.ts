@@ -8,6 +8,7 @@ import type { Simulator } from '../engine/simulator';
 import type { EngineFill, EngineOrder, EngineSink } from '../engine/types';
 import type { DialectLimits } from './dialect-limits';
 import type { DialectProfiles } from './dialect-profiles';
+import type { DialectTimings } from './dialect-timings';
 import type { FundedWallets } from './funded-wallets';
 
 /** What every dialect gets: the same engine, order path and faults as the paper protocol. */
@@ -30,6 +31,8 @@ export interface DialectDeps {
   funding: FundedWallets;
   /** The readings each dialect plays where its venue's documents are silent (`dialect-profiles.ts`). */
   profiles: DialectProfiles;
+  /** The times some readings play with (`dialect-timings.ts`). */
+  timings: DialectTimings;
   logger: Logger;
 }
 

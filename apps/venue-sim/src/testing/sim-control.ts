@@ -19,6 +19,12 @@ export interface LoseNextFault {
   blockMs?: number;
 }
 
+/** `GET`/`POST /control/dialects/<venue>/timing`: each time in ms, null where the venue has none. */
+export interface DialectTimingAnswer {
+  queue_hold_ms: number | null;
+  history_lag_ms: number | null;
+}
+
 /**
  * A typed client of the simulator's /control endpoint, for specs, benches
  * and e2e tests that drive a running simulator over HTTP.
@@ -175,6 +181,19 @@ export class SimControl {
       method: 'PUT',
       body: JSON.stringify(profile),
     });
+  }
+
+  /** The times a dialect's readings play with (`dialect-timings.ts`; null: none of its readings uses it). */
+  dialectTiming(venue: string): Promise<DialectTimingAnswer> {
+    return this.get(`/control/dialects/${venue}/timing`);
+  }
+
+  /** Sets some of a dialect's times (whole ms, 0 to 60,000). */
+  setDialectTiming(
+    venue: string,
+    timing: { queue_hold_ms?: number; history_lag_ms?: number },
+  ): Promise<DialectTimingAnswer> {
+    return this.post(`/control/dialects/${venue}/timing`, timing);
   }
 
   /** A dialect's published pools with their counts (`GET /control/dialects/<venue>/rate-limits`). */

@@ -1,4 +1,5 @@
 import type { Readings } from '../dialect-profiles';
+import type { Timings } from '../dialect-timings';
 
 /** What Extended's documents leave open (see the README's source table and `dialect-profiles.ts`). */
 export const EXTENDED_READINGS = {
@@ -36,3 +37,10 @@ export const EXTENDED_READINGS = {
       'the answer for a closed order: not said',
   },
 } as const satisfies Readings;
+
+/**
+ * The time `order_queue=held` holds a placement (`dialect-timings.ts`): past
+ * the live client's first reads of a queued order (250 and 500 ms) and well
+ * within its wait for the stream (5 s).
+ */
+export const EXTENDED_TIMINGS = { queue_hold_ms: 1_000 } as const satisfies Timings;

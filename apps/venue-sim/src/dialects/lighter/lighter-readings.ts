@@ -1,4 +1,5 @@
 import type { Readings } from '../dialect-profiles';
+import type { Timings } from '../dialect-timings';
 
 /** What Lighter's documents leave open (see the README's source table and `dialect-profiles.ts`). */
 export const LIGHTER_READINGS = {
@@ -24,3 +25,9 @@ export const LIGHTER_READINGS = {
       'value 1; no rule); docs.rs lighter-sdk 0.1.1 examples/README.md (third party: ordering still required)',
   },
 } as const satisfies Readings;
+
+/**
+ * The time `order_queue=held` holds a placement (`dialect-timings.ts`): a
+ * Standard account's documented taker latency, the longest Lighter publishes.
+ */
+export const LIGHTER_TIMINGS = { queue_hold_ms: 300 } as const satisfies Timings;

@@ -1,4 +1,5 @@
 import type { Readings } from '../dialect-profiles';
+import type { Timings } from '../dialect-timings';
 
 /** The word the dialect closes a post-only order that would cross with, per `cancel_reason_words`. */
 export const POST_ONLY_CANCEL_WORD = {
@@ -40,3 +41,14 @@ export const PARADEX_READINGS = {
       'order with a word no client knows',
   },
 } as const satisfies Readings;
+
+/**
+ * The times the readings above play with (`dialect-timings.ts`): a second's
+ * hold is far beyond a risk check and well within the live client's wait
+ * for a queued order (5 s); two seconds of history lag outlast an answer's
+ * loss and the client's first look-up after it.
+ */
+export const PARADEX_TIMINGS = {
+  queue_hold_ms: 1_000,
+  history_lag_ms: 2_000,
+} as const satisfies Timings;

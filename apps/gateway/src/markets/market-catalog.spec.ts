@@ -6,6 +6,7 @@ const BTC: VenueMarket = {
   canonical: 'BTC',
   contractMultiplier: '1',
   quote: 'USDC',
+  marginAsset: 'USDC',
   entry: { symbol: 'BTC', tick_size: '1', lot_size: '0.001', min_size: '0.001' },
 };
 

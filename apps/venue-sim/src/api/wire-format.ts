@@ -6,6 +6,7 @@ import type {
   WireOrder,
   WirePosition,
 } from '@sts/venues';
+import { marginAssetOf } from '../config/market-spec';
 import type { MarketState } from '../engine/market-state';
 import type { LevelChange, PriceLevel } from '../engine/order-book';
 import { freeMargin, usedMargin } from '../engine/order-validation';
@@ -76,6 +77,7 @@ export function wireMarket(venue: VenueEngine, market: MarketState, basisBps: nu
     symbol: spec.symbol,
     base_asset: spec.baseAsset,
     quote: spec.quote,
+    margin_asset: marginAssetOf(venue.profile, spec),
     contract_multiplier: spec.contractMultiplier,
     tick_size: spec.tickSize,
     lot_size: spec.lotSize,
@@ -118,11 +120,12 @@ export function wirePositions(venue: VenueEngine, accountId: string): WirePositi
   });
 }
 
+/** The paper protocol's balances: the one collateral, in the venue's margin asset. */
 export function wireBalances(venue: VenueEngine, accountId: string): WireBalance[] {
   const total = venue.account(accountId).equity(venue.marks());
   return [
     {
-      asset: venue.profile.markets[0]?.quote ?? 'USD',
+      asset: venue.profile.marginAsset,
       total: total.round(8).toFixed(),
       available: freeMargin(venue, accountId).round(8).toFixed(),
       margin_used: usedMargin(venue, accountId).round(8).toFixed(),

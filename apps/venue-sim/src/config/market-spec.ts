@@ -7,6 +7,8 @@ export interface MarketSpec {
   /** The venue's spelling of the base (`kPEPE`, `1000PEPE`, `PEPE`). */
   baseAsset: string;
   quote: string;
+  /** The asset the venue margins this market in, where it is not the venue's `marginAsset` (Aster's USD1 markets). */
+  marginAsset?: string;
   /** Extra multiplier the venue states separately from the base spelling. */
   contractMultiplier: string;
   /** Base units of `asset` per contract unit (1000 for every PEPE contract here). */
@@ -48,5 +50,14 @@ export interface VenueProfile {
   /** Book levels per side quoted by the house. */
   levels: number;
   omits: readonly OptionalMarketField[];
+  /**
+   * The asset an account's collateral is kept in, as the paper protocol
+   * names it: every market's margin unless it names its own.
+   */
+  marginAsset: string;
   markets: readonly MarketSpec[];
 }
+
+/** The asset a market of the venue is margined in. */
+export const marginAssetOf = (profile: VenueProfile, spec: MarketSpec): string =>
+  spec.marginAsset ?? profile.marginAsset;

@@ -36,6 +36,7 @@ export const VENUE_PROFILES: readonly VenueProfile[] = [
     takerNotionalUsd: 25_000,
     levels: 20,
     omits: [],
+    marginAsset: 'USDC',
     markets: [
       market({ symbol: 'BTC', asset: 'BTC', baseAsset: 'BTC', quote: 'USDC', tickSize: '1', lotSize: '0.00001', minSize: '0.00001', minNotional: '10', maxLeverage: 40, isolatedOnly: false, fundingIntervalHours: 1, basisMeanBps: 0.5, levelNotionalUsd: 180_000, volume24hUsd: 2_900_000_000, openInterestUsd: 2_100_000_000 }),
       market({ symbol: 'ETH', asset: 'ETH', baseAsset: 'ETH', quote: 'USDC', tickSize: '0.1', lotSize: '0.0001', minSize: '0.0001', minNotional: '10', maxLeverage: 25, isolatedOnly: false, fundingIntervalHours: 1, basisMeanBps: 1, levelNotionalUsd: 90_000, volume24hUsd: 1_400_000_000, openInterestUsd: 1_050_000_000 }),
@@ -54,6 +55,7 @@ export const VENUE_PROFILES: readonly VenueProfile[] = [
     takerNotionalUsd: 15_000,
     levels: 20,
     omits: ['isolated_only'],
+    marginAsset: 'USDC',
     markets: [
       market({ symbol: 'BTC', asset: 'BTC', baseAsset: 'BTC', quote: 'USDC', tickSize: '0.1', lotSize: '0.00001', minSize: '0.0002', minNotional: '10', maxLeverage: 50, fundingIntervalHours: 1, basisMeanBps: -1.5, levelNotionalUsd: 120_000, volume24hUsd: 1_300_000_000, openInterestUsd: 640_000_000 }),
       market({ symbol: 'ETH', asset: 'ETH', baseAsset: 'ETH', quote: 'USDC', tickSize: '0.01', lotSize: '0.0001', minSize: '0.005', minNotional: '10', maxLeverage: 50, fundingIntervalHours: 1, basisMeanBps: -2, levelNotionalUsd: 70_000, volume24hUsd: 720_000_000, openInterestUsd: 410_000_000 }),
@@ -72,6 +74,7 @@ export const VENUE_PROFILES: readonly VenueProfile[] = [
     takerNotionalUsd: 12_000,
     levels: 20,
     omits: ['isolated_only'],
+    marginAsset: 'USDC',
     markets: [
       market({ symbol: 'BTC-USD-PERP', asset: 'BTC', baseAsset: 'BTC', quote: 'USD', tickSize: '0.1', lotSize: '0.00001', minSize: '0.0001', minNotional: '100', maxLeverage: 50, fundingIntervalHours: 8, basisMeanBps: 2, halfSpreadBps: 1, levelNotionalUsd: 90_000, volume24hUsd: 610_000_000, openInterestUsd: 330_000_000 }),
       market({ symbol: 'ETH-USD-PERP', asset: 'ETH', baseAsset: 'ETH', quote: 'USD', tickSize: '0.01', lotSize: '0.0001', minSize: '0.001', minNotional: '100', maxLeverage: 50, fundingIntervalHours: 8, basisMeanBps: 1.5, halfSpreadBps: 1, levelNotionalUsd: 60_000, volume24hUsd: 320_000_000, openInterestUsd: 190_000_000 }),
@@ -89,6 +92,7 @@ export const VENUE_PROFILES: readonly VenueProfile[] = [
     takerNotionalUsd: 10_000,
     levels: 20,
     omits: ['min_notional', 'open_interest_usd'],
+    marginAsset: 'USD',
     markets: [
       market({ symbol: 'BTC-USD', asset: 'BTC', baseAsset: 'BTC', quote: 'USD', tickSize: '1', lotSize: '0.0001', minSize: '0.0001', maxLeverage: 50, isolatedOnly: false, fundingIntervalHours: 1, basisMeanBps: -0.5, halfSpreadBps: 1, levelNotionalUsd: 70_000, volume24hUsd: 450_000_000, openInterestUsd: 0 }),
       market({ symbol: 'ETH-USD', asset: 'ETH', baseAsset: 'ETH', quote: 'USD', tickSize: '0.1', lotSize: '0.001', minSize: '0.01', maxLeverage: 50, isolatedOnly: false, fundingIntervalHours: 1, basisMeanBps: -1, halfSpreadBps: 1, levelNotionalUsd: 45_000, volume24hUsd: 210_000_000, openInterestUsd: 0 }),
@@ -106,13 +110,14 @@ export const VENUE_PROFILES: readonly VenueProfile[] = [
     takerNotionalUsd: 18_000,
     levels: 20,
     omits: ['isolated_only'],
+    marginAsset: 'USDT',
     markets: [
       market({ symbol: 'BTCUSDT', asset: 'BTC', baseAsset: 'BTC', quote: 'USDT', tickSize: '0.1', lotSize: '0.001', minSize: '0.001', minNotional: '5', maxLeverage: 125, fundingIntervalHours: 8, basisMeanBps: 3, levelNotionalUsd: 110_000, volume24hUsd: 1_800_000_000, openInterestUsd: 520_000_000 }),
       market({ symbol: 'ETHUSDT', asset: 'ETH', baseAsset: 'ETH', quote: 'USDT', tickSize: '0.01', lotSize: '0.001', minSize: '0.001', minNotional: '5', maxLeverage: 100, fundingIntervalHours: 8, basisMeanBps: 2.5, levelNotionalUsd: 65_000, volume24hUsd: 900_000_000, openInterestUsd: 300_000_000 }),
       market({ symbol: 'SOLUSDT', asset: 'SOL', baseAsset: 'SOL', quote: 'USDT', tickSize: '0.01', lotSize: '0.01', minSize: '0.01', minNotional: '5', maxLeverage: 75, fundingIntervalHours: 8, basisMeanBps: 2, levelNotionalUsd: 30_000, volume24hUsd: 240_000_000, openInterestUsd: 110_000_000 }),
       market({ symbol: '1000PEPEUSDT', asset: 'PEPE', baseAsset: '1000PEPE', quote: 'USDT', priceMultiplier: 1000, tickSize: '0.0000001', lotSize: '1', minSize: '1', minNotional: '5', maxLeverage: 50, fundingIntervalHours: 4, basisMeanBps: 4, halfSpreadBps: 2, levelStepBps: 2, levelNotionalUsd: 9_000, volume24hUsd: 21_000_000, openInterestUsd: 11_000_000 }),
       market({ symbol: 'HYPEUSDT', asset: 'HYPE', baseAsset: 'HYPE', quote: 'USDT', tickSize: '0.001', lotSize: '0.01', minSize: '0.01', minNotional: '5', maxLeverage: 20, fundingIntervalHours: 8, basisMeanBps: 3, levelNotionalUsd: 20_000, volume24hUsd: 88_000_000, openInterestUsd: 41_000_000 }),
-      market({ symbol: 'HYPEUSD1', asset: 'HYPE', baseAsset: 'HYPE', quote: 'USD1', tickSize: '0.001', lotSize: '0.01', minSize: '0.01', minNotional: '5', maxLeverage: 10, fundingIntervalHours: 8, basisMeanBps: 6, halfSpreadBps: 3, levelStepBps: 2, levelNotionalUsd: 5_000, volume24hUsd: 4_000_000, openInterestUsd: 1_900_000 }),
+      market({ symbol: 'HYPEUSD1', asset: 'HYPE', baseAsset: 'HYPE', quote: 'USD1', marginAsset: 'USD1', tickSize: '0.001', lotSize: '0.01', minSize: '0.01', minNotional: '5', maxLeverage: 10, fundingIntervalHours: 8, basisMeanBps: 6, halfSpreadBps: 3, levelStepBps: 2, levelNotionalUsd: 5_000, volume24hUsd: 4_000_000, openInterestUsd: 1_900_000 }),
     ],
   },
 ];

@@ -33,6 +33,7 @@ import hyperliquidFunding from './fixtures/hyperliquid-funding.json';
 import hyperliquidMarkets from './fixtures/hyperliquid-markets.json';
 import hyperliquidTickers from './fixtures/hyperliquid-tickers.json';
 import paradex from './fixtures/paradex-account.json';
+import paradexMarkets from './fixtures/paradex-markets.json';
 
 // Recorded ccxt unified structures (see fixtures/), mapped without any network.
 const TICK_SIZE = 4;
@@ -71,6 +72,7 @@ describe('ccxt market mapping', () => {
       canonical: '1000PEPE',
       contractMultiplier: '1',
       quote: 'USDC',
+      marginAsset: 'USDC',
       entry: {
         symbol: 'kPEPE',
         tick_size: '0.000001',
@@ -128,6 +130,17 @@ describe('ccxt market mapping', () => {
     });
     expect(mapped[0].entry.isolated_only).toBe(false);
     expect(mapped[0].entry.live_funding_annualised).toBe('0.1095');
+    // Each contract is margined in its own asset (ccxt's settle, Aster's marginAsset).
+    expect(mapped.map((m) => m.marginAsset)).toEqual(['USDT', 'USD1', 'USDT']);
+  });
+
+  it("takes a market's margin asset from its settlement, not its quote (paradex: USD, USDC)", () => {
+    const [eth] = markets(paradexMarkets);
+    expect(toMarket(eth, {}, TICK_SIZE)).toMatchObject({
+      canonical: 'ETH',
+      quote: 'USD',
+      marginAsset: 'USDC',
+    });
   });
 
   it('reads precision given as decimal places', () => {

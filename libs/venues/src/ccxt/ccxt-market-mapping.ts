@@ -80,6 +80,7 @@ export function toMarket(
     canonical: canonicalSymbol(base, decimal(market.contractSize) ?? '1'),
     contractMultiplier: decimal(market.contractSize) ?? '1',
     quote: market.quote,
+    marginAsset: market.settle ?? market.quote,
     entry,
   };
 }

@@ -19,3 +19,16 @@ export interface VenueBalance {
   /** Margin held by positions and open orders, when the venue reports it. */
   marginUsed?: string;
 }
+
+/**
+ * The balance a market can margin from: the entry of its margin asset
+ * (`VenueMarket.marginAsset`), or undefined when the account holds none.
+ * Venues list every asset they hold for the account (Aster 32, Extended
+ * USDC, WETH and WBTC), each in its own units: their amounts never add up.
+ */
+export function marginBalanceOf(
+  balances: readonly VenueBalance[],
+  marginAsset: string,
+): VenueBalance | undefined {
+  return balances.find((balance) => balance.asset === marginAsset);
+}

@@ -27,8 +27,15 @@ export interface VenueMarket {
   canonical: string;
   /** Base units one contract unit stands for (`1000` for kPEPE / 1000PEPE). */
   contractMultiplier: string;
-  /** Quote / settlement asset, e.g. `USD`, `USDC`, `USDT`. */
+  /** Quote asset, e.g. `USD`, `USDC`, `USDT`: what prices are in. */
   quote: string;
+  /**
+   * The asset the venue margins and settles the market in, as the client's
+   * balances name it (ccxt's `settle`; the simulator's `margin_asset`):
+   * Paradex quotes BTC-USD-PERP in USD and margins it in USDC. The margin
+   * the market can use is this asset's balance only (`marginBalanceOf`).
+   */
+  marginAsset: string;
   entry: MarketEntry;
 }
 

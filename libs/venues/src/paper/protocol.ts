@@ -65,6 +65,8 @@ export interface WireMarket {
   symbol: string;
   base_asset: string;
   quote: string;
+  /** The asset the venue margins the market in: its balance is the market's margin. */
+  margin_asset: string;
   contract_multiplier: string;
   tick_size: string;
   lot_size: string;

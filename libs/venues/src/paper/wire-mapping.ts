@@ -47,6 +47,7 @@ export function toVenueMarket(wire: WireMarket): VenueMarket {
     canonical: canonicalSymbol(wire.base_asset, wire.contract_multiplier),
     contractMultiplier: wire.contract_multiplier,
     quote: wire.quote,
+    marginAsset: wire.margin_asset,
     entry,
   };
 }

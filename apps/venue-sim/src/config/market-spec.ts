@@ -55,6 +55,15 @@ export interface VenueProfile {
    * names it: every market's margin unless it names its own.
    */
   marginAsset: string;
+  /**
+   * What a funded wallet holds on the venue besides its margin, in each
+   * asset's own units, as the venue lists it beside the margin asset in its
+   * balance answers. The engine margins from the collateral only: these
+   * amounts are in other units, and a client that added them to the margin
+   * would be wrong by as much (a test adds more with a deposit naming the
+   * asset).
+   */
+  heldAssets: Readonly<Record<string, string>>;
   markets: readonly MarketSpec[];
 }
 

@@ -37,6 +37,7 @@ export const VENUE_PROFILES: readonly VenueProfile[] = [
     levels: 20,
     omits: [],
     marginAsset: 'USDC',
+    heldAssets: { HYPE: '12.5', PURR: '1500' },
     markets: [
       market({ symbol: 'BTC', asset: 'BTC', baseAsset: 'BTC', quote: 'USDC', tickSize: '1', lotSize: '0.00001', minSize: '0.00001', minNotional: '10', maxLeverage: 40, isolatedOnly: false, fundingIntervalHours: 1, basisMeanBps: 0.5, levelNotionalUsd: 180_000, volume24hUsd: 2_900_000_000, openInterestUsd: 2_100_000_000 }),
       market({ symbol: 'ETH', asset: 'ETH', baseAsset: 'ETH', quote: 'USDC', tickSize: '0.1', lotSize: '0.0001', minSize: '0.0001', minNotional: '10', maxLeverage: 25, isolatedOnly: false, fundingIntervalHours: 1, basisMeanBps: 1, levelNotionalUsd: 90_000, volume24hUsd: 1_400_000_000, openInterestUsd: 1_050_000_000 }),
@@ -56,6 +57,7 @@ export const VENUE_PROFILES: readonly VenueProfile[] = [
     levels: 20,
     omits: ['isolated_only'],
     marginAsset: 'USDC',
+    heldAssets: { ETH: '3' },
     markets: [
       market({ symbol: 'BTC', asset: 'BTC', baseAsset: 'BTC', quote: 'USDC', tickSize: '0.1', lotSize: '0.00001', minSize: '0.0002', minNotional: '10', maxLeverage: 50, fundingIntervalHours: 1, basisMeanBps: -1.5, levelNotionalUsd: 120_000, volume24hUsd: 1_300_000_000, openInterestUsd: 640_000_000 }),
       market({ symbol: 'ETH', asset: 'ETH', baseAsset: 'ETH', quote: 'USDC', tickSize: '0.01', lotSize: '0.0001', minSize: '0.005', minNotional: '10', maxLeverage: 50, fundingIntervalHours: 1, basisMeanBps: -2, levelNotionalUsd: 70_000, volume24hUsd: 720_000_000, openInterestUsd: 410_000_000 }),
@@ -75,6 +77,7 @@ export const VENUE_PROFILES: readonly VenueProfile[] = [
     levels: 20,
     omits: ['isolated_only'],
     marginAsset: 'USDC',
+    heldAssets: { ETH: '0.75' },
     markets: [
       market({ symbol: 'BTC-USD-PERP', asset: 'BTC', baseAsset: 'BTC', quote: 'USD', tickSize: '0.1', lotSize: '0.00001', minSize: '0.0001', minNotional: '100', maxLeverage: 50, fundingIntervalHours: 8, basisMeanBps: 2, halfSpreadBps: 1, levelNotionalUsd: 90_000, volume24hUsd: 610_000_000, openInterestUsd: 330_000_000 }),
       market({ symbol: 'ETH-USD-PERP', asset: 'ETH', baseAsset: 'ETH', quote: 'USD', tickSize: '0.01', lotSize: '0.0001', minSize: '0.001', minNotional: '100', maxLeverage: 50, fundingIntervalHours: 8, basisMeanBps: 1.5, halfSpreadBps: 1, levelNotionalUsd: 60_000, volume24hUsd: 320_000_000, openInterestUsd: 190_000_000 }),
@@ -93,6 +96,7 @@ export const VENUE_PROFILES: readonly VenueProfile[] = [
     levels: 20,
     omits: ['min_notional', 'open_interest_usd'],
     marginAsset: 'USD',
+    heldAssets: { WETH: '2.5', WBTC: '0.12' },
     markets: [
       market({ symbol: 'BTC-USD', asset: 'BTC', baseAsset: 'BTC', quote: 'USD', tickSize: '1', lotSize: '0.0001', minSize: '0.0001', maxLeverage: 50, isolatedOnly: false, fundingIntervalHours: 1, basisMeanBps: -0.5, halfSpreadBps: 1, levelNotionalUsd: 70_000, volume24hUsd: 450_000_000, openInterestUsd: 0 }),
       market({ symbol: 'ETH-USD', asset: 'ETH', baseAsset: 'ETH', quote: 'USD', tickSize: '0.1', lotSize: '0.001', minSize: '0.01', maxLeverage: 50, isolatedOnly: false, fundingIntervalHours: 1, basisMeanBps: -1, halfSpreadBps: 1, levelNotionalUsd: 45_000, volume24hUsd: 210_000_000, openInterestUsd: 0 }),
@@ -111,6 +115,7 @@ export const VENUE_PROFILES: readonly VenueProfile[] = [
     levels: 20,
     omits: ['isolated_only'],
     marginAsset: 'USDT',
+    heldAssets: { BNB: '1.25', ASTER: '2500' },
     markets: [
       market({ symbol: 'BTCUSDT', asset: 'BTC', baseAsset: 'BTC', quote: 'USDT', tickSize: '0.1', lotSize: '0.001', minSize: '0.001', minNotional: '5', maxLeverage: 125, fundingIntervalHours: 8, basisMeanBps: 3, levelNotionalUsd: 110_000, volume24hUsd: 1_800_000_000, openInterestUsd: 520_000_000 }),
       market({ symbol: 'ETHUSDT', asset: 'ETH', baseAsset: 'ETH', quote: 'USDT', tickSize: '0.01', lotSize: '0.001', minSize: '0.001', minNotional: '5', maxLeverage: 100, fundingIntervalHours: 8, basisMeanBps: 2.5, levelNotionalUsd: 65_000, volume24hUsd: 900_000_000, openInterestUsd: 300_000_000 }),

@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { HttpFailure } from '../api/http-kit';
 import { parseCredentials } from '../api/venue-requests';
 import { wireFill, wireOrder, wirePositions } from '../api/wire-format';
-import { ok, type ControlRoutes } from './control-kit';
+import { ok, type ControlDeps, type ControlRoutes } from './control-kit';
 
 /** Accounts as the venue sees them: registration by the operator, request counts, orders, fills, positions. */
 export function addAccountRoutes(routes: ControlRoutes): void {
@@ -18,21 +18,9 @@ export function addAccountRoutes(routes: ControlRoutes): void {
       }
       return { status: created ? 201 : 200, body: { account: accountId, created } };
     })
-    .add('POST', '/control/venues/:venue/deposits', (context) => {
-      const raw = routes.body(context);
-      const { wallet, amount } = raw;
-      if (typeof wallet !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(wallet)) {
-        throw new HttpFailure(400, 'invalid_request', 'wallet must be a 0x-prefixed address');
-      }
-      if (
-        typeof amount !== 'string' ||
-        !/^\d{1,15}(\.\d{1,8})?$/.test(amount) ||
-        Number(amount) <= 0
-      ) {
-        throw new HttpFailure(400, 'invalid_request', 'amount must be a positive decimal string');
-      }
-      return ok(deps.funding.deposit(routes.venueId(context), wallet, amount));
-    })
+    .add('POST', '/control/venues/:venue/deposits', (context) =>
+      ok(deposit(deps.funding, routes.venueId(context), routes.body(context))),
+    )
     .add('GET', '/control/venues/:venue/request-counts', (context) => {
       const wallet = context.query.get('wallet');
       if (!wallet) {
@@ -61,4 +49,26 @@ export function addAccountRoutes(routes: ControlRoutes): void {
       const venue = deps.world().venue(routes.venueId(context));
       return ok({ positions: wirePositions(venue, context.params['wallet'].toLowerCase()) });
     });
+}
+
+/**
+ * `POST /control/venues/<v>/deposits {wallet, amount, asset?}`: funds the
+ * wallet's margin, or, naming an `asset`, credits that asset (listed in the
+ * dialects' balances, margining nothing).
+ */
+function deposit(funding: ControlDeps['funding'], venueId: string, raw: Record<string, unknown>) {
+  const { wallet, amount, asset } = raw;
+  if (typeof wallet !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(wallet)) {
+    throw new HttpFailure(400, 'invalid_request', 'wallet must be a 0x-prefixed address');
+  }
+  if (typeof amount !== 'string' || !/^\d{1,15}(\.\d{1,8})?$/.test(amount) || Number(amount) <= 0) {
+    throw new HttpFailure(400, 'invalid_request', 'amount must be a positive decimal string');
+  }
+  if (asset === undefined) {
+    return funding.deposit(venueId, wallet, amount);
+  }
+  if (typeof asset !== 'string' || !/^[A-Z0-9]{2,12}$/.test(asset)) {
+    throw new HttpFailure(400, 'invalid_request', 'asset must be an upper-case asset name');
+  }
+  return funding.depositAsset(venueId, wallet, asset, amount);
 }

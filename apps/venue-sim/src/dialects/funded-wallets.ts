@@ -8,9 +8,16 @@ import type { Simulator } from '../engine/simulator';
  * collateral on that venue, in every protocol (the paper protocol and the
  * venue's dialect share the engine account, the lower-cased wallet). Deposits
  * survive a `/control/reset` (the engine's accounts are rebuilt from them).
+ *
+ * A funded wallet also holds other assets, each in its own units: the
+ * venue's `heldAssets`, plus what `deposits {wallet, amount, asset}` added.
+ * The dialects list them beside the margin asset, as the venues' balance
+ * answers do; the engine never margins from them.
  */
 export class FundedWallets {
   private readonly deposits = new Map<string, Big>();
+  /** venue + account → asset → what deposits naming the asset added. */
+  private readonly assetDeposits = new Map<string, Map<string, Big>>();
 
   constructor(private readonly world: () => Simulator) {}
 
@@ -31,6 +38,42 @@ export class FundedWallets {
       venue.account(accountId).collateral = new Big(amount);
     }
     return { account: accountId, collateral: venue.account(accountId).collateral.toString() };
+  }
+
+  /** Credits the wallet with an asset other than its margin; it margins nothing. */
+  depositAsset(
+    venueId: string,
+    wallet: string,
+    asset: string,
+    amount: string,
+  ): { account: string; asset: string; holding: string } {
+    const accountId = wallet.toLowerCase();
+    const key = keyOf(venueId, accountId);
+    const held = this.assetDeposits.get(key) ?? new Map<string, Big>();
+    held.set(asset, (held.get(asset) ?? new Big(0)).plus(amount));
+    this.assetDeposits.set(key, held);
+    return { account: accountId, asset, holding: held.get(asset)!.toFixed() };
+  }
+
+  /**
+   * What the wallet holds on the venue besides its margin, asset by asset in
+   * its own units: the venue's `heldAssets` once it is funded, plus what
+   * deposits naming an asset added. Empty for a wallet never credited.
+   */
+  holdings(venueId: string, wallet: string): ReadonlyMap<string, Big> {
+    const accountId = wallet.toLowerCase();
+    const key = keyOf(venueId, accountId);
+    const held = new Map<string, Big>();
+    if (this.deposits.has(key)) {
+      const profile = this.world().venue(venueId).profile;
+      for (const [asset, amount] of Object.entries(profile.heldAssets)) {
+        held.set(asset, new Big(amount));
+      }
+    }
+    for (const [asset, amount] of this.assetDeposits.get(key) ?? []) {
+      held.set(asset, (held.get(asset) ?? new Big(0)).plus(amount));
+    }
+    return held;
   }
 
   isFunded(venueId: string, wallet: string): boolean {

@@ -138,6 +138,19 @@ export class SimControl {
     return this.post(`/control/venues/${venue}/deposits`, { wallet, amount });
   }
 
+  /**
+   * Credits a wallet with an asset other than its margin (named as the
+   * venue's balances name it): the dialects list it, nothing margins from it.
+   */
+  depositAsset(
+    venue: string,
+    wallet: string,
+    asset: string,
+    amount: string,
+  ): Promise<{ account: string; asset: string; holding: string }> {
+    return this.post(`/control/venues/${venue}/deposits`, { wallet, amount, asset });
+  }
+
   requestCounts(
     venue: string,
     wallet: string,

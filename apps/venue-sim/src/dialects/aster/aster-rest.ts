@@ -1,3 +1,4 @@
+import type Big from 'big.js';
 import { AnswerLost, type HttpReply, type RequestContext, type Router } from '../../api/http-kit';
 import type { SignedRequest } from '../../api/order-entry';
 import type { OrderOp } from '../../control/faults';
@@ -124,7 +125,9 @@ export class AsterRest {
       ),
     );
     fapi('GET', 'balance', undefined, (call) =>
-      this.query(call, (venue) => wire.balances(venue, call.accountId, Date.now())),
+      this.query(call, (venue) =>
+        wire.balances(venue, call.accountId, Date.now(), this.holdings(call.accountId)),
+      ),
     );
     fapi('GET', 'leverageBracket', undefined, (call) =>
       this.query(call, () =>
@@ -134,7 +137,9 @@ export class AsterRest {
     for (const version of ['v3', 'v4']) {
       router.add('GET', `${BASE}/fapi/${version}/account`, (context) =>
         this.signed(context, undefined, (call) =>
-          this.query(call, (venue) => wire.accountInfo(venue, call.accountId, Date.now())),
+          this.query(call, (venue) =>
+            wire.accountInfo(venue, call.accountId, Date.now(), this.holdings(call.accountId)),
+          ),
         ),
       );
     }
@@ -232,6 +237,11 @@ export class AsterRest {
       }
       return refusal.reply();
     }
+  }
+
+  /** What the account's wallet holds besides its margin (listed in its balances). */
+  private holdings(accountId: string): ReadonlyMap<string, Big> {
+    return this.deps.funding.holdings(ASTER, accountId);
   }
 
   /** A signed read: admitted like any request (rate limit, latency, freeze), answered from the engine. */

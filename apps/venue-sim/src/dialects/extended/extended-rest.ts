@@ -3,6 +3,7 @@ import type { SignedRequest } from '../../api/order-entry';
 import type { MarketState } from '../../engine/market-state';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import { heldAssetPrice } from '../held-assets';
 import { limitedRoutes, type RouteTable } from '../limited-routes';
 import {
   ExtendedAccounts,
@@ -123,7 +124,11 @@ export class ExtendedRest {
       );
     read('user/account/info', (_venue, account) => accountInfo(account));
     read('user/balance', (venue, account) => balance(venue, account.wallet));
-    read('user/spot/balances', (venue, account) => spotBalances(venue, account));
+    read('user/spot/balances', (venue, account) =>
+      spotBalances(venue, account, this.deps.funding.holdings(EXTENDED, account.wallet), (asset) =>
+        heldAssetPrice(this.deps.world(), asset),
+      ),
+    );
     read('user/positions', (venue, account) => positions(venue, account));
     read('user/fees', (venue) => fees(venue));
     read('user/orders', (venue, account, context) =>

@@ -153,23 +153,53 @@ export function accountInfo(account: ExtendedAccount) {
   };
 }
 
-/** `user/spot/balances`: the one collateral, in USD. */
-export function spotBalances(venue: VenueEngine, account: ExtendedAccount) {
+/**
+ * `user/spot/balances`: the account's assets, each in its own units. The
+ * collateral comes first, named USDC as the venue's answer names it (ccxt's
+ * recorded example; its markets' `collateralAssetName` USD is ccxt's USDC
+ * too), then what else the wallet holds (`holdings`: the venue's WETH and
+ * WBTC, index-priced at the simulator's fair price, counted at a
+ * contribution factor of 0.9). The engine margins from the collateral only.
+ */
+export function spotBalances(
+  venue: VenueEngine,
+  account: ExtendedAccount,
+  holdings: ReadonlyMap<string, Big>,
+  fairPriceOf: (asset: string) => Big | undefined,
+) {
   const total = walletBalance(venue, account.wallet).round(6).toFixed();
-  return [
-    {
+  const updatedAt = Math.floor(Date.now() / 1000);
+  const collateral = {
+    accountId: account.accountId,
+    asset: 'USDC',
+    balance: total,
+    indexPrice: '1',
+    notionalValue: total,
+    contributionFactor: '1',
+    equityContribution: total,
+    availableToWithdraw: freeMargin(venue, account.wallet).round(6).toFixed(),
+    updatedAt,
+  };
+  const others = [...holdings].map(([asset, amount]) => {
+    const price = fairPriceOf(asset) ?? new Big(0);
+    const notional = amount.times(price);
+    return {
       accountId: account.accountId,
-      asset: 'USD',
-      balance: total,
-      indexPrice: '1',
-      notionalValue: total,
-      contributionFactor: '1',
-      equityContribution: total,
-      availableToWithdraw: freeMargin(venue, account.wallet).round(6).toFixed(),
-      updatedAt: Math.floor(Date.now() / 1000),
-    },
-  ];
+      asset,
+      balance: amount.toFixed(),
+      indexPrice: price.round(6).toFixed(),
+      notionalValue: notional.round(6).toFixed(),
+      contributionFactor: HELD_CONTRIBUTION_FACTOR,
+      equityContribution: notional.times(HELD_CONTRIBUTION_FACTOR).round(6).toFixed(),
+      availableToWithdraw: amount.toFixed(),
+      updatedAt,
+    };
+  });
+  return [collateral, ...others];
 }
+
+/** The share of a held asset's value the venue counts as equity (ccxt's example: 0.95 for BTC). */
+const HELD_CONTRIBUTION_FACTOR = '0.9';
 
 /** `user/fees`: every market's maker and taker rates. */
 export function fees(venue: VenueEngine) {

@@ -4,6 +4,7 @@ import type { RequestChannel } from '../../api/order-entry';
 import type { EngineFill, EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import { heldAssetPrice } from '../held-assets';
 import { engineOrderId } from '../engine-ids';
 import { HlBodyError } from './hl-errors';
 import type { HlState } from './hl-state';
@@ -143,9 +144,14 @@ export class HlInfo {
         return (venue, funded) =>
           wire.clearinghouseState(venue, funded ? accountId : undefined, Date.now());
       case 'spotClearinghouseState':
-        return () => wire.spotClearinghouseState();
+        return (venue, funded) =>
+          wire.spotClearinghouseState(venue, funded ? accountId : undefined, {
+            unified: state.abstractionOf(accountId) === 'unifiedAccount',
+            holdings: funded ? this.deps.funding.holdings(HYPERLIQUID, accountId) : new Map(),
+            priceOf: (token) => heldAssetPrice(this.deps.world(), token),
+          });
       case 'userAbstraction':
-        return () => 'default';
+        return () => state.abstractionOf(accountId);
       case 'userRole':
         return (_venue, funded) => {
           if (funded) {

@@ -43,6 +43,17 @@ export interface RejectedOrder {
  * order was sent with, the position each fill started from, refused orders
  * by cloid, and the log of every action.
  */
+/**
+ * A user's abstraction as `userAbstraction` answers it (docs
+ * `info-endpoint`, "Query a user's abstraction state"; ccxt 4.5.84
+ * `isUnifiedEnabled` lists `unifiedAccount`, `portfolioMargin`, `disabled`,
+ * `default`, `dexAbstraction`). The two the dialect plays: `default` (perps
+ * margined from the perp account's USDC) and `unifiedAccount` (from the spot
+ * USDC, listed beside the user's other tokens).
+ */
+export const HL_ABSTRACTIONS = ['default', 'unifiedAccount'] as const;
+export type HlAbstraction = (typeof HL_ABSTRACTIONS)[number];
+
 export class HlState {
   /** API wallet → the user it trades for. */
   private readonly agents = new Map<string, string>();
@@ -54,6 +65,8 @@ export class HlState {
   /** user + cloid → the engine client id of the newest order sent with it (see `cloidOrder`). */
   private readonly reusedCloids = new Map<string, string>();
   private readonly actions = new Map<string, LoggedAction[]>();
+  /** user → its abstraction, where not `default` (`POST /dialects/hyperliquid/_sim/abstraction`). */
+  private readonly abstractions = new Map<string, HlAbstraction>();
 
   /** `profile`: the readings the dialect plays now (hl-readings.ts), switched while it runs. */
   constructor(readonly profile: DialectProfile<typeof HYPERLIQUID_READINGS>) {}
@@ -61,6 +74,15 @@ export class HlState {
   /** Whether fills name their order's cloid (reading `fill_cloid`). */
   fillsCarryCloid(): boolean {
     return this.profile.get('fill_cloid') === 'carried';
+  }
+
+  /** What `userAbstraction` answers for the user: `default` unless a test set another. */
+  abstractionOf(user: string): HlAbstraction {
+    return this.abstractions.get(user.toLowerCase()) ?? 'default';
+  }
+
+  setAbstraction(user: string, abstraction: HlAbstraction): void {
+    this.abstractions.set(user.toLowerCase(), abstraction);
   }
 
   approveAgent(user: string, agent: string): void {

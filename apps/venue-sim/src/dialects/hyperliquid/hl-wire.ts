@@ -287,10 +287,46 @@ export function clearinghouseState(
   };
 }
 
-/** `{type: 'spotClearinghouseState'}`: a perp account's collateral is not a spot balance. */
-export const spotClearinghouseState = () => ({
-  balances: [{ coin: 'USDC', token: 0, hold: '0.0', total: '0.0', entryNtl: '0.0' }],
-});
+/** Spot token indexes of the tokens a wallet may hold here (the venue's own: PURR 1, HYPE 150). */
+const SPOT_TOKEN_INDEX: Readonly<Record<string, number>> = { USDC: 0, PURR: 1, HYPE: 150 };
+const FIRST_UNLISTED_TOKEN = 10_000;
+
+/**
+ * `{type: 'spotClearinghouseState'}`: the user's spot tokens, each in its
+ * own units (docs `info-endpoint/spot`, "Retrieve a user's token balances").
+ * USDC first: under the `default` abstraction the perps' collateral is not a
+ * spot balance (0 here); under `unifiedAccount` the spot USDC is the perps'
+ * collateral, its `hold` what positions and orders use (ccxt reads this
+ * answer then, free = total - hold). Then what else the wallet holds
+ * (`holdings`: HYPE, PURR), valued at `prices` where the simulator prices
+ * the token.
+ */
+export function spotClearinghouseState(
+  venue: VenueEngine,
+  accountId: string | undefined,
+  options: {
+    unified: boolean;
+    holdings: ReadonlyMap<string, Big>;
+    priceOf: (token: string) => Big | undefined;
+  },
+) {
+  const account = accountId ? venue.accounts.get(accountId) : undefined;
+  const collateral =
+    options.unified && account
+      ? {
+          hold: plain(usedMargin(venue, accountId!).round(6)),
+          total: plain(account.equity(venue.marks()).round(6)),
+        }
+      : { hold: '0.0', total: '0.0' };
+  const held = [...options.holdings].map(([coin, amount], i) => ({
+    coin,
+    token: SPOT_TOKEN_INDEX[coin] ?? FIRST_UNLISTED_TOKEN + i,
+    hold: '0.0',
+    total: plain(amount),
+    entryNtl: plain(amount.times(options.priceOf(coin) ?? 0).round(6)),
+  }));
+  return { balances: [{ coin: 'USDC', token: 0, ...collateral, entryNtl: '0.0' }, ...held] };
+}
 
 /** The venue's id in the simulator. */
 export const HYPERLIQUID = 'hyperliquid';

@@ -7,7 +7,7 @@ import { HYPERLIQUID, HlExchange } from './hl-exchange';
 import { HlInfo } from './hl-info';
 import { hlExchangeRequest, hlInfoRequest } from './hl-rate-limits';
 import { HYPERLIQUID_READINGS } from './hl-readings';
-import { HlState, type LoggedAction } from './hl-state';
+import { HL_ABSTRACTIONS, HlState, type HlAbstraction, type LoggedAction } from './hl-state';
 import { HlStreams } from './hl-streams';
 
 export type { LoggedAction } from './hl-state';
@@ -69,6 +69,9 @@ export function createHyperliquidDialect(deps: DialectDeps): HyperliquidDialect 
     router.add('POST', `${BASE}/_sim/address-budget`, (context) =>
       setAddressBudget(exchange, body(context)),
     );
+    router.add('POST', `${BASE}/_sim/abstraction`, (context) =>
+      setAbstraction(state, body(context)),
+    );
   };
   const dialect = dialectOf(HYPERLIQUID, addRoutes, streams);
   return {
@@ -96,6 +99,27 @@ function creditVolume(exchange: HlExchange, raw: unknown): HttpReply {
   }
   exchange.scheduleCancel.credit(user, volume);
   return { status: 200, body: { user: user.toLowerCase(), volume } };
+}
+
+/**
+ * `POST /dialects/hyperliquid/_sim/abstraction {user, abstraction}`: the
+ * user's abstraction (`default` or `unifiedAccount`), as its owner sets it
+ * on the venue; `userAbstraction` answers it and `spotClearinghouseState`
+ * margins from the spot USDC under `unifiedAccount`.
+ */
+function setAbstraction(state: HlState, raw: unknown): HttpReply {
+  const { user, abstraction } = (raw ?? {}) as { user?: unknown; abstraction?: unknown };
+  if (typeof user !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(user)) {
+    return { status: 400, body: { error: 'user must be an address' } };
+  }
+  if (!HL_ABSTRACTIONS.includes(abstraction as HlAbstraction)) {
+    return {
+      status: 400,
+      body: { error: `abstraction must be one of ${HL_ABSTRACTIONS.join(', ')}` },
+    };
+  }
+  state.setAbstraction(user, abstraction as HlAbstraction);
+  return { status: 200, body: { user: user.toLowerCase(), abstraction } };
 }
 
 /**

@@ -107,7 +107,13 @@ export class LighterRest {
         return this.deps.orders.execute(
           this.request(context, account, 'account'),
           undefined,
-          (venue) => ok({ total: 1, accounts: [accountView(venue, account)] }),
+          (venue) =>
+            ok({
+              total: 1,
+              accounts: [
+                accountView(venue, account, this.deps.funding.holdings(LIGHTER, account.wallet)),
+              ],
+            }),
         );
       }),
     );

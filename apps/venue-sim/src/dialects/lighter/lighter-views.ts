@@ -9,6 +9,9 @@ import { decimalsOf, marketIndexOf } from './lighter-markets';
 /** Lighter's JSON views of the engine: a market's details, an account with its positions, the collateral asset. */
 
 const USDC_ASSET_ID = 3;
+/** Asset ids of the other assets an account holds (ccxt's recorded answer: ETH 1, USDC 3). */
+const HELD_ASSET_IDS: Readonly<Record<string, number>> = { ETH: 1 };
+const FIRST_UNLISTED_ASSET_ID = 100;
 
 /** An answer of the venue: HTTP 200 with `code: 200` beside its fields. */
 export const lighterOk = (body: Record<string, unknown>): HttpReply => ({
@@ -63,7 +66,18 @@ export function marketDetails(venue: VenueEngine, market: MarketState) {
   };
 }
 
-export function accountView(venue: VenueEngine, account: LighterAccount) {
+/**
+ * `GET /api/v1/account?by=index`: the account, its perp positions and its
+ * assets. `collateral` and `available_balance` are the perps' USDC (what
+ * ccxt's swap balance reads); `assets` are the account's spot assets, each in
+ * its own units: its USDC and what else the wallet holds (`holdings`, e.g.
+ * 3 ETH, as ccxt's recorded answer lists beside 1000 USDC).
+ */
+export function accountView(
+  venue: VenueEngine,
+  account: LighterAccount,
+  holdings: ReadonlyMap<string, Big>,
+) {
   const engine = venue.accounts.get(account.wallet);
   const marks = venue.marks();
   const collateral = engine
@@ -102,6 +116,12 @@ export function accountView(venue: VenueEngine, account: LighterAccount) {
     available_balance: freeMargin(venue, account.wallet).round(6).toFixed(),
     positions,
     assets: [
+      ...[...holdings].map(([symbol, amount], i) => ({
+        symbol,
+        asset_id: HELD_ASSET_IDS[symbol] ?? FIRST_UNLISTED_ASSET_ID + i,
+        balance: amount.toFixed(),
+        locked_balance: '0',
+      })),
       {
         symbol: 'USDC',
         asset_id: USDC_ASSET_ID,

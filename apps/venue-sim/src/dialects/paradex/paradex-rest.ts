@@ -2,12 +2,13 @@ import { AnswerLost, type HttpReply, type RequestContext, type Router } from '..
 import type { MarketState } from '../../engine/market-state';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import { heldAssetPrice } from '../held-assets';
 import type { SignedRequest } from '../../api/order-entry';
 import { limitedRoutes, type RouteTable } from '../limited-routes';
 import { OverPublishedLimit, type PublishedLimits } from '../published-limits';
 import { ParadexAuth, ParadexError, SYSTEM_CONFIG } from './paradex-auth';
 import { PARADEX, ParadexOrders } from './paradex-orders';
-import { balance, marketInfo, marketSummary, orderBook, positions } from './paradex-views';
+import { balances, marketInfo, marketSummary, orderBook, positions } from './paradex-views';
 import { paradexDoorRequest, paradexOverLimit, type ParadexKind } from './paradex-rate-limits';
 
 export { PARADEX } from './paradex-orders';
@@ -116,7 +117,14 @@ export class ParadexRest {
     ): void => {
       router.add('GET', `${BASE}/${path}`, (context) => this.read(context, answer));
     };
-    priv('balance', (venue, call) => ({ results: [balance(venue, call.accountId)] }));
+    priv('balance', (venue, call) => ({
+      results: balances(
+        venue,
+        call.accountId,
+        this.deps.funding.holdings(PARADEX, call.accountId),
+        (asset) => heldAssetPrice(this.deps.world(), asset),
+      ),
+    }));
     priv('positions', (venue, call) => ({ results: positions(venue, call.accountId) }));
     priv('orders', (venue, call) => ({
       results: this.orders.open(venue, call.accountId, call.context.query.get('market')),

@@ -57,13 +57,36 @@ export function orderBook(market: MarketState) {
   };
 }
 
-/** `GET /v1/balance`: the account's USDC, which margins every market. */
-export function balance(venue: VenueEngine, accountId: string) {
+/**
+ * `GET /v1/balance`: the account's tokens, each in its own units. USDC, the
+ * settlement token, margins every market; the others are what the wallet
+ * holds beside it (`holdings`: spot assets, which carry the documented
+ * `average_entry_price` and `cost`, here at the simulator's fair price).
+ */
+export function balances(
+  venue: VenueEngine,
+  accountId: string,
+  holdings: ReadonlyMap<string, Big>,
+  priceOf: (asset: string) => Big | undefined,
+) {
   const account = venue.accounts.get(accountId);
   const size = account
     ? account.collateral.plus(account.realizedPnl).minus(account.feesPaid)
     : new Big(0);
-  return { token: 'USDC', size: size.round(8).toFixed(), last_updated_at: Date.now() };
+  const now = Date.now();
+  const held = [...holdings].map(([token, amount]) => {
+    const price = priceOf(token) ?? new Big(0);
+    return {
+      token,
+      size: amount.toFixed(),
+      average_entry_price: price.round(2).toFixed(),
+      average_entry_price_usd: price.round(2).toFixed(),
+      cost: amount.times(price).round(4).toFixed(),
+      cost_usd: amount.times(price).round(4).toFixed(),
+      last_updated_at: now,
+    };
+  });
+  return [{ token: 'USDC', size: size.round(8).toFixed(), last_updated_at: now }, ...held];
 }
 
 /** `GET /v1/positions`: every open position (cross margin). */

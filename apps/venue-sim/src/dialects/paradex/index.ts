@@ -24,5 +24,14 @@ export function createParadexDialect(deps: DialectDeps): Dialect {
       // A book change (the world moving, a trade) lets queued cancels act once it is over.
       rest.orders.cancels.soon();
     },
+    order: (venue, order) => {
+      // Each state, for the order history when it lags (`history_lag`).
+      rest.orders.recordState(order);
+      dialect.order(venue, order);
+    },
+    close: () => {
+      rest.orders.close();
+      dialect.close();
+    },
   };
 }

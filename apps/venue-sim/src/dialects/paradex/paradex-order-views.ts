@@ -8,6 +8,8 @@ export type ParadexInstruction = 'GTC' | 'POST_ONLY' | 'IOC';
 export interface OrderNotes {
   instruction: ParadexInstruction;
   cancelReason?: string;
+  /** The id a held order was answered with (`order_queue=held`): its id everywhere after. */
+  id?: string;
 }
 
 /** An order the venue queued and then closed without it ever reaching the book. */
@@ -58,7 +60,7 @@ export function paradexOrder(venue: VenueEngine, order: EngineOrder, notes: Orde
   const closed = order.status === 'filled' || order.status === 'canceled';
   const filled = market.lot.toBig(order.filledLots);
   return {
-    id: String(numericId(order.orderId)),
+    id: notes.id ?? String(numericId(order.orderId)),
     account: order.accountId,
     market: order.symbol,
     side: order.side === 'buy' ? 'BUY' : 'SELL',
@@ -92,8 +94,8 @@ export function closedUnplaced(order: ClosedUnplaced) {
   };
 }
 
-/** One fill as `GET /v1/fills` gives it. */
-export function paradexFill(venue: VenueEngine, fill: EngineFill) {
+/** One fill as `GET /v1/fills` gives it (`orderId`: the id the venue shows its order by). */
+export function paradexFill(venue: VenueEngine, fill: EngineFill, orderId: string) {
   const market = venue.market(fill.symbol);
   const order = venue.registry.orderById(fill.orderId);
   return {
@@ -101,7 +103,7 @@ export function paradexFill(venue: VenueEngine, fill: EngineFill) {
     side: fill.side === 'buy' ? 'BUY' : 'SELL',
     liquidity: fill.liquidity === 'maker' ? 'MAKER' : 'TAKER',
     market: fill.symbol,
-    order_id: String(numericId(fill.orderId)),
+    order_id: orderId,
     price: market.price.format(fill.priceTicks),
     size: market.lot.format(fill.lots),
     fee: fill.fee.toFixed(),

@@ -5,11 +5,20 @@ import type { EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
 import type { DialectProfile } from '../dialect-profiles';
-import { engineOrderId, numericId } from '../engine-ids';
+import type { DialectTiming } from '../dialect-timings';
+import { numericId } from '../engine-ids';
 import { engineRefusalOf } from '../engine-refusal';
+import { validatePlacement } from '../../engine/order-validation';
 import { ParadexError, type ParadexAuth } from './paradex-auth';
 import { ParadexCancelQueue } from './paradex-cancel-queue';
-import { orderHistory } from './paradex-order-history';
+import {
+  ParadexHeldOrders,
+  heldView,
+  queuedEntry,
+  type HeldOrder,
+  type OrderTarget as Target,
+} from './paradex-held-orders';
+import { ParadexOrderRecords } from './paradex-order-records';
 import {
   checkOrderSignature,
   parseOrder,
@@ -17,21 +26,12 @@ import {
   refusalOf,
   type ParsedOrder,
 } from './paradex-order-request';
-import {
-  closedUnplaced,
-  paradexFill,
-  paradexOrder,
-  queuedOrder,
-  type ClosedUnplaced,
-  type OrderNotes,
-} from './paradex-order-views';
+import { closedUnplaced, queuedOrder, type OrderNotes } from './paradex-order-views';
 import { PARADEX_READINGS, POST_ONLY_CANCEL_WORD } from './paradex-readings';
 
 export { paradexOrder, type OrderNotes } from './paradex-order-views';
 
 export const PARADEX = 'paradex';
-
-const MAX_REMEMBERED = 10_000;
 
 /**
  * Paradex's orders over the engine. As on the venue, an order request is
@@ -42,12 +42,19 @@ const MAX_REMEMBERED = 10_000;
  * (paradex-cancel-queue.ts: a fill can land in between). Each
  * order's StarkNet signature is checked against the account's stark key
  * (typed data `Order`: timestamp, market, side 1/2, type, size and price × 10⁸).
+ *
+ * The readings (paradex-readings.ts) decide when the engine acts on a
+ * placement (`order_queue`), what the read by id finds (`order_id_lookup`)
+ * and how current the order history is (`history_lag`).
  */
 export class ParadexOrders {
-  private readonly notes = new Map<string, OrderNotes>();
-  private readonly unplaced = new Map<string, ClosedUnplaced>();
-  private unplacedSeq = 0;
+  private anonymousSeq = 0;
   private readonly profile: DialectProfile<typeof PARADEX_READINGS>;
+  private readonly timing: DialectTiming;
+  /** Orders answered NEW and not yet acted on (`order_queue=held`). */
+  private readonly held: ParadexHeldOrders;
+  /** What the venue knows of each order beyond the engine, and the reads of it. */
+  private readonly records: ParadexOrderRecords;
   /** Cancels answered 204 and not yet acted on. */
   readonly cancels: ParadexCancelQueue;
 
@@ -59,17 +66,32 @@ export class ParadexOrders {
     private readonly auth: ParadexAuth,
   ) {
     this.profile = deps.profiles.of(PARADEX, PARADEX_READINGS);
+    this.timing = deps.timings.of(PARADEX);
     this.cancels = new ParadexCancelQueue(
       () => deps.world().venue(PARADEX),
       () => deps.world().frozen.has(PARADEX),
       (venue, account, orderId) => this.cancelNow(venue, account, orderId),
     );
+    this.held = new ParadexHeldOrders(
+      deps.world,
+      () => deps.world().frozen.has(PARADEX),
+      (held) => this.actOnHeld(held),
+    );
+    this.records = new ParadexOrderRecords(deps.world, this.profile, this.timing, this.held);
   }
 
   notesOf(order: EngineOrder): OrderNotes {
-    return (
-      this.notes.get(order.orderId) ?? { instruction: order.type === 'ioc' ? 'IOC' : 'POST_ONLY' }
-    );
+    return this.records.notesOf(order);
+  }
+
+  /** An engine order's new state: remembered for a history that lags. */
+  recordState(order: EngineOrder): void {
+    this.records.recordEngineState(order);
+  }
+
+  /** Drops the held orders' timers (the simulator stops). */
+  close(): void {
+    this.held.close();
   }
 
   async place(
@@ -88,7 +110,11 @@ export class ParadexOrders {
       });
   }
 
-  /** The order in the engine: queued, then resting, filled or closed (the answer is NEW either way). */
+  /**
+   * The order queued: the answer is NEW either way. The engine acts on it now
+   * (`order_queue=prompt`: it rests, trades or is closed before the next
+   * request), or `queue_hold_ms` after the answer (`held`).
+   */
   private enter(
     venue: VenueEngine,
     request: SignedRequest,
@@ -96,55 +122,133 @@ export class ParadexOrders {
     kind: 'ioc' | 'post_only',
   ): HttpReply {
     this.cancels.settle(venue);
+    this.market(venue, order.market);
+    const account = request.accountId;
+    const clientOrderId = order.clientId || this.anonymousId();
+    this.refuseDuplicate(venue, account, clientOrderId);
+    const createdAtMs = Date.now();
+    if (this.profile.get('order_queue') === 'held') {
+      return { status: 201, body: this.hold(venue, account, order, kind, clientOrderId) };
+    }
+    const id = this.placeInEngine(venue, account, order, kind, clientOrderId);
+    return { status: 201, body: queuedOrder(queuedEntry(id, account, order, createdAtMs)) };
+  }
+
+  /**
+   * The engine takes the order: it rests, trades, or is closed before the
+   * book (a post-only that would cross, too little margin). Answers the id
+   * the venue shows it by; throws the venue's refusal of the request.
+   */
+  private placeInEngine(
+    venue: VenueEngine,
+    account: string,
+    order: ParsedOrder,
+    kind: 'ioc' | 'post_only',
+    clientOrderId: string,
+    heldId?: string,
+  ): string {
     const market = this.market(venue, order.market);
-    const queued = {
-      id: '',
-      account: request.accountId,
-      market: order.market,
-      side: order.side,
-      size: order.size,
-      price: order.price,
-      clientId: order.clientId,
+    const notes = {
       instruction: order.instruction,
-      createdAtMs: Date.now(),
+      ...(heldId !== undefined ? { id: heldId } : {}),
     };
+    this.records.note(account, clientOrderId, notes);
     try {
-      const outcome = venue.desk.place(request.accountId, {
-        symbol: market.spec.symbol,
-        side: order.side === 'BUY' ? 'buy' : 'sell',
-        type: kind,
-        price: order.price,
-        size: order.size,
-        clientOrderId: order.clientId || this.anonymousId(),
-      });
-      if (outcome.duplicate) {
-        throw new ParadexError(400, 'DUPLICATED_CLIENT_ID', 'duplicated client id');
+      const outcome = venue.desk.place(account, placeCommand(market, order, kind, clientOrderId));
+      if (kind === 'ioc' && outcome.order.status === 'canceled') {
+        this.records.note(account, clientOrderId, { ...notes, cancelReason: 'IOC_CANCEL' });
       }
-      const cancelReason =
-        kind === 'ioc' && outcome.order.status === 'canceled' ? 'IOC_CANCEL' : undefined;
-      this.notes.set(outcome.order.orderId, {
-        instruction: order.instruction,
-        ...(cancelReason ? { cancelReason } : {}),
-      });
-      queued.id = String(numericId(outcome.order.orderId));
+      return heldId ?? String(numericId(outcome.order.orderId));
     } catch (error) {
+      this.records.note(account, clientOrderId, undefined);
       const reason = this.closedReason(error);
       if (reason === undefined) {
         throw refusalOf(error);
       }
       // Queued, then closed by the matching engine: the answer is still NEW.
-      queued.id = this.rememberUnplaced({ ...queued, cancelReason: reason });
-      const closed = this.unplaced.get(queued.id)!;
-      this.onUnplaced(request.accountId, order.market, closedUnplaced(closed));
+      const shown = queuedEntry(heldId ?? '', account, order, Date.now());
+      const closed = closedUnplaced(
+        this.records.rememberUnplaced({ ...shown, cancelReason: reason }),
+      );
+      this.records.record(closed);
+      this.onUnplaced(account, order.market, closed);
+      return closed.id;
     }
-    return { status: 201, body: queuedOrder(queued) };
   }
 
-  /** DELETE /v1/orders/{id} or /by_client_id/{client_id}: queued (204), closed after. */
-  cancel(request: SignedRequest, target: { id?: string; clientId?: string }): Promise<HttpReply> {
+  /**
+   * `order_queue=held`: the order answered NEW and held; the request's own
+   * checks (price and size steps, minimums) answer now, the engine's (margin,
+   * a post-only crossing) when it acts.
+   */
+  private hold(
+    venue: VenueEngine,
+    account: string,
+    order: ParsedOrder,
+    kind: 'ioc' | 'post_only',
+    clientOrderId: string,
+  ) {
+    const market = this.market(venue, order.market);
+    try {
+      validatePlacement(venue, account, market, placeCommand(market, order, kind, clientOrderId));
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'invalid_order') {
+        throw refusalOf(error);
+      }
+    }
+    const held = this.held.hold(
+      account,
+      order,
+      kind,
+      clientOrderId,
+      this.timing.ms('queue_hold_ms'),
+    );
+    const shown = heldView(held);
+    this.records.record(shown, held.heldAtMs);
+    return shown;
+  }
+
+  /** A held order's hold has passed: the engine acts on it, then on a cancel that came meanwhile. */
+  private actOnHeld(held: HeldOrder): void {
+    const venue = this.deps.world().venue(PARADEX);
+    this.cancels.settle(venue);
+    try {
+      this.placeInEngine(venue, held.account, held.order, held.kind, held.clientOrderId, held.id);
+    } catch (error) {
+      // The request's checks passed when it was held: nothing else refuses it.
+      this.deps.logger.warn({ venue: PARADEX, err: String(error) }, 'held order failed');
+      return;
+    }
+    const placed = venue.registry.byClientOrderId(held.account, held.clientOrderId);
+    if (held.cancelAfter && placed && isOpen(placed)) {
+      this.cancels.add(held.account, placed.orderId);
+      this.cancels.settle(venue);
+    }
+  }
+
+  /** A client id the account's orders (held ones too) already carry: refused. */
+  private refuseDuplicate(venue: VenueEngine, account: string, clientOrderId: string): void {
+    if (
+      venue.registry.byClientOrderId(account, clientOrderId) ||
+      this.held.has(account, clientOrderId)
+    ) {
+      throw new ParadexError(400, 'DUPLICATED_CLIENT_ID', 'duplicated client id');
+    }
+  }
+
+  /**
+   * DELETE /v1/orders/{id} or /by_client_id/{client_id}: queued (204), closed
+   * after. A held order's cancel acts right after the order reaches the engine.
+   */
+  cancel(request: SignedRequest, target: Target): Promise<HttpReply> {
     return this.deps.orders.execute(request, { op: 'cancel', fields: {} }, (venue) => {
       this.cancels.settle(venue);
-      const order = this.find(venue, request.accountId, target);
+      const held = this.held.of(request.accountId, target);
+      if (held) {
+        held.cancelAfter = true;
+        return { status: 204 };
+      }
+      const order = this.records.find(venue, request.accountId, target);
       if (!order) {
         throw this.notToCancel(request.accountId, target);
       }
@@ -157,12 +261,8 @@ export class ParadexOrders {
   }
 
   /** Why there is no order to cancel: closed before the book, or unknown. */
-  private notToCancel(account: string, target: { id?: string; clientId?: string }): ParadexError {
-    const unplaced =
-      target.clientId !== undefined
-        ? this.unplacedByClient(account, target.clientId)
-        : this.unplaced.get(target.id ?? '');
-    if (unplaced) {
+  private notToCancel(account: string, target: Target): ParadexError {
+    if (this.records.unplacedOf(account, target)) {
       return new ParadexError(400, 'ORDER_IS_CLOSED', 'order is closed');
     }
     return target.clientId !== undefined
@@ -176,102 +276,31 @@ export class ParadexOrders {
     if (!order || (order.status !== 'open' && order.status !== 'partially_filled')) {
       return;
     }
-    this.notes.set(order.orderId, { ...this.notesOf(order), cancelReason: 'USER_CANCELED' });
+    this.records.note(account, order.clientOrderId, {
+      ...this.notesOf(order),
+      cancelReason: 'USER_CANCELED',
+    });
     venue.desk.cancel(account, { orderId: order.orderId });
   }
 
-  /**
-   * GET /v1/orders/{id} or /by_client_id/{client_id}. By client id, the venue
-   * finds open orders only (`client_id_lookup`, documented `open_only`): a
-   * closed one is answered as an unknown one.
-   */
-  lookup(venue: VenueEngine, account: string, target: { id?: string; clientId?: string }) {
-    const openOnly =
-      target.clientId !== undefined && this.profile.get('client_id_lookup') === 'open_only';
-    const order = this.find(venue, account, target);
-    if (order && !(openOnly && !isOpen(order))) {
-      return paradexOrder(venue, order, this.notesOf(order));
-    }
-    const unplaced =
-      target.id !== undefined
-        ? this.unplaced.get(target.id)
-        : this.unplacedByClient(account, target.clientId ?? '');
-    if (!order && !openOnly && unplaced && unplaced.account === account) {
-      return closedUnplaced(unplaced);
-    }
-    throw target.clientId !== undefined
-      ? new ParadexError(404, 'CLIENT_ORDER_ID_NOT_FOUND', 'client order id not found')
-      : new ParadexError(404, 'ORDER_ID_NOT_FOUND', 'order id not found');
+  /** GET /v1/orders/{id} or /by_client_id/{client_id} (paradex-order-records.ts). */
+  lookup(venue: VenueEngine, account: string, target: Target) {
+    return this.records.lookup(venue, account, target);
   }
 
-  /** GET /v1/orders-history: every order of the account, open and closed, filtered. */
+  /** GET /v1/orders-history (paradex-order-records.ts). */
   history(venue: VenueEngine, account: string, query: URLSearchParams) {
-    const orders = [
-      ...venue.registry
-        .ordersOf(account)
-        .map((order) => paradexOrder(venue, order, this.notesOf(order))),
-      ...[...this.unplaced.values()]
-        .filter((order) => order.account === account)
-        .map((order) => closedUnplaced(order)),
-    ];
-    return orderHistory(orders, query);
+    return this.records.history(venue, account, query);
   }
 
-  /** GET /v1/orders: the account's open orders (of one market when given). */
+  /** GET /v1/orders (paradex-order-records.ts). */
   open(venue: VenueEngine, account: string, market: string | null) {
-    return venue.registry
-      .open(account)
-      .filter((order) => market === null || order.symbol === market)
-      .sort((a, b) => a.createdAtMs - b.createdAtMs)
-      .map((order) => paradexOrder(venue, order, this.notesOf(order)));
+    return this.records.open(venue, account, market);
   }
 
-  /** GET /v1/fills: the account's fills from `start_at` (ms), oldest first. */
+  /** GET /v1/fills (paradex-order-records.ts). */
   fills(venue: VenueEngine, account: string, query: URLSearchParams) {
-    const market = query.get('market');
-    const start = Number(query.get('start_at') ?? 0);
-    const end = Number(query.get('end_at') ?? Date.now());
-    const size = Math.min(Number(query.get('page_size') ?? 1000), 5000);
-    if (![start, end, size].every(Number.isSafeInteger)) {
-      throw new ParadexError(400, 'INVALID_REQUEST_PARAMETER', 'invalid request parameter');
-    }
-    return venue.registry
-      .fillsSince(account, start)
-      .filter((fill) => fill.tsMs <= end && (market === null || fill.symbol === market))
-      .slice(0, size)
-      .map((fill) => paradexFill(venue, fill));
-  }
-
-  private find(
-    venue: VenueEngine,
-    account: string,
-    target: { id?: string; clientId?: string },
-  ): EngineOrder | undefined {
-    if (target.clientId !== undefined) {
-      return venue.registry.byClientOrderId(account, target.clientId);
-    }
-    const engineId = target.id !== undefined ? engineOrderId(target.id) : undefined;
-    return engineId ? venue.registry.get(account, engineId) : undefined;
-  }
-
-  private unplacedByClient(account: string, clientId: string): ClosedUnplaced | undefined {
-    for (const order of this.unplaced.values()) {
-      if (order.account === account && order.clientId === clientId && clientId !== '') {
-        return order;
-      }
-    }
-    return undefined;
-  }
-
-  private rememberUnplaced(order: Omit<ClosedUnplaced, 'id'> & { id: string }): string {
-    this.unplacedSeq += 1;
-    // Outside the engine's id range (epoch × 10⁹ + seq): 9 × 10¹⁴ upwards.
-    const id = String(900_000_000_000_000 + this.unplacedSeq);
-    this.unplaced.set(id, { ...order, id });
-    if (this.unplaced.size > MAX_REMEMBERED) {
-      this.unplaced.delete(this.unplaced.keys().next().value as string);
-    }
-    return id;
+    return this.records.fills(venue, account, query);
   }
 
   /** Why the engine closed a queued order at once, or undefined for a refusal of the request. */
@@ -288,8 +317,8 @@ export class ParadexOrders {
   }
 
   private anonymousId(): string {
-    this.unplacedSeq += 1;
-    return `pdx-${Date.now().toString(36)}-${this.unplacedSeq}`;
+    this.anonymousSeq += 1;
+    return `pdx-${Date.now().toString(36)}-${this.anonymousSeq}`;
   }
 
   private market(venue: VenueEngine, symbol: string): MarketState {
@@ -303,3 +332,18 @@ export class ParadexOrders {
 
 const isOpen = (order: EngineOrder): boolean =>
   order.status === 'open' || order.status === 'partially_filled';
+
+/** The engine's placement of a Paradex order request. */
+const placeCommand = (
+  market: MarketState,
+  order: ParsedOrder,
+  kind: 'ioc' | 'post_only',
+  clientOrderId: string,
+) => ({
+  symbol: market.spec.symbol,
+  side: order.side === 'BUY' ? ('buy' as const) : ('sell' as const),
+  type: kind,
+  price: order.price,
+  size: order.size,
+  clientOrderId,
+});

@@ -40,6 +40,57 @@ export const PARADEX_READINGS = {
       'ORDER_EXCEEDS_POSITION_LIMIT). POST_ONLY_WOULD_CROSS is a guess; `unlisted` closes such an ' +
       'order with a word no client knows',
   },
+  /**
+   * `GET /orders/{order_id}`: documented to return open (or new) orders only.
+   * A closed order (filled, canceled, or closed before the book) is then
+   * answered as an unknown one, 404 `ORDER_ID_NOT_FOUND`. `any` plays a
+   * venue that finds closed orders too, as the cancel page's "can be retried
+   * from GET /orders/:id" and ccxt's example suggest (the dialect did so
+   * before).
+   */
+  order_id_lookup: {
+    values: ['open_only', 'any'],
+    default: 'open_only',
+    documented: 'open_only',
+    source:
+      'https://docs.paradex.trade/api/prod/orders/get: "Get an order by id. Only return orders in ' +
+      'OPEN or NEW status."; ORDER_ID_NOT_FOUND from the error list of ' +
+      "https://docs.paradex.trade/api/prod/orders/cancel; but that page says a cancel's " +
+      'confirmation "can be retried from GET /orders/:id", and ccxt js/src/paradex.js fetchOrder\'s ' +
+      'example shows a CLOSED order',
+  },
+  /**
+   * How long an order stays `NEW` (queued for the risk checks) after its 201.
+   * `prompt`: the engine acts on it at once, before the next request;
+   * `held`: only `queue_hold_ms` after the answer (every read shows it NEW,
+   * nothing filled, and the `orders` channel says nothing of it until then;
+   * a cancel of it is answered 204 and acts right after the order reaches
+   * the engine).
+   */
+  order_queue: {
+    values: ['prompt', 'held'],
+    default: 'prompt',
+    documented: null,
+    source:
+      'https://docs.paradex.trade/api/prod/orders/new: the venue "queues the order for risk checks ' +
+      '(order status=NEW)"; no time is given. https://docs.paradex.trade/releases/changelog/2025/3/20 ' +
+      '(v1.87.5): "Cancel by client_order_id now accepts cancels for order in status NEW"',
+  },
+  /**
+   * How current `GET /orders-history` is. `none`: every order as it is now;
+   * `lagging`: each order as it was `history_lag_ms` ago (absent until it is
+   * that old; a closed order shows its earlier state until its close is that
+   * old).
+   */
+  history_lag: {
+    values: ['none', 'lagging'],
+    default: 'none',
+    documented: null,
+    source:
+      'https://docs.paradex.trade/api/prod/orders/get-orders ("Get all orders for the account", ' +
+      'filtered; no word on how soon an order or its close appears); paradex-py ' +
+      'paradex_py/api/api_client.py fetch_orders_history (the same)',
+  },
 } as const satisfies Readings;
 
 /**

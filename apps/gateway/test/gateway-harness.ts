@@ -205,10 +205,16 @@ export class GatewayHarness {
 
   /**
    * A user whose primary wallet has a private key the spec knows, funded on
-   * each venue through the simulator's deposits, with live credentials (the
-   * wallet signs for itself) and an API key.
+   * each venue through the simulator's deposits (1,000,000 of its margin,
+   * or `deposits` where given: an entry with `asset` credits that asset,
+   * which margins nothing), with live credentials (the wallet signs for
+   * itself) and an API key.
    */
-  async liveTrader(venues: string[], scopes?: string) {
+  async liveTrader(
+    venues: string[],
+    scopes?: string,
+    deposits: Readonly<Record<string, readonly SimDeposit[]>> = {},
+  ) {
     const privateKey = generatePrivateKey();
     const wallet = privateKeyToAccount(privateKey).address.toLowerCase();
     const user = await this.operator.userWithKey(
@@ -219,7 +225,11 @@ export class GatewayHarness {
     const credentials: Record<string, PaperCredential> = {};
     for (const exchange of venues) {
       await onboardLiveWallet(exchange, this.venueSim!.url, { walletAddress: wallet, privateKey });
-      await this.simControl().deposit(exchange, wallet, '1000000');
+      for (const { amount, asset } of deposits[exchange] ?? [{ amount: '1000000' }]) {
+        await (asset
+          ? this.simControl().depositAsset(exchange, wallet, asset, amount)
+          : this.simControl().deposit(exchange, wallet, amount));
+      }
       // Extended: an API key of the wallet's account and the account's own stark key.
       const starkKey = `0x${(BigInt(privateKey) % 2n ** 250n).toString(16)}`;
       const signer =
@@ -261,6 +271,12 @@ export class GatewayHarness {
       return '';
     }
   }
+}
+
+/** A deposit to a live trader's wallet: of its margin, or of `asset` (margining nothing). */
+export interface SimDeposit {
+  amount: string;
+  asset?: string;
 }
 
 /** Where the gateway's and workers' Lighter live clients find the tests' stand-in signer. */

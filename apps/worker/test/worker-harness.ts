@@ -14,7 +14,7 @@ import {
 import { retryingUnavailable } from '@sts/testing';
 import { PaperVenueClient, toVenueOrder, type VenueOrder } from '@sts/venues';
 // The gateway's e2e harness (real gateway, venue simulator, budget service, operator tool).
-import { GatewayHarness } from '@sts/app-gateway-testing';
+import { GatewayHarness, type SimDeposit } from '@sts/app-gateway-testing';
 import { startWorker, type RunningWorker } from '../src/bootstrap';
 import { eventually, explainTimeoutsWith } from './eventually';
 import { recentProblems } from './worker-logs';
@@ -223,10 +223,14 @@ export class WorkerHarness {
 
   /**
    * A user whose wallet signs for itself on live-mode venues (private key
-   * known to the spec), funded on each venue through the simulator's deposits.
+   * known to the spec), funded on each venue through the simulator's
+   * deposits (`deposits` per venue where given, else 1,000,000 of its margin).
    */
-  async liveTrader(venues: string[]): Promise<Trader> {
-    const trader = await this.gateway.liveTrader(venues);
+  async liveTrader(
+    venues: string[],
+    deposits?: Readonly<Record<string, readonly SimDeposit[]>>,
+  ): Promise<Trader> {
+    const trader = await this.gateway.liveTrader(venues, undefined, deposits);
     return {
       userId: trader.userId,
       wallet: trader.wallet,

@@ -20,6 +20,11 @@ export interface LegMarket {
   maxLeverage?: number;
   /** The market's quote (settlement) asset: what its fees are paid in. */
   quote?: string;
+  /**
+   * The asset the venue margins the market in: the only balance its margin
+   * comes from (always set from the venue's market; a leg without one has no margin).
+   */
+  marginAsset?: string;
 }
 
 export const legMarketOf = (venue: VenueId, market: VenueMarket): LegMarket => ({
@@ -35,6 +40,7 @@ export const legMarketOf = (venue: VenueId, market: VenueMarket): LegMarket => (
   },
   maxLeverage: market.entry.max_leverage,
   quote: market.quote,
+  marginAsset: market.marginAsset,
 });
 
 interface SideState {

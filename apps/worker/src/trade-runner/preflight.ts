@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import type { TokenBucket } from '@sts/budget-client';
 import { divide, formatDecimal } from '@sts/domain';
-import type { VenueClient } from '@sts/venues';
+import { marginBalanceOf, type VenueClient } from '@sts/venues';
 import { paid } from '../venue-sessions/paid-requests';
 import type { AmendableTerms, TradeRecord } from '../trades/trade-record';
 import type { LegMarket } from './market-view';
@@ -19,7 +19,9 @@ interface MarginLeg {
  * and the market listing were checked by opening them): the market is live
  * (both books two-sided), the target makes at least one acceptable order, and
  * each account has the margin the full position needs at the venue's maximum
- * leverage. Returns the failure_reason of a rejection, or null; `transient`
+ * leverage, in the market's margin asset (venues list every asset an account
+ * holds, each in its own units: only the margin asset's balance counts).
+ * Returns the failure_reason of a rejection, or null; `transient`
  * when the venue may be back shortly (no live book, balances unreadable).
  */
 export interface PreflightFailure {
@@ -79,10 +81,12 @@ async function firstFailure(
         transient: true,
       };
     }
-    const available = balances.reduce((sum, balance) => sum.plus(balance.available), new Big(0));
+    const asset = leg.marginAsset ?? 'margin asset';
+    const margin = leg.marginAsset ? marginBalanceOf(balances, leg.marginAsset) : undefined;
+    const available = new Big(margin?.available ?? 0);
     const required = divide(notional, new Big(leg.maxLeverage ?? 1)).round(2, Big.roundUp);
     if (available.lt(required)) {
-      return `insufficient margin on ${leg.venue}: ${formatDecimal(available)} available, ${formatDecimal(required)} required`;
+      return `insufficient margin on ${leg.venue}: ${formatDecimal(available)} ${asset} available, ${formatDecimal(required)} required`;
     }
   }
   return null;

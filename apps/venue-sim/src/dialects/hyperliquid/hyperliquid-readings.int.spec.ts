@@ -288,7 +288,7 @@ describe('Hyperliquid dialect: over the per-IP weight limit (H1)', () => {
         expect((await setInitial(0)).status).toBe(200);
         await place('address-1').catch(() => undefined);
         // userRateLimit: the actions sent (the credential probe's cancel, the placement) over a cap of 0.
-        const told = await client.cumulativeBudget();
+        const told = await client.cumulativeBudget!();
         expect(told).toMatchObject({ spentPaceMs: 10_000 });
         expect(told!.left).toBeLessThan(0);
         const over = place('address-2');

@@ -99,6 +99,28 @@ export function queuedOrder(order: Omit<Unplaced, 'statusReason'>) {
   };
 }
 
+/**
+ * An order as the venue shows it accepted, before anything happened to it:
+ * `NEW`, nothing filled (the account stream's first update of an order
+ * under `stream_first=new_then_fate`).
+ */
+export function acceptedOrder(view: { createdTime: number }): Record<string, unknown> {
+  const accepted: Record<string, unknown> = {
+    ...view,
+    status: 'NEW',
+    filledQty: '0',
+    averagePrice: '0',
+    payedFee: '0',
+    updatedTime: view.createdTime,
+  };
+  delete accepted['statusReason'];
+  return accepted;
+}
+
+/** True when an order view shows it accepted with nothing happened yet (what `acceptedOrder` gives). */
+export const isAccepted = (view: { status: string; filledQty: string }): boolean =>
+  view.status === 'NEW' && Number(view.filledQty) === 0;
+
 /** An order the engine closed without placing it: `REJECTED` with its reason. */
 export function unplacedOrder(order: Unplaced) {
   return {

@@ -16,7 +16,7 @@ import {
   type OrderNotes,
   type Unplaced,
 } from './extended-order-views';
-import { ExtendedQueue, type QueuedPlacement } from './extended-queue';
+import { ExtendedQueue, QUEUE_MS, type QueuedPlacement } from './extended-queue';
 import { EXTENDED_READINGS } from './extended-readings';
 import { checkSettlement } from './extended-settlement';
 
@@ -42,6 +42,10 @@ const keyOf = (wallet: string, externalId: string): string => `${wallet}\n${exte
  * EXPIRED, or REJECTED with a `statusReason` such as `POST_ONLY_FAILED`) is
  * what the account stream pushes then and what `GET /api/v1/user/orders/...`
  * shows (while queued: `NEW`, or the fate at once, by the `first_read` reading).
+ * How long the queue takes is the `order_queue` reading: a moment, or
+ * `queue_hold_ms` (`held`: reads show NEW all that time, and a cancel of a
+ * queued order is answered OK and acts right after the order reaches the
+ * engine).
  */
 export class ExtendedOrders {
   /** Notes of each order by wallet and external id (known before the engine names the order). */
@@ -53,11 +57,15 @@ export class ExtendedOrders {
   readonly queue: ExtendedQueue;
   private seq = 0;
   /** Told of an order rejected before the book. */
-  onUnplaced: (wallet: string, order: unknown) => void = () => undefined;
+  onUnplaced: (wallet: string, order: ReturnType<typeof unplacedOrder>) => void = () => undefined;
 
   constructor(private readonly deps: DialectDeps) {
     this.profile = deps.profiles.of(EXTENDED, EXTENDED_READINGS);
-    this.queue = new ExtendedQueue((placement) => this.act(placement));
+    const timing = deps.timings.of(EXTENDED);
+    this.queue = new ExtendedQueue(
+      (placement) => this.act(placement),
+      () => (this.held() ? timing.ms('queue_hold_ms') : QUEUE_MS),
+    );
   }
 
   notesOf(order: EngineOrder): OrderNotes {
@@ -111,11 +119,23 @@ export class ExtendedOrders {
     });
   }
 
-  /** DELETE /api/v1/user/order/{id} or ?externalId=: `{status: "OK"}`, the order canceled. */
+  /**
+   * DELETE /api/v1/user/order/{id} or ?externalId=: `{status: "OK"}`, the
+   * order canceled; a held placement's cancel (`order_queue=held`) acts once
+   * the order reaches the engine.
+   */
   cancel(request: SignedRequest, target: Target): Promise<HttpReply> {
     return this.deps.orders.execute(request, { op: 'cancel', fields: {} }, (venue) => {
-      // The placements queued before this cancel reach the engine before it.
-      this.queue.flushWallet(request.accountId);
+      if (this.held()) {
+        const queued = this.queuedOf(request.accountId, target);
+        if (queued) {
+          queued.cancelAfter = true;
+          return { status: 200, body: { status: 'OK' } };
+        }
+      } else {
+        // The placements queued before this cancel reach the engine before it.
+        this.queue.flushWallet(request.accountId);
+      }
       const order = this.find(venue, request.accountId, target);
       if (order && (order.status === 'open' || order.status === 'partially_filled')) {
         venue.desk.cancel(request.accountId, { orderId: order.orderId });
@@ -134,11 +154,8 @@ export class ExtendedOrders {
     if (order) {
       return extendedOrder(venue, order, account.accountId, this.notesOf(order));
     }
-    const queued =
-      target.id !== undefined
-        ? this.queue.get(target.id)
-        : this.queue.byExternalId(wallet, target.externalId ?? '');
-    if (queued && queued.wallet === wallet) {
+    const queued = this.queuedOf(wallet, target);
+    if (queued) {
       queued.reads += 1;
       return queuedOrder(this.entryOf(queued));
     }
@@ -180,7 +197,13 @@ export class ExtendedOrders {
     }
     const venue = this.deps.world().venue(EXTENDED);
     try {
-      venue.desk.place(placement.wallet, placeCommand(placement.order));
+      const { order } = venue.desk.place(placement.wallet, placeCommand(placement.order));
+      if (
+        placement.cancelAfter &&
+        (order.status === 'open' || order.status === 'partially_filled')
+      ) {
+        venue.desk.cancel(placement.wallet, { orderId: order.orderId });
+      }
     } catch (error) {
       const reason = statusReasonOf(error);
       if (reason === undefined) {
@@ -190,11 +213,26 @@ export class ExtendedOrders {
     }
   }
 
-  /** Under `first_read` = `fate`, a read sees what the engine does with the account's queued orders. */
+  /**
+   * Under `first_read` = `fate`, a read sees what the engine does with the
+   * account's queued orders; never a held one (`order_queue=held`).
+   */
   private settleReads(wallet: string): void {
-    if (this.profile.get('first_read') === 'fate') {
+    if (this.profile.get('first_read') === 'fate' && !this.held()) {
       this.queue.flushWallet(wallet);
     }
+  }
+
+  private held(): boolean {
+    return this.profile.get('order_queue') === 'held';
+  }
+
+  private queuedOf(wallet: string, target: Target): QueuedPlacement | undefined {
+    const queued =
+      target.id !== undefined
+        ? this.queue.get(target.id)
+        : this.queue.byExternalId(wallet, target.externalId ?? '');
+    return queued?.wallet === wallet ? queued : undefined;
   }
 
   /** The cancel of an order that is not open, as the `cancel_not_open` reading answers it. */

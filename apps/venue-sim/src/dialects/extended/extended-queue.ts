@@ -2,7 +2,7 @@ import type { Simulator } from '../../engine/simulator';
 import type { ExtendedAccount } from './extended-accounts';
 import type { ParsedOrder } from './extended-order-request';
 
-/** How long after its answer the venue's engine acts on a placement (unless held). */
+/** How long after its answer the venue's engine acts on a placement (`order_queue=prompt`, unless held). */
 export const QUEUE_MS = 30;
 
 /** A placement the venue answered (ids only) and its engine has not acted on yet. */
@@ -16,24 +16,34 @@ export interface QueuedPlacement {
   world: Simulator;
   /** How often it was read while queued (the simulator's own record, for tests). */
   reads: number;
+  /** When the engine acts on it (unless the queue is held then). */
+  dueAtMs?: number;
+  /** A cancel came while it was queued (`order_queue=held`): it acts right after the order reaches the engine. */
+  cancelAfter?: boolean;
   timer?: NodeJS.Timeout;
 }
 
 /**
  * Extended's placement queue: `POST /api/v1/user/order` answers the order's
- * ids and the engine acts on it a moment later (QUEUE_MS), in arrival order;
- * the official SDK learns the fate from the account stream (x10xchange
- * python_sdk, x10/perpetual/simple_client/simple_trading_client.py). The
- * simulator's control holds the queue (`POST /dialects/extended/_sim/queue
- * {hold}`) so a test sees a placement queued as long as it wants.
+ * ids and the engine acts on it `delayMs()` later (QUEUE_MS, or the
+ * `order_queue=held` reading's hold), in arrival order; the official SDK
+ * learns the fate from the account stream (x10xchange python_sdk,
+ * x10/perpetual/simple_client/simple_trading_client.py). The simulator's
+ * control holds the queue (`POST /dialects/extended/_sim/queue {hold}`) so a
+ * test sees a placement queued as long as it wants; released, each acts once
+ * its own delay has passed.
  */
 export class ExtendedQueue {
   private readonly queued = new Map<string, QueuedPlacement>();
   private held = false;
 
-  constructor(private readonly act: (placement: QueuedPlacement) => void) {}
+  constructor(
+    private readonly act: (placement: QueuedPlacement) => void,
+    private readonly delayMs: () => number = () => QUEUE_MS,
+  ) {}
 
   add(placement: QueuedPlacement): void {
+    placement.dueAtMs = Date.now() + this.delayMs();
     this.queued.set(placement.id, placement);
     if (!this.held) {
       this.schedule(placement);
@@ -95,7 +105,8 @@ export class ExtendedQueue {
   }
 
   private schedule(placement: QueuedPlacement): void {
-    placement.timer = setTimeout(() => this.run(placement), QUEUE_MS);
+    const delay = Math.max(0, (placement.dueAtMs ?? 0) - Date.now());
+    placement.timer = setTimeout(() => this.run(placement), delay);
     placement.timer.unref?.();
   }
 

@@ -36,6 +36,41 @@ export const EXTENDED_READINGS = {
       "x10/utils/http.py handle_known_errors; ccxt js/src/extended.js exceptions.exact '1142'; " +
       'the answer for a closed order: not said',
   },
+  /**
+   * How long the engine takes to act on a placement after its answer.
+   * `prompt`: a moment (QUEUE_MS, extended-queue.ts); `held`: `queue_hold_ms`,
+   * every read showing the order `NEW`, nothing filled, and the account
+   * stream silent about it until then. A cancel of a held order is answered
+   * OK and reaches the engine right after the order does.
+   */
+  order_queue: {
+    values: ['prompt', 'held'],
+    default: 'prompt',
+    documented: null,
+    source:
+      'x10xchange/python_sdk x10/perpetual/orders.py (PlacedOrderModel {id, external_id}: the ' +
+      'answer carries no state), x10/perpetual/simple_client/simple_trading_client.py ' +
+      '(create_and_place_order and cancel_order both wait up to 5 s for the account stream); ' +
+      'how long the venue takes: not said',
+  },
+  /**
+   * What the account stream sends first of an order. `fate`: its state once
+   * the engine acted (resting NEW, FILLED, EXPIRED, REJECTED...);
+   * `new_then_fate`: first `NEW` with nothing filled, as the order is
+   * accepted, then that state (a taker IOC filled at once is streamed NEW,
+   * then FILLED).
+   */
+  stream_first: {
+    values: ['fate', 'new_then_fate'],
+    default: 'fate',
+    documented: null,
+    source:
+      'x10xchange/python_sdk x10/perpetual/simple_client/simple_trading_client.py ' +
+      "(create_and_place_order returns the order's first ORDER update, whatever its status: a " +
+      'timing helper, not a promise of what comes first), x10/perpetual/orders.py OrderStatus ' +
+      '(NEW among the statuses); ccxt js/src/pro/extended.js handleOrders (every update parsed ' +
+      'alike); whether a taker is streamed NEW first: not said',
+  },
 } as const satisfies Readings;
 
 /**

@@ -6,12 +6,17 @@ import type { MarketState } from '../../engine/market-state';
 import type { EngineFill, EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import type { DialectProfile } from '../dialect-profiles';
 import { DialectSockets, refuseUpgrade } from '../dialect-sockets';
 import type { ExtendedAccounts } from './extended-accounts';
 import { EXTENDED, extendedOrder, extendedTrade, type ExtendedOrders } from './extended-orders';
+import { acceptedOrder, isAccepted, type unplacedOrder } from './extended-order-views';
+import { EXTENDED_READINGS } from './extended-readings';
 
 const STREAM_BASE = `/dialects/${EXTENDED}/stream.extended.exchange/v1`;
 const BOOK_LEVELS = 20;
+/** Orders remembered as announced NEW (`stream_first=new_then_fate`); the oldest go first. */
+const MAX_ANNOUNCED = 10_000;
 
 interface ExtendedSocket {
   connection: StreamConnection;
@@ -33,13 +38,20 @@ export interface ExtendedStreamDeps extends DialectDeps {
  * with the `X-Api-Key` header (ORDER and TRADE frames of the account), the
  * stream base being `/dialects/extended/stream.extended.exchange/v1`. Each
  * connection numbers its frames (`seq`). Frames go through the paper
- * stream's outbox (latency, never reordered).
+ * stream's outbox (latency, never reordered). Under `stream_first=
+ * new_then_fate` an order's first ORDER frame is `NEW` with nothing filled,
+ * sent before anything else of it (its trades too), then its state.
  */
 export class ExtendedStreams {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly sockets = new DialectSockets<ExtendedSocket>();
+  private readonly profile: DialectProfile<typeof EXTENDED_READINGS>;
+  /** Engine orders whose first update has been streamed. */
+  private readonly announced = new Set<string>();
 
-  constructor(private readonly deps: ExtendedStreamDeps) {}
+  constructor(private readonly deps: ExtendedStreamDeps) {
+    this.profile = deps.profiles.of(EXTENDED, EXTENDED_READINGS);
+  }
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = new URL(request.url ?? '/', 'http://venue-sim').pathname;
@@ -97,25 +109,27 @@ export class ExtendedStreams {
   }
 
   order(order: EngineOrder): void {
+    this.announce(order);
     for (const entry of this.accountSockets(order.accountId)) {
-      const data = extendedOrder(
-        this.venue(),
-        order,
-        entry.account!.accountId,
-        this.deps.extendedOrders.notesOf(order),
-      );
-      this.frame(entry, 'ORDER', { orders: [data] });
+      this.frame(entry, 'ORDER', { orders: [this.view(entry, order)] });
     }
   }
 
-  /** An order rejected before the book, to its account's streams. */
-  orderState(wallet: string, order: unknown): void {
+  /** An order rejected before the book, to its account's streams (announced NEW first, by the reading). */
+  orderState(wallet: string, order: ReturnType<typeof unplacedOrder>): void {
     for (const entry of this.accountSockets(wallet)) {
+      if (this.profile.get('stream_first') === 'new_then_fate') {
+        this.frame(entry, 'ORDER', { orders: [acceptedOrder(order)] });
+      }
       this.frame(entry, 'ORDER', { orders: [order] });
     }
   }
 
   fill(fill: EngineFill): void {
+    const order = this.venue().registry.orderById(fill.orderId);
+    if (order) {
+      this.announce(order);
+    }
     for (const entry of this.accountSockets(fill.accountId)) {
       this.frame(entry, 'TRADE', {
         trades: [
@@ -138,6 +152,36 @@ export class ExtendedStreams {
   close(): void {
     this.sockets.close();
     this.server.close();
+  }
+
+  /**
+   * `stream_first=new_then_fate`: an order's first update is `NEW` with
+   * nothing filled; sent once, before its first event unless that event
+   * shows just that (a post-only resting untouched).
+   */
+  private announce(order: EngineOrder): void {
+    if (this.profile.get('stream_first') !== 'new_then_fate' || this.announced.has(order.orderId)) {
+      return;
+    }
+    this.announced.add(order.orderId);
+    if (this.announced.size > MAX_ANNOUNCED) {
+      this.announced.delete(this.announced.values().next().value as string);
+    }
+    for (const entry of this.accountSockets(order.accountId)) {
+      const view = this.view(entry, order);
+      if (!isAccepted(view)) {
+        this.frame(entry, 'ORDER', { orders: [acceptedOrder(view)] });
+      }
+    }
+  }
+
+  private view(entry: ExtendedSocket, order: EngineOrder) {
+    return extendedOrder(
+      this.venue(),
+      order,
+      entry.account!.accountId,
+      this.deps.extendedOrders.notesOf(order),
+    );
   }
 
   private *accountSockets(wallet: string): Iterable<ExtendedSocket> {

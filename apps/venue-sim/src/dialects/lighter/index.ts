@@ -21,6 +21,7 @@ export function createLighterDialect(deps: DialectDeps): Dialect {
   return {
     ...dialect,
     close: () => {
+      rest.orders.close();
       rest.cancelAll.switches.close();
       dialect.close();
     },

@@ -13,6 +13,8 @@ export const MIN_ORDER_INDEX = 2 ** 48;
 export const MAX_ORDER_INDEX = Number.MAX_SAFE_INTEGER;
 /** Order indices of orders the engine never held: far above the engine's numbering. */
 const UNPLACED_BASE = MIN_ORDER_INDEX + 900_000_000_000_000;
+/** Order indices of orders shown in progress (`order_queue=held`): above the engine's, below the unplaced. */
+const HELD_BASE = MIN_ORDER_INDEX + 800_000_000_000_000;
 
 /** The venue's order index of an engine order: above every client order index. */
 export const orderIndexOf = (engineOrderIdText: string): number =>
@@ -20,7 +22,7 @@ export const orderIndexOf = (engineOrderIdText: string): number =>
 
 /** The engine order id behind an order index, or undefined when it names no engine order. */
 export function engineIdOfOrderIndex(index: number): string | undefined {
-  if (index < MIN_ORDER_INDEX || index >= UNPLACED_BASE) {
+  if (index < MIN_ORDER_INDEX || index >= HELD_BASE) {
     return undefined;
   }
   return engineOrderId(index - MIN_ORDER_INDEX);
@@ -28,6 +30,9 @@ export function engineIdOfOrderIndex(index: number): string | undefined {
 
 /** The order index of the n-th order closed before the book. */
 export const unplacedOrderIndex = (n: number): number => UNPLACED_BASE + n;
+
+/** The order index the n-th order held in progress is shown with until it executes. */
+export const heldOrderIndex = (n: number): number => HELD_BASE + n;
 
 /** True when a cancel's index is a client order index (below 2^48), false when an order index. */
 export const isClientOrderIndex = (index: number): boolean => index <= MAX_CLIENT_ORDER_INDEX;

@@ -120,10 +120,24 @@ export function orderView(facts: OrderFacts) {
 }
 
 export function unplacedView(entry: Unplaced) {
+  return txOrderView(entry, entry.status);
+}
+
+/**
+ * An order the venue took and its sequencer has not executed yet
+ * (`order_queue=held`): `in-progress`, nothing filled, all of it remaining.
+ */
+export function inProgressView(entry: Omit<Unplaced, 'status'>) {
+  return txOrderView(entry, 'in-progress', entry.tx.baseAmount);
+}
+
+/** An order as its transaction describes it, with a status and what remains (in base units). */
+function txOrderView(entry: Omit<Unplaced, 'status'>, status: string, remainingUnits = 0) {
   const { market, tx } = entry;
   const priceScale = new Big(10).pow(decimalsOf(market.spec.tickSize));
   const sizeScale = new Big(10).pow(decimalsOf(market.spec.lotSize));
   const zero = (0).toFixed(decimalsOf(market.spec.lotSize));
+  const remaining = new Big(remainingUnits).div(sizeScale).toFixed(decimalsOf(market.spec.lotSize));
   return orderView({
     orderIndex: entry.orderIndex,
     clientOrderIndex: tx.clientOrderIndex,
@@ -132,12 +146,12 @@ export function unplacedView(entry: Unplaced) {
     size: new Big(tx.baseAmount).div(sizeScale).toFixed(decimalsOf(market.spec.lotSize)),
     price: new Big(tx.price).div(priceScale).toFixed(decimalsOf(market.spec.tickSize)),
     nonce: tx.nonce,
-    remaining: zero,
+    remaining,
     isAsk: tx.isAsk,
     filled: zero,
     filledQuote: '0.000000',
     timeInForce: tx.timeInForce === TIME_IN_FORCE.ioc ? 'immediate-or-cancel' : 'post-only',
-    status: entry.status,
+    status,
     createdMs: entry.createdMs,
     updatedMs: entry.createdMs,
   });

@@ -4,8 +4,12 @@ import type { SignedRequest } from '../../api/order-entry';
 import type { MarketState } from '../../engine/market-state';
 import type { EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
+import { validatePlacement } from '../../engine/order-validation';
 import type { DialectDeps } from '../dialect';
+import type { DialectProfile } from '../dialect-profiles';
+import type { DialectTiming } from '../dialect-timings';
 import { LIGHTER, LighterError, type LighterAccount } from './lighter-accounts';
+import { LighterHeldOrders, type HeldOrder } from './lighter-held-orders';
 import { TIME_IN_FORCE, type CancelOrderTx, type CreateOrderTx } from './lighter-tx';
 import {
   engineIdOfOrderIndex,
@@ -23,8 +27,10 @@ import {
   type Unplaced,
   type UnplacedStatus,
 } from './lighter-order-views';
+import { LIGHTER_READINGS } from './lighter-readings';
 
 const MAX_REMEMBERED = 10_000;
+
 /**
  * Lighter's orders over the engine. `POST /api/v1/sendTx` takes a signed
  * create-order or cancel-order transaction; the venue answers its hash, and
@@ -35,15 +41,37 @@ const MAX_REMEMBERED = 10_000;
  * without the margin is refused at the API instead (21739), as Lighter's
  * documents say ("Handle Nonces"). `onAccepted` is told when the venue takes
  * the transaction (its nonce is then used).
+ *
+ * When the sequencer executes an order is the `order_queue` reading: at
+ * once, or `queue_hold_ms` after the answer (`held`: the order is
+ * `in-progress` in the account's active orders until then, shown by an
+ * order index of its own; executed, it has the sequencer's).
  */
 export class LighterOrders {
   private readonly unplaced = new Map<number, Unplaced>();
   private readonly nonces = new Map<string, number>();
   private seq = 0;
+  private readonly profile: DialectProfile<typeof LIGHTER_READINGS>;
+  private readonly timing: DialectTiming;
+  /** Orders taken and not yet executed (`order_queue=held`). */
+  private readonly held: LighterHeldOrders;
   /** Told of an order closed before the book. */
   onUnplaced: (wallet: string, marketIndex: number, order: unknown) => void = () => undefined;
 
-  constructor(private readonly deps: DialectDeps) {}
+  constructor(private readonly deps: DialectDeps) {
+    this.profile = deps.profiles.of(LIGHTER, LIGHTER_READINGS);
+    this.timing = deps.timings.of(LIGHTER);
+    this.held = new LighterHeldOrders(
+      deps.world,
+      () => deps.world().frozen.has(LIGHTER),
+      (held) => this.execute(held),
+    );
+  }
+
+  /** Drops the held orders' timers (the simulator stops). */
+  close(): void {
+    this.held.close();
+  }
 
   place(
     request: SignedRequest,
@@ -62,32 +90,99 @@ export class LighterOrders {
       }
       if (
         tx.clientOrderIndex !== 0 &&
-        this.activeByIndex(venue, account.wallet, tx.clientOrderIndex)
+        (this.activeByIndex(venue, account.wallet, tx.clientOrderIndex) ||
+          this.held.byClientIndex(account.wallet, tx.clientOrderIndex))
       ) {
         throw new LighterError(400, 21728, 'client order index already exists');
       }
       const clientOrderId = this.engineClientOrderId(venue, account.wallet, tx.clientOrderIndex);
-      const price = new Big(tx.price).div(new Big(10).pow(decimalsOf(market.spec.tickSize)));
-      const size = new Big(tx.baseAmount).div(new Big(10).pow(decimalsOf(market.spec.lotSize)));
-      try {
-        const outcome = venue.desk.place(account.wallet, {
-          symbol: market.spec.symbol,
-          side: tx.isAsk ? 'sell' : 'buy',
-          type,
-          price: price.toFixed(),
-          size: size.toFixed(),
-          clientOrderId,
-        });
-        if (outcome.duplicate) {
-          throw new LighterError(400, 21728, 'client order index already exists');
-        }
-        this.nonces.set(outcome.order.orderId, tx.nonce);
-      } catch (error) {
-        this.refused(error, account, market, tx);
+      if (this.profile.get('order_queue') === 'held') {
+        this.hold(venue, account, market, tx, type, clientOrderId);
+      } else {
+        this.placeInEngine(venue, account, market, tx, type, clientOrderId);
       }
       onAccepted();
       return accepted(tx);
     });
+  }
+
+  /** The sequencer executes the order: it rests, trades, or is closed before the book. */
+  private placeInEngine(
+    venue: VenueEngine,
+    account: LighterAccount,
+    market: MarketState,
+    tx: CreateOrderTx,
+    type: 'ioc' | 'post_only',
+    clientOrderId: string,
+    heldIndex?: number,
+  ): void {
+    try {
+      const outcome = venue.desk.place(
+        account.wallet,
+        placeCommand(market, tx, type, clientOrderId),
+      );
+      if (outcome.duplicate) {
+        throw new LighterError(400, 21728, 'client order index already exists');
+      }
+      this.nonces.set(outcome.order.orderId, tx.nonce);
+    } catch (error) {
+      this.refused(error, account, market, tx, heldIndex);
+    }
+  }
+
+  /**
+   * `order_queue=held`: the transaction taken and the order held. What the
+   * API refuses (price and size steps, minimums, a maker order without the
+   * margin) is refused now; what the sequencer decides (a post-only that
+   * would cross, an IOC without the margin) when it executes.
+   */
+  private hold(
+    venue: VenueEngine,
+    account: LighterAccount,
+    market: MarketState,
+    tx: CreateOrderTx,
+    type: 'ioc' | 'post_only',
+    clientOrderId: string,
+  ): void {
+    try {
+      validatePlacement(
+        venue,
+        account.wallet,
+        market,
+        placeCommand(market, tx, type, clientOrderId),
+      );
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === 'invalid_order' || (code === 'insufficient_margin' && type === 'post_only')) {
+        this.refused(error, account, market, tx);
+      }
+    }
+    this.held.hold(account, tx, type, clientOrderId, this.timing.ms('queue_hold_ms'));
+  }
+
+  /** A held order's time has come: the sequencer executes it, then a cancel that came meanwhile. */
+  private execute(held: HeldOrder): void {
+    const venue = this.deps.world().venue(LIGHTER);
+    const market = marketAt(venue, held.tx.marketIndex)!;
+    try {
+      this.placeInEngine(
+        venue,
+        held.lighterAccount,
+        market,
+        held.tx,
+        held.type,
+        held.clientOrderId,
+        held.orderIndex,
+      );
+    } catch (error) {
+      // The API's checks passed when it was taken: nothing else refuses it.
+      this.deps.logger.warn({ venue: LIGHTER, err: String(error) }, 'held order failed');
+      return;
+    }
+    const order = venue.registry.byClientOrderId(held.account, held.clientOrderId);
+    if (held.cancelAfter && order && isActive(order)) {
+      venue.desk.cancel(held.account, { orderId: order.orderId });
+    }
   }
 
   /**
@@ -100,15 +195,16 @@ export class LighterOrders {
     account: LighterAccount,
     market: MarketState,
     tx: CreateOrderTx,
+    heldIndex?: number,
   ): void {
     const code = (error as { code?: unknown }).code;
     if (error instanceof LighterError) {
       throw error;
     }
     if (code === 'post_only_would_cross') {
-      this.reject(account, market, tx, 'canceled-post-only');
+      this.reject(account, market, tx, 'canceled-post-only', heldIndex);
     } else if (code === 'insufficient_margin' && tx.timeInForce === TIME_IN_FORCE.ioc) {
-      this.reject(account, market, tx, 'canceled-margin-not-allowed');
+      this.reject(account, market, tx, 'canceled-margin-not-allowed', heldIndex);
     } else if (code === 'insufficient_margin') {
       throw new LighterError(400, 21739, 'not enough margin to create the order');
     } else if (code === 'duplicate_client_order_id') {
@@ -138,6 +234,13 @@ export class LighterOrders {
       if (!market) {
         throw new LighterError(400, 21602, 'invalid market index');
       }
+      const held = this.held.of(account.wallet, tx.index);
+      if (held && held.tx.marketIndex === tx.marketIndex) {
+        // Executed right after the order it names.
+        held.cancelAfter = true;
+        onAccepted();
+        return accepted(tx);
+      }
       const order = this.find(venue, account.wallet, tx.index);
       if (
         !order ||
@@ -152,13 +255,18 @@ export class LighterOrders {
     });
   }
 
-  /** The account's resting orders of a market (`accountActiveOrders`). */
+  /** The account's resting orders of a market, then those in progress (`accountActiveOrders`). */
   active(venue: VenueEngine, account: LighterAccount, market: MarketState) {
-    return venue.registry
-      .open(account.wallet)
-      .filter((order) => order.symbol === market.spec.symbol)
-      .sort((a, b) => a.createdAtMs - b.createdAtMs)
-      .map((order) => this.view(venue, order, account.index));
+    const marketIndex = marketIndexOf(venue, market.spec.symbol);
+    const inProgress = this.held.inProgress(account.wallet, market, marketIndex);
+    return [
+      ...venue.registry
+        .open(account.wallet)
+        .filter((order) => order.symbol === market.spec.symbol)
+        .sort((a, b) => a.createdAtMs - b.createdAtMs)
+        .map((order) => this.view(venue, order, account.index)),
+      ...inProgress,
+    ];
   }
 
   /** The account's closed orders of a market, newest first (`accountInactiveOrders`). */
@@ -210,6 +318,12 @@ export class LighterOrders {
     if (isClientOrderIndex(index)) {
       return this.activeByIndex(venue, wallet, index);
     }
+    const named = this.held.named(index);
+    if (named) {
+      return named.wallet === wallet
+        ? venue.registry.byClientOrderId(wallet, named.clientOrderId)
+        : undefined;
+    }
     const engineId = engineIdOfOrderIndex(index);
     return engineId ? venue.registry.get(wallet, engineId) : undefined;
   }
@@ -240,10 +354,12 @@ export class LighterOrders {
     market: MarketState,
     tx: CreateOrderTx,
     status: UnplacedStatus,
+    heldIndex?: number,
   ): void {
     this.seq += 1;
     const entry: Unplaced = {
-      orderIndex: unplacedOrderIndex(this.seq),
+      // An order shown in progress keeps its index.
+      orderIndex: heldIndex ?? unplacedOrderIndex(this.seq),
       account: account.index,
       wallet: account.wallet,
       market,
@@ -257,6 +373,28 @@ export class LighterOrders {
     }
     this.onUnplaced(account.wallet, tx.marketIndex, unplacedView(entry));
   }
+}
+
+const isActive = (order: EngineOrder): boolean =>
+  order.status === 'open' || order.status === 'partially_filled';
+
+/** The engine's placement of a create-order transaction. */
+function placeCommand(
+  market: MarketState,
+  tx: CreateOrderTx,
+  type: 'ioc' | 'post_only',
+  clientOrderId: string,
+) {
+  const price = new Big(tx.price).div(new Big(10).pow(decimalsOf(market.spec.tickSize)));
+  const size = new Big(tx.baseAmount).div(new Big(10).pow(decimalsOf(market.spec.lotSize)));
+  return {
+    symbol: market.spec.symbol,
+    side: tx.isAsk ? ('sell' as const) : ('buy' as const),
+    type,
+    price: price.toFixed(),
+    size: size.toFixed(),
+    clientOrderId,
+  };
 }
 
 export { LIGHTER };

@@ -24,6 +24,24 @@ export const LIGHTER_READINGS = {
       'nothing on SkipNonce); elliottech/lighter-go types/txtypes/tx_attributes.go (AttributeTypeSkipTxNonce = 4, ' +
       'value 1; no rule); docs.rs lighter-sdk 0.1.1 examples/README.md (third party: ordering still required)',
   },
+  /**
+   * How long after `sendTx` answers the sequencer executes an order.
+   * `prompt`: at once; `held`: `queue_hold_ms` after the answer, the order
+   * `in-progress` with nothing filled in the account's active orders until
+   * then and nothing on the order stream. A cancel of a held order is
+   * accepted (its nonce used) and executes right after the order does.
+   */
+  order_queue: {
+    values: ['prompt', 'held'],
+    default: 'prompt',
+    documented: null,
+    source:
+      'apidocs.lighter.xyz/docs/account-types (taker latency: Standard 300 ms, Premium 200 ms ' +
+      'down to 140 ms with staked LIT; maker and cancel 0 ms on Premium, 200 ms on Standard); ' +
+      "elliottech/lighter-python lighter/models/order.py (status enum opens with 'in-progress', " +
+      "'pending'); ccxt js/src/lighter.js parseOrderStatus (both read as open); what reads show " +
+      'during the latency: not said',
+  },
 } as const satisfies Readings;
 
 /**

@@ -7,6 +7,8 @@ import {
 import {
   BUDGET_ACCOUNT,
   BUDGET_ACCOUNT_RESULT,
+  BUDGET_CUMULATIVE,
+  BUDGET_CUMULATIVE_RESULT,
   BUDGET_GET,
   BUDGET_GET_RESULT,
   BUDGET_RELEASE,
@@ -16,11 +18,13 @@ import {
   BUDGET_RESERVE_BATCH_RESULT,
   BUDGET_RESERVE_RESULT,
   budgetAccountSubject,
+  budgetCumulativeSubject,
   budgetGetSubject,
   budgetReleaseSubject,
   budgetReserveBatchSubject,
   budgetReserveSubject,
   parseBudgetAccountRequest,
+  parseBudgetCumulativeRequest,
   parseBudgetGetRequest,
   parseBudgetReleaseRequest,
   parseBudgetReserveBatchRequest,
@@ -34,6 +38,7 @@ import { NatsRequestServer } from './nats-request-server';
 import { BUDGET_METRICS, BUDGET_SETTINGS, LOGGER, NATS } from './tokens';
 import { ReadBudgetUseCase } from './use-cases/read-budget/read-budget.use-case';
 import { ReleaseBudgetUseCase } from './use-cases/release-budget/release-budget.use-case';
+import { ReportCumulativeUseCase } from './use-cases/report-cumulative/report-cumulative.use-case';
 import { ReserveBudgetUseCase } from './use-cases/reserve-budget/reserve-budget.use-case';
 
 const tracing = (message: Envelope<unknown>) => ({
@@ -61,6 +66,7 @@ export class BudgetHandler implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly reserve: ReserveBudgetUseCase,
     private readonly release: ReleaseBudgetUseCase,
     private readonly read: ReadBudgetUseCase,
+    private readonly cumulative: ReportCumulativeUseCase,
   ) {
     this.server = new NatsRequestServer(nc, 'budget', logger, metrics);
   }
@@ -101,6 +107,13 @@ export class BudgetHandler implements OnApplicationBootstrap, OnModuleDestroy {
       resultType: BUDGET_ACCOUNT_RESULT,
       parse: parseBudgetAccountRequest,
       handle: (request) => this.read.account(request),
+    });
+    this.server.serve({
+      subject: budgetCumulativeSubject(prefix),
+      requestType: BUDGET_CUMULATIVE,
+      resultType: BUDGET_CUMULATIVE_RESULT,
+      parse: parseBudgetCumulativeRequest,
+      handle: (request) => this.cumulative.execute(request),
     });
   }
 

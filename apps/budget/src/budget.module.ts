@@ -21,6 +21,7 @@ import {
 import { ReadBudgetUseCase } from './use-cases/read-budget/read-budget.use-case';
 import { RebuildBudgetsUseCase } from './use-cases/rebuild-budgets/rebuild-budgets.use-case';
 import { ReleaseBudgetUseCase } from './use-cases/release-budget/release-budget.use-case';
+import { ReportCumulativeUseCase } from './use-cases/report-cumulative/report-cumulative.use-case';
 import { ReserveBudgetUseCase } from './use-cases/reserve-budget/reserve-budget.use-case';
 import { SweepBudgetsUseCase } from './use-cases/sweep-budgets/sweep-budgets.use-case';
 import { VenueTerms } from './venue-terms';
@@ -57,6 +58,7 @@ export class BudgetModule {
         ReserveBudgetUseCase,
         ReleaseBudgetUseCase,
         ReadBudgetUseCase,
+        ReportCumulativeUseCase,
         SweepBudgetsUseCase,
         BudgetHandler,
         BudgetSweeper,

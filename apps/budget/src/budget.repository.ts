@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { BudgetAccount, BudgetRole } from '@sts/contracts';
+import type { BudgetAccount, BudgetRole, CumulativeReading } from '@sts/contracts';
 import { isVenueId, VENUE_IDS } from '@sts/domain';
 import type { AccountShareState } from '@sts/persistence';
 import { AppError, type Redis } from '@sts/platform';
@@ -10,6 +10,7 @@ import {
   NOT_READY,
   parseChanges,
   rebuildCall,
+  reportCumulative,
   reserveShares,
   reserveSharesBatch,
   runScript,
@@ -22,6 +23,7 @@ import {
   type AccountShareCount,
   type AccountTerms,
   type HeldTrade,
+  type KeptCumulative,
   type RebalanceOutcome,
   type RebuildPlan,
   type ReleaseOutcome,
@@ -231,6 +233,15 @@ export class BudgetRepository {
   }
 
   /** A lease other replicas respect: only one sweeps or rebuilds at a time. */
+  /** A worker's report on an account's cumulative budget; what is kept after it (cumulative.lua). */
+  reportCumulative(
+    account: BudgetAccount,
+    reading: CumulativeReading | null,
+    spent: number,
+  ): Promise<KeptCumulative | null> {
+    return reportCumulative(this.redis, account, reading, spent);
+  }
+
   async tryLock(name: string, owner: string, ttlMs: number): Promise<boolean> {
     const set = await guardRedis(() => this.redis.set(KEYS.lock(name), owner, 'PX', ttlMs, 'NX'));
     return set === 'OK';

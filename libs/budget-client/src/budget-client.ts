@@ -1,6 +1,8 @@
 import {
   BUDGET_ACCOUNT,
   BUDGET_ACCOUNT_RESULT,
+  BUDGET_CUMULATIVE,
+  BUDGET_CUMULATIVE_RESULT,
   BUDGET_GET,
   BUDGET_GET_RESULT,
   BUDGET_RELEASE,
@@ -10,6 +12,7 @@ import {
   BUDGET_RESERVE_BATCH_RESULT,
   BUDGET_RESERVE_RESULT,
   budgetAccountSubject,
+  budgetCumulativeSubject,
   budgetGetSubject,
   budgetReleaseSubject,
   budgetReserveBatchSubject,
@@ -18,12 +21,15 @@ import {
   encodeEnvelope,
   envelope,
   parseBudgetAccountResult,
+  parseBudgetCumulativeResult,
   parseBudgetGetResult,
   parseBudgetReleaseResult,
   parseBudgetReserveBatchResult,
   parseBudgetReserveResult,
   type BudgetAccount,
   type BudgetAccountState,
+  type BudgetCumulativeRequest,
+  type CumulativeAccountQuota,
   type BudgetReleaseReason,
   type Envelope,
 } from '@sts/contracts';
@@ -237,6 +243,30 @@ export class BudgetClient {
       throw budgetFailureError(result);
     }
     return result;
+  }
+
+  /**
+   * Reports what this worker knows of an account's cumulative request budget
+   * (the venue's latest reading when new, the requests it sent there since
+   * its last report) and answers the account's budget as the service keeps
+   * it, or null while no worker has reported a reading of it.
+   */
+  async cumulative(
+    request: BudgetCumulativeRequest,
+    context: CallContext = {},
+  ): Promise<CumulativeAccountQuota | null> {
+    const result = await this.call(
+      budgetCumulativeSubject(this.options.natsPrefix),
+      BUDGET_CUMULATIVE,
+      request,
+      BUDGET_CUMULATIVE_RESULT,
+      parseBudgetCumulativeResult,
+      context,
+    );
+    if (result.outcome === 'failed') {
+      throw budgetFailureError(result);
+    }
+    return result.quota;
   }
 
   /**

@@ -1,4 +1,5 @@
 export * from './budget-types';
+export * from './cumulative-quotas';
 export * from './rebuild-call';
 export * from './redis-scripts';
 export * from './reserve-shares';

@@ -1,5 +1,6 @@
 export * from './venue/venue';
 export * from './venue/rate-limits';
+export * from './venue/cumulative-quota';
 
 export * from './decimal/decimal';
 export * from './decimal/decimal-math';

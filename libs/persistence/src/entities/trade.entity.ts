@@ -99,6 +99,14 @@ export class TradeEntity {
   @Column({ name: 'failure_reason', type: 'text', default: '' })
   failureReason: string;
 
+  /** Maker fills the trade could not hedge (below the hedge venue's lot or minimums), base units. */
+  @Column({ name: 'residual_unhedged', type: 'numeric', default: '0' })
+  residualUnhedged: string;
+
+  /** Of residual_unhedged, what the reduce-only unwind on the maker venue took back. */
+  @Column({ name: 'residual_unwound', type: 'numeric', default: '0' })
+  residualUnwound: string;
+
   @Column({ name: 'idempotency_key', type: 'text' })
   idempotencyKey: string;
 

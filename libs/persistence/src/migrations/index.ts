@@ -8,6 +8,7 @@ import { BudgetAccountShares1763700600000 } from './1763700600000-budget-account
 import { CreateTradeAdmit1763700700000 } from './1763700700000-create-trade-admit';
 import { AppendOnlyExecutionLog1763700800000 } from './1763700800000-append-only-execution-log';
 import { RiskLimits1763700900000 } from './1763700900000-risk-limits';
+import { TradeResiduals1763701000000 } from './1763701000000-trade-residuals';
 
 /** Every migration, in order. A new migration is a new timestamped file listed here. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   CreateTradeAdmit1763700700000,
   AppendOnlyExecutionLog1763700800000,
   RiskLimits1763700900000,
+  TradeResiduals1763701000000,
 ];

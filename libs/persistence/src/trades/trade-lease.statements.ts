@@ -48,6 +48,9 @@ export interface FencedTransition {
   failureReason: string | null;
   fastMoveGuardStats: string | null;
   filledSize: string | null;
+  /** residual_unhedged and residual_unwound at the trade's end (null: unchanged). */
+  residualUnhedged: string | null;
+  residualUnwound: string | null;
 }
 
 /**
@@ -233,7 +236,9 @@ export class TradeLeaseStatements {
        completed_at = CASE WHEN $6::boolean THEN now() ELSE completed_at END,
        failure_reason = COALESCE($7, failure_reason),
        fast_move_guard_stats = COALESCE($8::jsonb, fast_move_guard_stats),
-       filled_size = COALESCE($9::numeric, filled_size)
+       filled_size = COALESCE($9::numeric, filled_size),
+       residual_unhedged = COALESCE($10::numeric, residual_unhedged),
+       residual_unwound = COALESCE($11::numeric, residual_unwound)
      WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3 AND status = $5
      RETURNING updated_at`,
       [
@@ -246,6 +251,8 @@ export class TradeLeaseStatements {
         change.failureReason,
         change.fastMoveGuardStats,
         change.filledSize,
+        change.residualUnhedged,
+        change.residualUnwound,
       ],
     );
     return updated ? updated.updated_at : null;

@@ -20,9 +20,10 @@ import {
   LIVE_TRADE_STATUSES,
 } from '../sql/trade-status-sql';
 import { TradeJsonRow, type TradeFields } from './trade-json-row';
-import { TradeLeaseStatements } from './trade-lease.statements';
+import { TradePositionStatements } from './trade-position.statements';
 
 export type { TradeFields } from './trade-json-row';
+export type { ImpliedPositionRow, ResidualLeftRow } from './trade-position.statements';
 
 type TradeTransition = ReturnType<typeof transitionTrade>;
 
@@ -59,15 +60,6 @@ export interface ReplayedTradeRow {
 }
 
 /** A trade row's accounts, as the budget service reads them. */
-/** A wallet's position on one venue and market as the user's fills imply it. */
-export interface ImpliedPositionRow {
-  wallet: string;
-  exchange: string;
-  market: string;
-  /** Decimal text, long > 0. */
-  position: string;
-}
-
 export interface TradeAccountsRow {
   id: string;
   status: string;
@@ -87,13 +79,14 @@ const jsonRowsOf = new WeakMap<TradeFields, TradeJsonRow<unknown>>();
 
 /**
  * The one owner of the statements on `trades` (the worker's lease and journal
- * statements are in TradeLeaseStatements, which this extends). Writes are
+ * statements are in TradeLeaseStatements, the positions' reads in
+ * TradePositionStatements, which this extends). Writes are
  * compare-and-sets on the row (its status, its lease): a caller learns from
  * the answer whether it won. Built over a manager: the data source's, or a
  * transaction's to run inside it. Hot reads go to node-postgres' pool as
  * named (prepared) statements, skipping TypeORM's query runner.
  */
-export class TradeRepository extends TradeLeaseStatements {
+export class TradeRepository extends TradePositionStatements {
   constructor(db: EntityManager) {
     super(db);
   }
@@ -324,35 +317,6 @@ export class TradeRepository extends TradeLeaseStatements {
     const rows = built as TradeJsonRow<T>;
     const result = await this.pool.query<{ row: Record<string, unknown> }>(query(rows.select));
     return result.rows.map((row) => rows.decode(row));
-  }
-
-  /**
-   * What the user's trades' logs leave each wallet holding, per venue and
-   * market (a buy adds, a sell takes away; decimal text): every maker fill
-   * once by its fill id (as the worker counts it after a takeover) on the
-   * maker wallet, every hedge_filled on the hedge wallet.
-   */
-  impliedPositionsOf(userId: string): Promise<ImpliedPositionRow[]> {
-    return this.db.query(
-      `WITH maker AS (
-         SELECT DISTINCT ON (e.trade_id, COALESCE(e.data->>'fill_id', 'sequence:' || e.sequence))
-           t.maker_wallet AS wallet, e.data->>'exchange' AS exchange, t.market,
-           e.data->>'side' AS side, (e.data->>'size')::numeric AS size
-         FROM trades t JOIN trade_events e ON e.trade_id = t.id
-         WHERE t.user_id = $1 AND e.event_type = 'maker_fill'
-         ORDER BY e.trade_id, COALESCE(e.data->>'fill_id', 'sequence:' || e.sequence), e.sequence
-       ), hedge AS (
-         SELECT t.hedge_wallet AS wallet, e.data->>'exchange' AS exchange, t.market,
-           e.data->>'side' AS side, (e.data->>'size')::numeric AS size
-         FROM trades t JOIN trade_events e ON e.trade_id = t.id
-         WHERE t.user_id = $1 AND e.event_type = 'hedge_filled'
-       )
-       SELECT wallet, exchange, market,
-         SUM(CASE WHEN side = 'buy' THEN size ELSE -size END)::text AS position
-       FROM (SELECT * FROM maker UNION ALL SELECT * FROM hedge) AS fills
-       GROUP BY wallet, exchange, market`,
-      [userId],
-    );
   }
 
   /** Every live trade's accounts (the budget rebuild). */

@@ -16,7 +16,28 @@ export interface TradeLifecycleEvent {
   trade_id: string;
   status: TradeStatus;
   timestamp: string;
+  /** The worker's details; for `trade.completed`, `trade.canceled` and `trade.failed`: TradeEndedData. */
   data: Record<string, unknown>;
+}
+
+/**
+ * `data` of the events that end a trade (`trade.completed`, `trade.canceled`,
+ * `trade.failed`; apps/gateway/asyncapi.json). Decimals are strings, sizes in
+ * the trade's base units. `residual_unhedged` is what the trade could not
+ * hedge (below the hedge venue's minimum; on a failed trade, what its hedge
+ * left), `residual_unwound` what the reduce-only unwind on the maker venue
+ * took back: the difference stays one-sided in the maker wallet. Absent on
+ * events of trades that ended before these were written.
+ */
+export interface TradeEndedData {
+  filled_size: string;
+  target_size: string;
+  residual_unhedged?: string;
+  residual_unwound?: string;
+  /** trade.failed only. */
+  failure_reason?: string;
+  /** trade.failed only: maker fills not confirmed hedged when the hedge failed. */
+  unhedged_size?: string;
 }
 
 export interface MaintenanceEvent {

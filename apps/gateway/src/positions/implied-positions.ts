@@ -13,8 +13,9 @@ export interface ImpliedPosition {
 /**
  * The caller's positions as their trades' execution logs imply them: every
  * maker fill once (by the venue's fill id, as the worker counts it after a
- * takeover) on the trade's maker wallet, and every hedge_filled on its hedge
- * wallet; a buy adds, a sell takes away. Only the caller's trades are read.
+ * takeover) on the trade's maker wallet, every hedge_filled on its hedge
+ * wallet, and every unwind of a residual once (by its client order id) on the
+ * maker wallet; a buy adds, a sell takes away. Only the caller's trades are read.
  */
 export async function readImpliedPositions(
   manager: EntityManager,
@@ -26,5 +27,29 @@ export async function readImpliedPositions(
     exchange: row.exchange,
     market: row.market,
     position: new Big(row.position),
+  }));
+}
+
+/** What one ended trade left one-sided on its maker wallet and venue (long > 0). */
+export interface ResidualLeft {
+  tradeId: string;
+  wallet: string;
+  exchange: string;
+  market: string;
+  left: Big;
+}
+
+/** The caller's ended trades whose residual_unhedged the unwind did not take back in full. */
+export async function readResidualsLeft(
+  manager: EntityManager,
+  userId: string,
+): Promise<ResidualLeft[]> {
+  const rows = await new TradeRepository(manager).residualsLeftOf(userId);
+  return rows.map((row) => ({
+    tradeId: row.tradeId,
+    wallet: row.wallet.toLowerCase(),
+    exchange: row.exchange,
+    market: row.market,
+    left: new Big(row.left),
   }));
 }

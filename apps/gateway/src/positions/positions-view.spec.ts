@@ -82,9 +82,41 @@ describe('positionsView', () => {
       implied_position: '-0.004',
       difference: null,
       unexplained: null,
+      residual_unhedged: '0',
+      residual_trade_ids: [],
       as_of: AT.toISOString(),
       error: 'paradex down',
     });
     expect(view.accounts.map((account) => account.error)).toEqual([null, 'paradex down']);
+  });
+
+  it("names what ended trades left one-sided on the maker venue, part of the fills' position", () => {
+    const view = positionsView(
+      [
+        read('hyperliquid', [held('hyperliquid', 'SOL', 'long', '2')]),
+        read('paradex', [held('paradex', 'SOL', 'short', '1.77')]),
+      ],
+      [implied('hyperliquid', 'SOL', '2'), implied('paradex', 'SOL', '-1.77')],
+      [
+        {
+          tradeId: 'trade-1',
+          wallet: WALLET,
+          exchange: 'hyperliquid',
+          market: 'SOL',
+          left: new Big('0.23'),
+        },
+      ],
+    );
+    const [sol] = view.positions;
+    expect(sol).toMatchObject({
+      net_implied_position: '0.23',
+      unexplained: false,
+      residual_unhedged: '0.23',
+    });
+    expect(sol.venues.map((venue) => [venue.exchange, venue.residual_unhedged])).toEqual([
+      ['hyperliquid', '0.23'],
+      ['paradex', '0'],
+    ]);
+    expect(sol.venues[0].residual_trade_ids).toEqual(['trade-1']);
   });
 });

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { formatDecimal } from '@sts/domain';
-import type { ImpliedPosition } from './implied-positions';
+import type { ImpliedPosition, ResidualLeft } from './implied-positions';
 import type { AccountRead } from './venue-position-reads';
 
 /** One venue account of the caller and how its read went. */
@@ -24,6 +24,15 @@ export interface VenuePositionView {
   difference: string | null;
   /** The venue holds what the fills do not explain; null when unknown (venue unreadable). */
   unexplained: boolean | null;
+  /**
+   * What the caller's ended trades left one-sided here, signed: maker fills
+   * never hedged (below the hedge venue's minimum) that the unwind did not
+   * take back. Part of implied_position, named so it is not mistaken for a
+   * hedged leg.
+   */
+  residual_unhedged: string;
+  /** The trades that left it, oldest first. */
+  residual_trade_ids: string[];
   as_of: string;
   error: string | null;
 }
@@ -35,6 +44,8 @@ export interface MarketPositionView {
   net_venue_position: string | null;
   net_implied_position: string;
   unexplained: boolean;
+  /** Sum of the venues' residual_unhedged: one-sided exposure the trades named. */
+  residual_unhedged: string;
   venues: VenuePositionView[];
 }
 
@@ -53,6 +64,8 @@ export interface AccountReadOf {
 interface Cell {
   venue: { position: Big; entryPrice: string } | null;
   implied: Big;
+  residual: Big;
+  residualTrades: string[];
 }
 
 /**
@@ -60,13 +73,17 @@ interface Cell {
  * nets them per wallet and market, and flags every difference. A market on
  * an unreadable account still shows what the fills imply, with the error.
  */
-export function positionsView(reads: AccountReadOf[], implied: ImpliedPosition[]): PositionsView {
+export function positionsView(
+  reads: AccountReadOf[],
+  implied: ImpliedPosition[],
+  residuals: ResidualLeft[] = [],
+): PositionsView {
   const cells = new Map<string, Cell>();
   const cellOf = (wallet: string, market: string, exchange: string): Cell => {
     const key = [wallet, market, exchange].join('\u0000');
     let cell = cells.get(key);
     if (!cell) {
-      cell = { venue: null, implied: new Big(0) };
+      cell = { venue: null, implied: new Big(0), residual: new Big(0), residualTrades: [] };
       cells.set(key, cell);
     }
     return cell;
@@ -82,6 +99,11 @@ export function positionsView(reads: AccountReadOf[], implied: ImpliedPosition[]
     const cell = cellOf(wallet, market, exchange);
     cell.implied = cell.implied.plus(position);
   }
+  for (const { wallet, market, exchange, left, tradeId } of residuals) {
+    const cell = cellOf(wallet, market, exchange);
+    cell.residual = cell.residual.plus(left);
+    cell.residualTrades.push(tradeId);
+  }
   const readOf = new Map(
     reads.map((entry) => [`${entry.wallet}\u0000${entry.exchange}`, entry.read]),
   );
@@ -90,7 +112,7 @@ export function positionsView(reads: AccountReadOf[], implied: ImpliedPosition[]
     const [wallet, market, exchange] = key.split('\u0000');
     const cell = cells.get(key)!;
     const read = readOf.get(`${wallet}\u0000${exchange}`);
-    if (read?.ok && cell.venue === null && cell.implied.eq(0)) {
+    if (read?.ok && cell.venue === null && cell.implied.eq(0) && cell.residual.eq(0)) {
       continue; // flat on the venue and by the fills: nothing to show
     }
     const marketKey = `${wallet}\u0000${market}`;
@@ -112,6 +134,10 @@ export function positionsView(reads: AccountReadOf[], implied: ImpliedPosition[]
 function venueView(exchange: string, cell: Cell, read: AccountRead | undefined): VenuePositionView {
   const asOf = (read?.asOf ?? new Date()).toISOString();
   const implied = formatDecimal(cell.implied);
+  const residual = {
+    residual_unhedged: formatDecimal(cell.residual),
+    residual_trade_ids: cell.residualTrades,
+  };
   if (!read?.ok) {
     return {
       exchange,
@@ -121,6 +147,7 @@ function venueView(exchange: string, cell: Cell, read: AccountRead | undefined):
       implied_position: implied,
       difference: null,
       unexplained: null,
+      ...residual,
       as_of: asOf,
       error: read?.error ?? `no ${exchange} credential for this wallet`,
     };
@@ -135,6 +162,7 @@ function venueView(exchange: string, cell: Cell, read: AccountRead | undefined):
     implied_position: implied,
     difference: formatDecimal(difference),
     unexplained: !difference.eq(0),
+    ...residual,
     as_of: asOf,
     error: null,
   };
@@ -151,6 +179,7 @@ function marketView(key: string, venues: VenuePositionView[]): MarketPositionVie
     net_venue_position: readable ? sum(venues.map((venue) => venue.venue_position!)) : null,
     net_implied_position: sum(venues.map((venue) => venue.implied_position)),
     unexplained: venues.some((venue) => venue.unexplained === true),
+    residual_unhedged: sum(venues.map((venue) => venue.residual_unhedged)),
     venues,
   };
 }

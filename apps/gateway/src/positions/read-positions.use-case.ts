@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccountQueries } from '../accounts/account.queries';
-import { readImpliedPositions } from './implied-positions';
+import { readImpliedPositions, readResidualsLeft } from './implied-positions';
 import { positionsView, type PositionsView } from './positions-view';
 import { VenuePositionReads } from './venue-position-reads';
 
 /**
  * GET /api/v1/positions: every venue account of the caller (each active
  * credential, and each account their fills touched) read from the venue,
- * beside what the caller's own fills imply. Accounts are read in parallel;
+ * beside what the caller's own fills imply and what their ended trades left
+ * unhedged (residual_unhedged not unwound). Accounts are read in parallel;
  * one that fails answers its entries with an error and the rest still answer.
  */
 @Injectable()
@@ -20,9 +21,10 @@ export class ReadPositionsUseCase {
   ) {}
 
   async execute(userId: string): Promise<PositionsView> {
-    const [credentials, implied] = await Promise.all([
+    const [credentials, implied, residuals] = await Promise.all([
       this.account.credentials(userId),
       readImpliedPositions(this.dataSource.manager, userId),
+      readResidualsLeft(this.dataSource.manager, userId),
     ]);
     const accounts = new Map<string, { wallet: string; exchange: string }>();
     for (const { walletAddr, exchange } of [
@@ -41,6 +43,6 @@ export class ReadPositionsUseCase {
         read: await this.venues.read(userId, exchange, wallet),
       })),
     );
-    return positionsView(reads, implied);
+    return positionsView(reads, implied, residuals);
   }
 }

@@ -28,6 +28,10 @@ export interface TradeView {
   size_type: string;
   spread_type: string;
   failure_reason: string;
+  /** Maker fills never hedged (below the hedge venue's lot or minimums), base units; "0": none. */
+  residual_unhedged: string;
+  /** Of those, what the reduce-only unwind on the maker venue took back. */
+  residual_unwound: string;
   fast_move_guard_stats: Record<string, unknown> | null;
   quote_mode?: string;
   worst_spread?: string;
@@ -69,6 +73,8 @@ export const PRESENTED_TRADE_FIELDS = [
   'sizeType',
   'spreadType',
   'failureReason',
+  'residualUnhedged',
+  'residualUnwound',
   'fastMoveGuardStats',
   'quoteMode',
   'worstSpread',
@@ -114,6 +120,8 @@ export function presentTrade(
     size_type: trade.sizeType,
     spread_type: trade.spreadType,
     failure_reason: trade.failureReason,
+    residual_unhedged: decimal(trade.residualUnhedged),
+    residual_unwound: decimal(trade.residualUnwound),
     fast_move_guard_stats: trade.fastMoveGuardStats,
     ...(trade.quoteMode && trade.quoteMode !== 'default' ? { quote_mode: trade.quoteMode } : {}),
     ...(trade.worstSpread !== null ? { worst_spread: decimal(trade.worstSpread) } : {}),

@@ -273,7 +273,7 @@ export interface paths {
     };
     /**
      * The caller's positions per wallet, market and venue: the venue's own, what the service's fills imply, and the difference flagged
-     * @description Per wallet, market and venue of the caller: the venue's own position (read with the caller's stored credential, at most once per account every 2 s; `as_of` says when), the position the service's own fills imply (its maker_fill and hedge_filled entries), the net across venues, and `unexplained: true` with the difference where the venue holds what the fills do not explain. A venue that cannot be read answers its entries with `error`; the rest still answer. Scope account:read.
+     * @description Per wallet, market and venue of the caller: the venue's own position (read with the caller's stored credential, at most once per account every 2 s; `as_of` says when), the position the service's own fills imply (its maker_fill, hedge_filled and unwind_outcome entries), the net across venues, `unexplained: true` with the difference where the venue holds what the fills do not explain, and `residual_unhedged`: what the caller's ended trades left one-sided there (maker fills below the hedge venue's minimum that the unwind on the maker venue did not take back), with the trades that left it. A venue that cannot be read answers its entries with `error`; the rest still answer. Scope account:read.
      */
     get: operations['getPositions'];
     put?: never;
@@ -585,6 +585,16 @@ export interface components {
       spread_type: 'absolute' | 'percentage' | 'bps' | 'ticks';
       /** @description empty unless rejected or failed */
       failure_reason: string;
+      /**
+       * @description maker fills the trade could not hedge, in the trade's base units (decisions section 2): below the hedge venue's lot or minimums (or, on a failed trade, what its hedge left); "0" when none and while the trade runs. Written when the trade ends, whatever its status
+       * @example 0.5
+       */
+      residual_unhedged: string;
+      /**
+       * @description of residual_unhedged, what the reduce-only IOC on the maker venue took back at the trade's end (execution log `unwind_outcome`); residual_unhedged less residual_unwound is one-sided exposure the trade left in the maker wallet. "0" when none
+       * @example 0.5
+       */
+      residual_unwound: string;
       fast_move_guard_stats: components['schemas']['FastMoveGuardStats'] | null;
       /**
        * @description present for aggressive trades
@@ -1049,10 +1059,122 @@ export interface components {
          */
         reason: 'target_reached' | 'canceled' | 'failed';
         /**
-         * @description maker fills too small to hedge
+         * @description maker fills never hedged: below the hedge venue's lot or minimums (on a failed trade, what its hedge left); base units
          * @example 0.5
          */
         residual_unhedged: string;
+        /**
+         * @description of residual_unhedged, what the reduce-only unwind on the maker venue took back (unwind_outcome); absent on entries logged before unwinds existed
+         * @example 0.5
+         */
+        residual_unwound?: string;
+      };
+      /** @description the worker that recorded it */
+      worker_id: string;
+      /**
+       * Format: date-time
+       * @description when it was recorded
+       */
+      created_at: string;
+    };
+    TradeEvent_UnwindSent: {
+      /** @description unique per trade, increasing */
+      sequence: number;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      event_type: 'unwind_sent';
+      data: {
+        /**
+         * @description exchange (venue) id
+         * @enum {string}
+         */
+        exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
+        /**
+         * @description order side
+         * @enum {string}
+         */
+        side: 'buy' | 'sell';
+        /**
+         * @description residual_unhedged on the maker venue lot
+         * @example 0.5
+         */
+        size: string;
+        /**
+         * @description the IOC limit: the maker touch it takes, less the trade's max_slippage
+         * @example 0.5
+         */
+        price: string;
+        /** @description our deterministic client order id (kind `unwind`) */
+        client_order_id: string;
+        /** @constant */
+        reduce_only: true;
+      };
+      /** @description the worker that recorded it */
+      worker_id: string;
+      /**
+       * Format: date-time
+       * @description when it was recorded
+       */
+      created_at: string;
+    };
+    TradeEvent_UnwindOutcome: {
+      /** @description unique per trade, increasing */
+      sequence: number;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      event_type: 'unwind_outcome';
+      data: {
+        /**
+         * @description what became of residual_unhedged on the maker venue: `filled`, `partial`, `not_filled` (nothing within the limit, or the IOC never reached the venue), `rejected`, `unknown` (the venue did not tell), or, with no order sent, `below_minimum` (the maker venue min_size or min_notional refuses it) or `no_price` (no maker book)
+         * @enum {string}
+         */
+        result:
+          | 'filled'
+          | 'partial'
+          | 'not_filled'
+          | 'rejected'
+          | 'unknown'
+          | 'below_minimum'
+          | 'no_price';
+        /**
+         * @description exchange (venue) id
+         * @enum {string}
+         */
+        exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
+        /**
+         * @description order side
+         * @enum {string}
+         */
+        side: 'buy' | 'sell';
+        /**
+         * @description residual_unhedged
+         * @example 0.5
+         */
+        requested_size: string;
+        /**
+         * @description size unwound
+         * @example 0.5
+         */
+        filled_size: string;
+        /** @description average unwind price */
+        avg_price: string | null;
+        /** @description venue order id; null when none was sent */
+        order_id: string | null;
+        /** @description our client order id; null when none was sent */
+        client_order_id: string | null;
+        /**
+         * @description fee paid (negative for a rebate); null when the venue reported none
+         * @example 0.5
+         */
+        fee?: string | null;
+        /** @description the fee's asset: the quote asset of the venue market; null when unknown */
+        fee_asset?: string | null;
+        /** @description why not all was unwound, in words; null when all was */
+        reason: string | null;
       };
       /** @description the worker that recorded it */
       worker_id: string;
@@ -1143,6 +1265,8 @@ export interface components {
       | components['schemas']['TradeEvent_HedgeTimeout']
       | components['schemas']['TradeEvent_ChunkStarted']
       | components['schemas']['TradeEvent_ChunkCompleted']
+      | components['schemas']['TradeEvent_UnwindSent']
+      | components['schemas']['TradeEvent_UnwindOutcome']
       | components['schemas']['TradeEvent_RecoveryCompleted']
       | components['schemas']['TradeEvent_FastMoveGuard'];
     TradeEvents: {
@@ -1464,6 +1588,11 @@ export interface components {
       net_implied_position: string;
       /** @description a venue holds what the fills do not explain */
       unexplained: boolean;
+      /**
+       * @description one-sided exposure the caller's ended trades named here: the venues' residual_unhedged summed, signed: long > 0, short < 0
+       * @example 0.5
+       */
+      residual_unhedged: string;
       venues: components['schemas']['VenuePosition'][];
     };
     VenuePosition: {
@@ -1479,7 +1608,7 @@ export interface components {
       /** @description null: flat or unreadable */
       entry_price: string | null;
       /**
-       * @description the sum of the service's maker_fill and hedge_filled entries, signed: long > 0, short < 0
+       * @description the sum of the service's maker_fill, hedge_filled and unwind_outcome entries, signed: long > 0, short < 0
        * @example 0.5
        */
       implied_position: string;
@@ -1487,6 +1616,13 @@ export interface components {
       difference: string | null;
       /** @description true: the venue position is not what the fills imply (difference); null: unreadable */
       unexplained: boolean | null;
+      /**
+       * @description what the caller's ended trades left one-sided on this venue: maker fills never hedged (below the hedge venue's minimum) that the unwind did not take back (their residual_unhedged less residual_unwound); part of implied_position, signed: long > 0, short < 0
+       * @example 0.5
+       */
+      residual_unhedged: string;
+      /** @description the trades that left residual_unhedged here, oldest first */
+      residual_trade_ids: string[];
       /**
        * Format: date-time
        * @description when the venue's answer was read
@@ -4975,6 +5111,7 @@ export interface operations {
            *           "net_venue_position": "0.001",
            *           "net_implied_position": "0",
            *           "unexplained": true,
+           *           "residual_unhedged": "0",
            *           "venues": [
            *             {
            *               "exchange": "hyperliquid",
@@ -4984,6 +5121,8 @@ export interface operations {
            *               "implied_position": "0.004",
            *               "difference": "0.001",
            *               "unexplained": true,
+           *               "residual_unhedged": "0",
+           *               "residual_trade_ids": [],
            *               "as_of": "2026-01-05T09:30:00.000Z",
            *               "error": null
            *             },
@@ -4995,6 +5134,8 @@ export interface operations {
            *               "implied_position": "-0.004",
            *               "difference": "0",
            *               "unexplained": false,
+           *               "residual_unhedged": "0",
+           *               "residual_trade_ids": [],
            *               "as_of": "2026-01-05T09:30:00.000Z",
            *               "error": null
            *             }
@@ -5273,6 +5414,8 @@ export interface operations {
            *         "size_type": "base",
            *         "spread_type": "absolute",
            *         "failure_reason": "",
+           *         "residual_unhedged": "0",
+           *         "residual_unwound": "0",
            *         "fast_move_guard_stats": null,
            *         "long_mode": "paper",
            *         "short_mode": "paper",
@@ -6167,6 +6310,8 @@ export interface operations {
            *       "size_type": "base",
            *       "spread_type": "absolute",
            *       "failure_reason": "",
+           *       "residual_unhedged": "0",
+           *       "residual_unwound": "0",
            *       "fast_move_guard_stats": null,
            *       "long_mode": "paper",
            *       "short_mode": "paper",

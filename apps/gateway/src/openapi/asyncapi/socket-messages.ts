@@ -82,7 +82,12 @@ export const SOCKET_MESSAGES = {
     trade_id: TRADE_ID,
     status: 'completed',
     timestamp: AT,
-    data: { filled_size: '0.01' },
+    data: {
+      filled_size: '0.01',
+      target_size: '0.01',
+      residual_unhedged: '0.00095',
+      residual_unwound: '0.00095',
+    },
   }),
   TradeFillEvent: message(
     'TradeFillEvent',

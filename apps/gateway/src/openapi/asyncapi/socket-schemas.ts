@@ -157,7 +157,8 @@ export const SOCKET_SCHEMAS: Record<string, Schema> = {
       timestamp: { type: 'string', format: 'date-time' },
       data: {
         type: 'object',
-        description: "the worker's details: failure_reason, filled_size, pause reason...",
+        description:
+          "the worker's details. trade.started: target_size, size_type. trade.paused: reason, exchange. trade.completed, trade.canceled and trade.failed: filled_size, target_size, residual_unhedged (maker fills never hedged, base units: below the hedge venue's lot or minimums, or on a failed trade what its hedge left) and residual_unwound (what the reduce-only unwind on the maker venue took back; residual_unhedged less residual_unwound stays one-sided in the maker wallet); trade.failed adds failure_reason and unhedged_size",
       },
     },
     ['type', 'event', 'event_id', 'trade_id', 'status', 'timestamp', 'data'],

@@ -25,6 +25,8 @@ const TRADE_EXAMPLE = {
   size_type: 'base',
   spread_type: 'absolute',
   failure_reason: '',
+  residual_unhedged: '0',
+  residual_unwound: '0',
   fast_move_guard_stats: null,
   long_mode: 'paper',
   short_mode: 'paper',

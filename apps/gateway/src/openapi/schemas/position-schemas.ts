@@ -44,12 +44,23 @@ export const POSITION_SCHEMAS: Record<string, Schema> = {
       ),
       net_implied_position: SIGNED("what the service's fills imply, summed across venues"),
       unexplained: { type: 'boolean', description: 'a venue holds what the fills do not explain' },
+      residual_unhedged: SIGNED(
+        "one-sided exposure the caller's ended trades named here: the venues' residual_unhedged summed",
+      ),
       venues: {
         type: 'array',
         items: { $ref: '#/components/schemas/VenuePosition' },
       },
     },
-    ['wallet', 'market', 'net_venue_position', 'net_implied_position', 'unexplained', 'venues'],
+    [
+      'wallet',
+      'market',
+      'net_venue_position',
+      'net_implied_position',
+      'unexplained',
+      'residual_unhedged',
+      'venues',
+    ],
     { additionalProperties: false },
   ),
   VenuePosition: object(
@@ -61,12 +72,22 @@ export const POSITION_SCHEMAS: Record<string, Schema> = {
         'null: unreadable',
       ),
       entry_price: NULLABLE(decimal("the venue's entry price"), 'null: flat or unreadable'),
-      implied_position: SIGNED("the sum of the service's maker_fill and hedge_filled entries"),
+      implied_position: SIGNED(
+        "the sum of the service's maker_fill, hedge_filled and unwind_outcome entries",
+      ),
       difference: NULLABLE(SIGNED('venue_position - implied_position'), 'null: unreadable'),
       unexplained: NULLABLE(
         { type: 'boolean' },
         'true: the venue position is not what the fills imply (difference); null: unreadable',
       ),
+      residual_unhedged: SIGNED(
+        "what the caller's ended trades left one-sided on this venue: maker fills never hedged (below the hedge venue's minimum) that the unwind did not take back (their residual_unhedged less residual_unwound); part of implied_position",
+      ),
+      residual_trade_ids: {
+        type: 'array',
+        items: { type: 'string', format: 'uuid' },
+        description: 'the trades that left residual_unhedged here, oldest first',
+      },
       as_of: timestamp("when the venue's answer was read"),
       error: NULLABLE(text('why the venue could not be read'), 'null: read'),
     },
@@ -78,6 +99,8 @@ export const POSITION_SCHEMAS: Record<string, Schema> = {
       'implied_position',
       'difference',
       'unexplained',
+      'residual_unhedged',
+      'residual_trade_ids',
       'as_of',
       'error',
     ],

@@ -117,9 +117,73 @@ const EVENT_DATA: Record<string, Schema> = {
     {
       filled_size: decimal('filled at the end'),
       reason: text('why execution ended', { enum: ['target_reached', 'canceled', 'failed'] }),
-      residual_unhedged: decimal('maker fills too small to hedge'),
+      residual_unhedged: decimal(
+        "maker fills never hedged: below the hedge venue's lot or minimums (on a failed trade, what its hedge left); base units",
+      ),
+      residual_unwound: decimal(
+        'of residual_unhedged, what the reduce-only unwind on the maker venue took back (unwind_outcome); absent on entries logged before unwinds existed',
+      ),
     },
     ['filled_size', 'reason', 'residual_unhedged'],
+  ),
+  unwind_sent: object(
+    {
+      exchange: EXCHANGE,
+      side: SIDE,
+      size: decimal('residual_unhedged on the maker venue lot'),
+      price: decimal("the IOC limit: the maker touch it takes, less the trade's max_slippage"),
+      client_order_id: text('our deterministic client order id (kind `unwind`)'),
+      reduce_only: { const: true },
+    },
+    ['exchange', 'side', 'size', 'price', 'client_order_id', 'reduce_only'],
+  ),
+  unwind_outcome: object(
+    {
+      result: text(
+        'what became of residual_unhedged on the maker venue: `filled`, `partial`, `not_filled` (nothing within the limit, or the IOC never reached the venue), `rejected`, `unknown` (the venue did not tell), or, with no order sent, `below_minimum` (the maker venue min_size or min_notional refuses it) or `no_price` (no maker book)',
+        {
+          enum: [
+            'filled',
+            'partial',
+            'not_filled',
+            'rejected',
+            'unknown',
+            'below_minimum',
+            'no_price',
+          ],
+        },
+      ),
+      exchange: EXCHANGE,
+      side: SIDE,
+      requested_size: decimal('residual_unhedged'),
+      filled_size: decimal('size unwound'),
+      avg_price: { type: ['string', 'null'], description: 'average unwind price' },
+      order_id: {
+        type: ['string', 'null'],
+        description: 'venue order id; null when none was sent',
+      },
+      client_order_id: {
+        type: ['string', 'null'],
+        description: 'our client order id; null when none was sent',
+      },
+      fee: FILL_COST['fee'],
+      fee_asset: FILL_COST['fee_asset'],
+      reason: {
+        type: ['string', 'null'],
+        description: 'why not all was unwound, in words; null when all was',
+      },
+    },
+    [
+      'result',
+      'exchange',
+      'side',
+      'requested_size',
+      'filled_size',
+      'avg_price',
+      'order_id',
+      'client_order_id',
+      'reason',
+    ],
   ),
   recovery_completed: object(
     {

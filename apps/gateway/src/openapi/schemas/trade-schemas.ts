@@ -51,6 +51,12 @@ const trade = object(
     size_type: text('unit of sizes', { enum: ['base', 'notional'] }),
     spread_type: text('unit of spreads', { enum: ['absolute', 'percentage', 'bps', 'ticks'] }),
     failure_reason: text('empty unless rejected or failed'),
+    residual_unhedged: decimal(
+      'maker fills the trade could not hedge, in the trade\'s base units (decisions section 2): below the hedge venue\'s lot or minimums (or, on a failed trade, what its hedge left); "0" when none and while the trade runs. Written when the trade ends, whatever its status',
+    ),
+    residual_unwound: decimal(
+      'of residual_unhedged, what the reduce-only IOC on the maker venue took back at the trade\'s end (execution log `unwind_outcome`); residual_unhedged less residual_unwound is one-sided exposure the trade left in the maker wallet. "0" when none',
+    ),
     fast_move_guard_stats: { oneOf: [ref('FastMoveGuardStats'), { type: 'null' }] },
     quote_mode: text('present for aggressive trades', { enum: ['aggressive'] }),
     worst_spread: decimal('bound of the aggressive peg'),
@@ -89,6 +95,8 @@ const trade = object(
     'size_type',
     'spread_type',
     'failure_reason',
+    'residual_unhedged',
+    'residual_unwound',
     'fast_move_guard_stats',
     'long_mode',
     'short_mode',

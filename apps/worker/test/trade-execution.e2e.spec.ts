@@ -110,6 +110,7 @@ describe('trade execution (maker on hyperliquid, hedge on paradex)', () => {
       filled_size: '0.01',
       reason: 'target_reached',
       residual_unhedged: '0',
+      residual_unwound: '0',
     });
 
     // The venues' own records: the hedges sold exactly what the maker bought.

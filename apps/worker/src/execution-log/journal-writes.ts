@@ -20,6 +20,9 @@ export interface StatusChange {
   failureReason?: string;
   fastMoveGuardStats?: FastMoveGuardStats;
   filledSize?: string;
+  /** At a trade's end: maker fills it could not hedge, and what the unwind took back (base units). */
+  residualUnhedged?: string;
+  residualUnwound?: string;
   /** The lifecycle event's `data`. */
   eventData?: Record<string, unknown>;
 }
@@ -134,6 +137,8 @@ async function updateStatus(
       ? JSON.stringify(change.fastMoveGuardStats)
       : null,
     filledSize: change.filledSize ?? null,
+    residualUnhedged: change.residualUnhedged ?? null,
+    residualUnwound: change.residualUnwound ?? null,
   });
 }
 

@@ -13,7 +13,9 @@ export type ExecutionEventType =
   | 'chunk_started'
   | 'chunk_completed'
   | 'recovery_completed'
-  | 'fast_move_guard';
+  | 'fast_move_guard'
+  | 'unwind_sent'
+  | 'unwind_outcome';
 
 export interface LogEntry<T extends ExecutionEventType = ExecutionEventType> {
   eventType: T;
@@ -100,7 +102,49 @@ export interface ChunkStartedData {
 export interface ChunkCompletedData {
   filled_size: string;
   reason: 'target_reached' | 'canceled' | 'failed';
+  /** Maker fills never hedged: below the hedge venue's lot or minimums (decisions 2), in base units. */
   residual_unhedged: string;
+  /** Of residual_unhedged, what the reduce-only unwind on the maker venue took back ("0": none). */
+  residual_unwound: string;
+}
+
+/** The reduce-only IOC that unwinds residual_unhedged on the maker venue, as sent. */
+export interface UnwindSentData {
+  exchange: string;
+  side: 'buy' | 'sell';
+  size: string;
+  /** The IOC limit: the maker touch it takes, less max_slippage. */
+  price: string;
+  client_order_id: string;
+  reduce_only: true;
+}
+
+/**
+ * What became of residual_unhedged at the trade's end: `filled` or `partial`
+ * (the unwind took all or part of it back), `not_filled` (the IOC found
+ * nothing within its limit), `rejected` (the venue refused it), `unknown`
+ * (its fate could not be learned), or no order at all: `below_minimum` (the
+ * maker venue's min_size or min_notional refuses it) or `no_price` (no maker
+ * book to price it from). What it did not take stays with the trader's
+ * wallet, named on the trade.
+ */
+export type UnwindResult =
+  'filled' | 'partial' | 'not_filled' | 'rejected' | 'unknown' | 'below_minimum' | 'no_price';
+
+export interface UnwindOutcomeData {
+  result: UnwindResult;
+  exchange: string;
+  side: 'buy' | 'sell';
+  /** residual_unhedged: what was to be unwound. */
+  requested_size: string;
+  filled_size: string;
+  avg_price: string | null;
+  order_id: string | null;
+  client_order_id: string | null;
+  fee: string | null;
+  fee_asset: string | null;
+  /** Why nothing (or not all) was unwound, in words; null when all was. */
+  reason: string | null;
 }
 
 export interface RecoveryCompletedData {
@@ -132,6 +176,8 @@ interface DataOf {
   chunk_completed: ChunkCompletedData;
   recovery_completed: RecoveryCompletedData;
   fast_move_guard: FastMoveGuardData;
+  unwind_sent: UnwindSentData;
+  unwind_outcome: UnwindOutcomeData;
 }
 
 /** A typed entry: the data must match its event type. */

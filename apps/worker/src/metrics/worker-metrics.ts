@@ -173,9 +173,13 @@ export class WorkerMetrics {
         case 'fast_move_guard':
           this.handling.guardTriggers.inc({ action: String(entry.data['action'] ?? '') });
           break;
+        case 'unwind_outcome':
+          this.handling.residuals.inc({ exchange, result: String(entry.data['result'] ?? '') });
+          break;
         case 'hedge_outcome':
         case 'chunk_started':
         case 'chunk_completed':
+        case 'unwind_sent':
           break;
       }
     }

@@ -172,6 +172,12 @@ export function tradeHandlingSeries(registers: Registry[]) {
       'Fast-move guard triggers',
       ['action'],
     ),
+    residuals: counter(
+      registers,
+      'sts_worker_residuals_total',
+      'Trades that ended with maker fills too small to hedge, by what became of them on the maker venue (unwind_outcome result)',
+      ['exchange', 'result'],
+    ),
   };
 }
 

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import type { DataSource } from 'typeorm';
 import type { TokenBucket } from '@sts/budget-client';
-import { formatDecimal, type PricedFill, type SizeType } from '@sts/domain';
+import { formatDecimal, hedgeSide, makerSide, type PricedFill, type SizeType } from '@sts/domain';
 import type { VenueFill } from '@sts/venues';
 import { logEntry, type LogEntry } from '../execution-log/log-entries';
 import { readLoggedFills, type LoggedFills } from '../execution-log/logged-fills';
@@ -91,7 +91,7 @@ async function readVenueFills(
     legs.makerClient,
     input.makerBucket,
     record.id,
-    'maker',
+    { kind: 'maker', side: makerSide(record.makerLeg) },
     since,
     legs.market.makerMarket.symbol,
   );
@@ -99,7 +99,7 @@ async function readVenueFills(
     legs.hedgeClient,
     input.hedgeBucket,
     record.id,
-    'hedge',
+    { kind: 'hedge', side: hedgeSide(record.makerLeg) },
     since,
     legs.market.hedgeMarket.symbol,
   );

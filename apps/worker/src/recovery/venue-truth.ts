@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import type { TokenBucket } from '@sts/budget-client';
-import { divide, matchClientOrderId } from '@sts/domain';
+import { divide, matchClientOrderId, type Side } from '@sts/domain';
 import { UnknownOrderError, type VenueClient, type VenueFill } from '@sts/venues';
 import type { Liquidity } from '../execution-log/log-entries';
 import { feeOfFills, liquidityOfFills } from '../trade-runner/hedging/hedge-entries';
@@ -38,17 +38,26 @@ export async function cancelStrayOrders(
   return canceled;
 }
 
-/** The trade's own fills of one kind on one account since `sinceMs`, by client order id. */
+/**
+ * The trade's own fills of one kind on one account since `sinceMs`, by client
+ * order id, on the side that kind trades. The side matters where a venue
+ * keeps only part of an id (Lighter's index: a maker or hedge bit), which
+ * reads the trade's unwind of its residual, on the maker account but the
+ * other side, as a maker order.
+ */
 export async function tradeFills(
   client: VenueClient,
   bucket: TokenBucket | null,
   tradeId: string,
-  kind: 'maker' | 'hedge',
+  of: { kind: 'maker' | 'hedge'; side: Side },
   sinceMs: number,
   symbol: string,
 ): Promise<VenueFill[]> {
   const fills = await paidAtOnce(bucket, client, () => client.fillsSince(sinceMs, symbol));
-  return fills.filter((fill) => matchClientOrderId(fill.clientOrderId, tradeId)?.kind === kind);
+  return fills.filter(
+    (fill) =>
+      fill.side === of.side && matchClientOrderId(fill.clientOrderId, tradeId)?.kind === of.kind,
+  );
 }
 
 /** Hedge fills grouped by venue order: one hedge_filled entry per order. */

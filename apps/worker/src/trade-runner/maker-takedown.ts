@@ -1,4 +1,4 @@
-import { formatDecimal, signOf } from '@sts/domain';
+import { formatDecimal, makerSide, signOf } from '@sts/domain';
 import { backoffDelay, sleep } from '@sts/platform';
 import { isVenueHalted } from '@sts/venues';
 import { tradeFills } from '../recovery/venue-truth';
@@ -74,7 +74,7 @@ export class MakerTakedown {
       legs.makerClient,
       trade.budget.maker,
       trade.tradeId,
-      'maker',
+      { kind: 'maker', side: makerSide(trade.record.makerLeg) },
       this.reconcileFromMs,
       legs.market.makerMarket.symbol,
     );

@@ -131,6 +131,11 @@ export class MarketView {
     return { makerTouch: touch, hedgeReference: this.hedgeReferenceValue };
   }
 
+  /** The maker venue's last touch, fresh or not; null before its first book (the residual's unwind). */
+  makerTouch(): BookTouch | null {
+    return this.maker.touch;
+  }
+
   /** The maker venue's mid, for margin estimates. */
   makerMid(): Big | null {
     const touch = this.maker.touch;

@@ -1,5 +1,6 @@
 import type { BudgetReleaseReason } from '@sts/contracts';
 import { formatDecimal, type TradeStatus } from '@sts/domain';
+import { unwindResidual } from './residual-unwind';
 import type { TradeView } from './trade-view';
 
 /**
@@ -7,9 +8,14 @@ import type { TradeView } from './trade-view';
  * missed fills read back and hedged, every hedge finished: a hedge is never
  * abandoned), written with chunk_completed; then its budget is released. The
  * ending is the trade's as it stands now: a hedge that failed while the trade
- * went quiet has made it `failed`.
+ * went quiet has made it `failed`. What its hedges could not take (below the
+ * hedge venue's lot or minimums) is first unwound on the maker venue where
+ * that venue's minimum allows; the rest is named on the trade and in its
+ * lifecycle event (residual_unhedged, residual_unwound), whatever its status.
  */
 export async function writeEnding(trade: TradeView): Promise<void> {
+  const { residual, unwound } = await unwindResidual(trade);
+  // Read after the unwind: a hedge that failed meanwhile has made the ending `failed`.
   const ending = trade.phase.ending;
   if (ending === null) {
     throw new Error(`trade ${trade.tradeId} has no ending to write`);
@@ -22,18 +28,30 @@ export async function writeEnding(trade: TradeView): Promise<void> {
     ending.kind === 'failed'
       ? `${ending.reason}; unhedged size ${unhedged} ${trade.record.market} on ${trade.record.hedgeExchange}`
       : undefined;
+  const residualUnhedged = formatDecimal(residual);
+  const residualUnwound = formatDecimal(unwound);
   await trade.changeStatus(to, {
-    entries: trade.chunkCompleted(to === 'completed' ? 'target_reached' : to),
+    entries: trade.chunkCompleted(to === 'completed' ? 'target_reached' : to, unwound),
     failureReason,
     filledSize,
+    residualUnhedged,
+    residualUnwound,
     eventData: {
       filled_size: filledSize,
       target_size: formatDecimal(trade.terms.targetSize),
+      residual_unhedged: residualUnhedged,
+      residual_unwound: residualUnwound,
       ...(failureReason ? { failure_reason: failureReason, unhedged_size: unhedged } : {}),
     },
   });
   trade.log.info(
-    { status: to, filled_size: filledSize, failure_reason: failureReason },
+    {
+      status: to,
+      filled_size: filledSize,
+      failure_reason: failureReason,
+      residual_unhedged: residualUnhedged,
+      residual_unwound: residualUnwound,
+    },
     'trade ended',
   );
   await trade.budget.release(releaseReason(to));

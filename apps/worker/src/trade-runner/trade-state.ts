@@ -339,16 +339,19 @@ export class TradeState implements TradeView {
     this.feed.onMakerFill(fill);
   }
 
-  /** chunk_completed for a trade that ends after it started. */
-  chunkCompleted(reason: 'target_reached' | 'canceled' | 'failed'): LogEntry[] {
+  /** chunk_completed for a trade that ends after it started; `unwound`: what its unwind took back. */
+  chunkCompleted(reason: 'target_reached' | 'canceled' | 'failed', unwound: Big): LogEntry[] {
     const hedger = this.open?.hedger;
     if (!this.chunkInLog || !hedger) {
       return [];
     }
-    const residual = formatDecimal(hedger.residual());
-    const filled = formatDecimal(this.filledSize);
     return [
-      logEntry('chunk_completed', { filled_size: filled, reason, residual_unhedged: residual }),
+      logEntry('chunk_completed', {
+        filled_size: formatDecimal(this.filledSize),
+        reason,
+        residual_unhedged: formatDecimal(hedger.residual()),
+        residual_unwound: formatDecimal(unwound),
+      }),
     ];
   }
 

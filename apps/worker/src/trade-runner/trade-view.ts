@@ -64,7 +64,7 @@ export interface TradeView {
   record$(entries: LogEntry[], filledSize?: string): void;
   changeStatus(to: TradeStatus, request?: StatusRequest): Promise<void>;
   onMakerFill(fill: VenueFill): void;
-  chunkCompleted(reason: 'target_reached' | 'canceled' | 'failed'): LogEntry[];
+  chunkCompleted(reason: 'target_reached' | 'canceled' | 'failed', unwound: Big): LogEntry[];
   fail(reason: string): void;
   reachTarget(): void;
   beginEnding(): void;

@@ -1,0 +1,282 @@
+import Big from 'big.js';
+import {
+  clientOrderId,
+  formatDecimal,
+  notFoundMeans,
+  residualUnwindPlan,
+  type ResidualUnwindPlan,
+  settlesBy,
+  signOf,
+} from '@sts/domain';
+import { sleep } from '@sts/platform';
+import {
+  OrderRejectedError,
+  RateLimitedError,
+  UnknownOrderError,
+  VenueNetworkError,
+  isResting,
+  type PlaceOrderRequest,
+  type VenueFill,
+  type VenueOrder,
+} from '@sts/venues';
+import { logEntry, type UnwindResult } from '../execution-log/log-entries';
+import { paidAtOnce } from '../venue-sessions/paid-requests';
+import { feeOfFills } from './hedging/hedge-entries';
+import type { OpenTrade } from './open-trade';
+import type { TradeView } from './trade-view';
+
+/** What a trade leaves unhedged at its end, and what its unwind took back (base units). */
+export interface ResidualEnd {
+  residual: Big;
+  unwound: Big;
+}
+
+const NONE: ResidualEnd = { residual: new Big(0), unwound: new Big(0) };
+
+/**
+ * How long the unwind's request may still execute on the venue: a lost one is
+ * known unplaced this soon (plus the client's margin).
+ */
+const UNWIND_LIFETIME_MS = 2_000;
+/** Refusals for the account's rate limit are waited out this many times. */
+const RATE_LIMITED_RETRIES = 3;
+/** Past the time a lost request settles by, look-ups go on this long before the fate is `unknown`. */
+const LOOK_UP_GRACE_MS = 10_000;
+
+/** What became of the unwind IOC. */
+type UnwindFate =
+  | { kind: 'order'; order: VenueOrder; fills: VenueFill[] }
+  | { kind: 'refused'; result: UnwindResult; reason: string };
+
+/**
+ * The end of a trade that went quiet (maker order down, fills read back,
+ * hedges finished): maker fills the hedge venue's lot or minimums never let
+ * be hedged (residual_unhedged) are unwound on the maker venue by one
+ * reduce-only IOC on the other side, at a protective limit from the maker
+ * touch and the trade's max_slippage, where that venue's minimum allows
+ * (decisions 2). `unwind_sent` and `unwind_outcome` go to the log; what the
+ * unwind did not take back stays in the wallet and is named on the trade
+ * (residual_unhedged less residual_unwound). A failed trade is not unwound:
+ * its failure_reason names what its hedge left.
+ */
+export async function unwindResidual(trade: TradeView): Promise<ResidualEnd> {
+  const open = trade.open;
+  if (!open || !trade.chunkStarted || (!trade.mayTouchVenue() && !(await trade.untilTrusted()))) {
+    return NONE; // nothing was filled, or the lease is lost: its next owner ends the trade
+  }
+  const residual = open.hedger.residual();
+  if (signOf(residual) <= 0 || trade.phase.ending?.kind === 'failed') {
+    return { residual, unwound: new Big(0) };
+  }
+  const { market } = open.legs;
+  const plan = residualUnwindPlan({
+    makerLeg: trade.record.makerLeg,
+    residual,
+    makerRules: market.makerMarket.rules,
+    makerTouch: market.makerTouch(),
+    maxSlippage: trade.terms.maxSlippage,
+  });
+  switch (plan.kind) {
+    case 'none':
+      return NONE;
+    case 'below_minimum':
+    case 'no_price':
+      return nameResidual(trade, plan, residual);
+    case 'unwind':
+      return unwind(trade, open, plan, residual);
+  }
+}
+
+/** No order can take the residual: the trade names it (an unwind_outcome with no order). */
+function nameResidual(
+  trade: TradeView,
+  plan: Extract<ResidualUnwindPlan, { kind: 'below_minimum' | 'no_price' }>,
+  residual: Big,
+): ResidualEnd {
+  const exchange = trade.record.makerExchange;
+  const reason =
+    plan.kind === 'below_minimum'
+      ? `${formatDecimal(residual)} is below ${exchange}'s minimum order${plan.limit ? ` at ${formatDecimal(plan.limit)}` : ''}`
+      : `no ${exchange} book to price an unwind from`;
+  trade.record$([outcomeEntry(exchange, plan.side, residual, { result: plan.kind, reason }, null)]);
+  trade.log.warn({ residual_unhedged: formatDecimal(residual), reason }, 'residual not unwound');
+  return { residual, unwound: new Big(0) };
+}
+
+/** The reduce-only IOC, logged as sent, then with what became of it. */
+async function unwind(
+  trade: TradeView,
+  open: OpenTrade,
+  plan: Extract<ResidualUnwindPlan, { kind: 'unwind' }>,
+  residual: Big,
+): Promise<ResidualEnd> {
+  const exchange = trade.record.makerExchange;
+  const { makerMarket } = open.legs.market;
+  const request: PlaceOrderRequest = {
+    symbol: makerMarket.symbol,
+    side: plan.side,
+    price: formatDecimal(plan.limit),
+    size: formatDecimal(plan.size),
+    clientOrderId: clientOrderId(trade.tradeId, { kind: 'unwind', attempt: 1 }),
+    lifetimeMs: UNWIND_LIFETIME_MS,
+    reduceOnly: true,
+  };
+  trade.record$([
+    logEntry('unwind_sent', {
+      exchange,
+      side: request.side,
+      size: request.size,
+      price: request.price,
+      client_order_id: request.clientOrderId,
+      reduce_only: true,
+    }),
+  ]);
+  const fate = await sendUnwind(trade, open, request);
+  const entry =
+    fate.kind === 'order'
+      ? filledOutcome(exchange, residual, fate.order, fate.fills, makerMarket.quote ?? null)
+      : outcomeEntry(exchange, plan.side, residual, fate, request.clientOrderId);
+  trade.record$([entry]);
+  const unwound = fate.kind === 'order' ? new Big(fate.order.filledSize) : new Big(0);
+  trade.log.info(
+    {
+      residual_unhedged: formatDecimal(residual),
+      residual_unwound: formatDecimal(unwound),
+      result: entry.data['result'],
+    },
+    'residual unwound on the maker venue',
+  );
+  return { residual, unwound };
+}
+
+/** Sends the IOC (paid at once: the wallet is one-sided meanwhile) and learns its final state. */
+async function sendUnwind(
+  trade: TradeView,
+  open: OpenTrade,
+  request: PlaceOrderRequest,
+): Promise<UnwindFate> {
+  const client = open.legs.makerClient;
+  const bucket = trade.budget.maker;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const ack = await paidAtOnce(bucket, client, () => client.placeIoc(request));
+      return isResting(ack.order)
+        ? settledOrder(trade, open, request, Date.now() + UNWIND_LIFETIME_MS, ack.fills)
+        : { kind: 'order', order: ack.order, fills: ack.fills };
+    } catch (error) {
+      if (error instanceof VenueNetworkError) {
+        // The request may have reached the venue: only the venue can say what it did.
+        return settledOrder(trade, open, request, settlesBy(error.settlesByMs, Date.now()), []);
+      }
+      if (error instanceof RateLimitedError && attempt < RATE_LIMITED_RETRIES) {
+        await sleep(error.retryAfterMs);
+        continue;
+      }
+      const reason = error instanceof OrderRejectedError ? error.reason : String(error);
+      trade.log.warn({ err: error }, 'unwind refused');
+      return { kind: 'refused', result: 'rejected', reason: `${request.side} refused: ${reason}` };
+    }
+  }
+}
+
+/**
+ * The unwind's final state from the venue, by its client order id: found and
+ * no longer resting, it is what the venue says; not found once its request
+ * can no longer arrive (`settlesByMs`), it was never placed. A resting
+ * answer, or "not found" before then, settles nothing (style 18).
+ */
+async function settledOrder(
+  trade: TradeView,
+  open: OpenTrade,
+  request: PlaceOrderRequest,
+  settlesByMs: number,
+  fills: VenueFill[],
+): Promise<UnwindFate> {
+  const client = open.legs.makerClient;
+  const giveUpAt = Math.max(settlesByMs, Date.now()) + LOOK_UP_GRACE_MS;
+  for (let lookUp = 1; Date.now() < giveUpAt; lookUp += 1) {
+    await sleep(Math.min(100 * lookUp, 1_000));
+    if (!trade.mayTouchVenue() && !(await trade.untilTrusted())) {
+      break;
+    }
+    try {
+      const order = await paidAtOnce(trade.budget.maker, client, () =>
+        client.order({ clientOrderId: request.clientOrderId, symbol: request.symbol }),
+      );
+      if (!isResting(order)) {
+        return { kind: 'order', order, fills };
+      }
+    } catch (error) {
+      if (
+        error instanceof UnknownOrderError &&
+        notFoundMeans(Date.now(), settlesByMs) === 'never_placed'
+      ) {
+        return {
+          kind: 'refused',
+          result: 'not_filled',
+          reason: 'the unwind never reached the venue',
+        };
+      }
+    }
+  }
+  return {
+    kind: 'refused',
+    result: 'unknown',
+    reason: 'the venue did not tell what became of the unwind',
+  };
+}
+
+/** unwind_outcome of an order the venue answered for. */
+function filledOutcome(
+  exchange: string,
+  residual: Big,
+  order: VenueOrder,
+  fills: VenueFill[],
+  quote: string | null,
+) {
+  const filled = new Big(order.filledSize);
+  const result: UnwindResult =
+    signOf(filled) <= 0 ? 'not_filled' : filled.gte(residual) ? 'filled' : 'partial';
+  const fillsSum = fills.reduce((sum, fill) => sum.plus(fill.size), new Big(0));
+  // The fee only when the ack's fills are the whole of what filled (a look-up carries none).
+  const fee = signOf(filled) > 0 && fillsSum.eq(filled) ? feeOfFills(fills) : null;
+  return logEntry('unwind_outcome', {
+    result,
+    exchange,
+    side: order.side,
+    requested_size: formatDecimal(residual),
+    filled_size: formatDecimal(filled),
+    avg_price: order.averagePrice ?? null,
+    order_id: order.orderId,
+    client_order_id: order.clientOrderId,
+    fee: fee ? formatDecimal(fee) : null,
+    fee_asset: fee ? quote : null,
+    reason:
+      result === 'filled'
+        ? null
+        : `${formatDecimal(residual.minus(filled))} found no taker within the limit ${order.price}`,
+  });
+}
+
+/** unwind_outcome of an unwind that took nothing back (none sent, refused, or of unknown fate). */
+function outcomeEntry(
+  exchange: string,
+  side: 'buy' | 'sell',
+  residual: Big,
+  fate: { result: UnwindResult; reason: string },
+  sentClientOrderId: string | null,
+) {
+  return logEntry('unwind_outcome', {
+    result: fate.result,
+    exchange,
+    side,
+    requested_size: formatDecimal(residual),
+    filled_size: '0',
+    avg_price: null,
+    order_id: null,
+    client_order_id: sentClientOrderId,
+    fee: null,
+    fee_asset: null,
+    reason: fate.reason,
+  });
+}

@@ -14,15 +14,65 @@ export function progressBar(trade: Pick<Trade, 'filled_size' | 'target_size' | '
   return `[${'#'.repeat(done)}${'-'.repeat(width - done)}] ${trade.filled_size} / ${trade.target_size} ${trade.size_type} (${Math.round(share * 100)}%)`;
 }
 
-export const tradeLine = (trade: Trade): string =>
-  [
+export const tradeLine = (trade: Trade): string => {
+  const left = residualLeft(trade);
+  return [
     trade.trade_id,
     trade.status.padEnd(10),
     trade.market.padEnd(8),
     `${trade.long_exchange}/${trade.short_exchange}`.padEnd(22),
     `maker ${trade.maker_leg}`.padEnd(11),
     progressBar(trade),
+    ...(left ? [`UNHEDGED ${left} ${trade.market} on ${makerExchangeOf(trade)}`] : []),
   ].join('  ');
+};
+
+const makerExchangeOf = (trade: Trade): string =>
+  trade.maker_leg === 'long' ? trade.long_exchange : trade.short_exchange;
+
+/** A decimal string as an integer of `scale` decimals (the API's decimals are canonical). */
+const scaled = (value: string, scale: number): bigint => {
+  const [whole, fraction = ''] = value.split('.');
+  return BigInt(whole + fraction.padEnd(scale, '0'));
+};
+
+/** a - b of two non-negative decimal strings, exactly; null when it is zero. */
+function decimalDifference(a: string, b: string): string | null {
+  const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
+  const units = scaled(a, scale) - scaled(b, scale);
+  if (units === 0n) {
+    return null;
+  }
+  const digits = (units < 0n ? -units : units).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
+  return `${units < 0n ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+/**
+ * What the trade left one-sided in its maker wallet: residual_unhedged (maker
+ * fills it could not hedge) less residual_unwound (what the reduce-only unwind
+ * on the maker venue took back); null when nothing.
+ */
+export const residualLeft = (trade: Trade): string | null =>
+  decimalDifference(trade.residual_unhedged ?? '0', trade.residual_unwound ?? '0');
+
+/** residual_unhedged in words: what was not hedged, what became of it; null when nothing. */
+export function residualNote(trade: Trade): string | null {
+  const unhedged = trade.residual_unhedged ?? '0';
+  if (decimalDifference(unhedged, '0') === null) {
+    return null;
+  }
+  const maker = makerExchangeOf(trade);
+  const what = `${unhedged} ${trade.market} not hedged`;
+  const left = residualLeft(trade);
+  if (left === null) {
+    return `${what}, unwound on ${maker} (reduce-only IOC)`;
+  }
+  const unwound = trade.residual_unwound ?? '0';
+  const how = decimalDifference(unwound, '0') === null ? 'not unwound' : `${unwound} unwound`;
+  return `${what}, ${how}: ${left} ${trade.market} left one-sided on ${maker}`;
+}
 
 export function tradeDetails(trade: Trade): string {
   const rows: Array<[string, unknown]> = [
@@ -39,6 +89,7 @@ export function tradeDetails(trade: Trade): string {
     ['created', trade.created_at],
     ['completed', trade.completed_at ?? '-'],
     ['failure', trade.failure_reason || '-'],
+    ['unhedged', residualNote(trade) ?? '-'],
   ];
   return rows.map(([name, value]) => `${name.padEnd(13)} ${String(value)}`).join('\n');
 }

@@ -132,6 +132,44 @@ describe('sts (trader CLI)', () => {
     expect(shown.stdout).toMatch(/^status\s+completed$/m);
   });
 
+  it('show, list and watch name what a completed trade left unhedged (issue 54)', async () => {
+    // Maker on Paradex (BTC minimum 100 USD), hedge on Aster (lot 0.001): of 0.0015 filled,
+    // 0.001 is hedged and 0.0005 (about 48 USD) fits neither venue's minimum.
+    const named = await harness.trader(['paradex', 'aster']);
+    const created = stsAs(
+      named,
+      'trades',
+      'create',
+      '--market',
+      'BTC',
+      '--long',
+      'paradex',
+      '--short',
+      'aster',
+      '--wallet',
+      named.wallet,
+      '--spread',
+      '-1000',
+      '--size',
+      '0.002',
+      '--json',
+    );
+    expect(await created.done).toBe(0);
+    const tradeId = String(lines(created)[0]!.trade_id);
+    const watch = stsAs(named, 'trades', 'watch', tradeId, '--interval', '200');
+    const order = await harness.waitForMakerOrder(named, 'paradex');
+    await harness.takeFromMaker(order, '0.0015');
+    expect(await watch.done).toBe(0);
+    const note = '0.0005 BTC not hedged, not unwound: 0.0005 BTC left one-sided on paradex';
+    expect(watch.stdout.trim().split('\n').at(-1)).toBe(`trade ${tradeId} completed; ${note}`);
+    const shown = stsAs(named, 'trades', 'show', tradeId);
+    expect(await shown.done).toBe(0);
+    expect(shown.stdout).toContain(`\nunhedged      ${note}\n`);
+    const listed = stsAs(named, 'trades', 'list');
+    expect(await listed.done).toBe(0);
+    expect(listed.stdout).toContain('UNHEDGED 0.0005 BTC on paradex');
+  });
+
   it('--version and -V print the version of apps/cli/package.json, exit 0', async () => {
     const manifest = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as {
       version: string;

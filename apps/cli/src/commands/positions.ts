@@ -5,7 +5,8 @@ import { printJson } from '../output';
 /**
  * `positions`: per wallet and market, the net across venues, then each
  * venue's own position beside what the service's fills imply; a difference
- * is flagged UNEXPLAINED and an unreadable venue shows its error.
+ * is flagged UNEXPLAINED, what ended trades left one-sided UNHEDGED (with
+ * the trades), and an unreadable venue shows its error.
  */
 export async function showPositions(
   client: StsClient,
@@ -28,10 +29,14 @@ function positionLines(answer: Positions): string[] {
       `${market.wallet} ${market.market.padEnd(8)} net ${net} (fills imply ${market.net_implied_position})${flag}`,
     );
     for (const venue of market.venues) {
+      const residual =
+        venue.residual_unhedged === '0'
+          ? ''
+          : `  UNHEDGED ${venue.residual_unhedged} left by trade ${venue.residual_trade_ids.join(', ')}`;
       lines.push(
         venue.error === null
-          ? `  ${venue.exchange.padEnd(12)} ${String(venue.side).padEnd(5)} ${venue.venue_position}  fills ${venue.implied_position}${venue.unexplained ? `  UNEXPLAINED by ${venue.difference}` : ''}  as of ${venue.as_of}`
-          : `  ${venue.exchange.padEnd(12)} error: ${venue.error}  fills ${venue.implied_position}`,
+          ? `  ${venue.exchange.padEnd(12)} ${String(venue.side).padEnd(5)} ${venue.venue_position}  fills ${venue.implied_position}${venue.unexplained ? `  UNEXPLAINED by ${venue.difference}` : ''}${residual}  as of ${venue.as_of}`
+          : `  ${venue.exchange.padEnd(12)} error: ${venue.error}  fills ${venue.implied_position}${residual}`,
       );
     }
   }

@@ -1,6 +1,6 @@
 import type { StsClient, Trade, TradeEvent, TradeStatus } from '@sts/sdk';
 import { EXIT, type CliIo, type Settings } from '../io';
-import { eventLine, printJson, progressBar } from '../output';
+import { eventLine, printJson, progressBar, residualNote } from '../output';
 
 export interface WatchOptions {
   /** Print execution-log entries (trades watch, events --follow). */
@@ -75,11 +75,16 @@ function reportEnd(io: CliIo, printer: WatchPrinter, settings: Settings, trade: 
       type: 'end',
       trade_id: trade.trade_id,
       status: trade.status,
+      residual_unhedged: trade.residual_unhedged,
+      residual_unwound: trade.residual_unwound,
       exit_code: exitCode,
     });
   } else {
     const reason = trade.failure_reason ? `: ${trade.failure_reason}` : '';
-    printer.end(`trade ${trade.trade_id} ${trade.status}${reason}`);
+    const residual = residualNote(trade);
+    printer.end(
+      `trade ${trade.trade_id} ${trade.status}${reason}${residual ? `; ${residual}` : ''}`,
+    );
   }
   return exitCode;
 }

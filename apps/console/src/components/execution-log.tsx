@@ -20,7 +20,19 @@ export function summary(event: TradeEvent): string {
     case 'chunk_started':
       return `execution started toward ${event.data.target_size} (${event.data.size_type})`;
     case 'chunk_completed':
-      return `execution ended (${event.data.reason}) at ${event.data.filled_size}`;
+      return (
+        `execution ended (${event.data.reason}) at ${event.data.filled_size}` +
+        (event.data.residual_unhedged === '0'
+          ? ''
+          : `, ${event.data.residual_unhedged} never hedged (${event.data.residual_unwound ?? '0'} unwound)`)
+      );
+    case 'unwind_sent':
+      return `unwind ${event.data.side} ${event.data.size} sent to ${event.data.exchange} (reduce-only, limit ${event.data.price})`;
+    case 'unwind_outcome':
+      return (
+        `unwind ${event.data.result}: ${event.data.filled_size} of ${event.data.requested_size} on ${event.data.exchange}` +
+        (event.data.reason === null ? '' : ` (${event.data.reason})`)
+      );
     case 'recovery_completed':
       return `recovered: ${event.data.open_orders_canceled} orders canceled, ${event.data.fills_reconciled} fills reconciled`;
     case 'fast_move_guard':

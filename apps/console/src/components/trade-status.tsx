@@ -1,5 +1,6 @@
 import type { Trade, TradeStatus } from '@sts/sdk';
 import Big from 'big.js';
+import { residualSummary, type ResidualFields } from './residual';
 
 export function StatusBadge({ status }: { status: TradeStatus | string }) {
   return <span className={`status status-${status}`}>{status}</span>;
@@ -27,6 +28,38 @@ export function FillProgress({
     <span className="fill">
       <progress max={100} value={percent} aria-label={`filled ${text}`} />
       <span data-testid="filled">{text}</span>
+    </span>
+  );
+}
+
+/** What the trade left unhedged at its end: a warning while some stays one-sided, else a note. */
+export function ResidualNotice({ trade }: { trade: ResidualFields }) {
+  const summary = residualSummary(trade);
+  if (!summary) {
+    return null;
+  }
+  return (
+    <p
+      className={summary.oneSided ? 'error' : 'muted'}
+      role={summary.oneSided ? 'alert' : undefined}
+      data-testid="residual-unhedged"
+    >
+      {summary.oneSided ? 'Unhedged remainder: ' : 'Remainder unwound: '}
+      {summary.text}
+    </p>
+  );
+}
+
+/** A short flag for a trade list: what stays one-sided, if anything. */
+export function ResidualFlag({ trade }: { trade: ResidualFields }) {
+  const summary = residualSummary(trade);
+  if (!summary?.oneSided) {
+    return null;
+  }
+  return (
+    <span className="error" title={summary.text} data-testid="residual-flag">
+      {' '}
+      unhedged {summary.left} {trade.market}
     </span>
   );
 }

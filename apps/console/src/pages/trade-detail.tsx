@@ -5,7 +5,7 @@ import { Link, useParams } from 'react-router';
 import { describeError } from '../api/api-error';
 import { ExecutionLog } from '../components/execution-log';
 import { TradeCostsPanel } from '../components/trade-costs';
-import { FillProgress, StatusBadge } from '../components/trade-status';
+import { FillProgress, ResidualNotice, StatusBadge } from '../components/trade-status';
 import { VenueName } from '../components/venue-name';
 import { useLiveSubscribed, useTradeEvents } from '../live/live';
 import { useSignedIn } from '../session/session';
@@ -188,6 +188,7 @@ function TradeDetail({ tradeId }: { tradeId: string }) {
           {trade.hedge_rate_budget === undefined ? '' : `, hedge ${trade.hedge_rate_budget}/s`}
         </p>
         {trade.failure_reason && <p className="error">{trade.failure_reason}</p>}
+        <ResidualNotice trade={trade} />
       </section>
       <div className="two-columns">
         <section aria-labelledby="timeline-title">

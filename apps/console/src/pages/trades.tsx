@@ -3,7 +3,7 @@ import { TERMINAL_STATUSES } from '@sts/sdk';
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { describeError } from '../api/api-error';
-import { FillProgress, StatusBadge } from '../components/trade-status';
+import { FillProgress, ResidualFlag, StatusBadge } from '../components/trade-status';
 import { VenueName } from '../components/venue-name';
 import { useLiveSubscribed, useTradeEvents } from '../live/live';
 import { useSignedIn } from '../session/session';
@@ -120,6 +120,7 @@ export function TradesPage() {
                 </td>
                 <td>
                   <FillProgress trade={trade} />
+                  <ResidualFlag trade={trade} />
                 </td>
                 <td>{new Date(trade.created_at).toLocaleString()}</td>
               </tr>

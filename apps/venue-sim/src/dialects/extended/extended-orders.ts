@@ -18,6 +18,7 @@ import {
 } from './extended-order-views';
 import { ExtendedQueue, QUEUE_MS, type QueuedPlacement } from './extended-queue';
 import { EXTENDED_READINGS } from './extended-readings';
+import { tradesPage } from './extended-trades';
 import { checkSettlement } from './extended-settlement';
 
 export { extendedOrder, extendedTrade, type ExtendedTif } from './extended-order-views';
@@ -180,14 +181,11 @@ export class ExtendedOrders {
     return [...resting, ...queued];
   }
 
+  /** A page of the account's trades, newest first (extended-trades.ts). */
   trades(venue: VenueEngine, account: ExtendedAccount, wallet: string, query: URLSearchParams) {
-    const market = query.get('market');
-    const limit = Math.min(Number(query.get('limit') ?? 1000), 5000);
-    return venue.registry
-      .fillsSince(wallet, 0)
-      .filter((fill) => market === null || fill.symbol === market)
-      .slice(-limit)
-      .map((fill) => extendedTrade(venue, fill, account.accountId, this.idOf(fill.orderId)));
+    return tradesPage(venue.registry.fillsSince(wallet, 0), query, (fill) =>
+      extendedTrade(venue, fill, account.accountId, this.idOf(fill.orderId)),
+    );
   }
 
   /** The engine acts on a queued placement: the order rests or trades, or is rejected with a reason. */

@@ -142,8 +142,17 @@ export class ExtendedRest {
     read('user/orders/:order_id', (venue, account, context) =>
       this.orders.lookup(venue, account, account.wallet, { id: context.params['order_id'] }),
     );
-    read('user/trades', (venue, account, context) =>
-      this.orders.trades(venue, account, account.wallet, context.query),
+    // Paginated: the page and its `pagination` beside `data`.
+    router.add('GET', `${API}/user/trades`, (context) =>
+      this.private(context, (request, account) =>
+        this.deps.orders.execute(request, undefined, (venue) => ({
+          status: 200,
+          body: {
+            status: 'OK',
+            ...this.orders.trades(venue, account, account.wallet, context.query),
+          },
+        })),
+      ),
     );
   }
 

@@ -100,6 +100,8 @@ describe('GET /api/v1/positions', () => {
         implied_position: implied.toFixed(),
         difference: sim.minus(implied).toFixed(),
         unexplained: !sim.eq(implied),
+        residual_unhedged: '0',
+        residual_trade_ids: [],
         as_of: expect.any(String),
         error: null,
       });
@@ -112,6 +114,7 @@ describe('GET /api/v1/positions', () => {
       net_venue_position: netVenue.toFixed(),
       net_implied_position: netImplied.toFixed(),
       unexplained: false,
+      residual_unhedged: '0',
     });
   });
 

@@ -27,6 +27,8 @@ const trade = {
   size_type: 'base',
   spread_type: 'absolute',
   failure_reason: '',
+  residual_unhedged: '0',
+  residual_unwound: '0',
   fast_move_guard_stats: null,
   long_mode: 'paper',
   short_mode: 'live',

@@ -37,6 +37,7 @@ import { CcxtOrderLookup } from './ccxt-order-lookup';
 import { CcxtPlacement } from './ccxt-placement';
 import { CcxtStreams } from './ccxt-streams';
 import { decodeClientOrderId } from './client-order-ids';
+import { fetchFillsSince } from './fills-read';
 import { OrderRequestExpiry } from './order-expiry';
 import { OrderTracker } from './order-tracker';
 
@@ -244,7 +245,11 @@ export class CcxtVenueClient implements VenueClient {
         : [undefined];
     const trades: Trade[] = [];
     for (const unified of markets) {
-      trades.push(...(await this.call(() => this.exchange.fetchMyTrades(unified, timestampMs))));
+      trades.push(
+        ...(await this.call(() =>
+          fetchFillsSince(this.exchange, this.venue, unified, timestampMs),
+        )),
+      );
     }
     await this.lookup.learnOrdersOf(trades);
     // ccxt trades do not say whether they completed their order: a fill does

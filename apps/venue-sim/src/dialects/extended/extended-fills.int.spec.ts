@@ -1,12 +1,16 @@
 import { CcxtVenueClient, createCcxtExchange, type CcxtExchangeLike } from '@sts/venues';
+import { sleep } from '@sts/platform';
 import { startVenueSim, type RunningVenueSim } from '../../sim-server';
 import { harnessWallet, liveAccountCredentials, openLiveAccount } from '../../testing/live-harness';
 import { SimControl } from '../../testing/sim-control';
+import { numericId } from '../engine-ids';
 
 // Extended's fills, `GET /api/v1/user/trades`, come a page at a time: newest
 // first (descending ids), `limit` items at most (10,000 at most in all),
 // `pagination.cursor` naming the last one, and `cursor=<id>` the page after
-// it; no time filter is documented.
+// it; no time filter is documented. The live client reads a window the
+// venue's way: pages back from the newest until one reaches past the window's
+// start, each fill once.
 
 const VENUE = 'extended';
 const MARKET = 'ETH-USD';
@@ -75,6 +79,13 @@ const trades = async (query: string): Promise<TradesAnswer> => {
   return (await response.json()) as TradesAnswer;
 };
 
+/** Every request Extended admitted so far (each weighs 1 of E1, the IP's pool). */
+const requestsAdmitted = async (): Promise<number> =>
+  (await control.dialectRateLimits(VENUE)).pools[0]!.keys.reduce(
+    (sum, key) => sum + key.admitted_weight,
+    0,
+  );
+
 describe('Extended fills by page and time window', () => {
   it('pages the trades newest first: limit items, the cursor naming the last, the next page after it', async () => {
     await fills(12);
@@ -88,5 +99,24 @@ describe('Extended fills by page and time window', () => {
     expect(Math.max(...second.data.map((trade) => trade.id))).toBeLessThan(ids[2]!);
     expect((await trades(`market=${MARKET}&side=sell`)).data).toEqual([]);
     expect((await trades(`market=${MARKET}&type=liquidation`)).data).toEqual([]);
+  });
+
+  it('the live client reads every fill since a time once, across more than one page', async () => {
+    await fills(40);
+    await sleep(5);
+    const since = Date.now();
+    await sleep(5);
+    await fills(1_050);
+    const venueFills = (await control.accountFills(VENUE, wallet, since)).fills;
+    expect(venueFills).toHaveLength(1_050);
+    const requestsBefore = await requestsAdmitted();
+    const read = await client.fillsSince(since, MARKET);
+    // More than one page: every request weighs 1 of E1, and the read sent no other.
+    expect((await requestsAdmitted()) - requestsBefore).toBeGreaterThan(1);
+    const ids = read.map((fill) => fill.fillId);
+    expect(ids).toHaveLength(1_050);
+    expect(new Set(ids)).toEqual(
+      new Set(venueFills.map((fill) => String(numericId(String(fill['fill_id']))))),
+    );
   });
 });

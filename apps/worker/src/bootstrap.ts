@@ -78,7 +78,7 @@ export async function startWorker(
     const budget = new BudgetClient(nats, { natsPrefix: settings.natsPrefix, logger });
     closers.push(async () => budget.close());
     const metrics = options.metrics ?? new WorkerMetrics();
-    const venues = openVenues(config, env, metrics, logger, closers, nats);
+    const venues = openVenues(config, env, metrics, logger, closers, nats, budget);
     const leases = new LeaseRepository(db, workerId, settings.leaseTtlMs);
 
     const trades = await createTradeFleet(

@@ -1,14 +1,17 @@
 import type { DataSource } from 'typeorm';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { BudgetClient } from '@sts/budget-client';
 import { allStreams } from '@sts/contracts';
+import type { VenueId } from '@sts/domain';
 import { createDataSource, jetStreamPublisher, OutboxRelay, runMigrations } from '@sts/persistence';
 import { connectNats, ensureStreams, type Logger, type NatsConnection } from '@sts/platform';
-import { FrameCoalescer } from '@sts/venues';
+import { CUMULATIVE_BUDGET_VENUES, FrameCoalescer } from '@sts/venues';
 import { monotonicClock } from './clock';
 import type { WorkerConfig } from './config/load-worker-config';
 import type { WorkerMetrics } from './metrics/worker-metrics';
 import { StepScheduler } from './trade-runner/step-scheduler';
 import { AccountSessions } from './venue-sessions/account-sessions';
+import type { CumulativePolicy } from './venue-sessions/cumulative-quota-watch';
 import { deadManPolicy, watchDeadMen } from './venue-sessions/dead-man-wiring';
 import { MarketData } from './venue-sessions/market-data';
 import { VenueAnswerTimes } from './venue-sessions/venue-answer-times';
@@ -57,6 +60,29 @@ export async function openStores(
   return { db, nats, relay };
 }
 
+/**
+ * Accounts of live venues that keep a cumulative request budget are
+ * followed through the budget service (WORKER_CUMULATIVE_POLL_MS, _READ_MS);
+ * paper venues keep none.
+ */
+function cumulativePolicyOf(
+  config: WorkerConfig,
+  budget: BudgetClient | undefined,
+): (venue: VenueId) => CumulativePolicy | undefined {
+  if (!budget) {
+    return () => undefined;
+  }
+  const policy: CumulativePolicy = {
+    budget,
+    pollMs: config.settings.cumulativePollMs,
+    readEveryMs: config.settings.cumulativeReadMs,
+  };
+  return (venue) =>
+    config.venues[venue].mode === 'live' && CUMULATIVE_BUDGET_VENUES.has(venue)
+      ? policy
+      : undefined;
+}
+
 export interface Venues {
   coalescer: FrameCoalescer;
   answerTimes: VenueAnswerTimes;
@@ -77,6 +103,7 @@ export function openVenues(
   logger: Logger,
   closers: Closers,
   nats: NatsConnection,
+  budget?: BudgetClient,
 ): Venues {
   const coalescer = new FrameCoalescer();
   const answerTimes = new VenueAnswerTimes();
@@ -93,6 +120,7 @@ export function openVenues(
     factory,
     logger,
     deadManPolicy(config, nats, metrics, logger, closers),
+    cumulativePolicyOf(config, budget),
   );
   watchDeadMen(metrics, accounts);
   closers.push(() => accounts.closeAll());

@@ -4,6 +4,7 @@ export * from './ccxt/live-credentials';
 export * from './ccxt/ccxt-venue-client';
 export * from './ccxt/client-order-ids';
 export { longestRequestLifeMs } from './ccxt/order-expiry';
+export { CUMULATIVE_BUDGET_VENUES } from './ccxt/cumulative-budget';
 export * from './common/frame-coalescer';
 export * from './common/request-meter';
 export * from './conformance/conformance-harness';

@@ -116,6 +116,31 @@ export class WorkerSettings extends CommonSettings {
   @Max(600_000)
   deadManTimeoutMs: number = 15_000;
 
+  /**
+   * How often this worker reports, for each account it holds on a venue
+   * with a cumulative request budget (Hyperliquid's address budget,
+   * Lighter's volume quota), the order requests it sent there, and gets the
+   * account's budget back from the budget service: a trade's view of what
+   * the fleet may have spent unreported is the account's limit times this.
+   */
+  @Expose({ name: 'WORKER_CUMULATIVE_POLL_MS' })
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  cumulativePollMs: number = 1_000;
+
+  /**
+   * How often the venue is asked what is left of such a budget: a
+   * Hyperliquid `userRateLimit` read (weight 20 of the per-IP 1,200 a
+   * minute, paid from a trade's budget); Lighter's word comes free with its
+   * transactions' answers. The spends in between are counted and reported.
+   */
+  @Expose({ name: 'WORKER_CUMULATIVE_READ_MS' })
+  @IsInt()
+  @Min(500)
+  @Max(600_000)
+  cumulativeReadMs: number = 30_000;
+
   /** Base URL of the venue simulator; a paper venue is `${VENUE_SIM_URL}/venues/<id>` unless its registry entry has an endpoint. */
   @Expose({ name: 'VENUE_SIM_URL' })
   @IsString()

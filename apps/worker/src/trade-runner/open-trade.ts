@@ -6,6 +6,7 @@ import type { HedgeResult, LogEntry } from '../execution-log/log-entries';
 import type { TradeRecord } from '../trades/trade-record';
 import { Hedger } from './hedging/hedger';
 import { MakerOrders } from './quoting/maker-orders';
+import { QuotaGate } from './quoting/quota-gate';
 import type { TradeBudget } from './trade-budget';
 import type { TradeLegs } from './trade-legs';
 import type { TradeServices } from './trade-services';
@@ -15,6 +16,8 @@ export interface OpenTrade {
   readonly legs: TradeLegs;
   readonly hedger: Hedger;
   readonly makerOrders: MakerOrders;
+  /** Whether the accounts' cumulative request budgets let the trade rest a maker order. */
+  readonly quotaGate: QuotaGate;
 }
 
 /** What the hedger and the maker orders are told by, and tell, their trade. */
@@ -88,5 +91,5 @@ export function openTrade(
     signal: inputs.signal,
     onRequestSent: (waited) => hooks.makerRequestSent(waited),
   });
-  return { legs, hedger, makerOrders };
+  return { legs, hedger, makerOrders, quotaGate: new QuotaGate(legs, inputs.log) };
 }

@@ -64,9 +64,10 @@ function wantedQuote(
   loop: LoopControl,
 ): Wanted | null | 'target_reached' {
   const now = trade.now();
-  // No maker order while the guard holds quoting, or while a hedge's fate is in doubt.
+  // No maker order while the guard holds quoting, while a hedge's fate is in doubt, or while
+  // a cumulative request budget could not pay for the hedges of a resting maker.
   const desired =
-    trade.guard.held(now) || open.hedger.inDoubt
+    trade.guard.held(now) || open.hedger.inDoubt || quotaHeld(open, loop)
       ? ({ kind: 'none' } as const)
       : desiredQuote(open.legs.market, trade.terms, trade.filledSize, {
           quoteMode: trade.record.quoteMode,
@@ -84,6 +85,20 @@ function wantedQuote(
     loop.wakeIn(Math.ceil(holdUntil - now) + 1);
   }
   return desired.kind === 'order' ? desired : null;
+}
+
+/**
+ * The accounts' cumulative budgets hold quoting (`QuotaGate`). Where an
+ * account keeps one the cycle looks again every report period, held or not:
+ * a report can tell the budget spent while nothing else wakes the trade.
+ */
+function quotaHeld(open: OpenTrade, loop: LoopControl): boolean {
+  const recheckMs = open.quotaGate.recheckMs;
+  if (recheckMs === null) {
+    return false;
+  }
+  loop.wakeIn(recheckMs);
+  return open.quotaGate.held() !== null;
 }
 
 /** Places, keeps, moves or takes down the maker order so that `wanted` rests. */

@@ -2,9 +2,9 @@ import type { TokenBucket } from '@sts/budget-client';
 import { isAppError } from '@sts/platform';
 import type { CredentialStore } from '@sts/persistence';
 import { VenueAuthError, VenueSetupError, type BookUpdate, type VenueClient } from '@sts/venues';
-import type { VenueId } from '@sts/domain';
+import { quotaHold, type QuotaHold, type VenueId } from '@sts/domain';
 import type { TradeRecord } from '../trades/trade-record';
-import type { AccountListener } from '../venue-sessions/account-session';
+import type { AccountListener, AccountSession } from '../venue-sessions/account-session';
 import type { AccountSessionHandle, AccountSessions } from '../venue-sessions/account-sessions';
 import type { MarketData } from '../venue-sessions/market-data';
 import { legMarketOf, MarketView } from './market-view';
@@ -35,6 +35,13 @@ export interface TradeLegs {
   market: MarketView;
   makerClient: VenueClient;
   hedgeClient: VenueClient;
+  /**
+   * Why the trade may not rest a maker order now by its accounts' cumulative
+   * request budgets (`quotaHold`), or null when it may.
+   */
+  cumulativeHold(): QuotaHold | null;
+  /** How often those budgets change (their report period), or null where neither account has one. */
+  readonly cumulativePollMs: number | null;
   /** Starts routing this trade's own fills and orders (by its client order id tag). */
   listen(tradeTag: string, maker: AccountListener, hedge: AccountListener): void;
   close(): void;
@@ -107,6 +114,7 @@ export async function openTradeLegs(
       market,
       makerClient: maker.session.client,
       hedgeClient: hedge.session.client,
+      ...cumulativeOf(maker.session, hedge.session),
       listen: (tradeTag, makerListener, hedgeListener) => {
         cleanups.push(maker.session.listen(tradeTag, makerListener));
         cleanups.push(hedge.session.listen(tradeTag, hedgeListener));
@@ -117,6 +125,17 @@ export async function openTradeLegs(
     closeAll();
     throw error;
   }
+}
+
+/** The trade's hold by its two accounts' cumulative request budgets. */
+function cumulativeOf(
+  maker: AccountSession,
+  hedge: AccountSession,
+): Pick<TradeLegs, 'cumulativeHold' | 'cumulativePollMs'> {
+  return {
+    cumulativeHold: () => quotaHold(maker.cumulativeQuota(), hedge.cumulativeQuota()),
+    cumulativePollMs: maker.cumulativePollMs ?? hedge.cumulativePollMs,
+  };
 }
 
 /** A leg's account, its budget paying what connecting to it spends (a live client's credential probe). */

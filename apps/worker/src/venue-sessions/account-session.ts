@@ -2,7 +2,10 @@ import type { TokenBucket } from '@sts/budget-client';
 import { parseClientOrderId, type VenueId } from '@sts/domain';
 import { sleep, type Logger } from '@sts/platform';
 import type { Unsubscribe, VenueClient, VenueFill, VenueOrder } from '@sts/venues';
+import type { CumulativeQuota } from '@sts/domain';
+import { CumulativeQuotaWatch, type CumulativePolicy } from './cumulative-quota-watch';
 import { DeadManKeeper, type DeadManPolicy, type DeadManStatus } from './dead-man-keeper';
+import { spendCountedClient } from './spend-counted-client';
 import { paidOnCredit } from './paid-requests';
 import { payForShared } from './shared-payment';
 
@@ -21,6 +24,8 @@ export interface AccountListener {
 const RECOVERY_ATTEMPTS = 5;
 /** Requests a second a trade keeps back for fill reads sent unpaid: one per fill, a fill or so a second. */
 const UNPAID_READS_KEPT_PER_S = 1;
+/** Longest wait at connect for the first word on the account's cumulative budget. */
+const FIRST_WORD_WAIT_MS = 2_000;
 /** Longest wait for a trade's budget before a recovery read (fills may be unhedged meanwhile) or a connect. */
 const READ_BUDGET_WAIT_MS = 1_500;
 
@@ -38,6 +43,8 @@ export class AccountSession {
   private venueClient?: VenueClient;
   /** The account's dead-man switch, kept armed while trades listen; there once opened. */
   private keeper?: DeadManKeeper;
+  /** The account's cumulative request budget, followed while trades listen (where the venue keeps one). */
+  private quota?: CumulativeQuotaWatch;
 
   constructor(
     readonly venue: VenueId,
@@ -45,7 +52,23 @@ export class AccountSession {
     private readonly createClient: () => Promise<VenueClient>,
     private readonly logger: Logger,
     private readonly deadMan: DeadManPolicy = { timeoutMs: 15_000 },
+    /** How the account's cumulative budget is followed; absent where the venue keeps none. */
+    private readonly cumulative?: CumulativePolicy,
   ) {}
+
+  /**
+   * The account's cumulative request budget as the budget service keeps it,
+   * with this worker's spends since (`quotaHold` decides by it); null where
+   * the venue keeps none or nobody has read it yet.
+   */
+  cumulativeQuota(): CumulativeQuota | null {
+    return this.quota?.current() ?? null;
+  }
+
+  /** How often the cumulative budget is reported (a trade held by it looks again as often). */
+  get cumulativePollMs(): number | null {
+    return this.quota ? (this.cumulative?.pollMs ?? null) : null;
+  }
 
   /** The dead-man switch as this worker keeps it (idle before the session opened). */
   get deadManStatus(): DeadManStatus | undefined {
@@ -75,7 +98,7 @@ export class AccountSession {
 
   private async open(bucket: TokenBucket | undefined): Promise<void> {
     if (!this.venueClient) {
-      const client = await this.createClient();
+      const client = this.followCumulative(await this.createClient());
       this.venueClient = client;
       this.unsubscribers.push(
         client.on('fill', (fill) => this.route(fill.clientOrderId)?.onFill(fill)),
@@ -99,7 +122,54 @@ export class AccountSession {
     }
     await this.payToConnect(this.venueClient, bucket);
     await this.venueClient.connect();
+    await this.firstCumulativeWord();
     this.keepDeadMan(this.venueClient);
+  }
+
+  /**
+   * Before the first trade quotes on the account: the venue's word on its
+   * cumulative budget and the budget service's, waited for at most
+   * FIRST_WORD_WAIT_MS (a trade quotes on the last word it has, and on none
+   * where the venue has told nothing yet).
+   */
+  private async firstCumulativeWord(): Promise<void> {
+    if (!this.quota) {
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.quota.poll(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, FIRST_WORD_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * Where the venue keeps a cumulative budget: the client with its order
+   * requests counted as spends of it, and the watch that reports them.
+   */
+  private followCumulative(client: VenueClient): VenueClient {
+    if (!this.cumulative) {
+      return client;
+    }
+    const quota = new CumulativeQuotaWatch(
+      {
+        venue: this.venue,
+        wallet: this.wallet,
+        client,
+        paying: async (send) =>
+          paidOnCredit(await payForShared([...this.listeners.values()]), 1, client, send),
+        logger: this.logger,
+      },
+      this.cumulative,
+    );
+    this.quota = quota;
+    for (let i = 0; i < this.listeners.size; i += 1) {
+      quota.hold();
+    }
+    return spendCountedClient(client, (requests) => quota.spent(requests));
   }
 
   /** Once connected (a client may learn its switch as it connects): keeps the switch while trades listen. */
@@ -152,9 +222,11 @@ export class AccountSession {
     this.listeners.set(tradeTag, listener);
     // While any trade listens its orders may rest: the venue's switch is kept armed.
     this.keeper?.hold();
+    this.quota?.hold();
     return () => {
       if (this.listeners.get(tradeTag) === listener) {
         this.listeners.delete(tradeTag);
+        this.quota?.release();
         if (this.listeners.size === 0) {
           this.keeper?.release();
         }
@@ -172,6 +244,7 @@ export class AccountSession {
     }
     this.listeners.clear();
     this.keeper?.stop();
+    this.quota?.stop();
     await this.venueClient?.close();
   }
 

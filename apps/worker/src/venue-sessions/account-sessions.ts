@@ -3,6 +3,7 @@ import type { VenueId } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { StoredVenueCredential } from '@sts/venues';
 import { AccountSession } from './account-session';
+import type { CumulativePolicy } from './cumulative-quota-watch';
 import type { DeadManPolicy, DeadManStatus } from './dead-man-keeper';
 import type { VenueClientFactory } from './venue-client-factory';
 
@@ -30,6 +31,8 @@ export class AccountSessions {
     private readonly logger: Logger,
     /** How every account's dead-man switch is kept (WORKER_DEAD_MAN_TIMEOUT_MS). */
     private readonly deadMan: DeadManPolicy = { timeoutMs: 15_000 },
+    /** How the accounts' cumulative budgets are followed (WORKER_CUMULATIVE_*), by venue; none: not followed. */
+    private readonly cumulative: (venue: VenueId) => CumulativePolicy | undefined = () => undefined,
   ) {}
 
   /**
@@ -51,6 +54,7 @@ export class AccountSessions {
           () => this.factory.create(venue, credentials),
           this.logger,
           this.deadMan,
+          this.cumulative(venue),
         ),
         holders: 0,
       };

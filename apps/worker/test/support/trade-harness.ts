@@ -237,6 +237,9 @@ function scriptedLegs(market: MarketView, maker: ScriptedVenue, hedge: ScriptedV
     market,
     makerClient: maker,
     hedgeClient: hedge,
+    // The scripted venues keep no cumulative request budget.
+    cumulativeHold: () => null,
+    cumulativePollMs: null,
     listen: (tag, makerListener, hedgeListener) => {
       for (const [venue, listener] of [
         [maker, makerListener],

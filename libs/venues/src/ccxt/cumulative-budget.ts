@@ -14,6 +14,9 @@ const QUOTA_SPENT_TEXT = /Not enough volume quota/;
 
 type Reader = () => Promise<CumulativeBudget | null>;
 
+/** The live venues that keep a cumulative request budget an account can spend. */
+export const CUMULATIVE_BUDGET_VENUES: ReadonlySet<string> = new Set(['hyperliquid', 'lighter']);
+
 /**
  * How a ccxt client learns what is left of its account's cumulative budget,
  * where the venue keeps one; undefined elsewhere.

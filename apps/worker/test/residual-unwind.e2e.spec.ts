@@ -226,4 +226,35 @@ describe('what a trade could not hedge is unwound, or named', () => {
     ]);
     expect(net.abs().lte('0.00001')).toBe(true);
   });
+
+  it('sends no unwind while the maker venue is in maintenance: the canceled trade names the remainder', async () => {
+    const trader = await harness.trader(['hyperliquid', 'aster']);
+    const tradeId = await harness.createTrade(trader, {
+      short_exchange: 'aster',
+      target_size: '0.003',
+      target_spread: '-1000',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.takeFromMaker(order, '0.0015');
+    await harness.waitForEvent(trader, tradeId, 'hedge_outcome');
+    await harness.gateway.ops('maintenance', 'set', 'hyperliquid', 'on', '--reason', 'upgrade');
+    try {
+      await harness.waitForStatus(trader, tradeId, 'paused');
+      await harness.cancelTrade(trader, tradeId);
+    } finally {
+      await harness.gateway.ops('maintenance', 'set', 'hyperliquid', 'off');
+    }
+    expect(await harness.trade(trader, tradeId)).toMatchObject({
+      residual_unhedged: '0.0005',
+      residual_unwound: '0',
+    });
+    const events = await harness.events(trader, tradeId);
+    expect(events.some((e) => e.event_type === 'unwind_sent')).toBe(false);
+    expect(events.find((e) => e.event_type === 'unwind_outcome')!.data).toMatchObject({
+      result: 'halted',
+      requested_size: '0.0005',
+      filled_size: '0',
+    });
+    expect((await netOf(harness, 'hyperliquid', trader.wallet, 'BTC')).toFixed()).toBe('0.0015');
+  });
 });

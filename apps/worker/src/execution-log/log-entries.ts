@@ -124,12 +124,20 @@ export interface UnwindSentData {
  * (the unwind took all or part of it back), `not_filled` (the IOC found
  * nothing within its limit), `rejected` (the venue refused it), `unknown`
  * (its fate could not be learned), or no order at all: `below_minimum` (the
- * maker venue's min_size or min_notional refuses it) or `no_price` (no maker
- * book to price it from). What it did not take stays with the trader's
- * wallet, named on the trade.
+ * maker venue's min_size or min_notional refuses it), `no_price` (no maker
+ * book to price it from) or `halted` (maintenance, the kill switch or a
+ * halted venue holds the trade's venues: no order goes out). What it did not
+ * take stays with the trader's wallet, named on the trade.
  */
 export type UnwindResult =
-  'filled' | 'partial' | 'not_filled' | 'rejected' | 'unknown' | 'below_minimum' | 'no_price';
+  | 'filled'
+  | 'partial'
+  | 'not_filled'
+  | 'rejected'
+  | 'unknown'
+  | 'below_minimum'
+  | 'no_price'
+  | 'halted';
 
 export interface UnwindOutcomeData {
   result: UnwindResult;

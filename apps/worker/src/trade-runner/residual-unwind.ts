@@ -23,6 +23,7 @@ import { logEntry, type UnwindResult } from '../execution-log/log-entries';
 import { paidAtOnce } from '../venue-sessions/paid-requests';
 import { feeOfFills } from './hedging/hedge-entries';
 import type { OpenTrade } from './open-trade';
+import type { Halt } from './runner-services';
 import type { TradeView } from './trade-view';
 
 /** What a trade leaves unhedged at its end, and what its unwind took back (base units). */
@@ -82,22 +83,25 @@ export async function unwindResidual(trade: TradeView): Promise<ResidualEnd> {
     case 'below_minimum':
     case 'no_price':
       return nameResidual(trade, plan, residual);
-    case 'unwind':
-      return unwind(trade, open, plan, residual);
+    case 'unwind': {
+      const halt = trade.haltInForce;
+      // Maintenance, the kill switch or a halted venue: no new order goes out, a reduce-only one neither.
+      return halt
+        ? nameResidual(trade, { kind: 'halted', side: plan.side, halt }, residual)
+        : unwind(trade, open, plan, residual);
+    }
   }
 }
 
-/** No order can take the residual: the trade names it (an unwind_outcome with no order). */
-function nameResidual(
-  trade: TradeView,
-  plan: Extract<ResidualUnwindPlan, { kind: 'below_minimum' | 'no_price' }>,
-  residual: Big,
-): ResidualEnd {
+/** Why no unwind is sent: the plan's, or a halt in force on the trade's venues. */
+type NoUnwind =
+  | Extract<ResidualUnwindPlan, { kind: 'below_minimum' | 'no_price' }>
+  | { kind: 'halted'; side: 'buy' | 'sell'; halt: Halt };
+
+/** No order can (or may) take the residual: the trade names it (an unwind_outcome with no order). */
+function nameResidual(trade: TradeView, plan: NoUnwind, residual: Big): ResidualEnd {
   const exchange = trade.record.makerExchange;
-  const reason =
-    plan.kind === 'below_minimum'
-      ? `${formatDecimal(residual)} is below ${exchange}'s minimum order${plan.limit ? ` at ${formatDecimal(plan.limit)}` : ''}`
-      : `no ${exchange} book to price an unwind from`;
+  const reason = reasonOf(plan, residual, exchange);
   trade.record$([outcomeEntry(exchange, plan.side, residual, { result: plan.kind, reason }, null)]);
   trade.log.warn({ residual_unhedged: formatDecimal(residual), reason }, 'residual not unwound');
   return { residual, unwound: new Big(0) };
@@ -147,6 +151,17 @@ async function unwind(
     'residual unwound on the maker venue',
   );
   return { residual, unwound };
+}
+
+function reasonOf(plan: NoUnwind, residual: Big, exchange: string): string {
+  switch (plan.kind) {
+    case 'below_minimum':
+      return `${formatDecimal(residual)} is below ${exchange}'s minimum order${plan.limit ? ` at ${formatDecimal(plan.limit)}` : ''}`;
+    case 'no_price':
+      return `no ${exchange} book to price an unwind from`;
+    case 'halted':
+      return `no order while ${plan.halt.reason} holds ${plan.halt.exchange}`;
+  }
 }
 
 /** Sends the IOC (paid at once: the wallet is one-sided meanwhile) and learns its final state. */

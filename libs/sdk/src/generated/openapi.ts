@@ -1129,7 +1129,7 @@ export interface components {
       event_type: 'unwind_outcome';
       data: {
         /**
-         * @description what became of residual_unhedged on the maker venue: `filled`, `partial`, `not_filled` (nothing within the limit, or the IOC never reached the venue), `rejected`, `unknown` (the venue did not tell), or, with no order sent, `below_minimum` (the maker venue min_size or min_notional refuses it) or `no_price` (no maker book)
+         * @description what became of residual_unhedged on the maker venue: `filled`, `partial`, `not_filled` (nothing within the limit, or the IOC never reached the venue), `rejected`, `unknown` (the venue did not tell), or, with no order sent, `below_minimum` (the maker venue min_size or min_notional refuses it), `no_price` (no maker book) or `halted` (maintenance, the kill switch or a halted venue: no order goes out)
          * @enum {string}
          */
         result:
@@ -1139,7 +1139,8 @@ export interface components {
           | 'rejected'
           | 'unknown'
           | 'below_minimum'
-          | 'no_price';
+          | 'no_price'
+          | 'halted';
         /**
          * @description exchange (venue) id
          * @enum {string}

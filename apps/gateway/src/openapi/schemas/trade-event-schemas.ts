@@ -140,7 +140,7 @@ const EVENT_DATA: Record<string, Schema> = {
   unwind_outcome: object(
     {
       result: text(
-        'what became of residual_unhedged on the maker venue: `filled`, `partial`, `not_filled` (nothing within the limit, or the IOC never reached the venue), `rejected`, `unknown` (the venue did not tell), or, with no order sent, `below_minimum` (the maker venue min_size or min_notional refuses it) or `no_price` (no maker book)',
+        'what became of residual_unhedged on the maker venue: `filled`, `partial`, `not_filled` (nothing within the limit, or the IOC never reached the venue), `rejected`, `unknown` (the venue did not tell), or, with no order sent, `below_minimum` (the maker venue min_size or min_notional refuses it), `no_price` (no maker book) or `halted` (maintenance, the kill switch or a halted venue: no order goes out)',
         {
           enum: [
             'filled',
@@ -150,6 +150,7 @@ const EVENT_DATA: Record<string, Schema> = {
             'unknown',
             'below_minimum',
             'no_price',
+            'halted',
           ],
         },
       ),

@@ -218,6 +218,17 @@ describe('CcxtVenueClient (recorded payloads, no network)', () => {
       clientOrderId: 'h-1',
     });
     expect(exchange.calls[1][6]).toMatchObject({ timeInForce: 'IOC' });
+    expect(exchange.calls[1][6]).not.toHaveProperty('reduceOnly');
+    // The unwind of a residual (decisions 2): ccxt's unified reduceOnly param.
+    await client.placeIoc({
+      symbol: 'BTC',
+      side: 'sell',
+      price: '97000',
+      size: '0.01',
+      clientOrderId: 'u-1',
+      reduceOnly: true,
+    });
+    expect(exchange.calls[2][6]).toMatchObject({ timeInForce: 'IOC', reduceOnly: true });
   });
 
   it('turns a venue post-only refusal into PostOnlyWouldCrossError', async () => {

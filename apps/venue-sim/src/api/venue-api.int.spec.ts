@@ -210,6 +210,35 @@ describe('venue simulator HTTP API', () => {
     await expect(offTick).rejects.toMatchObject({ code: 'rejected', reason: 'invalid_tick' });
   });
 
+  it('takes a reduce-only IOC from the paper client down to the position, and no further', async () => {
+    const trader = client('hyperliquid', {
+      apiKey: 'reducer',
+      apiSecret: 's',
+      wallet: '0xReducer',
+    });
+    await trader.connect();
+    const response = await fetch(`${sim.url}/venues/hyperliquid/book/SOL?depth=1`);
+    const book = (await response.json()) as { bids: string[][]; asks: string[][] };
+    const [bid, ask] = [book.bids[0][0], book.asks[0][0]];
+    const ioc = (side: 'buy' | 'sell', size: string, id: string, reduceOnly?: boolean) =>
+      trader.placeIoc({
+        symbol: 'SOL',
+        side,
+        price: side === 'buy' ? ask : bid,
+        size,
+        clientOrderId: id,
+        ...(reduceOnly ? { reduceOnly } : {}),
+      });
+    await expect(ioc('sell', '0.23', 'r0', true)).rejects.toMatchObject({
+      code: 'rejected',
+      reason: 'reduce_only',
+    });
+    expect((await ioc('buy', '0.23', 'r1')).order.filledSize).toBe('0.23');
+    const unwind = await ioc('sell', '0.5', 'r2', true);
+    expect(unwind.order).toMatchObject({ filledSize: '0.23', status: 'canceled' });
+    expect((await trader.positions()).filter((position) => position.symbol === 'SOL')).toEqual([]);
+  });
+
   it("counts each account's requests per second, accepted and refused", async () => {
     await control.setRateLimit('extended', 5);
     const busy = client('extended', { apiKey: 'counted', apiSecret: 's', wallet: '0xCounted' });

@@ -22,8 +22,8 @@ export interface HeldOrder extends HeldPlacement {
 /**
  * The create-order transactions Lighter took and has not executed
  * (`order_queue=held`). Each is shown `in-progress` by an order index of its
- * own until then; a cancel naming that index still reaches the order after
- * (`named`).
+ * own, which the order keeps once executed (`keepOrderIndex`); a cancel
+ * naming that index reaches the order either way (`named`).
  */
 export class LighterHeldOrders {
   private seq = 0;

@@ -31,8 +31,45 @@ export function engineIdOfOrderIndex(index: number): string | undefined {
 /** The order index of the n-th order closed before the book. */
 export const unplacedOrderIndex = (n: number): number => UNPLACED_BASE + n;
 
-/** The order index the n-th order held in progress is shown with until it executes. */
+/** The order index the n-th order held in progress is shown with (`order_queue=held`). */
 export const heldOrderIndex = (n: number): number => HELD_BASE + n;
+
+/** Orders whose index is kept from their time in progress, per venue engine, by account and client order id. */
+const keptIndices = new WeakMap<object, Map<string, number>>();
+const MAX_KEPT = 10_000;
+const keptKey = (wallet: string, clientOrderId: string): string => `${wallet}\n${clientOrderId}`;
+
+/**
+ * An order shown in progress keeps that index once the sequencer executes
+ * it: in its reads, its trades and its stream frames.
+ */
+export function keepOrderIndex(
+  venue: object,
+  wallet: string,
+  clientOrderId: string,
+  index: number,
+): void {
+  let kept = keptIndices.get(venue);
+  if (!kept) {
+    kept = new Map();
+    keptIndices.set(venue, kept);
+  }
+  kept.set(keptKey(wallet, clientOrderId), index);
+  if (kept.size > MAX_KEPT) {
+    kept.delete(kept.keys().next().value as string);
+  }
+}
+
+/** The order index the venue shows an engine order (or a fill's order) by. */
+export function shownOrderIndex(
+  venue: object,
+  order: { orderId: string; accountId: string; clientOrderId: string },
+): number {
+  return (
+    keptIndices.get(venue)?.get(keptKey(order.accountId, order.clientOrderId)) ??
+    orderIndexOf(order.orderId)
+  );
+}
 
 /** True when a cancel's index is a client order index (below 2^48), false when an order index. */
 export const isClientOrderIndex = (index: number): boolean => index <= MAX_CLIENT_ORDER_INDEX;

@@ -66,6 +66,20 @@ async function orderStream(owner: Owner): Promise<{ states: LighterOrder[]; clos
   return { states, close: () => ws.close() };
 }
 
+/** The account's trades of ETH, as `GET /api/v1/trades` gives them. */
+async function tradesOf(owner: Owner): Promise<Array<Record<string, unknown>>> {
+  const token = kit.signer()['CreateAuthToken']!(
+    Math.floor(Date.now() / 1000) + 600,
+    owner.apiKeyIndex,
+    owner.index,
+  )['authToken'] as string;
+  const query = `account_index=${owner.index}&market_id=1&limit=100`;
+  const response = await fetch(`${kit.endpoint()}/api/v1/trades?${query}`, {
+    headers: { authorization: token },
+  });
+  return ((await response.json()) as { trades: Array<Record<string, unknown>> }).trades;
+}
+
 const ofClient = (orders: Array<Record<string, unknown>>, client: number) =>
   orders.filter((order) => order['client_order_index'] === client);
 
@@ -125,13 +139,22 @@ describe('Lighter reading order_queue: when the sequencer executes an order', ()
         () => kit.orders(owner, 'accountInactiveOrders'),
         (orders) => orders.length > 0,
       );
-      expect(filled).toMatchObject({ client_order_index: 21, status: 'filled' });
+      // Executed, it keeps the index it was shown with in progress: in reads, trades and frames.
+      const index = active!['order_index'];
+      expect(filled).toMatchObject({
+        client_order_index: 21,
+        status: 'filled',
+        order_index: index,
+      });
       expect(await kit.orders(owner, 'accountActiveOrders')).toEqual([]);
+      expect((await tradesOf(owner)).map((trade) => trade['bid_id'])).toEqual([index]);
       await until(
         async () => stream.states,
         (states) => states.length > 0,
       );
-      expect(ofClient(stream.states, 21).map((state) => state['status'])).toEqual(['filled']);
+      expect(
+        ofClient(stream.states, 21).map((state) => [state['status'], state['order_index']]),
+      ).toEqual([['filled', index]]);
     } finally {
       stream.close();
     }

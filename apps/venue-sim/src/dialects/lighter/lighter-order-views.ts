@@ -5,7 +5,7 @@ import type { MarketState } from '../../engine/market-state';
 import type { EngineFill, EngineOrder } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import { numericId } from '../engine-ids';
-import { orderIndexOf } from './lighter-indices';
+import { shownOrderIndex } from './lighter-indices';
 import { decimalsOf, marketIndexOf } from './lighter-markets';
 import { TIME_IN_FORCE, type CreateOrderTx, type SignedTx } from './lighter-tx';
 
@@ -165,7 +165,7 @@ export function lighterTrade(venue: VenueEngine, fill: EngineFill, accountIndex:
   const value = price.times(size);
   const buy = fill.side === 'buy';
   const maker = fill.liquidity === 'maker';
-  const orderIndex = orderIndexOf(fill.orderId);
+  const orderIndex = shownOrderIndex(venue, fill);
   const clientIndex = clientIndexOf(fill.clientOrderId);
   // Lighter states fees in millionths of the trade's value.
   const rate = value.gt(0) ? fill.fee.div(value).times(1_000_000).round(0).toNumber() : 0;

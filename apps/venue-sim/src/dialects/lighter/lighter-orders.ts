@@ -14,7 +14,8 @@ import { TIME_IN_FORCE, type CancelOrderTx, type CreateOrderTx } from './lighter
 import {
   engineIdOfOrderIndex,
   isClientOrderIndex,
-  orderIndexOf,
+  keepOrderIndex,
+  shownOrderIndex,
   unplacedOrderIndex,
 } from './lighter-indices';
 import { decimalsOf, marketAt, marketIndexOf } from './lighter-markets';
@@ -45,7 +46,7 @@ const MAX_REMEMBERED = 10_000;
  * When the sequencer executes an order is the `order_queue` reading: at
  * once, or `queue_hold_ms` after the answer (`held`: the order is
  * `in-progress` in the account's active orders until then, shown by an
- * order index of its own; executed, it has the sequencer's).
+ * order index of its own, which it keeps once executed).
  */
 export class LighterOrders {
   private readonly unplaced = new Map<number, Unplaced>();
@@ -164,16 +165,11 @@ export class LighterOrders {
   private execute(held: HeldOrder): void {
     const venue = this.deps.world().venue(LIGHTER);
     const market = marketAt(venue, held.tx.marketIndex)!;
+    const { lighterAccount, tx, type, clientOrderId, orderIndex } = held;
+    // Executed, the order keeps the index it was shown with in progress.
+    keepOrderIndex(venue, held.account, clientOrderId, orderIndex);
     try {
-      this.placeInEngine(
-        venue,
-        held.lighterAccount,
-        market,
-        held.tx,
-        held.type,
-        held.clientOrderId,
-        held.orderIndex,
-      );
+      this.placeInEngine(venue, lighterAccount, market, tx, type, clientOrderId, orderIndex);
     } catch (error) {
       // The API's checks passed when it was taken: nothing else refuses it.
       this.deps.logger.warn({ venue: LIGHTER, err: String(error) }, 'held order failed');
@@ -295,7 +291,7 @@ export class LighterOrders {
     const open = order.status === 'open' || order.status === 'partially_filled';
     const ioc = order.type === 'ioc';
     return orderView({
-      orderIndex: orderIndexOf(order.orderId),
+      orderIndex: shownOrderIndex(venue, order),
       clientOrderIndex: clientIndexOf(order.clientOrderId),
       marketIndex: marketIndexOf(venue, order.symbol),
       account: accountIndex,

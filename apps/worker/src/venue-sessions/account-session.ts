@@ -6,7 +6,7 @@ import type { CumulativeQuota } from '@sts/domain';
 import { CumulativeQuotaWatch, type CumulativePolicy } from './cumulative-quota-watch';
 import { DeadManKeeper, type DeadManPolicy, type DeadManStatus } from './dead-man-keeper';
 import { spendCountedClient } from './spend-counted-client';
-import { paidOnCredit } from './paid-requests';
+import { paidAtOnce, paidOnCredit } from './paid-requests';
 import { payForShared } from './shared-payment';
 
 /** What a trade hears from one of its venue accounts. Called synchronously from the socket. */
@@ -122,7 +122,7 @@ export class AccountSession {
     }
     await this.payToConnect(this.venueClient, bucket);
     await this.venueClient.connect();
-    await this.firstCumulativeWord();
+    await this.firstCumulativeWord(this.venueClient, bucket);
     this.keepDeadMan(this.venueClient);
   }
 
@@ -130,15 +130,19 @@ export class AccountSession {
    * Before the first trade quotes on the account: the venue's word on its
    * cumulative budget and the budget service's, waited for at most
    * FIRST_WORD_WAIT_MS (a trade quotes on the last word it has, and on none
-   * where the venue has told nothing yet).
+   * where the venue has told nothing yet). A read it sends is paid from the
+   * budget of the trade that opens the session, at once (on credit).
    */
-  private async firstCumulativeWord(): Promise<void> {
+  private async firstCumulativeWord(
+    client: VenueClient,
+    bucket: TokenBucket | undefined,
+  ): Promise<void> {
     if (!this.quota) {
       return;
     }
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      this.quota.poll(),
+      this.quota.poll((send) => paidAtOnce(bucket ?? null, client, send)),
       new Promise<void>((resolve) => {
         timer = setTimeout(resolve, FIRST_WORD_WAIT_MS);
       }),

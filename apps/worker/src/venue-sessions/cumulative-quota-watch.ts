@@ -93,28 +93,34 @@ export class CumulativeQuotaWatch {
     this.timer = undefined;
   }
 
-  /** One poll: the venue's word when due, then the report (when there is anything to report). */
-  async poll(): Promise<void> {
+  /**
+   * One poll: the venue's word when due, then the report (when there is
+   * anything to report). A read is paid by `paying` (the session's: a
+   * listening trade's budget; at connect, the connecting trade's).
+   */
+  async poll(
+    paying: CumulativeAccount['paying'] = (send) => this.account.paying(send),
+  ): Promise<void> {
     if (this.polling) {
       return;
     }
     this.polling = true;
     try {
-      await this.readVenue();
+      await this.readVenue(paying);
       await this.report();
     } finally {
       this.polling = false;
     }
   }
 
-  private async readVenue(): Promise<void> {
+  private async readVenue(paying: CumulativeAccount['paying']): Promise<void> {
     const { client } = this.account;
     if (!client.cumulativeBudget || Date.now() - this.lastReadAtMs < this.policy.readEveryMs) {
       return;
     }
     this.lastReadAtMs = Date.now();
     try {
-      const reading = await this.account.paying(() => client.cumulativeBudget!());
+      const reading = await paying(() => client.cumulativeBudget!());
       if (reading && (!this.lastReading || reading.atMs > this.lastReading.atMs)) {
         this.lastReading = reading;
       }

@@ -7,8 +7,8 @@ import type { DialectDeps } from '../dialect';
 import { heldAssetPrice } from '../held-assets';
 import { engineOrderId } from '../engine-ids';
 import { HlBodyError } from './hl-errors';
-import type { HlState } from './hl-state';
 import type { HlAddressBudget } from './hl-address-budget';
+import type { HlState } from './hl-state';
 import * as wire from './hl-wire';
 
 const HYPERLIQUID = 'hyperliquid';
@@ -19,9 +19,9 @@ const FILLS_PAGE = 2_000;
 
 export interface HlInfoDeps extends DialectDeps {
   state: HlState;
-}
   /** The address budget (H5) that `userRateLimit` reports. */
   addressBudget?: Pick<HlAddressBudget, 'status'>;
+}
 
 /**
  * Hyperliquid's `/info` reads (and a socket's `post` of type `info`).
@@ -162,16 +162,16 @@ export class HlInfo {
         };
       case 'userFees':
         return (venue) => userFees(venue);
+      case 'userRateLimit': {
+        const budget = this.deps.addressBudget;
+        return budget ? () => budget.status(accountId) : undefined;
+      }
       default:
         return undefined;
     }
   }
 
   /** `openOrders`: the resting orders in the venue's short form. */
-      case 'userRateLimit': {
-        const budget = this.deps.addressBudget;
-        return budget ? () => budget.status(accountId) : undefined;
-      }
   private openOrders(venue: VenueEngine, accountId: string, funded: boolean): unknown[] {
     return this.open(venue, accountId, funded).map((order) => {
       const full = wire.frontendOrder(venue, order, this.deps.state.tifOf(order));

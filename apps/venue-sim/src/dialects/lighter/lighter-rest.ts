@@ -143,12 +143,6 @@ export class LighterRest {
         };
       }),
     );
-    router.add('GET', `${BASE}/_sim/txs`, (context) => {
-      const account = Number(context.query.get('account'));
-      return { status: 200, body: { txs: this.txs.filter((tx) => tx.account === account) } };
-    });
-  }
-
     router.add('POST', `${BASE}/_sim/volume-quota`, (context) =>
       this.answer(async () => this.setVolumeQuota(context.rawBody)),
     );
@@ -175,6 +169,12 @@ export class LighterRest {
         return { status: 200, body: { l1_address: wallet.toLowerCase(), tier } };
       }),
     );
+    router.add('GET', `${BASE}/_sim/txs`, (context) => {
+      const account = Number(context.query.get('account'));
+      return { status: 200, body: { txs: this.txs.filter((tx) => tx.account === account) } };
+    });
+  }
+
   /** Reads with the auth token ccxt's signer makes: active and inactive orders, trades. */
   private addAuthenticatedReads(router: Router): void {
     const read = (
@@ -201,13 +201,13 @@ export class LighterRest {
       }
       return market;
     };
+    read('accountLimits', (_venue, account) => this.tiers.limitsView(account.wallet));
     read('accountActiveOrders', (venue, account, context) => ({
       orders: this.orders.active(venue, account, marketOf(venue, context)),
     }));
     read('accountInactiveOrders', (venue, account, context) => ({
       orders: this.orders.inactive(
         venue,
-    read('accountLimits', (_venue, account) => this.tiers.limitsView(account.wallet));
         account,
         marketOf(venue, context),
         Math.min(Number(context.query.get('limit') ?? 100), 100),
@@ -251,13 +251,13 @@ export class LighterRest {
         throw error;
       }
       const onAccepted = () => {
+        accepted = true;
         key.nonces.commit(tx.nonce);
         this.log({
           account: account.index,
           api_key_index: key.index,
           tx_type: txType,
           nonce: tx.nonce,
-        accepted = true;
           tx_info: txInfo,
         });
       };
@@ -267,27 +267,21 @@ export class LighterRest {
           : 'timeInForce' in tx
             ? this.cancelAll.execute(request, account, tx, onAccepted)
             : this.orders.cancel(request, account, tx, onAccepted));
-      } finally {
-        key.nonces.release(tx.nonce);
-      }
-    });
-  }
-
         return accepted && reply.status === 200
           ? {
               ...reply,
               body: { ...(reply.body as object), ...this.volumeQuota.answerFields(claim) },
             }
           : reply;
-  /** A request about a funded account, admitted by that account's pools as `kind`. */
-  private request(context: RequestContext, account: LighterAccount, kind: string): SignedRequest {
+      } finally {
+        key.nonces.release(tx.nonce);
         if (!accepted) {
           this.volumeQuota.release(claim);
         }
-    if (!this.deps.funding.account(LIGHTER, account.wallet)) {
-      throw new LighterError(400, 21100, 'account not found');
-    }
-    this.limits.admit({ kind }, account.wallet);
+      }
+    });
+  }
+
   /**
    * `POST /dialects/lighter/_sim/volume-quota {initial?, l1_address?,
    * usdc_per_quota?}`: the quota every address (or one) starts with, and the
@@ -328,6 +322,12 @@ export class LighterRest {
     }, new Big(0));
   }
 
+  /** A request about a funded account, admitted by that account's pools as `kind`. */
+  private request(context: RequestContext, account: LighterAccount, kind: string): SignedRequest {
+    if (!this.deps.funding.account(LIGHTER, account.wallet)) {
+      throw new LighterError(400, 21100, 'account not found');
+    }
+    this.limits.admit({ kind }, account.wallet);
     return {
       venueId: LIGHTER,
       accountId: account.wallet,

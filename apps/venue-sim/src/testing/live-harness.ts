@@ -11,6 +11,7 @@ import {
 } from '@sts/venues';
 import { asterLiveCredentials } from '../dialects/aster/aster-api-wallets';
 import type { Profile } from '../dialects/dialect-profiles';
+import { DIALECT_TIMINGS } from '../dialects/dialect-readings';
 import type { LimitAdjustment } from '../dialects/published-limits';
 import { startVenueSim, type RunningVenueSim } from '../sim-server';
 import { lighterTestApiKey, lighterTestSignerFiles } from './lighter-test-signer-files';
@@ -47,6 +48,18 @@ const SUITE_LIMITS: Readonly<Record<string, LimitAdjustment>> = {
   hyperliquid: { scale: 2 },
   lighter: { scale: 2 },
 };
+
+/**
+ * The suite's hold under `order_queue=held`: 300 ms (Lighter's default, a
+ * Standard account's taker latency) on every venue. It outlasts the live
+ * client's first reads of a queued order (Paradex's in the first 160 ms,
+ * Extended's at 250 ms), so each placement is still read queued, and keeps
+ * the held profiles' runs short: at the dialects' default second, every
+ * placement of the suite waits a second (measured, the cases' time: Paradex's
+ * held run 36 s against 19 s unheld, 24 s at 300 ms; Extended's 27 s against
+ * 12 s, 16 s at 300 ms).
+ */
+const SUITE_QUEUE_HOLD_MS = 300;
 
 /**
  * The 429 case's knob on a dialect: the pool its burst fills gets a
@@ -278,6 +291,9 @@ export function liveConformanceSetup(
         tickMs: 0,
         dialectProfiles: { [venue]: profile },
         dialectRateLimits: SUITE_LIMITS[venue] ? { [venue]: SUITE_LIMITS[venue] } : {},
+        dialectTimings: DIALECT_TIMINGS.get(venue)?.queue_hold_ms
+          ? { [venue]: { queue_hold_ms: SUITE_QUEUE_HOLD_MS } }
+          : {},
       });
       sim = running;
       const control = new SimControl(running.url);

@@ -29,7 +29,8 @@ export function validatePlacement(
       'invalid_size',
     );
   }
-  if (lots < market.minLots) {
+  const waived = waivedMinimums(venue, accountId, market, command, lots);
+  if (!waived.size && lots < market.minLots) {
     throw new SimError(
       'invalid_order',
       `size ${command.size} is below the minimum ${market.spec.minSize}`,
@@ -37,7 +38,7 @@ export function validatePlacement(
     );
   }
   const notional = new Big(command.price).times(command.size);
-  if (market.minNotional && notional.lt(market.minNotional)) {
+  if (!waived.notional && market.minNotional && notional.lt(market.minNotional)) {
     throw new SimError(
       'invalid_order',
       `notional ${notional.toFixed()} is below ${market.spec.minNotional}`,
@@ -58,6 +59,36 @@ export function validatePlacement(
     );
   }
   return { priceTicks, lots };
+}
+
+/**
+ * The minimums a reduce-only order is spared (`PlaceCommand.reduceOnlyMinimums`).
+ * "Closing" is a size equal to the whole position on the other side; whether
+ * the order reduces at all is the desk's check, after this one.
+ */
+function waivedMinimums(
+  venue: MarginVenue,
+  accountId: string,
+  market: MarketState,
+  command: PlaceCommand,
+  lots: number,
+): { size: boolean; notional: boolean } {
+  switch (command.reduceOnly ? (command.reduceOnlyMinimums ?? 'apply') : 'apply') {
+    case 'apply':
+      return { size: false, notional: false };
+    case 'waive_notional':
+      return { size: false, notional: true };
+    case 'waive_all':
+      return { size: true, notional: true };
+    case 'waive_notional_if_closing': {
+      const position = venue.account(accountId).positions.get(command.symbol)?.size;
+      const closing =
+        position !== undefined &&
+        (command.side === 'sell' ? position.gt(0) : position.lt(0)) &&
+        market.lot.toSteps(position.abs().toFixed()) === lots;
+      return { size: false, notional: closing };
+    }
+  }
 }
 
 /** Equity less the initial margin of positions (at mark) and open orders (at their price). */

@@ -229,6 +229,74 @@ describe('Simulator', () => {
     ).toBe('reduce_only_ioc');
   });
 
+  it("spares a reduce-only order only the minimums its venue's waiver names", () => {
+    const { sim } = world(4);
+    const reasonOf = (call: () => unknown): string | undefined => {
+      try {
+        call();
+      } catch (error) {
+        return (error as SimError).reason;
+      }
+      return undefined;
+    };
+    const iocOn = (venueId: string, symbol: string) => {
+      const venue = sim.venue(venueId);
+      const { bid, ask } = touch(sim, venueId, symbol);
+      let seq = 0;
+      return (
+        side: 'buy' | 'sell',
+        size: string,
+        reduceOnlyMinimums?: 'apply' | 'waive_notional' | 'waive_notional_if_closing' | 'waive_all',
+      ) =>
+        venue.desk.place('0xw', {
+          symbol,
+          side,
+          type: 'ioc',
+          price: side === 'buy' ? ask : bid,
+          size,
+          clientOrderId: `w${(seq += 1)}`,
+          ...(reduceOnlyMinimums ? { reduceOnly: true, reduceOnlyMinimums } : {}),
+        });
+    };
+    const position = (venueId: string, symbol: string) =>
+      sim.venue(venueId).account('0xw').positions.get(symbol)?.size.toFixed() ?? '0';
+
+    // Lighter SOL: lot 0.001, minimum 0.05 and 10 USD (SOL about 180).
+    const sol = iocOn('lighter', 'SOL');
+    sol('buy', '0.2');
+    expect(reasonOf(() => sol('sell', '0.04', 'apply'))).toBe('below_min_size');
+    expect(reasonOf(() => sol('sell', '0.04', 'waive_notional'))).toBe('below_min_size');
+    expect(reasonOf(() => sol('sell', '0.05', 'apply'))).toBe('below_min_notional');
+    sol('sell', '0.05', 'waive_notional');
+    sol('sell', '0.04', 'waive_all');
+    expect(position('lighter', 'SOL')).toBe('0.11');
+    // Not reduce-only, a waiver spares nothing.
+    expect(
+      reasonOf(() =>
+        sim.venue('lighter').desk.place('0xw', {
+          symbol: 'SOL',
+          side: 'sell',
+          type: 'ioc',
+          price: touch(sim, 'lighter', 'SOL').bid,
+          size: '0.04',
+          clientOrderId: 'w-plain',
+          reduceOnlyMinimums: 'waive_all',
+        }),
+      ),
+    ).toBe('below_min_size');
+
+    // Paradex BTC: minimum 100 USD (BTC about 97,000), spared only for the whole position.
+    const btc = iocOn('paradex', 'BTC-USD-PERP');
+    btc('buy', '0.0015');
+    btc('sell', '0.0011');
+    expect(position('paradex', 'BTC-USD-PERP')).toBe('0.0004');
+    expect(reasonOf(() => btc('sell', '0.0003', 'waive_notional_if_closing'))).toBe(
+      'below_min_notional',
+    );
+    expect(btc('sell', '0.0004', 'waive_notional_if_closing').order.status).toBe('filled');
+    expect(position('paradex', 'BTC-USD-PERP')).toBe('0');
+  });
+
   it('returns the known order for a repeated client order id and refuses one with other terms', () => {
     const { sim } = world(5);
     const desk = sim.venue('paradex').desk;

@@ -52,7 +52,19 @@ export interface PlaceCommand {
    * side to reduce. Needs no margin.
    */
   reduceOnly?: boolean;
+  /**
+   * Which of the market's minimums a reduce-only order is spared, where its
+   * venue says so (each dialect's README has the source): none (`apply`, the
+   * default), the notional minimum (`waive_notional`), the notional minimum
+   * when the order's size is the whole position it reduces
+   * (`waive_notional_if_closing`), or both (`waive_all`). Ignored unless
+   * `reduceOnly`.
+   */
+  reduceOnlyMinimums?: ReduceOnlyMinimums;
 }
+
+export type ReduceOnlyMinimums =
+  'apply' | 'waive_notional' | 'waive_notional_if_closing' | 'waive_all';
 
 export type CancelCommand = { orderId: string } | { clientOrderId: string };
 

@@ -40,10 +40,11 @@ export async function cancelStrayOrders(
 
 /**
  * The trade's own fills of one kind on one account since `sinceMs`, by client
- * order id, on the side that kind trades. The side matters where a venue
- * keeps only part of an id (Lighter's index: a maker or hedge bit), which
- * reads the trade's unwind of its residual, on the maker account but the
- * other side, as a maker order.
+ * order id, on the side that kind trades. Where a venue keeps only part of an
+ * id (Lighter's index) the kind still tells the trade's unwind of its residual
+ * from its maker orders (libs/venues `lighterClientOrderIndex`); the side,
+ * the unwind's being the other, is a second guard for indices of releases
+ * that gave an unwind a maker's.
  */
 export async function tradeFills(
   client: VenueClient,

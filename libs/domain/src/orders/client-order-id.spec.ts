@@ -215,6 +215,13 @@ describe('partial client order ids (what a narrow venue index keeps)', () => {
     });
     expect(matchClientOrderId(hedge, TRADE)?.kind).toBe('hedge');
     expect(matchClientOrderId(hedge, OTHER)).toBeNull();
+    const unwind = partialClientOrderId(prefix, 'unwind', '0'.repeat(14) + '1');
+    expect(parsePartialClientOrderId(unwind)).toEqual({
+      tradeTagPrefix: prefix,
+      kind: 'unwind',
+      partial: true,
+    });
+    expect(matchClientOrderId(unwind, TRADE)?.kind).toBe('unwind');
   });
 
   it('are never read as whole ids, and say nothing of a hedge attempt', () => {

@@ -154,33 +154,39 @@ export const parseClientOrderId = (venueClientOrderId: string): ParsedClientOrde
 export const PARTIAL_TAG_LENGTH = 6;
 const PARTIAL_FILLER = 'x'.repeat(TAG_LENGTH - PARTIAL_TAG_LENGTH);
 const PARTIAL_PATTERN = new RegExp(
-  `^([0-9a-f]{${PARTIAL_TAG_LENGTH}})${PARTIAL_FILLER}([${MAKER_KIND}${HEDGE_KIND}])([0-9a-f]{15})$`,
+  `^([0-9a-f]{${PARTIAL_TAG_LENGTH}})${PARTIAL_FILLER}([${MAKER_KIND}${HEDGE_KIND}${UNWIND_KIND}])([0-9a-f]{15})$`,
 );
+const PARTIAL_KINDS = {
+  [MAKER_KIND]: 'maker',
+  [HEDGE_KIND]: 'hedge',
+  [UNWIND_KIND]: 'unwind',
+} as const;
+const KIND_LETTERS = { maker: MAKER_KIND, hedge: HEDGE_KIND, unwind: UNWIND_KIND } as const;
 
 /**
  * One of our ids known only in part: what a venue whose client order index
  * is narrower than our ids (Lighter's 48-bit integer) keeps of one, as read
  * back by a worker that did not place the order (a restarted one). It names
- * the trade by the first 24 bits of its tag and the kind; `rest` (15 hex
- * digits) tells the trade's orders apart. Two trades of one account share 24
- * tag bits with odds 2^-24 per pair. Form: the tag prefix, `x` for the rest
- * of the tag, the kind, `rest`.
+ * the trade by the first 24 bits of its tag and the kind (maker, hedge or
+ * unwind); `rest` (15 hex digits) tells the trade's orders apart. Two trades
+ * of one account share 24 tag bits with odds 2^-24 per pair. Form: the tag
+ * prefix, `x` for the rest of the tag, the kind, `rest`.
  */
 export interface PartialClientOrderId {
   tradeTagPrefix: string;
-  kind: 'maker' | 'hedge';
+  kind: 'maker' | 'hedge' | 'unwind';
   partial: true;
 }
 
 export const partialClientOrderId = (
   tagPrefix: string,
-  kind: 'maker' | 'hedge',
+  kind: PartialClientOrderId['kind'],
   rest: string,
 ): string => {
   if (!/^[0-9a-f]{6}$/.test(tagPrefix) || !/^[0-9a-f]{15}$/.test(rest)) {
     throw new InvalidClientOrderCauseError(`bad partial id parts ${tagPrefix}/${rest}`);
   }
-  return tagPrefix + PARTIAL_FILLER + (kind === 'maker' ? MAKER_KIND : HEDGE_KIND) + rest;
+  return tagPrefix + PARTIAL_FILLER + KIND_LETTERS[kind] + rest;
 };
 
 export const parsePartialClientOrderId = (id: string): PartialClientOrderId | null => {
@@ -190,7 +196,7 @@ export const parsePartialClientOrderId = (id: string): PartialClientOrderId | nu
   }
   return {
     tradeTagPrefix: match[1]!,
-    kind: match[2] === MAKER_KIND ? 'maker' : 'hedge',
+    kind: PARTIAL_KINDS[match[2] as keyof typeof PARTIAL_KINDS],
     partial: true,
   };
 };

@@ -47,19 +47,36 @@ export function decodeClientOrderId(venue: string, venueId: string): string | un
   return undefined;
 }
 
-/** Lighter's client order index layout: 24 tag bits, 1 kind bit, 23 bits of the id's hash. */
+/**
+ * Lighter's client order index layout: 24 tag bits, 1 kind bit (hedge or
+ * unwind 1, maker 0), 23 rest bits. The rest of a maker or hedge index is 23
+ * bits of its id's hash; an unwind's is `UNWIND_REST`, which no hedge index
+ * carries (a hedge whose hash gives it takes `UNWIND_REST + 1`).
+ */
 const TAG_BITS = 24;
 const REST_BITS = 23;
 const KIND_BIT = 2 ** REST_BITS;
 const TAG_UNIT = 2 ** (REST_BITS + 1);
+const UNWIND_REST = 0;
+/** The only unwind attempt an index has room for (the worker sends one per trade). */
+const UNWIND_ATTEMPT = 1;
 
 /**
  * Our id as Lighter's client order index (an integer of 48 bits, where ours
- * have 128): the first 24 bits of the id's trade tag, its kind (hedge 1,
- * maker 0), and 23 bits of the id's hash. A worker that did not place the
- * order reads from it the trade (by those 24 bits) and the kind
- * (`PartialClientOrderId`), which is what recovery needs. An id not of the
- * service's form is hashed whole.
+ * have 128): the first 24 bits of the id's trade tag, its kind, and what
+ * tells the trade's orders of that kind apart. A worker that did not place
+ * the order reads from it the trade (by those 24 bits) and the kind
+ * (`PartialClientOrderId`), which is what recovery and fill routing need:
+ *  - maker: kind bit 0, 23 bits of the id's hash;
+ *  - hedge: kind bit 1, 23 bits of the id's hash, never `UNWIND_REST`;
+ *  - unwind: kind bit 1, `UNWIND_REST`. An unwind shares its kind bit with
+ *    the hedges, so it is never read as a maker order, the one confusion that
+ *    matters on the maker account where it trades; a trade's hedges trade on
+ *    its other venue.
+ * Maker indices are those of earlier releases; hedge indices too, but for the
+ * one in 2^23 whose hash gives `UNWIND_REST` (such a hedge placed by an
+ * earlier release reads back as an unwind). An id not of the service's form
+ * is hashed whole.
  */
 export function lighterClientOrderIndex(id: string): number {
   const hash = digest(id);
@@ -67,9 +84,21 @@ export function lighterClientOrderIndex(id: string): number {
   if (!parsed) {
     return parseInt(hash.slice(0, 12), 16);
   }
-  const tag = parseInt(parsed.tradeTag.slice(0, TAG_BITS / 4), 16);
+  const tag = parseInt(parsed.tradeTag.slice(0, TAG_BITS / 4), 16) * TAG_UNIT;
   const rest = parseInt(hash.slice(0, 6), 16) >>> 1; // 23 bits
-  return tag * TAG_UNIT + (parsed.kind === 'hedge' ? KIND_BIT : 0) + rest;
+  switch (parsed.kind) {
+    case 'maker':
+      return tag + rest;
+    case 'hedge':
+      return tag + KIND_BIT + (rest === UNWIND_REST ? UNWIND_REST + 1 : rest);
+    case 'unwind':
+      if (parsed.attempt !== UNWIND_ATTEMPT) {
+        throw new RangeError(
+          `a Lighter client order index has room for unwind attempt ${UNWIND_ATTEMPT} only, not ${parsed.attempt}`,
+        );
+      }
+      return tag + KIND_BIT + UNWIND_REST;
+  }
 }
 
 /** The partial id a Lighter client order index carries (an integer of 48 bits), else undefined. */
@@ -81,12 +110,14 @@ function lighterPartialId(venueId: string): string | undefined {
   if (!Number.isSafeInteger(index) || index >= 2 ** 48 || index === 0) {
     return undefined;
   }
-  const tag = Math.floor(index / TAG_UNIT);
-  const kind = Math.floor(index / KIND_BIT) % 2 === 1 ? 'hedge' : 'maker';
+  const tag = Math.floor(index / TAG_UNIT)
+    .toString(16)
+    .padStart(TAG_BITS / 4, '0');
   const rest = index % KIND_BIT;
-  return partialClientOrderId(
-    tag.toString(16).padStart(TAG_BITS / 4, '0'),
-    kind,
-    rest.toString(16).padStart(15, '0'),
-  );
+  if (Math.floor(index / KIND_BIT) % 2 === 0) {
+    return partialClientOrderId(tag, 'maker', rest.toString(16).padStart(15, '0'));
+  }
+  return rest === UNWIND_REST
+    ? partialClientOrderId(tag, 'unwind', UNWIND_ATTEMPT.toString(16).padStart(15, '0'))
+    : partialClientOrderId(tag, 'hedge', rest.toString(16).padStart(15, '0'));
 }

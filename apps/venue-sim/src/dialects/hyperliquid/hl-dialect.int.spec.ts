@@ -1,3 +1,4 @@
+import Big from 'big.js';
 import WebSocket from 'ws';
 import {
   hlCcxt,
@@ -283,6 +284,130 @@ describe('Hyperliquid dialect: orders', () => {
       expect(actions[0].answer).toMatchObject({ status: 'ok' });
     } finally {
       await exchange.close();
+    }
+  });
+});
+
+describe('Hyperliquid dialect: reduce-only orders', () => {
+  const SYMBOL = 'SOL/USDC:USDC';
+
+  /** The wallet's SOL position from the venue's own fills. */
+  async function solPosition(address: string): Promise<string> {
+    const { fills } = await world.control.accountFills('hyperliquid', address);
+    return fills
+      .filter((fill) => fill['symbol'] === 'SOL')
+      .reduce(
+        (net, fill) =>
+          fill['side'] === 'buy'
+            ? net.plus(fill['size'] as string)
+            : net.minus(fill['size'] as string),
+        new Big(0),
+      )
+      .toFixed();
+  }
+
+  it("takes ccxt's reduce-only IOC (`r: true`) down to the position, and refuses one with nothing to reduce", async () => {
+    const trader = await funded('reduce-only');
+    const exchange = await hlCcxt(world, trader);
+    try {
+      const { bid, ask } = await solTop();
+      await exchange.createOrder(SYMBOL, 'limit', 'buy', 0.5, Number(ask), { timeInForce: 'IOC' });
+      const unwind = '0x' + 'd'.repeat(32);
+      await exchange.createOrder(SYMBOL, 'limit', 'sell', 0.8, Number(bid), {
+        timeInForce: 'IOC',
+        reduceOnly: true,
+        clientOrderId: unwind,
+      });
+      const actions = await loggedActions(world, trader.address);
+      expect((actions[1].action['orders'] as unknown[])[0]).toMatchObject({
+        b: false,
+        s: '0.8',
+        r: true,
+        t: { limit: { tif: 'Ioc' } },
+        c: unwind,
+      });
+      expect(actions[1].answer).toMatchObject({
+        status: 'ok',
+        response: { data: { statuses: [{ filled: { totalSz: '0.5', cloid: unwind } }] } },
+      });
+      expect(await solPosition(trader.address)).toBe('0');
+
+      // Flat now: a reduce-only order in either direction would open a position.
+      const flat = '0x' + 'e'.repeat(32);
+      await expect(
+        exchange.createOrder(SYMBOL, 'limit', 'buy', 0.5, Number(ask), {
+          timeInForce: 'IOC',
+          reduceOnly: true,
+          clientOrderId: flat,
+        }),
+      ).rejects.toThrow(`Reduce only order would increase position. asset=${SOL}`);
+      const status = (
+        await post(world, '/info', {
+          type: 'orderStatus',
+          user: trader.address,
+          oid: flat,
+        })
+      ).body as { order: { status: string; order: { reduceOnly: boolean } } };
+      expect(status.order).toMatchObject({
+        status: 'reduceOnlyRejected',
+        order: { reduceOnly: true },
+      });
+      expect(await solPosition(trader.address)).toBe('0');
+    } finally {
+      await exchange.close();
+    }
+  });
+
+  it('refuses a resting reduce-only order: the engine reduces with an IOC only', async () => {
+    const trader = await funded('reduce-only-alo');
+    const answer = await post(
+      world,
+      '/exchange',
+      await signedAction(trader, order({ r: true }), Date.now()),
+    );
+    expect(statuses(answer.body)).toEqual([
+      { error: 'The simulated venue does not trade resting reduce-only orders.' },
+    ]);
+  });
+
+  it.each([
+    ['applies', 'refused'],
+    ['waived', 'taken'],
+  ])('reduce_only_min_value=%s: a reduce-only IOC under $10 is %s', async (value) => {
+    await world.control.setDialectProfile('hyperliquid', { reduce_only_min_value: value });
+    try {
+      const trader = await funded(`reduce-only-min-${value}`);
+      const { bid, ask } = await solTop();
+      const ioc = (b: boolean, s: string, r: boolean) =>
+        ({
+          type: 'order',
+          orders: [{ a: SOL, b, p: b ? ask : bid, s, r, t: { limit: { tif: 'Ioc' } } }],
+          grouping: 'na',
+        }) as Record<string, unknown>;
+      await post(
+        world,
+        '/exchange',
+        await signedAction(trader, ioc(true, '0.1', false), Date.now()),
+      );
+      // 0.05 SOL is about 9 USD.
+      const small = await post(
+        world,
+        '/exchange',
+        await signedAction(trader, ioc(false, '0.05', true), Date.now()),
+      );
+      if (value === 'applies') {
+        expect(statuses(small.body)).toEqual([
+          { error: `Order must have minimum value of $10. asset=${SOL}` },
+        ]);
+        expect(await solPosition(trader.address)).toBe('0.1');
+      } else {
+        expect(statuses(small.body)).toEqual([
+          { filled: expect.objectContaining({ totalSz: '0.05' }) },
+        ]);
+        expect(await solPosition(trader.address)).toBe('0.05');
+      }
+    } finally {
+      await world.control.setDialectProfile('hyperliquid', { reduce_only_min_value: 'applies' });
     }
   });
 });

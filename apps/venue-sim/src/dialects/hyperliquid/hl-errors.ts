@@ -17,7 +17,7 @@ import { venueText } from './hl-signing';
  * asset index the venue appends (`asset=5`). Two are the simulator's own,
  * since the venue has no such refusal: a Gtc order that would take liquidity
  * (the engine cannot take and rest in one order) and the order types it does
- * not trade (triggers, reduce-only); they say so.
+ * not trade (triggers, resting reduce-only orders); they say so.
  */
 export const hlText = {
   postOnlyCross: (bbo: string, asset: number) =>
@@ -27,6 +27,7 @@ export const hlText = {
   tick: (asset: number) => `Price must be divisible by tick size. asset=${asset}`,
   minValue: (asset: number) => `Order must have minimum value of $10. asset=${asset}`,
   margin: (asset: number) => `Insufficient margin to place order. asset=${asset}`,
+  reduceOnly: (asset: number) => `Reduce only order would increase position. asset=${asset}`,
   invalidSize: (asset: number) => `Order has invalid size. asset=${asset}`,
   zeroSize: (asset: number) => `Order has zero size. asset=${asset}`,
   cancelMissing: (asset: number) =>
@@ -123,8 +124,12 @@ function engineRefusal(error: SimError, asset: number, bbo: () => string): strin
       return hlText.cancelMissing(asset);
     case 'invalid_order':
       return invalidOrder(error, asset);
-    case 'unknown_market':
     case 'rejected':
+      // The engine's refusal of a reduce-only order with no position to reduce on its other side.
+      return error.reason === 'reduce_only'
+        ? hlText.reduceOnly(asset)
+        : hlText.rejected(error.message);
+    case 'unknown_market':
       return hlText.rejected(error.message);
   }
 }

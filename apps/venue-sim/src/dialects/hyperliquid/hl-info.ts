@@ -218,6 +218,7 @@ export class HlInfo {
               origSz: rejected.sz,
               tif: rejected.tif,
               cloid: rejected.cloid,
+              ...(rejected.reduceOnly ? { reduceOnly: true } : {}),
             }),
             status: rejected.status,
             statusTimestamp: rejected.timestamp,

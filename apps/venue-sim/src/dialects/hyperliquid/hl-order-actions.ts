@@ -69,6 +69,7 @@ export class HlOrderActions {
           price: order.p,
           size: order.s,
           clientOrderId,
+          ...(order.r ? this.reduceOnly() : {}),
         });
         // The engine's idempotent replay (same cloid, same order) is no
         // answer the venue gives: it refuses the cloid as any other reuse.
@@ -90,6 +91,19 @@ export class HlOrderActions {
       }
       return { error: text };
     }
+  }
+
+  /**
+   * `r: true`: the engine takes the order down to the position on its other
+   * side, or refuses it (`Reduce only order would increase position.`); the
+   * $10 minimum is the reading `reduce_only_min_value`'s.
+   */
+  private reduceOnly() {
+    const waived = this.deps.state.profile.get('reduce_only_min_value') === 'waived';
+    return {
+      reduceOnly: true,
+      reduceOnlyMinimums: waived ? ('waive_notional' as const) : ('apply' as const),
+    };
   }
 
   /**
@@ -134,6 +148,7 @@ export class HlOrderActions {
       cloid: order.c!.toLowerCase(),
       status: rejectionStatus(text, tif),
       timestamp: Date.now(),
+      ...(order.r ? { reduceOnly: true } : {}),
     });
   }
 

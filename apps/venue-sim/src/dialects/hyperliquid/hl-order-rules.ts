@@ -22,8 +22,9 @@ export function checkOrder(market: MarketState, order: WireOrder): HlTif {
   if (tif !== 'Alo' && tif !== 'Ioc' && tif !== 'Gtc') {
     throw new HlBodyError();
   }
-  if (order.r) {
-    throw new HlOrderError(hlText.unsupported('reduce-only orders'));
+  if (order.r && tif !== 'Ioc') {
+    // The venue rests reduce-only orders; the engine reduces with an IOC only.
+    throw new HlOrderError(hlText.unsupported('resting reduce-only orders'));
   }
   const szDecimals = decimalsOf(market.spec.lotSize);
   if (new Big(order.s).eq(0)) {
@@ -94,6 +95,9 @@ export function rejectionStatus(text: string, tif: HlTif): string {
   }
   if (text.startsWith('Order must have minimum value')) {
     return 'minTradeNtlRejected';
+  }
+  if (text.startsWith('Reduce only order would increase position')) {
+    return 'reduceOnlyRejected';
   }
   return tif === 'Ioc' ? 'iocCancelRejected' : 'rejected';
 }

@@ -67,4 +67,23 @@ export const HYPERLIQUID_READINGS = {
       '(10 triggers a day, reset 00:00 UTC; no refusal text); @nktkas/hyperliquid 0.32.2 src/api/exchange/_methods/scheduleCancel.ts; ' +
       'ccxt 4.5.84 js/src/hyperliquid.js cancelAllOrdersAfter (quotes only the volume refusal)',
   },
+  /**
+   * Whether a reduce-only order is spared the $10 minimum. The documents give
+   * one minimum for every order (`MinTradeNtl`, "Order must have minimum value
+   * of $10."), name no exemption for reduce-only or closing orders, and the
+   * Python SDK's `market_close` sends a whole position of any size as a
+   * reduce-only IOC without a word on it:
+   * - `applies`: a reduce-only order under $10 is refused like any other;
+   * - `waived`: a reduce-only order is taken whatever its value (its size
+   *   still on szDecimals).
+   */
+  reduce_only_min_value: {
+    values: ['applies', 'waived'],
+    default: 'applies',
+    documented: null,
+    source:
+      'hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api/error-responses (MinTradeNtl "Order must have ' +
+      'minimum value of $10.", ReduceOnly "Reduce only order would increase position."; no exemption named); ' +
+      'hyperliquid-dex/hyperliquid-python-sdk hyperliquid/exchange.py market_close (reduce_only=True, any size)',
+  },
 } as const satisfies Readings;

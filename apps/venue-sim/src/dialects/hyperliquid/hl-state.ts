@@ -35,6 +35,7 @@ export interface RejectedOrder {
   cloid: string;
   status: string;
   timestamp: number;
+  reduceOnly?: boolean;
 }
 
 /**

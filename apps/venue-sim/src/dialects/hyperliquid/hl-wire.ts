@@ -132,11 +132,13 @@ export interface LimitOrderFields {
   origSz: string;
   tif: HlTif;
   cloid: string | null;
+  /** Sent with `r: true` (false when absent). */
+  reduceOnly?: boolean;
 }
 
 /** A limit order as `frontendOpenOrders` and `orderStatus` describe it. */
 export function frontendOrderOf(fields: LimitOrderFields) {
-  const { coin, side, limitPx, sz, oid, timestamp, origSz, tif, cloid } = fields;
+  const { coin, side, limitPx, sz, oid, timestamp, origSz, tif, cloid, reduceOnly } = fields;
   return {
     coin,
     side,
@@ -149,7 +151,7 @@ export function frontendOrderOf(fields: LimitOrderFields) {
     triggerPx: '0.0',
     children: [],
     isPositionTpsl: false,
-    reduceOnly: false,
+    reduceOnly: reduceOnly ?? false,
     orderType: 'Limit',
     origSz,
     tif,
@@ -170,6 +172,7 @@ export function frontendOrder(venue: VenueEngine, order: EngineOrder, tif: HlTif
     origSz: plain(market.lot.toBig(order.sizeLots)),
     tif,
     cloid: cloidOf(order),
+    reduceOnly: order.reduceOnly === true,
   });
 }
 

@@ -69,6 +69,7 @@ export const ASTER_ERRORS = {
     msg: 'Invalid API-key, IP, or permissions for action.',
   },
   marginInsufficient: { status: 400, code: -2019, msg: 'Margin is insufficient.' },
+  reduceOnlyRejected: { status: 400, code: -2022, msg: 'ReduceOnly Order is rejected.' },
   priceBelowZero: { status: 400, code: -4001, msg: 'Price less than 0.' },
   positionSideMismatch: {
     status: 400,
@@ -210,7 +211,10 @@ function fromEngine(error: SimError, context: AsterErrorContext): AsterError {
     case 'order_not_open':
       return new AsterError('unknownOrderSent');
     case 'rejected':
-      return new AsterError('newOrderRejected');
+      // The engine's refusal of a reduce-only order with no position to reduce on its other side.
+      return new AsterError(
+        error.reason === 'reduce_only' ? 'reduceOnlyRejected' : 'newOrderRejected',
+      );
     case 'invalid_order':
       return fromInvalidOrder(error);
   }

@@ -96,7 +96,7 @@ export function orderTradeUpdate(
       b: '0',
       a: '0',
       m: fill?.liquidity === 'maker',
-      R: false,
+      R: order.reduceOnly === true,
       wt: 'CONTRACT_PRICE',
       ot: 'LIMIT',
       ps: 'BOTH',

@@ -30,7 +30,9 @@ export interface AsterNewOrder {
  * rests or is refused when it would cross; `IOC` takes what the book offers
  * and the rest expires; `GTC` is placed as a resting order when it does not
  * cross, and refused (-1020) when it would, since the engine cannot take
- * liquidity and rest the remainder in one order. `builder`/`feeRate` are
+ * liquidity and rest the remainder in one order. `reduceOnly=true` on an IOC
+ * takes at most the position on its other side and is refused (-2022) with
+ * none; on a resting order -1020 (the engine reduces with an IOC only). `builder`/`feeRate` are
  * accepted and ignored (the engine charges no integrator fee; the request log
  * shows them); other unknown parameters are ignored, as Binance-style venues do.
  */
@@ -69,7 +71,9 @@ export function parseNewOrder(
   if (positionSide !== undefined && positionSide !== 'BOTH') {
     throw new AsterError('positionSideMismatch');
   }
-  if (params['reduceOnly'] !== undefined && params['reduceOnly'] !== 'false') {
+  const reduceOnly = reduceOnlyOf(params);
+  if (reduceOnly && tif !== 'IOC') {
+    // Aster rests reduce-only orders; the engine reduces with an IOC only.
     throw new AsterError('unsupported');
   }
   const given = params['newClientOrderId'];
@@ -84,10 +88,28 @@ export function parseNewOrder(
       price,
       size: quantity,
       clientOrderId: given ?? clientOrderId(),
+      // Exempt from the notional minimum, as -4164 says ("unless you choose reduce only").
+      ...(reduceOnly ? { reduceOnly: true, reduceOnlyMinimums: 'waive_notional' as const } : {}),
     },
     tif,
     kind: tif === 'IOC' ? 'ioc' : 'post_only',
   };
+}
+
+/**
+ * `reduceOnly`: "true" or "false" (New Order; the Chase order page: case-insensitive, any
+ * other value refused as INVALID_PARAMETER naming it), "false" when absent.
+ */
+function reduceOnlyOf(params: Record<string, string>): boolean {
+  const value = params['reduceOnly'];
+  if (value === undefined) {
+    return false;
+  }
+  const word = value.toLowerCase();
+  if (word !== 'true' && word !== 'false') {
+    throw new AsterError('invalidParameter', ['reduceOnly']);
+  }
+  return word === 'true';
 }
 
 /** The order a cancel or query names: `orderId` or `origClientOrderId` (orderId wins). */

@@ -283,3 +283,110 @@ describe('aster dialect: REST through ccxt', () => {
     }
   });
 });
+
+// What the worker unwinds a trade's remainder with: ccxt's unified reduceOnly
+// param on an IOC, sent to Aster as `reduceOnly=true` (New Order).
+describe('aster dialect: reduce-only IOCs through ccxt', () => {
+  let world: AsterWorld;
+  let exchange: AsterCcxt;
+  let address: string;
+
+  beforeAll(async () => {
+    world = await startAsterWorld();
+    ({ exchange, address } = await asterTrader(world, 'reduce-only'));
+    await exchange.loadMarkets();
+  });
+
+  afterAll(async () => {
+    await exchange.close();
+    await world.sim.stop();
+  });
+
+  /** The wallet's ETH position from the venue's own fills. */
+  const position = async (): Promise<string> =>
+    (await world.control.accountFills('aster', address)).fills
+      .filter((fill) => fill['symbol'] === 'ETHUSDT')
+      .reduce(
+        (net, fill) =>
+          fill['side'] === 'buy'
+            ? net.plus(fill['size'] as string)
+            : net.minus(fill['size'] as string),
+        new Big(0),
+      )
+      .toFixed();
+
+  const top = async (): Promise<{ bid: number; ask: number }> => {
+    const book = await exchange.fetchOrderBook(ETH, 5);
+    return { bid: book.bids[0][0], ask: book.asks[0][0] };
+  };
+
+  it('takes it down to the position and expires the rest; with nothing to reduce, -2022', async () => {
+    const { bid, ask } = await top();
+    await exchange.createOrder(ETH, 'limit', 'buy', 0.5, ask, { timeInForce: 'IOC' });
+    const unwind = await exchange.createOrder(ETH, 'limit', 'sell', 0.8, bid, {
+      timeInForce: 'IOC',
+      reduceOnly: true,
+      clientOrderId: 'unwind-1',
+      newOrderRespType: 'RESULT',
+    });
+    const sent = (await loggedRequests(world, address)).filter(
+      (request) =>
+        request.path === '/fapi/v3/order' && request.params['newClientOrderId'] === 'unwind-1',
+    );
+    expect(sent[0].params).toMatchObject({
+      reduceOnly: 'true',
+      timeInForce: 'IOC',
+      quantity: '0.8',
+    });
+    expect(unwind.info).toMatchObject({
+      status: 'EXPIRED',
+      executedQty: '0.5',
+      reduceOnly: true,
+    });
+    expect(unwind.reduceOnly).toBe(true);
+    expect(await position()).toBe('0');
+
+    const flat = await thrown(
+      exchange.createOrder(ETH, 'limit', 'sell', 0.5, bid, {
+        timeInForce: 'IOC',
+        reduceOnly: true,
+      }),
+    );
+    expect(flat.message).toContain('"code":-2022');
+    expect(flat.message).toContain('ReduceOnly Order is rejected.');
+    expect(await position()).toBe('0');
+  });
+
+  it('spares it the notional minimum (-4164 "unless you choose reduce only"), not a plain order', async () => {
+    const { bid, ask } = await top();
+    await exchange.createOrder(ETH, 'limit', 'buy', 0.01, ask, { timeInForce: 'IOC' });
+    // 0.001 ETH is about 3.4 USDT, under the 5 USDT minimum.
+    const plain = await thrown(
+      exchange.createOrder(ETH, 'limit', 'sell', 0.001, bid, { timeInForce: 'IOC' }),
+    );
+    expect(plain.message).toContain('"code":-4164');
+    await exchange.createOrder(ETH, 'limit', 'sell', 0.001, bid, {
+      timeInForce: 'IOC',
+      reduceOnly: true,
+    });
+    expect(await position()).toBe('0.009');
+  });
+
+  it('refuses a resting reduce-only order (-1020: the engine reduces with an IOC only) and a bad flag (-1130)', async () => {
+    const { bid } = await top();
+    const resting = await thrown(
+      exchange.createOrder(ETH, 'limit', 'sell', 0.005, bid + 5, {
+        postOnly: true,
+        reduceOnly: true,
+      }),
+    );
+    expect(resting.message).toContain('"code":-1020');
+    const garbled = await thrown(
+      exchange.createOrder(ETH, 'limit', 'sell', 0.005, bid, {
+        timeInForce: 'IOC',
+        reduceOnly: 'yes',
+      }),
+    );
+    expect(garbled.message).toContain("Data sent for parameter 'reduceOnly' is not valid.");
+  });
+});

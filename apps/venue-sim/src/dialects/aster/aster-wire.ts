@@ -53,7 +53,7 @@ export function asterOrder(venue: VenueEngine, order: EngineOrder, tif: AsterTif
     cumQuote: order.filledValue.round(8).toFixed(),
     timeInForce: tif,
     type: 'LIMIT',
-    reduceOnly: false,
+    reduceOnly: order.reduceOnly === true,
     closePosition: false,
     side: order.side === 'buy' ? 'BUY' : 'SELL',
     positionSide: 'BOTH',

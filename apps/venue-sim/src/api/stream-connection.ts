@@ -29,7 +29,7 @@ export class StreamConnection {
       return;
     }
     const latency = this.latencyMs();
-    if (latency === 0 && this.outbox.length === 0) {
+    if (latency === 0 && this.outbox.length === 0 && this.lastDueMs <= Date.now()) {
       this.write(text);
       return;
     }
@@ -39,6 +39,14 @@ export class StreamConnection {
     if (!this.timer) {
       this.schedule();
     }
+  }
+
+  /**
+   * What is sent next goes out no sooner than `ms` from now (still in order):
+   * a venue whose next update of an order comes a moment after the one just sent.
+   */
+  pauseFor(ms: number): void {
+    this.lastDueMs = Math.max(this.lastDueMs, Date.now() + ms);
   }
 
   mute(): void {

@@ -15,6 +15,12 @@ import { EXTENDED_READINGS } from './extended-readings';
 
 const STREAM_BASE = `/dialects/${EXTENDED}/stream.extended.exchange/v1`;
 const BOOK_LEVELS = 20;
+/**
+ * Under `stream_first=new_then_fate`, how long after an order's NEW frame its
+ * next frames go: a client that took NEW for the fate would act on it first
+ * (frames sent back to back reach ccxt in one read, where the later one wins).
+ */
+const NEW_TO_FATE_MS = 100;
 /** Orders remembered as announced NEW (`stream_first=new_then_fate`); the oldest go first. */
 const MAX_ANNOUNCED = 10_000;
 
@@ -120,6 +126,7 @@ export class ExtendedStreams {
     for (const entry of this.accountSockets(wallet)) {
       if (this.profile.get('stream_first') === 'new_then_fate') {
         this.frame(entry, 'ORDER', { orders: [acceptedOrder(order)] });
+        entry.connection.pauseFor(NEW_TO_FATE_MS);
       }
       this.frame(entry, 'ORDER', { orders: [order] });
     }
@@ -171,6 +178,7 @@ export class ExtendedStreams {
       const view = this.view(entry, order);
       if (!isAccepted(view)) {
         this.frame(entry, 'ORDER', { orders: [acceptedOrder(view)] });
+        entry.connection.pauseFor(NEW_TO_FATE_MS);
       }
     }
   }

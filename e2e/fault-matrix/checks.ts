@@ -36,6 +36,8 @@ export interface TradeFigures {
   hedgeFills: number;
   hedgeSize: string;
   residualUnhedged: string;
+  /** What of the residual the trade's answer says was unwound on the maker venue (reduce-only). */
+  residualUnwound: string;
   namedUnhedged: string;
   failureReason: string | null;
 }
@@ -461,6 +463,7 @@ function figures(
     hedgeFills,
     hedgeSize: hedgeSize.toFixed(),
     residualUnhedged: residual.toFixed(),
+    residualUnwound: new Big(view.residual_unwound ?? 0).toFixed(),
     namedUnhedged: named.toFixed(),
     failureReason: view.failure_reason ?? null,
   };
@@ -468,7 +471,8 @@ function figures(
 
 /**
  * Per wallet and asset, the positions the venues hold sum to zero within
- * one lot (plus what a failed trade named unhedged, and the reported residual).
+ * one lot (plus what a failed trade named unhedged, and the reported residual
+ * less what the trade unwound on the maker venue: a completed trade is flat).
  */
 export async function checkPositions(
   sim: SimRecords,

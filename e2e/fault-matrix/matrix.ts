@@ -397,14 +397,12 @@ export class FaultMatrix {
     }
     for (const trade of trades) {
       const own = figures.filter((f) => f.tradeId === trade.tradeId);
-      // A failed trade names its unhedged size twice (hedge_timeout, chunk_completed's residual).
-      const allowance = own.reduce(
-        (sum, f) =>
-          sum.plus(
-            new Big(f.namedUnhedged).gt(f.residualUnhedged) ? f.namedUnhedged : f.residualUnhedged,
-          ),
-        new Big(0),
-      );
+      // A failed trade names its unhedged size twice (hedge_timeout, chunk_completed's
+      // residual); what a trade unwound on the maker venue leaves the wallet flat.
+      const allowance = own.reduce((sum, f) => {
+        const left = new Big(f.residualUnhedged).minus(f.residualUnwound);
+        return sum.plus(new Big(f.namedUnhedged).gt(left) ? f.namedUnhedged : left);
+      }, new Big(0));
       await checkPositions(this.sim, trade.trader.wallet, trade.pair!, allowance, violations);
     }
     for (const violation of violations) {

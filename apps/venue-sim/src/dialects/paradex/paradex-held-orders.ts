@@ -33,6 +33,7 @@ export const queuedEntry = (
   price: order.price,
   clientId: order.clientId,
   instruction: order.instruction,
+  reduceOnly: order.reduceOnly,
   createdAtMs,
 });
 

@@ -30,6 +30,8 @@ export interface ParsedOrder {
   price: string;
   instruction: ParadexInstruction;
   clientId: string;
+  /** `flags: ["REDUCE_ONLY"]`: it may only reduce the position (an IOC here). */
+  reduceOnly: boolean;
   /** When the venue stops taking it: its signature's timestamp plus its `recv_window`. */
   expiresAtMs: number;
 }
@@ -59,11 +61,14 @@ export function parseOrder(body: Record<string, unknown>): ParsedOrder {
   if (clientId !== undefined && (typeof clientId !== 'string' || !CLIENT_ID.test(clientId))) {
     throw invalid('client_id');
   }
-  if (
-    body['flags'] !== undefined &&
-    !(Array.isArray(body['flags']) && body['flags'].length === 0)
-  ) {
-    throw new ParadexError(400, 'VALIDATION_ERROR', 'the simulated venue takes no order flags');
+  const reduceOnly = reduceOnlyFlag(body['flags']);
+  if (reduceOnly && chosen !== 'IOC') {
+    // Paradex rests reduce-only orders; the engine reduces with an IOC only.
+    throw new ParadexError(
+      400,
+      'VALIDATION_ERROR',
+      'the simulated venue takes REDUCE_ONLY on IOC orders only',
+    );
   }
   return {
     market,
@@ -73,8 +78,25 @@ export function parseOrder(body: Record<string, unknown>): ParsedOrder {
     price,
     instruction: chosen as ParadexInstruction,
     clientId: (clientId as string | undefined) ?? '',
+    reduceOnly,
     expiresAtMs: signatureTimestamp(body) + recvWindow(body),
   };
+}
+
+/**
+ * `flags`: "Order flags, allow flag: REDUCE_ONLY" (docs "Create order"; paradex-py
+ * `OrderFlag`). Any other word is refused. Flags are not part of the signed
+ * `Order` (paradex-py message/order.py, ccxt signOrderRequest): the signature
+ * is the same with or without them.
+ */
+function reduceOnlyFlag(flags: unknown): boolean {
+  if (flags === undefined || flags === null) {
+    return false;
+  }
+  if (!Array.isArray(flags) || flags.some((flag) => flag !== 'REDUCE_ONLY')) {
+    throw invalid('flags');
+  }
+  return flags.length > 0;
 }
 
 function signatureTimestamp(body: Record<string, unknown>): number {
@@ -101,7 +123,8 @@ function recvWindow(body: Record<string, unknown>): number {
 
 /**
  * The order's StarkNet signature (typed data `Order`: timestamp, market,
- * side 1/2, type, size and price × 10⁸), recent and by the account's stark key.
+ * side 1/2, type, size and price × 10⁸; no flags), recent and by the
+ * account's stark key.
  */
 export function checkOrderSignature(
   auth: ParadexAuth,

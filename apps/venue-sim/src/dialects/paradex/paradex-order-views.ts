@@ -22,6 +22,8 @@ export interface ClosedUnplaced {
   price: string;
   clientId: string;
   instruction: ParadexInstruction;
+  /** Sent with the REDUCE_ONLY flag. */
+  reduceOnly: boolean;
   cancelReason: string;
   createdAtMs: number;
 }
@@ -47,7 +49,7 @@ export function queuedOrder(order: Omit<ClosedUnplaced, 'cancelReason'>) {
     client_id: order.clientId,
     instruction: order.instruction,
     avg_fill_price: '',
-    flags: [],
+    flags: order.reduceOnly ? ['REDUCE_ONLY'] : [],
     stp: 'EXPIRE_TAKER',
     trigger_price: '',
     seq_no: order.createdAtMs,
@@ -78,7 +80,7 @@ export function paradexOrder(venue: VenueEngine, order: EngineOrder, notes: Orde
     client_id: order.clientOrderId.startsWith('pdx-') ? '' : order.clientOrderId,
     instruction: notes.instruction,
     avg_fill_price: filled.gt(0) ? order.filledValue.div(filled).round(8).toFixed() : '',
-    flags: [],
+    flags: order.reduceOnly ? ['REDUCE_ONLY'] : [],
     stp: 'EXPIRE_TAKER',
     trigger_price: '',
     seq_no: order.updatedAtMs,

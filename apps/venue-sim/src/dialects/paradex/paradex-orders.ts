@@ -34,6 +34,13 @@ export { paradexOrder, type OrderNotes } from './paradex-order-views';
 export const PARADEX = 'paradex';
 
 /**
+ * The `cancel_reason` of a reduce-only order closed with no position to reduce on its
+ * other side. Paradex publishes no list of reasons: the word is the dialect's (the live
+ * client reads an IOC closed with nothing filled as such, whatever the word).
+ */
+export const REDUCE_ONLY_CANCEL_WORD = 'REDUCE_ONLY_WOULD_INCREASE';
+
+/**
  * Paradex's orders over the engine. As on the venue, an order request is
  * queued: `POST /v1/orders` answers 201 with the order `NEW`, and its fate
  * (resting `OPEN`, filled or canceled `CLOSED` with a `cancel_reason`) is
@@ -307,11 +314,15 @@ export class ParadexOrders {
   private closedReason(error: unknown): string | undefined {
     const engine = error instanceof HttpFailure ? engineRefusalOf(error) : undefined;
     const code = engine?.code ?? (error as { code?: unknown }).code;
+    const reason = engine?.reason ?? (error as { reason?: unknown }).reason;
     if (code === 'post_only_would_cross') {
       return POST_ONLY_CANCEL_WORD[this.profile.get('cancel_reason_words')];
     }
     if (code === 'insufficient_margin') {
       return 'NOT_ENOUGH_MARGIN';
+    }
+    if (code === 'rejected' && reason === 'reduce_only') {
+      return REDUCE_ONLY_CANCEL_WORD;
     }
     return undefined;
   }
@@ -346,4 +357,8 @@ const placeCommand = (
   price: order.price,
   size: order.size,
   clientOrderId,
+  // Below the minimum order value only when it closes the whole position ("Placing Orders").
+  ...(order.reduceOnly
+    ? { reduceOnly: true, reduceOnlyMinimums: 'waive_notional_if_closing' as const }
+    : {}),
 });

@@ -1,3 +1,4 @@
+import Big from 'big.js';
 import { keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createCcxtExchange } from '@sts/venues';
@@ -220,6 +221,112 @@ describe('Paradex dialect: queued cancels and closed orders', () => {
       expect(history[0]?.info).toMatchObject({ cancel_reason: 'USER_CANCELED' });
       const open = await exchange.fetchOrders(symbol, undefined, undefined, { status: 'OPEN' });
       expect(open).toEqual([]);
+    } finally {
+      await exchange.close();
+    }
+  });
+});
+
+// The worker unwinds a trade's remainder with a reduce-only IOC: ccxt 4.5.84
+// sends its reduceOnly param to Paradex as `flags: ["REDUCE_ONLY"]`, beside
+// the signed order (the flag is not part of what is signed).
+describe('Paradex dialect: reduce-only IOCs (flags REDUCE_ONLY)', () => {
+  const symbol = 'ETH/USD:USDC';
+
+  async function position(label: string): Promise<string> {
+    const { fills } = await control.accountFills('paradex', walletOf(label));
+    return fills
+      .filter((fill) => fill['symbol'] === 'ETH-USD-PERP')
+      .reduce(
+        (net, fill) =>
+          fill['side'] === 'buy'
+            ? net.plus(fill['size'] as string)
+            : net.minus(fill['size'] as string),
+        new Big(0),
+      )
+      .toFixed();
+  }
+
+  const closed = async (exchange: ParadexCcxt, clientId: string) => {
+    const [order] = await exchange.fetchOrders(symbol, undefined, undefined, {
+      client_id: clientId,
+    });
+    return order?.info;
+  };
+
+  it('takes one down to the position, and closes one with nothing to reduce', async () => {
+    const exchange = await trader('reduce-only');
+    try {
+      await exchange.onboarding();
+      await control.deposit('paradex', walletOf('reduce-only'), '100000');
+      const book = await exchange.fetchOrderBook(symbol);
+      const [bid, ask] = [book.bids[0][0], book.asks[0][0]];
+      await exchange.createOrder(symbol, 'limit', 'buy', 0.05, ask, { timeInForce: 'IOC' });
+      const placed = await exchange.createOrder(symbol, 'limit', 'sell', 0.08, bid, {
+        timeInForce: 'IOC',
+        reduceOnly: true,
+        clientOrderId: 'unwind-1',
+      });
+      // Signed as ccxt signs (no flags in the typed data), queued NEW with its flag.
+      expect(placed.info).toMatchObject({ status: 'NEW', flags: ['REDUCE_ONLY'] });
+      expect(await closed(exchange, 'unwind-1')).toMatchObject({
+        status: 'CLOSED',
+        size: '0.08',
+        remaining_size: '0.03',
+        flags: ['REDUCE_ONLY'],
+      });
+      expect(await position('reduce-only')).toBe('0');
+
+      const flat = await exchange.createOrder(symbol, 'limit', 'buy', 0.05, ask, {
+        timeInForce: 'IOC',
+        reduceOnly: true,
+        clientOrderId: 'unwind-2',
+      });
+      expect(flat.info['status']).toBe('NEW');
+      expect(await closed(exchange, 'unwind-2')).toMatchObject({
+        status: 'CLOSED',
+        remaining_size: '0.05',
+        cancel_reason: 'REDUCE_ONLY_WOULD_INCREASE',
+      });
+      expect(await position('reduce-only')).toBe('0');
+    } finally {
+      await exchange.close();
+    }
+  });
+
+  it('spares one below the minimum order value only when it closes the whole position', async () => {
+    const exchange = await trader('reduce-only-min');
+    try {
+      await exchange.onboarding();
+      await control.deposit('paradex', walletOf('reduce-only-min'), '100000');
+      const book = await exchange.fetchOrderBook(symbol);
+      const [bid, ask] = [book.bids[0][0], book.asks[0][0]];
+      await exchange.createOrder(symbol, 'limit', 'buy', 0.04, ask, { timeInForce: 'IOC' });
+      await exchange.createOrder(symbol, 'limit', 'sell', 0.031, bid, { timeInForce: 'IOC' });
+      // 0.009 ETH left, about 30 USD, under the 100 USD minimum.
+      expect(await position('reduce-only-min')).toBe('0.009');
+      expect(
+        await thrown(
+          exchange.createOrder(symbol, 'limit', 'sell', 0.005, bid, {
+            timeInForce: 'IOC',
+            reduceOnly: true,
+          }),
+        ),
+      ).toMatch(/minimum notional/);
+      await exchange.createOrder(symbol, 'limit', 'sell', 0.009, bid, {
+        timeInForce: 'IOC',
+        reduceOnly: true,
+        clientOrderId: 'closing',
+      });
+      expect(await position('reduce-only-min')).toBe('0');
+      expect(
+        await thrown(
+          exchange.createOrder(symbol, 'limit', 'sell', 0.04, bid + 50, {
+            postOnly: true,
+            reduceOnly: true,
+          }),
+        ),
+      ).toMatch(/REDUCE_ONLY on IOC orders only/);
     } finally {
       await exchange.close();
     }

@@ -14,6 +14,8 @@ export interface ParsedOrder {
   price: string;
   tif: ExtendedTif;
   postOnly: boolean;
+  /** `reduceOnly: true`: it may only reduce the position (an IOC here). */
+  reduceOnly: boolean;
   fee: string;
   nonce: string;
   expiryEpochMillis: number;
@@ -51,8 +53,12 @@ export function parseOrder(body: Record<string, unknown>): ParsedOrder {
   if (typeof nonce !== 'string' || !/^\d{1,19}$/.test(nonce)) {
     throw invalid();
   }
-  if (reduceOnly === true) {
-    throw new ExtendedError(400, 1145, 'Non reduce-only orders are not allowed.');
+  if (reduceOnly !== undefined && typeof reduceOnly !== 'boolean') {
+    throw invalid();
+  }
+  if (reduceOnly === true && (timeInForce !== 'IOC' || postOnly === true)) {
+    // Extended rests reduce-only orders; the engine reduces with an IOC only.
+    throw new ExtendedError(400, 1133, 'the simulated venue takes reduce-only IOC orders only.');
   }
   if (body['builderId'] !== undefined || body['builderFee'] !== undefined) {
     throw new ExtendedError(400, 1133, 'the simulated venue has no builders.');
@@ -70,6 +76,7 @@ export function parseOrder(body: Record<string, unknown>): ParsedOrder {
     price,
     tif: timeInForce,
     postOnly: postOnly === true,
+    reduceOnly: reduceOnly === true,
     fee,
     nonce,
     expiryEpochMillis: expiry as number,

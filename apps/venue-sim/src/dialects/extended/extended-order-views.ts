@@ -25,6 +25,7 @@ export interface Unplaced {
   price: string;
   tif: ExtendedTif;
   postOnly: boolean;
+  reduceOnly: boolean;
   statusReason: string;
   createdTime: number;
   updatedTime?: number;
@@ -66,7 +67,7 @@ export function extendedOrder(
     qty: market.lot.format(order.sizeLots),
     filledQty: market.lot.format(order.filledLots),
     payedFee: '0',
-    reduceOnly: false,
+    reduceOnly: order.reduceOnly === true,
     postOnly: notes.postOnly,
     createdTime: order.createdAtMs,
     updatedTime: order.updatedAtMs,
@@ -90,7 +91,7 @@ export function queuedOrder(order: Omit<Unplaced, 'statusReason'>) {
     qty: order.qty,
     filledQty: '0',
     payedFee: '0',
-    reduceOnly: false,
+    reduceOnly: order.reduceOnly,
     postOnly: order.postOnly,
     createdTime: order.createdTime,
     updatedTime: order.createdTime,

@@ -1,6 +1,6 @@
 import type { HttpReply } from '../../api/http-kit';
 import type { SignedRequest } from '../../api/order-entry';
-import type { EngineOrder } from '../../engine/types';
+import type { EngineOrder, ReduceOnlyMinimums } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
 import type { DialectProfile } from '../dialect-profiles';
@@ -104,7 +104,7 @@ export class ExtendedOrders {
       ) {
         throw new ExtendedError(400, 1134, 'Duplicate Order.');
       }
-      checkRequest(venue, wallet, order);
+      checkRequest(venue, wallet, order, this.reduceOnlyMinimums());
       const id = this.nextId();
       this.remember(wallet, order.externalId, { id, tif: order.tif, postOnly: order.postOnly });
       this.queue.add({
@@ -195,7 +195,10 @@ export class ExtendedOrders {
     }
     const venue = this.deps.world().venue(EXTENDED);
     try {
-      const { order } = venue.desk.place(placement.wallet, placeCommand(placement.order));
+      const { order } = venue.desk.place(
+        placement.wallet,
+        placeCommand(placement.order, this.reduceOnlyMinimums()),
+      );
       if (
         placement.cancelAfter &&
         (order.status === 'open' || order.status === 'partially_filled')
@@ -219,6 +222,11 @@ export class ExtendedOrders {
     if (this.profile.get('first_read') === 'fate' && !this.held()) {
       this.queue.flushWallet(wallet);
     }
+  }
+
+  /** Whether a reduce-only order is spared the minimum trade size (reading `reduce_only_min_size`). */
+  private reduceOnlyMinimums(): ReduceOnlyMinimums {
+    return this.profile.get('reduce_only_min_size') === 'waived' ? 'waive_all' : 'apply';
   }
 
   private held(): boolean {
@@ -300,6 +308,7 @@ export class ExtendedOrders {
       price: order.price,
       tif: order.tif,
       postOnly: order.postOnly,
+      reduceOnly: order.reduceOnly,
       createdTime: placement.createdTime,
     };
   }

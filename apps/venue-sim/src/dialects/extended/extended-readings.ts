@@ -71,6 +71,25 @@ export const EXTENDED_READINGS = {
       '(NEW among the statuses); ccxt js/src/pro/extended.js handleOrders (every update parsed ' +
       'alike); whether a taker is streamed NEW first: not said',
   },
+  /**
+   * Whether a reduce-only order is spared the market's minimum trade size.
+   * The error list refuses an order under it (1120 "Order quantity less than
+   * min trade size, based on market-specific trading rules") and a
+   * reduce-only one for its position (1136-1138), and names no exemption;
+   * the SDK checks no size:
+   * - `applies`: a reduce-only order under the minimum is refused 1120 like
+   *   any other;
+   * - `waived`: it is taken (still on the size step).
+   */
+  reduce_only_min_size: {
+    values: ['applies', 'waived'],
+    default: 'applies',
+    documented: null,
+    source:
+      'api.docs.extended.exchange error codes (1120 min trade size; 1136 reduce-only size exceeds the ' +
+      'position, 1137 no position, 1138 same side), as ccxt 4.5.84 js/src/extended.js exceptions.exact ' +
+      'lists them; x10xchange/python_sdk x10/perpetual/orders.py (reduce_only, REDUCE_ONLY_FAILED)',
+  },
 } as const satisfies Readings;
 
 /**

@@ -970,6 +970,13 @@ export interface components {
         guard_fill_class: 'after_trigger' | 'adverse' | null;
         /** @description the maker fill (or recovery) the hedge covers */
         cause?: string;
+        /**
+         * @description present when an attempt's fate was still unknown past the hedge timeout: what it filled is what the venue's fills of its client order id showed
+         * @enum {string}
+         */
+        settled_from?: 'fills';
+        /** @description with settled_from: the hedge account's position in the market as the venue reported it then (signed decimal, short negative; null when unread) */
+        venue_position?: string | null;
       };
       /** @description the worker that recorded it */
       worker_id: string;

@@ -80,6 +80,15 @@ const EVENT_DATA: Record<string, Schema> = {
       spread_achieved: { type: ['string', 'null'], description: 'decimal string' },
       guard_fill_class: { enum: ['after_trigger', 'adverse', null] },
       cause: text('the maker fill (or recovery) the hedge covers'),
+      settled_from: text(
+        "present when an attempt's fate was still unknown past the hedge timeout: what it filled is what the venue's fills of its client order id showed",
+        { enum: ['fills'] },
+      ),
+      venue_position: {
+        type: ['string', 'null'],
+        description:
+          "with settled_from: the hedge account's position in the market as the venue reported it then (signed decimal, short negative; null when unread)",
+      },
     },
     [
       'result',

@@ -107,6 +107,12 @@ export interface HedgeSummary {
   /** H when the hedge started: slippage is measured against it (null: none came, nothing sent). */
   reference: Big | null;
   guardFillClass: GuardFillClass | null;
+  /**
+   * Set when an attempt's fate was unknown past the timeout (or every record
+   * of it missed) and was settled from the venue's fills of it: with the
+   * hedge account's position the venue reported then.
+   */
+  fromFills?: { position: string | null } | null;
 }
 
 /** hedge_outcome, with slippage and the spread achieved against the maker fills it covers. */
@@ -140,6 +146,9 @@ export function hedgeOutcomeEntry(context: HedgeContext, summary: HedgeSummary):
         : null,
     guard_fill_class: summary.guardFillClass,
     cause: summary.cause,
+    ...(summary.fromFills
+      ? { settled_from: 'fills', venue_position: summary.fromFills.position }
+      : {}),
   });
 }
 

@@ -95,7 +95,7 @@ export type LostIocFate =
    * (the hedge timed out with its fate unknown, or every look-up missed an
    * IOC that filled). `ack.order` is made of those fills alone.
    */
-  | { kind: 'fills'; ack: OrderAck }
+  | { kind: 'fills'; ack: OrderAck; position: string | null }
   /** Not found once the request could no longer arrive, and no fill of it: it never reached the venue. */
   | { kind: 'never_placed' }
   /** The lease is gone (not only untrusted for a moment: that is waited out): the new owner reconciles. */
@@ -173,7 +173,8 @@ export async function lostIocFate(context: HedgeContext, lost: LostIoc): Promise
     if (lost.timedOut()) {
       timedOutAtMs ??= Date.now();
       if (Date.now() - timedOutAtMs >= FATE_AFTER_TIMEOUT_MS) {
-        return { kind: 'fills', ack: await fillsOfAttempt(context, lost) };
+        const ack = await fillsOfAttempt(context, lost);
+        return { kind: 'fills', ack, position: await positionIn(context, lost.request.symbol) };
       }
       waitMs = Math.min(waitMs, FATE_AFTER_TIMEOUT_MS);
     }
@@ -195,7 +196,29 @@ function lookUpIoc(context: HedgeContext, request: PlaceOrderRequest): Promise<V
 /** Never placed, unless the venue's fills show the IOC filled (its record missed by a lagging read). */
 async function unplacedUnlessFilled(context: HedgeContext, lost: LostIoc): Promise<LostIocFate> {
   const ack = await fillsOfAttempt(context, lost);
-  return ack.fills.length > 0 ? { kind: 'fills', ack } : { kind: 'never_placed' };
+  if (ack.fills.length === 0) {
+    return { kind: 'never_placed' };
+  }
+  return { kind: 'fills', ack, position: await positionIn(context, lost.request.symbol) };
+}
+
+/**
+ * The hedge account's position in the market as the venue reports it (signed:
+ * short negative), logged beside a fate settled from fills; null when unread.
+ */
+async function positionIn(context: HedgeContext, symbol: string): Promise<string | null> {
+  const { client } = context.venue;
+  try {
+    const positions = await paidAtOnce(context.bucket, client, () => client.positions());
+    const held = positions.find((position) => position.symbol === symbol);
+    if (!held) {
+      return '0';
+    }
+    return formatDecimal(held.side === 'short' ? new Big(held.size).neg() : new Big(held.size));
+  } catch (error) {
+    context.logger.warn({ err: error, symbol }, 'hedge account position unread');
+    return null;
+  }
 }
 
 /**

@@ -361,7 +361,12 @@ describe('a hedge series', () => {
     await h.hedger.idle();
 
     expect(h.venue.count('placeIoc')).toBe(1);
-    expect(outcome(h.entries)).toMatchObject({ result: 'timeout', filled_size: '0.15' });
+    expect(outcome(h.entries)).toMatchObject({
+      result: 'timeout',
+      filled_size: '0.15',
+      settled_from: 'fills',
+      venue_position: '0',
+    });
     expect(h.failures).toHaveLength(1);
     expect(h.hedger.hedged.toFixed()).toBe('0.15');
   });

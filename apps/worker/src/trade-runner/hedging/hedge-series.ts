@@ -87,6 +87,8 @@ export class HedgeSeries {
   private filled = new Big(0);
   private readonly fills: PricedFill[] = [];
   private lastOrderId: string | null = null;
+  /** Set when an attempt's fate was settled from the venue's fills of it. */
+  private fromFills: { position: string | null } | null = null;
   private awaitingTrust = false;
   private readonly deadline: NodeJS.Timeout;
   private readonly startedAtMs: number;
@@ -232,11 +234,7 @@ export class HedgeSeries {
     this.attemptOver(state, new Big(0), answer);
   }
 
-  /**
-   * Settles an IOC whose fate is unknown (lostIocFate): its final record, or
-   * the venue's fills of it once the hedge timed out, or unplaced. No
-   * further attempt goes while it may still fill.
-   */
+  /** Settles an IOC whose fate is unknown (lostIocFate); no attempt goes while it may fill. */
   private async lookUp(
     request: PlaceOrderRequest,
     attempt: number,
@@ -256,6 +254,7 @@ export class HedgeSeries {
     } else if (fate.kind === 'found') {
       this.onOrder(attempt, fate.order);
     } else if (fate.kind === 'fills') {
+      this.fromFills = { position: fate.position };
       this.onOrder(attempt, fate.ack.order, fate.ack);
     } else if (state) {
       this.attemptOver(state, new Big(0));
@@ -394,6 +393,7 @@ export class HedgeSeries {
         makerFills: hedgedFills,
         reference: this.reference,
         guardFillClass: this.guardFillClass ?? this.classifyLate?.() ?? null,
+        fromFills: this.fromFills,
       }),
     ]);
   }

@@ -49,7 +49,7 @@ describe('Extended dialect: reduce-only IOCs through ccxt', () => {
     })) as ExtendedCcxt;
     wallet = harnessWallet(label).address;
     await openLiveAccount('extended', exchange, control, wallet);
-    UNIFIED = Object.values(await exchange.loadMarkets()).find((m) => m.id === MARKET)!.symbol;
+    UNIFIED = Object.values(await exchange.loadMarkets()).find((m) => m?.id === MARKET)!.symbol;
   });
 
   afterAll(async () => {

@@ -16,7 +16,8 @@ import { TIME_IN_FORCE, type CreateOrderTx, type SignedTx } from './lighter-tx';
  */
 
 /** Statuses of an order the engine never held (refused before the book). */
-export type UnplacedStatus = 'canceled-post-only' | 'canceled-margin-not-allowed';
+export type UnplacedStatus =
+  'canceled-post-only' | 'canceled-margin-not-allowed' | 'canceled-reduce-only';
 
 export interface Unplaced {
   orderIndex: number;
@@ -77,6 +78,7 @@ interface OrderFacts {
   filled: string;
   filledQuote: string;
   timeInForce: string;
+  reduceOnly: boolean;
   status: string;
   createdMs: number;
   updatedMs: number;
@@ -103,7 +105,7 @@ export function orderView(facts: OrderFacts) {
     side: '',
     type: 'limit',
     time_in_force: facts.timeInForce,
-    reduce_only: false,
+    reduce_only: facts.reduceOnly,
     trigger_price: '0.00',
     order_expiry:
       facts.timeInForce === 'immediate-or-cancel' ? 0 : facts.createdMs + 28 * 86_400_000,
@@ -151,6 +153,7 @@ function txOrderView(entry: Omit<Unplaced, 'status'>, status: string, remainingU
     filled: zero,
     filledQuote: '0.000000',
     timeInForce: tx.timeInForce === TIME_IN_FORCE.ioc ? 'immediate-or-cancel' : 'post-only',
+    reduceOnly: tx.reduceOnly,
     status,
     createdMs: entry.createdMs,
     updatedMs: entry.createdMs,

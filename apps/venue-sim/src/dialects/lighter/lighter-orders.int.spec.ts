@@ -1,3 +1,4 @@
+import Big from 'big.js';
 import { CcxtVenueClient, OrderRejectedError, createCcxtExchange } from '@sts/venues';
 import { startVenueSim, type RunningVenueSim } from '../../sim-server';
 import { liveTestOptions } from '../../testing/live-harness';
@@ -140,4 +141,116 @@ describe('Lighter dialect: expiry and attributes', () => {
     }
     expect((await kit.sendTx(signed)).body['code']).toBe(200);
   });
+});
+
+// The worker unwinds a trade's remainder with a reduce-only IOC: ccxt 4.5.84
+// signs its reduceOnly param into the create-order transaction's ReduceOnly.
+describe('Lighter dialect: reduce-only IOCs', () => {
+  /** The owner's ETH position from the venue's own fills. */
+  const position = async (owner: Owner): Promise<string> =>
+    (await control.accountFills('lighter', owner.wallet)).fills
+      .filter((fill) => fill['symbol'] === 'ETH')
+      .reduce(
+        (net, fill) =>
+          fill['side'] === 'buy'
+            ? net.plus(fill['size'] as string)
+            : net.minus(fill['size'] as string),
+        new Big(0),
+      )
+      .toFixed();
+
+  it("takes the live client's reduce-only IOC (ReduceOnly 1) down to the position; with none, canceled-reduce-only", async () => {
+    const owner = await kit.owner('reduce-only');
+    const exchange = await createCcxtExchange('lighter', owner.credentials, {
+      endpoint: kit.endpoint(),
+      ...liveTestOptions('lighter'),
+    });
+    const client = new CcxtVenueClient({ venue: 'lighter', exchange });
+    await client.connect();
+    const price = async (side: 'bids' | 'asks') => ((await kit.best(side)) / 100).toFixed(2);
+    try {
+      await client.placeIoc({
+        symbol: 'ETH',
+        side: 'buy',
+        price: await price('asks'),
+        size: '0.05',
+        clientOrderId: 'reduce-only-open',
+      });
+      const unwind = await client.placeIoc({
+        symbol: 'ETH',
+        side: 'sell',
+        price: await price('bids'),
+        size: '0.08',
+        clientOrderId: 'reduce-only-unwind',
+        reduceOnly: true,
+      });
+      expect(unwind.order).toMatchObject({ filledSize: '0.05', status: 'canceled' });
+      const creates = (await kit.txsOf(owner)).filter((tx) => tx.tx_type === 14);
+      expect(creates.map((tx) => tx.tx_info['ReduceOnly'])).toEqual([0, 1]);
+      const [closed] = await kit.orders(owner, 'accountInactiveOrders');
+      expect(closed).toMatchObject({ reduce_only: true, filled_base_amount: '0.05' });
+      expect(await position(owner)).toBe('0');
+
+      const flat = await client.placeIoc({
+        symbol: 'ETH',
+        side: 'buy',
+        price: await price('asks'),
+        size: '0.05',
+        clientOrderId: 'reduce-only-flat',
+        reduceOnly: true,
+      });
+      expect(flat.order).toMatchObject({ filledSize: '0', status: 'canceled' });
+      const [refused] = await kit.orders(owner, 'accountInactiveOrders');
+      expect(refused).toMatchObject({ status: 'canceled-reduce-only', reduce_only: true });
+      expect(await position(owner)).toBe('0');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses a resting reduce-only order (21740): the engine reduces with an IOC only', async () => {
+    const owner = await kit.owner('reduce-only-resting');
+    const answer = await kit.sendTx(
+      kit.order(owner, { nonce: Date.now(), client: 61, reduceOnly: 1 }),
+    );
+    expect(answer.body).toMatchObject({ code: 21740 });
+  });
+
+  it.each([
+    ['applies', '0.01'],
+    ['waived', '0.006'],
+  ])(
+    'reduce_only_min_amounts=%s: one under the 0.005 ETH minimum is refused (21603) or taken',
+    async (value, after) => {
+      await control.setDialectProfile('lighter', { reduce_only_min_amounts: value });
+      try {
+        const owner = await kit.owner(`reduce-only-min-${value}`);
+        const base = Date.now();
+        const ioc = (client: number, isAsk: 0 | 1, baseAmount: number, reduceOnly: 0 | 1) =>
+          kit.best(isAsk ? 'bids' : 'asks').then((price) =>
+            kit.sendTx(
+              kit.order(owner, {
+                nonce: base + client,
+                client,
+                baseAmount,
+                price,
+                isAsk,
+                timeInForce: 0,
+                reduceOnly,
+              }),
+            ),
+          );
+        expect((await ioc(71, 0, 100, 0)).body['code']).toBe(200);
+        const small = await ioc(72, 1, 40, 1);
+        if (value === 'applies') {
+          expect(small.body).toMatchObject({ code: 21603 });
+        } else {
+          expect(small.body['code']).toBe(200);
+        }
+        expect(await position(owner)).toBe(after);
+      } finally {
+        await control.setDialectProfile('lighter', { reduce_only_min_amounts: 'applies' });
+      }
+    },
+  );
 });

@@ -1,8 +1,7 @@
-import Big from 'big.js';
 import type { HttpReply } from '../../api/http-kit';
 import type { SignedRequest } from '../../api/order-entry';
 import type { MarketState } from '../../engine/market-state';
-import type { EngineOrder } from '../../engine/types';
+import type { EngineOrder, ReduceOnlyMinimums } from '../../engine/types';
 import type { VenueEngine } from '../../engine/venue-engine';
 import { validatePlacement } from '../../engine/order-validation';
 import type { DialectDeps } from '../dialect';
@@ -10,7 +9,12 @@ import type { DialectProfile } from '../dialect-profiles';
 import type { DialectTiming } from '../dialect-timings';
 import { LIGHTER, LighterError, type LighterAccount } from './lighter-accounts';
 import { LighterHeldOrders, type HeldOrder } from './lighter-held-orders';
-import { TIME_IN_FORCE, type CancelOrderTx, type CreateOrderTx } from './lighter-tx';
+import {
+  TIME_IN_FORCE,
+  enginePlacement,
+  type CancelOrderTx,
+  type CreateOrderTx,
+} from './lighter-tx';
 import {
   engineIdOfOrderIndex,
   isClientOrderIndex,
@@ -18,7 +22,7 @@ import {
   shownOrderIndex,
   unplacedOrderIndex,
 } from './lighter-indices';
-import { decimalsOf, marketAt, marketIndexOf } from './lighter-markets';
+import { marketAt, marketIndexOf } from './lighter-markets';
 import {
   accepted,
   clientIndexOf,
@@ -69,6 +73,11 @@ export class LighterOrders {
     );
   }
 
+  /** Whether a reduce-only order is spared the market's minimum amounts (reading `reduce_only_min_amounts`). */
+  private reduceOnlyMinimums(): ReduceOnlyMinimums {
+    return this.profile.get('reduce_only_min_amounts') === 'waived' ? 'waive_all' : 'apply';
+  }
+
   /** Drops the held orders' timers (the simulator stops). */
   close(): void {
     this.held.close();
@@ -84,6 +93,10 @@ export class LighterOrders {
     return this.deps.orders.execute(request, { op: 'place', fields: { type } }, (venue) => {
       if (tx.timeInForce === TIME_IN_FORCE.gtt) {
         throw new LighterError(400, 21705, 'the simulated venue takes post-only and IOC orders');
+      }
+      if (tx.reduceOnly && tx.timeInForce !== TIME_IN_FORCE.ioc) {
+        // Lighter rests reduce-only orders; the engine reduces with an IOC only.
+        throw new LighterError(400, 21740, 'the simulated venue takes reduce-only IOC orders only');
       }
       const market = marketAt(venue, tx.marketIndex);
       if (!market) {
@@ -120,7 +133,7 @@ export class LighterOrders {
     try {
       const outcome = venue.desk.place(
         account.wallet,
-        placeCommand(market, tx, type, clientOrderId),
+        enginePlacement(market, tx, type, clientOrderId, this.reduceOnlyMinimums()),
       );
       if (outcome.duplicate) {
         throw new LighterError(400, 21728, 'client order index already exists');
@@ -150,7 +163,7 @@ export class LighterOrders {
         venue,
         account.wallet,
         market,
-        placeCommand(market, tx, type, clientOrderId),
+        enginePlacement(market, tx, type, clientOrderId, this.reduceOnlyMinimums()),
       );
     } catch (error) {
       const code = (error as { code?: unknown }).code;
@@ -201,6 +214,9 @@ export class LighterOrders {
       this.reject(account, market, tx, 'canceled-post-only', heldIndex);
     } else if (code === 'insufficient_margin' && tx.timeInForce === TIME_IN_FORCE.ioc) {
       this.reject(account, market, tx, 'canceled-margin-not-allowed', heldIndex);
+    } else if (code === 'rejected' && (error as { reason?: unknown }).reason === 'reduce_only') {
+      // A taker fails at the sequencer, not the API ("Handle Nonces"): its transaction stands.
+      this.reject(account, market, tx, 'canceled-reduce-only', heldIndex);
     } else if (code === 'insufficient_margin') {
       throw new LighterError(400, 21739, 'not enough margin to create the order');
     } else if (code === 'duplicate_client_order_id') {
@@ -303,6 +319,7 @@ export class LighterOrders {
       filled: market.lot.format(order.filledLots),
       filledQuote: order.filledValue.toFixed(6),
       timeInForce: ioc ? 'immediate-or-cancel' : 'post-only',
+      reduceOnly: order.reduceOnly === true,
       status: statusOf(order),
       createdMs: order.createdAtMs,
       updatedMs: order.updatedAtMs,
@@ -373,24 +390,5 @@ export class LighterOrders {
 
 const isActive = (order: EngineOrder): boolean =>
   order.status === 'open' || order.status === 'partially_filled';
-
-/** The engine's placement of a create-order transaction. */
-function placeCommand(
-  market: MarketState,
-  tx: CreateOrderTx,
-  type: 'ioc' | 'post_only',
-  clientOrderId: string,
-) {
-  const price = new Big(tx.price).div(new Big(10).pow(decimalsOf(market.spec.tickSize)));
-  const size = new Big(tx.baseAmount).div(new Big(10).pow(decimalsOf(market.spec.lotSize)));
-  return {
-    symbol: market.spec.symbol,
-    side: tx.isAsk ? ('sell' as const) : ('buy' as const),
-    type,
-    price: price.toFixed(),
-    size: size.toFixed(),
-    clientOrderId,
-  };
-}
 
 export { LIGHTER };

@@ -42,6 +42,26 @@ export const LIGHTER_READINGS = {
       "'pending'); ccxt js/src/lighter.js parseOrderStatus (both read as open); what reads show " +
       'during the latency: not said',
   },
+  /**
+   * Whether a reduce-only order is spared the market's minimum base and
+   * quote amounts (`min_base_amount`, `min_quote_amount` of orderBookDetails;
+   * 21603 "invalid min amounts for market" in the error list). The documents
+   * name no exemption for reduce-only orders; a third-party reading of the
+   * "Signing Transactions" page has the minimums apply to maker orders only,
+   * which the page as read here does not say:
+   * - `applies`: a reduce-only order under either minimum is refused 21603;
+   * - `waived`: it is taken (still on the size step).
+   */
+  reduce_only_min_amounts: {
+    values: ['applies', 'waived'],
+    default: 'applies',
+    documented: null,
+    source:
+      'apidocs.lighter.xyz/docs/data-structures-constants-and-errors (21603 invalid min amounts for market, ' +
+      '21732 reduce only increases position; order status canceled-reduce-only); apidocs.lighter.xyz/reference ' +
+      'orderBookDetails (min_base_amount, min_quote_amount); lighter-go types/txtypes/create_order.go ' +
+      '(ReduceOnly 0 or 1, no size rule)',
+  },
 } as const satisfies Readings;
 
 /**

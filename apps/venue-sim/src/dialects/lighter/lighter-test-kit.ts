@@ -43,6 +43,7 @@ export interface OrderSpec {
   timeInForce?: 0 | 2;
   orderExpiry?: number;
   skipNonce?: 0 | 1;
+  reduceOnly?: 0 | 1;
 }
 
 export class LighterKit {
@@ -77,7 +78,8 @@ export class LighterKit {
     const ioc = spec.timeInForce === 0;
     return this.sign['SignCreateOrder']!(
       ...[1, spec.client, spec.baseAmount ?? 100, spec.price ?? 100_000, spec.isAsk ?? 0, 0],
-      ...[spec.timeInForce ?? 2, 0, 0, spec.orderExpiry ?? (ioc ? 0 : -1), 0, 0, 0, 0, 0],
+      ...[spec.timeInForce ?? 2, spec.reduceOnly ?? 0, 0, spec.orderExpiry ?? (ioc ? 0 : -1)],
+      ...[0, 0, 0, 0, 0],
       ...[spec.skipNonce ?? 1, spec.nonce, owner.apiKeyIndex, owner.index],
     ) as unknown as Signed;
   }

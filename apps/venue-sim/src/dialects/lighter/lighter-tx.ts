@@ -1,5 +1,9 @@
+import Big from 'big.js';
+import type { MarketState } from '../../engine/market-state';
+import type { ReduceOnlyMinimums } from '../../engine/types';
 import { LighterError, MAX_48_BITS } from './lighter-accounts';
 import { MAX_CLIENT_ORDER_INDEX, MAX_ORDER_INDEX } from './lighter-indices';
+import { decimalsOf } from './lighter-markets';
 import { parseTxAttributes } from './lighter-tx-attributes';
 
 /** Lighter's transaction types (the `tx_type` form field) the simulator executes. */
@@ -31,6 +35,8 @@ export interface CreateOrderTx extends SignedTx {
   price: number;
   isAsk: boolean;
   timeInForce: number;
+  /** `ReduceOnly` 1: the order may only reduce the position. */
+  reduceOnly: boolean;
   orderExpiry: number;
 }
 
@@ -151,9 +157,8 @@ export function parseCreateOrder(info: Record<string, unknown>): CreateOrderTx {
   if (type !== ORDER_TYPE_LIMIT) {
     throw new LighterError(400, 21710, 'unsupported order type');
   }
-  if (int(info, 'ReduceOnly', 0, 1) !== 0) {
-    throw new LighterError(400, 21740, 'invalid reduce only mode');
-  }
+  // lighter-go create_order.go Validate: ReduceOnly is 0 or 1 (OrderReduceOnlyInvalid).
+  const reduceOnly = int(info, 'ReduceOnly', 0, 1, 21740, 'invalid reduce only mode') === 1;
   if (int(info, 'TriggerPrice', 0, 2 ** 32 - 1) !== 0) {
     throw new LighterError(400, 21729, 'invalid order trigger price');
   }
@@ -173,6 +178,7 @@ export function parseCreateOrder(info: Record<string, unknown>): CreateOrderTx {
     price: int(info, 'Price', 1, 2 ** 32 - 1, 21702, 'invalid price'),
     isAsk: int(info, 'IsAsk', 0, 1, 21703, 'invalid isAsk') === 1,
     timeInForce,
+    reduceOnly,
     orderExpiry: orderExpiry(info, timeInForce),
   };
 }
@@ -183,5 +189,29 @@ export function parseCancelOrder(info: Record<string, unknown>): CancelOrderTx {
     ...signed(info),
     marketIndex: marketIndex(info),
     index: int(info, 'Index', 1, MAX_ORDER_INDEX, 21700, 'invalid order index'),
+  };
+}
+
+/**
+ * The engine's placement of a create-order transaction; a reduce-only one
+ * spared the minimums `reduceOnlyMinimums` names (reading `reduce_only_min_amounts`).
+ */
+export function enginePlacement(
+  market: MarketState,
+  tx: CreateOrderTx,
+  type: 'ioc' | 'post_only',
+  clientOrderId: string,
+  reduceOnlyMinimums: ReduceOnlyMinimums,
+) {
+  const price = new Big(tx.price).div(new Big(10).pow(decimalsOf(market.spec.tickSize)));
+  const size = new Big(tx.baseAmount).div(new Big(10).pow(decimalsOf(market.spec.lotSize)));
+  return {
+    symbol: market.spec.symbol,
+    side: tx.isAsk ? ('sell' as const) : ('buy' as const),
+    type,
+    price: price.toFixed(),
+    size: size.toFixed(),
+    clientOrderId,
+    ...(tx.reduceOnly ? { reduceOnly: true, reduceOnlyMinimums } : {}),
   };
 }

@@ -71,7 +71,11 @@ function watchLighterAnswers(exchange: CcxtExchangeLike): Reader {
   const told = (left: number): void => {
     last = { left, atMs: Date.now(), spentPaceMs: SPENT_PACE_MS['lighter']! };
   };
-  const sender = exchange as unknown as { fetch(...args: unknown[]): Promise<unknown> };
+  const sender = exchange as unknown as { fetch?(...args: unknown[]): Promise<unknown> };
+  if (typeof sender.fetch !== 'function') {
+    // An instance that sends nothing itself (a stand-in): no answer ever tells the quota.
+    return () => Promise.resolve(null);
+  }
   const send = sender.fetch.bind(exchange);
   sender.fetch = async (...args: unknown[]) => {
     const url = String(args[0]);

@@ -89,6 +89,8 @@ describe('sts (trader CLI)', () => {
       trade_id: tradeId,
       status: 'completed',
       exit_code: 0,
+      residual_unhedged: '0',
+      residual_unwound: '0',
     });
     expect(output.filter((line) => line.type === 'status').at(-1)).toMatchObject({
       status: 'completed',
@@ -229,6 +231,8 @@ describe('sts (trader CLI)', () => {
       trade_id: created!.trade_id,
       status: 'completed',
       exit_code: 0,
+      residual_unhedged: '0',
+      residual_unwound: '0',
     });
     const logged = watched.filter((line) => line.type === 'event').map((line) => line.event_type);
     expect(logged).toEqual(expect.arrayContaining(['maker_fill', 'hedge_filled']));
@@ -253,6 +257,8 @@ describe('sts (trader CLI)', () => {
           trade_id: tradeId,
           status: 'canceled',
           exit_code: 3,
+          residual_unhedged: '0',
+          residual_unwound: '0',
         });
       } else {
         expect(cancel.stdout).toBe(`trade ${tradeId} cancel sent (filled positions stay open)\n`);

@@ -31,6 +31,8 @@ export class OrderFates {
   /** The key of each order by venue and client id, for a placement whose answer was lost. */
   private readonly byClientId = new Map<string, string>();
   private readonly waiters = new Map<string, Waiter[]>();
+  /** When each update was noted (its arrival, for a fate that is an update left alone a while). */
+  private readonly notedAt = new WeakMap<Order, number>();
 
   /** An order update from the account stream. */
   note(venue: string, order: Order): void {
@@ -38,6 +40,7 @@ export class OrderFates {
       return;
     }
     const key = keyOf(venue, order.id, order.clientOrderId);
+    this.notedAt.set(order, Date.now());
     this.latest.delete(key);
     this.latest.set(key, order);
     if (order.clientOrderId) {
@@ -62,6 +65,12 @@ export class OrderFates {
     } else {
       this.waiters.delete(key);
     }
+  }
+
+  /** How long ago an update was noted (Infinity for one that was not). */
+  ageOf(order: Order): number {
+    const at = this.notedAt.get(order);
+    return at === undefined ? Number.POSITIVE_INFINITY : Date.now() - at;
   }
 
   /** The latest update of an order streamed so far, if any (by our encoded client id). */

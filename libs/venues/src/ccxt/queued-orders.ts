@@ -66,6 +66,18 @@ const LAST_POLL_MS = 640;
 const STREAM_READ_AFTER_MS = 250;
 const STREAM_LAST_READ_MS = 2_000;
 
+/**
+ * How long a post-only's NEW stream update must stand alone before it is
+ * taken for resting, where a resting order is NEW too (Extended): a venue
+ * may stream NEW before the fate of a request it has not matched yet (the
+ * `stream_first=new_then_fate` reading), and the fate follows within moments.
+ */
+const NEW_STANDS_FOR_MS = 150;
+
+/** A post-only's stream update that shows its fate: past NEW, or a NEW nothing followed. */
+const restingOrDone = (order: Order): boolean =>
+  !isQueued(order) || ORDER_FATES.ageOf(order) >= NEW_STANDS_FOR_MS;
+
 /** True while the venue has the order queued, not yet matched. */
 export const isQueued = (order: Order): boolean => statusOf(order) === 'NEW';
 
@@ -110,7 +122,7 @@ export function awaitPlacementFate(
     return Promise.resolve(first);
   }
   const readDone = options.ioc ? isFinal : queued.readShowsFate;
-  const streamDone = options.ioc ? isFinal : queued.streamFirst ? () => true : readDone;
+  const streamDone = options.ioc ? isFinal : queued.streamFirst ? restingOrDone : readDone;
   return awaitFate(first, read, {
     read: readDone,
     stream: { venue, accept: streamDone },

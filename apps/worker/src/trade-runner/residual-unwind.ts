@@ -43,6 +43,8 @@ const UNWIND_LIFETIME_MS = 2_000;
 const RATE_LIMITED_RETRIES = 3;
 /** Past the time a lost request settles by, look-ups go on this long before the fate is `unknown`. */
 const LOOK_UP_GRACE_MS = 10_000;
+/** Look-ups of an earlier unwind that fail (not "not found") before the unwind is sent anyway. */
+const EARLIER_LOOK_UPS = 3;
 
 /** What became of the unwind IOC. */
 type UnwindFate =
@@ -107,7 +109,10 @@ function nameResidual(trade: TradeView, plan: NoUnwind, residual: Big): Residual
   return { residual, unwound: new Big(0) };
 }
 
-/** The reduce-only IOC, logged as sent, then with what became of it. */
+/**
+ * The reduce-only IOC, logged as sent, then with what became of it; or, where
+ * the venue already has it (sent by an earlier owner), what became of that one.
+ */
 async function unwind(
   trade: TradeView,
   open: OpenTrade,
@@ -125,20 +130,31 @@ async function unwind(
     lifetimeMs: UNWIND_LIFETIME_MS,
     reduceOnly: true,
   };
-  trade.record$([
-    logEntry('unwind_sent', {
-      exchange,
-      side: request.side,
-      size: request.size,
-      price: request.price,
-      client_order_id: request.clientOrderId,
-      reduce_only: true,
-    }),
-  ]);
-  const fate = await sendUnwind(trade, open, request);
+  // A takeover that ends the trade again finds the unwind an earlier owner sent (its id is the
+  // same): its fate is the venue's record, and it is not sent twice (a venue that refuses the
+  // id again would answer `rejected` although that unwind filled).
+  let fate = await earlierUnwind(trade, open, request);
+  if (fate) {
+    trade.log.info(
+      { client_order_id: request.clientOrderId },
+      'residual unwind already on the venue: its outcome is the venue record',
+    );
+  } else {
+    trade.record$([
+      logEntry('unwind_sent', {
+        exchange,
+        side: request.side,
+        size: request.size,
+        price: request.price,
+        client_order_id: request.clientOrderId,
+        reduce_only: true,
+      }),
+    ]);
+    fate = await sendUnwind(trade, open, request);
+  }
   const entry =
     fate.kind === 'order'
-      ? filledOutcome(exchange, residual, fate.order, fate.fills, makerMarket.quote ?? null)
+      ? filledOutcome(exchange, residual, fate, makerMarket.quote ?? null, request.clientOrderId)
       : outcomeEntry(exchange, plan.side, residual, fate, request.clientOrderId);
   trade.record$([entry]);
   const unwound = fate.kind === 'order' ? new Big(fate.order.filledSize) : new Big(0);
@@ -187,6 +203,10 @@ async function sendUnwind(
         await sleep(error.retryAfterMs);
         continue;
       }
+      if (error instanceof OrderRejectedError && error.reason === 'duplicate_client_order_id') {
+        // The venue knows an order by this id (one the look-up before the send missed): its fate.
+        return settledOrder(trade, open, request, Date.now(), [], { seen: true });
+      }
       const reason = error instanceof OrderRejectedError ? error.reason : String(error);
       trade.log.warn({ err: error }, 'unwind refused');
       return { kind: 'refused', result: 'rejected', reason: `${request.side} refused: ${reason}` };
@@ -195,10 +215,46 @@ async function sendUnwind(
 }
 
 /**
+ * An unwind with this client order id the venue already has (an earlier
+ * owner's, the trade ending again after a takeover), by its final record: a
+ * resting, new or queued one is waited on until it is final (style 18).
+ * Null when the venue knows none; a look-up that keeps failing sends the
+ * unwind anyway (a duplicate refusal then looks it up again).
+ */
+async function earlierUnwind(
+  trade: TradeView,
+  open: OpenTrade,
+  request: PlaceOrderRequest,
+): Promise<UnwindFate | null> {
+  const client = open.legs.makerClient;
+  for (let lookUp = 1; lookUp <= EARLIER_LOOK_UPS; lookUp += 1) {
+    try {
+      const order = await paidAtOnce(trade.budget.maker, client, () =>
+        client.order({ clientOrderId: request.clientOrderId, symbol: request.symbol }),
+      );
+      return isResting(order)
+        ? settledOrder(trade, open, request, Date.now(), [], { seen: true })
+        : { kind: 'order', order, fills: [] };
+    } catch (error) {
+      if (error instanceof UnknownOrderError) {
+        return null;
+      }
+      trade.log.warn({ err: error, attempt: lookUp }, 'earlier unwind look-up failed');
+      if (!trade.mayTouchVenue() && !(await trade.untilTrusted())) {
+        break;
+      }
+      await sleep(100 * lookUp);
+    }
+  }
+  return null;
+}
+
+/**
  * The unwind's final state from the venue, by its client order id: found and
  * no longer resting, it is what the venue says; not found once its request
- * can no longer arrive (`settlesByMs`), it was never placed. A resting
- * answer, or "not found" before then, settles nothing (style 18).
+ * can no longer arrive (`settlesByMs`), it was never placed, unless the venue
+ * showed it (`seen`: then only its record settles it). A resting answer, or
+ * "not found" before then, settles nothing (style 18).
  */
 async function settledOrder(
   trade: TradeView,
@@ -206,6 +262,7 @@ async function settledOrder(
   request: PlaceOrderRequest,
   settlesByMs: number,
   fills: VenueFill[],
+  { seen }: { seen: boolean } = { seen: false },
 ): Promise<UnwindFate> {
   const client = open.legs.makerClient;
   const giveUpAt = Math.max(settlesByMs, Date.now()) + LOOK_UP_GRACE_MS;
@@ -224,6 +281,7 @@ async function settledOrder(
     } catch (error) {
       if (
         error instanceof UnknownOrderError &&
+        !seen &&
         notFoundMeans(Date.now(), settlesByMs) === 'never_placed'
       ) {
         return {
@@ -241,13 +299,17 @@ async function settledOrder(
   };
 }
 
-/** unwind_outcome of an order the venue answered for. */
+/**
+ * unwind_outcome of an order the venue answered for, under our client order id
+ * (a venue that keeps part of it, Lighter, gives a client that did not place
+ * the order only that part).
+ */
 function filledOutcome(
   exchange: string,
   residual: Big,
-  order: VenueOrder,
-  fills: VenueFill[],
+  { order, fills }: { order: VenueOrder; fills: VenueFill[] },
   quote: string | null,
+  clientOrderId: string,
 ) {
   const filled = new Big(order.filledSize);
   const result: UnwindResult =
@@ -263,7 +325,7 @@ function filledOutcome(
     filled_size: formatDecimal(filled),
     avg_price: order.averagePrice ?? null,
     order_id: order.orderId,
-    client_order_id: order.clientOrderId,
+    client_order_id: clientOrderId,
     fee: fee ? formatDecimal(fee) : null,
     fee_asset: fee ? quote : null,
     reason:

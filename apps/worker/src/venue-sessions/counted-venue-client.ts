@@ -5,6 +5,7 @@ import {
   VenueNetworkError,
   type VenueClient,
 } from '@sts/venues';
+import { interceptedClient } from './intercepted-client';
 import type { VenueAnswerTimes } from './venue-answer-times';
 
 /** The VenueClient methods that are requests against the account's rate limit. */
@@ -80,29 +81,7 @@ export function countedVenueClient(
       fillReads.request();
     }
   });
-  // Other methods are bound to the client once (not on every read: the quote path reads them often).
-  const bound = new Map<PropertyKey, { method: unknown; call: unknown }>();
-  return new Proxy(client, {
-    get(target, property) {
-      if (counted.has(property)) {
-        return counted.get(property);
-      }
-      if (property === 'deadManSwitch') {
-        return countedSwitch();
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function') {
-        return value;
-      }
-      const known = bound.get(property);
-      if (known?.method === value) {
-        return known.call;
-      }
-      const call = (value as () => unknown).bind(target);
-      bound.set(property, { method: value, call });
-      return call;
-    },
-  });
+  return interceptedClient(client, counted, countedSwitch);
 }
 
 /** The client's switch, counted: read when asked (a client may learn it late), wrapped once per switch. */

@@ -1,4 +1,5 @@
 import type { DeadManSwitch, VenueClient } from '@sts/venues';
+import { interceptedClient } from './intercepted-client';
 
 /**
  * The order requests a call sends, as a venue's cumulative budget may count
@@ -56,27 +57,5 @@ export function spendCountedClient(
     }
     return switchOf.counted;
   };
-  // Other methods are bound to the client once (the quote path reads them often).
-  const bound = new Map<PropertyKey, { method: unknown; call: unknown }>();
-  return new Proxy(client, {
-    get(target, property) {
-      if (wrapped.has(property)) {
-        return wrapped.get(property);
-      }
-      if (property === 'deadManSwitch') {
-        return countedSwitch();
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function') {
-        return value;
-      }
-      const known = bound.get(property);
-      if (known?.method === value) {
-        return known.call;
-      }
-      const call = (value as () => unknown).bind(target);
-      bound.set(property, { method: value, call });
-      return call;
-    },
-  });
+  return interceptedClient(client, wrapped, countedSwitch);
 }

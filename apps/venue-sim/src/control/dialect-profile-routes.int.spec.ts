@@ -1,5 +1,6 @@
 import {
   alternativeProfiles,
+  conformanceProfiles,
   coveringProfiles,
   parseProfileSetting,
   type Readings,
@@ -78,6 +79,24 @@ describe('/control/dialects/:venue/profile', () => {
       { name: 'a=z', profile: { a: 'z' } },
       { name: 'b=p', profile: { b: 'p' } },
     ]);
+  });
+
+  it('runs the conformance suite under every reading it can meet, not those of reduce-only orders', () => {
+    const withReduceOnly: Readings = {
+      ...readings,
+      c: {
+        values: ['applies', 'waived'],
+        default: 'applies',
+        documented: null,
+        source: '',
+        only: 'reduce_only',
+      },
+    };
+    expect(conformanceProfiles(withReduceOnly)).toEqual(alternativeProfiles(readings));
+    expect(alternativeProfiles(withReduceOnly)).toContainEqual({
+      name: 'c=waived',
+      profile: { c: 'waived' },
+    });
   });
 
   it('covers every value no default plays in as few profiles as the longest reading needs', () => {

@@ -4,7 +4,8 @@
  * behaviour is a reading with a value per plausible answer; a dialect's
  * profile is the value it plays for each reading. The live client must be
  * safe under every one, so the live conformance suite and the live
- * end-to-end tests run under every profile (`alternativeProfiles`).
+ * end-to-end tests run under every profile (`alternativeProfiles`; the
+ * suite skips readings it cannot meet, `conformanceProfiles`).
  *
  * A profile is set at start (`VENUE_SIM_DIALECT_PROFILE`, e.g.
  * `aster.post_only_cross=expire,paradex.client_id_lookup=open_only`) and
@@ -20,6 +21,13 @@ export interface Reading<V extends string = string> {
   readonly documented: V | null;
   /** Where the question comes from: the venue's page or SDK file, and what it does (not) say. */
   readonly source: string;
+  /**
+   * `reduce_only`: the reading plays on reduce-only orders only, which the
+   * conformance suite never sends, so its runs under the reading would repeat
+   * the default profile's (`conformanceProfiles` leaves it out); the
+   * dialect's own specs play each value.
+   */
+  readonly only?: 'reduce_only';
 }
 
 export type Readings = Readonly<Record<string, Reading>>;
@@ -147,6 +155,17 @@ export function alternativeProfiles(readings: Readings): { name: string; profile
     }
   }
   return profiles;
+}
+
+/**
+ * The profiles the live conformance suite runs under: `alternativeProfiles`
+ * of the readings it can meet (not those that play on reduce-only orders only,
+ * `Reading.only`).
+ */
+export function conformanceProfiles(readings: Readings): { name: string; profile: Profile }[] {
+  return alternativeProfiles(
+    Object.fromEntries(Object.entries(readings).filter(([, reading]) => !reading.only)),
+  );
 }
 
 /**

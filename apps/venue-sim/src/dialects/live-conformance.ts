@@ -1,6 +1,6 @@
 import { runVenueConformance } from '@sts/venues';
 import { liveConformanceSetup } from '../testing/live-harness';
-import { alternativeProfiles } from './dialect-profiles';
+import { conformanceProfiles } from './dialect-profiles';
 import { DIALECT_READINGS } from './dialect-readings';
 
 /**
@@ -8,11 +8,12 @@ import { DIALECT_READINGS } from './dialect-readings';
  * unmodified pro classes) speaking a venue's own protocol to its dialect,
  * exactly as the paper client runs it against the paper protocol; once per
  * profile of the dialect (every reading of what the venue's documents leave
- * open, one at a time), since the client must be safe under each. One spec
+ * open, one at a time, but those that play on reduce-only orders only, which
+ * the suite never sends), since the client must be safe under each. One spec
  * file per venue, so the venues run side by side.
  */
 export function runLiveConformance(venue: string, symbol: string, seed: number, note = ''): void {
-  for (const { name, profile } of alternativeProfiles(DIALECT_READINGS.get(venue) ?? {})) {
+  for (const { name, profile } of conformanceProfiles(DIALECT_READINGS.get(venue) ?? {})) {
     runVenueConformance(
       `live ${venue} (ccxt) on its dialect${note}, profile ${name}`,
       liveConformanceSetup(venue, symbol, seed, profile),

@@ -84,6 +84,7 @@ export const EXTENDED_READINGS = {
   reduce_only_min_size: {
     values: ['applies', 'waived'],
     default: 'applies',
+    only: 'reduce_only',
     documented: null,
     source:
       'api.docs.extended.exchange error codes (1120 min trade size; 1136 reduce-only size exceeds the ' +

@@ -80,6 +80,7 @@ export const HYPERLIQUID_READINGS = {
   reduce_only_min_value: {
     values: ['applies', 'waived'],
     default: 'applies',
+    only: 'reduce_only',
     documented: null,
     source:
       'hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api/error-responses (MinTradeNtl "Order must have ' +

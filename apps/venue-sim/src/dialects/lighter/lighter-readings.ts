@@ -55,6 +55,7 @@ export const LIGHTER_READINGS = {
   reduce_only_min_amounts: {
     values: ['applies', 'waived'],
     default: 'applies',
+    only: 'reduce_only',
     documented: null,
     source:
       'apidocs.lighter.xyz/docs/data-structures-constants-and-errors (21603 invalid min amounts for market, ' +

@@ -6,6 +6,7 @@ import {
   isCrossedOrLocked,
   type LegRules,
   type MakerLeg,
+  REDUCE_ONLY_MINIMUM,
   signOf,
   type TradeMarket,
   type VenueId,
@@ -37,6 +38,7 @@ export const legMarketOf = (venue: VenueId, market: VenueMarket): LegMarket => (
     ...(market.entry.min_notional !== undefined
       ? { minNotional: new Big(market.entry.min_notional) }
       : {}),
+    reduceOnlyMinimum: REDUCE_ONLY_MINIMUM[venue],
   },
   maxLeverage: market.entry.max_leverage,
   quote: market.quote,

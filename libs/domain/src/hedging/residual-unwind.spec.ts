@@ -1,4 +1,5 @@
 import { big, legRules } from '../testing/fixtures';
+import { REDUCE_ONLY_MINIMUM } from '../market/market-rules';
 import { residualUnwindPlan } from './residual-unwind';
 
 /** Hyperliquid's SOL: tick 0.01, lot 0.01, min 10 USD. */
@@ -69,6 +70,63 @@ describe('residual unwind plan (decisions 2)', () => {
         maxSlippage: big('0.001'),
       }).kind,
     ).toBe('below_minimum');
+  });
+
+  describe('what the maker venue spares a reduce-only order', () => {
+    /** Aster's SOL: min 5 USD, minQty 0.01; reduce-only spared the notional (-4164). */
+    const asterSol = {
+      ...legRules({ tick: '0.01', lot: '0.01', minSize: '0.01', minNotional: '5' }),
+      reduceOnlyMinimum: 'size_only' as const,
+    };
+    const paradexClosing = { ...paradexSol, reduceOnlyMinimum: 'size_only_when_closing' as const };
+    const plan = (
+      makerRules: typeof paradexSol,
+      residual: string,
+      makerPosition?: string,
+      makerLeg: 'long' | 'short' = 'long',
+    ) =>
+      residualUnwindPlan({
+        makerLeg,
+        residual: big(residual),
+        makerRules,
+        makerTouch: touch,
+        maxSlippage: big('0.001'),
+        ...(makerPosition === undefined ? {} : { makerPosition: big(makerPosition) }),
+      });
+
+    it('Aster: a remainder below min_notional is unwound, one below minQty is not', () => {
+      // 0.02 x 179.82 = 3.60 USD, below Aster's 5: reduce-only waives it.
+      expect(plan(asterSol, '0.02')).toMatchObject({ kind: 'unwind', side: 'sell' });
+      expect(plan(asterSol, '0.005').kind).toBe('below_minimum');
+    });
+
+    it('Paradex: below the minimum value only when the unwind is the whole position read', () => {
+      // 0.23 x 179.82 = 41.36 USD, below Paradex's 100.
+      expect(plan(paradexClosing, '0.23', '0.23')).toMatchObject({ kind: 'unwind', side: 'sell' });
+      expect(plan(paradexClosing, '0.23', '-0.23', 'short')).toMatchObject({
+        kind: 'unwind',
+        side: 'buy',
+      });
+      // The wallet holds more there, the position is the other way, or it was not read: full minimum.
+      expect(plan(paradexClosing, '0.23', '0.5').kind).toBe('below_minimum');
+      expect(plan(paradexClosing, '0.23', '-0.23').kind).toBe('below_minimum');
+      expect(plan(paradexClosing, '0.23').kind).toBe('below_minimum');
+      // min_size is kept even so.
+      expect(plan(paradexClosing, '0.05', '0.05').kind).toBe('below_minimum');
+    });
+
+    it('venues that document no exemption keep the full minimum', () => {
+      expect(REDUCE_ONLY_MINIMUM).toEqual({
+        hyperliquid: 'full',
+        lighter: 'full',
+        paradex: 'size_only_when_closing',
+        extended: 'full',
+        aster: 'size_only',
+      });
+      expect(plan({ ...paradexSol, reduceOnlyMinimum: 'full' }, '0.23', '0.23').kind).toBe(
+        'below_minimum',
+      );
+    });
   });
 
   it('names the remainder when the maker book gives no price (unknown, crossed or locked)', () => {

@@ -17,6 +17,13 @@ export interface ResidualUnwindInput {
   makerTouch: BookTouch | null;
   /** The trade's max_slippage, a fraction of price, as for a hedge. */
   maxSlippage: Big;
+  /**
+   * The wallet's position on the maker venue's market as read at the end
+   * (base, positive long), or absent when not read: a venue that waives its
+   * min_notional only for an order closing the whole position
+   * (`size_only_when_closing`) is held to its full minimum without it.
+   */
+  makerPosition?: Big | null;
 }
 
 /**
@@ -25,9 +32,10 @@ export interface ResidualUnwindInput {
  *  - `unwind`: a reduce-only IOC of `size` on the maker venue, on the other
  *    side of the maker fills, limited at `limit` (the touch it takes, less
  *    the slippage, rounded the protective way as a hedge's limit is);
- *  - `below_minimum`: the remainder on the maker venue's lot misses its
- *    min_size or min_notional at that limit: no order can take it, the trade
- *    names it;
+ *  - `below_minimum`: the remainder on the maker venue's lot misses the
+ *    minimum that venue holds a reduce-only order to at that limit (min_size,
+ *    and min_notional unless `reduceOnlyMinimum` waives it): no order can take
+ *    it, the trade names it;
  *  - `no_price`: the maker book is unknown, crossed or locked: nothing to
  *    price a protective limit from, the trade names it.
  */
@@ -56,8 +64,21 @@ export const residualUnwindPlan = (input: ResidualUnwindInput): ResidualUnwindPl
     tickSize: makerRules.tickSize,
   });
   // The venue judges min_notional at the order's own price: its limit.
-  if (signOf(size) <= 0 || !meetsVenueMinimums(size, makerRules, limit)) {
+  if (signOf(size) <= 0 || !meetsVenueMinimums(size, reduceOnlyRules(input, size), limit)) {
     return { kind: 'below_minimum', side, size: residual, limit };
   }
   return { kind: 'unwind', side, size, limit };
+};
+
+/** The maker rules a reduce-only order of `size` is held to: min_notional dropped where the venue waives it. */
+const reduceOnlyRules = (input: ResidualUnwindInput, size: Big): LegRules => {
+  const { makerRules, makerPosition } = input;
+  const waived =
+    makerRules.reduceOnlyMinimum === 'size_only' ||
+    (makerRules.reduceOnlyMinimum === 'size_only_when_closing' &&
+      makerPosition !== undefined &&
+      makerPosition !== null &&
+      // The position the maker fills built (long for a long maker) is exactly the order's size.
+      (input.makerLeg === 'long' ? makerPosition : makerPosition.neg()).eq(size));
+  return waived ? { ...makerRules, minNotional: undefined } : makerRules;
 };

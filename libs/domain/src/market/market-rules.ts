@@ -1,6 +1,33 @@
 import type Big from 'big.js';
 import { leastCommonMultiple, maxOf } from '../decimal/decimal-math';
 import { compare } from '../decimal/compare';
+import type { VenueId } from '../venue/venue';
+
+/**
+ * Which of its minimums a venue still applies to a reduce-only order:
+ *  - `full`: min_size and min_notional, as any order;
+ *  - `size_only`: min_size only, min_notional waived;
+ *  - `size_only_when_closing`: min_notional waived only when the order's size
+ *    is the whole position on the market (min_size kept).
+ */
+export type ReduceOnlyMinimum = 'full' | 'size_only' | 'size_only_when_closing';
+
+/**
+ * What each venue spares a reduce-only order. Aster: its -4164 error text
+ * "Order's notional must be no smaller than %s (unless you choose reduce
+ * only)", minQty kept (apps/venue-sim/src/dialects/aster/README.md). Paradex:
+ * "Placing Orders", a reduce-only order is taken below the Minimum Order Value
+ * "if it matches the size of an offsetting position"
+ * (apps/venue-sim/src/dialects/paradex/README.md). The others document no
+ * exemption: their full minimum.
+ */
+export const REDUCE_ONLY_MINIMUM: Readonly<Record<VenueId, ReduceOnlyMinimum>> = {
+  hyperliquid: 'full',
+  lighter: 'full',
+  paradex: 'size_only_when_closing',
+  extended: 'full',
+  aster: 'size_only',
+};
 
 /** One venue's trading rules for the trade's market (the Market per-exchange entry). */
 export interface LegRules {
@@ -11,6 +38,8 @@ export interface LegRules {
   minSize: Big;
   /** Minimum order value in USD, on venues that have one. */
   minNotional?: Big;
+  /** What the venue spares a reduce-only order (`REDUCE_ONLY_MINIMUM`); absent: `full`. */
+  reduceOnlyMinimum?: ReduceOnlyMinimum;
 }
 
 /** The market's rules on both legs of a trade. */

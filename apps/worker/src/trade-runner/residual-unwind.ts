@@ -15,6 +15,7 @@ import {
   UnknownOrderError,
   VenueNetworkError,
   isResting,
+  venueTookRequest,
   type PlaceOrderRequest,
   type VenueFill,
   type VenueOrder,
@@ -192,12 +193,16 @@ async function sendUnwind(
     try {
       const ack = await paidAtOnce(bucket, client, () => client.placeIoc(request));
       return isResting(ack.order)
-        ? settledOrder(trade, open, request, Date.now() + UNWIND_LIFETIME_MS, ack.fills)
+        ? settledOrder(trade, open, request, Date.now() + UNWIND_LIFETIME_MS, ack.fills, {
+            seen: true,
+          })
         : { kind: 'order', order: ack.order, fills: ack.fills };
     } catch (error) {
       if (error instanceof VenueNetworkError) {
         // The request may have reached the venue: only the venue can say what it did.
-        return settledOrder(trade, open, request, settlesBy(error.settlesByMs, Date.now()), []);
+        // One the venue named (still queued when its wait ended) is never unplaced by a miss.
+        const settles = settlesBy(error.settlesByMs, Date.now());
+        return settledOrder(trade, open, request, settles, [], { seen: venueTookRequest(error) });
       }
       if (error instanceof RateLimitedError && attempt < RATE_LIMITED_RETRIES) {
         await sleep(error.retryAfterMs);

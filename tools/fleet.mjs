@@ -12,10 +12,17 @@
 // and the gateway and the notifier trust its JWKS; the trader console is
 // served by the gateway at /console/.
 //
-// `npm start -- --live-dialects[=hyperliquid,aster]`: those venues run in
-// live mode (the ccxt client) against the simulator's dialect of each venue's
-// own protocol; the demo wallet is then a real key pair, funded on them
-// through the simulator's deposits at every start.
+// `npm start -- --live-dialects[=<venues>]`: those venues (all five when
+// none is named: hyperliquid, aster, paradex, extended, lighter) run in live
+// mode (the ccxt client) against the simulator's dialect of each venue's own
+// protocol. The demo wallet is then a real key pair; at every start its
+// account on each live venue is opened as the live end-to-end specs open
+// theirs (Paradex onboarded, Extended's API key and stark key, Lighter's API
+// key, Aster's API wallet where the dialect wants one), funded through the
+// simulator's deposits, and its credentials stored (fleet-live-venues.mjs).
+// Lighter's live client loads the tests' stand-in signer from the fleet's copy
+// (or the operator's LIGHTER_SIGNER_WASM and LIGHTER_WASM_EXEC_JS when set);
+// the fleet refuses to start, naming what is missing, when it cannot.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,28 +30,39 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
 import { buildFleetDist, releaseFleetDist } from './fleet-dist.mjs';
+import {
+  DIALECT_VENUES,
+  lighterSigner,
+  openLiveAccounts,
+  operatorLighterSigner,
+  parseLiveDialects,
+} from './fleet-live-venues.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
 const step = (text) => console.log(`\u25b8 ${text}`);
+/** The fleet's copy once built, and the services started from it. */
+let fleetDist;
+const children = [];
+let stopping = false;
+/**
+ * Exits 1, telling the services started so far to stop (they exit on their
+ * own; a copy they still run from is removed by the next `npm start`).
+ */
 const fail = (text) => {
   console.error(`\u2716 ${text}`);
+  stopping = true;
+  for (const { child } of children) child.kill('SIGTERM');
+  if (children.length === 0 && fleetDist) releaseFleetDist(fleetDist);
   process.exit(1);
 };
 
-/** Venues whose dialect in the simulator serves their protocol (apps/venue-sim/src/dialects/registry.ts). */
-const DIALECT_VENUES = ['hyperliquid', 'aster'];
-const liveArg = process.argv.slice(2).find((arg) => arg.startsWith('--live-dialects'));
-const liveVenues =
-  liveArg === undefined
-    ? []
-    : liveArg.includes('=')
-      ? liveArg.split('=')[1].split(',').filter(Boolean)
-      : DIALECT_VENUES;
-for (const venue of liveVenues) {
-  if (!DIALECT_VENUES.includes(venue))
-    fail(`--live-dialects: ${venue} has no dialect (${DIALECT_VENUES.join(', ')})`);
+let liveVenues;
+try {
+  liveVenues = parseLiveDialects(process.argv.slice(2));
+} catch (error) {
+  fail(error.message);
 }
 
 if (spawnSync('bash', ['tools/ensure-services.sh'], { stdio: 'inherit' }).status !== 0) {
@@ -108,8 +126,16 @@ for (const venue of liveVenues) {
   env[`VENUE_${venue.toUpperCase()}_ENDPOINT`] = `${env.VENUE_SIM_URL}/dialects/${venue}`;
 }
 
+// A Lighter signer the operator names is checked before anything is built.
+if (liveVenues.includes('lighter')) {
+  try {
+    operatorLighterSigner(env);
+  } catch (error) {
+    fail(error.message);
+  }
+}
+
 step("building the fleet's own copy");
-let fleetDist;
 try {
   fleetDist = buildFleetDist(root);
 } catch (error) {
@@ -117,6 +143,17 @@ try {
 }
 /** A built entry point in the fleet's copy, e.g. `apps/gateway/src/main.js`. */
 const built = (path) => join(fleetDist, path);
+// Lighter live: the gateway (its books) and the workers load the signer ccxt signs with.
+let lighterSignerSource;
+if (liveVenues.includes('lighter')) {
+  try {
+    const signer = lighterSigner(env, fleetDist);
+    Object.assign(env, signer.env);
+    lighterSignerSource = signer.source;
+  } catch (error) {
+    fail(error.message);
+  }
+}
 // The console's bundle, built with the services (tools/build.mjs writes <out>/apps/console).
 env.CONSOLE_DIR ??= built('apps/console');
 const consoleBuilt = existsSync(join(env.CONSOLE_DIR, 'index.html'));
@@ -153,7 +190,6 @@ ops('db', 'migrate');
 
 const logDir = join(root, 'tmp', 'logs');
 mkdirSync(logDir, { recursive: true });
-const children = [];
 function start(name, script, extraEnv = {}) {
   const log = openSync(join(logDir, `${name}.log`), 'a');
   const child = spawn('node', ['--enable-source-maps', script], {
@@ -181,8 +217,7 @@ async function waitFor(name, url, timeoutMs = 30_000) {
   fail(`${name} did not become healthy at ${url}; see tmp/logs/${name}.log`);
 }
 
-let stopping = false;
-const stop = () => {
+function stop() {
   if (stopping) return;
   stopping = true;
   console.log('\nstopping the fleet');
@@ -193,13 +228,16 @@ const stop = () => {
   setTimeout(() => process.exit(0), 5000).unref();
   Promise.all(
     children.map(
-      ({ child }) => new Promise((r) => (child.exitCode !== null ? r() : child.on('exit', r))),
+      ({ child }) =>
+        new Promise((r) =>
+          child.exitCode !== null || child.signalCode !== null ? r() : child.on('exit', r),
+        ),
     ),
   ).then(() => {
     releaseFleetDist(fleetDist);
     process.exit(0);
   });
-};
+}
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
@@ -251,29 +289,33 @@ const stillThere = (saved) =>
     env,
     encoding: 'utf8',
   }).stdout.includes('npm start demo');
-if (!demo || !stillThere(demo)) {
-  // Live venues need a wallet that signs: a fresh key pair (its key goes only
-  // into the sealed credential store; the simulator's money is all it holds).
+/** Stores a venue credential (its secret through OPS_API_SECRET, out of the process list). */
+const addCredential = (userId, exchange, wallet, apiKey, apiSecret) => {
+  const args = ['credentials', 'add', '--user', userId, '--exchange', exchange];
+  const result = spawnSync(
+    'node',
+    [built('apps/ops/src/main.js'), ...args, '--wallet', wallet, '--api-key', apiKey],
+    { env: { ...env, OPS_API_SECRET: apiSecret }, encoding: 'utf8' },
+  );
+  if (result.status !== 0) fail(`ops ${args.join(' ')}: ${result.stdout}${result.stderr}`);
+};
+// A live demo reopens its accounts at every start with its wallet's key, kept
+// beside it (a key made here, holding the simulator's money only).
+if (!demo || (liveVenues.length && !demo.private_key) || !stillThere(demo)) {
+  // Live venues need a wallet that signs: a fresh key pair.
   const privateKey = `0x${randomBytes(32).toString('hex')}`;
   const wallet = liveVenues.length
     ? privateKeyToAccount(privateKey).address.toLowerCase()
     : `0x${randomBytes(20).toString('hex')}`;
   const user = ops('users', 'create', '--wallet', wallet);
-  for (const exchange of ['hyperliquid', 'lighter', 'paradex', 'extended', 'aster']) {
-    const live = liveVenues.includes(exchange);
-    ops(
-      'credentials',
-      'add',
-      '--user',
+  // Paper credentials everywhere; each live venue's are replaced below.
+  for (const exchange of DIALECT_VENUES) {
+    addCredential(
       user.user_id,
-      '--exchange',
       exchange,
-      '--wallet',
       wallet,
-      '--api-key',
-      live ? wallet : `paper-${exchange}-${randomBytes(4).toString('hex')}`,
-      '--api-secret',
-      live ? privateKey : randomBytes(24).toString('hex'),
+      `paper-${exchange}-${randomBytes(4).toString('hex')}`,
+      randomBytes(24).toString('hex'),
     );
   }
   const key = ops(
@@ -286,31 +328,58 @@ if (!demo || !stillThere(demo)) {
     '--label',
     'npm start demo',
   );
-  demo = { user_id: user.user_id, wallet, api_key: key.api_key };
-  writeFileSync(demoFile, JSON.stringify(demo, null, 2));
+  demo = {
+    user_id: user.user_id,
+    wallet,
+    api_key: key.api_key,
+    ...(liveVenues.length ? { private_key: privateKey } : {}),
+  };
+  writeFileSync(demoFile, JSON.stringify(demo, null, 2), { mode: 0o600 });
 }
-// A dialect serves funded wallets only, and the simulator starts empty.
-for (const venue of liveVenues) {
-  const response = await fetch(`${env.VENUE_SIM_URL}/control/venues/${venue}/deposits`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ wallet: demo.wallet, amount: '1000000' }),
+// A dialect serves funded, onboarded accounts only, and the simulator starts
+// empty: the demo wallet's accounts are opened again at every start, and
+// what each venue issued (Extended's API key, Lighter's account index) stored.
+let liveAccounts = {};
+try {
+  liveAccounts = await openLiveAccounts({
+    fleetDist,
+    simUrl: env.VENUE_SIM_URL,
+    venues: liveVenues,
+    wallet: demo.wallet,
+    privateKey: demo.private_key,
   });
-  if (!response.ok) fail(`funding the demo wallet on ${venue}: HTTP ${response.status}`);
+} catch (error) {
+  fail(error.message);
+}
+for (const [exchange, { apiKey, apiSecret }] of Object.entries(liveAccounts)) {
+  addCredential(demo.user_id, exchange, demo.wallet, apiKey, apiSecret);
 }
 
 // The first trade to try: across the live venues when there are two.
 const demoLong = liveVenues[0] ?? 'hyperliquid';
 const demoShort = liveVenues.find((venue) => venue !== demoLong) ?? 'paradex';
+const listed = (venues) =>
+  venues.length > 1 ? `${venues.slice(0, -1).join(', ')} and ${venues.at(-1)}` : venues[0];
+const paperVenues = DIALECT_VENUES.filter((venue) => !liveVenues.includes(venue));
+const modes = liveVenues.length
+  ? `${listed(liveVenues)} in live mode (ccxt) against the simulator's dialects (${env.VENUE_SIM_URL}/dialects/<venue>)${paperVenues.length ? `, ${listed(paperVenues)} on paper` : ''}`
+  : 'on paper venues';
+const signerLine = lighterSignerSource
+  ? `\n  Lighter       signs with ${lighterSignerSource === 'stand-in' ? `the tests' stand-in signer (signatures of the right form, not Lighter's scheme; docs/live-venues.md, "Lighter's signer")` : `your signer (LIGHTER_SIGNER_WASM=${env.LIGHTER_SIGNER_WASM})`}`
+  : '';
+const otherPairs =
+  liveVenues.length > 2
+    ? `\n  (any two of ${listed(liveVenues)} make a live pair: set long_exchange and short_exchange)`
+    : '';
 console.log(`
-The fleet is up on paper venues${liveVenues.length ? `, ${liveVenues.join(' and ')} in live mode (ccxt) against the simulator's dialects (${env.VENUE_SIM_URL}/dialects/<venue>)` : ''}.
+The fleet is up, ${modes}.
   Console       ${consoleBuilt ? `${gatewayUrl}/console/` : `${gatewayUrl}/console/ (not built: no index.html in ${env.CONSOLE_DIR})`}
   Sign-in       ${devIdentity ? `${identityUrl} (identity-dev: SIWE, 15-minute JWTs; its JWKS is the gateway's AUTH_JWKS_URL)` : `your provider (AUTH_JWKS_URL=${env.AUTH_JWKS_URL})`}
   REST API      ${gatewayUrl}/api/v1        (OpenAPI: ${gatewayUrl}/api/v1/openapi.json)
   WebSocket     ws://127.0.0.1:${env.NOTIFIER_PORT}/api/v1/ws
   Venue sim     ${env.VENUE_SIM_URL}/venues  (control: ${env.VENUE_SIM_URL}/control)
   Health        ${gatewayUrl}/healthz, http://127.0.0.1:${env.NOTIFIER_PORT}/healthz
-  Workers       ${workers} replica(s)${workers === 0 ? ' (apps/worker not built yet)' : ''}
+  Workers       ${workers} replica(s)${workers === 0 ? ' (apps/worker not built yet)' : ''}${signerLine}
   Metrics and probes (GET <url>/metrics, /livez, /readyz):
 ${opsListeners.map(([name, port]) => `    ${name.padEnd(12)}http://127.0.0.1:${port}`).join('\n')}
   Logs          tmp/logs/<service>.log
@@ -324,7 +393,7 @@ Try:
   curl -s -X POST ${gatewayUrl}/api/v1/trades -H "X-API-Key: $STS_KEY" -H 'content-type: application/json' \\
     -H "X-Idempotency-Key: demo-$(date +%s)" -d '{"market":"BTC","long_exchange":"${demoLong}","long_wallet":"${demo.wallet}",
     "short_exchange":"${demoShort}","short_wallet":"${demo.wallet}","target_spread":"-50","spread_condition":"gte",
-    "target_size":"0.01","execution_type":"maker_taker","maker_leg":"long","max_slippage":"0.002"}'
+    "target_size":"0.01","execution_type":"maker_taker","maker_leg":"long","max_slippage":"0.002"}'${otherPairs}
   curl -s ${gatewayUrl}/api/v1/trades -H "X-API-Key: $STS_KEY"
 
 Ctrl-C stops the fleet.`);

@@ -141,6 +141,7 @@ async function createTradeFleet(
     venues: config.venues,
     leaseTtlMs: settings.leaseTtlMs,
     unboundedRequestWaitMs: settings.unboundedRequestWaitMs,
+    lateOrderWatchMs: settings.lateOrderWatchMs,
     db,
     reader: new TradeReader(db),
     leases,

@@ -96,6 +96,20 @@ export class WorkerSettings extends CommonSettings {
   @Max(600_000)
   unboundedRequestWaitMs: number = UNBOUNDED_REQUEST_SETTLE_MS;
 
+  /**
+   * Where a maker venue bounds no request this client can set, how long
+   * after a dead worker's lease expired the trade's new owner keeps
+   * cancelling that worker's maker orders if they land (recovery completes
+   * after `WORKER_UNBOUNDED_REQUEST_WAIT_MS`; this watch goes on behind it).
+   * The default is Lighter's: ccxt signs every Lighter transaction to expire
+   * 10 minutes after signing (docs/live-venues.md, "Bounded exposure").
+   */
+  @Expose({ name: 'WORKER_LATE_ORDER_WATCH_MS' })
+  @IsInt()
+  @Min(1_000)
+  @Max(3_600_000)
+  lateOrderWatchMs: number = 600_000;
+
   /** Graceful shutdown: how long trades may take to go quiet (no order, no hedge) before hand-over. */
   @Expose({ name: 'WORKER_SHUTDOWN_GRACE_MS' })
   @IsInt()

@@ -53,6 +53,12 @@ export interface HedgeSentData {
   attempt: number;
   /** The maker fill (or recovery) the hedge covers. */
   cause: string;
+  /**
+   * Present when an earlier attempt's answer was lost and its fate could be
+   * known only after hedge_timeout_ms: how far past the timeout this hedge
+   * may run (its request bound on the venue plus a hedge timeout).
+   */
+  deadline_extended_ms?: number;
 }
 
 export interface HedgeFilledData {

@@ -40,6 +40,7 @@ export interface OpenTradeInputs {
   record: TradeRecord;
   venues: VenueRegistry;
   answerTimes: TradeServices['answerTimes'];
+  unboundedRequestWaitMs: number;
   budget: TradeBudget;
   clock: MonotonicClock;
   signal: AbortSignal;
@@ -62,6 +63,7 @@ export function openTrade(
       leg: hedgeMarket,
       side: hedgeSide(record.makerLeg),
       timeoutMs: inputs.venues[record.hedgeExchange].hedgeTimeoutMs,
+      unboundedRequestWaitMs: inputs.unboundedRequestWaitMs,
       answerExpectedMs: () => inputs.answerTimes.expectedMs(record.hedgeExchange),
     },
     market: legs.market,

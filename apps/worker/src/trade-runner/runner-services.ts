@@ -32,6 +32,8 @@ export interface RunnerServices {
   leaseTtlMs: number;
   /** How long a dead worker's request may still land where the venue bounds none (a takeover waits it out). */
   unboundedRequestWaitMs: number;
+  /** Where a maker venue bounds no request, how long after a dead lease its late maker orders are watched for. */
+  lateOrderWatchMs: number;
   db: DataSource;
   reader: TradeReader;
   leases: LeaseRepository;

@@ -9,6 +9,11 @@ import type { StepRank } from './step-scheduler';
 import type { TradeServices } from './trade-services';
 import type { TradeView } from './trade-view';
 
+/** What cancels a dead worker's maker orders that land after a takeover (recovery/late-maker-orders.ts). */
+export interface LateOrderListener {
+  onOrder(order: VenueOrder): void;
+}
+
 /**
  * A trade's traffic with its venues: opening the legs, and everything they
  * send it: its own maker fills (the hot path: the hedge goes out before
@@ -17,6 +22,8 @@ import type { TradeView } from './trade-view';
  */
 export class TradeFeed {
   private readonly urgency: MoveUrgency;
+  /** After a takeover, what cancels a dead worker's maker orders landing late (recovery/late-maker-orders.ts). */
+  private lateOrders: LateOrderListener | null = null;
 
   constructor(
     private readonly trade: TradeView,
@@ -43,7 +50,7 @@ export class TradeFeed {
     if (reference) {
       trade.guard.prime(this.services.clock.now(), reference);
     }
-    const { clock, metrics, venues, answerTimes } = this.services;
+    const { clock, metrics, venues, answerTimes, unboundedRequestWaitMs } = this.services;
     return openTrade(
       legs,
       {
@@ -52,6 +59,7 @@ export class TradeFeed {
         record: trade.record,
         venues,
         answerTimes,
+        unboundedRequestWaitMs,
         budget: trade.budget,
         clock,
         signal: trade.abort.signal,
@@ -73,8 +81,12 @@ export class TradeFeed {
     );
   }
 
-  /** Starts routing this trade's own fills and order updates to it. */
-  listen(): void {
+  /**
+   * Starts routing this trade's own fills and order updates to it; after a
+   * takeover, the maker account's order updates also go to `lateOrders`.
+   */
+  listen(lateOrders?: LateOrderListener): void {
+    this.lateOrders = lateOrders ?? null;
     const trade = this.trade;
     trade.open?.legs.listen(
       trade.tradeTag,
@@ -144,6 +156,7 @@ export class TradeFeed {
 
   /** An order update matters only when it took the resting order away (filled, canceled). */
   private onMakerOrder(order: VenueOrder): void {
+    this.lateOrders?.onOrder(order);
     const makerOrders = this.trade.open?.makerOrders;
     const resting = makerOrders?.resting;
     makerOrders?.onOrder(order);

@@ -15,6 +15,8 @@ export interface TradeServices {
   /** How long each venue takes to answer: a hedge's bound for an unanswered IOC. */
   answerTimes: Pick<VenueAnswerTimes, 'expectedMs'>;
   reader: Pick<TradeReader, 'amendableTerms'>;
+  /** Where a venue bounds no request, how long a lost one may still land (WORKER_UNBOUNDED_REQUEST_WAIT_MS). */
+  unboundedRequestWaitMs: number;
   venues: VenueRegistry;
   scheduler: Pick<StepScheduler, 'schedule' | 'scheduleAfterReads'>;
   /** Opens the trade's two venues (accounts, markets, books): openTradeLegs on a worker. */

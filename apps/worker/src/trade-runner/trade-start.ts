@@ -3,12 +3,12 @@ import { sleep, TimeoutError, withTimeout } from '@sts/platform';
 import { logEntry } from '../execution-log/log-entries';
 import { readLastLogWriter } from '../execution-log/last-log-writer';
 import { readLoggedFills } from '../execution-log/logged-fills';
-import { LeaseLostError } from '../execution-log/trade-journal';
 import type { Acquisition } from '../lease/lease.repository';
-import { reconcileTrade } from '../recovery/reconcile-trade';
+import { Takeover, type TakeoverServices } from '../recovery/takeover';
 import { preflightChecks, type PreflightFailure } from './preflight';
 import type { RunnerServices } from './runner-services';
 import { LegUnavailableError } from './trade-legs';
+import { untilVenuesAnswer } from './until-venues-answer';
 import type { TradeState } from './trade-state';
 
 /** Longest the pre-flight may take before the trade is rejected. */
@@ -27,7 +27,7 @@ export type StartOutcome = 'running' | 'ended';
 export class TradeStart {
   constructor(
     private readonly trade: TradeState,
-    private readonly services: Pick<RunnerServices, 'db' | 'clock' | 'unboundedRequestWaitMs'>,
+    private readonly services: Pick<RunnerServices, 'clock'> & TakeoverServices,
     private readonly acquisition: Acquisition,
   ) {}
 
@@ -135,58 +135,9 @@ export class TradeStart {
     }
   }
 
-  /**
-   * The previous worker died: reconcile with the venues (its orders off the
-   * books, every fill read back and logged), hedge what is unhedged, log
-   * recovery_completed, then back to active (or paused).
-   */
+  /** The previous worker died: taken over leg by leg against the venues (recovery/takeover.ts). */
   private async recover(): Promise<void> {
-    const trade = this.trade;
-    const open = await this.retrying('open the venues', () => trade.openLegs());
-    await this.outwaitDeadWorkersRequests();
-    const reconciliation = await this.retrying('reconcile with the venues', () =>
-      reconcileTrade({
-        db: this.services.db,
-        record: trade.record,
-        legs: open.legs,
-        makerBucket: trade.budget.maker,
-        hedgeBucket: trade.budget.hedge,
-        fills: trade.fills,
-        sizeType: trade.terms.sizeType,
-      }),
-    );
-    const hedger = open.hedger;
-    hedger.restore(reconciliation.makerFills, reconciliation.hedged);
-    trade.noteChunkStarted((await readLoggedFills(this.services.db, trade.tradeId)).chunkStarted);
-    this.countFillsTowardCompletion();
-    trade.listen();
-    if (reconciliation.entries.length > 0) {
-      await trade.journal.append(reconciliation.entries, formatDecimal(reconciliation.filledSize));
-    }
-    const hedgedBefore = hedger.hedged;
-    const started = hedger.hedgeUnhedged(`recovery-${trade.epoch}`);
-    if (started?.sent) {
-      trade.record$([started.sent]);
-    }
-    await hedger.idle();
-    const completed = logEntry('recovery_completed', {
-      previous_worker_id: this.acquisition.previousOwner,
-      open_orders_canceled: reconciliation.openOrdersCanceled,
-      fills_reconciled: reconciliation.fillsReconciled,
-      rehedged_size: formatDecimal(hedger.hedged.minus(hedgedBefore)),
-    });
-    if (trade.ending?.kind === 'failed') {
-      // The re-hedge failed: the loop fails the trade from recovering.
-      await trade.journal.append([completed]);
-      return;
-    }
-    const halt = trade.halt;
-    await trade.changeStatus(halt ? 'paused' : 'active', {
-      entries: [completed],
-      eventData: halt ? { reason: halt.reason, exchange: halt.exchange } : {},
-    });
-    trade.log.info({ status: trade.status, ...completed.data }, 'trade recovered');
-    await trade.refreshTerms();
+    await new Takeover(this.trade, this.services, this.acquisition).run();
   }
 
   /**
@@ -232,52 +183,8 @@ export class TradeStart {
     fills.countFromStart(terms.amendmentVersion === 0);
   }
 
-  /**
-   * A dead worker's last order requests may still be on their way to the
-   * venues (held by a slow network or a hanging venue): until they can no
-   * longer take effect, the venue's open orders and fills are not the whole
-   * truth, and an order the reconciliation did not see could rest beside the
-   * one this worker places. It sent nothing after its lease expired, and each
-   * request lives at most the venue's order request lifetime (where the venue
-   * bounds none, `WORKER_UNBOUNDED_REQUEST_WAIT_MS`).
-   */
-  private async outwaitDeadWorkersRequests(): Promise<void> {
-    const expiredMsAgo = this.acquisition.previousExpiredMsAgo;
-    const legs = this.trade.open?.legs;
-    if (expiredMsAgo === null || !legs) {
-      return;
-    }
-    const unbounded = this.services.unboundedRequestWaitMs;
-    const lifetimeMs = Math.max(
-      legs.makerClient.orderRequestLifetimeMs ?? unbounded,
-      legs.hedgeClient.orderRequestLifetimeMs ?? unbounded,
-    );
-    const waitMs = lifetimeMs - expiredMsAgo;
-    if (waitMs <= 0) {
-      return;
-    }
-    this.trade.log.info(
-      { wait_ms: Math.round(waitMs) },
-      "waiting until the dead worker's order requests can no longer land",
-    );
-    await sleep(waitMs);
-  }
-
   /** An executing trade cannot be rejected: what it needs of the venues is retried until it works. */
-  private async retrying<T>(what: string, work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      if (!this.trade.mayTouchVenue() && !(await this.trade.untilTrusted())) {
-        throw new LeaseLostError(this.trade.tradeId);
-      }
-      try {
-        return await work();
-      } catch (error) {
-        if (error instanceof LeaseLostError) {
-          throw error;
-        }
-        this.trade.log.warn({ err: error, attempt }, `could not ${what}; retrying`);
-        await sleep(Math.min(250 * attempt, 3_000));
-      }
-    }
+  private retrying<T>(what: string, work: () => Promise<T>): Promise<T> {
+    return untilVenuesAnswer(this.trade, what, work);
   }
 }

@@ -26,6 +26,7 @@ import { TradeFeed } from './trade-feed';
 import * as phases from './trade-phase';
 import type { Ending, TradePhase } from './trade-phase';
 import type { TradeServices } from './trade-services';
+import type { LateOrderListener } from './trade-feed';
 import type { RequoteAfterMove, StatusRequest, TradeView, TradeWrites } from './trade-view';
 
 /** Everything a trade's state is built from, once its row is loaded. */
@@ -214,9 +215,9 @@ export class TradeState implements TradeView {
     return this.opened;
   }
 
-  /** Starts routing this trade's own fills and order updates to it. */
-  listen(): void {
-    this.feed.listen();
+  /** Starts routing this trade's own fills and order updates to it (and to a takeover's `lateOrders`). */
+  listen(lateOrders?: LateOrderListener): void {
+    this.feed.listen(lateOrders);
   }
 
   /** Started (validated, recovered or resumed): its loop takes over, unless it closed meanwhile. */

@@ -154,6 +154,7 @@ export async function activeTrade(
       },
       coalescer: { whenSent: (done: () => void) => done() },
       answerTimes: { expectedMs: () => MIN_ANSWER_EXPECTED_MS },
+      unboundedRequestWaitMs: 60_000,
       reader: { amendableTerms: () => Promise.resolve({ ...row.terms, cancelRequested: false }) },
       venues: { paradex: { hedgeTimeoutMs: HEDGE_TIMEOUT_MS } } as unknown as VenueRegistry,
       scheduler: options.scheduler ?? { schedule: runSoon, scheduleAfterReads: runSoon },

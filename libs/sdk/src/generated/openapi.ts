@@ -861,6 +861,8 @@ export interface components {
         attempt?: number;
         /** @description the maker fill (or recovery) the hedge covers */
         cause?: string;
+        /** @description present on a retry after an attempt whose answer was lost and whose fate the venue could tell only after hedge_timeout_ms (its request's bound there): how far past the timeout the hedge may run */
+        deadline_extended_ms?: number;
       };
       /** @description the worker that recorded it */
       worker_id: string;

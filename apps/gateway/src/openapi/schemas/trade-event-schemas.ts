@@ -51,6 +51,11 @@ const EVENT_DATA: Record<string, Schema> = {
       client_order_id: text('our deterministic client order id'),
       attempt: { type: 'integer' },
       cause: text('the maker fill (or recovery) the hedge covers'),
+      deadline_extended_ms: {
+        type: 'integer',
+        description:
+          "present on a retry after an attempt whose answer was lost and whose fate the venue could tell only after hedge_timeout_ms (its request's bound there): how far past the timeout the hedge may run",
+      },
     },
     ['exchange', 'side', 'size'],
   ),

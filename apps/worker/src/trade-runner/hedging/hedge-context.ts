@@ -14,6 +14,8 @@ export interface HedgeVenue {
   side: Side;
   /** hedge_timeout_ms of the venue registry. */
   timeoutMs: number;
+  /** Where the venue bounds no request: how long a lost IOC may still land (WORKER_UNBOUNDED_REQUEST_WAIT_MS). */
+  unboundedRequestWaitMs: number;
   /** How long an IOC may go unanswered before the hedge's fate counts as in doubt (VenueAnswerTimes). */
   answerExpectedMs(): number;
 }

@@ -22,6 +22,8 @@ export function hedgeSentEntry(
   request: PlaceOrderRequest,
   attempt: number,
   cause: string,
+  /** How far past hedge_timeout_ms the hedge runs for an attempt lost before the venue (0: not). */
+  deadlineExtendedMs = 0,
 ): LogEntry {
   return logEntry('hedge_sent', {
     exchange: context.venue.leg.venue,
@@ -31,6 +33,7 @@ export function hedgeSentEntry(
     client_order_id: request.clientOrderId,
     attempt,
     cause,
+    ...(deadlineExtendedMs > 0 ? { deadline_extended_ms: deadlineExtendedMs } : {}),
   });
 }
 

@@ -261,6 +261,20 @@ async function fillsOfAttempt(context: HedgeContext, lost: LostIoc): Promise<Ord
   return { order, fills, duplicate: false };
 }
 
+/**
+ * When a lost IOC has landed or never will: the bound its venue gives, or,
+ * where the venue bounds no request (Extended, Lighter), the worker's
+ * `WORKER_UNBOUNDED_REQUEST_WAIT_MS`, as a takeover waits for a dead
+ * worker's requests there.
+ */
+function lostSettlesBy(context: HedgeContext, error: VenueNetworkError): number {
+  const { venue } = context;
+  if (venue.client.orderRequestLifetimeMs === null) {
+    return Date.now() + venue.unboundedRequestWaitMs;
+  }
+  return settlesBy(error.settlesByMs, Date.now());
+}
+
 /** What an IOC's failure means for its hedge. */
 export type IocRefusal =
   /** The answer was lost, or the venue has not closed the IOC yet: look it up. */
@@ -271,8 +285,11 @@ export type IocRefusal =
 /** Classifies an IOC's failure (and tells the trade of a halted venue, logs a refusal). */
 export function refusalOf(error: unknown, context: HedgeContext, attempt: number): IocRefusal {
   if (error instanceof VenueNetworkError) {
-    const settlesByMs = settlesBy(error.settlesByMs, Date.now());
-    return { kind: 'lost', settlesByMs, accepted: venueTookRequest(error) };
+    return {
+      kind: 'lost',
+      settlesByMs: lostSettlesBy(context, error),
+      accepted: venueTookRequest(error),
+    };
   }
   if (error instanceof VenueAuthError) {
     context.logger.error({ err: error }, 'hedge refused: venue credentials rejected');

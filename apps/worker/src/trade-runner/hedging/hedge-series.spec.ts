@@ -62,6 +62,7 @@ function harness(options: { bucket?: TokenBucket; answerTimes?: VenueAnswerTimes
       },
       side: 'sell',
       timeoutMs: HEDGE_TIMEOUT_MS,
+      unboundedRequestWaitMs: 60_000,
       answerExpectedMs: () => answerTimes.expectedMs('paradex'),
     },
     market: { hedgeReference: () => state.reference.value } as unknown as MarketView,
@@ -369,6 +370,82 @@ describe('a hedge series', () => {
     });
     expect(h.failures).toHaveLength(1);
     expect(h.hedger.hedged.toFixed()).toBe('0.15');
+  });
+
+  it('an IOC lost before a venue whose requests outlive the hedge timeout: its fate is waited for, then the remainder is retried', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.4'));
+    // Aster: a lost request is known unplaced only after its 10 s nonce window (here 5 s).
+    const settlesBy = Date.now() + 5_000;
+    h.venue
+      .next('placeIoc')
+      .fail(new VenueNetworkError('paradex', 'socket closed', undefined, settlesBy));
+    while (Date.now() < settlesBy) {
+      h.venue.open('order').forEach((lookUp) => lookUp.fail(new UnknownOrderError('paradex')));
+      await jest.advanceTimersByTimeAsync(100);
+    }
+    // Past hedge_timeout_ms: no timeout, no failure, nothing sent while the IOC may land.
+    expect(h.entries.some((entry) => entry.eventType === 'hedge_timeout')).toBe(false);
+    expect(h.failures).toEqual([]);
+    expect(h.venue.count('placeIoc')).toBe(1);
+    (await h.venue.waitFor('order')).fail(new UnknownOrderError('paradex'));
+    (await h.venue.waitFor('fillsSince')).answer([]);
+    await jest.advanceTimersByTimeAsync(25);
+
+    const retry = h.venue.next('placeIoc');
+    expect(retry.args.size).toBe('0.4');
+    retry.answer(iocAck(retry.args, '0.4'));
+    await h.hedger.idle();
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '0.4', attempts: 2 });
+    // The retry's hedge_sent says how far past the timeout the hedge runs.
+    const sent = h.entries.filter((entry) => entry.eventType === 'hedge_sent');
+    expect(sent.at(-1)!.data).toMatchObject({ attempt: 2 });
+    expect(Number(sent.at(-1)!.data['deadline_extended_ms'])).toBeGreaterThanOrEqual(3_000);
+    expect(h.failures).toEqual([]);
+  });
+
+  it('a lost IOC that lands inside its request bound, after the hedge timeout, is its fate: not sent again', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.4'));
+    const settlesBy = Date.now() + 5_000;
+    const ioc = h.venue.next('placeIoc');
+    ioc.fail(new VenueNetworkError('paradex', 'socket closed', undefined, settlesBy));
+    while (Date.now() < settlesBy - 1_000) {
+      h.venue.open('order').forEach((lookUp) => lookUp.fail(new UnknownOrderError('paradex')));
+      await jest.advanceTimersByTimeAsync(100);
+    }
+    expect(h.failures).toEqual([]);
+    while (h.venue.open('order').length === 0) {
+      await jest.advanceTimersByTimeAsync(50);
+    }
+    h.venue.next('order').answer(venueOrder(ioc.args, '0.4', 'filled'));
+    await h.hedger.idle();
+    expect(h.venue.count('placeIoc')).toBe(1);
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '0.4', attempts: 1 });
+    expect(h.failures).toEqual([]);
+  });
+
+  it('the deadline moves once: a retry after a lost attempt that does not fill in a further timeout fails the trade', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.4'));
+    const settlesBy = Date.now() + 3_000;
+    h.venue
+      .next('placeIoc')
+      .fail(new VenueNetworkError('paradex', 'socket closed', undefined, settlesBy));
+    while (h.venue.count('placeIoc') < 2 && Date.now() < settlesBy + 1_000) {
+      h.venue.open('order').forEach((lookUp) => lookUp.fail(new UnknownOrderError('paradex')));
+      h.venue.open('fillsSince').forEach((read) => read.answer([]));
+      await jest.advanceTimersByTimeAsync(50);
+    }
+    // Every retry fills nothing until the moved deadline passes.
+    while (h.failures.length === 0 && Date.now() < settlesBy + 3 * HEDGE_TIMEOUT_MS) {
+      h.venue.open('placeIoc').forEach((ioc) => ioc.answer(iocAck(ioc.args, '0')));
+      await jest.advanceTimersByTimeAsync(50);
+    }
+    await h.hedger.idle();
+    expect(outcome(h.entries)).toMatchObject({ result: 'timeout', filled_size: '0' });
+    expect(h.failures).toHaveLength(1);
+    expect(Date.now()).toBeGreaterThanOrEqual(settlesBy + HEDGE_TIMEOUT_MS);
   });
 
   it('an IOC with no answer for 250 ms puts the hedge in doubt until it answers', async () => {

@@ -20,48 +20,7 @@ import {
   hedgeTimeoutEntry,
   iocFill,
 } from './hedge-entries';
-
-/**
- * Where a hedge stands. `reserved` is the size counted in flight by the
- * trade's accumulator and not settled yet. An attempt at the venue or being
- * looked up carries its number (an answer for another attempt is ignored)
- * and whether hedge_timeout_ms passed meanwhile (it then ends when the
- * attempt settles).
- */
-export type SeriesState =
-  /** The next attempt may go: nothing is at the venue. */
-  | { kind: 'ready'; reserved: Big }
-  /** The IOC is out; `overdue` once it has not answered when it should have. */
-  | {
-      kind: 'at_venue';
-      reserved: Big;
-      attempt: number;
-      /** Epoch ms when its IOC was sent (its fills are read from then if its fate stays unknown). */
-      sentAtMs: number;
-      overdue: boolean;
-      timedOut: boolean;
-      slowTimer: NodeJS.Timeout;
-    }
-  /** Its answer was lost, or the venue holds it unclosed: the venue is asked for it by client order id. */
-  | { kind: 'looking_up'; reserved: Big; attempt: number; sentAtMs: number; timedOut: boolean }
-  /** The remainder waits a moment before its attempt. */
-  | { kind: 'retry_wait'; reserved: Big; timer: NodeJS.Timeout }
-  /** The last attempt is settled and the next not reserved yet (within one turn). */
-  | { kind: 'settled' }
-  | { kind: 'ended'; result: HedgeResult | 'abandoned' };
-
-export type InFlight = Extract<SeriesState, { kind: 'at_venue' | 'looking_up' }>;
-
-/** The hedge's fate is in doubt while an answer is overdue or lost (see Hedger.inDoubt). */
-export const inDoubt = (state: SeriesState): boolean =>
-  state.kind === 'looking_up' || (state.kind === 'at_venue' && state.overdue);
-
-/** The state of attempt `attempt` if it is still at the venue or being looked up. */
-export function inFlightAttempt(state: SeriesState, attempt: number): InFlight | null {
-  return (state.kind === 'at_venue' || state.kind === 'looking_up') && state.attempt === attempt
-    ? state
-    : null;
-}
+import { inDoubt, inFlightAttempt, type InFlight, type SeriesState } from './hedge-series-state';
 
 /**
  * One hedge: the size a maker fill (or a recovery) left unhedged, sent as an
@@ -90,7 +49,11 @@ export class HedgeSeries {
   /** Set when an attempt's fate was settled from the venue's fills of it. */
   private fromFills: { position: string | null } | null = null;
   private awaitingTrust = false;
-  private readonly deadline: NodeJS.Timeout;
+  private deadline: NodeJS.Timeout;
+  /** When hedge_timeout_ms passes (the context's clock), later once for an attempt whose fate comes later. */
+  private deadlineAtMs: number;
+  /** How far the deadline was moved for an attempt lost before the venue (0: it was not). */
+  private extendedMs = 0;
   private readonly startedAtMs: number;
   private firstSentAt: number | null = null;
 
@@ -105,6 +68,7 @@ export class HedgeSeries {
   ) {
     this.state = { kind: 'ready', reserved: requested };
     this.startedAtMs = context.clock.now();
+    this.deadlineAtMs = this.startedAtMs + context.venue.timeoutMs;
     let resolveDone = (): void => undefined;
     this.done = new Promise((resolve) => (resolveDone = resolve));
     this.resolveDone = resolveDone;
@@ -152,7 +116,7 @@ export class HedgeSeries {
     this.place(request, state.reserved, attempt);
     this.firstSentAt ??= this.context.clock.now();
     spendNow(this.context.bucket);
-    return hedgeSentEntry(this.context, request, attempt, this.cause);
+    return hedgeSentEntry(this.context, request, attempt, this.cause, this.extendedMs);
   }
 
   /**
@@ -227,7 +191,8 @@ export class HedgeSeries {
     const answer = refusalOf(error, this.context, attempt);
     if (answer.kind === 'lost') {
       const { reserved, timedOut, sentAtMs } = state;
-      this.enter({ kind: 'looking_up', reserved, attempt, sentAtMs, timedOut });
+      const { settlesByMs } = answer;
+      this.enter({ kind: 'looking_up', reserved, attempt, sentAtMs, settlesByMs, timedOut });
       void this.lookUp(request, attempt, answer);
       return;
     }
@@ -284,7 +249,7 @@ export class HedgeSeries {
     if (attempt.timedOut) {
       return this.finish('timeout');
     }
-    if (this.context.clock.now() - this.startedAtMs >= this.context.venue.timeoutMs) {
+    if (this.context.clock.now() >= this.deadlineAtMs) {
       return this.onDeadline();
     }
     const next = retrySize(this.context, remainder, this.reference);
@@ -314,6 +279,9 @@ export class HedgeSeries {
     if (state.kind === 'ended' || ('timedOut' in state && state.timedOut)) {
       return;
     }
+    if (state.kind === 'looking_up' && this.extendForLostAttempt(state)) {
+      return;
+    }
     const waitedMs = this.context.clock.now() - this.startedAtMs;
     const unhedged = this.requested.minus(this.filled);
     this.context.emit([
@@ -329,6 +297,35 @@ export class HedgeSeries {
       return;
     }
     this.finish('timeout');
+  }
+
+  /**
+   * hedge_timeout_ms passed while an attempt's fate is unknown (its answer
+   * lost, the venue not telling yet): whether it filled is known only once
+   * its request can no longer land (`settlesByMs`: Aster's 10 s nonce
+   * window, or the unbounded wait on Extended and Lighter), which may be
+   * after the timeout. Rather than fail the trade for size that may be
+   * hedged, the deadline moves, once, to that bound plus a whole hedge
+   * timeout: the attempt is settled by the venue's answer or the proof that
+   * it never landed, and the remainder is retried (its hedge_sent names the
+   * extension). Meanwhile the trade's maker order stays down (in doubt).
+   */
+  private extendForLostAttempt(state: Extract<SeriesState, { kind: 'looking_up' }>): boolean {
+    const fateInMs = state.settlesByMs - Date.now();
+    if (this.extendedMs > 0 || fateInMs <= 0) {
+      return false;
+    }
+    const now = this.context.clock.now();
+    const deadlineAtMs = now + fateInMs + this.context.venue.timeoutMs;
+    this.extendedMs = Math.ceil(deadlineAtMs - this.startedAtMs - this.context.venue.timeoutMs);
+    this.deadlineAtMs = deadlineAtMs;
+    clearTimeout(this.deadline);
+    this.deadline = setTimeout(() => this.onDeadline(), deadlineAtMs - now);
+    this.context.logger.warn(
+      { attempt: state.attempt, fate_in_ms: Math.round(fateInMs), extended_ms: this.extendedMs },
+      'hedge timeout passed with an attempt lost before the venue: waiting for its fate, then retrying',
+    );
+    return true;
   }
 
   /** Moves to `next`: the timers of the state left are cleared, the trade told if doubt changed. */

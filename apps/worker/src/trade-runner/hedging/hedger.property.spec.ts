@@ -274,6 +274,7 @@ describe('hedging under lost answers, held requests and failed look-ups', () => 
             },
             side: 'sell',
             timeoutMs: HEDGE_TIMEOUT_MS,
+            unboundedRequestWaitMs: 60_000,
             answerExpectedMs: () => MIN_ANSWER_EXPECTED_MS,
           },
           market: { hedgeReference: () => new Big(100) } as unknown as MarketView,

@@ -228,6 +228,24 @@ export class MakerOrders {
   }
 
   /**
+   * Is this venue order a maker order of the trade placed under an earlier
+   * lease (a dead worker's, landing late)? Its quote number is below this
+   * lease's; an id the venue keeps only in part (Lighter) was not placed by
+   * this process, whose client maps its own back whole.
+   */
+  placedByEarlierOwner(venueClientOrderId: string): boolean {
+    const parsed = matchClientOrderId(venueClientOrderId, this.context.tradeId);
+    if (parsed?.kind !== 'maker') {
+      return false;
+    }
+    return 'partial' in parsed || parsed.quoteNumber < this.firstQuoteNumber;
+  }
+
+  private get firstQuoteNumber(): number {
+    return Number(this.context.epoch) * QUOTES_PER_EPOCH;
+  }
+
+  /**
    * Takes a token: at once when the bucket has one (false, and nothing is
    * awaited, so the request goes out in the same turn as the decision to send
    * it), else a promise of `true` once the bucket let it through.
@@ -246,7 +264,7 @@ export class MakerOrders {
 
   /** The next client order id of this lease. */
   private nextClientOrderId(): string {
-    const quoteNumber = Number(this.context.epoch) * QUOTES_PER_EPOCH + this.quoteCount;
+    const quoteNumber = this.firstQuoteNumber + this.quoteCount;
     this.quoteCount += 1;
     return makerClientOrderId(this.tag, quoteNumber);
   }

@@ -23,7 +23,8 @@ const HEDGE_TIMEOUT_MS = 6_000;
  * expiry it waited ccxt's 10 s answer timeout, then a minute, and the trade
  * failed with the maker fill unhedged. Judged by the simulator's own records.
  * Aster's requests live the 10 s of its nonce window, past a 3 s hedge
- * timeout: a hedge lost there is not retried in time (docs/live-venues.md, bounded exposure).
+ * timeout, and Extended's and Lighter's have no bound: a hedge lost there
+ * waits for that bound, then is retried (live-lost-hedge-bounds.e2e.spec.ts).
  */
 describe.each([
   ['hyperliquid', 'BTC', '0.004'],

@@ -1,10 +1,8 @@
 import { PeriodicTask, type Logger } from '@sts/platform';
 import type { MonotonicClock } from '../clock';
+import { LEASE_TRUST } from '../trade-runner/lease-trust';
 import type { TradeRunner } from '../trade-runner/trade-runner';
 import type { LeaseRepository } from './lease.repository';
-
-/** Share of the TTL a lease is trusted for after the renewal that extended it began. */
-const LEASE_TRUST = 0.8;
 
 /**
  * Renews every lease this worker holds, in one statement per period. What

@@ -6,6 +6,7 @@ import type { Acquisition } from '../lease/lease.repository';
 import type { OpenTrade } from '../trade-runner/open-trade';
 import type { RunnerServices } from '../trade-runner/runner-services';
 import type { TradeState } from '../trade-runner/trade-state';
+import { untrustedTailMs } from '../trade-runner/lease-trust';
 import { untilVenuesAnswer } from '../trade-runner/until-venues-answer';
 import { LateMakerOrders } from './late-maker-orders';
 import { reconcileTrade, type Reconciliation } from './reconcile-trade';
@@ -17,7 +18,8 @@ const CLOCK_SKEW_MARGIN_MS = 60_000;
 /**
  * When a dead worker's order requests can no longer land, per leg (epoch
  * ms): each venue's request life (`VenueClient.orderRequestLifetimeMs`)
- * from the dead lease's expiry, `WORKER_UNBOUNDED_REQUEST_WAIT_MS` where a
+ * from when the dead worker stopped trusting its lease (a fifth of the TTL
+ * before it expired), `WORKER_UNBOUNDED_REQUEST_WAIT_MS` where a
  * venue bounds none; and, where the maker venue bounds none, how long its
  * late maker orders are still watched for after the trade runs again.
  */
@@ -29,7 +31,7 @@ export interface DeadWorkerBounds {
 
 export type TakeoverServices = Pick<
   RunnerServices,
-  'db' | 'unboundedRequestWaitMs' | 'lateOrderWatchMs'
+  'db' | 'leaseTtlMs' | 'unboundedRequestWaitMs' | 'lateOrderWatchMs'
 >;
 
 export function deadWorkerBounds(
@@ -41,16 +43,17 @@ export function deadWorkerBounds(
   if (expiredMsAgo === null) {
     return { hedgeSettledAtMs: now, makerSettledAtMs: now, makerWatchUntilMs: now };
   }
-  const expiredAt = now - expiredMsAgo;
+  // The dead worker sent nothing once it stopped trusting its lease, a little before it expired.
+  const stoppedAt = now - expiredMsAgo - untrustedTailMs(services.leaseTtlMs);
   const unbounded = services.unboundedRequestWaitMs;
   const maker = open.legs.makerClient.orderRequestLifetimeMs;
   const hedge = open.legs.hedgeClient.orderRequestLifetimeMs;
-  const makerSettledAtMs = expiredAt + (maker ?? unbounded);
+  const makerSettledAtMs = stoppedAt + (maker ?? unbounded);
   return {
-    hedgeSettledAtMs: expiredAt + (hedge ?? unbounded),
+    hedgeSettledAtMs: stoppedAt + (hedge ?? unbounded),
     makerSettledAtMs,
     makerWatchUntilMs:
-      maker === null ? Math.max(makerSettledAtMs, expiredAt + services.lateOrderWatchMs) : 0,
+      maker === null ? Math.max(makerSettledAtMs, stoppedAt + services.lateOrderWatchMs) : 0,
   };
 }
 

@@ -1,5 +1,15 @@
 import { sleep } from '@sts/platform';
 
+/** Share of the TTL a lease is trusted for after the acquisition or renewal that extended it began. */
+export const LEASE_TRUST = 0.8;
+
+/**
+ * How long before its lease's expiry a worker stopped sending: it trusts
+ * the lease until `LEASE_TRUST` of the TTL after the statement that set the
+ * expiry began, and sends nothing once it does not.
+ */
+export const untrustedTailMs = (leaseTtlMs: number): number => leaseTtlMs * (1 - LEASE_TRUST);
+
 /** Until when (monotonic ms) this worker trusts its lease: the runner moves it on each renewal. */
 export interface LeaseTrust {
   validUntilMs: number;

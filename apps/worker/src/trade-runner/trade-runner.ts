@@ -9,11 +9,8 @@ import type { Halt, RunnerServices } from './runner-services';
 import { TradeBudget } from './trade-budget';
 import { openTradeLegs } from './trade-legs';
 import { TradeStart } from './trade-start';
-import type { LeaseTrust } from './lease-trust';
+import { LEASE_TRUST, type LeaseTrust } from './lease-trust';
 import { TradeState } from './trade-state';
-
-/** Share of the lease TTL this worker trusts its lease for after a renewal began. */
-const LEASE_TRUST = 0.8;
 
 const sameHalt = (a: Halt | null, b: Halt | null): boolean =>
   a === b || (a !== null && b !== null && a.reason === b.reason && a.exchange === b.exchange);

@@ -56,6 +56,20 @@ const VOLUME_QUOTA_TEXT = /Not enough volume quota/;
 const VOLUME_QUOTA_RETRY_AFTER_MS = 15_000;
 
 /**
+ * A placement the venue refused for its timestamp or nonce (ccxt's
+ * InvalidNonce: Aster's -1021, "outside of the recvWindow"): checked before
+ * anything executes, so the order was never placed, though ccxt files
+ * InvalidNonce under NetworkError. Null for any other error.
+ */
+export function staleRequestRefusal(error: unknown, venue: string): OrderRejectedError | null {
+  if (!classNames(error).has('InvalidNonce')) {
+    return null;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new OrderRejectedError(venue, 'stale_request', message, error);
+}
+
+/**
  * ccxt's exception hierarchy onto the VenueClient's typed errors. Checked by
  * class name rather than `instanceof`, so this module does not load ccxt.
  */

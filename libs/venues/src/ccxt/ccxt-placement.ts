@@ -10,7 +10,7 @@ import {
 } from '../errors';
 import { isResting, type OrderAck, type PlaceOrderRequest, type VenueOrder } from '../model/orders';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
-import { toVenueError, unsettled } from './ccxt-errors';
+import { staleRequestRefusal, toVenueError, unsettled } from './ccxt-errors';
 import type { CcxtMarketCache } from './ccxt-market-cache';
 import type { CcxtOrderLookup } from './ccxt-order-lookup';
 import { encodeClientOrderId } from './client-order-ids';
@@ -166,6 +166,10 @@ export class CcxtPlacement {
   /** A placement that failed: an outcome where the venue's refusal says what happened, else the error. */
   private async refused(error: unknown, placed: Placed): Promise<OrderAck> {
     const { venue, lookup } = this.deps;
+    const stale = staleRequestRefusal(error, venue);
+    if (stale) {
+      throw stale;
+    }
     const mapped = toVenueError(error, venue);
     if (mapped instanceof VenueNetworkError) {
       throw unsettled(venue, mapped, this.deps.expiry.settlesByMs(placed.stamp));

@@ -1,5 +1,5 @@
 import type { Balances, Market, Order, OrderBook, Position, Trade } from 'ccxt';
-import { PostOnlyWouldCrossError } from '../errors';
+import { OrderRejectedError, PostOnlyWouldCrossError } from '../errors';
 import { EventLog } from '../conformance/conformance-tools';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { CcxtVenueClient } from './ccxt-venue-client';
@@ -40,6 +40,9 @@ class Feed<T> {
 }
 
 class InvalidOrder extends Error {}
+class NetworkError extends Error {}
+/** ccxt files a venue's nonce or timestamp refusal (Aster's -1021) under NetworkError. */
+class InvalidNonce extends NetworkError {}
 class OrderNotFound extends Error {}
 
 /** Replays recorded ccxt payloads; records the calls the client makes. Never touches a network. */
@@ -246,6 +249,22 @@ describe('CcxtVenueClient (recorded payloads, no network)', () => {
         clientOrderId: 'x',
       }),
     ).rejects.toBeInstanceOf(PostOnlyWouldCrossError);
+  });
+
+  it('a placement refused for its timestamp (InvalidNonce) is a refusal, not a lost answer', async () => {
+    await start('paradex', paradexMarkets, { watchMyTrades: true });
+    exchange.nextCreate = new InvalidNonce(
+      '{"code":-1021,"msg":"Timestamp for this request is outside of the recvWindow."}',
+    );
+    const placing = client.placeIoc({
+      symbol: 'ETH-USD-PERP',
+      side: 'sell',
+      price: '3000',
+      size: '0.01',
+      clientOrderId: 'late-1',
+    });
+    await expect(placing).rejects.toBeInstanceOf(OrderRejectedError);
+    await expect(placing).rejects.toMatchObject({ reason: 'stale_request' });
   });
 
   it('streams own fills once each, with the order completion worked out', async () => {

@@ -384,8 +384,8 @@ describe('a hedge series', () => {
       h.venue.open('order').forEach((lookUp) => lookUp.fail(new UnknownOrderError('paradex')));
       await jest.advanceTimersByTimeAsync(100);
     }
-    // Past hedge_timeout_ms: no timeout, no failure, nothing sent while the IOC may land.
-    expect(h.entries.some((entry) => entry.eventType === 'hedge_timeout')).toBe(false);
+    // Past hedge_timeout_ms: hedge_timeout logged, but no failure, nothing sent while the IOC may land.
+    expect(ofType(h.entries, 'hedge_timeout')).toHaveLength(1);
     expect(h.failures).toEqual([]);
     expect(h.venue.count('placeIoc')).toBe(1);
     (await h.venue.waitFor('order')).fail(new UnknownOrderError('paradex'));
@@ -401,6 +401,33 @@ describe('a hedge series', () => {
     const sent = h.entries.filter((entry) => entry.eventType === 'hedge_sent');
     expect(sent.at(-1)!.data).toMatchObject({ attempt: 2 });
     expect(Number(sent.at(-1)!.data['deadline_extended_ms'])).toBeGreaterThanOrEqual(3_000);
+    expect(h.failures).toEqual([]);
+  });
+
+  it('an IOC still at the venue when the timeout strikes, whose answer is then lost, is waited for and retried too', async () => {
+    const h = harness();
+    h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.4'));
+    const ioc = h.venue.next('placeIoc');
+    await jest.advanceTimersByTimeAsync(HEDGE_TIMEOUT_MS + 500);
+    // The client gave up on the answer (its own timeout) after the hedge timed out.
+    const settlesBy = Date.now() + 4_000;
+    ioc.fail(new VenueNetworkError('paradex', 'request timed out', undefined, settlesBy));
+    while (Date.now() < settlesBy) {
+      h.venue.open('order').forEach((lookUp) => lookUp.fail(new UnknownOrderError('paradex')));
+      h.venue.open('fillsSince').forEach((read) => read.answer([]));
+      await jest.advanceTimersByTimeAsync(100);
+    }
+    expect(h.failures).toEqual([]);
+    expect(h.venue.count('placeIoc')).toBe(1);
+    while (h.venue.open('placeIoc').length === 0 && Date.now() < settlesBy + 2_000) {
+      h.venue.open('order').forEach((lookUp) => lookUp.fail(new UnknownOrderError('paradex')));
+      h.venue.open('fillsSince').forEach((read) => read.answer([]));
+      await jest.advanceTimersByTimeAsync(25);
+    }
+    const retry = h.venue.next('placeIoc');
+    retry.answer(iocAck(retry.args, '0.4'));
+    await h.hedger.idle();
+    expect(outcome(h.entries)).toMatchObject({ result: 'filled', filled_size: '0.4', attempts: 2 });
     expect(h.failures).toEqual([]);
   });
 

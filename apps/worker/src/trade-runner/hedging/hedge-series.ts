@@ -20,6 +20,7 @@ import {
   hedgeTimeoutEntry,
   iocFill,
 } from './hedge-entries';
+import { HedgeDeadline } from './hedge-deadline';
 import { inDoubt, inFlightAttempt, type InFlight, type SeriesState } from './hedge-series-state';
 
 /**
@@ -49,12 +50,8 @@ export class HedgeSeries {
   /** Set when an attempt's fate was settled from the venue's fills of it. */
   private fromFills: { position: string | null } | null = null;
   private awaitingTrust = false;
-  private deadline: NodeJS.Timeout;
-  /** When hedge_timeout_ms passes (the context's clock), later once for an attempt whose fate comes later. */
-  private deadlineAtMs: number;
-  /** How far the deadline was moved for an attempt lost before the venue (0: it was not). */
-  private extendedMs = 0;
-  private readonly startedAtMs: number;
+  private readonly deadline: HedgeDeadline;
+  private timeoutLogged = false;
   private firstSentAt: number | null = null;
 
   constructor(
@@ -67,12 +64,10 @@ export class HedgeSeries {
     private readonly reference: Big,
   ) {
     this.state = { kind: 'ready', reserved: requested };
-    this.startedAtMs = context.clock.now();
-    this.deadlineAtMs = this.startedAtMs + context.venue.timeoutMs;
     let resolveDone = (): void => undefined;
     this.done = new Promise((resolve) => (resolveDone = resolve));
     this.resolveDone = resolveDone;
-    this.deadline = setTimeout(() => this.onDeadline(), context.venue.timeoutMs);
+    this.deadline = new HedgeDeadline(context, () => this.onDeadline());
   }
 
   /** When the first attempt's IOC was handed to the venue client (null until it was). */
@@ -116,7 +111,7 @@ export class HedgeSeries {
     this.place(request, state.reserved, attempt);
     this.firstSentAt ??= this.context.clock.now();
     spendNow(this.context.bucket);
-    return hedgeSentEntry(this.context, request, attempt, this.cause, this.extendedMs);
+    return hedgeSentEntry(this.context, request, attempt, this.cause, this.deadline.extendedMs);
   }
 
   /**
@@ -190,8 +185,12 @@ export class HedgeSeries {
     }
     const answer = refusalOf(error, this.context, attempt);
     if (answer.kind === 'lost') {
-      const { reserved, timedOut, sentAtMs } = state;
+      const { reserved, sentAtMs } = state;
       const { settlesByMs } = answer;
+      // Lost after the timeout struck (it was still at the venue then): its fate may come later.
+      const awaited =
+        (state.timedOut || this.deadline.awaiting) && this.deadline.awaitFate(attempt, settlesByMs);
+      const timedOut = state.timedOut && !awaited;
       this.enter({ kind: 'looking_up', reserved, attempt, sentAtMs, settlesByMs, timedOut });
       void this.lookUp(request, attempt, answer);
       return;
@@ -236,6 +235,7 @@ export class HedgeSeries {
     filled: Big,
     options: { delayMs?: number; fatal?: HedgeResult } = {},
   ): void {
+    this.deadline.fateKnown();
     this.context.settle(attempt.reserved, filled);
     this.filled = this.filled.plus(filled);
     this.enter({ kind: 'settled' });
@@ -249,7 +249,7 @@ export class HedgeSeries {
     if (attempt.timedOut) {
       return this.finish('timeout');
     }
-    if (this.context.clock.now() >= this.deadlineAtMs) {
+    if (this.deadline.passed) {
       return this.onDeadline();
     }
     const next = retrySize(this.context, remainder, this.reference);
@@ -271,27 +271,20 @@ export class HedgeSeries {
   }
 
   /**
-   * hedge_timeout_ms passed: no further attempt. One at the venue (or looked up)
-   * settles first; the trade fails only for size the venue confirms unhedged.
+   * hedge_timeout_ms passed: hedge_timeout is logged (once). An attempt in
+   * doubt is waited for and the hedge may go on (HedgeDeadline); else no
+   * further attempt: one at the venue (or looked up) settles first, and the
+   * trade fails only for size the venue confirms unhedged.
    */
   private onDeadline(): void {
     const state = this.state;
     if (state.kind === 'ended' || ('timedOut' in state && state.timedOut)) {
       return;
     }
-    if (state.kind === 'looking_up' && this.extendForLostAttempt(state)) {
+    this.logTimeout();
+    if (inDoubt(state) && this.awaitFateOf(state as InFlight)) {
       return;
     }
-    const waitedMs = this.context.clock.now() - this.startedAtMs;
-    const unhedged = this.requested.minus(this.filled);
-    this.context.emit([
-      hedgeTimeoutEntry(this.context, {
-        lastOrderId: this.lastOrderId,
-        waitedMs,
-        unhedged,
-        cause: this.cause,
-      }),
-    ]);
     if (state.kind === 'at_venue' || state.kind === 'looking_up') {
       this.enter({ ...state, timedOut: true });
       return;
@@ -299,33 +292,25 @@ export class HedgeSeries {
     this.finish('timeout');
   }
 
-  /**
-   * hedge_timeout_ms passed while an attempt's fate is unknown (its answer
-   * lost, the venue not telling yet): whether it filled is known only once
-   * its request can no longer land (`settlesByMs`: Aster's 10 s nonce
-   * window, or the unbounded wait on Extended and Lighter), which may be
-   * after the timeout. Rather than fail the trade for size that may be
-   * hedged, the deadline moves, once, to that bound plus a whole hedge
-   * timeout: the attempt is settled by the venue's answer or the proof that
-   * it never landed, and the remainder is retried (its hedge_sent names the
-   * extension). Meanwhile the trade's maker order stays down (in doubt).
-   */
-  private extendForLostAttempt(state: Extract<SeriesState, { kind: 'looking_up' }>): boolean {
-    const fateInMs = state.settlesByMs - Date.now();
-    if (this.extendedMs > 0 || fateInMs <= 0) {
-      return false;
+  private logTimeout(): void {
+    if (this.timeoutLogged) {
+      return;
     }
-    const now = this.context.clock.now();
-    const deadlineAtMs = now + fateInMs + this.context.venue.timeoutMs;
-    this.extendedMs = Math.ceil(deadlineAtMs - this.startedAtMs - this.context.venue.timeoutMs);
-    this.deadlineAtMs = deadlineAtMs;
-    clearTimeout(this.deadline);
-    this.deadline = setTimeout(() => this.onDeadline(), deadlineAtMs - now);
-    this.context.logger.warn(
-      { attempt: state.attempt, fate_in_ms: Math.round(fateInMs), extended_ms: this.extendedMs },
-      'hedge timeout passed with an attempt lost before the venue: waiting for its fate, then retrying',
-    );
-    return true;
+    this.timeoutLogged = true;
+    this.context.emit([
+      hedgeTimeoutEntry(this.context, {
+        lastOrderId: this.lastOrderId,
+        waitedMs: this.deadline.waitedMs,
+        unhedged: this.requested.minus(this.filled),
+        cause: this.cause,
+      }),
+    ]);
+  }
+
+  /** The timeout struck with this attempt in doubt: its fate is waited for (HedgeDeadline), once. */
+  private awaitFateOf(state: InFlight): boolean {
+    const settlesByMs = state.kind === 'looking_up' ? state.settlesByMs : null;
+    return this.deadline.awaitFate(state.attempt, settlesByMs);
   }
 
   /** Moves to `next`: the timers of the state left are cleared, the trade told if doubt changed. */
@@ -354,7 +339,7 @@ export class HedgeSeries {
       return;
     }
     this.enter({ kind: 'ended', result });
-    clearTimeout(this.deadline);
+    this.deadline.clear();
     if (last.kind === 'ready' || last.kind === 'retry_wait') {
       this.context.settle(last.reserved, new Big(0));
     }
@@ -378,7 +363,7 @@ export class HedgeSeries {
     if (failure) {
       this.context.onFailure(failure);
     }
-    this.context.onEnded?.(result, this.context.clock.now() - this.startedAtMs);
+    this.context.onEnded?.(result, this.deadline.waitedMs);
     this.context.emit([
       hedgeOutcomeEntry(this.context, {
         result,

@@ -4,8 +4,15 @@ import { isResting, UnknownOrderError, type VenueClient, type VenueOrder } from 
 import type { MakerOrders } from '../trade-runner/quoting/maker-orders';
 import { paidAtOnce } from '../venue-sessions/paid-requests';
 
-/** How often the maker account's open orders are read while late orders are watched for. */
+/** How often the maker account's open orders are read while a takeover watches for late orders. */
 export const LATE_ORDER_SCAN_MS = 5_000;
+
+/**
+ * How often once the trade runs again: the account stream tells of a late
+ * order first; this read is the backstop, and a venue may weigh it heavily
+ * (Lighter's active orders: 300 of an address's 24,000 a minute).
+ */
+export const LATE_ORDER_BACKGROUND_SCAN_MS = 30_000;
 
 export interface LateMakerOrdersDeps {
   client: VenueClient;
@@ -66,15 +73,15 @@ export class LateMakerOrders {
   }
 
   /**
-   * Watches until `untilMs` (epoch ms): a scan every LATE_ORDER_SCAN_MS and
-   * the stream's updates meanwhile, then a last scan once the bound is past.
+   * Watches until `untilMs` (epoch ms): a scan every `everyMs` and the
+   * stream's updates meanwhile, then a last scan once the bound is past.
    */
-  async watchUntil(untilMs: number): Promise<void> {
+  async watchUntil(untilMs: number, everyMs = LATE_ORDER_SCAN_MS): Promise<void> {
     this.guardUntil(untilMs);
     const { signal, log } = this.deps;
     while (!signal.aborted) {
       const leftMs = untilMs - Date.now();
-      await sleep(Math.max(0, Math.min(LATE_ORDER_SCAN_MS, leftMs)));
+      await sleep(Math.max(0, Math.min(everyMs, leftMs)));
       if (signal.aborted) {
         return;
       }

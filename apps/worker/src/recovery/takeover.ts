@@ -8,7 +8,7 @@ import type { RunnerServices } from '../trade-runner/runner-services';
 import type { TradeState } from '../trade-runner/trade-state';
 import { untrustedTailMs } from '../trade-runner/lease-trust';
 import { untilVenuesAnswer } from '../trade-runner/until-venues-answer';
-import { LateMakerOrders } from './late-maker-orders';
+import { LATE_ORDER_BACKGROUND_SCAN_MS, LateMakerOrders } from './late-maker-orders';
 import { reconcileTrade, type Reconciliation } from './reconcile-trade';
 import { tradeFills } from './venue-truth';
 
@@ -108,7 +108,7 @@ export class Takeover {
     await open.hedger.idle();
     await this.complete(reconciliation, late, hedgedBefore, open);
     if (bounds.makerWatchUntilMs > Date.now()) {
-      void late.watchUntil(bounds.makerWatchUntilMs);
+      void late.watchUntil(bounds.makerWatchUntilMs, LATE_ORDER_BACKGROUND_SCAN_MS);
     }
   }
 

@@ -147,6 +147,11 @@ export class WorkerMetrics {
     }
   }
 
+  /** A dead worker's maker order landed after a takeover and was cancelled (recovery/late-maker-orders.ts). */
+  recordLateMakerOrderCanceled(exchange: string): void {
+    this.handling.lateMakerOrders.inc({ exchange });
+  }
+
   /** Counts what a trade wrote to its execution log (the log is the record of every event). */
   recordEntries(entries: LogEntry[], market: string): void {
     for (const entry of entries) {

@@ -166,6 +166,12 @@ export function tradeHandlingSeries(registers: Registry[]) {
       'Trades recovered against the venues (recovery_completed)',
       [],
     ),
+    lateMakerOrders: counter(
+      registers,
+      'sts_worker_late_maker_orders_canceled_total',
+      "A dead worker's maker orders that landed after a takeover and were cancelled by the trade's new owner",
+      ['exchange'],
+    ),
     guardTriggers: counter(
       registers,
       'sts_worker_fast_move_guard_triggers_total',

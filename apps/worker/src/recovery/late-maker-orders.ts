@@ -21,6 +21,8 @@ export interface LateMakerOrdersDeps {
   makerOrders: Pick<MakerOrders, 'placedByEarlierOwner'>;
   signal: AbortSignal;
   log: Logger;
+  /** Told of each late order cancelled (metrics). */
+  onCanceled(): void;
 }
 
 /**
@@ -120,6 +122,7 @@ export class LateMakerOrders {
         return false;
       }
       this.canceledCount += 1;
+      this.deps.onCanceled();
       log.warn(
         { client_order_id: order.clientOrderId, order_id: order.orderId },
         "a dead worker's maker order landed late: canceled",

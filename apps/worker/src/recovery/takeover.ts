@@ -31,7 +31,7 @@ export interface DeadWorkerBounds {
 
 export type TakeoverServices = Pick<
   RunnerServices,
-  'db' | 'leaseTtlMs' | 'unboundedRequestWaitMs' | 'lateOrderWatchMs'
+  'db' | 'leaseTtlMs' | 'unboundedRequestWaitMs' | 'lateOrderWatchMs' | 'metrics'
 >;
 
 export function deadWorkerBounds(
@@ -173,6 +173,8 @@ export class Takeover {
       makerOrders: open.makerOrders,
       signal: trade.abort.signal,
       log: trade.log,
+      onCanceled: () =>
+        this.services.metrics.recordLateMakerOrderCanceled(trade.record.makerExchange),
     });
   }
 

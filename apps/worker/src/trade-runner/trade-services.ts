@@ -31,4 +31,5 @@ export type TradeMetrics = Pick<
   | 'recordHedgeEnded'
   | 'recordRequote'
   | 'recordRequoteHeld'
+  | 'recordLateMakerOrderCanceled'
 >;

@@ -151,6 +151,7 @@ export async function activeTrade(
         recordHedgeEnded: () => undefined,
         recordRequote: () => undefined,
         recordRequoteHeld: () => undefined,
+        recordLateMakerOrderCanceled: () => undefined,
       },
       coalescer: { whenSent: (done: () => void) => done() },
       answerTimes: { expectedMs: () => MIN_ANSWER_EXPECTED_MS },

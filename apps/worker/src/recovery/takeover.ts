@@ -8,7 +8,11 @@ import type { RunnerServices } from '../trade-runner/runner-services';
 import type { TradeState } from '../trade-runner/trade-state';
 import { untrustedTailMs } from '../trade-runner/lease-trust';
 import { untilVenuesAnswer } from '../trade-runner/until-venues-answer';
-import { LATE_ORDER_BACKGROUND_SCAN_MS, LateMakerOrders } from './late-maker-orders';
+import {
+  LATE_ORDER_BACKGROUND_SCAN_MS,
+  LATE_ORDER_SCAN_MS,
+  LateMakerOrders,
+} from './late-maker-orders';
 import { reconcileTrade, type Reconciliation } from './reconcile-trade';
 import { tradeFills } from './venue-truth';
 
@@ -107,8 +111,20 @@ export class Takeover {
     }
     await open.hedger.idle();
     await this.complete(reconciliation, late, hedgedBefore, open);
+    this.watchBehindTheTrade(late, bounds);
+  }
+
+  /**
+   * Where the maker venue bounds nothing, late orders are watched for behind
+   * the running trade; elsewhere the maker account's open orders are read
+   * once more a moment after the trade runs again, a backstop for a read
+   * that missed a dead lease's order (seen once on Paradex, not reproduced).
+   */
+  private watchBehindTheTrade(late: LateMakerOrders, bounds: DeadWorkerBounds): void {
     if (bounds.makerWatchUntilMs > Date.now()) {
       void late.watchUntil(bounds.makerWatchUntilMs, LATE_ORDER_BACKGROUND_SCAN_MS);
+    } else {
+      void late.watchUntil(Date.now() + LATE_ORDER_SCAN_MS);
     }
   }
 

@@ -82,6 +82,7 @@ function assemble(
     settings.natsPrefix,
     new EventFanout(registry, log),
     log,
+    settings.natsReplicas,
   );
   const health = new HealthCheck(dataSource, new NatsLink(nats), registry);
   const metrics = notifierMetrics(registry);

@@ -68,6 +68,8 @@ export class EventsSubscriber {
     private readonly natsPrefix: string,
     private readonly fanout: EventFanout,
     private readonly log: Logger,
+    /** NATS_REPLICAS: copies of the events stream. */
+    private readonly replicas = 1,
   ) {
     this.maintenanceSubject = maintenanceChangedSubject(natsPrefix);
     this.tradeSubjectPrefix = tradeLifecycleSubject(natsPrefix, '');
@@ -77,7 +79,7 @@ export class EventsSubscriber {
   async start(): Promise<void> {
     const stream = eventsStream(this.natsPrefix);
     const jsm = await jetstreamManager(this.nats);
-    await ensureStreams(jsm, [stream]);
+    await ensureStreams(jsm, [stream], this.replicas);
     const { state } = await jsm.streams.info(stream.name);
     // Server 2.9 takes a single filter; the stream's other subjects are skipped below.
     this.consumer = await jetstream(this.nats).consumers.get(stream.name, {

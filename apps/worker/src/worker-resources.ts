@@ -46,7 +46,11 @@ export async function openStores(
     name: `worker-${workerId}`,
   });
   closers.push(() => nats.drain());
-  await ensureStreams(await jetstreamManager(nats), allStreams(settings.natsPrefix));
+  await ensureStreams(
+    await jetstreamManager(nats),
+    allStreams(settings.natsPrefix),
+    settings.natsReplicas,
+  );
 
   const relay = new OutboxRelay(db, jetStreamPublisher(jetstream(nats)), {
     onError: (error) =>

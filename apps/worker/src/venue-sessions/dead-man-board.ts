@@ -6,7 +6,7 @@ import {
   encodeEnvelope,
   envelope,
 } from '@sts/contracts';
-import type { Logger, NatsConnection } from '@sts/platform';
+import { replicasRefusal, type Logger, type NatsConnection } from '@sts/platform';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { DeadManStatus } from './dead-man-keeper';
 
@@ -34,6 +34,8 @@ export class DeadManBoard {
     private readonly natsPrefix: string,
     private readonly workerId: string,
     private readonly logger: Logger,
+    /** NATS_REPLICAS: copies of the bucket. */
+    private readonly replicas = 1,
   ) {
     this.timer = setInterval(() => this.republish(), REPUBLISH_MS);
     this.timer.unref();
@@ -92,7 +94,11 @@ export class DeadManBoard {
   /** The bucket, created on first use (every worker may: creating an existing one is a no-op). */
   private bucket(): Promise<KV> {
     const { name, ttlMs } = deadManBucket(this.natsPrefix);
-    this.kv ??= new Kvm(this.nats).create(name, { history: 1, ttl: ttlMs });
+    this.kv ??= new Kvm(this.nats)
+      .create(name, { history: 1, ttl: ttlMs, replicas: this.replicas })
+      .catch((error: unknown) => {
+        throw replicasRefusal(error, this.replicas, `KV bucket ${name}`);
+      });
     return this.kv;
   }
 }

@@ -17,7 +17,13 @@ export function deadManPolicy(
   logger: Logger,
   closers: Array<() => Promise<unknown>>,
 ): DeadManPolicy {
-  const board = new DeadManBoard(nats, config.settings.natsPrefix, config.workerId, logger);
+  const board = new DeadManBoard(
+    nats,
+    config.settings.natsPrefix,
+    config.workerId,
+    logger,
+    config.settings.natsReplicas,
+  );
   closers.push(async () => board.close());
   return {
     timeoutMs: config.settings.deadManTimeoutMs,

@@ -1,5 +1,5 @@
 import { Expose } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -28,6 +28,17 @@ export class CommonSettings {
   @Expose({ name: 'NATS_PREFIX' })
   @Matches(/^[a-z][a-z0-9_]{0,31}$/, { message: 'NATS_PREFIX must be lowercase [a-z0-9_]' })
   natsPrefix: string = 'sts';
+
+  /**
+   * Replicas of every JetStream stream and KV bucket: 1 on a single NATS
+   * server, 3 on a cluster of three or more. Checked at boot: a count the
+   * cluster cannot hold is refused, naming this setting.
+   */
+  @Expose({ name: 'NATS_REPLICAS' })
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  natsReplicas: number = 1;
 
   @Expose({ name: 'REDIS_URL' })
   @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })

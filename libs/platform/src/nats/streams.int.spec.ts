@@ -1,8 +1,12 @@
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
-import { allStreams } from '@sts/contracts';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { ensureStreams } from './streams';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { allStreams } from '@sts/contracts';
+import { ensureStreams, NatsReplicasError } from './streams';
 
 describe('ensureStreams', () => {
   it('creates the streams once and updates them idempotently on every boot', async () => {
@@ -23,6 +27,97 @@ describe('ensureStreams', () => {
         await jsm.streams.delete(stream.name).catch(() => false);
       }
       await nats.close();
+    }
+  });
+});
+
+/** Three nats-server processes of this machine in one JetStream cluster, on ports of their own. */
+async function startCluster(): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'sts-nats-cluster-'));
+  const base = 20_000 + Math.floor(Math.random() * 20_000);
+  const routes = [1, 2, 3].map((n) => `nats://127.0.0.1:${base + 10 + n}`).join(',');
+  const servers: ChildProcess[] = [1, 2, 3].map((n) =>
+    spawn(
+      'nats-server',
+      [
+        ...['-p', String(base + n), '-js', '-sd', join(dir, `n${n}`), '-n', `n${n}`],
+        ...['--cluster_name', 'sts-test', '-cluster', `nats://127.0.0.1:${base + 10 + n}`],
+        ...['-routes', routes],
+      ],
+      { stdio: 'ignore' },
+    ),
+  );
+  const stop = async (): Promise<void> => {
+    await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            if (server.exitCode !== null) {
+              return resolve();
+            }
+            server.once('exit', () => resolve());
+            server.kill('SIGTERM');
+          }),
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { url: `127.0.0.1:${base + 1}`, stop };
+}
+
+/** Retries `work` while the cluster elects its JetStream meta leader (a few seconds after start). */
+async function whenClusterReady<T>(work: () => Promise<T>): Promise<T> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      const electing = !(error instanceof NatsReplicasError) && Date.now() < until;
+      if (!electing) {
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+describe('NATS_REPLICAS: stream replicas checked against the NATS servers', () => {
+  jest.setTimeout(60_000);
+
+  it('a single server refuses 3 replicas at boot, naming the setting', async () => {
+    const natsPrefix = `t${randomBytes(5).toString('hex')}`;
+    const nats = await connect({ servers: '127.0.0.1:4222' });
+    const jsm = await jetstreamManager(nats);
+    const streams = allStreams(natsPrefix);
+    try {
+      const boot = ensureStreams(jsm, streams, 3);
+      await expect(boot).rejects.toBeInstanceOf(NatsReplicasError);
+      await expect(boot).rejects.toThrow(/NATS_REPLICAS=3/);
+      await expect(jsm.streams.info(streams[0].name)).rejects.toThrow();
+    } finally {
+      for (const stream of streams) {
+        await jsm.streams.delete(stream.name).catch(() => false);
+      }
+      await nats.close();
+    }
+  });
+
+  it('a cluster of three keeps each stream on all three, and refuses five', async () => {
+    const cluster = await startCluster();
+    let nats: NatsConnection | undefined;
+    try {
+      const connected = await whenClusterReady(() => connect({ servers: cluster.url }));
+      nats = connected;
+      const jsm = await whenClusterReady(() => jetstreamManager(connected, { timeout: 1_000 }));
+      const streams = allStreams('sts');
+      await whenClusterReady(() => ensureStreams(jsm, streams, 3));
+      const info = await jsm.streams.info(streams[0].name);
+      expect(info.config.num_replicas).toBe(3);
+      expect(info.cluster?.replicas).toHaveLength(2);
+      await expect(ensureStreams(jsm, allStreams('more'), 5)).rejects.toThrow(/NATS_REPLICAS=5/);
+    } finally {
+      await nats?.close();
+      await cluster.stop();
     }
   });
 });

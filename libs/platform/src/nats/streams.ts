@@ -12,29 +12,68 @@ const nanos = (ms: number): number => ms * 1_000_000;
 const isStreamNotFound = (error: unknown): boolean =>
   error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound;
 
-/** Creates or updates the streams; safe to run from every replica at every boot. */
+/** JetStream's refusals of a replica count: no cluster (10074), too few servers for it (10005, 10023). */
+const REPLICA_REFUSALS = new Set([10074, 10005, 10023]);
+
+/** The NATS servers cannot hold `NATS_REPLICAS` copies of a stream or bucket. */
+export class NatsReplicasError extends Error {
+  constructor(replicas: number, what: string, detail: string) {
+    super(
+      `NATS_REPLICAS=${replicas}: JetStream refused ${what} with ${replicas} replicas (${detail}); ` +
+        'set NATS_REPLICAS to at most the number of JetStream servers in the NATS cluster (1 without a cluster)',
+    );
+    this.name = 'NatsReplicasError';
+  }
+}
+
+/** A replica count JetStream refused, as a NatsReplicasError; any other error as it is. */
+export function replicasRefusal(error: unknown, replicas: number, what: string): unknown {
+  return error instanceof JetStreamApiError && REPLICA_REFUSALS.has(error.code)
+    ? new NatsReplicasError(replicas, what, error.message)
+    : error;
+}
+
+/**
+ * Creates or updates the streams with `replicas` copies each (NATS_REPLICAS);
+ * safe to run from every replica at every boot. A count the NATS cluster
+ * cannot hold fails the boot (NatsReplicasError).
+ */
 export async function ensureStreams(
   jsm: JetStreamManager,
   streams: StreamDefinition[],
+  replicas = 1,
 ): Promise<void> {
   for (const stream of streams) {
-    const config = {
-      name: stream.name,
-      subjects: stream.subjects,
-      retention:
-        stream.retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits,
-      storage: StorageType.File,
-      max_age: nanos(stream.maxAgeMs),
-      duplicate_window: nanos(stream.duplicateWindowMs),
-    };
     try {
-      await jsm.streams.info(stream.name);
-      await jsm.streams.update(stream.name, config);
+      await ensureStream(jsm, stream, replicas);
     } catch (error) {
-      if (!isStreamNotFound(error)) {
-        throw error;
-      }
-      await jsm.streams.add(config);
+      throw replicasRefusal(error, replicas, `stream ${stream.name}`);
     }
+  }
+}
+
+async function ensureStream(
+  jsm: JetStreamManager,
+  stream: StreamDefinition,
+  replicas: number,
+): Promise<void> {
+  const config = {
+    name: stream.name,
+    subjects: stream.subjects,
+    retention:
+      stream.retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits,
+    storage: StorageType.File,
+    max_age: nanos(stream.maxAgeMs),
+    duplicate_window: nanos(stream.duplicateWindowMs),
+    num_replicas: replicas,
+  };
+  try {
+    await jsm.streams.info(stream.name);
+    await jsm.streams.update(stream.name, config);
+  } catch (error) {
+    if (!isStreamNotFound(error)) {
+      throw error;
+    }
+    await jsm.streams.add(config);
   }
 }

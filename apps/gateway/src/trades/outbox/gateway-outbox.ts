@@ -57,6 +57,7 @@ export class GatewayOutbox implements OnApplicationBootstrap, OnApplicationShutd
     await ensureStreams(
       await jetstreamManager(this.nats),
       allStreams(this.config.settings.natsPrefix),
+      this.config.settings.natsReplicas,
     );
     const jetStream = jetStreamPublisher(jetstream(this.nats, { timeout: PUBLISH_TIMEOUT_MS }));
     const publish = async (row: CommittedRow): Promise<void> => {

@@ -106,17 +106,28 @@ export class CumulativeQuotaWatch {
     }
     this.polling = true;
     try {
-      await this.readVenue(paying);
+      // The service's word first: another worker may have read the venue this period.
       await this.report();
+      if (await this.readVenue(paying)) {
+        await this.report();
+      }
     } finally {
       this.polling = false;
     }
   }
 
-  private async readVenue(paying: CumulativeAccount['paying']): Promise<void> {
+  /**
+   * Asks the venue when no reading of the account is fresher than
+   * `readEveryMs`, this worker's or another's (the service answers the
+   * newest any worker reported): one read a period per account, however
+   * many workers hold it (Hyperliquid weighs each 20 of the 1,200 a minute
+   * every account behind one egress address shares).
+   */
+  private async readVenue(paying: CumulativeAccount['paying']): Promise<boolean> {
     const { client } = this.account;
-    if (!client.cumulativeBudget || Date.now() - this.lastReadAtMs < this.policy.readEveryMs) {
-      return;
+    const newestReadAtMs = Math.max(this.lastReadAtMs, this.kept?.read_at_ms ?? -Infinity);
+    if (!client.cumulativeBudget || Date.now() - newestReadAtMs < this.policy.readEveryMs) {
+      return false;
     }
     this.lastReadAtMs = Date.now();
     try {
@@ -130,6 +141,7 @@ export class CumulativeQuotaWatch {
         "could not read the account's cumulative request budget",
       );
     }
+    return true;
   }
 
   /**

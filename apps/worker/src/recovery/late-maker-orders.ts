@@ -53,7 +53,7 @@ export class LateMakerOrders {
   }
 
   /** Whether orders are still watched for. */
-  get watching(): boolean {
+  private get watching(): boolean {
     return Date.now() < this.untilMs && !this.deps.signal.aborted;
   }
 
@@ -64,14 +64,13 @@ export class LateMakerOrders {
     }
   }
 
-  /** Reads the open orders once and cancels the late ones; resolves with how many it canceled. */
-  async scan(): Promise<number> {
+  /** Reads the open orders once and cancels the late ones. */
+  private async scan(): Promise<void> {
     const { client, bucket, symbol } = this.deps;
     const open = await paidAtOnce(bucket, client, () => client.openOrders(symbol));
-    const results = await Promise.all(
+    await Promise.all(
       open.filter((order) => this.isLate(order)).map((order) => this.cancel(order)),
     );
-    return results.filter(Boolean).length;
   }
 
   /**
@@ -103,11 +102,10 @@ export class LateMakerOrders {
     return isResting(order) && this.deps.makerOrders.placedByEarlierOwner(order.clientOrderId);
   }
 
-  /** True when this call canceled it. */
-  private async cancel(order: VenueOrder): Promise<boolean> {
+  private async cancel(order: VenueOrder): Promise<void> {
     const { client, bucket, symbol, log } = this.deps;
     if (this.canceling.has(order.clientOrderId)) {
-      return false;
+      return;
     }
     this.canceling.add(order.clientOrderId);
     try {
@@ -119,7 +117,7 @@ export class LateMakerOrders {
         ),
       );
       if (result.outcome !== 'canceled') {
-        return false;
+        return;
       }
       this.canceledCount += 1;
       this.deps.onCanceled();
@@ -127,7 +125,6 @@ export class LateMakerOrders {
         { client_order_id: order.clientOrderId, order_id: order.orderId },
         "a dead worker's maker order landed late: canceled",
       );
-      return true;
     } catch (error) {
       if (!(error instanceof UnknownOrderError)) {
         log.warn(
@@ -135,7 +132,6 @@ export class LateMakerOrders {
           'late maker order cancel failed',
         );
       }
-      return false;
     } finally {
       this.canceling.delete(order.clientOrderId);
     }

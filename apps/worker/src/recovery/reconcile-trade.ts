@@ -87,14 +87,7 @@ async function readVenueFills(
 ): Promise<{ maker: VenueFill[]; hedge: VenueFill[] }> {
   const { record, legs } = input;
   const since = record.createdAt.getTime() - CLOCK_SKEW_MARGIN_MS;
-  const maker = await tradeFills(
-    legs.makerClient,
-    input.makerBucket,
-    record.id,
-    { kind: 'maker', side: makerSide(record.makerLeg) },
-    since,
-    legs.market.makerMarket.symbol,
-  );
+  const maker = await tradeMakerFills(legs, input.makerBucket, record);
   const hedge = await tradeFills(
     legs.hedgeClient,
     input.hedgeBucket,
@@ -104,6 +97,22 @@ async function readVenueFills(
     legs.market.hedgeMarket.symbol,
   );
   return { maker, hedge };
+}
+
+/** The maker account's fills of the trade since it was created (less the clock skew margin). */
+export function tradeMakerFills(
+  legs: TradeLegs,
+  bucket: TokenBucket,
+  record: TradeRecord,
+): Promise<VenueFill[]> {
+  return tradeFills(
+    legs.makerClient,
+    bucket,
+    record.id,
+    { kind: 'maker', side: makerSide(record.makerLeg) },
+    record.createdAt.getTime() - CLOCK_SKEW_MARGIN_MS,
+    legs.market.makerMarket.symbol,
+  );
 }
 
 /** The logged maker fills, then the venue's the log lacks (each logged now). */

@@ -1,4 +1,4 @@
-import { formatDecimal, makerSide } from '@sts/domain';
+import { formatDecimal } from '@sts/domain';
 import { sleep } from '@sts/platform';
 import { logEntry } from '../execution-log/log-entries';
 import { readLoggedFills } from '../execution-log/logged-fills';
@@ -13,11 +13,7 @@ import {
   LATE_ORDER_SCAN_MS,
   LateMakerOrders,
 } from './late-maker-orders';
-import { reconcileTrade, type Reconciliation } from './reconcile-trade';
-import { tradeFills } from './venue-truth';
-
-/** Venue fills are read from a little before the trade was created (clock skew between hosts). */
-const CLOCK_SKEW_MARGIN_MS = 60_000;
+import { reconcileTrade, tradeMakerFills, type Reconciliation } from './reconcile-trade';
 
 /**
  * When a dead worker's order requests can no longer land, per leg (epoch
@@ -163,14 +159,7 @@ export class Takeover {
   private async readMakerFillsAgain(open: OpenTrade): Promise<void> {
     const trade = this.trade;
     const fills = await untilVenuesAnswer(trade, 'read the maker fills', () =>
-      tradeFills(
-        open.legs.makerClient,
-        trade.budget.maker,
-        trade.tradeId,
-        { kind: 'maker', side: makerSide(trade.record.makerLeg) },
-        trade.record.createdAt.getTime() - CLOCK_SKEW_MARGIN_MS,
-        open.legs.market.makerMarket.symbol,
-      ),
+      tradeMakerFills(open.legs, trade.budget.maker, trade.record),
     );
     for (const fill of fills) {
       if (!trade.fills.has(fill.fillId)) {

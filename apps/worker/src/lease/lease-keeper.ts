@@ -1,6 +1,6 @@
 import { PeriodicTask, type Logger } from '@sts/platform';
 import type { MonotonicClock } from '../clock';
-import { LEASE_TRUST } from '../trade-runner/lease-trust';
+import { trustFrom } from '../trade-runner/lease-trust';
 import type { TradeRunner } from '../trade-runner/trade-runner';
 import type { LeaseRepository } from './lease.repository';
 
@@ -9,10 +9,14 @@ import type { LeaseRepository } from './lease.repository';
  * comes back is still ours; anything else was taken (the runner stops
  * touching venues at once). The renewal also carries amendment versions and
  * cancel flags, so a missed control message costs one period at most.
+ * Between renewals a watch tells every trade whose lease has gone unproven
+ * (a renewal failed or held up) to take its maker side down: a worker cut
+ * off from Postgres stops acting as the owner before the lease can pass.
  */
 export class LeaseKeeper {
   private renewing = false;
   private readonly task: PeriodicTask;
+  private readonly doubtWatch: PeriodicTask;
 
   constructor(
     private readonly leases: LeaseRepository,
@@ -24,14 +28,29 @@ export class LeaseKeeper {
   ) {
     // A renewal's failure is handled in renew(); the task keeps the process alive as the worker's pulse.
     this.task = new PeriodicTask(() => this.renew(), { intervalMs: renewMs, ref: true });
+    this.doubtWatch = new PeriodicTask(async () => this.watchDoubt(), {
+      intervalMs: Math.max(20, Math.floor(ttlMs / 20)),
+    });
   }
 
   start(): void {
     this.task.start();
+    this.doubtWatch.start();
   }
 
   stop(): void {
     void this.task.stop();
+    void this.doubtWatch.stop();
+  }
+
+  /** Tells each trade whose lease is in doubt (it does the rest once per doubt). */
+  watchDoubt(): void {
+    const now = this.clock.now();
+    for (const runner of this.runners()) {
+      if (runner.leaseQuoteUntil <= now) {
+        runner.onLeaseInDoubt();
+      }
+    }
   }
 
   async renew(): Promise<void> {
@@ -43,12 +62,12 @@ export class LeaseKeeper {
     const startedAt = this.clock.now();
     try {
       const renewed = await this.leases.renew(held.map((runner) => runner.lease));
-      const validUntil = startedAt + this.ttlMs * LEASE_TRUST;
+      const trust = trustFrom(startedAt, this.ttlMs);
       const byId = new Map(renewed.map((row) => [row.tradeId, row]));
       for (const runner of held) {
         const row = byId.get(runner.tradeId);
         if (row) {
-          runner.onLeaseRenewed(validUntil, row);
+          runner.onLeaseRenewed(trust, row);
         } else {
           runner.onLeaseLost();
         }

@@ -152,6 +152,11 @@ export class WorkerMetrics {
     this.handling.lateMakerOrders.inc({ exchange });
   }
 
+  /** A trade stopped quoting because its lease went unproven (trade-runner/lease-trust.ts). */
+  recordLeaseFenced(): void {
+    this.handling.leaseFences.inc();
+  }
+
   /** Counts what a trade wrote to its execution log (the log is the record of every event). */
   recordEntries(entries: LogEntry[], market: string): void {
     for (const entry of entries) {

@@ -172,6 +172,12 @@ export function tradeHandlingSeries(registers: Registry[]) {
       "A dead worker's maker orders that landed after a takeover and were cancelled by the trade's new owner",
       ['exchange'],
     ),
+    leaseFences: counter(
+      registers,
+      'sts_worker_lease_fences_total',
+      'Trades whose lease this worker could not prove in time: quoting stopped and the maker side taken down before the lease could pass',
+      [],
+    ),
     guardTriggers: counter(
       registers,
       'sts_worker_fast_move_guard_triggers_total',

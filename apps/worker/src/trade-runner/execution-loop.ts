@@ -206,6 +206,10 @@ export class ExecutionLoop implements LoopControl {
     if (!trade.mayTouchVenue()) {
       return; // the lease is not trusted: the renewal that trusts it again wakes the loop
     }
+    if (trade.leaseInDoubt()) {
+      // Not proven lately: nothing rests that could fill once this worker stops sending.
+      return this.keepQuiet();
+    }
     const halt = trade.haltInForce;
     if (trade.status === 'active' && halt) {
       return this.pause();

@@ -10,10 +10,31 @@ export const LEASE_TRUST = 0.8;
  */
 export const untrustedTailMs = (leaseTtlMs: number): number => leaseTtlMs * (1 - LEASE_TRUST);
 
-/** Until when (monotonic ms) this worker trusts its lease: the runner moves it on each renewal. */
+/**
+ * Share of the TTL after which a lease not renewed since is in doubt: the
+ * trade stops quoting and takes its maker side down, so that nothing rests
+ * unmanaged once the worker stops sending (at `LEASE_TRUST`) and the lease
+ * passes (at 1). Renewals come every third of the TTL: a worker is in doubt
+ * once one renewal failed or has been held up for a sixth of the TTL.
+ */
+export const LEASE_QUOTE = 0.5;
+
+/**
+ * Until when (monotonic ms) this worker may rest maker orders and may touch
+ * its venues at all for a trade: the runner moves both on each renewal.
+ */
 export interface LeaseTrust {
+  /** Until then the trade quotes; after it, it only takes its maker side down and hedges. */
+  quoteUntilMs: number;
+  /** Until then the trade touches its venues; after it, nothing (the lease may pass). */
   validUntilMs: number;
 }
+
+/** The trust a lease acquisition or renewal that began at `startedAtMs` (monotonic) gives. */
+export const trustFrom = (startedAtMs: number, leaseTtlMs: number): LeaseTrust => ({
+  quoteUntilMs: startedAtMs + leaseTtlMs * LEASE_QUOTE,
+  validUntilMs: startedAtMs + leaseTtlMs * LEASE_TRUST,
+});
 
 /** How often a trade whose lease is not trusted looks again (until a renewal comes through). */
 const TRUST_POLL_MS = 20;

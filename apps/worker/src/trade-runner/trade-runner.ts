@@ -9,7 +9,7 @@ import type { Halt, RunnerServices } from './runner-services';
 import { TradeBudget } from './trade-budget';
 import { openTradeLegs } from './trade-legs';
 import { TradeStart } from './trade-start';
-import { LEASE_TRUST, type LeaseTrust } from './lease-trust';
+import { trustFrom, type LeaseTrust } from './lease-trust';
 import { TradeState } from './trade-state';
 
 const sameHalt = (a: Halt | null, b: Halt | null): boolean =>
@@ -32,6 +32,8 @@ export class TradeRunner {
   /** A cancel that arrived before the row was loaded. */
   private cancelBeforeLoad = false;
   private readonly trust: LeaseTrust;
+  /** The trade was woken for the lease's doubt since its last renewal (once per doubt). */
+  private doubtSeen = false;
   private readonly log: Logger;
   private readonly resolveClosed: () => void;
 
@@ -43,7 +45,7 @@ export class TradeRunner {
   ) {
     this.lease = acquisition.lease;
     this.tradeId = this.lease.tradeId;
-    this.trust = { validUntilMs: acquiredAtMs + services.leaseTtlMs * LEASE_TRUST };
+    this.trust = trustFrom(acquiredAtMs, services.leaseTtlMs);
     this.log = services.logger.child({ trade_id: this.tradeId, correlation_id: correlationId });
     let resolve: () => void = () => undefined;
     this.closed = new Promise((done) => (resolve = done));
@@ -152,17 +154,25 @@ export class TradeRunner {
     return this.trust.validUntilMs;
   }
 
-  onLeaseRenewed(validUntilMs: number, renewed: RenewedLease): void {
+  /** From when (monotonic ms) the lease is in doubt: no maker order may rest. */
+  get leaseQuoteUntil(): number {
+    return this.trust.quoteUntilMs;
+  }
+
+  onLeaseRenewed(trust: LeaseTrust, renewed: RenewedLease): void {
     const now = this.services.clock.now();
-    const lapsed = this.trust.validUntilMs <= now;
-    this.trust.validUntilMs = validUntilMs;
+    const held = this.trust.quoteUntilMs <= now;
+    Object.assign(this.trust, trust);
+    if (trust.quoteUntilMs > now) {
+      this.doubtSeen = false;
+    }
     const trade = this.trade;
     if (!trade || trade.phase.kind === 'closed') {
       return;
     }
-    if (lapsed && validUntilMs > now) {
-      // Trusted again: what the lapse held back (a quote, a take-down) is done now.
-      trade.log.info('lease trusted again after a renewal was held up');
+    if (held && trust.quoteUntilMs > now) {
+      // Proven again: what the doubt or a lapse held back (a quote, a take-down) is done now.
+      trade.log.info('lease proven again after a renewal was held up');
       trade.wake();
     }
     if (renewed.amendmentVersion > trade.terms.amendmentVersion) {
@@ -173,6 +183,21 @@ export class TradeRunner {
     if (renewed.cancelRequested) {
       trade.requestCancel();
     }
+  }
+
+  /**
+   * The lease went unproven for too long (lease-trust.ts): the trade is woken
+   * once, takes its maker side down and stops quoting until a renewal.
+   */
+  onLeaseInDoubt(): void {
+    const trade = this.trade;
+    if (this.doubtSeen || !trade || trade.phase.kind === 'closed') {
+      return;
+    }
+    this.doubtSeen = true;
+    trade.log.warn('lease unproven: quoting stopped, maker side coming down');
+    this.services.metrics.recordLeaseFenced();
+    trade.wake();
   }
 
   onLeaseLost(): void {

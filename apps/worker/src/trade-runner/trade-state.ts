@@ -170,16 +170,18 @@ export class TradeState implements TradeView {
     this.loop.wakeAfterReads();
   }
 
-  /** The worker's monotonic clock (durations, the fast-move guard). */
   now(): number {
     return this.services.clock.now();
   }
 
   /** False once the lease is (or may be) someone else's: then no venue is touched for this trade. */
   mayTouchVenue(): boolean {
-    return (
-      this.currentPhase.kind !== 'closed' && this.services.clock.now() < this.trust.validUntilMs
-    );
+    return this.currentPhase.kind !== 'closed' && this.now() < this.trust.validUntilMs;
+  }
+
+  /** The lease is unproven lately (lease-trust.ts): no maker order may rest, only hedges go. */
+  leaseInDoubt(): boolean {
+    return this.now() >= this.trust.quoteUntilMs;
   }
 
   /** Waits out a lapse of the lease's trust (lease-trust.ts). */

@@ -57,6 +57,8 @@ export interface TradeView {
   readonly epoch: string;
   now(): number;
   mayTouchVenue(): boolean;
+  /** The lease is trusted but unproven lately: no maker order may rest (lease-trust.ts). */
+  leaseInDoubt(): boolean;
   /** True once the venues may be touched again after a lapse of trust; false once closed here. */
   untilTrusted(): Promise<boolean>;
   wake(rank?: StepRank): void;

@@ -165,7 +165,7 @@ export async function activeTrade(
       },
     },
     lease: { tradeId: TRADE_ID, epoch: '1' },
-    trust: { validUntilMs: Number.POSITIVE_INFINITY },
+    trust: { quoteUntilMs: Number.POSITIVE_INFINITY, validUntilMs: Number.POSITIVE_INFINITY },
     log,
     loaded: { record, status: 'validating', terms: row.terms, cancelRequested: false },
     journal,

@@ -8,7 +8,8 @@ import { parseAllDocuments } from 'yaml';
  * (`kubectl kustomize`, where kubectl is installed), every document is valid
  * against the Kubernetes API schemas (tools/validate-k8s.mjs, kubernetes-models;
  * the ServiceMonitor against its own), and the fleet's operating rules hold in
- * what is rendered.
+ * what is rendered, the overlays' three-server NATS cluster (components/nats)
+ * included.
  */
 const OVERLAYS = ['base', 'overlays/paper', 'overlays/live'];
 const ROOT = resolve(__dirname, '../..');
@@ -37,7 +38,7 @@ const documents = (yamlText: string): any[] =>
 
 describe('Kubernetes manifests', () => {
   it('validates every manifest file of the base, the overlays and the components against the API schemas', () => {
-    const files = [...OVERLAYS, 'components/monitoring'].flatMap((dir) =>
+    const files = [...OVERLAYS, 'components/monitoring', 'components/nats'].flatMap((dir) =>
       readdirSync(join(K8S, dir))
         .filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml')
         .filter((file) => !file.endsWith('.patch.yaml'))
@@ -187,10 +188,26 @@ describe('Kubernetes manifests', () => {
       expect(yamlText).not.toMatch(/CREDENTIALS_KEK\s*:\s*\S+/);
     });
 
-    it('references Postgres, NATS and Redis as external services', () => {
-      for (const name of ['sts-postgres', 'sts-nats', 'sts-redis']) {
+    it('references Postgres and Redis as external services, NATS too in the base only', () => {
+      for (const name of ['sts-postgres', 'sts-redis']) {
         expect([name, named('Service', name)?.spec.type]).toEqual([name, 'ExternalName']);
       }
+      const nats = named('Service', 'sts-nats');
+      if (path === 'base') {
+        expect(nats.spec.type).toBe('ExternalName');
+        return;
+      }
+      // The overlays run their own cluster (components/nats): sts-nats, the host of the
+      // Secret's NATS_URL, is its client Service, on the servers' client port.
+      const servers = named('StatefulSet', 'nats');
+      expect(nats.spec.type).toBe('ClusterIP');
+      expect(nats.spec.externalName).toBeUndefined();
+      expect(nats.spec.selector).toEqual(servers.spec.selector.matchLabels);
+      const [port] = nats.spec.ports;
+      const target = servers.spec.template.spec.containers[0].ports.find(
+        (item: any) => item.name === port.targetPort,
+      );
+      expect([port.port, target?.containerPort]).toEqual([4222, 4222]);
     });
 
     it('reads every credential from a Secret: connection URLs and the key, never the ConfigMap', () => {
@@ -235,6 +252,193 @@ describe('Kubernetes manifests', () => {
       );
     });
   });
+
+  // components/nats, in both overlays: a three-server JetStream cluster (issue 56).
+  (hasKubectl ? describe : describe.skip).each(['overlays/paper', 'overlays/live'])(
+    '%s: the NATS cluster',
+    (path) => {
+      const all = hasKubectl ? documents(render(path)) : [];
+      const ofKind = (kind: string) => all.filter((doc) => doc.kind === kind);
+      const named = (kind: string, name: string) =>
+        ofKind(kind).find((doc) => doc.metadata.name === name);
+      const servers = named('StatefulSet', 'nats');
+      const pod = servers?.spec.template.spec;
+      const container = pod?.containers.find((item: any) => item.name === 'nats');
+      const podLabels = servers?.spec.selector.matchLabels;
+      const selects = (selector: any) =>
+        Object.entries(selector ?? {}).every(([label, value]) => podLabels[label] === value);
+      const configName = pod?.volumes.find((volume: any) => volume.name === 'config')?.configMap
+        .name;
+      const natsConf: string = named('ConfigMap', configName)?.data['nats.conf'] ?? '';
+      /** A setting of a Deployment's first container: its env, else its envFrom ConfigMaps. */
+      const setting = (deployment: any, name: string): string | undefined => {
+        const [first] = deployment.spec.template.spec.containers;
+        const entry = (first.env ?? []).find((item: any) => item.name === name);
+        if (entry) {
+          return entry.value ?? `from ${JSON.stringify(entry.valueFrom)}`;
+        }
+        return (first.envFrom ?? [])
+          .map((source: any) => named('ConfigMap', source.configMapRef?.name)?.data?.[name])
+          .find((value: unknown) => value !== undefined);
+      };
+      const natsClients = ofKind('Deployment').filter(
+        (deployment) => setting(deployment, 'NATS_URL') !== undefined,
+      );
+      const quorum = (members: number) => Math.floor(members / 2) + 1;
+
+      it('runs three servers, each with its own JetStream volume, routed to one another by name', () => {
+        expect(servers.spec.replicas).toBe(3);
+        // Routes must resolve before any server is ready: a headless Service publishing
+        // pods not yet ready, named as the StatefulSet's serviceName.
+        const headless = named('Service', servers.spec.serviceName);
+        expect(headless.spec.clusterIP).toBe('None');
+        expect(headless.spec.publishNotReadyAddresses).toBe(true);
+        expect(headless.spec.selector).toEqual(podLabels);
+        expect(headless.spec.ports.map((port: any) => port.port)).toContain(6222);
+        // One route per server, each pod by its stable name: a server added without its
+        // route would not join, one removed would be retried for ever.
+        const routes = [
+          ...(/routes:\s*\[([^\]]*)\]/.exec(natsConf)?.[1] ?? '').matchAll(/nats:\/\/(\S+)/g),
+        ].map((match) => match[1]);
+        expect(routes).toEqual(
+          Array.from(
+            { length: servers.spec.replicas },
+            (_, index) => `nats-${index}.${servers.spec.serviceName}:6222`,
+          ),
+        );
+        expect(natsConf).toMatch(/^cluster\s*\{[\s\S]*^\s*port:\s*6222$/m);
+        // A JetStream peer keeps its name over restarts: the pod's.
+        expect(natsConf).toMatch(/^server_name:\s*\$SERVER_NAME$/m);
+        expect(container.env).toContainEqual({
+          name: 'SERVER_NAME',
+          valueFrom: { fieldRef: { fieldPath: 'metadata.name' } },
+        });
+        // The store on the claim, bounded under the claim's size.
+        const [claim] = servers.spec.volumeClaimTemplates;
+        const mount = container.volumeMounts.find((item: any) => item.name === claim.metadata.name);
+        expect(natsConf).toMatch(new RegExp(`^\\s*store_dir:\\s*${mount.mountPath}$`, 'm'));
+        const gi = (text: string) => Number(/^(\d+)Gi$/.exec(text)?.[1]);
+        const maxFile = /^\s*max_file:\s*(\S+)$/m.exec(natsConf)?.[1] ?? '';
+        expect(gi(maxFile)).toBeLessThan(gi(claim.spec.resources.requests.storage));
+        expect(claim.spec.accessModes).toEqual(['ReadWriteOnce']);
+      });
+
+      it('keeps every stream and KV bucket on three servers, in every service that reads NATS_URL', () => {
+        expect(natsClients.map((deployment) => deployment.metadata.name).sort()).toEqual(
+          ['budget', 'gateway', 'notifier', 'worker'].sort(),
+        );
+        for (const deployment of natsClients) {
+          const replicas = setting(deployment, 'NATS_REPLICAS');
+          const where = deployment.metadata.name;
+          // Issue 56: R3. More copies than servers and every service's boot is refused.
+          expect([where, replicas]).toEqual([where, '3']);
+          expect([where, Number(replicas) <= servers.spec.replicas]).toEqual([where, true]);
+        }
+      });
+
+      it('loses no quorum to a voluntary disruption, one server per node', () => {
+        const budget = ofKind('PodDisruptionBudget').find((doc) =>
+          selects(doc.spec.selector.matchLabels),
+        );
+        expect(budget.spec.maxUnavailable).toBe(1);
+        const streamReplicas = Number(setting(natsClients[0], 'NATS_REPLICAS'));
+        // The meta group (every server) and each stream's group keep a majority.
+        expect(servers.spec.replicas - budget.spec.maxUnavailable).toBeGreaterThanOrEqual(
+          quorum(servers.spec.replicas),
+        );
+        expect(streamReplicas - budget.spec.maxUnavailable).toBeGreaterThanOrEqual(
+          quorum(streamReplicas),
+        );
+        expect(pod.topologySpreadConstraints).toContainEqual(
+          expect.objectContaining({
+            topologyKey: 'kubernetes.io/hostname',
+            maxSkew: 1,
+            whenUnsatisfiable: 'DoNotSchedule',
+            labelSelector: { matchLabels: podLabels },
+          }),
+        );
+        // Every server starts at once: one alone never elects a meta leader.
+        expect(servers.spec.podManagementPolicy).toBe('Parallel');
+      });
+
+      it('is ready on JetStream, started once caught up, and stops in lame duck mode', () => {
+        const monitor = container.ports.find((port: any) => port.name === 'monitor');
+        expect(monitor.containerPort).toBe(8222);
+        expect(natsConf).toMatch(/^http_port:\s*8222$/m);
+        expect(container.readinessProbe.httpGet).toEqual({
+          path: '/healthz?js-enabled-only=true',
+          port: 'monitor',
+        });
+        expect(container.livenessProbe.httpGet.path).toBe('/healthz?js-enabled-only=true');
+        expect(container.startupProbe.httpGet.path).toBe('/healthz');
+        const pidFile = /^pid_file:\s*(\S+)$/m.exec(natsConf)?.[1];
+        expect(container.lifecycle.preStop.exec.command).toEqual([
+          'nats-server',
+          `-sl=ldm=${pidFile}`,
+        ]);
+        const seconds = (name: string) =>
+          Number(new RegExp(`^${name}:\\s*(\\d+)s$`, 'm').exec(natsConf)?.[1]);
+        expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(
+          seconds('lame_duck_grace_period') + seconds('lame_duck_duration'),
+        );
+      });
+
+      it('runs like the fleet: pinned image, requests and limits, unprivileged, read-only', () => {
+        expect(container.image).toMatch(/^nats:\d+\.\d+(\.\d+)?-alpine$/);
+        const { requests, limits } = container.resources;
+        expect(Object.keys(requests).sort()).toEqual(['cpu', 'memory']);
+        expect(Object.keys(limits).sort()).toEqual(['cpu', 'memory']);
+        // Go sizes its threads by the node's CPUs, not by the quota.
+        expect(container.env).toContainEqual({ name: 'GOMAXPROCS', value: String(limits.cpu) });
+        expect(pod.securityContext).toEqual(
+          expect.objectContaining({
+            runAsNonRoot: true,
+            seccompProfile: { type: 'RuntimeDefault' },
+          }),
+        );
+        expect(container.securityContext).toEqual({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
+        });
+        expect(pod.automountServiceAccountToken).toBe(false);
+      });
+
+      it('takes clients from the services that read NATS_URL, routes from its own servers only', () => {
+        const policies = ofKind('NetworkPolicy').filter((policy) =>
+          selects(policy.spec.podSelector.matchLabels),
+        );
+        const admits = (port: number, labels: Record<string, string>) =>
+          policies.some((policy) =>
+            (policy.spec.ingress ?? []).some(
+              (rule: any) =>
+                rule.ports.some((item: any) => item.port === port) &&
+                rule.from.some((peer: any) => {
+                  if (!peer.podSelector || peer.namespaceSelector) return false;
+                  const { matchLabels = {}, matchExpressions = [] } = peer.podSelector;
+                  return (
+                    Object.entries(matchLabels).every(([key, value]) => labels[key] === value) &&
+                    matchExpressions.every(
+                      (expression: any) =>
+                        expression.operator === 'In' &&
+                        expression.values.includes(labels[expression.key]),
+                    )
+                  );
+                }),
+            ),
+          );
+        for (const deployment of natsClients) {
+          const labels = deployment.spec.template.metadata.labels;
+          expect([deployment.metadata.name, admits(4222, labels)]).toEqual([
+            deployment.metadata.name,
+            true,
+          ]);
+        }
+        expect(admits(6222, servers.spec.template.metadata.labels)).toBe(true);
+        expect(admits(6222, { 'app.kubernetes.io/name': 'worker' })).toBe(false);
+      });
+    },
+  );
 
   (hasKubectl ? describe : describe.skip)('the live overlay', () => {
     const all = hasKubectl ? documents(render('overlays/live')) : [];

@@ -1,4 +1,5 @@
 import { selectFaults } from './fault-matrix/faults';
+import { LocalWorld } from './fault-matrix/local-world';
 import { FaultMatrix } from './fault-matrix/matrix';
 
 /**
@@ -11,7 +12,9 @@ import { FaultMatrix } from './fault-matrix/matrix';
  */
 describe('fault matrix', () => {
   const faults = selectFaults();
-  const matrix = new FaultMatrix();
+  const matrix = new FaultMatrix((logDir, seed) => new LocalWorld(logDir, seed), {
+    lifecycle: true,
+  });
 
   beforeAll(() => matrix.start(), 90_000);
   afterAll(() => matrix.stop(), 60_000);

@@ -1,9 +1,9 @@
 import type { SimControl } from '@sts/app-venue-sim';
 import type { TradeUnderTest } from './checks';
-import type { Fleet } from './fleet';
+import type { LocalWorld } from './local-world';
 import { PAIRS, type MarketDriver } from './market';
-import type { PrivateServices } from './private-services';
 import { delay } from './processes';
+import type { MatrixWorld } from './world';
 
 /** How long a dependency or venue stays broken. */
 export const FAULT_MS = 3_000;
@@ -14,9 +14,9 @@ export const FAULT_MS = 3_000;
  */
 export const FREEZE_MS = 5_000;
 
-export interface FaultContext {
-  services: PrivateServices;
-  fleet: Fleet;
+export interface FaultContext<W extends MatrixWorld = LocalWorld> {
+  /** The fleet and its services (the matrix's own, or a lab of hosts). */
+  world: W;
   sim: SimControl;
   market: MarketDriver;
   /** One statement on the private database (e.g. who holds which lease). */
@@ -25,13 +25,15 @@ export interface FaultContext {
   trades: TradeUnderTest[];
   /** Notes for the report (which process was killed, its pid...). */
   note: (text: string) => void;
+  /** A figure the fault measured (ms), for the report and the spec's bounds. */
+  measure: (figure: string, ms: number) => void;
 }
 
-export interface Fault {
+export interface Fault<W extends MatrixWorld = LocalWorld> {
   name: string;
   what: string;
   /** Breaks something, keeps it broken for about FAULT_MS and mends it; resolves when mended. */
-  inject: (context: FaultContext) => Promise<void>;
+  inject: (context: FaultContext<W>) => Promise<void>;
 }
 
 const VENUES = ['hyperliquid', 'paradex', 'lighter', 'aster'];
@@ -75,7 +77,7 @@ export const FAULTS: Fault[] = [
   {
     name: 'postgres',
     what: 'private Postgres stopped (fast shutdown) and started again on its port after 3 s',
-    inject: async ({ services, note }) => {
+    inject: async ({ world: { services }, note }) => {
       const { stoppedAt, upAt } = await services.restart('postgres', FAULT_MS);
       note(`postgres down ${upAt - stoppedAt} ms`);
     },
@@ -83,7 +85,7 @@ export const FAULTS: Fault[] = [
   {
     name: 'postgres-crash',
     what: 'private Postgres postmaster killed (SIGKILL: crash recovery at the next start), started again on its port after 3 s',
-    inject: async ({ services, note }) => {
+    inject: async ({ world: { services }, note }) => {
       const { stoppedAt, upAt, starts } = await services.restart('postgres', FAULT_MS, 'SIGKILL');
       note(`postgres down ${upAt - stoppedAt} ms (${starts} start${starts > 1 ? 's' : ''})`);
     },
@@ -91,7 +93,7 @@ export const FAULTS: Fault[] = [
   {
     name: 'nats',
     what: 'private NATS (JetStream) killed (SIGKILL) and started again on its port and store after 3 s',
-    inject: async ({ services, note }) => {
+    inject: async ({ world: { services }, note }) => {
       const { stoppedAt, upAt } = await services.restart('nats', FAULT_MS);
       note(`nats down ${upAt - stoppedAt} ms`);
     },
@@ -99,7 +101,7 @@ export const FAULTS: Fault[] = [
   {
     name: 'redis',
     what: 'private Redis (no persistence) killed (SIGKILL) and started again empty after 3 s',
-    inject: async ({ services, note }) => {
+    inject: async ({ world: { services }, note }) => {
       const { stoppedAt, upAt } = await services.restart('redis', FAULT_MS);
       note(`redis down ${upAt - stoppedAt} ms`);
     },
@@ -107,7 +109,7 @@ export const FAULTS: Fault[] = [
   {
     name: 'worker-kill',
     what: 'kill -9 of one of the two worker processes; a replacement starts 3 s later',
-    inject: async ({ fleet, query, trades, note }) => {
+    inject: async ({ world: { fleet }, query, trades, note }) => {
       // The victim is the worker holding most of the fault's trades.
       const leases = await query<{ owner: string; n: number }>(
         `SELECT lease_owner AS owner, count(*)::int AS n FROM trades WHERE id = ANY($1) GROUP BY 1 ORDER BY 2 DESC`,
@@ -127,7 +129,7 @@ export const FAULTS: Fault[] = [
   {
     name: 'budget-kill',
     what: 'kill -9 of the budget service, started again after 3 s',
-    inject: async ({ fleet, note }) => {
+    inject: async ({ world: { fleet }, note }) => {
       const budget = fleet.byService('budget');
       note(`killed budget (pid ${budget.process.pid})`);
       await budget.process.stop('SIGKILL');
@@ -177,14 +179,14 @@ export const FAULTS: Fault[] = [
   {
     name: 'lost-answers',
     what: "each trade's next maker placement or replace executes on the venue but its answer is lost and the socket cut, reconnects refused 3 s (lose-next after+drop)",
-    inject: async ({ fleet, sim, trades, note }) => {
+    inject: async ({ world, sim, trades, note }) => {
       let rules = 0;
       for (const trade of trades) {
         if (!trade.pair) {
           continue;
         }
         const response = await fetch(
-          `${fleet.simUrl}/control/venues/${trade.pair.maker.venue}/lose-next`,
+          `${world.simUrl}/control/venues/${trade.pair.maker.venue}/lose-next`,
           {
             method: 'POST',
             headers: { 'content-type': 'application/json' },

@@ -13,17 +13,16 @@ import {
   type Violation,
 } from './checks';
 import type { Fault } from './faults';
-import { Fleet } from './fleet';
 import { MarketDriver, PAIRS } from './market';
-import { PrivateServices } from './private-services';
 import { delay } from './processes';
 import { table, violationLines, writeReport, type FaultResult, type MatrixReport } from './report';
+import { LifecycleWatch } from './lifecycle-watch';
 import { MakerOrderWatch } from './order-watch';
 import { ApiTraffic } from './traffic';
+import type { MatrixWorld } from './world';
 
 const ROOT = resolve(__dirname, '../..');
 const SEED = Number(process.env['VENUE_SIM_SEED'] ?? 20_261_123);
-const TRADES_PER_PAIR = 4;
 const TARGET_SIZE = '0.25';
 /** Bounded waits: a fleet that has not recovered or wound down by then has a bug. */
 const ACTIVE_WITHIN_MS = 20_000;
@@ -90,27 +89,49 @@ function compact(line: string): string {
 
 const count = (map: Record<string, number>, key: string) => (map[key] = (map[key] ?? 0) + 1);
 
+export interface MatrixOptions {
+  /** Names the report's folder under tmp/ (`fault-matrix`, `partitions`). */
+  name: string;
+  /** Fresh trades per pair of venues for each fault (4: eight trades). */
+  tradesPerPair: number;
+  /** Bound on the recovery once a fault is mended (30 s). */
+  recoverWithinMs: number;
+  /** Judge the notifier too: every trade's end reaches a socket opened before the fault. */
+  lifecycle: boolean;
+}
+
 /**
- * The fault matrix: one fleet on private Postgres, NATS and Redis; for each
- * fault, fresh trades filling on paper venues, API traffic throughout, the
- * fault, a bounded recovery, a wind-down and the checks against the venues'
- * own records.
+ * The fault matrix: one fleet (its world: one host, or a lab of hosts); for
+ * each fault, fresh trades filling on paper venues, API traffic throughout,
+ * the fault, a bounded recovery, a wind-down and the checks against the
+ * venues' own records.
  */
-export class FaultMatrix {
+export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
   readonly run = new Date().toISOString().replace(/[:.]/g, '-');
-  readonly logDir = join(ROOT, 'tmp', 'fault-matrix', this.run);
-  readonly reportFile = join(ROOT, 'tmp', 'fault-matrix', `report-${this.run}.json`);
-  readonly services: PrivateServices;
-  readonly fleet: Fleet;
+  readonly logDir: string;
+  readonly reportFile: string;
+  readonly world: W;
+  readonly options: MatrixOptions;
   api!: Api;
   sim!: SimRecords;
   private report!: MatrixReport;
   private market!: MarketDriver;
 
-  constructor() {
+  constructor(
+    makeWorld: (logDir: string, seed: number) => W,
+    options: Partial<MatrixOptions> = {},
+  ) {
+    this.options = {
+      name: 'fault-matrix',
+      tradesPerPair: 4,
+      recoverWithinMs: RECOVER_WITHIN_MS,
+      lifecycle: false,
+      ...options,
+    };
+    this.logDir = join(ROOT, 'tmp', this.options.name, this.run);
+    this.reportFile = join(ROOT, 'tmp', this.options.name, `report-${this.run}.json`);
     mkdirSync(this.logDir, { recursive: true });
-    this.services = new PrivateServices(this.logDir);
-    this.fleet = new Fleet(this.services, this.logDir, SEED);
+    this.world = makeWorld(this.logDir, SEED);
   }
 
   async start(): Promise<void> {
@@ -123,30 +144,25 @@ export class FaultMatrix {
       setupMs: 0,
       results: [],
     };
-    await this.services.start();
-    await this.fleet.start(2);
-    this.api = new Api(this.fleet.gatewayUrl);
-    this.sim = new SimRecords(this.fleet.simUrl);
-    this.market = new MarketDriver(this.fleet.sim, SEED);
+    await this.world.start();
+    this.api = new Api(this.world.gatewayUrl);
+    this.sim = new SimRecords(this.world.simUrl);
+    this.market = new MarketDriver(this.world.sim, SEED);
     this.report.setupMs = Date.now() - started;
   }
 
   async stop(): Promise<void> {
-    try {
-      await this.fleet.stop();
-    } finally {
-      await this.services.stop();
-    }
+    await this.world.stop();
     if (this.report?.results.length) {
       console.log(
-        `fault matrix (run ${this.run}, seed ${SEED}):\n${table(this.report.results)}\nreport: ${this.reportFile}`,
+        `${this.options.name} (run ${this.run}, seed ${SEED}):\n${table(this.report.results)}\nreport: ${this.reportFile}`,
       );
     }
   }
 
   private async query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
     const client = new Client({
-      connectionString: this.services.databaseUrl,
+      connectionString: this.world.databaseUrl,
       connectionTimeoutMillis: 2000,
     });
     await client.connect();
@@ -158,10 +174,12 @@ export class FaultMatrix {
   }
 
   private async createTrades(): Promise<Array<TradeUnderTest & { trader: Trader }>> {
-    const plan = PAIRS.flatMap((pair) => Array.from({ length: TRADES_PER_PAIR }, () => pair));
+    const plan = PAIRS.flatMap((pair) =>
+      Array.from({ length: this.options.tradesPerPair }, () => pair),
+    );
     return Promise.all(
       plan.map(async (pair) => {
-        const trader = await createTrader(this.fleet.operator, [
+        const trader = await createTrader(this.world.operator, [
           pair.maker.venue,
           pair.hedge.venue,
         ]);
@@ -200,7 +218,7 @@ export class FaultMatrix {
   /** Warn and error lines of the fleet's logs that name `needle` (evidence for a violation). */
   logExcerpt(needle: string, max = 12): string[] {
     const lines: string[] = [];
-    for (const entry of this.fleet.processes) {
+    for (const entry of this.world.logs()) {
       if (!existsSync(entry.logFile)) {
         continue;
       }
@@ -216,7 +234,7 @@ export class FaultMatrix {
 
   private errorLinesBetween(service: string, from: number, to: number, max = 8): string[] {
     const lines: string[] = [];
-    for (const entry of this.fleet.processes.filter((p) => p.service === service)) {
+    for (const entry of this.world.logs().filter((p) => p.service === service)) {
       if (!existsSync(entry.logFile)) {
         continue;
       }
@@ -234,10 +252,11 @@ export class FaultMatrix {
     return lines.slice(0, max);
   }
 
-  async runFault(fault: Fault): Promise<FaultResult> {
+  async runFault(fault: Fault<W>): Promise<FaultResult> {
     const started = Date.now();
     const notes: string[] = [];
     const violations: Violation[] = [];
+    const measured: Record<string, number> = {};
     const trades = await this.createTrades();
     const ids = trades.map((t) => t.tradeId);
     const active = await until(async () => {
@@ -253,8 +272,12 @@ export class FaultMatrix {
       );
     }
 
+    const lifecycle = this.options.lifecycle
+      ? new LifecycleWatch(this.world.notifierUrl, trades)
+      : null;
+    await lifecycle?.start();
     const [recoveryProbe, ...probers] = await Promise.all(
-      [0, 1, 2].map(() => createTrader(this.fleet.operator, ['hyperliquid', 'paradex'])),
+      [0, 1, 2].map(() => createTrader(this.world.operator, ['hyperliquid', 'paradex'])),
     );
     const traffic = new ApiTraffic(
       this.api,
@@ -274,7 +297,7 @@ export class FaultMatrix {
         maker_leg: 'long',
         max_slippage: '0.001',
       }),
-      new Api(this.fleet.notifierUrl),
+      new Api(this.world.notifierUrl),
     );
     const market = this.market;
     const orderWatch = new MakerOrderWatch(this.sim, trades);
@@ -299,13 +322,16 @@ export class FaultMatrix {
       traffic.phase = 'fault';
       const injectedAt = Date.now();
       await fault.inject({
-        services: this.services,
-        fleet: this.fleet,
-        sim: this.fleet.sim,
+        world: this.world,
+        sim: this.world.sim,
         market,
         trades,
         query: (sql, params) => this.query(sql, params),
         note: (text) => notes.push(text),
+        measure: (figure, ms) => {
+          measured[figure] = ms;
+          notes.push(`${figure} ${ms} ms`);
+        },
       });
       mendedAt = Date.now();
       notes.push(`fault held ${mendedAt - injectedAt} ms`);
@@ -350,7 +376,7 @@ export class FaultMatrix {
           });
           return true;
         },
-        RECOVER_WITHIN_MS,
+        this.options.recoverWithinMs,
         200,
       );
       if (recovered) {
@@ -358,7 +384,7 @@ export class FaultMatrix {
       } else {
         violations.push({
           invariant: 'not_recovered',
-          detail: `the fleet had not recovered ${RECOVER_WITHIN_MS} ms after the fault was mended (healthz 200, a create accepted, every trade active or terminal, maker fills again)`,
+          detail: `the fleet had not recovered ${this.options.recoverWithinMs} ms after the fault was mended (healthz 200, a create accepted, every trade active or terminal, maker fills again)`,
           evidence: { last_seen: lastSeen },
         });
       }
@@ -389,6 +415,15 @@ export class FaultMatrix {
       WIND_DOWN_WITHIN_MS,
       200,
     );
+
+    if (lifecycle) {
+      violations.push(
+        ...(await lifecycle.stop(
+          async (trade) => (await this.statuses([trade.tradeId]))[0]?.status ?? 'unknown',
+        )),
+      );
+      notes.push(lifecycle.summary());
+    }
 
     // The checks: the API's log and figures against the venues' own records.
     const figures: TradeFigures[] = [];
@@ -492,6 +527,7 @@ export class FaultMatrix {
       apiCalls: traffic.records.length,
       recoverMs,
       recovery,
+      measured,
       durationMs: Date.now() - started,
       violations,
       tradeFigures: figures,

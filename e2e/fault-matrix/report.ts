@@ -29,6 +29,8 @@ export interface FaultResult {
     fillingMs?: number;
     createAcceptedMs?: number;
   };
+  /** Figures a fault measured itself (a partition's time to resume, say), ms. */
+  measured: Record<string, number>;
   durationMs: number;
   violations: Violation[];
   tradeFigures: TradeFigures[];

@@ -1,0 +1,26 @@
+import type { SimControl } from '@sts/app-venue-sim';
+import type { TestOperator } from '@sts/testing';
+
+/** A service's own JSON log, read for evidence when an invariant is violated. */
+export interface ServiceLog {
+  id: string;
+  service: string;
+  logFile: string;
+}
+
+/**
+ * What the matrix runs its faults against: a fleet with its Postgres, NATS,
+ * Redis and venue simulator, on one host (`LocalWorld`) or on a lab of
+ * network hosts (`e2e/partitions`).
+ */
+export interface MatrixWorld {
+  readonly databaseUrl: string;
+  readonly gatewayUrl: string;
+  readonly notifierUrl: string;
+  readonly simUrl: string;
+  readonly sim: SimControl;
+  readonly operator: TestOperator;
+  logs(): ServiceLog[];
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}

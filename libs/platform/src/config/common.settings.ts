@@ -1,3 +1,5 @@
+// First: the settings' number types are read from decorator metadata (implicit conversion).
+import 'reflect-metadata';
 import { Expose } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 

@@ -11,7 +11,7 @@ import {
   tradeFillSubject,
   tradeLifecycleSubject,
 } from '@sts/contracts';
-import { ensureStreams, type Logger, type NatsConnection } from '@sts/platform';
+import { ensureStreams, sleep, type Logger, type NatsConnection } from '@sts/platform';
 import { nuid } from '@nats-io/nats-core';
 import {
   jetstream,
@@ -56,9 +56,23 @@ const NOTABLE_STATUSES: ReadonlySet<ConsumerStatus> = new Set<ConsumerStatus>([
  * DeliverPolicy.New keeps that guarantee even for a reconnect that happens
  * before the first event arrives.
  */
+/**
+ * Missed heartbeats after which the consumer is started afresh from the last
+ * delivered sequence: the ordered consumer re-creates itself after two, but
+ * where its re-creation fails (a stream leader or meta leader on the far side
+ * of a partition) nats.js backs off for up to a minute after the way is clear.
+ */
+const STALLED_AFTER_HEARTBEATS = 5;
+/** Between attempts to start the consumer afresh. */
+const RESTART_RETRY_MS = 1_000;
+
 export class EventsSubscriber {
   private consumer?: Consumer;
   private messages?: ConsumerMessages;
+  /** The last stream sequence handed to the fan-out. */
+  private delivered = 0;
+  private restarting = false;
+  private stopped = false;
   private readonly maintenanceSubject: string;
   private readonly tradeSubjectPrefix: string;
   private readonly fillSubjectPrefix: string;
@@ -81,12 +95,28 @@ export class EventsSubscriber {
     const jsm = await jetstreamManager(this.nats);
     await ensureStreams(jsm, [stream], this.replicas);
     const { state } = await jsm.streams.info(stream.name);
+    this.delivered = state.last_seq;
+    await this.consumeFromDelivered();
+    this.log.info(
+      { stream: stream.name, from_sequence: state.last_seq + 1 },
+      'events consumer started',
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.messages?.stop();
+    await this.consumer?.delete().catch(() => false);
+  }
+
+  /** An ordered consumer of this replica's own, from the event after the last delivered. */
+  private async consumeFromDelivered(): Promise<void> {
     // Server 2.9 takes a single filter; the stream's other subjects are skipped below.
-    this.consumer = await jetstream(this.nats).consumers.get(stream.name, {
+    this.consumer = await jetstream(this.nats).consumers.get(eventsStream(this.natsPrefix).name, {
       // Used as is (the consumer is `<prefix>_<n>`): replicas sharing one name
       // would share one consumer and split the events between them.
       name_prefix: `notifier_${nuid.next()}`,
-      opt_start_seq: state.last_seq + 1,
+      opt_start_seq: this.delivered + 1,
     });
     this.messages = await this.consumer.consume({
       max_messages: 512,
@@ -98,18 +128,42 @@ export class EventsSubscriber {
       // heartbeats: some events come ~3 s later still, none is lost.)
       idle_heartbeat: 1_000,
       expires: 5_000,
-      callback: (message) => this.handle(message.subject, message.data, message.seq),
+      callback: (message) => {
+        if (message.seq > this.delivered) {
+          this.delivered = message.seq;
+          this.handle(message.subject, message.data, message.seq);
+        }
+      },
     });
     void this.watch(this.messages);
-    this.log.info(
-      { stream: stream.name, from_sequence: state.last_seq + 1 },
-      'events consumer started',
-    );
   }
 
-  async stop(): Promise<void> {
+  /**
+   * The consumer has been silent for `STALLED_AFTER_HEARTBEATS` heartbeats:
+   * stopped and started afresh from the last delivered sequence, retried
+   * every second until the stream answers (nothing is skipped: the new
+   * consumer starts where the fan-out left off).
+   */
+  private async restart(): Promise<void> {
+    if (this.restarting || this.stopped) {
+      return;
+    }
+    this.restarting = true;
     this.messages?.stop();
-    await this.consumer?.delete().catch(() => false);
+    try {
+      while (!this.stopped) {
+        try {
+          await this.consumeFromDelivered();
+          this.log.warn({ from_sequence: this.delivered + 1 }, 'events consumer restarted');
+          return;
+        } catch (error) {
+          this.log.warn({ err: error }, 'events consumer restart failed; retrying');
+          await sleep(RESTART_RETRY_MS);
+        }
+      }
+    } finally {
+      this.restarting = false;
+    }
   }
 
   private handle(subject: string, data: Uint8Array, sequence: number): void {
@@ -139,9 +193,14 @@ export class EventsSubscriber {
 
   private async watch(messages: ConsumerMessages): Promise<void> {
     try {
-      for await (const { type, ...data } of messages.status()) {
+      for await (const status of messages.status()) {
+        const { type, ...data } = status;
         const level = NOTABLE_STATUSES.has(type) ? 'warn' : 'debug';
         this.log[level]({ consumer_status: type, data }, 'events consumer status');
+        if (status.type === 'heartbeats_missed' && status.count >= STALLED_AFTER_HEARTBEATS) {
+          void this.restart();
+          return;
+        }
       }
     } catch (error) {
       this.log.warn({ err: error }, 'events consumer status stream ended');

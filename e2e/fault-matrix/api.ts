@@ -30,7 +30,12 @@ export class Api {
   readonly descriptionProblems: string[] = [];
   private readonly conformance = OpenApiConformance.load(OPENAPI_FILE);
 
-  constructor(readonly baseUrl: string) {}
+  /** `base`: the gateway, or where to find it now (a lab's front door moves off a struck host). */
+  constructor(private readonly base: string | (() => string)) {}
+
+  get baseUrl(): string {
+    return typeof this.base === 'string' ? this.base : this.base();
+  }
 
   async call(
     method: string,

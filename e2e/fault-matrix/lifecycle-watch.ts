@@ -9,45 +9,62 @@ interface SocketMessage {
   trade_id?: string;
 }
 
-/** How long a terminal status may take to reach the socket after the trade ended. */
-const DELIVERY_GRACE_MS = 5_000;
+/**
+ * How long a terminal status may take to reach a socket after the wind-down:
+ * a healed partition may cost the NATS cluster its leaders for a while (a
+ * rejoining node forces elections), and the outbox publishes once they are back.
+ */
+const DELIVERY_GRACE_MS = 30_000;
 
 /**
- * One WebSocket per trader on the notifier, subscribed to its trades from
+ * One WebSocket per trader on each notifier, subscribed to its trades from
  * before the fault: at the end, every trade's terminal status must have
  * come as its lifecycle event (`trade.completed`, `trade.canceled`,
- * `trade.failed`). A socket the notifier closed is noted, not judged.
+ * `trade.failed`) on one of them. A trader whose every socket the notifiers
+ * closed is noted, not judged.
  */
 export class LifecycleWatch {
   private readonly sockets: WebSocket[] = [];
   private readonly events = new Map<string, string[]>();
-  private readonly closed = new Set<string>();
+  /** Sockets closed, per trade. */
+  private readonly closed = new Map<string, number>();
 
   constructor(
-    private readonly notifierUrl: string,
+    private readonly notifierUrls: string[],
     private readonly trades: TradeUnderTest[],
   ) {}
 
   async start(): Promise<void> {
-    const url = `${this.notifierUrl.replace(/^http/, 'ws')}/api/v1/ws`;
-    for (const trade of this.trades) {
-      const socket = new WebSocket(url, {
-        headers: { 'x-api-key': trade.trader.headers['x-api-key'] },
-      });
-      this.sockets.push(socket);
-      socket.on('message', (data) => this.take(JSON.parse(String(data)) as SocketMessage));
-      socket.on('close', () => this.closed.add(trade.tradeId));
-      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-      const subscribed = new Promise<void>((resolve) =>
-        socket.on('message', (data) => {
-          if ((JSON.parse(String(data)) as SocketMessage).type === 'subscribed') {
-            resolve();
-          }
-        }),
-      );
-      socket.send(JSON.stringify({ op: 'subscribe', subscription: 'trades', params: {} }));
-      await subscribed;
+    for (const notifierUrl of this.notifierUrls) {
+      for (const trade of this.trades) {
+        await this.open(`${notifierUrl.replace(/^http/, 'ws')}/api/v1/ws`, trade);
+      }
     }
+  }
+
+  private allClosed(tradeId: string): boolean {
+    return (this.closed.get(tradeId) ?? 0) >= this.notifierUrls.length;
+  }
+
+  private async open(url: string, trade: TradeUnderTest): Promise<void> {
+    const socket = new WebSocket(url, {
+      headers: { 'x-api-key': trade.trader.headers['x-api-key'] },
+    });
+    this.sockets.push(socket);
+    socket.on('message', (data) => this.take(JSON.parse(String(data)) as SocketMessage));
+    socket.on('close', () =>
+      this.closed.set(trade.tradeId, (this.closed.get(trade.tradeId) ?? 0) + 1),
+    );
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const subscribed = new Promise<void>((resolve) =>
+      socket.on('message', (data) => {
+        if ((JSON.parse(String(data)) as SocketMessage).type === 'subscribed') {
+          resolve();
+        }
+      }),
+    );
+    socket.send(JSON.stringify({ op: 'subscribe', subscription: 'trades', params: {} }));
+    await subscribed;
   }
 
   private take(message: SocketMessage): void {
@@ -55,7 +72,9 @@ export class LifecycleWatch {
       return;
     }
     const seen = this.events.get(message.trade_id) ?? [];
-    seen.push(message.event);
+    if (!seen.includes(message.event)) {
+      seen.push(message.event);
+    }
     this.events.set(message.trade_id, seen);
   }
 
@@ -70,7 +89,7 @@ export class LifecycleWatch {
         const seen = this.events.get(trade.tradeId) ?? [];
         if (
           TERMINAL.has(status) &&
-          !this.closed.has(trade.tradeId) &&
+          !this.allClosed(trade.tradeId) &&
           !seen.includes(`trade.${status}`)
         ) {
           lost.push({ trade, status });
@@ -99,6 +118,6 @@ export class LifecycleWatch {
   /** For the report: what the sockets received, and how many the notifier closed (not judged). */
   summary(): string {
     const received = [...this.events.values()].reduce((n, seen) => n + seen.length, 0);
-    return `lifecycle: ${received} events on ${this.sockets.length} sockets, ${this.closed.size} closed by the notifier`;
+    return `lifecycle: ${received} events on ${this.sockets.length} sockets, ${[...this.closed.values()].reduce((n, c) => n + c, 0)} closed by the notifiers`;
   }
 }

@@ -24,6 +24,10 @@ export class LocalWorld implements MatrixWorld {
     return this.fleet.notifierUrl;
   }
 
+  get notifierUrls(): string[] {
+    return [this.fleet.notifierUrl];
+  }
+
   get simUrl(): string {
     return this.fleet.simUrl;
   }

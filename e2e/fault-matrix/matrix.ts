@@ -145,7 +145,7 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
       results: [],
     };
     await this.world.start();
-    this.api = new Api(this.world.gatewayUrl);
+    this.api = new Api(() => this.world.gatewayUrl);
     this.sim = new SimRecords(this.world.simUrl);
     this.market = new MarketDriver(this.world.sim, SEED);
     this.report.setupMs = Date.now() - started;
@@ -273,7 +273,7 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
     }
 
     const lifecycle = this.options.lifecycle
-      ? new LifecycleWatch(this.world.notifierUrl, trades)
+      ? new LifecycleWatch(this.world.notifierUrls, trades)
       : null;
     await lifecycle?.start();
     const [recoveryProbe, ...probers] = await Promise.all(
@@ -297,7 +297,7 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
         maker_leg: 'long',
         max_slippage: '0.001',
       }),
-      new Api(this.world.notifierUrl),
+      new Api(() => this.world.notifierUrl),
     );
     const market = this.market;
     const orderWatch = new MakerOrderWatch(this.sim, trades);

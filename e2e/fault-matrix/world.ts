@@ -17,6 +17,8 @@ export interface MatrixWorld {
   readonly databaseUrl: string;
   readonly gatewayUrl: string;
   readonly notifierUrl: string;
+  /** Every notifier: a trader's lifecycle is watched on each (one may be struck). */
+  readonly notifierUrls: string[];
   readonly simUrl: string;
   readonly sim: SimControl;
   readonly operator: TestOperator;

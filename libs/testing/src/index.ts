@@ -1,5 +1,6 @@
 export * from './jwks-server';
 export * from './namespace';
+export * from './nats-cluster';
 export * from './test-database';
 export * from './test-operator';
 export * from './tcp-proxy';

@@ -3,11 +3,13 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { deadManBucket } from '@sts/contracts';
 import { runOps } from '@sts/operations';
 import { connectNats, createLogger, type NatsConnection } from '@sts/platform';
+import { startNatsCluster, whenClusterReady } from '@sts/testing';
 import { eventually } from '../../test/eventually';
 import { ScriptedDeadMan, ScriptedVenue } from '../../test/support/scripted-venue';
 import type { WorkerConfig } from '../config/load-worker-config';
 import { WorkerMetrics } from '../metrics/worker-metrics';
 import { AccountSession } from './account-session';
+import { DeadManBoard } from './dead-man-board';
 import { deadManPolicy } from './dead-man-wiring';
 
 const NATS_URL = 'nats://127.0.0.1:4222';
@@ -126,5 +128,56 @@ describe('ops dead-man list', () => {
       'worker-c off the board',
     );
     expect(held.deadMan!.disarmings).toHaveLength(1);
+  });
+});
+
+/**
+ * NATS_REPLICAS raised on a cluster whose bucket an earlier setting made:
+ * the streams are updated at boot, and so is the bucket (creating a bucket
+ * that exists changes nothing of it).
+ */
+describe('the dead-man bucket on a NATS cluster', () => {
+  jest.setTimeout(60_000);
+
+  it('is brought to NATS_REPLICAS copies when it was made with fewer', async () => {
+    const cluster = await startNatsCluster();
+    const natsPrefix = `t${randomBytes(5).toString('hex')}`;
+    const bucketStream = `KV_${deadManBucket(natsPrefix).name}`;
+    const boards: DeadManBoard[] = [];
+    let nats: NatsConnection | undefined;
+    try {
+      const connected = await whenClusterReady(() =>
+        connectNats({ url: cluster.url, name: 'dead-man-replicas-spec' }),
+      );
+      nats = connected;
+      const jsm = await whenClusterReady(() => jetstreamManager(connected, { timeout: 1_000 }));
+      const replicasOf = async () =>
+        (await jsm.streams.info(bucketStream).catch(() => null))?.config.num_replicas;
+      const armed = {
+        state: 'armed',
+        armedUntilMs: Date.now() + 15_000,
+        lastRefreshAtMs: Date.now(),
+        reason: null,
+        timeoutMs: 15_000,
+      } as const;
+      for (const [workerId, replicas] of [
+        ['w1', 1],
+        ['w2', 3],
+      ] as const) {
+        const board = new DeadManBoard(connected, natsPrefix, workerId, logger, replicas);
+        boards.push(board);
+        await whenClusterReady(async () => {
+          board.show('hyperliquid', '0xabc', armed);
+          await eventually(async () => (await replicasOf()) === replicas, `${replicas} copies`, {
+            timeoutMs: 3_000,
+          });
+        });
+      }
+      expect(await replicasOf()).toBe(3);
+    } finally {
+      boards.forEach((board) => board.close());
+      await nats?.close();
+      await cluster.stop();
+    }
   });
 });

@@ -7,6 +7,7 @@ import {
   envelope,
 } from '@sts/contracts';
 import { replicasRefusal, type Logger, type NatsConnection } from '@sts/platform';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { DeadManStatus } from './dead-man-keeper';
 
@@ -91,11 +92,23 @@ export class DeadManBoard {
       });
   }
 
-  /** The bucket, created on first use (every worker may: creating an existing one is a no-op). */
+  /**
+   * The bucket, created on first use (every worker may: creating an existing
+   * one is a no-op), its copies brought to NATS_REPLICAS where an earlier
+   * setting made it with another count (the streams are updated at boot too).
+   */
   private bucket(): Promise<KV> {
     const { name, ttlMs } = deadManBucket(this.natsPrefix);
     this.kv ??= new Kvm(this.nats)
       .create(name, { history: 1, ttl: ttlMs, replicas: this.replicas })
+      .then(async (kv) => {
+        const { streamInfo } = await kv.status();
+        if (streamInfo.config.num_replicas !== this.replicas) {
+          const jsm = await jetstreamManager(this.nats);
+          await jsm.streams.update(streamInfo.config.name, { num_replicas: this.replicas });
+        }
+        return kv;
+      })
       .catch((error: unknown) => {
         throw replicasRefusal(error, this.replicas, `KV bucket ${name}`);
       });

@@ -1,11 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { allStreams } from '@sts/contracts';
+import { startNatsCluster, whenClusterReady } from '@sts/testing';
 import { ensureStreams, NatsReplicasError } from './streams';
 
 describe('ensureStreams', () => {
@@ -31,56 +28,6 @@ describe('ensureStreams', () => {
   });
 });
 
-/** Three nats-server processes of this machine in one JetStream cluster, on ports of their own. */
-async function startCluster(): Promise<{ url: string; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'sts-nats-cluster-'));
-  const base = 20_000 + Math.floor(Math.random() * 20_000);
-  const routes = [1, 2, 3].map((n) => `nats://127.0.0.1:${base + 10 + n}`).join(',');
-  const servers: ChildProcess[] = [1, 2, 3].map((n) =>
-    spawn(
-      'nats-server',
-      [
-        ...['-p', String(base + n), '-js', '-sd', join(dir, `n${n}`), '-n', `n${n}`],
-        ...['--cluster_name', 'sts-test', '-cluster', `nats://127.0.0.1:${base + 10 + n}`],
-        ...['-routes', routes],
-      ],
-      { stdio: 'ignore' },
-    ),
-  );
-  const stop = async (): Promise<void> => {
-    await Promise.all(
-      servers.map(
-        (server) =>
-          new Promise<void>((resolve) => {
-            if (server.exitCode !== null) {
-              return resolve();
-            }
-            server.once('exit', () => resolve());
-            server.kill('SIGTERM');
-          }),
-      ),
-    );
-    rmSync(dir, { recursive: true, force: true });
-  };
-  return { url: `127.0.0.1:${base + 1}`, stop };
-}
-
-/** Retries `work` while the cluster elects its JetStream meta leader (a few seconds after start). */
-async function whenClusterReady<T>(work: () => Promise<T>): Promise<T> {
-  const until = Date.now() + 20_000;
-  for (;;) {
-    try {
-      return await work();
-    } catch (error) {
-      const electing = !(error instanceof NatsReplicasError) && Date.now() < until;
-      if (!electing) {
-        throw error;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-}
-
 describe('NATS_REPLICAS: stream replicas checked against the NATS servers', () => {
   jest.setTimeout(60_000);
 
@@ -103,7 +50,7 @@ describe('NATS_REPLICAS: stream replicas checked against the NATS servers', () =
   });
 
   it('a cluster of three keeps each stream on all three, and refuses five', async () => {
-    const cluster = await startCluster();
+    const cluster = await startNatsCluster();
     let nats: NatsConnection | undefined;
     try {
       const connected = await whenClusterReady(() => connect({ servers: cluster.url }));

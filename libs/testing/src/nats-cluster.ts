@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NatsReplicasError } from '@sts/platform';
+
+/** Three nats-server processes of this machine in one JetStream cluster, on ports of their own. */
+export async function startNatsCluster(): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'sts-nats-cluster-'));
+  const base = 20_000 + Math.floor(Math.random() * 20_000);
+  const routes = [1, 2, 3].map((n) => `nats://127.0.0.1:${base + 10 + n}`).join(',');
+  const servers: ChildProcess[] = [1, 2, 3].map((n) =>
+    spawn(
+      'nats-server',
+      [
+        ...['-p', String(base + n), '-js', '-sd', join(dir, `n${n}`), '-n', `n${n}`],
+        ...['--cluster_name', 'sts-test', '-cluster', `nats://127.0.0.1:${base + 10 + n}`],
+        ...['-routes', routes],
+      ],
+      { stdio: 'ignore' },
+    ),
+  );
+  const stop = async (): Promise<void> => {
+    await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            if (server.exitCode !== null) {
+              return resolve();
+            }
+            server.once('exit', () => resolve());
+            server.kill('SIGTERM');
+          }),
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { url: `127.0.0.1:${base + 1}`, stop };
+}
+
+/** Retries `work` while the cluster elects its JetStream meta leader (a few seconds after start). */
+export async function whenClusterReady<T>(work: () => Promise<T>): Promise<T> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      const electing = !(error instanceof NatsReplicasError) && Date.now() < until;
+      if (!electing) {
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { allStreams } from '@sts/contracts';
+import { ensureStreams } from '@sts/platform';
+import { startNatsCluster, whenClusterReady } from './nats-cluster';
+
+/**
+ * The three-server JetStream cluster specs start (this machine's nats-server),
+ * and NATS_REPLICAS against it: every stream on all three, five refused.
+ */
+describe('a NATS cluster of three', () => {
+  jest.setTimeout(60_000);
+
+  it('a cluster of three keeps each stream on all three, and refuses five', async () => {
+    const cluster = await startNatsCluster();
+    let nats: NatsConnection | undefined;
+    try {
+      const connected = await whenClusterReady(() => connect({ servers: cluster.url }));
+      nats = connected;
+      const jsm = await whenClusterReady(() => jetstreamManager(connected, { timeout: 1_000 }));
+      const streams = allStreams('sts');
+      await whenClusterReady(() => ensureStreams(jsm, streams, 3));
+      const info = await jsm.streams.info(streams[0].name);
+      expect(info.config.num_replicas).toBe(3);
+      expect(info.cluster?.replicas).toHaveLength(2);
+      await expect(ensureStreams(jsm, allStreams('more'), 5)).rejects.toThrow(/NATS_REPLICAS=5/);
+    } finally {
+      await nats?.close();
+      await cluster.stop();
+    }
+  });
+});

@@ -11,11 +11,10 @@ import {
   tradeFillSubject,
   tradeLifecycleSubject,
 } from '@sts/contracts';
-import { ensureStreams, sleep, type Logger, type NatsConnection } from '@sts/platform';
+import { ensureStreamsAtBoot, sleep, type Logger, type NatsConnection } from '@sts/platform';
 import { nuid } from '@nats-io/nats-core';
 import {
   jetstream,
-  jetstreamManager,
   type Consumer,
   type ConsumerMessages,
   type ConsumerNotification,
@@ -92,8 +91,9 @@ export class EventsSubscriber {
 
   async start(): Promise<void> {
     const stream = eventsStream(this.natsPrefix);
-    const jsm = await jetstreamManager(this.nats);
-    await ensureStreams(jsm, [stream], this.replicas);
+    const jsm = await ensureStreamsAtBoot(this.nats, [stream], this.replicas, {
+      onRetry: (error) => this.log.warn({ err: error }, 'JetStream not answering yet; retrying'),
+    });
     const { state } = await jsm.streams.info(stream.name);
     this.delivered = state.last_seq;
     await this.consumeFromDelivered();

@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import type { BudgetClient } from '@sts/budget-client';
 import { allStreams } from '@sts/contracts';
 import type { VenueId } from '@sts/domain';
 import { createDataSource, jetStreamPublisher, OutboxRelay, runMigrations } from '@sts/persistence';
-import { connectNats, ensureStreams, type Logger, type NatsConnection } from '@sts/platform';
+import { connectNats, ensureStreamsAtBoot, type Logger, type NatsConnection } from '@sts/platform';
 import { CUMULATIVE_BUDGET_VENUES, FrameCoalescer } from '@sts/venues';
 import { monotonicClock } from './clock';
 import type { WorkerConfig } from './config/load-worker-config';
@@ -46,11 +46,9 @@ export async function openStores(
     name: `worker-${workerId}`,
   });
   closers.push(() => nats.drain());
-  await ensureStreams(
-    await jetstreamManager(nats),
-    allStreams(settings.natsPrefix),
-    settings.natsReplicas,
-  );
+  await ensureStreamsAtBoot(nats, allStreams(settings.natsPrefix), settings.natsReplicas, {
+    onRetry: (error) => logger.warn({ err: error }, 'JetStream not answering yet; retrying'),
+  });
 
   const relay = new OutboxRelay(db, jetStreamPublisher(jetstream(nats)), {
     onError: (error) =>

@@ -1,7 +1,7 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { allStreams } from '@sts/contracts';
-import { ensureStreams } from '@sts/platform';
+import { connectNats, ensureStreams, ensureStreamsAtBoot } from '@sts/platform';
 import { startNatsCluster, whenClusterReady } from './nats-cluster';
 
 /**
@@ -24,6 +24,28 @@ describe('a NATS cluster of three', () => {
       expect(info.config.num_replicas).toBe(3);
       expect(info.cluster?.replicas).toHaveLength(2);
       await expect(ensureStreams(jsm, allStreams('more'), 5)).rejects.toThrow(/NATS_REPLICAS=5/);
+    } finally {
+      await nats?.close();
+      await cluster.stop();
+    }
+  });
+
+  it('a service booting while the cluster elects its leaders waits for JetStream', async () => {
+    const cluster = await startNatsCluster();
+    let nats: NatsConnection | undefined;
+    try {
+      // No waiting for the election here: the boot itself must (a node that just came back).
+      const connected = await whenClusterReady(() =>
+        connectNats({ url: cluster.url, name: 'boot-spec' }),
+      );
+      nats = connected;
+      const streams = allStreams('boot');
+      const retries: unknown[] = [];
+      const jsm = await ensureStreamsAtBoot(connected, streams, 3, {
+        onRetry: (error) => retries.push(error),
+      });
+      expect((await jsm.streams.info(streams[0].name)).config.num_replicas).toBe(3);
+      expect(retries.length).toBeGreaterThan(0);
     } finally {
       await nats?.close();
       await cluster.stop();

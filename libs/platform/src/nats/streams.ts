@@ -1,11 +1,14 @@
 import {
+  jetstreamManager,
   JetStreamApiCodes,
   JetStreamApiError,
   RetentionPolicy,
   StorageType,
   type JetStreamManager,
 } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/nats-core';
 import type { StreamDefinition } from '@sts/contracts';
+import { sleep } from '../timing/sleep';
 
 const nanos = (ms: number): number => ms * 1_000_000;
 
@@ -48,6 +51,38 @@ export async function ensureStreams(
       await ensureStream(jsm, stream, replicas);
     } catch (error) {
       throw replicasRefusal(error, replicas, `stream ${stream.name}`);
+    }
+  }
+}
+
+/** How long a service's boot waits for JetStream to answer (a cluster electing its leaders). */
+export const JETSTREAM_BOOT_WAIT_MS = 60_000;
+const BOOT_RETRY_MS = 500;
+
+/**
+ * `ensureStreams` at a service's boot: retried while JetStream does not
+ * answer (a node that just came back, a cluster still electing its meta or
+ * stream leaders), for `waitMs`; a replica count the cluster refuses fails
+ * at once. Resolves with the manager it used.
+ */
+export async function ensureStreamsAtBoot(
+  nats: NatsConnection,
+  streams: StreamDefinition[],
+  replicas = 1,
+  options: { waitMs?: number; onRetry?: (error: unknown) => void } = {},
+): Promise<JetStreamManager> {
+  const deadline = Date.now() + (options.waitMs ?? JETSTREAM_BOOT_WAIT_MS);
+  for (;;) {
+    try {
+      const jsm = await jetstreamManager(nats);
+      await ensureStreams(jsm, streams, replicas);
+      return jsm;
+    } catch (error) {
+      if (error instanceof NatsReplicasError || Date.now() >= deadline) {
+        throw error;
+      }
+      options.onRetry?.(error);
+      await sleep(BOOT_RETRY_MS);
     }
   }
 }

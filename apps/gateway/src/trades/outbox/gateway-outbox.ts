@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstream } from '@nats-io/jetstream';
 import { allStreams } from '@sts/contracts';
 import {
   CommittedPublisher,
@@ -14,7 +14,7 @@ import {
   OutboxRelay,
   type CommittedRow,
 } from '@sts/persistence';
-import { ensureStreams, NatsLink, type NatsConnection } from '@sts/platform';
+import { ensureStreamsAtBoot, NatsLink, type NatsConnection } from '@sts/platform';
 import type { GatewayConfig } from '../../config/load-gateway-settings';
 import { GATEWAY_CONFIG, NATS_CONNECTION } from '../../infrastructure/tokens';
 
@@ -54,8 +54,8 @@ export class GatewayOutbox implements OnApplicationBootstrap, OnApplicationShutd
   private lastWarningMs = 0;
 
   async onApplicationBootstrap(): Promise<void> {
-    await ensureStreams(
-      await jetstreamManager(this.nats),
+    await ensureStreamsAtBoot(
+      this.nats,
       allStreams(this.config.settings.natsPrefix),
       this.config.settings.natsReplicas,
     );

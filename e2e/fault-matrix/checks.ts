@@ -40,6 +40,10 @@ export interface TradeFigures {
   residualUnwound: string;
   namedUnhedged: string;
   failureReason: string | null;
+  /** The most the venues' fills left unhedged at once (maker filled less hedge filled, by their times). */
+  unhedgedPeak?: string;
+  /** The longest the venues' fills left any size unhedged (ms). */
+  unhedgedLongestMs?: number;
 }
 
 /** Reads the simulator's own records of an account (the truth the checks judge by). */
@@ -430,16 +434,50 @@ export async function checkTrade(
   for (const finding of hedgeFindings(records, failure)) {
     add(finding.invariant, finding.detail, venueEvidence);
   }
-  return figures(
-    view,
-    makerFills.length,
-    made,
-    hedgeFills.length,
-    hedged,
-    residual,
-    named,
-    pair.name,
-  );
+  return {
+    ...figures(
+      view,
+      makerFills.length,
+      made,
+      hedgeFills.length,
+      hedged,
+      residual,
+      named,
+      pair.name,
+    ),
+    ...exposure(makerFills, hedgeFills),
+  };
+}
+
+/**
+ * What a trade held unhedged over time, by the venues' own fill times: the
+ * largest size at once and the longest stretch with any (a maker fill's
+ * hedge fills some milliseconds after it; a residual too small to hedge is
+ * open until the last fill).
+ */
+function exposure(
+  makerFills: SimFill[],
+  hedgeFills: SimFill[],
+): Pick<TradeFigures, 'unhedgedPeak' | 'unhedgedLongestMs'> {
+  const steps = [
+    ...makerFills.map((f) => ({ at: f.ts_ms, size: new Big(f.size) })),
+    ...hedgeFills.map((f) => ({ at: f.ts_ms, size: new Big(f.size).neg() })),
+  ].sort((a, b) => a.at - b.at || b.size.cmp(a.size));
+  let open = new Big(0);
+  let peak = new Big(0);
+  let since: number | null = null;
+  let longest = 0;
+  for (const step of steps) {
+    open = open.plus(step.size);
+    peak = open.gt(peak) ? open : peak;
+    if (open.gt(0) && since === null) {
+      since = step.at;
+    } else if (!open.gt(0) && since !== null) {
+      longest = Math.max(longest, step.at - since);
+      since = null;
+    }
+  }
+  return { unhedgedPeak: peak.toFixed(), unhedgedLongestMs: longest };
 }
 
 function figures(

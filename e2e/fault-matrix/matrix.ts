@@ -18,7 +18,7 @@ import { delay } from './processes';
 import { table, violationLines, writeReport, type FaultResult, type MatrixReport } from './report';
 import { LifecycleWatch } from './lifecycle-watch';
 import { MakerOrderWatch } from './order-watch';
-import { ApiTraffic } from './traffic';
+import { ApiTraffic, neverFilling } from './traffic';
 import type { MatrixWorld } from './world';
 
 const ROOT = resolve(__dirname, '../..');
@@ -94,6 +94,10 @@ export interface MatrixOptions {
   name: string;
   /** Fresh trades per pair of venues for each fault (4: eight trades). */
   tradesPerPair: number;
+  /** Each fault is struck this many times on the same trades, each followed by its recovery (1). */
+  strikes: number;
+  /** Each trade's target size (0.25): big enough to stay live through every strike. */
+  targetSize: string;
   /** Bound on the recovery once a fault is mended (30 s). */
   recoverWithinMs: number;
   /** Judge the notifier too: every trade's end reaches a socket opened before the fault. */
@@ -126,6 +130,8 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
       tradesPerPair: 4,
       recoverWithinMs: RECOVER_WITHIN_MS,
       lifecycle: false,
+      strikes: 1,
+      targetSize: TARGET_SIZE,
       ...options,
     };
     this.logDir = join(ROOT, 'tmp', this.options.name, this.run);
@@ -191,7 +197,7 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
             short_wallet: trader.wallet,
             target_spread: '-1000',
             spread_condition: 'gte',
-            target_size: TARGET_SIZE,
+            target_size: this.options.targetSize,
             execution_type: 'maker_taker',
             max_slippage: '0.001',
             quote_mode: 'aggressive',
@@ -252,11 +258,103 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
     return lines.slice(0, max);
   }
 
+  /**
+   * One strike of the fault (of `strikes`): injected with traffic running,
+   * then the bounded recovery; ms from mended to recovered, or null (a
+   * `not_recovered` violation).
+   */
+  private async strike(
+    fault: Fault<W>,
+    strike: number,
+    run: {
+      trades: Array<TradeUnderTest & { trader: Trader }>;
+      ids: string[];
+      traffic: ApiTraffic;
+      recoveryProbe: Trader;
+      notes: string[];
+      measured: Record<string, number[]>;
+      violations: Violation[];
+      recovery: FaultResult['recovery'];
+    },
+  ): Promise<number | null> {
+    const { trades, ids, traffic, recoveryProbe, notes, measured, violations, recovery } = run;
+    const market = this.market;
+    const label = this.options.strikes > 1 ? `#${strike} ` : '';
+    traffic.phase = 'fault';
+    const injectedAt = Date.now();
+    await fault.inject({
+      world: this.world,
+      sim: this.world.sim,
+      market,
+      trades,
+      query: (sql, params) => this.query(sql, params),
+      note: (text) => notes.push(`${label}${text}`),
+      measure: (figure, ms) => {
+        (measured[figure] ??= []).push(ms);
+        notes.push(`${label}${figure} ${ms} ms`);
+      },
+    });
+    const mendedAt = Date.now();
+    notes.push(`${label}fault held ${mendedAt - injectedAt} ms`);
+    traffic.phase = 'recovery';
+    const mendedDate = new Date(mendedAt);
+    let lastSeen: unknown;
+    const recovered = await until(
+      async () => {
+        const health = await this.api.call('GET', '/healthz');
+        const rows = await this.statuses(ids);
+        const live = rows.filter((row) => !TERMINAL.has(row.status));
+        const settled = rows.every((row) => ['active', ...TERMINAL].includes(row.status));
+        const progressing = live.length === 0 || (await this.makerFillsSince(ids, mendedDate)) > 0;
+        lastSeen = { health: health.status, statuses: rows.map((r) => r.status), progressing };
+        const since = Date.now() - mendedAt;
+        if (health.status === 200) {
+          recovery.readyMs ??= since;
+        }
+        if (settled) {
+          recovery.tradesSettledMs ??= since;
+        }
+        if (progressing) {
+          recovery.fillingMs ??= since;
+        }
+        if (health.status !== 200 || !settled || !progressing) {
+          return false;
+        }
+        // Last, a create is accepted again (and canceled at once, so the probe never meets its cap).
+        const create = await this.api.call('POST', '/api/v1/trades', {
+          headers: recoveryProbe.headers,
+          body: { ...traffic.loadBody(recoveryProbe.wallet), idempotency_key: idempotencyKey() },
+        });
+        lastSeen = { ...(lastSeen as object), create: create.status, code: create.body?.code };
+        if (create.status !== 202) {
+          return false;
+        }
+        recovery.createAcceptedMs = Date.now() - mendedAt;
+        traffic.created.push({ tradeId: create.body.trade_id, trader: recoveryProbe });
+        await this.api.call('DELETE', `/api/v1/trades/${create.body.trade_id}`, {
+          headers: recoveryProbe.headers,
+        });
+        return true;
+      },
+      this.options.recoverWithinMs,
+      200,
+    );
+    if (recovered) {
+      return Date.now() - mendedAt;
+    }
+    violations.push({
+      invariant: 'not_recovered',
+      detail: `${label}the fleet had not recovered ${this.options.recoverWithinMs} ms after the fault was mended (healthz 200, a create accepted, every trade active or terminal, maker fills again)`,
+      evidence: { last_seen: lastSeen },
+    });
+    return null;
+  }
+
   async runFault(fault: Fault<W>): Promise<FaultResult> {
     const started = Date.now();
     const notes: string[] = [];
     const violations: Violation[] = [];
-    const measured: Record<string, number> = {};
+    const measured: Record<string, number[]> = {};
     const trades = await this.createTrades();
     const ids = trades.map((t) => t.tradeId);
     const active = await until(async () => {
@@ -283,27 +381,13 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
       this.api,
       probers,
       () => trades,
-      (wallet) => ({
-        // Never fills: the target spread is out of reach, so the trade rests nothing.
-        market: 'ETH',
-        long_exchange: 'hyperliquid',
-        long_wallet: wallet,
-        short_exchange: 'paradex',
-        short_wallet: wallet,
-        target_spread: '100000',
-        spread_condition: 'gte',
-        target_size: '1',
-        execution_type: 'maker_taker',
-        maker_leg: 'long',
-        max_slippage: '0.001',
-      }),
+      neverFilling,
       new Api(() => this.world.notifierUrl),
     );
     const market = this.market;
     const orderWatch = new MakerOrderWatch(this.sim, trades);
     const faultStart = Date.now();
-    let mendedAt = 0;
-    let recoverMs: number | null = null;
+    let recoverMs: number | null = 0;
     /** When each part of the recovery first held, ms after the fault was mended. */
     const recovery: FaultResult['recovery'] = {};
     try {
@@ -319,74 +403,19 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
         throw new Error(`setup: fewer than 3 maker fills within ${FILLS_WITHIN_MS} ms`);
       }
 
-      traffic.phase = 'fault';
-      const injectedAt = Date.now();
-      await fault.inject({
-        world: this.world,
-        sim: this.world.sim,
-        market,
-        trades,
-        query: (sql, params) => this.query(sql, params),
-        note: (text) => notes.push(text),
-        measure: (figure, ms) => {
-          measured[figure] = ms;
-          notes.push(`${figure} ${ms} ms`);
-        },
-      });
-      mendedAt = Date.now();
-      notes.push(`fault held ${mendedAt - injectedAt} ms`);
-      traffic.phase = 'recovery';
-      const mendedDate = new Date(mendedAt);
-      let lastSeen: unknown;
-      const recovered = await until(
-        async () => {
-          const health = await this.api.call('GET', '/healthz');
-          const rows = await this.statuses(ids);
-          const live = rows.filter((row) => !TERMINAL.has(row.status));
-          const settled = rows.every((row) => ['active', ...TERMINAL].includes(row.status));
-          const progressing =
-            live.length === 0 || (await this.makerFillsSince(ids, mendedDate)) > 0;
-          lastSeen = { health: health.status, statuses: rows.map((r) => r.status), progressing };
-          const since = Date.now() - mendedAt;
-          if (health.status === 200) {
-            recovery.readyMs ??= since;
-          }
-          if (settled) {
-            recovery.tradesSettledMs ??= since;
-          }
-          if (progressing) {
-            recovery.fillingMs ??= since;
-          }
-          if (health.status !== 200 || !settled || !progressing) {
-            return false;
-          }
-          // Last, a create is accepted again (and canceled at once, so the probe never meets its cap).
-          const create = await this.api.call('POST', '/api/v1/trades', {
-            headers: recoveryProbe.headers,
-            body: { ...traffic.loadBody(recoveryProbe.wallet), idempotency_key: idempotencyKey() },
-          });
-          lastSeen = { ...(lastSeen as object), create: create.status, code: create.body?.code };
-          if (create.status !== 202) {
-            return false;
-          }
-          recovery.createAcceptedMs = Date.now() - mendedAt;
-          traffic.created.push({ tradeId: create.body.trade_id, trader: recoveryProbe });
-          await this.api.call('DELETE', `/api/v1/trades/${create.body.trade_id}`, {
-            headers: recoveryProbe.headers,
-          });
-          return true;
-        },
-        this.options.recoverWithinMs,
-        200,
-      );
-      if (recovered) {
-        recoverMs = Date.now() - mendedAt;
-      } else {
-        violations.push({
-          invariant: 'not_recovered',
-          detail: `the fleet had not recovered ${this.options.recoverWithinMs} ms after the fault was mended (healthz 200, a create accepted, every trade active or terminal, maker fills again)`,
-          evidence: { last_seen: lastSeen },
+      for (let strike = 1; strike <= this.options.strikes; strike += 1) {
+        const recovered = await this.strike(fault, strike, {
+          trades,
+          ids,
+          traffic,
+          recoveryProbe,
+          notes,
+          measured,
+          violations,
+          recovery,
         });
+        recoverMs =
+          recovered === null || recoverMs === null ? null : Math.max(recoverMs, recovered);
       }
       traffic.phase = 'after';
       await delay(STEADY_AFTER_MS);
@@ -527,6 +556,13 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
       apiCalls: traffic.records.length,
       recoverMs,
       recovery,
+      unhedgedPeak: faultFigures
+        .reduce(
+          (peak, f) => (new Big(f.unhedgedPeak ?? 0).gt(peak) ? new Big(f.unhedgedPeak!) : peak),
+          new Big(0),
+        )
+        .toFixed(),
+      unhedgedLongestMs: Math.max(0, ...faultFigures.map((f) => f.unhedgedLongestMs ?? 0)),
       measured,
       durationMs: Date.now() - started,
       violations,

@@ -29,8 +29,11 @@ export interface FaultResult {
     fillingMs?: number;
     createAcceptedMs?: number;
   };
-  /** Figures a fault measured itself (a partition's time to resume, say), ms. */
-  measured: Record<string, number>;
+  /** The most any of the fault's trades held unhedged at once, by the venues' fill times, and the longest. */
+  unhedgedPeak: string;
+  unhedgedLongestMs: number;
+  /** Figures a fault measured itself (a partition's time to resume, say), ms, one per strike. */
+  measured: Record<string, number[]>;
   durationMs: number;
   violations: Violation[];
   tradeFigures: TradeFigures[];
@@ -56,6 +59,7 @@ export function table(results: FaultResult[]): string {
     'maker fills',
     'hedges',
     'recover',
+    'unhedged max',
     'slowest',
     'viol.',
     'status codes during the fault',
@@ -66,6 +70,7 @@ export function table(results: FaultResult[]): string {
     `${r.makerFills} (${r.makerSize})`,
     `${r.hedgeFills} (${r.hedgeSize})`,
     r.recoverMs === null ? 'never' : `${(r.recoverMs / 1000).toFixed(1)} s`,
+    `${r.unhedgedPeak} / ${r.unhedgedLongestMs} ms`,
     `${(r.slowestMs / 1000).toFixed(1)} s`,
     String(r.violations.length),
     Object.entries(r.codesDuringFault)

@@ -44,6 +44,21 @@ const DESERVED: Record<RequestKind, Array<[number, string?]>> = {
   'notifier-ready': [[200]],
 };
 
+/** A create that never fills: its target spread is out of reach, so the trade rests nothing. */
+export const neverFilling = (wallet: string): Record<string, unknown> => ({
+  market: 'ETH',
+  long_exchange: 'hyperliquid',
+  long_wallet: wallet,
+  short_exchange: 'paradex',
+  short_wallet: wallet,
+  target_spread: '100000',
+  spread_condition: 'gte',
+  target_size: '1',
+  execution_type: 'maker_taker',
+  maker_leg: 'long',
+  max_slippage: '0.001',
+});
+
 /** Dependency loss is transient: a 503 for it should say when to come back. */
 const RETRYABLE_503 = new Set(['service_unavailable', 'budget_unavailable']);
 

@@ -1,0 +1,111 @@
+import { join } from 'node:path';
+import { SimControl } from '@sts/app-venue-sim';
+import { TestOperator } from '@sts/testing';
+import { HOST_SERVICES, HOSTS, Lab, type LabInfo, type NodeHost } from '@sts/lab';
+import { delay } from '../fault-matrix/processes';
+import type { MatrixWorld, ServiceLog } from '../fault-matrix/world';
+
+/** The lease the lab's workers hold: renewed every 1.33 s, in doubt at 2 s, untrusted at 3.2 s. */
+export const LAB_LEASE_TTL_MS = 4_000;
+/** What a paper venue lets a request live (request timeout 5 s plus the expiry margin). */
+export const PAPER_REQUEST_BOUND_MS = 5_250;
+/** How long requests in flight at a gateway taken out of the front door may take to finish. */
+const DRAIN_MS = 1_000;
+
+/**
+ * The partition suite's world: the fleet on a lab of network hosts
+ * (`tools/lab`): Postgres, Redis and the venues on `infra`, a NATS node and
+ * a worker on each of h1..h3, gateways, notifiers and budget services on h1
+ * and h2. The suite's clients use one gateway, the front door, moved off a
+ * host before a fault strikes it, as a load balancer with health checks
+ * would; the lifecycle is watched on both notifiers.
+ */
+export class LabWorld implements MatrixWorld {
+  readonly lab: Lab;
+  private info!: LabInfo;
+  /** Where the suite's API clients go (never a struck host). */
+  private frontDoor: 'h1' | 'h2' = 'h2';
+  sim!: SimControl;
+  readonly operator = new TestOperator(() => ({ ...this.info.env, LOG_LEVEL: 'warn' }));
+
+  constructor(
+    logDir: string,
+    private readonly seed: number,
+  ) {
+    this.lab = new Lab({
+      name: process.env['LAB_NAME'] ?? 'stspart',
+      net: Number(process.env['LAB_NET'] ?? 79),
+      stateDir: join(logDir, 'lab'),
+    });
+  }
+
+  get databaseUrl(): string {
+    return this.info.databaseUrl;
+  }
+
+  get gatewayUrl(): string {
+    return this.info.gateways[this.frontDoor];
+  }
+
+  get notifierUrl(): string {
+    return this.info.notifiers[this.frontDoor];
+  }
+
+  get notifierUrls(): string[] {
+    return [this.info.notifiers.h1, this.info.notifiers.h2];
+  }
+
+  /**
+   * Moves the clients' front door off `host` before a fault strikes it, and
+   * lets the requests in flight there finish (a load balancer's drain).
+   */
+  async spare(host: NodeHost): Promise<void> {
+    if (host === this.frontDoor) {
+      this.frontDoor = host === 'h1' ? 'h2' : 'h1';
+      await delay(DRAIN_MS);
+    }
+  }
+
+  get simUrl(): string {
+    return this.info.sim;
+  }
+
+  /** The worker on a node host (`lab-w1` on h1). */
+  workerId(host: NodeHost): string {
+    return `lab-w${host.slice(1)}`;
+  }
+
+  hostOfWorker(workerId: string): NodeHost | undefined {
+    const match = /^lab-w([123])$/.exec(workerId);
+    return match ? (`h${match[1]}` as NodeHost) : undefined;
+  }
+
+  logs(): ServiceLog[] {
+    return HOSTS.flatMap((host) =>
+      HOST_SERVICES[host].map((service) => ({
+        id: `${host}-${service}`,
+        service,
+        logFile: this.lab.logFile(host, service),
+      })),
+    );
+  }
+
+  async start(): Promise<void> {
+    this.info = await this.lab.up({
+      seed: this.seed,
+      simTickMs: 0,
+      worker: {
+        leaseTtlMs: LAB_LEASE_TTL_MS,
+        takeoverScanMs: 250,
+        maintenancePollMs: 500,
+        shutdownGraceMs: 3_000,
+      },
+      serviceEnv: { gateway: { GATEWAY_RATE_LIMIT_PER_S: '100000' } },
+    });
+    this.sim = new SimControl(this.info.sim);
+  }
+
+  async stop(): Promise<void> {
+    await this.lab.down();
+  }
+}

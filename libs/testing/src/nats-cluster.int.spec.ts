@@ -1,4 +1,3 @@
-import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { allStreams } from '@sts/contracts';
 import { connectNats, ensureStreams, ensureStreamsAtBoot } from '@sts/platform';
@@ -17,9 +16,9 @@ describe('a NATS cluster of three', () => {
     try {
       const connected = await whenClusterReady(() => connect({ servers: cluster.url }));
       nats = connected;
-      const jsm = await whenClusterReady(() => jetstreamManager(connected, { timeout: 1_000 }));
       const streams = allStreams('sts');
-      await whenClusterReady(() => ensureStreams(jsm, streams, 3));
+      // A cluster just started may have its meta leader before it knows all three peers.
+      const jsm = await ensureStreamsAtBoot(connected, streams, 3);
       const info = await jsm.streams.info(streams[0].name);
       expect(info.config.num_replicas).toBe(3);
       expect(info.cluster?.replicas).toHaveLength(2);
@@ -30,20 +29,27 @@ describe('a NATS cluster of three', () => {
     }
   });
 
-  it('a service booting while the cluster elects its leaders waits for JetStream', async () => {
-    const cluster = await startNatsCluster();
+  it('a service booting on a node whose peers are not back yet waits for JetStream', async () => {
+    // One node of three: no quorum, no meta leader, JetStream does not answer.
+    const cluster = await startNatsCluster([1]);
     let nats: NatsConnection | undefined;
     try {
-      // No waiting for the election here: the boot itself must (a node that just came back).
       const connected = await whenClusterReady(() =>
         connectNats({ url: cluster.url, name: 'boot-spec' }),
       );
       nats = connected;
       const streams = allStreams('boot');
       const retries: unknown[] = [];
-      const jsm = await ensureStreamsAtBoot(connected, streams, 3, {
-        onRetry: (error) => retries.push(error),
+      const booted = ensureStreamsAtBoot(connected, streams, 3, {
+        onRetry: (error) => {
+          retries.push(error);
+          if (retries.length === 2) {
+            cluster.startServer(2);
+            cluster.startServer(3);
+          }
+        },
       });
+      const jsm = await booted;
       expect((await jsm.streams.info(streams[0].name)).config.num_replicas).toBe(3);
       expect(retries.length).toBeGreaterThan(0);
     } finally {

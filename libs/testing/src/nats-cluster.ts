@@ -4,22 +4,37 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NatsReplicasError } from '@sts/platform';
 
-/** Three nats-server processes of this machine in one JetStream cluster, on ports of their own. */
-export async function startNatsCluster(): Promise<{ url: string; stop(): Promise<void> }> {
+export interface NatsCluster {
+  /** Server 1's client URL. */
+  url: string;
+  /** Starts server `n` (1..3) where `startNatsCluster` was told to hold it back. */
+  startServer(n: number): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Three nats-server processes of this machine in one JetStream cluster, on
+ * ports of their own; `only` starts some of them (the rest with `startServer`).
+ */
+export async function startNatsCluster(only: number[] = [1, 2, 3]): Promise<NatsCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'sts-nats-cluster-'));
   const base = 20_000 + Math.floor(Math.random() * 20_000);
   const routes = [1, 2, 3].map((n) => `nats://127.0.0.1:${base + 10 + n}`).join(',');
-  const servers: ChildProcess[] = [1, 2, 3].map((n) =>
-    spawn(
-      'nats-server',
-      [
-        ...['-p', String(base + n), '-js', '-sd', join(dir, `n${n}`), '-n', `n${n}`],
-        ...['--cluster_name', 'sts-test', '-cluster', `nats://127.0.0.1:${base + 10 + n}`],
-        ...['-routes', routes],
-      ],
-      { stdio: 'ignore' },
-    ),
-  );
+  const servers: ChildProcess[] = [];
+  const startServer = (n: number): void => {
+    servers.push(
+      spawn(
+        'nats-server',
+        [
+          ...['-p', String(base + n), '-js', '-sd', join(dir, `n${n}`), '-n', `n${n}`],
+          ...['--cluster_name', 'sts-test', '-cluster', `nats://127.0.0.1:${base + 10 + n}`],
+          ...['-routes', routes],
+        ],
+        { stdio: 'ignore' },
+      ),
+    );
+  };
+  only.forEach(startServer);
   const stop = async (): Promise<void> => {
     await Promise.all(
       servers.map(
@@ -35,7 +50,7 @@ export async function startNatsCluster(): Promise<{ url: string; stop(): Promise
     );
     rmSync(dir, { recursive: true, force: true });
   };
-  return { url: `127.0.0.1:${base + 1}`, stop };
+  return { url: `127.0.0.1:${base + 1}`, startServer, stop };
 }
 
 /** Retries `work` while the cluster elects its JetStream meta leader (a few seconds after start). */

@@ -17,10 +17,17 @@ const isStreamNotFound = (error: unknown): boolean =>
 
 /** JetStream's refusals of a replica count: no cluster (10074), too few servers for it (10005, 10023). */
 const REPLICA_REFUSALS = new Set([10074, 10005, 10023]);
+const NOT_CLUSTERED = 10074;
 
 /** The NATS servers cannot hold `NATS_REPLICAS` copies of a stream or bucket. */
 export class NatsReplicasError extends Error {
-  constructor(replicas: number, what: string, detail: string) {
+  constructor(
+    replicas: number,
+    what: string,
+    detail: string,
+    /** False when the servers are no cluster at all; true when too few of its peers answer (yet). */
+    readonly clustered = true,
+  ) {
     super(
       `NATS_REPLICAS=${replicas}: JetStream refused ${what} with ${replicas} replicas (${detail}); ` +
         'set NATS_REPLICAS to at most the number of JetStream servers in the NATS cluster (1 without a cluster)',
@@ -32,7 +39,7 @@ export class NatsReplicasError extends Error {
 /** A replica count JetStream refused, as a NatsReplicasError; any other error as it is. */
 export function replicasRefusal(error: unknown, replicas: number, what: string): unknown {
   return error instanceof JetStreamApiError && REPLICA_REFUSALS.has(error.code)
-    ? new NatsReplicasError(replicas, what, error.message)
+    ? new NatsReplicasError(replicas, what, error.message, error.code !== NOT_CLUSTERED)
     : error;
 }
 
@@ -62,8 +69,9 @@ const BOOT_RETRY_MS = 500;
 /**
  * `ensureStreams` at a service's boot: retried while JetStream does not
  * answer (a node that just came back, a cluster still electing its meta or
- * stream leaders), for `waitMs`; a replica count the cluster refuses fails
- * at once. Resolves with the manager it used.
+ * stream leaders, or still forming: too few peers for the replicas yet), for
+ * `waitMs`, then its last refusal; replicas asked of a server that is no
+ * cluster fail at once. Resolves with the manager it used.
  */
 export async function ensureStreamsAtBoot(
   nats: NatsConnection,
@@ -78,7 +86,7 @@ export async function ensureStreamsAtBoot(
       await ensureStreams(jsm, streams, replicas);
       return jsm;
     } catch (error) {
-      if (error instanceof NatsReplicasError || Date.now() >= deadline) {
+      if ((error instanceof NatsReplicasError && !error.clustered) || Date.now() >= deadline) {
         throw error;
       }
       options.onRetry?.(error);

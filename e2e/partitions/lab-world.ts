@@ -5,7 +5,7 @@ import { HOST_SERVICES, HOSTS, Lab, type LabInfo, type NodeHost } from '@sts/lab
 import { delay } from '../fault-matrix/processes';
 import type { MatrixWorld, ServiceLog } from '../fault-matrix/world';
 
-/** The lease the lab's workers hold: renewed every 1.33 s, in doubt at 2 s, untrusted at 3.2 s. */
+/** The lease the lab's workers hold: renewed every 1.33 s, in doubt at 2.6 s, untrusted at 3.2 s. */
 export const LAB_LEASE_TTL_MS = 4_000;
 /** What a paper venue lets a request live (request timeout 5 s plus the expiry margin). */
 export const PAPER_REQUEST_BOUND_MS = 5_250;

@@ -15,9 +15,11 @@ export const untrustedTailMs = (leaseTtlMs: number): number => leaseTtlMs * (1 -
  * trade stops quoting and takes its maker side down, so that nothing rests
  * unmanaged once the worker stops sending (at `LEASE_TRUST`) and the lease
  * passes (at 1). Renewals come every third of the TTL: a worker is in doubt
- * once one renewal failed or has been held up for a sixth of the TTL.
+ * once one renewal failed or has been held up for 0.32 of the TTL (a busy
+ * database or event loop alone should not take its orders down), and has
+ * 0.15 of the TTL left to send the cancels.
  */
-export const LEASE_QUOTE = 0.5;
+export const LEASE_QUOTE = 0.65;
 
 /**
  * Until when (monotonic ms) this worker may rest maker orders and may touch

@@ -133,6 +133,27 @@ async function untilNatsWhole(context: Context, boundMs = 30_000): Promise<void>
   }
 }
 
+/**
+ * Strikes the host whose worker holds most of the fault's live trades, holds
+ * the strike until those trades run elsewhere (measuring it), then mends it.
+ */
+const strikeBusiest =
+  (
+    strike: (context: Context, host: NodeHost) => Promise<unknown>,
+    mend: (context: Context, host: NodeHost) => Promise<void>,
+    options: { makerDown?: boolean } = {},
+  ): LabFault['inject'] =>
+  async (context) => {
+    const { host, tradeIds } = await victim(context);
+    const struckAt = Date.now();
+    await strike(context, host);
+    try {
+      await untilResumed(context, tradeIds, struckAt, options);
+    } finally {
+      await mend(context, host);
+    }
+  };
+
 /** Creates a trade that never fills (its target spread is out of reach) through the API. */
 async function createProbe(context: Context): Promise<{ status: number; tradeId?: string }> {
   const trader = context.trades[0].trader;
@@ -152,47 +173,32 @@ async function createProbe(context: Context): Promise<{ status: number; tradeId?
 export const PARTITION_FAULTS: LabFault[] = [
   {
     name: 'isolate-host',
-    what: 'the host whose worker holds most trades (h1 or h3) cut off from every other host (all traffic on its veth dropped) until its trades run elsewhere',
-    inject: async (context) => {
-      const { host, tradeIds } = await victim(context);
-      const struckAt = Date.now();
-      await context.world.lab.isolate(host);
-      try {
-        // Cut from the venues too, it cannot take its orders down: the takeover does.
-        await untilResumed(context, tradeIds, struckAt);
-      } finally {
-        await context.world.lab.heal(host);
-      }
-    },
+    what: 'the host whose worker holds most trades cut off from every other host (all traffic on its veth dropped) until its trades run elsewhere',
+    // Cut from the venues too, it cannot take its orders down: the takeover does.
+    inject: strikeBusiest(
+      (context, host) => context.world.lab.isolate(host),
+      (context, host) => context.world.lab.heal(host),
+    ),
   },
   {
     name: 'cut-infra',
     what: 'a worker host cut off from NATS and Postgres (and Redis) but not from the venues, until its trades run elsewhere: its maker orders must come down before it stops trusting its lease',
-    inject: async (context) => {
-      const { host, tradeIds } = await victim(context);
-      const struckAt = Date.now();
-      await context.world.lab.cutInfra(host);
-      try {
-        await untilResumed(context, tradeIds, struckAt, { makerDown: true });
-      } finally {
-        await context.world.lab.heal(host);
-      }
-    },
+    inject: strikeBusiest(
+      (context, host) => context.world.lab.cutInfra(host),
+      (context, host) => context.world.lab.heal(host),
+      { makerDown: true },
+    ),
   },
   {
     name: 'kill-host',
     what: 'every process of the host whose worker holds most trades killed (SIGKILL; its NATS node, and on h1 a gateway, notifier and budget service), started again once its trades run elsewhere',
-    inject: async (context) => {
-      const { host, tradeIds } = await victim(context);
-      const struckAt = Date.now();
-      const pids = await context.world.lab.kill(host);
-      context.note(`killed ${pids.length} processes on ${host}`);
-      try {
-        await untilResumed(context, tradeIds, struckAt);
-      } finally {
-        await context.world.lab.revive(host);
-      }
-    },
+    inject: strikeBusiest(
+      async (context, host) => {
+        const pids = await context.world.lab.kill(host);
+        context.note(`killed ${pids.length} processes on ${host}`);
+      },
+      (context, host) => context.world.lab.revive(host),
+    ),
   },
   {
     name: 'kill-meta-leader',

@@ -38,6 +38,16 @@ const NOTABLE_STATUSES: ReadonlySet<ConsumerStatus> = new Set<ConsumerStatus>([
 ]);
 
 /**
+ * Missed heartbeats after which the consumer is started afresh from the last
+ * delivered sequence: the ordered consumer re-creates itself after two, but
+ * where its re-creation fails (a stream leader or meta leader on the far side
+ * of a partition) nats.js backs off for up to a minute after the way is clear.
+ */
+const STALLED_AFTER_HEARTBEATS = 5;
+/** Between attempts to start the consumer afresh. */
+const RESTART_RETRY_MS = 1_000;
+
+/**
  * Reads the lifecycle, fill and maintenance events from the events stream with an
  * ordered consumer of this replica's own, so every replica sees every event.
  *
@@ -55,16 +65,6 @@ const NOTABLE_STATUSES: ReadonlySet<ConsumerStatus> = new Set<ConsumerStatus>([
  * DeliverPolicy.New keeps that guarantee even for a reconnect that happens
  * before the first event arrives.
  */
-/**
- * Missed heartbeats after which the consumer is started afresh from the last
- * delivered sequence: the ordered consumer re-creates itself after two, but
- * where its re-creation fails (a stream leader or meta leader on the far side
- * of a partition) nats.js backs off for up to a minute after the way is clear.
- */
-const STALLED_AFTER_HEARTBEATS = 5;
-/** Between attempts to start the consumer afresh. */
-const RESTART_RETRY_MS = 1_000;
-
 export class EventsSubscriber {
   private consumer?: Consumer;
   private messages?: ConsumerMessages;

@@ -10,6 +10,8 @@ import { sleep } from '@sts/platform';
  * and 4,418 ms (the amendment's transaction and locks, on a loaded machine).
  */
 const AMEND_WITHOUT_NATS_MS = 10_000;
+/** GATEWAY_CREATE_DEADLINE_MS's default: a create is answered by then, whatever holds it up. */
+const CREATE_DEADLINE_MS = 4_000;
 
 /**
  * The gateway loses Postgres, NATS or (behind the budget service) Redis. Each
@@ -23,12 +25,14 @@ describe('dependency loss at the gateway', () => {
   const postgres = new TcpProxy(5432);
   const nats = new TcpProxy(4222);
   const redis = new TcpProxy(6379);
+  /** The budget service's own NATS link: cut, the service is a replica on a host cut off. */
+  const budgetNats = new TcpProxy(4222);
   const gateway = new GatewayHarness();
   let trader: Awaited<ReturnType<GatewayHarness['trader']>>;
   let tradeId: string;
 
   beforeAll(async () => {
-    await Promise.all([postgres.start(), nats.start(), redis.start()]);
+    await Promise.all([postgres.start(), nats.start(), redis.start(), budgetNats.start()]);
     await gateway.start({
       venues: true,
       budget: true,
@@ -37,7 +41,11 @@ describe('dependency loss at the gateway', () => {
         DATABASE_URL: postgres.rewrite(env.DATABASE_URL),
         NATS_URL: `nats://127.0.0.1:${nats.port}`,
       }),
-      budgetEnv: (env) => ({ ...env, REDIS_URL: `redis://127.0.0.1:${redis.port}` }),
+      budgetEnv: (env) => ({
+        ...env,
+        REDIS_URL: `redis://127.0.0.1:${redis.port}`,
+        NATS_URL: `nats://127.0.0.1:${budgetNats.port}`,
+      }),
     });
     trader = await gateway.trader(['hyperliquid', 'paradex', 'lighter', 'extended', 'aster']);
     const created = await create();
@@ -48,8 +56,9 @@ describe('dependency loss at the gateway', () => {
     postgres.restore();
     nats.restore();
     redis.restore();
+    budgetNats.restore();
     await gateway.stop();
-    await Promise.all([postgres.stop(), nats.stop(), redis.stop()]);
+    await Promise.all([postgres.stop(), nats.stop(), redis.stop(), budgetNats.stop()]);
   });
 
   const pairs = [
@@ -249,6 +258,39 @@ describe('dependency loss at the gateway', () => {
       expect(amendMs).toBeLessThan(AMEND_WITHOUT_NATS_MS);
     } finally {
       nats.restore();
+    }
+    await eventually(async () => (await create()).status === 202, 10_000);
+  });
+
+  it('budget service cut off (its subscription still counted by NATS): creates of one wallet queued behind its timeouts answer 503 by their deadline, never past a client 5 s', async () => {
+    // Every reservation goes to a subscriber that never hears it and takes the
+    // whole budget timeout (2 s). Creates of one wallet run one group at a time
+    // (one per group, the cap lock between groups): without a deadline the
+    // fourth waited three timeouts and answered after 6-8 s.
+    budgetNats.blackhole();
+    try {
+      const before = await gateway.query(`SELECT count(*)::int AS n FROM trades`);
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map(() =>
+          timed(() =>
+            gateway.request('POST', '/api/v1/trades', {
+              headers: trader.headers,
+              body: gateway.tradeBody(trader.wallet, {
+                long_exchange: 'lighter',
+                short_exchange: 'extended',
+              }),
+            }),
+          ),
+        ),
+      );
+      for (const [response, elapsedMs] of answers) {
+        expectUnavailable(response, response.body.reason);
+        expect(['budget_service', 'postgres']).toContain(response.body.reason);
+        expect(elapsedMs).toBeLessThan(CREATE_DEADLINE_MS + 1_000);
+      }
+      expect(await gateway.query(`SELECT count(*)::int AS n FROM trades`)).toEqual(before);
+    } finally {
+      budgetNats.restore();
     }
     await eventually(async () => (await create()).status === 202, 10_000);
   });

@@ -57,6 +57,8 @@ export interface BudgetClientOptions {
 export interface CallContext {
   correlationId?: string;
   causationId?: string;
+  /** Waits for the answer this long at most (never past the client's `timeoutMs`). */
+  timeoutMs?: number;
 }
 
 export interface ReserveRequest {
@@ -300,7 +302,9 @@ export class BudgetClient {
 
   /** A reserve that got no answer may have landed: give it back, best effort. */
   private compensate(tradeId: string, context: CallContext): void {
-    this.release(tradeId, 'create_failed', context).catch((releaseError: unknown) =>
+    // With the client's own timeout: the reserve's caller may have had less time to give.
+    const { correlationId, causationId } = context;
+    this.release(tradeId, 'create_failed', { correlationId, causationId }).catch((releaseError: unknown) =>
       this.options.logger?.warn(
         { trade_id: tradeId, err: releaseError },
         'compensating budget release failed; the sweeper removes the holder after its grace period',
@@ -320,12 +324,13 @@ export class BudgetClient {
       correlationId: context.correlationId,
       causationId: context.causationId,
     });
+    const timeoutMs = Math.min(context.timeoutMs ?? this.timeoutMs, this.timeoutMs);
     let reply;
     try {
-      reply = await this.nc.request(subject, encodeEnvelope(message), { timeout: this.timeoutMs });
+      reply = await this.nc.request(subject, encodeEnvelope(message), { timeout: timeoutMs });
     } catch (error) {
       throw new BudgetUnavailableError(
-        `budget service did not answer ${type} within ${this.timeoutMs} ms`,
+        `budget service did not answer ${type} within ${timeoutMs} ms`,
         error,
       );
     }

@@ -90,6 +90,17 @@ export class GatewaySettings extends CommonSettings {
   @Max(1_000)
   createGroupOverlapAfterMs: number = 10;
 
+  /**
+   * How long a create may take before it is answered 503 service_unavailable (Retry-After) if it
+   * is still waiting for a group, or for the budget service: what a client waits for at least.
+   * Postgres' own bounds (statement 3 s, read 4 s) still apply to a group already running.
+   */
+  @Expose({ name: 'GATEWAY_CREATE_DEADLINE_MS' })
+  @IsInt()
+  @Min(500)
+  @Max(60_000)
+  createDeadlineMs: number = 4_000;
+
   /** Creates in one group at most. */
   @Expose({ name: 'GATEWAY_CREATE_GROUP_MAX' })
   @IsInt()

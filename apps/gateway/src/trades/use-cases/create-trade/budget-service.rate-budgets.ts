@@ -32,12 +32,16 @@ export class BudgetServiceRateBudgets extends RateBudgets {
   }
 
   /** One request for the group; the first create's correlation id carries it. */
-  async reserveBatch(requests: ReservationRequest[]): Promise<Array<GrantedBudgets | Error>> {
+  async reserveBatch(
+    requests: ReservationRequest[],
+    withinMs?: number,
+  ): Promise<Array<GrantedBudgets | Error>> {
     this.assertLinked();
     let answers;
     try {
       answers = await this.client.reserveBatch(requests.map(reservationOf), {
         correlationId: requests[0]?.correlationId,
+        ...(withinMs === undefined ? {} : { timeoutMs: withinMs }),
       });
     } catch (error) {
       throw this.unavailable(error);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { CommittedRow, LiveTermsRow } from '@sts/persistence';
-import { AppError } from '@sts/platform';
+import { AppError, type Dependency } from '@sts/platform';
 import type { GatewayConfig } from '../../../config/load-gateway-settings';
 import { GATEWAY_CONFIG } from '../../../infrastructure/tokens';
 import { CreateTradeRisk, type CreateRisk } from './create-trade-risk';
@@ -19,7 +19,22 @@ export interface PendingCreate {
   risk?: CreateRisk;
   /** Set once the budget service granted it: a create that fails after gives it back. */
   reserved: boolean;
+  /** When its caller stops waiting for it (performance.now() time): GATEWAY_CREATE_DEADLINE_MS after arrival. */
+  deadlineMs: number;
 }
+
+/** What a group's insert and commit are left at least, when it sizes its budget wait. */
+const COMMIT_ALLOWANCE_MS = 250;
+/** A budget wait shorter than this is not started: the create is answered at once. */
+const MIN_BUDGET_WAIT_MS = 100;
+
+/** A create that cannot be answered by its deadline: 503 naming what held it up, retry. */
+const pastDeadline = (dependency: Dependency): AppError =>
+  new AppError(
+    'service_unavailable',
+    `the create could not be completed in time (${dependency} is slow to answer); retry`,
+    { reason: dependency },
+  );
 
 /** `created`: committed with its start command. `replayed`: its idempotency key's trade exists. */
 export type GroupAnswer =
@@ -53,11 +68,22 @@ type Outcome = Settled<GroupAnswer>;
  * cap lock in another replica's group) before it fails so, and each create
  * of a failed group is answered as soon as its own run ends: a contended
  * wallet holds up only its own create.
+ *
+ * Every create has a deadline (GATEWAY_CREATE_DEADLINE_MS after it came in):
+ * one still waiting for a group then is answered 503 service_unavailable,
+ * naming what the oldest group in flight waits on; a group asks the budget
+ * service for no longer than its earliest create has left. A budget service
+ * replica cut off from the rest (its NATS node still counted as a route)
+ * takes a reservation's whole timeout: without the deadline, the creates of
+ * one wallet queued behind such groups one after another and hung past any
+ * client's timeout (the partition suite's isolate-host, 2 in 3 runs).
  */
 @Injectable()
 export class CreateTradeGroups {
   private readonly queue: GroupQueue<PendingCreate, GroupAnswer>;
   private readonly groupListeners: Array<(size: number) => void> = [];
+  /** What each group in flight waits on now, oldest first (a create past its deadline names it). */
+  private readonly waitingOn = new Map<PendingCreate[], Dependency>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -78,7 +104,13 @@ export class CreateTradeGroups {
         overlapMin: config.settings.createGroupOverlapMin,
         overlapAfterMs: config.settings.createGroupOverlapAfterMs,
       },
-      (size) => this.groupListeners.forEach((listener) => listener(size)),
+      {
+        onGroup: (size) => this.groupListeners.forEach((listener) => listener(size)),
+        expiry: {
+          deadlineOf: (create) => create.deadlineMs,
+          expired: () => pastDeadline(this.waitingOn.values().next().value ?? 'postgres'),
+        },
+      },
     );
   }
 
@@ -129,13 +161,16 @@ export class CreateTradeGroups {
 
   /** Admit, reserve, insert and commit, in one transaction; throws when the group fails as a whole. */
   private async attempt(group: PendingCreate[]): Promise<Outcome[]> {
+    this.waitingOn.set(group, 'postgres');
     const transaction = await CreateTradeTransaction.open(this.dataSource);
     let committed = false;
     try {
       const outcomes = new Map<PendingCreate, Outcome>();
       const { admitted, liveTerms } = await this.admit(transaction, group, outcomes);
       const checked = await this.checkRisk(admitted, liveTerms, outcomes);
+      this.waitingOn.set(group, 'budget_service');
       const granted = await this.reserve(checked, outcomes);
+      this.waitingOn.set(group, 'postgres');
       if (granted.length > 0) {
         const commands = granted.map(({ create }) =>
           startCommandOf(
@@ -166,6 +201,7 @@ export class CreateTradeGroups {
     } finally {
       // A group with nothing to insert (replays, refusals) is rolled back: its locks go.
       await transaction.close(!committed);
+      this.waitingOn.delete(group);
     }
   }
 
@@ -228,12 +264,23 @@ export class CreateTradeGroups {
     });
   }
 
-  /** Rule 7: every admitted create's reservation in one request; a refused one drops out. */
+  /**
+   * Rule 7: every admitted create's reservation in one request, waited for
+   * no longer than the earliest create has left; a refused one drops out.
+   */
   private async reserve(
     admitted: PendingCreate[],
     outcomes: Map<PendingCreate, Outcome>,
   ): Promise<Array<{ create: PendingCreate; budget: GrantedBudgets }>> {
     if (admitted.length === 0) {
+      return [];
+    }
+    const leftMs =
+      Math.min(...admitted.map((create) => create.deadlineMs)) -
+      performance.now() -
+      COMMIT_ALLOWANCE_MS;
+    if (leftMs < MIN_BUDGET_WAIT_MS) {
+      admitted.forEach((create) => outcomes.set(create, { error: pastDeadline('postgres') }));
       return [];
     }
     const requests = admitted.map(({ trade: { id, legs }, correlationId }) => ({
@@ -244,7 +291,7 @@ export class CreateTradeGroups {
     }));
     let answers: Array<GrantedBudgets | Error>;
     try {
-      answers = await this.budgets.reserveBatch(requests);
+      answers = await this.budgets.reserveBatch(requests, Math.floor(leftMs));
     } catch (error) {
       // No answer for the batch: every create of it fails so (the client gave each back).
       answers = admitted.map(() => error as Error);

@@ -61,6 +61,7 @@ export class CreateTradeUseCase {
     correlationId: string,
     changeMark?: number,
   ): Promise<CreateTradeOutcome> {
+    const deadlineMs = performance.now() + this.config.settings.createDeadlineMs;
     const idempotencyKey = resolveIdempotencyKey(headerKey, request.idempotency_key);
     let risk: CreateRisk | undefined;
     try {
@@ -75,7 +76,7 @@ export class CreateTradeUseCase {
     }
 
     const settled = await this.groups.submit(
-      this.pending(principal.userId, idempotencyKey, request, correlationId, risk),
+      this.pending(principal.userId, idempotencyKey, request, correlationId, risk, deadlineMs),
     );
     if ('error' in settled) {
       const error = settled.error;
@@ -110,6 +111,7 @@ export class CreateTradeUseCase {
     request: CreateTradeRequest,
     correlationId: string,
     risk: CreateRisk | undefined,
+    deadlineMs: number,
   ): PendingCreate {
     const legs = legsOf(request);
     const makerVenue = this.config.venues[legs.maker.exchange as keyof GatewayConfig['venues']];
@@ -125,6 +127,7 @@ export class CreateTradeUseCase {
       makerCap: makerVenue.makerCap,
       correlationId,
       reserved: false,
+      deadlineMs,
       ...(risk ? { risk } : {}),
     };
   }

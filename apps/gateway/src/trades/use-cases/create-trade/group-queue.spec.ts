@@ -140,4 +140,40 @@ describe('GroupQueue', () => {
     ]);
     expect(settled).toEqual([{ error: failure }, { error: failure }]);
   });
+
+  it('answers an item still waiting at its deadline with its error, and never runs it', async () => {
+    const holds: Array<() => void> = [];
+    const runs: string[][] = [];
+    const queue = new GroupQueue<Item & { deadline: number }, string>(
+      async (group) => {
+        runs.push(group.map((item) => item.name));
+        await new Promise<void>((resolve) => holds.push(resolve));
+        return group.map((item) => ({ answer: `done ${item.name}` }));
+      },
+      (item) => [item.key],
+      { inFlight: 1, maxSize: 32, overlapMin: 1, overlapAfterMs: 0 },
+      {
+        expiry: {
+          deadlineOf: (item) => item.deadline,
+          expired: (item) => new Error(`${item.name} expired`),
+        },
+      },
+    );
+    const now = performance.now();
+    const first = queue.submit({ name: 'a', key: 'k', deadline: now + 30 });
+    await turnEnds();
+    // Same key: it waits for the next group, held up behind the first run.
+    const late = queue.submit({ name: 'b', key: 'k', deadline: now + 40 });
+    const patient = queue.submit({ name: 'c', key: 'k', deadline: now + 60_000 });
+    const answered = await late;
+    expect(answered).toEqual({ error: new Error('b expired') });
+    expect(queue.waitingCount).toBe(1);
+    // The running item is past its deadline too: taken in time, it is not expired.
+    holds.splice(0).forEach((resolve) => resolve());
+    expect(await first).toEqual({ answer: 'done a' });
+    await turnEnds();
+    holds.splice(0).forEach((resolve) => resolve());
+    expect(await patient).toEqual({ answer: 'done c' });
+    expect(runs).toEqual([['a'], ['c']]);
+  });
 });

@@ -12,9 +12,25 @@ export interface GroupLimits {
   overlapAfterMs: number;
 }
 
+/** Items that stop being worth starting: one still waiting at its deadline is settled so. */
+export interface GroupExpiry<T> {
+  /** When the item stops being worth starting (performance.now() time). */
+  deadlineOf: (item: T) => number;
+  /** What an item still waiting at its deadline is settled with (its error). */
+  expired: (item: T) => unknown;
+}
+
+export interface GroupHooks<T> {
+  /** Hears the size of every group as it starts. */
+  onGroup?: (size: number) => void;
+  expiry?: GroupExpiry<T>;
+}
+
 interface Waiting<T, A> {
   item: T;
   settle: (settled: Settled<A>) => void;
+  /** Settles the item as expired at its deadline unless a group took it first. */
+  expiryTimer?: NodeJS.Timeout;
 }
 
 /**
@@ -30,7 +46,10 @@ interface Waiting<T, A> {
  * the newest run has gone `overlapAfterMs`, so a run held up (a lock held
  * elsewhere) holds back nobody else for long. A run's slot is free once it
  * returns, even if some of its items settle later (a failed group's items
- * retried alone).
+ * retried alone). With an expiry, an item still waiting at its deadline
+ * leaves the queue answered with its error: runs held up ahead of it (a
+ * dependency that does not answer) never make it wait past what its caller
+ * waits for.
  */
 export class GroupQueue<T, A> {
   private waiting: Array<Waiting<T, A>> = [];
@@ -46,7 +65,7 @@ export class GroupQueue<T, A> {
     private readonly run: (group: T[]) => Promise<Array<Settled<A> | Promise<Settled<A>>>>,
     private readonly keysOf: (item: T) => string[],
     private readonly limits: GroupLimits,
-    private readonly onGroup: (size: number) => void = () => undefined,
+    private readonly hooks: GroupHooks<T> = {},
   ) {}
 
   /** Items waiting for a group. */
@@ -56,9 +75,24 @@ export class GroupQueue<T, A> {
 
   submit(item: T): Promise<Settled<A>> {
     return new Promise((settle) => {
-      this.waiting.push({ item, settle });
+      const entry: Waiting<T, A> = { item, settle };
+      const expiry = this.hooks.expiry;
+      if (expiry) {
+        const inMs = Math.max(0, expiry.deadlineOf(item) - performance.now());
+        entry.expiryTimer = setTimeout(() => this.expire(entry, expiry), inMs);
+      }
+      this.waiting.push(entry);
       this.pumpWhenTurnEnds();
     });
+  }
+
+  /** An item no group took by its deadline: out of the queue, settled with its error. */
+  private expire(entry: Waiting<T, A>, expiry: GroupExpiry<T>): void {
+    const at = this.waiting.indexOf(entry);
+    if (at >= 0) {
+      this.waiting.splice(at, 1);
+      entry.settle({ error: expiry.expired(entry.item) });
+    }
   }
 
   /** Starts groups once the current turn's items are in (one pump a turn). */
@@ -83,7 +117,7 @@ export class GroupQueue<T, A> {
       const group = this.take();
       this.running += 1;
       this.newestStartMs = performance.now();
-      this.onGroup(group.length);
+      this.hooks.onGroup?.(group.length);
       void this.run(group.map((entry) => entry.item))
         .then(
           (settled) =>
@@ -135,6 +169,7 @@ export class GroupQueue<T, A> {
         continue;
       }
       keys.forEach((key) => taken.add(key));
+      clearTimeout(entry.expiryTimer);
       group.push(entry);
     }
     this.waiting = rest;

@@ -23,9 +23,13 @@ export abstract class RateBudgets {
    * A group's reservations in one request: each answered in order with its
    * budgets or its error (AppError rate_budget_exhausted, 429); a batch that
    * cannot be reserved at all throws service_unavailable (503, its reason
-   * names what is down).
+   * names what is down). `withinMs`: how long it may wait for the budget
+   * service at most (never longer than the client's own timeout).
    */
-  abstract reserveBatch(requests: ReservationRequest[]): Promise<Array<GrantedBudgets | Error>>;
+  abstract reserveBatch(
+    requests: ReservationRequest[],
+    withinMs?: number,
+  ): Promise<Array<GrantedBudgets | Error>>;
 
   /** Best effort: the budget service also sweeps holders whose trade is gone or terminal. */
   abstract release(tradeId: string, reason: 'create_failed' | 'canceled'): Promise<void>;

@@ -304,11 +304,12 @@ export class BudgetClient {
   private compensate(tradeId: string, context: CallContext): void {
     // With the client's own timeout: the reserve's caller may have had less time to give.
     const { correlationId, causationId } = context;
-    this.release(tradeId, 'create_failed', { correlationId, causationId }).catch((releaseError: unknown) =>
-      this.options.logger?.warn(
-        { trade_id: tradeId, err: releaseError },
-        'compensating budget release failed; the sweeper removes the holder after its grace period',
-      ),
+    this.release(tradeId, 'create_failed', { correlationId, causationId }).catch(
+      (releaseError: unknown) =>
+        this.options.logger?.warn(
+          { trade_id: tradeId, err: releaseError },
+          'compensating budget release failed; the sweeper removes the holder after its grace period',
+        ),
     );
   }
 

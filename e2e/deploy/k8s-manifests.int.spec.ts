@@ -1,40 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { join } from 'node:path';
+import { K8S, OVERLAYS, ROOT, documents, hasKubectl, render, validate } from './k8s-render';
 
 /**
  * deploy/k8s: the kustomize base and the paper and live overlays render
  * (`kubectl kustomize`, where kubectl is installed), every document is valid
- * against the Kubernetes API schemas (tools/validate-k8s.mjs, kubernetes-models;
- * the ServiceMonitor against its own), and the fleet's operating rules hold in
- * what is rendered, the overlays' three-server NATS cluster (components/nats)
- * included.
+ * against the Kubernetes API schemas, unknown fields refused (deploy/k8s/validate.mjs;
+ * the custom resources against deploy/k8s/schemas), and the fleet's operating rules
+ * hold in what is rendered, the overlays' three-server NATS cluster (components/nats)
+ * included. The validator's own probes: k8s-validate.int.spec.ts.
  */
-const OVERLAYS = ['base', 'overlays/paper', 'overlays/live'];
-const ROOT = resolve(__dirname, '../..');
-const K8S = join(ROOT, 'deploy/k8s');
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
-
-const validate = (yamlText: string) =>
-  spawnSync(process.execPath, [join(ROOT, 'tools/validate-k8s.mjs')], {
-    input: yamlText,
-    encoding: 'utf8',
-    cwd: ROOT,
-  });
-
-const render = (path: string): string => {
-  const result = spawnSync('kubectl', ['kustomize', join(K8S, path)], { encoding: 'utf8' });
-  if (result.status !== 0) {
-    throw new Error(`kubectl kustomize ${path}: ${result.stderr}`);
-  }
-  return result.stdout;
-};
-
-const documents = (yamlText: string): any[] =>
-  parseAllDocuments(yamlText)
-    .map((document) => document.toJS())
-    .filter(Boolean);
 
 describe('Kubernetes manifests', () => {
   it('validates every manifest file of the base, the overlays and the components against the API schemas', () => {
@@ -60,26 +35,6 @@ describe('Kubernetes manifests', () => {
     expect(Number(limits.cpu)).toBeGreaterThanOrEqual(2);
   });
 
-  it('refuses a manifest the API would refuse (the validator bites)', () => {
-    const result = validate(
-      [
-        'apiVersion: apps/v1',
-        'kind: Deployment',
-        'metadata: { name: broken }',
-        'spec:',
-        '  selector: {}',
-        '  template:',
-        '    spec:',
-        '      containers: [{ name: a, image: b, readinessProbe: { httpGet: { path: /readyz } } }]',
-      ].join('\n'),
-    );
-    expect(result.stdout).toContain('INVALID Deployment/broken');
-    expect(result.stdout).toContain('must have required property port');
-    expect(result.status).toBe(1);
-  });
-
-  // kubectl is not a Debian package of this release (docs/operations.md); without it the
-  // rendered checks are skipped, the file checks above still run.
   const rendered = hasKubectl ? describe : describe.skip;
   rendered.each(OVERLAYS)('%s rendered by kubectl kustomize', (path) => {
     const yamlText = hasKubectl ? render(path) : '';

@@ -183,19 +183,61 @@ describe('Kubernetes manifests', () => {
       }
     });
 
+    // base/edge.yaml: the Gateway API (ingress-nginx, which the Ingress was written for, is
+    // retired); one Gateway `sts` ends TLS, its HTTPRoutes reach the Services.
+    const listener = (protocol: string) =>
+      named('Gateway', 'sts')?.spec.listeners.find((item: any) => item.protocol === protocol);
+    const rulesOf = (route: string) => named('HTTPRoute', route)?.spec.rules ?? [];
+
     it('routes the API and console to the gateway and the WebSocket to the notifier, over TLS', () => {
-      const ingress = named('Ingress', 'sts');
-      const [rule] = ingress.spec.rules;
-      expect(ingress.spec.tls[0].hosts).toEqual([rule.host]);
-      const backendOf = (path: string) => {
-        const found = rule.http.paths.find((item: any) => item.path === path)?.backend.service;
-        const service = named('Service', found?.name);
-        // The named port must exist on the Service, else the Ingress routes nowhere.
-        const port = service?.spec.ports.find((item: any) => item.name === found.port.name);
-        return [found?.name, port?.name];
+      expect(ofKind('Ingress')).toEqual([]);
+      const https = listener('HTTPS');
+      expect([https.port, https.tls.mode, https.tls.certificateRefs]).toEqual([
+        443,
+        'Terminate',
+        [{ name: 'sts-tls' }],
+      ]);
+      expect(https.allowedRoutes).toEqual({ namespaces: { from: 'Same' } });
+      // The host is the listener's alone: a route with hostnames of its own could narrow it.
+      expect(named('HTTPRoute', 'sts').spec).toEqual(
+        expect.objectContaining({ parentRefs: [{ name: 'sts', sectionName: https.name }] }),
+      );
+      expect(named('HTTPRoute', 'sts').spec.hostnames).toBeUndefined();
+      const ruleFor = (prefix: string) =>
+        rulesOf('sts').find((rule: any) =>
+          rule.matches.some(
+            (match: any) => match.path.type === 'PathPrefix' && match.path.value === prefix,
+          ),
+        );
+      const backendOf = (prefix: string) => {
+        const [backend, ...others] = ruleFor(prefix)?.backendRefs ?? [];
+        // The port must be one of the Service's, else the route reaches nothing.
+        const port = named('Service', backend?.name)?.spec.ports.find(
+          (item: any) => item.port === backend.port,
+        );
+        return [backend?.name, port?.name, others.length];
       };
-      expect(backendOf('/api/v1/ws')).toEqual(['notifier', 'ws']);
-      expect(backendOf('/')).toEqual(['gateway', 'http']);
+      expect(backendOf('/api/v1/ws')).toEqual(['notifier', 'ws', 0]);
+      expect(backendOf('/')).toEqual(['gateway', 'http', 0]);
+      expect(rulesOf('sts')).toHaveLength(2);
+      // A WebSocket lasts hours: no request timeout on its route (0s turns it off).
+      expect(ruleFor('/api/v1/ws').timeouts).toEqual({ request: '0s' });
+    });
+
+    it('answers plain HTTP with a redirect to HTTPS, on the same host, and nothing else', () => {
+      const http = listener('HTTP');
+      expect([http.port, http.hostname]).toEqual([80, listener('HTTPS').hostname]);
+      const attached = ofKind('HTTPRoute').filter((route) =>
+        route.spec.parentRefs.some((parent: any) => parent.sectionName === http.name),
+      );
+      expect(attached.map((route) => route.metadata.name)).toEqual(['sts-https-redirect']);
+      expect(rulesOf('sts-https-redirect')).toEqual([
+        {
+          filters: [
+            { type: 'RequestRedirect', requestRedirect: { scheme: 'https', statusCode: 301 } },
+          ],
+        },
+      ]);
     });
 
     it("ships the checked-in venue registry as the services' ConfigMap", () => {
@@ -411,9 +453,10 @@ describe('Kubernetes manifests', () => {
       }
       expect(config.data['VENUE_SIM_URL']).toBeUndefined();
       expect(named('Deployment', 'venue-sim')).toBeUndefined();
-      expect(config.data['CONSOLE_NOTIFIER_WS_URL']).toBe(
-        `wss://${named('Ingress', 'sts').spec.rules[0].host}/api/v1/ws`,
+      const https = named('Gateway', 'sts').spec.listeners.find(
+        (listener: any) => listener.protocol === 'HTTPS',
       );
+      expect(config.data['CONSOLE_NOTIFIER_WS_URL']).toBe(`wss://${https.hostname}/api/v1/ws`);
     });
 
     it('gives the credentials key, from its own Secret, to the gateway and the workers only', () => {

@@ -88,6 +88,14 @@ describe('deploy/k8s/validate.mjs', () => {
       'ServiceMonitor/spread-trading',
       '/spec/endpoints/0/scrapeTimout',
     ],
+    [
+      'base/edge.yaml',
+      'certificateRefs:',
+      'certificateRef:',
+      'Gateway/sts',
+      '/spec/listeners/0/tls/certificateRef',
+    ],
+    ['base/edge.yaml', 'backendRefs:', 'backendRef:', 'HTTPRoute/sts', '/spec/rules/0/backendRef'],
   ])('refuses a misspelt field: %s, %j as %j', (path, text, misspelt, name, at) => {
     expect(file(path)).toContain(text);
     const result = validate(file(path).replace(text, misspelt));
@@ -135,11 +143,18 @@ describe('deploy/k8s/validate.mjs', () => {
     expect(result.status).toBe(0);
   });
 
-  it('refuses a custom resource it has no schema for', () => {
+  it("holds custom resources to their CRD's rules, and refuses one it has no schema for", () => {
+    const edge = file('base/edge.yaml');
+    // A Service backend without its port routes nowhere (the CRD's CEL rule).
+    const portless = validate(edge.replace('{ name: notifier, port: 80 }', '{ name: notifier }'));
+    expect(portless.stdout).toMatch(/INVALID HTTPRoute\/sts: .*must have required property port/);
+    // An HTTPS listener with no certificate.
+    const bare = validate(edge.replace(/^ {6}tls: .*\n/m, ''));
+    expect(bare.stdout).toMatch(/INVALID Gateway\/sts: .*must have required property tls/);
     const unknown = validate(
       'apiVersion: monitoring.coreos.com/v1\nkind: PodMonitor\nmetadata: { name: p }\nspec: {}\n',
     );
     expect(unknown.stdout).toContain('INVALID PodMonitor/p: no schema for PodMonitor');
-    expect(unknown.status).toBe(1);
+    expect([portless.status, bare.status, unknown.status]).toEqual([1, 1, 1]);
   });
 });

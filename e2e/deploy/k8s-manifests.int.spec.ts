@@ -8,7 +8,8 @@ import { K8S, OVERLAYS, ROOT, documents, hasKubectl, render, validate } from './
  * against the Kubernetes API schemas, unknown fields refused (deploy/k8s/validate.mjs;
  * the custom resources against deploy/k8s/schemas), and the fleet's operating rules
  * hold in what is rendered, the overlays' three-server NATS cluster (components/nats)
- * included. The validator's own probes: k8s-validate.int.spec.ts.
+ * included. Images and pods: k8s-pods.int.spec.ts; the validator's own probes:
+ * k8s-validate.int.spec.ts.
  */
 
 describe('Kubernetes manifests', () => {

@@ -46,6 +46,13 @@ describe('deploy/k8s/validate.mjs', () => {
       '/spec/template/spec/containers/0/startupProbe/httpGet/paht',
     ],
     [
+      'base/notifier.yaml',
+      'automountServiceAccountToken:',
+      'automountServiceAcountToken:',
+      'Deployment/notifier',
+      '/spec/template/spec/automountServiceAcountToken',
+    ],
+    [
       'base/budget.yaml',
       'metadata: { name: budget-metrics, labels:',
       'metadata: { name: budget-metrics, lables:',

@@ -7,3 +7,5 @@ export * from './streams';
 export * from './trade-lifecycle';
 export * from './trade-fill';
 export * from './trade-commands';
+export * from './execution-log/log-entries';
+export * from './execution-log/log-decoders';

@@ -20,3 +20,4 @@ export * from './trades/new-trade-row';
 export * from './trades/trade-lease.statements';
 export * from './trades/trade-sql-literal';
 export * from './trades/trade.repository';
+export * from './trades/trade-event.repository';

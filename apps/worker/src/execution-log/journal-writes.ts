@@ -8,7 +8,7 @@ import {
 } from '@sts/contracts';
 import { transitionTrade, type FastMoveGuardStats, type TradeStatus } from '@sts/domain';
 import { addToOutbox, TradeRepository } from '@sts/persistence';
-import type { LogEntry } from './log-entries';
+import type { LogEntry } from '@sts/contracts';
 import { LeaseLostError, type JournalFence } from './journal-fence';
 
 /** A status change the journal writes: from, to, and what goes with it in one transaction. */

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import type { DataSource } from 'typeorm';
-import { queryRows } from '@sts/persistence';
+import { TradeEventRepository } from '@sts/persistence';
 
 export interface LoggedMakerFill {
   fillId: string;
@@ -22,15 +22,14 @@ export interface LoggedFills {
   chunkStarted: boolean;
 }
 
-/** Reads the fills recorded in a trade's log (maker_fill, hedge_sent, hedge_filled). */
+/** Reads the fills recorded in a trade's log (maker_fill, hedge_sent, hedge_filled), decoded. */
 export async function readLoggedFills(db: DataSource, tradeId: string): Promise<LoggedFills> {
-  const rows = await queryRows<{ event_type: string; data: Record<string, unknown> }>(
-    db.manager,
-    `SELECT event_type, data FROM trade_events
-     WHERE trade_id = $1 AND event_type IN ('maker_fill', 'hedge_sent', 'hedge_filled', 'chunk_started')
-     ORDER BY sequence`,
-    [tradeId],
-  );
+  const stored = await new TradeEventRepository(db.manager).entriesOfTrade(tradeId, [
+    'maker_fill',
+    'hedge_sent',
+    'hedge_filled',
+    'chunk_started',
+  ]);
   const logged: LoggedFills = {
     makerFills: [],
     hedgeOrderIds: new Set(),
@@ -38,27 +37,33 @@ export async function readLoggedFills(db: DataSource, tradeId: string): Promise<
     hedgeClientOrderIds: new Set(),
     chunkStarted: false,
   };
-  for (const { event_type: type, data } of rows) {
-    switch (type) {
+  for (const { entry } of stored) {
+    switch (entry.eventType) {
       case 'maker_fill':
         logged.makerFills.push({
-          fillId: String(data['fill_id']),
-          price: new Big(String(data['price'])),
-          size: new Big(String(data['size'])),
-          timestampMs: Number(data['timestamp_ms']),
+          fillId: entry.data.fill_id,
+          price: new Big(entry.data.price),
+          size: new Big(entry.data.size),
+          timestampMs: entry.data.timestamp_ms,
         });
         break;
       case 'hedge_sent':
-        logged.hedgeClientOrderIds.add(String(data['client_order_id']));
+        logged.hedgeClientOrderIds.add(entry.data.client_order_id);
         break;
       case 'hedge_filled':
-        logged.hedgeOrderIds.add(String(data['order_id']));
-        logged.hedged = logged.hedged.plus(String(data['size']));
+        logged.hedgeOrderIds.add(entry.data.order_id);
+        logged.hedged = logged.hedged.plus(entry.data.size);
         break;
       case 'chunk_started':
         logged.chunkStarted = true;
         break;
-      default:
+      case 'hedge_outcome':
+      case 'hedge_timeout':
+      case 'chunk_completed':
+      case 'recovery_completed':
+      case 'fast_move_guard':
+      case 'unwind_sent':
+      case 'unwind_outcome':
         break;
     }
   }

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource } from '@sts/persistence';
 import { createLogger } from '@sts/platform';
 import { createTestDatabase, type TestDatabase } from '@sts/testing';
-import { logEntry } from './log-entries';
+import { logEntry } from '@sts/contracts';
 import { TradeJournal } from './trade-journal';
 
 /**

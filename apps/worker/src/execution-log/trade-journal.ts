@@ -4,7 +4,7 @@ import { transitionTrade } from '@sts/domain';
 import { sleep, type Logger } from '@sts/platform';
 import { appendRows, writeStatus, type StatusChange } from './journal-writes';
 import { JournalClosedError, LeaseLostError, type JournalFence } from './journal-fence';
-import type { LogEntry } from './log-entries';
+import type { LogEntry } from '@sts/contracts';
 
 export * from './journal-fence';
 export type { StatusChange } from './journal-writes';

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import { VENUE_IDS, type RequoteUrgency } from '@sts/domain';
 import { createServiceRegistry } from '@sts/platform';
-import type { LogEntry } from '../execution-log/log-entries';
+import type { LogEntry } from '@sts/contracts';
 import type { VenueRequestCount } from '../venue-sessions/counted-venue-client';
 import type { VenueAnswerTimes } from '../venue-sessions/venue-answer-times';
 import { type DeadManReading, deadManFailures, registerDeadManGauges } from './dead-man-series';
@@ -160,31 +160,30 @@ export class WorkerMetrics {
   /** Counts what a trade wrote to its execution log (the log is the record of every event). */
   recordEntries(entries: LogEntry[], market: string): void {
     for (const entry of entries) {
-      const exchange = String(entry.data['exchange'] ?? '');
       switch (entry.eventType) {
         case 'maker_fill':
-          this.hedge.makerFills.inc({ exchange, market });
+          this.hedge.makerFills.inc({ exchange: entry.data.exchange, market });
           break;
         case 'hedge_sent':
-          this.hedge.hedgesSent.inc({ exchange, market });
-          if (Number(entry.data['attempt'] ?? 1) > 1) {
-            this.hedge.hedgeRetries.inc({ exchange, market });
+          this.hedge.hedgesSent.inc({ exchange: entry.data.exchange, market });
+          if (entry.data.attempt > 1) {
+            this.hedge.hedgeRetries.inc({ exchange: entry.data.exchange, market });
           }
           break;
         case 'hedge_filled':
-          this.hedge.hedgesFilled.inc({ exchange, market });
+          this.hedge.hedgesFilled.inc({ exchange: entry.data.exchange, market });
           break;
         case 'hedge_timeout':
-          this.hedge.hedgeTimeouts.inc({ exchange, market });
+          this.hedge.hedgeTimeouts.inc({ exchange: entry.data.exchange, market });
           break;
         case 'recovery_completed':
           this.handling.recoveries.inc();
           break;
         case 'fast_move_guard':
-          this.handling.guardTriggers.inc({ action: String(entry.data['action'] ?? '') });
+          this.handling.guardTriggers.inc({ action: entry.data.action });
           break;
         case 'unwind_outcome':
-          this.handling.residuals.inc({ exchange, result: String(entry.data['result'] ?? '') });
+          this.handling.residuals.inc({ exchange: entry.data.exchange, result: entry.data.result });
           break;
         case 'hedge_outcome':
         case 'chunk_started':

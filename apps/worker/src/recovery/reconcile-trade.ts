@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { TokenBucket } from '@sts/budget-client';
 import { formatDecimal, hedgeSide, makerSide, type PricedFill, type SizeType } from '@sts/domain';
 import type { VenueFill } from '@sts/venues';
-import { logEntry, type LogEntry } from '../execution-log/log-entries';
+import { logEntry, type LogEntry } from '@sts/contracts';
 import { readLoggedFills, type LoggedFills } from '../execution-log/logged-fills';
 import type { TradeRecord } from '../trades/trade-record';
 import type { MakerFills } from '../trade-runner/maker-fills';

@@ -1,6 +1,6 @@
 import { formatDecimal } from '@sts/domain';
 import { sleep } from '@sts/platform';
-import { logEntry } from '../execution-log/log-entries';
+import { logEntry } from '@sts/contracts';
 import { readLoggedFills } from '../execution-log/logged-fills';
 import type { Acquisition } from '../lease/lease.repository';
 import type { OpenTrade } from '../trade-runner/open-trade';

@@ -2,7 +2,7 @@ import Big from 'big.js';
 import type { TokenBucket } from '@sts/budget-client';
 import { divide, matchClientOrderId, type Side } from '@sts/domain';
 import { UnknownOrderError, type VenueClient, type VenueFill } from '@sts/venues';
-import type { Liquidity } from '../execution-log/log-entries';
+import type { Liquidity } from '@sts/contracts';
 import { feeOfFills, liquidityOfFills } from '../trade-runner/hedging/hedge-entries';
 import { paidAtOnce } from '../venue-sessions/paid-requests';
 

@@ -14,7 +14,7 @@ import {
   type GuardFillClass,
   type MakerLeg,
 } from '@sts/domain';
-import { logEntry, type LogEntry } from '../execution-log/log-entries';
+import { logEntry, type LogEntry } from '@sts/contracts';
 
 /**
  * The trade's fast-move guard (pure reducer in @sts/domain) on the worker's

@@ -2,7 +2,7 @@ import type Big from 'big.js';
 import { hedgeSide, makerSide, type SpreadType, type VenueRegistry } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { MonotonicClock } from '../clock';
-import type { HedgeResult, LogEntry } from '../execution-log/log-entries';
+import type { HedgeResult, LogEntry } from '@sts/contracts';
 import type { TradeRecord } from '../trades/trade-record';
 import { Hedger } from './hedging/hedger';
 import { MakerOrders } from './quoting/maker-orders';

@@ -20,7 +20,7 @@ import {
   type VenueFill,
   type VenueOrder,
 } from '@sts/venues';
-import { logEntry, type UnwindResult } from '../execution-log/log-entries';
+import { logEntry, type UnwindResult } from '@sts/contracts';
 import { paidAtOnce } from '../venue-sessions/paid-requests';
 import { feeOfFills } from './hedging/hedge-entries';
 import type { OpenTrade } from './open-trade';
@@ -163,7 +163,7 @@ async function unwind(
     {
       residual_unhedged: formatDecimal(residual),
       residual_unwound: formatDecimal(unwound),
-      result: entry.data['result'],
+      result: entry.data.result,
     },
     'residual unwound on the maker venue',
   );

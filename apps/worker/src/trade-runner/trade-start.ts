@@ -1,6 +1,6 @@
 import { formatDecimal } from '@sts/domain';
 import { sleep, TimeoutError, withTimeout } from '@sts/platform';
-import { logEntry } from '../execution-log/log-entries';
+import { logEntry } from '@sts/contracts';
 import { readLastLogWriter } from '../execution-log/last-log-writer';
 import { readLoggedFills } from '../execution-log/logged-fills';
 import type { Acquisition } from '../lease/lease.repository';

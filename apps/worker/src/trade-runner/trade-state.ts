@@ -10,7 +10,7 @@ import {
 } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
-import { logEntry, type LogEntry } from '../execution-log/log-entries';
+import { logEntry, type LogEntry } from '@sts/contracts';
 import { LeaseLostError } from '../execution-log/trade-journal';
 import { untilTrusted, type LeaseTrust } from './lease-trust';
 import type { Lease } from '../lease/lease.repository';

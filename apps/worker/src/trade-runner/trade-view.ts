@@ -2,7 +2,7 @@ import type Big from 'big.js';
 import type { RequoteUrgency, TradeStatus } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
-import type { LogEntry } from '../execution-log/log-entries';
+import type { LogEntry } from '@sts/contracts';
 import type { RequoteTurn } from '../metrics/worker-metrics';
 import type { StatusChange, TradeJournal } from '../execution-log/trade-journal';
 import type { AmendableTerms, TradeRecord } from '../trades/trade-record';

@@ -8,7 +8,7 @@ import {
 } from '@sts/domain';
 import type { BookUpdate, VenueFill, VenueOrder } from '@sts/venues';
 import type { StatusChange } from '../../src/execution-log/trade-journal';
-import type { LogEntry } from '../../src/execution-log/log-entries';
+import type { LogEntry } from '@sts/contracts';
 import { FastMoveWatch } from '../../src/trade-runner/fast-move-watch';
 import type { LoopServices } from '../../src/trade-runner/execution-loop';
 import { MarketView } from '../../src/trade-runner/market-view';

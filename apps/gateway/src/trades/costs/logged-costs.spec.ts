@@ -1,20 +1,49 @@
+import { decodeLogEntry, logEntry, type LogEntry } from '@sts/contracts';
 import { loggedCosts } from './logged-costs';
 
-const makerFill = (fillId: string, fee?: string) => ({
-  eventType: 'maker_fill',
-  data: {
+const makerFill = (fillId: string, fee?: string): LogEntry =>
+  // Decoded as a reader gets it: an entry logged before fees has no fee fields.
+  decodeLogEntry('maker_fill', {
+    exchange: 'paradex',
+    market: 'BTC',
+    side: 'buy',
     price: '65000',
     size: '0.004',
-    fill_id: fillId,
     order_id: 'o-1',
+    client_order_id: 'c-1',
+    fully_filled: false,
+    timestamp_ms: 1_764_000_000_000,
+    fill_id: fillId,
     ...(fee !== undefined ? { fee, fee_asset: 'USDC', liquidity: 'maker' } : {}),
-  },
+  });
+
+const hedgeFilled = logEntry('hedge_filled', {
+  exchange: 'hyperliquid',
+  side: 'sell',
+  price: '65040',
+  size: '0.004',
+  order_id: 'h-1',
+  timestamp_ms: 1_764_000_000_050,
+  client_order_id: 'hc-1',
+  fee: '0.052',
+  fee_asset: 'USD',
+  liquidity: 'taker',
 });
 
-const hedgeFilled = {
-  eventType: 'hedge_filled',
-  data: { price: '65040', size: '0.004', order_id: 'h-1', fee: '0.052', fee_asset: 'USD' },
-};
+const hedgeOutcome = (filledSize: string, slippageBps: string | null) =>
+  logEntry('hedge_outcome', {
+    result: filledSize === '0' ? 'rejected' : 'filled',
+    exchange: 'hyperliquid',
+    side: 'sell',
+    requested_size: '0.004',
+    filled_size: filledSize,
+    avg_price: filledSize === '0' ? null : '65040',
+    attempts: 1,
+    slippage_bps: slippageBps,
+    spread_achieved: null,
+    guard_fill_class: null,
+    cause: 'f-1',
+  });
 
 describe('the fills of an execution log, by leg', () => {
   it('puts maker fills on the maker leg and hedge fills on the other', () => {
@@ -44,12 +73,8 @@ describe('the fills of an execution log, by leg', () => {
     expect(fill.feeAsset).toBeNull();
   });
 
-  it('takes the slippage of the hedges that filled, and skips entries without a price', () => {
-    const costs = loggedCosts('long', [
-      { eventType: 'maker_fill', data: { fill_id: 'f-9' } },
-      { eventType: 'hedge_outcome', data: { filled_size: '0.004', slippage_bps: '1.5' } },
-      { eventType: 'hedge_outcome', data: { filled_size: '0', slippage_bps: null } },
-    ]);
+  it('takes the slippage of the hedges that filled only', () => {
+    const costs = loggedCosts('long', [hedgeOutcome('0.004', '1.5'), hedgeOutcome('0', null)]);
     expect(costs.long).toEqual([]);
     expect(costs.hedges.map((hedge) => hedge.slippageBps.toFixed())).toEqual(['1.5']);
   });

@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import Big from 'big.js';
 import { DataSource } from 'typeorm';
 import { maxOf, tradeCosts, type MakerLeg, type SpreadType } from '@sts/domain';
-import { postgresPool } from '@sts/persistence';
+import { TradeEventRepository } from '@sts/persistence';
 import { MarketCatalog } from '../../markets/market-catalog';
 import type { PresentedTrade } from '../trade.presenter';
-import { loggedCosts, type LoggedEntry } from './logged-costs';
+import { loggedCosts } from './logged-costs';
 import { presentTradeCosts, type TradeCostsView } from './trade-costs.presenter';
 
 /** The log entries costs are computed from. */
-const COST_EVENT_TYPES = ['maker_fill', 'hedge_filled', 'hedge_outcome'];
+const COST_EVENT_TYPES = ['maker_fill', 'hedge_filled', 'hedge_outcome'] as const;
 
 /** What the cost math needs of the trade's market: the tick (for `ticks`) and each leg's quote. */
 interface MarketTerms {
@@ -30,20 +30,27 @@ export type CostedTrade = Pick<
  */
 @Injectable()
 export class TradeCostsReader {
+  private readonly events: TradeEventRepository;
+
   constructor(
-    private readonly dataSource: DataSource,
+    dataSource: DataSource,
     private readonly markets: MarketCatalog,
-  ) {}
+  ) {
+    this.events = new TradeEventRepository(dataSource.manager);
+  }
 
   /** Each trade's costs, by trade id. */
   async costsOf(trades: readonly CostedTrade[]): Promise<Map<string, TradeCostsView>> {
     // Entries are only ever added with the trade's last_sequence (APPEND_SQL, one
     // statement): a trade at 0 has an empty log, and a GET of it reads one statement.
     const withLog = trades.filter((trade) => trade.lastSequence > 0);
-    const entries = await this.entriesOf(withLog.map((trade) => trade.id));
+    const entries = await this.events.entriesOf(
+      withLog.map((trade) => trade.id),
+      COST_EVENT_TYPES,
+    );
     const costs = new Map<string, TradeCostsView>();
     for (const trade of trades) {
-      const logged = entries.get(trade.id) ?? [];
+      const logged = (entries.get(trade.id) ?? []).map(({ entry }) => entry);
       const terms = logged.length > 0 ? await this.marketTerms(trade) : UNKNOWN_MARKET;
       const fills = loggedCosts(trade.makerLeg as MakerLeg, logged);
       costs.set(
@@ -59,25 +66,6 @@ export class TradeCostsReader {
       );
     }
     return costs;
-  }
-
-  private async entriesOf(tradeIds: string[]): Promise<Map<string, LoggedEntry[]>> {
-    const byTrade = new Map<string, LoggedEntry[]>();
-    if (tradeIds.length === 0) {
-      return byTrade;
-    }
-    const result = await postgresPool(this.dataSource).query<LoggedEntry & { tradeId: string }>({
-      name: 'trade-costs.entries',
-      text: `SELECT trade_id AS "tradeId", event_type AS "eventType", data FROM trade_events
-       WHERE trade_id = ANY($1) AND event_type = ANY($2) ORDER BY trade_id, sequence`,
-      values: [tradeIds, COST_EVENT_TYPES],
-    });
-    for (const row of result.rows) {
-      const list = byTrade.get(row.tradeId) ?? [];
-      list.push(row);
-      byTrade.set(row.tradeId, list);
-    }
-    return byTrade;
   }
 
   /** From the market catalog (cached); a market it cannot resolve leaves what depends on it null. */

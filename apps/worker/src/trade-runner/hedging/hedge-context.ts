@@ -4,7 +4,7 @@ import type { MakerLeg, PricedFill, Side, SpreadType } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueClient } from '@sts/venues';
 import type { MonotonicClock } from '../../clock';
-import type { HedgeResult, LogEntry } from '../../execution-log/log-entries';
+import type { HedgeResult, LogEntry } from '@sts/contracts';
 import type { LegMarket, MarketView } from '../market-view';
 
 /** The hedge leg: the account that takes the hedges, its market and its timeout. */

@@ -8,12 +8,7 @@ import {
   type PricedFill,
 } from '@sts/domain';
 import type { OrderAck, PlaceOrderRequest, VenueFill, VenueOrder } from '@sts/venues';
-import {
-  logEntry,
-  type HedgeResult,
-  type Liquidity,
-  type LogEntry,
-} from '../../execution-log/log-entries';
+import { logEntry, type HedgeResult, type Liquidity, type LogEntry } from '@sts/contracts';
 import type { HedgeContext } from './hedge-context';
 
 /** hedge_sent of one attempt. */

@@ -28,7 +28,7 @@ import {
   type PlaceOrderRequest,
   type VenueOrder,
 } from '@sts/venues';
-import type { HedgeResult } from '../../execution-log/log-entries';
+import type { HedgeResult } from '@sts/contracts';
 import { paidAtOnce, paidOnCredit } from '../../venue-sessions/paid-requests';
 import type { HedgeContext } from './hedge-context';
 

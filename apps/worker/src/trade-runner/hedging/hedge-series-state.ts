@@ -1,5 +1,5 @@
 import type Big from 'big.js';
-import type { HedgeResult } from '../../execution-log/log-entries';
+import type { HedgeResult } from '@sts/contracts';
 
 /**
  * Where a hedge stands. `reserved` is the size counted in flight by the

@@ -10,7 +10,7 @@ import {
   VenueNetworkError,
 } from '@sts/venues';
 import { iocAck, ScriptedVenue, venueOrder } from '../../../test/support/scripted-venue';
-import type { LogEntry } from '../../execution-log/log-entries';
+import type { ExecutionEventType, LogDataOf, LogEntry } from '@sts/contracts';
 import type { MarketView } from '../market-view';
 import { VenueAnswerTimes } from '../../venue-sessions/venue-answer-times';
 import { Hedger } from './hedger';
@@ -97,10 +97,10 @@ const withoutH = (h: Harness): { value: Big | null } => {
   return reference;
 };
 
-const ofType = (entries: LogEntry[], type: string): LogEntry[] =>
-  entries.filter((entry) => entry.eventType === type);
+const ofType = <T extends ExecutionEventType>(entries: LogEntry[], type: T) =>
+  entries.filter((entry): entry is Extract<LogEntry, { eventType: T }> => entry.eventType === type);
 
-const outcome = (entries: LogEntry[]): Record<string, unknown> => {
+const outcome = (entries: LogEntry[]): LogDataOf['hedge_outcome'] => {
   const outcomes = ofType(entries, 'hedge_outcome');
   expect(outcomes).toHaveLength(1);
   return outcomes[0].data;

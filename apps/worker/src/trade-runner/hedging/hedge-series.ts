@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { MAX_HEDGE_ATTEMPT, splitFillsAt, type GuardFillClass, type PricedFill } from '@sts/domain';
 import { type OrderAck, type PlaceOrderRequest, type VenueOrder } from '@sts/venues';
-import { type HedgeResult, type LogEntry } from '../../execution-log/log-entries';
+import { type HedgeResult, type LogEntry } from '@sts/contracts';
 import type { HedgeContext } from './hedge-context';
 import { spendNow } from '../../venue-sessions/paid-requests';
 import {

@@ -12,7 +12,7 @@ import {
   type VenueFill,
   type VenueOrder,
 } from '@sts/venues';
-import type { LogEntry } from '../../execution-log/log-entries';
+import type { LogEntry } from '@sts/contracts';
 import type { MarketView } from '../market-view';
 import { MIN_ANSWER_EXPECTED_MS } from '../../venue-sessions/venue-answer-times';
 import { FATE_AFTER_TIMEOUT_MS } from './hedge-ioc';

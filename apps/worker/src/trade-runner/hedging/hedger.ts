@@ -12,7 +12,7 @@ import {
   type HedgeAccumulator,
   type PricedFill,
 } from '@sts/domain';
-import type { LogEntry } from '../../execution-log/log-entries';
+import type { LogEntry } from '@sts/contracts';
 import type { HedgeContext } from './hedge-context';
 import { hedgeFailure, hedgeOutcomeEntry, hedgeTimeoutEntry } from './hedge-entries';
 import { HedgeSeries } from './hedge-series';

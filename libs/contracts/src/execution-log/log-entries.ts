@@ -1,26 +1,30 @@
 /**
  * The execution log's entries and their data (interface.md Events, decisions
- * section 6). Decimals are strings, times integers in milliseconds. Fields
- * beyond the documented ones (fill_id, client_order_id, attempt) are what a
- * replacement worker needs to reconcile the log with the venues.
+ * section 6): the one schema of `trade_events.data`, written by the worker
+ * and read, through the decoders of `log-decoders.ts`, by every reader.
+ * Decimals are strings, times integers in milliseconds. Fields beyond the
+ * documented ones (fill_id, client_order_id, attempt) are what a replacement
+ * worker needs to reconcile the log with the venues.
  */
-export type ExecutionEventType =
-  | 'maker_fill'
-  | 'hedge_sent'
-  | 'hedge_filled'
-  | 'hedge_outcome'
-  | 'hedge_timeout'
-  | 'chunk_started'
-  | 'chunk_completed'
-  | 'recovery_completed'
-  | 'fast_move_guard'
-  | 'unwind_sent'
-  | 'unwind_outcome';
+export const EXECUTION_EVENT_TYPES = [
+  'maker_fill',
+  'hedge_sent',
+  'hedge_filled',
+  'hedge_outcome',
+  'hedge_timeout',
+  'chunk_started',
+  'chunk_completed',
+  'recovery_completed',
+  'fast_move_guard',
+  'unwind_sent',
+  'unwind_outcome',
+] as const;
+export type ExecutionEventType = (typeof EXECUTION_EVENT_TYPES)[number];
 
-export interface LogEntry<T extends ExecutionEventType = ExecutionEventType> {
-  eventType: T;
-  data: Record<string, unknown>;
-}
+/** An entry: its data typed by its event type (a union over the types when `T` is). */
+export type LogEntry<T extends ExecutionEventType = ExecutionEventType> = {
+  [K in T]: { eventType: K; data: LogDataOf[K] };
+}[T];
 
 export interface MakerFillData {
   exchange: string;
@@ -75,7 +79,8 @@ export interface HedgeFilledData {
   liquidity: Liquidity;
 }
 
-export type HedgeResult = 'filled' | 'partial' | 'rejected' | 'timeout';
+export const HEDGE_RESULTS = ['filled', 'partial', 'rejected', 'timeout'] as const;
+export type HedgeResult = (typeof HEDGE_RESULTS)[number];
 
 export interface HedgeOutcomeData {
   result: HedgeResult;
@@ -135,15 +140,17 @@ export interface UnwindSentData {
  * halted venue holds the trade's venues: no order goes out). What it did not
  * take stays with the trader's wallet, named on the trade.
  */
-export type UnwindResult =
-  | 'filled'
-  | 'partial'
-  | 'not_filled'
-  | 'rejected'
-  | 'unknown'
-  | 'below_minimum'
-  | 'no_price'
-  | 'halted';
+export const UNWIND_RESULTS = [
+  'filled',
+  'partial',
+  'not_filled',
+  'rejected',
+  'unknown',
+  'below_minimum',
+  'no_price',
+  'halted',
+] as const;
+export type UnwindResult = (typeof UNWIND_RESULTS)[number];
 
 export interface UnwindOutcomeData {
   result: UnwindResult;
@@ -180,7 +187,8 @@ export interface FastMoveGuardData {
   action: 'cancel_and_hold' | 'shadow';
 }
 
-interface DataOf {
+/** Each entry type's data. */
+export interface LogDataOf {
   maker_fill: MakerFillData;
   hedge_sent: HedgeSentData;
   hedge_filled: HedgeFilledData;
@@ -197,8 +205,5 @@ interface DataOf {
 /** A typed entry: the data must match its event type. */
 export const logEntry = <T extends ExecutionEventType>(
   eventType: T,
-  data: DataOf[T],
-): LogEntry<T> => ({
-  eventType,
-  data: data as unknown as Record<string, unknown>,
-});
+  data: LogDataOf[T],
+): LogEntry<T> => ({ eventType, data }) as LogEntry<T>;

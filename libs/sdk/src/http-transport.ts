@@ -63,23 +63,25 @@ export class HttpTransport {
   async send<T>(call: Call): Promise<Answered<T>> {
     for (let retry = 0; ; retry += 1) {
       const mayRetry = call.idempotent && retry < this.retry.maxRetries;
+      const url = `${this.baseUrl}${call.path}`;
       let response: Response;
       let text: string;
       try {
-        response = await this.fetch(`${this.baseUrl}${call.path}`, this.requestOf(call));
+        response = await this.fetch(url, this.requestOf(call));
         text = await response.text();
       } catch (failure) {
         if (!mayRetry) {
-          throw new StsNetworkError(`${call.method} ${call.path}: no answer`, failure);
+          throw StsNetworkError.fromFailure(call.method, url, failure, this.timeoutMs);
         }
         await sleep(backoffMs(this.retry, retry)!);
         continue;
       }
+      const requestId = response.headers.get('x-request-id') ?? undefined;
       if (response.ok) {
-        return { status: response.status, body: bodyOf<T>(response.status, text) };
+        return { status: response.status, body: bodyOf<T>(response.status, text, requestId) };
       }
       const retryAfterS = retryAfterSeconds(response.headers.get('retry-after'));
-      const refusal = StsApiError.fromAnswer(response.status, text, retryAfterS);
+      const refusal = StsApiError.fromAnswer(response.status, text, retryAfterS, requestId);
       const wait = backoffMs(this.retry, retry, retryAfterS);
       const passes = retryAfterS !== undefined || !refusal.fromApi;
       if (mayRetry && RETRYABLE_STATUSES.has(response.status) && passes && wait !== undefined) {
@@ -105,16 +107,20 @@ export class HttpTransport {
         ...call.headers,
       },
       body: call.body === undefined ? undefined : JSON.stringify(call.body),
-      signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+      signal: AbortSignal.timeout(this.timeoutMs),
     };
+  }
+
+  private get timeoutMs(): number {
+    return this.options.timeoutMs ?? 10_000;
   }
 }
 
 /** A success's body; one that is not JSON (a proxy's page answered 200) is refused. */
-function bodyOf<T>(status: number, text: string): T {
+function bodyOf<T>(status: number, text: string, requestId?: string): T {
   const body = parseJson(text);
   if (body === undefined && text.trim() !== '') {
-    throw StsApiError.fromAnswer(status, text);
+    throw StsApiError.fromAnswer(status, text, undefined, requestId);
   }
   return body as T;
 }

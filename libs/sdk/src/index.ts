@@ -7,6 +7,7 @@ export {
   StsStreamClosedError,
   type ErrorBody,
   type ErrorCode,
+  type NetworkFailure,
   type StsErrorBody,
   type StsErrorCode,
   type TransportErrorCode,

@@ -99,17 +99,18 @@ export class StsClient {
    * (`before`: the last trade_id of the previous page).
    */
   async listTrades(query: ListTradesQuery = {}): Promise<Trade[]> {
-    const params = new URLSearchParams();
+    const params: string[] = [];
     if (query.status !== undefined) {
-      params.set('status', [query.status].flat().join(','));
+      // One parameter, the statuses comma-separated (style form, explode false): `status=active,paused`.
+      params.push(`status=${[query.status].flat().map(segment).join(',')}`);
     }
     if (query.limit !== undefined) {
-      params.set('limit', String(query.limit));
+      params.push(`limit=${query.limit}`);
     }
     if (query.before !== undefined) {
-      params.set('before', query.before);
+      params.push(`before=${segment(query.before)}`);
     }
-    const search = params.size > 0 ? `?${params.toString()}` : '';
+    const search = params.length > 0 ? `?${params.join('&')}` : '';
     return (await this.get<Trade[]>(`/api/v1/trades${search}`)).body;
   }
 

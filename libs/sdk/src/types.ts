@@ -25,9 +25,12 @@ export type Exchange = Schemas['Exchange'];
 /** GET /positions: the venues' positions beside what the service's fills imply. */
 export type Positions = Schemas['Positions'];
 
-/** GET /trades' page: statuses (a list or comma-separated), how many (1-200), before which trade. */
+/**
+ * GET /trades' page: statuses (one or a list; sent comma-separated in one
+ * parameter, `status=active,paused`), how many (1-200), before which trade.
+ */
 export interface ListTradesQuery {
-  status?: TradeStatus | TradeStatus[];
+  status?: TradeStatus | NonNullable<operations['listTrades']['parameters']['query']>['status'];
   limit?: number;
   before?: string;
 }

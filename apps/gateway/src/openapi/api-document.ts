@@ -5,7 +5,7 @@ import { httpStatusOf } from '../errors/http-status';
 import { API_SCHEMAS } from './api-schemas';
 import { EVERY_ROUTE, OPERATIONS, type OperationAnswers } from './api-operations';
 import { RATE_LIMIT_HEADERS, rateLimitHeaders } from './operations/answers';
-import { strictBodySchema, strictParameters } from './request-rules';
+import { strictBodySchema, strictParameters, type Parameter } from './request-rules';
 import type { Schema } from './schemas/schema-helpers';
 
 const API_KEY = 'api-key';
@@ -67,7 +67,7 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
 interface Operation {
   [field: string]: unknown;
   description?: string;
-  parameters?: Array<{ name: string; schema?: Schema }>;
+  parameters?: Parameter[];
   requestBody?: { content?: Record<string, { schema: { $ref: string }; example?: unknown }> };
 }
 

@@ -11,7 +11,7 @@ import { TradeEventsQuery } from '../trades/dto/events.query';
 import { ListTradesQuery } from '../trades/dto/list-trades.query';
 import { IDEMPOTENCY_KEY_PATTERN } from '../trades/use-cases/create-trade/idempotency-key';
 import { CredentialParams, ExchangeParam, WalletAddressParam } from '../validation/path-params';
-import type { Schema } from './schemas/schema-helpers';
+import { ref, type Schema } from './schemas/schema-helpers';
 
 type Dto = new () => object;
 type ValidationMetadata = ReturnType<
@@ -90,6 +90,19 @@ const NAMED_RULES: Record<string, Schema> = {
   exchanges: { pattern: `^${venueList}(,${venueList})*$` },
   idempotency_key: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
 };
+
+/**
+ * Query parameters that are a list in one value: the server takes the
+ * parameter once and splits it at the commas (`status=active,paused`), which
+ * is OpenAPI's `style: form, explode: false`. A repeated parameter
+ * (`status=active&status=paused`) reaches the validator as an array and is
+ * refused 400, as is an empty one; so one value, at least one item, each of
+ * the enum. The validator's pattern says the same of the joined string.
+ */
+const LIST_PARAMETERS: Record<string, Schema> = {
+  status: ref('TradeStatus'),
+};
+
 const HEADER_RULES: Record<string, Schema> = {
   'X-Idempotency-Key': { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
 };
@@ -148,11 +161,33 @@ export function strictBodySchema(name: string, schema: Schema): void {
   schema['additionalProperties'] = false;
 }
 
+/** A parameter of an operation, as Nest's document has it and as this file completes it. */
+export interface Parameter {
+  [field: string]: unknown;
+  name: string;
+  in?: string;
+  schema?: Schema;
+}
+
+/** A list parameter as the server reads it: an array of `items`, comma-separated in one value. */
+function listParameter(parameter: Parameter, items: Schema): void {
+  const example = parameter.schema?.['example'];
+  parameter.style = 'form';
+  parameter.explode = false;
+  parameter.schema = { type: 'array', items, minItems: 1 };
+  if (typeof example === 'string') {
+    parameter['example'] = example.split(',');
+  }
+}
+
 /** Query, path and header parameters with the rules the server checks them by. */
-export function strictParameters(parameters: Array<{ name: string; schema?: Schema }>): void {
+export function strictParameters(parameters: Parameter[]): void {
   const rules = parameterRules();
   for (const parameter of parameters) {
-    if (parameter.schema) {
+    const items = parameter.in === 'query' ? LIST_PARAMETERS[parameter.name] : undefined;
+    if (items) {
+      listParameter(parameter, items);
+    } else if (parameter.schema) {
       apply(parameter.schema, rules.get(parameter.name));
     }
   }

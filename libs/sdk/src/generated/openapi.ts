@@ -5376,8 +5376,14 @@ export interface operations {
   listTrades: {
     parameters: {
       query?: {
-        /** @description only trades in these statuses, comma-separated (live ones: `pending,validating,active,paused,recovering`) */
-        status?: string;
+        /**
+         * @description only trades in these statuses, comma-separated (live ones: `pending,validating,active,paused,recovering`)
+         * @example [
+         *       "active",
+         *       "paused"
+         *     ]
+         */
+        status?: components['schemas']['TradeStatus'][];
         limit?: number;
         /** @description only trades created before this trade of yours (the next page: the last trade_id of the previous one) */
         before?: string;

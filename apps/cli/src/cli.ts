@@ -20,7 +20,7 @@ import {
 import { showPositions } from './commands/positions';
 import { showSpread, type SpreadFlags } from './commands/spread';
 import { watchTrade } from './commands/watch';
-import { EXIT, settingsOf, type CliIo, type Settings } from './io';
+import { CliStop, EXIT, settingsOf, type CliIo, type Settings } from './io';
 import { eventLine, printJson } from './output';
 import { cliVersion } from './version';
 import { cliWebSocket } from './web-socket';
@@ -59,7 +59,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       try {
         exitCode = (await action(client, settings, ...args)) ?? EXIT.ok;
       } catch (error) {
-        exitCode = EXIT.error;
+        exitCode = error instanceof CliStop ? error.exitCode : EXIT.error;
         reportFailure(io, settings, error);
       }
     };
@@ -108,6 +108,10 @@ function addCreateCommand(trades: Command, run: Run, io: CliIo): void {
     .option('--size-type <base|notional>')
     .option('--spread-type <absolute|percentage|bps|ticks>')
     .option('--idempotency-key <key>', 'default: a fresh UUID')
+    .option(
+      '--yes',
+      'on live venues, create without asking (else asked on a terminal, refused off one)',
+    )
     .option(
       '--watch',
       'then follow it as trades watch does; exit 0 completed, 3 canceled, 4 failed, 5 rejected',
@@ -255,18 +259,40 @@ function addAccountCommands(program: Command, run: Run, io: CliIo): void {
     .action(run((client, settings) => showPositions(client, settings, io)));
 }
 
+/**
+ * A failure as the trader reads it: the API's refusal with its code and the
+ * request id to quote; no answer with the URL and the cause; a stop before
+ * any request with its reason. `--json` prints the same as one document.
+ */
 function reportFailure(io: CliIo, settings: Settings, error: unknown): void {
   if (error instanceof StsApiError) {
+    const requestId = error.requestId ? { request_id: error.requestId } : {};
     if (settings.json) {
-      printJson(io, { status: error.status, ...error.body });
+      printJson(io, { status: error.status, ...error.body, ...requestId });
     } else {
-      io.stderr(`error: ${error.status} ${error.code}: ${error.body.error}\n`);
+      const quoted = error.requestId ? ` (request id ${error.requestId})` : '';
+      io.stderr(`error: ${error.status} ${error.code}: ${error.body.error}${quoted}\n`);
     }
     return;
   }
-  const message = error instanceof StsNetworkError ? error.message : String(error);
+  if (error instanceof StsNetworkError) {
+    const cause = error.causeText ?? String(error.cause);
+    if (settings.json) {
+      printJson(io, {
+        error: error.message,
+        code: 'network_error',
+        url: error.url,
+        cause: error.causeCode ?? cause,
+      });
+    } else {
+      io.stderr(`error: cannot reach the API at ${error.url ?? settings.apiUrl}: ${cause}\n`);
+    }
+    return;
+  }
+  const code = error instanceof CliStop ? error.code : 'error';
+  const message = error instanceof Error ? error.message : String(error);
   if (settings.json) {
-    printJson(io, { error: message, code: 'network_error' });
+    printJson(io, { error: message, code });
   } else {
     io.stderr(`error: ${message}\n`);
   }

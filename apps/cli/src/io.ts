@@ -7,6 +7,11 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** stdout is a terminal: `trades watch` redraws its progress bar in place. */
   tty?: boolean;
+  /**
+   * Asks the person at the terminal a yes/no question (stdin and stderr are
+   * a terminal); absent when nobody can answer (a script, a pipe, CI).
+   */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 /** Exit codes (README): how `trades watch` says the trade ended, and how a command failed. */
@@ -18,6 +23,18 @@ export const EXIT = {
   failed: 4,
   rejected: 5,
 } as const;
+
+/** A command that stops before it asks the API anything: what to say, its machine code, its exit code. */
+export class CliStop extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+    this.name = 'CliStop';
+  }
+}
 
 export interface Settings {
   apiUrl: string;

@@ -1,5 +1,14 @@
 import type { Trade, TradeEvent } from '@sts/sdk';
+import { decimalDifference } from './decimals';
 import type { CliIo } from './io';
+import {
+  costsSummary,
+  hedgeSlippage,
+  legCosts,
+  modeLabel,
+  modeNote,
+  realisedSpread,
+} from './trade-costs';
 
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout(`${JSON.stringify(value)}\n`);
@@ -19,35 +28,18 @@ export const tradeLine = (trade: Trade): string => {
   return [
     trade.trade_id,
     trade.status.padEnd(10),
+    modeLabel(trade).padEnd(10),
     trade.market.padEnd(8),
     `${trade.long_exchange}/${trade.short_exchange}`.padEnd(22),
     `maker ${trade.maker_leg}`.padEnd(11),
     progressBar(trade),
+    ...costsSummary(trade),
     ...(left ? [`UNHEDGED ${left} ${trade.market} on ${makerExchangeOf(trade)}`] : []),
   ].join('  ');
 };
 
 const makerExchangeOf = (trade: Trade): string =>
   trade.maker_leg === 'long' ? trade.long_exchange : trade.short_exchange;
-
-/** A decimal string as an integer of `scale` decimals (the API's decimals are canonical). */
-const scaled = (value: string, scale: number): bigint => {
-  const [whole, fraction = ''] = value.split('.');
-  return BigInt(whole + fraction.padEnd(scale, '0'));
-};
-
-/** a - b of two non-negative decimal strings, exactly; null when it is zero. */
-function decimalDifference(a: string, b: string): string | null {
-  const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
-  const units = scaled(a, scale) - scaled(b, scale);
-  if (units === 0n) {
-    return null;
-  }
-  const digits = (units < 0n ? -units : units).toString().padStart(scale + 1, '0');
-  const whole = digits.slice(0, digits.length - scale);
-  const fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
-  return `${units < 0n ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
-}
 
 /**
  * What the trade left one-sided in its maker wallet: residual_unhedged (maker
@@ -78,12 +70,17 @@ export function tradeDetails(trade: Trade): string {
   const rows: Array<[string, unknown]> = [
     ['trade', trade.trade_id],
     ['status', trade.status],
+    ['mode', modeNote(trade)],
     ['market', trade.market],
     ['long', `${trade.long_exchange} ${trade.long_wallet}`],
     ['short', `${trade.short_exchange} ${trade.short_wallet}`],
     ['maker leg', trade.maker_leg],
     ['spread', `${trade.spread_condition} ${trade.target_spread} ${trade.spread_type}`],
     ['filled', progressBar(trade)],
+    ['long costs', legCosts(trade.costs.long)],
+    ['short costs', legCosts(trade.costs.short)],
+    ['realised', realisedSpread(trade)],
+    ['hedge slip', hedgeSlippage(trade)],
     ['max slippage', trade.max_slippage],
     ['rate budget', trade.rate_budget],
     ['created', trade.created_at],

@@ -273,7 +273,9 @@ describe('sts (trader CLI)', () => {
     expect(lines(missing)[0]).toMatchObject({ status: 404, code: 'trade_not_found' });
     const human = sts('trades', 'show', '0b6c2b8e-1111-4a4a-9a9a-000000000000');
     expect(await human.done).toBe(1);
-    expect(human.stderr).toBe('error: 404 trade_not_found: trade not found\n');
+    expect(human.stderr).toMatch(
+      /^error: 404 trade_not_found: trade not found \(request id \S+\)\n$/,
+    );
     expect(await sts('trades', 'frobnicate').done).toBe(2);
 
     // Terms from a JSON file, a flag over them.

@@ -8,6 +8,7 @@ import type {
   TradeStatus,
 } from '@sts/sdk';
 import type { CliIo, Settings } from '../io';
+import { confirmLiveCreate } from './live-confirmation';
 import { printJson, tradeDetails, tradeLine } from '../output';
 
 export interface CreateFlags {
@@ -30,6 +31,8 @@ export interface CreateFlags {
   watch?: boolean;
   /** With `watch`: longest wait between reads (ms). */
   interval?: string;
+  /** A create on live venues without asking (a script says it beforehand). */
+  yes?: boolean;
 }
 
 const defined = (fields: Record<string, unknown>) =>
@@ -69,7 +72,11 @@ export async function createTrade(
   io: CliIo,
   flags: CreateFlags,
 ): Promise<CreateTradeAccepted | CreateTradeReplayed> {
-  const { status, body } = await client.createTrade(termsOf(flags), {
+  const terms = termsOf(flags);
+  if (!flags.yes) {
+    await confirmLiveCreate(client, io, terms);
+  }
+  const { status, body } = await client.createTrade(terms, {
     idempotencyKey: flags.idempotencyKey,
   });
   if (settings.json) {

@@ -1,12 +1,5 @@
 import { execFile } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,58 +8,106 @@ import { GatewayHarness } from '@sts/app-gateway-testing';
 const ROOT = resolve(__dirname, '../../..');
 const run = promisify(execFile);
 
-/**
- * The CLI as a trader installs it: @sts/cli and @sts/sdk built and packed by
- * npm, installed into a project of their own, `sts` run from there against a
- * running gateway. The SDK's tarball installs with `npm install --offline`;
- * the CLI's dependencies from the registry (commander, ws) are not in this
- * machine's npm cache, so its tarball is unpacked by tar and those two are
- * linked from the repository's node_modules.
- */
-describe('@sts/cli as a package', () => {
-  const work = mkdtempSync(join(tmpdir(), 'sts-cli-pkg-'));
-  const project = join(work, 'trader');
-  const modules = join(project, 'node_modules');
-  const gateway = new GatewayHarness();
-  let manifest: { version: string; bin: Record<string, string>; dependencies: object };
+interface Manifest {
+  version: string;
+  bin: Record<string, string>;
+  dependencies: Record<string, string>;
+  bundleDependencies: string[];
+}
 
-  const pack = async (builder: string, into: string) => {
-    await run('node', [join(ROOT, builder), '--out', join(work, into)]);
-    const { stdout } = await run('npm', ['pack', join(work, into), '--pack-destination', work]);
-    return join(work, stdout.trim().split('\n').at(-1)!);
+/**
+ * The CLI as a trader installs it on a machine that has neither this
+ * repository nor any registry: the one tarball `npm pack` makes of
+ * apps/cli/tools/build-package.mjs's build, installed with `npm i -g` into an
+ * empty prefix, with an empty npm cache, `--offline` and a registry that
+ * refuses every connection; then the `sts` that npm linked, run from an empty
+ * folder against a running gateway.
+ */
+describe('@sts/cli as one package, installed alone', () => {
+  const work = mkdtempSync(join(tmpdir(), 'sts-cli-pkg-'));
+  const prefix = join(work, 'prefix');
+  const elsewhere = join(work, 'elsewhere');
+  const gateway = new GatewayHarness();
+  let tarball: string;
+  let installed: string;
+  let manifest: Manifest;
+
+  /** npm with nothing of this machine's: no user or global config, no cache, no registry. */
+  const npmEnv = () => {
+    const env: Record<string, string | undefined> = { ...process.env };
+    for (const name of Object.keys(env)) {
+      if (name.toLowerCase().startsWith('npm_')) {
+        delete env[name];
+      }
+    }
+    writeFileSync(join(work, 'user.npmrc'), '');
+    writeFileSync(join(work, 'global.npmrc'), '');
+    return {
+      ...env,
+      npm_config_userconfig: join(work, 'user.npmrc'),
+      npm_config_globalconfig: join(work, 'global.npmrc'),
+      npm_config_cache: join(work, 'empty-cache'),
+    };
   };
 
   beforeAll(async () => {
-    const sdkTarball = await pack('libs/sdk/tools/build-package.mjs', 'sdk');
-    const cliTarball = await pack('apps/cli/tools/build-package.mjs', 'cli');
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), '{"name":"trader","private":true}\n');
-    await run('npm', ['install', sdkTarball, '--offline', '--no-audit', '--no-fund'], {
-      cwd: project,
+    const out = join(work, 'cli');
+    await run('node', [join(ROOT, 'apps/cli/tools/build-package.mjs'), '--out', out]);
+    const { stdout } = await run('npm', ['pack', out, '--pack-destination', work], {
+      env: npmEnv(),
     });
-    mkdirSync(join(modules, '@sts/cli'), { recursive: true });
-    await run('tar', ['xzf', cliTarball, '-C', join(modules, '@sts/cli'), '--strip-components=1']);
-    for (const name of ['commander', 'ws']) {
-      symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
-    }
-    manifest = JSON.parse(readFileSync(join(modules, '@sts/cli/package.json'), 'utf8'));
+    tarball = join(work, stdout.trim().split('\n').at(-1)!);
+    mkdirSync(prefix);
+    mkdirSync(elsewhere);
+    await run(
+      'npm',
+      [
+        'install',
+        '--global',
+        '--prefix',
+        prefix,
+        '--offline',
+        '--registry',
+        'http://127.0.0.1:9/',
+        '--no-audit',
+        '--no-fund',
+        '--no-update-notifier',
+        tarball,
+      ],
+      { cwd: elsewhere, env: npmEnv() },
+    );
+    installed = join(prefix, 'lib/node_modules/@sts/cli');
+    manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Manifest;
     await gateway.start();
-  }, 120_000);
+  }, 180_000);
   afterAll(() => gateway.stop());
 
+  /** The `sts` npm put on the prefix's PATH, run from a folder with nothing in it. */
   const sts = (...argv: string[]) =>
-    run('node', [join(modules, '@sts/cli', manifest.bin['sts']!), ...argv], {
-      cwd: project,
-      env: { ...process.env, STS_API_URL: gateway.baseUrl, STS_CONFIG: join(work, 'none.json') },
+    run(join(prefix, 'bin/sts'), argv, {
+      cwd: elsewhere,
+      env: {
+        PATH: process.env['PATH'],
+        HOME: elsewhere,
+        STS_API_URL: gateway.baseUrl,
+        STS_CONFIG: join(work, 'none.json'),
+      },
     });
 
-  it('declares its dependencies by range and its bin', () => {
+  it('bundles the SDK, commander and ws at the versions it names, and its bin', () => {
     expect(manifest.bin).toEqual({ sts: 'src/main.js' });
-    expect(manifest.dependencies).toEqual({
-      '@sts/sdk': expect.stringMatching(/^\^\d+\.\d+\.\d+$/),
-      commander: expect.stringMatching(/^\^12\./),
-      ws: expect.stringMatching(/^\^8\./),
-    });
+    expect(manifest.bundleDependencies.sort()).toEqual(['@sts/sdk', 'commander', 'ws']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(manifest.bundleDependencies);
+    for (const [name, version] of Object.entries(manifest.dependencies)) {
+      const bundled = JSON.parse(
+        readFileSync(join(installed, 'node_modules', name, 'package.json'), 'utf8'),
+      ) as { version: string };
+      expect(`${name}@${bundled.version}`).toBe(`${name}@${version}`);
+    }
+    const sdk = JSON.parse(readFileSync(join(ROOT, 'libs/sdk/package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(manifest.dependencies['@sts/sdk']).toBe(sdk.version);
   });
 
   it('prints the version of its manifest', async () => {
@@ -74,13 +115,17 @@ describe('@sts/cli as a package', () => {
     expect(stdout.trim()).toBe(manifest.version);
   });
 
-  it('calls the API through the installed SDK, never a path into the repository', async () => {
-    const { stdout } = await sts('maintenance', '--json');
-    expect(JSON.parse(stdout)).toContainEqual(expect.objectContaining({ exchange: '_system' }));
-    const sources = readdirSync(join(modules, '@sts/cli/src'), { recursive: true })
+  it('lists the exchanges through the bundled SDK, never a path into the repository', async () => {
+    const { stdout } = await sts('exchanges');
+    expect(stdout.trim().split('\n')).toEqual(
+      ['hyperliquid', 'lighter', 'paradex', 'extended', 'aster'].map((id) =>
+        expect.stringMatching(new RegExp(`^${id}\\s+PAPER\\s+maker cap \\d+\\s+open$`)),
+      ),
+    );
+    const sources = readdirSync(join(installed, 'src'), { recursive: true })
       .filter((name) => String(name).endsWith('.js'))
-      .map((name) => readFileSync(join(modules, '@sts/cli/src', String(name)), 'utf8'));
+      .map((name) => readFileSync(join(installed, 'src', String(name)), 'utf8'));
     expect(sources.join('\n')).toContain('require("@sts/sdk")');
-    expect(sources.join('\n')).not.toMatch(/libs\/sdk/);
+    expect(sources.join('\n')).not.toMatch(/libs\/sdk|apps\/cli/);
   });
 });

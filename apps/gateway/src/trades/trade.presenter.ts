@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { formatDecimal, type VenueMode } from '@sts/domain';
-import type { TradeEntity, TradeEventEntity } from '@sts/persistence';
+import type { PagedLogEntry, TradeEntity } from '@sts/persistence';
 import type { TradeCostsView } from './costs/trade-costs.presenter';
 
 /** The Trade resource of interface.md: decimals as strings, timestamps ISO 8601 UTC. */
@@ -145,10 +145,10 @@ export interface TradeEventView {
   created_at: string;
 }
 
-export const presentTradeEvent = (event: TradeEventEntity): TradeEventView => ({
+export const presentTradeEvent = (event: PagedLogEntry): TradeEventView => ({
   sequence: event.sequence,
   event_type: event.eventType,
-  data: event.data,
+  data: event.data as Record<string, unknown>,
   worker_id: event.workerId,
   created_at: event.createdAt.toISOString(),
 });
@@ -166,12 +166,12 @@ export interface TradeEventsView {
 
 export const presentTradeEvents = (
   tradeId: string,
-  page: { events: TradeEventEntity[]; hasMore: boolean },
+  page: { entries: PagedLogEntry[]; hasMore: boolean },
 ): TradeEventsView => {
-  const last = page.events.at(-1);
+  const last = page.entries.at(-1);
   return {
     trade_id: tradeId,
-    events: page.events.map(presentTradeEvent),
+    events: page.entries.map(presentTradeEvent),
     has_more: page.hasMore,
     ...(page.hasMore && last ? { next_after_sequence: last.sequence } : {}),
   };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, MoreThan } from 'typeorm';
-import { TradeEventEntity, TradeRepository } from '@sts/persistence';
+import { DataSource } from 'typeorm';
+import { TradeEventRepository, TradeRepository, type LogPage } from '@sts/persistence';
 import { AppError } from '@sts/platform';
 import { PRESENTED_TRADE_FIELDS, type PresentedTrade } from './trade.presenter';
 
@@ -63,12 +63,7 @@ export class TradeQueries {
     limit = EVENTS_PAGE_LIMIT,
   ): Promise<TradeEventsPage> {
     await this.one(userId, tradeId);
-    const rows = await this.dataSource.getRepository(TradeEventEntity).find({
-      where: { tradeId, sequence: MoreThan(afterSequence) },
-      order: { sequence: 'ASC' },
-      take: limit + 1,
-    });
-    return { events: rows.slice(0, limit), hasMore: rows.length > limit };
+    return new TradeEventRepository(this.dataSource.manager).page(tradeId, afterSequence, limit);
   }
 }
 
@@ -78,11 +73,7 @@ export interface TradePageFilter {
   before?: string;
 }
 
-export interface TradeEventsPage {
-  events: TradeEventEntity[];
-  /** Entries with a higher sequence than the page's last exist. */
-  hasMore: boolean;
-}
+export type TradeEventsPage = LogPage;
 
 export const isUuid = (value: string): boolean =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);

@@ -1,5 +1,11 @@
 import type { EntityManager } from 'typeorm';
-import { decodeLogEntry, type ExecutionEventType, type LogEntry } from '@sts/contracts';
+import {
+  decodeLogEntry,
+  isExecutionEventType,
+  type ExecutionEventType,
+  type LogDataOf,
+  type LogEntry,
+} from '@sts/contracts';
 import { postgresPool } from '../database/postgres-pool';
 import { queryRows } from '../query-rows';
 
@@ -9,12 +15,41 @@ interface StoredEntryRow {
   sequence: number;
   eventType: string;
   data: unknown;
+  workerId: string;
+  createdAt: Date;
 }
 
-/** An entry of a trade's log, decoded, with its place in the log. */
+/** The columns of a StoredEntryRow, as every statement here selects them. */
+const ENTRY_COLUMNS = `trade_id AS "tradeId", sequence, event_type AS "eventType", data,
+  worker_id AS "workerId", created_at AS "createdAt"`;
+
+/** An entry of a trade's log, decoded, with its place in the log, its writer and its time. */
 export interface StoredLogEntry {
   sequence: number;
   entry: LogEntry;
+  workerId: string;
+  createdAt: Date;
+}
+
+/**
+ * An entry as the public log shows it (pages, the fills replay): decoded
+ * when it decodes; as written when it does not (a type of a newer worker in
+ * a rolling deploy, or an entry no decoder accepts), so a trader's read of
+ * the record never fails on one entry. Readers that work with the data use
+ * the decoded entries of `entriesOf` and `entriesOfTrade`, which throw.
+ */
+export interface PagedLogEntry {
+  sequence: number;
+  eventType: string;
+  data: object;
+  workerId: string;
+  createdAt: Date;
+}
+
+/** A page of a trade's log; `hasMore`: entries with a higher sequence exist. */
+export interface LogPage {
+  entries: PagedLogEntry[];
+  hasMore: boolean;
 }
 
 /**
@@ -42,9 +77,8 @@ export class TradeEventRepository {
     }
     const result = await postgresPool(this.db.connection).query<StoredEntryRow>({
       name: 'trade-events.entries-of',
-      text: `SELECT trade_id AS "tradeId", sequence, event_type AS "eventType", data
-        FROM trade_events WHERE trade_id = ANY($1) AND event_type = ANY($2)
-        ORDER BY trade_id, sequence`,
+      text: `SELECT ${ENTRY_COLUMNS} FROM trade_events
+        WHERE trade_id = ANY($1) AND event_type = ANY($2) ORDER BY trade_id, sequence`,
       values: [tradeIds, types],
     });
     for (const row of result.rows) {
@@ -55,22 +89,86 @@ export class TradeEventRepository {
     return byTrade;
   }
 
-  /** One trade's entries of the given types, in log order (on the manager's connection). */
+  /** One trade's entries of the given types from `fromSequence` on, in log order. */
   async entriesOfTrade(
     tradeId: string,
     types: readonly ExecutionEventType[],
+    fromSequence = 1,
   ): Promise<StoredLogEntry[]> {
     const rows = await queryRows<StoredEntryRow>(
       this.db,
-      `SELECT trade_id AS "tradeId", sequence, event_type AS "eventType", data
-       FROM trade_events WHERE trade_id = $1 AND event_type = ANY($2) ORDER BY sequence`,
-      [tradeId, types],
+      `SELECT ${ENTRY_COLUMNS} FROM trade_events
+       WHERE trade_id = $1 AND sequence >= $2 AND event_type = ANY($3) ORDER BY sequence`,
+      [tradeId, fromSequence, types],
     );
     return rows.map(stored);
   }
+
+  /**
+   * A trade's maker fills, each venue fill once (by its fill id, the first
+   * entry of it): a recovery that logs a fill the log already holds never
+   * makes it count twice. The one de-duplication of the log's fills.
+   */
+  async makerFillsOf(tradeId: string): Promise<Array<LogDataOf['maker_fill']>> {
+    const seen = new Set<string>();
+    const fills: Array<LogDataOf['maker_fill']> = [];
+    for (const { entry } of await this.entriesOfTrade(tradeId, ['maker_fill'])) {
+      if (entry.eventType === 'maker_fill' && !seen.has(entry.data.fill_id)) {
+        seen.add(entry.data.fill_id);
+        fills.push(entry.data);
+      }
+    }
+    return fills;
+  }
+
+  /** Entries after `afterSequence`, at most `limit` of them, in log order (GET .../events). */
+  async page(tradeId: string, afterSequence: number, limit: number): Promise<LogPage> {
+    const rows = await queryRows<StoredEntryRow>(
+      this.db,
+      `SELECT ${ENTRY_COLUMNS} FROM trade_events
+       WHERE trade_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3`,
+      [tradeId, afterSequence, limit + 1],
+    );
+    return { entries: rows.slice(0, limit).map(shown), hasMore: rows.length > limit };
+  }
+
+  /** Entries of the given types from `fromSequence` on, as the public log shows them. */
+  async shownFrom(
+    tradeId: string,
+    types: readonly ExecutionEventType[],
+    fromSequence: number,
+  ): Promise<PagedLogEntry[]> {
+    const rows = await queryRows<StoredEntryRow>(
+      this.db,
+      `SELECT ${ENTRY_COLUMNS} FROM trade_events
+       WHERE trade_id = $1 AND sequence >= $2 AND event_type = ANY($3) ORDER BY sequence`,
+      [tradeId, fromSequence, types],
+    );
+    return rows.map(shown);
+  }
+}
+
+function shown(row: StoredEntryRow): PagedLogEntry {
+  let data = row.data as object;
+  if (isExecutionEventType(row.eventType)) {
+    try {
+      data = decodeLogEntry(row.eventType, row.data).data;
+    } catch {
+      // Shown as written: the record is what the trader reads.
+    }
+  }
+  return {
+    sequence: Number(row.sequence),
+    eventType: row.eventType,
+    data,
+    workerId: row.workerId,
+    createdAt: row.createdAt,
+  };
 }
 
 const stored = (row: StoredEntryRow): StoredLogEntry => ({
   sequence: Number(row.sequence),
   entry: decodeLogEntry(row.eventType, row.data),
+  workerId: row.workerId,
+  createdAt: row.createdAt,
 });

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import type { EntityManager } from 'typeorm';
 import { fillAmount, type SizeType } from '@sts/domain';
-import { queryRows } from '@sts/persistence';
+import { TradeEventRepository } from '@sts/persistence';
 
 /**
  * The trade's filled size in `sizeType`, from its execution log: every maker
@@ -15,15 +15,7 @@ export async function filledSizeIn(
   tradeId: string,
   sizeType: SizeType,
 ): Promise<Big> {
-  const fills = await queryRows<{ price: string; size: string }>(
-    manager,
-    `SELECT DISTINCT ON (COALESCE(data->>'fill_id', 'sequence:' || sequence))
-       data->>'price' AS price, data->>'size' AS size
-     FROM trade_events
-     WHERE trade_id = $1 AND event_type = 'maker_fill'
-     ORDER BY COALESCE(data->>'fill_id', 'sequence:' || sequence), sequence`,
-    [tradeId],
-  );
+  const fills = await new TradeEventRepository(manager).makerFillsOf(tradeId);
   return fills.reduce(
     (filled, fill) => filled.plus(fillAmount(sizeType, new Big(fill.price), new Big(fill.size))),
     new Big(0),

@@ -156,12 +156,12 @@ describe('authentication (decisions section 4)', () => {
       ],
       ['no exp', () => gateway.jwks.sign(claims, { expiresInSeconds: null })],
       [
-        'a lifetime over the hour allowed',
-        () => gateway.jwks.sign(claims, { expiresInSeconds: 3_700 }),
+        'a lifetime over the 10 hours allowed by default',
+        () => gateway.jwks.sign(claims, { expiresInSeconds: 36_100 }),
       ],
       [
-        'no iat and an exp two hours ahead',
-        () => gateway.jwks.sign(claims, { expiresInSeconds: 7_200, withoutIssuedAt: true }),
+        'no iat and an exp eleven hours ahead',
+        () => gateway.jwks.sign(claims, { expiresInSeconds: 39_600, withoutIssuedAt: true }),
       ],
       ['wrong issuer', () => gateway.jwks.sign(claims, { issuer: 'https://evil.example/' })],
       ['wrong audience', () => gateway.jwks.sign(claims, { audience: 'someone-else' })],
@@ -190,11 +190,12 @@ describe('authentication (decisions section 4)', () => {
       expect(response.body.code).toBe('unauthorized');
     });
 
-    it('accepts a token that lives exactly the hour allowed, and names the lifetime when refusing', async () => {
-      const hour = await verify(await gateway.jwks.sign(claims, { expiresInSeconds: 3_600 }));
-      expect(hour.status).toBe(200);
+    // The default admits Auth0's ID tokens as they come (10 hours), the longest of the major providers'.
+    it('accepts a token that lives exactly the 10 hours allowed, and names the lifetime when refusing', async () => {
+      const tenHours = await verify(await gateway.jwks.sign(claims, { expiresInSeconds: 36_000 }));
+      expect(tenHours.status).toBe(200);
       const longer = await verify(await gateway.jwks.sign(claims, { expiresInSeconds: 86_400 }));
-      expect(longer.body.error).toBe('token lives 86400 s, longer than the 3600 s allowed');
+      expect(longer.body.error).toBe('token lives 86400 s, longer than the 36000 s allowed');
     });
 
     it('rejects a malformed Authorization header', async () => {

@@ -12,7 +12,7 @@ export interface Principal {
   readonly userId: string;
   readonly method: 'api_key' | 'jwt';
   readonly scopes: ReadonlySet<Scope>;
-  /** The session's primary wallet (JWT only). */
+  /** The wallet claim of the session token (JWT only; absent where the provider names none). */
   readonly walletAddress?: string;
   /** The API key's id (API keys only): for logs and audit, never the key itself. */
   readonly apiKeyId?: string;

@@ -225,4 +225,64 @@ describe('account endpoints', () => {
       expect.objectContaining({ exchange: 'aster', key_preview: '…5678' }),
     ]);
   });
+
+  /**
+   * Issue 59: an OpenID Connect provider as it comes (Google, Entra, Auth0,
+   * Keycloak) names the user and no wallet. The account is made on the first
+   * verify without one, and the first wallet linked through the challenge
+   * becomes its primary.
+   */
+  it('makes an account from a token without a wallet claim; its first linked wallet is primary', async () => {
+    const userId = `oidc|${randomBytes(6).toString('hex')}`;
+    const headers = { authorization: `Bearer ${await gateway.jwks.sign({ sub: userId })}` };
+    const verify = () => gateway.request('POST', '/api/v1/auth/verify', { headers });
+    const first = await verify();
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ user_id: userId, wallet_address: null, new_account: true });
+    expect((await gateway.request('GET', '/api/v1/wallets', { headers })).body).toEqual([]);
+
+    const user = {
+      userId,
+      headers,
+      account: privateKeyToAccount(generatePrivateKey()),
+      wallet: '',
+    };
+    const linkOne = async () => {
+      const { extra, challenge, signature } = await linkWallet(user);
+      const linked = await gateway.request('POST', '/api/v1/wallets/link', {
+        headers,
+        body: { address: extra.address, nonce: challenge.nonce, signature },
+      });
+      expect(linked.status).toBe(201);
+      return extra.address.toLowerCase();
+    };
+    const primary = await linkOne();
+    const second = await linkOne();
+    const again = await verify();
+    expect(again.body).toMatchObject({ wallet_address: primary, new_account: false });
+    const unlinkPrimary = await gateway.request('DELETE', `/api/v1/wallets/${primary}`, {
+      headers,
+    });
+    expect(unlinkPrimary.body.code).toBe('wallet_is_primary');
+    const unlinkSecond = await gateway.request('DELETE', `/api/v1/wallets/${second}`, { headers });
+    expect(unlinkSecond.status).toBe(200);
+    const rows = await gateway.query<{ primary_wallet: string }>(
+      'SELECT primary_wallet FROM users WHERE id = $1',
+      [userId],
+    );
+    expect(rows).toEqual([{ primary_wallet: primary }]);
+  });
+
+  it('gives a wallet-less account the wallet of a later token that claims one, as primary', async () => {
+    const userId = `oidc|${randomBytes(6).toString('hex')}`;
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    const verify = async (claims: Record<string, string>) =>
+      gateway.request('POST', '/api/v1/auth/verify', {
+        headers: { authorization: `Bearer ${await gateway.jwks.sign({ sub: userId, ...claims })}` },
+      });
+    expect((await verify({})).body.wallet_address).toBeNull();
+    const claimed = await verify({ wallet_address: wallet });
+    expect(claimed.status).toBe(200);
+    expect(claimed.body.wallet_address).toBe(wallet.toLowerCase());
+  });
 });

@@ -6,8 +6,9 @@ export class UserEntity {
   @PrimaryColumn({ type: 'text' })
   id: string;
 
-  @Column({ name: 'primary_wallet', type: 'text' })
-  primaryWallet: string;
+  /** The first wallet linked; null until the account links one (a sign-in that named none). */
+  @Column({ name: 'primary_wallet', type: 'text', nullable: true })
+  primaryWallet: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

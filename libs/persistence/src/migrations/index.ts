@@ -9,6 +9,7 @@ import { CreateTradeAdmit1763700700000 } from './1763700700000-create-trade-admi
 import { AppendOnlyExecutionLog1763700800000 } from './1763700800000-append-only-execution-log';
 import { RiskLimits1763700900000 } from './1763700900000-risk-limits';
 import { TradeResiduals1763701000000 } from './1763701000000-trade-residuals';
+import { AccountsWithoutWallet1763701100000 } from './1763701100000-accounts-without-wallet';
 
 /** Every migration, in order. A new migration is a new timestamped file listed here. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   AppendOnlyExecutionLog1763700800000,
   RiskLimits1763700900000,
   TradeResiduals1763701000000,
+  AccountsWithoutWallet1763701100000,
 ];

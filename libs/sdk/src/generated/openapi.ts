@@ -55,7 +55,7 @@ export interface paths {
     put?: never;
     /**
      * Confirm the JWT and bootstrap the session (creates the account on first sign-in)
-     * @description Called right after sign-in: verifies the JWT against the identity provider's keys and creates the account and its primary wallet on the first call. The body is empty (`{}`) or absent.
+     * @description Called right after sign-in: verifies the JWT against the identity provider's keys and creates the account on the first call, with the token's wallet claim (if any) as its primary wallet. A token with no wallet claim makes an account with no wallet (`wallet_address` null): its first wallet linked through `POST /wallets/link/challenge` and `POST /wallets/link` becomes the primary. The body is empty (`{}`) or absent.
      */
     post: operations['verifySession'];
     delete?: never;
@@ -1551,8 +1551,8 @@ export interface components {
     Session: {
       /** @description the account */
       user_id: string;
-      /** @description primary wallet */
-      wallet_address: string;
+      /** @description the primary wallet; null for an account whose sign-in named no wallet (an OpenID Connect provider's) until it links one through POST /wallets/link */
+      wallet_address: string | null;
       /** @description true on the first sign-in */
       new_account: boolean;
       /**

@@ -190,7 +190,7 @@ export const ACCOUNT_OPERATIONS: Record<string, OperationAnswers> = {
   'post /api/v1/auth/verify': {
     operationId: 'verifySession',
     description:
-      "Called right after sign-in: verifies the JWT against the identity provider's keys and creates the account and its primary wallet on the first call. The body is empty (`{}`) or absent.",
+      "Called right after sign-in: verifies the JWT against the identity provider's keys and creates the account on the first call, with the token's wallet claim (if any) as its primary wallet. A token with no wallet claim makes an account with no wallet (`wallet_address` null): its first wallet linked through `POST /wallets/link/challenge` and `POST /wallets/link` becomes the primary. The body is empty (`{}`) or absent.",
     requestExample: {},
     successes: [
       {

@@ -104,7 +104,10 @@ export const ACCOUNT_SCHEMAS: Record<string, Schema> = {
   Session: object(
     {
       user_id: text('the account'),
-      wallet_address: text('primary wallet'),
+      wallet_address: text(
+        "the primary wallet; null for an account whose sign-in named no wallet (an OpenID Connect provider's) until it links one through POST /wallets/link",
+        { type: ['string', 'null'] },
+      ),
       new_account: { type: 'boolean', description: 'true on the first sign-in' },
       expires_at: timestamp('when the JWT expires'),
       scopes: { type: 'array', items: { type: 'string' } },

@@ -14,6 +14,8 @@ export interface LinkWalletCommand {
 /**
  * Links a wallet once it has signed the challenge. The challenge is consumed
  * in the same transaction as the link, so a signature works exactly once.
+ * The first wallet of an account that has none (its sign-in named no
+ * wallet) becomes its primary.
  */
 @Injectable()
 export class LinkWalletUseCase {
@@ -52,21 +54,32 @@ export class LinkWalletUseCase {
         }
         return existing;
       }
-      const account: unknown[] = await db.query(`SELECT 1 FROM users WHERE id = $1`, [
-        command.userId,
-      ]);
+      // Locked: two first links at once must not both become the primary.
+      const account: Array<{ primary_wallet: string | null }> = await db.query(
+        `SELECT primary_wallet FROM users WHERE id = $1 FOR UPDATE`,
+        [command.userId],
+      );
       if (account.length === 0) {
         throw new AppError('unauthorized', 'no account yet: call POST /api/v1/auth/verify first');
       }
-      return wallets.save(
+      // An account made by a sign-in that named no wallet: its first linked wallet is its primary.
+      const isPrimary = account[0].primary_wallet === null;
+      const linked = await wallets.save(
         wallets.create({
           address,
           userId: command.userId,
-          isPrimary: false,
+          isPrimary,
           verified: true,
           linkedAt: now,
         }),
       );
+      if (isPrimary) {
+        await db.query(`UPDATE users SET primary_wallet = $1 WHERE id = $2`, [
+          address,
+          command.userId,
+        ]);
+      }
+      return linked;
     });
   }
 }

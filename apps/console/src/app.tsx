@@ -2,6 +2,7 @@ import { BrowserRouter, Navigate, NavLink, Outlet, Route, Routes } from 'react-r
 import { MaintenanceBanner } from './components/maintenance-banner';
 import { LiveProvider, useSocketState } from './live/live';
 import { AccountPage } from './pages/account';
+import { LinkFirstWalletPage } from './pages/link-first-wallet';
 import { MarketsPage } from './pages/markets';
 import { NewTradePage } from './pages/new-trade';
 import { OidcCallbackPage } from './pages/oidc-callback';
@@ -20,9 +21,13 @@ const SOCKET_LABEL = {
   closed: 'offline',
 } as const;
 
-/** Pages behind sign-in: the navigation, the banner and the live socket. */
+/**
+ * Pages behind sign-in: the navigation, the banner and the live socket. An
+ * account with no wallet yet (its provider named none) sees only the page
+ * that links one: every other page is about a wallet's trades.
+ */
 function SignedInLayout() {
-  const { session, signOut } = useSession();
+  const { session, signOutEverywhere } = useSession();
   const socket = useSocketState();
   if (!session) {
     return <Navigate to="/sign-in" replace />;
@@ -34,29 +39,37 @@ function SignedInLayout() {
       </a>
       <header className="top">
         <nav aria-label="Main">
-          <NavLink to="/trades" end>
-            Trades
-          </NavLink>
-          <NavLink to="/trades/new">New trade</NavLink>
-          <NavLink to="/positions">Positions</NavLink>
-          <NavLink to="/markets">Markets</NavLink>
-          <NavLink to="/account">Account</NavLink>
+          {session.wallet && (
+            <>
+              <NavLink to="/trades" end>
+                Trades
+              </NavLink>
+              <NavLink to="/trades/new">New trade</NavLink>
+              <NavLink to="/positions">Positions</NavLink>
+              <NavLink to="/markets">Markets</NavLink>
+              <NavLink to="/account">Account</NavLink>
+            </>
+          )}
         </nav>
         <div className="who">
           <span className={`socket socket-${socket}`} data-testid="socket-state">
             updates: {SOCKET_LABEL[socket]}
           </span>
-          <code title={session.wallet}>
-            {session.wallet.slice(0, 6)}…{session.wallet.slice(-4)}
-          </code>
-          <button type="button" onClick={() => signOut()}>
+          {session.wallet ? (
+            <code title={session.wallet}>
+              {session.wallet.slice(0, 6)}…{session.wallet.slice(-4)}
+            </code>
+          ) : (
+            <span>no wallet linked</span>
+          )}
+          <button type="button" onClick={() => void signOutEverywhere()}>
             Sign out
           </button>
         </div>
       </header>
       <MaintenanceBanner />
       <div id="content" tabIndex={-1}>
-        <Outlet />
+        {session.wallet ? <Outlet /> : <LinkFirstWalletPage />}
       </div>
     </>
   );

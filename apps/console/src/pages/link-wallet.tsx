@@ -2,20 +2,25 @@ import type { Wallet } from '@sts/sdk';
 import { useEffect, useState, type FormEvent } from 'react';
 import { describeError } from '../api/api-error';
 import { controlProps, FormField } from '../components/form-field';
-import { useSession, useSignedIn } from '../session/session';
+import { useSession } from '../session/session';
 import { personalSign } from '../session/siwe';
 import { DevelopmentWallet, walletAccounts } from '../session/wallet-provider';
 
-/** Links a further wallet: the gateway's challenge, signed by that wallet (EIP-191). */
+/**
+ * Links a wallet: the gateway's challenge, signed by that wallet (EIP-191).
+ * A further wallet on the Account page; the first (`first`) of an account
+ * whose sign-in named none.
+ */
 export function LinkWallet({
   linked,
   onLinked,
+  first = false,
 }: {
   linked: Wallet[];
   onLinked: (address: string) => void;
+  first?: boolean;
 }) {
-  const { api } = useSignedIn();
-  const { wallet: signer, session } = useSession();
+  const { wallet: signer, session, api } = useSession();
   // null until the user types: the field then offers the wallet's first account not linked yet.
   const [typed, setTyped] = useState<string | null>(null);
   const [accounts, setAccounts] = useState<string[]>([]);
@@ -23,7 +28,9 @@ export function LinkWallet({
   const [busy, setBusy] = useState(false);
   const isLinked = (account: string) =>
     linked.some((wallet) => wallet.address.toLowerCase() === account.toLowerCase());
-  const offered = linked.length ? accounts.find((account) => !isLinked(account)) : undefined;
+  // Not before the linked wallets are read (the primary would be offered), unless there are none.
+  const offered =
+    linked.length || first ? accounts.find((account) => !isLinked(account)) : undefined;
   const address = typed ?? offered ?? '';
   const setAddress = (value: string) => setTyped(value);
 
@@ -66,7 +73,7 @@ export function LinkWallet({
   const hint = 'the wallet signs a challenge to prove it is yours';
   return (
     <form onSubmit={link} className="inline-form" noValidate>
-      <h3>Link a wallet</h3>
+      {!first && <h3>Link a wallet</h3>}
       <FormField name="link_address" label="Wallet address" hint={hint} error={error}>
         <input
           {...controlProps('link_address', error, hint)}

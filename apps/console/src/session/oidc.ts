@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import type { ConsoleOidcConfig } from '../config';
+import { endSessionUrl, scopeToAsk } from './oidc-discovery';
 
 /** What a sign-in or a renewal through the provider gives the session. */
 export interface OidcTokens {
@@ -8,6 +9,8 @@ export interface OidcTokens {
   expiresAt: string;
   /** Present when the provider issues one: the console renews with it, else signs in again. */
   refreshToken?: string;
+  /** The ID token, kept for signing out at the provider (`id_token_hint`). */
+  idToken?: string;
 }
 
 /** What the browser keeps between leaving for the provider and coming back to the callback. */
@@ -23,6 +26,10 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** The console's callback page, registered at the provider as the client's redirect URI. */
 export const oidcRedirectUri = (): string =>
   `${window.location.origin}${import.meta.env.BASE_URL}callback`;
+
+/** Where the provider sends the browser after signing out: registered as a post-logout redirect URI. */
+export const oidcPostLogoutRedirectUri = (): string =>
+  `${window.location.origin}${import.meta.env.BASE_URL}sign-in`;
 
 /**
  * oauth4webapi refuses plain http; a provider on this machine (a test's, a
@@ -74,7 +81,7 @@ export async function beginOidcSignIn(config: ConsoleOidcConfig): Promise<void> 
     client_id: config.client_id,
     redirect_uri: oidcRedirectUri(),
     response_type: 'code',
-    scope: config.scope,
+    scope: scopeToAsk(config.scope, as),
     state: pending.state,
     nonce: pending.nonce,
     code_challenge: await oauth.calculatePKCECodeChallenge(pending.codeVerifier),
@@ -135,6 +142,35 @@ export async function refreshOidcTokens(
   return { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken };
 }
 
+/**
+ * Signs out at the provider: its refresh token revoked where the provider
+ * offers a `revocation_endpoint` (RFC 7009), then the URL of its
+ * `end_session_endpoint` to send the browser to (null where it has none:
+ * only the console's session ends). A revocation that fails does not keep
+ * the user signed in: the provider's sign-out still runs, and ends the
+ * refresh token with the session where the provider ties them.
+ */
+export async function endOidcSession(
+  config: ConsoleOidcConfig,
+  tokens: { refreshToken?: string; idToken?: string },
+): Promise<string | null> {
+  const { as, client, options } = await provider(config);
+  if (tokens.refreshToken && as.revocation_endpoint) {
+    await oauth
+      .revocationRequest(as, client, oauth.None(), tokens.refreshToken, {
+        ...options,
+        additionalParameters: { token_type_hint: 'refresh_token' },
+      })
+      .then((response) => oauth.processRevocationResponse(response))
+      .catch(() => undefined);
+  }
+  return endSessionUrl(as, {
+    clientId: config.client_id,
+    idToken: tokens.idToken,
+    postLogoutRedirectUri: oidcPostLogoutRedirectUri(),
+  });
+}
+
 /** The provider refused the refresh token (expired, revoked, reused): only a new sign-in helps. */
 export const isRefusedByProvider = (error: unknown): boolean =>
   error instanceof oauth.ResponseBodyError && error.status >= 400 && error.status < 500;
@@ -148,6 +184,7 @@ function tokensOf(config: ConsoleOidcConfig, result: oauth.TokenEndpointResponse
     token,
     expiresAt: new Date(expiryOf(token, result)).toISOString(),
     refreshToken: result.refresh_token,
+    idToken: result.id_token,
   };
 }
 

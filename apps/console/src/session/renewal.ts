@@ -7,7 +7,13 @@ import { refreshToken } from './siwe';
 export interface Renewed {
   token: string;
   expiresAt: string;
-  oidc?: { refreshToken?: string };
+  oidc?: OidcSession;
+}
+
+/** What a session signed in at an OpenID Connect provider keeps of it: to renew, and to sign out there. */
+export interface OidcSession {
+  refreshToken?: string;
+  idToken?: string;
 }
 
 /**
@@ -18,7 +24,7 @@ export interface Renewed {
  */
 export function renewalOf(
   config: ConsoleConfig,
-  session: { token: string; oidc?: { refreshToken?: string } },
+  session: { token: string; oidc?: OidcSession },
 ): (() => Promise<Renewed>) | null {
   if (session.oidc) {
     const { oidc } = config;
@@ -26,12 +32,14 @@ export function renewalOf(
     if (!oidc || !refresh) {
       return null;
     }
+    const idToken = session.oidc.idToken;
     return async () => {
       const tokens = await refreshOidcTokens(oidc, refresh);
       return {
         token: tokens.token,
         expiresAt: tokens.expiresAt,
-        oidc: { refreshToken: tokens.refreshToken },
+        // A refresh may bring no new ID token: the one kept still names the session to end.
+        oidc: { refreshToken: tokens.refreshToken, idToken: tokens.idToken ?? idToken },
       };
     };
   }

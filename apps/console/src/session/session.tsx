@@ -11,8 +11,8 @@ import { describeError } from '../api/api-error';
 import { consoleApi } from '../api/console-api';
 import type { StsClient } from '@sts/sdk';
 import type { ConsoleConfig } from '../config';
-import { beginOidcSignIn, completeOidcSignIn } from './oidc';
-import { isRefusedRenewal, renewalOf, type Renewed } from './renewal';
+import { beginOidcSignIn, completeOidcSignIn, endOidcSession } from './oidc';
+import { isRefusedRenewal, renewalOf, type OidcSession, type Renewed } from './renewal';
 import { signInWithEthereum } from './siwe';
 import { walletOf, type Eip1193Provider, type WalletKind } from './wallet-provider';
 
@@ -20,11 +20,14 @@ export interface SignedIn {
   token: string;
   expiresAt: string;
   userId: string;
-  /** The primary wallet (the JWT's wallet claim). */
-  wallet: string;
+  /**
+   * The account's primary wallet; null for an account whose sign-in named no
+   * wallet (an OpenID Connect provider's) until it links one.
+   */
+  wallet: string | null;
   walletKind: WalletKind;
-  /** Signed in through the OpenID Connect provider (its refresh token, when it issued one). */
-  oidc?: { refreshToken?: string };
+  /** Signed in through the OpenID Connect provider: its refresh token (when it issued one) and ID token. */
+  oidc?: OidcSession;
 }
 
 interface SessionContextValue {
@@ -39,6 +42,16 @@ interface SessionContextValue {
   /** Back on the callback page: the code for tokens, then the account as for any sign-in. */
   completeProviderSignIn(callbackUrl: URL): Promise<void>;
   signOut(notice?: string): void;
+  /**
+   * The user's "Sign out": the console's session, and where it came from an
+   * OpenID Connect provider, the provider's too (refresh token revoked, the
+   * browser sent to its end_session_endpoint).
+   */
+  signOutEverywhere(): Promise<void>;
+  /** The first wallet of a wallet-less account is linked: it is the primary. */
+  walletLinked(address: string): void;
+  /** Signs challenges with this wallet from now on (the development wallet, on a paper fleet). */
+  chooseWallet(kind: WalletKind): void;
   /** The wallet the session signed in with (links further wallets, signs challenges). */
   wallet(): Eip1193Provider | undefined;
 }
@@ -135,7 +148,8 @@ export function SessionProvider({
       }
       const tokens = await completeOidcSignIn(config.oidc, callbackUrl);
       api.authorize(tokens.token);
-      // The same account as any session token's: the subject and its wallet claim.
+      // The account of the token's subject, made on the first sign-in; with no wallet claim it
+      // has no wallet until one is linked (the console then asks for one first).
       const verified = await api.verifySession();
       setNotice(null);
       adopt({
@@ -145,10 +159,39 @@ export function SessionProvider({
         wallet: verified.wallet_address,
         // A wallet in this browser, if any, signs the challenges that link further wallets.
         walletKind: 'injected',
-        oidc: { refreshToken: tokens.refreshToken },
+        oidc: { refreshToken: tokens.refreshToken, idToken: tokens.idToken },
       });
     },
     [adopt, api, config.oidc],
+  );
+
+  const signOutEverywhere = useCallback(async () => {
+    const ending = session;
+    signOut();
+    if (ending?.oidc && config.oidc) {
+      const providerSignOut = await endOidcSession(config.oidc, ending.oidc).catch(() => null);
+      if (providerSignOut) {
+        window.location.assign(providerSignOut);
+      }
+    }
+  }, [session, signOut, config.oidc]);
+
+  const walletLinked = useCallback(
+    (address: string) => {
+      if (session && !session.wallet) {
+        adopt({ ...session, wallet: address.toLowerCase() });
+      }
+    },
+    [session, adopt],
+  );
+
+  const chooseWallet = useCallback(
+    (kind: WalletKind) => {
+      if (session) {
+        adopt({ ...session, walletKind: kind });
+      }
+    },
+    [session, adopt],
   );
 
   // Renew the token before it expires, for as long as the console is open.
@@ -192,9 +235,24 @@ export function SessionProvider({
       signInWithProvider,
       completeProviderSignIn,
       signOut,
+      signOutEverywhere,
+      walletLinked,
+      chooseWallet,
       wallet: () => (session ? walletOf(session.walletKind) : undefined),
     }),
-    [config, api, session, notice, signIn, signInWithProvider, completeProviderSignIn, signOut],
+    [
+      config,
+      api,
+      session,
+      notice,
+      signIn,
+      signInWithProvider,
+      completeProviderSignIn,
+      signOut,
+      signOutEverywhere,
+      walletLinked,
+      chooseWallet,
+    ],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
@@ -207,11 +265,11 @@ export function useSession(): SessionContextValue {
   return value;
 }
 
-/** The signed-in session; pages behind the sign-in gate only. */
-export function useSignedIn(): SignedIn & { api: StsClient } {
+/** The signed-in session with its primary wallet; pages behind the sign-in and wallet gates only. */
+export function useSignedIn(): SignedIn & { wallet: string; api: StsClient } {
   const { session, api } = useSession();
-  if (!session) {
-    throw new Error('useSignedIn without a session');
+  if (!session?.wallet) {
+    throw new Error('useSignedIn without a session, or before a wallet is linked');
   }
-  return { ...session, api };
+  return { ...session, wallet: session.wallet, api };
 }

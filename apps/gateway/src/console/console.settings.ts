@@ -57,7 +57,10 @@ export class ConsoleSettings {
   @MinLength(1)
   oidcClientId?: string;
 
-  /** The scopes the console asks for; the provider must put the wallet claim in the token sent. */
+  /**
+   * The scopes the console asks for; the console adds `offline_access` where the provider's
+   * discovery document lists it. No wallet claim is needed (one is linked after sign-in).
+   */
   @Expose({ name: 'OIDC_SCOPE' })
   @IsString()
   @Matches(/(^|\s)openid(\s|$)/, { message: 'OIDC_SCOPE must include openid' })

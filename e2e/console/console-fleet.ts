@@ -307,7 +307,7 @@ export class ConsoleBrowser {
 }
 
 /** The injected wallet, as a page script: its keys stay in the test process. */
-function testWalletScript(addresses: string[]): string {
+export function testWalletScript(addresses: string[]): string {
   return `(() => {
     const accounts = ${JSON.stringify(addresses)};
     window.ethereum = {

@@ -3,16 +3,40 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync } from 
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Hex } from 'viem';
+import type { PrivateKeyAccount } from 'viem/accounts';
 import { startNotifier, type RunningNotifier } from '@sts/app-notifier';
 import { WorkerHarness } from '@sts/app-worker-testing';
 import { freePort } from '../fault-matrix/processes';
-import { CHROMIUM } from './console-fleet';
+import { CHROMIUM, testWalletScript } from './console-fleet';
 
 const ROOT = resolve(__dirname, '../..');
 /** The console's client id at the test provider; the gateway checks it as the ID token's audience. */
 export const CLIENT_ID = 'sts-console';
 /** ID token lifetime in the spec, so it sees the console renew one with its refresh token. */
 export const OIDC_TOKEN_TTL_S = 15;
+
+/** How the test provider is set up (`oidc-provider.mjs` says what each profile does). */
+export interface ProviderProfile {
+  name: 'wallet-claim' | 'as-public-providers';
+  tokenTtlS: number;
+}
+
+/** A provider set up for this service: the wallet claim, refresh without offline_access, 15 s tokens. */
+export const WALLET_CLAIM_PROVIDER: ProviderProfile = {
+  name: 'wallet-claim',
+  tokenTtlS: OIDC_TOKEN_TTL_S,
+};
+
+/**
+ * As Google, Entra ID, Auth0 and Keycloak come: no wallet claim, a refresh
+ * token only for offline_access, and ID tokens of Auth0's default lifetime
+ * (36,000 s, the longest of theirs).
+ */
+export const AS_PUBLIC_PROVIDERS: ProviderProfile = {
+  name: 'as-public-providers',
+  tokenTtlS: 36_000,
+};
 /** The provider listens in 0.4 s alone and under 2 s beside four CPU-bound processes. */
 const PROVIDER_START_MS = 20_000;
 const PROVIDER_START_ATTEMPTS = 3;
@@ -34,7 +58,10 @@ export class OidcFleet {
   provider?: ChildProcess;
   issuer = '';
 
-  constructor(readonly account: { id: string; wallet: string }) {
+  constructor(
+    readonly account: { id: string; wallet?: string },
+    readonly profile: ProviderProfile = WALLET_CLAIM_PROVIDER,
+  ) {
     mkdirSync(join(ROOT, 'tmp'), { recursive: true });
     this.build = mkdtempSync(join(ROOT, 'tmp', 'console-oidc-e2e-'));
   }
@@ -110,9 +137,11 @@ export class OidcFleet {
         OIDC_TEST_PORT: String(port),
         OIDC_TEST_CLIENT_ID: CLIENT_ID,
         OIDC_TEST_REDIRECT_URI: `${this.baseUrl}/console/callback`,
+        OIDC_TEST_POST_LOGOUT_REDIRECT_URI: `${this.baseUrl}/console/sign-in`,
         OIDC_TEST_ACCOUNT: this.account.id,
-        OIDC_TEST_WALLET: this.account.wallet,
-        OIDC_TEST_TOKEN_TTL_S: String(OIDC_TOKEN_TTL_S),
+        ...(this.account.wallet ? { OIDC_TEST_WALLET: this.account.wallet } : {}),
+        OIDC_TEST_PROFILE: this.profile.name,
+        OIDC_TEST_TOKEN_TTL_S: String(this.profile.tokenTtlS),
       },
     });
     closeSync(log);
@@ -147,6 +176,20 @@ export class OidcFleet {
     }
   }
 
+  /** Whether the provider still honours a refresh token (revoked at sign-out: it must not). */
+  async refreshTokenHonoured(refreshToken: string): Promise<boolean> {
+    const response = await fetch(`${this.issuer}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: CLIENT_ID,
+      }),
+    });
+    return response.ok;
+  }
+
   async stop(): Promise<void> {
     this.provider?.kill('SIGTERM');
     await this.notifier?.close();
@@ -156,15 +199,21 @@ export class OidcFleet {
 }
 
 /**
- * Chromium for the spec, with no wallet: the provider's sign-in is the only
- * way in. Console errors and page errors on the console's own pages are kept
- * (a spec fails on any); the provider's pages are the package's, not ours.
- * Their stylesheet imports a web font, answered here with an empty one.
+ * Chromium for the spec: the provider's sign-in is the only way in; with
+ * `wallets`, a test wallet injected as `window.ethereum` (the console
+ * specs' own, `testWalletScript`) signs the challenges that link them.
+ * Console errors and page errors on the console's own pages are kept (a spec
+ * fails on any); the provider's pages are the package's, not ours. Their
+ * stylesheet imports a web font, answered here with an empty one.
  */
 export class OidcBrowser {
   private browser?: Browser;
   page!: Page;
   readonly errors: string[] = [];
+  /** The messages the injected wallet signed. */
+  readonly signatures: Array<{ address: string; message: string }> = [];
+
+  constructor(private readonly wallets: PrivateKeyAccount[] = []) {}
 
   async start(consoleOrigin: () => string): Promise<this> {
     if (!existsSync(CHROMIUM)) {
@@ -180,6 +229,9 @@ export class OidcBrowser {
       route.fulfill({ status: 200, contentType: 'text/css', body: '' }),
     );
     this.page = await context.newPage();
+    if (this.wallets.length > 0) {
+      await this.injectWallet();
+    }
     const ours = (url: string) => url.startsWith(consoleOrigin());
     this.page.on('console', (message) => {
       if (message.type() === 'error' && ours(message.location().url)) {
@@ -194,7 +246,49 @@ export class OidcBrowser {
     return this;
   }
 
+  private async injectWallet(): Promise<void> {
+    await this.page.exposeFunction('__stsTestWalletSign', async (address: string, message: Hex) => {
+      const account = this.wallets.find(
+        (candidate) => candidate.address.toLowerCase() === address.toLowerCase(),
+      );
+      if (!account) {
+        throw new Error(`the test wallet holds no key for ${address}`);
+      }
+      this.signatures.push({
+        address,
+        message: Buffer.from(message.slice(2), 'hex').toString('utf8'),
+      });
+      return account.signMessage({ message: { raw: message } });
+    });
+    await this.page.addInitScript(testWalletScript(this.wallets.map((wallet) => wallet.address)));
+  }
+
   async stop(): Promise<void> {
     await this.browser?.close();
   }
+}
+
+/**
+ * Signs in at the provider's own pages (oidc-provider's development login
+ * and consent forms) from the console's sign-in page.
+ */
+export async function signInAtProvider(page: Page, fleet: OidcFleet): Promise<void> {
+  await page.getByRole('button', { name: `Sign in with ${new URL(fleet.issuer).host}` }).click();
+  await page.waitForURL((url) => url.origin === fleet.issuer);
+  await page.locator('input[name="login"]').fill(fleet.account.id);
+  await page.locator('input[name="password"]').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/**
+ * The console's "Sign out": the provider's logout page (RP-initiated logout,
+ * reached with the session's ID token), confirmed, and back on the
+ * console's sign-in page, the post-logout redirect URI.
+ */
+export async function signOutAtProvider(page: Page, fleet: OidcFleet): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL((url) => url.origin === fleet.issuer);
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+  await page.waitForURL((url) => url.href.startsWith(`${fleet.baseUrl}/console/sign-in`));
 }

@@ -1,9 +1,16 @@
-// A real OpenID Connect provider for the console's browser spec (oidc-provider,
+// A real OpenID Connect provider for the console's browser specs (oidc-provider,
 // ESM-only, hence this child process). One public client, the console, with
-// its redirect URI and PKCE required; one test account whose tokens carry the
-// wallet claim the gateway's accounts are keyed by; the package's own login
-// and consent pages, which the spec fills in the browser. Prints `ready` once
-// it listens. Settings from the environment (see oidc-fleet.ts).
+// its redirect URI, post-logout redirect URI and PKCE required; one test
+// account; the package's own login, consent and logout pages, which the specs
+// fill in the browser; token revocation and RP-initiated logout offered, as
+// Auth0, Keycloak and (logout) Entra ID offer them. Two profiles
+// (OIDC_TEST_PROFILE):
+// - `wallet-claim`: tokens carry the wallet claim, and a refresh token is
+//   issued without offline_access (a provider set up for this service);
+// - `as-public-providers`: as Google, Entra ID, Auth0 and Keycloak come: no
+//   wallet claim, a refresh token only for `offline_access`, and ID tokens of
+//   OIDC_TEST_TOKEN_TTL_S (Auth0's 10 hours).
+// Prints `ready` once it listens. Settings from the environment (see oidc-fleet.ts).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 
 // When each phase begins, on stderr (the run's log): a slow start says where it stood.
@@ -27,7 +34,12 @@ const port = Number(env('OIDC_TEST_PORT'));
 const issuer = `http://127.0.0.1:${port}`;
 const clientId = env('OIDC_TEST_CLIENT_ID');
 const accountId = env('OIDC_TEST_ACCOUNT');
-const wallet = env('OIDC_TEST_WALLET');
+const profile = env('OIDC_TEST_PROFILE');
+if (profile !== 'wallet-claim' && profile !== 'as-public-providers') {
+  throw new Error(`unknown OIDC_TEST_PROFILE ${profile}`);
+}
+const asPublicProviders = profile === 'as-public-providers';
+const wallet = asPublicProviders ? undefined : env('OIDC_TEST_WALLET');
 const tokenTtlS = Number(env('OIDC_TEST_TOKEN_TTL_S'));
 
 phase('generating the signing key');
@@ -42,8 +54,22 @@ const signingKey = {
 
 const account = {
   accountId,
-  claims: async () => ({ sub: accountId, wallet_address: wallet }),
+  claims: async () => (wallet ? { sub: accountId, wallet_address: wallet } : { sub: accountId }),
 };
+
+/** What differs between the profiles (the header says which is which). */
+const profileSettings = asPublicProviders
+  ? {
+      // oidc-provider's defaults: the ID token names the subject, and a refresh token is
+      // issued only for offline_access.
+      claims: { openid: ['sub'] },
+    }
+  : {
+      // The wallet claim rides in the ID token itself, which the console sends as its Bearer token.
+      claims: { openid: ['sub', 'wallet_address'] },
+      // A refresh token for the console without offline_access.
+      issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    };
 
 phase('setting up the provider');
 const provider = new Provider(issuer, {
@@ -51,6 +77,7 @@ const provider = new Provider(issuer, {
     {
       client_id: clientId,
       redirect_uris: [env('OIDC_TEST_REDIRECT_URI')],
+      post_logout_redirect_uris: [env('OIDC_TEST_POST_LOGOUT_REDIRECT_URI')],
       response_types: ['code'],
       grant_types: ['authorization_code', 'refresh_token'],
       // A browser app keeps no secret: PKCE stands in for it (oidc-provider requires it here).
@@ -59,12 +86,9 @@ const provider = new Provider(issuer, {
   ],
   jwks: { keys: [signingKey] },
   cookies: { keys: [randomBytes(32).toString('hex')] },
-  // The wallet claim rides in the ID token itself, which the console sends as its Bearer token.
-  claims: { openid: ['sub', 'wallet_address'] },
+  ...profileSettings,
   conformIdTokenClaims: false,
   findAccount: async (_ctx, id) => (id === accountId ? account : undefined),
-  // A refresh token for the console without offline_access (which needs prompt=consent).
-  issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
   ttl: {
     AccessToken: tokenTtlS,
     AuthorizationCode: 60,
@@ -72,11 +96,30 @@ const provider = new Provider(issuer, {
     IdToken: tokenTtlS,
     Interaction: 600,
     RefreshToken: 3600,
-    Session: 3600,
+    Session: Math.max(3600, tokenTtlS),
   },
   pkce: { required: () => true },
-  features: { devInteractions: { enabled: true } },
+  features: {
+    devInteractions: { enabled: true },
+    revocation: { enabled: true },
+    rpInitiatedLogout: { enabled: true },
+  },
 });
+
+if (asPublicProviders) {
+  // oidc-provider keeps OpenID Connect Core 11 to the letter and drops offline_access from a
+  // request without prompt=consent; Auth0, Entra ID and Keycloak grant it without, and the
+  // console does not send prompt=consent (it would force their consent screen on every
+  // sign-in). Such a request is given prompt=consent here: the consent page shows, and the
+  // refresh token is issued as those providers issue it.
+  provider.use(async (ctx, next) => {
+    const scope = typeof ctx.query.scope === 'string' ? ctx.query.scope.split(' ') : [];
+    if (ctx.path === '/auth' && scope.includes('offline_access') && !ctx.query.prompt) {
+      ctx.query = { ...ctx.query, prompt: 'consent' };
+    }
+    await next();
+  });
+}
 
 phase('listening');
 provider.listen(port, '127.0.0.1', () => {

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { eventually } from '@sts/app-worker-testing';
-import { CLIENT_ID, OIDC_TOKEN_TTL_S, OidcBrowser, OidcFleet } from './oidc-fleet';
+import {
+  CLIENT_ID,
+  OIDC_TOKEN_TTL_S,
+  OidcBrowser,
+  OidcFleet,
+  signInAtProvider,
+  signOutAtProvider,
+} from './oidc-fleet';
 import { goToPage } from './console-fleet';
 
 jest.setTimeout(60_000);
@@ -12,9 +19,11 @@ jest.setTimeout(60_000);
  * spec fills the provider's login and consent pages, and the console comes
  * back signed in as the account of the token's subject and wallet claim. It
  * then adds credentials, creates a trade from the form and cancels it, renews
- * its token with the provider's refresh token before it expires, signs out
- * and signs in again (the provider remembers the browser: no login page).
- * Any console error on the console's pages fails the step.
+ * its token with the provider's refresh token before it expires, and signs
+ * out at the provider too (issue 59): the provider's session ends, so the
+ * next sign-in asks for the login again, and the refresh token is revoked.
+ * `oidc-public-providers.e2e.spec.ts` signs in through a provider set up as
+ * the public ones come. Any console error on the console's pages fails the step.
  */
 describe('trader console signed in through an OpenID Connect provider', () => {
   const account = {
@@ -31,6 +40,7 @@ describe('trader console signed in through an OpenID Connect provider', () => {
       expiresAt: string;
       userId: string;
       wallet: string;
+      oidc?: { refreshToken?: string };
     } | null;
   const goTo = (link: string, heading: string) => goToPage(page, link, heading);
   const statusIs = (status: string) =>
@@ -76,14 +86,7 @@ describe('trader console signed in through an OpenID Connect provider', () => {
 
   it("signs in through the provider's login and consent pages and lands on the trades", async () => {
     await page.goto(`${fleet.baseUrl}/console/`);
-    await providerButton().click();
-
-    // The provider's own pages: oidc-provider's development login and consent forms.
-    await page.waitForURL((url) => url.origin === fleet.issuer);
-    await page.locator('input[name="login"]').fill(account.id);
-    await page.locator('input[name="password"]').fill('any password');
-    await page.getByRole('button', { name: 'Sign-in' }).click();
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await signInAtProvider(page, fleet);
 
     await page.getByRole('heading', { level: 1, name: 'Trades' }).waitFor();
     expect(new URL(page.url()).search).toBe('');
@@ -142,12 +145,15 @@ describe('trader console signed in through an OpenID Connect provider', () => {
     expect(await page.getByTestId('socket-state').innerText()).toBe('updates: streaming');
   });
 
-  it('signs out, and signs in again without the login page while the provider remembers it', async () => {
-    await page.getByRole('button', { name: 'Sign out' }).click();
+  it('signs out at the provider too: the next sign-in asks for the login again', async () => {
+    const refreshToken = (await stored())?.oidc?.refreshToken;
+    expect(refreshToken).toEqual(expect.any(String));
+    await signOutAtProvider(page, fleet);
     await providerButton().waitFor();
     expect(await stored()).toBeNull();
+    expect(await fleet.refreshTokenHonoured(refreshToken!)).toBe(false);
 
-    await providerButton().click();
+    await signInAtProvider(page, fleet);
     await page.getByRole('heading', { level: 1, name: 'Trades' }).waitFor();
     expect(await stored()).toMatchObject({ userId: account.id, wallet: account.wallet });
   });

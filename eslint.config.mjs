@@ -98,6 +98,46 @@ const TRADES_OUTSIDE_REPOSITORY = [
   },
 ];
 
+/**
+ * Every statement on `trade_events`, the execution log, is
+ * TradeEventRepository's (libs/persistence, issue 57), as for `trades`; and
+ * no production code reads an entry's data by string key (`data['price']`,
+ * SQL `data->>'price'`) outside the log's decoders (libs/contracts) and the
+ * persistence lib's own statements.
+ */
+const LOG_OWNER = 'Statements on `trade_events` belong to TradeEventRepository (libs/persistence).';
+const LOG_STATEMENT = '/\\b(FROM|UPDATE|INTO|JOIN)\\s+trade_events\\b/';
+const LOG_BY_KEY =
+  'Read an execution-log entry through its decoder (@sts/contracts decodeLogEntry), not by key.';
+const JSON_KEY_SQL = "/data\\s*->>\\s*'/";
+const LOG_OUTSIDE_REPOSITORY = [
+  { selector: `Literal[value=${LOG_STATEMENT}]`, message: LOG_OWNER },
+  { selector: `TemplateElement[value.raw=${LOG_STATEMENT}]`, message: LOG_OWNER },
+  {
+    selector:
+      "CallExpression[callee.property.name='getRepository'][arguments.0.name='TradeEventEntity']",
+    message: LOG_OWNER,
+  },
+  {
+    selector: "TSTypeReference[typeName.name='Repository'] Identifier[name='TradeEventEntity']",
+    message: LOG_OWNER,
+  },
+  { selector: `Literal[value=${JSON_KEY_SQL}]`, message: LOG_BY_KEY },
+  { selector: `TemplateElement[value.raw=${JSON_KEY_SQL}]`, message: LOG_BY_KEY },
+];
+/** `data['...']` outside the decoders (contracts) and persistence. */
+const LOG_DATA_BY_KEY = [
+  {
+    selector: "MemberExpression[computed=true][object.name='data'][property.type='Literal']",
+    message: LOG_BY_KEY,
+  },
+  {
+    selector:
+      "MemberExpression[computed=true][object.property.name='data'][property.type='Literal']",
+    message: LOG_BY_KEY,
+  },
+];
+
 /** Libs under infrastructure: what every infrastructure lib may build on. */
 const FOUNDATION = ['type:domain', 'type:contracts', 'type:platform'];
 
@@ -246,7 +286,27 @@ export default tseslint.config(
       'libs/persistence/**',
       'apps/console/**',
     ],
-    rules: { 'no-restricted-syntax': ['error', NO_FOCUSED_TESTS, ...TRADES_OUTSIDE_REPOSITORY] },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        NO_FOCUSED_TESTS,
+        ...TRADES_OUTSIDE_REPOSITORY,
+        ...LOG_OUTSIDE_REPOSITORY,
+        ...LOG_DATA_BY_KEY,
+      ],
+    },
+  },
+  {
+    // The execution log's decoders are where its data is read by key.
+    files: ['libs/contracts/src/execution-log/log-decoders.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        NO_FOCUSED_TESTS,
+        ...TRADES_OUTSIDE_REPOSITORY,
+        ...LOG_OUTSIDE_REPOSITORY,
+      ],
+    },
   },
   {
     // Specs and benches start other apps in-process (@sts/app-*): allowed there only.

@@ -1,7 +1,7 @@
 import { formatDecimal } from '@sts/domain';
 import { sleep, TimeoutError, withTimeout } from '@sts/platform';
 import { logEntry } from '@sts/contracts';
-import { readLastLogWriter } from '../execution-log/last-log-writer';
+import { TradeEventRepository } from '@sts/persistence';
 import { readLoggedFills } from '../execution-log/logged-fills';
 import type { Acquisition } from '../lease/lease.repository';
 import { Takeover, type TakeoverServices } from '../recovery/takeover';
@@ -159,7 +159,7 @@ export class TradeStart {
     this.countFillsTowardCompletion();
     trade.listen();
     const completed = logEntry('recovery_completed', {
-      previous_worker_id: await readLastLogWriter(db, trade.tradeId),
+      previous_worker_id: await new TradeEventRepository(db.manager).lastWriterOf(trade.tradeId),
       open_orders_canceled: 0,
       fills_reconciled: 0,
       rehedged_size: '0',

@@ -121,6 +121,23 @@ export class TradeEventRepository {
     return fills;
   }
 
+  /**
+   * The worker that wrote the trade's newest entry, or null for an empty
+   * log. Read by the worker that resumes a trade handed over to it: a
+   * released lease keeps no owner, but every worker that runs a trade logs
+   * as it starts it (chunk_started, recovery_completed), so the newest entry
+   * is the handing worker's.
+   */
+  async lastWriterOf(tradeId: string): Promise<string | null> {
+    const rows = await queryRows<{ workerId: string }>(
+      this.db,
+      `SELECT worker_id AS "workerId" FROM trade_events
+       WHERE trade_id = $1 ORDER BY sequence DESC LIMIT 1`,
+      [tradeId],
+    );
+    return rows[0]?.workerId ?? null;
+  }
+
   /** Entries after `afterSequence`, at most `limit` of them, in log order (GET .../events). */
   async page(tradeId: string, afterSequence: number, limit: number): Promise<LogPage> {
     const rows = await queryRows<StoredEntryRow>(

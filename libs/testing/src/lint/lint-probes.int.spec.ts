@@ -55,11 +55,34 @@ const probes = {
   },
   tradesProse: {
     path: `apps/gateway/src/__probe_trades_prose_${tag}.ts`,
-    source: "export const probe = 'reads trades from Postgres, then FROM trade_events';\n",
+    source: "export const probe = 'reads trades from Postgres, then FROM trades_archive';\n",
   },
   tradesOwner: {
     path: `libs/persistence/src/trades/__probe_trades_owner_${tag}.ts`,
     source: "export const probe = 'SELECT id FROM trades WHERE id = $1';\n",
+  },
+  logSql: {
+    path: `apps/notifier/src/__probe_log_sql_${tag}.ts`,
+    source: 'export const probe = `SELECT data FROM trade_events\n  WHERE trade_id = $1`;\n',
+  },
+  logEntity: {
+    path: `apps/gateway/src/__probe_log_entity_${tag}.ts`,
+    source:
+      "import type { DataSource } from 'typeorm';\nimport { TradeEventEntity } from '@sts/persistence';\n\n" +
+      'export const probe = (db: DataSource): Promise<number> => db.getRepository(TradeEventEntity).count();\n',
+  },
+  logByKey: {
+    path: `apps/worker/src/__probe_log_by_key_${tag}.ts`,
+    source:
+      "export const probe = (entry: { data: Record<string, unknown> }): unknown => entry.data['price'];\n",
+  },
+  logByKeySql: {
+    path: `apps/gateway/src/__probe_log_by_key_sql_${tag}.ts`,
+    source: "export const probe = `SELECT data->>'size' AS size FROM fills`;\n",
+  },
+  logOwner: {
+    path: `libs/persistence/src/trades/__probe_log_owner_${tag}.ts`,
+    source: "export const probe = 'SELECT data FROM trade_events WHERE trade_id = $1';\n",
   },
 } satisfies Record<string, Probe>;
 
@@ -149,6 +172,17 @@ describe('lint probes', () => {
   it('passes prose about trades, and the statements of TradeRepository itself (controls)', () => {
     expect(messages.get(probes.tradesProse.path)).toEqual([]);
     expect(messages.get(probes.tradesOwner.path)).toEqual([]);
+  });
+
+  it('fails a statement on trade_events outside TradeEventRepository, and an entry read by key', () => {
+    expect(rulesOf(probes.logSql)).toEqual(['no-restricted-syntax']);
+    expect(rulesOf(probes.logEntity)).toEqual(['no-restricted-syntax']);
+    expect(rulesOf(probes.logByKey)).toEqual(['no-restricted-syntax']);
+    expect(rulesOf(probes.logByKeySql)).toEqual(['no-restricted-syntax']);
+  });
+
+  it('passes the statements of TradeEventRepository itself (control)', () => {
+    expect(messages.get(probes.logOwner.path)).toEqual([]);
   });
 
   it('fails when the Nx project graph is missing, instead of skipping the boundaries', () => {

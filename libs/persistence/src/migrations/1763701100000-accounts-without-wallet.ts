@@ -26,6 +26,9 @@ export class AccountsWithoutWallet1763701100000 implements MigrationInterface {
       FROM (SELECT DISTINCT ON (user_id) user_id, address FROM wallets
             ORDER BY user_id, is_primary DESC, linked_at, address) w
       WHERE u.primary_wallet IS NULL AND w.user_id = u.id`);
+    await db.query(`
+      UPDATE wallets w SET is_primary = true FROM users u
+      WHERE u.id = w.user_id AND u.primary_wallet = w.address AND NOT w.is_primary`);
     await db.query(`DELETE FROM users WHERE primary_wallet IS NULL`);
     await db.query(`ALTER TABLE users ALTER COLUMN primary_wallet SET NOT NULL`);
   }

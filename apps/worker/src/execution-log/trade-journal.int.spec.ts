@@ -69,12 +69,14 @@ describe('TradeJournal', () => {
 
   it('an append whose commit answer was lost is retried without a duplicate or a gap', async () => {
     const tradeId = await leasedTrade();
+    const logged: string[] = [];
     const journal = new TradeJournal(
       losingFirstAnswer(dataSource),
       { tradeId, userId: 'u', workerId: 'w-1', epoch: '1', natsPrefix: 't', correlationId: 'c' },
       {
         onLeaseLost: () => undefined,
         onOutboxWritten: () => undefined,
+        onLogged: (entries) => logged.push(...entries.map((entry) => entry.eventType)),
         logger: createLogger('spec', 'silent'),
       },
     );
@@ -108,6 +110,38 @@ describe('TradeJournal', () => {
       [tradeId],
     );
     expect(trade).toEqual({ last_sequence: 2, filled_size: '0.004' });
+    // Counted once each, the retried write too.
+    expect(logged).toEqual(['chunk_started', 'maker_fill']);
+  });
+
+  it('hears the entries a status change writes, as it hears appends (the metrics count both)', async () => {
+    // recovery_completed is written with the status it restores: the recoveries
+    // counter, fed only by appends, never moved.
+    const tradeId = await leasedTrade();
+    const logged: string[] = [];
+    const journal = new TradeJournal(
+      dataSource,
+      { tradeId, userId: 'u', workerId: 'w-1', epoch: '1', natsPrefix: 't', correlationId: 'c' },
+      {
+        onLeaseLost: () => undefined,
+        onOutboxWritten: () => undefined,
+        onLogged: (entries) => logged.push(...entries.map((entry) => entry.eventType)),
+        logger: createLogger('spec', 'silent'),
+      },
+    );
+    await journal.changeStatus({
+      from: 'active',
+      to: 'paused',
+      entries: [
+        logEntry('recovery_completed', {
+          previous_worker_id: 'w-0',
+          open_orders_canceled: 0,
+          fills_reconciled: 0,
+          rehedged_size: '0',
+        }),
+      ],
+    });
+    expect(logged).toEqual(['recovery_completed']);
   });
 
   it('a fill entry goes to the outbox in its append, with the log sequence and created_at', async () => {
@@ -119,6 +153,7 @@ describe('TradeJournal', () => {
       {
         onLeaseLost: () => undefined,
         onOutboxWritten: (kind) => written.push(kind),
+        onLogged: () => undefined,
         logger: createLogger('spec', 'silent'),
       },
     );

@@ -46,6 +46,8 @@ export class TradeJournal {
        * or fill messages alone.
        */
       onOutboxWritten: (written: OutboxWrite) => void;
+      /** Entries committed to the log, once each, whichever door they came by (the metrics). */
+      onLogged: (entries: LogEntry[]) => void;
       logger: Logger;
     },
   ) {}
@@ -127,6 +129,9 @@ export class TradeJournal {
         if (written) {
           this.hooks.onOutboxWritten(written);
         }
+        this.hooks.onLogged(
+          batch.flatMap((op) => (op.kind === 'append' ? op.entries : (op.change.entries ?? []))),
+        );
         return;
       } catch (error) {
         if (error instanceof LeaseLostError) {

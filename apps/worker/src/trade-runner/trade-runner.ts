@@ -116,6 +116,7 @@ export class TradeRunner {
       {
         onLeaseLost: () => this.onLeaseLost(),
         onOutboxWritten: (written) => services.kickOutbox(written),
+        onLogged: (entries) => services.metrics.recordEntries(entries, record.market),
         logger: log,
       },
     );

@@ -26,7 +26,6 @@ export interface TradeServices {
 /** The worker metrics a trade records. */
 export type TradeMetrics = Pick<
   WorkerMetrics,
-  | 'recordEntries'
   | 'recordFillToHedgeSent'
   | 'recordHedgeEnded'
   | 'recordRequote'

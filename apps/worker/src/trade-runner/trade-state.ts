@@ -198,7 +198,6 @@ export class TradeState implements TradeView {
 
   /** Appends to the log without waiting; a failure is logged (the journal retries transient ones). */
   record$(entries: LogEntry[], filledSize?: string): void {
-    this.services.metrics.recordEntries(entries, this.record.market);
     this.journal.append(entries, filledSize).catch((error: unknown) => {
       if (!(error instanceof LeaseLostError)) {
         this.log.error({ err: error }, 'execution log write lost');

@@ -146,7 +146,6 @@ export async function activeTrade(
     services: {
       clock: { now: () => Date.now() },
       metrics: {
-        recordEntries: () => undefined,
         recordFillToHedgeSent: () => undefined,
         recordHedgeEnded: () => undefined,
         recordRequote: () => undefined,

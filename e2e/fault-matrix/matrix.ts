@@ -355,6 +355,7 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
     const notes: string[] = [];
     const violations: Violation[] = [];
     const measured: Record<string, number[]> = {};
+    await this.world.beforeFault?.((text) => notes.push(text));
     const trades = await this.createTrades();
     const ids = trades.map((t) => t.tradeId);
     const active = await until(async () => {

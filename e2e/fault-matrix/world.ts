@@ -25,4 +25,6 @@ export interface MatrixWorld {
   logs(): ServiceLog[];
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Readies the world for the next fault (notes what it did); nothing where nothing is needed. */
+  beforeFault?(note: (text: string) => void): Promise<void>;
 }

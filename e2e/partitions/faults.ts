@@ -109,26 +109,9 @@ async function untilResumed(
   context.measure('resume', resumedMs ?? -1);
 }
 
-/**
- * Waits until the NATS cluster is whole again (a meta leader every node
- * follows, all three peers current, every stream led with its copies
- * current), as a fault striking NATS again needs: a revived node catches up
- * some seconds after the fleet has recovered.
- */
+/** Waits until the NATS cluster is whole again, as a fault striking NATS again needs. */
 async function untilNatsWhole(context: Context, boundMs = 30_000): Promise<void> {
-  const { lab } = context.world;
-  const whole = await msUntil(Date.now(), boundMs, 250, async () => {
-    const cluster = await lab.natsCluster();
-    const streams = await lab.streams();
-    return (
-      cluster.metaLeaderHost !== undefined &&
-      cluster.peers.length === 3 &&
-      cluster.peers.every((peer) => peer.current) &&
-      streams.length > 0 &&
-      streams.every((s) => s.leaderHost && s.copies.every((copy) => copy.current))
-    );
-  });
-  if (whole === null) {
+  if (!(await context.world.natsWhole(boundMs))) {
     throw new Error(`the NATS cluster was not whole within ${boundMs} ms`);
   }
 }

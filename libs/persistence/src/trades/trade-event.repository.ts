@@ -95,13 +95,7 @@ export class TradeEventRepository {
     types: readonly ExecutionEventType[],
     fromSequence = 1,
   ): Promise<StoredLogEntry[]> {
-    const rows = await queryRows<StoredEntryRow>(
-      this.db,
-      `SELECT ${ENTRY_COLUMNS} FROM trade_events
-       WHERE trade_id = $1 AND sequence >= $2 AND event_type = ANY($3) ORDER BY sequence`,
-      [tradeId, fromSequence, types],
-    );
-    return rows.map(stored);
+    return (await this.rowsFrom(tradeId, types, fromSequence)).map(stored);
   }
 
   /**
@@ -155,13 +149,21 @@ export class TradeEventRepository {
     types: readonly ExecutionEventType[],
     fromSequence: number,
   ): Promise<PagedLogEntry[]> {
-    const rows = await queryRows<StoredEntryRow>(
+    return (await this.rowsFrom(tradeId, types, fromSequence)).map(shown);
+  }
+
+  /** A trade's rows of the given types from `fromSequence` on, in log order, undecoded. */
+  private rowsFrom(
+    tradeId: string,
+    types: readonly ExecutionEventType[],
+    fromSequence: number,
+  ): Promise<StoredEntryRow[]> {
+    return queryRows<StoredEntryRow>(
       this.db,
       `SELECT ${ENTRY_COLUMNS} FROM trade_events
        WHERE trade_id = $1 AND sequence >= $2 AND event_type = ANY($3) ORDER BY sequence`,
       [tradeId, fromSequence, types],
     );
-    return rows.map(shown);
   }
 }
 

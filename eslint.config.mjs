@@ -77,51 +77,41 @@ const NO_FOCUSED_TESTS = {
 };
 
 /**
- * Every statement on `trades` is TradeRepository's (libs/persistence, issue
- * 38): SQL naming the table, or a TypeORM repository of TradeEntity,
- * anywhere else in production code fails lint. SQL here is upper case, so
- * prose about trades does not match.
+ * The selectors that keep a table's statements with its repository: SQL
+ * naming the table (upper case, so prose about it does not match), or a
+ * TypeORM repository of its entity, anywhere else in production code.
  */
-const TRADES_OWNER = 'Statements on `trades` belong to TradeRepository (libs/persistence).';
-const TRADES_STATEMENT = '/\\b(FROM|UPDATE|INTO|JOIN)\\s+trades\\b/';
-const TRADES_OUTSIDE_REPOSITORY = [
-  { selector: `Literal[value=${TRADES_STATEMENT}]`, message: TRADES_OWNER },
-  { selector: `TemplateElement[value.raw=${TRADES_STATEMENT}]`, message: TRADES_OWNER },
-  {
-    selector:
-      "CallExpression[callee.property.name='getRepository'][arguments.0.name='TradeEntity']",
-    message: TRADES_OWNER,
-  },
-  {
-    selector: "TSTypeReference[typeName.name='Repository'] Identifier[name='TradeEntity']",
-    message: TRADES_OWNER,
-  },
-];
+function statementsOutside(table, entity, owner) {
+  const message = `Statements on \`${table}\` belong to ${owner} (libs/persistence).`;
+  const statement = `/\\b(FROM|UPDATE|INTO|JOIN)\\s+${table}\\b/`;
+  return [
+    { selector: `Literal[value=${statement}]`, message },
+    { selector: `TemplateElement[value.raw=${statement}]`, message },
+    {
+      selector: `CallExpression[callee.property.name='getRepository'][arguments.0.name='${entity}']`,
+      message,
+    },
+    {
+      selector: `TSTypeReference[typeName.name='Repository'] Identifier[name='${entity}']`,
+      message,
+    },
+  ];
+}
+
+/** Every statement on `trades` is TradeRepository's (issue 38). */
+const TRADES_OUTSIDE_REPOSITORY = statementsOutside('trades', 'TradeEntity', 'TradeRepository');
 
 /**
  * Every statement on `trade_events`, the execution log, is
- * TradeEventRepository's (libs/persistence, issue 57), as for `trades`; and
- * no production code reads an entry's data by string key (`data['price']`,
- * SQL `data->>'price'`) outside the log's decoders (libs/contracts) and the
- * persistence lib's own statements.
+ * TradeEventRepository's (issue 57); and no production code reads an
+ * entry's data by string key (`data['price']`, SQL `data->>'price'`) outside
+ * the log's decoders (libs/contracts) and the persistence lib's statements.
  */
-const LOG_OWNER = 'Statements on `trade_events` belong to TradeEventRepository (libs/persistence).';
-const LOG_STATEMENT = '/\\b(FROM|UPDATE|INTO|JOIN)\\s+trade_events\\b/';
 const LOG_BY_KEY =
   'Read an execution-log entry through its decoder (@sts/contracts decodeLogEntry), not by key.';
 const JSON_KEY_SQL = "/data\\s*->>\\s*'/";
 const LOG_OUTSIDE_REPOSITORY = [
-  { selector: `Literal[value=${LOG_STATEMENT}]`, message: LOG_OWNER },
-  { selector: `TemplateElement[value.raw=${LOG_STATEMENT}]`, message: LOG_OWNER },
-  {
-    selector:
-      "CallExpression[callee.property.name='getRepository'][arguments.0.name='TradeEventEntity']",
-    message: LOG_OWNER,
-  },
-  {
-    selector: "TSTypeReference[typeName.name='Repository'] Identifier[name='TradeEventEntity']",
-    message: LOG_OWNER,
-  },
+  ...statementsOutside('trade_events', 'TradeEventEntity', 'TradeEventRepository'),
   { selector: `Literal[value=${JSON_KEY_SQL}]`, message: LOG_BY_KEY },
   { selector: `TemplateElement[value.raw=${JSON_KEY_SQL}]`, message: LOG_BY_KEY },
 ];

@@ -236,22 +236,7 @@ export class ConsoleBrowser {
     });
     this.context = await this.browser.newContext({ viewport: { width: 1366, height: 900 } });
     this.page = await this.watchedPage();
-    await this.page.exposeFunction('__stsTestWalletSign', async (address: string, message: Hex) => {
-      const account = this.accounts.find(
-        (candidate) => candidate.address.toLowerCase() === address.toLowerCase(),
-      );
-      if (!account) {
-        throw new Error(`the test wallet holds no key for ${address}`);
-      }
-      this.signatures.push({
-        address,
-        message: Buffer.from(message.slice(2), 'hex').toString('utf8'),
-      });
-      return account.signMessage({ message: { raw: message } });
-    });
-    await this.page.addInitScript(
-      testWalletScript(this.accounts.map((account) => account.address)),
-    );
+    await installTestWallet(this.page, this.accounts, this.signatures);
     return this;
   }
 
@@ -304,6 +289,31 @@ export class ConsoleBrowser {
     }
     this.errors.push(`console error: ${message.text()} (${url})`);
   }
+}
+
+/**
+ * Gives `page` the test wallet: the page script below, and its signer in the
+ * test process, which signs with `accounts`' keys and records each message.
+ */
+export async function installTestWallet(
+  page: Page,
+  accounts: readonly PrivateKeyAccount[],
+  signatures: Array<{ address: string; message: string }>,
+): Promise<void> {
+  await page.exposeFunction('__stsTestWalletSign', async (address: string, message: Hex) => {
+    const account = accounts.find(
+      (candidate) => candidate.address.toLowerCase() === address.toLowerCase(),
+    );
+    if (!account) {
+      throw new Error(`the test wallet holds no key for ${address}`);
+    }
+    signatures.push({
+      address,
+      message: Buffer.from(message.slice(2), 'hex').toString('utf8'),
+    });
+    return account.signMessage({ message: { raw: message } });
+  });
+  await page.addInitScript(testWalletScript(accounts.map((account) => account.address)));
 }
 
 /** The injected wallet, as a page script: its keys stay in the test process. */

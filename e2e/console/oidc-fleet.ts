@@ -3,12 +3,11 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync } from 
 import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { startNotifier, type RunningNotifier } from '@sts/app-notifier';
 import { WorkerHarness } from '@sts/app-worker-testing';
 import { freePort } from '../fault-matrix/processes';
-import { CHROMIUM, testWalletScript } from './console-fleet';
+import { CHROMIUM, installTestWallet } from './console-fleet';
 
 const ROOT = resolve(__dirname, '../..');
 /** The console's client id at the test provider; the gateway checks it as the ID token's audience. */
@@ -247,20 +246,7 @@ export class OidcBrowser {
   }
 
   private async injectWallet(): Promise<void> {
-    await this.page.exposeFunction('__stsTestWalletSign', async (address: string, message: Hex) => {
-      const account = this.wallets.find(
-        (candidate) => candidate.address.toLowerCase() === address.toLowerCase(),
-      );
-      if (!account) {
-        throw new Error(`the test wallet holds no key for ${address}`);
-      }
-      this.signatures.push({
-        address,
-        message: Buffer.from(message.slice(2), 'hex').toString('utf8'),
-      });
-      return account.signMessage({ message: { raw: message } });
-    });
-    await this.page.addInitScript(testWalletScript(this.wallets.map((wallet) => wallet.address)));
+    await installTestWallet(this.page, this.wallets, this.signatures);
   }
 
   async stop(): Promise<void> {

@@ -11,6 +11,7 @@ export * from './market/market-rules';
 export * from './trade/trade-terms';
 export * from './trade/trade-status';
 export * from './trade/trade-transitions';
+export * from './trade/trade-ledger';
 
 export * from './spread/legs';
 export * from './spread/spread';

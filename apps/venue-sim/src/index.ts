@@ -3,7 +3,7 @@
 // VenueClient conformance suite against it.
 export { startVenueSim, type RunningVenueSim, type VenueSimOptions } from './sim-server';
 export { paperConformanceSetup } from './testing/paper-harness';
-export { SimControl, type LoseNextFault } from './testing/sim-control';
+export { SimControl, type LoseNextFault, type TakerFlowAnswer } from './testing/sim-control';
 export {
   issueExtendedApiKey,
   lighterApiKeyCredentials,

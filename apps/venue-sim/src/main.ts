@@ -9,6 +9,7 @@ import {
   startOpsServer,
   type LogLevel,
 } from '@sts/platform';
+import { parseTakerFlowSetting } from './control/taker-flows';
 import { parseProfileSetting } from './dialects/dialect-profiles';
 import { VenueSimMetrics } from './sim-metrics';
 import { startVenueSim } from './sim-server';
@@ -61,6 +62,12 @@ class VenueSimSettings {
   @IsString()
   dialectProfile?: string;
 
+  /** Who each venue's takers are: `<venue>.informed_taker_share=<0..1>,<venue>.informed_horizon_ms=<ms>,…`. */
+  @Expose({ name: 'VENUE_SIM_FLOW' })
+  @IsOptional()
+  @IsString()
+  flow?: string;
+
   @Expose({ name: 'VENUE_SIM_CONTROL_TOKEN' })
   @IsOptional()
   @IsString()
@@ -93,6 +100,7 @@ runService('venue-sim', async () => {
     selfRegistration: settings.selfRegistration === 'true',
     controlToken: settings.controlToken,
     dialectProfiles: parseProfileSetting(settings.dialectProfile),
+    takerFlows: parseTakerFlowSetting(settings.flow),
     logger,
     onAnswered: (path, status) => metrics.recordAnswered(path, status),
   });

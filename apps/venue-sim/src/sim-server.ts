@@ -11,6 +11,7 @@ import { ASSETS } from './config/assets';
 import { resolveVenueProfiles } from './config/venue-selection';
 import { addControlRoutes } from './control/control-routes';
 import { FaultInjector } from './control/faults';
+import { TakerFlows } from './control/taker-flows';
 import { Ticker } from './control/ticker';
 import { Simulator } from './engine/simulator';
 import { DIALECT_RATE_LIMITS, DialectLimits } from './dialects/dialect-limits';
@@ -52,6 +53,12 @@ export interface VenueSimOptions {
    * /control/dialects/<venue>/timing`).
    */
   dialectTimings?: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /**
+   * Who each venue's takers are from the start, per venue
+   * (`informed_taker_share`, `informed_horizon_ms`; the same as `POST
+   * /control/venues/<venue>/flow`). Without it every taker is random.
+   */
+  takerFlows?: Readonly<Record<string, Readonly<Record<string, number>>>>;
   /** When set, /control requires the `x-control-token` header. */
   controlToken?: string;
   logger?: Logger;
@@ -78,6 +85,7 @@ interface SimParts {
   dialects: DialectSet;
   profiles: DialectProfiles;
   timings: DialectTimings;
+  flows: TakerFlows;
   /** Every socket of a venue, paper or dialect, drops together. */
   sockets: { drop(venue?: string, accountId?: string): number };
 }
@@ -104,6 +112,7 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
       now: Date.now,
       sink: dialects,
       volScale: options.volScale,
+      informedFlow: (venue) => parts.flows.of(venue),
     });
   world = build();
   const ticker = new Ticker(() => world.step());
@@ -125,6 +134,7 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
     ...{ world: () => world, seed: () => seed, reset, ticker, faults, hub: sockets, limiter },
     ...{ directory, funding: parts.funding, profiles: parts.profiles, limits: parts.limits },
     timings: parts.timings,
+    flows: parts.flows,
     controlToken: options.controlToken,
   });
   router.add('GET', '/health', () => ({ status: 200, body: { status: 'ok' } }));
@@ -163,6 +173,10 @@ function createParts(
   const readings = new DialectProfiles(DIALECT_READINGS, options.dialectProfiles);
   const timings = new DialectTimings(DIALECT_TIMINGS, options.dialectTimings);
   const limits = new DialectLimits(DIALECT_RATE_LIMITS, options.dialectRateLimits);
+  const flows = new TakerFlows(
+    profiles.map((profile) => profile.id),
+    options.takerFlows,
+  );
   const dialects = new DialectSet(
     DIALECTS,
     profiles.map((profile) => profile.id),
@@ -184,6 +198,7 @@ function createParts(
     dialects,
     profiles: readings,
     timings,
+    flows,
     sockets,
   };
 }

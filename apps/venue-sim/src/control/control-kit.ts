@@ -15,6 +15,7 @@ import type { DialectTimings } from '../dialects/dialect-timings';
 import type { FundedWallets } from '../dialects/funded-wallets';
 import type { Simulator } from '../engine/simulator';
 import type { FaultInjector } from './faults';
+import type { TakerFlows } from './taker-flows';
 import type { Ticker } from './ticker';
 
 export interface ControlDeps {
@@ -34,6 +35,8 @@ export interface ControlDeps {
   timings: DialectTimings;
   /** The dialects' published pools (`/control/dialects/:venue/rate-limits`). */
   limits: DialectLimits;
+  /** Who each venue's takers are (`/control/venues/:venue/flow`). */
+  flows: TakerFlows;
   controlToken?: string;
 }
 

@@ -6,6 +6,7 @@ import { addDialectLimitRoutes } from './dialect-limit-routes';
 import { addDialectProfileRoutes } from './dialect-profile-routes';
 import { addDialectTimingRoutes } from './dialect-timing-routes';
 import { addFaultRoutes } from './fault-routes';
+import { addTakerFlowRoutes } from './taker-flow-routes';
 import { addTimeRoutes } from './time-routes';
 
 export type { ControlDeps } from './control-kit';
@@ -15,6 +16,7 @@ export type { ControlDeps } from './control-kit';
  * interval, reset with a seed), faults (latency, dropped sockets, rejected or
  * delayed orders, frozen venues, price jumps, injected trades) and read-outs
  * (request counts, an account's fills and positions as the venue sees them),
+ * who each venue's takers are (random or informed),
  * the readings each dialect plays where its venue is silent and the times
  * they play with, and the dialects' published rate-limit pools.
  */
@@ -22,6 +24,7 @@ export function addControlRoutes(router: Router, deps: ControlDeps): void {
   const routes = new ControlRoutes(router, deps);
   addTimeRoutes(routes);
   addFaultRoutes(routes);
+  addTakerFlowRoutes(routes);
   addAccountRoutes(routes);
   addDialectProfileRoutes(routes);
   addDialectTimingRoutes(routes);

@@ -13,6 +13,7 @@ export function addTimeRoutes(routes: ControlRoutes): void {
           id,
           rate_limit_per_s: deps.limiter.limitOf(id),
           ...deps.faults.state(id),
+          ...deps.flows.describe(id),
         })),
       }),
     )

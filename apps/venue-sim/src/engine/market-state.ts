@@ -23,6 +23,8 @@ export class MarketState {
   ladder: Ladder = { buy: new Map(), sell: new Map() };
   readonly houseRng: Rng;
   readonly flowRng: Rng;
+  /** Which takers are informed (drawn only while a venue has informed takers). */
+  readonly informedRng: Rng;
   /** Current mid of one contract unit (float; only for the simulation itself). */
   mid: number;
   volume24hUsd: number;
@@ -51,6 +53,7 @@ export class MarketState {
     );
     this.houseRng = Rng.derive(seed, `house:${venue}:${spec.symbol}`);
     this.flowRng = Rng.derive(seed, `flow:${venue}:${spec.symbol}`);
+    this.informedRng = Rng.derive(seed, `informed:${venue}:${spec.symbol}`);
     const statsRng = Rng.derive(seed, `stats:${venue}:${spec.symbol}`);
     this.volume24hUsd = Math.round(spec.volume24hUsd * (0.9 + 0.2 * statsRng.next()));
     this.openInterestUsd = Math.round(spec.openInterestUsd * (0.9 + 0.2 * statsRng.next()));

@@ -15,6 +15,18 @@ export interface BasisSpec {
   stdBps: number;
 }
 
+interface FairState {
+  price: number;
+  sigma: number;
+  rng: Rng;
+  /**
+   * Shocks of the coming steps, drawn ahead of time from the asset's own
+   * stream when an informed taker looks ahead: the same numbers the steps
+   * would have drawn, so looking ahead never changes the path.
+   */
+  ahead: number[];
+}
+
 interface BasisState extends BasisSpec {
   bps: number;
   rng: Rng;
@@ -29,7 +41,7 @@ interface BasisState extends BasisSpec {
  * whole ticks before they reach a book.
  */
 export class PriceProcess {
-  private readonly fair = new Map<string, { price: number; sigma: number; rng: Rng }>();
+  private readonly fair = new Map<string, FairState>();
   private readonly bases = new Map<string, BasisState>();
 
   constructor(
@@ -44,6 +56,7 @@ export class PriceProcess {
         price: asset.initialPrice,
         sigma: asset.annualVol * stepFraction * volScale,
         rng: Rng.derive(seed, `fair:${asset.asset}`),
+        ahead: [],
       });
     }
     for (const basis of bases) {
@@ -57,7 +70,7 @@ export class PriceProcess {
 
   step(): void {
     for (const state of this.fair.values()) {
-      state.price *= Math.exp(state.sigma * state.rng.normal() - state.sigma ** 2 / 2);
+      state.price *= Math.exp(logReturn(state, state.ahead.shift() ?? state.rng.normal()));
     }
     for (const state of this.bases.values()) {
       state.bps += BASIS_REVERSION * (state.meanBps - state.bps) + state.sigma * state.rng.normal();
@@ -65,11 +78,25 @@ export class PriceProcess {
   }
 
   fairPrice(asset: string): number {
-    const state = this.fair.get(asset);
-    if (!state) {
-      throw new Error(`unknown asset ${asset}`);
+    return this.fairState(asset).price;
+  }
+
+  /**
+   * The fair price's coming move over the next `steps` steps, as a log
+   * return: what an informed taker knows. The path is committed as it is
+   * read, so the steps then take exactly this move (price jumps from
+   * /control aside, which nobody foresees).
+   */
+  fairMoveAhead(asset: string, steps: number): number {
+    const state = this.fairState(asset);
+    while (state.ahead.length < steps) {
+      state.ahead.push(state.rng.normal());
     }
-    return state.price;
+    let move = 0;
+    for (let i = 0; i < steps; i += 1) {
+      move += logReturn(state, state.ahead[i]);
+    }
+    return move;
   }
 
   basisBps(venue: string, symbol: string): number {
@@ -83,11 +110,7 @@ export class PriceProcess {
 
   /** Moves an asset's fair price on every venue at once. */
   jumpAsset(asset: string, bps: number): void {
-    const state = this.fair.get(asset);
-    if (!state) {
-      throw new Error(`unknown asset ${asset}`);
-    }
-    state.price *= 1 + bps / 10_000;
+    this.fairState(asset).price *= 1 + bps / 10_000;
   }
 
   /** Moves one venue market's basis; it then reverts toward its mean. */
@@ -98,6 +121,18 @@ export class PriceProcess {
     }
     state.bps += bps;
   }
+
+  private fairState(asset: string): FairState {
+    const state = this.fair.get(asset);
+    if (!state) {
+      throw new Error(`unknown asset ${asset}`);
+    }
+    return state;
+  }
 }
+
+/** One step of the log-normal walk for a standard normal shock (drift keeps the mean price). */
+const logReturn = (state: FairState, shock: number): number =>
+  state.sigma * shock - state.sigma ** 2 / 2;
 
 const key = (venue: string, symbol: string): string => `${venue}|${symbol}`;

@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { ASSETS } from '../config/assets';
 import { VENUE_PROFILES } from '../config/venue-profiles';
 import { Simulator } from './simulator';
+import { RANDOM_FLOW, type InformedFlow } from './trade-flow';
 import { SimError, type EngineFill, type EngineOrder, type EngineSink } from './types';
 
 interface Recorded {
@@ -10,7 +11,10 @@ interface Recorded {
   orders: Array<Pick<EngineOrder, 'orderId' | 'status' | 'filledLots'>>;
 }
 
-function world(seed: number): { sim: Simulator; log: Recorded } {
+function world(
+  seed: number,
+  informed: Readonly<Record<string, InformedFlow>> = {},
+): { sim: Simulator; log: Recorded } {
   const log: Recorded = { books: [], fills: [], orders: [] };
   let clock = 1_700_000_000_000;
   const sink: EngineSink = {
@@ -29,6 +33,7 @@ function world(seed: number): { sim: Simulator; log: Recorded } {
     assets: ASSETS,
     now: () => (clock += 1),
     sink,
+    informedFlow: (venue) => informed[venue] ?? RANDOM_FLOW,
   });
   return { sim, log };
 }
@@ -82,6 +87,28 @@ describe('Simulator', () => {
     expect(second.fills).toEqual(first.fills);
     expect(first.books.length).toBeGreaterThan(1000);
     expect(run(43).books).not.toEqual(first.books);
+  });
+
+  it('keeps one fair price path when informed takers look ahead, and the random venues as they were', () => {
+    const run = (informed: boolean) => {
+      const { sim, log } = world(
+        11,
+        informed ? { hyperliquid: { share: 1, horizonMs: 60_000 } } : {},
+      );
+      const path: number[] = [];
+      for (let i = 0; i < 400; i += 1) {
+        sim.step();
+        path.push(sim.prices.fairPrice('BTC'), sim.prices.fairPrice('PEPE'));
+      }
+      return { path, books: log.books.filter((book) => !book.startsWith('hyperliquid:')), log };
+    };
+    const random = run(false);
+    const informed = run(true);
+    expect(informed.path).toEqual(random.path);
+    expect(informed.books).toEqual(random.books);
+    expect(informed.log.books).not.toEqual(random.log.books);
+    // Informed takers are part of the seed's promise too.
+    expect(run(true).log.books).toEqual(informed.log.books);
   });
 
   it('rejects a post-only order that would cross and rests one that would not', () => {

@@ -1,6 +1,7 @@
 import type { AssetSpec } from '../config/assets';
 import type { VenueProfile } from '../config/market-spec';
 import { PriceProcess } from './price-process';
+import { RANDOM_FLOW, type InformedFlow } from './trade-flow';
 import { SimError, type EngineSink } from './types';
 import { VenueEngine } from './venue-engine';
 import type { MarketState } from './market-state';
@@ -15,6 +16,8 @@ export interface SimulatorOptions {
   epoch?: number;
   /** Multiplies every volatility (0 freezes prices; tests and benches may liven them). */
   volScale?: number;
+  /** The share of a venue's takers that know the fair price's coming move (default: none). */
+  informedFlow?: (venue: string) => InformedFlow;
 }
 
 export interface JumpCommand {
@@ -60,6 +63,8 @@ export class Simulator {
         sink: options.sink,
         initialMid: (spec) =>
           this.prices.mid(profile.id, spec.symbol, spec.asset, spec.priceMultiplier),
+        informedFlow: () => options.informedFlow?.(profile.id) ?? RANDOM_FLOW,
+        fairMoveAhead: (asset, steps) => this.prices.fairMoveAhead(asset, steps),
       });
       this.venues.set(profile.id, engine);
       engine.requote((market) => this.midOf(profile.id, market));

@@ -8,7 +8,7 @@ import type { MatchResult } from './matching';
 import type { Side } from './order-book';
 import { OrderDesk } from './order-desk';
 import { OrderRegistry } from './order-registry';
-import { runTradeFlow, takeLiquidity } from './trade-flow';
+import { runTradeFlow, takeLiquidity, type FairMoveAhead, type InformedFlow } from './trade-flow';
 import { SimError, type EngineSink } from './types';
 
 export interface VenueEngineOptions {
@@ -18,6 +18,9 @@ export interface VenueEngineOptions {
   now: () => number;
   sink: EngineSink;
   initialMid: (spec: VenueProfile['markets'][number]) => number;
+  /** Who the venue's takers are, read every tick (a control setting may change it). */
+  informedFlow: () => InformedFlow;
+  fairMoveAhead: FairMoveAhead;
 }
 
 /**
@@ -77,7 +80,15 @@ export class VenueEngine implements DeskVenue {
       market.mid = midOf(market);
       const settle = (result: MatchResult): void => this.desk.settle(market, result);
       applyLadder(market, targetLadder(market, this.profile.levels), settle);
-      runTradeFlow(market, this.profile, settle);
+      runTradeFlow(
+        market,
+        {
+          profile: this.profile,
+          informed: this.options.informedFlow(),
+          fairMoveAhead: this.options.fairMoveAhead,
+        },
+        settle,
+      );
     }
     this.publishBooks();
   }

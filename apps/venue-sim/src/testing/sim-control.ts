@@ -25,6 +25,13 @@ export interface DialectTimingAnswer {
   history_lag_ms: number | null;
 }
 
+/** `GET`/`POST /control/venues/<venue>/flow`: who the venue's takers are. */
+export interface TakerFlowAnswer {
+  /** The share of takers (0..1) that know the fair price's move over the horizon and trade ahead of it. */
+  informed_taker_share: number;
+  informed_horizon_ms: number;
+}
+
 /**
  * A typed client of the simulator's /control endpoint, for specs, benches
  * and e2e tests that drive a running simulator over HTTP.
@@ -115,6 +122,16 @@ export class SimControl {
 
   setRateLimit(venue: string, perSecond: number): Promise<unknown> {
     return this.post(`/control/venues/${venue}/rate-limit`, { per_s: perSecond });
+  }
+
+  /** Who the venue's takers are (`informed_taker_share`, `informed_horizon_ms`). */
+  takerFlow(venue: string): Promise<TakerFlowAnswer> {
+    return this.get(`/control/venues/${venue}/flow`);
+  }
+
+  /** Makes a share of the venue's takers informed, over a horizon (whole 100 ms steps). */
+  setTakerFlow(venue: string, flow: Partial<TakerFlowAnswer>): Promise<TakerFlowAnswer> {
+    return this.post(`/control/venues/${venue}/flow`, flow);
   }
 
   registerAccount(

@@ -1,12 +1,9 @@
-import Big from 'big.js';
-import type { DataSource } from 'typeorm';
 import type { TokenBucket } from '@sts/budget-client';
-import { formatDecimal, hedgeSide, makerSide, type PricedFill, type SizeType } from '@sts/domain';
+import { hedgeSide, makerSide, type Side, type TradeLedger } from '@sts/domain';
 import type { VenueFill } from '@sts/venues';
-import { logEntry, type LogEntry } from '@sts/contracts';
-import { readLoggedFills, type LoggedFills } from '../execution-log/logged-fills';
+import type { LogEntry } from '@sts/contracts';
+import { hedgeFilledEntry, makerFillEntry } from '../execution-log/fill-entries';
 import type { TradeRecord } from '../trades/trade-record';
-import type { MakerFills } from '../trade-runner/maker-fills';
 import type { TradeLegs } from '../trade-runner/trade-legs';
 import { cancelStrayOrders, hedgeOrdersOf, tradeFills } from './venue-truth';
 
@@ -17,49 +14,63 @@ export interface Reconciliation {
   openOrdersCanceled: number;
   /** Fills found on the venues that the log did not have. */
   fillsReconciled: number;
-  makerFills: PricedFill[];
-  hedged: Big;
-  /** maker_fill and hedge_filled entries the log was missing. */
+  /** maker_fill and hedge_filled entries the log was missing: the trade applies them. */
   entries: LogEntry[];
-  filledSize: Big;
 }
 
 export interface ReconcileInput {
-  db: DataSource;
   record: TradeRecord;
   legs: TradeLegs;
   makerBucket: TokenBucket;
   hedgeBucket: TokenBucket | null;
-  fills: MakerFills;
-  sizeType: SizeType;
+  /** The trade's log, folded (the start's replay). */
+  ledger: TradeLedger;
 }
 
 /**
  * What a replacement worker does before trusting anything: takes the dead
  * worker's orders off both books (so nothing more can fill), then reads both
  * accounts' fills of this trade and sets them against the log. The venues are
- * the truth: a fill they report and the log lacks is logged now, and the
- * hedged size is what the hedge venue filled, not what was logged.
+ * the truth: a fill they report and the log lacks becomes an entry, which the
+ * trade applies like any other, so the hedged size is what the hedge venue
+ * filled, not only what was logged.
  */
 export async function reconcileTrade(input: ReconcileInput): Promise<Reconciliation> {
   const openOrdersCanceled = await cancelStrayOrdersOnBoth(input);
   const venue = await readVenueFills(input);
-  const logged = await readLoggedFills(input.db, input.record.id);
-  const maker = reconcileMakerFills(
-    input.fills,
-    logged.makerFills,
-    venue.maker,
-    input.legs.market.makerMarket.quote ?? null,
-  );
-  const hedge = reconcileHedges(input, logged, venue.hedge);
-  return {
-    openOrdersCanceled,
-    fillsReconciled: maker.entries.length + hedge.entries.length,
-    makerFills: maker.makerFills,
-    hedged: hedge.hedged,
-    entries: [...maker.entries, ...hedge.entries],
-    filledSize: input.fills.filled(input.sizeType),
-  };
+  const { record, legs } = input;
+  const entries = missingEntries(input.ledger, venue, {
+    hedgeExchange: record.hedgeExchange,
+    hedgeSide: hedgeSide(record.makerLeg),
+    makerQuote: legs.market.makerMarket.quote ?? null,
+    hedgeQuote: legs.market.hedgeMarket.quote ?? null,
+  });
+  return { openOrdersCanceled, fillsReconciled: entries.length, entries };
+}
+
+/** What the entries of a reconciliation name beyond the venues' fills. */
+export interface ReconciledMarkets {
+  hedgeExchange: string;
+  hedgeSide: Side;
+  /** The markets' quote assets: the fees' assets (null when unknown). */
+  makerQuote: string | null;
+  hedgeQuote: string | null;
+}
+
+/**
+ * The entries the log lacks, set against what the venues filled: a
+ * maker_fill per venue fill not folded yet, a hedge_filled per hedge order
+ * not folded yet. Pure: the takeover's reads feed it.
+ */
+export function missingEntries(
+  ledger: TradeLedger,
+  venue: { maker: readonly VenueFill[]; hedge: readonly VenueFill[] },
+  markets: ReconciledMarkets,
+): LogEntry[] {
+  return [
+    ...missingMakerFills(ledger, venue.maker, markets.makerQuote),
+    ...missingHedgeOrders(ledger, venue.hedge, markets),
+  ];
 }
 
 /** The dead worker's orders off the maker book, then the hedge book. */
@@ -115,80 +126,44 @@ export function tradeMakerFills(
   );
 }
 
-/** The logged maker fills, then the venue's the log lacks (each logged now). */
-function reconcileMakerFills(
-  fills: MakerFills,
-  logged: LoggedFills['makerFills'],
-  venueFills: VenueFill[],
+/** maker_fill of each venue fill the log lacks, in the venue's order. */
+function missingMakerFills(
+  ledger: TradeLedger,
+  venueFills: readonly VenueFill[],
   feeAsset: string | null,
-): { makerFills: PricedFill[]; entries: LogEntry[] } {
-  const makerFills: PricedFill[] = [];
+): LogEntry[] {
+  const added = new Set<string>();
   const entries: LogEntry[] = [];
-  for (const fill of logged) {
-    if (fills.record(fill.fillId, fill.price, fill.size)) {
-      makerFills.push({ price: fill.price, size: fill.size });
-    }
-  }
   for (const fill of venueFills) {
-    const price = new Big(fill.price);
-    const size = new Big(fill.size);
-    if (!fills.record(fill.fillId, price, size)) {
+    if (ledger.fillIds.has(fill.fillId) || added.has(fill.fillId)) {
       continue;
     }
-    makerFills.push({ price, size });
+    added.add(fill.fillId);
     entries.push(makerFillEntry(fill, feeAsset));
   }
-  return { makerFills, entries };
+  return entries;
 }
 
-/** The hedge orders the venue filled: the ones the log lacks are logged, the size is the venue's. */
-function reconcileHedges(
-  input: ReconcileInput,
-  logged: LoggedFills,
-  venueFills: VenueFill[],
-): { hedged: Big; entries: LogEntry[] } {
-  const { record, legs } = input;
-  const entries: LogEntry[] = [];
-  let venueHedged = new Big(0);
-  for (const order of hedgeOrdersOf(venueFills)) {
-    venueHedged = venueHedged.plus(order.size);
-    if (logged.hedgeOrderIds.has(order.orderId)) {
-      continue;
-    }
-    entries.push(
-      logEntry('hedge_filled', {
-        exchange: record.hedgeExchange,
-        side: legs.market.makerLeg === 'long' ? 'sell' : 'buy',
-        price: formatDecimal(order.price),
-        size: formatDecimal(order.size),
-        order_id: order.orderId,
-        timestamp_ms: order.timestampMs,
-        client_order_id: order.clientOrderId,
-        fee: order.fee ? formatDecimal(order.fee) : null,
-        fee_asset: order.fee ? (legs.market.hedgeMarket.quote ?? null) : null,
+/** hedge_filled of each hedge order the venue filled and the log lacks. */
+function missingHedgeOrders(
+  ledger: TradeLedger,
+  venueFills: readonly VenueFill[],
+  markets: ReconciledMarkets,
+): LogEntry[] {
+  return hedgeOrdersOf(venueFills)
+    .filter((order) => !ledger.hedgeOrderIds.has(order.orderId))
+    .map((order) =>
+      hedgeFilledEntry({
+        exchange: markets.hedgeExchange,
+        side: markets.hedgeSide,
+        price: order.price,
+        size: order.size,
+        orderId: order.orderId,
+        clientOrderId: order.clientOrderId,
+        timestampMs: order.timestampMs,
+        fee: order.fee,
+        feeAsset: markets.hedgeQuote,
         liquidity: order.liquidity,
       }),
     );
-  }
-  // The venue is the truth; the log can only lag it (a venue that forgot old fills would be the exception).
-  return { hedged: venueHedged.gte(logged.hedged) ? venueHedged : logged.hedged, entries };
-}
-
-/** maker_fill of a venue fill; `feeAsset` is its market's quote asset (null when unknown). */
-export function makerFillEntry(fill: VenueFill, feeAsset: string | null): LogEntry {
-  return logEntry('maker_fill', {
-    exchange: fill.exchange,
-    market: fill.market,
-    side: fill.side,
-    price: fill.price,
-    size: fill.size,
-    order_id: fill.orderId,
-    client_order_id: fill.clientOrderId,
-    fully_filled: fill.fullyFilled,
-    timestamp_ms: fill.timestampMs,
-    fill_id: fill.fillId,
-    fee: fill.fee ?? null,
-    fee_asset: fill.fee === undefined ? null : feeAsset,
-    liquidity: fill.liquidity,
-  });
 }

@@ -1,10 +1,11 @@
 import { formatDecimal } from '@sts/domain';
 import { sleep } from '@sts/platform';
 import { logEntry } from '@sts/contracts';
-import { readLoggedFills } from '../execution-log/logged-fills';
+import { readTradeLog } from '../execution-log/trade-log';
 import type { Acquisition } from '../lease/lease.repository';
 import type { OpenTrade } from '../trade-runner/open-trade';
 import type { RunnerServices } from '../trade-runner/runner-services';
+import { fillsComplete } from '../trade-runner/trade-start';
 import type { TradeState } from '../trade-runner/trade-state';
 import { untrustedTailMs } from '../trade-runner/lease-trust';
 import { untilVenuesAnswer } from '../trade-runner/until-venues-answer';
@@ -83,15 +84,15 @@ export class Takeover {
     const open = await untilVenuesAnswer(trade, 'open the venues', () => trade.openLegs());
     const bounds = deadWorkerBounds(open, this.services, this.acquisition.previousExpiredMsAgo);
     await this.until(bounds.hedgeSettledAtMs, 'the hedge venue');
+    // The start's replay: the dead worker's log, folded, is what the venues are set against.
+    trade.replay(await readTradeLog(this.services.db, trade.tradeId), fillsComplete(trade));
     const reconciliation = await untilVenuesAnswer(trade, 'reconcile with the venues', () =>
       reconcileTrade({
-        db: this.services.db,
         record: trade.record,
         legs: open.legs,
         makerBucket: trade.budget.maker,
         hedgeBucket: trade.budget.hedge,
-        fills: trade.fills,
-        sizeType: trade.terms.sizeType,
+        ledger: trade.ledger,
       }),
     );
     const late = this.lateOrders(open);
@@ -136,19 +137,16 @@ export class Takeover {
   ) {
     const trade = this.trade;
     const hedger = open.hedger;
-    hedger.restore(reconciliation.makerFills, reconciliation.hedged);
-    trade.noteChunkStarted((await readLoggedFills(this.services.db, trade.tradeId)).chunkStarted);
-    // A trade that reached its target just before changing hands completes on the next cycle;
-    // one whose target was amended down to its filled size does not (interface).
-    trade.fills.countFromStart(trade.terms.amendmentVersion === 0);
+    // What the venues showed and the log lacked goes through the same door as any entry.
+    const applied = reconciliation.entries.length > 0 ? trade.apply(reconciliation.entries) : null;
+    trade.countFillsFromStart(fillsComplete(trade));
+    hedger.restore(trade.ledger.makerFills, trade.ledger.hedged);
     trade.listen(late);
-    if (reconciliation.entries.length > 0) {
-      await trade.journal.append(reconciliation.entries, formatDecimal(reconciliation.filledSize));
-    }
+    await applied;
     const hedgedBefore = hedger.hedged;
     const started = hedger.hedgeUnhedged(`recovery-${trade.epoch}`);
     if (started?.sent) {
-      trade.record$([started.sent]);
+      void trade.apply([started.sent]);
     }
     // A fill between the reconciliation's read and the stream's first message.
     await this.readMakerFillsAgain(open);
@@ -162,7 +160,7 @@ export class Takeover {
       tradeMakerFills(open.legs, trade.budget.maker, trade.record),
     );
     for (const fill of fills) {
-      if (!trade.fills.has(fill.fillId)) {
+      if (!trade.ledger.fillIds.has(fill.fillId)) {
         this.fillsFound += 1;
         trade.onMakerFill(fill);
       }
@@ -198,7 +196,7 @@ export class Takeover {
       rehedged_size: formatDecimal(open.hedger.hedged.minus(hedgedBefore)),
     });
     if (trade.ending?.kind === 'failed') {
-      await trade.journal.append([completed]);
+      await trade.apply([completed]);
       return;
     }
     const halt = trade.halt;

@@ -317,7 +317,8 @@ export class ExecutionLoop implements LoopControl {
     this.stop();
     for (;;) {
       const down = await this.takedown.pullMakerOrders();
-      const read = !trade.chunkStarted || !trade.open || (await this.takedown.reconcileWithRetry());
+      const read =
+        !trade.ledger.chunkStarted || !trade.open || (await this.takedown.reconcileWithRetry());
       await trade.open?.hedger.idle();
       if ((down && read) || !(await trade.untilTrusted())) {
         break;

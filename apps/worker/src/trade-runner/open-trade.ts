@@ -2,7 +2,7 @@ import type Big from 'big.js';
 import { hedgeSide, makerSide, type SpreadType, type VenueRegistry } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { MonotonicClock } from '../clock';
-import type { HedgeResult, LogEntry } from '@sts/contracts';
+import type { LogEntry } from '@sts/contracts';
 import type { TradeRecord } from '../trades/trade-record';
 import { Hedger } from './hedging/hedger';
 import { MakerOrders } from './quoting/maker-orders';
@@ -26,9 +26,8 @@ export interface OpenTradeHooks {
   spreadType(): SpreadType;
   mayTouchVenue(): boolean;
   untilTrusted(): Promise<boolean>;
-  emit(entries: LogEntry[]): void;
-  fail(reason: string): void;
-  hedgeEnded(result: HedgeResult, elapsedMs: number): void;
+  /** Entries the hedger logs as its IOCs answer: TradeState.apply. */
+  apply(entries: LogEntry[]): void;
   venueHalted(exchange: string): void;
   wake(): void;
   makerRequestSent(waitedForBudget: boolean): void;
@@ -76,9 +75,7 @@ export function openTrade(
     clock: inputs.clock,
     mayTouchVenue: () => hooks.mayTouchVenue(),
     untilTrusted: () => hooks.untilTrusted(),
-    emit: (entries) => hooks.emit(entries),
-    onFailure: (reason) => hooks.fail(reason),
-    onEnded: (result, elapsedMs) => hooks.hedgeEnded(result, elapsedMs),
+    emit: (entries) => hooks.apply(entries),
     onVenueHalted: () => hooks.venueHalted(record.hedgeExchange),
     onDoubtChanged: () => hooks.wake(),
     logger: inputs.log,

@@ -10,10 +10,7 @@ import type { TradeView } from './trade-view';
 
 /** What a quote cycle reads and tells of its trade. */
 export type QuotingTrade = QuotedTrade &
-  Pick<
-    TradeView,
-    'budget' | 'fills' | 'now' | 'holdQuoteForBudget' | 'quoteSettled' | 'reachTarget'
-  >;
+  Pick<TradeView, 'budget' | 'fillsSinceAmendment' | 'now' | 'requoteTiming' | 'reachTarget'>;
 
 type Wanted = { price: Big; size: Big };
 
@@ -46,7 +43,7 @@ export async function quoteCycle(
   // Out of budget: decide when a request can go, on the book as it is then.
   const budgetWait = trade.budget.maker.msUntilAvailable();
   if (budgetWait > 0) {
-    trade.holdQuoteForBudget();
+    trade.requoteTiming.holdForBudget();
     loop.wakeIn(Math.min(budgetWait, 60_000));
     return;
   }
@@ -74,7 +71,7 @@ function wantedQuote(
           worstSpread: trade.record.worstSpread,
           unhedgedResidue: open.hedger.waiting,
         });
-  if (desired.kind === 'too_small' && trade.fills.fillsSinceAmendment > 0) {
+  if (desired.kind === 'too_small' && trade.fillsSinceAmendment > 0) {
     // A fill left nothing that can make one more order: the target is reached.
     trade.reachTarget();
     loop.stepAgain();
@@ -116,7 +113,7 @@ async function requote(
     action = { kind: 'replace', price: wanted.price };
   }
   if (action.kind === 'none' || action.kind === 'keep') {
-    trade.quoteSettled();
+    trade.requoteTiming.settled();
     if (action.kind === 'keep' && resting && wanted && basis) {
       loop.keep(keptQuote(trade, resting, wanted.size, basis));
     }

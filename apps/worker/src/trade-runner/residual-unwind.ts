@@ -65,7 +65,11 @@ type UnwindFate =
  */
 export async function unwindResidual(trade: TradeView): Promise<ResidualEnd> {
   const open = trade.open;
-  if (!open || !trade.chunkStarted || (!trade.mayTouchVenue() && !(await trade.untilTrusted()))) {
+  if (
+    !open ||
+    !trade.ledger.chunkStarted ||
+    (!trade.mayTouchVenue() && !(await trade.untilTrusted()))
+  ) {
     return NONE; // nothing was filled, or the lease is lost: its next owner ends the trade
   }
   const residual = open.hedger.residual();
@@ -105,7 +109,9 @@ type NoUnwind =
 function nameResidual(trade: TradeView, plan: NoUnwind, residual: Big): ResidualEnd {
   const exchange = trade.record.makerExchange;
   const reason = reasonOf(plan, residual, exchange);
-  trade.record$([outcomeEntry(exchange, plan.side, residual, { result: plan.kind, reason }, null)]);
+  void trade.apply([
+    outcomeEntry(exchange, plan.side, residual, { result: plan.kind, reason }, null),
+  ]);
   trade.log.warn({ residual_unhedged: formatDecimal(residual), reason }, 'residual not unwound');
   return { residual, unwound: new Big(0) };
 }
@@ -141,7 +147,7 @@ async function unwind(
       'residual unwind already on the venue: its outcome is the venue record',
     );
   } else {
-    trade.record$([
+    void trade.apply([
       logEntry('unwind_sent', {
         exchange,
         side: request.side,
@@ -157,7 +163,7 @@ async function unwind(
     fate.kind === 'order'
       ? filledOutcome(exchange, residual, fate, makerMarket.quote ?? null, request.clientOrderId)
       : outcomeEntry(exchange, plan.side, residual, fate, request.clientOrderId);
-  trade.record$([entry]);
+  void trade.apply([entry]);
   const unwound = fate.kind === 'order' ? new Big(fate.order.filledSize) : new Big(0);
   trade.log.info(
     {

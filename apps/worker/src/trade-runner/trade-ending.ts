@@ -1,4 +1,10 @@
-import type { BudgetReleaseReason } from '@sts/contracts';
+import type Big from 'big.js';
+import {
+  logEntry,
+  type BudgetReleaseReason,
+  type ChunkCompletedData,
+  type LogEntry,
+} from '@sts/contracts';
 import { formatDecimal, type TradeStatus } from '@sts/domain';
 import { unwindResidual } from './residual-unwind';
 import type { TradeView } from './trade-view';
@@ -31,7 +37,7 @@ export async function writeEnding(trade: TradeView): Promise<void> {
   const residualUnhedged = formatDecimal(residual);
   const residualUnwound = formatDecimal(unwound);
   await trade.changeStatus(to, {
-    entries: trade.chunkCompleted(to === 'completed' ? 'target_reached' : to, unwound),
+    entries: chunkCompleted(trade, to === 'completed' ? 'target_reached' : to, unwound),
     failureReason,
     filledSize,
     residualUnhedged,
@@ -55,6 +61,26 @@ export async function writeEnding(trade: TradeView): Promise<void> {
     'trade ended',
   );
   await trade.budget.release(releaseReason(to));
+}
+
+/** chunk_completed for a trade that ends after it started; `unwound`: what its unwind took back. */
+function chunkCompleted(
+  trade: TradeView,
+  reason: ChunkCompletedData['reason'],
+  unwound: Big,
+): LogEntry[] {
+  const hedger = trade.open?.hedger;
+  if (!trade.ledger.chunkStarted || !hedger) {
+    return [];
+  }
+  return [
+    logEntry('chunk_completed', {
+      filled_size: formatDecimal(trade.filledSize),
+      reason,
+      residual_unhedged: formatDecimal(hedger.residual()),
+      residual_unwound: formatDecimal(unwound),
+    }),
+  ];
 }
 
 function releaseReason(status: TradeStatus): BudgetReleaseReason {

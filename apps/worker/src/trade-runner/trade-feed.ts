@@ -1,7 +1,7 @@
 import Big from 'big.js';
-import { formatDecimal } from '@sts/domain';
 import type { VenueFill, VenueOrder } from '@sts/venues';
-import { makerFillEntry } from '../recovery/reconcile-trade';
+import type { LogEntry } from '@sts/contracts';
+import { makerFillEntry } from '../execution-log/fill-entries';
 import { openTrade, type OpenTrade } from './open-trade';
 import type { ExecutionLoop } from './execution-loop';
 import { MoveUrgency } from './quoting/move-urgency';
@@ -50,7 +50,7 @@ export class TradeFeed {
     if (reference) {
       trade.guard.prime(this.services.clock.now(), reference);
     }
-    const { clock, metrics, venues, answerTimes, unboundedRequestWaitMs } = this.services;
+    const { clock, venues, answerTimes, unboundedRequestWaitMs } = this.services;
     return openTrade(
       legs,
       {
@@ -70,10 +70,7 @@ export class TradeFeed {
         spreadType: () => trade.terms.spread.spreadType,
         mayTouchVenue: () => trade.mayTouchVenue(),
         untilTrusted: () => trade.untilTrusted(),
-        emit: (entries) => trade.record$(entries),
-        fail: (reason) => trade.fail(reason),
-        hedgeEnded: (result, ms) =>
-          metrics.recordHedgeEnded(trade.record.hedgeExchange, result, ms),
+        apply: (entries) => void trade.apply(entries),
         venueHalted: (exchange) => trade.venueHalted(exchange),
         wake: () => trade.wake(),
         makerRequestSent: (waited) => this.onMakerRequestSent(waited),
@@ -114,7 +111,8 @@ export class TradeFeed {
     const open = trade.open;
     const price = new Big(fill.price);
     const size = new Big(fill.size);
-    if (!open || !trade.fills.record(fill.fillId, price, size)) {
+    // Counted once by its fill id: the ledger takes it (apply, below) before anything can come between.
+    if (!open || trade.ledger.fillIds.has(fill.fillId)) {
       return;
     }
     const started = open.hedger.onMakerFill(fill.fillId, price, size);
@@ -140,11 +138,11 @@ export class TradeFeed {
           trade.guard.classifyFill(receivedAt, open.legs.market.hedgeReference(), heldAtFill);
       }
     }
-    const entries = [makerFillEntry(fill, open.legs.market.makerMarket.quote ?? null)];
+    const entries: LogEntry[] = [makerFillEntry(fill, open.legs.market.makerMarket.quote ?? null)];
     if (started?.sent) {
       entries.push(started.sent);
     }
-    trade.record$(entries, formatDecimal(trade.filledSize));
+    void trade.apply(entries);
     trade.wakeAfterReads();
   }
 
@@ -170,7 +168,7 @@ export class TradeFeed {
     if (!this.loop.makerTouchMatters()) {
       return;
     }
-    trade.noteBookMove(receivedAtMs);
+    trade.requoteTiming.noteBookMove(receivedAtMs);
     trade.wake(this.rankMove);
   }
 
@@ -183,7 +181,7 @@ export class TradeFeed {
       // A hedge waited for H: there is one now.
       const started = open.hedger.hedgeDeferred();
       if (started?.sent) {
-        trade.record$([started.sent]);
+        void trade.apply([started.sent]);
       }
     }
     const reference = open?.legs.market.hedgeReference();
@@ -196,11 +194,11 @@ export class TradeFeed {
         { move_bps: triggered.trigger.moveBps, action: triggered.trigger.action },
         'fast-move guard triggered',
       );
-      trade.record$([triggered.entry]);
+      void trade.apply([triggered.entry]);
     } else if (!this.loop.hedgeMoveMatters(now)) {
       return;
     }
-    trade.noteBookMove(receivedAtMs);
+    trade.requoteTiming.noteBookMove(receivedAtMs);
     trade.wake(this.rankMove);
   }
 
@@ -210,13 +208,13 @@ export class TradeFeed {
    */
   private readonly rankMove: StepRank = () => {
     const urgency = this.urgency.of(this.services.clock.now());
-    this.trade.noteMoveRanked(urgency);
+    this.trade.requoteTiming.noteMoveRanked(urgency);
     return urgency;
   };
 
   /** A re-quote went out: its latency counts unless the trade's budget made it wait (by design). */
   private onMakerRequestSent(waitedForBudget: boolean): void {
-    const requote = this.trade.requoteSent(waitedForBudget);
+    const requote = this.trade.requoteTiming.sent(waitedForBudget);
     if (requote === null) {
       return;
     }

@@ -2,7 +2,7 @@ import { formatDecimal } from '@sts/domain';
 import { sleep, TimeoutError, withTimeout } from '@sts/platform';
 import { logEntry } from '@sts/contracts';
 import { TradeEventRepository } from '@sts/persistence';
-import { readLoggedFills } from '../execution-log/logged-fills';
+import { readTradeLog } from '../execution-log/trade-log';
 import type { Acquisition } from '../lease/lease.repository';
 import { Takeover, type TakeoverServices } from '../recovery/takeover';
 import { preflightChecks, type PreflightFailure } from './preflight';
@@ -74,6 +74,9 @@ export class TradeStart {
       await trade.budget.release('rejected');
       return 'ended';
     }
+    // Every start is a replay: a fresh trade's log is empty, or holds what an
+    // earlier owner wrote before it died validating (nothing that trades).
+    trade.replay(await readTradeLog(this.services.db, trade.tradeId), true);
     trade.listen();
     // An amendment stored while validating that no control message brought (nobody answered
     // the gateway in time) is in the chunk it starts, not only in the quotes after it.
@@ -86,7 +89,6 @@ export class TradeStart {
       entries: [logEntry('chunk_started', started)],
       eventData: started,
     });
-    trade.noteChunkStarted();
     trade.log.info(started, 'trade active');
     // And one stored between that read and the status change (PATCH saw it validating).
     await trade.refreshTerms();
@@ -150,13 +152,8 @@ export class TradeStart {
     const trade = this.trade;
     const { db } = this.services;
     const open = await this.retrying('open the venues', () => trade.openLegs());
-    const logged = await readLoggedFills(db, trade.tradeId);
-    for (const fill of logged.makerFills) {
-      trade.fills.record(fill.fillId, fill.price, fill.size);
-    }
-    open.hedger.restore(logged.makerFills, logged.hedged);
-    trade.noteChunkStarted(logged.chunkStarted);
-    this.countFillsTowardCompletion();
+    trade.replay(await readTradeLog(db, trade.tradeId), fillsComplete(trade));
+    open.hedger.restore(trade.ledger.makerFills, trade.ledger.hedged);
     trade.listen();
     const completed = logEntry('recovery_completed', {
       previous_worker_id: await new TradeEventRepository(db.manager).lastWriterOf(trade.tradeId),
@@ -165,7 +162,7 @@ export class TradeStart {
       rehedged_size: '0',
       cause: 'handover',
     });
-    await trade.journal.append([completed]);
+    await trade.apply([completed]);
     trade.log.info(
       { status: trade.status, filled_size: formatDecimal(trade.filledSize), ...completed.data },
       'trade resumed after hand-over',
@@ -173,18 +170,17 @@ export class TradeStart {
     await trade.refreshTerms();
   }
 
-  /**
-   * A trade that reached its target just before changing hands completes on
-   * the next cycle; one whose target was amended down to its filled size does
-   * not (interface: it stays in its status).
-   */
-  private countFillsTowardCompletion(): void {
-    const { fills, terms } = this.trade;
-    fills.countFromStart(terms.amendmentVersion === 0);
-  }
-
   /** An executing trade cannot be rejected: what it needs of the venues is retried until it works. */
   private retrying<T>(what: string, work: () => Promise<T>): Promise<T> {
     return untilVenuesAnswer(this.trade, what, work);
   }
 }
+
+/**
+ * Whether a trade's fills so far count toward its completion at a start: a
+ * trade that reached its target just before changing hands completes on the
+ * next cycle; one whose target was amended down to its filled size does not
+ * (interface: it stays in its status).
+ */
+export const fillsComplete = (trade: Pick<TradeState, 'terms'>): boolean =>
+  trade.terms.amendmentVersion === 0;

@@ -1,33 +1,35 @@
 import type Big from 'big.js';
-import type { TradeControl } from '@sts/contracts';
 import {
+  applyEntry,
+  emptyLedger,
   formatDecimal,
   isTerminalTradeStatus,
-  moreUrgent,
+  ledgerFilled,
   tradeTag,
-  type RequoteUrgency,
+  type TradeLedger,
   type TradeStatus,
 } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
-import { logEntry, type LogEntry } from '@sts/contracts';
+import type { LogEntry, TradeControl } from '@sts/contracts';
 import { LeaseLostError } from '../execution-log/trade-journal';
+import { hedgeFailureReason } from './hedging/hedge-entries';
+import { HedgeTimes } from './hedging/hedge-times';
 import { untilTrusted, type LeaseTrust } from './lease-trust';
 import type { Lease } from '../lease/lease.repository';
 import type { AmendableTerms, LoadedTrade, TradeRecord } from '../trades/trade-record';
 import { ExecutionLoop } from './execution-loop';
 import { type FastMoveWatch } from './fast-move-watch';
-import { MakerFills } from './maker-fills';
 import type { OpenTrade } from './open-trade';
 import type { Halt } from './runner-services';
 import type { StepRank } from './step-scheduler';
 import { type TradeBudget } from './trade-budget';
-import { TradeFeed } from './trade-feed';
+import { TradeFeed, type LateOrderListener } from './trade-feed';
 import * as phases from './trade-phase';
 import type { Ending, TradePhase } from './trade-phase';
 import type { TradeServices } from './trade-services';
-import type { LateOrderListener } from './trade-feed';
-import type { RequoteAfterMove, StatusRequest, TradeView, TradeWrites } from './trade-view';
+import { RequoteTiming } from './quoting/requote-timing';
+import type { StatusRequest, TradeView, TradeWrites } from './trade-view';
 
 /** Everything a trade's state is built from, once its row is loaded. */
 export interface TradeStateInit {
@@ -49,12 +51,15 @@ export interface TradeStateInit {
  * loaded. Its lifecycle is one value, `phase` (see TradePhase), and it and
  * every other field change only through the methods below: the loop, feed
  * and take-down see the trade as a TradeView, which has nothing to assign.
- * Its status changes only through changeStatus(). Maker fills take the hot
- * path (`onMakerFill`): the hedge goes out first.
+ * Its status changes only through changeStatus(), what it filled and hedged
+ * only through apply() (the fold of its log). Maker fills take the hot path
+ * (`onMakerFill`): the hedge goes out first.
  */
 export class TradeState implements TradeView {
   readonly tradeId: string;
   readonly tradeTag: string;
+  /** The fencing epoch of this worker's lease. */
+  readonly epoch: string;
   readonly record: TradeRecord;
   readonly journal: TradeWrites;
   readonly budget: TradeBudget;
@@ -62,28 +67,26 @@ export class TradeState implements TradeView {
   readonly loop: ExecutionLoop;
   private readonly feed: TradeFeed;
   readonly abort = new AbortController();
-  readonly fills = new MakerFills();
+  /** Times each re-quote from the book move it answers (the re-quote latency figure). */
+  readonly requoteTiming = new RequoteTiming();
   readonly log: Logger;
   private currentPhase: TradePhase;
   private operatorHalt: Halt | null;
   private haltedVenue: Halt | null = null;
-  private chunkInLog = false;
-  /** When the book moved and no request has followed yet (for the re-quote latency figure). */
-  private moveAt: number | null = null;
-  /** The most urgent rank a move's waiting step got since the last request; null: none waited. */
-  private moveRank: RequoteUrgency | null = null;
-  /** A re-quote is waiting for the trade's request budget (its latency is the budget's, not the worker's). */
-  private heldByBudget = false;
+  /** The fold of every entry logged for the trade (its log at the start, then all it applied). */
+  private folded: TradeLedger = emptyLedger();
+  /** Maker fills folded when the amendment in force came: a trade completes on a fill after it. */
+  private fillsAtAmendment = 0;
+  private readonly hedgeTimes = new HedgeTimes();
   private currentStatus: TradeStatus;
   private currentTerms: AmendableTerms;
   private opened: OpenTrade | null = null;
   private readonly services: TradeServices;
-  private readonly lease: Lease;
   private readonly trust: LeaseTrust;
 
   constructor(init: TradeStateInit) {
     this.services = init.services;
-    this.lease = init.lease;
+    this.epoch = init.lease.epoch;
     this.trust = init.trust;
     this.record = init.loaded.record;
     this.tradeId = this.record.id;
@@ -141,8 +144,14 @@ export class TradeState implements TradeView {
     return this.operatorHalt ?? this.haltedVenue;
   }
 
-  get chunkStarted(): boolean {
-    return this.chunkInLog;
+  /** What the trade's log says of it: the fold of every entry (TradeLedger). */
+  get ledger(): TradeLedger {
+    return this.folded;
+  }
+
+  /** Maker fills since the amendment in force (all of them when none): a trade completes on one. */
+  get fillsSinceAmendment(): number {
+    return this.folded.makerFills.length - this.fillsAtAmendment;
   }
 
   /**
@@ -158,6 +167,7 @@ export class TradeState implements TradeView {
       : {};
     await this.journal.changeStatus({ from: this.currentStatus, to, ...ending, ...request });
     this.currentStatus = to;
+    this.fold(request.entries ?? []);
   }
 
   /** Something may need doing: the loop steps (from the worker's scheduler; a book move passes its rank). */
@@ -193,21 +203,64 @@ export class TradeState implements TradeView {
   }
 
   get filledSize(): Big {
-    return this.fills.filled(this.terms.sizeType);
+    return ledgerFilled(this.folded, this.terms.sizeType);
   }
 
-  /** Appends to the log without waiting; a failure is logged (the journal retries transient ones). */
-  record$(entries: LogEntry[], filledSize?: string): void {
-    this.journal.append(entries, filledSize).catch((error: unknown) => {
+  /**
+   * The one way the money path changes the trade: the entries are folded
+   * into its ledger (applyEntry), handed to the journal (with filled_size
+   * when a maker fill moved it), timed for the metrics, and a hedge that
+   * failed fails the trade. Nothing waits for the write; the promise settles
+   * with it (a failure is logged here; the journal retries transient ones).
+   */
+  apply(entries: readonly LogEntry[]): Promise<void> {
+    const before = this.folded;
+    this.fold(entries);
+    const filledSize =
+      this.folded.makerFilled !== before.makerFilled ? formatDecimal(this.filledSize) : undefined;
+    const written = this.journal.append([...entries], filledSize);
+    written.catch((error: unknown) => {
       if (!(error instanceof LeaseLostError)) {
         this.log.error({ err: error }, 'execution log write lost');
       }
     });
+    return written;
   }
 
-  /** The fencing epoch of this worker's lease. */
-  get epoch(): string {
-    return this.lease.epoch;
+  /** Every start replays the trade's log: the ledger is its fold (`fillsComplete`: see countFillsFromStart). */
+  replay(entries: readonly LogEntry[], fillsComplete: boolean): void {
+    this.folded = emptyLedger();
+    this.fold(entries, 'replayed');
+    this.countFillsFromStart(fillsComplete);
+  }
+
+  /**
+   * After a start's replay and reconciliation: the fills so far count toward
+   * completion, or (an amendment in force: a trade amended down to its filled
+   * size stays in its status, interface) none.
+   */
+  countFillsFromStart(fillsComplete: boolean): void {
+    this.fillsAtAmendment = fillsComplete ? 0 : this.folded.makerFills.length;
+  }
+
+  /**
+   * Folds entries written (or being written) and derives what they mean for
+   * the trade; the metrics count what happens here, not what is `replayed`.
+   */
+  private fold(entries: readonly LogEntry[], source: 'live' | 'replayed' = 'live'): void {
+    const failedBefore = this.folded.hedgeFailure;
+    for (const entry of entries) {
+      this.folded = applyEntry(this.folded, entry);
+      const ended = source === 'live' ? this.hedgeTimes.observe(entry, this.now()) : null;
+      if (ended) {
+        this.services.metrics.recordHedgeEnded(ended.exchange, ended.result, ended.elapsedMs);
+      }
+    }
+    const failure = this.folded.hedgeFailure;
+    if (failure !== null && failedBefore === null) {
+      const { hedgeTimeoutMs } = this.services.venues[this.record.hedgeExchange];
+      this.fail(hedgeFailureReason(failure.result, failure.exchange, hedgeTimeoutMs));
+    }
   }
 
   /** Opens both venues and builds the parts that trade on them (once). */
@@ -298,63 +351,9 @@ export class TradeState implements TradeView {
     this.haltedVenue = null;
   }
 
-  /** chunk_started is (or, read back from the log, was) written: an end logs chunk_completed. */
-  noteChunkStarted(started = true): void {
-    this.chunkInLog = started;
-  }
-
-  /** A book move that may call for a re-quote: the first since the last request times it. */
-  noteBookMove(receivedAtMs: number): void {
-    this.moveAt ??= receivedAtMs;
-  }
-
-  /** The step a move asked for had to wait, this urgently: the re-quote's turn is the most urgent such. */
-  noteMoveRanked(urgency: RequoteUrgency): void {
-    this.moveRank = this.moveRank === null ? urgency : moreUrgent(urgency, this.moveRank);
-  }
-
-  /** A re-quote waits for the request budget: its latency is the budget's. */
-  holdQuoteForBudget(): void {
-    this.heldByBudget = true;
-  }
-
-  /** The quote rests as wanted (or none is wanted): no re-quote is pending. */
-  quoteSettled(): void {
-    this.moveAt = null;
-    this.moveRank = null;
-    this.heldByBudget = false;
-  }
-
-  /** A maker request went out: the book move it answers, if one is pending, and whether it waited. */
-  requoteSent(waitedForBudget: boolean): RequoteAfterMove | null {
-    const heldByBudget = waitedForBudget || this.heldByBudget;
-    this.heldByBudget = false;
-    const movedAt = this.moveAt;
-    const turn = this.moveRank ?? 'in_slice';
-    this.moveAt = null;
-    this.moveRank = null;
-    return movedAt === null ? null : { movedAt, heldByBudget, turn };
-  }
-
   /** A maker fill of this trade (stream, read-back, reconciliation): the hot path (TradeFeed). */
   onMakerFill(fill: VenueFill): void {
     this.feed.onMakerFill(fill);
-  }
-
-  /** chunk_completed for a trade that ends after it started; `unwound`: what its unwind took back. */
-  chunkCompleted(reason: 'target_reached' | 'canceled' | 'failed', unwound: Big): LogEntry[] {
-    const hedger = this.open?.hedger;
-    if (!this.chunkInLog || !hedger) {
-      return [];
-    }
-    return [
-      logEntry('chunk_completed', {
-        filled_size: formatDecimal(this.filledSize),
-        reason,
-        residual_unhedged: formatDecimal(hedger.residual()),
-        residual_unwound: formatDecimal(unwound),
-      }),
-    ];
   }
 
   /**
@@ -374,9 +373,11 @@ export class TradeState implements TradeView {
     const sizeTypeChanged = next.sizeType !== this.terms.sizeType;
     const { cancelRequested: _cancel, ...terms } = next;
     this.currentTerms = terms;
-    this.fills.amended();
+    this.fillsAtAmendment = this.folded.makerFills.length;
     if (sizeTypeChanged && this.currentPhase.kind !== 'closed') {
-      this.record$([], formatDecimal(this.filledSize));
+      this.journal.append([], formatDecimal(this.filledSize)).catch((error: unknown) => {
+        this.log.warn({ err: error }, 'filled_size in the new size type not written');
+      });
     }
     this.log.info(
       { amendment_version: next.amendmentVersion, target_size: formatDecimal(next.targetSize) },

@@ -1,14 +1,13 @@
 import type Big from 'big.js';
-import type { RequoteUrgency, TradeStatus } from '@sts/domain';
+import type { TradeLedger, TradeStatus } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
 import type { LogEntry } from '@sts/contracts';
-import type { RequoteTurn } from '../metrics/worker-metrics';
 import type { StatusChange, TradeJournal } from '../execution-log/trade-journal';
 import type { AmendableTerms, TradeRecord } from '../trades/trade-record';
 import type { FastMoveWatch } from './fast-move-watch';
-import type { MakerFills } from './maker-fills';
 import type { OpenTrade } from './open-trade';
+import type { RequoteTiming } from './quoting/requote-timing';
 import type { Halt } from './runner-services';
 import type { StepRank } from './step-scheduler';
 import type { TradeBudget } from './trade-budget';
@@ -19,13 +18,6 @@ export type TradeWrites = Pick<TradeJournal, 'append' | 'changeStatus' | 'idle' 
 
 /** A status change as the trade asks for it: from whatever status it is in. */
 export type StatusRequest = Omit<StatusChange, 'from' | 'to'>;
-
-/** A re-quote that followed a book move: when the move came, whether the budget held it, how it got its turn. */
-export interface RequoteAfterMove {
-  movedAt: number;
-  heldByBudget: boolean;
-  turn: RequoteTurn;
-}
 
 /**
  * A trade as its loop, feed, maker take-down, quote cycle and ending see it
@@ -40,7 +32,11 @@ export interface TradeView {
   readonly budget: TradeBudget;
   readonly guard: FastMoveWatch;
   readonly abort: AbortController;
-  readonly fills: MakerFills;
+  readonly requoteTiming: RequoteTiming;
+  /** The fold of the trade's execution log (TradeLedger): what it filled and hedged. */
+  readonly ledger: TradeLedger;
+  /** Maker fills since the amendment in force: the trade completes on one. */
+  readonly fillsSinceAmendment: number;
   readonly log: Logger;
   readonly phase: TradePhase;
   readonly status: TradeStatus;
@@ -51,8 +47,6 @@ export interface TradeView {
   /** The maker or hedge venue refused a request as halted: paused until it answers again. */
   readonly venueHalt: Halt | null;
   readonly haltInForce: Halt | null;
-  /** chunk_started is in the trade's log (its end logs chunk_completed). */
-  readonly chunkStarted: boolean;
   readonly filledSize: Big;
   readonly epoch: string;
   now(): number;
@@ -63,18 +57,13 @@ export interface TradeView {
   untilTrusted(): Promise<boolean>;
   wake(rank?: StepRank): void;
   wakeAfterReads(): void;
-  record$(entries: LogEntry[], filledSize?: string): void;
+  /** The one way the money path changes the trade (TradeState.apply). */
+  apply(entries: readonly LogEntry[]): Promise<void>;
   changeStatus(to: TradeStatus, request?: StatusRequest): Promise<void>;
   onMakerFill(fill: VenueFill): void;
-  chunkCompleted(reason: 'target_reached' | 'canceled' | 'failed', unwound: Big): LogEntry[];
   fail(reason: string): void;
   reachTarget(): void;
   beginEnding(): void;
   venueHalted(exchange: string): void;
   venueAnswers(): void;
-  noteBookMove(receivedAtMs: number): void;
-  noteMoveRanked(urgency: RequoteUrgency): void;
-  holdQuoteForBudget(): void;
-  quoteSettled(): void;
-  requoteSent(waitedForBudget: boolean): RequoteAfterMove | null;
 }

@@ -1,5 +1,6 @@
 import Big from 'big.js';
-import { fillAmount, type SizeType } from '../sizing/size-type';
+import { fillAmount } from '../sizing/size-type';
+import type { SizeType } from './trade-terms';
 
 /**
  * An execution-log entry as the fold reads it: the fields of the contracts'

@@ -4,7 +4,7 @@ import type { MakerLeg, PricedFill, Side, SpreadType } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { VenueClient } from '@sts/venues';
 import type { MonotonicClock } from '../../clock';
-import type { HedgeResult, LogEntry } from '@sts/contracts';
+import type { LogEntry } from '@sts/contracts';
 import type { LegMarket, MarketView } from '../market-view';
 
 /** The hedge leg: the account that takes the hedges, its market and its timeout. */
@@ -39,11 +39,12 @@ export interface HedgeContext {
   mayTouchVenue(): boolean;
   /** Resolves true once the lease is trusted again, false once it is lost (TradeView.untilTrusted). */
   untilTrusted(): Promise<boolean>;
+  /**
+   * The hedge's entries as they happen (its IOCs' answers come later than the
+   * call that sent them): the trade applies them (TradeState.apply), which
+   * logs them and reads from a hedge_outcome whether the trade fails.
+   */
   emit(entries: LogEntry[]): void;
-  /** The trade cannot go on: a hedge timed out or was refused. */
-  onFailure(reason: string): void;
-  /** A hedge is over (metrics): its result and the time since the maker fill that started it. */
-  onEnded?(result: HedgeResult, elapsedMs: number): void;
   /** The hedge venue refused an attempt as halted: no further maker fill should come meanwhile. */
   onVenueHalted(): void;
   /** Hedger.inDoubt changed. */

@@ -9,6 +9,7 @@ import {
 } from '@sts/domain';
 import type { OrderAck, PlaceOrderRequest, VenueFill, VenueOrder } from '@sts/venues';
 import { logEntry, type HedgeResult, type Liquidity, type LogEntry } from '@sts/contracts';
+import { hedgeFilledEntry } from '../../execution-log/fill-entries';
 import type { HedgeContext } from './hedge-context';
 
 /** hedge_sent of one attempt. */
@@ -67,7 +68,7 @@ export const liquidityOfFills = (fills: readonly Pick<VenueFill, 'liquidity'>[])
  * hedge_filled of an IOC that filled `fill`, with the fee of the fills its ack
  * carried (null without them: an order found by a look-up carries none).
  */
-export function hedgeFilledEntry(
+export function iocFilledEntry(
   context: HedgeContext,
   order: VenueOrder,
   fill: PricedFill,
@@ -76,17 +77,16 @@ export function hedgeFilledEntry(
   const fills = (ack?.fills ?? []).filter((one) => one.orderId === order.orderId);
   // Fills that do not add up to what the order filled would understate its fee.
   const complete = fills.reduce((sum, one) => sum.plus(one.size), new Big(0)).eq(fill.size);
-  const fee = complete ? feeOfFills(fills) : null;
-  return logEntry('hedge_filled', {
+  return hedgeFilledEntry({
     exchange: context.venue.leg.venue,
     side: context.venue.side,
-    price: formatDecimal(fill.price),
-    size: formatDecimal(fill.size),
-    order_id: order.orderId,
-    timestamp_ms: order.updatedAtMs,
-    client_order_id: order.clientOrderId,
-    fee: fee ? formatDecimal(fee) : null,
-    fee_asset: fee ? (context.venue.leg.quote ?? null) : null,
+    price: fill.price,
+    size: fill.size,
+    orderId: order.orderId,
+    clientOrderId: order.clientOrderId,
+    timestampMs: order.updatedAtMs,
+    fee: complete ? feeOfFills(fills) : null,
+    feeAsset: context.venue.leg.quote ?? null,
     liquidity: liquidityOfFills(fills),
   });
 }
@@ -168,16 +168,13 @@ export function hedgeTimeoutEntry(
   });
 }
 
-/** The trade's failure_reason when a hedge ends so (timeout, refusal); null otherwise. */
-export function hedgeFailure(context: HedgeContext, result: HedgeResult): string | null {
-  const { venue } = context;
-  switch (result) {
-    case 'timeout':
-      return `hedge timed out after ${venue.timeoutMs} ms on ${venue.leg.venue}`;
-    case 'rejected':
-      return `hedge refused by ${venue.leg.venue}`;
-    case 'filled':
-    case 'partial':
-      return null;
-  }
+/** The trade's failure_reason when a hedge ends so (timeout, refusal on `exchange`). */
+export function hedgeFailureReason(
+  result: 'timeout' | 'rejected',
+  exchange: string,
+  hedgeTimeoutMs: number,
+): string {
+  return result === 'timeout'
+    ? `hedge timed out after ${hedgeTimeoutMs} ms on ${exchange}`
+    : `hedge refused by ${exchange}`;
 }

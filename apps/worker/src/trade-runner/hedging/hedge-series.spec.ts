@@ -13,6 +13,7 @@ import { iocAck, ScriptedVenue, venueOrder } from '../../../test/support/scripte
 import type { ExecutionEventType, LogDataOf, LogEntry } from '@sts/contracts';
 import type { MarketView } from '../market-view';
 import { VenueAnswerTimes } from '../../venue-sessions/venue-answer-times';
+import { hedgeFailureReason } from './hedge-entries';
 import { Hedger } from './hedger';
 
 /**
@@ -81,8 +82,16 @@ function harness(options: { bucket?: TokenBucket; answerTimes?: VenueAnswerTimes
       }
       return false;
     },
-    emit: (logged) => state.entries.push(...logged),
-    onFailure: (reason) => state.failures.push(reason),
+    emit: (logged) => {
+      state.entries.push(...logged);
+      // What TradeState.apply reads from an outcome: a timeout or refusal fails the trade.
+      for (const entry of logged) {
+        const result = entry.eventType === 'hedge_outcome' ? entry.data.result : null;
+        if (result === 'timeout' || result === 'rejected') {
+          state.failures.push(hedgeFailureReason(result, 'paradex', HEDGE_TIMEOUT_MS));
+        }
+      }
+    },
     onVenueHalted: () => (state.halted += 1),
     onDoubtChanged: () => (state.doubtChanges += 1),
     logger: pino({ level: 'silent' }),

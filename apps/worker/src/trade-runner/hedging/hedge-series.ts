@@ -13,12 +13,11 @@ import {
   sendIoc,
 } from './hedge-ioc';
 import {
-  hedgeFailure,
-  hedgeFilledEntry,
   hedgeOutcomeEntry,
   hedgeSentEntry,
   hedgeTimeoutEntry,
   iocFill,
+  iocFilledEntry,
 } from './hedge-entries';
 import { HedgeDeadline } from './hedge-deadline';
 import { inDoubt, inFlightAttempt, type InFlight, type SeriesState } from './hedge-series-state';
@@ -173,7 +172,7 @@ export class HedgeSeries {
     const fill = iocFill(order, ack);
     if (fill.size.gt(0)) {
       this.fills.push(fill);
-      this.context.emit([hedgeFilledEntry(this.context, order, fill, ack)]);
+      this.context.emit([iocFilledEntry(this.context, order, fill, ack)]);
     }
     this.attemptOver(state, fill.size.gt(state.reserved) ? state.reserved : fill.size);
   }
@@ -331,7 +330,8 @@ export class HedgeSeries {
   /**
    * The one way a hedge ends: what is reserved and not at the venue is released;
    * `abandoned` (lease gone) leaves an attempt at the venue to the new owner and
-   * reports nothing; else the outcome is logged, a timeout or refusal failing the trade.
+   * reports nothing; else the outcome is logged (a timeout or refusal in it fails the
+   * trade: TradeState.apply).
    */
   private finish(result: HedgeResult | 'abandoned'): void {
     const last = this.state;
@@ -359,11 +359,6 @@ export class HedgeSeries {
     if (unhedgedFills.length > 0) {
       this.context.uncover(unhedgedFills);
     }
-    const failure = hedgeFailure(this.context, result);
-    if (failure) {
-      this.context.onFailure(failure);
-    }
-    this.context.onEnded?.(result, this.deadline.waitedMs);
     this.context.emit([
       hedgeOutcomeEntry(this.context, {
         result,

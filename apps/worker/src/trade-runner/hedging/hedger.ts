@@ -14,7 +14,7 @@ import {
 } from '@sts/domain';
 import type { LogEntry } from '@sts/contracts';
 import type { HedgeContext } from './hedge-context';
-import { hedgeFailure, hedgeOutcomeEntry, hedgeTimeoutEntry } from './hedge-entries';
+import { hedgeOutcomeEntry, hedgeTimeoutEntry } from './hedge-entries';
 import { HedgeSeries } from './hedge-series';
 
 export type HedgerDependencies = Omit<HedgeContext, 'settle' | 'reserve' | 'uncover' | 'doubt'>;
@@ -204,8 +204,6 @@ export class Hedger {
         guardFillClass: null,
       }),
     ]);
-    this.context.onEnded?.('timeout', waitedMs);
-    this.context.onFailure(hedgeFailure(this.context, 'timeout') ?? 'hedge timed out');
     this.wakeIdleWaiters();
   }
 

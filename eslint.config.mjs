@@ -105,7 +105,8 @@ const TRADES_OUTSIDE_REPOSITORY = statementsOutside('trades', 'TradeEntity', 'Tr
  * Every statement on `trade_events`, the execution log, is
  * TradeEventRepository's (issue 57); and no production code reads an
  * entry's data by string key (`data['price']`, SQL `data->>'price'`) outside
- * the log's decoders (libs/contracts) and the persistence lib's statements.
+ * the log's decoders (libs/contracts; SQL names a field through their
+ * logFieldSql), in libs/persistence neither.
  */
 const LOG_BY_KEY =
   'Read an execution-log entry through its decoder (@sts/contracts decodeLogEntry), not by key.';
@@ -287,6 +288,21 @@ export default tseslint.config(
     },
   },
   {
+    // libs/persistence owns the tables' statements, not the log's schema: an
+    // entry's field in SQL comes from the decoders (logFieldSql), never by hand.
+    files: ['libs/persistence/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', 'libs/persistence/src/migrations/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        NO_FOCUSED_TESTS,
+        { selector: `Literal[value=${JSON_KEY_SQL}]`, message: LOG_BY_KEY },
+        { selector: `TemplateElement[value.raw=${JSON_KEY_SQL}]`, message: LOG_BY_KEY },
+        ...LOG_DATA_BY_KEY,
+      ],
+    },
+  },
+  {
     // The execution log's decoders are where its data is read by key.
     files: ['libs/contracts/src/execution-log/log-decoders.ts'],
     rules: {
@@ -294,7 +310,7 @@ export default tseslint.config(
         'error',
         NO_FOCUSED_TESTS,
         ...TRADES_OUTSIDE_REPOSITORY,
-        ...LOG_OUTSIDE_REPOSITORY,
+        ...statementsOutside('trade_events', 'TradeEventEntity', 'TradeEventRepository'),
       ],
     },
   },

@@ -1,4 +1,4 @@
-import { MessageValidationError } from './envelope';
+import { envelope, MessageValidationError, type Envelope } from './envelope';
 import { integerField, objectOf, oneOf, stringField } from './guards';
 
 /**
@@ -58,3 +58,29 @@ export function parseTradeFill(value: unknown): TradeFill {
     data: data as Record<string, unknown>,
   };
 }
+
+/** What the database alone knows of a fill's message: set by the statement that logs the entry. */
+export type TradeFillFromLog = 'sequence' | 'created_at';
+
+/** A `trade.fill` message before its entry is logged (tradeFillDraft). */
+export type TradeFillDraft = Envelope<Omit<TradeFill, TradeFillFromLog>>;
+
+/**
+ * The `trade.fill` message of a log entry as the writer builds it, the one
+ * place its envelope is built: the append statement that logs the entry adds
+ * only what it alone knows, the entry's sequence (and with it the message id,
+ * tradeFillMessageId) and created_at (also the envelope's occurred_at).
+ */
+export function tradeFillDraft(
+  fill: Omit<TradeFill, TradeFillFromLog>,
+  correlationId: string,
+): TradeFillDraft {
+  return envelope(TRADE_FILL, fill, {
+    messageId: tradeFillMessageId(fill.trade_id, 'pending'),
+    correlationId,
+    occurredAt: new Date(0),
+  });
+}
+
+export const isFillEventType = (eventType: string): eventType is FillEventType =>
+  (FILL_EVENT_TYPES as readonly string[]).includes(eventType);

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import {
-  FILL_EVENT_TYPES,
-  TRADE_FILL,
+  isFillEventType,
+  tradeFillDraft,
   tradeFillMessageId,
   tradeFillSubject,
   tradeLifecycleMessage,
@@ -32,9 +32,10 @@ export interface StatusChange {
  * statement fenced on the lease; `appendId` makes a retried append a no-op.
  *
  * The same statement puts each fill entry (maker_fill, hedge_filled,
- * hedge_outcome) in the outbox as a `trade.fill` message with the entry's own
- * sequence and created_at: it is pushed if and only if the entry committed,
- * and nothing is added to the trade's path (no extra round trip, no NATS).
+ * hedge_outcome) in the outbox as its `trade.fill` message, drafted here
+ * (tradeFillDraft) and completed with the entry's own sequence and
+ * created_at: it is pushed if and only if the entry committed, and nothing
+ * is added to the trade's path (no extra round trip, no NATS).
  * Returns how many fill messages were added (the caller kicks the relay).
  */
 export async function appendRows(
@@ -49,16 +50,13 @@ export async function appendRows(
     tradeId,
     workerId,
     epoch,
-    userId: fence.userId,
     eventTypes: entries.map((entry) => entry.eventType),
     data: entries.map((entry) => JSON.stringify(entry.data)),
     filledSize: filledSize ?? null,
     appendId,
     fillSubject: tradeFillSubject(fence.natsPrefix, tradeId),
     fillMessageIdPrefix: tradeFillMessageId(tradeId, ''),
-    fillType: TRADE_FILL,
-    fillEventTypes: FILL_EVENT_TYPES,
-    correlationId: fence.correlationId,
+    fillDrafts: entries.map((entry) => fillDraftOf(fence, entry)),
   });
   if (row?.last_sequence === null || row?.last_sequence === undefined) {
     if (appendId !== null && (await alreadyAppended(manager, fence, appendId))) {
@@ -67,6 +65,20 @@ export async function appendRows(
     throw new LeaseLostError(tradeId);
   }
   return Number(row.pushed);
+}
+
+/** The entry's `trade.fill` message as JSON when it is a fill entry (pushed live), else null. */
+function fillDraftOf(fence: JournalFence, entry: LogEntry): string | null {
+  if (!isFillEventType(entry.eventType)) {
+    return null;
+  }
+  const fill = {
+    trade_id: fence.tradeId,
+    user_id: fence.userId,
+    event_type: entry.eventType,
+    data: entry.data as unknown as Record<string, unknown>,
+  };
+  return JSON.stringify(tradeFillDraft(fill, fence.correlationId));
 }
 
 /** Did an earlier attempt of this append commit (while we still hold the lease)? */

@@ -1,5 +1,5 @@
 import { MessageValidationError } from '../envelope';
-import { decodeLogData, decodeLogEntry } from './log-decoders';
+import { decodeLogData, decodeLogEntry, logFieldSql } from './log-decoders';
 import { logEntry, type LogDataOf } from './log-entries';
 
 /** One entry of every type, as the worker writes it (through logEntry, so typed). */
@@ -150,5 +150,13 @@ describe('the execution log decoders', () => {
   it('refuses an entry type the log does not have, and data that is no object', () => {
     expect(() => decodeLogEntry('maker_fil', {})).toThrow(/unknown event type/);
     expect(() => decodeLogEntry('chunk_started', '0.1')).toThrow(/payload is not an object/);
+  });
+
+  it('names a data field in SQL only as the schema has it', () => {
+    expect(logFieldSql('maker_fill', 'fill_id')).toBe("e.data->>'fill_id'");
+    expect(logFieldSql('unwind_outcome', 'filled_size', 'x')).toBe("x.data->>'filled_size'");
+    // A name the types let through (a cast) but SQL must not quote.
+    const injected = "size'; DROP TABLE trades; --" as 'size';
+    expect(() => logFieldSql('hedge_filled', injected)).toThrow(/not a field SQL may name/);
   });
 });

@@ -252,3 +252,24 @@ export function decodeLogEntry(eventType: string, data: unknown): LogEntry {
   }
   return { eventType, data: decodeLogData(eventType, data) } as LogEntry;
 }
+
+/** A data field's name as SQL may quote it. */
+const SQL_FIELD = /^[a-z][a-z_]*$/;
+
+/**
+ * A field of an entry's data as SQL text (`e.data->>'size'`), for the one
+ * statement that sums the log in the database (a user's implied positions):
+ * the field must be one of its entry type's data fields, so a field renamed
+ * in the schema fails the type check there, and no statement spells a field
+ * by hand.
+ */
+export function logFieldSql<T extends ExecutionEventType>(
+  eventType: T,
+  field: keyof LogDataOf[T] & string,
+  alias = 'e',
+): string {
+  if (!SQL_FIELD.test(field) || !/^[a-z]+$/.test(alias)) {
+    throw new Error(`execution log ${eventType}: ${field} is not a field SQL may name`);
+  }
+  return `${alias}.data->>'${field}'`;
+}

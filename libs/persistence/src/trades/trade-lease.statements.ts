@@ -27,19 +27,18 @@ export interface RenewedLeaseRow {
   cancel_requested: boolean;
 }
 
-/** One append to the execution log; the `fill*` fields build each fill entry's outbox message. */
+/** One append to the execution log, with each fill entry's outbox message as drafted. */
 export interface JournalAppend extends TradeFence {
-  userId: string;
   eventTypes: string[];
   /** Each entry's data, as JSON. */
   data: string[];
   filledSize: string | null;
   appendId: string | null;
   fillSubject: string;
+  /** tradeFillMessageId(trade, ''): the message id is this and the entry's sequence. */
   fillMessageIdPrefix: string;
-  fillType: string;
-  fillEventTypes: readonly string[];
-  correlationId: string;
+  /** Per entry, its `trade.fill` message as JSON (tradeFillDraft of @sts/contracts), or null. */
+  fillDrafts: Array<string | null>;
 }
 
 /** A status change of a fenced trade, and what it writes with it. */
@@ -55,10 +54,10 @@ export interface FencedTransition {
 
 /**
  * The append, fenced on the lease: sequence numbers from trades.last_sequence,
- * the entries, and a `trade.fill` outbox message per fill entry, built here
- * because only this statement knows the entries' sequence and created_at
- * (the envelope of libs/contracts trade-fill.ts: ids, subject and type come
- * in as parameters $9-$14). One statement over trades, trade_events and outbox.
+ * the entries, and a `trade.fill` outbox message per fill entry: the message
+ * drafted by the writer (tradeFillDraft of @sts/contracts, $10) completed
+ * with what only this statement knows, the entry's sequence and created_at.
+ * One statement over trades, trade_events and outbox.
  */
 const APPEND_SQL = `WITH fenced AS (
        UPDATE trades SET last_sequence = last_sequence + $4,
@@ -67,21 +66,22 @@ const APPEND_SQL = `WITH fenced AS (
        WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3
          AND ($8::uuid IS NULL OR last_append_id IS DISTINCT FROM $8::uuid)
        RETURNING last_sequence
+     ), entries AS (
+       SELECT fenced.last_sequence - $4 + e.ord AS sequence, e.event_type, e.data, e.draft
+       FROM fenced,
+         unnest($6::text[], $7::jsonb[], $11::jsonb[]) WITH ORDINALITY AS e(event_type, data, draft, ord)
      ), inserted AS (
        INSERT INTO trade_events (trade_id, sequence, event_type, data, worker_id)
-       SELECT $1, fenced.last_sequence - $4 + e.ord, e.event_type, e.data, $2
-       FROM fenced, unnest($6::text[], $7::jsonb[]) WITH ORDINALITY AS e(event_type, data, ord)
-       RETURNING sequence, event_type, data, created_at
+       SELECT $1, sequence, event_type, data, $2 FROM entries
+       RETURNING sequence, created_at
      ), pushed AS (
        INSERT INTO outbox (subject, message_id, payload)
-       SELECT $9, $10::text || i.sequence, jsonb_build_object(
-           'message_id', $10::text || i.sequence, 'type', $11::text, 'correlation_id', $12::text,
-           'occurred_at', t.at, 'payload', jsonb_build_object(
-             'trade_id', $1::uuid::text, 'user_id', $13::text, 'sequence', i.sequence,
-             'event_type', i.event_type, 'created_at', t.at, 'data', i.data))
-       FROM inserted i,
+       SELECT $9, $10::text || i.sequence, e.draft || jsonb_build_object(
+           'message_id', $10::text || i.sequence, 'occurred_at', t.at,
+           'payload', (e.draft->'payload') || jsonb_build_object('sequence', i.sequence, 'created_at', t.at))
+       FROM inserted i JOIN entries e USING (sequence),
          LATERAL (SELECT to_char(i.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at) t
-       WHERE i.event_type = ANY($14::text[])
+       WHERE e.draft IS NOT NULL
        ON CONFLICT (message_id) DO NOTHING
        RETURNING 1
      )
@@ -193,10 +193,7 @@ export class TradeLeaseStatements {
         append.appendId,
         append.fillSubject,
         append.fillMessageIdPrefix,
-        append.fillType,
-        append.correlationId,
-        append.userId,
-        append.fillEventTypes,
+        append.fillDrafts,
       ],
     );
     return row;

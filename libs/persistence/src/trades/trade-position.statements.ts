@@ -1,3 +1,4 @@
+import { logFieldSql, type LogDataOf } from '@sts/contracts';
 import { TradeLeaseStatements } from './trade-lease.statements';
 
 /** A wallet's position on one venue and market as the user's fills imply it. */
@@ -19,6 +20,40 @@ export interface ResidualLeftRow {
   left: string;
 }
 
+const maker = (field: keyof LogDataOf['maker_fill'] & string) => logFieldSql('maker_fill', field);
+const hedge = (field: keyof LogDataOf['hedge_filled'] & string) =>
+  logFieldSql('hedge_filled', field);
+const unwind = (field: keyof LogDataOf['unwind_outcome'] & string) =>
+  logFieldSql('unwind_outcome', field);
+
+/** impliedPositionsOf's statement; the entries' fields are named by the log's schema (logFieldSql). */
+const IMPLIED_POSITIONS_SQL = `WITH maker AS (
+     SELECT DISTINCT ON (e.trade_id, COALESCE(${maker('fill_id')}, 'sequence:' || e.sequence))
+       t.maker_wallet AS wallet, ${maker('exchange')} AS exchange, t.market,
+       ${maker('side')} AS side, (${maker('size')})::numeric AS size
+     FROM trades t JOIN trade_events e ON e.trade_id = t.id
+     WHERE t.user_id = $1 AND e.event_type = 'maker_fill'
+     ORDER BY e.trade_id, COALESCE(${maker('fill_id')}, 'sequence:' || e.sequence), e.sequence
+   ), hedge AS (
+     SELECT t.hedge_wallet AS wallet, ${hedge('exchange')} AS exchange, t.market,
+       ${hedge('side')} AS side, (${hedge('size')})::numeric AS size
+     FROM trades t JOIN trade_events e ON e.trade_id = t.id
+     WHERE t.user_id = $1 AND e.event_type = 'hedge_filled'
+   ), unwind AS (
+     SELECT DISTINCT ON (e.trade_id, ${unwind('client_order_id')})
+       t.maker_wallet AS wallet, ${unwind('exchange')} AS exchange, t.market,
+       ${unwind('side')} AS side, (${unwind('filled_size')})::numeric AS size
+     FROM trades t JOIN trade_events e ON e.trade_id = t.id
+     WHERE t.user_id = $1 AND e.event_type = 'unwind_outcome'
+       AND ${unwind('client_order_id')} IS NOT NULL
+     ORDER BY e.trade_id, ${unwind('client_order_id')}, e.sequence
+   )
+   SELECT wallet, exchange, market,
+     SUM(CASE WHEN side = 'buy' THEN size ELSE -size END)::text AS position
+   FROM (SELECT * FROM maker UNION ALL SELECT * FROM hedge UNION ALL SELECT * FROM unwind)
+     AS fills
+   GROUP BY wallet, exchange, market`;
+
 /**
  * The statements of TradeRepository behind GET /positions: what a user's
  * trades leave each wallet holding, by their execution logs and rows.
@@ -33,35 +68,7 @@ export class TradePositionStatements extends TradeLeaseStatements {
    * the maker wallet.
    */
   impliedPositionsOf(userId: string): Promise<ImpliedPositionRow[]> {
-    return this.db.query(
-      `WITH maker AS (
-         SELECT DISTINCT ON (e.trade_id, COALESCE(e.data->>'fill_id', 'sequence:' || e.sequence))
-           t.maker_wallet AS wallet, e.data->>'exchange' AS exchange, t.market,
-           e.data->>'side' AS side, (e.data->>'size')::numeric AS size
-         FROM trades t JOIN trade_events e ON e.trade_id = t.id
-         WHERE t.user_id = $1 AND e.event_type = 'maker_fill'
-         ORDER BY e.trade_id, COALESCE(e.data->>'fill_id', 'sequence:' || e.sequence), e.sequence
-       ), hedge AS (
-         SELECT t.hedge_wallet AS wallet, e.data->>'exchange' AS exchange, t.market,
-           e.data->>'side' AS side, (e.data->>'size')::numeric AS size
-         FROM trades t JOIN trade_events e ON e.trade_id = t.id
-         WHERE t.user_id = $1 AND e.event_type = 'hedge_filled'
-       ), unwind AS (
-         SELECT DISTINCT ON (e.trade_id, e.data->>'client_order_id')
-           t.maker_wallet AS wallet, e.data->>'exchange' AS exchange, t.market,
-           e.data->>'side' AS side, (e.data->>'filled_size')::numeric AS size
-         FROM trades t JOIN trade_events e ON e.trade_id = t.id
-         WHERE t.user_id = $1 AND e.event_type = 'unwind_outcome'
-           AND e.data->>'client_order_id' IS NOT NULL
-         ORDER BY e.trade_id, e.data->>'client_order_id', e.sequence
-       )
-       SELECT wallet, exchange, market,
-         SUM(CASE WHEN side = 'buy' THEN size ELSE -size END)::text AS position
-       FROM (SELECT * FROM maker UNION ALL SELECT * FROM hedge UNION ALL SELECT * FROM unwind)
-         AS fills
-       GROUP BY wallet, exchange, market`,
-      [userId],
-    );
+    return this.db.query(IMPLIED_POSITIONS_SQL, [userId]);
   }
 
   /**

@@ -80,6 +80,11 @@ const probes = {
     path: `apps/gateway/src/__probe_log_by_key_sql_${tag}.ts`,
     source: "export const probe = `SELECT data->>'size' AS size FROM fills`;\n",
   },
+  logByKeyInPersistence: {
+    path: `libs/persistence/src/trades/__probe_log_by_key_${tag}.ts`,
+    source:
+      "export const probe = `SELECT e.data->>'size' FROM trade_events e WHERE trade_id = $1`;\n",
+  },
   logOwner: {
     path: `libs/persistence/src/trades/__probe_log_owner_${tag}.ts`,
     source: "export const probe = 'SELECT data FROM trade_events WHERE trade_id = $1';\n",
@@ -179,6 +184,8 @@ describe('lint probes', () => {
     expect(rulesOf(probes.logEntity)).toEqual(['no-restricted-syntax']);
     expect(rulesOf(probes.logByKey)).toEqual(['no-restricted-syntax']);
     expect(rulesOf(probes.logByKeySql)).toEqual(['no-restricted-syntax']);
+    // Where the log's statements live, a field is named through logFieldSql, not by hand.
+    expect(rulesOf(probes.logByKeyInPersistence)).toEqual(['no-restricted-syntax']);
   });
 
   it('passes the statements of TradeEventRepository itself (control)', () => {

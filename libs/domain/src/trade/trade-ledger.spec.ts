@@ -1,5 +1,6 @@
 import {
   applyEntry,
+  countedFills,
   emptyLedger,
   foldEntries,
   ledgerFilled,
@@ -59,5 +60,20 @@ describe('the trade ledger (the fold of the execution log)', () => {
     expect([started.chunkStarted, started.chunkCompleted]).toEqual([true, false]);
     const ended = applyEntry(started, { eventType: 'chunk_completed', data: {} });
     expect(ended.chunkCompleted).toBe(true);
+  });
+
+  it('counts each fill once for every reader, the first entry of it', () => {
+    const first = makerFill('f1', '100', '0.5');
+    const again = makerFill('f1', '100', '0.5');
+    const hedge = hedgeFilled('o1', '0.5');
+    const counted = countedFills([
+      first,
+      outcome('filled'),
+      again,
+      hedge,
+      hedgeFilled('o1', '0.5'),
+    ]);
+    expect(counted).toEqual([first, hedge]);
+    expect(counted[0]).toBe(first);
   });
 });

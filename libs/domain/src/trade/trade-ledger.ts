@@ -104,7 +104,7 @@ export function applyEntry(ledger: TradeLedger, entry: LedgerEntry): TradeLedger
         hedgeClientOrderIds: withId(ledger.hedgeClientOrderIds, entry.data.client_order_id),
       };
     case 'hedge_filled':
-      if (ledger.hedgeOrderIds.has(entry.data.order_id)) {
+      if (!addsFill(ledger, entry)) {
         return counted;
       }
       return {
@@ -125,6 +125,32 @@ export function applyEntry(ledger: TradeLedger, entry: LedgerEntry): TradeLedger
     case 'unwind_outcome':
       return counted;
   }
+}
+
+/**
+ * Whether `entry` is a fill the ledger has not counted: a maker fill new by
+ * its venue fill id, a hedge order new by its venue order id. The one rule
+ * every reader counts a trade's fills by (a fill may be logged twice: from
+ * the stream and from a takeover's read of the venue).
+ */
+export function addsFill(ledger: TradeLedger, entry: LedgerEntry): boolean {
+  if (entry.eventType === 'maker_fill') {
+    return !ledger.fillIds.has(entry.data.fill_id);
+  }
+  return entry.eventType === 'hedge_filled' && !ledger.hedgeOrderIds.has(entry.data.order_id);
+}
+
+/** The entries of a log that add a fill (addsFill), in order: each fill once. */
+export function countedFills<E extends LedgerEntry>(entries: Iterable<E>): E[] {
+  let ledger = emptyLedger();
+  const counted: E[] = [];
+  for (const entry of entries) {
+    if (addsFill(ledger, entry)) {
+      counted.push(entry);
+    }
+    ledger = applyEntry(ledger, entry);
+  }
+  return counted;
 }
 
 function withMakerFill(

@@ -6,6 +6,7 @@ import {
   type LogDataOf,
   type LogEntry,
 } from '@sts/contracts';
+import { countedFills } from '@sts/domain';
 import { postgresPool } from '../database/postgres-pool';
 import { queryRows } from '../query-rows';
 
@@ -99,20 +100,15 @@ export class TradeEventRepository {
   }
 
   /**
-   * A trade's maker fills, each venue fill once (by its fill id, the first
-   * entry of it): a recovery that logs a fill the log already holds never
-   * makes it count twice. The one de-duplication of the log's fills.
+   * A trade's maker fills, each venue fill once (the first entry of it, by
+   * the fold's rule, `countedFills` of @sts/domain): a recovery that logs a
+   * fill the log already holds never makes it count twice.
    */
   async makerFillsOf(tradeId: string): Promise<Array<LogDataOf['maker_fill']>> {
-    const seen = new Set<string>();
-    const fills: Array<LogDataOf['maker_fill']> = [];
-    for (const { entry } of await this.entriesOfTrade(tradeId, ['maker_fill'])) {
-      if (entry.eventType === 'maker_fill' && !seen.has(entry.data.fill_id)) {
-        seen.add(entry.data.fill_id);
-        fills.push(entry.data);
-      }
-    }
-    return fills;
+    const stored = await this.entriesOfTrade(tradeId, ['maker_fill']);
+    return countedFills(stored.map(({ entry }) => entry)).flatMap((entry) =>
+      entry.eventType === 'maker_fill' ? [entry.data] : [],
+    );
   }
 
   /**

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import type { LogDataOf, LogEntry } from '@sts/contracts';
-import type { CostFill, HedgeSlippage, MakerLeg } from '@sts/domain';
+import { countedFills, type CostFill, type HedgeSlippage, type MakerLeg } from '@sts/domain';
 
 export interface LoggedCosts {
   long: CostFill[];
@@ -30,28 +30,17 @@ export function loggedCosts(makerLeg: MakerLeg, entries: readonly LogEntry[]): L
   const maker: CostFill[] = [];
   const hedge: CostFill[] = [];
   const hedges: HedgeSlippage[] = [];
-  const seen = new Set<string>();
   for (const entry of entries) {
-    if (entry.eventType === 'hedge_outcome') {
-      const slippage = hedgeSlippage(entry.data);
-      if (slippage) {
-        hedges.push(slippage);
-      }
-      continue;
+    const slippage = entry.eventType === 'hedge_outcome' ? hedgeSlippage(entry.data) : null;
+    if (slippage) {
+      hedges.push(slippage);
     }
-    if (entry.eventType !== 'maker_fill' && entry.eventType !== 'hedge_filled') {
-      continue;
+  }
+  // A fill is logged once, but a recovery must never make it count twice.
+  for (const entry of countedFills(entries)) {
+    if (entry.eventType === 'maker_fill' || entry.eventType === 'hedge_filled') {
+      (entry.eventType === 'maker_fill' ? maker : hedge).push(costFill(entry.data));
     }
-    // A fill is logged once, but a recovery must never make it count twice.
-    const key =
-      entry.eventType === 'maker_fill'
-        ? `maker_fill:${entry.data.fill_id}`
-        : `hedge_filled:${entry.data.order_id}`;
-    if (seen.has(key)) {
-      continue;
-    }
-    seen.add(key);
-    (entry.eventType === 'maker_fill' ? maker : hedge).push(costFill(entry.data));
   }
   return makerLeg === 'long'
     ? { long: maker, short: hedge, hedges }

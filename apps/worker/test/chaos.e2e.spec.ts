@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { eventually } from './eventually';
 import type { SimFill } from './venue-sim-control';
-import { WorkerHarness, type Trader } from './worker-harness';
+import { SHORT_LEASE, WorkerHarness, type Trader } from './worker-harness';
 import { tradeLines } from './worker-logs';
 import { sleep } from '@sts/platform';
 
@@ -91,8 +91,9 @@ async function explainUnhedged(
 describe('chaos: 2 worker processes, 50 live trades, kill -9 of one mid-run', () => {
   const harness = new WorkerHarness();
 
+  // The victim's trades pass 2 s after its last renewal: the takeover is part of the run.
   beforeAll(async () => {
-    await harness.start({ workers: 0 });
+    await harness.start({ workers: 0, env: SHORT_LEASE });
   });
 
   afterAll(() => harness.stop());

@@ -1,7 +1,7 @@
 import { sleep } from '@sts/platform';
 import { eventually } from './eventually';
 import { sum } from './live-pairs';
-import { WorkerHarness } from './worker-harness';
+import { SHORT_LEASE, WorkerHarness } from './worker-harness';
 
 jest.setTimeout(150_000);
 
@@ -27,8 +27,9 @@ const MAKER_BOUND_MS = 24_000;
 describe('live takeover: a maker placement held across it lands late', () => {
   const harness = new WorkerHarness();
 
+  // The dead lease passes 2 s after its last renewal, well before the held placement lands.
   beforeAll(async () => {
-    await harness.start({ liveDialects: [...PAIR], workers: 0 });
+    await harness.start({ liveDialects: [...PAIR], workers: 0, env: SHORT_LEASE });
   });
 
   afterAll(() => harness.stop());

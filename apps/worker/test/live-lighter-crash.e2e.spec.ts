@@ -1,6 +1,6 @@
 import { eventually } from './eventually';
 import { expectHedgedAsMade, sum } from './live-pairs';
-import { KILLED_WORKERS_REQUESTS_GONE, WorkerHarness } from './worker-harness';
+import { KILLED_WORKERS_REQUESTS_GONE, SHORT_LEASE, WorkerHarness } from './worker-harness';
 import { sleep } from '@sts/platform';
 
 jest.setTimeout(150_000);
@@ -17,8 +17,9 @@ jest.setTimeout(150_000);
 describe('Lighter live: a hedge executed but unanswered when the worker dies', () => {
   const harness = new WorkerHarness();
 
+  // The dead worker's lease passes 2 s after its last renewal, for the takeover to come soon.
   beforeAll(async () => {
-    await harness.start({ liveDialects: ['hyperliquid', 'lighter'], workers: 0 });
+    await harness.start({ liveDialects: ['hyperliquid', 'lighter'], workers: 0, env: SHORT_LEASE });
   });
 
   afterAll(() => harness.stop());

@@ -3,6 +3,7 @@ import { coveringProfiles, DIALECT_READINGS, type Profile } from '@sts/app-venue
 import { eventually } from './eventually';
 import {
   KILLED_WORKERS_REQUESTS_GONE,
+  SHORT_LEASE,
   takeoverBoundMs,
   WorkerHarness,
   type Trader,
@@ -203,7 +204,8 @@ export function describeLivePairs(title: string, spec: LivePairsSpec): void {
     (spec.crash.length > 0 ? it : it.skip)(
       'kill -9 during live trades: another worker recovers, hedged size equals maker fill size',
       async () => {
-        const first = await harness.spawnWorker();
+        // Both on the short lease: the dead worker's trades pass 2 s after its last renewal.
+        const first = await harness.spawnWorker(SHORT_LEASE);
         const traders = await Promise.all(spec.crash.map(({ pair }) => harness.liveTrader(pair)));
         const trades = await Promise.all(
           spec.crash.map(({ pair, terms }, i) =>
@@ -223,7 +225,7 @@ export function describeLivePairs(title: string, spec: LivePairsSpec): void {
         const killedAtMs = Date.now();
         await harness.sim.rejectNext(spec.refusingHedge, 0);
 
-        await harness.spawnWorker(KILLED_WORKERS_REQUESTS_GONE);
+        await harness.spawnWorker({ ...SHORT_LEASE, ...KILLED_WORKERS_REQUESTS_GONE });
         const startedAfterKillMs = Date.now() - killedAtMs;
         for (const [i, { pair, terms, takeoverWithinMs }] of spec.crash.entries()) {
           const recovered = (

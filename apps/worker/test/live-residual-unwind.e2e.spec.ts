@@ -5,6 +5,7 @@ import { sum, UNBOUNDED_TAKEOVER_MS } from './live-pairs';
 import {
   KILLED_WORKERS_REQUESTS_GONE,
   NEW_WORKER_FIRST_ORDER_MS,
+  SHORT_LEASE,
   SYMBOLS,
   WorkerHarness,
   type Trader,
@@ -121,6 +122,9 @@ describe('live: a remainder the hedge venue cannot take is unwound on the maker 
   });
 
   it('hyperliquid: a worker that dies while its unwind executes leaves the next one its outcome, not a second unwind', async () => {
+    // The worker that dies holds the short lease: its trade passes 2 s after its last renewal.
+    expect(await worker.stop()).toBe(0);
+    worker = await harness.spawnWorker(SHORT_LEASE);
     const { trader, tradeId, order } = await restingTrade('hyperliquid');
     // The unwind (the only IOC this wallet sends on Hyperliquid) executes; its answer never comes.
     await harness.sim.loseNext('hyperliquid', {
@@ -140,7 +144,7 @@ describe('live: a remainder the hedge venue cannot take is unwound on the maker 
     await worker.kill();
     expect((await harness.trade(trader, tradeId)).status).toBe('active');
 
-    worker = await harness.spawnWorker(KILLED_WORKERS_REQUESTS_GONE);
+    worker = await harness.spawnWorker({ ...SHORT_LEASE, ...KILLED_WORKERS_REQUESTS_GONE });
     await harness.waitForEvent(trader, tradeId, 'recovery_completed', 1, UNBOUNDED_TAKEOVER_MS);
     // Before, the next worker sent the same cloid again: refused as a duplicate, logged
     // `rejected`, residual_unwound 0, although the first unwind had filled.

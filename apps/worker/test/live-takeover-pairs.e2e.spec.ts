@@ -18,7 +18,12 @@ import {
   type OpenPairTrade,
   type PairFigures,
 } from './live-takeover-kit';
-import { KILLED_WORKERS_REQUESTS_GONE, takeoverBoundMs, WorkerHarness } from './worker-harness';
+import {
+  KILLED_WORKERS_REQUESTS_GONE,
+  SHORT_LEASE,
+  takeoverBoundMs,
+  WorkerHarness,
+} from './worker-harness';
 
 jest.setTimeout(300_000);
 
@@ -73,8 +78,8 @@ const BOUNDED_WITHIN_MS = 15_000;
  * up to 17.4 s, and 20.1 s on that run.
  */
 const ASTER_WITHIN_MS = 20_000;
-/** The harness's WORKER_LEASE_TTL_MS: a worker that starts later than the dead lease's rest adds its lateness. */
-const LEASE_TTL_MS = 2_000;
+/** The workers' lease (`SHORT_LEASE`): a worker that starts later than the dead lease's rest adds its lateness. */
+const LEASE_TTL_MS = Number(SHORT_LEASE.WORKER_LEASE_TTL_MS);
 
 /** Each bounded hedge venue's longest kill to first hedge, and longest unhedged maker fill. */
 const HEDGE_BOUNDS: Readonly<Record<string, { firstHedgeMs: number; unhedgedMs: number }>> = {
@@ -105,14 +110,14 @@ const HEDGE_BOUNDS: Readonly<Record<string, { firstHedgeMs: number; unhedgedMs: 
  * production minute: the killed process's sockets closed with it, and the
  * simulator holds no request of it here, so none of its requests can land
  * later. Every other venue's bound is the production one; the lease lives
- * 2 s (the harness's WORKER_LEASE_TTL_MS).
+ * 2 s (`SHORT_LEASE`).
  */
 describe('live takeover on every ordered venue pair', () => {
   const harness = new WorkerHarness();
   let open: OpenPairTrade[] = [];
 
   beforeAll(async () => {
-    await harness.start({ liveDialects: TAKEOVER_VENUES, workers: 0 });
+    await harness.start({ liveDialects: TAKEOVER_VENUES, workers: 0, env: SHORT_LEASE });
     await harness.sim.setDialectRateLimits('hyperliquid', { scale: HYPERLIQUID_IP_SCALE });
   });
 

@@ -1,6 +1,12 @@
 import Big from 'big.js';
 import { expectHedgedAsMade, longestUnhedgedMs, sum } from './live-pairs';
-import { takeoverBoundMs, WorkerHarness, type Trader, type TradeEventView } from './worker-harness';
+import {
+  SHORT_LEASE,
+  takeoverBoundMs,
+  WorkerHarness,
+  type Trader,
+  type TradeEventView,
+} from './worker-harness';
 
 jest.setTimeout(150_000);
 
@@ -172,7 +178,8 @@ describe('live venues through ccxt, against their dialects', () => {
   });
 
   it('kill -9 during live trades: another worker recovers, hedged size equals maker fill size', async () => {
-    const first = await harness.spawnWorker();
+    // Both on the short lease: the dead worker's trades pass 2 s after its last renewal.
+    const first = await harness.spawnWorker(SHORT_LEASE);
     const traders = await Promise.all(VENUES.map(() => harness.liveTrader(VENUES)));
     // Each on its own market: one trade's hedge must not trade with the other's maker order.
     const trades = await Promise.all(
@@ -191,7 +198,7 @@ describe('live venues through ccxt, against their dialects', () => {
     const killedAtMs = Date.now();
     await harness.sim.rejectNext('aster', 0);
 
-    await harness.spawnWorker();
+    await harness.spawnWorker(SHORT_LEASE);
     const startedAfterKillMs = Date.now() - killedAtMs;
     for (const [i, maker] of VENUES.entries()) {
       const recovered = (

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { eventually } from './eventually';
-import { WorkerHarness, type TradeEventView } from './worker-harness';
+import { SHORT_LEASE, WorkerHarness, type TradeEventView } from './worker-harness';
 import { sleep } from '@sts/platform';
 
 jest.setTimeout(90_000);
@@ -15,8 +15,9 @@ const expectGapless = (events: TradeEventView[]): void => {
 describe('a worker that dies, a worker that stops', () => {
   const harness = new WorkerHarness();
 
+  // Takeovers bounded from the kill: a dead worker's lease passes 2 s after its last renewal.
   beforeAll(async () => {
-    await harness.start({ workers: 0 });
+    await harness.start({ workers: 0, env: SHORT_LEASE });
   });
 
   afterEach(() => harness.stopWorkers());

@@ -103,6 +103,44 @@ export const takeoverBoundMs = (withinMs: number, startedAfterKillMs: number): n
 export const KILLED_WORKERS_REQUESTS_GONE = { WORKER_UNBOUNDED_REQUEST_WAIT_MS: '5000' };
 
 /**
+ * The lease the harness's workers hold by default. A trade whose lease went
+ * unrenewed for 65 % of the TTL stops quoting and takes its maker order down
+ * (apps/worker/README.md, "A lease it cannot prove"): on a 2 s lease a
+ * renewal held ~1.3 s by a loaded machine did that in a CI run
+ * (amend-cancel.e2e: "lease unproven: quoting stopped"), and a spec waiting
+ * for an order to rest or be amended failed although nothing was wrong.
+ * Here doubt takes 19.5 s without a renewal. Renewed as often as on the
+ * short lease: a renewal also brings an amendment or a cancel whose control
+ * message was missed. A dead worker's trades pass only after 30 s: specs
+ * that measure takeovers or lapses hold `SHORT_LEASE` (or a lease of their
+ * own).
+ */
+export const LONG_LEASE = { WORKER_LEASE_TTL_MS: '30000', WORKER_LEASE_RENEW_MS: '666' };
+
+/**
+ * For specs that measure takeovers: a kill -9'd worker's trades pass 2 s
+ * after its last renewal, renewed every third of that (the worker's default).
+ * Exposed to a loaded machine's held renewals as above.
+ */
+export const SHORT_LEASE = { WORKER_LEASE_TTL_MS: '2000', WORKER_LEASE_RENEW_MS: '666' };
+
+/**
+ * `base` with `overrides` over it. A TTL set without a renew interval gets
+ * the worker's default interval (a third of that TTL), not the one `base`
+ * chose for its own TTL.
+ */
+function overriding(
+  base: Record<string, string>,
+  overrides: Record<string, string>,
+): Record<string, string> {
+  const env = { ...base, ...overrides };
+  if ('WORKER_LEASE_TTL_MS' in overrides && !('WORKER_LEASE_RENEW_MS' in overrides)) {
+    delete env['WORKER_LEASE_RENEW_MS'];
+  }
+  return env;
+}
+
+/**
  * The worker's end-to-end harness: the gateway harness (gateway, in-process
  * venue simulator in manual time, budget service) plus in-process workers on
  * the same database and NATS prefix. Specs drive trades through the public
@@ -132,16 +170,18 @@ export class WorkerHarness {
     });
     this.sim = new VenueSimControl(this.gateway.venueSim!.url);
     explainTimeoutsWith(() => recentProblems(this.logDir));
-    this.workerEnv = {
-      ...this.gateway.env,
-      WORKER_LEASE_TTL_MS: '2000',
-      WORKER_TAKEOVER_SCAN_MS: '250',
-      WORKER_MAINTENANCE_POLL_MS: '500',
-      WORKER_SHUTDOWN_GRACE_MS: '3000',
-      // Each replica of a spec listens for metrics on a port of its own.
-      WORKER_METRICS_PORT: '0',
-      ...options.env,
-    };
+    this.workerEnv = overriding(
+      {
+        ...this.gateway.env,
+        ...LONG_LEASE,
+        WORKER_TAKEOVER_SCAN_MS: '250',
+        WORKER_MAINTENANCE_POLL_MS: '500',
+        WORKER_SHUTDOWN_GRACE_MS: '3000',
+        // Each replica of a spec listens for metrics on a port of its own.
+        WORKER_METRICS_PORT: '0',
+      },
+      options.env ?? {},
+    );
     this.nats = await connect({ servers: '127.0.0.1:4222' });
     this.nats.subscribe(allTradeLifecycleSubjects(this.gateway.env['NATS_PREFIX']), {
       callback: (error, message) => {
@@ -162,13 +202,14 @@ export class WorkerHarness {
 
   async addWorker(env: Record<string, string> = {}): Promise<RunningWorker> {
     const id = `w${this.workers.length + 1}-${randomBytes(2).toString('hex')}`;
-    const worker = await startWorker({
-      ...this.workerEnv,
-      WORKER_ID: id,
-      LOG_FILE: join(this.logDir, `${id}.log`),
-      LOG_LEVEL: 'debug',
-      ...env,
-    });
+    const worker = await startWorker(
+      overriding(this.workerEnv, {
+        WORKER_ID: id,
+        LOG_FILE: join(this.logDir, `${id}.log`),
+        LOG_LEVEL: 'debug',
+        ...env,
+      }),
+    );
     this.workers.push(worker);
     return worker;
   }
@@ -176,11 +217,11 @@ export class WorkerHarness {
   /** A worker replica in its own process (built from the current sources). */
   async spawnWorker(env: Record<string, string> = {}): Promise<WorkerProcess> {
     const id = `p${this.processes.length + 1}-${randomBytes(2).toString('hex')}`;
-    const worker = new WorkerProcess(id, join(this.logDir, `${id}.log`), {
-      ...this.workerEnv,
-      LOG_LEVEL: 'debug',
-      ...env,
-    });
+    const worker = new WorkerProcess(
+      id,
+      join(this.logDir, `${id}.log`),
+      overriding(this.workerEnv, { LOG_LEVEL: 'debug', ...env }),
+    );
     this.processes.push(worker);
     return worker.start();
   }

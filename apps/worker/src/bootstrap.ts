@@ -255,10 +255,12 @@ function running(
         clearInterval(fleet.stats);
         scanner.stop();
         await commands.stop();
-        keeper.stop();
+        // Leases are renewed while the trades go quiet: a hand-over that takes longer than
+        // the lease's trust (a slow cancel, a hedge in flight) must not lapse into a takeover.
         const handedOver = (await trades.handOverAll(config.settings.shutdownGraceMs)).filter(
           (runner) => runner.released,
         );
+        keeper.stop();
         for (const runner of handedOver) {
           await commands
             .announceHandover(runner.tradeId, runner.userId, runner.lease.epoch)

@@ -42,7 +42,7 @@ describe('a hand-over slower than the lease', () => {
     const events = await harness.waitForEvent(trader, tradeId, 'recovery_completed', 1, 15_000);
     const resumed = events.find((event) => event.event_type === 'recovery_completed');
     expect(resumed).toMatchObject({ worker_id: second.workerId });
-    expect(resumed.data).toMatchObject({ previous_worker_id: first.workerId, cause: 'handover' });
+    expect(resumed?.data).toMatchObject({ previous_worker_id: first.workerId, cause: 'handover' });
     // A hand-over is no status change: no recovering, no trade.resumed.
     expect(harness.lifecycleOf(tradeId)).toEqual(['trade.started']);
   });

@@ -189,6 +189,7 @@ export class WorkerMetrics {
         case 'chunk_started':
         case 'chunk_completed':
         case 'unwind_sent':
+        case 'markout':
           break;
       }
     }

@@ -142,6 +142,7 @@ export class Takeover {
     trade.countFillsFromStart(fillsComplete(trade));
     hedger.restore(trade.ledger.makerFills, trade.ledger.hedged);
     trade.listen(late);
+    open.markouts.resume(trade.ledger);
     await applied;
     const hedgedBefore = hedger.hedged;
     const started = hedger.hedgeUnhedged(`recovery-${trade.epoch}`);

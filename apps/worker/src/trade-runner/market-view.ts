@@ -138,6 +138,11 @@ export class MarketView {
     return this.maker.touch;
   }
 
+  /** The maker venue's mid from a book that is fresh (null when stale or none: a markout is never guessed). */
+  freshMakerMid(): Big | null {
+    return this.maker.fresh ? this.makerMid() : null;
+  }
+
   /** The maker venue's mid, for margin estimates. */
   makerMid(): Big | null {
     const touch = this.maker.touch;

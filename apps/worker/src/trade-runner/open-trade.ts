@@ -5,6 +5,7 @@ import type { MonotonicClock } from '../clock';
 import type { LogEntry } from '@sts/contracts';
 import type { TradeRecord } from '../trades/trade-record';
 import { Hedger } from './hedging/hedger';
+import { MarkoutSampler } from './markout-sampler';
 import { MakerOrders } from './quoting/maker-orders';
 import { QuotaGate } from './quoting/quota-gate';
 import type { TradeBudget } from './trade-budget';
@@ -18,6 +19,8 @@ export interface OpenTrade {
   readonly makerOrders: MakerOrders;
   /** Whether the accounts' cumulative request budgets let the trade rest a maker order. */
   readonly quotaGate: QuotaGate;
+  /** The maker fills' markouts at 1, 10 and 60 s. */
+  readonly markouts: MarkoutSampler;
 }
 
 /** What the hedger and the maker orders are told by, and tell, their trade. */
@@ -90,5 +93,11 @@ export function openTrade(
     signal: inputs.signal,
     onRequestSent: (waited) => hooks.makerRequestSent(waited),
   });
-  return { legs, hedger, makerOrders, quotaGate: new QuotaGate(legs, inputs.log) };
+  const markouts = new MarkoutSampler({
+    makerSide: makerSide(record.makerLeg),
+    mid: () => legs.market.freshMakerMid(),
+    apply: (entries) => hooks.apply(entries),
+    now: () => Date.now(),
+  });
+  return { legs, hedger, makerOrders, quotaGate: new QuotaGate(legs, inputs.log), markouts };
 }

@@ -143,6 +143,7 @@ export class TradeFeed {
       entries.push(started.sent);
     }
     void trade.apply(entries);
+    open.markouts.onFill({ fillId: fill.fillId, price, size, timestampMs: fill.timestampMs });
     trade.wakeAfterReads();
   }
 

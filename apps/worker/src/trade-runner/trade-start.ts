@@ -155,6 +155,7 @@ export class TradeStart {
     trade.replay(await readTradeLog(db, trade.tradeId), fillsComplete(trade));
     open.hedger.restore(trade.ledger.makerFills, trade.ledger.hedged);
     trade.listen();
+    open.markouts.resume(trade.ledger);
     const completed = logEntry('recovery_completed', {
       previous_worker_id: await new TradeEventRepository(db.manager).lastWriterOf(trade.tradeId),
       open_orders_canceled: 0,

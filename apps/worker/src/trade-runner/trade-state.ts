@@ -243,10 +243,7 @@ export class TradeState implements TradeView {
     this.fillsAtAmendment = fillsComplete ? 0 : this.folded.makerFills.length;
   }
 
-  /**
-   * Folds entries written (or being written) and derives what they mean for
-   * the trade; the metrics count what happens here, not what is `replayed`.
-   */
+  /** Folds entries and derives what they mean; the metrics count what happens here, not `replayed`. */
   private fold(entries: readonly LogEntry[], source: 'live' | 'replayed' = 'live'): void {
     const failedBefore = this.folded.hedgeFailure;
     for (const entry of entries) {
@@ -327,6 +324,7 @@ export class TradeState implements TradeView {
     this.loop.stop();
     this.abort.abort(new Error('trade closed on this worker'));
     this.opened?.legs.close();
+    this.opened?.markouts.close();
     this.budget.close('trade closed on this worker');
     this.journal.close();
   }

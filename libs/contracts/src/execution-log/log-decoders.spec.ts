@@ -159,4 +159,12 @@ describe('the execution log decoders', () => {
     const injected = "size'; DROP TABLE trades; --" as 'size';
     expect(() => logFieldSql('hedge_filled', injected)).toThrow(/not a field SQL may name/);
   });
+
+  it('decodes a markout at one of its horizons, and refuses another horizon', () => {
+    const data = { fill_id: 'f1', horizon_s: 10, mid: '100.5', bps: '-2.5' };
+    expect(decodeLogEntry('markout', data)).toEqual({ eventType: 'markout', data });
+    expect(() => decodeLogEntry('markout', { ...data, horizon_s: 5 })).toThrow(
+      /horizon_s must be one of 1, 10, 60/,
+    );
+  });
 });

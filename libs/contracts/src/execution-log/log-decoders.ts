@@ -3,6 +3,7 @@ import { booleanField, integerField, objectOf, oneOf, stringField } from '../gua
 import {
   EXECUTION_EVENT_TYPES,
   HEDGE_RESULTS,
+  MARKOUT_HORIZONS_S,
   UNWIND_RESULTS,
   type ChunkCompletedData,
   type ChunkStartedData,
@@ -16,6 +17,7 @@ import {
   type LogDataOf,
   type LogEntry,
   type MakerFillData,
+  type MarkoutData,
   type RecoveryCompletedData,
   type UnwindOutcomeData,
   type UnwindSentData,
@@ -219,6 +221,23 @@ function unwindOutcome(type: string, data: Data): UnwindOutcomeData {
   };
 }
 
+const markout = (type: string, data: Data): MarkoutData => {
+  const horizon = integerField(type, data, 'horizon_s');
+  const known = MARKOUT_HORIZONS_S.find((one) => one === horizon);
+  if (known === undefined) {
+    throw new MessageValidationError(
+      type,
+      `horizon_s must be one of ${MARKOUT_HORIZONS_S.join(', ')}`,
+    );
+  }
+  return {
+    fill_id: stringField(type, data, 'fill_id'),
+    horizon_s: known,
+    mid: decimal(type, data, 'mid'),
+    bps: decimal(type, data, 'bps'),
+  };
+};
+
 const DECODERS: { [T in ExecutionEventType]: (type: string, data: Data) => LogDataOf[T] } = {
   maker_fill: makerFill,
   hedge_sent: hedgeSent,
@@ -231,6 +250,7 @@ const DECODERS: { [T in ExecutionEventType]: (type: string, data: Data) => LogDa
   fast_move_guard: fastMoveGuard,
   unwind_sent: unwindSent,
   unwind_outcome: unwindOutcome,
+  markout,
 };
 
 export const isExecutionEventType = (value: string): value is ExecutionEventType =>

@@ -18,6 +18,7 @@ export const EXECUTION_EVENT_TYPES = [
   'fast_move_guard',
   'unwind_sent',
   'unwind_outcome',
+  'markout',
 ] as const;
 export type ExecutionEventType = (typeof EXECUTION_EVENT_TYPES)[number];
 
@@ -187,6 +188,24 @@ export interface FastMoveGuardData {
   action: 'cancel_and_hold' | 'shadow';
 }
 
+/** The horizons a maker fill is marked out at, in seconds after the fill. */
+export const MARKOUT_HORIZONS_S = [1, 10, 60] as const;
+export type MarkoutHorizon = (typeof MARKOUT_HORIZONS_S)[number];
+
+/**
+ * Was a maker fill adverse? The maker venue's mid `horizon_s` after the fill
+ * (from the book the worker holds), against the fill's price, in bps, signed
+ * so that positive is good for the trader: after a maker buy, a mid above the
+ * price; after a sell, one below it. Logged once per fill and horizon; a
+ * horizon no owner held a book at is never logged (read as null).
+ */
+export interface MarkoutData {
+  fill_id: string;
+  horizon_s: MarkoutHorizon;
+  mid: string;
+  bps: string;
+}
+
 /** Each entry type's data. */
 export interface LogDataOf {
   maker_fill: MakerFillData;
@@ -200,6 +219,7 @@ export interface LogDataOf {
   fast_move_guard: FastMoveGuardData;
   unwind_sent: UnwindSentData;
   unwind_outcome: UnwindOutcomeData;
+  markout: MarkoutData;
 }
 
 /** A typed entry: the data must match its event type. */

@@ -17,6 +17,16 @@ export const slippageBps = (side: Side, hedgeReference: Big, fillPrice: Big): Bi
   return divide(worse.times(10000), hedgeReference).round(BPS_DP, Big.roundHalfEven);
 };
 
+/**
+ * A maker fill's markout: the maker venue's mid some time after the fill
+ * against the fill's price, in bps of the price, positive when good for the
+ * trader (after a maker buy the mid rose; after a sell it fell).
+ */
+export const markoutBps = (makerSide: Side, fillPrice: Big, laterMid: Big): Big => {
+  const better = makerSide === 'buy' ? laterMid.minus(fillPrice) : fillPrice.minus(laterMid);
+  return divide(better.times(10000), fillPrice).round(BPS_DP, Big.roundHalfEven);
+};
+
 export interface PricedFill {
   price: Big;
   size: Big;

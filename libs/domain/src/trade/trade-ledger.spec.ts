@@ -9,7 +9,7 @@ import {
 
 const makerFill = (fillId: string, price: string, size: string): LedgerEntry => ({
   eventType: 'maker_fill',
-  data: { fill_id: fillId, price, size },
+  data: { fill_id: fillId, price, size, timestamp_ms: 1_700_000_000_000 },
 });
 const hedgeFilled = (orderId: string, size: string): LedgerEntry => ({
   eventType: 'hedge_filled',

@@ -8,7 +8,11 @@ import type { SizeType } from './trade-terms';
  * the fold names the fields it reads and any `LogEntry` is one of these).
  */
 export type LedgerEntry =
-  | { eventType: 'maker_fill'; data: { fill_id: string; price: string; size: string } }
+  | {
+      eventType: 'maker_fill';
+      data: { fill_id: string; price: string; size: string; timestamp_ms: number };
+    }
+  | { eventType: 'markout'; data: { fill_id: string; horizon_s: number } }
   | { eventType: 'hedge_sent'; data: { client_order_id: string; cause: string } }
   | { eventType: 'hedge_filled'; data: { order_id: string; size: string } }
   | { eventType: 'hedge_outcome'; data: { result: LedgerHedgeResult; exchange: string } }
@@ -31,6 +35,8 @@ export interface LedgerFill {
   readonly fillId: string;
   readonly price: Big;
   readonly size: Big;
+  /** When the venue filled it (epoch ms, the venue's clock). */
+  readonly timestampMs: number;
 }
 
 /** A hedge that ended so that the trade cannot go on (decisions 2). */
@@ -61,6 +67,8 @@ export interface TradeLedger {
   readonly hedgeOrderIds: ReadonlySet<string>;
   /** Client order ids of every hedge attempt sent (hedge_sent). */
   readonly hedgeClientOrderIds: ReadonlySet<string>;
+  /** The markouts logged, by markoutKey (fill id and horizon). */
+  readonly markouts: ReadonlySet<string>;
   readonly chunkStarted: boolean;
   readonly chunkCompleted: boolean;
   /** The first hedge that timed out or was refused: the trade fails. */
@@ -79,11 +87,15 @@ export const emptyLedger = (): TradeLedger => ({
   hedged: new Big(0),
   hedgeOrderIds: NO_IDS,
   hedgeClientOrderIds: NO_IDS,
+  markouts: NO_IDS,
   chunkStarted: false,
   chunkCompleted: false,
   hedgeFailure: null,
   entries: 0,
 });
+
+/** The key of a fill's markout at a horizon (TradeLedger.markouts). */
+export const markoutKey = (fillId: string, horizonS: number): string => `${fillId}@${horizonS}`;
 
 const withId = (ids: ReadonlySet<string>, id: string): ReadonlySet<string> => new Set(ids).add(id);
 
@@ -124,6 +136,11 @@ export function applyEntry(ledger: TradeLedger, entry: LedgerEntry): TradeLedger
     case 'unwind_sent':
     case 'unwind_outcome':
       return counted;
+    case 'markout':
+      return {
+        ...counted,
+        markouts: withId(ledger.markouts, markoutKey(entry.data.fill_id, entry.data.horizon_s)),
+      };
   }
 }
 
@@ -155,12 +172,17 @@ export function countedFills<E extends LedgerEntry>(entries: Iterable<E>): E[] {
 
 function withMakerFill(
   ledger: TradeLedger,
-  data: { fill_id: string; price: string; size: string },
+  data: { fill_id: string; price: string; size: string; timestamp_ms: number },
 ): TradeLedger {
   if (ledger.fillIds.has(data.fill_id)) {
     return ledger;
   }
-  const fill = { fillId: data.fill_id, price: new Big(data.price), size: new Big(data.size) };
+  const fill = {
+    fillId: data.fill_id,
+    price: new Big(data.price),
+    size: new Big(data.size),
+    timestampMs: data.timestamp_ms,
+  };
   return {
     ...ledger,
     makerFills: [...ledger.makerFills, fill],

@@ -1266,6 +1266,41 @@ export interface components {
        */
       created_at: string;
     };
+    TradeEvent_Markout: {
+      /** @description unique per trade, increasing */
+      sequence: number;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      event_type: 'markout';
+      data: {
+        /** @description the maker fill it marks out (its maker_fill entry) */
+        fill_id: string;
+        /**
+         * @description seconds after the fill
+         * @enum {integer}
+         */
+        horizon_s: 1 | 10 | 60;
+        /**
+         * @description the maker venue's mid then, from the book the worker held
+         * @example 0.5
+         */
+        mid: string;
+        /**
+         * @description the mid against the fill price in bps, positive when good for the trader (a maker buy followed by a higher mid); a horizon nobody held a book at is not logged
+         * @example 0.5
+         */
+        bps: string;
+      };
+      /** @description the worker that recorded it */
+      worker_id: string;
+      /**
+       * Format: date-time
+       * @description when it was recorded
+       */
+      created_at: string;
+    };
     /** @description an execution log entry; `data` depends on `event_type` */
     TradeEvent:
       | components['schemas']['TradeEvent_MakerFill']
@@ -1278,7 +1313,8 @@ export interface components {
       | components['schemas']['TradeEvent_UnwindSent']
       | components['schemas']['TradeEvent_UnwindOutcome']
       | components['schemas']['TradeEvent_RecoveryCompleted']
-      | components['schemas']['TradeEvent_FastMoveGuard'];
+      | components['schemas']['TradeEvent_FastMoveGuard']
+      | components['schemas']['TradeEvent_Markout'];
     TradeEvents: {
       /**
        * Format: uuid

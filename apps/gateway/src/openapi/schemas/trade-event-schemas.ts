@@ -233,6 +233,17 @@ const EVENT_DATA: Record<string, Schema> = {
     },
     ['move', 'threshold', 'references', 'action'],
   ),
+  markout: object(
+    {
+      fill_id: text('the maker fill it marks out (its maker_fill entry)'),
+      horizon_s: { type: 'integer', enum: [1, 10, 60], description: 'seconds after the fill' },
+      mid: decimal("the maker venue's mid then, from the book the worker held"),
+      bps: decimal(
+        'the mid against the fill price in bps, positive when good for the trader (a maker buy followed by a higher mid); a horizon nobody held a book at is not logged',
+      ),
+    },
+    ['fill_id', 'horizon_s', 'mid', 'bps'],
+  ),
 };
 
 const eventSchemaName = (eventType: string): string =>

@@ -39,6 +39,7 @@ export class HedgeTimes {
       case 'fast_move_guard':
       case 'unwind_sent':
       case 'unwind_outcome':
+      case 'markout':
         return null;
     }
   }

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import {
   decodeLogEntry,
   isExecutionEventType,
+  logFieldSql,
   type ExecutionEventType,
   type LogDataOf,
   type LogEntry,
@@ -23,6 +24,19 @@ interface StoredEntryRow {
 /** The columns of a StoredEntryRow, as every statement here selects them. */
 const ENTRY_COLUMNS = `trade_id AS "tradeId", sequence, event_type AS "eventType", data,
   worker_id AS "workerId", created_at AS "createdAt"`;
+
+/** The entries execution quality is read from: fills, their markouts and their hedges. */
+export const QUALITY_EVENT_TYPES = ['maker_fill', 'markout', 'hedge_outcome'] as const;
+
+/** When a maker fill happened by its venue's clock (epoch ms), as SQL reads it from the log. */
+const FILL_TIME_SQL = `(${logFieldSql('maker_fill', 'timestamp_ms', 'f')})::bigint`;
+
+/** A user's trade with a maker fill in a window: its market and its quality entries. */
+export interface TradeQualityLog {
+  tradeId: string;
+  market: string;
+  entries: StoredLogEntry[];
+}
 
 /** An entry of a trade's log, decoded, with its place in the log, its writer and its time. */
 export interface StoredLogEntry {
@@ -109,6 +123,39 @@ export class TradeEventRepository {
     return countedFills(stored.map(({ entry }) => entry)).flatMap((entry) =>
       entry.eventType === 'maker_fill' ? [entry.data] : [],
     );
+  }
+
+  /**
+   * The user's trades with a maker fill in [fromMs, toMs) by the venue's
+   * clock (`timestamp_ms`), each with its maker_fill, markout and
+   * hedge_outcome entries in log order (all of them: which fills fall in the
+   * window, counted once each, is the reader's to decide, as for one trade).
+   * Only the user's own trades are read.
+   */
+  async qualityLogsOf(userId: string, fromMs: number, toMs: number): Promise<TradeQualityLog[]> {
+    const rows = await queryRows<StoredEntryRow & { market: string }>(
+      this.db,
+      `SELECT e.trade_id AS "tradeId", e.sequence, e.event_type AS "eventType", e.data,
+         e.worker_id AS "workerId", e.created_at AS "createdAt", t.market
+       FROM trades t JOIN trade_events e ON e.trade_id = t.id
+       WHERE t.user_id = $1 AND e.event_type = ANY($4)
+         AND EXISTS (SELECT 1 FROM trade_events f
+           WHERE f.trade_id = t.id AND f.event_type = 'maker_fill'
+             AND ${FILL_TIME_SQL} >= $2 AND ${FILL_TIME_SQL} < $3)
+       ORDER BY e.trade_id, e.sequence`,
+      [userId, fromMs, toMs, QUALITY_EVENT_TYPES],
+    );
+    const logs = new Map<string, TradeQualityLog>();
+    for (const row of rows) {
+      const log = logs.get(row.tradeId) ?? {
+        tradeId: row.tradeId,
+        market: row.market,
+        entries: [],
+      };
+      log.entries.push(stored(row));
+      logs.set(row.tradeId, log);
+    }
+    return [...logs.values()];
   }
 
   /**

@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { markoutBps } from '@sts/domain';
+import { eventually } from './eventually';
 import { SHORT_LEASE, WorkerHarness, type TradeEventView } from './worker-harness';
 
 jest.setTimeout(120_000);
@@ -59,6 +60,24 @@ describe('markouts', () => {
     ]);
   });
 
+  it('a trade that ends on its last fill still has that fill marked', async () => {
+    await harness.addWorker();
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, {
+      target_size: '0.01',
+      target_spread: '-1000',
+    });
+    const order = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    await harness.takeFromMaker(order, '0.01');
+    await harness.waitForStatus(trader, tradeId, 'completed');
+    const events = await harness.waitForEvent(trader, tradeId, 'markout', 2, 15_000);
+    const [fill] = events.filter((event) => event.event_type === 'maker_fill');
+    expect(markoutsOf(events).map((mark) => [mark['fill_id'], mark['horizon_s']])).toEqual([
+      [fill.data['fill_id'], 1],
+      [fill.data['fill_id'], 10],
+    ]);
+  });
+
   it('a worker killed before the 60 s mark: the new owner logs the marks still ahead, never one twice', async () => {
     const first = await harness.spawnWorker();
     const trader = await harness.trader();
@@ -74,8 +93,14 @@ describe('markouts', () => {
     const events = await harness.waitForEvent(trader, tradeId, 'recovery_completed', 1, 20_000);
     const [fill] = events.filter((event) => event.event_type === 'maker_fill');
     const fillAt = fill.data['timestamp_ms'] as number;
-    await harness.waitForEvent(trader, tradeId, 'markout', 2, fillAt + 65_000 - Date.now());
-    const marks = markoutsOf(await harness.events(trader, tradeId));
+    const marks = await eventually(
+      async () => {
+        const now = markoutsOf(await harness.events(trader, tradeId));
+        return now.some((mark) => mark['horizon_s'] === 60) ? now : undefined;
+      },
+      'the 60 s mark',
+      { timeoutMs: fillAt + 65_000 - Date.now(), intervalMs: 500 },
+    );
     const byHorizon = new Map(marks.map((mark) => [mark['horizon_s'], mark]));
     expect(marks).toHaveLength(byHorizon.size); // never one horizon twice
     expect(byHorizon.get(1)?.worker_id).toBe(first.workerId);

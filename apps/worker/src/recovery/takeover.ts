@@ -5,7 +5,6 @@ import { readTradeLog } from '../execution-log/trade-log';
 import type { Acquisition } from '../lease/lease.repository';
 import type { OpenTrade } from '../trade-runner/open-trade';
 import type { RunnerServices } from '../trade-runner/runner-services';
-import { fillsComplete } from '../trade-runner/trade-start';
 import type { TradeState } from '../trade-runner/trade-state';
 import { untrustedTailMs } from '../trade-runner/lease-trust';
 import { untilVenuesAnswer } from '../trade-runner/until-venues-answer';
@@ -85,7 +84,7 @@ export class Takeover {
     const bounds = deadWorkerBounds(open, this.services, this.acquisition.previousExpiredMsAgo);
     await this.until(bounds.hedgeSettledAtMs, 'the hedge venue');
     // The start's replay: the dead worker's log, folded, is what the venues are set against.
-    trade.replay(await readTradeLog(this.services.db, trade.tradeId), fillsComplete(trade));
+    trade.replay(await readTradeLog(this.services.db, trade.tradeId));
     const reconciliation = await untilVenuesAnswer(trade, 'reconcile with the venues', () =>
       reconcileTrade({
         record: trade.record,
@@ -139,7 +138,7 @@ export class Takeover {
     const hedger = open.hedger;
     // What the venues showed and the log lacked goes through the same door as any entry.
     const applied = reconciliation.entries.length > 0 ? trade.apply(reconciliation.entries) : null;
-    trade.countFillsFromStart(fillsComplete(trade));
+    trade.countFillsFromStart();
     hedger.restore(trade.ledger.makerFills, trade.ledger.hedged);
     trade.listen(late);
     open.markouts.resume(trade.ledger);

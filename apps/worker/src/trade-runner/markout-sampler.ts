@@ -35,6 +35,7 @@ export interface MarkoutSamplerInputs {
 export class MarkoutSampler {
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
+  private settledWaiters: Array<() => void> = [];
 
   constructor(private readonly inputs: MarkoutSamplerInputs) {}
 
@@ -55,6 +56,7 @@ export class MarkoutSampler {
         () => {
           this.timers.delete(timer);
           this.mark(fill, horizon);
+          this.notifySettled();
         },
         Math.max(0, dueInMs),
       );
@@ -76,6 +78,23 @@ export class MarkoutSampler {
       clearTimeout(timer);
     }
     this.timers.clear();
+    this.notifySettled();
+  }
+
+  /** Resolves once no mark is waiting (the last is due a minute after the last fill at most). */
+  settled(): Promise<void> {
+    if (this.timers.size === 0) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  private notifySettled(): void {
+    if (this.timers.size === 0) {
+      for (const resolve of this.settledWaiters.splice(0)) {
+        resolve();
+      }
+    }
   }
 
   /** Marks waiting (for the specs and the trade's close). */

@@ -166,7 +166,7 @@ export class TradeFeed {
 
   private onBookMove(receivedAtMs: number): void {
     const trade = this.trade;
-    if (!this.loop.makerTouchMatters()) {
+    if (this.ended() || !this.loop.makerTouchMatters()) {
       return;
     }
     trade.requoteTiming.noteBookMove(receivedAtMs);
@@ -185,6 +185,9 @@ export class TradeFeed {
         void trade.apply([started.sent]);
       }
     }
+    if (this.ended()) {
+      return; // its book stays open only for its fills' markouts
+    }
     const reference = open?.legs.market.hedgeReference();
     const triggered =
       reference && guard.enabled
@@ -201,6 +204,12 @@ export class TradeFeed {
     }
     trade.requoteTiming.noteBookMove(receivedAtMs);
     trade.wake(this.rankMove);
+  }
+
+  /** The trade is ending or ended: a book move changes nothing for it. */
+  private ended(): boolean {
+    const { kind } = this.trade.phase;
+    return kind === 'ending' || kind === 'closed';
   }
 
   /**

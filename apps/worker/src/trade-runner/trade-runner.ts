@@ -1,4 +1,5 @@
 import type { TradeControl } from '@sts/contracts';
+import { isTerminalTradeStatus } from '@sts/domain';
 import { withTimeout, type Logger } from '@sts/platform';
 import { LeaseLostError, TradeJournal } from '../execution-log/trade-journal';
 import type { Acquisition, Lease, RenewedLease } from '../lease/lease.repository';
@@ -142,7 +143,7 @@ export class TradeRunner {
       budget,
       guard: new FastMoveWatch(record.guard, record.makerLeg),
       halt: services.haltFor([record.makerExchange, record.hedgeExchange]),
-      onEnded: () => void this.close(true),
+      onEnded: () => void this.closeOnceMarked(),
     });
   }
 
@@ -242,6 +243,10 @@ export class TradeRunner {
     if (this.closing) {
       return;
     }
+    if (trade && isTerminalTradeStatus(trade.status)) {
+      await this.close(true); // ended, its book open only for marks: they stay null
+      return;
+    }
     if (trade?.phase.kind === 'ending') {
       await withTimeout(this.closed, graceMs).catch(() => this.close(false));
       return;
@@ -259,6 +264,16 @@ export class TradeRunner {
     // A trade that failed meanwhile keeps its lease: the next worker recovers it.
     const { phase } = trade;
     await this.close(quiet && phase.kind === 'handing_over' && phase.ending?.kind !== 'failed');
+  }
+
+  /**
+   * An ended trade keeps its book (and its lease, for the log's fence) until
+   * the marks of its last maker fills are taken, a minute at most; a
+   * shutdown or a lost lease closes it sooner, leaving those marks null.
+   */
+  private async closeOnceMarked(): Promise<void> {
+    await this.trade?.open?.markouts.settled();
+    await this.close(true);
   }
 
   private async close(releaseLease: boolean): Promise<void> {

@@ -76,7 +76,7 @@ export class TradeStart {
     }
     // Every start is a replay: a fresh trade's log is empty, or holds what an
     // earlier owner wrote before it died validating (nothing that trades).
-    trade.replay(await readTradeLog(this.services.db, trade.tradeId), true);
+    trade.replay(await readTradeLog(this.services.db, trade.tradeId));
     trade.listen();
     // An amendment stored while validating that no control message brought (nobody answered
     // the gateway in time) is in the chunk it starts, not only in the quotes after it.
@@ -152,7 +152,7 @@ export class TradeStart {
     const trade = this.trade;
     const { db } = this.services;
     const open = await this.retrying('open the venues', () => trade.openLegs());
-    trade.replay(await readTradeLog(db, trade.tradeId), fillsComplete(trade));
+    trade.replay(await readTradeLog(db, trade.tradeId));
     open.hedger.restore(trade.ledger.makerFills, trade.ledger.hedged);
     trade.listen();
     open.markouts.resume(trade.ledger);
@@ -176,12 +176,3 @@ export class TradeStart {
     return untilVenuesAnswer(this.trade, what, work);
   }
 }
-
-/**
- * Whether a trade's fills so far count toward its completion at a start: a
- * trade that reached its target just before changing hands completes on the
- * next cycle; one whose target was amended down to its filled size does not
- * (interface: it stays in its status).
- */
-export const fillsComplete = (trade: Pick<TradeState, 'terms'>): boolean =>
-  trade.terms.amendmentVersion === 0;

@@ -227,19 +227,21 @@ export class TradeState implements TradeView {
     return written;
   }
 
-  /** Every start replays the trade's log: the ledger is its fold (`fillsComplete`: see countFillsFromStart). */
-  replay(entries: readonly LogEntry[], fillsComplete: boolean): void {
+  /** Every start replays the trade's log: the ledger is its fold. */
+  replay(entries: readonly LogEntry[]): void {
     this.folded = emptyLedger();
     this.fold(entries, 'replayed');
-    this.countFillsFromStart(fillsComplete);
+    this.countFillsFromStart();
   }
 
   /**
-   * After a start's replay and reconciliation: the fills so far count toward
-   * completion, or (an amendment in force: a trade amended down to its filled
-   * size stays in its status, interface) none.
+   * After a start's replay and reconciliation: a trade that reached its
+   * target just before changing hands completes on the next cycle; one
+   * amended since (to its filled size, say) does not (interface: it stays in
+   * its status), so then no fill so far counts toward completion.
    */
-  countFillsFromStart(fillsComplete: boolean): void {
+  countFillsFromStart(): void {
+    const fillsComplete = this.currentTerms.amendmentVersion === 0;
     this.fillsAtAmendment = fillsComplete ? 0 : this.folded.makerFills.length;
   }
 

@@ -7,6 +7,22 @@ const OPENAPI_FILE = join(__dirname, '../../apps/gateway/openapi.json');
 /** A client gives up on an answer after this long and counts a hang. */
 export const CLIENT_TIMEOUT_MS = 5_000;
 
+/** Requests under way, per gateway base URL (every Api of this process counts here). */
+const inFlight = new Map<string, number>();
+
+/**
+ * Resolves once no request to `base` is under way, or after `boundMs`: what a
+ * load balancer's connection draining waits for before a target leaves (no
+ * request outlives the client's timeout, so CLIENT_TIMEOUT_MS bounds it).
+ */
+export async function untilDrained(base: string, boundMs = CLIENT_TIMEOUT_MS): Promise<number> {
+  const started = Date.now();
+  while ((inFlight.get(base) ?? 0) > 0 && Date.now() - started < boundMs) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return Date.now() - started;
+}
+
 export interface ApiAnswer {
   /** HTTP status, or 'hang' (no answer within the client timeout) or 'error' (no connection). */
   status: number | 'hang' | 'error';
@@ -43,8 +59,10 @@ export class Api {
     options: { headers?: Record<string, string>; body?: unknown } = {},
   ): Promise<ApiAnswer> {
     const started = Date.now();
+    const base = this.baseUrl;
+    inFlight.set(base, (inFlight.get(base) ?? 0) + 1);
     try {
-      const response = await fetch(`${this.baseUrl}${path}`, {
+      const response = await fetch(`${base}${path}`, {
         method,
         headers: {
           ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
@@ -79,6 +97,8 @@ export class Api {
         retryAfter: null,
         ms: Date.now() - started,
       };
+    } finally {
+      inFlight.set(base, (inFlight.get(base) ?? 1) - 1);
     }
   }
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { SimControl } from '@sts/app-venue-sim';
 import { TestOperator } from '@sts/testing';
 import { HOST_SERVICES, HOSTS, Lab, type LabInfo, type NodeHost } from '@sts/lab';
+import { untilDrained } from '../fault-matrix/api';
 import { delay } from '../fault-matrix/processes';
 import type { MatrixWorld, ServiceLog } from '../fault-matrix/world';
 
@@ -9,8 +10,8 @@ import type { MatrixWorld, ServiceLog } from '../fault-matrix/world';
 export const LAB_LEASE_TTL_MS = 4_000;
 /** What a paper venue lets a request live (request timeout 5 s plus the expiry margin). */
 export const PAPER_REQUEST_BOUND_MS = 5_250;
-/** How long requests in flight at a gateway taken out of the front door may take to finish. */
-const DRAIN_MS = 1_000;
+/** The least a gateway taken out of the front door is drained (requests on their way in). */
+const DRAIN_MIN_MS = 1_000;
 /** How long a fault waits for the NATS cluster left by the one before to be whole. */
 const WHOLE_WITHIN_MS = Number(process.env['PARTITION_WHOLE_WITHIN_MS'] ?? 30_000);
 
@@ -59,12 +60,17 @@ export class LabWorld implements MatrixWorld {
 
   /**
    * Moves the clients' front door off `host` before a fault strikes it, and
-   * lets the requests in flight there finish (a load balancer's drain).
+   * lets the requests in flight there finish (a load balancer's connection
+   * draining): a create the struck gateway is still answering (a 503 can
+   * take its whole deadline, 4 s, on a loaded machine) would otherwise lose
+   * its answer to the fault, a hang no client of a real deployment sees.
    */
   async spare(host: NodeHost): Promise<void> {
     if (host === this.frontDoor) {
+      const leaving = this.gatewayUrl;
       this.frontDoor = host === 'h1' ? 'h2' : 'h1';
-      await delay(DRAIN_MS);
+      await delay(DRAIN_MIN_MS);
+      await untilDrained(leaving);
     }
   }
 

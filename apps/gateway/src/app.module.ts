@@ -10,6 +10,7 @@ import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MarketsModule } from './markets/markets.module';
 import { PositionsModule } from './positions/positions.module';
+import { QualityModule } from './quality/quality.module';
 import { RiskLimitsModule } from './risk-limits/risk-limits.module';
 import { SpreadModule } from './spread/spread.module';
 import { TradesModule } from './trades/trades.module';
@@ -29,6 +30,7 @@ export class AppModule {
         RiskLimitsModule,
         PositionsModule,
         TradesModule,
+        QualityModule,
       ],
       controllers: [HealthController],
       providers: [

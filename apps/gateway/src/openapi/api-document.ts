@@ -170,6 +170,10 @@ export function describeApi(app: INestApplication): OpenAPIObject {
       .addTag('wallets', 'linked wallets; linking and unlinking need a browser session')
       .addTag('credentials', 'exchange credentials (metadata); changes need a browser session')
       .addTag('limits', "pre-trade risk limits an operator sets per user, and the caller's usage")
+      .addTag(
+        'quality',
+        "execution quality of the caller's maker fills: markouts and hedge slippage (account:read)",
+      )
       .addTag('session', 'browser session bootstrap')
       .build(),
   );

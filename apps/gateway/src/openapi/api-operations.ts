@@ -2,6 +2,7 @@ import { ACCOUNT_OPERATIONS } from './operations/account-operations';
 import type { OperationAnswers } from './operations/answers';
 import { MARKET_OPERATIONS } from './operations/market-operations';
 import { POSITION_OPERATIONS } from './operations/position-operations';
+import { QUALITY_OPERATIONS } from './operations/quality-operations';
 import { TRADE_OPERATIONS } from './operations/trade-operations';
 
 export { EVERY_ROUTE, type OperationAnswers, type Success } from './operations/answers';
@@ -12,4 +13,5 @@ export const OPERATIONS: Record<string, OperationAnswers> = {
   ...MARKET_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
   ...POSITION_OPERATIONS,
+  ...QUALITY_OPERATIONS,
 };

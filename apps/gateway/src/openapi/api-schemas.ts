@@ -2,6 +2,7 @@ import { ACCOUNT_SCHEMAS } from './schemas/account-schemas';
 import { ERROR_SCHEMAS } from './schemas/error-schemas';
 import { MARKET_SCHEMAS } from './schemas/market-schemas';
 import { POSITION_SCHEMAS } from './schemas/position-schemas';
+import { QUALITY_SCHEMAS } from './schemas/quality-schemas';
 import type { Schema } from './schemas/schema-helpers';
 import { TRADE_EVENT_SCHEMAS } from './schemas/trade-event-schemas';
 import { TRADE_SCHEMAS } from './schemas/trade-schemas';
@@ -18,5 +19,6 @@ export const API_SCHEMAS: Record<string, Schema> = {
   ...MARKET_SCHEMAS,
   ...ACCOUNT_SCHEMAS,
   ...POSITION_SCHEMAS,
+  ...QUALITY_SCHEMAS,
   ...ERROR_SCHEMAS,
 };

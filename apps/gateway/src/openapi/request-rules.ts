@@ -4,6 +4,7 @@ import { AddCredentialRequest } from '../accounts/credentials/dto/add-credential
 import { VerifySessionRequest } from '../accounts/session/auth.controller';
 import { LinkChallengeRequest, LinkWalletRequest } from '../accounts/wallets/dto/link-wallet.dto';
 import { MarketsQuery } from '../markets/markets.request';
+import { QualityQuery } from '../quality/quality.query';
 import { SpreadMarketParam, SpreadQuery } from '../spread/spread.request';
 import { AmendTradeRequest } from '../trades/dto/amend-trade.request';
 import { CreateTradeRequest } from '../trades/dto/create-trade.request';
@@ -35,6 +36,7 @@ const PARAMETERS: Dto[] = [
   MarketsQuery,
   SpreadMarketParam,
   SpreadQuery,
+  QualityQuery,
   ExchangeParam,
   CredentialParams,
   WalletAddressParam,

@@ -44,6 +44,6 @@ import { TradeControl } from './use-cases/trade-control';
     },
     { provide: RateBudgets, useClass: BudgetServiceRateBudgets },
   ],
-  exports: [BudgetClient],
+  exports: [BudgetClient, TradeQueries, TradeCostsReader],
 })
 export class TradesModule {}

@@ -376,6 +376,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/trades/{tradeId}/quality': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One trade's execution quality: markouts, hedges, spread, times
+     * @description One trade's execution quality from its log: per maker fill its markouts (the maker venue's mid 1, 10 and 60 s after the fill against its price, in bps, positive when good for the trader; null where no sample was logged) and the hedges it caused (slippage against the decision, positive when good); per trade the realised spread against its target (in the trade's spread_type units), the time from creation to the first maker fill and to the end, the fills and the mean markout per horizon. A tradeId that is not a UUID is 400; an unknown trade and another user's trade both answer 404 `trade not found`. Scope account:read.
+     */
+    get: operations['getTradeQuality'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/quality': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's maker fills' markouts and hedge slippage over a window, grouped
+     * @description The caller's maker fills with a venue time in [from, to) (ISO 8601; default the 7 days before now; a reversed or empty window, or one wider than 90 days, is 400), grouped by the maker venue, the trade's market or the fill's side: per group the fills, per horizon the count, mean, p5, p50 and p95 of the markouts sampled, and the same of the slippage against the decision of the hedges those fills caused; bps, positive when good for the trader; percentiles by nearest rank. Only the caller's trades are read. Scope account:read.
+     */
+    get: operations['getQuality'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1676,6 +1716,244 @@ export interface components {
       as_of: string;
       /** @description null: read */
       error: string | null;
+    };
+    HedgeQuality: {
+      /**
+       * @description how the hedge ended
+       * @enum {string}
+       */
+      result: 'filled' | 'partial' | 'rejected' | 'timeout';
+      /**
+       * @description exchange (venue) id
+       * @enum {string}
+       */
+      exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
+      /**
+       * @description order side
+       * @enum {string}
+       */
+      side: 'buy' | 'sell';
+      /**
+       * @description the size the hedge asked for
+       * @example 0.5
+       */
+      requested_size: string;
+      /**
+       * @description the size it filled
+       * @example 0.5
+       */
+      filled_size: string;
+      /**
+       * @description its volume-weighted fill price; null when nothing filled
+       * @example 0.5
+       */
+      avg_price: string | null;
+      /**
+       * @description against the decision: the hedge venue's price the worker held when the maker filled, in bps of it, positive when good for the trader (the log's hedge_outcome slippage_bps negated); null when nothing filled
+       * @example 0.5
+       */
+      slippage_bps: string | null;
+    };
+    FillQuality: {
+      /** @description the venue's fill id */
+      fill_id: string;
+      /**
+       * @description exchange (venue) id
+       * @enum {string}
+       */
+      exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
+      /**
+       * @description order side
+       * @enum {string}
+       */
+      side: 'buy' | 'sell';
+      /**
+       * @description fill price
+       * @example 0.5
+       */
+      price: string;
+      /**
+       * @description fill size
+       * @example 0.5
+       */
+      size: string;
+      /**
+       * Format: date-time
+       * @description when it filled, by the venue's clock
+       */
+      timestamp: string;
+      /** @description the maker venue's mid that many seconds after the fill against its price; null: not sampled (no owner held the book then) */
+      markout_bps: {
+        /**
+         * @description bps of the fill price, positive when good for the trader (after a maker buy the mid rose, after a sell it fell)
+         * @example 0.5
+         */
+        1: string | null;
+        /**
+         * @description bps of the fill price, positive when good for the trader (after a maker buy the mid rose, after a sell it fell)
+         * @example 0.5
+         */
+        10: string | null;
+        /**
+         * @description bps of the fill price, positive when good for the trader (after a maker buy the mid rose, after a sell it fell)
+         * @example 0.5
+         */
+        60: string | null;
+      };
+      /** @description the mids the markouts were taken at; null: not sampled */
+      markout_mid: {
+        /**
+         * @description the maker venue's mid
+         * @example 0.5
+         */
+        1: string | null;
+        /**
+         * @description the maker venue's mid
+         * @example 0.5
+         */
+        10: string | null;
+        /**
+         * @description the maker venue's mid
+         * @example 0.5
+         */
+        60: string | null;
+      };
+      /** @description the outcomes of the hedges this fill caused, in log order (empty: hedged with a later fill, or not yet) */
+      hedges: components['schemas']['HedgeQuality'][];
+    };
+    TradeQuality: {
+      /**
+       * Format: uuid
+       * @description trade id
+       */
+      trade_id: string;
+      status: components['schemas']['TradeStatus'];
+      /** @description canonical market */
+      market: string;
+      /**
+       * @description the leg that rests as maker
+       * @enum {string}
+       */
+      maker_leg: 'long' | 'short';
+      /**
+       * @description the unit of target_spread, realised_spread and realised_vs_target
+       * @enum {string}
+       */
+      spread_type: 'absolute' | 'percentage' | 'bps' | 'ticks';
+      /**
+       * @description the trade’s target spread, in spread_type units
+       * @example 0.5
+       */
+      target_spread: string;
+      /**
+       * @description as costs.realised_spread: sell average minus buy average in spread_type units; null until both legs filled
+       * @example 0.5
+       */
+      realised_spread: string | null;
+      /**
+       * @description realised_spread - target_spread in spread_type units (implementation shortfall, negated): positive when the trade captured more spread than its target; null until both legs filled
+       * @example 0.5
+       */
+      realised_vs_target: string | null;
+      /**
+       * Format: date-time
+       * @description when the trade was created
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description its first maker fill, by the venue's clock; null: none yet
+       */
+      first_fill_at: string | null;
+      /** @description first_fill_at - created_at, in ms; null: no fill yet */
+      time_to_first_fill_ms: number | null;
+      /**
+       * Format: date-time
+       * @description when the trade ended (completed_at); null while running
+       */
+      ended_at: string | null;
+      /** @description ended_at - created_at, in ms; null while running */
+      time_to_end_ms: number | null;
+      /** @description maker fills, each counted once */
+      fills_count: number;
+      /** @description per horizon; null: no fill sampled at it */
+      mean_markout_bps: {
+        /**
+         * @description the mean over the fills sampled at that horizon, bps of the fill price, positive when good for the trader (after a maker buy the mid rose, after a sell it fell)
+         * @example 0.5
+         */
+        1: string | null;
+        /**
+         * @description the mean over the fills sampled at that horizon, bps of the fill price, positive when good for the trader (after a maker buy the mid rose, after a sell it fell)
+         * @example 0.5
+         */
+        10: string | null;
+        /**
+         * @description the mean over the fills sampled at that horizon, bps of the fill price, positive when good for the trader (after a maker buy the mid rose, after a sell it fell)
+         * @example 0.5
+         */
+        60: string | null;
+      };
+      /** @description in log order */
+      fills: components['schemas']['FillQuality'][];
+    };
+    /** @description bps, positive when good for the trader. Percentiles by nearest rank: the observed value of rank ceil(p/100 x count) in ascending order */
+    QualityDistribution: {
+      /** @description observations */
+      count: number;
+      /**
+       * @description their mean (6 decimal places, half-even); null: none
+       * @example 0.5
+       */
+      mean: string | null;
+      /**
+       * @description 5th percentile, nearest rank (an observed value); null: none
+       * @example 0.5
+       */
+      p5: string | null;
+      /**
+       * @description median, nearest rank; null: none
+       * @example 0.5
+       */
+      p50: string | null;
+      /**
+       * @description 95th percentile, nearest rank; null: none
+       * @example 0.5
+       */
+      p95: string | null;
+    };
+    /** @description hedge_slippage_bps: the slippage against the decision of the hedges these fills caused, one observation per hedge outcome that filled (unweighted by size), positive when good for the trader */
+    QualityGroup: {
+      /** @description the maker fill's venue, the trade's market, or the maker fill's side */
+      group: string;
+      /** @description maker fills of the group in the window */
+      fills: number;
+      /** @description markouts per horizon; a fill not sampled at a horizon is not counted there */
+      markout_bps: {
+        1: components['schemas']['QualityDistribution'];
+        10: components['schemas']['QualityDistribution'];
+        60: components['schemas']['QualityDistribution'];
+      };
+      hedge_slippage_bps: components['schemas']['QualityDistribution'];
+    };
+    QualityReport: {
+      /**
+       * Format: date-time
+       * @description start of the window (inclusive)
+       */
+      from: string;
+      /**
+       * Format: date-time
+       * @description end of the window (exclusive)
+       */
+      to: string;
+      /**
+       * @description how fills are grouped
+       * @enum {string}
+       */
+      group_by: 'venue' | 'market' | 'side';
+      /** @description groups with a maker fill in the window, by name */
+      groups: components['schemas']['QualityGroup'][];
     };
     /**
      * @description machine code (decisions section 4 and the API notes, docs/api.md)
@@ -7364,6 +7642,607 @@ export interface operations {
           'application/json': components['schemas']['Error'] & {
             /** @enum {unknown} */
             code?: 'trade_not_found';
+          };
+        };
+      };
+      /** @description the request body did not arrive in time: request_timeout */
+      408: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "request timeout",
+           *       "code": "request_timeout"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'request_timeout';
+          };
+        };
+      };
+      /** @description body over 64 KiB: payload_too_large */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "payload too large",
+           *       "code": "payload_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "uri too long",
+           *       "code": "uri_too_long"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'uri_too_long';
+          };
+        };
+      };
+      /** @description a body that is not application/json: unsupported_media_type */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "unsupported media type",
+           *       "code": "unsupported_media_type"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limited",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+          };
+        };
+      };
+      /** @description headers over 16 KiB: headers_too_large */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "headers too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'headers_too_large';
+          };
+        };
+      };
+      /** @description internal error (details only in the log): internal_error */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal error",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "service unavailable",
+           *       "code": "service_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  getTradeQuality: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        tradeId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the trade's execution quality */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "trade_id": "8f14e45f-ceea-467a-9575-6c3f1b2a9e01",
+           *       "status": "completed",
+           *       "market": "BTC",
+           *       "maker_leg": "long",
+           *       "spread_type": "absolute",
+           *       "target_spread": "5",
+           *       "realised_spread": "6",
+           *       "realised_vs_target": "1",
+           *       "created_at": "2026-01-05T09:30:00.000Z",
+           *       "first_fill_at": "2026-01-05T09:30:04.250Z",
+           *       "time_to_first_fill_ms": 4250,
+           *       "ended_at": "2026-01-05T09:31:10.000Z",
+           *       "time_to_end_ms": 70000,
+           *       "fills_count": 1,
+           *       "mean_markout_bps": {
+           *         "1": "0.5",
+           *         "10": "-1.2",
+           *         "60": null
+           *       },
+           *       "fills": [
+           *         {
+           *           "fill_id": "fill-1",
+           *           "exchange": "hyperliquid",
+           *           "side": "buy",
+           *           "price": "65000",
+           *           "size": "0.004",
+           *           "timestamp": "2026-01-05T09:30:04.250Z",
+           *           "markout_bps": {
+           *             "1": "0.5",
+           *             "10": "-1.2",
+           *             "60": null
+           *           },
+           *           "markout_mid": {
+           *             "1": "65003.25",
+           *             "10": "64992.2",
+           *             "60": null
+           *           },
+           *           "hedges": [
+           *             {
+           *               "result": "filled",
+           *               "exchange": "paradex",
+           *               "side": "sell",
+           *               "requested_size": "0.004",
+           *               "filled_size": "0.004",
+           *               "avg_price": "65006",
+           *               "slippage_bps": "-0.769"
+           *             }
+           *           ]
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['TradeQuality'];
+        };
+      };
+      /** @description the request is malformed or breaks a rule: invalid_request */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "invalid request",
+           *       "code": "invalid_request"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'invalid_request';
+          };
+        };
+      };
+      /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      /** @description not allowed: insufficient_scope, ip_not_allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "insufficient scope",
+           *       "code": "insufficient_scope"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope' | 'ip_not_allowed';
+          };
+        };
+      };
+      /** @description not found (unknown and foreign resources answer alike): trade_not_found */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "trade not found",
+           *       "code": "trade_not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'trade_not_found';
+          };
+        };
+      };
+      /** @description the request body did not arrive in time: request_timeout */
+      408: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "request timeout",
+           *       "code": "request_timeout"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'request_timeout';
+          };
+        };
+      };
+      /** @description body over 64 KiB: payload_too_large */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "payload too large",
+           *       "code": "payload_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "uri too long",
+           *       "code": "uri_too_long"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'uri_too_long';
+          };
+        };
+      };
+      /** @description a body that is not application/json: unsupported_media_type */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "unsupported media type",
+           *       "code": "unsupported_media_type"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limited",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+          };
+        };
+      };
+      /** @description headers over 16 KiB: headers_too_large */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "headers too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'headers_too_large';
+          };
+        };
+      };
+      /** @description internal error (details only in the log): internal_error */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal error",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "service unavailable",
+           *       "code": "service_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  getQuality: {
+    parameters: {
+      query?: {
+        /** @description start of the window (ISO 8601, inclusive), by each maker fill’s venue time; default: 7 days before `to` */
+        from?: string;
+        /** @description end of the window (ISO 8601, exclusive); default: now */
+        to?: string;
+        /** @description venue: the maker fill’s venue; market: the trade’s market; side: buy or sell */
+        group_by?: 'venue' | 'market' | 'side';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the window and its groups, by name */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "from": "2025-12-29T09:30:00.000Z",
+           *       "to": "2026-01-05T09:30:00.000Z",
+           *       "group_by": "venue",
+           *       "groups": [
+           *         {
+           *           "group": "hyperliquid",
+           *           "fills": 40,
+           *           "markout_bps": {
+           *             "1": {
+           *               "count": 40,
+           *               "mean": "0.21",
+           *               "p5": "-1.5",
+           *               "p50": "0.2",
+           *               "p95": "1.9"
+           *             },
+           *             "10": {
+           *               "count": 40,
+           *               "mean": "-0.8",
+           *               "p5": "-4.1",
+           *               "p50": "-0.6",
+           *               "p95": "2.2"
+           *             },
+           *             "60": {
+           *               "count": 38,
+           *               "mean": "-1.1",
+           *               "p5": "-7.3",
+           *               "p50": "-0.9",
+           *               "p95": "4.8"
+           *             }
+           *           },
+           *           "hedge_slippage_bps": {
+           *             "count": 35,
+           *             "mean": "-0.4",
+           *             "p5": "-2.1",
+           *             "p50": "-0.3",
+           *             "p95": "0.6"
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['QualityReport'];
+        };
+      };
+      /** @description the request is malformed or breaks a rule: invalid_request */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "invalid request",
+           *       "code": "invalid_request"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'invalid_request';
+          };
+        };
+      };
+      /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      /** @description not allowed: insufficient_scope, ip_not_allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "insufficient scope",
+           *       "code": "insufficient_scope"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope' | 'ip_not_allowed';
           };
         };
       };

@@ -1,0 +1,90 @@
+import Big from 'big.js';
+import { distributionOf, formatDecimal } from '@sts/domain';
+import type { PresentedTrade } from '../trades/trade.presenter';
+import type { FillQuality } from './fill-quality';
+import {
+  byHorizon,
+  presentFillQuality,
+  type ByHorizon,
+  type FillQualityView,
+} from './quality.presenter';
+
+export type QualityTrade = Pick<
+  PresentedTrade,
+  | 'id'
+  | 'status'
+  | 'market'
+  | 'makerLeg'
+  | 'spreadType'
+  | 'targetSpread'
+  | 'createdAt'
+  | 'completedAt'
+>;
+
+/** GET /trades/{id}/quality. */
+export interface TradeQualityView {
+  trade_id: string;
+  status: string;
+  market: string;
+  maker_leg: string;
+  spread_type: string;
+  target_spread: string;
+  /** As the trade's costs.realised_spread: in spread_type units, null until both legs filled. */
+  realised_spread: string | null;
+  /** realised_spread - target_spread, in spread_type units: the implementation shortfall, negated. */
+  realised_vs_target: string | null;
+  created_at: string;
+  first_fill_at: string | null;
+  time_to_first_fill_ms: number | null;
+  ended_at: string | null;
+  time_to_end_ms: number | null;
+  fills_count: number;
+  mean_markout_bps: ByHorizon<string | null>;
+  fills: FillQualityView[];
+}
+
+/**
+ * A trade's execution quality from its fills (fillQualities) and its realised
+ * spread (the trade's costs): per fill its markouts and hedges, per trade the
+ * realised spread against its target, the time to its first maker fill (by the
+ * venue's clock) and to its end, and the mean markout per horizon over the
+ * fills sampled at it.
+ */
+export function tradeQuality(
+  trade: QualityTrade,
+  fills: readonly FillQuality[],
+  realisedSpread: string | null,
+): TradeQualityView {
+  const created = trade.createdAt.getTime();
+  const firstFillMs =
+    fills.length === 0 ? null : Math.min(...fills.map(({ fill }) => fill.timestamp_ms));
+  const ended = trade.completedAt ? trade.completedAt.getTime() : null;
+  return {
+    trade_id: trade.id,
+    status: trade.status,
+    market: trade.market,
+    maker_leg: trade.makerLeg,
+    spread_type: trade.spreadType,
+    target_spread: formatDecimal(new Big(trade.targetSpread)),
+    realised_spread: realisedSpread,
+    realised_vs_target:
+      realisedSpread === null
+        ? null
+        : formatDecimal(new Big(realisedSpread).minus(trade.targetSpread)),
+    created_at: trade.createdAt.toISOString(),
+    first_fill_at: firstFillMs === null ? null : new Date(firstFillMs).toISOString(),
+    time_to_first_fill_ms: firstFillMs === null ? null : firstFillMs - created,
+    ended_at: ended === null ? null : new Date(ended).toISOString(),
+    time_to_end_ms: ended === null ? null : ended - created,
+    fills_count: fills.length,
+    mean_markout_bps: byHorizon((horizon) => {
+      const sampled = fills.flatMap(({ markouts }) => {
+        const markout = markouts.get(horizon);
+        return markout ? [new Big(markout.bps)] : [];
+      });
+      const { mean } = distributionOf(sampled);
+      return mean === null ? null : formatDecimal(mean);
+    }),
+    fills: fills.map(presentFillQuality),
+  };
+}

@@ -20,11 +20,14 @@ import type {
   Market,
   MarketSpread,
   Positions,
+  QualityQuery,
+  QualityReport,
   Session,
   SpreadQuery,
   Trade,
   TradeCanceled,
   TradeEvents,
+  TradeQuality,
   Wallet,
   WalletLinkChallenge,
   WalletUnlinked,
@@ -215,6 +218,34 @@ export class StsClient {
    */
   async positions(): Promise<Positions> {
     return (await this.get<Positions>('/api/v1/positions')).body;
+  }
+
+  /**
+   * One trade's execution quality: per maker fill its markouts at 1, 10 and
+   * 60 s (bps, positive when good for the trader; null: not sampled) and the
+   * hedges it caused (slippage against the decision, positive when good); per
+   * trade the realised spread against its target and the times to the first
+   * fill and to the end. Scope account:read.
+   */
+  async tradeQuality(tradeId: string): Promise<TradeQuality> {
+    return (await this.get<TradeQuality>(`/api/v1/trades/${encodeURIComponent(tradeId)}/quality`))
+      .body;
+  }
+
+  /**
+   * Markouts and hedge slippage of the caller's maker fills in [from, to)
+   * (default: the last 7 days; at most 90), grouped by venue (default),
+   * market or side: count, mean, p5, p50, p95 per horizon. Scope account:read.
+   */
+  async quality(query: QualityQuery = {}): Promise<QualityReport> {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined) {
+        params.set(name, String(value));
+      }
+    }
+    const search = params.toString() ? `?${params}` : '';
+    return (await this.get<QualityReport>(`/api/v1/quality${search}`)).body;
   }
 
   /** The session of the caller's JWT (the gateway makes the account on a first sign-in). */

@@ -24,6 +24,14 @@ export type MaintenanceEntry = Schemas['MaintenanceEntry'];
 export type Exchange = Schemas['Exchange'];
 /** GET /positions: the venues' positions beside what the service's fills imply. */
 export type Positions = Schemas['Positions'];
+/** GET /trades/{id}/quality: per maker fill its markouts and hedges; per trade spread and times. */
+export type TradeQuality = Schemas['TradeQuality'];
+/** GET /quality: the caller's maker fills over a window, grouped (count, mean, p5, p50, p95). */
+export type QualityReport = Schemas['QualityReport'];
+export type QualityGroup = Schemas['QualityGroup'];
+export type QualityDistribution = Schemas['QualityDistribution'];
+/** GET /quality's query: `from` and `to` (ISO 8601, [from, to)), `group_by` (venue, market, side). */
+export type QualityQuery = NonNullable<operations['getQuality']['parameters']['query']>;
 
 /**
  * GET /trades' page: statuses (one or a list; sent comma-separated in one

@@ -18,6 +18,7 @@ import {
   type ListFlags,
 } from './commands/trades';
 import { showPositions } from './commands/positions';
+import { showQuality, type QualityFlags } from './commands/quality';
 import { showSpread, type SpreadFlags } from './commands/spread';
 import { watchTrade } from './commands/watch';
 import { CliStop, EXIT, settingsOf, type CliIo, type Settings } from './io';
@@ -257,6 +258,18 @@ function addAccountCommands(program: Command, run: Run, io: CliIo): void {
     .command('positions')
     .description("each venue's position beside what your fills imply, net per market, flagged")
     .action(run((client, settings) => showPositions(client, settings, io)));
+  program
+    .command('quality')
+    .description(
+      'execution quality: markouts and hedge slippage of one trade, or over a window grouped',
+    )
+    .option('--trade <trade-id>', "one trade's fills, spread against target and times")
+    .option('--from <iso>', 'window start, inclusive (default: 7 days before --to)')
+    .option('--to <iso>', 'window end, exclusive (default: now)')
+    .option('--group-by <venue|market|side>', 'default venue')
+    .action(
+      run((client, settings, flags: QualityFlags) => showQuality(client, settings, io, flags)),
+    );
 }
 
 /**

@@ -71,13 +71,18 @@ describe('GET /trades/{id}/quality and GET /quality', () => {
     bps,
   });
 
-  /** A trade of the trader's, created through the API; answers its id and creation time. */
+  /** A trade of the trader's, created through the API a minute ago; answers its id and creation time. */
   async function createdTrade(trader: Trader, overrides: Record<string, unknown> = {}) {
     const created = await gateway.request('POST', '/api/v1/trades', {
       headers: trader.headers,
       body: gateway.tradeBody(trader.wallet, overrides),
     });
     expect(created.status).toBe(202);
+    // Created a minute ago, so its fills (seconds after creation) are past by now.
+    await gateway.query(
+      `UPDATE trades SET created_at = created_at - interval '1 minute' WHERE id = $1`,
+      [created.body.trade_id],
+    );
     const trade = await get(trader, `/api/v1/trades/${created.body.trade_id}`);
     return { id: created.body.trade_id as string, createdMs: Date.parse(trade.body.created_at) };
   }

@@ -40,7 +40,11 @@ export async function showQuality(
       );
     }
     const quality = await client.tradeQuality(flags.trade);
-    return settings.json ? printJson(io, quality) : io.stdout(tradeQualityText(quality));
+    if (settings.json) {
+      return printJson(io, quality);
+    }
+    io.stdout(tradeQualityText(quality));
+    return;
   }
   const query: QualityQuery = {
     ...(flags.from !== undefined ? { from: flags.from } : {}),
@@ -48,7 +52,10 @@ export async function showQuality(
     ...(flags.groupBy !== undefined ? { group_by: flags.groupBy as QualityQuery['group_by'] } : {}),
   };
   const report = await client.quality(query);
-  return settings.json ? printJson(io, report) : io.stdout(qualityReportText(report));
+  if (settings.json) {
+    return printJson(io, report);
+  }
+  io.stdout(qualityReportText(report));
 }
 
 /** A cell of a number column: a decimal, or `-` for none. */

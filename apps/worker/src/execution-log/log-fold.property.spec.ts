@@ -64,7 +64,6 @@ const plain = (ledger: TradeLedger) => ({
   makerNotional: ledger.makerNotional.toFixed(),
   hedged: ledger.hedged.toFixed(),
   hedgeOrderIds: [...ledger.hedgeOrderIds].sort(),
-  hedgeClientOrderIds: [...ledger.hedgeClientOrderIds].sort(),
   markouts: [...ledger.markouts].sort(),
   chunkStarted: ledger.chunkStarted,
   chunkCompleted: ledger.chunkCompleted,

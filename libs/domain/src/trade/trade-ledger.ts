@@ -13,13 +13,13 @@ export type LedgerEntry =
       data: { fill_id: string; price: string; size: string; timestamp_ms: number };
     }
   | { eventType: 'markout'; data: { fill_id: string; horizon_s: number } }
-  | { eventType: 'hedge_sent'; data: { client_order_id: string; cause: string } }
   | { eventType: 'hedge_filled'; data: { order_id: string; size: string } }
   | { eventType: 'hedge_outcome'; data: { result: LedgerHedgeResult; exchange: string } }
   | { eventType: 'chunk_started'; data: object }
   | { eventType: 'chunk_completed'; data: object }
   | {
       eventType:
+        | 'hedge_sent'
         | 'hedge_timeout'
         | 'recovery_completed'
         | 'fast_move_guard'
@@ -65,8 +65,6 @@ export interface TradeLedger {
   /** Sum of hedge_filled sizes, base units: what the hedge venue confirmed. */
   readonly hedged: Big;
   readonly hedgeOrderIds: ReadonlySet<string>;
-  /** Client order ids of every hedge attempt sent (hedge_sent). */
-  readonly hedgeClientOrderIds: ReadonlySet<string>;
   /** The markouts logged, by markoutKey (fill id and horizon). */
   readonly markouts: ReadonlySet<string>;
   readonly chunkStarted: boolean;
@@ -86,7 +84,6 @@ export const emptyLedger = (): TradeLedger => ({
   makerNotional: new Big(0),
   hedged: new Big(0),
   hedgeOrderIds: NO_IDS,
-  hedgeClientOrderIds: NO_IDS,
   markouts: NO_IDS,
   chunkStarted: false,
   chunkCompleted: false,
@@ -110,11 +107,6 @@ export function applyEntry(ledger: TradeLedger, entry: LedgerEntry): TradeLedger
   switch (entry.eventType) {
     case 'maker_fill':
       return withMakerFill(counted, entry.data);
-    case 'hedge_sent':
-      return {
-        ...counted,
-        hedgeClientOrderIds: withId(ledger.hedgeClientOrderIds, entry.data.client_order_id),
-      };
     case 'hedge_filled':
       if (!addsFill(ledger, entry)) {
         return counted;
@@ -130,6 +122,7 @@ export function applyEntry(ledger: TradeLedger, entry: LedgerEntry): TradeLedger
       return { ...counted, chunkStarted: true };
     case 'chunk_completed':
       return { ...counted, chunkCompleted: true };
+    case 'hedge_sent':
     case 'hedge_timeout':
     case 'recovery_completed':
     case 'fast_move_guard':

@@ -158,6 +158,24 @@ describe('fuzzing every gateway route', () => {
       query: () => ({ after_sequence: '0', limit: '10' }),
     },
     {
+      name: 'trade quality',
+      method: 'GET',
+      path: '/api/v1/trades/:tradeId/quality',
+      auth: 'either',
+      params: () => ({ tradeId }),
+    },
+    {
+      name: 'quality',
+      method: 'GET',
+      path: '/api/v1/quality',
+      auth: 'either',
+      query: () => ({
+        from: new Date(Date.now() - 86_400_000).toISOString(),
+        to: new Date().toISOString(),
+        group_by: 'market',
+      }),
+    },
+    {
       name: 'amend trade',
       method: 'PATCH',
       path: '/api/v1/trades/:tradeId',

@@ -4,6 +4,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { Link, useParams } from 'react-router';
 import { describeError } from '../api/api-error';
 import { ExecutionLog } from '../components/execution-log';
+import { TradeQualityPanel } from '../components/quality/trade-quality';
 import { TradeCostsPanel } from '../components/trade-costs';
 import { FillProgress, ResidualNotice, StatusBadge } from '../components/trade-status';
 import { VenueName } from '../components/venue-name';
@@ -206,6 +207,7 @@ function TradeDetail({ tradeId }: { tradeId: string }) {
         <ManageTrade trade={trade} onChanged={reloadTrade} />
       </div>
       <TradeCostsPanel trade={trade} />
+      <TradeQualityPanel trade={trade} />
       <section aria-labelledby="chart-title">
         <h2 id="chart-title">Fills</h2>
         <Suspense fallback={<p role="status">Loading the charts…</p>}>

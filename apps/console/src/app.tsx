@@ -7,6 +7,7 @@ import { MarketsPage } from './pages/markets';
 import { NewTradePage } from './pages/new-trade';
 import { OidcCallbackPage } from './pages/oidc-callback';
 import { PositionsPage } from './pages/positions';
+import { QualityPage } from './pages/quality';
 import { SignInPage } from './pages/sign-in';
 import { TradeDetailPage } from './pages/trade-detail';
 import { TradesPage } from './pages/trades';
@@ -46,6 +47,7 @@ function SignedInLayout() {
               </NavLink>
               <NavLink to="/trades/new">New trade</NavLink>
               <NavLink to="/positions">Positions</NavLink>
+              <NavLink to="/quality">Quality</NavLink>
               <NavLink to="/markets">Markets</NavLink>
               <NavLink to="/account">Account</NavLink>
             </>
@@ -88,6 +90,7 @@ export function App() {
               <Route path="/trades/new" element={<NewTradePage />} />
               <Route path="/trades/:tradeId" element={<TradeDetailPage />} />
               <Route path="/positions" element={<PositionsPage />} />
+              <Route path="/quality" element={<QualityPage />} />
               <Route path="/markets" element={<MarketsPage />} />
               <Route path="/account" element={<AccountPage />} />
             </Route>

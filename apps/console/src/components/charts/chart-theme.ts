@@ -12,9 +12,12 @@ export interface ChartTheme {
   met: string;
   missed: string;
   target: string;
+  /** One colour per series where a chart draws a line per group (the quality page's venues). */
+  series: string[];
 }
 
 const DARK = '(prefers-color-scheme: dark)';
+const SERIES = [1, 2, 3, 4, 5, 6].map((index) => `--chart-series-${index}`);
 
 const variable = (style: CSSStyleDeclaration, name: string) => style.getPropertyValue(name).trim();
 
@@ -31,6 +34,7 @@ function readTheme(): ChartTheme {
     met: variable(style, '--good'),
     missed: variable(style, '--bad'),
     target: variable(style, '--text'),
+    series: SERIES.map((name) => variable(style, name)),
   };
 }
 

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { QUALITY_EVENT_TYPES, TradeEventRepository } from '@sts/persistence';
-import { AppError } from '@sts/platform';
 import { TradeCostsReader } from '../trades/costs/trade-costs.reader';
-import { isUuid, TradeQueries } from '../trades/trade.queries';
+import { TradeQueries } from '../trades/trade.queries';
 import { fillQualities } from './fill-quality';
 import { tradeQuality, type TradeQualityView } from './trade-quality';
 
@@ -24,9 +23,6 @@ export class ReadTradeQualityUseCase {
   }
 
   async execute(userId: string, tradeId: string): Promise<TradeQualityView> {
-    if (!isUuid(tradeId)) {
-      throw new AppError('invalid_request', 'tradeId must be a UUID');
-    }
     const trade = await this.trades.one(userId, tradeId);
     const [entries, costs] = await Promise.all([
       this.events.entriesOfTrade(trade.id, QUALITY_EVENT_TYPES),

@@ -385,7 +385,7 @@ export interface paths {
     };
     /**
      * One trade's execution quality: markouts, hedges, spread, times
-     * @description One trade's execution quality from its log: per maker fill its markouts (the maker venue's mid 1, 10 and 60 s after the fill against its price, in bps, positive when good for the trader; null where no sample was logged) and the hedges it caused (slippage against the decision, positive when good); per trade the realised spread against its target (in the trade's spread_type units), the time from creation to the first maker fill and to the end, the fills and the mean markout per horizon. A tradeId that is not a UUID is 400; an unknown trade and another user's trade both answer 404 `trade not found`. Scope account:read.
+     * @description One trade's execution quality from its log: per maker fill its markouts (the maker venue's mid 1, 10 and 60 s after the fill against its price, in bps, positive when good for the trader; null where no sample was logged) and the hedges it caused (slippage against the decision, positive when good); per trade the realised spread against its target (in the trade's spread_type units), the time from creation to the first maker fill and to the end, the fills and the mean markout per horizon. An unknown trade, another user's and a tradeId that is not a UUID all answer 404 `trade not found`. Scope account:read.
      */
     get: operations['getTradeQuality'];
     put?: never;

@@ -35,6 +35,8 @@ export function summary(event: TradeEvent): string {
       );
     case 'recovery_completed':
       return `recovered: ${event.data.open_orders_canceled} orders canceled, ${event.data.fills_reconciled} fills reconciled`;
+    case 'markout':
+      return `fill ${event.data.fill_id} ${event.data.horizon_s} s on: mid ${event.data.mid}, markout ${event.data.bps} bps`;
     case 'fast_move_guard':
       return `fast-move guard ${event.data.action}: move ${event.data.move} bps (threshold ${event.data.threshold})`;
     default:

@@ -31,6 +31,8 @@ function addSeries(chart: IChartApi, groups: readonly string[]): Array<ISeriesAp
       lineWidth: 2,
       pointMarkersVisible: true,
       pointMarkersRadius: 4,
+      // The group's name and last figure stay on the axis; no line across the whole chart.
+      priceLineVisible: false,
       priceFormat: { type: 'price', precision: 2, minMove: 0.01 },
     });
     if (index === 0) {

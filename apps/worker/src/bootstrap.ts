@@ -258,7 +258,7 @@ function running(
         // Leases are renewed while the trades go quiet: a hand-over that takes longer than
         // the lease's trust (a slow cancel, a hedge in flight) must not lapse into a takeover.
         const handedOver = (await trades.handOverAll(config.settings.shutdownGraceMs)).filter(
-          (runner) => runner.released,
+          (runner) => runner.awaitsSuccessor,
         );
         keeper.stop();
         for (const runner of handedOver) {

@@ -233,6 +233,15 @@ export class TradeRunner {
   }
 
   /**
+   * The lease was given up for another worker to resume the trade: it had
+   * not ended (an ended trade lingering for its marks is released, never
+   * announced, so no worker is started on it).
+   */
+  get awaitsSuccessor(): boolean {
+    return this.released && this.trade !== null && !isTerminalTradeStatus(this.trade.status);
+  }
+
+  /**
    * Graceful shutdown: stop quoting, take the maker order down, let hedges
    * finish, and give the lease up so another worker resumes without a
    * recovery. A trade that does not go quiet in time keeps its lease, which

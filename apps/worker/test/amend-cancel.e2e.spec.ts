@@ -124,7 +124,7 @@ describe('amending and canceling running trades', () => {
     expect(view.filled_size).toBe('0.002');
     await harness.waitForNoOpenOrders(trader, 'hyperliquid');
     const events = await harness.events(trader, tradeId);
-    expect(events[events.length - 1]).toMatchObject({
+    expect(harness.closingEvent(events)).toMatchObject({
       event_type: 'chunk_completed',
       data: { filled_size: '0.002', reason: 'canceled', residual_unhedged: '0' },
     });

@@ -49,6 +49,6 @@ describe('completing a target the coarser lot cannot make', () => {
     expect(sum(await harness.sim.fillsOf('paradex', trader.wallet))).toBe('0.005');
     expect(sum(await harness.sim.fillsOf('aster', trader.wallet))).toBe('0.005');
     const events = await harness.events(trader, tradeId);
-    expect(events[events.length - 1].data).toMatchObject({ residual_unhedged: '0' });
+    expect(harness.closingEvent(events).data).toMatchObject({ residual_unhedged: '0' });
   });
 });

@@ -180,7 +180,7 @@ describe('maintenance, kill switch, hedge faults and pre-flight', () => {
       requested_size: '0.002',
       filled_size: '0',
     });
-    expect(events[events.length - 1].data).toMatchObject({
+    expect(harness.closingEvent(events).data).toMatchObject({
       reason: 'failed',
       residual_unhedged: '0.002',
     });

@@ -98,7 +98,7 @@ describe('what a trade could not hedge is unwound, or named', () => {
       client_order_id: sent.data.client_order_id,
       reason: null,
     });
-    expect(events[events.length - 1]).toMatchObject({
+    expect(harness.closingEvent(events)).toMatchObject({
       event_type: 'chunk_completed',
       data: { reason: 'target_reached', residual_unhedged: '0.23', residual_unwound: '0.23' },
     });

@@ -370,6 +370,15 @@ export class WorkerHarness {
     return response.body.events;
   }
 
+  /**
+   * The trade's last event other than a markout: the marks of its last maker
+   * fills are logged up to a minute after it ends.
+   */
+  closingEvent(events: TradeEventView[]): TradeEventView {
+    const closing = events.filter((event) => event.event_type !== 'markout');
+    return closing[closing.length - 1];
+  }
+
   async waitForEvent(
     trader: Trader,
     tradeId: string,

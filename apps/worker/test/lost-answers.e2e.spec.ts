@@ -369,7 +369,8 @@ describe('a halted venue pauses, it does not fail (issue 15, item 9)', () => {
       target_size: '0.01',
       target_spread: '-1000',
     });
-    await harness.waitForStatus(trader, tradeId, 'active', 25_000);
+    // Back after 12 s, seen at the next reconnect (its backoff reaches 5 s): within pre-flight's 22 s.
+    await harness.waitForStatus(trader, tradeId, 'active', 30_000);
     await eventually(
       async () => (await harness.openOrders(trader, 'hyperliquid')).length === 1,
       'the maker order resting once the venue is back',

@@ -13,8 +13,12 @@ import type { TradeState } from './trade-state';
 
 /** Longest the pre-flight may take before the trade is rejected. */
 const PREFLIGHT_TIMEOUT_MS = 20_000;
-/** How long pre-flight waits for a venue that is down for a moment before rejecting the trade. */
-const PREFLIGHT_VENUE_WAIT_MS = 15_000;
+/**
+ * How long pre-flight waits for a venue that is down for a moment before
+ * rejecting the trade: a venue back after 15 s is seen by the next reconnect,
+ * up to the clients' longest backoff (5 s) later.
+ */
+const PREFLIGHT_VENUE_WAIT_MS = 22_000;
 
 /** What a start came to: the trade runs, or it ended (rejected) or has nothing to run here. */
 export type StartOutcome = 'running' | 'ended';

@@ -50,6 +50,14 @@ function addMarketMoves(routes: ControlRoutes): void {
           typeof price === 'string' ? price : undefined,
         ),
       });
+    })
+    .add('POST', '/control/venues/:venue/fill-order', (context) => {
+      const { symbol, order_id: orderId, size } = routes.body(context);
+      if (typeof symbol !== 'string' || typeof orderId !== 'string' || typeof size !== 'string') {
+        throw new HttpFailure(400, 'invalid_request', 'symbol, order_id and size are required');
+      }
+      const venue = deps.world().venue(routes.venueId(context));
+      return ok({ filled: venue.fillOrder(symbol, orderId, size) });
     });
 }
 

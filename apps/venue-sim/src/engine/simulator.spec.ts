@@ -166,6 +166,34 @@ describe('Simulator', () => {
     expect(position?.entryPrice.toFixed()).toBe(price);
   });
 
+  it('fills one resting order alone, ahead of its queue, and leaves the rest of the book', () => {
+    const { sim, log } = world(2);
+    const venue = sim.venue('lighter');
+    const { bidTicks, tick } = touch(sim, 'lighter', 'SOL');
+    const lotsAt = (): number => venue.market('SOL').book.bids.level(bidTicks)?.totalLots ?? 0;
+    const house = lotsAt();
+    const placed = venue.desk.place('0xm', {
+      symbol: 'SOL',
+      side: 'buy',
+      type: 'post_only',
+      price: tick.format(bidTicks),
+      size: '2',
+      clientOrderId: 'm1',
+    });
+    // m1 is last in its queue, behind the house: the fill takes from it alone.
+    expect(venue.fillOrder('SOL', placed.order.orderId, '0.5')).toBe('0.5');
+    expect(lotsAt()).toBe(house + 1_500);
+    expect(venue.fillOrder('SOL', placed.order.orderId, '5')).toBe('1.5');
+    expect(lotsAt()).toBe(house);
+    expect(
+      log.fills.map((f) => [f.clientOrderId, f.lots, f.liquidity, f.orderFullyFilled]),
+    ).toEqual([
+      ['m1', 500, 'maker', false],
+      ['m1', 1_500, 'maker', true],
+    ]);
+    expect(() => venue.fillOrder('SOL', placed.order.orderId, '1')).toThrow('no resting order');
+  });
+
   it('fills a resting bid when the venue price jumps down through it', () => {
     const { sim, log } = world(3);
     const { bidTicks, tick } = touch(sim, 'hyperliquid', 'ETH');

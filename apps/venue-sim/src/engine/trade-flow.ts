@@ -91,3 +91,29 @@ export function takeLiquidity(
   settle(result);
   return result.filledLots;
 }
+
+/**
+ * An outside taker that trades with one resting order alone, as if it were
+ * first in its queue (the control endpoint's fill of one order): the rest of
+ * the book is left as it was. Returns the lots filled (0: no such order).
+ */
+export function takeFromOrder(
+  market: MarketState,
+  orderId: string,
+  lots: number,
+  settle: (result: MatchResult) => void,
+): number {
+  const maker = market.book.get(orderId);
+  if (!maker) {
+    return 0;
+  }
+  const filled = Math.min(lots, maker.remainingLots);
+  const { priceTicks } = maker;
+  market.book.fill(maker, filled);
+  settle({
+    filledLots: filled,
+    matches: [{ maker, priceTicks, lots: filled }],
+    selfTradeCanceled: [],
+  });
+  return filled;
+}

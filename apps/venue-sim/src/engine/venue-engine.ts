@@ -8,7 +8,13 @@ import type { MatchResult } from './matching';
 import type { Side } from './order-book';
 import { OrderDesk } from './order-desk';
 import { OrderRegistry } from './order-registry';
-import { runTradeFlow, takeLiquidity, type FairMoveAhead, type InformedFlow } from './trade-flow';
+import {
+  runTradeFlow,
+  takeFromOrder,
+  takeLiquidity,
+  type FairMoveAhead,
+  type InformedFlow,
+} from './trade-flow';
 import { SimError, type EngineSink } from './types';
 
 export interface VenueEngineOptions {
@@ -128,6 +134,30 @@ export class VenueEngine implements DeskVenue {
     const filled = takeLiquidity(market, side, lots, limitTicks, (result) =>
       this.desk.settle(market, result),
     );
+    this.publishBooks();
+    return market.lot.format(filled);
+  }
+
+  /**
+   * An outside taker fills `size` of one resting order alone, wherever it is
+   * in its queue (control endpoint): a spec's fill that moves nothing else.
+   */
+  fillOrder(symbol: string, orderId: string, size: string): string {
+    const market = this.market(symbol);
+    const lots = market.lot.toSteps(size);
+    if (lots === null || lots <= 0) {
+      throw new SimError(
+        'invalid_order',
+        `size ${size} is not a positive multiple of the lot`,
+        'invalid_size',
+      );
+    }
+    const filled = takeFromOrder(market, orderId, lots, (result) =>
+      this.desk.settle(market, result),
+    );
+    if (filled === 0) {
+      throw new SimError('unknown_order', `no resting order ${orderId} on ${symbol}`);
+    }
     this.publishBooks();
     return market.lot.format(filled);
   }

@@ -69,6 +69,16 @@ export class SimControl {
     });
   }
 
+  /** An outside taker fills `size` of one resting order alone, leaving the rest of the book. */
+  fillOrder(
+    venue: string,
+    symbol: string,
+    orderId: string,
+    size: string,
+  ): Promise<{ filled: string }> {
+    return this.post(`/control/venues/${venue}/fill-order`, { symbol, order_id: orderId, size });
+  }
+
   jumpVenue(venue: string, bps: number, symbol?: string): Promise<unknown> {
     return this.post(`/control/venues/${venue}/jump`, { bps, ...(symbol ? { symbol } : {}) });
   }

@@ -146,6 +146,27 @@ describe('quoting on the spread condition (long maker on hyperliquid, hedge on p
     await harness.cancelTrade(trader, tradeId);
   });
 
+  it('default: follows the others down when its own bid is all that is left at the touch', async () => {
+    const trader = await harness.trader();
+    const tradeId = await harness.createTrade(trader, { target_spread: '-1000' });
+    const first = await harness.waitForMakerOrder(trader, 'hyperliquid');
+    expect(first.price).toBe((await touches()).bid.toFixed());
+
+    // The maker venue falls 1 bps (about 10 ticks, inside its spread): the house's bids step
+    // down and the order stays alone at the old best bid, the public book's touch. Joining
+    // that touch would be joining itself, and the falling market would run it over.
+    await harness.sim.jumpVenue('hyperliquid', -1, 'BTC');
+    const movedTo = await eventually(async () => {
+      const [order] = await harness.openOrders(trader, 'hyperliquid');
+      return order && new Big(order.price).lt(first.price) ? order.price : undefined;
+    }, 'the maker bid moved down');
+    // It joined the others' best bid: the touch, where the house rests beside it.
+    const [touch] = (await harness.sim.book('hyperliquid', 'BTC', 1)).bids;
+    expect(touch[0]).toBe(movedTo);
+    expect(new Big(touch[1]).gt(first.size)).toBe(true);
+    await harness.cancelTrade(trader, tradeId);
+  });
+
   it('notional size: fills toward a USD target and reports filled_size in USD', async () => {
     const trader = await harness.trader();
     const tradeId = await harness.createTrade(trader, {

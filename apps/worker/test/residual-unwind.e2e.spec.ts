@@ -74,7 +74,7 @@ describe('what a trade could not hedge is unwound, or named', () => {
       filled_size: '1.77',
     });
     // 0.23 SOL (about 41 USD) is below Paradex's minimum: no hedge can take it.
-    await harness.sim.trade('hyperliquid', order.symbol, 'sell', '0.23', order.price);
+    await harness.takeFromMaker(order, '0.23');
 
     const completed = await harness.waitForStatus(trader, tradeId, 'completed', 15_000);
     expect(completed).toMatchObject({

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Big from 'big.js';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
   allTradeLifecycleSubjects,
@@ -468,33 +467,13 @@ export class WorkerHarness {
   }
 
   /**
-   * Makes an outside taker trade `size` of a resting maker order: it sweeps
-   * every better level and the house's size queued ahead of the order at its
-   * price (the book only moves when a spec moves it, so the order is last in
-   * its queue), then `size` of the order itself.
+   * Makes an outside taker trade `size` of a resting maker order, that order
+   * alone (the simulator's fill of one order): the rest of the book stays as
+   * it was, so the order is never left alone at its price by the take (which
+   * would make its trade step down to the others' touch, MarketView).
    */
   async takeFromMaker(order: VenueOrder, size: string): Promise<void> {
-    const book = await this.sim.book(order.exchange, order.symbol, 200);
-    const price = new Big(order.price);
-    const remaining = new Big(order.size).minus(order.filledSize);
-    const levels = order.side === 'buy' ? book.bids : book.asks;
-    let ahead = new Big(0);
-    for (const [levelPrice, levelSize] of levels) {
-      const better = order.side === 'buy' ? price.lt(levelPrice) : price.gt(levelPrice);
-      if (better) {
-        ahead = ahead.plus(levelSize);
-      } else if (price.eq(levelPrice)) {
-        ahead = ahead.plus(levelSize).minus(remaining);
-      }
-    }
-    const takerSide = order.side === 'buy' ? 'sell' : 'buy';
-    await this.sim.trade(
-      order.exchange,
-      order.symbol,
-      takerSide,
-      ahead.plus(size).toFixed(),
-      order.price,
-    );
+    await this.sim.fillOrder(order.exchange, order.symbol, order.orderId, size);
   }
 
   private async venueClient(trader: Trader, venue: string): Promise<PaperVenueClient> {

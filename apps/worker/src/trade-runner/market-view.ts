@@ -4,6 +4,7 @@ import {
   compare,
   hedgeReferenceFrom,
   isCrossedOrLocked,
+  type LedgerOrder,
   type LegRules,
   type MakerLeg,
   REDUCE_ONLY_MINIMUM,
@@ -11,7 +12,7 @@ import {
   type TradeMarket,
   type VenueId,
 } from '@sts/domain';
-import type { BookUpdate, VenueMarket } from '@sts/venues';
+import type { BookLevel, BookUpdate, VenueMarket } from '@sts/venues';
 
 /** One leg's market on its venue: the venue symbol orders go to, and its rules. */
 export interface LegMarket {
@@ -52,18 +53,29 @@ interface SideState {
   fresh: boolean;
 }
 
+/** Fates of an order the venue has shown resting and not yet taken down. */
+const ON_THE_BOOK = new Set<LedgerOrder['fate']>(['open', 'pending_cancel', 'pending_replace']);
+
 /**
  * What the trade sees of both books: the maker venue's touch and the hedge
  * reference H. Prices are parsed only when the touch changes, so the deeper
  * levels moving costs nothing. A book is stale while its feed is down: no
  * quote is made on it, but the last H still prices a hedge (a fresher one
  * comes with the retry).
+ *
+ * The maker touch the trade quotes on is the others': when the trade's own
+ * order is all there is at the best price of its side, that side's touch is
+ * the next level. Joining a touch that is only itself, the quote would stay
+ * where it is while everyone else steps away, and be run over. Mids (the
+ * markouts, margin) are the public book's, own order included.
  */
 export class MarketView {
   private readonly maker: SideState = { touch: null, fresh: false };
   private readonly hedge: SideState = { touch: null, fresh: false };
   private hedgeReferenceValue: Big | null = null;
   private tradeMarketValue?: TradeMarket;
+  private lastMakerBook: BookUpdate | null = null;
+  private ownOrder: () => LedgerOrder | null = () => null;
 
   constructor(
     readonly makerLeg: MakerLeg,
@@ -80,9 +92,40 @@ export class MarketView {
     return this.tradeMarketValue;
   }
 
+  /** The trade's maker order, read at each maker book to tell its own size from the others'. */
+  followOwnOrder(current: () => LedgerOrder | null): void {
+    this.ownOrder = current;
+  }
+
   /** True when the maker touch changed (or the book was stale until now). */
   applyMakerBook(update: BookUpdate): boolean {
-    return applyTouch(this.maker, update);
+    this.lastMakerBook = update;
+    const bid = update.bestBid ?? undefined;
+    const ask = update.bestAsk ?? undefined;
+    return this.makerLeg === 'long'
+      ? applyTouch(this.maker, update, this.othersBest(update, update.bids, bid), ask)
+      : applyTouch(this.maker, update, bid, this.othersBest(update, update.asks, ask));
+  }
+
+  /**
+   * The best price of the maker side's levels not counting the trade's own
+   * order: past the first level when that level is no more than what the
+   * order has left at its price (a lagging book that shows less is taken as
+   * the order alone too).
+   */
+  private othersBest(update: BookUpdate, levels: BookLevel[], best?: string): string | undefined {
+    const own = this.ownOrder();
+    const top = levels[0];
+    if (!own || !ON_THE_BOOK.has(own.fate) || !top || top.price !== best || !levels[1]) {
+      return best;
+    }
+    const touch = touchOf(update);
+    const topPrice = touch ? (this.makerLeg === 'long' ? touch.bestBid : touch.bestAsk) : null;
+    if (topPrice === null || compare(topPrice, own.price) !== 0) {
+      return best;
+    }
+    const alone = compare(new Big(top.size), own.size.minus(own.venueFilled)) <= 0;
+    return alone ? levels[1].price : best;
   }
 
   /** True when H changed (or the hedge book was stale until now). */
@@ -135,7 +178,7 @@ export class MarketView {
 
   /** The maker venue's last touch, fresh or not; null before its first book (the residual's unwind). */
   makerTouch(): BookTouch | null {
-    return this.maker.touch;
+    return this.lastMakerBook ? touchOf(this.lastMakerBook) : null;
   }
 
   /** The maker venue's mid from a book that is fresh (null when stale or none: a markout is never guessed). */
@@ -143,26 +186,41 @@ export class MarketView {
     return this.maker.fresh ? this.makerMid() : null;
   }
 
-  /** The maker venue's mid, for margin estimates. */
+  /** The maker venue's public mid (own order included), for markouts and margin estimates. */
   makerMid(): Big | null {
-    const touch = this.maker.touch;
+    const touch = this.makerTouch();
     return touch ? touch.bestBid.plus(touch.bestAsk).div(2) : null;
   }
 }
 
-/** True when the touch changed, or the side was stale: either way the trade must look again. */
-function applyTouch(side: SideState, update: BookUpdate): boolean {
+/**
+ * True when the touch changed, or the side was stale: either way the trade
+ * must look again. `bid` and `ask` are the update's own unless the trade's
+ * order was left out of one of them.
+ */
+function applyTouch(
+  side: SideState,
+  update: BookUpdate,
+  bid = update.bestBid ?? undefined,
+  ask = update.bestAsk ?? undefined,
+): boolean {
   const wasFresh = side.fresh;
   side.fresh = true;
-  const bid = update.bestBid ?? undefined;
-  const ask = update.bestAsk ?? undefined;
   if (wasFresh && bid === side.bid && ask === side.ask && side.touch !== null) {
     return false;
   }
   side.bid = bid;
   side.ask = ask;
-  side.touch = touchOf(update);
+  const published = bid === (update.bestBid ?? undefined) && ask === (update.bestAsk ?? undefined);
+  side.touch = published ? touchOf(update) : touchFrom(bid, ask);
   return true;
+}
+
+/** A touch made of prices other than the update's own best (Big values are never mutated). */
+function touchFrom(bid?: string, ask?: string): BookTouch | null {
+  return bid !== undefined && ask !== undefined
+    ? { bestBid: new Big(bid), bestAsk: new Big(ask) }
+    : null;
 }
 
 /** One update reaches every trade on the market: its touch is parsed once (Big values are never mutated). */

@@ -100,17 +100,18 @@ export class MarketDataFeed {
         this.factory.mode(this.venue) === 'paper'
           ? { apiKey: identity, apiSecret: randomBytes(16).toString('hex'), wallet: identity }
           : { apiKey: '', apiSecret: '', wallet: '' },
-        // Trades read the touch only: deeper levels would be copied on every update for nothing.
-        { bookDepth: 1 },
+        // Trades read the touch and the level behind it (MarketView: the others' touch when
+        // their own order is alone at the top); deeper levels would be copied for nothing.
+        { bookDepth: 2 },
       );
       client.on('book', (update) => {
         const receivedAtMs = monotonicClock.now();
         const previous = this.latest.get(update.symbol);
         this.latest.set(update.symbol, update);
-        // Trades read only the touch: deeper levels moving (other makers, our own
-        // re-quotes) would wake every listener for nothing. After a disconnect
-        // `latest` is empty, so the first book goes out and makes them fresh again.
-        if (previous?.bestBid === update.bestBid && previous?.bestAsk === update.bestAsk) {
+        // Trades read only the top (sameTop): deeper levels moving would wake every
+        // listener for nothing. After a disconnect `latest` is empty, so the first
+        // book goes out and makes them fresh again.
+        if (previous !== undefined && sameTop(previous, update)) {
           return;
         }
         const listeners = this.listeners.get(update.symbol);
@@ -225,4 +226,19 @@ export class MarketData {
     this.feeds.clear();
     await Promise.all(feeds.map((feed) => feed.close().catch(() => undefined)));
   }
+}
+
+/**
+ * The part of a book a trade reads: the touch and, to tell its own order from
+ * the others' there, the first level's size and the second level's price.
+ */
+function sameTop(previous: BookUpdate, update: BookUpdate): boolean {
+  return (
+    previous.bestBid === update.bestBid &&
+    previous.bestAsk === update.bestAsk &&
+    previous.bids[0]?.size === update.bids[0]?.size &&
+    previous.asks[0]?.size === update.asks[0]?.size &&
+    previous.bids[1]?.price === update.bids[1]?.price &&
+    previous.asks[1]?.price === update.asks[1]?.price
+  );
 }

@@ -60,8 +60,8 @@ describe('markouts', () => {
     ]);
   });
 
-  it('a trade that ends on its last fill still has that fill marked', async () => {
-    await harness.addWorker();
+  it('a trade that ends on its last fill still has that fill marked, and holds no slot meanwhile', async () => {
+    await harness.addWorker({ WORKER_MAX_TRADES: '1' });
     const trader = await harness.trader();
     const tradeId = await harness.createTrade(trader, {
       target_size: '0.01',
@@ -76,6 +76,10 @@ describe('markouts', () => {
       [fill.data['fill_id'], 1],
       [fill.data['fill_id'], 10],
     ]);
+    // Its 60 s mark is still ahead, yet the worker's one slot is free: the next trade quotes.
+    const next = await harness.createTrade(trader, { target_spread: '-1000' });
+    await harness.waitForStatus(trader, next, 'active');
+    await harness.cancelTrade(trader, next);
   });
 
   it('a worker killed before the 60 s mark: the new owner logs the marks still ahead, never one twice', async () => {

@@ -27,12 +27,17 @@ export class TradeFleet {
     private readonly logger: Logger,
   ) {}
 
+  /** Live trades: an ended one waiting for the marks of its last fills holds no slot. */
   get size(): number {
-    return this.runners.size;
+    let live = 0;
+    for (const runner of this.runners.values()) {
+      live += runner.ended ? 0 : 1;
+    }
+    return live;
   }
 
   get room(): number {
-    return Math.max(0, this.maxTrades - this.runners.size - this.acquiring.size);
+    return Math.max(0, this.maxTrades - this.size - this.acquiring.size);
   }
 
   list(): TradeRunner[] {

@@ -61,7 +61,7 @@ export class TradeRunner {
   /** What the worker's metrics read at scrape time (no trade id leaves here). */
   exposure(): TradeExposure | null {
     const trade = this.trade;
-    if (!trade) {
+    if (!trade || this.ended) {
       return null;
     }
     return {
@@ -238,7 +238,12 @@ export class TradeRunner {
    * announced, so no worker is started on it).
    */
   get awaitsSuccessor(): boolean {
-    return this.released && this.trade !== null && !isTerminalTradeStatus(this.trade.status);
+    return this.released && this.trade !== null && !this.ended;
+  }
+
+  /** The trade reached a terminal status: the runner lingers only for its marks, live no more. */
+  get ended(): boolean {
+    return this.trade !== null && isTerminalTradeStatus(this.trade.status);
   }
 
   /**

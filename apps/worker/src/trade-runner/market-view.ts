@@ -67,7 +67,8 @@ const ON_THE_BOOK = new Set<LedgerOrder['fate']>(['open', 'pending_cancel', 'pen
  * order is all there is at the best price of its side, that side's touch is
  * the next level. Joining a touch that is only itself, the quote would stay
  * where it is while everyone else steps away, and be run over. Mids (the
- * markouts, margin) are the public book's, own order included.
+ * markouts, margin) are the others' too: an aggressive quote alone inside
+ * the spread would otherwise pull the mid it is marked against toward itself.
  */
 export class MarketView {
   private readonly maker: SideState = { touch: null, fresh: false };
@@ -186,9 +187,9 @@ export class MarketView {
     return this.maker.fresh ? this.makerMid() : null;
   }
 
-  /** The maker venue's public mid (own order included), for markouts and margin estimates. */
+  /** The maker venue's mid of the others' touch, for markouts and margin estimates. */
   makerMid(): Big | null {
-    const touch = this.makerTouch();
+    const touch = this.maker.touch;
     return touch ? touch.bestBid.plus(touch.bestAsk).div(2) : null;
   }
 }

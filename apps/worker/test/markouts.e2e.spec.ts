@@ -58,6 +58,7 @@ describe('markouts', () => {
         worker_id: expect.any(String),
       },
     ]);
+    await harness.cancelTrade(trader, tradeId);
   });
 
   it('a trade that ends on its last fill still has that fill marked, and holds no slot meanwhile', async () => {

@@ -53,8 +53,14 @@ interface SideState {
   fresh: boolean;
 }
 
-/** Fates of an order the venue has shown resting and not yet taken down. */
-const ON_THE_BOOK = new Set<LedgerOrder['fate']>(['open', 'pending_cancel', 'pending_replace']);
+/** The trade's maker orders as the public book may show them (`MakerOrderLedger`). */
+export interface OwnOrders {
+  readonly current: LedgerOrder | null;
+  /** What its orders not known closed may have resting at a price. */
+  restingAt(price: Big): Big;
+}
+
+const NO_ORDERS: OwnOrders = { current: null, restingAt: () => new Big(0) };
 
 /**
  * What the trade sees of both books: the maker venue's touch and the hedge
@@ -76,7 +82,7 @@ export class MarketView {
   private hedgeReferenceValue: Big | null = null;
   private tradeMarketValue?: TradeMarket;
   private lastMakerBook: BookUpdate | null = null;
-  private ownOrder: () => LedgerOrder | null = () => null;
+  private own: OwnOrders = NO_ORDERS;
 
   constructor(
     readonly makerLeg: MakerLeg,
@@ -93,9 +99,9 @@ export class MarketView {
     return this.tradeMarketValue;
   }
 
-  /** The trade's maker order, read at each maker book to tell its own size from the others'. */
-  followOwnOrder(current: () => LedgerOrder | null): void {
-    this.ownOrder = current;
+  /** The trade's maker orders, read at each maker book to tell their size from the others'. */
+  followOwnOrders(own: OwnOrders): void {
+    this.own = own;
   }
 
   /** True when the maker touch changed (or the book was stale until now). */
@@ -110,23 +116,32 @@ export class MarketView {
 
   /**
    * The best price of the maker side's levels not counting the trade's own
-   * order: past the first level when that level is no more than what the
-   * order has left at its price (a lagging book that shows less is taken as
-   * the order alone too).
+   * orders: the first level larger than what they may have resting at its
+   * price (an old order still on the book while its replacement lands
+   * counts too). When every level the feed keeps is the trade's own, the
+   * public best stands in.
    */
   private othersBest(update: BookUpdate, levels: BookLevel[], best?: string): string | undefined {
-    const own = this.ownOrder();
-    const top = levels[0];
-    if (!own || !ON_THE_BOOK.has(own.fate) || !top || top.price !== best || !levels[1]) {
+    if (this.own.current === null || best === undefined) {
       return best;
     }
-    const touch = touchOf(update);
-    const topPrice = touch ? (this.makerLeg === 'long' ? touch.bestBid : touch.bestAsk) : null;
-    if (topPrice === null || compare(topPrice, own.price) !== 0) {
-      return best;
+    for (let i = 0; i < levels.length; i += 1) {
+      const level = levels[i];
+      const own = this.own.restingAt(this.levelPrice(update, level, best));
+      if (signOf(own) === 0 || compare(new Big(level.size), own) > 0) {
+        return level.price;
+      }
     }
-    const alone = compare(new Big(top.size), own.size.minus(own.venueFilled)) <= 0;
-    return alone ? levels[1].price : best;
+    return best;
+  }
+
+  /** A level's price, the touch's parse reused for the best level (no allocation there). */
+  private levelPrice(update: BookUpdate, level: BookLevel, best: string): Big {
+    const touch = level.price === best ? touchOf(update) : null;
+    if (touch) {
+      return this.makerLeg === 'long' ? touch.bestBid : touch.bestAsk;
+    }
+    return new Big(level.price);
   }
 
   /** True when H changed (or the hedge book was stale until now). */

@@ -93,7 +93,7 @@ export function openTrade(
     signal: inputs.signal,
     onRequestSent: (waited) => hooks.makerRequestSent(waited),
   });
-  legs.market.followOwnOrder(() => makerOrders.resting);
+  legs.market.followOwnOrders(makerOrders.ledger);
   const markouts = new MarkoutSampler({
     makerSide: makerSide(record.makerLeg),
     mid: () => legs.market.freshMakerMid(),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { VenueId } from '@sts/domain';
 import type { Logger } from '@sts/platform';
-import type { BookUpdate, VenueClient, VenueMarket } from '@sts/venues';
+import type { BookLevel, BookUpdate, VenueClient, VenueMarket } from '@sts/venues';
 import { monotonicClock } from '../clock';
 import type { VenueClientFactory } from './venue-client-factory';
 
@@ -100,9 +100,9 @@ export class MarketDataFeed {
         this.factory.mode(this.venue) === 'paper'
           ? { apiKey: identity, apiSecret: randomBytes(16).toString('hex'), wallet: identity }
           : { apiKey: '', apiSecret: '', wallet: '' },
-        // Trades read the touch and the level behind it (MarketView: the others' touch when
-        // their own order is alone at the top); deeper levels would be copied for nothing.
-        { bookDepth: 2 },
+        // Trades read the touch and the levels behind it (MarketView: the others' touch when
+        // their own orders are all there is at the top); deeper ones would be copied for nothing.
+        { bookDepth: TOP_LEVELS },
       );
       client.on('book', (update) => {
         const receivedAtMs = monotonicClock.now();
@@ -228,17 +228,29 @@ export class MarketData {
   }
 }
 
+/** The levels of a side a trade reads: its own order and the one it replaces, then the others'. */
+const TOP_LEVELS = 3;
+
 /**
- * The part of a book a trade reads: the touch and, to tell its own order from
- * the others' there, the first level's size and the second level's price.
+ * The part of a book a trade reads: each side's first levels' prices, and
+ * the sizes of all but the last (which tell the trade's own orders from the
+ * others' there).
  */
 function sameTop(previous: BookUpdate, update: BookUpdate): boolean {
-  return (
-    previous.bestBid === update.bestBid &&
-    previous.bestAsk === update.bestAsk &&
-    previous.bids[0]?.size === update.bids[0]?.size &&
-    previous.asks[0]?.size === update.asks[0]?.size &&
-    previous.bids[1]?.price === update.bids[1]?.price &&
-    previous.asks[1]?.price === update.asks[1]?.price
-  );
+  if (previous.bestBid !== update.bestBid || previous.bestAsk !== update.bestAsk) {
+    return false;
+  }
+  return sameLevels(previous.bids, update.bids) && sameLevels(previous.asks, update.asks);
+}
+
+function sameLevels(previous: BookLevel[], levels: BookLevel[]): boolean {
+  for (let i = 0; i < TOP_LEVELS; i += 1) {
+    if (previous[i]?.price !== levels[i]?.price) {
+      return false;
+    }
+    if (i < TOP_LEVELS - 1 && previous[i]?.size !== levels[i]?.size) {
+      return false;
+    }
+  }
+  return true;
 }

@@ -168,6 +168,21 @@ export class MakerOrderLedger {
     this.replaceTookPlace(order);
   }
 
+  /**
+   * What the orders not known closed may have resting at `price` (each its
+   * size less the most the venue said filled): the trade's own size in a
+   * level of the public book. Nothing is allocated when none rests there.
+   */
+  restingAt(price: Big): Big {
+    let resting = ZERO;
+    for (const order of this.orders) {
+      if (order.fate !== 'closed' && compare(order.price, price) === 0) {
+        resting = resting.plus(order.size.minus(order.venueFilled));
+      }
+    }
+    return resting;
+  }
+
   /** Fills the venue reported that the trade has not counted, over all orders. */
   uncounted(): Big {
     return uncountedFills(this.orders);

@@ -4,7 +4,6 @@ import {
   compare,
   hedgeReferenceFrom,
   isCrossedOrLocked,
-  type LedgerOrder,
   type LegRules,
   type MakerLeg,
   REDUCE_ONLY_MINIMUM,
@@ -53,14 +52,18 @@ interface SideState {
   fresh: boolean;
 }
 
-/** The trade's maker orders as the public book may show them (`MakerOrderLedger`). */
+/**
+ * The orders of the trade's maker account as the public book may show them:
+ * the trade's own (its `MakerOrderLedger`, requests in flight included) and
+ * the account's other trades' (`AccountRestingOrders`).
+ */
 export interface OwnOrders {
-  readonly current: LedgerOrder | null;
-  /** What its orders not known closed may have resting at a price. */
+  anyResting(): boolean;
+  /** What they may have resting at a price on the maker side. */
   restingAt(price: Big): Big;
 }
 
-const NO_ORDERS: OwnOrders = { current: null, restingAt: () => new Big(0) };
+const NO_ORDERS: OwnOrders = { anyResting: () => false, restingAt: () => new Big(0) };
 
 /**
  * What the trade sees of both books: the maker venue's touch and the hedge
@@ -99,7 +102,7 @@ export class MarketView {
     return this.tradeMarketValue;
   }
 
-  /** The trade's maker orders, read at each maker book to tell their size from the others'. */
+  /** The maker account's orders, read at each maker book to tell their size from the others'. */
   followOwnOrders(own: OwnOrders): void {
     this.own = own;
   }
@@ -115,14 +118,14 @@ export class MarketView {
   }
 
   /**
-   * The best price of the maker side's levels not counting the trade's own
+   * The best price of the maker side's levels not counting the account's own
    * orders: the first level larger than what they may have resting at its
    * price (an old order still on the book while its replacement lands
-   * counts too). When every level the feed keeps is the trade's own, the
-   * public best stands in.
+   * counts too, and the account's other trades). When every level the feed
+   * keeps is the account's, the public best stands in.
    */
   private othersBest(update: BookUpdate, levels: BookLevel[], best?: string): string | undefined {
-    if (this.own.current === null || best === undefined) {
+    if (best === undefined || !this.own.anyResting()) {
       return best;
     }
     for (let i = 0; i < levels.length; i += 1) {

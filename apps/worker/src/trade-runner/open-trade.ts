@@ -1,5 +1,5 @@
 import type Big from 'big.js';
-import { hedgeSide, makerSide, type SpreadType, type VenueRegistry } from '@sts/domain';
+import { hedgeSide, makerSide, type Side, type SpreadType, type VenueRegistry } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { MonotonicClock } from '../clock';
 import type { LogEntry } from '@sts/contracts';
@@ -9,6 +9,7 @@ import { MarkoutSampler } from './markout-sampler';
 import { MakerOrders } from './quoting/maker-orders';
 import { QuotaGate } from './quoting/quota-gate';
 import type { TradeBudget } from './trade-budget';
+import type { OwnOrders } from './market-view';
 import type { TradeLegs } from './trade-legs';
 import type { TradeServices } from './trade-services';
 
@@ -93,7 +94,7 @@ export function openTrade(
     signal: inputs.signal,
     onRequestSent: (waited) => hooks.makerRequestSent(waited),
   });
-  legs.market.followOwnOrders(makerOrders.ledger);
+  legs.market.followOwnOrders(accountOrdersOf(legs, makerOrders, makerSide(record.makerLeg)));
   const markouts = new MarkoutSampler({
     makerSide: makerSide(record.makerLeg),
     mid: () => legs.market.freshMakerMid(),
@@ -101,4 +102,23 @@ export function openTrade(
     now: () => Date.now(),
   });
   return { legs, hedger, makerOrders, quotaGate: new QuotaGate(legs, inputs.log), markouts };
+}
+
+/**
+ * The maker account's orders as the trade's book sees them: its own from its
+ * ledger (requests in flight included), the account's other trades' from the
+ * account's order stream (the ones its ledger knows are counted once).
+ */
+function accountOrdersOf(legs: TradeLegs, orders: MakerOrders, side: Side): OwnOrders {
+  const { ledger } = orders;
+  const symbol = legs.market.makerMarket.symbol;
+  const thisTrades = (clientOrderId: string): boolean => ledger.find(clientOrderId) !== undefined;
+  return {
+    anyResting: () =>
+      ledger.current !== null || legs.makerAccountOrders.anyResting(symbol, side, thisTrades),
+    restingAt: (price) =>
+      ledger
+        .restingAt(price)
+        .plus(legs.makerAccountOrders.restingAt(symbol, side, price, thisTrades)),
+  };
 }

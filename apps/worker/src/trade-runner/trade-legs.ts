@@ -5,6 +5,7 @@ import { VenueAuthError, VenueSetupError, type BookUpdate, type VenueClient } fr
 import { quotaHold, type QuotaHold, type VenueId } from '@sts/domain';
 import type { TradeRecord } from '../trades/trade-record';
 import type { AccountListener, AccountSession } from '../venue-sessions/account-session';
+import type { AccountRestingOrders } from '../venue-sessions/account-resting-orders';
 import type { AccountSessionHandle, AccountSessions } from '../venue-sessions/account-sessions';
 import type { MarketData } from '../venue-sessions/market-data';
 import { legMarketOf, MarketView } from './market-view';
@@ -35,6 +36,8 @@ export interface TradeLegs {
   market: MarketView;
   makerClient: VenueClient;
   hedgeClient: VenueClient;
+  /** The maker account's orders in the book, whichever trade placed them. */
+  makerAccountOrders: AccountRestingOrders;
   /**
    * Why the trade may not rest a maker order now by its accounts' cumulative
    * request budgets (`quotaHold`), or null when it may.
@@ -114,6 +117,7 @@ export async function openTradeLegs(
       market,
       makerClient: maker.session.client,
       hedgeClient: hedge.session.client,
+      makerAccountOrders: maker.session.restingOrders,
       ...cumulativeOf(maker.session, hedge.session),
       listen: (tradeTag, makerListener, hedgeListener) => {
         cleanups.push(maker.session.listen(tradeTag, makerListener));

@@ -8,6 +8,7 @@ import { DeadManKeeper, type DeadManPolicy, type DeadManStatus } from './dead-ma
 import { spendCountedClient } from './spend-counted-client';
 import { paidAtOnce, paidOnCredit } from './paid-requests';
 import { payForShared } from './shared-payment';
+import { AccountRestingOrders } from './account-resting-orders';
 
 /** What a trade hears from one of its venue accounts. Called synchronously from the socket. */
 export interface AccountListener {
@@ -37,6 +38,8 @@ const READ_BUDGET_WAIT_MS = 1_500;
  * `fillsSince` and routed the same way (trades drop what they already saw).
  */
 export class AccountSession {
+  /** The account's orders in the book, whichever trade placed them (its trades quote past them). */
+  readonly restingOrders = new AccountRestingOrders();
   private readonly listeners = new Map<string, AccountListener>();
   private readonly unsubscribers: Unsubscribe[] = [];
   private connecting?: Promise<void>;
@@ -102,7 +105,10 @@ export class AccountSession {
       this.venueClient = client;
       this.unsubscribers.push(
         client.on('fill', (fill) => this.route(fill.clientOrderId)?.onFill(fill)),
-        client.on('order', (order) => this.route(order.clientOrderId)?.onOrder(order)),
+        client.on('order', (order) => {
+          this.restingOrders.note(order);
+          this.route(order.clientOrderId)?.onOrder(order);
+        }),
         // A read the client sent at once for an order (its fills): the order's trade pays after.
         client.on('unpaid', (spent) =>
           this.route(spent.clientOrderId)?.bucket?.charge(spent.tokens),
@@ -112,6 +118,7 @@ export class AccountSession {
             void this.recoverFills(event.recoverFromMs);
           }
           if (event.state === 'disconnected') {
+            this.restingOrders.forgetAll();
             this.logger.warn(
               { venue: this.venue, wallet: this.wallet, reason: event.reason },
               'account stream disconnected',

@@ -17,6 +17,7 @@ import type { BookHandlers, TradeLegs } from '../../src/trade-runner/trade-legs'
 import { TradeState } from '../../src/trade-runner/trade-state';
 import type { TradeWrites } from '../../src/trade-runner/trade-view';
 import type { AmendableTerms, TradeRecord } from '../../src/trades/trade-record';
+import { AccountRestingOrders } from '../../src/venue-sessions/account-resting-orders';
 import { MIN_ANSWER_EXPECTED_MS } from '../../src/venue-sessions/venue-answer-times';
 import { ScriptedVenue } from './scripted-venue';
 
@@ -238,6 +239,7 @@ function scriptedLegs(market: MarketView, maker: ScriptedVenue, hedge: ScriptedV
     market,
     makerClient: maker,
     hedgeClient: hedge,
+    makerAccountOrders: new AccountRestingOrders(),
     // The scripted venues keep no cumulative request budget.
     cumulativeHold: () => null,
     cumulativePollMs: null,

@@ -46,6 +46,14 @@ const NOTABLE_STATUSES: ReadonlySet<ConsumerStatus> = new Set<ConsumerStatus>([
 const STALLED_AFTER_HEARTBEATS = 5;
 /** Between attempts to start the consumer afresh. */
 const RESTART_RETRY_MS = 1_000;
+/**
+ * Silence after which the consumer is started afresh whatever nats.js says:
+ * an open pull brings a server heartbeat every second, so six without one or
+ * an event mean the consumer is gone. (While nats.js re-creates an ordered
+ * consumer it reports nothing: its missed-heartbeat count stops at two.)
+ */
+const SILENT_MS = 6_000;
+const WATCH_EVERY_MS = 1_000;
 
 /**
  * Reads the lifecycle, fill and maintenance events from the events stream with an
@@ -72,6 +80,9 @@ export class EventsSubscriber {
   private delivered = 0;
   private restarting = false;
   private stopped = false;
+  /** When the consumer last showed it is alive: an event or a server heartbeat. */
+  private aliveAtMs = Date.now();
+  private watchdog?: NodeJS.Timeout;
   private readonly maintenanceSubject: string;
   private readonly tradeSubjectPrefix: string;
   private readonly fillSubjectPrefix: string;
@@ -97,6 +108,8 @@ export class EventsSubscriber {
     const { state } = await jsm.streams.info(stream.name);
     this.delivered = state.last_seq;
     await this.consumeFromDelivered();
+    this.watchdog = setInterval(() => this.restartIfSilent(), WATCH_EVERY_MS);
+    this.watchdog.unref();
     this.log.info(
       { stream: stream.name, from_sequence: state.last_seq + 1 },
       'events consumer started',
@@ -105,6 +118,7 @@ export class EventsSubscriber {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.watchdog);
     this.messages?.stop();
     await this.consumer?.delete().catch(() => false);
   }
@@ -129,13 +143,25 @@ export class EventsSubscriber {
       idle_heartbeat: 1_000,
       expires: 5_000,
       callback: (message) => {
+        this.aliveAtMs = Date.now();
         if (message.seq > this.delivered) {
           this.delivered = message.seq;
           this.handle(message.subject, message.data, message.seq);
         }
       },
     });
+    this.aliveAtMs = Date.now();
     void this.watch(this.messages);
+  }
+
+  /** No event and no heartbeat for SILENT_MS: the consumer is started afresh. */
+  private restartIfSilent(): void {
+    const silentMs = Date.now() - this.aliveAtMs;
+    if (silentMs < SILENT_MS || this.restarting || this.stopped) {
+      return;
+    }
+    this.log.warn({ silent_ms: silentMs }, 'events consumer silent; starting it afresh');
+    void this.restart();
   }
 
   /**
@@ -196,6 +222,9 @@ export class EventsSubscriber {
       for await (const status of messages.status()) {
         const { type, ...data } = status;
         const level = NOTABLE_STATUSES.has(type) ? 'warn' : 'debug';
+        if (status.type === 'heartbeat') {
+          this.aliveAtMs = Date.now();
+        }
         this.log[level]({ consumer_status: type, data }, 'events consumer status');
         if (status.type === 'heartbeats_missed' && status.count >= STALLED_AFTER_HEARTBEATS) {
           void this.restart();

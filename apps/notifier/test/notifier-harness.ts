@@ -42,7 +42,9 @@ export class NotifierHarness {
   async start(extraEnv: Record<string, string> = {}): Promise<this> {
     await this.jwks.start();
     this.database = await createTestDatabase();
-    this.nats = await connect({ servers: '127.0.0.1:4222' });
+    this.nats = await connect({
+      servers: (extraEnv['NATS_URL'] ?? '127.0.0.1:4222').replace(/^nats:\/\//, ''),
+    });
     this.env = {
       DATABASE_URL: this.database.url,
       NATS_PREFIX: testNamespace().natsPrefix,

@@ -9,6 +9,10 @@ export interface NatsCluster {
   url: string;
   /** Starts server `n` (1..3) where `startNatsCluster` was told to hold it back. */
   startServer(n: number): void;
+  /** Freezes server `n` (SIGSTOP): its connections stay open and answer nothing. */
+  pause(n: number): void;
+  /** Thaws a paused server (SIGCONT). */
+  resume(n: number): void;
   stop(): Promise<void>;
 }
 
@@ -21,6 +25,7 @@ export async function startNatsCluster(only: number[] = [1, 2, 3]): Promise<Nats
   const base = 20_000 + Math.floor(Math.random() * 20_000);
   const routes = [1, 2, 3].map((n) => `nats://127.0.0.1:${base + 10 + n}`).join(',');
   const servers: ChildProcess[] = [];
+  const byNumber = new Map<number, ChildProcess>();
   const startServer = (n: number): void => {
     servers.push(
       spawn(
@@ -33,6 +38,10 @@ export async function startNatsCluster(only: number[] = [1, 2, 3]): Promise<Nats
         { stdio: 'ignore' },
       ),
     );
+    byNumber.set(n, servers[servers.length - 1]);
+  };
+  const signal = (n: number, name: NodeJS.Signals): void => {
+    byNumber.get(n)?.kill(name);
   };
   only.forEach(startServer);
   const stop = async (): Promise<void> => {
@@ -44,13 +53,20 @@ export async function startNatsCluster(only: number[] = [1, 2, 3]): Promise<Nats
               return resolve();
             }
             server.once('exit', () => resolve());
+            server.kill('SIGCONT');
             server.kill('SIGTERM');
           }),
       ),
     );
     rmSync(dir, { recursive: true, force: true });
   };
-  return { url: `127.0.0.1:${base + 1}`, startServer, stop };
+  return {
+    url: `127.0.0.1:${base + 1}`,
+    startServer,
+    pause: (n) => signal(n, 'SIGSTOP'),
+    resume: (n) => signal(n, 'SIGCONT'),
+    stop,
+  };
 }
 
 /** Retries `work` while the cluster elects its JetStream meta leader (a few seconds after start). */

@@ -174,10 +174,16 @@ describe("markouts among the account's own orders", () => {
     for (const [id, events] of logs) {
       const venue = trades.get(id)!;
       for (const markout of markoutsOf(id, events)) {
-        // The steps that may have set the book the mark was read from (just before it was logged).
-        const then = marks.filter(
-          (mark) => mark.steppedMs <= markout.createdAtMs && mark.atMs >= markout.createdAtMs - 300,
-        );
+        // The steps that may have set the book the mark was read from (just before it was
+        // logged): the last one read well before, and any asked for before it was logged.
+        const settled = marks.filter((mark) => mark.atMs < markout.createdAtMs - 300).pop();
+        const then = [
+          ...(settled ? [settled] : []),
+          ...marks.filter(
+            (mark) =>
+              mark.steppedMs <= markout.createdAtMs && mark.atMs >= markout.createdAtMs - 300,
+          ),
+        ];
         const nearest = then
           .map((mark) => mark.mids[venue].minus(markout.mid).abs())
           .sort((a, b) => a.cmp(b))[0];

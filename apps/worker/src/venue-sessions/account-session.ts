@@ -106,8 +106,9 @@ export class AccountSession {
       this.unsubscribers.push(
         client.on('fill', (fill) => this.route(fill.clientOrderId)?.onFill(fill)),
         client.on('order', (order) => {
-          this.restingOrders.note(order);
+          // The order's own trade first: an update it must act on waits for no bookkeeping.
           this.route(order.clientOrderId)?.onOrder(order);
+          this.restingOrders.note(order);
         }),
         // A read the client sent at once for an order (its fills): the order's trade pays after.
         client.on('unpaid', (spent) =>

@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import { isTerminalTradeStatus, isTradeStatus } from '@sts/domain';
 import { sleep } from '@sts/platform';
 import { eventually } from './eventually';
 import { WorkerHarness, type TradeEventView, type Trader } from './worker-harness';
@@ -12,7 +13,7 @@ const HEDGE = 'paradex';
 const TICKS: Readonly<Record<string, Big>> = { hyperliquid: new Big(1), lighter: new Big('0.1') };
 /** Each trade's target: one outside taker's fill takes it whole, most of the time. */
 const TRADE_SIZE = '0.02';
-const ENDED = new Set(['completed', 'canceled', 'failed', 'rejected']);
+const ended = (status: string): boolean => isTradeStatus(status) && isTerminalTradeStatus(status);
 /** One simulated step per 100 ms of the spec's clock: the simulator's time runs as the worker's. */
 const STEP_MS = 100;
 const QUOTED_MS = 20_000;
@@ -111,7 +112,7 @@ describe("markouts among the account's own orders", () => {
         max_slippage: '0.01',
       });
       trades.set(id, venue);
-      while (Date.now() < untilMs && !ENDED.has((await harness.trade(trader, id)).status)) {
+      while (Date.now() < untilMs && !ended((await harness.trade(trader, id)).status)) {
         await sleep(50);
       }
       await endTrade(trader, id);
@@ -120,14 +121,14 @@ describe("markouts among the account's own orders", () => {
 
   /** Cancels a trade unless it ended first, and waits for it to end either way. */
   const endTrade = async (trader: Trader, tradeId: string): Promise<void> => {
-    if (ENDED.has((await harness.trade(trader, tradeId)).status)) {
+    if (ended((await harness.trade(trader, tradeId)).status)) {
       return;
     }
     await harness.gateway.request('DELETE', `/api/v1/trades/${tradeId}`, {
       headers: trader.headers,
     });
     await eventually(
-      async () => ENDED.has((await harness.trade(trader, tradeId)).status),
+      async () => ended((await harness.trade(trader, tradeId)).status),
       `trade ${tradeId} ended`,
     );
   };

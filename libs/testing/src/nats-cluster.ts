@@ -24,10 +24,10 @@ export async function startNatsCluster(only: number[] = [1, 2, 3]): Promise<Nats
   const dir = mkdtempSync(join(tmpdir(), 'sts-nats-cluster-'));
   const base = 20_000 + Math.floor(Math.random() * 20_000);
   const routes = [1, 2, 3].map((n) => `nats://127.0.0.1:${base + 10 + n}`).join(',');
-  const servers: ChildProcess[] = [];
-  const byNumber = new Map<number, ChildProcess>();
+  const servers = new Map<number, ChildProcess>();
   const startServer = (n: number): void => {
-    servers.push(
+    servers.set(
+      n,
       spawn(
         'nats-server',
         [
@@ -38,15 +38,14 @@ export async function startNatsCluster(only: number[] = [1, 2, 3]): Promise<Nats
         { stdio: 'ignore' },
       ),
     );
-    byNumber.set(n, servers[servers.length - 1]);
   };
   const signal = (n: number, name: NodeJS.Signals): void => {
-    byNumber.get(n)?.kill(name);
+    servers.get(n)?.kill(name);
   };
   only.forEach(startServer);
   const stop = async (): Promise<void> => {
     await Promise.all(
-      servers.map(
+      [...servers.values()].map(
         (server) =>
           new Promise<void>((resolve) => {
             if (server.exitCode !== null) {

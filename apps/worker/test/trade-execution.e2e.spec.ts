@@ -51,7 +51,8 @@ describe('trade execution (maker on hyperliquid, hedge on paradex)', () => {
 
     const events = await harness.events(trader, tradeId);
     // Markouts of the fills come a second and more after each: their order is the clock's.
-    const money = events.filter((e) => e.event_type !== 'markout');
+    // Each fill's batch closes with the quoting spell before it (sequenced apart below).
+    const money = events.filter((e) => e.event_type !== 'markout' && e.event_type !== 'quoting');
     expect(money.map((e) => e.event_type)).toEqual([
       'chunk_started',
       'maker_fill',
@@ -64,6 +65,20 @@ describe('trade execution (maker on hyperliquid, hedge on paradex)', () => {
       'hedge_outcome',
       'chunk_completed',
     ]);
+    const afterEachFill = events.flatMap((e, i) =>
+      e.event_type === 'maker_fill' ? [events[i + 2]?.event_type] : [],
+    );
+    expect(afterEachFill).toEqual(['quoting', 'quoting']);
+    const spells = events.flatMap((e) => (e.event_type === 'quoting' ? [e.data] : []));
+    // The order that filled in part may have rested on for the rest, or been re-quoted.
+    expect(spells.reduce((sum, spell) => sum + spell.placed, 0)).toBeGreaterThanOrEqual(1);
+    expect(spells.every((spell) => spell.exchange === 'hyperliquid' && spell.side === 'buy')).toBe(
+      true,
+    );
+    const quotedMs = spells.reduce((sum, spell) => sum + spell.quoted_ms, 0);
+    const firstFrom = spells[0].from_ms;
+    expect(quotedMs).toBeGreaterThan(0);
+    expect(quotedMs).toBeLessThanOrEqual(spells.at(-1)!.until_ms - firstFrom);
     expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
     expect(new Set(events.map((e) => e.worker_id)).size).toBe(1);
     const makerFill = events.find((e) => e.event_type === 'maker_fill')!.data;

@@ -37,6 +37,8 @@ export function summary(event: TradeEvent): string {
       return `recovered: ${event.data.open_orders_canceled} orders canceled, ${event.data.fills_reconciled} fills reconciled`;
     case 'markout':
       return `fill ${event.data.fill_id} ${event.data.horizon_s} s on: mid ${event.data.mid}, markout ${event.data.bps} bps`;
+    case 'quoting':
+      return `quoted ${(event.data.quoted_ms / 1000).toFixed(1)} s on ${event.data.exchange}: ${event.data.placed} placed, ${event.data.replaced} replaced, ${event.data.canceled} canceled`;
     case 'fast_move_guard':
       return `fast-move guard ${event.data.action}: move ${event.data.move} bps (threshold ${event.data.threshold})`;
     default:

@@ -190,6 +190,7 @@ export class WorkerMetrics {
         case 'chunk_completed':
         case 'unwind_sent':
         case 'markout':
+        case 'quoting':
           break;
       }
     }

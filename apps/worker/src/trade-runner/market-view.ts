@@ -205,6 +205,12 @@ export class MarketView {
     return this.maker.fresh ? this.makerMid() : null;
   }
 
+  /** The hedge venue's mid from a book that is fresh (null when stale or none): a hedge's arrival price. */
+  freshHedgeMid(): Big | null {
+    const touch = this.hedge.touch;
+    return this.hedge.fresh && touch ? touch.bestBid.plus(touch.bestAsk).div(2) : null;
+  }
+
   /** The maker venue's mid of the others' touch, for markouts and margin estimates. */
   makerMid(): Big | null {
     const touch = this.maker.touch;

@@ -37,7 +37,10 @@ export async function writeEnding(trade: TradeView): Promise<void> {
   const residualUnhedged = formatDecimal(residual);
   const residualUnwound = formatDecimal(unwound);
   await trade.changeStatus(to, {
-    entries: chunkCompleted(trade, to === 'completed' ? 'target_reached' : to, unwound),
+    entries: [
+      ...quotingSpell(trade),
+      ...chunkCompleted(trade, to === 'completed' ? 'target_reached' : to, unwound),
+    ],
     failureReason,
     filledSize,
     residualUnhedged,
@@ -61,6 +64,12 @@ export async function writeEnding(trade: TradeView): Promise<void> {
     'trade ended',
   );
   await trade.budget.release(releaseReason(to));
+}
+
+/** The last spell of the trade's quoting here (its maker order is down by now). */
+function quotingSpell(trade: TradeView): LogEntry[] {
+  const spell = trade.open?.makerOrders.spells.take();
+  return spell ? [spell] : [];
 }
 
 /** chunk_completed for a trade that ends after it started; `unwound`: what its unwind took back. */

@@ -142,6 +142,10 @@ export class TradeFeed {
     if (started?.sent) {
       entries.push(started.sent);
     }
+    const spell = open.makerOrders.spells.take();
+    if (spell) {
+      entries.push(spell);
+    }
     void trade.apply(entries);
     open.markouts.onFill({ fillId: fill.fillId, price, size, timestampMs: fill.timestampMs });
     trade.wakeAfterReads();

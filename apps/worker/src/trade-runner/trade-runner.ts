@@ -277,7 +277,19 @@ export class TradeRunner {
     }, graceMs).catch(() => false);
     // A trade that failed meanwhile keeps its lease: the next worker recovers it.
     const { phase } = trade;
-    await this.close(quiet && phase.kind === 'handing_over' && phase.ending?.kind !== 'failed');
+    const handedOver = quiet && phase.kind === 'handing_over' && phase.ending?.kind !== 'failed';
+    if (handedOver) {
+      await this.logQuotingSpell(trade);
+    }
+    await this.close(handedOver);
+  }
+
+  /** The quoting this owner did since its last spell, before the next owner counts its own. */
+  private async logQuotingSpell(trade: TradeState): Promise<void> {
+    const spell = trade.open?.makerOrders.spells.take();
+    if (spell) {
+      await trade.apply([spell]).catch(() => undefined); // a spell unlogged is uncounted, never guessed
+    }
   }
 
   /**

@@ -268,7 +268,10 @@ export function modelHedger(venue: ModelHedgeVenue, hooks: ModelHedgerHooks): He
       unboundedRequestWaitMs: 60_000,
       answerExpectedMs: () => MIN_ANSWER_EXPECTED_MS,
     },
-    market: { hedgeReference: () => new Big(100) } as unknown as MarketView,
+    market: {
+      hedgeReference: () => new Big(100),
+      freshHedgeMid: () => new Big('100.05'),
+    } as unknown as MarketView,
     coarserTickSize: new Big('0.1'),
     maxSlippage: () => new Big('0.001'),
     spreadType: () => 'absolute',

@@ -167,4 +167,41 @@ describe('the execution log decoders', () => {
       /horizon_s must be one of 1, 10, 60/,
     );
   });
+
+  it('decodes a quoting spell, and refuses one whose counts are not integers', () => {
+    const data = {
+      exchange: 'paradex',
+      side: 'buy',
+      from_ms: 1_000,
+      until_ms: 61_000,
+      quoted_ms: 58_250,
+      placed: 12,
+      replaced: 3,
+      canceled: 8,
+    };
+    expect(decodeLogEntry('quoting', data)).toEqual({ eventType: 'quoting', data });
+    expect(() => decodeLogEntry('quoting', { ...data, placed: 1.5 })).toThrow(/placed/);
+  });
+
+  it("reads a hedge_sent's arrival mid when written, null when the book was stale", () => {
+    const sent = {
+      exchange: 'aster',
+      side: 'sell',
+      size: '0.1',
+      price: '64990',
+      client_order_id: 'h-1',
+      attempt: 1,
+      cause: 'f-1',
+    };
+    expect(decodeLogEntry('hedge_sent', sent).data).not.toHaveProperty('arrival_mid');
+    expect(decodeLogEntry('hedge_sent', { ...sent, arrival_mid: '65000.5' }).data).toMatchObject({
+      arrival_mid: '65000.5',
+    });
+    expect(decodeLogEntry('hedge_sent', { ...sent, arrival_mid: null }).data).toMatchObject({
+      arrival_mid: null,
+    });
+    expect(() => decodeLogEntry('hedge_sent', { ...sent, arrival_mid: 'x' })).toThrow(
+      /arrival_mid/,
+    );
+  });
 });

@@ -18,6 +18,7 @@ import {
   type LogEntry,
   type MakerFillData,
   type MarkoutData,
+  type QuotingData,
   type RecoveryCompletedData,
   type UnwindOutcomeData,
   type UnwindSentData,
@@ -104,6 +105,9 @@ function hedgeSent(type: string, data: Data): HedgeSentData {
     ...(extended === undefined
       ? {}
       : { deadline_extended_ms: integerField(type, data, 'deadline_extended_ms') }),
+    ...(data['arrival_mid'] === undefined
+      ? {}
+      : { arrival_mid: decimalOrNull(type, data, 'arrival_mid') }),
   };
 }
 
@@ -238,6 +242,17 @@ const markout = (type: string, data: Data): MarkoutData => {
   };
 };
 
+const quoting = (type: string, data: Data): QuotingData => ({
+  exchange: stringField(type, data, 'exchange'),
+  side: side(type, data),
+  from_ms: integerField(type, data, 'from_ms'),
+  until_ms: integerField(type, data, 'until_ms'),
+  quoted_ms: integerField(type, data, 'quoted_ms'),
+  placed: integerField(type, data, 'placed'),
+  replaced: integerField(type, data, 'replaced'),
+  canceled: integerField(type, data, 'canceled'),
+});
+
 const DECODERS: { [T in ExecutionEventType]: (type: string, data: Data) => LogDataOf[T] } = {
   maker_fill: makerFill,
   hedge_sent: hedgeSent,
@@ -251,6 +266,7 @@ const DECODERS: { [T in ExecutionEventType]: (type: string, data: Data) => LogDa
   unwind_sent: unwindSent,
   unwind_outcome: unwindOutcome,
   markout,
+  quoting,
 };
 
 export const isExecutionEventType = (value: string): value is ExecutionEventType =>

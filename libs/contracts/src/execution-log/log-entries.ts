@@ -19,6 +19,7 @@ export const EXECUTION_EVENT_TYPES = [
   'unwind_sent',
   'unwind_outcome',
   'markout',
+  'quoting',
 ] as const;
 export type ExecutionEventType = (typeof EXECUTION_EVENT_TYPES)[number];
 
@@ -64,6 +65,12 @@ export interface HedgeSentData {
    * may run (its request bound on the venue plus a hedge timeout).
    */
   deadline_extended_ms?: number;
+  /**
+   * The hedge venue's mid when the IOC went, from the book the worker held
+   * (the arrival price its slippage is also judged against); null when that
+   * book was stale or missing, absent from entries written before it was.
+   */
+  arrival_mid?: string | null;
 }
 
 export interface HedgeFilledData {
@@ -206,6 +213,28 @@ export interface MarkoutData {
   bps: string;
 }
 
+/**
+ * A spell of one owner's quoting on the maker venue, since its previous
+ * `quoting` entry (or its start) until `until_ms`: how long a maker order
+ * was out (from its placement's send until it was known closed), how many
+ * orders it placed (a replace's new order included), replaced and
+ * canceled. Logged with each maker fill the stream brings, at a graceful
+ * handover and as the trade ends, so the spells add up to the trade's
+ * quoting; what an owner did after its last entry before it crashed is
+ * not counted (never guessed).
+ */
+export interface QuotingData {
+  exchange: string;
+  side: 'buy' | 'sell';
+  /** Epoch ms. */
+  from_ms: number;
+  until_ms: number;
+  quoted_ms: number;
+  placed: number;
+  replaced: number;
+  canceled: number;
+}
+
 /** Each entry type's data. */
 export interface LogDataOf {
   maker_fill: MakerFillData;
@@ -220,6 +249,7 @@ export interface LogDataOf {
   unwind_sent: UnwindSentData;
   unwind_outcome: UnwindOutcomeData;
   markout: MarkoutData;
+  quoting: QuotingData;
 }
 
 /** A typed entry: the data must match its event type. */

@@ -22,9 +22,35 @@ const ZERO = new Big(0);
  */
 export type { LedgerOrder, MakerObligation, VenueOrderReport } from './maker-order';
 
+/**
+ * What the trade's quoting came to on one ledger: how long an order was out
+ * (from a placement's send until no order is left that is not known closed:
+ * an order in flight or in doubt may rest, so it counts), and how many
+ * orders were placed (a replace's new order included), replaced and
+ * canceled. Counts only grow.
+ */
+export interface QuotingActivity {
+  quotedMs: number;
+  placed: number;
+  replaced: number;
+  canceled: number;
+}
+
 export class MakerOrderLedger {
   private readonly orders: MutableOrder[] = [];
   private readonly forgetClosed = (): void => this.prune();
+  private readonly tally: QuotingActivity = { quotedMs: 0, placed: 0, replaced: 0, canceled: 0 };
+  /** Since when some order has been out (epoch ms); null while none is. */
+  private outSinceMs: number | null = null;
+
+  /** `now`: epoch ms, read only when the first order goes out or the last one closes. */
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** The quoting so far, the spell of the order out now counted up to now. */
+  activity(): QuotingActivity {
+    const out = this.outSinceMs === null ? 0 : Math.max(0, this.now() - this.outSinceMs);
+    return { ...this.tally, quotedMs: this.tally.quotedMs + out };
+  }
 
   /** Every order not known to be closed, oldest first. */
   get live(): readonly LedgerOrder[] {
@@ -49,7 +75,10 @@ export class MakerOrderLedger {
   placing(clientOrderId: string, price: Big, size: Big, replaces?: string): void {
     if (replaces !== undefined) {
       this.change(this.get(replaces), 'replace_sent');
+      this.tally.replaced += 1;
     }
+    this.tally.placed += 1;
+    this.outSinceMs ??= this.now();
     this.orders.push({
       clientOrderId,
       price,
@@ -65,6 +94,7 @@ export class MakerOrderLedger {
 
   cancelling(clientOrderId: string): void {
     this.change(this.get(clientOrderId), 'cancel_sent');
+    this.tally.canceled += 1;
   }
 
   /** The venue's word on an order: an answer, a look-up that found it, or an order update. */
@@ -245,10 +275,23 @@ export class MakerOrderLedger {
   }
 
   private change(order: MutableOrder, event: OrderFateEvent): void {
+    const wasClosed = order.fate === 'closed';
     order.fate = nextOrderFate(order.fate, event);
     if (order.fate !== 'unknown') {
       order.settlesByMs = null;
       order.lookUpAtMs = 0;
     }
+    if (!wasClosed && order.fate === 'closed') {
+      this.closedOne();
+    }
+  }
+
+  /** An order closed: the spell ends when it was the last one out. */
+  private closedOne(): void {
+    if (this.outSinceMs === null || this.current !== null) {
+      return;
+    }
+    this.tally.quotedMs += Math.max(0, this.now() - this.outSinceMs);
+    this.outSinceMs = null;
   }
 }

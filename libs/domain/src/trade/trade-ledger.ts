@@ -24,7 +24,8 @@ export type LedgerEntry =
         | 'recovery_completed'
         | 'fast_move_guard'
         | 'unwind_sent'
-        | 'unwind_outcome';
+        | 'unwind_outcome'
+        | 'quoting';
       data: object;
     };
 
@@ -128,6 +129,7 @@ export function applyEntry(ledger: TradeLedger, entry: LedgerEntry): TradeLedger
     case 'fast_move_guard':
     case 'unwind_sent':
     case 'unwind_outcome':
+    case 'quoting':
       return counted;
     case 'markout':
       return {

@@ -903,6 +903,11 @@ export interface components {
         cause?: string;
         /** @description present on a retry after an attempt whose answer was lost and whose fate the venue could tell only after hedge_timeout_ms (its request's bound there): how far past the timeout the hedge may run */
         deadline_extended_ms?: number;
+        /**
+         * @description the hedge venue's mid when the IOC went, from the book the worker held: the arrival price hedge slippage is also judged against; null when that book was stale; absent from entries logged before it was kept
+         * @example 0.5
+         */
+        arrival_mid?: string | null;
       };
       /** @description the worker that recorded it */
       worker_id: string;
@@ -1341,6 +1346,46 @@ export interface components {
        */
       created_at: string;
     };
+    TradeEvent_Quoting: {
+      /** @description unique per trade, increasing */
+      sequence: number;
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      event_type: 'quoting';
+      data: {
+        /**
+         * @description exchange (venue) id
+         * @enum {string}
+         */
+        exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
+        /**
+         * @description order side
+         * @enum {string}
+         */
+        side: 'buy' | 'sell';
+        /** @description epoch ms: where the spell starts */
+        from_ms: number;
+        /** @description epoch ms: where the spell ends */
+        until_ms: number;
+        /** @description how long a maker order was out in the spell, from its placement until it was known closed */
+        quoted_ms: number;
+        /** @description maker orders placed (a replace's new order included) */
+        placed: number;
+        /** @description replaces (one request moving an order) */
+        replaced: number;
+        /** @description cancels sent */
+        canceled: number;
+      };
+      /** @description the worker that recorded it */
+      worker_id: string;
+      /**
+       * Format: date-time
+       * @description when it was recorded
+       */
+      created_at: string;
+    };
     /** @description an execution log entry; `data` depends on `event_type` */
     TradeEvent:
       | components['schemas']['TradeEvent_MakerFill']
@@ -1354,7 +1399,8 @@ export interface components {
       | components['schemas']['TradeEvent_UnwindOutcome']
       | components['schemas']['TradeEvent_RecoveryCompleted']
       | components['schemas']['TradeEvent_FastMoveGuard']
-      | components['schemas']['TradeEvent_Markout'];
+      | components['schemas']['TradeEvent_Markout']
+      | components['schemas']['TradeEvent_Quoting'];
     TradeEvents: {
       /**
        * Format: uuid

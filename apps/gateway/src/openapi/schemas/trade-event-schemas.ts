@@ -56,6 +56,12 @@ const EVENT_DATA: Record<string, Schema> = {
         description:
           "present on a retry after an attempt whose answer was lost and whose fate the venue could tell only after hedge_timeout_ms (its request's bound there): how far past the timeout the hedge may run",
       },
+      arrival_mid: {
+        ...decimal(
+          "the hedge venue's mid when the IOC went, from the book the worker held: the arrival price hedge slippage is also judged against; null when that book was stale; absent from entries logged before it was kept",
+        ),
+        type: ['string', 'null'],
+      },
     },
     ['exchange', 'side', 'size'],
   ),
@@ -243,6 +249,32 @@ const EVENT_DATA: Record<string, Schema> = {
       ),
     },
     ['fill_id', 'horizon_s', 'mid', 'bps'],
+  ),
+  quoting: object(
+    {
+      exchange: EXCHANGE,
+      side: SIDE,
+      from_ms: { type: 'integer', description: 'epoch ms: where the spell starts' },
+      until_ms: { type: 'integer', description: 'epoch ms: where the spell ends' },
+      quoted_ms: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          'how long a maker order was out in the spell, from its placement until it was known closed',
+      },
+      placed: {
+        type: 'integer',
+        minimum: 0,
+        description: "maker orders placed (a replace's new order included)",
+      },
+      replaced: {
+        type: 'integer',
+        minimum: 0,
+        description: 'replaces (one request moving an order)',
+      },
+      canceled: { type: 'integer', minimum: 0, description: 'cancels sent' },
+    },
+    ['exchange', 'side', 'from_ms', 'until_ms', 'quoted_ms', 'placed', 'replaced', 'canceled'],
   ),
 };
 

@@ -12,7 +12,7 @@ import { logEntry, type HedgeResult, type Liquidity, type LogEntry } from '@sts/
 import { hedgeFilledEntry } from '../../execution-log/fill-entries';
 import type { HedgeContext } from './hedge-context';
 
-/** hedge_sent of one attempt. */
+/** hedge_sent of one attempt, built once its IOC is out (the arrival mid is read after the send). */
 export function hedgeSentEntry(
   context: HedgeContext,
   request: PlaceOrderRequest,
@@ -21,6 +21,7 @@ export function hedgeSentEntry(
   /** How far past hedge_timeout_ms the hedge runs for an attempt lost before the venue (0: not). */
   deadlineExtendedMs = 0,
 ): LogEntry {
+  const arrivalMid = context.market.freshHedgeMid();
   return logEntry('hedge_sent', {
     exchange: context.venue.leg.venue,
     side: context.venue.side,
@@ -30,6 +31,7 @@ export function hedgeSentEntry(
     attempt,
     cause,
     ...(deadlineExtendedMs > 0 ? { deadline_extended_ms: deadlineExtendedMs } : {}),
+    arrival_mid: arrivalMid === null ? null : formatDecimal(arrivalMid),
   });
 }
 

@@ -36,6 +36,8 @@ interface Harness {
   /** `trusted` false: a renewal held up (a lapse); `lost`: another worker's now. */
   lease: { trusted: boolean; lost: boolean };
   reference: { value: Big };
+  /** The hedge venue's fresh mid (MarketView.freshHedgeMid); null: its book stale. */
+  arrivalMid: { value: Big | null };
 }
 
 function harness(options: { bucket?: TokenBucket; answerTimes?: VenueAnswerTimes } = {}): Harness {
@@ -49,6 +51,7 @@ function harness(options: { bucket?: TokenBucket; answerTimes?: VenueAnswerTimes
     doubtChanges: 0,
     lease: { trusted: true, lost: false },
     reference: { value: new Big(100) },
+    arrivalMid: { value: new Big('100.05') },
     hedger: undefined as unknown as Hedger,
   };
   state.hedger = new Hedger({
@@ -66,7 +69,10 @@ function harness(options: { bucket?: TokenBucket; answerTimes?: VenueAnswerTimes
       unboundedRequestWaitMs: 60_000,
       answerExpectedMs: () => answerTimes.expectedMs('paradex'),
     },
-    market: { hedgeReference: () => state.reference.value } as unknown as MarketView,
+    market: {
+      hedgeReference: () => state.reference.value,
+      freshHedgeMid: () => state.arrivalMid.value,
+    } as unknown as MarketView,
     coarserTickSize: new Big('0.1'),
     maxSlippage: () => new Big('0.01'),
     spreadType: () => 'absolute',
@@ -587,8 +593,9 @@ describe('a hedge series', () => {
     const h = harness({ bucket });
     const started = h.hedger.onMakerFill('fill-1', new Big(99), new Big('0.2'));
 
-    // Its hedge_sent comes back at once, for the caller to log with the fill.
-    expect(started?.sent).not.toBeNull();
+    // Its hedge_sent comes back at once, for the caller to log with the fill, with the
+    // hedge venue's mid the IOC arrived at.
+    expect(started?.sent).toMatchObject({ data: { attempt: 1, arrival_mid: '100.05' } });
     const ioc = h.venue.next('placeIoc');
     // Paid into debt: the next request of the hedge account waits it out.
     expect(bucket.msUntilAvailable()).toBe(2_000);

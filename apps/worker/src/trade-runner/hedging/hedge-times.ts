@@ -40,6 +40,7 @@ export class HedgeTimes {
       case 'unwind_sent':
       case 'unwind_outcome':
       case 'markout':
+      case 'quoting':
         return null;
     }
   }

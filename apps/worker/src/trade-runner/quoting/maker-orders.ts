@@ -19,6 +19,7 @@ import {
   type VenueOrder,
 } from '@sts/venues';
 import type { LegMarket } from '../market-view';
+import { QuotingSpells } from './quoting-spells';
 import { paidFrom } from '../../venue-sessions/paid-requests';
 import {
   isClosed,
@@ -63,11 +64,16 @@ const QUOTES_PER_EPOCH = 1_000_000;
  */
 export class MakerOrders {
   readonly ledger = new MakerOrderLedger();
+  /** This owner's quoting as `quoting` entries (with each maker fill, at a handover, at the end). */
+  readonly spells: QuotingSpells;
   private quoteCount = 0;
   private readonly tag: string;
 
   constructor(private readonly context: MakerOrdersContext) {
     this.tag = tradeTag(context.tradeId);
+    this.spells = new QuotingSpells({ exchange: context.leg.venue, side: context.side }, () =>
+      this.ledger.activity(),
+    );
   }
 
   /** The order the quote cycle manages: the newest one not known to be closed. */

@@ -64,6 +64,26 @@ describe('GET /trades/{id}/quality and GET /quality', () => {
     guard_fill_class: null,
     cause,
   });
+  const hedgeSent = (cause: string, arrivalMid: string | null) => ({
+    exchange: 'paradex',
+    side: 'sell',
+    size: '0.004',
+    price: '64990',
+    client_order_id: `h-${cause}`,
+    attempt: 1,
+    cause,
+    arrival_mid: arrivalMid,
+  });
+  const quoting = (untilMs: number, quotedMs: number, placed: number, canceled: number) => ({
+    exchange: 'hyperliquid',
+    side: 'buy',
+    from_ms: untilMs - quotedMs,
+    until_ms: untilMs,
+    quoted_ms: quotedMs,
+    placed,
+    replaced: 0,
+    canceled,
+  });
   const markout = (fillId: string, horizon: number, mid: string, bps: string) => ({
     fill_id: fillId,
     horizon_s: horizon,
@@ -110,6 +130,8 @@ describe('GET /trades/{id}/quality and GET /quality', () => {
     firstFillMs = trade.createdMs + 4250;
     await writeLog(tradeId, [
       ['maker_fill', makerFill('f-1', firstFillMs)],
+      ['hedge_sent', hedgeSent('f-1', '65008.5')],
+      ['quoting', quoting(firstFillMs, 4_000, 3, 2)],
       ['hedge_filled', hedgeFilled('paradex', 'sell', '65006')],
       ['hedge_outcome', hedgeOutcome('f-1', '0.769')],
       ['markout', markout('f-1', 1, '65003.25', '0.5')],
@@ -119,12 +141,17 @@ describe('GET /trades/{id}/quality and GET /quality', () => {
       ['maker_fill', makerFill('f-2', firstFillMs + 3000)],
       ['markout', markout('f-2', 1, '64983.75', '-2.5')],
       ['hedge_outcome', hedgeOutcome('f-2', null, '0')],
+      ['quoting', quoting(firstFillMs + 10_000, 5_000, 1, 1)],
     ]);
+    // Alice's trade that quoted and never filled: it counts against the venue's fill rate.
+    const unfilled = await createdTrade(alice);
+    await writeLog(unfilled.id, [['quoting', quoting(firstFillMs + 20_000, 27_000, 4, 4)]]);
     // Bob's fills in the same window, on the other venue: never in Alice's answers.
     const bobs = await createdTrade(bob, { maker_leg: 'short' });
     await writeLog(bobs.id, [
       ['maker_fill', makerFill('b-1', firstFillMs, 'paradex', 'sell')],
       ['markout', markout('b-1', 1, '64900', '15.384615')],
+      ['quoting', { ...quoting(firstFillMs + 5_000, 9_000, 9, 9), exchange: 'paradex' }],
     ]);
   });
 
@@ -156,6 +183,18 @@ describe('GET /trades/{id}/quality and GET /quality', () => {
         ended_at: new Date(firstFillMs - 4250 + 70_000).toISOString(),
         time_to_end_ms: 70_000,
         fills_count: 2,
+        // Its two spells: 9 s quoted over its 70 s, 2 fills in them.
+        quoting: {
+          quoted_ms: 9_000,
+          orders_placed: 4,
+          orders_replaced: 0,
+          cancels: 3,
+          requotes: 3,
+          fills_per_quote_hour: '800',
+          requotes_per_fill: '1.5',
+          cancels_per_fill: '1.5',
+        },
+        quoted_share: '0.1286',
         // (0.5 + -2.5) / 2; only f-1 was sampled at 10 s, no fill at 60 s.
         mean_markout_bps: { '1': '-1', '10': '-1.2', '60': null },
         fills: [
@@ -178,6 +217,9 @@ describe('GET /trades/{id}/quality and GET /quality', () => {
                 avg_price: '65006',
                 // The log's 0.769 (positive: worse than the decision), signed good-for-the-trader.
                 slippage_bps: '-0.769',
+                // Sold 2.5 under the mid the IOC arrived at.
+                arrival_mid: '65008.5',
+                arrival_slippage_bps: '-0.384565',
               },
             ],
           },
@@ -199,6 +241,8 @@ describe('GET /trades/{id}/quality and GET /quality', () => {
                 filled_size: '0',
                 avg_price: null,
                 slippage_bps: null,
+                arrival_mid: null,
+                arrival_slippage_bps: null,
               },
             ],
           },
@@ -253,6 +297,25 @@ describe('GET /trades/{id}/quality and GET /quality', () => {
               p5: '-0.769',
               p50: '-0.769',
               p95: '-0.769',
+            },
+            hedge_arrival_slippage_bps: {
+              count: 1,
+              mean: '-0.384565',
+              p5: '-0.384565',
+              p50: '-0.384565',
+              p95: '-0.384565',
+            },
+            time_to_first_fill_ms: { count: 1, mean: '4250', p5: '4250', p50: '4250', p95: '4250' },
+            // Both of Alice's trades' spells in the window (Bob's never): 36 s quoted, 2 fills.
+            quoting: {
+              quoted_ms: 36_000,
+              orders_placed: 8,
+              orders_replaced: 0,
+              cancels: 7,
+              requotes: 7,
+              fills_per_quote_hour: '200',
+              requotes_per_fill: '3.5',
+              cancels_per_fill: '3.5',
             },
           },
         ],

@@ -1,5 +1,6 @@
 import { fillQualities } from './fill-quality';
-import { hedgeOutcome, makerFill, markout } from './quality-fixtures';
+import { hedgeOutcome, hedgeSent, makerFill, markout, quotingSpell } from './quality-fixtures';
+import { addSpell, NO_QUOTING } from './quoting-quality';
 import { tradeQuality, type QualityTrade } from './trade-quality';
 
 const TRADE: QualityTrade = {
@@ -16,6 +17,8 @@ const TRADE: QualityTrade = {
 describe("a trade's fills with their markouts and hedges", () => {
   const log = [
     makerFill('f-1'),
+    hedgeSent('f-1', '65008.5'),
+    hedgeSent('f-1', '65001', 2), // a retry: the hedge arrived with its first IOC
     hedgeOutcome('f-1', '1.5'),
     markout('f-1', 1, '0.8', '65005.2'),
     makerFill('f-1'), // logged again by a recovery: counted once
@@ -31,12 +34,19 @@ describe("a trade's fills with their markouts and hedges", () => {
     const fills = fillQualities(log);
     expect(fills.map(({ fill }) => fill.fill_id)).toEqual(['f-1', 'f-2']);
     expect([...fills[0].markouts.values()].map((entry) => entry.bps)).toEqual(['0.8', '-2.5']);
-    expect(fills[0].hedges.map((hedge) => hedge.slippage_bps)).toEqual(['1.5']);
-    expect(fills[1].hedges.map((hedge) => hedge.result)).toEqual(['rejected']);
+    expect(fills[0].hedges.map((hedge) => hedge.outcome.slippage_bps)).toEqual(['1.5']);
+    expect(fills[0].hedges.map((hedge) => hedge.arrivalMid)).toEqual(['65008.5']);
+    expect(fills[1].hedges.map((hedge) => hedge.outcome.result)).toEqual(['rejected']);
+    expect(fills[1].hedges.map((hedge) => hedge.arrivalMid)).toEqual([null]);
   });
 
   it('answers per fill and per trade, slippage positive when good, unsampled as null', () => {
-    const quality = tradeQuality(TRADE, fillQualities(log), '6.25');
+    const spells = [
+      quotingSpell(1_764_000_000_000, { quotedMs: 2_000, placed: 3, replaced: 1, canceled: 1 }),
+      quotingSpell(1_764_000_003_000, { quotedMs: 2_500, placed: 1, canceled: 1 }),
+    ];
+    const quoting = spells.map((spell) => spell.data).reduce(addSpell, NO_QUOTING);
+    const quality = tradeQuality(TRADE, fillQualities(log), '6.25', quoting);
     expect(quality).toMatchObject({
       target_spread: '5',
       realised_spread: '6.25',
@@ -47,6 +57,18 @@ describe("a trade's fills with their markouts and hedges", () => {
       ended_at: null,
       time_to_end_ms: null,
       fills_count: 2,
+      quoting: {
+        quoted_ms: 4_500,
+        orders_placed: 4,
+        orders_replaced: 1,
+        cancels: 2,
+        requotes: 3,
+        // 2 fills in 4.5 s quoted: 1,600 an hour.
+        fills_per_quote_hour: '1600',
+        requotes_per_fill: '1.5',
+        cancels_per_fill: '1',
+      },
+      quoted_share: null,
       // (0.8 + -1.2) / 2; one fill sampled at 10 s; none at 60 s.
       mean_markout_bps: { '1': '-0.2', '10': '-2.5', '60': null },
     });
@@ -68,16 +90,26 @@ describe("a trade's fills with their markouts and hedges", () => {
           filled_size: '0.004',
           avg_price: '65006',
           slippage_bps: '-1.5',
+          // A sell 2.5 under the mid it arrived at: -2.5 / 65008.5 = -0.384565 bps.
+          arrival_mid: '65008.5',
+          arrival_slippage_bps: '-0.384565',
         },
       ],
     });
-    expect(quality.fills[1].hedges[0]).toMatchObject({ avg_price: null, slippage_bps: null });
+    expect(quality.fills[1].hedges[0]).toMatchObject({
+      avg_price: null,
+      slippage_bps: null,
+      arrival_mid: null,
+      arrival_slippage_bps: null,
+    });
   });
 
   it('has no shortfall before both legs filled, and times an ended trade', () => {
     const ended = { ...TRADE, completedAt: new Date(TRADE.createdAt.getTime() + 61_000) };
-    const quality = tradeQuality(ended, [], null);
+    const quality = tradeQuality(ended, [], null, { ...NO_QUOTING, quotedMs: 30_500, placed: 1 });
     expect(quality).toMatchObject({
+      quoted_share: '0.5',
+      quoting: { fills_per_quote_hour: '0', requotes_per_fill: null, cancels_per_fill: null },
       realised_vs_target: null,
       first_fill_at: null,
       time_to_first_fill_ms: null,

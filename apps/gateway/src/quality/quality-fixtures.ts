@@ -38,3 +38,31 @@ export const hedgeOutcome = (cause: string, slippageBps: string | null, filledSi
     guard_fill_class: null,
     cause,
   });
+
+export const hedgeSent = (cause: string, arrivalMid: string | null, attempt = 1) =>
+  logEntry('hedge_sent', {
+    exchange: 'paradex',
+    side: 'sell',
+    size: '0.004',
+    price: '64990',
+    client_order_id: `h-${cause}-${attempt}`,
+    attempt,
+    cause,
+    arrival_mid: arrivalMid,
+  });
+
+export const quotingSpell = (
+  untilMs: number,
+  counts: { quotedMs: number; placed: number; replaced?: number; canceled?: number },
+  leg: { exchange?: string; side?: 'buy' | 'sell' } = {},
+) =>
+  logEntry('quoting', {
+    exchange: leg.exchange ?? 'hyperliquid',
+    side: leg.side ?? 'buy',
+    from_ms: untilMs - counts.quotedMs,
+    until_ms: untilMs,
+    quoted_ms: counts.quotedMs,
+    placed: counts.placed,
+    replaced: counts.replaced ?? 0,
+    canceled: counts.canceled ?? 0,
+  });

@@ -1,28 +1,44 @@
 import Big from 'big.js';
+import type { LogDataOf } from '@sts/contracts';
 import { distributionOf } from '@sts/domain';
 import type { TradeQualityLog } from '@sts/persistence';
 import { fillQualities, type FillQuality } from './fill-quality';
 import {
+  arrivalSlippage,
   byHorizon,
   presentDistribution,
   slippageGoodForTrader,
   type ByHorizon,
   type DistributionView,
 } from './quality.presenter';
+import {
+  addSpell,
+  NO_QUOTING,
+  presentQuoting,
+  quotingSpells,
+  type QuotingTotals,
+  type QuotingView,
+} from './quoting-quality';
 
 export const QUALITY_GROUPS = ['venue', 'market', 'side'] as const;
 export type QualityGroupBy = (typeof QUALITY_GROUPS)[number];
 
-/** One group of GET /quality: its maker fills' markouts and their hedges' slippage. */
+/** One group of GET /quality: its maker fills' markouts, their hedges' slippage, and its quoting. */
 export interface QualityGroupView {
-  /** The maker venue, the trade's market, or the maker fill's side (buy, sell). */
+  /** The maker venue, the trade's market, or the maker side (buy, sell). */
   group: string;
   fills: number;
   markout_bps: ByHorizon<DistributionView>;
   hedge_slippage_bps: DistributionView;
+  /** Each hedge's average against the hedge venue's mid when its first IOC went. */
+  hedge_arrival_slippage_bps: DistributionView;
+  /** From a trade's creation to its first maker fill, for the trades whose first fill is in the window. */
+  time_to_first_fill_ms: DistributionView;
+  /** The quoting spells that ended in the window against the fills in it. */
+  quoting: QuotingView;
 }
 
-/** The window, by the venue's clock of each maker fill: [fromMs, toMs). */
+/** The window, by the venue's clock of each maker fill and the end of each quoting spell: [fromMs, toMs). */
 export interface QualityWindow {
   fromMs: number;
   toMs: number;
@@ -32,25 +48,44 @@ interface GroupSamples {
   fills: number;
   markouts: Map<number, Big[]>;
   slippages: Big[];
+  arrivalSlippages: Big[];
+  firstFillMs: Big[];
+  quoting: QuotingTotals;
 }
 
-const groupOf = (groupBy: QualityGroupBy, market: string, { fill }: FillQuality): string => {
+const emptySamples = (): GroupSamples => ({
+  fills: 0,
+  markouts: new Map(),
+  slippages: [],
+  arrivalSlippages: [],
+  firstFillMs: [],
+  quoting: NO_QUOTING,
+});
+
+type Leg = { exchange: string; side: 'buy' | 'sell' };
+
+const groupOf = (groupBy: QualityGroupBy, market: string, leg: Leg): string => {
   switch (groupBy) {
     case 'venue':
-      return fill.exchange;
+      return leg.exchange;
     case 'market':
       return market;
     case 'side':
-      return fill.side;
+      return leg.side;
   }
 };
 
+const inWindow = (window: QualityWindow, atMs: number): boolean =>
+  atMs >= window.fromMs && atMs < window.toMs;
+
 /**
- * The maker fills of the logs that fall in the window (each once), grouped:
- * per group and horizon the distribution of the markouts sampled, and the
- * distribution of the slippage of the hedges those fills caused (each hedge
- * outcome with a slippage one observation, unweighted by size; positive when
- * good for the trader). Groups in order of their name.
+ * The maker fills of the logs that fall in the window (each once) and the
+ * quoting spells that ended in it, grouped: per group and horizon the
+ * distribution of the markouts sampled; the distributions of the slippage
+ * of the hedges those fills caused, against the decision and against the
+ * arrival mid (each hedge outcome one observation, unweighted by size;
+ * positive when good for the trader); the time to a trade's first fill; and
+ * the quoting against the fills. Groups in order of their name.
  */
 export function qualityReport(
   logs: readonly TradeQualityLog[],
@@ -58,29 +93,28 @@ export function qualityReport(
   groupBy: QualityGroupBy,
 ): QualityGroupView[] {
   const groups = new Map<string, GroupSamples>();
+  const samplesOf = (key: string): GroupSamples => {
+    const samples = groups.get(key) ?? emptySamples();
+    groups.set(key, samples);
+    return samples;
+  };
   for (const log of logs) {
-    const fills = fillQualities(log.entries.map(({ entry }) => entry)).filter(
-      ({ fill }) => fill.timestamp_ms >= window.fromMs && fill.timestamp_ms < window.toMs,
-    );
-    for (const quality of fills) {
-      const key = groupOf(groupBy, log.market, quality);
-      const samples: GroupSamples = groups.get(key) ?? {
-        fills: 0,
-        markouts: new Map(),
-        slippages: [],
-      };
-      samples.fills += 1;
-      for (const [horizon, markout] of quality.markouts) {
-        const sampled = samples.markouts.get(horizon) ?? [];
-        sampled.push(new Big(markout.bps));
-        samples.markouts.set(horizon, sampled);
-      }
-      for (const hedge of quality.hedges) {
-        if (hedge.slippage_bps !== null) {
-          samples.slippages.push(slippageGoodForTrader(hedge.slippage_bps));
-        }
-      }
-      groups.set(key, samples);
+    const entries = log.entries.map(({ entry }) => entry);
+    const fills = fillQualities(entries);
+    fills
+      .filter(({ fill }) => inWindow(window, fill.timestamp_ms))
+      .forEach((quality) =>
+        addFill(samplesOf(groupOf(groupBy, log.market, quality.fill)), quality),
+      );
+    const first = earliest(fills);
+    if (first && inWindow(window, first.timestamp_ms)) {
+      const samples = samplesOf(groupOf(groupBy, log.market, first));
+      samples.firstFillMs.push(new Big(first.timestamp_ms - log.createdAt.getTime()));
+    }
+    for (const spell of quotingSpells(entries).filter(({ until_ms }) =>
+      inWindow(window, until_ms),
+    )) {
+      addQuoting(samplesOf(groupOf(groupBy, log.market, spell)), spell);
     }
   }
   return [...groups]
@@ -92,5 +126,37 @@ export function qualityReport(
         presentDistribution(distributionOf(samples.markouts.get(horizon) ?? [])),
       ),
       hedge_slippage_bps: presentDistribution(distributionOf(samples.slippages)),
+      hedge_arrival_slippage_bps: presentDistribution(distributionOf(samples.arrivalSlippages)),
+      time_to_first_fill_ms: presentDistribution(distributionOf(samples.firstFillMs)),
+      quoting: presentQuoting(samples.quoting, samples.fills),
     }));
+}
+
+/** The fill the venue made first (the log's order is the worker's, not the venue's). */
+const earliest = (fills: readonly FillQuality[]): LogDataOf['maker_fill'] | undefined =>
+  fills.reduce<LogDataOf['maker_fill'] | undefined>(
+    (first, { fill }) => (first && first.timestamp_ms <= fill.timestamp_ms ? first : fill),
+    undefined,
+  );
+
+function addFill(samples: GroupSamples, quality: FillQuality): void {
+  samples.fills += 1;
+  for (const [horizon, markout] of quality.markouts) {
+    const sampled = samples.markouts.get(horizon) ?? [];
+    sampled.push(new Big(markout.bps));
+    samples.markouts.set(horizon, sampled);
+  }
+  for (const hedge of quality.hedges) {
+    if (hedge.outcome.slippage_bps !== null) {
+      samples.slippages.push(slippageGoodForTrader(hedge.outcome.slippage_bps));
+    }
+    const arrival = arrivalSlippage(hedge);
+    if (arrival !== null) {
+      samples.arrivalSlippages.push(arrival);
+    }
+  }
+}
+
+function addQuoting(samples: GroupSamples, spell: LogDataOf['quoting']): void {
+  samples.quoting = addSpell(samples.quoting, spell);
 }

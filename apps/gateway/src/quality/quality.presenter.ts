@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { MARKOUT_HORIZONS_S, type LogDataOf, type MarkoutHorizon } from '@sts/contracts';
-import { formatDecimal, type Distribution } from '@sts/domain';
-import type { FillQuality } from './fill-quality';
+import { formatDecimal, slippageBps, type Distribution } from '@sts/domain';
+import type { FillHedge, FillQuality } from './fill-quality';
 
 /** A figure per markout horizon, keyed by its seconds as text: `{"1": …, "10": …, "60": …}`. */
 export type ByHorizon<T> = Record<`${MarkoutHorizon}`, T>;
@@ -21,6 +21,10 @@ export interface HedgeQualityView {
   avg_price: string | null;
   /** Against the decision (H when the maker filled), positive when good for the trader; null: nothing filled. */
   slippage_bps: string | null;
+  /** The hedge venue's mid when the first IOC went; null: its book was stale, or not logged then. */
+  arrival_mid: string | null;
+  /** The hedge's average against the arrival mid, positive when good for the trader; null: either missing. */
+  arrival_slippage_bps: string | null;
 }
 
 export interface FillQualityView {
@@ -62,7 +66,15 @@ export const presentDistribution = (distribution: Distribution): DistributionVie
   p95: decimalOrNull(distribution.p95),
 });
 
-const presentHedge = (hedge: LogDataOf['hedge_outcome']): HedgeQualityView => ({
+/** A hedge's average against its arrival mid, in bps, positive when good for the trader. */
+export const arrivalSlippage = ({ outcome, arrivalMid }: FillHedge): Big | null =>
+  outcome.avg_price === null || arrivalMid === null
+    ? null
+    : slippageBps(outcome.side, new Big(arrivalMid), new Big(outcome.avg_price)).times(-1);
+
+const presentOutcome = (
+  hedge: LogDataOf['hedge_outcome'],
+): Omit<HedgeQualityView, 'arrival_mid' | 'arrival_slippage_bps'> => ({
   result: hedge.result,
   exchange: hedge.exchange,
   side: hedge.side,
@@ -71,6 +83,12 @@ const presentHedge = (hedge: LogDataOf['hedge_outcome']): HedgeQualityView => ({
   avg_price: hedge.avg_price === null ? null : decimal(hedge.avg_price),
   slippage_bps:
     hedge.slippage_bps === null ? null : formatDecimal(slippageGoodForTrader(hedge.slippage_bps)),
+});
+
+const presentHedge = (of: FillHedge): HedgeQualityView => ({
+  ...presentOutcome(of.outcome),
+  arrival_mid: of.arrivalMid === null ? null : decimal(of.arrivalMid),
+  arrival_slippage_bps: decimalOrNull(arrivalSlippage(of)),
 });
 
 export const presentFillQuality = ({ fill, markouts, hedges }: FillQuality): FillQualityView => ({

@@ -4,6 +4,7 @@ import { QUALITY_EVENT_TYPES, TradeEventRepository } from '@sts/persistence';
 import { TradeCostsReader } from '../trades/costs/trade-costs.reader';
 import { TradeQueries } from '../trades/trade.queries';
 import { fillQualities } from './fill-quality';
+import { addSpell, NO_QUOTING, quotingSpells } from './quoting-quality';
 import { tradeQuality, type TradeQualityView } from './trade-quality';
 
 /**
@@ -28,7 +29,13 @@ export class ReadTradeQualityUseCase {
       this.events.entriesOfTrade(trade.id, QUALITY_EVENT_TYPES),
       this.costs.costsOf([trade]),
     ]);
-    const fills = fillQualities(entries.map(({ entry }) => entry));
-    return tradeQuality(trade, fills, costs.get(trade.id)?.realised_spread ?? null);
+    const log = entries.map(({ entry }) => entry);
+    const quoting = quotingSpells(log).reduce(addSpell, NO_QUOTING);
+    return tradeQuality(
+      trade,
+      fillQualities(log),
+      costs.get(trade.id)?.realised_spread ?? null,
+      quoting,
+    );
   }
 }

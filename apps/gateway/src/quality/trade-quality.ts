@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { distributionOf, formatDecimal } from '@sts/domain';
 import type { PresentedTrade } from '../trades/trade.presenter';
 import type { FillQuality } from './fill-quality';
+import { presentQuoting, type QuotingTotals, type QuotingView } from './quoting-quality';
 import {
   byHorizon,
   presentFillQuality,
@@ -39,6 +40,10 @@ export interface TradeQualityView {
   ended_at: string | null;
   time_to_end_ms: number | null;
   fills_count: number;
+  /** What the trade's owners quoted (their logged spells) against what filled. */
+  quoting: QuotingView;
+  /** quoting.quoted_ms over the trade's life, once it ended; null before. */
+  quoted_share: string | null;
   mean_markout_bps: ByHorizon<string | null>;
   fills: FillQualityView[];
 }
@@ -47,13 +52,14 @@ export interface TradeQualityView {
  * A trade's execution quality from its fills (fillQualities) and its realised
  * spread (the trade's costs): per fill its markouts and hedges, per trade the
  * realised spread against its target, the time to its first maker fill (by the
- * venue's clock) and to its end, and the mean markout per horizon over the
- * fills sampled at it.
+ * venue's clock) and to its end, its quoting against its fills, and the mean
+ * markout per horizon over the fills sampled at it.
  */
 export function tradeQuality(
   trade: QualityTrade,
   fills: readonly FillQuality[],
   realisedSpread: string | null,
+  quoting: QuotingTotals,
 ): TradeQualityView {
   const created = trade.createdAt.getTime();
   const firstFillMs =
@@ -77,6 +83,11 @@ export function tradeQuality(
     ended_at: ended === null ? null : new Date(ended).toISOString(),
     time_to_end_ms: ended === null ? null : ended - created,
     fills_count: fills.length,
+    quoting: presentQuoting(quoting, fills.length),
+    quoted_share:
+      ended === null || ended <= created
+        ? null
+        : formatDecimal(new Big(quoting.quotedMs).div(ended - created).round(4)),
     mean_markout_bps: byHorizon((horizon) => {
       const sampled = fills.flatMap(({ markouts }) => {
         const markout = markouts.get(horizon);

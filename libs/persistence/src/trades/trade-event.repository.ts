@@ -25,16 +25,26 @@ interface StoredEntryRow {
 const ENTRY_COLUMNS = `trade_id AS "tradeId", sequence, event_type AS "eventType", data,
   worker_id AS "workerId", created_at AS "createdAt"`;
 
-/** The entries execution quality is read from: fills, their markouts and their hedges. */
-export const QUALITY_EVENT_TYPES = ['maker_fill', 'markout', 'hedge_outcome'] as const;
+/** The entries execution quality is read from: fills, their markouts, their hedges and the quoting. */
+export const QUALITY_EVENT_TYPES = [
+  'maker_fill',
+  'markout',
+  'hedge_sent',
+  'hedge_outcome',
+  'quoting',
+] as const;
 
 /** When a maker fill happened by its venue's clock (epoch ms), as SQL reads it from the log. */
 const FILL_TIME_SQL = `(${logFieldSql('maker_fill', 'timestamp_ms', 'f')})::bigint`;
 
-/** A user's trade with a maker fill in a window: its market and its quality entries. */
+/** When a quoting spell ended (epoch ms), as SQL reads it from the log. */
+const SPELL_END_SQL = `(${logFieldSql('quoting', 'until_ms', 'q')})::bigint`;
+
+/** A user's trade with a maker fill or a quoting spell in a window: its market, start and quality entries. */
 export interface TradeQualityLog {
   tradeId: string;
   market: string;
+  createdAt: Date;
   entries: StoredLogEntry[];
 }
 
@@ -127,21 +137,26 @@ export class TradeEventRepository {
 
   /**
    * The user's trades with a maker fill in [fromMs, toMs) by the venue's
-   * clock (`timestamp_ms`), each with its maker_fill, markout and
-   * hedge_outcome entries in log order (all of them: which fills fall in the
-   * window, counted once each, is the reader's to decide, as for one trade).
-   * Only the user's own trades are read.
+   * clock (`timestamp_ms`) or a quoting spell that ended in it (a trade that
+   * quoted and never filled counts against its venue's fill rate), each with
+   * its QUALITY_EVENT_TYPES entries in log order (all of them: which fall in
+   * the window, counted once each, is the reader's to decide, as for one
+   * trade). Only the user's own trades are read.
    */
   async qualityLogsOf(userId: string, fromMs: number, toMs: number): Promise<TradeQualityLog[]> {
-    const rows = await queryRows<StoredEntryRow & { market: string }>(
+    const rows = await queryRows<StoredEntryRow & { market: string; tradeCreatedAt: Date }>(
       this.db,
       `SELECT e.trade_id AS "tradeId", e.sequence, e.event_type AS "eventType", e.data,
-         e.worker_id AS "workerId", e.created_at AS "createdAt", t.market
+         e.worker_id AS "workerId", e.created_at AS "createdAt", t.market,
+         t.created_at AS "tradeCreatedAt"
        FROM trades t JOIN trade_events e ON e.trade_id = t.id
        WHERE t.user_id = $1 AND e.event_type = ANY($4)
-         AND EXISTS (SELECT 1 FROM trade_events f
-           WHERE f.trade_id = t.id AND f.event_type = 'maker_fill'
-             AND ${FILL_TIME_SQL} >= $2 AND ${FILL_TIME_SQL} < $3)
+         AND (EXISTS (SELECT 1 FROM trade_events f
+             WHERE f.trade_id = t.id AND f.event_type = 'maker_fill'
+               AND ${FILL_TIME_SQL} >= $2 AND ${FILL_TIME_SQL} < $3)
+           OR EXISTS (SELECT 1 FROM trade_events q
+             WHERE q.trade_id = t.id AND q.event_type = 'quoting'
+               AND ${SPELL_END_SQL} >= $2 AND ${SPELL_END_SQL} < $3))
        ORDER BY e.trade_id, e.sequence`,
       [userId, fromMs, toMs, QUALITY_EVENT_TYPES],
     );
@@ -150,6 +165,7 @@ export class TradeEventRepository {
       const log = logs.get(row.tradeId) ?? {
         tradeId: row.tradeId,
         market: row.market,
+        createdAt: row.tradeCreatedAt,
         entries: [],
       };
       log.entries.push(stored(row));

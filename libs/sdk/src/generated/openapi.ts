@@ -385,7 +385,7 @@ export interface paths {
     };
     /**
      * One trade's execution quality: markouts, hedges, spread, times
-     * @description One trade's execution quality from its log: per maker fill its markouts (the maker venue's mid 1, 10 and 60 s after the fill against its price, in bps, positive when good for the trader; null where no sample was logged) and the hedges it caused (slippage against the decision, positive when good); per trade the realised spread against its target (in the trade's spread_type units), the time from creation to the first maker fill and to the end, the fills and the mean markout per horizon. An unknown trade, another user's and a tradeId that is not a UUID all answer 404 `trade not found`. Scope account:read.
+     * @description One trade's execution quality from its log: per maker fill its markouts (the maker venue's mid 1, 10 and 60 s after the fill against its price, in bps, positive when good for the trader; null where no sample was logged) and the hedges it caused (slippage against the decision and against the hedge venue's arrival mid, positive when good); per trade the realised spread against its target (in the trade's spread_type units), the time from creation to the first maker fill and to the end, the quoting (time quoted and its share of the trade's life, orders placed, replaced and canceled, fills per quote-hour, re-quotes and cancels per fill), the fills and the mean markout per horizon. An unknown trade, another user's and a tradeId that is not a UUID all answer 404 `trade not found`. Scope account:read.
      */
     get: operations['getTradeQuality'];
     put?: never;
@@ -405,7 +405,7 @@ export interface paths {
     };
     /**
      * The caller's maker fills' markouts and hedge slippage over a window, grouped
-     * @description The caller's maker fills with a venue time in [from, to) (ISO 8601; default the 7 days before now; a reversed or empty window, or one wider than 90 days, is 400), grouped by the maker venue, the trade's market or the fill's side: per group the fills, per horizon the count, mean, p5, p50 and p95 of the markouts sampled, and the same of the slippage against the decision of the hedges those fills caused; bps, positive when good for the trader; percentiles by nearest rank. Only the caller's trades are read. Scope account:read.
+     * @description The caller's maker fills with a venue time in [from, to) (ISO 8601; default the 7 days before now; a reversed or empty window, or one wider than 90 days, is 400), and quoting spells that ended in it (trades that quoted and never filled too), grouped by the maker venue, the trade's market or the maker side: per group the fills, per horizon the count, mean, p5, p50 and p95 of the markouts sampled, the same of the slippage of the hedges those fills caused against the decision and against the arrival mid (bps, positive when good for the trader), of the time from a trade's creation to its first fill (ms), and the quoting against the fills (time quoted, fills per quote-hour, re-quotes and cancels per fill); percentiles by nearest rank. Only the caller's trades are read. Scope account:read.
      */
     get: operations['getQuality'];
     put?: never;
@@ -1799,6 +1799,44 @@ export interface components {
        * @example 0.5
        */
       slippage_bps: string | null;
+      /**
+       * @description the hedge venue's mid when the hedge's first IOC went, from the book the worker held; null when that book was stale, or the hedge was logged before arrival mids were
+       * @example 0.5
+       */
+      arrival_mid: string | null;
+      /**
+       * @description avg_price against arrival_mid, in bps of it, positive when good for the trader (a hedge that crosses the spread pays about half of it here); null when either is null
+       * @example 0.5
+       */
+      arrival_slippage_bps: string | null;
+    };
+    /** @description the maker quoting from the execution log's quoting spells, logged with each maker fill, at a handover and at the end: what an owner did after its last spell before it crashed is not counted */
+    Quoting: {
+      /** @description how long a maker order was out, from its placement until it was known closed (an order in flight or in doubt counts), over the logged quoting spells */
+      quoted_ms: number;
+      /** @description maker orders placed (a replace's new order included) */
+      orders_placed: number;
+      /** @description orders moved in one request */
+      orders_replaced: number;
+      /** @description cancels sent */
+      cancels: number;
+      /** @description orders_replaced + cancels: every order moved or taken down */
+      requotes: number;
+      /**
+       * @description maker fills per hour quoted; null: nothing quoted
+       * @example 0.5
+       */
+      fills_per_quote_hour: string | null;
+      /**
+       * @description requotes / maker fills; null: no fill
+       * @example 0.5
+       */
+      requotes_per_fill: string | null;
+      /**
+       * @description cancels / maker fills; null: no fill
+       * @example 0.5
+       */
+      cancels_per_fill: string | null;
     };
     FillQuality: {
       /** @description the venue's fill id */
@@ -1922,6 +1960,12 @@ export interface components {
       time_to_end_ms: number | null;
       /** @description maker fills, each counted once */
       fills_count: number;
+      quoting: components['schemas']['Quoting'];
+      /**
+       * @description quoting.quoted_ms over ended_at - created_at (4 decimal places); null while running
+       * @example 0.5
+       */
+      quoted_share: string | null;
       /** @description per horizon; null: no fill sampled at it */
       mean_markout_bps: {
         /**
@@ -1968,9 +2012,9 @@ export interface components {
        */
       p95: string | null;
     };
-    /** @description hedge_slippage_bps: the slippage against the decision of the hedges these fills caused, one observation per hedge outcome that filled (unweighted by size), positive when good for the trader */
+    /** @description hedge_slippage_bps: the slippage against the decision of the hedges these fills caused, one observation per hedge outcome that filled (unweighted by size), positive when good for the trader; hedge_arrival_slippage_bps: the same against the hedge venue's mid when each hedge's first IOC went; time_to_first_fill_ms: from a trade's creation to its first maker fill, for the trades whose first fill is in the window (in ms, not bps); quoting: the quoting spells that ended in the window (trades that quoted and never filled included) against the group's fills */
     QualityGroup: {
-      /** @description the maker fill's venue, the trade's market, or the maker fill's side */
+      /** @description the maker venue, the trade's market, or the maker side */
       group: string;
       /** @description maker fills of the group in the window */
       fills: number;
@@ -1981,6 +2025,9 @@ export interface components {
         60: components['schemas']['QualityDistribution'];
       };
       hedge_slippage_bps: components['schemas']['QualityDistribution'];
+      hedge_arrival_slippage_bps: components['schemas']['QualityDistribution'];
+      time_to_first_fill_ms: components['schemas']['QualityDistribution'];
+      quoting: components['schemas']['Quoting'];
     };
     QualityReport: {
       /**
@@ -1998,7 +2045,7 @@ export interface components {
        * @enum {string}
        */
       group_by: 'venue' | 'market' | 'side';
-      /** @description groups with a maker fill in the window, by name */
+      /** @description groups with a maker fill or a quoting spell in the window, by name */
       groups: components['schemas']['QualityGroup'][];
     };
     /**
@@ -7887,6 +7934,17 @@ export interface operations {
            *       "ended_at": "2026-01-05T09:31:10.000Z",
            *       "time_to_end_ms": 70000,
            *       "fills_count": 1,
+           *       "quoting": {
+           *         "quoted_ms": 61200,
+           *         "orders_placed": 7,
+           *         "orders_replaced": 0,
+           *         "cancels": 6,
+           *         "requotes": 6,
+           *         "fills_per_quote_hour": "58.823529",
+           *         "requotes_per_fill": "6",
+           *         "cancels_per_fill": "6"
+           *       },
+           *       "quoted_share": "0.8743",
            *       "mean_markout_bps": {
            *         "1": "0.5",
            *         "10": "-1.2",
@@ -7918,7 +7976,9 @@ export interface operations {
            *               "requested_size": "0.004",
            *               "filled_size": "0.004",
            *               "avg_price": "65006",
-           *               "slippage_bps": "-0.769"
+           *               "slippage_bps": "-0.769",
+           *               "arrival_mid": "65008.5",
+           *               "arrival_slippage_bps": "-0.384565"
            *             }
            *           ]
            *         }
@@ -8227,6 +8287,30 @@ export interface operations {
            *             "p5": "-2.1",
            *             "p50": "-0.3",
            *             "p95": "0.6"
+           *           },
+           *           "hedge_arrival_slippage_bps": {
+           *             "count": 35,
+           *             "mean": "-0.5",
+           *             "p5": "-1.2",
+           *             "p50": "-0.45",
+           *             "p95": "0.1"
+           *           },
+           *           "time_to_first_fill_ms": {
+           *             "count": 12,
+           *             "mean": "8420",
+           *             "p5": "310",
+           *             "p50": "2750",
+           *             "p95": "41200"
+           *           },
+           *           "quoting": {
+           *             "quoted_ms": 5400000,
+           *             "orders_placed": 310,
+           *             "orders_replaced": 0,
+           *             "cancels": 298,
+           *             "requotes": 298,
+           *             "fills_per_quote_hour": "26.666667",
+           *             "requotes_per_fill": "7.45",
+           *             "cancels_per_fill": "7.45"
            *           }
            *         }
            *       ]

@@ -31,9 +31,65 @@ export const QUALITY_SCHEMAS: Record<string, Schema> = {
       slippage_bps: nullableDecimal(
         "against the decision: the hedge venue's price the worker held when the maker filled, in bps of it, positive when good for the trader (the log's hedge_outcome slippage_bps negated); null when nothing filled",
       ),
+      arrival_mid: nullableDecimal(
+        "the hedge venue's mid when the hedge's first IOC went, from the book the worker held; null when that book was stale, or the hedge was logged before arrival mids were",
+      ),
+      arrival_slippage_bps: nullableDecimal(
+        'avg_price against arrival_mid, in bps of it, positive when good for the trader (a hedge that crosses the spread pays about half of it here); null when either is null',
+      ),
     },
-    ['result', 'exchange', 'side', 'requested_size', 'filled_size', 'avg_price', 'slippage_bps'],
+    [
+      'result',
+      'exchange',
+      'side',
+      'requested_size',
+      'filled_size',
+      'avg_price',
+      'slippage_bps',
+      'arrival_mid',
+      'arrival_slippage_bps',
+    ],
     { additionalProperties: false },
+  ),
+  Quoting: object(
+    {
+      quoted_ms: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          'how long a maker order was out, from its placement until it was known closed (an order in flight or in doubt counts), over the logged quoting spells',
+      },
+      orders_placed: {
+        type: 'integer',
+        minimum: 0,
+        description: "maker orders placed (a replace's new order included)",
+      },
+      orders_replaced: { type: 'integer', minimum: 0, description: 'orders moved in one request' },
+      cancels: { type: 'integer', minimum: 0, description: 'cancels sent' },
+      requotes: {
+        type: 'integer',
+        minimum: 0,
+        description: 'orders_replaced + cancels: every order moved or taken down',
+      },
+      fills_per_quote_hour: nullableDecimal('maker fills per hour quoted; null: nothing quoted'),
+      requotes_per_fill: nullableDecimal('requotes / maker fills; null: no fill'),
+      cancels_per_fill: nullableDecimal('cancels / maker fills; null: no fill'),
+    },
+    [
+      'quoted_ms',
+      'orders_placed',
+      'orders_replaced',
+      'cancels',
+      'requotes',
+      'fills_per_quote_hour',
+      'requotes_per_fill',
+      'cancels_per_fill',
+    ],
+    {
+      additionalProperties: false,
+      description:
+        "the maker quoting from the execution log's quoting spells, logged with each maker fill, at a handover and at the end: what an owner did after its last spell before it crashed is not counted",
+    },
   ),
   FillQuality: object(
     {
@@ -101,6 +157,10 @@ export const QUALITY_SCHEMAS: Record<string, Schema> = {
         description: 'ended_at - created_at, in ms; null while running',
       },
       fills_count: { type: 'integer', minimum: 0, description: 'maker fills, each counted once' },
+      quoting: ref('Quoting'),
+      quoted_share: nullableDecimal(
+        'quoting.quoted_ms over ended_at - created_at (4 decimal places); null while running',
+      ),
       mean_markout_bps: byHorizon(
         nullableDecimal(`the mean over the fills sampled at that horizon, ${MARKOUT_SIGN}`),
         'per horizon; null: no fill sampled at it',
@@ -122,6 +182,8 @@ export const QUALITY_SCHEMAS: Record<string, Schema> = {
       'ended_at',
       'time_to_end_ms',
       'fills_count',
+      'quoting',
+      'quoted_share',
       'mean_markout_bps',
       'fills',
     ],
@@ -144,19 +206,30 @@ export const QUALITY_SCHEMAS: Record<string, Schema> = {
   ),
   QualityGroup: object(
     {
-      group: text("the maker fill's venue, the trade's market, or the maker fill's side"),
+      group: text("the maker venue, the trade's market, or the maker side"),
       fills: { type: 'integer', minimum: 0, description: 'maker fills of the group in the window' },
       markout_bps: byHorizon(
         ref('QualityDistribution'),
         'markouts per horizon; a fill not sampled at a horizon is not counted there',
       ),
       hedge_slippage_bps: ref('QualityDistribution'),
+      hedge_arrival_slippage_bps: ref('QualityDistribution'),
+      time_to_first_fill_ms: ref('QualityDistribution'),
+      quoting: ref('Quoting'),
     },
-    ['group', 'fills', 'markout_bps', 'hedge_slippage_bps'],
+    [
+      'group',
+      'fills',
+      'markout_bps',
+      'hedge_slippage_bps',
+      'hedge_arrival_slippage_bps',
+      'time_to_first_fill_ms',
+      'quoting',
+    ],
     {
       additionalProperties: false,
       description:
-        'hedge_slippage_bps: the slippage against the decision of the hedges these fills caused, one observation per hedge outcome that filled (unweighted by size), positive when good for the trader',
+        "hedge_slippage_bps: the slippage against the decision of the hedges these fills caused, one observation per hedge outcome that filled (unweighted by size), positive when good for the trader; hedge_arrival_slippage_bps: the same against the hedge venue's mid when each hedge's first IOC went; time_to_first_fill_ms: from a trade's creation to its first maker fill, for the trades whose first fill is in the window (in ms, not bps); quoting: the quoting spells that ended in the window (trades that quoted and never filled included) against the group's fills",
     },
   ),
   QualityReport: object(
@@ -167,7 +240,7 @@ export const QUALITY_SCHEMAS: Record<string, Schema> = {
       groups: {
         type: 'array',
         items: ref('QualityGroup'),
-        description: 'groups with a maker fill in the window, by name',
+        description: 'groups with a maker fill or a quoting spell in the window, by name',
       },
     },
     ['from', 'to', 'group_by', 'groups'],

@@ -129,6 +129,7 @@ describe('GET /trades/{id}/quality and GET /quality', () => {
     tradeId = trade.id;
     firstFillMs = trade.createdMs + 4250;
     await writeLog(tradeId, [
+      ['chunk_started', { target_size: '0.008', size_type: 'base', spread_at_start: '2.5' }],
       ['maker_fill', makerFill('f-1', firstFillMs)],
       ['hedge_sent', hedgeSent('f-1', '65008.5')],
       ['quoting', quoting(firstFillMs, 4_000, 3, 2)],
@@ -177,6 +178,9 @@ describe('GET /trades/{id}/quality and GET /quality', () => {
         // Sold at 65006 (the hedge), bought at 65000 (both maker fills): 6 against a target of 5.
         realised_spread: '6',
         realised_vs_target: '1',
+        // The market offered 2.5 at the start: waiting for the target captured 3.5 more.
+        spread_at_start: '2.5',
+        realised_vs_start: '3.5',
         created_at: new Date(firstFillMs - 4250).toISOString(),
         first_fill_at: new Date(firstFillMs).toISOString(),
         time_to_first_fill_ms: 4250,

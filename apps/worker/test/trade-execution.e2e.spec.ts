@@ -65,6 +65,9 @@ describe('trade execution (maker on hyperliquid, hedge on paradex)', () => {
       'hedge_outcome',
       'chunk_completed',
     ]);
+    // The market it started in: a bid at hyperliquid's touch against paradex's bid, in USD.
+    const started = events.find((e) => e.event_type === 'chunk_started')!.data;
+    expect(started.spread_at_start).toMatch(/^-?\d+(\.\d+)?$/);
     const afterEachFill = events.flatMap((e, i) =>
       e.event_type === 'maker_fill' ? [events[i + 2]?.event_type] : [],
     );

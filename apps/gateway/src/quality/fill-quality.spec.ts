@@ -1,7 +1,14 @@
 import { fillQualities } from './fill-quality';
-import { hedgeOutcome, hedgeSent, makerFill, markout, quotingSpell } from './quality-fixtures';
-import { addSpell, NO_QUOTING } from './quoting-quality';
-import { tradeQuality, type QualityTrade } from './trade-quality';
+import {
+  chunkStarted,
+  hedgeOutcome,
+  hedgeSent,
+  makerFill,
+  markout,
+  quotingSpell,
+} from './quality-fixtures';
+import { NO_QUOTING } from './quoting-quality';
+import { loggedQuality, tradeQuality, type QualityTrade } from './trade-quality';
 
 const TRADE: QualityTrade = {
   id: '8f14e45f-ceea-467a-9575-6c3f1b2a9e01',
@@ -41,16 +48,20 @@ describe("a trade's fills with their markouts and hedges", () => {
   });
 
   it('answers per fill and per trade, slippage positive when good, unsampled as null', () => {
-    const spells = [
+    const logged = loggedQuality([
+      chunkStarted('7.5'),
+      ...log,
       quotingSpell(1_764_000_000_000, { quotedMs: 2_000, placed: 3, replaced: 1, canceled: 1 }),
       quotingSpell(1_764_000_003_000, { quotedMs: 2_500, placed: 1, canceled: 1 }),
-    ];
-    const quoting = spells.map((spell) => spell.data).reduce(addSpell, NO_QUOTING);
-    const quality = tradeQuality(TRADE, fillQualities(log), '6.25', quoting);
+    ]);
+    const quality = tradeQuality(TRADE, logged, '6.25');
     expect(quality).toMatchObject({
       target_spread: '5',
       realised_spread: '6.25',
       realised_vs_target: '1.25',
+      // The market offered 7.5 as it started; waiting for the fills gave up 1.25 of it.
+      spread_at_start: '7.5',
+      realised_vs_start: '-1.25',
       created_at: '2025-11-24T15:59:57.500Z',
       first_fill_at: '2025-11-24T16:00:00.000Z',
       time_to_first_fill_ms: 2500,
@@ -106,8 +117,14 @@ describe("a trade's fills with their markouts and hedges", () => {
 
   it('has no shortfall before both legs filled, and times an ended trade', () => {
     const ended = { ...TRADE, completedAt: new Date(TRADE.createdAt.getTime() + 61_000) };
-    const quality = tradeQuality(ended, [], null, { ...NO_QUOTING, quotedMs: 30_500, placed: 1 });
+    const quality = tradeQuality(
+      ended,
+      { fills: [], quoting: { ...NO_QUOTING, quotedMs: 30_500, placed: 1 }, spreadAtStart: '3' },
+      null,
+    );
     expect(quality).toMatchObject({
+      spread_at_start: '3',
+      realised_vs_start: null,
       quoted_share: '0.5',
       quoting: { fills_per_quote_hour: '0', requotes_per_fill: null, cancels_per_fill: null },
       realised_vs_target: null,

@@ -66,3 +66,10 @@ export const quotingSpell = (
     replaced: counts.replaced ?? 0,
     canceled: counts.canceled ?? 0,
   });
+
+export const chunkStarted = (spreadAtStart: string | null) =>
+  logEntry('chunk_started', {
+    target_size: '0.01',
+    size_type: 'base',
+    spread_at_start: spreadAtStart,
+  });

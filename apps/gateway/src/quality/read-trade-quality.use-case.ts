@@ -3,9 +3,7 @@ import { DataSource } from 'typeorm';
 import { QUALITY_EVENT_TYPES, TradeEventRepository } from '@sts/persistence';
 import { TradeCostsReader } from '../trades/costs/trade-costs.reader';
 import { TradeQueries } from '../trades/trade.queries';
-import { fillQualities } from './fill-quality';
-import { addSpell, NO_QUOTING, quotingSpells } from './quoting-quality';
-import { tradeQuality, type TradeQualityView } from './trade-quality';
+import { loggedQuality, tradeQuality, type TradeQualityView } from './trade-quality';
 
 /**
  * One trade's execution quality (issue 60): the caller's trade only (another
@@ -29,13 +27,7 @@ export class ReadTradeQualityUseCase {
       this.events.entriesOfTrade(trade.id, QUALITY_EVENT_TYPES),
       this.costs.costsOf([trade]),
     ]);
-    const log = entries.map(({ entry }) => entry);
-    const quoting = quotingSpells(log).reduce(addSpell, NO_QUOTING);
-    return tradeQuality(
-      trade,
-      fillQualities(log),
-      costs.get(trade.id)?.realised_spread ?? null,
-      quoting,
-    );
+    const logged = loggedQuality(entries.map(({ entry }) => entry));
+    return tradeQuality(trade, logged, costs.get(trade.id)?.realised_spread ?? null);
   }
 }

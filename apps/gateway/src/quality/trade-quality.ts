@@ -1,8 +1,16 @@
 import Big from 'big.js';
 import { distributionOf, formatDecimal } from '@sts/domain';
 import type { PresentedTrade } from '../trades/trade.presenter';
-import type { FillQuality } from './fill-quality';
-import { presentQuoting, type QuotingTotals, type QuotingView } from './quoting-quality';
+import type { LogEntry } from '@sts/contracts';
+import { fillQualities, type FillQuality } from './fill-quality';
+import {
+  addSpell,
+  NO_QUOTING,
+  presentQuoting,
+  quotingSpells,
+  type QuotingTotals,
+  type QuotingView,
+} from './quoting-quality';
 import {
   byHorizon,
   presentFillQuality,
@@ -34,6 +42,10 @@ export interface TradeQualityView {
   realised_spread: string | null;
   /** realised_spread - target_spread, in spread_type units: the implementation shortfall, negated. */
   realised_vs_target: string | null;
+  /** What a maker order at the maker touch would have captured against H as the trade went active. */
+  spread_at_start: string | null;
+  /** realised_spread - spread_at_start, in spread_type units: what waiting for the target won or lost. */
+  realised_vs_start: string | null;
   created_at: string;
   first_fill_at: string | null;
   time_to_first_fill_ms: number | null;
@@ -51,15 +63,36 @@ export interface TradeQualityView {
 /**
  * A trade's execution quality from its fills (fillQualities) and its realised
  * spread (the trade's costs): per fill its markouts and hedges, per trade the
- * realised spread against its target, the time to its first maker fill (by the
+ * realised spread against its target and against the market it started in
+ * (spread_at_start), the time to its first maker fill (by the
  * venue's clock) and to its end, its quoting against its fills, and the mean
  * markout per horizon over the fills sampled at it.
  */
+/** What a trade's log says of its quality: its fills, its quoting and the market it started in. */
+export interface LoggedQuality {
+  fills: readonly FillQuality[];
+  quoting: QuotingTotals;
+  /** The first chunk_started's spread_at_start (null: no fresh book then, or logged before it was kept). */
+  spreadAtStart: string | null;
+}
+
+export function loggedQuality(entries: readonly LogEntry[]): LoggedQuality {
+  const started = entries.find((entry) => entry.eventType === 'chunk_started');
+  return {
+    fills: fillQualities(entries),
+    quoting: quotingSpells(entries).reduce(addSpell, NO_QUOTING),
+    spreadAtStart:
+      started?.eventType === 'chunk_started' ? (started.data.spread_at_start ?? null) : null,
+  };
+}
+
+const difference = (a: string | null, b: string | null): string | null =>
+  a === null || b === null ? null : formatDecimal(new Big(a).minus(b));
+
 export function tradeQuality(
   trade: QualityTrade,
-  fills: readonly FillQuality[],
+  { fills, quoting, spreadAtStart }: LoggedQuality,
   realisedSpread: string | null,
-  quoting: QuotingTotals,
 ): TradeQualityView {
   const created = trade.createdAt.getTime();
   const firstFillMs =
@@ -73,10 +106,9 @@ export function tradeQuality(
     spread_type: trade.spreadType,
     target_spread: formatDecimal(new Big(trade.targetSpread)),
     realised_spread: realisedSpread,
-    realised_vs_target:
-      realisedSpread === null
-        ? null
-        : formatDecimal(new Big(realisedSpread).minus(trade.targetSpread)),
+    realised_vs_target: difference(realisedSpread, trade.targetSpread),
+    spread_at_start: spreadAtStart === null ? null : formatDecimal(new Big(spreadAtStart)),
+    realised_vs_start: difference(realisedSpread, spreadAtStart),
     created_at: trade.createdAt.toISOString(),
     first_fill_at: firstFillMs === null ? null : new Date(firstFillMs).toISOString(),
     time_to_first_fill_ms: firstFillMs === null ? null : firstFillMs - created,

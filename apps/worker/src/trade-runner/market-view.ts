@@ -8,6 +8,8 @@ import {
   type MakerLeg,
   REDUCE_ONLY_MINIMUM,
   signOf,
+  spreadAchieved,
+  type SpreadType,
   type TradeMarket,
   type VenueId,
 } from '@sts/domain';
@@ -100,6 +102,32 @@ export class MarketView {
         ? { long: this.makerMarket.rules, short: this.hedgeMarket.rules }
         : { long: this.hedgeMarket.rules, short: this.makerMarket.rules };
     return this.tradeMarketValue;
+  }
+
+  /** The coarser of the two legs' ticks (what a spread in ticks counts in). */
+  get coarserTickSize(): Big {
+    const maker = this.makerMarket.rules.tickSize;
+    const hedge = this.hedgeMarket.rules.tickSize;
+    return maker.gt(hedge) ? maker : hedge;
+  }
+
+  /**
+   * The spread a maker order at the maker touch would capture against H now,
+   * in `spreadType` units, or null when a book is stale, missing or crossed.
+   */
+  spreadAtTouch(spreadType: SpreadType): Big | null {
+    const inputs = this.quoteInputs();
+    if (inputs === null) {
+      return null;
+    }
+    const { makerTouch, hedgeReference } = inputs;
+    return spreadAchieved({
+      makerLeg: this.makerLeg,
+      makerPrice: this.makerLeg === 'long' ? makerTouch.bestBid : makerTouch.bestAsk,
+      hedgePrice: hedgeReference,
+      spreadType,
+      coarserTickSize: this.coarserTickSize,
+    });
   }
 
   /** The maker account's orders, read at each maker book to tell their size from the others'. */

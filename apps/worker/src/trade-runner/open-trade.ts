@@ -70,9 +70,7 @@ export function openTrade(
       answerExpectedMs: () => inputs.answerTimes.expectedMs(record.hedgeExchange),
     },
     market: legs.market,
-    coarserTickSize: makerMarket.rules.tickSize.gt(hedgeMarket.rules.tickSize)
-      ? makerMarket.rules.tickSize
-      : hedgeMarket.rules.tickSize,
+    coarserTickSize: legs.market.coarserTickSize,
     maxSlippage: () => hooks.maxSlippage(),
     spreadType: () => hooks.spreadType(),
     bucket: budget.hedge,

@@ -89,8 +89,14 @@ export class TradeStart {
       target_size: formatDecimal(trade.terms.targetSize),
       size_type: trade.terms.sizeType,
     };
+    const spreadAtStart = trade.open?.legs.market.spreadAtTouch(trade.terms.spread.spreadType);
     await trade.changeStatus('active', {
-      entries: [logEntry('chunk_started', started)],
+      entries: [
+        logEntry('chunk_started', {
+          ...started,
+          spread_at_start: spreadAtStart ? formatDecimal(spreadAtStart) : null,
+        }),
+      ],
       eventData: started,
     });
     trade.log.info(started, 'trade active');

@@ -204,4 +204,15 @@ describe('the execution log decoders', () => {
       /arrival_mid/,
     );
   });
+
+  it("reads a chunk_started's spread at start when written", () => {
+    const started = { target_size: '0.01', size_type: 'base' };
+    expect(decodeLogEntry('chunk_started', started).data).not.toHaveProperty('spread_at_start');
+    expect(
+      decodeLogEntry('chunk_started', { ...started, spread_at_start: '-1.5' }).data,
+    ).toMatchObject({ spread_at_start: '-1.5' });
+    expect(() => decodeLogEntry('chunk_started', { ...started, spread_at_start: 1.5 })).toThrow(
+      /spread_at_start/,
+    );
+  });
 });

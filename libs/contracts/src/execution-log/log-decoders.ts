@@ -159,6 +159,9 @@ function hedgeTimeout(type: string, data: Data): HedgeTimeoutData {
 const chunkStarted = (type: string, data: Data): ChunkStartedData => ({
   target_size: decimal(type, data, 'target_size'),
   size_type: stringField(type, data, 'size_type'),
+  ...(data['spread_at_start'] === undefined
+    ? {}
+    : { spread_at_start: decimalOrNull(type, data, 'spread_at_start') }),
 });
 
 /** A chunk's end; entries from before residuals were logged left none ("0"). */

@@ -116,6 +116,14 @@ export interface HedgeTimeoutData {
 export interface ChunkStartedData {
   target_size: string;
   size_type: string;
+  /**
+   * The spread a maker order at the maker venue's touch would have captured
+   * against the hedge reference H as the trade went active, in its
+   * spread_type units: the market the trader started in (what the realised
+   * spread is judged against beside the target). Null when a book was not
+   * fresh then; absent from entries written before it was kept.
+   */
+  spread_at_start?: string | null;
 }
 
 export interface ChunkCompletedData {

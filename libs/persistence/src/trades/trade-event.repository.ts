@@ -25,8 +25,9 @@ interface StoredEntryRow {
 const ENTRY_COLUMNS = `trade_id AS "tradeId", sequence, event_type AS "eventType", data,
   worker_id AS "workerId", created_at AS "createdAt"`;
 
-/** The entries execution quality is read from: fills, their markouts, their hedges and the quoting. */
+/** The entries execution quality is read from: the start, fills, their markouts, their hedges and the quoting. */
 export const QUALITY_EVENT_TYPES = [
+  'chunk_started',
   'maker_fill',
   'markout',
   'hedge_sent',

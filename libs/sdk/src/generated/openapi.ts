@@ -385,7 +385,7 @@ export interface paths {
     };
     /**
      * One trade's execution quality: markouts, hedges, spread, times
-     * @description One trade's execution quality from its log: per maker fill its markouts (the maker venue's mid 1, 10 and 60 s after the fill against its price, in bps, positive when good for the trader; null where no sample was logged) and the hedges it caused (slippage against the decision and against the hedge venue's arrival mid, positive when good); per trade the realised spread against its target (in the trade's spread_type units), the time from creation to the first maker fill and to the end, the quoting (time quoted and its share of the trade's life, orders placed, replaced and canceled, fills per quote-hour, re-quotes and cancels per fill), the fills and the mean markout per horizon. An unknown trade, another user's and a tradeId that is not a UUID all answer 404 `trade not found`. Scope account:read.
+     * @description One trade's execution quality from its log: per maker fill its markouts (the maker venue's mid 1, 10 and 60 s after the fill against its price, in bps, positive when good for the trader; null where no sample was logged) and the hedges it caused (slippage against the decision and against the hedge venue's arrival mid, positive when good); per trade the realised spread against its target and against the spread the market offered as the trade went active (in the trade's spread_type units), the time from creation to the first maker fill and to the end, the quoting (time quoted and its share of the trade's life, orders placed, replaced and canceled, fills per quote-hour, re-quotes and cancels per fill), the fills and the mean markout per horizon. An unknown trade, another user's and a tradeId that is not a UUID all answer 404 `trade not found`. Scope account:read.
      */
     get: operations['getTradeQuality'];
     put?: never;
@@ -1084,6 +1084,11 @@ export interface components {
          * @enum {string}
          */
         size_type: 'base' | 'notional';
+        /**
+         * @description the spread a maker order at the maker venue's touch would have captured against the hedge reference as the trade went active, in the trade's spread_type units; null when a book was not fresh; absent from entries logged before it was kept
+         * @example 0.5
+         */
+        spread_at_start?: string | null;
       };
       /** @description the worker that recorded it */
       worker_id: string;
@@ -1939,6 +1944,16 @@ export interface components {
        * @example 0.5
        */
       realised_vs_target: string | null;
+      /**
+       * @description the spread a maker order at the maker venue's touch would have captured against the hedge reference as the trade went active, in spread_type units: the market the trade started in; null when a book was not fresh then (or the trade started before it was logged)
+       * @example 0.5
+       */
+      spread_at_start: string | null;
+      /**
+       * @description realised_spread - spread_at_start in spread_type units: positive when waiting for the target captured more than the market offered at the start; null when either is null
+       * @example 0.5
+       */
+      realised_vs_start: string | null;
       /**
        * Format: date-time
        * @description when the trade was created
@@ -7928,6 +7943,8 @@ export interface operations {
            *       "target_spread": "5",
            *       "realised_spread": "6",
            *       "realised_vs_target": "1",
+           *       "spread_at_start": "2.5",
+           *       "realised_vs_start": "3.5",
            *       "created_at": "2026-01-05T09:30:00.000Z",
            *       "first_fill_at": "2026-01-05T09:30:04.250Z",
            *       "time_to_first_fill_ms": 4250,

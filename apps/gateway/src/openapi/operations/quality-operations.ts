@@ -14,7 +14,7 @@ export const QUALITY_OPERATIONS: Record<string, OperationAnswers> = {
   'get /api/v1/trades/{tradeId}/quality': {
     operationId: 'getTradeQuality',
     description:
-      "One trade's execution quality from its log: per maker fill its markouts (the maker venue's mid 1, 10 and 60 s after the fill against its price, in bps, positive when good for the trader; null where no sample was logged) and the hedges it caused (slippage against the decision and against the hedge venue's arrival mid, positive when good); per trade the realised spread against its target (in the trade's spread_type units), the time from creation to the first maker fill and to the end, the quoting (time quoted and its share of the trade's life, orders placed, replaced and canceled, fills per quote-hour, re-quotes and cancels per fill), the fills and the mean markout per horizon. An unknown trade, another user's and a tradeId that is not a UUID all answer 404 `trade not found`. Scope account:read.",
+      "One trade's execution quality from its log: per maker fill its markouts (the maker venue's mid 1, 10 and 60 s after the fill against its price, in bps, positive when good for the trader; null where no sample was logged) and the hedges it caused (slippage against the decision and against the hedge venue's arrival mid, positive when good); per trade the realised spread against its target and against the spread the market offered as the trade went active (in the trade's spread_type units), the time from creation to the first maker fill and to the end, the quoting (time quoted and its share of the trade's life, orders placed, replaced and canceled, fills per quote-hour, re-quotes and cancels per fill), the fills and the mean markout per horizon. An unknown trade, another user's and a tradeId that is not a UUID all answer 404 `trade not found`. Scope account:read.",
     successes: [
       {
         status: 200,
@@ -29,6 +29,8 @@ export const QUALITY_OPERATIONS: Record<string, OperationAnswers> = {
           target_spread: '5',
           realised_spread: '6',
           realised_vs_target: '1',
+          spread_at_start: '2.5',
+          realised_vs_start: '3.5',
           created_at: AT,
           first_fill_at: '2026-01-05T09:30:04.250Z',
           time_to_first_fill_ms: 4250,

@@ -143,6 +143,12 @@ export const QUALITY_SCHEMAS: Record<string, Schema> = {
       realised_vs_target: nullableDecimal(
         'realised_spread - target_spread in spread_type units (implementation shortfall, negated): positive when the trade captured more spread than its target; null until both legs filled',
       ),
+      spread_at_start: nullableDecimal(
+        "the spread a maker order at the maker venue's touch would have captured against the hedge reference as the trade went active, in spread_type units: the market the trade started in; null when a book was not fresh then (or the trade started before it was logged)",
+      ),
+      realised_vs_start: nullableDecimal(
+        'realised_spread - spread_at_start in spread_type units: positive when waiting for the target captured more than the market offered at the start; null when either is null',
+      ),
       created_at: timestamp('when the trade was created'),
       first_fill_at: nullable(
         timestamp("its first maker fill, by the venue's clock; null: none yet"),
@@ -176,6 +182,8 @@ export const QUALITY_SCHEMAS: Record<string, Schema> = {
       'target_spread',
       'realised_spread',
       'realised_vs_target',
+      'spread_at_start',
+      'realised_vs_start',
       'created_at',
       'first_fill_at',
       'time_to_first_fill_ms',

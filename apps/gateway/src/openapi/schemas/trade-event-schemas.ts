@@ -130,6 +130,12 @@ const EVENT_DATA: Record<string, Schema> = {
     {
       target_size: decimal('target at start'),
       size_type: text('unit of sizes', { enum: ['base', 'notional'] }),
+      spread_at_start: {
+        ...decimal(
+          "the spread a maker order at the maker venue's touch would have captured against the hedge reference as the trade went active, in the trade's spread_type units; null when a book was not fresh; absent from entries logged before it was kept",
+        ),
+        type: ['string', 'null'],
+      },
     },
     ['target_size', 'size_type'],
   ),

@@ -162,7 +162,16 @@ describe('a worker that dies, a worker that stops', () => {
     // The first worker's entries, then the second worker's, opened by the hand-over.
     expect(events.slice(0, before.length)).toEqual(before);
     expect(before.every((event) => event.worker_id === first.workerId)).toBe(true);
-    const handover = events[before.length];
+    const handoverAt = events.findIndex((event) => event.event_type === 'recovery_completed');
+    const lastOfFirst = events.slice(before.length, handoverAt);
+    expect(lastOfFirst.every((event) => event.worker_id === first.workerId)).toBe(true);
+    // Its quoting since the fill, logged as it let go: at least the order it took down to hand over.
+    const spells = lastOfFirst.filter((event) => event.event_type === 'quoting');
+    expect(spells).toHaveLength(1);
+    expect(spells[0].data).toMatchObject({ exchange: 'hyperliquid', side: 'buy' });
+    expect(spells[0].data.canceled).toBeGreaterThanOrEqual(1);
+    expect(spells[0].data.quoted_ms).toBeGreaterThan(0);
+    const handover = events[handoverAt];
     expect(handover).toMatchObject({
       event_type: 'recovery_completed',
       worker_id: second.workerId,
@@ -175,7 +184,7 @@ describe('a worker that dies, a worker that stops', () => {
       cause: 'handover',
     });
     expect(events.filter((event) => event.event_type === 'recovery_completed')).toHaveLength(1);
-    expect(events.slice(before.length).every((event) => event.worker_id === second.workerId)).toBe(
+    expect(events.slice(handoverAt).every((event) => event.worker_id === second.workerId)).toBe(
       true,
     );
     const [row] = await harness.gateway.query(`SELECT lease_epoch FROM trades WHERE id = $1`, [

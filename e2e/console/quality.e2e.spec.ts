@@ -14,14 +14,17 @@ jest.setTimeout(60_000);
 
 /**
  * Issue 60: execution quality in the console, in Debian's Chromium against
- * the fleet on paper venues. Two trades of the signed-in wallet, created
+ * the fleet on paper venues. Three trades of the signed-in wallet, created
  * through the API, get their execution logs as a worker writes them (maker
- * fills, hedges and `markout` entries, some horizons never sampled; no worker
- * runs, so nothing else writes to them), as the gateway's quality spec sets
- * them up. The trade page's quality panel shows GET /trades/{id}/quality's
- * figures, a null as "—"; the quality page draws one markout curve per
- * venue and its table equals GET /quality, by venue and by side. Any console
- * error fails the step.
+ * fills, hedges with their arrival mids, `markout` entries, some horizons
+ * never sampled, and `quoting` spells; one trade quoted and never filled; no
+ * worker runs, so nothing else writes to them), as the gateway's quality
+ * spec sets them up. The trade page's quality panel shows GET
+ * /trades/{id}/quality's figures (its quoting, its realised spread against
+ * the spread at its start and each hedge's slippage against arrival too), a
+ * null as "—"; the quality page draws one markout
+ * curve per venue and its tables (distributions, quoting) equal GET
+ * /quality, by venue and by side. Any console error fails the step.
  * UPDATE_CONSOLE_SCREENSHOTS=1 writes trade-quality.png and quality.png into apps/console/docs/.
  */
 const SCREENSHOTS = process.env['UPDATE_CONSOLE_SCREENSHOTS']
@@ -37,12 +40,36 @@ type Distribution = {
   p50: string | null;
   p95: string | null;
 };
+type Quoting = {
+  quoted_ms: number;
+  orders_placed: number;
+  orders_replaced: number;
+  cancels: number;
+  requotes: number;
+  fills_per_quote_hour: string | null;
+  requotes_per_fill: string | null;
+  cancels_per_fill: string | null;
+};
 type QualityGroup = {
   group: string;
   fills: number;
   markout_bps: Record<string, Distribution>;
   hedge_slippage_bps: Distribution;
+  hedge_arrival_slippage_bps: Distribution;
+  time_to_first_fill_ms: Distribution;
+  quoting: Quoting;
 };
+/** The quoting figures as the console shows them, in its order: the time quoted in seconds. */
+const quotingCells = (quoting: Quoting) => [
+  seconds(quoting.quoted_ms),
+  ...[quoting.orders_placed, quoting.orders_replaced, quoting.cancels, quoting.requotes].map(
+    String,
+  ),
+  ...[quoting.fills_per_quote_hour, quoting.requotes_per_fill, quoting.cancels_per_fill].map(
+    (value) => value ?? NONE,
+  ),
+];
+const seconds = (ms: number | null) => (ms === null ? NONE : `${(ms / 1000).toFixed(3)} s`);
 
 const makerFill = (
   fillId: string,
@@ -95,6 +122,37 @@ const hedgeOutcome = (
   spread_achieved: null,
   guard_fill_class: null,
   cause,
+});
+const hedgeSent = (cause: string, exchange: string, side: string, arrivalMid: string | null) => ({
+  exchange,
+  side,
+  size: '0.004',
+  price: side === 'sell' ? '64990' : '65020',
+  client_order_id: `hs-${cause}`,
+  attempt: 1,
+  cause,
+  arrival_mid: arrivalMid,
+});
+/** A spell of quoting on the maker venue that ended at untilMs. */
+const quoting = (
+  untilMs: number,
+  exchange: string,
+  side: string,
+  counts: { quotedMs: number; placed: number; canceled: number },
+) => ({
+  exchange,
+  side,
+  from_ms: untilMs - counts.quotedMs,
+  until_ms: untilMs,
+  quoted_ms: counts.quotedMs,
+  placed: counts.placed,
+  replaced: 0,
+  canceled: counts.canceled,
+});
+const quoted = (quotedMs: number, placed: number, canceled: number) => ({
+  quotedMs,
+  placed,
+  canceled,
 });
 const markout = (fillId: string, horizon: number, mid: string, bps: string) => ({
   fill_id: fillId,
@@ -163,7 +221,11 @@ describe('execution quality in a browser', () => {
     const long = await createdTrade({ maker_leg: 'long' });
     hyperliquidTrade = long.id;
     await writeLog(long.id, [
+      // As it went active, a maker order at the touch would have captured 2.5.
+      ['chunk_started', { target_size: '0.01', size_type: 'base', spread_at_start: '2.5' }],
       ['maker_fill', makerFill('f-1', long.createdMs + 4250, 'hyperliquid', 'buy', '65000')],
+      ['hedge_sent', hedgeSent('f-1', 'paradex', 'sell', '65008.5')],
+      ['quoting', quoting(long.createdMs + 4250, 'hyperliquid', 'buy', quoted(4_000, 3, 2))],
       ['hedge_filled', hedgeFilled('paradex', 'sell', '65006')],
       ['hedge_outcome', hedgeOutcome('f-1', 'paradex', 'sell', '0.769', '65006')],
       ['markout', markout('f-1', 1, '65003.25', '0.5')],
@@ -171,18 +233,28 @@ describe('execution quality in a browser', () => {
       // f-1 never sampled at 60 s; f-2 only at 1 s, and its hedge filled nothing.
       ['maker_fill', makerFill('f-2', long.createdMs + 7250, 'hyperliquid', 'buy', '65000')],
       ['markout', markout('f-2', 1, '64983.75', '-2.5')],
+      ['hedge_sent', hedgeSent('f-2', 'paradex', 'sell', null)],
       ['hedge_outcome', hedgeOutcome('f-2', 'paradex', 'sell', null, null)],
+      ['quoting', quoting(long.createdMs + 12_250, 'hyperliquid', 'buy', quoted(5_000, 1, 1))],
     ]);
 
     const short = await createdTrade({ maker_leg: 'short' });
     paradexTrade = short.id;
     await writeLog(short.id, [
       ['maker_fill', makerFill('p-1', short.createdMs + 2000, 'paradex', 'sell', '65010')],
+      ['hedge_sent', hedgeSent('p-1', 'hyperliquid', 'buy', '65000.5')],
+      ['quoting', quoting(short.createdMs + 2000, 'paradex', 'sell', quoted(10_000, 2, 1))],
       ['hedge_filled', hedgeFilled('hyperliquid', 'buy', '65002')],
       ['hedge_outcome', hedgeOutcome('p-1', 'hyperliquid', 'buy', '-0.4', '65002')],
       ['markout', markout('p-1', 1, '65000.25', '1.5')],
       ['markout', markout('p-1', 10, '65000', '1.538225')],
       ['markout', markout('p-1', 60, '65011.625', '-0.25')],
+    ]);
+
+    // Quoted on hyperliquid for 27 s and never filled: it counts against the venue's fill rate.
+    const unfilled = await createdTrade({ maker_leg: 'long' });
+    await writeLog(unfilled.id, [
+      ['quoting', quoting(unfilled.createdMs + 30_000, 'hyperliquid', 'buy', quoted(27_000, 4, 4))],
     ]);
   }, 120_000);
 
@@ -195,7 +267,7 @@ describe('execution quality in a browser', () => {
     expect(browser.errors.splice(0)).toEqual([]);
   });
 
-  it("shows each maker fill's markouts and hedge slippage as the API gives them", async () => {
+  it("shows the trade's quoting and each maker fill's markouts and hedge slippage as the API gives them", async () => {
     await page.goto(`${fleet.baseUrl}/console/trades/${hyperliquidTrade}`);
     await page.getByRole('heading', { level: 2, name: 'Execution quality' }).waitFor();
     const { status, body: quality } = await api('GET', `/trades/${hyperliquidTrade}/quality`);
@@ -208,13 +280,30 @@ describe('execution quality in a browser', () => {
     expect(quality.mean_markout_bps).toEqual({ '1': '-1', '10': '-1.2', '60': null });
 
     const shown = (value: string | null) => value ?? NONE;
-    const seconds = (ms: number | null) => (ms === null ? NONE : `${(ms / 1000).toFixed(3)} s`);
     await page.getByTestId('quality-fill').nth(1).waitFor();
     expect(await text('quality-realised-vs-target')).toBe(shown(quality.realised_vs_target));
     expect(await text('quality-realised-spread')).toBe(shown(quality.realised_spread));
+    expect(await text('quality-spread-at-start')).toBe(shown(quality.spread_at_start));
+    expect(await text('quality-realised-vs-start')).toBe(shown(quality.realised_vs_start));
     expect(await text('quality-time-to-first-fill')).toBe(seconds(quality.time_to_first_fill_ms));
     expect(await text('quality-time-to-end')).toBe(seconds(quality.time_to_end_ms));
     expect(await text('quality-fills-count')).toBe(String(quality.fills_count));
+    const quotingFields = [
+      'quoted_ms',
+      'orders_placed',
+      'orders_replaced',
+      'cancels',
+      'requotes',
+      'fills_per_quote_hour',
+      'requotes_per_fill',
+      'cancels_per_fill',
+    ];
+    const quotingShown: string[] = [];
+    for (const field of quotingFields) {
+      quotingShown.push(await text(`quality-quoting-${field}`));
+    }
+    expect(quotingShown).toEqual(quotingCells(quality.quoting));
+    expect(await text('quality-quoted-share')).toBe(shown(quality.quoted_share));
     for (const horizon of HORIZONS) {
       expect(await text(`quality-mean-${horizon}`)).toBe(shown(quality.mean_markout_bps[horizon]));
     }
@@ -233,15 +322,32 @@ describe('execution quality in a browser', () => {
           )
           .join(', ') || NONE,
       );
+      expect(await row.getByTestId('quality-arrival-slippage').innerText()).toBe(
+        fill.hedges.map((hedge: any) => shown(hedge.arrival_slippage_bps)).join(', ') || NONE,
+      );
     }
-    // The figures spelled out: 1 against a target of 5, the hedge's 0.769 worse than the decision.
+    // The figures spelled out: 1 against a target of 5 and 3.5 against the 2.5 at the start, the
+    // hedge's 0.769 worse than the decision and 0.384565 worse than the arrival mid (65006 against
+    // 65008.5); two spells, 9 s of its 70, two fills: 800 an hour quoted, 3 cancels in 1.5 per fill.
     expect(await text('quality-realised-vs-target')).toBe('1');
+    expect(await text('quality-spread-at-start')).toBe('2.5');
+    expect(await text('quality-realised-vs-start')).toBe('3.5');
+    expect(await text('quality-quoting-quoted_ms')).toBe('9.000 s');
+    expect(await text('quality-quoted-share')).toBe('0.1286');
+    expect(await text('quality-quoting-fills_per_quote_hour')).toBe('800');
+    expect(await text('quality-quoting-requotes_per_fill')).toBe('1.5');
+    const first = page.locator('[data-testid="quality-fill"][data-fill-id="f-1"]');
+    expect(await first.getByTestId('quality-arrival-slippage').innerText()).toBe('-0.384565');
+    expect(await first.getByTestId('quality-arrival-slippage').getAttribute('title')).toBe(
+      'arrival mid 65008.5',
+    );
     const second = page.locator('[data-testid="quality-fill"][data-fill-id="f-2"]');
     expect(await second.getByTestId('quality-markout-10').innerText()).toBe(NONE);
     expect(await second.getByTestId('quality-markout-60').innerText()).toBe(NONE);
     expect(await second.getByTestId('quality-hedge-slippage').innerText()).toBe(
       `${NONE} (rejected 0)`,
     );
+    expect(await second.getByTestId('quality-arrival-slippage').innerText()).toBe(NONE);
     expect(await text('quality-mean-60')).toBe(NONE);
     await browser.screenshot('trade-quality');
 
@@ -257,9 +363,12 @@ describe('execution quality in a browser', () => {
     expect(await sampled.getByTestId('quality-hedge-slippage').innerText()).toBe(
       '0.4 (filled 0.004)',
     );
+    // Its log has no chunk_started with a spread at the start: nothing to set the realised against.
+    expect(await text('quality-spread-at-start')).toBe(NONE);
+    expect(await text('quality-realised-vs-start')).toBe(NONE);
   });
 
-  it('draws a markout curve per venue and a table equal to GET /quality', async () => {
+  it('draws a markout curve per venue and tables equal to GET /quality', async () => {
     await goToPage(page, 'Quality', 'Execution quality');
     await page.getByTestId('quality-table').waitFor();
     const window = page.getByTestId('quality-window');
@@ -276,6 +385,10 @@ describe('execution quality in a browser', () => {
       ['paradex', 1],
     ]);
     await tableShows(groups);
+    // hyperliquid: both trades' spells (9 s and the unfilled one's 27 s), 2 fills: 200 an hour.
+    expect(groups[0].quoting).toMatchObject({ quoted_ms: 36_000, fills_per_quote_hour: '200' });
+    expect(groups[0].time_to_first_fill_ms).toMatchObject({ count: 1, mean: '4250' });
+    expect(groups[1].hedge_arrival_slippage_bps.count).toBe(1);
 
     // One series per venue, each in its own colour, drawn on the canvas.
     const series = page.getByTestId('markout-series');
@@ -311,14 +424,27 @@ describe('execution quality in a browser', () => {
     expect(await page.getByTestId('markout-series').count()).toBe(2);
   });
 
-  /** Every group's rows, a row per horizon and one of hedge slippage, equal to the API's. */
+  /**
+   * Every group's rows, a row per horizon, one of hedge slippage against the
+   * decision and one against arrival, one of the time to first fill, and its
+   * quoting row, equal to the API's.
+   */
   async function tableShows(groups: QualityGroup[]): Promise<void> {
     const rows = page.getByTestId('quality-row');
-    expect(await rows.count()).toBe(groups.length * (HORIZONS.length + 1));
+    expect(await rows.count()).toBe(groups.length * (HORIZONS.length + 3));
+    expect(await page.getByTestId('quoting-row').count()).toBe(groups.length);
     for (const group of groups) {
+      const quotingRow = page.locator(`[data-testid="quoting-row"][data-group="${group.group}"]`);
+      expect(await quotingRow.locator('th, td').allInnerTexts()).toEqual([
+        group.group,
+        String(group.fills),
+        ...quotingCells(group.quoting),
+      ]);
       const measures: Array<[string, Distribution]> = [
         ...HORIZONS.map((horizon): [string, Distribution] => [horizon, group.markout_bps[horizon]]),
         ['hedge', group.hedge_slippage_bps],
+        ['arrival', group.hedge_arrival_slippage_bps],
+        ['first-fill', group.time_to_first_fill_ms],
       ];
       for (const [measure, distribution] of measures) {
         const row = page.locator(

@@ -261,9 +261,12 @@ function addAccountCommands(program: Command, run: Run, io: CliIo): void {
   program
     .command('quality')
     .description(
-      'execution quality: markouts and hedge slippage of one trade, or over a window grouped',
+      "execution quality of one trade or a window grouped: markouts, hedge slippage against the decision and the arrival mid, quoting and fill rates, time to first fill, a trade's spread at start",
     )
-    .option('--trade <trade-id>', "one trade's fills, spread against target and times")
+    .option(
+      '--trade <trade-id>',
+      "one trade's fills, quoting, spread against target and at start, and times",
+    )
     .option('--from <iso>', 'window start, inclusive (default: 7 days before --to)')
     .option('--to <iso>', 'window end, exclusive (default: now)')
     .option('--group-by <venue|market|side>', 'default venue')

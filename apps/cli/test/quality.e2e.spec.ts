@@ -5,9 +5,10 @@ import { runCli } from '../src/cli';
 jest.setTimeout(60_000);
 
 /**
- * `sts quality` against a gateway: a trade's fills with their markouts and
- * hedge slippage, the caller's fills over a window as a table, `--json` as
- * the API answers, and `--trade` with a window flag as a usage error.
+ * `sts quality` against a gateway: a trade's quoting and its fills with their
+ * markouts and hedge slippage (against the decision and the arrival mid), the
+ * caller's fills and quoting over a window as tables, `--json` as the API
+ * answers, and `--trade` with a window flag as a usage error.
  */
 describe('sts quality', () => {
   const gateway = new GatewayHarness();
@@ -38,6 +39,8 @@ describe('sts quality', () => {
     const filledAt = Date.now();
     // The workers write the log; here entries are written as a worker would.
     const entries: Array<[string, object]> = [
+      // As the trade went active, a maker order at the touch would have captured 2.5.
+      ['chunk_started', { target_size: '0.01', size_type: 'base', spread_at_start: '2.5' }],
       [
         'maker_fill',
         {
@@ -54,6 +57,33 @@ describe('sts quality', () => {
           fee: null,
           fee_asset: null,
           liquidity: 'maker',
+        },
+      ],
+      [
+        'hedge_sent',
+        {
+          exchange: 'paradex',
+          side: 'sell',
+          size: '0.004',
+          price: '64990',
+          client_order_id: 'h-1',
+          attempt: 1,
+          cause: 'fill-1',
+          arrival_mid: '65008.5',
+        },
+      ],
+      // 4 s quoted until the fill: 3 orders placed, 2 canceled.
+      [
+        'quoting',
+        {
+          exchange: 'hyperliquid',
+          side: 'buy',
+          from_ms: filledAt - 4000,
+          until_ms: filledAt,
+          quoted_ms: 4000,
+          placed: 3,
+          replaced: 0,
+          canceled: 2,
         },
       ],
       [
@@ -84,11 +114,19 @@ describe('sts quality', () => {
     const trade = await sts(trader.apiKey, 'quality', '--trade', tradeId);
     expect(trade.exitCode).toBe(0);
     expect(trade.stdout).toMatch(/^ended {8}running$/m);
+    // No hedge_filled logged: one leg only, so no realised spread to set against the target or the start.
+    expect(trade.stdout).toMatch(
+      /^spread {7}target 5 {2}realised - {2}vs target - {2}at start 2\.5 {2}vs start - \(absolute\)$/m,
+    );
+    // Running: no share of its life yet; 1 fill in 4 s quoted is 900 an hour.
+    expect(trade.stdout).toMatch(
+      /^quoting {6}4\.000 s {2}placed 3 {2}replaced 0 {2}canceled 2 {2}fills\/quote-hour 900 {2}re-quotes\/fill 2$/m,
+    );
     expect(trade.stdout).toMatch(
       /^markout bps {2}1s 0\.5 {2}10s - {2}60s - {2}\(mean of 1 fills\)$/m,
     );
     expect(trade.stdout).toMatch(
-      /^fill-1 +hyperliquid +buy +65000 +0\.004 +\S+ +0\.5 +- +- +-0\.769$/m,
+      /^fill-1 +hyperliquid +buy +65000 +0\.004 +\S+ +0\.5 +- +- +-0\.769 +-0\.384565$/m,
     );
 
     const from = new Date(filledAt - 1000).toISOString();
@@ -107,6 +145,14 @@ describe('sts quality', () => {
     expect(report.stdout).toMatch(/^SIDE +FILLS +WHAT +N +MEAN +P5 +P50 +P95$/m);
     expect(report.stdout).toMatch(/^buy +1 +markout 1s +1 +0\.5 +0\.5 +0\.5 +0\.5$/m);
     expect(report.stdout).toMatch(/^buy +1 +hedge slip +1 +-0\.769 +-0\.769 +-0\.769 +-0\.769$/m);
+    expect(report.stdout).toMatch(
+      /^buy +1 +arrival slip +1 +-0\.384565 +-0\.384565 +-0\.384565 +-0\.384565$/m,
+    );
+    expect(report.stdout).toMatch(/^buy +1 +first fill ms +1 +(\d+) +\1 +\1 +\1$/m);
+    expect(report.stdout).toMatch(
+      /^SIDE +FILLS +QUOTED +PLACED +REQUOTES +FILLS\/QH +REQUOTES\/FILL +CANCELS\/FILL$/m,
+    );
+    expect(report.stdout).toMatch(/^buy +1 +4\.000 s +3 +2 +900 +2 +2$/m);
 
     const json = await sts(trader.apiKey, '--json', 'quality', '--trade', tradeId);
     const answer = await gateway.request('GET', `/api/v1/trades/${tradeId}/quality`, {

@@ -6,6 +6,8 @@ import {
   HORIZONS,
   localInputValue,
   markoutCurves,
+  QUOTING_FIGURES,
+  quotingTexts,
   shown,
   type CurveStatistic,
 } from '../components/quality/quality-model';
@@ -29,10 +31,13 @@ const GROUPINGS: ReadonlyArray<[GroupBy, string]> = [
 ];
 
 /**
- * Execution quality over a window (issue 60): the caller's maker fills in
- * [from, to) grouped by venue, market or side, as GET /quality answers: a
- * markout curve per group (mean or median at 1, 10 and 60 s) and a table of
- * counts, means and percentiles per horizon and of the hedges' slippage.
+ * Execution quality over a window (issue 60): the caller's maker fills and
+ * quoting in [from, to) grouped by venue, market or side, as GET /quality
+ * answers: a markout curve per group (mean or median at 1, 10 and 60 s), a
+ * table of counts, means and percentiles per horizon, of the hedges' slippage
+ * against the decision and against the arrival mid and of the time to a
+ * trade's first fill, and a table of the quoting per group (time quoted,
+ * orders, fills per quote-hour, re-quotes and cancels per fill).
  */
 export function QualityPage() {
   const { api } = useSignedIn();
@@ -78,7 +83,10 @@ export function QualityPage() {
       <p className="muted">
         Markouts: the maker venue&apos;s mid 1, 10 and 60 s after each maker fill against the fill
         price; hedge slippage: each hedge against the hedge venue&apos;s price when the maker
-        filled. In bps, positive when good for the trader.
+        filled; arrival slippage: against the hedge venue&apos;s mid when the hedge&apos;s first
+        order went. In bps, positive when good for the trader. Time to first fill: from a
+        trade&apos;s creation to its first maker fill, in ms. Quoting: how long maker orders were
+        out and what was sent, against the fills; a trade that quoted and never filled counts.
       </p>
       <form className="quality-window" onSubmit={submit} aria-label="Window and grouping">
         <label>
@@ -129,9 +137,9 @@ function QualityReportView(props: { report: QualityReport; statistic: CurveStati
   return (
     <>
       <p data-testid="quality-window" data-from={report.from} data-to={report.to}>
-        Maker fills from {window}, by {report.group_by}
+        Maker fills and quoting from {window}, by {report.group_by}
       </p>
-      {report.groups.length === 0 && <p>No maker fill in this window.</p>}
+      {report.groups.length === 0 && <p>No maker fill or quoting in this window.</p>}
       <figure className="chart" aria-labelledby="markout-chart-caption">
         <figcaption id="markout-chart-caption">
           <strong>Markout curves ({statistic === 'mean' ? 'mean' : 'median'}, bps)</strong>
@@ -191,10 +199,64 @@ function QualityReportView(props: { report: QualityReport; statistic: CurveStati
               label="hedge slippage"
               distribution={group.hedge_slippage_bps}
             />
+            <DistributionRow
+              group={group}
+              measure="arrival"
+              label="hedge slippage against arrival"
+              distribution={group.hedge_arrival_slippage_bps}
+            />
+            <DistributionRow
+              group={group}
+              measure="first-fill"
+              label="time to first fill (ms)"
+              distribution={group.time_to_first_fill_ms}
+            />
           </tbody>
         ))}
       </table>
+      <QuotingTable report={report} />
     </>
+  );
+}
+
+/** Per group its quoting against its fills: where quotes sit unfilled, fills per quote-hour fall. */
+function QuotingTable({ report }: { report: QualityReport }) {
+  if (report.groups.length === 0) {
+    return null;
+  }
+  return (
+    <section aria-labelledby="quoting-title">
+      <h2 id="quoting-title">Quoting</h2>
+      <table data-testid="quoting-table">
+        <thead>
+          <tr>
+            <th scope="col">{report.group_by}</th>
+            <th scope="col">Fills</th>
+            {QUOTING_FIGURES.map(([field, label]) => (
+              <th scope="col" key={field}>
+                {label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {report.groups.map((group) => {
+            const texts = quotingTexts(group.quoting);
+            return (
+              <tr key={group.group} data-testid="quoting-row" data-group={group.group}>
+                <th scope="row">{group.group}</th>
+                <td>{group.fills}</td>
+                {QUOTING_FIGURES.map(([field]) => (
+                  <td key={field} data-field={field}>
+                    {texts[field]}
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
   );
 }
 

@@ -3,7 +3,15 @@ import { TERMINAL_STATUSES } from '@sts/sdk';
 import { useEffect, useState } from 'react';
 import { describeError } from '../../api/api-error';
 import { useSignedIn } from '../../session/session';
-import { durationText, HORIZONS, NONE, shown } from './quality-model';
+import {
+  arrivalSlippageText,
+  durationText,
+  HORIZONS,
+  NONE,
+  quotingTexts,
+  shown,
+  type Quoting,
+} from './quality-model';
 
 type FillQuality = TradeQuality['fills'][number];
 
@@ -23,10 +31,15 @@ function stillComing(quality: TradeQuality, now: number): boolean {
 /**
  * "Execution quality" of a trade (issue 60), as GET /trades/{id}/quality
  * answers it: per maker fill its markouts at 1, 10 and 60 s and its hedges'
- * slippage against the decision (bps, positive when good for the trader); the
- * trade's realised spread against its target and its times; the mean markout
- * per horizon. A figure the API answers null (not sampled, nothing filled) is
- * a dash, never 0; the console does no arithmetic on the figures.
+ * slippage against the decision and against the hedge venue's arrival mid
+ * (bps, positive when good for the trader); the trade's realised spread
+ * against its target and against the spread at its start (what a maker order
+ * at the touch would have captured as the trade went active), its times and
+ * its quoting (time quoted and its share of the trade's life, orders, fills
+ * per quote-hour, re-quotes and cancels per fill); the mean markout per
+ * horizon. A figure the API answers null (not sampled, nothing filled, no
+ * fresh book at the start) is a dash, never 0; the console does no
+ * arithmetic on the figures.
  */
 export function TradeQualityPanel({ trade }: { trade: Trade }) {
   const { api } = useSignedIn();
@@ -97,6 +110,16 @@ function QualityFigures({ quality }: { quality: TradeQuality }) {
             target {quality.target_spread}; positive: more spread than the target)
           </span>
         </dd>
+        <dt>Realised spread against the start</dt>
+        <dd>
+          <span data-testid="quality-realised-vs-start">{shown(quality.realised_vs_start)}</span>{' '}
+          <span className="muted">
+            {unit} (spread at the start{' '}
+            <span data-testid="quality-spread-at-start">{shown(quality.spread_at_start)}</span>:
+            what a maker order at the touch would have captured as the trade went active; positive:
+            waiting for the target won)
+          </span>
+        </dd>
         <dt>First maker fill</dt>
         <dd>
           <span data-testid="quality-time-to-first-fill">
@@ -109,14 +132,16 @@ function QualityFigures({ quality }: { quality: TradeQuality }) {
           <span data-testid="quality-time-to-end">{durationText(quality.time_to_end_ms)}</span>{' '}
           <span className="muted">after the trade was created</span>
         </dd>
+        <QuotingTerms quoting={quality.quoting} quotedShare={quality.quoted_share} />
         <dt>Maker fills</dt>
         <dd data-testid="quality-fills-count">{quality.fills_count}</dd>
       </dl>
       <table data-testid="quality-fills">
         <caption className="muted">
           Markouts: the maker venue&apos;s mid that many seconds after the fill against its price;
-          hedge slippage: against the hedge venue&apos;s price when the maker filled. In bps,
-          positive when good for the trader; {NONE}: not sampled, or nothing filled.
+          hedge slippage: against the hedge venue&apos;s price when the maker filled; arrival
+          slippage: against the hedge venue&apos;s mid when the hedge&apos;s first order went. In
+          bps, positive when good for the trader; {NONE}: not sampled, or nothing filled.
         </caption>
         <thead>
           <tr>
@@ -131,12 +156,13 @@ function QualityFigures({ quality }: { quality: TradeQuality }) {
               </th>
             ))}
             <th scope="col">Hedge slippage</th>
+            <th scope="col">Arrival slippage</th>
           </tr>
         </thead>
         <tbody>
           {quality.fills.length === 0 && (
             <tr>
-              <td colSpan={6 + HORIZONS.length}>No maker fill yet.</td>
+              <td colSpan={7 + HORIZONS.length}>No maker fill yet.</td>
             </tr>
           )}
           {quality.fills.map((fill) => (
@@ -153,7 +179,7 @@ function QualityFigures({ quality }: { quality: TradeQuality }) {
                 {shown(quality.mean_markout_bps[horizon])}
               </td>
             ))}
-            <td />
+            <td colSpan={2} />
           </tr>
         </tfoot>
       </table>
@@ -189,6 +215,50 @@ function FillRow({ fill }: { fill: FillQuality }) {
               .map((hedge) => `${shown(hedge.slippage_bps)} (${hedge.result} ${hedge.filled_size})`)
               .join(', ')}
       </td>
+      <td
+        data-testid="quality-arrival-slippage"
+        title={fill.hedges
+          .map((hedge) =>
+            hedge.arrival_mid === null ? 'no arrival mid' : `arrival mid ${hedge.arrival_mid}`,
+          )
+          .join(', ')}
+      >
+        {arrivalSlippageText(fill.hedges)}
+      </td>
     </tr>
+  );
+}
+
+/**
+ * The trade's quoting, as terms of the panel's description list: how long a
+ * maker order was out and its share of the trade's life (a dash while it
+ * runs), the orders sent, and the fills against them.
+ */
+function QuotingTerms({ quoting, quotedShare }: { quoting: Quoting; quotedShare: string | null }) {
+  const texts = quotingTexts(quoting);
+  const figure = (field: keyof Quoting) => (
+    <span data-testid={`quality-quoting-${field}`}>{texts[field]}</span>
+  );
+  return (
+    <>
+      <dt>Time quoted</dt>
+      <dd>
+        {figure('quoted_ms')}{' '}
+        <span className="muted">
+          a maker order was out; share of the trade&apos;s life{' '}
+          <span data-testid="quality-quoted-share">{shown(quotedShare)}</span>
+        </span>
+      </dd>
+      <dt>Maker orders</dt>
+      <dd>
+        {figure('orders_placed')} placed, {figure('orders_replaced')} replaced, {figure('cancels')}{' '}
+        canceled <span className="muted">({figure('requotes')} re-quotes)</span>
+      </dd>
+      <dt>Fill rate</dt>
+      <dd>
+        {figure('fills_per_quote_hour')} fills per quote-hour; {figure('requotes_per_fill')}{' '}
+        re-quotes and {figure('cancels_per_fill')} cancels per fill
+      </dd>
+    </>
   );
 }

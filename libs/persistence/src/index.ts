@@ -21,3 +21,5 @@ export * from './trades/trade-lease.statements';
 export * from './trades/trade-sql-literal';
 export * from './trades/trade.repository';
 export * from './trades/trade-event.repository';
+export * from './webhooks/webhook-endpoint.repository';
+export * from './webhooks/webhook-delivery.repository';

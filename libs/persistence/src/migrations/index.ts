@@ -10,6 +10,7 @@ import { AppendOnlyExecutionLog1763700800000 } from './1763700800000-append-only
 import { RiskLimits1763700900000 } from './1763700900000-risk-limits';
 import { TradeResiduals1763701000000 } from './1763701000000-trade-residuals';
 import { AccountsWithoutWallet1763701100000 } from './1763701100000-accounts-without-wallet';
+import { Webhooks1763701200000 } from './1763701200000-webhooks';
 
 /** Every migration, in order. A new migration is a new timestamped file listed here. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   RiskLimits1763700900000,
   TradeResiduals1763701000000,
   AccountsWithoutWallet1763701100000,
+  Webhooks1763701200000,
 ];

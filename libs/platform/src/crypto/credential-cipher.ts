@@ -57,14 +57,29 @@ export class CredentialCipher {
   }
 
   seal(secret: VenueSecret, context: string): SealedSecret {
+    return this.sealText(JSON.stringify(secret), context);
+  }
+
+  /** Any secret text (a webhook's signing secret), sealed as a venue credential is. */
+  sealText(text: string, context: string): SealedSecret {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentKekId)!, iv);
     cipher.setAAD(Buffer.from(context, 'utf8'));
-    const body = Buffer.concat([cipher.update(JSON.stringify(secret), 'utf8'), cipher.final()]);
+    const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
     return { sealed: Buffer.concat([iv, cipher.getAuthTag(), body]), kekId: this.currentKekId };
   }
 
   open(sealed: SealedSecret, context: string): VenueSecret {
+    const text = this.openText(sealed, context);
+    try {
+      return JSON.parse(text) as VenueSecret;
+    } catch (error) {
+      throw new AppError('internal_error', 'venue credential failed to decrypt', { cause: error });
+    }
+  }
+
+  /** The text `sealText` sealed under the same context; throws when the key or context differ. */
+  openText(sealed: SealedSecret, context: string): string {
     const key = this.keys.get(sealed.kekId);
     if (!key) {
       throw new AppError('internal_error', `unknown key-encryption key ${sealed.kekId}`);
@@ -76,10 +91,9 @@ export class CredentialCipher {
     decipher.setAAD(Buffer.from(context, 'utf8'));
     decipher.setAuthTag(tag);
     try {
-      const text = Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
-      return JSON.parse(text) as VenueSecret;
+      return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
     } catch (error) {
-      throw new AppError('internal_error', 'venue credential failed to decrypt', { cause: error });
+      throw new AppError('internal_error', 'sealed secret failed to decrypt', { cause: error });
     }
   }
 }

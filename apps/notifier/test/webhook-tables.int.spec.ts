@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { createTestDatabase, type TestDatabase } from '@sts/testing';
-import { createDataSource } from '../data-source';
-import { WebhookDeliveryRepository, type NewWebhookDelivery } from './webhook-delivery.repository';
 import {
+  createDataSource,
   MAX_WEBHOOK_ENDPOINTS_PER_USER,
+  WebhookDeliveryRepository,
   WebhookEndpointRepository,
+  type NewWebhookDelivery,
   type NewWebhookEndpoint,
-} from './webhook-endpoint.repository';
+} from '@sts/persistence';
+import { createTestDatabase, type TestDatabase } from '@sts/testing';
 
 /** The two webhook tables through their repositories, on a database of their own. */
 describe('webhook endpoints and deliveries', () => {

@@ -8,3 +8,4 @@ export * from './redis';
 export * from './health/edge-dependencies';
 export * from './metrics';
 export * from './timing';
+export * from './net/outbound-address';

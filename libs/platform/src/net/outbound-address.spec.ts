@@ -22,7 +22,11 @@ describe('public addresses', () => {
   });
 
   it('refuses IPv6 loopback, unique-local, link-local and IPv4 carried inside IPv6', () => {
+    // What URL parsing makes of an IPv4-compatible address: hex, not dotted.
+    const fromUrl = new URL('https://[::127.0.0.1]/').hostname.slice(1, -1);
+    expect(fromUrl).toBe('::7f00:1');
     for (const address of [
+      fromUrl,
       '::1',
       '::',
       'fd00::1',

@@ -29,7 +29,7 @@ for (const [network, prefix] of [
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
+  ['::', 96],
   ['::1', 128],
   ['64:ff9b::', 96],
   ['100::', 64],
@@ -41,7 +41,12 @@ for (const [network, prefix] of [
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
-/** The IPv4 address an IPv6 one carries (`::ffff:a.b.c.d`, `::a.b.c.d`), if any. */
+/**
+ * The IPv4 address an IPv6 one carries in dotted form (`::ffff:a.b.c.d`,
+ * `::a.b.c.d`), if any. URL parsing writes the deprecated IPv4-compatible
+ * form in hex (`[::127.0.0.1]` becomes `::7f00:1`): all of `::/96` is refused
+ * above, whatever it carries.
+ */
 function embeddedIpv4(address: string): string | null {
   const match = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   return match ? match[1] : null;

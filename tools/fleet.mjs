@@ -97,6 +97,9 @@ const env = {
   WORKER_METRICS_PORT: '9463',
   VENUE_SIM_METRICS_PORT: '9469',
   IDENTITY_DEV_PORT: '3005',
+  // Webhooks to a receiver on this machine (http://127.0.0.1:...): the gateway accepts such
+  // URLs and the notifier delivers to them. Never on in a deployment (docs/settings.md).
+  WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true',
   ...process.env,
 };
 /** Without a provider of the operator's own, browsers sign in with the development one. */
@@ -324,7 +327,7 @@ if (!demo || (liveVenues.length && !demo.private_key) || !stillThere(demo)) {
     '--user',
     user.user_id,
     '--scopes',
-    'trades:read,trades:write,account:read',
+    'trades:read,trades:write,account:read,webhooks:read,webhooks:write',
     '--label',
     'npm start demo',
   );

@@ -460,7 +460,7 @@ describe('Kubernetes manifests', () => {
       expect(config.data['CONSOLE_NOTIFIER_WS_URL']).toBe(`wss://${https.hostname}/api/v1/ws`);
     });
 
-    it('gives the credentials key, from its own Secret, to the gateway and the workers only', () => {
+    it('gives the credentials key, from its own Secret, to the gateway, the workers and the notifier only', () => {
       const readers = ofKind('Deployment')
         .map((deployment) => [
           deployment.metadata.name,
@@ -469,8 +469,10 @@ describe('Kubernetes manifests', () => {
           )?.valueFrom?.secretKeyRef?.name,
         ])
         .filter(([, secret]) => secret !== undefined);
+      // The notifier opens the webhook signing secrets, sealed with the same key.
       expect(readers.sort()).toEqual([
         ['gateway', 'sts-credentials-kek'],
+        ['notifier', 'sts-credentials-kek'],
         ['worker', 'sts-credentials-kek'],
       ]);
     });

@@ -14,6 +14,7 @@ import { QualityModule } from './quality/quality.module';
 import { RiskLimitsModule } from './risk-limits/risk-limits.module';
 import { SpreadModule } from './spread/spread.module';
 import { TradesModule } from './trades/trades.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -31,6 +32,7 @@ export class AppModule {
         PositionsModule,
         TradesModule,
         QualityModule,
+        WebhooksModule,
       ],
       controllers: [HealthController],
       providers: [

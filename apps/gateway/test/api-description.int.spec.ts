@@ -7,6 +7,7 @@ import { Parser } from '@asyncapi/parser';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { VENUE_IDS } from '@sts/domain';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from '@sts/persistence';
 import { buildApiDocuments, type ApiDocuments } from '../src/openapi/api-documents';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -115,7 +116,7 @@ describe('the API descriptions built from their sources (OpenAPI, AsyncAPI)', ()
       }
     }
     expect(problems).toEqual([]);
-    expect(operationsOf(openapi).filter(([, op]) => bodySchemaName(op))).toHaveLength(6);
+    expect(operationsOf(openapi).filter(([, op]) => bodySchemaName(op))).toHaveLength(7);
   });
 
   it('names exchanges by the venue registry, decimals, wallets and keys by the server’s patterns', () => {
@@ -130,6 +131,19 @@ describe('the API descriptions built from their sources (OpenAPI, AsyncAPI)', ()
     expect(create.target_spread).toMatchObject({ pattern: expect.any(String), maxLength: 64 });
     const credential = openapi.paths['/api/v1/credentials/{exchange}'].post.parameters;
     expect(credential[0].schema.enum).toEqual([...VENUE_IDS]);
+  });
+
+  it('describes a webhook body by the server’s rules: events an array of the types, each once', () => {
+    const webhook = openapi.components.schemas.CreateWebhookRequest.properties;
+    expect(webhook.events).toMatchObject({
+      type: 'array',
+      minItems: 1,
+      uniqueItems: true,
+      items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
+    });
+    expect(webhook.format.enum).toEqual([...WEBHOOK_FORMATS]);
+    expect(webhook.url).toMatchObject({ minLength: 1, maxLength: 2048 });
+    expect(webhook.description).toMatchObject({ maxLength: 256 });
   });
 
   it('decimal rules: the patterns refuse what the server refuses', () => {

@@ -78,12 +78,16 @@ describe('fuzzing every gateway route', () => {
   let session: { headers: Record<string, string>; wallet: string };
   let expiredJwt = '';
   let tradeId = '';
+  let webhookId = '';
   /** One connection for the per-case fingerprint (the harness opens one per query). */
   let db: Client;
 
   beforeAll(async () => {
     await gateway.start({ venues: true, budget: true, env: { LOG_LEVEL: 'warn' } });
-    trader = await gateway.trader(['hyperliquid', 'paradex', 'lighter']);
+    trader = await gateway.trader(
+      ['hyperliquid', 'paradex', 'lighter'],
+      'trades:read,trades:write,account:read,webhooks:read,webhooks:write',
+    );
     const account = privateKeyToAccount(generatePrivateKey());
     const sub = `idp|fuzz-${randomBytes(4).toString('hex')}`;
     const token = await gateway.jwks.sign({ sub, wallet_address: account.address });
@@ -104,6 +108,12 @@ describe('fuzzing every gateway route', () => {
     });
     expect(created.status).toBe(202);
     tradeId = created.body.trade_id;
+    const webhook = await gateway.request('POST', '/api/v1/webhooks', {
+      headers: trader.headers,
+      body: webhookBody(),
+    });
+    expect(webhook.status).toBe(201);
+    webhookId = webhook.body.id;
     db = new Client({ connectionString: gateway.database.url });
     await db.connect();
   });
@@ -114,6 +124,13 @@ describe('fuzzing every gateway route', () => {
   });
 
   const someAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+  /** A public address: the address rule passes with no name server to ask. */
+  const webhookBody = () => ({
+    url: `https://93.184.215.14/fuzz/${randomBytes(4).toString('hex')}`,
+    events: ['trade.fill', 'trade.failed'],
+    format: 'standard',
+    description: 'fuzz',
+  });
 
   const ROUTES: Route[] = [
     {
@@ -276,6 +293,45 @@ describe('fuzzing every gateway route', () => {
       auth: 'session',
       body: () => ({}),
     },
+    {
+      // Past the cap of endpoints per user, a case that stays valid is a 409.
+      name: 'create webhook',
+      method: 'POST',
+      path: '/api/v1/webhooks',
+      auth: 'either',
+      body: webhookBody,
+    },
+    { name: 'webhooks', method: 'GET', path: '/api/v1/webhooks', auth: 'either' },
+    {
+      name: 'get webhook',
+      method: 'GET',
+      path: '/api/v1/webhooks/:webhookId',
+      auth: 'either',
+      params: () => ({ webhookId }),
+    },
+    {
+      name: 'webhook deliveries',
+      method: 'GET',
+      path: '/api/v1/webhooks/:webhookId/deliveries',
+      auth: 'either',
+      params: () => ({ webhookId }),
+      query: () => ({ limit: '10' }),
+    },
+    {
+      name: 'test webhook',
+      method: 'POST',
+      path: '/api/v1/webhooks/:webhookId/test',
+      auth: 'either',
+      params: () => ({ webhookId }),
+    },
+    {
+      // An unknown (well-formed) id: a case that stays valid is a 404, never a delete of the fixture.
+      name: 'delete webhook',
+      method: 'DELETE',
+      path: '/api/v1/webhooks/:webhookId',
+      auth: 'either',
+      params: () => ({ webhookId: randomUUID() }),
+    },
     { name: 'liveness', method: 'GET', path: '/livez', auth: 'public' },
     { name: 'readiness', method: 'GET', path: '/readyz', auth: 'public' },
     { name: 'openapi', method: 'GET', path: '/api/v1/openapi.json', auth: 'public' },
@@ -320,6 +376,8 @@ describe('fuzzing every gateway route', () => {
           'fast_move_window_ms',
           'wallet_addr',
           'nonce',
+          'url',
+          'events',
         ),
         hostileKey,
       ),
@@ -362,6 +420,7 @@ describe('fuzzing every gateway route', () => {
           'spread_type',
           'target_spread',
           'spread_condition',
+          'before',
         ),
         hostileKey,
       ),
@@ -588,7 +647,9 @@ describe('fuzzing every gateway route', () => {
                 (SELECT max(added_at)::text FROM exchange_credentials) AS credentials_added,
                 (SELECT count(*) FROM wallet_link_challenges) AS challenges,
                 (SELECT count(*) FROM outbox) AS outbox,
-                (SELECT count(*) FROM api_keys WHERE revoked_at IS NOT NULL) AS revoked`,
+                (SELECT count(*) FROM api_keys WHERE revoked_at IS NOT NULL) AS revoked,
+                (SELECT count(*) FROM webhook_endpoints WHERE deleted_at IS NULL) AS webhooks,
+                (SELECT count(*) FROM webhook_deliveries) AS deliveries`,
         )
       ).rows,
     );

@@ -19,8 +19,8 @@ const LINKED_WALLET_KEY = `0x${'0'.repeat(63)}2` as const;
  * every operation with a body has an example the gateway accepts as it stands,
  * and refuses the same body with one unknown field (400). The examples are sent
  * in the order a new trader would: sign in, link a wallet, add credentials,
- * trade, amend. Only a wallet link's nonce and signature are the challenge's
- * own: no fixed example can carry them.
+ * trade, amend, register a webhook. Only a wallet link's nonce and signature
+ * are the challenge's own: no fixed example can carry them.
  */
 describe('request bodies: each example is accepted, an unknown field is refused', () => {
   const gateway = new GatewayHarness();
@@ -28,7 +28,13 @@ describe('request bodies: each example is accepted, an unknown field is refused'
   let headers: Record<string, string>;
 
   beforeAll(async () => {
-    await gateway.start({ venues: true, budget: true });
+    // The webhook example's host (example.com's) resolves nowhere: with private addresses allowed,
+    // nothing is resolved (webhooks.e2e.spec.ts holds the address rule).
+    await gateway.start({
+      venues: true,
+      budget: true,
+      env: { WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true' },
+    });
     const served = await gateway.request('GET', '/api/v1/openapi.json');
     bodies = bodyOperations(served.body);
     const wallet = String(bodies.get('createTrade')?.example['long_wallet']);
@@ -54,6 +60,7 @@ describe('request bodies: each example is accepted, an unknown field is refused'
       'addCredential',
       'amendTrade',
       'createTrade',
+      'createWebhook',
       'issueWalletLinkChallenge',
       'linkWallet',
       'verifySession',
@@ -68,9 +75,10 @@ describe('request bodies: each example is accepted, an unknown field is refused'
       expect(refused.body.error).toContain('surplus_field');
     }
     const stored = await gateway.query(
-      `SELECT (SELECT count(*) FROM trades)::int AS trades, (SELECT count(*) FROM users)::int AS users`,
+      `SELECT (SELECT count(*) FROM trades)::int AS trades, (SELECT count(*) FROM users)::int AS users,
+         (SELECT count(*) FROM webhook_endpoints)::int AS webhooks`,
     );
-    expect(stored).toEqual([{ trades: 0, users: 0 }]);
+    expect(stored).toEqual([{ trades: 0, users: 0, webhooks: 0 }]);
   });
 
   it('accepts every example as it stands, in the order a new trader sends them', async () => {
@@ -96,6 +104,7 @@ describe('request bodies: each example is accepted, an unknown field is refused'
     );
     const created = await accepted('createTrade');
     await accepted('amendTrade', undefined, created.trade_id);
+    await accepted('createWebhook');
   });
 });
 

@@ -29,6 +29,7 @@ import { SubscribeFills } from './use-cases/subscribe-fills/subscribe-fills.use-
 import { SubscribeTrades } from './use-cases/subscribe-trades/subscribe-trades.use-case';
 import { UnsubscribeFills } from './use-cases/unsubscribe-fills/unsubscribe-fills.use-case';
 import { UnsubscribeTrades } from './use-cases/unsubscribe-trades/unsubscribe-trades.use-case';
+import { WebhookService } from './webhooks/webhook-service';
 import { WS_PATH, WsGateway } from './ws.gateway';
 
 export interface RunningNotifier {
@@ -42,7 +43,7 @@ export interface RunningNotifier {
   metrics: Registry;
   /** Postgres and NATS answering, not closing (the metrics port's `/readyz`). */
   readiness(): Promise<Readiness>;
-  /** Closes every socket with 1001, stops consuming, closes NATS and Postgres. */
+  /** Closes every socket with 1001, stops consuming and delivering, closes NATS and Postgres. */
   close(): Promise<void>;
 }
 
@@ -65,6 +66,8 @@ interface NotifierParts {
   health: HealthCheck;
   metrics: ReturnType<typeof notifierMetrics>;
   gateway: WsGateway;
+  /** Null with WEBHOOKS_ENABLED=false. */
+  webhooks: WebhookService | null;
 }
 
 function assemble(
@@ -107,13 +110,15 @@ function assemble(
     log,
     onAnswered: (route, status, seconds) => metrics.recordAnswered(route, status, seconds),
   });
-  return { registry, credentials, heartbeat, subscriber, health, metrics, gateway };
+  const webhooks = WebhookService.fromSettings(settings, dataSource, nats, metrics.webhooks, log);
+  return { registry, credentials, heartbeat, subscriber, health, metrics, gateway, webhooks };
 }
 
 /**
  * Starts one notifier replica: Postgres (credentials and trade ownership),
- * NATS (the events stream) and the WebSocket server. Any number of replicas
- * run behind a load balancer; each consumes every event.
+ * NATS (the events stream), the WebSocket server and webhook delivery. Any
+ * number of replicas run behind a load balancer; each consumes every event
+ * for its sockets, and they share the webhook work.
  */
 export async function startNotifier(
   env: Record<string, string | undefined> = process.env,
@@ -134,12 +139,21 @@ export async function startNotifier(
 
     const parts = assemble(settings, dataSource, nats, log);
     await parts.subscriber.start();
+    await parts.webhooks?.start();
     const address = await parts.gateway.listen(settings.port, settings.host);
     parts.credentials.start();
     parts.heartbeat.start();
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `ws://${host}:${address.port}${WS_PATH}`;
-    log.info({ port: address.port, url, nats_prefix: settings.natsPrefix }, 'notifier listening');
+    log.info(
+      {
+        port: address.port,
+        url,
+        nats_prefix: settings.natsPrefix,
+        webhooks: parts.webhooks ? 'on' : 'off',
+      },
+      'notifier listening',
+    );
     return running(parts, { port: address.port, url }, { dataSource, nats }, log);
   } catch (error) {
     await nats?.close().catch(() => undefined);
@@ -157,7 +171,8 @@ function running(
   opened: { dataSource: DataSource; nats: NatsConnection },
   log: Logger,
 ): RunningNotifier {
-  const { registry, credentials, heartbeat, subscriber, health, metrics, gateway } = parts;
+  const { registry, credentials, heartbeat, subscriber, health, metrics, gateway, webhooks } =
+    parts;
   let closing: Promise<void> | undefined;
   return {
     ...listening,
@@ -172,6 +187,7 @@ function running(
       (closing ??= (async () => {
         await Promise.all([heartbeat.stop(), credentials.stop()]);
         await subscriber.stop();
+        await webhooks?.stop();
         await gateway.close();
         await opened.nats.drain().catch(() => undefined);
         await opened.dataSource.destroy().catch(() => undefined);

@@ -1,16 +1,4 @@
-import {
-  decodeEnvelope,
-  eventsStream,
-  MAINTENANCE_CHANGED,
-  maintenanceChangedSubject,
-  parseMaintenanceChanged,
-  parseTradeFill,
-  parseTradeLifecycle,
-  TRADE_FILL,
-  TRADE_LIFECYCLE,
-  tradeFillSubject,
-  tradeLifecycleSubject,
-} from '@sts/contracts';
+import { eventsStream } from '@sts/contracts';
 import { ensureStreamsAtBoot, sleep, type Logger, type NatsConnection } from '@sts/platform';
 import { nuid } from '@nats-io/nats-core';
 import {
@@ -20,6 +8,7 @@ import {
   type ConsumerNotification,
 } from '@nats-io/jetstream';
 import type { EventFanout } from './fanout/event-fanout';
+import { StreamEventDecoder } from './stream-event';
 
 type ConsumerStatus = ConsumerNotification['type'];
 
@@ -80,9 +69,7 @@ export class EventsSubscriber {
   /** When the consumer last showed it is alive: an event or a server heartbeat. */
   private aliveAtMs = Date.now();
   private watchdog?: NodeJS.Timeout;
-  private readonly maintenanceSubject: string;
-  private readonly tradeSubjectPrefix: string;
-  private readonly fillSubjectPrefix: string;
+  private readonly decoder: StreamEventDecoder;
 
   constructor(
     private readonly nats: NatsConnection,
@@ -92,9 +79,7 @@ export class EventsSubscriber {
     /** NATS_REPLICAS: copies of the events stream. */
     private readonly replicas = 1,
   ) {
-    this.maintenanceSubject = maintenanceChangedSubject(natsPrefix);
-    this.tradeSubjectPrefix = tradeLifecycleSubject(natsPrefix, '');
-    this.fillSubjectPrefix = tradeFillSubject(natsPrefix, '');
+    this.decoder = new StreamEventDecoder(natsPrefix);
   }
 
   async start(): Promise<void> {
@@ -191,22 +176,19 @@ export class EventsSubscriber {
 
   private handle(subject: string, data: Uint8Array, sequence: number): void {
     try {
-      if (subject === this.maintenanceSubject) {
-        this.fanout.maintenanceChanged(
-          decodeEnvelope(data, MAINTENANCE_CHANGED, parseMaintenanceChanged),
-        );
-      } else if (subject.startsWith(this.tradeSubjectPrefix)) {
-        const message = decodeEnvelope(data, TRADE_LIFECYCLE, parseTradeLifecycle);
-        if (subject !== tradeLifecycleSubject(this.natsPrefix, message.payload.trade_id)) {
-          throw new Error(`trade_id ${message.payload.trade_id} does not match the subject`);
-        }
-        this.fanout.tradeLifecycle(message);
-      } else if (subject.startsWith(this.fillSubjectPrefix)) {
-        const message = decodeEnvelope(data, TRADE_FILL, parseTradeFill);
-        if (subject !== tradeFillSubject(this.natsPrefix, message.payload.trade_id)) {
-          throw new Error(`trade_id ${message.payload.trade_id} does not match the subject`);
-        }
-        this.fanout.tradeFill(message);
+      const event = this.decoder.decode(subject, data);
+      switch (event?.kind) {
+        case 'maintenance':
+          this.fanout.maintenanceChanged(event.message);
+          break;
+        case 'lifecycle':
+          this.fanout.tradeLifecycle(event.message);
+          break;
+        case 'fill':
+          this.fanout.tradeFill(event.message);
+          break;
+        case undefined:
+          break;
       }
     } catch (error) {
       // A malformed event is dropped whole, never half-pushed; the stream keeps it for inspection.

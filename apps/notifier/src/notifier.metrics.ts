@@ -1,17 +1,31 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { createServiceRegistry, REQUEST_LATENCY_BUCKETS_S } from '@sts/platform';
+import type { AttemptOutcome } from '@sts/persistence';
 import type { ConnectionRegistry } from './connections/connection-registry';
+
+/** The webhook series, bumped by the intake and the dispatcher. */
+export interface WebhookSeries {
+  /** Deliveries owed by the intake (one per event and endpoint, duplicates left out). */
+  enqueued(count: number): void;
+  /** An attempt recorded: what it came to and how long it took. */
+  attempted(outcome: AttemptOutcome['kind'], seconds: number): void;
+  /** A delivery started (+1) or ended (-1). */
+  sending(delta: number): void;
+  /** An endpoint disabled (410 Gone, or failing too long). */
+  disabled(): void;
+}
 
 /**
  * The notifier's series: HTTP requests and upgrades by route and status with
  * their time, and, read from its connection registry when scraped (the
  * fan-out path only bumps plain counters), sockets, subscriptions, frames
- * sent and dropped, slow consumers closed.
+ * sent and dropped, slow consumers closed; and its webhook deliveries.
  */
 export interface NotifierMetrics {
   registry: Registry;
   /** An HTTP request or upgrade answered (the WebSocket gateway's `onAnswered`). */
   recordAnswered(route: string, status: number, seconds: number): void;
+  webhooks: WebhookSeries;
 }
 
 export function notifierMetrics(connections: ConnectionRegistry): NotifierMetrics {
@@ -37,6 +51,49 @@ export function notifierMetrics(connections: ConnectionRegistry): NotifierMetric
       requests.inc({ route, status: String(status) });
       duration.observe({ route }, seconds);
     },
+    webhooks: webhookSeries(registers),
+  };
+}
+
+/** Attempt buckets: from a local receiver's milliseconds to the 10 s default timeout and over. */
+const WEBHOOK_ATTEMPT_BUCKETS_S = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+function webhookSeries(registers: Registry[]): WebhookSeries {
+  const enqueued = new Counter({
+    name: 'sts_notifier_webhook_deliveries_enqueued_total',
+    help: 'Webhook deliveries owed: one per event and subscribed endpoint',
+    registers,
+  });
+  const attempts = new Counter<'outcome'>({
+    name: 'sts_notifier_webhook_attempts_total',
+    help: 'Webhook delivery attempts, by outcome (delivered, retry, failed)',
+    labelNames: ['outcome'],
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'sts_notifier_webhook_attempt_duration_seconds',
+    help: 'Time of one webhook attempt: resolving, connecting, sending, reading the answer',
+    buckets: WEBHOOK_ATTEMPT_BUCKETS_S,
+    registers,
+  });
+  const sending = new Gauge({
+    name: 'sts_notifier_webhook_deliveries_in_flight',
+    help: 'Webhook deliveries being sent by this replica',
+    registers,
+  });
+  const disabled = new Counter({
+    name: 'sts_notifier_webhook_endpoints_disabled_total',
+    help: 'Webhook endpoints disabled: answered 410 Gone, or failing for WEBHOOKS_DISABLE_AFTER_MS',
+    registers,
+  });
+  return {
+    enqueued: (count) => enqueued.inc(count),
+    attempted: (outcome, seconds) => {
+      attempts.inc({ outcome });
+      duration.observe(seconds);
+    },
+    sending: (delta) => sending.inc(delta),
+    disabled: () => disabled.inc(),
   };
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,8 +8,13 @@ import {
   encodeEnvelope,
   envelope,
   eventsStream,
+  TRADE_FILL,
   TRADE_LIFECYCLE,
+  tradeFillMessageId,
+  tradeFillSubject,
   tradeLifecycleSubject,
+  type FillEventType,
+  type TradeFill,
   type TradeLifecycle,
   type TradeLifecycleEvent,
 } from '@sts/contracts';
@@ -35,6 +40,8 @@ export class NotifierHarness {
   readonly jwks = new JwksServer();
   readonly logDir = mkdtempSync(join(tmpdir(), 'sts-notifier-'));
   readonly replicas: RunningNotifier[] = [];
+  /** CREDENTIALS_KEK of the replicas: it seals and opens the webhook signing secrets. */
+  readonly kek = randomBytes(32).toString('base64');
   database!: TestDatabase;
   nats!: NatsConnection;
   env: Record<string, string> = {};
@@ -52,6 +59,7 @@ export class NotifierHarness {
       NOTIFIER_PORT: '0',
       NOTIFIER_HOST: '127.0.0.1',
       OPERATOR_ID: 'spec-operator',
+      CREDENTIALS_KEK: this.kek,
       ...this.jwks.env(),
       ...extraEnv,
     };
@@ -131,6 +139,31 @@ export class NotifierHarness {
       { msgID: message.message_id },
     );
     return message.message_id;
+  }
+
+  /** Publishes a fill entry as the worker's outbox does: message id `fill-<trade>-<sequence>`. */
+  async publishFill(
+    user: TestUser,
+    tradeId: string,
+    sequence: number,
+    eventType: FillEventType,
+    data: Record<string, unknown>,
+  ): Promise<string> {
+    const payload: TradeFill = {
+      trade_id: tradeId,
+      user_id: user.userId,
+      sequence,
+      event_type: eventType,
+      created_at: new Date().toISOString(),
+      data,
+    };
+    const messageId = tradeFillMessageId(tradeId, sequence);
+    await jetstream(this.nats).publish(
+      tradeFillSubject(this.env['NATS_PREFIX'], tradeId),
+      encodeEnvelope(envelope(TRADE_FILL, payload, { messageId })),
+      { msgID: messageId },
+    );
+    return messageId;
   }
 
   query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {

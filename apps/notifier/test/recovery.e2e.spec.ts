@@ -1,6 +1,7 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { eventsStream } from '@sts/contracts';
 import type { RunningNotifier } from '../src/bootstrap';
+import { WEBHOOKS_CONSUMER } from '../src/webhooks/webhook-intake';
 import { NotifierHarness, type TestUser } from './notifier-harness';
 import { TestClient } from './ws-client';
 
@@ -29,7 +30,10 @@ describe('events consumer recovery', () => {
 
     const jsm = await jetstreamManager(harness.nats);
     const stream = eventsStream(harness.env['NATS_PREFIX']).name;
-    const consumers = await jsm.consumers.list(stream).next();
+    // The replica's own ordered consumer; the webhooks' durable one is shared, not the fan-out's.
+    const consumers = (await jsm.consumers.list(stream).next()).filter(
+      (consumer) => consumer.name !== WEBHOOKS_CONSUMER,
+    );
     expect(consumers).toHaveLength(1);
     await jsm.consumers.delete(stream, consumers[0].name);
     const during = await harness.publishLifecycle(alice, tradeId, 'trade.resumed', 'active');

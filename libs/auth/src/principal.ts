@@ -1,4 +1,10 @@
-export const SCOPES = ['trades:read', 'trades:write', 'account:read'] as const;
+export const SCOPES = [
+  'trades:read',
+  'trades:write',
+  'account:read',
+  'webhooks:read',
+  'webhooks:write',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const isScope = (value: string): value is Scope =>

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { SCOPES } from '@sts/auth';
 import { RISK_LIMIT_NAMES } from '@sts/persistence';
 import { isAppError } from '@sts/platform';
 import { createApiKey, listApiKeys, revokeApiKey } from './commands/api-keys.commands';
@@ -61,7 +62,7 @@ function addAccountCommands(program: Command, context: () => OpsContext, run: Ru
   keys
     .command('create')
     .requiredOption('--user <id>')
-    .requiredOption('--scopes <list>', 'comma list of trades:read, trades:write, account:read')
+    .requiredOption('--scopes <list>', `comma list of ${SCOPES.join(', ')}`)
     .option('--allow-ip <cidrs>', 'comma list of IPs or CIDRs the key may be used from')
     .option('--expires-days <n>', 'lifetime in days, at most 365 (default 365)')
     .option('--label <text>')

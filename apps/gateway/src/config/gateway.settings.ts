@@ -1,7 +1,7 @@
 import { Expose, Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
 import { AuthSettings } from '@sts/auth';
-import { CommonSettings, CredentialsSettings } from '@sts/platform';
+import { BooleanSetting, CommonSettings, CredentialsSettings } from '@sts/platform';
 import { ConsoleSettings } from '../console/console.settings';
 
 /** Every gateway setting; README.md (Settings) documents each with its default. */
@@ -113,6 +113,16 @@ export class GatewaySettings extends CommonSettings {
   @IsInt()
   @Min(1000)
   marketsRefreshMs: number = 60_000;
+
+  /**
+   * Let users register webhooks whose host is (or resolves to) a loopback, private or
+   * link-local address, and plain `http:` URLs: for a receiver on the developer's own machine
+   * (`npm start` sets it). Off, a webhook URL must be `https:` and resolve to public addresses
+   * only, so no user can make the service call what sits inside the deployment.
+   */
+  @BooleanSetting('WEBHOOKS_ALLOW_PRIVATE_ADDRESSES')
+  @IsBoolean({ message: 'WEBHOOKS_ALLOW_PRIVATE_ADDRESSES must be true or false' })
+  webhooksAllowPrivateAddresses: boolean = false;
 
   /** Base URL of the venue simulator; a paper venue is `${VENUE_SIM_URL}/venues/<id>` unless its registry entry has an endpoint. */
   @Expose({ name: 'VENUE_SIM_URL' })

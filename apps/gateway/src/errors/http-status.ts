@@ -23,6 +23,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'trade_not_found':
     case 'wallet_not_found':
     case 'credential_not_found':
+    case 'webhook_not_found':
       return 404;
     case 'maker_cap_exceeded':
     case 'trade_not_amendable':
@@ -31,6 +32,8 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'wallet_has_live_trades':
     case 'conflict':
     case 'risk_limit_exceeded':
+    case 'webhook_cap_exceeded':
+    case 'webhook_disabled':
       return 409;
     case 'method_not_allowed':
       return 405;

@@ -106,7 +106,13 @@ function describeOperation(operation: Operation, answers: OperationAnswers): voi
         {
           description: success.description,
           headers: { 'X-Request-Id': REQUEST_ID, ...rateLimitHeaders(success.status) },
-          content: { 'application/json': { schema: success.schema, example: success.example } },
+          ...('schema' in success
+            ? {
+                content: {
+                  'application/json': { schema: success.schema, example: success.example },
+                },
+              }
+            : {}),
         },
       ]),
     ),
@@ -173,6 +179,10 @@ export function describeApi(app: INestApplication): OpenAPIObject {
       .addTag(
         'quality',
         "execution quality of the caller's maker fills: markouts and hedge slippage (account:read)",
+      )
+      .addTag(
+        'webhooks',
+        "the caller's webhook endpoints (Standard Webhooks) and their deliveries (webhooks:read, webhooks:write)",
       )
       .addTag('session', 'browser session bootstrap')
       .build(),

@@ -4,6 +4,7 @@ import { MARKET_OPERATIONS } from './operations/market-operations';
 import { POSITION_OPERATIONS } from './operations/position-operations';
 import { QUALITY_OPERATIONS } from './operations/quality-operations';
 import { TRADE_OPERATIONS } from './operations/trade-operations';
+import { WEBHOOK_OPERATIONS } from './operations/webhook-operations';
 
 export { EVERY_ROUTE, type OperationAnswers, type Success } from './operations/answers';
 
@@ -14,4 +15,5 @@ export const OPERATIONS: Record<string, OperationAnswers> = {
   ...ACCOUNT_OPERATIONS,
   ...POSITION_OPERATIONS,
   ...QUALITY_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
 };

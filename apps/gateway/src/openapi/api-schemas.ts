@@ -6,6 +6,7 @@ import { QUALITY_SCHEMAS } from './schemas/quality-schemas';
 import type { Schema } from './schemas/schema-helpers';
 import { TRADE_EVENT_SCHEMAS } from './schemas/trade-event-schemas';
 import { TRADE_SCHEMAS } from './schemas/trade-schemas';
+import { WEBHOOK_SCHEMAS } from './schemas/webhook-schemas';
 
 /**
  * The bodies the gateway answers with, as JSON Schema 2020-12 (OpenAPI 3.1).
@@ -20,5 +21,6 @@ export const API_SCHEMAS: Record<string, Schema> = {
   ...ACCOUNT_SCHEMAS,
   ...POSITION_SCHEMAS,
   ...QUALITY_SCHEMAS,
+  ...WEBHOOK_SCHEMAS,
   ...ERROR_SCHEMAS,
 };

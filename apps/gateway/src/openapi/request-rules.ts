@@ -12,6 +12,8 @@ import { TradeEventsQuery } from '../trades/dto/events.query';
 import { ListTradesQuery } from '../trades/dto/list-trades.query';
 import { IDEMPOTENCY_KEY_PATTERN } from '../trades/use-cases/create-trade/idempotency-key';
 import { CredentialParams, ExchangeParam, WalletAddressParam } from '../validation/path-params';
+import { CreateWebhookRequest } from '../webhooks/dto/create-webhook.request';
+import { WebhookDeliveriesQuery } from '../webhooks/dto/webhook-deliveries.query';
 import { ref, type Schema } from './schemas/schema-helpers';
 
 type Dto = new () => object;
@@ -27,6 +29,7 @@ const BODIES: Dto[] = [
   LinkChallengeRequest,
   LinkWalletRequest,
   VerifySessionRequest,
+  CreateWebhookRequest,
 ];
 
 /** The classes it checks query and path parameters with. */
@@ -37,6 +40,7 @@ const PARAMETERS: Dto[] = [
   SpreadMarketParam,
   SpreadQuery,
   QualityQuery,
+  WebhookDeliveriesQuery,
   ExchangeParam,
   CredentialParams,
   WalletAddressParam,
@@ -72,6 +76,12 @@ function ruleOf(validator: ValidationMetadata): Schema {
       return decimal(ZERO_OR_NEGATIVE);
     case 'isNonNegativeDecimal':
       return decimal(NEGATIVE);
+    case 'arrayNotEmpty':
+      return { minItems: 1 };
+    case 'arrayMaxSize':
+      return { maxItems: first };
+    case 'arrayUnique':
+      return { uniqueItems: true };
     default:
       return {};
   }
@@ -109,11 +119,17 @@ const HEADER_RULES: Record<string, Schema> = {
   'X-Idempotency-Key': { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN.source },
 };
 
-/** The field rules of one class, by property name (its parents' included). */
+/**
+ * The field rules of one class, by property name (its parents' included); a
+ * validator of each item of an array (`each: true`) rules its `items`.
+ */
 function fieldRules(dto: Dto): Map<string, Schema> {
   const rules = new Map<string, Schema>();
   for (const validator of getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false)) {
-    const rule = { ...rules.get(validator.propertyName), ...ruleOf(validator) };
+    const known = rules.get(validator.propertyName) ?? {};
+    const rule = validator.each
+      ? { ...known, items: { ...(known['items'] as Schema | undefined), ...ruleOf(validator) } }
+      : { ...known, ...ruleOf(validator) };
     rules.set(validator.propertyName, { ...rule, ...NAMED_RULES[validator.propertyName] });
   }
   return rules;
@@ -134,11 +150,16 @@ function parameterRules(): Map<string, Schema> {
   return rules;
 }
 
-/** Sets each rule on the schema; an undefined value removes what the decorators said. */
+/**
+ * Sets each rule on the schema; an undefined value removes what the decorators said, and the
+ * rules of an array's items are set on the items the decorators described.
+ */
 function apply(schema: Schema, rule: Schema | undefined): void {
   for (const [key, value] of Object.entries(rule ?? {})) {
     if (value === undefined) {
       delete schema[key];
+    } else if (key === 'items' && typeof schema['items'] === 'object' && schema['items'] !== null) {
+      apply(schema['items'] as Schema, value as Schema);
     } else {
       schema[key] = value;
     }

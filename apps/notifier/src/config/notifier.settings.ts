@@ -1,7 +1,8 @@
-import { Expose, Transform } from 'class-transformer';
+import { Expose } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { AuthSettings } from '@sts/auth';
-import { CommonSettings } from '@sts/platform';
+import { BooleanSetting, CommonSettings, type CredentialsSettings } from '@sts/platform';
+import type { WebhookSettings } from './webhook.settings';
 
 /** Every notifier setting; apps/notifier/README.md (Settings) documents each with its default. */
 export class NotifierSettings extends CommonSettings {
@@ -16,8 +17,7 @@ export class NotifierSettings extends CommonSettings {
   host: string = '0.0.0.0';
 
   /** Take the client IP from X-Forwarded-For (API key IP allow-lists behind a load balancer). */
-  @Expose({ name: 'NOTIFIER_TRUST_PROXY' })
-  @Transform(({ value }) => value === true || value === 'true')
+  @BooleanSetting('NOTIFIER_TRUST_PROXY')
   @IsBoolean()
   trustProxy: boolean = false;
 
@@ -78,4 +78,9 @@ export class NotifierSettings extends CommonSettings {
 
   // Composed rather than inherited: the same group configures the gateway.
   auth: AuthSettings;
+
+  webhooks: WebhookSettings;
+
+  /** The key that opens webhook signing secrets; read only when webhooks are enabled. */
+  credentials?: CredentialsSettings;
 }

@@ -1,6 +1,6 @@
 import { ApiKeyEntity, UserEntity } from '@sts/persistence';
 import { AppError } from '@sts/platform';
-import { isScope, isValidCidr, issueApiKey } from '@sts/auth';
+import { isScope, isValidCidr, issueApiKey, SCOPES } from '@sts/auth';
 import type { OpsContext } from '../ops-context';
 
 export const MAX_KEY_LIFETIME_DAYS = 365;
@@ -27,10 +27,7 @@ export async function createApiKey(
 ) {
   const scopes = [...new Set(splitList(options.scopes))];
   if (scopes.length === 0 || !scopes.every(isScope)) {
-    throw new AppError(
-      'invalid_request',
-      'scopes must be a comma list of trades:read, trades:write, account:read',
-    );
+    throw new AppError('invalid_request', `scopes must be a comma list of ${SCOPES.join(', ')}`);
   }
   const allowedCidrs = splitList(options.allowIp);
   const badCidr = allowedCidrs.find((cidr) => !isValidCidr(cidr));

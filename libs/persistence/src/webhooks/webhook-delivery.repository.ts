@@ -4,6 +4,12 @@ import { queryRows } from '../query-rows';
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'canceled'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
+/**
+ * The event type of a delivery the owner asked for to try an endpoint (POST
+ * /webhooks/{id}/test), beside the WEBHOOK_EVENT_TYPES an endpoint subscribes to.
+ */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
 /** One attempt of a delivery, as its log keeps it (the newest MAX_LOGGED_ATTEMPTS). */
 export interface WebhookAttempt {
   /** ISO 8601. */
@@ -179,6 +185,18 @@ export class WebhookDeliveryRepository {
         outcome.kind === 'retry' ? outcome.nextAttemptAt : null,
         MAX_LOGGED_ATTEMPTS,
       ],
+    );
+  }
+
+  /**
+   * Hands back a claimed delivery unsent, no attempt recorded (its dispatcher
+   * is stopping): due again at once for any dispatcher, without waiting for
+   * the claim to lapse.
+   */
+  async release(id: string): Promise<void> {
+    await this.manager.query(
+      `UPDATE webhook_deliveries SET claimed_until = NULL WHERE id = $1::bigint AND status = 'pending'`,
+      [id],
     );
   }
 

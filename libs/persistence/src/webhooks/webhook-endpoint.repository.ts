@@ -89,6 +89,12 @@ const withSecret = (row: StoredRow): WebhookEndpointWithSecret => ({
 export const MAX_WEBHOOK_ENDPOINTS_PER_USER = 20;
 
 /**
+ * The key space of a user's webhook-create lock (`pg_advisory_xact_lock(int, int)`),
+ * apart from the risk lock's and the one-key locks of the maker caps.
+ */
+const WEBHOOK_CAP_LOCK_SPACE = 0x5748484b;
+
+/**
  * The only SQL on `webhook_endpoints` (migration Webhooks1763701200000).
  * Every read and change the API makes is scoped to its user; the dispatcher
  * reads the endpoints an event goes to and marks how their deliveries fare.
@@ -100,28 +106,39 @@ export class WebhookEndpointRepository {
   /**
    * Stores a new endpoint whose id the caller chose (the secret is sealed
    * under it), unless the user already has MAX_WEBHOOK_ENDPOINTS_PER_USER:
-   * then null and nothing stored.
+   * then null and nothing stored. A user's creates run one at a time (a lock
+   * of their own until the transaction ends), each counting what the one
+   * before committed, so concurrent creates never pass the cap together.
    */
   async create(id: string, endpoint: NewWebhookEndpoint): Promise<WebhookEndpoint | null> {
-    const rows = await queryRows<StoredRow>(
-      this.manager,
-      `INSERT INTO webhook_endpoints (id, user_id, url, events, format, description, sealed_secret, kek_id)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8
-       WHERE (SELECT count(*) FROM webhook_endpoints WHERE user_id = $2 AND deleted_at IS NULL) < $9
-       RETURNING ${COLUMNS}`,
-      [
-        id,
+    const insert = async (manager: EntityManager): Promise<WebhookEndpoint | null> => {
+      await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+        WEBHOOK_CAP_LOCK_SPACE,
         endpoint.userId,
-        endpoint.url,
-        endpoint.events,
-        endpoint.format,
-        endpoint.description,
-        endpoint.secret.sealed,
-        endpoint.secret.kekId,
-        MAX_WEBHOOK_ENDPOINTS_PER_USER,
-      ],
-    );
-    return rows[0] ? endpointOf(rows[0]) : null;
+      ]);
+      const rows = await queryRows<StoredRow>(
+        manager,
+        `INSERT INTO webhook_endpoints (id, user_id, url, events, format, description, sealed_secret, kek_id)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8
+         WHERE (SELECT count(*) FROM webhook_endpoints WHERE user_id = $2 AND deleted_at IS NULL) < $9
+         RETURNING ${COLUMNS}`,
+        [
+          id,
+          endpoint.userId,
+          endpoint.url,
+          endpoint.events,
+          endpoint.format,
+          endpoint.description,
+          endpoint.secret.sealed,
+          endpoint.secret.kekId,
+          MAX_WEBHOOK_ENDPOINTS_PER_USER,
+        ],
+      );
+      return rows[0] ? endpointOf(rows[0]) : null;
+    };
+    return this.manager.queryRunner?.isTransactionActive
+      ? insert(this.manager)
+      : this.manager.transaction(insert);
   }
 
   /** The user's endpoints, oldest first. */

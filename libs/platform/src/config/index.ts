@@ -1,3 +1,4 @@
+export * from './boolean-setting';
 export * from './common.settings';
 export * from './credentials.settings';
 export * from './dotenv';

@@ -5,12 +5,10 @@ import type { ErrorCode } from '@sts/platform';
  * error codes it can refuse with. Statuses of the codes come from the one
  * mapping (`httpStatusOf`), so the description and the filter cannot disagree.
  */
-export interface Success {
-  status: number;
-  description: string;
-  schema: Record<string, unknown>;
-  example: unknown;
-}
+export type Success =
+  | { status: number; description: string; schema: Record<string, unknown>; example: unknown }
+  /** An answer with no body (204). */
+  | { status: 204; description: string };
 
 export interface OperationAnswers {
   operationId: string;

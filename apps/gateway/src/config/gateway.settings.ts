@@ -1,4 +1,4 @@
-import { Expose, Transform } from 'class-transformer';
+import { Expose } from 'class-transformer';
 import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
 import { AuthSettings } from '@sts/auth';
 import { BooleanSetting, CommonSettings, CredentialsSettings } from '@sts/platform';
@@ -24,15 +24,13 @@ export class GatewaySettings extends CommonSettings {
   metricsPort: number = 9460;
 
   /** Trust X-Forwarded-For from a load balancer (needed for API key IP allow-lists behind one). */
-  @Expose({ name: 'GATEWAY_TRUST_PROXY' })
-  @Transform(({ value }) => value === true || value === 'true')
-  @IsBoolean()
+  @BooleanSetting('GATEWAY_TRUST_PROXY')
+  @IsBoolean({ message: 'GATEWAY_TRUST_PROXY must be true or false' })
   trustProxy: boolean = false;
 
   /** Run pending migrations at start-up (under an advisory lock). */
-  @Expose({ name: 'GATEWAY_MIGRATE_ON_START' })
-  @Transform(({ value }) => value !== false && value !== 'false')
-  @IsBoolean()
+  @BooleanSetting('GATEWAY_MIGRATE_ON_START')
+  @IsBoolean({ message: 'GATEWAY_MIGRATE_ON_START must be true or false' })
   migrateOnStart: boolean = true;
 
   /**

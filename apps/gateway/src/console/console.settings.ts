@@ -1,4 +1,5 @@
-import { Expose, Transform } from 'class-transformer';
+import { BooleanSetting } from '@sts/platform';
+import { Expose } from 'class-transformer';
 import {
   IsBoolean,
   IsOptional,
@@ -31,10 +32,9 @@ export class ConsoleSettings {
   identityUrl?: string;
 
   /** Offer the development wallet; unset: true when every venue of the registry is paper. */
-  @Expose({ name: 'CONSOLE_PAPER' })
+  @BooleanSetting('CONSOLE_PAPER')
   @IsOptional()
-  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
-  @IsBoolean()
+  @IsBoolean({ message: 'CONSOLE_PAPER must be true or false' })
   paper?: boolean;
 
   /**

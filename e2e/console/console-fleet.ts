@@ -119,7 +119,10 @@ export class ConsoleFleet {
   identity?: ChildProcess;
   identityUrl = '';
 
-  constructor(private readonly options: { liveDialects?: string[] } = {}) {}
+  /** `env`: further settings of the gateway and the notifier (e.g. WEBHOOKS_*). */
+  constructor(
+    private readonly options: { liveDialects?: string[]; env?: Record<string, string> } = {},
+  ) {}
 
   get baseUrl(): string {
     return this.harness.gateway.baseUrl;
@@ -139,6 +142,7 @@ export class ConsoleFleet {
     await this.harness.start({
       liveDialects: this.options.liveDialects,
       env: {
+        ...this.options.env,
         AUTH_JWKS_URL: `${this.identityUrl}/.well-known/jwks.json`,
         AUTH_JWT_ISSUER: ISSUER,
         AUTH_JWT_AUDIENCE: AUDIENCE,
@@ -253,6 +257,11 @@ export class ConsoleBrowser {
       this.socketsOpened += 1;
     });
     return page;
+  }
+
+  /** Lets the pages of `origin` write and read the clipboard (a copy button, read back). */
+  async grantClipboard(origin: string): Promise<void> {
+    await this.context!.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   }
 
   /** The next console error for a response with this status and URL is part of the test. */

@@ -21,6 +21,16 @@ import { showPositions } from './commands/positions';
 import { showQuality, type QualityFlags } from './commands/quality';
 import { showSpread, type SpreadFlags } from './commands/spread';
 import { watchTrade } from './commands/watch';
+import {
+  addWebhook,
+  deleteWebhook,
+  listDeliveries,
+  listWebhooks,
+  showWebhook,
+  testWebhook,
+  type AddWebhookFlags,
+  type DeliveriesFlags,
+} from './commands/webhooks';
 import { CliStop, EXIT, settingsOf, type CliIo, type Settings } from './io';
 import { eventLine, printJson } from './output';
 import { cliVersion } from './version';
@@ -70,6 +80,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   addEventsCommand(program, run, io);
   addSpreadCommand(program, run, io);
   addAccountCommands(program, run, io);
+  addWebhookCommands(program, run, io);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -272,6 +283,56 @@ function addAccountCommands(program: Command, run: Run, io: CliIo): void {
     .option('--group-by <venue|market|side>', 'default venue')
     .action(
       run((client, settings, flags: QualityFlags) => showQuality(client, settings, io, flags)),
+    );
+}
+
+/** `webhooks add|list|show|delete|test|deliveries`: endpoints that receive your events (issue 58). */
+function addWebhookCommands(program: Command, run: Run, io: CliIo): void {
+  const webhooks = program
+    .command('webhooks')
+    .description(
+      'endpoints that receive your events (Standard Webhooks, or Discord, Slack, Telegram messages)',
+    );
+  webhooks
+    .command('add')
+    .description('register an endpoint; prints its signing secret, shown this once')
+    .requiredOption('--url <url>', 'where deliveries are POSTed (https:)')
+    .requiredOption(
+      '--events <list>',
+      'comma-separated: trade.status_changed, trade.fill, trade.failed, system.kill_switch, system.maintenance',
+    )
+    .option('--format <standard|discord|slack|telegram>', 'the body sent (default standard)')
+    .option('--description <text>', 'a note of yours, shown back on every read')
+    .action(
+      run((client, settings, flags: AddWebhookFlags) => addWebhook(client, settings, io, flags)),
+    );
+  webhooks
+    .command('list')
+    .description('your endpoints, oldest first, with their status (active, failing, disabled)')
+    .action(run((client, settings) => listWebhooks(client, settings, io)));
+  webhooks
+    .command('show <webhook-id>')
+    .description('one endpoint: since when it fails, or why it was disabled (never its secret)')
+    .action(run((client, settings, id: string) => showWebhook(client, settings, io, id)));
+  webhooks
+    .command('delete <webhook-id>')
+    .description('delete an endpoint; its pending deliveries are canceled')
+    .action(run((client, settings, id: string) => deleteWebhook(client, settings, io, id)));
+  webhooks
+    .command('test <webhook-id>')
+    .description('owe the endpoint a webhook.test delivery, sent and retried like any other')
+    .action(run((client, settings, id: string) => testWebhook(client, settings, io, id)));
+  webhooks
+    .command('deliveries <webhook-id>')
+    .description(
+      "the endpoint's deliveries, newest first: status, attempts, last answer, next retry",
+    )
+    .option('--limit <n>', 'how many (1-200, default 50)')
+    .option('--before <delivery-id>', 'only deliveries older than this one (the next page)')
+    .action(
+      run((client, settings, id: string, flags: DeliveriesFlags) =>
+        listDeliveries(client, settings, io, id, flags),
+      ),
     );
 }
 

@@ -14,6 +14,29 @@ export function printJson(io: CliIo, value: unknown): void {
   io.stdout(`${JSON.stringify(value)}\n`);
 }
 
+/** A cell of a number column: a decimal (a duration with its ` s`), or `-` for none. */
+const NUMBER_CELL = /^(-|-?[0-9]+(\.[0-9]+)?( s)?)$/;
+
+/**
+ * Rows (the first is the header) as columns, each as wide as its widest
+ * cell; a column of numbers (and `-`) is right-aligned, header included.
+ */
+export function table(rows: ReadonlyArray<ReadonlyArray<string>>): string {
+  const [header, ...body] = rows;
+  const widths = header.map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  const numeric = header.map((_, column) => body.every((row) => NUMBER_CELL.test(row[column])));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) =>
+          numeric[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column]),
+        )
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
 /** `[########------------] 0.004 / 0.01 base (40%)` */
 export function progressBar(trade: Pick<Trade, 'filled_size' | 'target_size' | 'size_type'>) {
   const target = Number(trade.target_size);

@@ -11,6 +11,7 @@ import { QualityPage } from './pages/quality';
 import { SignInPage } from './pages/sign-in';
 import { TradeDetailPage } from './pages/trade-detail';
 import { TradesPage } from './pages/trades';
+import { WebhooksPage } from './pages/webhooks';
 import { useSession } from './session/session';
 import { VenuesProvider } from './venues/venues';
 
@@ -49,6 +50,7 @@ function SignedInLayout() {
               <NavLink to="/positions">Positions</NavLink>
               <NavLink to="/quality">Quality</NavLink>
               <NavLink to="/markets">Markets</NavLink>
+              <NavLink to="/webhooks">Webhooks</NavLink>
               <NavLink to="/account">Account</NavLink>
             </>
           )}
@@ -92,6 +94,7 @@ export function App() {
               <Route path="/positions" element={<PositionsPage />} />
               <Route path="/quality" element={<QualityPage />} />
               <Route path="/markets" element={<MarketsPage />} />
+              <Route path="/webhooks" element={<WebhooksPage />} />
               <Route path="/account" element={<AccountPage />} />
             </Route>
             <Route path="*" element={<Navigate to="/trades" replace />} />

@@ -11,6 +11,7 @@ import type {
   CreateTradeAccepted,
   CreateTradeReplayed,
   CreateTradeRequest,
+  CreateWebhookRequest,
   Credential,
   CredentialDeleted,
   Exchange,
@@ -31,6 +32,11 @@ import type {
   Wallet,
   WalletLinkChallenge,
   WalletUnlinked,
+  Webhook,
+  WebhookCreated,
+  WebhookDeliveries,
+  WebhookDeliveriesQuery,
+  WebhookTestSent,
 } from './types';
 import type { WebSocketConstructor } from './web-socket';
 
@@ -274,6 +280,68 @@ export class StsClient {
   async removeCredential(exchange: string, wallet: string): Promise<CredentialDeleted> {
     const path = `/api/v1/credentials/${segment(exchange)}/${segment(wallet)}`;
     return (await this.remove<CredentialDeleted>(path)).body;
+  }
+
+  /**
+   * Registers a webhook endpoint for the caller's events of the types named
+   * (Standard Webhooks, or a chat service's message with `format`). The answer
+   * carries the signing `secret`, which no later read shows: keep it now.
+   * Sent once, never retried (a lost answer could mean an endpoint whose
+   * secret nobody saw: list them, delete it, register again). Scope
+   * webhooks:write.
+   */
+  async createWebhook(request: CreateWebhookRequest): Promise<WebhookCreated> {
+    return (await this.post<WebhookCreated>('/api/v1/webhooks', request)).body;
+  }
+
+  /** The caller's webhook endpoints, oldest first, each with its `status`. Scope webhooks:read. */
+  async webhooks(): Promise<Webhook[]> {
+    return (await this.get<{ webhooks: Webhook[] }>('/api/v1/webhooks')).body.webhooks;
+  }
+
+  /** One endpoint: `status`, `failing_since`, `disabled_at`, `disabled_reason`. Scope webhooks:read. */
+  async webhook(webhookId: string): Promise<Webhook> {
+    return (await this.get<Webhook>(`/api/v1/webhooks/${segment(webhookId)}`)).body;
+  }
+
+  /** Deletes an endpoint (204): nothing more is sent, its pending deliveries are canceled. */
+  async deleteWebhook(webhookId: string): Promise<void> {
+    await this.remove<undefined>(`/api/v1/webhooks/${segment(webhookId)}`);
+  }
+
+  /**
+   * Owes the endpoint a `webhook.test` delivery, signed and retried like any
+   * other; its `message_id` is on the deliveries at once. Each call owes one
+   * more, so it is sent once, never retried. Scope webhooks:write.
+   */
+  async testWebhook(webhookId: string): Promise<WebhookTestSent> {
+    const answered = await this.send<WebhookTestSent>({
+      method: 'POST',
+      path: `/api/v1/webhooks/${segment(webhookId)}/test`,
+      idempotent: false,
+    });
+    return answered.body;
+  }
+
+  /**
+   * A page of the endpoint's deliveries, newest first, each with its attempts
+   * and when the next is due; `next_before`, when present, is the next page's
+   * `before`. Scope webhooks:read.
+   */
+  async webhookDeliveries(
+    webhookId: string,
+    page: WebhookDeliveriesQuery = {},
+  ): Promise<WebhookDeliveries> {
+    const query = new URLSearchParams();
+    if (page.limit !== undefined) {
+      query.set('limit', String(page.limit));
+    }
+    if (page.before !== undefined) {
+      query.set('before', page.before);
+    }
+    const suffix = query.toString() ? `?${query}` : '';
+    const path = `/api/v1/webhooks/${segment(webhookId)}/deliveries${suffix}`;
+    return (await this.get<WebhookDeliveries>(path)).body;
   }
 
   private get<T>(path: string): Promise<Answered<T>> {

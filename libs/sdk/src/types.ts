@@ -42,6 +42,31 @@ export interface ListTradesQuery {
   limit?: number;
   before?: string;
 }
+/** An event type a webhook endpoint can ask for (`trade.fill`, `system.kill_switch`...). */
+export type WebhookEventType = Schemas['WebhookEventType'];
+/** What a delivery's body is: `standard` (Standard Webhooks, signed) or a chat service's message. */
+export type WebhookFormat = Schemas['WebhookFormat'];
+/**
+ * POST /webhooks: `url`, `events`, and optionally `format` (the API's
+ * default: `standard`) and `description`.
+ */
+export type CreateWebhookRequest = Omit<Schemas['CreateWebhookRequest'], 'format'> & {
+  format?: WebhookFormat;
+};
+/** The endpoint as registered, with its signing `secret` (`whsec_...`): answered this once. */
+export type WebhookCreated = Schemas['WebhookCreated'];
+/** An endpoint as read back: never its secret; `status` active, failing or disabled. */
+export type Webhook = Schemas['Webhook'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookAttempt = Schemas['WebhookAttempt'];
+/** A page of an endpoint's deliveries, newest first; `next_before` when older ones follow. */
+export type WebhookDeliveries = Schemas['WebhookDeliveries'];
+/** GET /webhooks/{id}/deliveries' query: `limit` (1-200, default 50), `before` (a delivery id). */
+export type WebhookDeliveriesQuery = NonNullable<
+  operations['listWebhookDeliveries']['parameters']['query']
+>;
+/** POST /webhooks/{id}/test: the `message_id` (`webhook-id`) of the test delivery owed. */
+export type WebhookTestSent = Schemas['WebhookTestSent'];
 export type Wallet = Schemas['Wallet'];
 export type WalletLinkChallenge = Schemas['WalletLinkChallenge'];
 export type LinkWalletRequest = Schemas['LinkWalletRequest'];

@@ -86,7 +86,7 @@ describe('@sts/sdk as a package', () => {
   ];
   const asBrowser = ['--module', 'esnext', '--moduleResolution', 'bundler', '--lib', 'es2022,dom'];
 
-  it('types a bot: the trade from getTrade, the error code, the stream events', async () => {
+  it('types a bot: the trade from getTrade, the error code, the stream events, a webhook', async () => {
     const problems = await check(
       `
       import { StsApiError, StsClient, StsEventStream, type TradeStatus } from '@sts/sdk';
@@ -99,6 +99,11 @@ describe('@sts/sdk as a package', () => {
           if (error instanceof StsApiError && error.code === 'trade_not_found') return 'canceled';
           if (error instanceof StsApiError && error.code === 'bad_gateway') return 'active';
         }
+        // format is optional (the API's default: standard); the secret comes with the create only.
+        const hook = await sts.createWebhook({ url: 'https://hooks.example.com/sts', events: ['trade.fill'] });
+        const secret: string = hook.secret;
+        const { deliveries } = await sts.webhookDeliveries(hook.id, { limit: 10 });
+        void [secret, deliveries[0]?.attempt_log[0]?.status_code];
         for await (const update of sts.watchTrade(trade.trade_id)) {
           if (update.type === 'end') return update.trade.status;
         }
@@ -134,12 +139,17 @@ describe('@sts/sdk as a package', () => {
       export async function bot() {
         const trade = await new StsClient({ baseUrl: '' }).getTrade('id');
         const code: ErrorCode = 'no_such_code';
-        return [trade.filled_amount, code];
+        const hook = await new StsClient({ baseUrl: '' }).webhook('id');
+        await new StsClient({ baseUrl: '' }).createWebhook({ url: 'https://x', events: ['trade.exploded'] });
+        return [trade.filled_amount, code, hook.secret];
       }
     `,
       asNode,
     );
     expect(problems).toContain("Property 'filled_amount' does not exist");
     expect(problems).toContain('"no_such_code"');
+    // An event type the API does not send, and a read that never shows the secret.
+    expect(problems).toContain('"trade.exploded"');
+    expect(problems).toContain("Property 'secret' does not exist");
   }, 60_000);
 });

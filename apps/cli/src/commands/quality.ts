@@ -6,7 +6,7 @@ import type {
   TradeQuality,
 } from '@sts/sdk';
 import { CliStop, EXIT, type CliIo, type Settings } from '../io';
-import { printJson } from '../output';
+import { printJson, table } from '../output';
 
 export interface QualityFlags {
   trade?: string;
@@ -58,29 +58,6 @@ export async function showQuality(
     return printJson(io, report);
   }
   io.stdout(qualityReportText(report));
-}
-
-/** A cell of a number column: a decimal (a duration with its ` s`), or `-` for none. */
-const NUMBER_CELL = /^(-|-?[0-9]+(\.[0-9]+)?( s)?)$/;
-
-/**
- * Rows (the first is the header) as columns, each as wide as its widest
- * cell; a column of numbers (and `-`) is right-aligned, header included.
- */
-export function table(rows: ReadonlyArray<ReadonlyArray<string>>): string {
-  const [header, ...body] = rows;
-  const widths = header.map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  const numeric = header.map((_, column) => body.every((row) => NUMBER_CELL.test(row[column])));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, column) =>
-          numeric[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column]),
-        )
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
 }
 
 const shown = (value: string | number | null): string => (value === null ? '-' : String(value));

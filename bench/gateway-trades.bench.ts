@@ -258,6 +258,7 @@ async function main(): Promise<void> {
     NATS_PREFIX: namespace.natsPrefix,
     REDIS_PREFIX: namespace.redisPrefix,
     CREDENTIALS_KEK: randomBytes(32).toString('base64'),
+    WEBHOOK_SECRETS_KEK: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'warn',
     VENUE_SIM_PORT: String(simPort),
     VENUE_SIM_URL: `http://127.0.0.1:${simPort}`,

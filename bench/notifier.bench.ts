@@ -147,8 +147,8 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'info',
     NOTIFIER_INSTANCE_ID: 'notifier-bench',
     // Webhook delivery runs as in a deployment (no endpoint here: one query an event); its
-    // signing secrets are opened with the credentials' key.
-    CREDENTIALS_KEK: randomBytes(32).toString('base64'),
+    // signing secrets are opened with their own key.
+    WEBHOOK_SECRETS_KEK: randomBytes(32).toString('base64'),
     // Five times the default heartbeat rate (and the default 3 s credential
     // re-check), so the periodic sweeps over every socket fall inside the
     // measured phases rather than between them.

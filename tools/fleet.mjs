@@ -25,7 +25,14 @@
 // the fleet refuses to start, naming what is missing, when it cannot.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -77,11 +84,21 @@ if (!existsSync('.env')) {
       '# Written by `npm start` for local paper trading. Never use these values in production.',
       `CREDENTIALS_KEK=${randomBytes(32).toString('base64')}`,
       'CREDENTIALS_KEK_ID=dev1',
+      // Webhook signing secrets have a key of their own, the only one the notifier needs.
+      `WEBHOOK_SECRETS_KEK=${randomBytes(32).toString('base64')}`,
+      'WEBHOOK_SECRETS_KEK_ID=devw1',
       '',
     ].join('\n'),
   );
 }
 process.loadEnvFile('.env');
+if (!process.env.WEBHOOK_SECRETS_KEK) {
+  // A .env written before webhook secrets had their own key.
+  step('adding WEBHOOK_SECRETS_KEK to .env');
+  const key = randomBytes(32).toString('base64');
+  appendFileSync('.env', `\nWEBHOOK_SECRETS_KEK=${key}\nWEBHOOK_SECRETS_KEK_ID=devw1\n`);
+  Object.assign(process.env, { WEBHOOK_SECRETS_KEK: key, WEBHOOK_SECRETS_KEK_ID: 'devw1' });
+}
 
 const env = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/sts',

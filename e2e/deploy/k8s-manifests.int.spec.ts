@@ -142,6 +142,7 @@ describe('Kubernetes manifests', () => {
       expect(ofKind('Secret')).toEqual([]);
       expect(yamlText).toContain('secretKeyRef');
       expect(yamlText).not.toMatch(/CREDENTIALS_KEK\s*:\s*\S+/);
+      expect(yamlText).not.toMatch(/WEBHOOK_SECRETS_KEK\s*:\s*\S+/);
     });
 
     it('references Postgres and Redis as external services, NATS too in the base only', () => {
@@ -168,7 +169,13 @@ describe('Kubernetes manifests', () => {
 
     it('reads every credential from a Secret: connection URLs and the key, never the ConfigMap', () => {
       const config = ofKind('ConfigMap').find((doc) => doc.metadata.name === 'sts-config');
-      for (const name of ['DATABASE_URL', 'NATS_URL', 'REDIS_URL', 'CREDENTIALS_KEK']) {
+      for (const name of [
+        'DATABASE_URL',
+        'NATS_URL',
+        'REDIS_URL',
+        'CREDENTIALS_KEK',
+        'WEBHOOK_SECRETS_KEK',
+      ]) {
         expect([name, config.data[name]]).toEqual([name, undefined]);
       }
       for (const deployment of deployments.filter((doc) => doc.metadata.name !== 'venue-sim')) {
@@ -182,6 +189,21 @@ describe('Kubernetes manifests', () => {
           ]);
         }
       }
+    });
+
+    it('gives the notifier the webhook secrets key from a Secret, never the credentials key', () => {
+      const envOf = (name: string) =>
+        named('Deployment', name).spec.template.spec.containers[0].env.map(
+          (entry: any) => entry.name,
+        );
+      for (const name of ['gateway', 'notifier']) {
+        const entry = named('Deployment', name).spec.template.spec.containers[0].env.find(
+          (item: any) => item.name === 'WEBHOOK_SECRETS_KEK',
+        );
+        expect([name, entry?.valueFrom?.secretKeyRef?.key]).toEqual([name, 'WEBHOOK_SECRETS_KEK']);
+      }
+      expect(envOf('notifier')).not.toContain('CREDENTIALS_KEK');
+      expect(envOf('gateway')).toContain('CREDENTIALS_KEK');
     });
 
     // base/edge.yaml: the Gateway API (ingress-nginx, which the Ingress was written for, is
@@ -460,20 +482,25 @@ describe('Kubernetes manifests', () => {
       expect(config.data['CONSOLE_NOTIFIER_WS_URL']).toBe(`wss://${https.hostname}/api/v1/ws`);
     });
 
-    it('gives the credentials key, from its own Secret, to the gateway, the workers and the notifier only', () => {
-      const readers = ofKind('Deployment')
-        .map((deployment) => [
-          deployment.metadata.name,
-          deployment.spec.template.spec.containers[0].env.find(
-            (entry: any) => entry.name === 'CREDENTIALS_KEK',
-          )?.valueFrom?.secretKeyRef?.name,
-        ])
-        .filter(([, secret]) => secret !== undefined);
-      // The notifier opens the webhook signing secrets, sealed with the same key.
-      expect(readers.sort()).toEqual([
+    it('gives each key, from a Secret of its own, to its readers only: the notifier never the credentials key', () => {
+      const readersOf = (variable: string) =>
+        ofKind('Deployment')
+          .map((deployment) => [
+            deployment.metadata.name,
+            deployment.spec.template.spec.containers[0].env.find(
+              (entry: any) => entry.name === variable,
+            )?.valueFrom?.secretKeyRef?.name,
+          ])
+          .filter(([, secret]) => secret !== undefined)
+          .sort();
+      expect(readersOf('CREDENTIALS_KEK')).toEqual([
         ['gateway', 'sts-credentials-kek'],
-        ['notifier', 'sts-credentials-kek'],
         ['worker', 'sts-credentials-kek'],
+      ]);
+      // The gateway seals the webhook signing secrets, the notifier opens them to sign.
+      expect(readersOf('WEBHOOK_SECRETS_KEK')).toEqual([
+        ['gateway', 'sts-webhook-secrets-kek'],
+        ['notifier', 'sts-webhook-secrets-kek'],
       ]);
     });
 

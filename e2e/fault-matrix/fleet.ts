@@ -84,6 +84,7 @@ export interface FleetProcess {
  */
 export class Fleet {
   readonly kek = randomBytes(32).toString('base64');
+  readonly webhookKek = randomBytes(32).toString('base64');
   private distCopy = '';
   private readonly cwd: string;
   readonly processes: FleetProcess[] = [];
@@ -122,6 +123,7 @@ export class Fleet {
       NATS_PREFIX: 'fm',
       REDIS_PREFIX: 'fm:',
       CREDENTIALS_KEK: this.kek,
+      WEBHOOK_SECRETS_KEK: this.webhookKek,
       VENUE_SIM_URL: this.simUrl,
       LOG_LEVEL: 'info',
       OPERATOR_ID: 'fault-matrix',

@@ -82,6 +82,7 @@ export function prepare(
     stateDir: layout.stateDir,
     distDir: layout.distDir,
     kek: randomBytes(32).toString('base64'),
+    webhookKek: randomBytes(32).toString('base64'),
     faketimeLib,
     startedAt: new Date().toISOString(),
     phase: 'starting',
@@ -94,6 +95,7 @@ export function prepare(
     binaries,
     distDir: state.distDir,
     kek: state.kek,
+    webhookKek: state.webhookKek,
     faketimeLib,
     options,
   };

@@ -118,6 +118,7 @@ export interface SpecContext {
   binaries: Binaries;
   distDir: string;
   kek: string;
+  webhookKek: string;
   faketimeLib?: string;
   options: UpOptions;
 }
@@ -246,6 +247,7 @@ function serviceEnv(
     NATS_PREFIX: natsPrefix,
     REDIS_PREFIX: `${natsPrefix}:`,
     CREDENTIALS_KEK: context.kek,
+    WEBHOOK_SECRETS_KEK: context.webhookKek,
     OPERATOR_ID: 'lab',
     METRICS_HOST: layout.address(host),
     LOG_LEVEL: options.logLevel ?? 'info',

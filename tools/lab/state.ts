@@ -12,6 +12,8 @@ export interface LabState {
   distDir: string;
   /** CREDENTIALS_KEK of every service (base64 of 32 random bytes, made at up). */
   kek: string;
+  /** WEBHOOK_SECRETS_KEK of the gateways and notifiers (made at up, like `kek`). */
+  webhookKek: string;
   /** libfaketime preloaded into the Node services of h1..h3, when installed. */
   faketimeLib?: string;
   startedAt: string;

@@ -67,6 +67,8 @@ export interface HttpResult<T = any> {
 export class GatewayHarness {
   readonly jwks = new JwksServer();
   readonly kek = randomBytes(32).toString('base64');
+  /** WEBHOOK_SECRETS_KEK: the webhook signing secrets' own key, never `kek`. */
+  readonly webhookKek = randomBytes(32).toString('base64');
   readonly logFile = join(mkdtempSync(join(tmpdir(), 'sts-gw-')), 'gateway.log');
   database!: TestDatabase;
   app!: NestFastifyApplication;
@@ -89,6 +91,7 @@ export class GatewayHarness {
       NATS_PREFIX: namespace.natsPrefix,
       REDIS_PREFIX: namespace.redisPrefix,
       CREDENTIALS_KEK: this.kek,
+      WEBHOOK_SECRETS_KEK: this.webhookKek,
       LOG_LEVEL: 'debug',
       LOG_FILE: this.logFile,
       GATEWAY_PORT: '0',

@@ -125,7 +125,7 @@ describe('webhooks: /api/v1/webhooks', () => {
       expect(JSON.stringify([one.body, list.body])).not.toContain(created.body.secret);
     });
 
-    it('keeps the secret sealed under its user and endpoint, and out of the log', async () => {
+    it('keeps the secret sealed with the webhook key under its user and endpoint, and out of the log', async () => {
       const [row] = await gateway.query<{ sealed_secret: Buffer; kek_id: string }>(
         'SELECT sealed_secret, kek_id FROM webhook_endpoints WHERE id = $1',
         [created.body.id],
@@ -133,8 +133,14 @@ describe('webhooks: /api/v1/webhooks', () => {
       const key = SECRET.exec(created.body.secret)![1]!;
       expect(row!.sealed_secret.toString('latin1')).not.toContain(created.body.secret);
       expect(row!.sealed_secret.includes(Buffer.from(key, 'base64'))).toBe(false);
-      const cipher = CredentialCipher.fromSettings(row!.kek_id, gateway.kek);
+      // WEBHOOK_SECRETS_KEK's default id, and its key alone opens it: not CREDENTIALS_KEK.
+      expect(row!.kek_id).toBe('w1');
+      const cipher = CredentialCipher.fromSettings(row!.kek_id, gateway.webhookKek);
       const sealed = { sealed: row!.sealed_secret, kekId: row!.kek_id };
+      const credentialsCipher = CredentialCipher.fromSettings(row!.kek_id, gateway.kek);
+      expect(() =>
+        credentialsCipher.openText(sealed, webhookSecretContext(alice.userId, created.body.id)),
+      ).toThrow();
       expect(cipher.openText(sealed, webhookSecretContext(alice.userId, created.body.id))).toBe(
         created.body.secret,
       );

@@ -40,7 +40,7 @@ export class NotifierHarness {
   readonly jwks = new JwksServer();
   readonly logDir = mkdtempSync(join(tmpdir(), 'sts-notifier-'));
   readonly replicas: RunningNotifier[] = [];
-  /** CREDENTIALS_KEK of the replicas: it seals and opens the webhook signing secrets. */
+  /** WEBHOOK_SECRETS_KEK of the replicas: it seals and opens the webhook signing secrets. */
   readonly kek = randomBytes(32).toString('base64');
   database!: TestDatabase;
   nats!: NatsConnection;
@@ -59,7 +59,7 @@ export class NotifierHarness {
       NOTIFIER_PORT: '0',
       NOTIFIER_HOST: '127.0.0.1',
       OPERATOR_ID: 'spec-operator',
-      CREDENTIALS_KEK: this.kek,
+      WEBHOOK_SECRETS_KEK: this.kek,
       ...this.jwks.env(),
       ...extraEnv,
     };

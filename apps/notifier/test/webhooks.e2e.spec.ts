@@ -106,7 +106,7 @@ describe('webhook delivery', () => {
     await db.initialize();
     endpoints = new WebhookEndpointRepository(db.manager);
     deliveries = new WebhookDeliveryRepository(db.manager);
-    cipher = new CredentialCipher('k1', harness.kek);
+    cipher = new CredentialCipher('w1', harness.kek);
     replica = await harness.addReplica();
   });
   afterAll(async () => {

@@ -2,8 +2,11 @@ import { loadGatewayConfig } from './load-gateway-settings';
 
 /** The gateway's boolean settings: their default unless set, and strictly true or false. */
 describe("the gateway's boolean settings", () => {
-  /** The one setting the gateway cannot boot without. */
-  const BASE = { CREDENTIALS_KEK: Buffer.alloc(32, 7).toString('base64') };
+  /** The settings the gateway cannot boot without. */
+  const BASE = {
+    CREDENTIALS_KEK: Buffer.alloc(32, 7).toString('base64'),
+    WEBHOOK_SECRETS_KEK: Buffer.alloc(32, 8).toString('base64'),
+  };
   const settingsWith = (variable: string, value?: string) =>
     loadGatewayConfig({ ...BASE, ...(value === undefined ? {} : { [variable]: value }) }).settings;
   const read = {

@@ -1,7 +1,12 @@
 import { Expose } from 'class-transformer';
 import { IsBoolean, IsInt, IsString, Max, Min } from 'class-validator';
 import { AuthSettings } from '@sts/auth';
-import { BooleanSetting, CommonSettings, CredentialsSettings } from '@sts/platform';
+import {
+  BooleanSetting,
+  CommonSettings,
+  CredentialsSettings,
+  WebhookSecretsSettings,
+} from '@sts/platform';
 import { ConsoleSettings } from '../console/console.settings';
 
 /** Every gateway setting; README.md (Settings) documents each with its default. */
@@ -130,5 +135,6 @@ export class GatewaySettings extends CommonSettings {
   // Composed rather than inherited: these groups are shared with other services.
   auth: AuthSettings;
   credentials: CredentialsSettings;
+  webhookSecrets: WebhookSecretsSettings;
   console: ConsoleSettings;
 }

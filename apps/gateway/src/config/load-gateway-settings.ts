@@ -1,5 +1,10 @@
 import { AuthSettings } from '@sts/auth';
-import { CredentialsSettings, loadConfig, loadVenueRegistry } from '@sts/platform';
+import {
+  CredentialsSettings,
+  loadConfig,
+  loadVenueRegistry,
+  WebhookSecretsSettings,
+} from '@sts/platform';
 import type { VenueRegistry } from '@sts/domain';
 import { ConsoleSettings } from '../console/console.settings';
 import { GatewaySettings } from './gateway.settings';
@@ -15,6 +20,7 @@ export function loadGatewayConfig(
   const settings = loadConfig(GatewaySettings, env);
   settings.auth = loadConfig(AuthSettings, env);
   settings.credentials = loadConfig(CredentialsSettings, env);
+  settings.webhookSecrets = loadConfig(WebhookSecretsSettings, env);
   settings.console = loadConfig(ConsoleSettings, env);
   return { settings, venues: loadVenueRegistry(env) };
 }

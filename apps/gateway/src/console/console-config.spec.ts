@@ -3,8 +3,11 @@ import { consoleConfigOf } from './console-config';
 
 /** What /console/config.json says about an OpenID Connect provider, from the settings alone. */
 describe('the console config: OpenID Connect', () => {
-  /** The one setting the gateway cannot boot without. */
-  const BASE = { CREDENTIALS_KEK: Buffer.alloc(32, 7).toString('base64') };
+  /** The settings the gateway cannot boot without. */
+  const BASE = {
+    CREDENTIALS_KEK: Buffer.alloc(32, 7).toString('base64'),
+    WEBHOOK_SECRETS_KEK: Buffer.alloc(32, 8).toString('base64'),
+  };
   const load = (env: Record<string, string>) => loadGatewayConfig({ ...BASE, ...env });
   const oidcOf = (env: Record<string, string>) => consoleConfigOf(load(env)).oidc;
   const provider = { OIDC_ISSUER_URL: 'https://id.example.com/realm', OIDC_CLIENT_ID: 'console' };

@@ -4,6 +4,7 @@ import {
   Module,
   type DynamicModule,
   type OnApplicationShutdown,
+  type Provider,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RequestAuthenticator } from '@sts/auth';
@@ -12,7 +13,7 @@ import { connectNats, CredentialCipher, NatsLink, type NatsConnection } from '@s
 import { CachedRequestAuthenticator } from '../auth/cached-request-authenticator';
 import type { GatewayConfig } from '../config/load-gateway-settings';
 import { ChangeFeed } from './change-feed';
-import { GATEWAY_CONFIG, NATS_CONNECTION } from './tokens';
+import { GATEWAY_CONFIG, NATS_CONNECTION, WEBHOOK_SECRET_CIPHER } from './tokens';
 
 /**
  * The gateway's Postgres, migrated first when MIGRATE_ON_START asks for it.
@@ -36,9 +37,37 @@ async function openDataSource(settings: GatewayConfig['settings']): Promise<Data
 }
 
 /**
+ * Two ciphers, two keys: venue credentials under CREDENTIALS_KEK, webhook
+ * signing secrets under WEBHOOK_SECRETS_KEK (the notifier's, which must never
+ * open a venue credential).
+ */
+function cipherProviders({ credentials, webhookSecrets }: GatewayConfig['settings']): Provider[] {
+  const { credentialsKekId, credentialsKek, credentialsOldKeks } = credentials;
+  const { webhookSecretsKekId, webhookSecretsKek, webhookSecretsOldKeks } = webhookSecrets;
+  return [
+    {
+      provide: CredentialCipher,
+      useFactory: () =>
+        CredentialCipher.fromSettings(credentialsKekId, credentialsKek, credentialsOldKeks),
+    },
+    {
+      provide: WEBHOOK_SECRET_CIPHER,
+      useFactory: () =>
+        CredentialCipher.fromSettings(
+          webhookSecretsKekId,
+          webhookSecretsKek,
+          webhookSecretsOldKeks,
+        ),
+    },
+  ];
+}
+
+/**
  * Connections every gateway module shares: Postgres (migrated at boot under an
- * advisory lock), NATS, the credential cipher, the authenticator, and the
- * feed of committed changes that keeps the per-request caches exact.
+ * advisory lock), NATS, the credential cipher, the webhook secrets' cipher (a
+ * key of its own: the notifier holds it, never the credentials' key), the
+ * authenticator, and the feed of committed changes that keeps the per-request
+ * caches exact.
  */
 @Global()
 @Module({})
@@ -68,15 +97,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
           inject: [NATS_CONNECTION],
           useFactory: (nats: NatsConnection) => new NatsLink(nats),
         },
-        {
-          provide: CredentialCipher,
-          useFactory: () =>
-            CredentialCipher.fromSettings(
-              settings.credentials.credentialsKekId,
-              settings.credentials.credentialsKek,
-              settings.credentials.credentialsOldKeks,
-            ),
-        },
+        ...cipherProviders(settings),
         {
           provide: ChangeFeed,
           // After the DataSource: the triggers that send the notices come with the migrations.
@@ -100,6 +121,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
         NATS_CONNECTION,
         NatsLink,
         CredentialCipher,
+        WEBHOOK_SECRET_CIPHER,
         RequestAuthenticator,
         ChangeFeed,
       ],

@@ -21,6 +21,7 @@ const NO_SERVICES = {
   NATS_URL: 'nats://api-docs.invalid:1',
   REDIS_URL: 'redis://api-docs.invalid:1',
   CREDENTIALS_KEK: Buffer.alloc(32).toString('base64'),
+  WEBHOOK_SECRETS_KEK: Buffer.alloc(32).toString('base64'),
 };
 
 /** As served: JSON, so what the document leaves undefined is absent. */

@@ -6,7 +6,9 @@ const KEK = Buffer.alloc(32, 7).toString('base64');
 
 describe('notifier settings', () => {
   it('runs webhooks by default, with the Standard Webhooks schedule and private addresses refused', () => {
-    const { webhooks, credentials, trustProxy } = loadNotifierSettings({ CREDENTIALS_KEK: KEK });
+    const { webhooks, webhookSecrets, trustProxy } = loadNotifierSettings({
+      WEBHOOK_SECRETS_KEK: KEK,
+    });
     expect(webhooks).toMatchObject({
       enabled: true,
       allowPrivateAddresses: false,
@@ -18,13 +20,13 @@ describe('notifier settings', () => {
     expect(DEFAULT_RETRY_SCHEDULE_MS.reduce((sum, delay) => sum + delay, 0)).toBeGreaterThan(
       24 * 3600_000,
     );
-    expect(credentials?.credentialsKek).toBe(KEK);
+    expect(webhookSecrets).toMatchObject({ webhookSecretsKek: KEK, webhookSecretsKekId: 'w1' });
     expect(trustProxy).toBe(false);
   });
 
   it('reads "false" as false and a schedule in milliseconds', () => {
     const settings = loadNotifierSettings({
-      CREDENTIALS_KEK: KEK,
+      WEBHOOK_SECRETS_KEK: KEK,
       WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'false',
       WEBHOOKS_RETRY_SCHEDULE_MS: '200, 400,800',
       NOTIFIER_TRUST_PROXY: 'false',
@@ -33,19 +35,26 @@ describe('notifier settings', () => {
     expect(settings.webhooks.retryScheduleMs).toEqual([200, 400, 800]);
     expect(settings.trustProxy).toBe(false);
     expect(
-      loadNotifierSettings({ CREDENTIALS_KEK: KEK, WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true' })
+      loadNotifierSettings({ WEBHOOK_SECRETS_KEK: KEK, WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true' })
         .webhooks.allowPrivateAddresses,
     ).toBe(true);
   });
 
-  it('needs the credentials key for webhooks, and refuses a schedule that is not milliseconds', () => {
-    expect(() => loadNotifierSettings({})).toThrow(/CREDENTIALS_KEK/);
-    expect(loadNotifierSettings({ WEBHOOKS_ENABLED: 'false' }).credentials).toBeUndefined();
+  it('needs the webhook secrets key for webhooks, never the credentials key', () => {
+    const credentialsKekOnly = { CREDENTIALS_KEK: KEK };
+    expect(() => loadNotifierSettings({})).toThrow(/WEBHOOK_SECRETS_KEK/);
+    expect(() => loadNotifierSettings(credentialsKekOnly)).toThrow(/WEBHOOK_SECRETS_KEK/);
+    const settings = loadNotifierSettings({ ...credentialsKekOnly, WEBHOOK_SECRETS_KEK: KEK });
+    expect(JSON.stringify(settings)).not.toContain('credentialsKek');
+    expect(loadNotifierSettings({ WEBHOOKS_ENABLED: 'false' }).webhookSecrets).toBeUndefined();
+  });
+
+  it('refuses a schedule that is not milliseconds', () => {
     expect(() =>
-      loadNotifierSettings({ CREDENTIALS_KEK: KEK, WEBHOOKS_RETRY_SCHEDULE_MS: '5s,1m' }),
+      loadNotifierSettings({ WEBHOOK_SECRETS_KEK: KEK, WEBHOOKS_RETRY_SCHEDULE_MS: '5s,1m' }),
     ).toThrow(ConfigError);
     expect(() =>
-      loadNotifierSettings({ CREDENTIALS_KEK: KEK, WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'yes' }),
+      loadNotifierSettings({ WEBHOOK_SECRETS_KEK: KEK, WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'yes' }),
     ).toThrow(/WEBHOOKS_ALLOW_PRIVATE_ADDRESSES/);
   });
 });

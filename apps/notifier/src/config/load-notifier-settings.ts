@@ -1,5 +1,5 @@
 import { AuthSettings } from '@sts/auth';
-import { CredentialsSettings, loadConfig } from '@sts/platform';
+import { loadConfig, WebhookSecretsSettings } from '@sts/platform';
 import { NotifierSettings } from './notifier.settings';
 import { WebhookSettings } from './webhook.settings';
 
@@ -10,8 +10,8 @@ export function loadNotifierSettings(
   settings.auth = loadConfig(AuthSettings, env);
   settings.webhooks = loadConfig(WebhookSettings, env);
   if (settings.webhooks.enabled) {
-    // Webhook secrets are sealed with the credentials' key: without it no delivery can be signed.
-    settings.credentials = loadConfig(CredentialsSettings, env);
+    // Without the key that opens the signing secrets no delivery can be signed.
+    settings.webhookSecrets = loadConfig(WebhookSecretsSettings, env);
   }
   return settings;
 }

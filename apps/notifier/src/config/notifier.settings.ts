@@ -1,7 +1,7 @@
 import { Expose } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { AuthSettings } from '@sts/auth';
-import { BooleanSetting, CommonSettings, type CredentialsSettings } from '@sts/platform';
+import { BooleanSetting, CommonSettings, type WebhookSecretsSettings } from '@sts/platform';
 import type { WebhookSettings } from './webhook.settings';
 
 /** Every notifier setting; apps/notifier/README.md (Settings) documents each with its default. */
@@ -81,6 +81,10 @@ export class NotifierSettings extends CommonSettings {
 
   webhooks: WebhookSettings;
 
-  /** The key that opens webhook signing secrets; read only when webhooks are enabled. */
-  credentials?: CredentialsSettings;
+  /**
+   * The key that opens webhook signing secrets; read only when webhooks are
+   * enabled. Never CREDENTIALS_KEK: this internet-facing service holds no
+   * venue credential's key.
+   */
+  webhookSecrets?: WebhookSecretsSettings;
 }

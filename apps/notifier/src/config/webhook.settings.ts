@@ -21,7 +21,7 @@ export const DEFAULT_RETRY_SCHEDULE_MS = [
 
 /** The webhook dispatcher's settings (`WEBHOOKS_*`); apps/notifier/README.md (Webhooks) documents each. */
 export class WebhookSettings {
-  /** The intake and the dispatcher run in this replica (they need CREDENTIALS_KEK). */
+  /** The intake and the dispatcher run in this replica (they need WEBHOOK_SECRETS_KEK). */
   @BooleanSetting('WEBHOOKS_ENABLED')
   @IsBoolean()
   enabled: boolean = true;

@@ -28,14 +28,14 @@ export class WebhookService {
     series: WebhookSeries,
     log: Logger,
   ): WebhookService | null {
-    const { webhooks, credentials } = settings;
-    if (!webhooks.enabled || !credentials) {
+    const { webhooks, webhookSecrets } = settings;
+    if (!webhooks.enabled || !webhookSecrets) {
       return null;
     }
     const cipher = CredentialCipher.fromSettings(
-      credentials.credentialsKekId,
-      credentials.credentialsKek,
-      credentials.credentialsOldKeks,
+      webhookSecrets.webhookSecretsKekId,
+      webhookSecrets.webhookSecretsKek,
+      webhookSecrets.webhookSecretsOldKeks,
     );
     const webhookLog = log.child({ component: 'webhooks' });
     const outbound = new OutboundPost({

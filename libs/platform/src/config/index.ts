@@ -4,3 +4,4 @@ export * from './credentials.settings';
 export * from './dotenv';
 export * from './load-config';
 export * from './venue-registry';
+export * from './webhook-secrets.settings';

@@ -9,7 +9,7 @@ import {
 } from '@sts/persistence';
 import { AppError, CredentialCipher } from '@sts/platform';
 import type { GatewayConfig } from '../../../config/load-gateway-settings';
-import { GATEWAY_CONFIG } from '../../../infrastructure/tokens';
+import { GATEWAY_CONFIG, WEBHOOK_SECRET_CIPHER } from '../../../infrastructure/tokens';
 import type { CreateWebhookRequest } from '../../dto/create-webhook.request';
 import { newWebhookSecret } from './webhook-secret';
 import { checkWebhookHost, webhookUrl, type WebhookUrlRules } from './webhook-url';
@@ -37,7 +37,7 @@ export class CreateWebhookUseCase {
 
   constructor(
     dataSource: DataSource,
-    private readonly cipher: CredentialCipher,
+    @Inject(WEBHOOK_SECRET_CIPHER) private readonly cipher: CredentialCipher,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.endpoints = new WebhookEndpointRepository(dataSource.manager);

@@ -6,4 +6,5 @@ export * from './test-operator';
 export * from './tcp-proxy';
 export * from './openapi/openapi-conformance';
 export * from './openapi/asyncapi-conformance';
+export * from './openapi/webhook-conformance';
 export * from './unavailable-retry';

@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import type { ErrorCode } from '@sts/platform';
 import { httpStatusOf } from '../errors/http-status';
 import { API_SCHEMAS } from './api-schemas';
+import { WEBHOOKS } from './schemas/webhook-payload-schemas';
 import { EVERY_ROUTE, OPERATIONS, type OperationAnswers } from './api-operations';
 import { RATE_LIMIT_HEADERS, rateLimitHeaders } from './operations/answers';
 import { strictBodySchema, strictParameters, type Parameter } from './request-rules';
@@ -204,5 +205,6 @@ export function describeApi(app: INestApplication): OpenAPIObject {
     schemas: { ...document.components?.schemas, ...API_SCHEMAS },
     headers: { ...RESPONSE_HEADERS, ...RATE_LIMIT_HEADERS },
   } as OpenAPIObject['components'];
-  return document;
+  // OpenAPI 3.1's webhooks: what the notifier POSTs to a user's endpoints.
+  return { ...document, webhooks: WEBHOOKS } as OpenAPIObject;
 }

@@ -6,10 +6,13 @@ import { QUALITY_SCHEMAS } from './schemas/quality-schemas';
 import type { Schema } from './schemas/schema-helpers';
 import { TRADE_EVENT_SCHEMAS } from './schemas/trade-event-schemas';
 import { TRADE_SCHEMAS } from './schemas/trade-schemas';
+import { WEBHOOK_PAYLOAD_SCHEMAS } from './schemas/webhook-payload-schemas';
 import { WEBHOOK_SCHEMAS } from './schemas/webhook-schemas';
 
 /**
- * The bodies the gateway answers with, as JSON Schema 2020-12 (OpenAPI 3.1).
+ * The bodies the gateway answers with, and those the notifier POSTs to
+ * webhook endpoints (`webhooks` of the document), as JSON Schema 2020-12
+ * (OpenAPI 3.1).
  * Request bodies are described by the DTOs' decorators; what leaves the
  * gateway is described here, next to nothing else, and every HTTP spec checks
  * the answers it receives against it (`@sts/testing` openApiConformance).
@@ -22,5 +25,6 @@ export const API_SCHEMAS: Record<string, Schema> = {
   ...POSITION_SCHEMAS,
   ...QUALITY_SCHEMAS,
   ...WEBHOOK_SCHEMAS,
+  ...WEBHOOK_PAYLOAD_SCHEMAS,
   ...ERROR_SCHEMAS,
 };

@@ -7,7 +7,9 @@ import {
   type TradeFill,
   type TradeLifecycle,
 } from '@sts/contracts';
+import { join } from 'node:path';
 import { WEBHOOK_TEST_EVENT, type WebhookEventType } from '@sts/persistence';
+import { WebhookConformance } from '@sts/testing';
 import type { StreamEvent } from '../stream-event';
 import { payloadOf, routeOf, type TradeFacts } from './webhook-events';
 import { RENDERERS } from './formats/renderers';
@@ -269,6 +271,22 @@ describe('webhook events', () => {
       status: 'rejected',
       unhedged_size: '0',
     });
+  });
+
+  it('sends each type as the API description’s webhooks describe it (apps/gateway/openapi.json)', () => {
+    const described = new WebhookConformance(join(__dirname, '../../../gateway/openapi.json'));
+    expect(described.types.sort()).toEqual([...new Set(CASES.map(([, , type]) => type))].sort());
+    for (const [name, event, type] of CASES) {
+      expect({ name, problems: described.problemsOf(type, payloadOf(event, type, TRADE)) }).toEqual(
+        { name, problems: [] },
+      );
+    }
+    // And it bites: a fill without its price is not what the description promises.
+    const priceless = payloadOf(makerFill, 'trade.fill', TRADE);
+    delete (priceless.data as Record<string, unknown>)['price'];
+    expect(described.problemsOf('trade.fill', priceless)).toEqual([
+      "webhook trade.fill: body/data must have required property 'price'",
+    ]);
   });
 
   it('refuses a fill whose data breaks the execution log’s schema', () => {

@@ -505,7 +505,108 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'trade.status_changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * trade.status_changed, as the notifier POSTs it to an endpoint that asked for it
+     * @description Signed by Standard Webhooks: headers `webhook-id` (the same on every retry of one message), `webhook-timestamp` and `webhook-signature`; verify on the raw body (docs/api.md "Webhook payloads"). Format `standard`; the chat formats send one readable line instead.
+     */
+    post: operations['webhook_trade_status_changed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'trade.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * trade.failed, as the notifier POSTs it to an endpoint that asked for it
+     * @description Signed by Standard Webhooks: headers `webhook-id` (the same on every retry of one message), `webhook-timestamp` and `webhook-signature`; verify on the raw body (docs/api.md "Webhook payloads"). Format `standard`; the chat formats send one readable line instead.
+     */
+    post: operations['webhook_trade_failed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'trade.fill': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * trade.fill, as the notifier POSTs it to an endpoint that asked for it
+     * @description Signed by Standard Webhooks: headers `webhook-id` (the same on every retry of one message), `webhook-timestamp` and `webhook-signature`; verify on the raw body (docs/api.md "Webhook payloads"). Format `standard`; the chat formats send one readable line instead.
+     */
+    post: operations['webhook_trade_fill'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'system.kill_switch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * system.kill_switch, as the notifier POSTs it to an endpoint that asked for it
+     * @description Signed by Standard Webhooks: headers `webhook-id` (the same on every retry of one message), `webhook-timestamp` and `webhook-signature`; verify on the raw body (docs/api.md "Webhook payloads"). Format `standard`; the chat formats send one readable line instead.
+     */
+    post: operations['webhook_system_kill_switch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'system.maintenance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * system.maintenance, as the notifier POSTs it to an endpoint that asked for it
+     * @description Signed by Standard Webhooks: headers `webhook-id` (the same on every retry of one message), `webhook-timestamp` and `webhook-signature`; verify on the raw body (docs/api.md "Webhook payloads"). Format `standard`; the chat formats send one readable line instead.
+     */
+    post: operations['webhook_system_maintenance'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     VerifySessionRequest: Record<string, never>;
@@ -2322,6 +2423,226 @@ export interface components {
     WebhookTestSent: {
       /** @description the test delivery’s `webhook-id`; it shows in GET /webhooks/{webhookId}/deliveries */
       message_id: string;
+    };
+    WebhookTradeStatusChangedData: {
+      /**
+       * Format: uuid
+       * @description the trade
+       */
+      trade_id: string;
+      /** @description the trade's canonical market; null only if its row could not be read */
+      market: string | null;
+      /**
+       * @description the lifecycle event
+       * @enum {string}
+       */
+      event:
+        | 'trade.started'
+        | 'trade.completed'
+        | 'trade.failed'
+        | 'trade.canceled'
+        | 'trade.paused'
+        | 'trade.resumed';
+      status: components['schemas']['TradeStatus'];
+      /**
+       * @description the event's filled size, else the trade's when read
+       * @example 0.5
+       */
+      filled_size: string | null;
+      /**
+       * @description the trade's target size
+       * @example 0.5
+       */
+      target_size: string | null;
+      /**
+       * @description `base` (sizes in the market token) or `notional` (in USD)
+       * @enum {string|null}
+       */
+      size_type: 'base' | 'notional' | null;
+      /** @description a failed or rejected trade's reason */
+      failure_reason: string | null;
+      /** @description the lifecycle event's own data, as the WebSocket shows it */
+      details: Record<string, never>;
+    };
+    WebhookTradeFailedData: {
+      /**
+       * Format: uuid
+       * @description the trade
+       */
+      trade_id: string;
+      /** @description the trade's canonical market; null only if its row could not be read */
+      market: string | null;
+      /**
+       * @description `failed`, or `rejected` by the pre-flight checks
+       * @enum {string}
+       */
+      status: 'failed' | 'rejected';
+      /** @description why */
+      failure_reason: string;
+      /**
+       * @description filled on the maker leg and never hedged ("0" for a rejection); null: not reported
+       * @example 0.5
+       */
+      unhedged_size: string | null;
+      /**
+       * @description exchange (venue) id
+       * @enum {string|null}
+       */
+      hedge_exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster' | null;
+      /**
+       * @description filled when it failed
+       * @example 0.5
+       */
+      filled_size: string | null;
+      /**
+       * @description the trade's target size
+       * @example 0.5
+       */
+      target_size: string | null;
+      /**
+       * @description `base` (sizes in the market token) or `notional` (in USD)
+       * @enum {string|null}
+       */
+      size_type: 'base' | 'notional' | null;
+    };
+    WebhookTradeFillData: {
+      /**
+       * Format: uuid
+       * @description the trade
+       */
+      trade_id: string;
+      /** @description the trade's canonical market; null only if its row could not be read */
+      market: string | null;
+      /** @description the entry's sequence in the trade's execution log */
+      sequence: number;
+      /**
+       * @description which leg filled
+       * @enum {string}
+       */
+      leg: 'maker' | 'hedge';
+      /**
+       * @description the execution log entry
+       * @enum {string}
+       */
+      event_type: 'maker_fill' | 'hedge_filled';
+      /**
+       * @description exchange (venue) id
+       * @enum {string}
+       */
+      exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
+      /**
+       * @description order side
+       * @enum {string}
+       */
+      side: 'buy' | 'sell';
+      /**
+       * @description fill price
+       * @example 0.5
+       */
+      price: string;
+      /**
+       * @description fill size
+       * @example 0.5
+       */
+      size: string;
+      /**
+       * @description fee paid (negative: a rebate); null when the venue reported none
+       * @example 0.5
+       */
+      fee: string | null;
+      /** @description the fee's asset */
+      fee_asset: string | null;
+      /**
+       * @description whether the fill made or took liquidity
+       * @enum {string}
+       */
+      liquidity: 'maker' | 'taker';
+      /** @description venue order id */
+      order_id: string;
+      /**
+       * Format: date-time
+       * @description when the venue filled it, by the venue's clock
+       */
+      filled_at: string;
+    };
+    WebhookKillSwitchData: {
+      /** @description on: every trade is halted */
+      enabled: boolean;
+      /** @description the operator's reason */
+      reason: string;
+      /**
+       * Format: date-time
+       * @description when it was flipped
+       */
+      updated_at: string;
+    };
+    WebhookMaintenanceData: {
+      /** @description a venue id, or `_system` for the whole system */
+      exchange: string;
+      /** @description on: trading there is paused */
+      enabled: boolean;
+      /** @description the operator's reason */
+      reason: string;
+      /**
+       * Format: date-time
+       * @description when it was changed
+       */
+      updated_at: string;
+    };
+    /** @description every status change of a trade (the WebSocket lifecycle events) */
+    WebhookTradeStatusChanged: {
+      /** @constant */
+      type: 'trade.status_changed';
+      /**
+       * Format: date-time
+       * @description when the event happened (UTC)
+       */
+      timestamp: string;
+      data: components['schemas']['WebhookTradeStatusChangedData'];
+    };
+    /** @description a trade failed or was rejected, naming what it left unhedged (after its trade.status_changed) */
+    WebhookTradeFailed: {
+      /** @constant */
+      type: 'trade.failed';
+      /**
+       * Format: date-time
+       * @description when the event happened (UTC)
+       */
+      timestamp: string;
+      data: components['schemas']['WebhookTradeFailedData'];
+    };
+    /** @description a maker fill or a hedge fill */
+    WebhookTradeFill: {
+      /** @constant */
+      type: 'trade.fill';
+      /**
+       * Format: date-time
+       * @description when the event happened (UTC)
+       */
+      timestamp: string;
+      data: components['schemas']['WebhookTradeFillData'];
+    };
+    /** @description the operators' global kill switch flipped (every endpoint that asked for it) */
+    WebhookKillSwitch: {
+      /** @constant */
+      type: 'system.kill_switch';
+      /**
+       * Format: date-time
+       * @description when the event happened (UTC)
+       */
+      timestamp: string;
+      data: components['schemas']['WebhookKillSwitchData'];
+    };
+    /** @description maintenance of the system or of one venue (every endpoint that asked for it) */
+    WebhookMaintenance: {
+      /** @constant */
+      type: 'system.maintenance';
+      /**
+       * Format: date-time
+       * @description when the event happened (UTC)
+       */
+      timestamp: string;
+      data: components['schemas']['WebhookMaintenanceData'];
     };
     /**
      * @description machine code (decisions section 4 and the API notes, docs/api.md)
@@ -10461,6 +10782,151 @@ export interface operations {
             code?: 'service_unavailable';
           };
         };
+      };
+    };
+  };
+  webhook_trade_status_changed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookTradeStatusChanged'];
+      };
+    };
+    responses: {
+      /** @description delivered: any 2xx answer */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); 410 disables the endpoint */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_trade_failed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookTradeFailed'];
+      };
+    };
+    responses: {
+      /** @description delivered: any 2xx answer */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); 410 disables the endpoint */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_trade_fill: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookTradeFill'];
+      };
+    };
+    responses: {
+      /** @description delivered: any 2xx answer */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); 410 disables the endpoint */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_system_kill_switch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookKillSwitch'];
+      };
+    };
+    responses: {
+      /** @description delivered: any 2xx answer */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); 410 disables the endpoint */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_system_maintenance: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookMaintenance'];
+      };
+    };
+    responses: {
+      /** @description delivered: any 2xx answer */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h); 410 disables the endpoint */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

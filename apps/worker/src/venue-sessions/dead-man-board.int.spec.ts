@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { deadManBucket } from '@sts/contracts';
 import { runOps } from '@sts/operations';
-import { connectNats, createLogger, type NatsConnection } from '@sts/platform';
+import { connectNats, createLogger, sleep, type NatsConnection } from '@sts/platform';
 import { startNatsCluster, whenClusterReady } from '@sts/testing';
 import { eventually } from '../../test/eventually';
 import { ScriptedDeadMan, ScriptedVenue } from '../../test/support/scripted-venue';
@@ -173,6 +173,23 @@ describe('the dead-man bucket on a NATS cluster', () => {
           });
         });
       }
+      expect(await replicasOf()).toBe(3);
+      // A write of the older worker fails (the bucket loses its quorum for a moment): the
+      // bucket it opens again afterwards is left at the newer worker's count, not undone.
+      const [older] = boards;
+      cluster.pause(2);
+      cluster.pause(3);
+      older.show('hyperliquid', '0xdef', armed);
+      await sleep(1_500);
+      cluster.resume(2);
+      cluster.resume(3);
+      await whenClusterReady(async () => {
+        older.show('hyperliquid', '0xdef', { ...armed, lastRefreshAtMs: Date.now() });
+        await eventually(async () => (await replicasOf()) !== undefined, 'the bucket answering', {
+          timeoutMs: 3_000,
+        });
+      });
+      await sleep(1_000);
       expect(await replicasOf()).toBe(3);
     } finally {
       boards.forEach((board) => board.close());

@@ -29,6 +29,8 @@ export class DeadManBoard {
   private readonly rows = new Map<string, DeadManState>();
   private readonly timer: NodeJS.Timeout;
   private warned = false;
+  /** The bucket's copies were brought to NATS_REPLICAS by this worker (once). */
+  private replicasSettled = false;
 
   constructor(
     private readonly nats: NatsConnection,
@@ -95,18 +97,25 @@ export class DeadManBoard {
   /**
    * The bucket, created on first use (every worker may: creating an existing
    * one is a no-op), its copies brought to NATS_REPLICAS where an earlier
-   * setting made it with another count (the streams are updated at boot too).
+   * setting made it with another count, once per worker, as the streams are
+   * at boot: a bucket opened again after a failed write is left as it is, so
+   * a worker of an older setting still running beside a newer one does not
+   * undo the newer one's count at every hiccup (each would, in turn, forever).
    */
   private bucket(): Promise<KV> {
     const { name, ttlMs } = deadManBucket(this.natsPrefix);
     this.kv ??= new Kvm(this.nats)
       .create(name, { history: 1, ttl: ttlMs, replicas: this.replicas })
       .then(async (kv) => {
+        if (this.replicasSettled) {
+          return kv;
+        }
         const { streamInfo } = await kv.status();
         if (streamInfo.config.num_replicas !== this.replicas) {
           const jsm = await jetstreamManager(this.nats);
           await jsm.streams.update(streamInfo.config.name, { num_replicas: this.replicas });
         }
+        this.replicasSettled = true;
         return kv;
       })
       .catch((error: unknown) => {

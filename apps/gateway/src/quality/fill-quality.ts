@@ -56,3 +56,10 @@ export function fillQualities(entries: readonly LogEntry[]): FillQuality[] {
   }
   return [...byFill.values()];
 }
+
+/** The fill the venue made first (the log's order is the worker's, not the venue's); none: no fill. */
+export const earliestFill = (fills: readonly FillQuality[]): LogDataOf['maker_fill'] | undefined =>
+  fills.reduce<LogDataOf['maker_fill'] | undefined>(
+    (first, { fill }) => (first && first.timestamp_ms <= fill.timestamp_ms ? first : fill),
+    undefined,
+  );

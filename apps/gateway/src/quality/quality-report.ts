@@ -1,8 +1,7 @@
 import Big from 'big.js';
-import type { LogDataOf } from '@sts/contracts';
 import { distributionOf } from '@sts/domain';
 import type { TradeQualityLog } from '@sts/persistence';
-import { fillQualities, type FillQuality } from './fill-quality';
+import { earliestFill, fillQualities, type FillQuality } from './fill-quality';
 import {
   arrivalSlippage,
   byHorizon,
@@ -106,7 +105,7 @@ export function qualityReport(
       .forEach((quality) =>
         addFill(samplesOf(groupOf(groupBy, log.market, quality.fill)), quality),
       );
-    const first = earliest(fills);
+    const first = earliestFill(fills);
     if (first && inWindow(window, first.timestamp_ms)) {
       const samples = samplesOf(groupOf(groupBy, log.market, first));
       samples.firstFillMs.push(new Big(first.timestamp_ms - log.createdAt.getTime()));
@@ -114,7 +113,8 @@ export function qualityReport(
     for (const spell of quotingSpells(entries).filter(({ until_ms }) =>
       inWindow(window, until_ms),
     )) {
-      addQuoting(samplesOf(groupOf(groupBy, log.market, spell)), spell);
+      const samples = samplesOf(groupOf(groupBy, log.market, spell));
+      samples.quoting = addSpell(samples.quoting, spell);
     }
   }
   return [...groups]
@@ -132,13 +132,6 @@ export function qualityReport(
     }));
 }
 
-/** The fill the venue made first (the log's order is the worker's, not the venue's). */
-const earliest = (fills: readonly FillQuality[]): LogDataOf['maker_fill'] | undefined =>
-  fills.reduce<LogDataOf['maker_fill'] | undefined>(
-    (first, { fill }) => (first && first.timestamp_ms <= fill.timestamp_ms ? first : fill),
-    undefined,
-  );
-
 function addFill(samples: GroupSamples, quality: FillQuality): void {
   samples.fills += 1;
   for (const [horizon, markout] of quality.markouts) {
@@ -155,8 +148,4 @@ function addFill(samples: GroupSamples, quality: FillQuality): void {
       samples.arrivalSlippages.push(arrival);
     }
   }
-}
-
-function addQuoting(samples: GroupSamples, spell: LogDataOf['quoting']): void {
-  samples.quoting = addSpell(samples.quoting, spell);
 }

@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { distributionOf, formatDecimal } from '@sts/domain';
 import type { PresentedTrade } from '../trades/trade.presenter';
 import type { LogEntry } from '@sts/contracts';
-import { fillQualities, type FillQuality } from './fill-quality';
+import { earliestFill, fillQualities, type FillQuality } from './fill-quality';
 import {
   addSpell,
   NO_QUOTING,
@@ -95,8 +95,7 @@ export function tradeQuality(
   realisedSpread: string | null,
 ): TradeQualityView {
   const created = trade.createdAt.getTime();
-  const firstFillMs =
-    fills.length === 0 ? null : Math.min(...fills.map(({ fill }) => fill.timestamp_ms));
+  const firstFillMs = earliestFill(fills)?.timestamp_ms ?? null;
   const ended = trade.completedAt ? trade.completedAt.getTime() : null;
   return {
     trade_id: trade.id,

@@ -19,15 +19,10 @@ export interface WebhookView {
 }
 
 /** The create's answer: the one time the signing secret is shown. */
-export interface CreatedWebhookView {
-  id: string;
-  url: string;
-  events: string[];
-  format: string;
-  description: string;
-  created_at: string;
-  secret: string;
-}
+export type CreatedWebhookView = Pick<
+  WebhookView,
+  'id' | 'url' | 'events' | 'format' | 'description' | 'created_at'
+> & { secret: string };
 
 export interface WebhookDeliveryView {
   id: string;

@@ -1,5 +1,6 @@
 import {
   decodeLogData,
+  type LogDataOf,
   type TradeFill,
   type TradeLifecycle,
   type TradeLifecycleEvent,
@@ -236,17 +237,20 @@ function tradeFillData(fill: TradeFill, trade: TradeFacts | null): TradeFillData
 }
 
 /** The fields a maker fill and a hedge fill share. */
-function legFill(data: {
-  exchange: string;
-  side: 'buy' | 'sell';
-  price: string;
-  size: string;
-  fee: string | null;
-  fee_asset: string | null;
-  liquidity: 'maker' | 'taker';
-  order_id: string;
-  timestamp_ms: number;
-}) {
+function legFill(
+  data: Pick<
+    LogDataOf['maker_fill'] & LogDataOf['hedge_filled'],
+    | 'exchange'
+    | 'side'
+    | 'price'
+    | 'size'
+    | 'fee'
+    | 'fee_asset'
+    | 'liquidity'
+    | 'order_id'
+    | 'timestamp_ms'
+  >,
+) {
   return {
     exchange: data.exchange,
     side: data.side,

@@ -205,7 +205,7 @@ export class WebhookEndpointRepository {
     return rows[0] ? withSecret(rows[0]) : null;
   }
 
-  /** A delivery failed for good: the endpoint is failing, since now unless it already was. */
+  /** An attempt failed: the endpoint is failing, since now unless it already was. */
   async markFailing(id: string): Promise<WebhookEndpoint | null> {
     const rows = await queryRows<StoredRow>(
       this.manager,

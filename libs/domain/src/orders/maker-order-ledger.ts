@@ -40,11 +40,15 @@ export class MakerOrderLedger {
   private readonly orders: MutableOrder[] = [];
   private readonly forgetClosed = (): void => this.prune();
   private readonly tally: QuotingActivity = { quotedMs: 0, placed: 0, replaced: 0, canceled: 0 };
-  /** Since when some order has been out (epoch ms); null while none is. */
+  /** Since when some order has been out (by `now`); null while none is. */
   private outSinceMs: number | null = null;
 
-  /** `now`: epoch ms, read only when the first order goes out or the last one closes. */
-  constructor(private readonly now: () => number = Date.now) {}
+  /**
+   * `now`: a monotonic clock in ms (time quoted is a duration: a wall clock
+   * stepped back would make it shrink), read only when the first order goes
+   * out or the last one closes.
+   */
+  constructor(private readonly now: () => number = () => performance.now()) {}
 
   /** The quoting so far, the spell of the order out now counted up to now. */
   activity(): QuotingActivity {

@@ -1,4 +1,4 @@
-import type { VenueBalance, VenuePosition } from './model/account';
+import type { VenueBalance, VenueFundingPayment, VenuePosition } from './model/account';
 import type { BookUpdate } from './model/book';
 import type { VenueMarket } from './model/market';
 import type {
@@ -150,6 +150,11 @@ export interface VenueClient {
    * without a symbol they are read for every market the client traded).
    */
   fillsSince(timestampMs: number, symbol?: string): Promise<VenueFill[]>;
+  /**
+   * The account's funding payments settled at or after `timestampMs`, oldest
+   * first, every market (a venue that pages them is read page by page).
+   */
+  fundingPayments(timestampMs: number): Promise<VenueFundingPayment[]>;
   positions(): Promise<VenuePosition[]>;
   balances(): Promise<VenueBalance[]>;
 }

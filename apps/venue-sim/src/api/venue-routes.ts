@@ -14,6 +14,7 @@ import {
   wireBalances,
   wireBookLevels,
   wireFill,
+  wireFunding,
   wireMarket,
   wireOrder,
   wirePositions,
@@ -145,7 +146,7 @@ function addOrderRoutes(router: Router, orders: OrderEntry, { signed }: RouteKit
     );
 }
 
-/** The account's signed reads: an order, open orders, fills, positions, balances. */
+/** The account's signed reads: an order, open orders, fills, funding, positions, balances. */
 function addAccountReads(router: Router, { signedQuery }: RouteKit): void {
   router
     .add(
@@ -182,6 +183,18 @@ function addAccountReads(router: Router, { signedQuery }: RouteKit): void {
         }
         const fills = venue.registry.fillsSince(accountId, since);
         return { status: 200, body: { fills: fills.map((fill) => wireFill(venue, fill)) } };
+      }),
+    )
+    .add(
+      'GET',
+      '/venues/:venue/funding',
+      signedQuery((context, venue, accountId) => {
+        const since = Number(context.query.get('since') ?? 0);
+        if (!Number.isFinite(since)) {
+          throw new HttpFailure(400, 'invalid_request', 'since must be milliseconds');
+        }
+        const payments = venue.funding.paymentsOf(accountId, since);
+        return { status: 200, body: { funding: payments.map(wireFunding) } };
       }),
     )
     .add(

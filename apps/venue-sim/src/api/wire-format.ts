@@ -1,12 +1,14 @@
 import type {
   WireBalance,
   WireFill,
+  WireFundingPayment,
   WireLevel,
   WireMarket,
   WireOrder,
   WirePosition,
 } from '@sts/venues';
 import { marginAssetOf } from '../config/market-spec';
+import type { FundingPayment } from '../engine/funding-book';
 import type { MarketState } from '../engine/market-state';
 import type { LevelChange, PriceLevel } from '../engine/order-book';
 import { freeMargin, usedMargin } from '../engine/order-validation';
@@ -50,6 +52,19 @@ export function wireFill(venue: VenueEngine, fill: EngineFill): WireFill {
     fee: fill.fee.toFixed(),
     order_fully_filled: fill.orderFullyFilled,
     ts_ms: fill.tsMs,
+  };
+}
+
+export function wireFunding(payment: FundingPayment): WireFundingPayment {
+  return {
+    id: payment.id,
+    symbol: payment.symbol,
+    ts_ms: payment.timeMs,
+    rate: payment.rate.toFixed(),
+    size: payment.size.toFixed(),
+    mark_price: payment.markPrice.toFixed(),
+    amount: payment.amount.toFixed(),
+    asset: payment.asset,
   };
 }
 

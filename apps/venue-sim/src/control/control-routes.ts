@@ -1,5 +1,6 @@
 import type { Router } from '../api/http-kit';
 import { addAccountRoutes } from './account-routes';
+import { addFundingRoutes } from './funding-routes';
 import { ControlRoutes, type ControlDeps } from './control-kit';
 import { addDeadManRoutes } from './dead-man-routes';
 import { addDialectLimitRoutes } from './dialect-limit-routes';
@@ -26,6 +27,7 @@ export function addControlRoutes(router: Router, deps: ControlDeps): void {
   addFaultRoutes(routes);
   addTakerFlowRoutes(routes);
   addAccountRoutes(routes);
+  addFundingRoutes(routes);
   addDialectProfileRoutes(routes);
   addDialectTimingRoutes(routes);
   addDialectLimitRoutes(routes);

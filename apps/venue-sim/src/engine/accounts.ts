@@ -17,6 +17,8 @@ export class Account {
   readonly positions = new Map<string, PositionState>();
   realizedPnl = new Big(0);
   feesPaid = new Big(0);
+  /** Funding settled on the account's positions: positive received, negative paid. */
+  fundingNet = new Big(0);
 
   constructor(
     readonly id: string,
@@ -54,14 +56,18 @@ export class Account {
     }
   }
 
+  settleFunding(amount: Big): void {
+    this.fundingNet = this.fundingNet.plus(amount);
+  }
+
   unrealizedPnl(symbol: string, mark: Big): Big {
     const position = this.positions.get(symbol);
     return position ? mark.minus(position.entryPrice).times(position.size) : new Big(0);
   }
 
-  /** Collateral plus realised and unrealised PnL, less fees. */
+  /** Collateral plus realised and unrealised PnL and funding, less fees. */
   equity(marks: ReadonlyMap<string, Big>): Big {
-    let equity = this.collateral.plus(this.realizedPnl).minus(this.feesPaid);
+    let equity = this.collateral.plus(this.realizedPnl).minus(this.feesPaid).plus(this.fundingNet);
     for (const symbol of this.positions.keys()) {
       const mark = marks.get(symbol);
       if (mark) {

@@ -1,7 +1,8 @@
-import type Big from 'big.js';
-import type { VenueProfile } from '../config/market-spec';
+import Big from 'big.js';
+import { marginAssetOf, type VenueProfile } from '../config/market-spec';
 import { Account } from './accounts';
 import type { DeskVenue } from './desk-venue';
+import { FUNDING_AMOUNT_DP, FundingBook, type FundingPayment } from './funding-book';
 import { applyLadder, targetLadder } from './house-liquidity';
 import { MarketState } from './market-state';
 import type { MatchResult } from './matching';
@@ -39,6 +40,7 @@ export class VenueEngine implements DeskVenue {
   readonly accounts = new Map<string, Account>();
   readonly registry = new OrderRegistry();
   readonly desk: OrderDesk;
+  readonly funding: FundingBook;
 
   constructor(
     readonly profile: VenueProfile,
@@ -51,6 +53,8 @@ export class VenueEngine implements DeskVenue {
       );
     }
     this.desk = new OrderDesk(this, options.epoch, options.now, options.sink);
+    this.funding = new FundingBook(options.epoch);
+    this.settleDueFunding();
   }
 
   get id(): string {
@@ -97,6 +101,55 @@ export class VenueEngine implements DeskVenue {
       );
     }
     this.publishBooks();
+    this.settleDueFunding();
+  }
+
+  /**
+   * Settles one market's funding now (or at `timeMs`): every account holding
+   * a position pays (long, rate > 0) or receives its size times the mark
+   * times the rate (the market's current rate unless `rate` is given).
+   */
+  settleFunding(symbol: string, timeMs = this.options.now(), rate?: Big): FundingPayment[] {
+    const market = this.market(symbol);
+    const applied = rate ?? this.funding.rateOf(market.spec);
+    const markPrice = market.markPrice();
+    const settled: FundingPayment[] = [];
+    for (const account of this.accounts.values()) {
+      const position = account.positions.get(market.spec.symbol);
+      if (!position || position.size.eq(0)) {
+        continue;
+      }
+      const amount = position.size
+        .times(markPrice)
+        .times(applied)
+        .neg()
+        .round(FUNDING_AMOUNT_DP, Big.roundHalfEven);
+      account.settleFunding(amount);
+      settled.push(
+        this.funding.record({
+          accountId: account.id,
+          symbol: market.spec.symbol,
+          timeMs,
+          rate: applied,
+          size: position.size,
+          markPrice,
+          amount,
+          asset: marginAssetOf(this.profile, market.spec),
+        }),
+      );
+    }
+    return settled;
+  }
+
+  /** Settles each market whose funding interval the clock has just left. */
+  private settleDueFunding(): void {
+    const nowMs = this.options.now();
+    for (const market of this.markets.values()) {
+      const dueMs = this.funding.dueSettlement(market.spec, nowMs);
+      if (dueMs !== null) {
+        this.settleFunding(market.spec.symbol, dueMs);
+      }
+    }
   }
 
   /** Re-quotes at once after a price jump, without random flow. */

@@ -139,6 +139,10 @@ export class ScriptedVenue implements VenueClient {
     return this.request('fillsSince', { timestampMs, ...(symbol ? { symbol } : {}) });
   }
 
+  fundingPayments(): Promise<never[]> {
+    return Promise.resolve([]);
+  }
+
   positions(): Promise<never[]> {
     return Promise.resolve([]);
   }

@@ -12,6 +12,25 @@ export interface VenuePosition {
   marginMode?: 'cross' | 'isolated';
 }
 
+/** One funding settlement of the account's position in one market, as the venue recorded it. */
+export interface VenueFundingPayment {
+  exchange: string;
+  /** The venue's symbol. */
+  symbol: string;
+  /** The canonical market. */
+  market: string;
+  /** When the venue settled it (epoch ms). */
+  timeMs: number;
+  /** Signed decimal: positive received, negative paid. */
+  amount: string;
+  /** The asset it was paid in (the market's margin asset). */
+  asset: string;
+  /** The interval's rate (positive: longs pay), when the venue says. */
+  rate?: string;
+  /** The account's signed position it was paid on (positive long), when the venue says. */
+  size?: string;
+}
+
 export interface VenueBalance {
   asset: string;
   total: string;

@@ -1,5 +1,5 @@
 import { OrderRejectedError, VenueNetworkError } from '../errors';
-import type { VenueBalance, VenuePosition } from '../model/account';
+import type { VenueBalance, VenueFundingPayment, VenuePosition } from '../model/account';
 import type { VenueMarket } from '../model/market';
 import type {
   CancelResult,
@@ -35,6 +35,7 @@ import type {
   WireBalance,
   WireError,
   WireFill,
+  WireFundingPayment,
   WireMarket,
   WireOrder,
   WirePlaceResult,
@@ -44,6 +45,7 @@ import type {
 import {
   toVenueBalance,
   toVenueFill,
+  toVenueFunding,
   toVenueMarket,
   toVenueOrder,
   toVenuePosition,
@@ -230,6 +232,15 @@ export class PaperVenueClient implements VenueClient {
     return fills
       .filter((fill) => symbol === undefined || fill.symbol === symbol)
       .map((fill) => toVenueFill(this.venue, this.marketOf(fill.symbol), fill));
+  }
+
+  async fundingPayments(timestampMs: number): Promise<VenueFundingPayment[]> {
+    const { funding } = await this.http.call<{ funding: WireFundingPayment[] }>('GET', '/funding', {
+      query: { since: timestampMs },
+    });
+    return funding.map((payment) =>
+      toVenueFunding(this.venue, this.marketOf(payment.symbol), payment),
+    );
   }
 
   async positions(): Promise<VenuePosition[]> {

@@ -113,6 +113,26 @@ export interface WireFill {
 }
 
 /**
+ * One funding settlement of the account's position in one market
+ * (`GET /venues/<v>/funding?since=<ms>`, oldest first).
+ */
+export interface WireFundingPayment {
+  /** Unique per venue. */
+  id: string;
+  symbol: string;
+  /** The settlement's time (the end of the funding interval). */
+  ts_ms: number;
+  /** The interval's rate (positive: longs pay shorts). */
+  rate: string;
+  /** The account's signed position then (positive long). */
+  size: string;
+  mark_price: string;
+  /** Signed: positive received, negative paid. */
+  amount: string;
+  asset: string;
+}
+
+/**
  * Order requests (place, replace, cancel) may carry `expires_at_ms`: the
  * venue refuses one that reaches its matching engine after that time (400
  * `order_expired`, nothing recorded), as Hyperliquid's `expiresAfter` or

@@ -1,8 +1,15 @@
 import Big from 'big.js';
-import type { VenueBalance, VenuePosition } from '../model/account';
+import type { VenueBalance, VenueFundingPayment, VenuePosition } from '../model/account';
 import { canonicalSymbol, type MarketEntry, type VenueMarket } from '../model/market';
 import type { VenueFill, VenueOrder } from '../model/orders';
-import type { WireBalance, WireFill, WireMarket, WireOrder, WirePosition } from './protocol';
+import type {
+  WireBalance,
+  WireFill,
+  WireFundingPayment,
+  WireMarket,
+  WireOrder,
+  WirePosition,
+} from './protocol';
 
 /** Funding per interval to a yearly rate: rate x intervals per day x 365. */
 export function annualiseFunding(rate: string, intervalHours: number): string {
@@ -108,6 +115,23 @@ export function toVenuePosition(
     unrealizedPnl: wire.unrealized_pnl,
     leverage: wire.leverage,
     marginMode: wire.margin_mode,
+  };
+}
+
+export function toVenueFunding(
+  exchange: string,
+  market: string,
+  wire: WireFundingPayment,
+): VenueFundingPayment {
+  return {
+    exchange,
+    symbol: wire.symbol,
+    market,
+    timeMs: wire.ts_ms,
+    amount: wire.amount,
+    asset: wire.asset,
+    rate: wire.rate,
+    size: wire.size,
   };
 }
 

@@ -23,6 +23,8 @@ import type {
   Positions,
   QualityQuery,
   QualityReport,
+  ResultsQuery,
+  ResultsReport,
   Session,
   SpreadQuery,
   Trade,
@@ -252,6 +254,23 @@ export class StsClient {
     }
     const search = params.toString() ? `?${params}` : '';
     return (await this.get<QualityReport>(`/api/v1/quality${search}`)).body;
+  }
+
+  /**
+   * The caller's trading results from `from` to `to` (default: the 30 days to
+   * now; at most 366), grouped by day (default), ISO week, market or venue:
+   * trades, fills, volume, realised spread, fees, funding paid and received,
+   * net, in USD decimal strings, and their totals. Scope account:read.
+   */
+  async results(query: ResultsQuery = {}): Promise<ResultsReport> {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined) {
+        params.set(name, String(value));
+      }
+    }
+    const search = params.toString() ? `?${params}` : '';
+    return (await this.get<ResultsReport>(`/api/v1/results${search}`)).body;
   }
 
   /** The session of the caller's JWT (the gateway makes the account on a first sign-in). */

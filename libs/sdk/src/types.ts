@@ -34,6 +34,59 @@ export type QualityDistribution = Schemas['QualityDistribution'];
 export type QualityQuery = NonNullable<operations['getQuality']['parameters']['query']>;
 
 /**
+ * GET /results' query: `from` and `to` (ISO 8601; default the 30 days to
+ * now, at most 366), `group_by` (default `day`; `week` keys a row by its ISO
+ * week's Monday, UTC).
+ * Declared by hand until the gateway's OpenAPI document describes GET /results.
+ */
+export interface ResultsQuery {
+  from?: string;
+  to?: string;
+  group_by?: 'day' | 'week' | 'market' | 'venue';
+}
+/** A period's (or a market's, a venue's) results; every amount a decimal string in USD. */
+export interface ResultsRow {
+  /** The UTC date (day; week: its Monday), the canonical market or the exchange id. */
+  key: string;
+  trades: number;
+  fills: number;
+  /** Notional of every fill, both legs. */
+  volume: string;
+  /** Captured by the matched long and short size, before fees. */
+  realised_spread: string;
+  /** Negative for a net rebate; fees in an asset not priced in USD are left out (`unpriced_fees`). */
+  fees: string;
+  /** A positive magnitude, as `funding_received`. */
+  funding_paid: string;
+  funding_received: string;
+  /** realised_spread - fees - funding_paid + funding_received. */
+  net: string;
+}
+export type ResultsTotals = Omit<ResultsRow, 'key'>;
+/** An account whose funding history could not be read now: its results hold what was read before. */
+export interface FundingUnread {
+  exchange: string;
+  wallet: string;
+  error: string;
+}
+/**
+ * GET /results: the caller's results over the window, a row per
+ * group (ascending by key; a day or week only when something happened) and
+ * their totals.
+ */
+export interface ResultsReport {
+  from: string;
+  to: string;
+  group_by: NonNullable<ResultsQuery['group_by']>;
+  currency: string;
+  rows: ResultsRow[];
+  totals: ResultsTotals;
+  funding_unread: FundingUnread[];
+  /** Fills whose fee was not in a USD asset, so not in `fees`. */
+  unpriced_fees: number;
+}
+
+/**
  * GET /trades' page: statuses (one or a list; sent comma-separated in one
  * parameter, `status=active,paused`), how many (1-200), before which trade.
  */

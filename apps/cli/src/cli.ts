@@ -19,6 +19,7 @@ import {
 } from './commands/trades';
 import { showPositions } from './commands/positions';
 import { showQuality, type QualityFlags } from './commands/quality';
+import { showResults, type ResultsFlags } from './commands/results';
 import { showSpread, type SpreadFlags } from './commands/spread';
 import { watchTrade } from './commands/watch';
 import {
@@ -283,6 +284,17 @@ function addAccountCommands(program: Command, run: Run, io: CliIo): void {
     .option('--group-by <venue|market|side>', 'default venue')
     .action(
       run((client, settings, flags: QualityFlags) => showQuality(client, settings, io, flags)),
+    );
+  program
+    .command('results')
+    .description(
+      'your results over a window per day, week, market or venue: trades, fills, volume, realised spread, fees, funding, net (USD)',
+    )
+    .option('--from <iso>', 'window start (default: 30 days before --to)')
+    .option('--to <iso>', 'window end (default: now; at most 366 days after --from)')
+    .option('--group-by <day|week|market|venue>', 'default day')
+    .action(
+      run((client, settings, flags: ResultsFlags) => showResults(client, settings, io, flags)),
     );
 }
 

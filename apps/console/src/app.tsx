@@ -8,6 +8,7 @@ import { NewTradePage } from './pages/new-trade';
 import { OidcCallbackPage } from './pages/oidc-callback';
 import { PositionsPage } from './pages/positions';
 import { QualityPage } from './pages/quality';
+import { ResultsPage } from './pages/results';
 import { SignInPage } from './pages/sign-in';
 import { TradeDetailPage } from './pages/trade-detail';
 import { TradesPage } from './pages/trades';
@@ -48,6 +49,7 @@ function SignedInLayout() {
               </NavLink>
               <NavLink to="/trades/new">New trade</NavLink>
               <NavLink to="/positions">Positions</NavLink>
+              <NavLink to="/results">Results</NavLink>
               <NavLink to="/quality">Quality</NavLink>
               <NavLink to="/markets">Markets</NavLink>
               <NavLink to="/webhooks">Webhooks</NavLink>
@@ -92,6 +94,7 @@ export function App() {
               <Route path="/trades/new" element={<NewTradePage />} />
               <Route path="/trades/:tradeId" element={<TradeDetailPage />} />
               <Route path="/positions" element={<PositionsPage />} />
+              <Route path="/results" element={<ResultsPage />} />
               <Route path="/quality" element={<QualityPage />} />
               <Route path="/markets" element={<MarketsPage />} />
               <Route path="/webhooks" element={<WebhooksPage />} />

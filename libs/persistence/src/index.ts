@@ -23,3 +23,4 @@ export * from './trades/trade.repository';
 export * from './trades/trade-event.repository';
 export * from './webhooks/webhook-endpoint.repository';
 export * from './webhooks/webhook-delivery.repository';
+export * from './funding/funding-ledger.repository';

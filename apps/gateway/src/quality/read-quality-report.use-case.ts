@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TradeEventRepository } from '@sts/persistence';
-import { AppError } from '@sts/platform';
 import { qualityReport, type QualityGroupBy, type QualityGroupView } from './quality-report';
 import type { QualityQuery } from './quality.query';
+import { reportWindow } from '../validation/report-window';
 
-const DAY_MS = 86_400_000;
 /** The window when `from` is not given: this many days before `to`. */
 export const DEFAULT_QUALITY_DAYS = 7;
 /** The widest window one request may read. */
@@ -44,32 +43,13 @@ export class ReadQualityReportUseCase {
   }
 }
 
-/**
- * [from, to) in epoch ms: `to` defaults to now, `from` to DEFAULT_QUALITY_DAYS
- * before `to`; a window that is empty, reversed or wider than MAX_QUALITY_DAYS
- * is refused (400).
- */
+/** The quality report's window (reportWindow): DEFAULT_QUALITY_DAYS by default, MAX_QUALITY_DAYS at most. */
 export function qualityWindow(
   query: Pick<QualityQuery, 'from' | 'to'>,
   nowMs: number,
 ): { fromMs: number; toMs: number } {
-  const toMs = query.to === undefined ? nowMs : Date.parse(query.to);
-  const fromMs =
-    query.from === undefined ? toMs - DEFAULT_QUALITY_DAYS * DAY_MS : Date.parse(query.from);
-  if (Number.isNaN(fromMs) || Number.isNaN(toMs)) {
-    throw new AppError('invalid_request', 'from and to must be ISO 8601 date-times');
-  }
-  if (fromMs >= toMs) {
-    throw new AppError(
-      'invalid_request',
-      `from (${new Date(fromMs).toISOString()}) must be before to (${new Date(toMs).toISOString()})`,
-    );
-  }
-  if (toMs - fromMs > MAX_QUALITY_DAYS * DAY_MS) {
-    throw new AppError(
-      'invalid_request',
-      `the window from ${new Date(fromMs).toISOString()} to ${new Date(toMs).toISOString()} is wider than ${MAX_QUALITY_DAYS} days`,
-    );
-  }
-  return { fromMs, toMs };
+  return reportWindow(query, nowMs, {
+    defaultDays: DEFAULT_QUALITY_DAYS,
+    maxDays: MAX_QUALITY_DAYS,
+  });
 }

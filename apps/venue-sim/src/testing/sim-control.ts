@@ -1,4 +1,4 @@
-import type { WireOrder } from '@sts/venues';
+import type { WireFundingPayment, WireOrder } from '@sts/venues';
 import type { LimitAdjustment, LimitsReport } from '../dialects/published-limits';
 
 /**
@@ -208,6 +208,33 @@ export class SimControl {
     const query = filter.status ? `?status=${filter.status}` : '';
     return this.get(
       `/control/venues/${venue}/accounts/${encodeURIComponent(wallet)}/orders${query}`,
+    );
+  }
+
+  /** Settles one market's funding now (at `rate`, else its current rate); the payments made. */
+  settleFunding(
+    venue: string,
+    symbol: string,
+    rate?: string,
+  ): Promise<{ funding: WireFundingPayment[] }> {
+    return this.post(`/control/venues/${venue}/funding`, {
+      symbol,
+      ...(rate === undefined ? {} : { rate }),
+    });
+  }
+
+  setFundingRate(venue: string, symbol: string, rate: string): Promise<unknown> {
+    return this.post(`/control/venues/${venue}/funding-rate`, { symbol, rate });
+  }
+
+  /** An account's funding payments, as the venue recorded them. */
+  accountFunding(
+    venue: string,
+    wallet: string,
+    since = 0,
+  ): Promise<{ funding: WireFundingPayment[] }> {
+    return this.get(
+      `/control/venues/${venue}/accounts/${wallet.toLowerCase()}/funding?since=${since}`,
     );
   }
 

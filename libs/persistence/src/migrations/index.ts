@@ -11,6 +11,7 @@ import { RiskLimits1763700900000 } from './1763700900000-risk-limits';
 import { TradeResiduals1763701000000 } from './1763701000000-trade-residuals';
 import { AccountsWithoutWallet1763701100000 } from './1763701100000-accounts-without-wallet';
 import { Webhooks1763701200000 } from './1763701200000-webhooks';
+import { FundingPayments1763701300000 } from './1763701300000-funding-payments';
 
 /** Every migration, in order. A new migration is a new timestamped file listed here. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   TradeResiduals1763701000000,
   AccountsWithoutWallet1763701100000,
   Webhooks1763701200000,
+  FundingPayments1763701300000,
 ];

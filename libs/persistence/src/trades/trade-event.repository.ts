@@ -35,6 +35,20 @@ export const QUALITY_EVENT_TYPES = [
   'quoting',
 ] as const;
 
+/** The entries results are read from: every fill of either leg and every unwind of a residual. */
+export const RESULT_EVENT_TYPES = ['maker_fill', 'hedge_filled', 'unwind_outcome'] as const;
+
+/** A trade's fills by the venues' clocks, as SQL reads them (epoch ms; an unwind by when it was logged). */
+const RESULT_TIME_SQL = `(CASE r.event_type
+    WHEN 'maker_fill' THEN (${logFieldSql('maker_fill', 'timestamp_ms', 'r')})::bigint
+    WHEN 'hedge_filled' THEN (${logFieldSql('hedge_filled', 'timestamp_ms', 'r')})::bigint
+    ELSE (extract(epoch FROM r.created_at) * 1000)::bigint END)`;
+
+/** The columns of a TradeFillLog's trade. */
+const FILL_LOG_TRADE_COLUMNS = `t.market, t.maker_leg AS "makerLeg",
+  t.maker_exchange AS "makerExchange", lower(t.maker_wallet) AS "makerWallet",
+  t.hedge_exchange AS "hedgeExchange", lower(t.hedge_wallet) AS "hedgeWallet"`;
+
 /** When a maker fill happened by its venue's clock (epoch ms), as SQL reads it from the log. */
 const FILL_TIME_SQL = `(${logFieldSql('maker_fill', 'timestamp_ms', 'f')})::bigint`;
 
@@ -46,6 +60,18 @@ export interface TradeQualityLog {
   tradeId: string;
   market: string;
   createdAt: Date;
+  entries: StoredLogEntry[];
+}
+
+/** A user's trade with its RESULT_EVENT_TYPES entries: where each leg trades, and its fills. */
+export interface TradeFillLog {
+  tradeId: string;
+  market: string;
+  makerLeg: 'long' | 'short';
+  makerExchange: string;
+  makerWallet: string;
+  hedgeExchange: string;
+  hedgeWallet: string;
   entries: StoredLogEntry[];
 }
 
@@ -167,6 +193,66 @@ export class TradeEventRepository {
         tradeId: row.tradeId,
         market: row.market,
         createdAt: row.tradeCreatedAt,
+        entries: [],
+      };
+      log.entries.push(stored(row));
+      logs.set(row.tradeId, log);
+    }
+    return [...logs.values()];
+  }
+
+  /**
+   * The user's trades with a fill of either leg or an unwind in [fromMs,
+   * toMs) (by the venue's clock; an unwind by when it was logged), each with
+   * all its RESULT_EVENT_TYPES entries in log order: a spread realised in the
+   * window may pair with a fill before it. Only the user's own trades.
+   */
+  async fillLogsIn(userId: string, fromMs: number, toMs: number): Promise<TradeFillLog[]> {
+    return this.fillLogs(
+      `EXISTS (SELECT 1 FROM trade_events r WHERE r.trade_id = t.id
+         AND r.event_type = ANY($2) AND ${RESULT_TIME_SQL} >= $3 AND ${RESULT_TIME_SQL} < $4)`,
+      [userId, RESULT_EVENT_TYPES, fromMs, toMs],
+    );
+  }
+
+  /**
+   * The user's trades with a leg on one venue account (either leg's exchange
+   * and wallet), each with all its RESULT_EVENT_TYPES entries: what a
+   * funding payment of that account is shared by.
+   */
+  async fillLogsOnAccount(
+    userId: string,
+    exchange: string,
+    wallet: string,
+  ): Promise<TradeFillLog[]> {
+    return this.fillLogs(
+      `((t.maker_exchange = $2 AND lower(t.maker_wallet) = $3)
+         OR (t.hedge_exchange = $2 AND lower(t.hedge_wallet) = $3))`,
+      [userId, exchange, wallet.toLowerCase()],
+    );
+  }
+
+  private async fillLogs(tradeFilter: string, params: unknown[]): Promise<TradeFillLog[]> {
+    const rows = await queryRows<StoredEntryRow & Omit<TradeFillLog, 'entries' | 'tradeId'>>(
+      this.db,
+      `SELECT e.trade_id AS "tradeId", e.sequence, e.event_type AS "eventType", e.data,
+         e.worker_id AS "workerId", e.created_at AS "createdAt", ${FILL_LOG_TRADE_COLUMNS}
+       FROM trades t JOIN trade_events e ON e.trade_id = t.id
+       WHERE t.user_id = $1 AND e.event_type = ANY('{maker_fill,hedge_filled,unwind_outcome}')
+         AND ${tradeFilter}
+       ORDER BY e.trade_id, e.sequence`,
+      params,
+    );
+    const logs = new Map<string, TradeFillLog>();
+    for (const row of rows) {
+      const log = logs.get(row.tradeId) ?? {
+        tradeId: row.tradeId,
+        market: row.market,
+        makerLeg: row.makerLeg,
+        makerExchange: row.makerExchange,
+        makerWallet: row.makerWallet,
+        hedgeExchange: row.hedgeExchange,
+        hedgeWallet: row.hedgeWallet,
         entries: [],
       };
       log.entries.push(stored(row));

@@ -81,6 +81,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   addEventsCommand(program, run, io);
   addSpreadCommand(program, run, io);
   addAccountCommands(program, run, io);
+  addResultsCommand(program, run, io);
   addWebhookCommands(program, run, io);
 
   try {
@@ -285,13 +286,17 @@ function addAccountCommands(program: Command, run: Run, io: CliIo): void {
     .action(
       run((client, settings, flags: QualityFlags) => showQuality(client, settings, io, flags)),
     );
+}
+
+/** `results`: what the caller's trades made over a window, grouped (issue 58). */
+function addResultsCommand(program: Command, run: Run, io: CliIo): void {
   program
     .command('results')
     .description(
       'your results over a window per day, week, market or venue: trades, fills, volume, realised spread, fees, funding, net (USD)',
     )
-    .option('--from <iso>', 'window start (default: 30 days before --to)')
-    .option('--to <iso>', 'window end (default: now; at most 366 days after --from)')
+    .option('--from <iso>', 'window start, inclusive (default: 30 days before --to)')
+    .option('--to <iso>', 'window end, exclusive (default: now; at most 366 days after --from)')
     .option('--group-by <day|week|market|venue>', 'default day')
     .action(
       run((client, settings, flags: ResultsFlags) => showResults(client, settings, io, flags)),

@@ -10,6 +10,7 @@ import { ParadexAuth, ParadexError, SYSTEM_CONFIG } from './paradex-auth';
 import { PARADEX, ParadexOrders } from './paradex-orders';
 import { balances, marketInfo, marketSummary, orderBook, positions } from './paradex-views';
 import { paradexDoorRequest, paradexOverLimit, type ParadexKind } from './paradex-rate-limits';
+import { fundingPayments } from './paradex-funding';
 
 export { PARADEX } from './paradex-orders';
 const BASE = `/dialects/${PARADEX}/v1`;
@@ -17,7 +18,10 @@ const BASE = `/dialects/${PARADEX}/v1`;
 /** What a private handler gets: the account of the bearer token. */
 interface PrivateCall {
   context: RequestContext;
+  /** The engine account (the wallet that onboarded). */
   accountId: string;
+  /** The StarkNet account address the token names. */
+  address: string;
 }
 
 /**
@@ -25,10 +29,11 @@ interface PrivateCall {
  * served today: the system config ccxt derives accounts from, markets and
  * their summaries, order books, onboarding, the StarkNet-signed auth that
  * issues a bearer token, the account's balance and positions, its orders
- * (paradex-orders.ts) and fills. Every request is admitted by the venue's
- * per-IP pools at the door, a private one then by its account's pools
- * (paradex-rate-limits.ts), and goes the way of the account's requests
- * (latency, freeze, and for orders every order fault).
+ * (paradex-orders.ts), fills and funding payments (paradex-funding.ts).
+ * Every request is admitted by the venue's per-IP pools at the door, a
+ * private one then by its account's pools (paradex-rate-limits.ts), and goes
+ * the way of the account's requests (latency, freeze, and for orders every
+ * order fault).
  */
 export class ParadexRest {
   readonly auth = new ParadexAuth();
@@ -109,7 +114,7 @@ export class ParadexRest {
     );
   }
 
-  /** The bearer token's reads: balance, positions, orders, fills. */
+  /** The bearer token's reads (each one of P5): balance, positions, orders, fills, funding. */
   private addAccountReads(router: RouteTable): void {
     const priv = (
       path: string,
@@ -143,6 +148,9 @@ export class ParadexRest {
       prev: null,
       results: this.orders.fills(venue, call.accountId, call.context.query),
     }));
+    priv('funding/payments', (venue, call) =>
+      fundingPayments(venue.funding.paymentsOf(call.accountId), call.address, call.context.query),
+    );
   }
 
   /** Placing and cancelling (by id or by client id). */
@@ -196,7 +204,7 @@ export class ParadexRest {
         (venue) => {
           // Cancels the venue queued act before a later request is served.
           this.orders.cancels.settle(venue);
-          return { status: 200, body: answer(venue, { context, accountId }) };
+          return { status: 200, body: answer(venue, { context, accountId, address: account }) };
         },
       );
     } catch (error) {

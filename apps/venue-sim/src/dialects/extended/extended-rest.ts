@@ -14,6 +14,7 @@ import {
 import { ExtendedDeadMan } from './extended-dead-man';
 import { EXTENDED, ExtendedOrders } from './extended-orders';
 import { EXTENDED_REQUEST } from './extended-rate-limits';
+import { fundingHistoryPage } from './extended-funding';
 import {
   accountInfo,
   balance,
@@ -33,9 +34,10 @@ const ok = (data: unknown): HttpReply => ({ status: 200, body: { status: 'OK', d
 /**
  * Extended's REST API (`/api/v1/...`) over the engine: markets and assets,
  * and for an `X-Api-Key` the account, balances, positions, orders
- * (extended-orders.ts) and trades. Every request is first admitted by the
- * venue's per-IP limit (E1, extended-rate-limits.ts); private requests then go
- * the way of the account's requests (latency, freeze, order faults).
+ * (extended-orders.ts), trades and funding payments (extended-funding.ts).
+ * Every request is first admitted by the venue's per-IP limit (E1, one
+ * request each, extended-rate-limits.ts); private requests then go the way
+ * of the account's requests (latency, freeze, order faults).
  */
 export class ExtendedRest {
   readonly accounts = new ExtendedAccounts();
@@ -109,7 +111,7 @@ export class ExtendedRest {
     });
   }
 
-  /** The reads of an `X-Api-Key`: account, balances, positions, fees, orders, trades. */
+  /** The reads of an `X-Api-Key`: account, balances, positions, fees, orders, trades, funding. */
   private addAccountReads(router: RouteTable): void {
     const read = (
       path: string,
@@ -143,16 +145,23 @@ export class ExtendedRest {
       this.orders.lookup(venue, account, account.wallet, { id: context.params['order_id'] }),
     );
     // Paginated: the page and its `pagination` beside `data`.
-    router.add('GET', `${API}/user/trades`, (context) =>
-      this.private(context, (request, account) =>
-        this.deps.orders.execute(request, undefined, (venue) => ({
-          status: 200,
-          body: {
-            status: 'OK',
-            ...this.orders.trades(venue, account, account.wallet, context.query),
-          },
-        })),
-      ),
+    const paged = (
+      path: string,
+      page: (venue: VenueEngine, account: ExtendedAccount, query: URLSearchParams) => object,
+    ) =>
+      router.add('GET', `${API}/${path}`, (context) =>
+        this.private(context, (request, account) =>
+          this.deps.orders.execute(request, undefined, (venue) => ({
+            status: 200,
+            body: { status: 'OK', ...page(venue, account, context.query) },
+          })),
+        ),
+      );
+    paged('user/trades', (venue, account, query) =>
+      this.orders.trades(venue, account, account.wallet, query),
+    );
+    paged('user/funding/history', (venue, account, query) =>
+      fundingHistoryPage(venue, account, venue.funding.paymentsOf(account.wallet), query),
     );
   }
 

@@ -117,9 +117,7 @@ export function positions(venue: VenueEngine, account: ExtendedAccount) {
     const mark = marks.get(symbol) ?? venue.market(symbol).markPrice();
     const size = position.size.abs();
     return {
-      id: Number(
-        `${account.accountId}${venue.profile.markets.findIndex((m) => m.symbol === symbol)}`,
-      ),
+      id: positionIdOf(venue, account, symbol),
       accountId: account.accountId,
       market: symbol,
       side: position.size.gt(0) ? 'LONG' : 'SHORT',
@@ -136,6 +134,13 @@ export function positions(venue: VenueEngine, account: ExtendedAccount) {
       updatedAt: Date.now(),
     };
   });
+}
+
+/** The id of an account's position in a market: the account's id, then the market's place. */
+export function positionIdOf(venue: VenueEngine, account: ExtendedAccount, symbol: string): number {
+  return Number(
+    `${account.accountId}${venue.profile.markets.findIndex((m) => m.symbol === symbol)}`,
+  );
 }
 
 /** `user/account/info`: the account, its stark key and vault. */

@@ -6,7 +6,8 @@ import type { PublishedTable } from '../published-limits';
  * §5, apidocs.lighter.xyz `rate-limits`):
  *
  * - L1: 24,000 weight a rolling minute per L1 address over REST reads, each
- *   weighing what the page's table says ("Other" endpoints 300). A read that
+ *   weighing what the page's table says ("Other" endpoints 300, among them
+ *   `account`, `accountActiveOrders` and `positionFunding`). A read that
  *   names no account (markets, books) counts against the IP's own L1 budget:
  *   the page limits "IP and L1 address", an address only for a request that
  *   says whose it is.
@@ -38,6 +39,7 @@ export const LIGHTER_RATE_LIMITS: PublishedTable = {
         accountActiveOrders: 300,
         accountInactiveOrders: 100,
         trades: 600,
+        positionFunding: 300,
         accountsByL1Address: 300,
         orderBookOrders: 300,
         orderBookDetails: 300,

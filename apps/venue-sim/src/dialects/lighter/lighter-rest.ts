@@ -10,6 +10,7 @@ import { LIGHTER, LighterAccounts, LighterError, type LighterAccount } from './l
 import { marketAt } from './lighter-markets';
 import { addMarketRoutes } from './lighter-market-data';
 import { lighterTrade } from './lighter-order-views';
+import { positionFundings } from './lighter-funding';
 import { LighterOrders } from './lighter-orders';
 import { accountView, lighterOk as ok } from './lighter-views';
 import { LIGHTER_READINGS } from './lighter-readings';
@@ -41,7 +42,8 @@ interface LoggedTx {
  * Lighter's REST API (`/api/v1/...`) over the engine: markets, assets and
  * books; accounts by index or L1 address (balances and positions, public as
  * on the venue); `sendTx` for signed transactions; and, with the auth token
- * ccxt's signer makes, the account's active and inactive orders and trades.
+ * ccxt's signer makes, the account's active and inactive orders, trades and
+ * funding payments.
  * Every request is admitted by the Premium account's pools
  * (lighter-rate-limits.ts): a read that names no account against the IP's,
  * any other against its account's; a request about an account then goes the
@@ -175,7 +177,10 @@ export class LighterRest {
     });
   }
 
-  /** Reads with the auth token ccxt's signer makes: active and inactive orders, trades. */
+  /**
+   * Reads with the auth token ccxt's signer makes: the tier, active and
+   * inactive orders, funding payments (lighter-funding.ts), trades.
+   */
   private addAuthenticatedReads(router: Router): void {
     const read = (
       path: string,
@@ -183,7 +188,10 @@ export class LighterRest {
     ) =>
       router.add('GET', `${API}/${path}`, (context) =>
         this.answer(() => {
-          const account = this.accounts.ofAuthToken(context.headers['authorization']);
+          // The token in the `authorization` header (ccxt's way) or the `auth` parameter (the SDK's).
+          const account = this.accounts.ofAuthToken(
+            context.headers['authorization'] ?? context.query.get('auth') ?? undefined,
+          );
           if (Number(context.query.get('account_index')) !== account.index) {
             throw new LighterError(403, 20013, 'the auth token is not for this account');
           }
@@ -213,6 +221,9 @@ export class LighterRest {
         Math.min(Number(context.query.get('limit') ?? 100), 100),
       ),
     }));
+    read('positionFunding', (venue, account, context) =>
+      positionFundings(venue, venue.funding.paymentsOf(account.wallet), context.query),
+    );
     read('trades', (venue, account, context) => {
       const marketId = context.query.get('market_id');
       const market = marketId === null ? undefined : marketOf(venue, context);

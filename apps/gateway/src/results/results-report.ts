@@ -76,54 +76,74 @@ export function resultsReport(
   window: { fromMs: number; toMs: number },
   groupBy: ResultGroupBy,
 ): ResultsReport {
-  const rows = new Map<string, Sums>();
-  const total = emptySums();
+  const tally = new ResultsTally(groupBy);
   const inWindow = (timeMs: number): boolean => timeMs >= window.fromMs && timeMs < window.toMs;
-  const add = (key: string, apply: (sums: Sums) => void): void => {
-    const sums = rows.get(key) ?? emptySums();
-    apply(sums);
-    rows.set(key, sums);
-  };
-  let unpricedFees = 0;
-  for (const fill of fills.filter((candidate) => inWindow(candidate.timeMs))) {
+  fills.filter((fill) => inWindow(fill.timeMs)).forEach((fill) => tally.addFill(fill));
+  realisedPairs(fills)
+    .filter((pair) => inWindow(pair.timeMs))
+    .forEach((pair) => tally.addRealised(pair));
+  funding.forEach((share) => tally.addFunding(share));
+  return tally.report();
+}
+
+/** The sums of each row and of all, as fills, realised pairs and funding shares come. */
+class ResultsTally {
+  private readonly rows = new Map<string, Sums>();
+  private readonly total = emptySums();
+  private unpricedFees = 0;
+
+  constructor(private readonly groupBy: ResultGroupBy) {}
+
+  addFill(fill: ResultFill): void {
     const priced = fill.fee !== null && fill.feeAsset !== null && USD_ASSETS.has(fill.feeAsset);
-    unpricedFees += priced ? 0 : 1;
-    const apply = (sums: Sums): void => {
+    this.unpricedFees += priced ? 0 : 1;
+    this.add(keyOf(this.groupBy, fill.timeMs, fill.market, fill.exchange), (sums) => {
       sums.trades.add(fill.tradeId);
       sums.fills += 1;
       sums.volume = sums.volume.plus(fill.price.times(fill.size));
       sums.fees = priced ? sums.fees.plus(fill.fee as Big) : sums.fees;
-    };
-    add(keyOf(groupBy, fill.timeMs, fill.market, fill.exchange), apply);
-    apply(total);
+    });
   }
-  for (const realised of realisedPairs(fills).filter((pair) => inWindow(pair.timeMs))) {
-    for (const [key, amount] of realisedKeys(groupBy, realised)) {
-      add(key, (sums) => {
-        sums.trades.add(realised.tradeId);
-        sums.realised = sums.realised.plus(amount);
-      });
+
+  addRealised(realised: Realised): void {
+    for (const [key, amount] of realisedKeys(this.groupBy, realised)) {
+      this.row(key).trades.add(realised.tradeId);
+      this.row(key).realised = this.row(key).realised.plus(amount);
     }
-    total.trades.add(realised.tradeId);
-    total.realised = total.realised.plus(realised.amount);
+    this.total.trades.add(realised.tradeId);
+    this.total.realised = this.total.realised.plus(realised.amount);
   }
-  for (const share of funding) {
+
+  addFunding(share: TradeFundingRow): void {
     const amount = new Big(share.amount);
-    const apply = (sums: Sums): void => {
+    this.add(keyOf(this.groupBy, share.paidAtMs, share.market, share.exchange), (sums) => {
       sums.trades.add(share.tradeId);
       sums.received = amount.gt(0) ? sums.received.plus(amount) : sums.received;
       sums.paid = amount.lt(0) ? sums.paid.minus(amount) : sums.paid;
-    };
-    add(keyOf(groupBy, share.paidAtMs, share.market, share.exchange), apply);
-    apply(total);
+    });
   }
-  return {
-    rows: [...rows]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([key, sums]) => ({ key, ...presentSums(sums) })),
-    totals: presentSums(total),
-    unpricedFees,
-  };
+
+  report(): ResultsReport {
+    return {
+      rows: [...this.rows]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, sums]) => ({ key, ...presentSums(sums) })),
+      totals: presentSums(this.total),
+      unpricedFees: this.unpricedFees,
+    };
+  }
+
+  /** Applies to the row of `key` and to the totals. */
+  private add(key: string, apply: (sums: Sums) => void): void {
+    apply(this.row(key));
+    apply(this.total);
+  }
+
+  private row(key: string): Sums {
+    const sums = this.rows.get(key) ?? emptySums();
+    this.rows.set(key, sums);
+    return sums;
+  }
 }
 
 /** Each trade's fills paired first in, first out, buys against sells, in time order. */
@@ -132,36 +152,38 @@ export function realisedPairs(fills: readonly ResultFill[]): Realised[] {
   for (const fill of fills) {
     byTrade.set(fill.tradeId, [...(byTrade.get(fill.tradeId) ?? []), fill]);
   }
+  return [...byTrade.values()].flatMap(pairTradeFills);
+}
+
+/** One trade's pairs: each fill against the opposite fills still open before it, oldest first. */
+function pairTradeFills(tradeFills: readonly ResultFill[]): Realised[] {
+  const open: Record<'buy' | 'sell', Array<{ fill: ResultFill; left: Big }>> = {
+    buy: [],
+    sell: [],
+  };
   const realised: Realised[] = [];
-  for (const tradeFills of byTrade.values()) {
-    const open: Record<'buy' | 'sell', Array<{ fill: ResultFill; left: Big }>> = {
-      buy: [],
-      sell: [],
-    };
-    for (const fill of [...tradeFills].sort((a, b) => a.timeMs - b.timeMs)) {
-      let left = fill.size;
-      const against = open[fill.side === 'buy' ? 'sell' : 'buy'];
-      while (left.gt(0) && against.length > 0) {
-        const earlier = against[0] as { fill: ResultFill; left: Big };
-        const size = earlier.left.lt(left) ? earlier.left : left;
-        const sell = fill.side === 'sell' ? fill.price : earlier.fill.price;
-        const buy = fill.side === 'buy' ? fill.price : earlier.fill.price;
-        realised.push({
-          tradeId: fill.tradeId,
-          market: fill.market,
-          timeMs: fill.timeMs,
-          amount: sell.minus(buy).times(size),
-          exchanges: [earlier.fill.exchange, fill.exchange],
-        });
-        left = left.minus(size);
-        earlier.left = earlier.left.minus(size);
-        if (earlier.left.eq(0)) {
-          against.shift();
-        }
+  for (const fill of [...tradeFills].sort((a, b) => a.timeMs - b.timeMs)) {
+    let left = fill.size;
+    const against = open[fill.side === 'buy' ? 'sell' : 'buy'];
+    for (let earlier = against[0]; earlier && left.gt(0); earlier = against[0]) {
+      const size = earlier.left.lt(left) ? earlier.left : left;
+      const [sell, buy] =
+        fill.side === 'sell' ? [fill.price, earlier.fill.price] : [earlier.fill.price, fill.price];
+      realised.push({
+        tradeId: fill.tradeId,
+        market: fill.market,
+        timeMs: fill.timeMs,
+        amount: sell.minus(buy).times(size),
+        exchanges: [earlier.fill.exchange, fill.exchange],
+      });
+      left = left.minus(size);
+      earlier.left = earlier.left.minus(size);
+      if (earlier.left.eq(0)) {
+        against.shift();
       }
-      if (left.gt(0)) {
-        open[fill.side].push({ fill, left });
-      }
+    }
+    if (left.gt(0)) {
+      open[fill.side].push({ fill, left });
     }
   }
   return realised;

@@ -10,7 +10,7 @@ const held = (exchange: string, market: string, side: 'long' | 'short', size: st
 const read = (exchange: string, positions: VenuePosition[]): AccountReadOf => ({
   wallet: WALLET,
   exchange,
-  read: { ok: true, positions, asOf: AT },
+  read: { ok: true, value: positions, asOf: AT },
 });
 const implied = (exchange: string, market: string, position: string) => ({
   wallet: WALLET,

@@ -1,7 +1,8 @@
 import Big from 'big.js';
 import { formatDecimal } from '@sts/domain';
+import type { VenuePosition } from '@sts/venues';
+import type { AccountRead } from '../venue-accounts/venue-account-reads';
 import type { ImpliedPosition, ResidualLeft } from './implied-positions';
-import type { AccountRead } from './venue-position-reads';
 
 /** One venue account of the caller and how its read went. */
 export interface AccountView {
@@ -58,7 +59,7 @@ export interface PositionsView {
 export interface AccountReadOf {
   wallet: string;
   exchange: string;
-  read: AccountRead;
+  read: AccountRead<VenuePosition[]>;
 }
 
 interface Cell {
@@ -89,7 +90,7 @@ export function positionsView(
     return cell;
   };
   for (const { wallet, exchange, read } of reads) {
-    for (const position of read.ok ? read.positions : []) {
+    for (const position of read.ok ? read.value : []) {
       const signed = new Big(position.size).times(position.side === 'long' ? 1 : -1);
       const cell = cellOf(wallet, position.market, exchange);
       cell.venue = { position: signed, entryPrice: position.entryPrice };
@@ -131,7 +132,11 @@ export function positionsView(
   };
 }
 
-function venueView(exchange: string, cell: Cell, read: AccountRead | undefined): VenuePositionView {
+function venueView(
+  exchange: string,
+  cell: Cell,
+  read: AccountRead<VenuePosition[]> | undefined,
+): VenuePositionView {
   const asOf = (read?.asOf ?? new Date()).toISOString();
   const implied = formatDecimal(cell.implied);
   const residual = {

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AccountQueries } from '../accounts/account.queries';
+import { callerAccounts } from '../venue-accounts/caller-accounts';
+import { POSITIONS, VenueAccountReads } from '../venue-accounts/venue-account-reads';
 import { readImpliedPositions, readResidualsLeft } from './implied-positions';
 import { positionsView, type PositionsView } from './positions-view';
-import { VenuePositionReads } from './venue-position-reads';
 
 /**
  * GET /api/v1/positions: every venue account of the caller (each active
@@ -17,7 +18,7 @@ export class ReadPositionsUseCase {
   constructor(
     private readonly dataSource: DataSource,
     private readonly account: AccountQueries,
-    private readonly venues: VenuePositionReads,
+    private readonly venues: VenueAccountReads,
   ) {}
 
   async execute(userId: string): Promise<PositionsView> {
@@ -26,21 +27,10 @@ export class ReadPositionsUseCase {
       readImpliedPositions(this.dataSource.manager, userId),
       readResidualsLeft(this.dataSource.manager, userId),
     ]);
-    const accounts = new Map<string, { wallet: string; exchange: string }>();
-    for (const { walletAddr, exchange } of [
-      ...credentials
-        .filter((row) => row.status === 'active')
-        .map((row) => ({ walletAddr: row.walletAddr, exchange: row.exchange })),
-      ...implied.map((row) => ({ walletAddr: row.wallet, exchange: row.exchange })),
-    ]) {
-      const wallet = walletAddr.toLowerCase();
-      accounts.set(`${wallet}\u0000${exchange}`, { wallet, exchange });
-    }
     const reads = await Promise.all(
-      [...accounts.values()].map(async ({ wallet, exchange }) => ({
-        wallet,
-        exchange,
-        read: await this.venues.read(userId, exchange, wallet),
+      callerAccounts(credentials, implied).map(async (account) => ({
+        ...account,
+        read: await this.venues.read(userId, account, POSITIONS),
       })),
     );
     return positionsView(reads, implied, residuals);

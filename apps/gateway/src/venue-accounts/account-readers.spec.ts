@@ -99,4 +99,38 @@ describe('AccountReaders', () => {
       jest.useRealTimers();
     }
   });
+
+  it('keeps a client while overlapping reads use it, and counts the idle time from the last', async () => {
+    jest.useFakeTimers();
+    try {
+      let answerSlow!: (positions: VenuePosition[]) => void;
+      // The first read is slow, every later one quick.
+      answer = () => {
+        answer = async () => [];
+        return new Promise((resolve) => (answerSlow = resolve));
+      };
+      // Given longer than the idle time to answer, so only the idle close is tested.
+      const slow = readers.read(
+        { key: 'u|paradex|0xabc', exchange: 'paradex', credential: credential('key-1') },
+        (client) => client.positions(),
+        { ms: READER_IDLE_MS * 3, message: 'silent' },
+      );
+      await read();
+      // The quick read is done; the slow one still reads through the client.
+      jest.advanceTimersByTime(READER_IDLE_MS);
+      await Promise.resolve();
+      expect(opened[0]!.closed).toBe(0);
+      answerSlow([]);
+      await slow;
+      jest.advanceTimersByTime(READER_IDLE_MS - 1);
+      await Promise.resolve();
+      expect(opened[0]!.closed).toBe(0);
+      jest.advanceTimersByTime(1);
+      await Promise.resolve();
+      expect(opened).toHaveLength(1);
+      expect(opened[0]!.closed).toBe(1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

@@ -12,8 +12,9 @@ export const OPEN_ACCOUNT_CLIENT = Symbol('OPEN_ACCOUNT_CLIENT');
 
 /**
  * How long a reader stays open after its last read. A caller polling its
- * positions keeps using one reader, so a read costs the venue one request
- * (the positions) instead of markets, registration and positions each time.
+ * positions or balances keeps using one reader, so a read costs the venue one
+ * request (the positions, the balances) instead of markets, registration and
+ * the read each time.
  */
 export const READER_IDLE_MS = 60_000;
 
@@ -21,13 +22,15 @@ interface Reader {
   /** Which credential the reader was opened with (a hash: a rotated key opens a new reader). */
   credential: string;
   client: Promise<VenueClient>;
+  /** Reads under way: reads of different kinds (positions, balances) share the reader at once. */
+  reading: number;
   idle?: NodeJS.Timeout;
 }
 
 /**
  * One read-only client per venue account (`connectForReads`: markets and
  * the account, no stream, no credential probe), kept while reads keep coming
- * and closed after READER_IDLE_MS without one. A reader whose read failed or
+ * and closed READER_IDLE_MS after the last one ends. A reader whose read failed or
  * did not answer in time is closed, so the next read opens a fresh one.
  */
 @Injectable()
@@ -47,12 +50,14 @@ export class AccountReaders implements OnModuleDestroy {
       clearTimeout(reader.idle);
       reader.idle = undefined;
     }
+    reader.reading += 1;
     try {
       return await withTimeout(reader.client.then(read), timeout.ms, { message: timeout.message });
     } catch (error) {
       void this.close(account.key, reader);
       throw error;
     } finally {
+      reader.reading -= 1;
       this.idleFrom(account.key, reader);
     }
   }
@@ -77,14 +82,14 @@ export class AccountReaders implements OnModuleDestroy {
       await opened.connectForReads();
       return opened;
     });
-    const reader: Reader = { credential, client };
+    const reader: Reader = { credential, client, reading: 0 };
     this.readers.set(key, reader);
     return reader;
   }
 
-  /** Closes the reader after READER_IDLE_MS unless another read uses it first. */
+  /** Closes the reader READER_IDLE_MS after its last read ends, unless another read uses it first. */
   private idleFrom(key: string, reader: Reader): void {
-    if (this.readers.get(key) !== reader) {
+    if (this.readers.get(key) !== reader || reader.reading > 0) {
       return;
     }
     reader.idle = setTimeout(() => void this.close(key, reader), READER_IDLE_MS);

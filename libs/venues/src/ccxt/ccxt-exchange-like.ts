@@ -1,5 +1,6 @@
 import type {
   Balances,
+  FundingHistory,
   FundingRate,
   Market,
   Order,
@@ -48,6 +49,13 @@ export interface CcxtExchangeLike {
     params?: Record<string, unknown>,
   ): Promise<Trade[]>;
   fetchPositions(symbols?: string[], params?: Record<string, unknown>): Promise<Position[]>;
+  /** The account's funding payments (not on every venue: Lighter has none in ccxt 4.5.84). */
+  fetchFundingHistory?(
+    symbol?: string,
+    since?: number,
+    limit?: number,
+    params?: Record<string, unknown>,
+  ): Promise<FundingHistory[]>;
   fetchBalance(params?: Record<string, unknown>): Promise<Balances>;
   watchOrderBook(
     symbol: string,

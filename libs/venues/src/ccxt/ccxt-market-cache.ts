@@ -2,6 +2,7 @@ import type { FundingRate, MarketInterface, Ticker } from 'ccxt';
 import { OrderRejectedError } from '../errors';
 import type { VenueMarket } from '../model/market';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
+import type { FundingMarketNames } from './ccxt-funding';
 import { isTradablePerp, toMarket } from './ccxt-mapping';
 import { sharedRead } from './shared-markets';
 
@@ -86,6 +87,21 @@ export class CcxtMarketCache {
     return cached
       ? { symbol: cached.market.entry.symbol, market: cached.market.canonical }
       : { symbol: unified ?? '', market: unified ?? '' };
+  }
+
+  /**
+   * A market's names and margin asset (a funding payment's); for a market
+   * not listed (delisted since), the unified symbol and its settle part.
+   */
+  fundingNames(unified: string): FundingMarketNames {
+    const cached = this.byUnified.get(unified);
+    return cached
+      ? {
+          symbol: cached.market.entry.symbol,
+          market: cached.market.canonical,
+          marginAsset: cached.market.marginAsset,
+        }
+      : { symbol: unified, market: unified, marginAsset: unified.split(':')[1] ?? '' };
   }
 
   private remember(market: MarketInterface, funding?: FundingRate, ticker?: Ticker): VenueMarket {

@@ -2,7 +2,7 @@ import Big from 'big.js';
 import type { Trade } from 'ccxt';
 import type { RequestKind } from '@sts/domain';
 import type { Logger } from '@sts/platform';
-import type { VenueBalance, VenuePosition } from '../model/account';
+import type { VenueBalance, VenueFundingPayment, VenuePosition } from '../model/account';
 import type { VenueMarket } from '../model/market';
 import type {
   CancelResult,
@@ -38,6 +38,8 @@ import { CcxtPlacement } from './ccxt-placement';
 import { CcxtStreams } from './ccxt-streams';
 import { decodeClientOrderId } from './client-order-ids';
 import { fetchFillsSince } from './fills-read';
+import { toFundingPayment } from './ccxt-funding';
+import { fetchFundingSince } from './funding-read';
 import { OrderRequestExpiry } from './order-expiry';
 import { OrderTracker } from './order-tracker';
 
@@ -267,6 +269,33 @@ export class CcxtVenueClient implements VenueClient {
       });
   }
 
+  /**
+   * Funding payments from the venue's own record (funding-read.ts), oldest
+   * first. Paradex lists them per market only: the markets read are those
+   * the account holds a position in now and those this client traded.
+   */
+  async fundingPayments(timestampMs: number): Promise<VenueFundingPayment[]> {
+    if (!this.markets$.loaded) {
+      await this.markets();
+    }
+    const entries = await this.call(() =>
+      fetchFundingSince(
+        {
+          exchange: this.exchange,
+          venue: this.venue,
+          marketsToRead: () => this.marketsHeldOrTraded(),
+        },
+        timestampMs,
+      ),
+    );
+    return entries
+      .filter((entry) => entry.timeMs >= timestampMs)
+      .sort((a, b) => a.timeMs - b.timeMs)
+      .map((entry) =>
+        toFundingPayment(entry, this.venue, this.markets$.fundingNames(entry.unified)),
+      );
+  }
+
   async positions(): Promise<VenuePosition[]> {
     const positions = await this.call(() => this.exchange.fetchPositions());
     return positions.flatMap((position) => {
@@ -278,6 +307,14 @@ export class CcxtVenueClient implements VenueClient {
 
   async balances(): Promise<VenueBalance[]> {
     return toBalances(await this.call(() => this.exchange.fetchBalance()));
+  }
+
+  /** Unified symbols of the markets the account holds a position in, and those this client traded. */
+  private async marketsHeldOrTraded(): Promise<string[]> {
+    const held = (await this.exchange.fetchPositions()).flatMap((position) =>
+      position.symbol && Number(position.contracts ?? 0) !== 0 ? [position.symbol] : [],
+    );
+    return [...new Set([...held, ...this.placement.tradedMarkets])];
   }
 
   /** The client's streams: own orders and trades to the account's events, books mapped. */

@@ -18,6 +18,7 @@ describe('requestKindOf: a venue request as the venue weighs it', () => {
     expect(requestKindOf('hyperliquid', info('frontendOpenOrders'))).toBe('open_orders');
     expect(requestKindOf('hyperliquid', info('userFillsByTime'))).toBe('fills');
     expect(requestKindOf('hyperliquid', info('clearinghouseState'))).toBe('account');
+    expect(requestKindOf('hyperliquid', info('userFunding'))).toBe('account');
     expect(requestKindOf('hyperliquid', info('somethingNew'))).toBe('other');
     expect(requestKindOf('hyperliquid', action('order'))).toBe('place');
     expect(requestKindOf('hyperliquid', action('cancelByCloid'))).toBe('cancel');
@@ -37,6 +38,7 @@ describe('requestKindOf: a venue request as the venue weighs it', () => {
     expect(requestKindOf('aster', get(`${base}/openOrders`))).toBe('open_orders');
     expect(requestKindOf('aster', get(`${base}/userTrades`))).toBe('fills');
     expect(requestKindOf('aster', get(`${base}/positionRisk`))).toBe('account');
+    expect(requestKindOf('aster', get(`${base}/income?incomeType=FUNDING_FEE`))).toBe('account');
     expect(
       requestKindOf('aster', { url: `${base}/countdownCancelAll`, method: 'POST', body: '' }),
     ).toBe('dead_man');
@@ -61,6 +63,12 @@ describe('requestKindOf: a venue request as the venue weighs it', () => {
     );
     expect(requestKindOf('paradex', get(`${base}/fills`))).toBe('fills');
     expect(requestKindOf('paradex', get(`${base}/orderbook/BTC-USD-PERP`))).toBe('book');
+    expect(requestKindOf('paradex', get(`${base}/funding/payments?market=BTC-USD-PERP`))).toBe(
+      'account',
+    );
+    expect(requestKindOf('paradex', get(`${base}/funding/data?market=BTC-USD-PERP`))).toBe(
+      'markets',
+    );
   });
 
   it('reads Extended paths', () => {
@@ -75,6 +83,9 @@ describe('requestKindOf: a venue request as the venue weighs it', () => {
     expect(requestKindOf('extended', get(`${base}/user/orders/history`))).toBe('order_history');
     expect(requestKindOf('extended', get(`${base}/user/orders`))).toBe('open_orders');
     expect(requestKindOf('extended', get(`${base}/info/markets/BTC-USD/orderbook`))).toBe('book');
+    expect(requestKindOf('extended', get(`${base}/user/funding/history?fromTime=1`))).toBe(
+      'account',
+    );
   });
 
   it('reads a Lighter transaction by its type', () => {
@@ -91,5 +102,8 @@ describe('requestKindOf: a venue request as the venue weighs it', () => {
     expect(requestKindOf('lighter', get(`${base}/nextNonce?account_index=1`))).toBe('nonce');
     expect(requestKindOf('lighter', get(`${base}/trades?account_index=1`))).toBe('fills');
     expect(requestKindOf('lighter', get(`${base}/accountActiveOrders`))).toBe('open_orders');
+    expect(requestKindOf('lighter', get(`${base}/positionFunding?account_index=1`))).toBe(
+      'account',
+    );
   });
 });

@@ -31,6 +31,7 @@ const HL_INFO: Readonly<Record<string, RequestKind>> = {
   userFillsByTime: 'fills',
   clearinghouseState: 'account',
   spotClearinghouseState: 'account',
+  userFunding: 'account',
   l2Book: 'book',
   allMids: 'book',
   meta: 'markets',
@@ -103,6 +104,7 @@ const paradex: Classifier = (path, method) => {
   if (path.includes('/orders-history')) return 'order_history';
   if (/\/fills$/.test(path)) return 'fills';
   if (/\/(account|balance|positions)(\/|$)/.test(path)) return 'account';
+  if (path.includes('/funding/payments')) return 'account';
   if (/\/(orderbook|bbo)\//.test(path)) return 'book';
   if (/\/(auth|onboarding)$/.test(path)) return 'auth';
   return /\/(markets|system|funding)/.test(path) ? 'markets' : 'other';
@@ -148,6 +150,7 @@ const lighter: Classifier = (path, _method, body) => {
       return 'fills';
     case 'account':
     case 'accountsByL1Address':
+    case 'positionFunding':
       return 'account';
     case 'orderBookOrders':
       return 'book';

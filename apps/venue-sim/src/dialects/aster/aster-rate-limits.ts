@@ -46,6 +46,7 @@ export const ASTER_RATE_LIMITS: PublishedTable = {
         'GET userTrades': 5, // L3465-3471
         'GET positionRisk': 5, // L3424-3430
         'GET balance': 5, // L3143-3147
+        'GET income': 30, // L3515-3519 ("Get Income History")
         'GET account': 5, // accountWithJoinMargin's 5 (L3231-3237), assumed for v3/v4 account
         'GET depth (limit ≤ 50)': 2, // L1003-1016
         'GET depth (limit 100)': 5,

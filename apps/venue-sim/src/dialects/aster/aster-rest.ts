@@ -10,6 +10,7 @@ import { limitedRoutes, type RouteTable } from '../limited-routes';
 import type { PublishedLimits } from '../published-limits';
 import { AsterAgents } from './aster-agents';
 import { AsterDeadMan } from './aster-dead-man';
+import { incomeHistory } from './aster-income';
 import { engineTarget } from './aster-client-ids';
 import { AsterPlacement } from './aster-placement';
 import { asterRequestExpiry } from './aster-request-expiry';
@@ -114,7 +115,7 @@ export class AsterRest {
     );
   }
 
-  /** The account: positions, balances, leverage brackets, account info, builders. */
+  /** The account: positions, balances, income, leverage brackets, account info, builders. */
   private addAccountRoutes(router: RouteTable): void {
     const fapi = this.fapiOn(router);
     fapi('GET', 'positionRisk', undefined, (call) =>
@@ -127,6 +128,11 @@ export class AsterRest {
     fapi('GET', 'balance', undefined, (call) =>
       this.query(call, (venue) =>
         wire.balances(venue, call.accountId, Date.now(), this.holdings(call.accountId)),
+      ),
+    );
+    fapi('GET', 'income', undefined, (call) =>
+      this.query(call, (venue) =>
+        incomeHistory(venue, this.markets, call.accountId, call.params, Date.now()),
       ),
     );
     fapi('GET', 'leverageBracket', undefined, (call) =>

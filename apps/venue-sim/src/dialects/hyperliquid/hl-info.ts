@@ -7,6 +7,7 @@ import type { DialectDeps } from '../dialect';
 import { heldAssetPrice } from '../held-assets';
 import { engineOrderId } from '../engine-ids';
 import { HlBodyError } from './hl-errors';
+import { userFundingRead } from './hl-funding';
 import type { HlAddressBudget } from './hl-address-budget';
 import type { HlState } from './hl-state';
 import * as wire from './hl-wire';
@@ -33,7 +34,7 @@ export interface HlInfoDeps extends DialectDeps {
  * Types: `meta`, `metaAndAssetCtxs`, `spotMeta`, `spotMetaAndAssetCtxs`
  * (no spot pairs), `perpDexs` (the main dex only), `allMids`, `l2Book`,
  * `exchangeStatus`, `openOrders`, `frontendOpenOrders`, `orderStatus` (by oid
- * or cloid), `userFills`, `userFillsByTime`, `clearinghouseState`,
+ * or cloid), `userFills`, `userFillsByTime`, `userFunding` (hl-funding.ts), `clearinghouseState`,
  * `spotClearinghouseState`, `userAbstraction`, `userRole`, `userFees`,
  * `userRateLimit` (the address budget, hl-address-budget.ts). Any other type
  * is the venue's 422.
@@ -139,6 +140,8 @@ export class HlInfo {
         return (venue, funded) =>
           this.fills(venue, accountId, funded, start as number, end as number).slice(0, FILLS_PAGE);
       }
+      case 'userFunding':
+        return userFundingRead(request, accountId);
       case 'clearinghouseState':
         this.mainDex(request);
         return (venue, funded) =>

@@ -9,7 +9,8 @@ import { SimControl } from '../../testing/sim-control';
 // the `X-Api-Key`'s account, newest first by id, `market`, `side`,
 // `fromTime`, `limit` and `cursor`; `fundingFee` signed as the collateral
 // moved. Checked against what the simulator recorded
-// (`/control/venues/extended/accounts/<wallet>/funding`).
+// (`/control/venues/extended/accounts/<wallet>/funding`); then read back by
+// the live client (CcxtVenueClient over the unmodified ccxt), across pages.
 
 const VENUE = 'extended';
 const MARKET = 'ETH-USD';
@@ -237,5 +238,56 @@ describe('Extended funding payments (GET /api/v1/user/funding/history)', () => {
     await trader.payments();
     // The read-out itself is not the venue's: only the funding read counted.
     expect((await admitted()) - before).toBe(1);
+  });
+});
+
+describe('the live client (ccxt 4.5.84) reads the payments through Extended', () => {
+  it('gives every payment since a time, every market, as the simulator recorded it', async () => {
+    const trader = await Trader.open('live');
+    try {
+      await trader.open('buy', '0.3');
+      await trader.open('sell', '0.01', 'BTC-USD');
+      const before = settle('0.0002');
+      const since = before + 1;
+      const times = [settle('0.0001'), settle('-0.00015'), settle('0.0003', 'BTC-USD')];
+      const read = await trader.client.fundingPayments(since);
+      const recorded = (await trader.recorded()).filter((payment) => payment.ts_ms >= since);
+      expect(recorded.map((payment) => payment.ts_ms)).toEqual(times);
+      // The answer names no asset: the market's margin asset as the client names it (the
+      // simulator's USD collateral is ccxt's USDC).
+      const markets = await trader.client.markets();
+      const marginOf = (symbol: string) =>
+        markets.find((market) => market.entry.symbol === symbol)!.marginAsset;
+      expect(read).toEqual(
+        recorded.map((payment) => ({
+          exchange: VENUE,
+          symbol: payment.symbol,
+          market: payment.symbol.split('-')[0],
+          timeMs: payment.ts_ms,
+          amount: payment.amount,
+          asset: marginOf(payment.symbol),
+          rate: payment.rate,
+          size: payment.size,
+        })),
+      );
+      // The long paid, then received; the short received.
+      expect(read.map((payment) => new Big(payment.amount).gt(0))).toEqual([false, true, true]);
+      expect((await trader.client.fundingPayments(before)).map((p) => p.timeMs)).toEqual([
+        before,
+        ...times,
+      ]);
+      // More than a page of the client's 1,000: it follows the cursor back past its time.
+      for (let n = 0; n < 1_050; n += 1) {
+        settle(n % 2 === 0 ? '0.0001' : '-0.0001');
+      }
+      const all = await trader.client.fundingPayments(since);
+      const recordedAll = (await trader.recorded()).filter((p) => p.ts_ms >= since);
+      expect(all).toHaveLength(1_053);
+      expect(all.map((payment) => [payment.timeMs, payment.amount, payment.symbol])).toEqual(
+        recordedAll.map((payment) => [payment.ts_ms, payment.amount, payment.symbol]),
+      );
+    } finally {
+      await trader.close();
+    }
   });
 });

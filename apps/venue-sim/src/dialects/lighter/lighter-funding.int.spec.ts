@@ -1,5 +1,12 @@
 import Big from 'big.js';
+import { CcxtVenueClient, createCcxtExchange } from '@sts/venues';
 import { startVenueSim, type RunningVenueSim } from '../../sim-server';
+import {
+  harnessWallet,
+  liveAccountCredentials,
+  liveTestOptions,
+  openLiveAccount,
+} from '../../testing/live-harness';
 import { SimControl } from '../../testing/sim-control';
 import { LighterKit, type Owner } from './lighter-test-kit';
 
@@ -8,7 +15,8 @@ import { LighterKit, type Owner } from './lighter-test-kit';
 // the auth token's account, `limit` (required), `market_id` (255: all),
 // `side`, `cursor`; `change` signed as the collateral moved, `timestamp` in
 // seconds. Checked against what the simulator recorded
-// (`/control/venues/lighter/accounts/<wallet>/funding`).
+// (`/control/venues/lighter/accounts/<wallet>/funding`); then read back by
+// the live client (CcxtVenueClient over the unmodified ccxt), across pages.
 
 const VENUE = 'lighter';
 /** ETH is market 1 (price decimals 2, size decimals 4), BTC market 0. */
@@ -79,7 +87,7 @@ async function payments(owner: Owner, query: string): Promise<FundingAnswer> {
   return answer.body as FundingAnswer;
 }
 
-async function recorded(owner: Owner): Promise<RecordedPayment[]> {
+async function recorded(owner: Pick<Owner, 'wallet'>): Promise<RecordedPayment[]> {
   const response = await fetch(
     `${sim.url}/control/venues/${VENUE}/accounts/${owner.wallet}/funding?since=0`,
   );
@@ -219,5 +227,68 @@ describe('Lighter funding payments (GET /api/v1/positionFunding)', () => {
     const before = await admitted();
     await payments(owner, 'limit=1');
     expect((await admitted()) - before).toBe(300);
+  });
+});
+
+describe('the live client (ccxt 4.5.84) reads the payments through Lighter', () => {
+  it('gives every payment since a time, every market, page after page, as the simulator recorded it', async () => {
+    const label = 'lighter-funding:live';
+    const exchange = await createCcxtExchange(
+      VENUE,
+      await liveAccountCredentials(VENUE, sim.url, label),
+      { endpoint: kit.endpoint(), ...liveTestOptions(VENUE) },
+    );
+    const wallet = harnessWallet(label).address;
+    await openLiveAccount(VENUE, exchange, control, wallet);
+    const client = new CcxtVenueClient({ venue: VENUE, exchange });
+    await client.connect();
+    try {
+      let seq = 0;
+      const openOn = async (symbol: string, side: 'buy' | 'sell', size: string) => {
+        const market = sim.world().venue(VENUE).market(symbol);
+        const book = side === 'buy' ? market.book.bids : market.book.asks;
+        const price = market.price.format(book.top(1)[0]!.priceTicks + (side === 'buy' ? 1 : -1));
+        const clientOrderId = `${'ab'.repeat(15)}${String((seq += 1)).padStart(2, '0')}`;
+        const ack = await client.placePostOnly({ symbol, side, price, size, clientOrderId });
+        expect(ack.order.status).toBe('open');
+        const taker = side === 'buy' ? 'sell' : 'buy';
+        expect((await control.trade(VENUE, symbol, taker, size, price)).filled).toBe(size);
+      };
+      await openOn(ETH.symbol, 'buy', '0.3');
+      await openOn(BTC.symbol, 'sell', '0.01');
+      const before = settle('0.0002');
+      const since = before + 1;
+      const times = [settle('0.0001'), settle('-0.00015'), settle('0.0003', BTC.symbol)];
+      const markets = await client.markets();
+      const marginOf = (symbol: string) =>
+        markets.find((market) => market.entry.symbol === symbol)!.marginAsset;
+      const expected = async (from: number) =>
+        (await recorded({ wallet }))
+          .filter((payment) => payment.ts_ms >= from)
+          .map((payment) => ({
+            exchange: VENUE,
+            symbol: payment.symbol,
+            market: payment.symbol,
+            timeMs: payment.ts_ms,
+            amount: payment.amount,
+            asset: marginOf(payment.symbol),
+            rate: payment.rate,
+            size: payment.size,
+          }));
+      const read = await client.fundingPayments(since);
+      expect(read.map((payment) => payment.timeMs)).toEqual(times);
+      expect(read).toEqual(await expected(since));
+      // The long paid, then received; the short received.
+      expect(read.map((payment) => new Big(payment.amount).gt(0))).toEqual([false, true, true]);
+      // More than a page of 100: the client follows next_cursor back past its time.
+      for (let n = 0; n < 120; n += 1) {
+        settle(n % 2 === 0 ? '0.0001' : '-0.0001');
+      }
+      const all = await client.fundingPayments(before);
+      expect(all).toHaveLength(124);
+      expect(all).toEqual(await expected(before));
+    } finally {
+      await client.close();
+    }
   });
 });

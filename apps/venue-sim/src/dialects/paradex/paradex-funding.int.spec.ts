@@ -1,8 +1,9 @@
 import Big from 'big.js';
 import { keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createCcxtExchange } from '@sts/venues';
+import { CcxtVenueClient, createCcxtExchange } from '@sts/venues';
 import { startVenueSim, type RunningVenueSim } from '../../sim-server';
+import { harnessWallet, liveAccountCredentials, openLiveAccount } from '../../testing/live-harness';
 import { SimControl } from '../../testing/sim-control';
 
 // Paradex's funding payments, `GET /v1/funding/payments`, as the venue
@@ -10,7 +11,9 @@ import { SimControl } from '../../testing/sim-control';
 // market's payments of the bearer token's account, `start_at`/`end_at`,
 // `page_size` and `cursor`; each with the venue's fields and `payment`
 // signed as the account's USDC moved. Checked against what the simulator
-// recorded (`/control/venues/paradex/accounts/<wallet>/funding`).
+// recorded (`/control/venues/paradex/accounts/<wallet>/funding`); then read
+// back by the live client (CcxtVenueClient over the unmodified ccxt), every
+// market the account held, across pages.
 
 const VENUE = 'paradex';
 const SYMBOL = 'ETH/USD:USDC';
@@ -48,6 +51,7 @@ interface FundingAnswer {
 interface RecordedPayment {
   id: string;
   symbol: string;
+  asset: string;
   ts_ms: number;
   rate: string;
   size: string;
@@ -134,9 +138,9 @@ class Trader {
 
 /** Whole seconds in the past, one apart: the settlements' times, each after the last. */
 let nextSettlementMs = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
-function settle(rate: string): number {
+function settle(rate: string, symbol = MARKET): number {
   nextSettlementMs += 1000;
-  sim.world().venue(VENUE).settleFunding(MARKET, nextSettlementMs, new Big(rate));
+  sim.world().venue(VENUE).settleFunding(symbol, nextSettlementMs, new Big(rate));
   return nextSettlementMs;
 }
 
@@ -249,3 +253,72 @@ describe('Paradex funding payments (GET /v1/funding/payments)', () => {
     await trader.exchange.close();
   });
 });
+
+describe('the live client (ccxt 4.5.84) reads the payments through Paradex', () => {
+  it('gives every payment since a time, every market the account held, as the simulator recorded it', async () => {
+    const label = 'paradex-funding:live';
+    const exchange = await createCcxtExchange(
+      VENUE,
+      await liveAccountCredentials(VENUE, sim.url, label),
+      { endpoint: `${sim.url}/dialects/paradex` },
+    );
+    const wallet = harnessWallet(label).address;
+    await openLiveAccount(VENUE, exchange, control, wallet);
+    const client = new CcxtVenueClient({ venue: VENUE, exchange });
+    await client.connect();
+    try {
+      let seq = 0;
+      const open = async (symbol: string, side: 'buy' | 'sell', size: string) => {
+        const market = sim.world().venue(VENUE).market(symbol);
+        const book = side === 'buy' ? market.book.bids : market.book.asks;
+        const price = market.price.format(book.top(1)[0]!.priceTicks + (side === 'buy' ? 1 : -1));
+        const clientOrderId = `live-funding-${(seq += 1)}`;
+        const ack = await client.placePostOnly({ symbol, side, price, size, clientOrderId });
+        expect(ack.order.status).toBe('open');
+        const taker = side === 'buy' ? 'sell' : 'buy';
+        expect((await control.trade(VENUE, symbol, taker, size, price)).filled).toBe(size);
+      };
+      await open(MARKET, 'buy', '0.3');
+      await open('BTC-USD-PERP', 'sell', '0.01');
+      const before = settle('0.0002');
+      const since = before + 1;
+      const times = [settle('0.0001'), settle('-0.00015'), settle('0.0003', 'BTC-USD-PERP')];
+      const read = await client.fundingPayments(since);
+      const recorded = (await fetchRecorded(wallet)).filter((payment) => payment.ts_ms >= since);
+      expect(recorded.map((payment) => payment.ts_ms)).toEqual(times);
+      expect(read).toEqual(
+        recorded.map((payment) => ({
+          exchange: VENUE,
+          symbol: payment.symbol,
+          market: payment.symbol.split('-')[0],
+          timeMs: payment.ts_ms,
+          amount: payment.amount,
+          asset: payment.asset,
+        })),
+      );
+      // The long paid, then received; the short received.
+      expect(read.map((payment) => new Big(payment.amount).gt(0))).toEqual([false, true, true]);
+      expect((await client.fundingPayments(before)).map((payment) => payment.timeMs)).toEqual([
+        before,
+        ...times,
+      ]);
+      // More than a page of the client's 1,000: it follows `next` to the last page.
+      for (let n = 0; n < 1_050; n += 1) {
+        settle(n % 2 === 0 ? '0.0001' : '-0.0001');
+      }
+      const all = await client.fundingPayments(since);
+      const recordedAll = (await fetchRecorded(wallet)).filter((p) => p.ts_ms >= since);
+      expect(all).toHaveLength(1_053);
+      expect(all.map((payment) => [payment.timeMs, payment.amount, payment.symbol])).toEqual(
+        recordedAll.map((payment) => [payment.ts_ms, payment.amount, payment.symbol]),
+      );
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+async function fetchRecorded(wallet: string): Promise<RecordedPayment[]> {
+  const response = await fetch(`${sim.url}/control/venues/${VENUE}/accounts/${wallet}/funding`);
+  return ((await response.json()) as { funding: RecordedPayment[] }).funding;
+}

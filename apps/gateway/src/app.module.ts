@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AuthGuard } from '@sts/auth';
 import { AccountsModule } from './accounts/accounts.module';
+import { BalancesModule } from './balances/balances.module';
 import type { GatewayConfig } from './config/load-gateway-settings';
 import { AppErrorFilter } from './errors/app-error.filter';
 import { HealthController } from './health/health.controller';
@@ -30,6 +31,7 @@ export class AppModule {
         SpreadModule,
         RiskLimitsModule,
         PositionsModule,
+        BalancesModule,
         TradesModule,
         QualityModule,
         WebhooksModule,

@@ -1,4 +1,5 @@
 import { ACCOUNT_OPERATIONS } from './operations/account-operations';
+import { BALANCE_OPERATIONS } from './operations/balance-operations';
 import type { OperationAnswers } from './operations/answers';
 import { MARKET_OPERATIONS } from './operations/market-operations';
 import { POSITION_OPERATIONS } from './operations/position-operations';
@@ -14,6 +15,7 @@ export const OPERATIONS: Record<string, OperationAnswers> = {
   ...MARKET_OPERATIONS,
   ...ACCOUNT_OPERATIONS,
   ...POSITION_OPERATIONS,
+  ...BALANCE_OPERATIONS,
   ...QUALITY_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
 };

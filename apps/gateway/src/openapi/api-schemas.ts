@@ -1,4 +1,5 @@
 import { ACCOUNT_SCHEMAS } from './schemas/account-schemas';
+import { BALANCE_SCHEMAS } from './schemas/balance-schemas';
 import { ERROR_SCHEMAS } from './schemas/error-schemas';
 import { MARKET_SCHEMAS } from './schemas/market-schemas';
 import { POSITION_SCHEMAS } from './schemas/position-schemas';
@@ -23,6 +24,7 @@ export const API_SCHEMAS: Record<string, Schema> = {
   ...MARKET_SCHEMAS,
   ...ACCOUNT_SCHEMAS,
   ...POSITION_SCHEMAS,
+  ...BALANCE_SCHEMAS,
   ...QUALITY_SCHEMAS,
   ...WEBHOOK_SCHEMAS,
   ...WEBHOOK_PAYLOAD_SCHEMAS,

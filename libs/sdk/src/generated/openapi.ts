@@ -284,6 +284,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/balances': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Each of the caller's venue accounts: its margin-asset balance, equity and available margin, read from the venue, with totals in USD
+     * @description Each venue account of the caller (each active credential, and each account the caller's fills touched), read from the venue with the caller's stored credential, at most once per account every 2 s and paid from the account's rate budget: per margin asset (the assets the venue margins its markets in; other holdings are not listed) the wallet `balance`, the open positions' `unrealised_pnl`, `equity` (their sum), `available_margin` and `margin_used` (null when the venue does not say), in the asset. `totals` adds up `equity` and `available_margin` in USD over the entries margined in a USD stablecoin (USD, USDC, USDT, USD1, counted 1:1; `in_totals`); others and unreadable accounts are left out (`complete: false`). An account that cannot be read answers one entry with `error` and the other fields null; the rest still answer. Scope account:read.
+     */
+    get: operations['getBalances'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/trades': {
     parameters: {
       query?: never;
@@ -1988,6 +2008,60 @@ export interface components {
       as_of: string;
       /** @description null: read */
       error: string | null;
+    };
+    Balances: {
+      /** @description one entry per margin asset of each venue account of the caller (ordered by wallet, exchange, asset); one entry with error for an account that could not be read */
+      accounts: components['schemas']['AccountBalance'][];
+      totals: components['schemas']['BalanceTotals'];
+    };
+    AccountBalance: {
+      /**
+       * @description exchange (venue) id
+       * @enum {string}
+       */
+      exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
+      /** @description wallet address (lowercase) */
+      wallet: string;
+      /**
+       * @description the venue runs on paper (the simulator) or live
+       * @enum {string}
+       */
+      mode: 'paper' | 'live';
+      /** @description null: unreadable */
+      asset: string | null;
+      /** @description null: unreadable */
+      balance: string | null;
+      /** @description null: unreadable */
+      unrealised_pnl: string | null;
+      /** @description null: unreadable */
+      equity: string | null;
+      /** @description null: unreadable */
+      available_margin: string | null;
+      /** @description null: unreadable, or the venue does not say */
+      margin_used: string | null;
+      /** @description counted in totals: read, and margined in a USD stablecoin (USD, USDC, USDT, USD1, each 1:1); false: left out */
+      in_totals: boolean;
+      /**
+       * Format: date-time
+       * @description when the venue was read (the older of its balances and positions reads, each cached for 2 s)
+       */
+      as_of: string;
+      /** @description null: read */
+      error: string | null;
+    };
+    BalanceTotals: {
+      /**
+       * @description the equity of every entry in_totals, in USD (stablecoins 1:1)
+       * @example 0.5
+       */
+      equity_usd: string;
+      /**
+       * @description the available margin of every entry in_totals, in USD
+       * @example 0.5
+       */
+      available_margin_usd: string;
+      /** @description false: some entry is left out (unreadable, or margined in an asset that is not a USD stablecoin), so the totals understate */
+      complete: boolean;
     };
     HedgeQuality: {
       /**
@@ -6161,6 +6235,283 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['Positions'];
+        };
+      };
+      /** @description the request is malformed or breaks a rule: invalid_request */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "invalid request",
+           *       "code": "invalid_request"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'invalid_request';
+          };
+        };
+      };
+      /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      /** @description not allowed: insufficient_scope, ip_not_allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "insufficient scope",
+           *       "code": "insufficient_scope"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope' | 'ip_not_allowed';
+          };
+        };
+      };
+      /** @description the request body did not arrive in time: request_timeout */
+      408: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "request timeout",
+           *       "code": "request_timeout"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'request_timeout';
+          };
+        };
+      };
+      /** @description body over 64 KiB: payload_too_large */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "payload too large",
+           *       "code": "payload_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "uri too long",
+           *       "code": "uri_too_long"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'uri_too_long';
+          };
+        };
+      };
+      /** @description a body that is not application/json: unsupported_media_type */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "unsupported media type",
+           *       "code": "unsupported_media_type"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limited",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+          };
+        };
+      };
+      /** @description headers over 16 KiB: headers_too_large */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "headers too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'headers_too_large';
+          };
+        };
+      };
+      /** @description internal error (details only in the log): internal_error */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal error",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "service unavailable",
+           *       "code": "service_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  getBalances: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description each account's margin balance and equity, with totals in USD */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accounts": [
+           *         {
+           *           "exchange": "hyperliquid",
+           *           "wallet": "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed",
+           *           "mode": "paper",
+           *           "asset": "USDC",
+           *           "balance": "10000",
+           *           "unrealised_pnl": "-1.25",
+           *           "equity": "9998.75",
+           *           "available_margin": "9900.25",
+           *           "margin_used": "98.5",
+           *           "in_totals": true,
+           *           "as_of": "2026-01-05T09:30:00.000Z",
+           *           "error": null
+           *         },
+           *         {
+           *           "exchange": "paradex",
+           *           "wallet": "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed",
+           *           "mode": "paper",
+           *           "asset": null,
+           *           "balance": null,
+           *           "unrealised_pnl": null,
+           *           "equity": null,
+           *           "available_margin": null,
+           *           "margin_used": null,
+           *           "in_totals": false,
+           *           "as_of": "2026-01-05T09:30:00.000Z",
+           *           "error": "paradex balances unavailable: paradex did not answer within 5000 ms"
+           *         }
+           *       ],
+           *       "totals": {
+           *         "equity_usd": "9998.75",
+           *         "available_margin_usd": "9900.25",
+           *         "complete": false
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Balances'];
         };
       };
       /** @description the request is malformed or breaks a rule: invalid_request */

@@ -6,6 +6,7 @@ import type {
   AmendmentPersisted,
   AmendmentSent,
   AmendTradeRequest,
+  Balances,
   CancelAllAnswer,
   CancelSent,
   CreateTradeAccepted,
@@ -226,6 +227,17 @@ export class StsClient {
    */
   async positions(): Promise<Positions> {
     return (await this.get<Positions>('/api/v1/positions')).body;
+  }
+
+  /**
+   * Each venue account's margin-asset balance, unrealised PnL, equity,
+   * available and used margin, in the asset (read at most once per account
+   * every 2 s, `as_of`), and the equity and available margin in USD over
+   * the accounts margined in a USD stablecoin (`in_totals`; 1:1); an
+   * unreadable account answers with `error`. Scope account:read.
+   */
+  async balances(): Promise<Balances> {
+    return (await this.get<Balances>('/api/v1/balances')).body;
   }
 
   /**

@@ -24,6 +24,9 @@ export type MaintenanceEntry = Schemas['MaintenanceEntry'];
 export type Exchange = Schemas['Exchange'];
 /** GET /positions: the venues' positions beside what the service's fills imply. */
 export type Positions = Schemas['Positions'];
+/** GET /balances: each venue account's margin balance, equity and available margin, with USD totals. */
+export type Balances = Schemas['Balances'];
+export type AccountBalance = Schemas['AccountBalance'];
 /** GET /trades/{id}/quality: per maker fill its markouts and hedges; per trade spread and times. */
 export type TradeQuality = Schemas['TradeQuality'];
 /** GET /quality: the caller's maker fills over a window, grouped (count, mean, p5, p50, p95). */

@@ -17,6 +17,7 @@ import {
   type CreateFlags,
   type ListFlags,
 } from './commands/trades';
+import { showBalances } from './commands/balances';
 import { showPositions } from './commands/positions';
 import { showQuality, type QualityFlags } from './commands/quality';
 import { showResults, type ResultsFlags } from './commands/results';
@@ -271,6 +272,12 @@ function addAccountCommands(program: Command, run: Run, io: CliIo): void {
     .command('positions')
     .description("each venue's position beside what your fills imply, net per market, flagged")
     .action(run((client, settings) => showPositions(client, settings, io)));
+  program
+    .command('balances')
+    .description(
+      'each venue account: margin balance, unrealised PnL, equity, available and used margin; totals in USD',
+    )
+    .action(run((client, settings) => showBalances(client, settings, io)));
   program
     .command('quality')
     .description(

@@ -20,8 +20,10 @@ jest.setTimeout(60_000);
  * maker the simulator fills, the trade page shows each leg's filled size,
  * average price and fees and the trade's realised spreads and hedge slippage
  * exactly as GET /api/v1/trades/{id} gives them; the Positions page shows the
- * wallet's net and each venue's position as GET /api/v1/positions does, and
- * flags a position made on the wallet outside the service. Any console error
+ * wallet's net and each venue's position as GET /api/v1/positions does,
+ * flags a position made on the wallet outside the service, and shows each
+ * account's margin balance and equity as GET /api/v1/balances does (issue
+ * 58). Any console error
  * the test did not provoke fails it.
  * UPDATE_CONSOLE_SCREENSHOTS=1 writes trade-costs.png and positions.png into apps/console/docs/.
  */
@@ -173,6 +175,42 @@ describe('costs and positions in a browser', () => {
     const paradex = page.locator('[data-testid="venue-position"][data-exchange="paradex"]');
     expect(await paradex.innerText()).toContain('⚠');
     await browser.screenshot('positions');
+  });
+
+  it("shows each venue account's balance, equity and margin as GET /balances does", async () => {
+    await until(
+      'the Positions page to match GET /api/v1/balances',
+      async () => {
+        // Within the gateway's 2 s window after the page's own read, both see the same venue reads.
+        const { body } = await api('GET', '/balances');
+        if (body.accounts.length !== VENUES.length) {
+          return false;
+        }
+        for (const entry of body.accounts) {
+          const row = page.locator(
+            `[data-testid="account-balance"][data-exchange="${entry.exchange}"]`,
+          );
+          // wallet, asset, balance, unrealised PnL, equity, available, margin used, as of
+          const cells = await row.locator('td').allInnerTexts();
+          const shown = [
+            entry.asset,
+            entry.balance,
+            entry.unrealised_pnl,
+            entry.equity,
+            entry.available_margin,
+            entry.margin_used ?? 'unknown',
+          ];
+          if (cells.slice(1, 7).join('|') !== shown.join('|')) {
+            return false;
+          }
+        }
+        const totals = await text('balance-totals');
+        return totals.startsWith(
+          `Total equity ${body.totals.equity_usd} USD, available margin ${body.totals.available_margin_usd} USD`,
+        );
+      },
+      POSITIONS_SETTLE_MS,
+    );
   });
 
   /** The page's BTC card equals the API's answer (read again until both agree and flag as told). */

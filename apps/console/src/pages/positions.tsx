@@ -1,4 +1,4 @@
-import type { Positions } from '@sts/sdk';
+import type { AccountBalance, Balances, Positions } from '@sts/sdk';
 import { useCallback, useEffect, useState } from 'react';
 import { describeError } from '../api/api-error';
 import { VenueName } from '../components/venue-name';
@@ -12,9 +12,10 @@ type VenuePosition = MarketPosition['venues'][number];
 const REFRESH_MS = 5_000;
 
 /**
- * Net exposure per market and wallet, each venue's side beside what the
- * service's fills imply, and a flag where the venue holds what the fills do
- * not explain (a position made outside the service, a missed fill).
+ * Each venue account's margin (balances and equity), then net exposure per
+ * market and wallet, each venue's side beside what the service's fills
+ * imply, and a flag where the venue holds what the fills do not explain (a
+ * position made outside the service, a missed fill).
  */
 export function PositionsPage() {
   const { api } = useSession();
@@ -47,6 +48,7 @@ export function PositionsPage() {
           {error}
         </p>
       )}
+      <BalancesSection />
       {positions === null && !error && <p role="status">Loading…</p>}
       {positions && positions.positions.length === 0 && <p>No open positions.</p>}
       {positions?.positions.map((market) => (
@@ -135,6 +137,107 @@ function VenueRow({ venue, mode }: { venue: VenuePosition; mode: 'paper' | 'live
       )}
       <td>
         <time dateTime={venue.as_of}>{new Date(venue.as_of).toLocaleTimeString()}</time>
+      </td>
+    </tr>
+  );
+}
+
+/** GET /balances, read on the page's own interval: a venue read failing here leaves the positions shown. */
+function BalancesSection() {
+  const { api } = useSession();
+  const [balances, setBalances] = useState<Balances | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(
+    () =>
+      api.balances().then(
+        (answer) => {
+          setBalances(answer);
+          setError(null);
+        },
+        (failure: unknown) => setError(describeError(failure)),
+      ),
+    [api],
+  );
+  useEffect(() => {
+    void load();
+    const timer = setInterval(() => void load(), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [load]);
+
+  return (
+    <section aria-labelledby="balances-title">
+      <h2 id="balances-title">Balances</h2>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {balances && balances.accounts.length === 0 && <p>No venue accounts linked.</p>}
+      {balances && balances.accounts.length > 0 && (
+        <>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Venue</th>
+                <th scope="col">Wallet</th>
+                <th scope="col">Asset</th>
+                <th scope="col">Balance</th>
+                <th scope="col">Unrealised PnL</th>
+                <th scope="col">Equity</th>
+                <th scope="col">Available</th>
+                <th scope="col">Margin used</th>
+                <th scope="col">As of</th>
+              </tr>
+            </thead>
+            <tbody>
+              {balances.accounts.map((entry) => (
+                <BalanceRow
+                  key={`${entry.wallet} ${entry.exchange} ${entry.asset}`}
+                  entry={entry}
+                />
+              ))}
+            </tbody>
+          </table>
+          <p data-testid="balance-totals">
+            Total equity <strong>{balances.totals.equity_usd} USD</strong>, available margin{' '}
+            {balances.totals.available_margin_usd} USD (USD stablecoins counted 1:1)
+            {!balances.totals.complete && '; the rows marked ⚠ are not in these totals'}
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function BalanceRow({ entry }: { entry: AccountBalance }) {
+  return (
+    <tr data-testid="account-balance" data-exchange={entry.exchange}>
+      <th scope="row">
+        <VenueName exchange={entry.exchange} mode={entry.mode} />
+      </th>
+      <td>
+        <code>{`${entry.wallet.slice(0, 6)}…${entry.wallet.slice(-4)}`}</code>
+      </td>
+      {entry.error === null ? (
+        <>
+          <td>
+            {entry.asset}
+            {!entry.in_totals && <span title="not a USD stablecoin: not in the totals"> ⚠</span>}
+          </td>
+          <td>{entry.balance}</td>
+          <td>{entry.unrealised_pnl}</td>
+          <td>{entry.equity}</td>
+          <td>{entry.available_margin}</td>
+          <td>{entry.margin_used ?? 'unknown'}</td>
+        </>
+      ) : (
+        <td colSpan={6} className="error">
+          ⚠ {entry.error}
+        </td>
+      )}
+      <td>
+        <time dateTime={entry.as_of}>{new Date(entry.as_of).toLocaleTimeString()}</time>
       </td>
     </tr>
   );

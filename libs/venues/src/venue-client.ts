@@ -152,9 +152,13 @@ export interface VenueClient {
   fillsSince(timestampMs: number, symbol?: string): Promise<VenueFill[]>;
   /**
    * The account's funding payments settled at or after `timestampMs`, oldest
-   * first, every market (a venue that pages them is read page by page).
+   * first, every market (a venue that pages them is read page by page). A
+   * venue that answers one market per request (Paradex) reads the markets
+   * held now, those this client traded and `markets` (canonical: what the
+   * caller knows the account held since), so a position closed since is
+   * still read.
    */
-  fundingPayments(timestampMs: number): Promise<VenueFundingPayment[]>;
+  fundingPayments(timestampMs: number, markets?: readonly string[]): Promise<VenueFundingPayment[]>;
   positions(): Promise<VenuePosition[]>;
   balances(): Promise<VenueBalance[]>;
 }

@@ -99,7 +99,8 @@ export class FundingCollector {
     const readUntil = await ledger.readUntil(account);
     const sinceMs = readUntil === null ? first.timeMs : readUntil.getTime();
     const startedMs = Date.now();
-    const payments = await this.venuePayments(account, sinceMs);
+    const markets = [...new Set(fills.map((fill) => fill.market))];
+    const payments = await this.venuePayments(account, sinceMs, markets);
     if (typeof payments === 'string') {
       return unread(account, payments);
     }
@@ -116,10 +117,11 @@ export class FundingCollector {
   private async venuePayments(
     account: FundingAccount,
     sinceMs: number,
+    markets: readonly string[],
   ): Promise<VenueFundingPayment[] | string> {
     const read = await this.reads.read(account.userId, account, {
       what: 'funding',
-      read: (client) => client.fundingPayments(sinceMs),
+      read: (client) => client.fundingPayments(sinceMs, markets),
     });
     return read.ok ? read.value : read.error;
   }

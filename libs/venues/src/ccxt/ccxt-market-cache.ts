@@ -81,6 +81,13 @@ export class CcxtMarketCache {
     return first.value;
   }
 
+  /** The unified symbols of the listed markets of a canonical one (Aster lists HYPE twice). */
+  unifiedOfCanonical(canonical: string): string[] {
+    return [...this.byUnified.values()]
+      .filter((cached) => cached.market.canonical === canonical)
+      .map((cached) => cached.unified);
+  }
+
   /** Native and canonical symbols for a unified one (as found on ccxt orders and trades). */
   names(unified: string | undefined): { symbol: string; market: string } {
     const cached = unified ? this.byUnified.get(unified) : undefined;

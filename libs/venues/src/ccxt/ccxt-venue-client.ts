@@ -274,7 +274,10 @@ export class CcxtVenueClient implements VenueClient {
    * first. Paradex lists them per market only: the markets read are those
    * the account holds a position in now and those this client traded.
    */
-  async fundingPayments(timestampMs: number): Promise<VenueFundingPayment[]> {
+  async fundingPayments(
+    timestampMs: number,
+    markets: readonly string[] = [],
+  ): Promise<VenueFundingPayment[]> {
     if (!this.markets$.loaded) {
       await this.markets();
     }
@@ -283,7 +286,7 @@ export class CcxtVenueClient implements VenueClient {
         {
           exchange: this.exchange,
           venue: this.venue,
-          marketsToRead: () => this.marketsHeldOrTraded(),
+          marketsToRead: () => this.marketsHeldOrTraded(markets),
         },
         timestampMs,
       ),
@@ -310,11 +313,12 @@ export class CcxtVenueClient implements VenueClient {
   }
 
   /** Unified symbols of the markets the account holds a position in, and those this client traded. */
-  private async marketsHeldOrTraded(): Promise<string[]> {
+  private async marketsHeldOrTraded(markets: readonly string[]): Promise<string[]> {
     const held = (await this.exchange.fetchPositions()).flatMap((position) =>
       position.symbol && Number(position.contracts ?? 0) !== 0 ? [position.symbol] : [],
     );
-    return [...new Set([...held, ...this.placement.tradedMarkets])];
+    const named = markets.flatMap((market) => this.markets$.unifiedOfCanonical(market));
+    return [...new Set([...held, ...this.placement.tradedMarkets, ...named])];
   }
 
   /** The client's streams: own orders and trades to the account's events, books mapped. */

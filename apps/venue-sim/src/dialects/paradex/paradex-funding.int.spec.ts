@@ -318,6 +318,44 @@ describe('the live client (ccxt 4.5.84) reads the payments through Paradex', () 
   });
 });
 
+describe('a reader that never traded (the gateway’s), after the position closed', () => {
+  it('reads a market it is told the account held, which it could not find alone', async () => {
+    const label = 'paradex-funding:closed';
+    const credentials = await liveAccountCredentials(VENUE, sim.url, label);
+    const options = { endpoint: `${sim.url}/dialects/paradex` };
+    const exchange = await createCcxtExchange(VENUE, credentials, options);
+    const wallet = harnessWallet(label).address;
+    await openLiveAccount(VENUE, exchange, control, wallet);
+    const trading = new CcxtVenueClient({ venue: VENUE, exchange });
+    await trading.connect();
+    const market = sim.world().venue(VENUE).market(MARKET);
+    const trade = async (side: 'buy' | 'sell', clientOrderId: string) => {
+      const book = side === 'buy' ? market.book.bids : market.book.asks;
+      const price = market.price.format(book.top(1)[0]!.priceTicks + (side === 'buy' ? 1 : -1));
+      await trading.placePostOnly({ symbol: MARKET, side, price, size: '0.2', clientOrderId });
+      const taker = side === 'buy' ? 'sell' : 'buy';
+      expect((await control.trade(VENUE, MARKET, taker, '0.2', price)).filled).toBe('0.2');
+    };
+    await trade('buy', 'closed-open');
+    const paidAt = settle('0.0001');
+    await trade('sell', 'closed-close');
+    await trading.close();
+
+    const reader = new CcxtVenueClient({
+      venue: VENUE,
+      exchange: await createCcxtExchange(VENUE, credentials, options),
+    });
+    await reader.connectForReads();
+    try {
+      expect(await reader.fundingPayments(paidAt)).toEqual([]);
+      const told = await reader.fundingPayments(paidAt, ['ETH']);
+      expect(told.map((payment) => [payment.timeMs, payment.market])).toEqual([[paidAt, 'ETH']]);
+    } finally {
+      await reader.close();
+    }
+  });
+});
+
 async function fetchRecorded(wallet: string): Promise<RecordedPayment[]> {
   const response = await fetch(`${sim.url}/control/venues/${VENUE}/accounts/${wallet}/funding`);
   return ((await response.json()) as { funding: RecordedPayment[] }).funding;

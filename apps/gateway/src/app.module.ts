@@ -12,6 +12,7 @@ import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MarketsModule } from './markets/markets.module';
 import { PositionsModule } from './positions/positions.module';
 import { QualityModule } from './quality/quality.module';
+import { ResultsModule } from './results/results.module';
 import { RiskLimitsModule } from './risk-limits/risk-limits.module';
 import { SpreadModule } from './spread/spread.module';
 import { TradesModule } from './trades/trades.module';
@@ -34,6 +35,7 @@ export class AppModule {
         BalancesModule,
         TradesModule,
         QualityModule,
+        ResultsModule,
         WebhooksModule,
       ],
       controllers: [HealthController],

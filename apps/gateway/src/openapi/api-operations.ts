@@ -4,6 +4,7 @@ import type { OperationAnswers } from './operations/answers';
 import { MARKET_OPERATIONS } from './operations/market-operations';
 import { POSITION_OPERATIONS } from './operations/position-operations';
 import { QUALITY_OPERATIONS } from './operations/quality-operations';
+import { RESULTS_OPERATIONS } from './operations/results-operations';
 import { TRADE_OPERATIONS } from './operations/trade-operations';
 import { WEBHOOK_OPERATIONS } from './operations/webhook-operations';
 
@@ -17,5 +18,6 @@ export const OPERATIONS: Record<string, OperationAnswers> = {
   ...POSITION_OPERATIONS,
   ...BALANCE_OPERATIONS,
   ...QUALITY_OPERATIONS,
+  ...RESULTS_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
 };

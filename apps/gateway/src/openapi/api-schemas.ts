@@ -4,6 +4,7 @@ import { ERROR_SCHEMAS } from './schemas/error-schemas';
 import { MARKET_SCHEMAS } from './schemas/market-schemas';
 import { POSITION_SCHEMAS } from './schemas/position-schemas';
 import { QUALITY_SCHEMAS } from './schemas/quality-schemas';
+import { RESULTS_SCHEMAS } from './schemas/results-schemas';
 import type { Schema } from './schemas/schema-helpers';
 import { TRADE_EVENT_SCHEMAS } from './schemas/trade-event-schemas';
 import { TRADE_SCHEMAS } from './schemas/trade-schemas';
@@ -26,6 +27,7 @@ export const API_SCHEMAS: Record<string, Schema> = {
   ...POSITION_SCHEMAS,
   ...BALANCE_SCHEMAS,
   ...QUALITY_SCHEMAS,
+  ...RESULTS_SCHEMAS,
   ...WEBHOOK_SCHEMAS,
   ...WEBHOOK_PAYLOAD_SCHEMAS,
   ...ERROR_SCHEMAS,

@@ -436,6 +436,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/results': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's results over a window, per day, week, market or venue: volume, realised spread, fees, funding and net, in USD
+     * @description The caller's results in [from, to) (ISO 8601; default the 30 days before now; a reversed or empty window, or one wider than 366 days, is 400), grouped by the UTC day, the ISO week (its Monday), the trade's market or the venue: per row the trades, fills, volume, the spread realised (each trade's buys and sells paired first in, first out), the fees, the funding the trades' positions paid and received, and the net, all in USD. Funding is read from each venue account the caller's trades filled on (the venues' funding histories, within the account's rate budget) and shared among the trades by the position each held at the settlement. Only the caller's trades are read. Scope account:read.
+     */
+    get: operations['getResults'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/webhooks': {
     parameters: {
       query?: never;
@@ -2357,6 +2377,120 @@ export interface components {
       group_by: 'venue' | 'market' | 'side';
       /** @description groups with a maker fill or a quoting spell in the window, by name */
       groups: components['schemas']['QualityGroup'][];
+    };
+    ResultSums: {
+      /** @description trades with a fill, a realised spread or funding in the row */
+      trades: number;
+      /** @description fills of either leg (and unwinds of residuals) in the row */
+      fills: number;
+      /**
+       * @description USD: price times size of every fill, both legs
+       * @example 0.5
+       */
+      volume: string;
+      /**
+       * @description USD, before fees: each trade's buys and sells paired first in, first out across its venues (an unwind pairs with the fills it closes), each pair realising size times (sell - buy) when its later fill came; by venue, each of the pair's venues carries half
+       * @example 0.5
+       */
+      realised_spread: string;
+      /**
+       * @description USD the venues charged on the fills (negative for a net rebate); fees in a non-USD asset are left out (unpriced_fees)
+       * @example 0.5
+       */
+      fees: string;
+      /**
+       * @description USD of funding the trades' positions paid (a positive magnitude)
+       * @example 0.5
+       */
+      funding_paid: string;
+      /**
+       * @description USD of funding the trades' positions received
+       * @example 0.5
+       */
+      funding_received: string;
+      /**
+       * @description realised_spread - fees - funding_paid + funding_received
+       * @example 0.5
+       */
+      net: string;
+    };
+    ResultRow: {
+      /** @description day: the UTC date; week: the UTC date of the ISO week’s Monday; market: the trade’s market; venue: the exchange id */
+      key: string;
+      /** @description trades with a fill, a realised spread or funding in the row */
+      trades: number;
+      /** @description fills of either leg (and unwinds of residuals) in the row */
+      fills: number;
+      /**
+       * @description USD: price times size of every fill, both legs
+       * @example 0.5
+       */
+      volume: string;
+      /**
+       * @description USD, before fees: each trade's buys and sells paired first in, first out across its venues (an unwind pairs with the fills it closes), each pair realising size times (sell - buy) when its later fill came; by venue, each of the pair's venues carries half
+       * @example 0.5
+       */
+      realised_spread: string;
+      /**
+       * @description USD the venues charged on the fills (negative for a net rebate); fees in a non-USD asset are left out (unpriced_fees)
+       * @example 0.5
+       */
+      fees: string;
+      /**
+       * @description USD of funding the trades' positions paid (a positive magnitude)
+       * @example 0.5
+       */
+      funding_paid: string;
+      /**
+       * @description USD of funding the trades' positions received
+       * @example 0.5
+       */
+      funding_received: string;
+      /**
+       * @description realised_spread - fees - funding_paid + funding_received
+       * @example 0.5
+       */
+      net: string;
+    };
+    FundingUnread: {
+      /**
+       * @description exchange (venue) id
+       * @enum {string}
+       */
+      exchange: 'hyperliquid' | 'lighter' | 'paradex' | 'extended' | 'aster';
+      /** @description the venue account (lower-case address) */
+      wallet: string;
+      /** @description why its funding history could not be read now */
+      error: string;
+    };
+    Results: {
+      /**
+       * Format: date-time
+       * @description start of the window (inclusive)
+       */
+      from: string;
+      /**
+       * Format: date-time
+       * @description end of the window (exclusive)
+       */
+      to: string;
+      /**
+       * @description how the window is grouped
+       * @enum {string}
+       */
+      group_by: 'day' | 'week' | 'market' | 'venue';
+      /**
+       * @description the currency of every amount: stablecoins count one for one
+       * @enum {string}
+       */
+      currency: 'USD';
+      /** @description groups with activity in the window, by key */
+      rows: components['schemas']['ResultRow'][];
+      totals: components['schemas']['ResultSums'];
+      /** @description accounts whose funding history could not be read now; the funding read from them before still counts */
+      funding_unread: components['schemas']['FundingUnread'][];
+      /** @description fills whose fee was not in a USD asset or not reported, left out of fees */
+      unpriced_fees: number;
     };
     /**
      * @description an event type an endpoint can subscribe to
@@ -9269,6 +9403,284 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['QualityReport'];
+        };
+      };
+      /** @description the request is malformed or breaks a rule: invalid_request */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "invalid request",
+           *       "code": "invalid_request"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'invalid_request';
+          };
+        };
+      };
+      /** @description missing, malformed, unknown, expired or revoked API key or JWT: unauthorized */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "unauthorized",
+           *       "code": "unauthorized"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      /** @description not allowed: insufficient_scope, ip_not_allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "insufficient scope",
+           *       "code": "insufficient_scope"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'insufficient_scope' | 'ip_not_allowed';
+          };
+        };
+      };
+      /** @description the request body did not arrive in time: request_timeout */
+      408: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "request timeout",
+           *       "code": "request_timeout"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'request_timeout';
+          };
+        };
+      };
+      /** @description body over 64 KiB: payload_too_large */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "payload too large",
+           *       "code": "payload_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      /** @description request target over 2048 characters, or a path parameter over 100: uri_too_long */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "uri too long",
+           *       "code": "uri_too_long"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'uri_too_long';
+          };
+        };
+      };
+      /** @description a body that is not application/json: unsupported_media_type */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "unsupported media type",
+           *       "code": "unsupported_media_type"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      /** @description rate limited (the API itself), or no rate budget left on the maker exchange: rate_limited */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limited",
+           *       "code": "rate_limited"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'rate_limited';
+          };
+        };
+      };
+      /** @description headers over 16 KiB: headers_too_large */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "headers too large",
+           *       "code": "headers_too_large"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'headers_too_large';
+          };
+        };
+      };
+      /** @description internal error (details only in the log): internal_error */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal error",
+           *       "code": "internal_error"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      /** @description maintenance, kill switch, or a dependency lost (`reason` names it); retry after Retry-After: service_unavailable */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "service unavailable",
+           *       "code": "service_unavailable"
+           *     }
+           */
+          'application/json': components['schemas']['Error'] & {
+            /** @enum {unknown} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  getResults: {
+    parameters: {
+      query?: {
+        /** @description start of the window (ISO 8601, inclusive), by each fill’s and settlement’s venue time; default: 30 days before `to` */
+        from?: string;
+        /** @description end of the window (ISO 8601, exclusive); default: now */
+        to?: string;
+        /** @description day: the UTC date; week: the UTC date of the ISO week’s Monday; market: the trade’s market; venue: the fill’s or settlement’s venue */
+        group_by?: 'venue' | 'market' | 'side';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the window, its rows by key and their totals */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          'X-RateLimit-Reset': components['headers']['RateLimitReset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "from": "2025-12-06T09:30:00.000Z",
+           *       "to": "2026-01-05T09:30:00.000Z",
+           *       "group_by": "market",
+           *       "currency": "USD",
+           *       "rows": [
+           *         {
+           *           "key": "BTC",
+           *           "trades": 4,
+           *           "fills": 14,
+           *           "volume": "4551.2",
+           *           "realised_spread": "2.31",
+           *           "fees": "0.91",
+           *           "funding_paid": "0.12",
+           *           "funding_received": "0.35",
+           *           "net": "1.63"
+           *         }
+           *       ],
+           *       "totals": {
+           *         "trades": 4,
+           *         "fills": 14,
+           *         "volume": "4551.2",
+           *         "realised_spread": "2.31",
+           *         "fees": "0.91",
+           *         "funding_paid": "0.12",
+           *         "funding_received": "0.35",
+           *         "net": "1.63"
+           *       },
+           *       "funding_unread": [],
+           *       "unpriced_fees": 0
+           *     }
+           */
+          'application/json': components['schemas']['Results'];
         };
       };
       /** @description the request is malformed or breaks a rule: invalid_request */

@@ -44,6 +44,7 @@ export function addVenueRoutes(router: Router, deps: VenueRouteDeps): void {
   addMarketRoutes(router, deps, kit);
   addOrderRoutes(router, deps.orders, kit);
   addAccountReads(router, kit);
+  addFundingReads(router, kit);
 }
 
 function routeKit(deps: VenueRouteDeps): RouteKit {
@@ -146,7 +147,7 @@ function addOrderRoutes(router: Router, orders: OrderEntry, { signed }: RouteKit
     );
 }
 
-/** The account's signed reads: an order, open orders, fills, funding, positions, balances. */
+/** The account's signed reads: an order, open orders, fills, positions, balances. */
 function addAccountReads(router: Router, { signedQuery }: RouteKit): void {
   router
     .add(
@@ -187,18 +188,6 @@ function addAccountReads(router: Router, { signedQuery }: RouteKit): void {
     )
     .add(
       'GET',
-      '/venues/:venue/funding',
-      signedQuery((context, venue, accountId) => {
-        const since = Number(context.query.get('since') ?? 0);
-        if (!Number.isFinite(since)) {
-          throw new HttpFailure(400, 'invalid_request', 'since must be milliseconds');
-        }
-        const payments = venue.funding.paymentsOf(accountId, since);
-        return { status: 200, body: { funding: payments.map(wireFunding) } };
-      }),
-    )
-    .add(
-      'GET',
       '/venues/:venue/positions',
       signedQuery((_context, venue, accountId) => ({
         status: 200,
@@ -213,4 +202,20 @@ function addAccountReads(router: Router, { signedQuery }: RouteKit): void {
         body: { balances: wireBalances(venue, accountId) },
       })),
     );
+}
+
+/** The account's funding payments from a time on (`since`, ms), oldest first. */
+function addFundingReads(router: Router, { signedQuery }: RouteKit): void {
+  router.add(
+    'GET',
+    '/venues/:venue/funding',
+    signedQuery((context, venue, accountId) => {
+      const since = Number(context.query.get('since') ?? 0);
+      if (!Number.isFinite(since)) {
+        throw new HttpFailure(400, 'invalid_request', 'since must be milliseconds');
+      }
+      const payments = venue.funding.paymentsOf(accountId, since);
+      return { status: 200, body: { funding: payments.map(wireFunding) } };
+    }),
+  );
 }

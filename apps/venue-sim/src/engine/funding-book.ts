@@ -44,8 +44,7 @@ export class FundingBook {
 
   rateOf(spec: MarketSpec): Big {
     return (
-      this.rates.get(spec.symbol) ??
-      BASELINE_RATE_PER_8H.times(spec.fundingIntervalHours).div(8)
+      this.rates.get(spec.symbol) ?? BASELINE_RATE_PER_8H.times(spec.fundingIntervalHours).div(8)
     );
   }
 

@@ -36,7 +36,9 @@ export class FundingPayments1763701300000 implements MigrationInterface {
         read_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT funding_payments_once UNIQUE (user_id, exchange, wallet, symbol, paid_at)
       )`);
-    await db.query(`CREATE INDEX funding_payments_user_time_idx ON funding_payments (user_id, paid_at)`);
+    await db.query(
+      `CREATE INDEX funding_payments_user_time_idx ON funding_payments (user_id, paid_at)`,
+    );
     await db.query(`
       CREATE TABLE trade_funding (
         payment_id bigint NOT NULL REFERENCES funding_payments(id) ON DELETE CASCADE,

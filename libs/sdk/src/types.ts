@@ -37,57 +37,26 @@ export type QualityDistribution = Schemas['QualityDistribution'];
 export type QualityQuery = NonNullable<operations['getQuality']['parameters']['query']>;
 
 /**
- * GET /results' query: `from` and `to` (ISO 8601; default the 30 days to
- * now, at most 366), `group_by` (default `day`; `week` keys a row by its ISO
- * week's Monday, UTC).
- * Declared by hand until the gateway's OpenAPI document describes GET /results.
+ * GET /results: the caller's results over [from, to), a row per group
+ * (ascending by key; a day or week only when something happened), their
+ * totals, the accounts whose funding could not be read now and the count of
+ * fills whose fee is not priced in USD. Amounts are USD decimal strings.
  */
-export interface ResultsQuery {
-  from?: string;
-  to?: string;
-  group_by?: 'day' | 'week' | 'market' | 'venue';
-}
-/** A period's (or a market's, a venue's) results; every amount a decimal string in USD. */
-export interface ResultsRow {
-  /** The UTC date (day; week: its Monday), the canonical market or the exchange id. */
-  key: string;
-  trades: number;
-  fills: number;
-  /** Notional of every fill, both legs. */
-  volume: string;
-  /** Captured by the matched long and short size, before fees. */
-  realised_spread: string;
-  /** Negative for a net rebate; fees in an asset not priced in USD are left out (`unpriced_fees`). */
-  fees: string;
-  /** A positive magnitude, as `funding_received`. */
-  funding_paid: string;
-  funding_received: string;
-  /** realised_spread - fees - funding_paid + funding_received. */
-  net: string;
-}
-export type ResultsTotals = Omit<ResultsRow, 'key'>;
+export type ResultsReport = Schemas['Results'];
+/** A row's key: the UTC date (day; week: its Monday), the canonical market or the exchange id. */
+export type ResultsRow = Schemas['ResultRow'];
+export type ResultsTotals = Schemas['ResultSums'];
 /** An account whose funding history could not be read now: its results hold what was read before. */
-export interface FundingUnread {
-  exchange: string;
-  wallet: string;
-  error: string;
-}
+export type FundingUnread = Schemas['FundingUnread'];
 /**
- * GET /results: the caller's results over the window, a row per
- * group (ascending by key; a day or week only when something happened) and
- * their totals.
+ * GET /results' query: `from` and `to` (ISO 8601; default the 30 days to
+ * now, at most 366), `group_by` (default `day`). The grouping is typed as
+ * the answer names it: the document's parameter lists quality's groupings.
  */
-export interface ResultsReport {
-  from: string;
-  to: string;
-  group_by: NonNullable<ResultsQuery['group_by']>;
-  currency: string;
-  rows: ResultsRow[];
-  totals: ResultsTotals;
-  funding_unread: FundingUnread[];
-  /** Fills whose fee was not in a USD asset, so not in `fees`. */
-  unpriced_fees: number;
-}
+export type ResultsQuery = Omit<
+  NonNullable<operations['getResults']['parameters']['query']>,
+  'group_by'
+> & { group_by?: ResultsReport['group_by'] };
 
 /**
  * GET /trades' page: statuses (one or a list; sent comma-separated in one

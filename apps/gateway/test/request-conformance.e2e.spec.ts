@@ -106,7 +106,47 @@ describe('request bodies: each example is accepted, an unknown field is refused'
     await accepted('amendTrade', undefined, created.trade_id);
     await accepted('createWebhook');
   });
+
+  it('accepts every value the document lists for a query parameter of a GET', async () => {
+    const served = await gateway.request('GET', '/api/v1/openapi.json');
+    const sent: string[] = [];
+    for (const { path, name, value } of queryEnumValues(served.body)) {
+      const answer = await gateway.request('GET', `${path}?${name}=${encodeURIComponent(value)}`, {
+        headers,
+      });
+      sent.push(`${path}?${name}=${value} answered ${answer.status}`);
+      expect(sent.at(-1)).not.toMatch(/ answered 400$/);
+    }
+    // The groupings of both reports are among them (a rule of one leaked onto the other once).
+    expect(sent).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\/api\/v1\/results\?group_by=week /),
+        expect.stringMatching(/^\/api\/v1\/quality\?group_by=side /),
+      ]),
+    );
+  });
 });
+
+/** Each enum value of each query parameter of the GET operations without path parameters. */
+function queryEnumValues(document: { paths: Record<string, Record<string, Operation>> }) {
+  const values: Array<{ path: string; name: string; value: string }> = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    const parameters: Operation[] = item['get']?.['parameters'] ?? [];
+    if (path.includes('{') || parameters.length === 0) {
+      continue;
+    }
+    for (const parameter of parameters) {
+      const schema = parameter['schema'] ?? {};
+      const enumValues: unknown[] = schema['enum'] ?? schema['items']?.['enum'] ?? [];
+      if (parameter['in'] === 'query') {
+        values.push(
+          ...enumValues.map((value) => ({ path, name: parameter['name'], value: String(value) })),
+        );
+      }
+    }
+  }
+  return values;
+}
 
 /** The operations of a document that take a body, by operationId. */
 function bodyOperations(document: { paths: Record<string, Record<string, Operation>> }) {

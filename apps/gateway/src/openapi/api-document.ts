@@ -81,7 +81,7 @@ function describeRequest(
   answers: OperationAnswers,
   schemas: Record<string, Schema>,
 ): void {
-  strictParameters(operation.parameters ?? []);
+  strictParameters(answers.operationId, operation.parameters ?? []);
   const content = operation.requestBody?.content?.['application/json'];
   if (!content) {
     return;

@@ -5,6 +5,7 @@ import { VerifySessionRequest } from '../accounts/session/auth.controller';
 import { LinkChallengeRequest, LinkWalletRequest } from '../accounts/wallets/dto/link-wallet.dto';
 import { MarketsQuery } from '../markets/markets.request';
 import { QualityQuery } from '../quality/quality.query';
+import { ResultsQuery } from '../results/results.query';
 import { SpreadMarketParam, SpreadQuery } from '../spread/spread.request';
 import { AmendTradeRequest } from '../trades/dto/amend-trade.request';
 import { CreateTradeRequest } from '../trades/dto/create-trade.request';
@@ -39,12 +40,22 @@ const PARAMETERS: Dto[] = [
   MarketsQuery,
   SpreadMarketParam,
   SpreadQuery,
-  QualityQuery,
   WebhookDeliveriesQuery,
   ExchangeParam,
   CredentialParams,
   WalletAddressParam,
 ];
+
+/**
+ * Query classes of one operation each, by operationId: their names mean
+ * other things on other routes (`group_by` is venue, market or side for
+ * quality; day, week, market or venue for results), so their rules are the
+ * operation's alone.
+ */
+const OPERATION_QUERIES: Record<string, Dto> = {
+  getQuality: QualityQuery,
+  getResults: ResultsQuery,
+};
 
 // The sign of a decimal is decided on its value (big.js), after "-0" and "0.00" are read as 0.
 const ZERO_OR_NEGATIVE = '^(-|0(\\.0+)?$)';
@@ -203,9 +214,13 @@ function listParameter(parameter: Parameter, items: Schema): void {
   }
 }
 
-/** Query, path and header parameters with the rules the server checks them by. */
-export function strictParameters(parameters: Parameter[]): void {
+/** An operation's query, path and header parameters with the rules the server checks them by. */
+export function strictParameters(operationId: string, parameters: Parameter[]): void {
   const rules = parameterRules();
+  const own = OPERATION_QUERIES[operationId];
+  for (const [name, rule] of own ? fieldRules(own) : []) {
+    rules.set(name, rule);
+  }
   for (const parameter of parameters) {
     const items = parameter.in === 'query' ? LIST_PARAMETERS[parameter.name] : undefined;
     if (items) {

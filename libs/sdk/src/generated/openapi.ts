@@ -9629,7 +9629,7 @@ export interface operations {
         /** @description end of the window (ISO 8601, exclusive); default: now */
         to?: string;
         /** @description day: the UTC date; week: the UTC date of the ISO week’s Monday; market: the trade’s market; venue: the fill’s or settlement’s venue */
-        group_by?: 'venue' | 'market' | 'side';
+        group_by?: 'day' | 'week' | 'market' | 'venue';
       };
       header?: never;
       path?: never;

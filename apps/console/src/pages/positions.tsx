@@ -1,6 +1,5 @@
-import type { AccountBalance, Balances, Positions } from '@sts/sdk';
-import { useCallback, useEffect, useState } from 'react';
-import { describeError } from '../api/api-error';
+import type { AccountBalance, Positions } from '@sts/sdk';
+import { usePolledRead } from '../api/use-polled-read';
 import { VenueName } from '../components/venue-name';
 import { useSession } from '../session/session';
 import { useVenues } from '../venues/venues';
@@ -19,25 +18,7 @@ const REFRESH_MS = 5_000;
  */
 export function PositionsPage() {
   const { api } = useSession();
-  const [positions, setPositions] = useState<Positions | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(
-    () =>
-      api.positions().then(
-        (answer) => {
-          setPositions(answer);
-          setError(null);
-        },
-        (failure: unknown) => setError(describeError(failure)),
-      ),
-    [api],
-  );
-  useEffect(() => {
-    void load();
-    const timer = setInterval(() => void load(), REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [load]);
+  const { value: positions, error } = usePolledRead(() => api.positions(), REFRESH_MS);
 
   const unreadable = positions?.accounts.filter((account) => account.error !== null) ?? [];
   return (
@@ -145,25 +126,7 @@ function VenueRow({ venue, mode }: { venue: VenuePosition; mode: 'paper' | 'live
 /** GET /balances, read on the page's own interval: a venue read failing here leaves the positions shown. */
 function BalancesSection() {
   const { api } = useSession();
-  const [balances, setBalances] = useState<Balances | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(
-    () =>
-      api.balances().then(
-        (answer) => {
-          setBalances(answer);
-          setError(null);
-        },
-        (failure: unknown) => setError(describeError(failure)),
-      ),
-    [api],
-  );
-  useEffect(() => {
-    void load();
-    const timer = setInterval(() => void load(), REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [load]);
+  const { value: balances, error } = usePolledRead(() => api.balances(), REFRESH_MS);
 
   return (
     <section aria-labelledby="balances-title">

@@ -43,6 +43,7 @@ export * from './hedging/hedge-price';
 export * from './hedging/execution-quality';
 export * from './hedging/residual-unwind';
 export * from './costs/trade-costs';
+export * from './money/usd-stablecoins';
 export * from './statistics/distribution';
 
 export * from './orders/client-order-id';

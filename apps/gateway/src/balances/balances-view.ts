@@ -1,14 +1,7 @@
 import Big from 'big.js';
-import { formatDecimal, type VenueMode } from '@sts/domain';
+import { formatDecimal, USD_STABLECOINS, type VenueMode } from '@sts/domain';
 import type { VenueBalance, VenueMarket, VenuePosition } from '@sts/venues';
 import type { AccountRead } from '../venue-accounts/venue-account-reads';
-
-/**
- * Margin assets counted 1:1 as US dollars in the totals. Nothing converts
- * the others: an account margined in another asset is listed with its own
- * figures and left out of the totals (`in_totals: false`).
- */
-export const USD_STABLECOINS: ReadonlySet<string> = new Set(['USD', 'USDC', 'USDT', 'USD1']);
 
 /** The assets a venue margins its markets in, and which market in which. */
 export interface MarginAssets {

@@ -10,6 +10,7 @@ import {
   type FundingToRecord,
 } from '@sts/persistence';
 import type { VenueFundingPayment } from '@sts/venues';
+import { callerAccounts } from '../venue-accounts/caller-accounts';
 import { VenueAccountReads } from '../venue-accounts/venue-account-reads';
 import { fundingShares } from './funding-shares';
 import { resultFills, type ResultFill } from './result-fills';
@@ -52,15 +53,10 @@ export class FundingCollector {
 
   /** Brings the user's funding up to date; the accounts that could not be read. */
   async collect(userId: string): Promise<FundingUnread[]> {
-    const positions = await new TradeRepository(this.dataSource.manager).impliedPositionsOf(userId);
-    const accounts = new Map<string, FundingAccount>();
-    for (const { exchange, wallet } of positions) {
-      const account = { userId, exchange, wallet: wallet.toLowerCase() };
-      accounts.set(`${account.exchange}\u0000${account.wallet}`, account);
-    }
-    const reads = await Promise.all(
-      [...accounts.values()].map((account) => this.readOnce(account)),
-    );
+    const filled = await new TradeRepository(this.dataSource.manager).impliedPositionsOf(userId);
+    // The accounts the user's fills touched: one that never filled earned no trade funding.
+    const accounts = callerAccounts([], filled).map((account) => ({ userId, ...account }));
+    const reads = await Promise.all(accounts.map((account) => this.readOnce(account)));
     return reads.filter((unread): unread is FundingUnread => unread !== null);
   }
 

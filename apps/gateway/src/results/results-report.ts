@@ -1,17 +1,11 @@
 import Big from 'big.js';
-import { formatDecimal } from '@sts/domain';
+import { formatDecimal, USD_STABLECOINS } from '@sts/domain';
 import type { TradeFundingRow } from '@sts/persistence';
 import type { ResultFill } from './result-fills';
 
 export const RESULT_GROUPS = ['day', 'week', 'market', 'venue'] as const;
 export type ResultGroupBy = (typeof RESULT_GROUPS)[number];
 
-/**
- * The assets counted as USD one for one: the stablecoins the venues margin
- * and settle in. A fee in another asset is left out of `fees` and counted
- * in `unpriced_fees`.
- */
-export const USD_ASSETS: ReadonlySet<string> = new Set(['USD', 'USDC', 'USDT', 'USD1']);
 /** Amounts are answered to the venues' USD precision. */
 const USD_DP = 8;
 const DAY_MS = 86_400_000;
@@ -95,7 +89,8 @@ class ResultsTally {
   constructor(private readonly groupBy: ResultGroupBy) {}
 
   addFill(fill: ResultFill): void {
-    const priced = fill.fee !== null && fill.feeAsset !== null && USD_ASSETS.has(fill.feeAsset);
+    const priced =
+      fill.fee !== null && fill.feeAsset !== null && USD_STABLECOINS.has(fill.feeAsset);
     this.unpricedFees += priced ? 0 : 1;
     this.add(keyOf(this.groupBy, fill.timeMs, fill.market, fill.exchange), (sums) => {
       sums.trades.add(fill.tradeId);

@@ -20,10 +20,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import autocannon from 'autocannon';
-import { runOps } from '@sts/operations';
 import { createTestDatabase, testNamespace } from '@sts/testing';
+import { freePort, seedPaperTrader, waitFor, type PaperTrader } from './fleet-kit';
 import {
   cpuPerRequest,
   cpuSnapshot,
@@ -50,28 +49,6 @@ if (only !== undefined && only !== 'post' && only !== 'get') {
   throw new Error(`--only takes post or get, not ${only}`);
 }
 const TRADERS = 100;
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 150; attempt += 1) {
-    try {
-      if ((await fetch(url)).ok) {
-        return;
-      }
-    } catch {
-      // not yet
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 /** A route, or its ceiling, as the bench runs it. */
 interface Target {
@@ -132,11 +109,7 @@ const CREATE_BODY = {
  */
 type Interleave = (route: Target, ceiling: Target, what: string) => Promise<void>;
 
-interface Trader {
-  userId: string;
-  wallet: string;
-  key: string;
-}
+type Trader = PaperTrader;
 
 /** A create's body with the trader's wallet on both legs. */
 const createBody = (trader: Trader): string =>
@@ -344,36 +317,7 @@ async function main(): Promise<void> {
 
     const traders: Trader[] = [];
     for (let index = 0; index < TRADERS; index += 1) {
-      const wallet = `0x${randomBytes(20).toString('hex')}`;
-      const user = (await runOps(['users', 'create', '--wallet', wallet], env)).output as {
-        user_id: string;
-      };
-      for (const exchange of ['hyperliquid', 'paradex']) {
-        await runOps(
-          [
-            'credentials',
-            'add',
-            '--user',
-            user.user_id,
-            '--exchange',
-            exchange,
-            '--wallet',
-            wallet,
-            '--api-key',
-            `bench-${randomBytes(4).toString('hex')}`,
-            '--api-secret',
-            randomBytes(16).toString('hex'),
-          ],
-          env,
-        );
-      }
-      const key = (
-        await runOps(
-          ['api-keys', 'create', '--user', user.user_id, '--scopes', 'trades:read,trades:write'],
-          env,
-        )
-      ).output as { api_key: string };
-      traders.push({ userId: user.user_id, wallet, key: key.api_key });
+      traders.push(await seedPaperTrader(env, ['hyperliquid', 'paradex']));
     }
     run(
       'dist/bench/gateway-ceiling.js',

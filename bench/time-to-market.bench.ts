@@ -15,11 +15,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { SimControl } from '@sts/app-venue-sim';
-import { runOps } from '@sts/operations';
 import { sleep } from '@sts/platform';
 import { createTestDatabase, testNamespace } from '@sts/testing';
+import { freePort, seedPaperTrader, waitFor, type PaperTrader } from './fleet-kit';
 import { describeSpeed, machineLoad, speedProbe } from './process-cpu';
 import { numberArg, percentile, runBench } from './run-bench';
 
@@ -31,57 +30,7 @@ const SETTLE_MS = 30_000;
 const MAKER = 'hyperliquid';
 const HEDGE = 'paradex';
 
-interface Trader {
-  wallet: string;
-  key: string;
-}
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 150; attempt += 1) {
-    const up = await fetch(url).then(
-      (answer) => answer.ok,
-      () => false,
-    );
-    if (up) {
-      return;
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-/** A user with paper credentials on both venues and a trading key, through the operator tool. */
-async function seedTrader(env: Record<string, string>): Promise<Trader> {
-  const wallet = `0x${randomBytes(20).toString('hex')}`;
-  const user = (await runOps(['users', 'create', '--wallet', wallet], env)).output as {
-    user_id: string;
-  };
-  for (const exchange of [MAKER, HEDGE]) {
-    await runOps(
-      [
-        ...['credentials', 'add', '--user', user.user_id, '--exchange', exchange],
-        ...['--wallet', wallet, '--api-key', `ttm-${randomBytes(4).toString('hex')}`],
-        ...['--api-secret', randomBytes(16).toString('hex')],
-      ],
-      env,
-    );
-  }
-  const key = (
-    await runOps(
-      ['api-keys', 'create', '--user', user.user_id, '--scopes', 'trades:read,trades:write'],
-      env,
-    )
-  ).output as { api_key: string };
-  return { wallet, key: key.api_key };
-}
+type Trader = PaperTrader;
 
 /** A create's 202: when it came back (epoch ms) and the trade's id. */
 interface Accepted {
@@ -225,7 +174,7 @@ async function main(): Promise<void> {
     const count = RATE * SECONDS;
     const traders: Trader[] = [];
     for (let index = 0; index < count; index += 1) {
-      traders.push(await seedTrader(env));
+      traders.push(await seedPaperTrader(env, [MAKER, HEDGE]));
     }
     console.log(
       `${count} creates at ${RATE}/s through ${base}, ${WORKERS} worker(s), maker on ${MAKER}, hedge on ${HEDGE}`,

@@ -1,0 +1,67 @@
+/**
+ * What the benches that run the fleet as separate processes share: a free
+ * loopback port for each service, waiting for one to answer, and a paper
+ * trader seeded through the operator tool.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { runOps } from '@sts/operations';
+import { sleep } from '@sts/platform';
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/** Until `url` answers 2xx, for at most 30 s. */
+export async function waitFor(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 150; attempt += 1) {
+    const up = await fetch(url).then(
+      (answer) => answer.ok,
+      () => false,
+    );
+    if (up) {
+      return;
+    }
+    await sleep(200);
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** A trader of the bench: its user, wallet and trading API key. */
+export interface PaperTrader {
+  userId: string;
+  wallet: string;
+  key: string;
+}
+
+/** A user with a new wallet, paper credentials on `exchanges` and a key with trades:read and trades:write. */
+export async function seedPaperTrader(
+  env: Record<string, string>,
+  exchanges: readonly string[],
+): Promise<PaperTrader> {
+  const wallet = `0x${randomBytes(20).toString('hex')}`;
+  const user = (await runOps(['users', 'create', '--wallet', wallet], env)).output as {
+    user_id: string;
+  };
+  for (const exchange of exchanges) {
+    await runOps(
+      [
+        ...['credentials', 'add', '--user', user.user_id, '--exchange', exchange],
+        ...['--wallet', wallet, '--api-key', `bench-${randomBytes(4).toString('hex')}`],
+        ...['--api-secret', randomBytes(16).toString('hex')],
+      ],
+      env,
+    );
+  }
+  const key = (
+    await runOps(
+      ['api-keys', 'create', '--user', user.user_id, '--scopes', 'trades:read,trades:write'],
+      env,
+    )
+  ).output as { api_key: string };
+  return { userId: user.user_id, wallet, key: key.api_key };
+}

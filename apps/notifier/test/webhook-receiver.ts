@@ -29,7 +29,7 @@ export type Answer = { status: number; headers?: Record<string, string>; body?: 
 export class WebhookReceiver {
   readonly received: Received[] = [];
   private readonly answers = new Map<string, (index: number, request: Received) => Answer>();
-  private readonly held = new Set<ServerResponse>();
+  private readonly held = new Map<ServerResponse, Received>();
   private server?: Server;
   url = '';
 
@@ -50,7 +50,7 @@ export class WebhookReceiver {
         this.received.push(received);
         const answer = this.answers.get(path)?.(index, received) ?? { status: 200 };
         if (answer === 'hold') {
-          this.held.add(response);
+          this.held.set(response, received);
           return;
         }
         received.status = answer.status;
@@ -67,13 +67,24 @@ export class WebhookReceiver {
     this.answers.set(path, answer);
   }
 
+  /** Answers every request held on `path` with `status`, as it would have at once. */
+  release(path: string, status: number): void {
+    for (const [response, received] of this.held) {
+      if (received.path === path) {
+        this.held.delete(response);
+        received.status = status;
+        response.writeHead(status).end();
+      }
+    }
+  }
+
   /** The requests `path` took, in arrival order. */
   of(path: string): Received[] {
     return this.received.filter((request) => request.path === path);
   }
 
   async stop(): Promise<void> {
-    for (const response of this.held) {
+    for (const response of this.held.keys()) {
       response.destroy();
     }
     this.server?.closeAllConnections();

@@ -312,9 +312,54 @@ describe('webhook delivery', () => {
     expect(disabled.disabledReason).toMatch(
       /^answered 410 Gone at .+: the receiver asks for no more deliveries$/,
     );
-    await eventually(async () => (await deliveriesOf(hook.id)).length === 2, 'both events owed');
-    expect((await deliveriesOf(hook.id)).map((one) => one.status)).toEqual(['failed', 'canceled']);
+    // The second event may be taken in after the endpoint was disabled: it is canceled when due.
+    const owed = await eventually(async () => {
+      const both = await deliveriesOf(hook.id);
+      return both.length === 2 && both.every((one) => one.status !== 'pending') && both;
+    }, 'both events settled');
+    expect(owed.map((one) => one.status)).toEqual(['failed', 'canceled']);
     expect(receiver.of('/gone')).toHaveLength(1);
+  });
+
+  it('never shows an endpoint disabled while what it owed then is still pending', async () => {
+    const ivan = await harness.user();
+    const hook = await register(ivan, '/gone-later', ['trade.status_changed']);
+    receiver.answer('/gone-later', () => 'hold');
+    const trade = await harness.trade(ivan, 'active');
+    await harness.publishLifecycle(ivan, trade, 'trade.paused', 'paused');
+    await harness.publishLifecycle(ivan, trade, 'trade.resumed', 'active');
+    await eventually(() => receiver.of('/gone-later').length === 1, 'the first attempt held');
+    const [, second] = await eventually(async () => {
+      const both = await deliveriesOf(hook.id);
+      return both.length === 2 && both;
+    }, 'both events owed');
+
+    // The second delivery's row locked: the cancel of what the endpoint owes waits for it.
+    const locker = db.createQueryRunner();
+    await locker.connect();
+    try {
+      await locker.startTransaction();
+      await locker.query('SELECT id FROM webhook_deliveries WHERE id = $1 FOR UPDATE', [second.id]);
+      receiver.release('/gone-later', 410);
+      await eventually(async () => {
+        const waiting = await db.query(
+          `SELECT 1 FROM pg_stat_activity
+           WHERE wait_event_type = 'Lock' AND query LIKE '%SET status = ''canceled''%'`,
+        );
+        return waiting.length > 0;
+      }, 'the cancel waiting on the locked delivery');
+      const meanwhile = await endpoints.oneOf(ivan.userId, hook.id);
+      expect(meanwhile?.disabledAt).toBeNull();
+    } finally {
+      await locker.rollbackTransaction().catch(() => undefined);
+      await locker.release();
+    }
+
+    await eventually(
+      async () => (await endpoints.oneOf(ivan.userId, hook.id))?.disabledAt,
+      'the endpoint disabled',
+    );
+    expect((await deliveriesOf(hook.id)).map((one) => one.status)).toEqual(['failed', 'canceled']);
   });
 
   describe('with private addresses refused', () => {

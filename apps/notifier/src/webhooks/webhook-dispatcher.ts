@@ -46,7 +46,7 @@ export class WebhookDispatcher {
   private wake?: () => void;
 
   constructor(
-    db: DataSource,
+    private readonly db: DataSource,
     private readonly sender: WebhookSender,
     private readonly schedule: RetrySchedule,
     private readonly options: DispatcherOptions,
@@ -184,9 +184,16 @@ export class WebhookDispatcher {
     }
   }
 
+  /**
+   * Disabled and what it owes canceled in one transaction: nobody reads a
+   * disabled endpoint with deliveries still pending that were owed when it was
+   * disabled. (One an event adds later is canceled when it comes due.)
+   */
   private async disable(endpointId: string, reason: string): Promise<void> {
-    await this.endpoints.disable(endpointId, reason);
-    const canceled = await this.deliveries.cancelPendingOf(endpointId);
+    const canceled = await this.db.transaction(async (tx) => {
+      await new WebhookEndpointRepository(tx).disable(endpointId, reason);
+      return new WebhookDeliveryRepository(tx).cancelPendingOf(endpointId);
+    });
     this.series.disabled();
     this.log.warn({ endpoint_id: endpointId, reason, canceled }, 'webhook endpoint disabled');
   }

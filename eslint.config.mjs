@@ -134,7 +134,7 @@ const FOUNDATION = ['type:domain', 'type:contracts', 'type:platform'];
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'tmp/**', '.nx/**'],
+    ignores: ['dist/**', 'dist.*/**', 'node_modules/**', 'coverage/**', 'tmp/**', '.nx/**'],
   },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,

@@ -39,9 +39,13 @@ const common = {
     '/node_modules/(?!@(noble|scure)/|@apidevtools/json-schema-ref-parser/)',
   ],
   moduleFileExtensions: ['ts', 'js', 'json'],
-  // Builds (dist/, tmp/*-dist-*) copy the package.json of libs/sdk and apps/cli: one name, one module.
-  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/tmp/'],
+  // Builds (dist/, dist.<name>/ of `tools/build.mjs --out`, tmp/*-dist-*) copy the package.json
+  // of libs/sdk and apps/cli: one name, one module.
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/dist\\.[^/]+/', '<rootDir>/tmp/'],
   moduleNameMapper,
+  // StarkNet's Pedersen hash remembered within a spec file (Paradex's signing
+  // and the simulator's check of it): tools/jest/pedersen-memo.js.
+  setupFiles: ['<rootDir>/tools/jest/pedersen-memo.js'],
 };
 
 module.exports = {

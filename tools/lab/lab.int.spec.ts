@@ -139,8 +139,11 @@ describe('tools/lab: a lab of network hosts', () => {
         ['h2', 'infra', PORTS.postgres],
       ]),
     ).toEqual([true, true]);
-    const cluster = await eventually(() => lab.natsCluster(), whole, 45_000);
-    expect(whole(cluster)).toBe(true);
+    // 90 s: on a CI machine busy with other specs the isolated node's routes and its
+    // JetStream peer took longer than 45 s to be current again once.
+    const cluster = await eventually(() => lab.natsCluster(), whole, 90_000);
+    // The view itself when it fails: which node or peer is not back.
+    expect({ whole: whole(cluster), cluster }).toEqual({ whole: true, cluster });
     expect(
       await eventually(
         () => httpStatus(`${info.gateways.h2}/healthz`, 5_000),
@@ -159,7 +162,7 @@ describe('tools/lab: a lab of network hosts', () => {
     const status = await lab.status();
     expect(status.faults).toEqual([]);
     expect(Object.values(status.hosts).map((host) => host.filters)).toEqual([0, 0, 0, 0]);
-  }, 70_000);
+  }, 120_000);
 
   it('kill-nats-meta-leader: the other two elect a new one', async () => {
     const killed = await lab.killNatsMetaLeader();

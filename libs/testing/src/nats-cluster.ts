@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NatsReplicasError } from '@sts/platform';
@@ -22,7 +23,7 @@ export interface NatsCluster {
  */
 export async function startNatsCluster(only: number[] = [1, 2, 3]): Promise<NatsCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'sts-nats-cluster-'));
-  const base = 20_000 + Math.floor(Math.random() * 20_000);
+  const base = await freeBase();
   const routes = [1, 2, 3].map((n) => `nats://127.0.0.1:${base + 10 + n}`).join(',');
   const servers = new Map<number, ChildProcess>();
   const startServer = (n: number): void => {
@@ -82,4 +83,32 @@ export async function whenClusterReady<T>(work: () => Promise<T>): Promise<T> {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
+}
+
+/** The six ports a cluster takes from its base: clients base+1..3, routes base+11..13. */
+const OFFSETS = [1, 2, 3, 11, 12, 13];
+
+/**
+ * A base whose six ports are free now, below the kernel's ephemeral range
+ * (32768 up): a port there can be taken by any outgoing connection between
+ * a check and the server's bind, which left a node unable to listen and its
+ * cluster refusing connections in a loaded CI run.
+ */
+async function freeBase(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await Promise.all(OFFSETS.map((offset) => portFree(base + offset)));
+    if (free.every(Boolean)) {
+      return base;
+    }
+  }
+  throw new Error('no free ports for a NATS cluster between 20000 and 32013');
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
 }

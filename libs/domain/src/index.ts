@@ -1,11 +1,14 @@
 export * from './venue/venue';
 export * from './venue/rate-limits';
 export * from './venue/cumulative-quota';
+export * from './venue/egress-plan';
+export * from './venue/client-egress';
 
 export * from './decimal/decimal';
 export * from './decimal/decimal-math';
 export * from './decimal/compare';
 export * from './decimal/decimal-key';
+export * from './decimal/difference-equals';
 export * from './market/market-rules';
 
 export * from './trade/trade-terms';
@@ -25,6 +28,7 @@ export {
   validMakerPriceRange,
 } from './quoting/valid-maker-price';
 export * from './quoting/default-quote';
+export { decimalsOf, unitsOf } from './quoting/fixed-point-quote';
 export * from './quoting/aggressive-quote';
 export * from './quoting/worst-spread';
 export * from './quoting/quote-cushion';
@@ -50,6 +54,7 @@ export * from './orders/client-order-id';
 
 export * from './fast-move-guard/fast-move-settings';
 export * from './fast-move-guard/adverse-move';
+export * from './fast-move-guard/cushion-threshold';
 export {
   type FastMoveGuardState,
   type FastMoveGuardStats,

@@ -24,6 +24,14 @@ describe('decimal math', () => {
     expect(floorToStep(big('0.000000123456'), big('0.00000001')).toFixed()).toBe('0.00000012');
   });
 
+  it('gives back a value already on a power-of-ten grid itself, allocating nothing', () => {
+    const touch = big('100.5');
+    expect(floorToStep(touch, big('0.1'))).toBe(touch);
+    expect(ceilToStep(touch, big('0.01'))).toBe(touch);
+    expect(floorToStep(big('1e3'), big('1')).toFixed()).toBe('1000');
+    expect(floorToStep(big('-100.55'), big('0.1')).toFixed()).toBe('-100.6');
+  });
+
   it('refuses a step that is not positive', () => {
     expect(() => floorToStep(big('1'), big('0'))).toThrow(RangeError);
     expect(() => isMultipleOf(big('1'), big('-1'))).toThrow(RangeError);

@@ -81,7 +81,10 @@ export const floorToStep = (value: Big, step: Big): Big => {
   assertPositiveStep(step);
   const places = powerOfTenPlaces(step);
   if (places !== null) {
-    return value.round(places, value.s < 0 ? Big.roundUp : Big.roundDown);
+    // Already on the grid (a touch, a size in whole lots): the value itself, nothing allocated.
+    return decimalPlaces(value) <= places
+      ? value
+      : value.round(places, value.s < 0 ? Big.roundUp : Big.roundDown);
   }
   const remainder = value.mod(step);
   if (signOf(remainder) === 0) {

@@ -3,6 +3,7 @@ import { divideRounded } from '../decimal/decimal-math';
 import { GUARD_BPS_PLACES } from '../quoting/quote-cushion';
 import type { MakerLeg } from '../trade/trade-terms';
 import { compare, signOf } from '../decimal/compare';
+import { adverseMoveBpsInUnits, reachesThresholdInUnits } from './move-in-units';
 
 export interface HedgeReferenceObservation {
   /** On the worker's own monotonic clock, the same one fills are timed with. */
@@ -29,7 +30,16 @@ export const adverseMove = (
   observations: readonly HedgeReferenceObservation[],
   current: HedgeReferenceObservation,
   windowMs: number,
-): AdverseMove => {
+): AdverseMove =>
+  moveBetween(makerLeg, adverseFrom(makerLeg, observations, current, windowMs), current.price);
+
+/** Where `adverseMove` runs from: the window's H furthest against the order (none allocated). */
+export const adverseFrom = (
+  makerLeg: MakerLeg,
+  observations: readonly HedgeReferenceObservation[],
+  current: HedgeReferenceObservation,
+  windowMs: number,
+): Big => {
   const since = current.timeMs - windowMs;
   let from = current.price;
   for (const observation of observations) {
@@ -44,9 +54,34 @@ export const adverseMove = (
       from = observation.price;
     }
   }
-  const against = makerLeg === 'long' ? from.minus(current.price) : current.price.minus(from);
-  return { against, from, to: current.price };
+  return from;
 };
+
+const moveBetween = (makerLeg: MakerLeg, from: Big, to: Big): AdverseMove => ({
+  against: makerLeg === 'long' ? from.minus(to) : to.minus(from),
+  from,
+  to,
+});
+
+/**
+ * `adverseMoveBps` of the move from `from` to `to`: on integers
+ * (`adverseMoveBpsInUnits`), in big.js where a value does not fit. Every
+ * move of H asks it of every guarded trade.
+ */
+export const adverseMoveBpsBetween = (makerLeg: MakerLeg, from: Big, to: Big): number => {
+  const bps = adverseMoveBpsInUnits(makerLeg, from, to);
+  return Number.isNaN(bps) ? adverseMoveBps(moveBetween(makerLeg, from, to)) : bps;
+};
+
+/** `reachesThreshold` of the move from `from` to `to`: on integers, in big.js where one does not fit. */
+export const reachesThresholdBetween = (
+  makerLeg: MakerLeg,
+  from: Big,
+  to: Big,
+  thresholdBps: number,
+): boolean =>
+  reachesThresholdInUnits(makerLeg, from, to, thresholdBps) ??
+  reachesThreshold(moveBetween(makerLeg, from, to), thresholdBps);
 
 /** The move in bps of `from`, to 4 places (half even): the figure the guard reports. */
 export const adverseMoveBps = (move: AdverseMove): number =>

@@ -1,5 +1,5 @@
 import type Big from 'big.js';
-import { adverseMove, reachesThreshold } from './adverse-move';
+import { adverseFrom, reachesThresholdBetween } from './adverse-move';
 import { type FastMoveGuardState, advanceTo } from './fast-move-guard-state';
 
 export type GuardFillClass = 'after_trigger' | 'adverse';
@@ -49,8 +49,8 @@ export const classifyMakerFill = (
   if (price === undefined) {
     return { state, guardFillClass: null };
   }
-  const move = adverseMove(state.makerLeg, earlier, { timeMs: fill.timeMs, price }, windowMs);
-  if (!reachesThreshold(move, state.thresholdBps)) {
+  const from = adverseFrom(state.makerLeg, earlier, { timeMs: fill.timeMs, price }, windowMs);
+  if (!reachesThresholdBetween(state.makerLeg, from, price, state.thresholdBps)) {
     return { state, guardFillClass: null };
   }
   const stats = { ...state.stats, adverse_fills: state.stats.adverse_fills + 1 };

@@ -1,4 +1,3 @@
-import type Big from 'big.js';
 import type { MakerLeg } from '../trade/trade-terms';
 import type { HedgeReferenceObservation } from './adverse-move';
 import {
@@ -55,8 +54,11 @@ export interface FastMoveGuardState {
 
 /** The resting maker order the guard protects. */
 export interface RestingQuote {
-  /** Its quote cushion when placed (quoteCushionBps); the default threshold follows it. */
-  quoteCushionBps: Big;
+  /**
+   * The default threshold its quote cushion gives (`cushionThresholdBps`,
+   * which is `defaultFastMoveThresholdBps` of `quoteCushionBps`).
+   */
+  defaultThresholdBps: number;
 }
 
 export const startFastMoveGuard = (

@@ -8,7 +8,11 @@ import {
   isQuotingHeld,
   startFastMoveGuard,
 } from './fast-move-guard-state';
-import { MAX_FAST_HOLD_MS, type FastMoveGuardMode } from './fast-move-settings';
+import {
+  MAX_FAST_HOLD_MS,
+  type FastMoveGuardMode,
+  defaultFastMoveThresholdBps,
+} from './fast-move-settings';
 import { observeHedgeReference } from './observe-hedge-reference';
 
 const scenario = fc.record({
@@ -47,7 +51,7 @@ const run = (s: Scenario, mode: FastMoveGuardMode) => {
     const result = observeHedgeReference(
       state,
       { timeMs, price },
-      step.resting ? { quoteCushionBps: new Big(20) } : null,
+      step.resting ? { defaultThresholdBps: defaultFastMoveThresholdBps(new Big(20)) } : null,
     );
     state = result.state;
     if (result.trigger) {

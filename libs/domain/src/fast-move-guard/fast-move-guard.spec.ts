@@ -9,9 +9,18 @@ import {
   startFastMoveGuard,
 } from './fast-move-guard-state';
 import { observeHedgeReference } from './observe-hedge-reference';
-import { type FastMoveGuardMode, resolveFastMoveGuardSettings } from './fast-move-settings';
+import {
+  type FastMoveGuardMode,
+  defaultFastMoveThresholdBps,
+  resolveFastMoveGuardSettings,
+} from './fast-move-settings';
 
-const resting: RestingQuote = { quoteCushionBps: big('30') };
+/** An order resting with this quote cushion in bps. */
+const cushioned = (bps: string): RestingQuote => ({
+  defaultThresholdBps: defaultFastMoveThresholdBps(big(bps)),
+});
+
+const resting = cushioned('30');
 
 const guard = (
   mode: FastMoveGuardMode,
@@ -234,7 +243,7 @@ describe('default threshold', () => {
         [0, '100000'],
         [100, '99880'],
       ],
-      { quoteCushionBps: big('5') },
+      cushioned('5'),
     );
     expect(tight.triggers[0]).toMatchObject({ thresholdBps: 10, moveBps: 12 });
     const wide = feed(
@@ -243,7 +252,7 @@ describe('default threshold', () => {
         [0, '100000'],
         [100, '99880'],
       ],
-      { quoteCushionBps: big('50') },
+      cushioned('50'),
     );
     expect(wide.triggers).toEqual([]);
     // With no order resting, the last threshold stays in force.

@@ -68,7 +68,9 @@ export const resolveFastMoveGuardSettings = (
  * (a tighter threshold would trigger on ordinary noise) and capped at the
  * field's 1000 bps limit. A ratio, not money, so a number is fine here.
  */
-export const defaultFastMoveThresholdBps = (quoteCushionBps: Big): number => {
-  const cushion = quoteCushionBps.round(4).toNumber();
-  return Math.min(MAX_FAST_MOVE_GUARD_BPS, Math.max(MIN_DEFAULT_FAST_MOVE_GUARD_BPS, cushion));
-};
+export const defaultFastMoveThresholdBps = (quoteCushionBps: Big): number =>
+  thresholdOfCushion(quoteCushionBps.round(4).toNumber());
+
+/** `defaultFastMoveThresholdBps` of a cushion already a number of bps (4 places at most). */
+export const thresholdOfCushion = (cushionBps: number): number =>
+  Math.min(MAX_FAST_MOVE_GUARD_BPS, Math.max(MIN_DEFAULT_FAST_MOVE_GUARD_BPS, cushionBps));

@@ -1,12 +1,12 @@
 import type Big from 'big.js';
 import {
   type HedgeReferenceObservation,
-  adverseMove,
-  adverseMoveBps,
-  reachesThreshold,
+  adverseFrom,
+  adverseMoveBpsBetween,
+  reachesThresholdBetween,
 } from './adverse-move';
 import { type FastMoveGuardState, type RestingQuote, advanceTo } from './fast-move-guard-state';
-import { MAX_FAST_HOLD_MS, defaultFastMoveThresholdBps } from './fast-move-settings';
+import { MAX_FAST_HOLD_MS } from './fast-move-settings';
 
 export interface FastMoveTrigger {
   /** `cancel_and_hold` in `on` mode, `shadow` in shadow mode (the fast_move_guard event's action). */
@@ -53,12 +53,11 @@ export const observeHedgeReference = (
   const advanced = advanceTo(current, observation.timeMs);
   const keepFrom = retentionStart(advanced, observation.timeMs);
   const thresholdBps =
-    settings.thresholdBps ??
-    (resting ? defaultFastMoveThresholdBps(resting.quoteCushionBps) : advanced.thresholdBps);
+    settings.thresholdBps ?? (resting ? resting.defaultThresholdBps : advanced.thresholdBps);
   const since = advanced.movesFromMs ?? Number.NEGATIVE_INFINITY;
   const sinceCalm = advanced.observations.filter((o) => o.timeMs >= since);
-  const move = adverseMove(advanced.makerLeg, sinceCalm, observation, settings.windowMs);
-  const moveBps = adverseMoveBps(move);
+  const from = adverseFrom(advanced.makerLeg, sinceCalm, observation, settings.windowMs);
+  const moveBps = adverseMoveBpsBetween(advanced.makerLeg, from, observation.price);
   const state: FastMoveGuardState = {
     ...advanced,
     observations: [...advanced.observations.filter((o) => o.timeMs >= keepFrom), observation],
@@ -66,7 +65,7 @@ export const observeHedgeReference = (
     thresholdBps,
     stats: { ...advanced.stats, max_move_bps: Math.max(advanced.stats.max_move_bps, moveBps) },
   };
-  if (!reachesThreshold(move, thresholdBps)) {
+  if (!reachesThresholdBetween(advanced.makerLeg, from, observation.price, thresholdBps)) {
     return { state, trigger: null };
   }
 
@@ -96,7 +95,7 @@ export const observeHedgeReference = (
       cancelRestingOrder,
       moveBps,
       thresholdBps,
-      references: { from: move.from, to: move.to, windowMs: settings.windowMs },
+      references: { from, to: observation.price, windowMs: settings.windowMs },
       holdUntilMs: holding ? untilMs : null,
     },
   };

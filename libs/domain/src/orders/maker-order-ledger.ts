@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { compare } from '../decimal/compare';
+import { unitsOf } from '../quoting/fixed-point-quote';
 import type { LedgerOrder, MakerObligation, VenueOrderReport } from './maker-order';
 import { exposureOf, obligationOf, uncountedFills } from './maker-obligation';
 import { nextOrderFate, notFoundMeans, settlesBy, type OrderFateEvent } from './order-fate';
@@ -42,6 +43,7 @@ export class MakerOrderLedger {
   private readonly tally: QuotingActivity = { quotedMs: 0, placed: 0, replaced: 0, canceled: 0 };
   /** Since when some order has been out (by `now`); null while none is. */
   private outSinceMs: number | null = null;
+  private revisionValue = 0;
 
   /**
    * `now`: a monotonic clock in ms (time quoted is a duration: a wall clock
@@ -49,6 +51,15 @@ export class MakerOrderLedger {
    * out or the last one closes.
    */
   constructor(private readonly now: () => number = () => performance.now()) {}
+
+  /**
+   * Grows whenever an order is added, forgotten or changes fate or fills:
+   * what it had resting at a price (`restingAt`) is as it was while this
+   * stays the same.
+   */
+  get revision(): number {
+    return this.revisionValue;
+  }
 
   /** The quoting so far, the spell of the order out now counted up to now. */
   activity(): QuotingActivity {
@@ -82,6 +93,7 @@ export class MakerOrderLedger {
       this.tally.replaced += 1;
     }
     this.tally.placed += 1;
+    this.revisionValue += 1;
     this.outSinceMs ??= this.now();
     this.orders.push({
       clientOrderId,
@@ -109,6 +121,7 @@ export class MakerOrderLedger {
     }
     if (compare(report.filledSize, order.venueFilled) > 0) {
       order.venueFilled = report.filledSize;
+      this.revisionValue += 1;
     }
     this.change(order, report.closed ? 'closed' : 'rests');
     this.replaceTookPlace(order);
@@ -192,6 +205,7 @@ export class MakerOrderLedger {
       return;
     }
     order.seenFilled = order.seenFilled.plus(size);
+    this.revisionValue += 1;
     if (compare(order.seenFilled, order.venueFilled) > 0) {
       order.venueFilled = order.seenFilled;
     }
@@ -215,6 +229,28 @@ export class MakerOrderLedger {
       }
     }
     return resting;
+  }
+
+  /**
+   * `restingAt(price)` as a whole number of `10^-scale` units, allocating
+   * nothing (a book update reaches every trade on its market, and each asks
+   * this at the levels of the update); null when a size or fill has more
+   * places than `scale` or the sum passes what a double holds exactly.
+   */
+  restingUnitsAt(price: Big, scale: number): number | null {
+    let resting = 0;
+    for (let i = 0; i < this.orders.length; i += 1) {
+      const order = this.orders[i];
+      if (order.fate !== 'closed' && compare(order.price, price) === 0) {
+        const size = unitsOf(order.size, scale);
+        const filled = unitsOf(order.venueFilled, scale);
+        if (size === null || filled === null) {
+          return null;
+        }
+        resting += size - filled;
+      }
+    }
+    return Number.isSafeInteger(resting) ? resting : null;
   }
 
   /** Fills the venue reported that the trade has not counted, over all orders. */
@@ -262,6 +298,7 @@ export class MakerOrderLedger {
       const order = this.orders[i];
       if (order.fate === 'closed' && compare(order.venueFilled, order.seenFilled) <= 0) {
         this.orders.splice(i, 1);
+        this.revisionValue += 1;
       }
     }
   }
@@ -281,6 +318,7 @@ export class MakerOrderLedger {
   private change(order: MutableOrder, event: OrderFateEvent): void {
     const wasClosed = order.fate === 'closed';
     order.fate = nextOrderFate(order.fate, event);
+    this.revisionValue += 1;
     if (order.fate !== 'unknown') {
       order.settlesByMs = null;
       order.lookUpAtMs = 0;

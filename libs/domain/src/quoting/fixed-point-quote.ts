@@ -170,7 +170,14 @@ export function defaultQuoteInUnits(input: QuoteInput): Big | null | typeof UNRE
     return UNREPRESENTABLE;
   }
   const units = quoteUnits(input, { bid, ask, h, tick, target, tolerance: coarserUnits / 2 });
-  return units === null ? null : decimalOfUnits(units, scale);
+  if (units === null) {
+    return null;
+  }
+  // Joining the touch (the common answer): the touch's own Big, which is never changed in place.
+  if (units === (makerLeg === 'long' ? bid : ask)) {
+    return makerLeg === 'long' ? makerTouch.bestBid : makerTouch.bestAsk;
+  }
+  return decimalOfUnits(units, scale);
 }
 
 interface Units {

@@ -1,5 +1,8 @@
+import Big from 'big.js';
 import fc from 'fast-check';
+import { coarserTickSize } from '../market/market-rules';
 import { hedgeRules, makerRules } from '../spread/legs';
+import { toAbsoluteSpread } from '../spread/spread';
 import { big, btcMarket } from '../testing/fixtures';
 import { quoteCycle } from '../testing/quote-cycle';
 import { QUOTE_MODES } from '../trade/trade-terms';
@@ -70,6 +73,121 @@ describe('RestingQuoteCheck', () => {
     ).toBe('off_touch');
     expect(new RestingQuoteCheck('default', rules).urgency(big('99990'), touch, big('99999'))).toBe(
       'at_risk',
+    );
+  });
+});
+
+describe('RestingQuoteCheck on integers', () => {
+  /** The same moves with the touch and H off their grids by sevenths of a tick (a glitch, a mid). */
+  const offGrid = fc
+    .tuple(
+      restingThenMove,
+      fc.integer({ min: 0, max: 6 }),
+      fc.integer({ min: 0, max: 6 }),
+      fc.integer({ min: 0, max: 6 }),
+    )
+    .map(([move, bidSevenths, askSevenths, hSevenths]) => {
+      const { makerLeg, market } = move.moved;
+      const off = (tick: Big, sevenths: number) =>
+        tick.times(sevenths).div(7).round(6, Big.roundDown);
+      const makerTick = makerRules(market, makerLeg).tickSize;
+      const hedgeTick = hedgeRules(market, makerLeg).tickSize;
+      const { bestBid, bestAsk } = move.moved.makerTouch;
+      return {
+        ...move,
+        moved: {
+          ...move.moved,
+          makerTouch: {
+            bestBid: bestBid.plus(off(makerTick, bidSevenths)),
+            bestAsk: bestAsk.plus(off(makerTick, askSevenths)),
+          },
+          hedgeReference: move.moved.hedgeReference.plus(off(hedgeTick, hSevenths)),
+        },
+      };
+    });
+
+  /**
+   * Orders resting where a rule's value is a few ticks (or sevenths of one)
+   * from zero at the moved H, on or off the grid, so the bounds meet their
+   * edges: the room equal to the tolerance, the touch exactly its lead.
+   */
+  const atTheEdge = fc
+    .tuple(
+      restingThenMove,
+      fc.integer({ min: -3, max: 3 }),
+      fc.integer({ min: -6, max: 6 }),
+      fc.boolean(),
+    )
+    .map(([move, ticks, sevenths, worst]) => {
+      const { makerLeg, market, terms, hedgeReference } = move.moved;
+      const tick = makerRules(market, makerLeg).tickSize;
+      const spread = worst && move.moved.worstSpread ? move.moved.worstSpread : terms.targetSpread;
+      const usd = toAbsoluteSpread(spread, terms.spreadType, {
+        hedgeReference,
+        coarserTickSize: coarserTickSize(market),
+      });
+      const edge = makerLeg === 'long' ? hedgeReference.minus(usd) : hedgeReference.plus(usd);
+      const away = tick.times(ticks).plus(tick.times(sevenths).div(7).round(6, Big.roundDown));
+      const price = makerLeg === 'long' ? edge.minus(away) : edge.plus(away);
+      return { ...move, price };
+    });
+
+  /** The maker touch a few ticks from such an order, off the grid by as much as it is. */
+  const touchNearTheOrder = fc
+    .tuple(atTheEdge, fc.integer({ min: -3, max: 3 }), fc.integer({ min: 1, max: 3 }))
+    .map(([move, ticks, widthTicks]) => {
+      const { makerLeg, market } = move.moved;
+      const tick = makerRules(market, makerLeg).tickSize;
+      const near = move.price.plus(tick.times(makerLeg === 'long' ? ticks : -ticks));
+      const far = tick.times(widthTicks);
+      const makerTouch =
+        makerLeg === 'long'
+          ? { bestBid: near, bestAsk: near.plus(far) }
+          : { bestBid: near.minus(far), bestAsk: near };
+      return { ...move, moved: { ...move.moved, makerTouch } };
+    });
+
+  it('answers what the decimal rules answer, whenever its values fit a double', () => {
+    let inUnits = 0;
+    let beyondTheTouch = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(restingThenMove, offGrid, atTheEdge, touchNearTheOrder),
+        ({ before, moved, mode, price }) => {
+          fc.pre(price.gt(0));
+          const check = new RestingQuoteCheck(mode, before);
+          const { makerTouch, hedgeReference } = moved;
+          // Once at another price and H first: what it worked out for those must not linger.
+          check.urgencyInUnits(price.plus(1), makerTouch, hedgeReference.plus('0.001'));
+          const units = check.urgencyInUnits(price, makerTouch, hedgeReference);
+          const decimals = check.urgencyInDecimals(price, makerTouch, hedgeReference);
+          if (units !== null) {
+            inUnits += 1;
+            beyondTheTouch += units === 'off_touch' ? 1 : 0;
+            expect(units).toBe(decimals);
+          }
+          expect(check.urgency(price, makerTouch, hedgeReference)).toBe(decimals);
+        },
+      ),
+      { numRuns: 12000, seed: 61 },
+    );
+    // Most moves fit (the rest: H in the millions against a slope of many places).
+    expect(inUnits).toBeGreaterThan(8000);
+    expect(beyondTheTouch).toBeGreaterThan(200);
+  });
+
+  it('leaves to the decimals what a double cannot hold', () => {
+    const rules = {
+      makerLeg: 'long' as const,
+      market: btcMarket(),
+      terms: { spreadType: 'bps' as const, condition: 'gte' as const, targetSpread: big('1.5') },
+    };
+    const check = new RestingQuoteCheck('default', rules);
+    const touch = { bestBid: big('9999999999.1'), bestAsk: big('9999999999.3') };
+    const h = big('10000000000.123456789');
+    expect(check.urgencyInUnits(big('9999999998'), touch, h)).toBeNull();
+    expect(check.urgency(big('9999999998'), touch, h)).toBe(
+      check.urgencyInDecimals(big('9999999998'), touch, h),
     );
   });
 });

@@ -9,24 +9,10 @@ import {
 import { makerRules } from '../spread/legs';
 import type { SpreadTerms } from '../spread/spread';
 import type { MakerLeg, QuoteMode, SpreadType } from '../trade/trade-terms';
+import { type HedgeRule, holdsWithSign } from './hedge-rule';
 import { OFF_TOUCH_TOLERANCE_TICKS, type RequoteUrgency } from './requote-urgency';
+import { RestingQuoteUnits } from './resting-quote-units';
 import { touchQuote } from './touch-quote';
-
-/**
- * One linear rule on H for a fixed maker price: `slope * H + intercept`
- * compared with zero. Every spread rule of a quote is one or two of these,
- * since the USD spread at a price is linear in H (H - P for a long maker,
- * P - H for a short one) and so is a target in any spread_type (a fixed USD
- * amount for absolute and ticks, a share of H for percentage and bps).
- */
-interface HedgeRule {
-  slope: Big;
-  /** The intercept less the price's own part (less P for a long maker, plus P for a short one). */
-  offset: Big;
-  /** `min`: the value must be at least zero (above it when strict); `max`: at most. */
-  bound: 'min' | 'max';
-  strict: boolean;
-}
 
 /** A value in `spreadType` units as USD: `perH * H + fixed`. */
 function usdOf(value: Big, spreadType: SpreadType, coarserTick: Big): { perH: Big; fixed: Big } {
@@ -92,6 +78,11 @@ export interface RestingQuoteRules {
  * valid is each rule's value. Only an order that could lead the touch by
  * more than the tolerance has its touch price worked out. A property spec
  * holds it equal to `requoteUrgency` on random quote cycles and moves.
+ *
+ * The rules are worked in whole units first (`RestingQuoteUnits`: no Big
+ * allocated, a book move ranks hundreds of waiting trades); in big.js
+ * decimals only where a value does not fit a double exactly. A property
+ * spec holds the two equal.
  */
 export class RestingQuoteCheck {
   private readonly rules: HedgeRule[];
@@ -104,6 +95,7 @@ export class RestingQuoteCheck {
   private intercepts: Big[] = [];
   /** The touch side's price from which the touch price is more than the tolerance ahead. */
   private touchAheadFrom: Big | null = null;
+  private readonly units: RestingQuoteUnits;
 
   constructor(
     private readonly mode: QuoteMode,
@@ -120,23 +112,51 @@ export class RestingQuoteCheck {
     if (mode === 'aggressive' && quoteRules.worstSpread !== undefined) {
       this.rules.push(...worstRules(makerLeg, terms, target, quoteRules.worstSpread, coarserTick));
     }
+    this.units = new RestingQuoteUnits(this.rules, tick, this.long, mode);
   }
 
   /** How urgent re-quoting an order resting at `price` is on these books (`requoteUrgency`). */
   urgency(price: Big, makerTouch: BookTouch, hedgeReference: Big): RequoteUrgency {
-    if (
+    if (this.atRiskOnTheBook(price, makerTouch, hedgeReference)) {
+      return 'at_risk';
+    }
+    return (
+      this.units.urgency(price, makerTouch, hedgeReference) ??
+      this.rulesInDecimals(price, makerTouch, hedgeReference)
+    );
+  }
+
+  /** `urgency` on integers alone; null where a value does not fit a double exactly. */
+  urgencyInUnits(price: Big, makerTouch: BookTouch, hedgeReference: Big): RequoteUrgency | null {
+    return this.atRiskOnTheBook(price, makerTouch, hedgeReference)
+      ? 'at_risk'
+      : this.units.urgency(price, makerTouch, hedgeReference);
+  }
+
+  /** `urgency` in big.js decimals alone: the rules as compiled, and the integer path's fallback. */
+  urgencyInDecimals(price: Big, makerTouch: BookTouch, hedgeReference: Big): RequoteUrgency {
+    return this.atRiskOnTheBook(price, makerTouch, hedgeReference)
+      ? 'at_risk'
+      : this.rulesInDecimals(price, makerTouch, hedgeReference);
+  }
+
+  /** The book alone puts the order at risk: crossed or locked, no H, or the price would cross. */
+  private atRiskOnTheBook(price: Big, makerTouch: BookTouch, hedgeReference: Big): boolean {
+    return (
       isCrossedOrLocked(makerTouch) ||
       signOf(hedgeReference) <= 0 ||
       !this.postOnly(price, makerTouch)
-    ) {
-      return 'at_risk';
-    }
+    );
+  }
+
+  /** The spread rules and the touch price's lead, in decimals, for an order the book leaves standing. */
+  private rulesInDecimals(price: Big, makerTouch: BookTouch, hedgeReference: Big): RequoteUrgency {
     this.restAt(price);
     let room: Big | null = null;
     for (let i = 0; i < this.rules.length; i += 1) {
       const rule = this.rules[i];
       const value = rule.slope.times(hedgeReference).plus(this.intercepts[i]);
-      if (!holds(rule, value)) {
+      if (!holdsWithSign(rule, signOf(value))) {
         return 'at_risk';
       }
       if (rule.bound === 'min' && (room === null || compare(value, room) < 0)) {
@@ -189,17 +209,12 @@ export class RestingQuoteCheck {
       return false;
     }
     return this.rules.every((rule, i) =>
-      holds(rule, rule.slope.times(hedgeReference).plus(this.intercepts[i]).minus(ahead)),
+      holdsWithSign(
+        rule,
+        signOf(rule.slope.times(hedgeReference).plus(this.intercepts[i]).minus(ahead)),
+      ),
     );
   }
-}
-
-function holds(rule: HedgeRule, value: Big): boolean {
-  const sign = signOf(value);
-  if (rule.bound === 'min') {
-    return rule.strict ? sign > 0 : sign >= 0;
-  }
-  return rule.strict ? sign < 0 : sign <= 0;
 }
 
 /** The spread condition at `price`: one rule, or two for `eq` (half the coarser tick either side). */

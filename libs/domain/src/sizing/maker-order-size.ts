@@ -10,6 +10,7 @@ import { type TradeMarket, coarserLotSize } from '../market/market-rules';
 import { hedgeRules, makerRules } from '../spread/legs';
 import type { MakerLeg, SizeType } from '../trade/trade-terms';
 import { remainingBaseSize } from './size-type';
+import { notionalAtLeast } from './notional-at-least';
 import { meetsVenueMinimums } from './venue-minimums';
 import { compare, signOf } from '../decimal/compare';
 
@@ -37,8 +38,7 @@ export const makerSizeMeetsMinimums = (size: Big, input: MakerSizingInput): bool
     meetsVenueMinimums(size, makerRules(input.market, input.makerLeg), input.makerPrice) &&
     compare(size, hedge.minSize) >= 0 &&
     (hedge.minNotional === undefined ||
-      compare(size.times(input.hedgeReference), hedge.minNotional.times(MIN_NOTIONAL_HEADROOM)) >=
-        0)
+      notionalAtLeast(size, input.hedgeReference, hedge.minNotional, MIN_NOTIONAL_HEADROOM))
   );
 };
 
@@ -130,9 +130,6 @@ const completingOrderSize = (remainingBase: Big, input: MakerOrderSizeInput): Bi
   const hedgeOk =
     compare(hedgeSize, hedge.minSize) >= 0 &&
     (hedge.minNotional === undefined ||
-      compare(
-        hedgeSize.times(input.hedgeReference),
-        hedge.minNotional.times(MIN_NOTIONAL_HEADROOM),
-      ) >= 0);
+      notionalAtLeast(hedgeSize, input.hedgeReference, hedge.minNotional, MIN_NOTIONAL_HEADROOM));
   return hedgeOk && meetsVenueMinimums(size, maker, input.makerPrice) ? size : null;
 };

@@ -16,10 +16,23 @@ export const fillAmount = (sizeType: SizeType, price: Big, size: Big): Big => {
   }
 };
 
+/**
+ * The last remainder worked out for a filled size, with its target: a trade
+ * asks every quote cycle, with the same two values until a fill or an
+ * amendment (Big values are never changed in place, so the answer stands).
+ */
+const remainders = new WeakMap<Big, { targetSize: Big; remaining: Big }>();
+
 /** target - filled, never below zero (a fill may overshoot by less than a lot). */
 export const remainingSize = (targetSize: Big, filledSize: Big): Big => {
-  const remaining = targetSize.minus(filledSize);
-  return signOf(remaining) > 0 ? remaining : new Big(0);
+  const known = remainders.get(filledSize);
+  if (known?.targetSize === targetSize) {
+    return known.remaining;
+  }
+  const difference = targetSize.minus(filledSize);
+  const remaining = signOf(difference) > 0 ? difference : new Big(0);
+  remainders.set(filledSize, { targetSize, remaining });
+  return remaining;
 };
 
 /**

@@ -24,6 +24,16 @@ describe('size types', () => {
     expect(remainingSize(big('1.5'), big('1.51')).toFixed()).toBe('0');
   });
 
+  it('works a remainder out once per target and filled size, and again when either changes', () => {
+    const target = big('1.5');
+    const filled = big('0.25');
+    const remaining = remainingSize(target, filled);
+    expect(remainingSize(target, filled)).toBe(remaining);
+    expect(remainingSize(big('2'), filled).toFixed()).toBe('1.75');
+    expect(remainingSize(target, big('0.5')).toFixed()).toBe('1');
+    expect(remainingSize(big('1.5'), filled).toFixed()).toBe('1.25');
+  });
+
   it('converts a notional remainder at the quote price, truncated', () => {
     expect(remainingBaseSize('notional', big('1000'), big('3')).toFixed()).toBe(
       `333.${'3'.repeat(40)}`,

@@ -41,6 +41,14 @@ export interface VenueConfig {
   rateLimits: readonly RateLimitPool[];
   /** The smallest per-trade share of the account limit a trade can run on. */
   minTradeBudget: number;
+  /**
+   * Live venues with per-IP limits: the smallest share of the per-IP limit,
+   * in tokens a minute, a trade can run on (`min_ip_share_per_min`; by
+   * default `minTradeBudget` a second). The per-IP term is divided a minute
+   * at a time, as the venues count it, so a trade may hold less than one
+   * token a second of it (Hyperliquid: 36 a minute, a re-quote every 3-4 s).
+   */
+  minIpSharePerMin: number;
   /** True when hedging on this venue draws on the same per-account limit. */
   sharedAccountLimit: boolean;
   /** How long a hedge may take to fill before the trade fails with the size unhedged. */

@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BlockList } from 'node:net';
+import { parseEgressPlan } from '@sts/platform';
 import { K8S, OVERLAYS, ROOT, documents, hasKubectl, render, validate } from './k8s-render';
 
 /**
@@ -8,7 +10,7 @@ import { K8S, OVERLAYS, ROOT, documents, hasKubectl, render, validate } from './
  * against the Kubernetes API schemas, unknown fields refused (deploy/k8s/validate.mjs;
  * the custom resources against deploy/k8s/schemas), and the fleet's operating rules
  * hold in what is rendered, the overlays' three-server NATS cluster (components/nats)
- * included. Images and pods: k8s-pods.int.spec.ts; the validator's own probes:
+ * included, and the live-egress overlay's egress plan and pool (issue 61). Images and pods: k8s-pods.int.spec.ts; the validator's own probes:
  * k8s-validate.int.spec.ts.
  */
 
@@ -274,7 +276,7 @@ describe('Kubernetes manifests', () => {
   });
 
   // components/nats, in both overlays: a three-server JetStream cluster (issue 56).
-  (hasKubectl ? describe : describe.skip).each(['overlays/paper', 'overlays/live'])(
+  (hasKubectl ? describe : describe.skip).each(OVERLAYS.filter((path) => path !== 'base'))(
     '%s: the NATS cluster',
     (path) => {
       const all = hasKubectl ? documents(render(path)) : [];
@@ -535,6 +537,99 @@ describe('Kubernetes manifests', () => {
           replacement: 'sts-$1',
         }),
       );
+    });
+  });
+
+  // overlays/live-egress (issue 61): three egress addresses, one plan for every reader, and
+  // the services that bind to them on the node pool that holds them.
+  (hasKubectl ? describe : describe.skip)('the live-egress overlay', () => {
+    const all = hasKubectl ? documents(render('overlays/live-egress')) : [];
+    const ofKind = (kind: string) => all.filter((doc) => doc.kind === kind);
+    const podOf = (name: string) =>
+      ofKind('Deployment').find((doc) => doc.metadata.name === name)?.spec.template.spec;
+    const envOf = (name: string, variable: string) =>
+      podOf(name).containers[0].env.find((entry: any) => entry.name === variable);
+    const planMap = ofKind('ConfigMap').find((doc) =>
+      doc.metadata.name.startsWith('sts-egress-plan-'),
+    );
+    const binders = ['gateway', 'worker'];
+
+    it('lists three egress addresses in a plan the services would boot with', () => {
+      const plan = parseEgressPlan(JSON.parse(planMap.data['egress-plan.json']));
+      expect(plan.egresses.map((egress) => egress.id)).toEqual(['a', 'b', 'c']);
+      // Documentation space (RFC 5737) in the example, never a real address.
+      const documentation = new BlockList();
+      documentation.addSubnet('203.0.113.0', 24, 'ipv4');
+      for (const egress of plan.egresses) {
+        expect([egress.id, documentation.check(egress.bind ?? '', 'ipv4')]).toEqual([
+          egress.id,
+          true,
+        ]);
+      }
+    });
+
+    it('mounts the one plan file where EGRESS_PLAN_FILE says, in every service that reads it', () => {
+      const readers = ofKind('Deployment')
+        .filter((doc) => envOf(doc.metadata.name, 'EGRESS_PLAN_FILE') !== undefined)
+        .map((doc) => doc.metadata.name)
+        .sort();
+      expect(readers).toEqual(['budget', 'gateway', 'worker']);
+      for (const name of readers) {
+        const pod = podOf(name);
+        const volume = pod.volumes.find(
+          (item: any) => item.configMap?.name === planMap.metadata.name,
+        );
+        const mount = pod.containers[0].volumeMounts.find(
+          (item: any) => item.name === volume?.name,
+        );
+        expect([name, envOf(name, 'EGRESS_PLAN_FILE').value]).toEqual([
+          name,
+          `${mount?.mountPath}/egress-plan.json`,
+        ]);
+      }
+    });
+
+    it('pins the workers and the gateways to the egress pool, in the node network, listening on the node only', () => {
+      for (const name of binders) {
+        const pod = podOf(name);
+        expect([name, pod.nodeSelector]).toEqual([name, { 'sts.io/egress-pool': 'venues' }]);
+        expect([name, pod.hostNetwork, pod.dnsPolicy]).toEqual([
+          name,
+          true,
+          'ClusterFirstWithHostNet',
+        ]);
+        expect([name, pod.tolerations]).toEqual([
+          name,
+          [{ key: 'sts.io/egress-pool', operator: 'Equal', value: 'venues', effect: 'NoSchedule' }],
+        ]);
+        // On the node's primary address, never on the egress addresses the venues see.
+        const hosts = name === 'gateway' ? ['GATEWAY_HOST', 'METRICS_HOST'] : ['METRICS_HOST'];
+        for (const variable of hosts) {
+          expect([name, variable, envOf(name, variable)?.valueFrom?.fieldRef]).toEqual([
+            name,
+            variable,
+            { fieldPath: 'status.podIP' },
+          ]);
+        }
+      }
+      // The budget binds nothing, the notifier reaches no venue: neither needs the pool.
+      for (const name of ['budget', 'notifier']) {
+        expect([name, podOf(name).hostNetwork, podOf(name).nodeSelector]).toEqual([
+          name,
+          undefined,
+          undefined,
+        ]);
+      }
+    });
+
+    it("admits the pool's nodes to NATS: pods in the node network match no podSelector", () => {
+      const policy = ofKind('NetworkPolicy').find((doc) => doc.metadata.name === 'nats-from-fleet');
+      const fromNodes = policy.spec.ingress.filter(
+        (rule: any) =>
+          rule.ports.some((port: any) => port.port === 4222) &&
+          rule.from.some((peer: any) => peer.ipBlock?.cidr),
+      );
+      expect(fromNodes).toHaveLength(1);
     });
   });
 });

@@ -9,7 +9,7 @@ import { parseAllDocuments } from 'yaml';
  */
 export const ROOT = resolve(__dirname, '../..');
 export const K8S = join(ROOT, 'deploy/k8s');
-export const OVERLAYS = ['base', 'overlays/paper', 'overlays/live'];
+export const OVERLAYS = ['base', 'overlays/paper', 'overlays/live', 'overlays/live-egress'];
 
 // kubectl is not a Debian package of this release (docs/operations.md); without it the
 // rendered checks are skipped, the file checks still run.

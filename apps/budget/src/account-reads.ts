@@ -5,26 +5,33 @@ import {
   guardRedis,
   KEYS,
   NOT_READY,
+  egressOfPool,
+  holderShareOf,
+  paceFrom,
   parseHolder,
+  poolOf,
   type AccountLookup,
   type AccountShareCount,
   type AccountState,
+  type AccountTerms,
   type HolderRef,
   type VenueHolding,
 } from '@sts/budget-store';
 
 /**
  * An account's terms, share, version and holders oldest first, with its
- * venue's per-IP limit and holder count (operators, tests).
+ * pool's per-IP limit and holder count (operators, tests): the pool of its
+ * egress by the plan (`account.egress`), or the one it is still stored in
+ * when the plan moved it and no sweep has yet.
  */
-export async function readAccount(redis: Redis, account: BudgetAccount): Promise<AccountLookup> {
+export async function readAccount(redis: Redis, account: AccountTerms): Promise<AccountLookup> {
   const results = await guardRedis(() =>
     redis
       .multi()
       .exists(KEYS.ready)
       .hgetall(KEYS.account(account))
       .smembers(KEYS.holders(account))
-      .hmget(KEYS.venue(account.venue), 'limit', 'holders')
+      .hmget(KEYS.venue(poolOf(account)), 'limit', 'holders')
       .exec(),
   );
   if (execResult<number>(results, 0) === 0) {
@@ -32,25 +39,36 @@ export async function readAccount(redis: Redis, account: BudgetAccount): Promise
   }
   const hash = execResult<Record<string, string>>(results, 1);
   const members = execResult<string[]>(results, 2);
-  const [venueLimit, venueHolders] = execResult<Array<string | null>>(results, 3);
-  const venueHolding: VenueHolding = {
-    venueLimit: venueLimit ? Number(venueLimit) : null,
-    venueHolders: Number(venueHolders ?? 0),
-  };
+  const stored = hash['limit'] && members.length > 0 ? (hash['pool'] ?? account.venue) : undefined;
+  const venueHolding = venueHoldingOf(
+    stored !== undefined && stored !== poolOf(account)
+      ? await guardRedis(() => redis.hmget(KEYS.venue(stored), 'limit', 'holders'))
+      : execResult<Array<string | null>>(results, 3),
+  );
   if (!hash['limit'] || members.length === 0) {
     return { kind: 'found', state: null, venueHolding };
   }
   const state: AccountState = {
     venue: account.venue,
     wallet: account.wallet,
+    egress: egressOfPool(stored ?? '') ?? account.egress,
     limit: Number(hash['limit']),
     min: Number(hash['min']),
     venueLimit: venueHolding.venueLimit,
+    venueMin: account.venueMin,
     share: Number(hash['share']),
+    pace: paceFrom(hash['pace']),
     version: Number(hash['seq']),
     holders: await inJoinOrder(redis, members.map(parseHolder)),
   };
   return { kind: 'found', state, venueHolding };
+}
+
+function venueHoldingOf([venueLimit, venueHolders]: Array<string | null>): VenueHolding {
+  return {
+    venueLimit: venueLimit ? Number(venueLimit) : null,
+    venueHolders: Number(venueHolders ?? 0),
+  };
 }
 
 /** The accounts' shares, versions and holder counts in one round trip; empty accounts left out. */
@@ -66,16 +84,27 @@ export async function readShareCounts(
     redis
       .multi(
         accounts.flatMap((a) => [
-          ['hmget', KEYS.account(a), 'share', 'seq'],
+          ['hmget', KEYS.account(a), 'share', 'seq', 'pace'],
           ['scard', KEYS.holders(a)],
         ]),
       )
       .exec(),
   );
   return accounts.flatMap((account, i) => {
-    const share = shareOf(account, execResult<Array<string | null>>(results, 2 * i));
+    const [share, version, pace] = execResult<Array<string | null>>(results, 2 * i);
     const holderCount = execResult<number>(results, 2 * i + 1);
-    return share && holderCount > 0 ? [{ ...share, holderCount }] : [];
+    return share !== null && version !== null && holderCount > 0
+      ? [
+          {
+            venue: account.venue,
+            wallet: account.wallet,
+            share: Number(share),
+            version: Number(version),
+            pace: paceFrom(pace),
+            holderCount,
+          },
+        ]
+      : [];
   });
 }
 
@@ -95,12 +124,15 @@ async function inJoinOrder(redis: Redis, holders: HolderRef[]): Promise<HolderRe
   return order.sort((a, b) => a.joined - b.joined).map((entry) => entry.holder);
 }
 
-/** An account's share and version as `HMGET share seq` answers them; null when it holds none. */
+/** The fields of an account's hash `shareOf` reads, in its order. */
+export const SHARE_FIELDS = ['share', 'seq', 'pace'] as const;
+
+/** An account's share, version and pace as `HMGET share seq pace` answers them; null when it holds none. */
 export function shareOf(
   account: BudgetAccount,
-  [share, version]: Array<string | null>,
+  [share, version, pace]: Array<string | null>,
 ): HolderShare | null {
   return share === null || version === null
     ? null
-    : { ...account, share: Number(share), version: Number(version) };
+    : holderShareOf(account, Number(share), Number(version), paceFrom(pace));
 }

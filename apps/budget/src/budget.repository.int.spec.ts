@@ -16,6 +16,8 @@ describe('BudgetRepository.readTrade (real Redis)', () => {
     limit: 40,
     min: 4,
     venueLimit: null,
+    venueMin: 240,
+    egress: 'default',
   };
 
   beforeAll(async () => {

@@ -31,7 +31,7 @@ import {
   type TradeLookup,
   type VenueLimits,
 } from '@sts/budget-store';
-import { readAccount, readShareCounts, shareOf } from './account-reads';
+import { readAccount, readShareCounts, SHARE_FIELDS, shareOf } from './account-reads';
 import { REDIS } from './tokens';
 
 /** A trade in the trades index, and when it reserved. */
@@ -130,7 +130,7 @@ export class BudgetRepository {
       this.redis
         .multi([
           ['exists', KEYS.trade(tradeId)],
-          ...accounts.map((a) => ['hmget', KEYS.account(a), 'share', 'seq']),
+          ...accounts.map((a) => ['hmget', KEYS.account(a), ...SHARE_FIELDS]),
         ])
         .exec(),
     );
@@ -143,7 +143,7 @@ export class BudgetRepository {
     return { kind: 'found', maker: shares[0]!, hedge: shares[1] ?? null };
   }
 
-  readAccount(account: BudgetAccount): Promise<AccountLookup> {
+  readAccount(account: AccountTerms): Promise<AccountLookup> {
     return readAccount(this.redis, account);
   }
 
@@ -160,7 +160,7 @@ export class BudgetRepository {
   async readShare(account: BudgetAccount): Promise<AccountShareState | null> {
     return shareOf(
       account,
-      await guardRedis(() => this.redis.hmget(KEYS.account(account), 'share', 'seq')),
+      await guardRedis(() => this.redis.hmget(KEYS.account(account), ...SHARE_FIELDS)),
     );
   }
 
@@ -188,16 +188,30 @@ export class BudgetRepository {
   }
 
   /**
-   * Re-divides every account of a venue by the registry's terms now
-   * (rebalance.lua): `wallets` are the venue's accounts the accounts index
-   * lists, so a venue's own set is healed from it.
+   * Re-divides every account of a venue by the registry's terms now and
+   * moves each to the pool of its egress under the plan now (rebalance.lua):
+   * `accounts` are the venue's accounts the accounts index lists, each with
+   * its egress by the plan, so the pools' own sets are healed from them;
+   * `egresses`: the plan's egress ids.
    */
-  async rebalance(terms: VenueLimits, wallets: string[]): Promise<RebalanceOutcome> {
+  async rebalance(
+    terms: VenueLimits,
+    accounts: Array<{ wallet: string; egress: string }>,
+    egresses: string[],
+  ): Promise<RebalanceOutcome> {
     const reply = await runScript(
       this.redis,
       SCRIPTS.rebalance,
       [KEYS.ready, KEYS.version],
-      [terms.venue, terms.limit, terms.min, terms.venueLimit ?? '', ...wallets],
+      [
+        terms.venue,
+        terms.limit,
+        terms.min,
+        terms.venueLimit ?? '',
+        egresses.length,
+        ...egresses,
+        ...accounts.flatMap((a) => [a.wallet, a.egress]),
+      ],
     );
     const [status, ...rest] = reply;
     switch (status) {
@@ -219,9 +233,10 @@ export class BudgetRepository {
       this.listAccounts(),
       guardRedis(() => this.redis.zrange(KEYS.trades, 0, -1)),
     ]);
+    const pools = await this.storedPools(accountIds);
     const stale = [
       ...accountIds.flatMap((a) => [KEYS.account(a), KEYS.holders(a)]),
-      ...VENUE_IDS.flatMap((venue) => [KEYS.venue(venue), KEYS.venueWallets(venue)]),
+      ...pools.flatMap((pool) => [KEYS.venue(pool), KEYS.venueWallets(pool)]),
       ...tradeIds.map(KEYS.trade),
     ];
     const { keys, args } = rebuildCall(plan, stale, nowMs);
@@ -232,7 +247,21 @@ export class BudgetRepository {
     return status;
   }
 
-  /** A lease other replicas respect: only one sweeps or rebuilds at a time. */
+  /**
+   * The pools the accounts are stored in, and every venue's pool from before
+   * egresses: what an earlier state may have left, whatever its plan was.
+   */
+  private async storedPools(accounts: BudgetAccount[]): Promise<string[]> {
+    if (accounts.length === 0) {
+      return [...VENUE_IDS];
+    }
+    const stored = await guardRedis(() =>
+      this.redis.multi(accounts.map((a) => ['hget', KEYS.account(a), 'pool'])).exec(),
+    );
+    const named = accounts.map((_, i) => execResult<string | null>(stored, i));
+    return [...new Set([...VENUE_IDS, ...named.flatMap((pool) => (pool ? [pool] : []))])];
+  }
+
   /** A worker's report on an account's cumulative budget; what is kept after it (cumulative.lua). */
   reportCumulative(
     account: BudgetAccount,
@@ -242,6 +271,7 @@ export class BudgetRepository {
     return reportCumulative(this.redis, account, reading, spent);
   }
 
+  /** A lease other replicas respect: only one sweeps or rebuilds at a time. */
   async tryLock(name: string, owner: string, ttlMs: number): Promise<boolean> {
     const set = await guardRedis(() => this.redis.set(KEYS.lock(name), owner, 'PX', ttlMs, 'NX'));
     return set === 'OK';

@@ -38,6 +38,7 @@ export function ipLimitedVenues(ipLimit: number | null = IP_LIMIT): VenueRegistr
       rateLimitPerS: ACCOUNT_LIMIT,
       ipRateLimitPerS: ipLimit,
       minTradeBudget: MIN_TRADE_BUDGET,
+      minIpSharePerMin: MIN_TRADE_BUDGET * 60,
     },
   });
 }

@@ -68,7 +68,9 @@ describe('the share ledger judges the venue by version, not by order of arrival'
     said(ledger, THIRD, 6, 12, 1, {}, 'venue_shared');
     said(ledger, FIRST, 7, 12, 1, { left: [maker('b')] });
 
-    expect(ledger.takeViolations()).toEqual(['hyperliquid: 28 at v6 > venue limit 24']);
+    expect(ledger.takeViolations()).toEqual([
+      'hyperliquid: 1680 a minute at v6 > venue limit 1440',
+    ]);
     // Judged once: the next call reports only what came after.
     expect(ledger.takeViolations()).toEqual([]);
   });

@@ -15,6 +15,8 @@ export interface TradeShareChange extends BudgetAccount {
 interface AccountWord {
   version: number;
   share: number;
+  /** Tokens a minute each holder may spend: its share's, or its pace where that is less. */
+  perMin: number;
   holderCount: number;
   venueLimit: number | null;
 }
@@ -54,14 +56,19 @@ export class ShareLedger {
   private readonly accounts = new Map<string, LedgerAccount>();
   private readonly gone = new Set<string>();
   private readonly arrivalViolations: string[] = [];
-  /** Per venue, the newest version `takeViolations` has judged. */
-  private readonly judgedTo = new Map<VenueId, number>();
+  /** Per pool, the newest version `takeViolations` has judged. */
+  private readonly judgedTo = new Map<string, number>();
   readonly messages: BudgetSharesChanged[] = [];
   readonly received: TradeShareChange[] = [];
 
+  /**
+   * `poolOf`: which accounts share a venue limit (the egress plan's
+   * `<venue>@<egress>`); by default every account of a venue, one egress.
+   */
   constructor(
     private readonly limits: (account: BudgetAccount) => number,
     private readonly venueLimits: (venue: VenueId) => number | null = () => null,
+    private readonly poolOf: (account: BudgetAccount) => string = (account) => account.venue,
   ) {}
 
   readonly onChange = (message: Envelope<BudgetSharesChanged>): void => {
@@ -85,6 +92,7 @@ export class ShareLedger {
     known.words.push({
       version: change.version,
       share: change.share,
+      perMin: Math.min(change.share * 60, change.pace_per_min ?? Infinity),
       holderCount: change.holder_count,
       venueLimit: this.venueLimits(change.venue),
     });
@@ -104,9 +112,9 @@ export class ShareLedger {
    */
   takeViolations(): string[] {
     const found = this.arrivalViolations.splice(0);
-    const venues = new Set([...this.accounts.values()].map((account) => account.venue));
-    for (const venue of venues) {
-      found.push(...this.venueViolations(venue));
+    const pools = new Set([...this.accounts.values()].map((account) => this.poolOf(account)));
+    for (const pool of pools) {
+      found.push(...this.venueViolations(pool));
     }
     for (const [accountId, known] of this.accounts) {
       const limit = this.limits(known);
@@ -122,6 +130,25 @@ export class ShareLedger {
     let total = 0;
     for (const account of this.accounts.values()) {
       total += account.venue === venue ? account.share * account.holders.size : 0;
+    }
+    return total;
+  }
+
+  /** The sum over a pool's accounts (`poolOf`) of share x holders, as the messages tell it. */
+  poolTotal(pool: string): number {
+    let total = 0;
+    for (const account of this.accounts.values()) {
+      total += this.poolOf(account) === pool ? account.share * account.holders.size : 0;
+    }
+    return total;
+  }
+
+  /** What a pool's holders may spend together a minute, by each account's newest word. */
+  poolSpendPerMin(pool: string): number {
+    let total = 0;
+    for (const account of this.accounts.values()) {
+      const word = account.words.at(-1);
+      total += this.poolOf(account) === pool && word ? word.perMin * account.holders.size : 0;
     }
     return total;
   }
@@ -172,10 +199,10 @@ export class ShareLedger {
     return { venue, wallet, version, cause };
   }
 
-  /** The venue's versions after the last judged one, each as Redis held it then. */
-  private venueViolations(venue: VenueId): string[] {
-    const accounts = [...this.accounts.values()].filter((account) => account.venue === venue);
-    const from = this.judgedTo.get(venue) ?? -1;
+  /** The pool's versions after the last judged one, each as Redis held it then. */
+  private venueViolations(pool: string): string[] {
+    const accounts = [...this.accounts.values()].filter((account) => this.poolOf(account) === pool);
+    const from = this.judgedTo.get(pool) ?? -1;
     const versions = [
       ...new Set(accounts.flatMap((account) => account.words.map((word) => word.version))),
     ]
@@ -188,12 +215,13 @@ export class ShareLedger {
         return word ? [word] : [];
       });
       const limit = words.find((word) => word.version === version)?.venueLimit ?? null;
-      const said = words.reduce((sum, word) => sum + word.share * word.holderCount, 0);
-      if (limit !== null && said > limit) {
-        found.push(`${venue}: ${said} at v${version} > venue limit ${limit}`);
+      // Judged a minute at a time, as the venues count a per-IP limit (a pace may be under 1/s).
+      const said = words.reduce((sum, word) => sum + word.perMin * word.holderCount, 0);
+      if (limit !== null && said > limit * 60) {
+        found.push(`${pool}: ${said} a minute at v${version} > venue limit ${limit * 60}`);
       }
     }
-    this.judgedTo.set(venue, versions.at(-1) ?? from);
+    this.judgedTo.set(pool, versions.at(-1) ?? from);
     return found;
   }
 }

@@ -10,10 +10,8 @@ export class BudgetRefusedError extends AppError {
     super(
       'rate_budget_exhausted',
       `insufficient ${refusal.limit_scope === 'venue' ? 'venue-wide (per-IP)' : 'account-level'} ` +
-        `rate budget on ${refusal.venue}: ${refusal.holders} ` +
-        `trade(s) share its ${refusal.limit} requests/s and another would get ` +
-        `${Math.floor(refusal.limit / (refusal.holders + 1))}, under the minimum of ` +
-        `${refusal.min_trade_budget}`,
+        `rate budget on ${refusal.venue}${refusal.egress ? ` via egress ${refusal.egress}` : ''}: ` +
+        `${refusal.holders} trade(s) share ${divisionText(refusal)}`,
       {
         details: {
           exchange: refusal.venue,
@@ -21,11 +19,34 @@ export class BudgetRefusedError extends AppError {
           limit_per_s: refusal.limit,
           holders: refusal.holders,
           min_trade_budget: refusal.min_trade_budget,
+          ...(refusal.min_pace_per_min === undefined
+            ? {}
+            : { min_pace_per_min: refusal.min_pace_per_min }),
         },
       },
     );
     this.name = 'BudgetRefusedError';
   }
+}
+
+/**
+ * What the newcomer would get and the minimum it falls under: a second for
+ * an account's limit, a minute for a per-IP limit (the venues count it a
+ * minute at a time, and it is divided so).
+ */
+function divisionText(refusal: BudgetRefused): string {
+  const { limit, holders } = refusal;
+  if (refusal.min_pace_per_min !== undefined) {
+    return (
+      `its ${limit * 60} requests a minute and another would get ` +
+      `${Math.floor((limit * 60) / (holders + 1))} a minute, under the minimum of ` +
+      `${refusal.min_pace_per_min}`
+    );
+  }
+  return (
+    `its ${limit} requests/s and another would get ` +
+    `${Math.floor(limit / (holders + 1))}, under the minimum of ${refusal.min_trade_budget}`
+  );
 }
 
 /**

@@ -45,6 +45,11 @@ export interface ShareHolder {
 export interface BudgetSharesChanged extends BudgetAccount {
   /** Requests per second, of every trade holding the account. */
   share: number;
+  /**
+   * Where the venue has a per-IP limit: every holder's share of it, tokens a
+   * minute (a holder averages at most min(share, pace_per_min / 60) a second).
+   */
+  pace_per_min?: number;
   version: number;
   cause: BudgetChangeCause;
   /** How many trades hold the account from `version` on (`share` is limit / holder_count). */
@@ -81,7 +86,7 @@ export function parseBudgetSharesChanged(value: unknown): BudgetSharesChanged {
   // Fields named, not a spread followed by more: that object is four times the size
   // (docs/perf/worker.md).
   const { venue, wallet } = parseBudgetAccount(BUDGET_SHARES_CHANGED, record, 'account');
-  return {
+  const parsed: BudgetSharesChanged = {
     venue,
     wallet,
     share: nonNegativeIntegerField(BUDGET_SHARES_CHANGED, record, 'share'),
@@ -93,4 +98,8 @@ export function parseBudgetSharesChanged(value: unknown): BudgetSharesChanged {
     joined,
     left: holdersField(record, 'left'),
   };
+  if (record['pace_per_min'] !== undefined) {
+    parsed.pace_per_min = nonNegativeIntegerField(BUDGET_SHARES_CHANGED, record, 'pace_per_min');
+  }
+  return parsed;
 }

@@ -180,6 +180,7 @@ function sharesByHolder(change: BudgetSharesChanged): AccountShares {
     version: change.version,
     cause: change.cause,
     share: change.share,
+    pace: change.pace_per_min ?? null,
     joined: new Set(change.joined.map(key)),
     left: new Set(change.left.map(key)),
   };

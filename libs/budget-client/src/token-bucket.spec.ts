@@ -296,12 +296,41 @@ describe('TokenBucket', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
-  it('rejects fractional rates and costs', () => {
-    expect(() => new TokenBucket(2.5)).toThrow(RangeError);
+  it('rejects fractional costs and negative or unbounded rates', () => {
     expect(() => new TokenBucket(-1)).toThrow(RangeError);
+    expect(() => new TokenBucket(Number.NaN)).toThrow(RangeError);
     const bucket = new TokenBucket(5, { burst: 2 });
     expect(() => bucket.take(1.5)).toThrow(RangeError);
-    expect(() => bucket.setRate(0.5)).toThrow(RangeError);
+    expect(() => bucket.setRate(Infinity)).toThrow(RangeError);
+    expect(() => bucket.setRate(-0.5)).toThrow(RangeError);
+  });
+
+  it('paces under one a second: two tokens held for a re-quote, no more than the pace a minute', async () => {
+    const clock = new ManualClock();
+    // 40 a minute, a Hyperliquid trade's share of its egress among 27.
+    const bucket = new TokenBucket(40 / 60, { windowMs: 1000, clock, slowBurst: 2 });
+    // A cancel and its placement go together.
+    expect([bucket.take(), bucket.take(), bucket.take()]).toEqual([true, true, false]);
+    await clock.advance(1_490);
+    expect(bucket.take()).toBe(false);
+    await clock.advance(20);
+    expect(bucket.take()).toBe(true);
+    // Greedy for a minute: the pace and the burst's one token more, never more.
+    let taken = 0;
+    for (let ms = 0; ms < 60_000; ms += 10) {
+      await clock.advance(10);
+      taken += bucket.take() ? 1 : 0;
+    }
+    expect(taken).toBeGreaterThanOrEqual(39);
+    expect(taken).toBeLessThanOrEqual(41);
+  });
+
+  it('holds the plain burst again once its rate is a second or more', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(0.5, { windowMs: 1000, clock, slowBurst: 2 });
+    await clock.advance(10_000);
+    bucket.setRate(3);
+    expect([bucket.take(), bucket.take()]).toEqual([true, false]);
   });
 
   it('pays a cost above the burst in full before it goes, then paces the next', async () => {

@@ -41,6 +41,14 @@ export interface TokenBucketOptions {
    * default) applies growth at once.
    */
   growthDelayMs?: number;
+  /**
+   * Tokens the bucket can hold while its rate is under one a second (a pace
+   * of a venue's per-IP limit, counted a minute at a time): a re-quote's
+   * cancel and placement then go together instead of a second or more apart.
+   * Over a minute that admits at most `slowBurst - 1` more than the rate.
+   * Default: `burst`.
+   */
+  slowBurst?: number;
   clock?: BucketClock;
 }
 
@@ -59,6 +67,13 @@ function assertCount(name: string, value: number, min: number): void {
   }
 }
 
+/** A rate may be fractional (a pace of a per-minute limit), never negative or unbounded. */
+function assertRate(value: number): void {
+  if (!Number.isFinite(value) || value < 0) {
+    throw new RangeError(`rate must be a finite number >= 0, got ${value}`);
+  }
+}
+
 interface Waiter {
   cost: number;
   resolve: () => void;
@@ -71,7 +86,8 @@ interface Waiter {
 const MILLI = 1000;
 
 /**
- * A trade's request budget on one venue account, in requests per second.
+ * A trade's request budget on one venue account, in requests per second
+ * (under one where a venue's per-IP limit, divided a minute at a time, paces it).
  * Workers take a token before every venue request; when the bucket is empty
  * they wait (`waitFor`), they never send. Waiters are served first come,
  * first served, and `take` never jumps the queue. `setRate` applies a
@@ -80,7 +96,8 @@ const MILLI = 1000;
  */
 export class TokenBucket {
   private readonly clock: BucketClock;
-  private readonly capacity: number;
+  private readonly fullCapacity: number;
+  private readonly slowCapacity: number;
   private readonly windowMs: number;
   private ratePerS: number;
   private level: number;
@@ -96,10 +113,13 @@ export class TokenBucket {
 
   constructor(ratePerS: number, options: TokenBucketOptions = {}) {
     const burst = options.burst ?? 1;
+    const slowBurst = options.slowBurst ?? burst;
     assertCount('burst', burst, 1);
-    assertCount('rate', ratePerS, 0);
+    assertCount('slowBurst', slowBurst, 1);
+    assertRate(ratePerS);
     this.clock = options.clock ?? monotonicClock;
-    this.capacity = burst * MILLI;
+    this.fullCapacity = burst * MILLI;
+    this.slowCapacity = slowBurst * MILLI;
     this.windowMs = options.windowMs ?? DEFAULT_BUCKET_WINDOW_MS;
     this.growthDelayMs = options.growthDelayMs ?? 0;
     assertCount('windowMs', this.windowMs, 1);
@@ -108,9 +128,19 @@ export class TokenBucket {
     this.refilledAt = this.clock.now();
   }
 
+  /** Tokens (in thousandths) the bucket holds at most at its rate now. */
+  private get capacity(): number {
+    return this.ratePerS > 0 && this.ratePerS < 1 ? this.slowCapacity : this.fullCapacity;
+  }
+
   /** Requests per second currently allowed. */
   get rate(): number {
     return this.ratePerS;
+  }
+
+  /** Whether the bucket was closed (its trade let its budget go): it serves nothing more. */
+  get closed(): boolean {
+    return this.closedReason !== undefined;
   }
 
   /** Requests waiting for a token. */
@@ -214,7 +244,7 @@ export class TokenBucket {
 
   /** Applies a new share. Tokens earned so far were earned at the old rate. */
   setRate(ratePerS: number): void {
-    assertCount('rate', ratePerS, 0);
+    assertRate(ratePerS);
     if (this.closedReason !== undefined) {
       return;
     }
@@ -236,6 +266,8 @@ export class TokenBucket {
     }
     this.refill();
     this.ratePerS = ratePerS;
+    // A pace that rose to a second or more holds the plain burst again, not what it saved.
+    this.level = Math.min(this.level, this.capacity);
     this.serveWaiters();
   }
 

@@ -50,6 +50,7 @@ function change(
     version,
     cause,
     share,
+    pace: null,
     joined: new Set((moved.joined ?? []).map((id) => `${id}|maker`)),
     left: new Set((moved.left ?? []).map((id) => `${id}|maker`)),
   };

@@ -10,6 +10,8 @@ export interface ShareUpdate {
   wallet: string;
   /** Requests per second; 0 once the trade holds no budget on this account. */
   share: number;
+  /** Where the venue has a per-IP limit: the leg's share of it, tokens a minute; else null. */
+  pace: number | null;
   version: number;
   /** `fetched` when read by budget.get rather than pushed. */
   cause: BudgetChangeCause | 'fetched';
@@ -39,8 +41,16 @@ export function applyToBuckets(buckets: {
 }): ShareListener {
   return (update) => {
     const bucket = update.role === 'maker' ? buckets.maker : buckets.hedge;
-    bucket?.setRate(update.share);
+    bucket?.setRate(spendingRate(update));
   };
+}
+
+/**
+ * Requests a second a leg may average: its share, or less where its pace (its
+ * share of the venue's per-IP limit, a minute) allows less than one a second.
+ */
+export function spendingRate(update: Pick<ShareUpdate, 'share' | 'pace'>): number {
+  return update.pace === null ? update.share : Math.min(update.share, update.pace / 60);
 }
 
 /**
@@ -54,6 +64,7 @@ export interface AccountShares {
   version: number;
   cause: BudgetChangeCause;
   share: number;
+  pace: number | null;
   joined: Set<string>;
   left: Set<string>;
 }
@@ -148,6 +159,7 @@ export class TradeBudgetWatch {
         venue: change.venue,
         wallet: change.wallet,
         share: change.share,
+        pace: change.pace,
         version: change.version,
         cause: change.cause,
       };
@@ -232,6 +244,7 @@ export class TradeBudgetWatch {
           venue: share.venue,
           wallet: share.wallet,
           share: share.share,
+          pace: share.pace_per_min ?? null,
           version: share.version,
           cause: 'fetched',
         });

@@ -10,17 +10,23 @@ import type { VenueId } from '@sts/domain';
 /**
  * A venue's terms, from the venue registry: `limit` tokens a second per
  * account, `venueLimit` a second for every account of the venue together
- * (its per-IP limits; null: none), `min` the smallest share a trade runs on.
+ * (its per-IP limits; null: none), `min` the smallest share a trade runs on,
+ * `venueMin` the smallest pace (share of the per-IP term, tokens a minute).
  */
 export interface VenueLimits {
   venue: VenueId;
   limit: number;
   min: number;
   venueLimit: number | null;
+  venueMin: number;
 }
 
-/** A venue's terms for one account. */
-export type AccountTerms = BudgetAccount & VenueLimits;
+/**
+ * A venue's terms for one account, and the egress address its requests leave
+ * from (the plan's `egressOf`): its holders share `venueLimit` with those of
+ * the venue's other accounts on that egress alone (its pool, `poolOf`).
+ */
+export type AccountTerms = BudgetAccount & VenueLimits & { egress: string };
 
 export interface HolderRef {
   tradeId: string;
@@ -44,6 +50,11 @@ export interface AccountChange extends BudgetAccount {
   cause?: BudgetChangeCause;
   before: number;
   after: number;
+  /**
+   * Every holder's pace after the change: its share of the venue's per-IP
+   * term, tokens a minute (null: the venue has none).
+   */
+  pace: number | null;
   /** How many trades hold the account after the change. */
   holderCount: number;
   joined: HolderRef[];
@@ -54,17 +65,19 @@ export interface AccountChange extends BudgetAccount {
 /** An account's share, its version and how many hold it (what a refresh publishes). */
 export interface AccountShareCount extends BudgetAccount {
   share: number;
+  pace: number | null;
   version: number;
   holderCount: number;
 }
 
 export interface AccountState extends AccountTerms {
   share: number;
+  pace: number | null;
   version: number;
   holders: HolderRef[];
 }
 
-/** A venue as the budget store holds it: its per-IP limit and how many hold any of its accounts. */
+/** A pool as the budget store holds it: its per-IP limit and how many hold any of its accounts. */
 export interface VenueHolding {
   venueLimit: number | null;
   venueHolders: number;
@@ -89,8 +102,17 @@ export type NotReady = typeof NOT_READY;
 export type ReserveOutcome =
   | NotReady
   | { kind: 'conflict' }
-  /** `holders`: the account's, or the venue's when its per-IP term refused. */
-  | { kind: 'refused'; role: BudgetRole; holders: number; scope: BudgetLimitScope }
+  /**
+   * `holders`: the account's, or its pool's when the venue's per-IP term
+   * refused (`egress` then names the pool's egress; null: the venue's former pool).
+   */
+  | {
+      kind: 'refused';
+      role: BudgetRole;
+      holders: number;
+      scope: BudgetLimitScope;
+      egress: string | null;
+    }
   | { kind: 'existing'; shares: TradeShares }
   | { kind: 'granted'; shares: TradeShares; changes: AccountChange[] };
 

@@ -6,3 +6,4 @@ export * from './reserve-shares';
 export * from './script-replies';
 export * from './shares-changed';
 export * from './venue-division';
+export * from './venue-pools';

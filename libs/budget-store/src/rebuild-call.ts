@@ -1,11 +1,12 @@
 import type { RebuildPlan } from './budget-types';
 import { KEYS } from './redis-scripts';
 import { accountId, divisionOf } from './venue-division';
+import { poolOf } from './venue-pools';
 
 /**
  * rebuild.lua's keys and arguments: the leftover keys of an earlier state to
  * delete (`stale`), then the plan's accounts with their shares (divided here,
- * by venue-division.ts), its venues and its trades, in the order the script
+ * by venue-division.ts), its pools (venue@egress) and its trades, in the order the script
  * reads them.
  */
 export function rebuildCall(
@@ -21,7 +22,7 @@ export function rebuildCall(
     KEYS.trades,
     ...stale,
     ...plan.accounts.flatMap((a) => [KEYS.account(a), KEYS.holders(a)]),
-    ...division.venues.flatMap((v) => [KEYS.venue(v.venue), KEYS.venueWallets(v.venue)]),
+    ...division.venues.flatMap((v) => [KEYS.venue(v.pool), KEYS.venueWallets(v.pool)]),
     ...plan.trades.map((t) => KEYS.trade(t.tradeId)),
   ];
   const encoded = JSON.stringify({
@@ -29,9 +30,12 @@ export function rebuildCall(
     accounts: plan.accounts.map((a) => ({
       venue: a.venue,
       wallet: a.wallet,
+      pool: poolOf(a),
       limit: a.limit,
       min: a.min,
       share: division.shares.get(accountId(a)),
+      // No pace: left out, as the limit below.
+      ...paceField(division.paces.get(accountId(a)) ?? null),
       holders: a.holders.map((h) => `${h.tradeId}|${h.role}`),
     })),
     // No limit: the field is left out (cjson reads a JSON null as a true value).
@@ -48,3 +52,5 @@ export function rebuildCall(
   });
   return { keys, args: [nowMs, encoded] };
 }
+
+const paceField = (pace: number | null): { pace?: number } => (pace === null ? {} : { pace });

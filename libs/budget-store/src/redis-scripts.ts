@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BudgetAccount } from '@sts/contracts';
-import type { VenueId } from '@sts/domain';
 import type { Redis } from '@sts/platform';
 
 const luaSource = (name: string): string =>
@@ -82,8 +81,9 @@ export const KEYS = {
   holders: (account: BudgetAccount) => `${TAG}:holders:${account.venue}:${account.wallet}`,
   trade: (tradeId: string) => `${TAG}:trade:${tradeId}`,
   // venue-share.lua derives these two (and an account's) from `ready`: keep them in step.
-  venue: (venue: VenueId) => `${TAG}:venue:${venue}`,
-  venueWallets: (venue: VenueId) => `${TAG}:venue_wallets:${venue}`,
+  // `pool`: `<venue>@<egress>` (poolOf), or a venue alone (the pool before egresses).
+  venue: (pool: string) => `${TAG}:venue:${pool}`,
+  venueWallets: (pool: string) => `${TAG}:venue_wallets:${pool}`,
   lock: (name: string) => `${TAG}:lock:${name}`,
 };
 

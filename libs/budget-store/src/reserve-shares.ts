@@ -48,8 +48,8 @@ export interface ReserveSharesRequest {
 /**
  * A trade's shares on its maker account and, where the hedge venue shares its
  * limit, its hedge account: reserve.lua, all or nothing, atomic against every
- * other reserve and release, re-dividing the other accounts of a venue whose
- * per-IP share moves. `force` adopts a live trade without the minimum.
+ * other reserve and release, re-dividing the other accounts of a pool (the
+ * venue's accounts on one egress) whose per-IP share moves. `force` adopts a live trade without the minimum.
  */
 export async function reserveShares(
   redis: Redis,
@@ -99,6 +99,8 @@ function reserveCall(request: ReserveSharesRequest): {
         a.limit,
         a.min,
         a.venueLimit ?? '',
+        a.egress,
+        a.venueMin,
       ]),
     ],
   };

@@ -10,6 +10,7 @@ import {
   type ReserveOutcome,
   type TradeShares,
 } from './budget-types';
+import { egressOfPool } from './venue-pools';
 
 /** What the scripts and transactions answer, read into the service's types. */
 export type ExecResults = Array<[Error | null, unknown]> | null;
@@ -36,9 +37,18 @@ export interface Movement {
   direction: 'joined' | 'left';
 }
 
+/** A pace as the scripts (-1 for none) or an account's hash (absent for none) hold it. */
+export const paceFrom = (value: unknown): number | null => {
+  if (value === null || value === undefined || value === '') {
+    return null;
+  }
+  const pace = Number(value);
+  return Number.isFinite(pace) && pace >= 0 ? pace : null;
+};
+
 /**
- * Script replies list one {role, venue, wallet, before, after, holders} entry
- * per account, `holders` being how many hold it after the change. `moved` is
+ * Script replies list one {role, venue, wallet, before, after, holders, pace}
+ * entry per account, `holders` being how many hold it after the change. `moved` is
  * the trade the operation added or removed (none for a re-division); an entry
  * without a role in its operation is another account of the trade's venue,
  * re-divided because the venue's per-IP share moved (`venue_shared`).
@@ -49,10 +59,11 @@ export function parseChanges(
   moved: Movement | null,
 ): AccountChange[] {
   return entries.map((entry) => {
-    const [role, venue, wallet, before, after, holderCount] = entry as [
+    const [role, venue, wallet, before, after, holderCount, pace] = entry as [
       string,
       string,
       string,
+      number,
       number,
       number,
       number,
@@ -69,6 +80,7 @@ export function parseChanges(
       wallet,
       before,
       after,
+      pace: paceFrom(pace),
       holderCount: Number(holderCount),
       joined: moved?.direction === 'joined' ? named : [],
       left: moved?.direction === 'left' ? named : [],
@@ -113,6 +125,7 @@ export function reserveOutcomeOf(
         role: rest[0] as BudgetRole,
         holders: Number(rest[1]),
         scope: rest[2] === 'venue' ? 'venue' : 'account',
+        egress: rest[2] === 'venue' ? egressOfPool(String(rest[3])) : null,
       };
     case 'existing':
       return { kind: 'existing', shares: existingShares(rest, maker, hedge) };
@@ -123,12 +136,7 @@ export function reserveOutcomeOf(
       });
       const shareOf = (role: BudgetRole): HolderShare => {
         const change = changes.find((entry) => entry.role === role)!;
-        return {
-          venue: change.venue,
-          wallet: change.wallet,
-          share: change.after,
-          version: change.version,
-        };
+        return holderShareOf(change, change.after, change.version, change.pace);
       };
       return {
         kind: 'granted',
@@ -141,25 +149,29 @@ export function reserveOutcomeOf(
   }
 }
 
-/** A retried reserve's reply: the shares the trade already holds, {role, share, version} each. */
+/** A holder's share as callers read it: the pace only where the venue has a per-IP term. */
+export function holderShareOf(
+  account: BudgetAccount,
+  share: number,
+  version: number,
+  pace: number | null,
+): HolderShare {
+  const shared = { venue: account.venue, wallet: account.wallet, share, version };
+  return pace === null ? shared : { ...shared, pace_per_min: pace };
+}
+
+/** A retried reserve's reply: the shares the trade already holds, {role, share, version, pace} each. */
 function existingShares(
   entries: unknown[],
   maker: AccountTerms,
   hedge: AccountTerms | null,
 ): TradeShares {
-  const shares = (entries as Array<[BudgetRole, number, number]>).map(([role, share, version]) => ({
-    role,
-    share,
-    version,
-  }));
+  const shares = (entries as Array<[BudgetRole, number, number, number]>).map(
+    ([role, share, version, pace]) => ({ role, share, version, pace: paceFrom(pace) }),
+  );
   const shareOf = (role: BudgetRole, account: AccountTerms): HolderShare => {
     const found = shares.find((entry) => entry.role === role)!;
-    return {
-      venue: account.venue,
-      wallet: account.wallet,
-      share: found.share,
-      version: found.version,
-    };
+    return holderShareOf(account, found.share, found.version, found.pace);
   };
   return { maker: shareOf('maker', maker), hedge: hedge ? shareOf('hedge', hedge) : null };
 }

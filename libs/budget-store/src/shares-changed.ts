@@ -20,6 +20,7 @@ export function sharesChangedOf(
     venue: change.venue,
     wallet: change.wallet,
     share: change.after,
+    ...(change.pace === null ? {} : { pace_per_min: change.pace }),
     version: change.version,
     cause: change.cause ?? cause,
     holder_count: change.holderCount,

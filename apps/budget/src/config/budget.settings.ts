@@ -1,6 +1,7 @@
 import { Expose } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { CommonSettings, loadConfig } from '@sts/platform';
+import type { EgressPlan } from '@sts/domain';
+import { CommonSettings, loadConfig, loadEgressPlan } from '@sts/platform';
 
 /** The budget service's settings; each is described in apps/budget/README.md. */
 export class BudgetSettings extends CommonSettings {
@@ -33,7 +34,25 @@ export class BudgetSettings extends CommonSettings {
   @IsOptional()
   @IsString()
   instanceId?: string;
+
+  /**
+   * The deployment's egress addresses and which venue accounts use each
+   * (`EGRESS_PLAN` / `EGRESS_PLAN_FILE`, read by loadEgressPlan): a venue's
+   * per-IP limit is divided per egress. Not an env field of its own: set by
+   * loadBudgetSettings.
+   */
+  egressPlan!: EgressPlan;
 }
 
-export const loadBudgetSettings = (env: Record<string, string | undefined> = process.env) =>
-  loadConfig(BudgetSettings, env);
+/**
+ * The settings and the egress plan, both read once at boot: a plan naming an
+ * unknown egress or venue throws ConfigError here, before any connection is
+ * opened, as a bad setting does.
+ */
+export function loadBudgetSettings(
+  env: Record<string, string | undefined> = process.env,
+): BudgetSettings {
+  const settings = loadConfig(BudgetSettings, env);
+  settings.egressPlan = loadEgressPlan(env);
+  return settings;
+}

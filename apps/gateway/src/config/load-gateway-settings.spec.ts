@@ -28,4 +28,22 @@ describe("the gateway's keys", () => {
       webhookSecretsOldKeks: `w0:${CREDENTIALS_KEK}`,
     });
   });
+
+  it('refuses to boot when an egress binds an address this host does not hold', () => {
+    // 198.51.100.0/24 is documentation space: no interface of a test host holds it.
+    const load = () =>
+      loadGatewayConfig({
+        CREDENTIALS_KEK,
+        WEBHOOK_SECRETS_KEK,
+        EGRESS_PLAN: JSON.stringify({
+          egresses: [
+            { id: 'a', bind: '127.0.0.1' },
+            { id: 'b', bind: '198.51.100.9' },
+          ],
+        }),
+      });
+    expect(load).toThrow(
+      'EGRESS_PLAN: egress "b" binds 198.51.100.9, which is not an address of this host',
+    );
+  });
 });

@@ -1,17 +1,21 @@
 import { AuthSettings } from '@sts/auth';
 import {
+  checkEgressBinds,
   CredentialsSettings,
   loadConfig,
+  loadEgressPlan,
   loadVenueRegistry,
   WebhookSecretsSettings,
 } from '@sts/platform';
-import type { VenueRegistry } from '@sts/domain';
+import type { EgressPlan, VenueRegistry } from '@sts/domain';
 import { ConsoleSettings } from '../console/console.settings';
 import { GatewaySettings } from './gateway.settings';
 
 export interface GatewayConfig {
   settings: GatewaySettings;
   venues: VenueRegistry;
+  /** Which egress address each venue account's requests leave from (`EGRESS_PLAN`). */
+  egressPlan: EgressPlan;
 }
 
 export function loadGatewayConfig(
@@ -22,5 +26,8 @@ export function loadGatewayConfig(
   settings.credentials = loadConfig(CredentialsSettings, env);
   settings.webhookSecrets = loadConfig(WebhookSecretsSettings, env);
   settings.console = loadConfig(ConsoleSettings, env);
-  return { settings, venues: loadVenueRegistry(env) };
+  const egressPlan = loadEgressPlan(env);
+  // The gateway's venue clients bind to these: a wrong one stops boot, not a request.
+  checkEgressBinds(egressPlan);
+  return { settings, venues: loadVenueRegistry(env), egressPlan };
 }

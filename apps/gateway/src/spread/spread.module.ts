@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { publicEgress } from '@sts/domain';
 import { createVenueClient } from '@sts/venues';
 import type { GatewayConfig } from '../config/load-gateway-settings';
 import { GATEWAY_CONFIG } from '../infrastructure/tokens';
@@ -33,7 +34,12 @@ import { OPEN_BOOK_CLIENT, VenueBooks, type OpenBookClient } from './venue-books
             paper
               ? { apiKey: identity, apiSecret: randomBytes(16).toString('hex'), wallet: identity }
               : { apiKey: '', apiSecret: '', wallet: '' },
-            { env: { VENUE_SIM_URL: config.settings.venueSimUrl }, bookDepth: 1 },
+            {
+              env: { VENUE_SIM_URL: config.settings.venueSimUrl },
+              bookDepth: 1,
+              // Public books, of no account: the plan's public egress.
+              egress: publicEgress(config.egressPlan),
+            },
           );
         },
     },

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { clientEgress } from '@sts/domain';
 import { createVenueClient } from '@sts/venues';
 import type { GatewayConfig } from '../config/load-gateway-settings';
 import { GATEWAY_CONFIG } from '../infrastructure/tokens';
@@ -30,6 +31,8 @@ import { VenueAccountReads } from './venue-account-reads';
           createVenueClient(config.venues[venue as keyof GatewayConfig['venues']], credential, {
             env: { VENUE_SIM_URL: config.settings.venueSimUrl },
             bookDepth: 1,
+            // The account's own egress: its reads spend that address's per-IP limit.
+            egress: clientEgress(config.egressPlan, venue, credential.wallet),
           }),
     },
   ],

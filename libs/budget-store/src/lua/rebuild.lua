@@ -5,11 +5,12 @@
 --
 -- KEYS: 1 ready marker, 2 version counter, 3 accounts index, 4 trades index,
 --       then `stale` leftover keys to delete, then per account: account hash,
---       holders set, then per venue: venue hash, venue wallets set, then per
+--       holders set, then per pool (venue@egress): venue hash, venue wallets set, then per
 --       trade: trade hash (in the plan's order).
 -- ARGV: 1 now (ms), 2 plan as JSON, its shares already divided (venue-division.ts):
---       {stale, accounts: [{venue, wallet, limit, min, share, holders: [member...]}],
---        venues: [{venue, limit (absent: none), holders, wallets: [wallet...]}],
+--       {stale, accounts: [{venue, wallet, pool, limit, min, share, pace (absent: none),
+--        holders: [member...]}],
+--        venues: [{pool, limit (absent: none), holders, wallets: [wallet...]}],
 --        trades: [{id, maker_venue, maker_wallet, hedge_venue, hedge_wallet}]}
 -- Returns {'already'} | {'rebuilt', version}
 if redis.call('EXISTS', KEYS[1]) == 1 then return {'already'} end
@@ -34,7 +35,8 @@ for _, a in ipairs(plan.accounts) do
   redis.call('DEL', key, holders)
   for _, member in ipairs(a.holders) do redis.call('SADD', holders, member) end
   redis.call('HSET', key, 'venue', a.venue, 'wallet', a.wallet, 'limit', a.limit, 'min', a.min,
-    'share', a.share, 'seq', version)
+    'share', a.share, 'seq', version, 'pool', a.pool)
+  if a.pace then redis.call('HSET', key, 'pace', a.pace) end
   redis.call('SADD', KEYS[3], a.venue .. ':' .. a.wallet)
 end
 for _, v in ipairs(plan.venues) do

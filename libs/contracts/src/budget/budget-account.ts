@@ -2,6 +2,7 @@ import { MessageValidationError } from '../envelope';
 import { integerField, objectOf, oneOf } from '../guards';
 import {
   BUDGET_ROLES,
+  egressField,
   nonNegativeIntegerField,
   parseBudgetAccount,
   parseBudgetFailure,
@@ -33,19 +34,23 @@ export interface BudgetAccountState extends BudgetAccount {
   limit: number;
   min_trade_budget: number;
   /**
-   * Every holder's share: min(floor(limit / holders), floor(venue_limit /
-   * venue_holders)), 0 when there are none.
+   * Every holder's share: min(floor(limit / holders), max(1, floor(pace /
+   * 60))), where pace = floor(venue_limit * 60 / venue_holders) is each
+   * holder's share of the per-IP limit a minute; 0 when there are none.
    */
   share: number;
   holders: BudgetHolder[];
   version: number;
   /**
-   * The venue's per-IP limit every account of the venue shares (null: none).
-   * Absent from a budget service that knows no venue limit.
+   * The venue's per-IP limit every account of the venue on the account's
+   * egress address shares (null: none). Absent from a budget service that
+   * knows no venue limit.
    */
   venue_limit?: number | null;
-  /** How many hold any account of the venue (absent as `venue_limit`). */
+  /** How many hold any account of the venue on that egress (absent as `venue_limit`). */
   venue_holders?: number;
+  /** The egress address the account's requests leave from (absent from a service that knows none). */
+  egress?: string;
 }
 
 export type BudgetAccountResult = BudgetAccountState | BudgetFailure;
@@ -80,6 +85,7 @@ export function parseBudgetAccountResult(value: unknown): BudgetAccountResult {
     }),
     version: nonNegativeIntegerField(type, record, 'version'),
     ...venueTermOf(type, record),
+    ...egressField(type, record),
   };
 }
 

@@ -1,6 +1,6 @@
 import { isVenueId, type VenueId } from '@sts/domain';
 import { MessageValidationError } from '../envelope';
-import { integerField, objectOf, oneOf, stringField } from '../guards';
+import { integerField, objectOf, oneOf, optionalStringField, stringField } from '../guards';
 
 /**
  * Shared shapes of the budget subjects. A trade holds a maker share of its
@@ -38,6 +38,12 @@ export interface HolderShare extends BudgetAccount {
   share: number;
   /** Increases with every change; a share with a lower version than one already applied is stale. */
   version: number;
+  /**
+   * Where the venue has a per-IP limit: the holder's share of it, in tokens a
+   * minute (the venues count it a minute at a time). The holder averages at
+   * most min(share, pace_per_min / 60) requests a second. Absent: `share` alone.
+   */
+  pace_per_min?: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -83,12 +89,16 @@ export function parseHolderShare(type: string, value: unknown, field: string): H
   // Fields named, not a spread followed by more: that object is four times the size (a trade's
   // watch keeps it; docs/perf/worker.md).
   const { venue, wallet } = parseBudgetAccount(type, record, field);
-  return {
+  const parsed: HolderShare = {
     venue,
     wallet,
     share: nonNegativeIntegerField(type, record, 'share'),
     version: nonNegativeIntegerField(type, record, 'version'),
   };
+  if (record['pace_per_min'] !== undefined) {
+    parsed.pace_per_min = nonNegativeIntegerField(type, record, 'pace_per_min');
+  }
+  return parsed;
 }
 
 export function parseOptionalHolderShare(
@@ -106,4 +116,10 @@ export function parseBudgetFailure(type: string, record: Record<string, unknown>
     code: oneOf(type, record, 'code', BUDGET_FAILURE_CODES),
     message: stringField(type, record, 'message'),
   };
+}
+
+/** A message's optional `egress`, left out when absent (an earlier budget service's). */
+export function egressField(type: string, record: Record<string, unknown>): { egress?: string } {
+  const egress = optionalStringField(type, record, 'egress');
+  return egress === undefined ? {} : { egress };
 }

@@ -3,6 +3,7 @@ import { MessageValidationError } from '../envelope';
 import { integerField, objectOf, oneOf } from '../guards';
 import {
   BUDGET_ROLES,
+  egressField,
   parseBudgetAccount,
   parseBudgetFailure,
   parseHolderShare,
@@ -48,7 +49,7 @@ export interface BudgetGranted {
 /**
  * Which limit refused a newcomer: its account's (`rate_limit_per_s`, divided
  * among the account's holders) or its venue's per-IP limit (divided among
- * every holder of every account of the venue).
+ * every holder of every account of the venue on the same egress address).
  */
 export const BUDGET_LIMIT_SCOPES = ['account', 'venue'] as const;
 export type BudgetLimitScope = (typeof BUDGET_LIMIT_SCOPES)[number];
@@ -67,6 +68,18 @@ export interface BudgetRefused {
   min_trade_budget: number;
   /** Absent from a budget service that knows no venue limit: `account`. */
   limit_scope?: BudgetLimitScope;
+  /**
+   * A `venue` refusal: the smallest pace a trade runs on, tokens a minute of
+   * the per-IP `limit` (a second) x 60, which the newcomer's would fall under.
+   * Absent from a budget service that divided the per-IP limit a second.
+   */
+  min_pace_per_min?: number;
+  /**
+   * A `venue` refusal in a deployment of several egress addresses: the egress
+   * whose per-IP limit refused (the venue's accounts on another egress have
+   * their own). Absent with one egress.
+   */
+  egress?: string;
 }
 
 export type BudgetReserveResult = BudgetGranted | BudgetRefused | BudgetFailure;
@@ -111,6 +124,10 @@ export function parseBudgetReserveResult(value: unknown): BudgetReserveResult {
         ...(record['limit_scope'] === undefined
           ? {}
           : { limit_scope: oneOf(type, record, 'limit_scope', BUDGET_LIMIT_SCOPES) }),
+        ...egressField(type, record),
+        ...(record['min_pace_per_min'] === undefined
+          ? {}
+          : { min_pace_per_min: integerField(type, record, 'min_pace_per_min') }),
       };
     case 'failed':
       return parseBudgetFailure(type, record);

@@ -2,6 +2,8 @@ export * from './boolean-setting';
 export * from './common.settings';
 export * from './credentials.settings';
 export * from './dotenv';
+export * from './egress-binds';
+export * from './egress-plan-loader';
 export * from './load-config';
 export * from './venue-registry';
 export * from './webhook-secrets.settings';

@@ -59,6 +59,21 @@ describe('venue registry: what the service may spend on each venue', () => {
     );
   });
 
+  it('takes a minimum pace of a per-IP limit a minute, within what the limit gives', () => {
+    const registry = loadVenueRegistry(allLive);
+    // By default min_trade_budget a second: the trades a division a second admitted.
+    expect(registry.hyperliquid.minIpSharePerMin).toBe(registry.hyperliquid.minTradeBudget * 60);
+    expect(registry.extended.minIpSharePerMin).toBe(registry.extended.minTradeBudget * 60);
+    const set = loadVenueRegistry({ ...allLive, VENUE_EXTENDED_MIN_IP_SHARE_PER_MIN: '45' });
+    expect(set.extended.minIpSharePerMin).toBe(45);
+    // E1's 15 tokens a second are 900 a minute.
+    for (const bad of ['901', '0', '2.5']) {
+      expect(() =>
+        loadVenueRegistry({ ...allLive, VENUE_EXTENDED_MIN_IP_SHARE_PER_MIN: bad }),
+      ).toThrow(ConfigError);
+    }
+  });
+
   it('names what is wrong with a published limit', () => {
     const file = `${process.env['TMPDIR'] ?? '/tmp'}/venues-${process.pid}.json`;
     writeFileSync(

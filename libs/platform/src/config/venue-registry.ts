@@ -18,6 +18,7 @@ interface RawVenueEntry {
   cap_group?: string;
   rate_limit_per_s?: number;
   min_trade_budget?: number;
+  min_ip_share_per_min?: number;
   shared_account_limit?: boolean;
   hedge_timeout_ms?: number;
   endpoint?: string;
@@ -46,9 +47,15 @@ function toVenueConfig(id: VenueId, raw: RawVenueEntry, problems: string[]): Ven
     min <= budget.rateLimitPerS,
     `min_trade_budget cannot exceed the account's budget (${budget.rateLimitPerS} tokens/s)`,
   );
+  const minIp = raw.min_ip_share_per_min ?? min * 60;
   check(
-    budget.ipRateLimitPerS === null || min <= budget.ipRateLimitPerS,
-    `min_trade_budget cannot exceed the venue's per-IP limit (${budget.ipRateLimitPerS} tokens/s)`,
+    raw.min_ip_share_per_min === undefined || positiveInt(raw.min_ip_share_per_min),
+    'min_ip_share_per_min must be a positive integer',
+  );
+  check(
+    budget.ipRateLimitPerS === null || minIp <= budget.ipRateLimitPerS * 60,
+    `the per-IP minimum (${minIp} tokens a minute) cannot exceed the venue's per-IP limit ` +
+      `(${budget.ipRateLimitPerS} tokens/s)`,
   );
   return {
     id,
@@ -60,6 +67,7 @@ function toVenueConfig(id: VenueId, raw: RawVenueEntry, problems: string[]): Ven
     requestCosts: budget.requestCosts,
     rateLimits: budget.rateLimits,
     minTradeBudget: raw.min_trade_budget as number,
+    minIpSharePerMin: minIp,
     // A live venue's published limits count every request of the account or
     // its IP, hedges included: a hedge there holds budget like a maker.
     sharedAccountLimit: raw.mode === 'live' || (raw.shared_account_limit as boolean),
@@ -111,6 +119,7 @@ const ENV_FIELDS: Record<string, keyof RawVenueEntry> = {
   CAP_GROUP: 'cap_group',
   RATE_LIMIT_PER_S: 'rate_limit_per_s',
   MIN_TRADE_BUDGET: 'min_trade_budget',
+  MIN_IP_SHARE_PER_MIN: 'min_ip_share_per_min',
   SHARED_ACCOUNT_LIMIT: 'shared_account_limit',
   HEDGE_TIMEOUT_MS: 'hedge_timeout_ms',
   ENDPOINT: 'endpoint',

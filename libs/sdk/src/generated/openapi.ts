@@ -2921,6 +2921,8 @@ export interface components {
       holders?: number;
       /** @description rate_budget_exhausted: the minimum share */
       min_trade_budget?: number;
+      /** @description rate_budget_exhausted by a per-IP limit: the minimum share of it, requests a minute */
+      min_pace_per_min?: number;
       /**
        * @description risk_limit_exceeded: the limit the request would break
        * @enum {string}

@@ -13,6 +13,7 @@ const DETAIL_FIELDS = new Set([
   'limit_per_s',
   'holders',
   'min_trade_budget',
+  'min_pace_per_min',
 ]);
 
 /** Traces of the machinery: stack frames, SQL, driver and framework names, source paths. */

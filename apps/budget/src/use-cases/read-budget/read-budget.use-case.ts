@@ -34,8 +34,8 @@ export class ReadBudgetUseCase {
   }
 
   async account(account: BudgetAccount): Promise<BudgetAccountResult> {
-    const lookup = await this.readiness.whenReady(() => this.repository.readAccount(account));
     const terms = this.terms.of(account);
+    const lookup = await this.readiness.whenReady(() => this.repository.readAccount(terms));
     const { state, venueHolding } = lookup;
     const venueHeld = venueHolding.venueHolders > 0;
     return {
@@ -50,6 +50,7 @@ export class ReadBudgetUseCase {
       // The limit the shares were divided by while anyone holds the venue; the registry's otherwise.
       venue_limit: venueHeld ? venueHolding.venueLimit : terms.venueLimit,
       venue_holders: venueHolding.venueHolders,
+      egress: state?.egress ?? terms.egress,
     };
   }
 }

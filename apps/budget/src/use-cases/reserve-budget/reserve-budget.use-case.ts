@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type {
+  BudgetRefused,
   BudgetReserveBatchRequest,
   BudgetReserveBatchResult,
   BudgetReserveRequest,
@@ -23,7 +24,8 @@ interface Reservation {
  * A new trade asks for its shares: floor(limit / (holders + 1)) on its maker
  * account and, where the hedge venue shares its limit, on its hedge account,
  * each capped by its venue's per-IP limit divided among every holder of the
- * venue (the venue's other accounts shrink with it). Refused, with nothing
+ * venue on the account's egress address (the pool's other accounts shrink
+ * with it). Refused, with nothing
  * changed, when either term would fall under the venue's min_trade_budget.
  */
 @Injectable()
@@ -106,7 +108,7 @@ export class ReserveBudgetUseCase {
     outcome: ReserveOutcome,
     tracing: Tracing,
   ): BudgetReserveResult {
-    const { tradeId, maker, hedge } = reservation;
+    const { tradeId } = reservation;
     const log = this.logger.child({ trade_id: tradeId, correlation_id: tracing.correlationId });
     switch (outcome.kind) {
       case 'granted':
@@ -120,30 +122,8 @@ export class ReserveBudgetUseCase {
         return { outcome: 'granted', trade_id: tradeId, ...outcome.shares };
       case 'existing':
         return { outcome: 'granted', trade_id: tradeId, ...outcome.shares };
-      case 'refused': {
-        const account = outcome.role === 'maker' ? maker : hedge!;
-        const limit = outcome.scope === 'venue' ? account.venueLimit! : account.limit;
-        log.info(
-          {
-            role: outcome.role,
-            venue: account.venue,
-            holders: outcome.holders,
-            scope: outcome.scope,
-          },
-          'rate budget refused',
-        );
-        return {
-          outcome: 'refused',
-          trade_id: tradeId,
-          role: outcome.role,
-          venue: account.venue,
-          wallet: account.wallet,
-          limit,
-          holders: outcome.holders,
-          min_trade_budget: account.min,
-          limit_scope: outcome.scope,
-        };
-      }
+      case 'refused':
+        return this.refusal(reservation, outcome, log);
       case 'conflict':
         return {
           outcome: 'failed',
@@ -157,5 +137,40 @@ export class ReserveBudgetUseCase {
           message: 'the budget state is being rebuilt; try again',
         };
     }
+  }
+
+  private refusal(
+    { tradeId, maker, hedge }: Reservation,
+    outcome: Extract<ReserveOutcome, { kind: 'refused' }>,
+    log: Logger,
+  ): BudgetRefused {
+    const account = outcome.role === 'maker' ? maker : hedge!;
+    const limit = outcome.scope === 'venue' ? account.venueLimit! : account.limit;
+    // With one egress the refusal reads as it always did; with several it names the one that refused.
+    const egress =
+      outcome.egress !== null && this.terms.severalEgresses() ? { egress: outcome.egress } : {};
+    log.info(
+      {
+        role: outcome.role,
+        venue: account.venue,
+        holders: outcome.holders,
+        scope: outcome.scope,
+        ...egress,
+      },
+      'rate budget refused',
+    );
+    return {
+      outcome: 'refused',
+      trade_id: tradeId,
+      role: outcome.role,
+      venue: account.venue,
+      wallet: account.wallet,
+      limit,
+      holders: outcome.holders,
+      min_trade_budget: account.min,
+      limit_scope: outcome.scope,
+      ...(outcome.scope === 'venue' ? { min_pace_per_min: account.venueMin } : {}),
+      ...egress,
+    };
   }
 }

@@ -26,7 +26,8 @@ export interface SweepReport {
  * - a live trade without a holder (a reservation lost to a rebuild race) is
  *   adopted, even under the minimum: it is running and must be counted;
  * - a venue whose limits changed in the venue registry (per account, or its
- *   per-IP limit, which spans its accounts) has its accounts re-divided;
+ *   per-IP limit, which spans its accounts on one egress) has its accounts
+ *   re-divided, and an account the egress plan moved joins its new pool;
  * then every share is republished and written to the account rows, so a
  * worker or row that missed a change converges within one interval.
  * One replica sweeps at a time (a Redis lease).
@@ -79,15 +80,19 @@ export class SweepBudgetsUseCase {
 
   /**
    * Re-divides each venue's accounts by the registry's terms now (a limit,
-   * minimum or per-IP limit changed): one script per venue, every account of
-   * the venue at once, since a per-IP limit spans them. Answers how many
-   * accounts changed.
+   * minimum or per-IP limit changed) and the egress plan now (an account
+   * moved to another egress between boots): one script per venue, every
+   * account of the venue at once, since a per-IP limit spans the accounts of
+   * an egress and a move changes two. Answers how many accounts changed.
    */
   private async resize(accounts: BudgetAccount[]): Promise<number> {
     let resized = 0;
+    const egresses = this.terms.egresses();
     for (const venue of VENUE_IDS) {
-      const wallets = accounts.filter((a) => a.venue === venue).map((a) => a.wallet);
-      const outcome = await this.repository.rebalance(this.terms.ofVenue(venue), wallets);
+      const planned = accounts
+        .filter((a) => a.venue === venue)
+        .map((a) => ({ wallet: a.wallet, egress: this.terms.of(a).egress }));
+      const outcome = await this.repository.rebalance(this.terms.ofVenue(venue), planned, egresses);
       if (outcome.kind === 'rebalanced') {
         resized += outcome.changes.length;
         this.propagation.announce(outcome.changes, 'resized');

@@ -27,6 +27,11 @@ export const ERROR_SCHEMAS: Record<string, Schema> = {
         type: 'integer',
         description: 'rate_budget_exhausted: the minimum share',
       },
+      min_pace_per_min: {
+        type: 'integer',
+        description:
+          'rate_budget_exhausted by a per-IP limit: the minimum share of it, requests a minute',
+      },
       limit: text('risk_limit_exceeded: the limit the request would break', {
         enum: [...RISK_LIMIT_NAMES],
       }),

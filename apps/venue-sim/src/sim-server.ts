@@ -19,6 +19,7 @@ import { DialectProfiles, type Profile } from './dialects/dialect-profiles';
 import { DIALECT_READINGS, DIALECT_TIMINGS } from './dialects/dialect-readings';
 import { DialectTimings } from './dialects/dialect-timings';
 import { DialectSet } from './dialects/dialect-set';
+import { SocketSources } from './dialects/socket-sources';
 import { FundedWallets } from './dialects/funded-wallets';
 import type { LimitAdjustment } from './dialects/published-limits';
 import { DIALECTS } from './dialects/registry';
@@ -83,6 +84,8 @@ interface SimParts {
   hub: StreamHub;
   funding: FundedWallets;
   dialects: DialectSet;
+  /** The addresses the dialects' sockets came from. */
+  socketSources: SocketSources;
   profiles: DialectProfiles;
   timings: DialectTimings;
   flows: TakerFlows;
@@ -127,6 +130,7 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
     faults.reset();
     limiter.clearCounts();
     parts.limits.clearCounts();
+    parts.socketSources.clear();
     world = build();
     sockets.drop();
   };
@@ -134,6 +138,7 @@ export async function startVenueSim(options: VenueSimOptions = {}): Promise<Runn
     ...{ world: () => world, seed: () => seed, reset, ticker, faults, hub: sockets, limiter },
     ...{ directory, funding: parts.funding, profiles: parts.profiles, limits: parts.limits },
     timings: parts.timings,
+    socketSources: parts.socketSources,
     flows: parts.flows,
     controlToken: options.controlToken,
   });
@@ -177,11 +182,13 @@ function createParts(
     profiles.map((profile) => profile.id),
     options.takerFlows,
   );
+  const socketSources = new SocketSources();
   const dialects = new DialectSet(
     DIALECTS,
     profiles.map((profile) => profile.id),
     { world, orders, faults, funding, profiles: readings, timings, limits, logger },
     hub,
+    socketSources,
   );
   const sockets = {
     drop: (venue?: string, accountId?: string): number =>
@@ -196,6 +203,7 @@ function createParts(
     hub,
     funding,
     dialects,
+    socketSources,
     profiles: readings,
     timings,
     flows,

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sourceAddressOf } from './source-address';
 
 export interface HttpReply {
   status: number;
@@ -14,6 +15,8 @@ export interface RequestContext {
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
   rawBody: string;
+  /** The sender's address (`sourceAddressOf`): what a venue's per-IP limits count by. */
+  sourceAddress: string;
   /** Destroys the request's TCP connection unanswered, as a network failure would. */
   cutConnection: () => void;
 }
@@ -103,6 +106,7 @@ export class Router {
         query: url.searchParams,
         headers: request.headers,
         rawBody,
+        sourceAddress: sourceAddressOf(request.socket),
         cutConnection: () => request.socket.destroy(),
       });
     }

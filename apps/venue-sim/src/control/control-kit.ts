@@ -13,6 +13,7 @@ import type { DialectLimits } from '../dialects/dialect-limits';
 import type { DialectProfiles } from '../dialects/dialect-profiles';
 import type { DialectTimings } from '../dialects/dialect-timings';
 import type { FundedWallets } from '../dialects/funded-wallets';
+import type { SocketSources } from '../dialects/socket-sources';
 import type { Simulator } from '../engine/simulator';
 import type { FaultInjector } from './faults';
 import type { TakerFlows } from './taker-flows';
@@ -35,6 +36,8 @@ export interface ControlDeps {
   timings: DialectTimings;
   /** The dialects' published pools (`/control/dialects/:venue/rate-limits`). */
   limits: DialectLimits;
+  /** Where the dialects' sockets came from (`/control/dialects/:venue/socket-sources`). */
+  socketSources: SocketSources;
   /** Who each venue's takers are (`/control/venues/:venue/flow`). */
   flows: TakerFlows;
   controlToken?: string;

@@ -7,6 +7,7 @@ import { addDialectLimitRoutes } from './dialect-limit-routes';
 import { addDialectProfileRoutes } from './dialect-profile-routes';
 import { addDialectTimingRoutes } from './dialect-timing-routes';
 import { addFaultRoutes } from './fault-routes';
+import { addSocketSourceRoutes } from './socket-source-routes';
 import { addTakerFlowRoutes } from './taker-flow-routes';
 import { addTimeRoutes } from './time-routes';
 
@@ -19,7 +20,8 @@ export type { ControlDeps } from './control-kit';
  * (request counts, an account's fills and positions as the venue sees them),
  * who each venue's takers are (random or informed),
  * the readings each dialect plays where its venue is silent and the times
- * they play with, and the dialects' published rate-limit pools.
+ * they play with, and the dialects' published rate-limit pools and the
+ * addresses their sockets came from.
  */
 export function addControlRoutes(router: Router, deps: ControlDeps): void {
   const routes = new ControlRoutes(router, deps);
@@ -31,5 +33,6 @@ export function addControlRoutes(router: Router, deps: ControlDeps): void {
   addDialectProfileRoutes(routes);
   addDialectTimingRoutes(routes);
   addDialectLimitRoutes(routes);
+  addSocketSourceRoutes(routes);
   addDeadManRoutes(routes);
 }

@@ -99,6 +99,15 @@ describe('/control/dialects/:venue/profile', () => {
     });
   });
 
+  it("runs it under the readings of batches only where the client sends the venue's batches", () => {
+    const withBatch: Readings = {
+      ...readings,
+      d: { values: ['10', '50'], default: '10', documented: '10', source: '', only: 'batch' },
+    };
+    expect(conformanceProfiles(withBatch)).toEqual(alternativeProfiles(readings));
+    expect(conformanceProfiles(withBatch, true)).toEqual(alternativeProfiles(withBatch));
+  });
+
   it('covers every value no default plays in as few profiles as the longest reading needs', () => {
     expect(coveringProfiles(readings)).toEqual([{ a: 'y', b: 'p' }, { a: 'z' }]);
     expect(coveringProfiles({})).toEqual([]);

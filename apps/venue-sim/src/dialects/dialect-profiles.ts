@@ -22,12 +22,14 @@ export interface Reading<V extends string = string> {
   /** Where the question comes from: the venue's page or SDK file, and what it does (not) say. */
   readonly source: string;
   /**
-   * `reduce_only`: the reading plays on reduce-only orders only, which the
-   * conformance suite never sends, so its runs under the reading would repeat
-   * the default profile's (`conformanceProfiles` leaves it out); the
-   * dialect's own specs play each value.
+   * `reduce_only`: the reading plays on reduce-only orders only, `batch` on
+   * batch requests (several orders in one request) only; the conformance
+   * suite sends no reduce-only order, and batches only where the live client
+   * sends them, so elsewhere its runs under the reading would repeat the
+   * default profile's (`conformanceProfiles` leaves it out); the dialect's
+   * own specs play each value.
    */
-  readonly only?: 'reduce_only';
+  readonly only?: 'reduce_only' | 'batch';
 }
 
 export type Readings = Readonly<Record<string, Reading>>;
@@ -159,12 +161,17 @@ export function alternativeProfiles(readings: Readings): { name: string; profile
 
 /**
  * The profiles the live conformance suite runs under: `alternativeProfiles`
- * of the readings it can meet (not those that play on reduce-only orders only,
- * `Reading.only`).
+ * of the readings it can meet (not those that play on reduce-only orders
+ * only, `Reading.only`, nor those of batches unless the client sends them).
  */
-export function conformanceProfiles(readings: Readings): { name: string; profile: Profile }[] {
+export function conformanceProfiles(
+  readings: Readings,
+  sendsBatches = false,
+): { name: string; profile: Profile }[] {
+  const met = (reading: Reading): boolean =>
+    !reading.only || (reading.only === 'batch' && sendsBatches);
   return alternativeProfiles(
-    Object.fromEntries(Object.entries(readings).filter(([, reading]) => !reading.only)),
+    Object.fromEntries(Object.entries(readings).filter(([, reading]) => met(reading))),
   );
 }
 

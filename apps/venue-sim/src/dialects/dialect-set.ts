@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Router } from '../api/http-kit';
+import { sourceAddressOf } from '../api/source-address';
 import type { BookDelta } from '../engine/order-book';
 import type { EngineFill, EngineOrder, EngineSink } from '../engine/types';
 import type { Dialect, DialectDeps, DialectFactory } from './dialect';
+import type { SocketSources } from './socket-sources';
 
 const DIALECT_PATH = /^\/dialects\/([a-z0-9_-]+)(?:\/|$)/;
 
@@ -20,6 +22,8 @@ export class DialectSet implements EngineSink {
     venueIds: readonly string[],
     deps: DialectDeps,
     private readonly paper: EngineSink,
+    /** Where each upgrade came from (the control read-out). */
+    private readonly sources: SocketSources,
   ) {
     for (const venue of venueIds) {
       const factory = factories.get(venue);
@@ -50,6 +54,7 @@ export class DialectSet implements EngineSink {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return true;
     }
+    this.sources.opened(venue, sourceAddressOf(request.socket));
     dialect.handleUpgrade(request, socket, head);
     return true;
   }

@@ -7,7 +7,8 @@ export interface RouteTable {
 }
 
 /**
- * A venue's door: its per-IP pools count every request that comes in, before
+ * A venue's door: its per-IP pools count every request that comes in, by the
+ * address it came from (`RequestContext.sourceAddress`), before
  * the venue knows who sent it (so a request it refuses later, unauthenticated
  * or malformed, has used its IP weight, as a venue's gateway counts it).
  * Pools per account count later, where the dialect knows the account.
@@ -18,8 +19,8 @@ export interface Door {
   requestOf(context: RequestContext): LimitedRequest | undefined;
   /** The venue's own answer to a request the pools refused. */
   overLimit(refusal: OverPublishedLimit): HttpReply;
-  /** What the venue adds to every answer (Aster's used-weight header). */
-  decorate?(reply: HttpReply): HttpReply;
+  /** What the venue adds to every answer to `context` (Aster's used-weight header). */
+  decorate?(reply: HttpReply, context: RequestContext): HttpReply;
 }
 
 /** `router`, with every request of the routes added through it let in by `door` first. */
@@ -29,7 +30,7 @@ export function limitedRoutes(router: RouteTable, door: Door): RouteTable {
       router.add(method, path, async (context) => {
         const refused = admit(door, context);
         const reply = refused ?? (await handler(context));
-        return door.decorate ? door.decorate(reply) : reply;
+        return door.decorate ? door.decorate(reply, context) : reply;
       }),
   };
 }
@@ -40,7 +41,7 @@ function admit(door: Door, context: RequestContext): HttpReply | undefined {
     return undefined;
   }
   try {
-    door.limits.admit(request);
+    door.limits.admit(request, context.sourceAddress);
     return undefined;
   } catch (error) {
     if (error instanceof OverPublishedLimit) {

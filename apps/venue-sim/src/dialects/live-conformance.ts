@@ -1,4 +1,4 @@
-import { runVenueConformance } from '@sts/venues';
+import { LIVE_BATCH_VENUES, runVenueConformance } from '@sts/venues';
 import { liveConformanceSetup } from '../testing/live-harness';
 import { conformanceProfiles } from './dialect-profiles';
 import { DIALECT_READINGS } from './dialect-readings';
@@ -9,11 +9,13 @@ import { DIALECT_READINGS } from './dialect-readings';
  * exactly as the paper client runs it against the paper protocol; once per
  * profile of the dialect (every reading of what the venue's documents leave
  * open, one at a time, but those that play on reduce-only orders only, which
- * the suite never sends), since the client must be safe under each. One spec
+ * the suite never sends, and those of batches where the client sends none),
+ * since the client must be safe under each. One spec
  * file per venue, so the venues run side by side.
  */
 export function runLiveConformance(venue: string, symbol: string, seed: number, note = ''): void {
-  for (const { name, profile } of conformanceProfiles(DIALECT_READINGS.get(venue) ?? {})) {
+  const readings = DIALECT_READINGS.get(venue) ?? {};
+  for (const { name, profile } of conformanceProfiles(readings, LIVE_BATCH_VENUES.has(venue))) {
     runVenueConformance(
       `live ${venue} (ccxt) on its dialect${note}, profile ${name}`,
       liveConformanceSetup(venue, symbol, seed, profile),

@@ -130,6 +130,40 @@ for (const { venue, symbol, seed, lifetimeMs, cancels } of VENUES) {
       ).rejects.toBeInstanceOf(UnknownOrderError);
     }, 30_000);
 
+    it('a batch held past its lifetime is refused whole, changes nothing, and each lost answer settles by its lifetime', async () => {
+      const price = await farBid();
+      const requests = [nextId(), nextId()].map((clientOrderId) => ({
+        symbol,
+        side: 'buy' as const,
+        price,
+        size,
+        clientOrderId,
+      }));
+      await control.loseNext(venue, {
+        op: 'place',
+        at: 'before',
+        then: 'hang',
+        hangMs: lifetimeMs + 500,
+      });
+      const sentAt = Date.now();
+      const answers = await client.batch!.placePostOnly(requests);
+      const errors = answers.map((answer) => (answer.ok ? answer.value : answer.error));
+      for (const error of errors) {
+        expect(error).toBeInstanceOf(VenueNetworkError);
+        const { settlesByMs } = error as VenueNetworkError;
+        expect(settlesByMs).toBeLessThanOrEqual(sentAt + lifetimeMs + SETTLE_MARGIN_MS + 200);
+      }
+      const settlesByMs = Math.max(...errors.map((e) => (e as VenueNetworkError).settlesByMs!));
+      await sleep(settlesByMs + 1_000 - Date.now());
+      await control.step(1);
+      expect(await recorded()).toEqual([]);
+      for (const { clientOrderId } of requests) {
+        await expect(client.order({ clientOrderId, symbol })).rejects.toBeInstanceOf(
+          UnknownOrderError,
+        );
+      }
+    }, 30_000);
+
     (cancels ? it.skip : it)(
       'a lost cancel keeps the fallback bound (no expiry to set)',
       async () => {

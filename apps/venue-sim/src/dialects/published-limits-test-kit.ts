@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { startVenueSim, type RunningVenueSim } from '../sim-server';
 import {
   harnessStarkKey,
@@ -53,6 +54,26 @@ export async function call(
     // a plain-text answer stays text
   }
   return { status: response.status, body, headers: response.headers };
+}
+
+/**
+ * A GET to a dialect sent from the local address `source` (on Linux all of
+ * 127/8 is the loopback: 127.0.0.2 and 127.0.0.3 are two senders): its
+ * status and headers. Node's http, whose requests can bind a local address.
+ */
+export function getFrom(
+  world: LimitsWorld,
+  source: string,
+  path: string,
+): Promise<Pick<Answer, 'status'> & { headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(`${world.sim.url}/dialects/${path}`, { localAddress: source }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
 }
 
 /** A funded Extended account of the spec and its API key (`X-Api-Key`). */

@@ -3,6 +3,7 @@ import { registerApiWallet } from './aster/aster-api-wallets';
 import {
   call,
   extendedAccount,
+  getFrom,
   lighterAccount,
   publishedAgain,
   sleep,
@@ -46,7 +47,42 @@ describe('published pools', () => {
     expect(answers).toEqual([200, 200, 200, 429]);
     const [e1] = (await world.control.dialectRateLimits('extended')).pools;
     expect(e1.keys).toEqual([
-      { key: 'ip', window_weight: 3, max_window_weight: 3, admitted_weight: 3, refused: 1 },
+      {
+        key: 'ip:127.0.0.1',
+        window_weight: 3,
+        max_window_weight: 3,
+        admitted_weight: 3,
+        refused: 1,
+        by_kind: { rest: { admitted_weight: 3, refused: 1 } },
+      },
+    ]);
+  });
+
+  it('an IP pool is each source address’s own: 127.0.0.2 and 127.0.0.3 each get the full allowance', async () => {
+    // Extended's E1 weighs every request 1: two a window from each address.
+    await world.control.setDialectRateLimits('extended', { pools: { E1: { capacity: 2 } } });
+    const markets = (source: string) =>
+      getFrom(world, source, 'extended/api/v1/info/markets').then((answer) => answer.status);
+    const answers = [];
+    for (const source of ['127.0.0.2', '127.0.0.2', '127.0.0.3', '127.0.0.2', '127.0.0.3']) {
+      answers.push(await markets(source));
+    }
+    // The third from 127.0.0.2 is over its pool; 127.0.0.3's second is still inside its own.
+    expect(answers).toEqual([200, 200, 200, 429, 200]);
+    const [e1] = (await world.control.dialectRateLimits('extended')).pools;
+    expect(e1.keys.map((count) => [count.key, count.admitted_weight, count.refused])).toEqual([
+      ['ip:127.0.0.2', 2, 1],
+      ['ip:127.0.0.3', 2, 0],
+    ]);
+  });
+
+  it('Aster’s used-weight header is the sender’s own address’s count', async () => {
+    const used = async (source: string) =>
+      (await getFrom(world, source, 'aster/fapi/v1/ping')).headers['x-mbx-used-weight-1m'];
+    expect([await used('127.0.0.2'), await used('127.0.0.2'), await used('127.0.0.3')]).toEqual([
+      '1',
+      '2',
+      '1',
     ]);
   });
 
@@ -88,10 +124,24 @@ describe('published pools', () => {
     expect((await l2Book()).status).toBe(429);
     const [h1] = (await world.control.dialectRateLimits('hyperliquid')).pools;
     expect(h1.keys[0]).toMatchObject({
-      key: 'ip',
+      key: 'ip:127.0.0.1',
       admitted_weight: 6,
       max_window_weight: 4,
       refused: 2,
+      by_kind: { l2Book: { admitted_weight: 6, refused: 2 } },
+    });
+  });
+
+  it('reads out what each kind of request spent, a catch-all read by its own name', async () => {
+    await world.control.resetDialectRateLimits('hyperliquid');
+    await l2Book();
+    await call(world, 'hyperliquid/info', { body: { type: 'userRateLimit', user: '0x0' } });
+    await call(world, 'hyperliquid/info', { body: { type: 'spotMeta' } });
+    const [h1] = (await world.control.dialectRateLimits('hyperliquid')).pools;
+    expect(h1.keys[0]!.by_kind).toEqual({
+      'info:spotMeta': { admitted_weight: 20, refused: 0 },
+      'info:userRateLimit': { admitted_weight: 20, refused: 0 },
+      l2Book: { admitted_weight: 2, refused: 0 },
     });
   });
 
@@ -104,7 +154,9 @@ describe('published pools', () => {
     await call(world, 'hyperliquid/exchange', { body: action(40) });
     await call(world, 'hyperliquid/exchange', { body: action(80) });
     const [h1] = (await world.control.dialectRateLimits('hyperliquid')).pools;
-    expect(h1.keys).toEqual([expect.objectContaining({ key: 'ip', admitted_weight: 1 + 2 + 3 })]);
+    expect(h1.keys).toEqual([
+      expect.objectContaining({ key: 'ip:127.0.0.1', admitted_weight: 1 + 2 + 3 }),
+    ]);
   });
 
   it('an API wallet’s registration weighs 50 of Aster’s A1, as its page says', async () => {
@@ -117,7 +169,9 @@ describe('published pools', () => {
     );
     expect(approval.status).toBe(200);
     const [a1] = (await world.control.dialectRateLimits('aster')).pools;
-    expect(a1.keys).toEqual([expect.objectContaining({ key: 'ip', admitted_weight: 50 })]);
+    expect(a1.keys).toEqual([
+      expect.objectContaining({ key: 'ip:127.0.0.1', admitted_weight: 50 }),
+    ]);
   });
 });
 
@@ -137,11 +191,12 @@ describe('the control read-out', () => {
     await l2Book();
     const counted = await world.control.dialectRateLimits('hyperliquid');
     expect(counted.pools[0].keys).toContainEqual({
-      key: 'ip',
+      key: 'ip:127.0.0.1',
       window_weight: 4,
       max_window_weight: 4,
       admitted_weight: 4,
       refused: 0,
+      by_kind: { l2Book: { admitted_weight: 4, refused: 0 } },
     });
     const cleared = await world.control.resetDialectRateLimits('hyperliquid');
     expect(cleared.pools[0]).toMatchObject({ capacity: 600, keys: [] });

@@ -11,16 +11,17 @@ import { WindowCount } from './sliding-window';
  */
 
 /**
- * `ip`: every request of the dialect, whichever account sent it (the fleet
- * has one egress IP, so all its accounts share the pool). `account`: per
- * account id; a request that names no account is counted under the IP's key
- * (Lighter's L1 is "IP and L1 address": only an authenticated request gets
- * the address's own budget).
+ * `ip`: per source address, every request from it whichever account sent it
+ * (all the accounts behind one egress address share the pool; another
+ * address has a pool of its own). `account`: per account id; a request that
+ * names no account is counted under its source address's key (Lighter's L1
+ * is "IP and L1 address": only an authenticated request gets the address's
+ * own budget).
  */
 export type PoolScope = 'ip' | 'account';
 
-/** The key of the one IP the fleet's requests come from. */
-export const IP_KEY = 'ip';
+/** The key a source address's requests are counted under (`ip:127.0.0.2`). */
+export const ipKey = (source: string): string => `ip:${source}`;
 
 /** What a request of a kind weighs: a number, or a rule on its batch length. */
 export type Weight = number | { readonly of: (batch: number) => number; readonly text: string };
@@ -45,6 +46,8 @@ export interface PublishedTable {
 export interface LimitedRequest {
   readonly kind: string;
   readonly batch?: number;
+  /** What the read-out counts it under (`by_kind`) when its kind is a catch-all: its own name. */
+  readonly label?: string;
 }
 
 /**
@@ -85,7 +88,7 @@ export class OverPublishedLimit extends HttpFailure {
 
 /** What one key of a pool admitted and refused (the control read-out). */
 export interface KeyCounts {
-  /** `ip`, or the account id. */
+  /** `ip:<source address>`, or the account id. */
   key: string;
   /** In the window ending now. */
   window_weight: number;
@@ -93,6 +96,8 @@ export interface KeyCounts {
   max_window_weight: number;
   admitted_weight: number;
   refused: number;
+  /** Admitted weight by request kind, and refused requests by kind. */
+  by_kind: Record<string, { admitted_weight: number; refused: number }>;
 }
 
 /** A pool in the control read-out: the numbers in force and published, its weights, each key's counts. */
@@ -130,8 +135,8 @@ class Pool {
     return typeof weight === 'number' ? weight : weight.of(request.batch ?? 1);
   }
 
-  keyOf(accountId: string | undefined): string {
-    return this.spec.scope === 'ip' ? IP_KEY : (accountId ?? IP_KEY);
+  keyOf(source: string, accountId: string | undefined): string {
+    return this.spec.scope === 'ip' ? ipKey(source) : (accountId ?? ipKey(source));
   }
 
   count(key: string, nowMs: number): WindowCount {
@@ -169,14 +174,17 @@ export class PublishedLimits {
     this.pools = table.pools.map((spec) => new Pool(spec));
   }
 
-  /** Admits a request (of `accountId` where the venue knows it), or throws OverPublishedLimit. */
-  admit(request: LimitedRequest, accountId?: string): void {
+  /**
+   * Admits a request from `source` (its sender's address, `sourceAddress`),
+   * of `accountId` where the venue knows it, or throws OverPublishedLimit.
+   */
+  admit(request: LimitedRequest, source: string, accountId?: string): void {
     const nowMs = this.now();
     const charges = this.pools.flatMap((pool) => {
       const weight = pool.weightOf(request);
       return weight === undefined
         ? []
-        : [{ pool, weight, count: pool.count(pool.keyOf(accountId), nowMs) }];
+        : [{ pool, weight, count: pool.count(pool.keyOf(source, accountId), nowMs) }];
     });
     const over = charges.filter(
       ({ pool, weight, count }) =>
@@ -184,12 +192,12 @@ export class PublishedLimits {
     );
     if (over.length === 0) {
       for (const { pool, weight, count } of charges) {
-        count.admit(weight, nowMs, pool.inForce.windowMs);
+        count.admit(weight, nowMs, pool.inForce.windowMs, request.label ?? request.kind);
       }
       return;
     }
     for (const { count } of over) {
-      count.refused += 1;
+      count.refuse(request.label ?? request.kind);
     }
     const waits = over.map(({ pool, weight, count }) =>
       count.retryAfterMs(weight, pool.inForce.capacity, nowMs, pool.inForce.windowMs),
@@ -203,10 +211,11 @@ export class PublishedLimits {
   }
 
   /** The weight a key of a pool admitted in the window ending now (Aster's used-weight headers). */
-  windowWeight(id: string, accountId?: string): number {
+  windowWeight(id: string, source: string, accountId?: string): number {
     const pool = this.find(id);
     const nowMs = this.now();
-    return pool.counts.get(pool.keyOf(accountId))?.weightIn(nowMs, pool.inForce.windowMs) ?? 0;
+    const count = pool.counts.get(pool.keyOf(source, accountId));
+    return count?.weightIn(nowMs, pool.inForce.windowMs) ?? 0;
   }
 
   /** Replaces any earlier adjustment; throws RangeError on an unknown pool or a bad number. */
@@ -261,6 +270,7 @@ export class PublishedLimits {
           max_window_weight: count.maxWindowWeight,
           admitted_weight: count.admittedWeight,
           refused: count.refused,
+          by_kind: byKind(count),
         })),
       })),
     };
@@ -280,4 +290,18 @@ function positive(value: unknown, name: string): number {
     throw new RangeError(`${name} must be a positive number`);
   }
   return value;
+}
+
+/** A key's admitted weight and refusals per request kind, for the read-out. */
+function byKind(count: WindowCount): KeyCounts['by_kind'] {
+  const kinds = new Set([...count.admittedByKind.keys(), ...count.refusedByKind.keys()]);
+  return Object.fromEntries(
+    [...kinds].sort().map((kind) => [
+      kind,
+      {
+        admitted_weight: count.admittedByKind.get(kind) ?? 0,
+        refused: count.refusedByKind.get(kind) ?? 0,
+      },
+    ]),
+  );
 }

@@ -13,6 +13,9 @@ export class WindowCount {
   maxWindowWeight = 0;
   admittedWeight = 0;
   refused = 0;
+  /** Admitted weight by request kind, and refusals by kind (what spent a key's budget). */
+  readonly admittedByKind = new Map<string, number>();
+  readonly refusedByKind = new Map<string, number>();
 
   /** The weight admitted in the window ending now. */
   weightIn(nowMs: number, windowMs: number): number {
@@ -27,11 +30,18 @@ export class WindowCount {
     return sum;
   }
 
-  admit(weight: number, nowMs: number, windowMs: number): void {
+  admit(weight: number, nowMs: number, windowMs: number, kind = 'other'): void {
     this.times.push(nowMs);
     this.weights.push(weight);
     this.admittedWeight += weight;
+    this.admittedByKind.set(kind, (this.admittedByKind.get(kind) ?? 0) + weight);
     this.maxWindowWeight = Math.max(this.maxWindowWeight, this.weightIn(nowMs, windowMs));
+  }
+
+  /** Counts a refused request of `kind`. */
+  refuse(kind = 'other'): void {
+    this.refused += 1;
+    this.refusedByKind.set(kind, (this.refusedByKind.get(kind) ?? 0) + 1);
   }
 
   /** How long until `weight` more fits: the oldest admissions in the window must leave it first. */

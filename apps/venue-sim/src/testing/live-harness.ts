@@ -3,6 +3,7 @@ import { keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import {
   CcxtVenueClient,
+  LIVE_BATCH_VENUES,
   createCcxtExchange,
   longestRequestLifeMs,
   type CcxtExchangeLike,
@@ -283,6 +284,8 @@ export function liveConformanceSetup(
       replaceInTwoRequests: true,
       // Lighter keeps a 48-bit integer of our 128-bit client order id: its trade and kind.
       idsFromTheVenue: venue === 'lighter' ? 'partial' : 'whole',
+      // Where the live client sends the venue's batches (Lighter's are not sent yet; Extended has none).
+      batch: LIVE_BATCH_VENUES.has(venue),
     },
     start: async () => {
       // The dialect enforces its venue's published limits (SUITE_LIMITS aside) throughout.

@@ -1,5 +1,6 @@
 import type { WireFundingPayment, WireOrder } from '@sts/venues';
 import type { LimitAdjustment, LimitsReport } from '../dialects/published-limits';
+import type { SocketSourceCount } from '../dialects/socket-sources';
 
 /**
  * The next `count` order requests matching `op`, `orderType` and `wallet`
@@ -285,6 +286,11 @@ export class SimControl {
         ...(pools.length > 0 ? { pools: Object.fromEntries(pools) } : {}),
       }),
     });
+  }
+
+  /** The addresses a dialect's WebSocket connections came from (`ip:<address>`), with counts. */
+  dialectSocketSources(venue: string): Promise<{ venue: string; sources: SocketSourceCount[] }> {
+    return this.get(`/control/dialects/${venue}/socket-sources`);
   }
 
   /** Clears a dialect's counts (the numbers in force stay). */

@@ -87,6 +87,12 @@ export const ASTER_ERRORS = {
     code: -4164,
     msg: "Order's notional must be no smaller than %s (unless you choose reduce only)",
   },
+  /** A batch of no orders or more than 5 (error list L5774-5777; "Place Multiple Orders" L2695). */
+  invalidBatchSize: {
+    status: 400,
+    code: -4082,
+    msg: 'Invalid number of batch place orders: %s',
+  },
   nonceExpired: { status: 400, code: -4225, msg: 'Nonce Expired' },
   postOnlyRejected: {
     status: 400,

@@ -111,7 +111,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A1's weight admitted since its counts were last reset. */
 async function a1Weight(): Promise<number | undefined> {
   const a1 = (await control.dialectRateLimits(VENUE)).pools.find((pool) => pool.id === 'A1')!;
-  return a1.keys.find((key) => key.key === 'ip')?.admitted_weight;
+  return a1.keys.find((key) => key.key === 'ip:127.0.0.1')?.admitted_weight;
 }
 
 describe.each(ASTER_READINGS.main_wallet_signs.values)(

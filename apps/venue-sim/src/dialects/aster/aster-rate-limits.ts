@@ -16,7 +16,8 @@ import { rawParams } from './aster-signing';
  * - A1: 2400 REQUEST_WEIGHT a minute per IP over every REST request, each
  *   weighing what its endpoint's page says (L198-216, L510-518);
  * - A2: 1200 ORDERS a minute per account, new orders only (L220-224, L521-529),
- *   counted once the venue knows the account (`NEW_ORDER`).
+ *   counted once the venue knows the account (`NEW_ORDER`); a batch's orders
+ *   by the reading `batch_order_count` (`batchOfNewOrders`).
  *
  * The weights are the doc's table ("Weights of our requests") and the API
  * wallet registration's own page (50); the endpoints the dialect serves that
@@ -26,6 +27,15 @@ import { rawParams } from './aster-signing';
  */
 /** A new order as A2 counts it (A1 weighs its request, `POST order`, at the door). */
 export const NEW_ORDER: LimitedRequest = { kind: 'new order' };
+
+/**
+ * The orders of a `POST batchOrders` as A2 counts them under
+ * `batch_order_count=per_order`: one each (`per_request` admits NEW_ORDER once).
+ */
+export const batchOfNewOrders = (count: number): LimitedRequest => ({
+  kind: 'new orders of a batch',
+  batch: count,
+});
 
 export const ASTER_RATE_LIMITS: PublishedTable = {
   venue: 'aster',
@@ -38,6 +48,8 @@ export const ASTER_RATE_LIMITS: PublishedTable = {
       weights: {
         'POST order': 1, // L2450-2456
         'DELETE order': 1, // L2843-2849
+        'POST batchOrders': 5, // "Place Multiple Orders", Weight: 5 (L2686-2690)
+        'DELETE batchOrders': 1, // "Cancel Multiple Orders", Weight: 1 (L2919-2923)
         'POST countdownCancelAll': 10, // L2947-2951
         'GET order': 1, // L2788-2794
         'GET openOrder': 1, // L2998-3000
@@ -72,7 +84,10 @@ export const ASTER_RATE_LIMITS: PublishedTable = {
       scope: 'account',
       windowMs: 60_000,
       capacity: 1200,
-      weights: { [NEW_ORDER.kind]: 1 },
+      weights: {
+        [NEW_ORDER.kind]: 1,
+        'new orders of a batch': { of: (count) => count, text: 'one per order of the batch' },
+      },
     },
   ],
 };
@@ -114,8 +129,26 @@ export function countHeader(name: string, windowMs: number): string {
 }
 
 /**
+ * `X-MBX-ORDER-COUNT-1m`, the account's A2 count, on an order answer
+ * ("Every order response will contain a X-MBX-ORDER-COUNT-…", L220-224).
+ */
+export function withOrderCount(
+  reply: HttpReply,
+  limits: PublishedLimits,
+  source: string,
+  accountId: string,
+): HttpReply {
+  const { windowMs } = limits.pool('A2');
+  const count = String(limits.windowWeight('A2', source, accountId));
+  return {
+    ...reply,
+    headers: { ...reply.headers, [countHeader('X-MBX-ORDER-COUNT', windowMs)]: count },
+  };
+}
+
+/**
  * Aster's door: A1 weighs every `/fapi` request as it comes in; over it the
- * venue answers 429 `-1003`; every answer carries the IP's used weight,
+ * venue answers 429 `-1003`; every answer carries its sender's IP's used weight,
  * `X-MBX-USED-WEIGHT-1m` (L209). The 418 ban for sending on after a 429
  * (L154, L212) is not modelled.
  */
@@ -128,9 +161,9 @@ export function asterDoor(limits: PublishedLimits, base: string): Door {
       return asterRequest(context.method, path, (name) => params.get(name));
     },
     overLimit: (refusal) => overLimitError(refusal).reply(),
-    decorate: (reply): HttpReply => {
+    decorate: (reply, context): HttpReply => {
       const { windowMs } = limits.pool('A1');
-      const used = String(limits.windowWeight('A1'));
+      const used = String(limits.windowWeight('A1', context.sourceAddress));
       return {
         ...reply,
         headers: { ...reply.headers, [countHeader('X-MBX-USED-WEIGHT', windowMs)]: used },

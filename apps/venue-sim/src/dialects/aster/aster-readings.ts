@@ -62,4 +62,22 @@ export const ASTER_READINGS = {
     documented: 'ack',
     source: `${V3_DOC}: New Order, newOrderRespType "ACK", "RESULT", default "ACK"; "If newOrderRespType is sent as RESULT: ... LIMIT order with special timeInForce: the final status result of the order (FILLED or EXPIRED) will be returned directly"; the response example is status NEW, executedQty 0`,
   },
+  /**
+   * How A2 (ORDERS, 1200 a minute per account) counts a `POST batchOrders`.
+   * The document says only that "The order rate limit is counted against each
+   * account" and gives the batch its IP weight (5); it does not say whether a
+   * batch of n orders is n orders or one request on ORDERS. `per_order`
+   * counts each order the batch carries (the strict reading); `per_request`
+   * counts the batch once (as Binance USDⓈ-M, the API Aster's is shaped on,
+   * is said to count it on its one-minute order limit: not checked against a
+   * stored copy of Binance's page). Elements refused by their own
+   * parameters reach no engine and count under neither.
+   */
+  batch_order_count: {
+    values: ['per_order', 'per_request'],
+    default: 'per_order',
+    documented: null,
+    only: 'batch',
+    source: `${V3_DOC}: "Order Rate Limits" (L220-224: "counted against each account"), "Place Multiple Orders (TRADE)" (L2686-2720: Weight 5, "Max 5 orders"); silent on how a batch counts on ORDERS`,
+  },
 } as const satisfies Readings;

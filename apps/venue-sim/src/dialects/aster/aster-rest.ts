@@ -11,14 +11,15 @@ import type { PublishedLimits } from '../published-limits';
 import { AsterAgents } from './aster-agents';
 import { AsterDeadMan } from './aster-dead-man';
 import { incomeHistory } from './aster-income';
-import { engineTarget } from './aster-client-ids';
+import { AsterBatchOrders } from './aster-batch-orders';
+import { cancelOnEngine } from './aster-cancels';
 import { AsterPlacement } from './aster-placement';
 import { asterRequestExpiry } from './aster-request-expiry';
 import { ASTER_READINGS } from './aster-readings';
 import { AsterError, toAsterError, type AsterErrorContext } from './aster-errors';
 import { AsterOrderReads } from './aster-order-reads';
 import { parseNewOrder, parseOrderTarget } from './aster-orders';
-import { NEW_ORDER, asterDoor, countHeader } from './aster-rate-limits';
+import { NEW_ORDER, asterDoor, withOrderCount } from './aster-rate-limits';
 import { NonceBook, rawParams, verifyAsterRequest, type AsterSignedRequest } from './aster-signing';
 import { ASTER, AsterMarketData } from './aster-market-data';
 import * as wire from './aster-wire';
@@ -35,6 +36,8 @@ interface SignedCall {
   signed: AsterSignedRequest;
   request: SignedRequest;
   accountId: string;
+  /** The sender's address (an account pool counts a request without an account under it). */
+  source: string;
 }
 
 type SignedHandler = (call: SignedCall) => Promise<HttpReply>;
@@ -67,6 +70,7 @@ export class AsterRest {
   private readonly profile: DialectProfile<typeof ASTER_READINGS>;
   private readonly agents: AsterAgents;
   private readonly deadMan: AsterDeadMan;
+  private readonly batches: AsterBatchOrders;
   private readonly limits: PublishedLimits;
 
   constructor(private readonly deps: AsterRestDeps) {
@@ -77,6 +81,15 @@ export class AsterRest {
     this.agents = new AsterAgents(this.nonces, this.log);
     this.placement = new AsterPlacement(this.profile, deps.expired);
     this.deadMan = new AsterDeadMan(deps);
+    this.batches = new AsterBatchOrders({
+      orders: deps.orders,
+      placement: this.placement,
+      profile: this.profile,
+      limits: this.limits,
+      clientOrderId: () => this.nextClientOrderId(),
+      rememberTif: (orderId, tif) => this.tifs.set(orderId, tif),
+      tifOf: (order) => this.tifOf(order),
+    });
   }
 
   tifOf(order: EngineOrder): wire.AsterTif {
@@ -98,6 +111,8 @@ export class AsterRest {
     const fapi = this.fapiOn(router);
     fapi('POST', 'order', 'place', (call) => this.placeOrder(call));
     fapi('DELETE', 'order', 'cancel', (call) => this.cancelOrder(call));
+    fapi('POST', 'batchOrders', 'place', (call) => this.batches.place(call));
+    fapi('DELETE', 'batchOrders', 'cancel', (call) => this.batches.cancel(call));
     fapi('POST', 'countdownCancelAll', undefined, (call) =>
       this.deadMan.countdown(call.request, call.params),
     );
@@ -228,6 +243,7 @@ export class AsterRest {
         params: signed.params,
         signed,
         accountId,
+        source: context.sourceAddress,
         request: {
           venueId: ASTER,
           accountId,
@@ -260,24 +276,22 @@ export class AsterRest {
 
   /** A new order: counted against the account's orders (A2), then to the engine; the answer carries the count. */
   private async placeOrder(call: SignedCall): Promise<HttpReply> {
-    const order = parseNewOrder(call.params, () => {
-      this.clientOrderSeq += 1;
-      return `sim-${Date.now().toString(36)}-${this.clientOrderSeq}`;
-    });
+    const order = parseNewOrder(call.params, () => this.nextClientOrderId());
     const answer = this.placement.answerOf(call.params);
     const fields = { type: order.kind, ...asterRequestExpiry(call.signed, this.profile) };
-    this.limits.admit(NEW_ORDER, call.accountId);
+    this.limits.admit(NEW_ORDER, call.source, call.accountId);
     const reply = await this.deps.orders.execute(call.request, { op: 'place', fields }, (venue) => {
       const placed = this.placement.place(venue, call.accountId, order);
       this.tifs.set(placed.orderId, order.tif);
       return { status: 200, body: this.placement.answer(venue, placed, order.tif, answer) };
     });
-    const { windowMs } = this.limits.pool('A2');
-    const count = String(this.limits.windowWeight('A2', call.accountId));
-    return {
-      ...reply,
-      headers: { ...reply.headers, [countHeader('X-MBX-ORDER-COUNT', windowMs)]: count },
-    };
+    return withOrderCount(reply, this.limits, call.source, call.accountId);
+  }
+
+  /** A client order id for an order sent without one (New Order: "Automatically generated if not sent"). */
+  private nextClientOrderId(): string {
+    this.clientOrderSeq += 1;
+    return `sim-${Date.now().toString(36)}-${this.clientOrderSeq}`;
   }
 
   private cancelOrder(call: SignedCall): Promise<HttpReply> {
@@ -286,12 +300,7 @@ export class AsterRest {
       call.request,
       { op: 'cancel', fields: asterRequestExpiry(call.signed, this.profile) },
       (venue) => {
-        const engine = engineTarget(venue, call.accountId, target);
-        const known = venue.desk.find(call.accountId, engine);
-        if (known.symbol !== symbol) {
-          throw new AsterError('unknownOrderSent');
-        }
-        const order = venue.desk.cancel(call.accountId, engine);
+        const order = cancelOnEngine(venue, call.accountId, symbol, target);
         return { status: 200, body: wire.asterOrder(venue, order, this.tifOf(order)) };
       },
     );

@@ -17,6 +17,7 @@ import {
   type Unplaced,
 } from './extended-order-views';
 import { ExtendedQueue, QUEUE_MS, type QueuedPlacement } from './extended-queue';
+import type { MassCancel } from './extended-mass-cancel';
 import { EXTENDED_READINGS } from './extended-readings';
 import { tradesPage } from './extended-trades';
 import { checkSettlement } from './extended-settlement';
@@ -127,15 +128,8 @@ export class ExtendedOrders {
    */
   cancel(request: SignedRequest, target: Target): Promise<HttpReply> {
     return this.deps.orders.execute(request, { op: 'cancel', fields: {} }, (venue) => {
-      if (this.held()) {
-        const queued = this.queuedOf(request.accountId, target);
-        if (queued) {
-          queued.cancelAfter = true;
-          return { status: 200, body: { status: 'OK' } };
-        }
-      } else {
-        // The placements queued before this cancel reach the engine before it.
-        this.queue.flushWallet(request.accountId);
+      if (this.holdOrFlush(request.accountId, [target])[0]) {
+        return { status: 200, body: { status: 'OK' } };
       }
       const order = this.find(venue, request.accountId, target);
       if (order && (order.status === 'open' || order.status === 'partially_filled')) {
@@ -146,6 +140,34 @@ export class ExtendedOrders {
         throw new ExtendedError(404, 1142, 'Order not found.');
       }
       return this.notOpen();
+    });
+  }
+
+  /**
+   * `POST /api/v1/user/order/massCancel` (extended-mass-cancel.ts): the named
+   * orders, and with `cancelAll` or `markets` every open order (of those
+   * markets), canceled at once; an id naming no open order is passed over,
+   * as the answer says nothing per order. Placements queued before it reach
+   * the engine first; under `order_queue=held` a named held placement is
+   * canceled once it does (one not named stays queued: assumed).
+   */
+  massCancel(request: SignedRequest, selection: MassCancel): Promise<HttpReply> {
+    return this.deps.orders.execute(request, { op: 'cancel', fields: {} }, (venue) => {
+      const wallet = request.accountId;
+      const targets: Target[] = [
+        ...selection.orderIds.map((id) => ({ id })),
+        ...selection.externalOrderIds.map((externalId) => ({ externalId })),
+      ];
+      this.holdOrFlush(wallet, targets);
+      const chosen = new Set(targets.map((target) => this.find(venue, wallet, target)?.orderId));
+      const wide = selection.cancelAll || selection.markets !== null;
+      for (const order of venue.registry.open(wallet)) {
+        const inMarket = selection.markets === null || selection.markets.includes(order.symbol);
+        if (chosen.has(order.orderId) || (wide && inMarket)) {
+          venue.desk.cancel(wallet, { orderId: order.orderId });
+        }
+      }
+      return { status: 200, body: { status: 'OK', data: {} } };
     });
   }
 
@@ -239,6 +261,25 @@ export class ExtendedOrders {
         ? this.queue.get(target.id)
         : this.queue.byExternalId(wallet, target.externalId ?? '');
     return queued?.wallet === wallet ? queued : undefined;
+  }
+
+  /**
+   * A cancel's first step. Under `order_queue=held` a named placement still
+   * queued is marked to be canceled once it reaches the engine (true for it);
+   * otherwise the placements queued before the cancel reach the engine first.
+   */
+  private holdOrFlush(wallet: string, targets: readonly Target[]): boolean[] {
+    if (!this.held()) {
+      this.queue.flushWallet(wallet);
+      return targets.map(() => false);
+    }
+    return targets.map((target) => {
+      const queued = this.queuedOf(wallet, target);
+      if (queued) {
+        queued.cancelAfter = true;
+      }
+      return queued !== undefined;
+    });
   }
 
   /** The cancel of an order that is not open, as the `cancel_not_open` reading answers it. */

@@ -1,3 +1,4 @@
+import { readMassCancel } from './extended-mass-cancel';
 import { AnswerLost, type HttpReply, type RequestContext, type Router } from '../../api/http-kit';
 import type { SignedRequest } from '../../api/order-entry';
 import type { MarketState } from '../../engine/market-state';
@@ -165,7 +166,7 @@ export class ExtendedRest {
     );
   }
 
-  /** Placing and cancelling (by id or by external id), and the dead-man switch. */
+  /** Placing and cancelling (by id, by external id, en masse), and the dead-man switch. */
   private addOrderRoutes(router: RouteTable): void {
     router.add('POST', `${API}/user/order`, (context) =>
       this.private(context, (request, account) => {
@@ -186,6 +187,11 @@ export class ExtendedRest {
     router.add('DELETE', `${API}/user/order`, (context) =>
       this.private(context, (request) =>
         this.orders.cancel(request, { externalId: context.query.get('externalId') ?? '' }),
+      ),
+    );
+    router.add('POST', `${API}/user/order/massCancel`, (context) =>
+      this.private(context, (request) =>
+        this.orders.massCancel(request, readMassCancel(context.rawBody)),
       ),
     );
     router.add('POST', `${API}/user/deadmanswitch`, (context) =>

@@ -189,7 +189,7 @@ describe('Hyperliquid: funding payments through the live client', () => {
       expect(venueRecord).toHaveLength(600);
       expect(read).toEqual(venueRecord.map((payment) => expected(payment, markets)));
       const h1 = (await world.control.dialectRateLimits(VENUE)).pools.find((p) => p.id === 'H1')!;
-      expect(h1.keys.find((key) => key.key === 'ip')?.admitted_weight).toBe(2 * 20);
+      expect(h1.keys.find((key) => key.key === 'ip:127.0.0.1')?.admitted_weight).toBe(2 * 20);
       // From the 101st instant on: what the first read held from there, nothing before.
       const later = await client.fundingPayments(start + 100 * 3_600_000);
       expect(later).toEqual(read.slice(300));

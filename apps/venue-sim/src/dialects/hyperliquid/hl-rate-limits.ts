@@ -44,7 +44,10 @@ const INFO_KINDS = new Set(
 /** An `/info` body as H1 weighs it: by its `type`; any other (or none) weighs 20. */
 export function hlInfoRequest(body: unknown): LimitedRequest {
   const type = (body as { type?: unknown } | undefined)?.type;
-  return { kind: typeof type === 'string' && INFO_KINDS.has(type) ? type : 'info' };
+  if (typeof type === 'string' && INFO_KINDS.has(type)) {
+    return { kind: type };
+  }
+  return typeof type === 'string' ? { kind: 'info', label: `info:${type}` } : { kind: 'info' };
 }
 
 /** An `/exchange` body as H1 weighs it: its batch is the orders, cancels or modifies it carries. */

@@ -206,7 +206,17 @@ describe('Hyperliquid dialect: over the per-IP weight limit (H1)', () => {
     expect(await order('0x' + 'ce'.repeat(16))).toEqual({ status: 429, body: null });
     const [h1] = (await world.control.dialectRateLimits('hyperliquid')).pools;
     expect(h1.keys).toEqual([
-      { key: 'ip', window_weight: 1, max_window_weight: 1, admitted_weight: 1, refused: 2 },
+      {
+        key: 'ip:127.0.0.1',
+        window_weight: 1,
+        max_window_weight: 1,
+        admitted_weight: 1,
+        refused: 2,
+        by_kind: {
+          exchange: { admitted_weight: 1, refused: 1 },
+          'info:openOrders': { admitted_weight: 0, refused: 1 },
+        },
+      },
     ]);
   });
 

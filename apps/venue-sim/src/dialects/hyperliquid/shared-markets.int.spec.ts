@@ -20,8 +20,10 @@ describe("a venue's markets, loaded once per process", () => {
     const first = await createCcxtExchange('hyperliquid', {}, { endpoint: world.endpoint });
     await world.control.resetDialectRateLimits('hyperliquid');
     const markets = await first.loadMarkets();
-    // metaAndAssetCtxs, spotMetaAndAssetCtxs and perpDexs: 20 weight each.
-    expect(await weightSpent()).toBeGreaterThanOrEqual(60);
+    // metaAndAssetCtxs (the core perpetuals) and spotMeta (ccxt's currencies): 20 weight
+    // each. No spot pairs (spotMetaAndAssetCtxs) nor builder dexes (perpDexs and a read per
+    // dex): the service trades neither.
+    expect(await weightSpent()).toBe(40);
 
     await world.control.resetDialectRateLimits('hyperliquid');
     const second = await createCcxtExchange('hyperliquid', {}, { endpoint: world.endpoint });
@@ -40,9 +42,8 @@ describe("a venue's markets, loaded once per process", () => {
     await world.control.resetDialectRateLimits('hyperliquid');
     const loaded = await Promise.all(instances.map((exchange) => exchange.loadMarkets()));
     const spent = await weightSpent();
-    // One load's reads (three or four of 20 weight), not three loads'.
-    expect(spent).toBeGreaterThanOrEqual(60);
-    expect(spent).toBeLessThanOrEqual(80);
+    // One load's two reads of 20 weight, not three loads'.
+    expect(spent).toBe(40);
     expect(Object.keys(loaded[2]!).sort()).toEqual(Object.keys(loaded[0]!).sort());
     await Promise.all(instances.map((exchange) => exchange.close()));
   });

@@ -11,8 +11,9 @@ import type { PublishedTable } from '../published-limits';
  *   names no account (markets, books) counts against the IP's own L1 budget:
  *   the page limits "IP and L1 address", an address only for a request that
  *   says whose it is.
- * - L2: 4000 `sendTx` a minute per L1 address (0 staked LIT), a bucket of its
- *   own for Premium (LTR-RL-md, a copy of the page).
+ * - L2: 4000 `sendTx` or `sendTxBatch` a minute per L1 address (0 staked LIT),
+ *   a bucket of its own for Premium (LTR-RL-md, a copy of the page; the
+ *   account-types page: "sendTx/sendTxBatch per minute").
  *
  * A STANDARD account (the default tier) has 60 requests a minute for
  * everything, orders and reads together, and `trades` only 40: one quoting
@@ -47,7 +48,14 @@ export const LIGHTER_RATE_LIMITS: PublishedTable = {
         'funding-rates': 300,
       },
     },
-    { id: 'L2', scope: 'account', windowMs: 60_000, capacity: 4000, weights: { sendTx: 1 } },
+    {
+      id: 'L2',
+      scope: 'account',
+      windowMs: 60_000,
+      capacity: 4000,
+      // A batch's length is 1 or its transactions (reading `tx_batch_l2`, lighter-tx-batch.ts).
+      weights: { sendTx: 1, sendTxBatch: { of: (batch) => batch, text: 'tx_batch_l2: 1 or n' } },
+    },
   ],
 };
 

@@ -63,6 +63,47 @@ export const LIGHTER_READINGS = {
       'orderBookDetails (min_base_amount, min_quote_amount); lighter-go types/txtypes/create_order.go ' +
       '(ReduceOnly 0 or 1, no size rule)',
   },
+  /**
+   * What `sendTxBatch` does when the API refuses one of its transactions
+   * (Lighter documents the endpoint, up to 50 transactions, and nothing of a
+   * refusal inside one). Either way the answer is that transaction's refusal,
+   * `{code, message}`, and nothing after it executes:
+   * - `whole`: a refusal found by the checks made before anything executes
+   *   (layout, signature form, one API key, nonces in sequence, the volume
+   *   quota) refuses the batch: nothing executes, no nonce or quota is used
+   *   (the SDKs' callers give every nonce of a failed batch back);
+   * - `prefix`: the transactions before the refused one execute, as if each
+   *   had been sent alone; the client learns which from the order reads.
+   * A refusal found only when a transaction meets the book (a maker without
+   * the margin, a client order index in use, a cancel of an order not
+   * active) leaves the transactions before it executed under both.
+   */
+  tx_batch_refusal: {
+    values: ['whole', 'prefix'],
+    default: 'whole',
+    only: 'batch',
+    documented: null,
+    source:
+      'apidocs.lighter.xyz/docs/websocket-reference ("Send Batch Tx": up to 50 transactions; nothing on a ' +
+      'refusal); apidocs.lighter.xyz/reference/sendtxbatch (tx_types, tx_infos; no error cases); ' +
+      'elliottech/lighter-python examples/batch-orders/send_batch_tx_http.py (one API key, nonces in turn; ' +
+      'no failure handling)',
+  },
+  /**
+   * What one `sendTxBatch` counts against a Premium address's L2 bucket
+   * ("sendTx/sendTxBatch per minute", 4000 at 0 staked LIT, the account-types
+   * page): `per_request`, one (as the rate-limits page weighs the endpoint
+   * like `sendTx`, 6 a request), or `per_transaction`, one per transaction.
+   */
+  tx_batch_l2: {
+    values: ['per_request', 'per_transaction'],
+    default: 'per_request',
+    only: 'batch',
+    documented: null,
+    source:
+      'apidocs.lighter.xyz/docs/account-types (Premium: "sendTx/sendTxBatch per minute"); ' +
+      'apidocs.lighter.xyz/docs/rate-limits (sendTx, sendTxBatch, nextNonce weigh 6; no word on the batch length)',
+  },
 } as const satisfies Readings;
 
 /**

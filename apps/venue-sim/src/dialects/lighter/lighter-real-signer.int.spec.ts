@@ -188,6 +188,31 @@ describe('Lighter dialect: transactions of the published signer (lighter-ts-sdk 
     expect(await state()).toMatchObject({ armed: false });
   });
 
+  it('accepts a sendTxBatch of its transactions, consecutive nonces, each order executed', async () => {
+    const account = await registeredAccount();
+    signer['CreateClient']!(PRIVATE_KEY, account, API_KEY_INDEX, 304);
+    const nonce = await nextNonce(account);
+    const expiry = Date.now() + 28 * DAY_MS;
+    const signed = [81, 82].map((client, i) =>
+      signer['SignCreateOrder']!(1, client, 100, 100_000, 0, 0, 2, 0, 0, expiry, nonce + i),
+    );
+    // As lighter-python's send_tx_batch sends them: two JSON arrays, the signer's texts.
+    const form = new FormData();
+    form.set('tx_types', JSON.stringify([14, 14]));
+    form.set('tx_infos', JSON.stringify(signed.map((tx) => String(tx['txInfo']))));
+    const response = await fetch(`${endpoint()}/api/v1/sendTxBatch`, {
+      method: 'POST',
+      body: form,
+    });
+    expect(await response.json()).toMatchObject({
+      code: 200,
+      tx_hash: [expect.any(String), expect.any(String)],
+    });
+    const clients = (await activeOrders(account)).map((order) => order['client_order_index']);
+    expect(clients).toEqual(expect.arrayContaining([81, 82]));
+    expect(await nextNonce(account)).toBe(nonce + 2);
+  });
+
   it('cannot serve ccxt 4.5.84: its CreateClient(url, key, chainId, apiKeyIndex, accountIndex) creates no client', () => {
     // ccxt then reads `'error' in null` and fails at start; were a client
     // created, ccxt's 19 SignCreateOrder arguments would be read as the

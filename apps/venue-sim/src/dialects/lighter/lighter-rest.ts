@@ -4,8 +4,9 @@ import type { SignedRequest } from '../../api/order-entry';
 import type { MarketState } from '../../engine/market-state';
 import type { VenueEngine } from '../../engine/venue-engine';
 import type { DialectDeps } from '../dialect';
+import type { DialectProfile } from '../dialect-profiles';
 import { limitedRoutes, type RouteTable } from '../limited-routes';
-import { OverPublishedLimit, type PublishedLimits } from '../published-limits';
+import { OverPublishedLimit, type LimitedRequest, type PublishedLimits } from '../published-limits';
 import { LIGHTER, LighterAccounts, LighterError, type LighterAccount } from './lighter-accounts';
 import { marketAt } from './lighter-markets';
 import { addMarketRoutes } from './lighter-market-data';
@@ -19,24 +20,16 @@ import { LighterCancelAll } from './lighter-cancel-all';
 import { readSendTx } from './lighter-tx';
 import { parseTx } from './lighter-tx-types';
 import { LIGHTER_TIERS, LighterAccountTiers, type LighterTier } from './lighter-account-tiers';
-import { LighterVolumeQuota, type QuotaClaim } from './lighter-volume-quota';
+import { LighterVolumeQuota } from './lighter-volume-quota';
+import { sendTxBatch } from './lighter-tx-batch';
+import { LighterTxRunner } from './lighter-tx-runner';
 
 const BASE = `/dialects/${LIGHTER}`;
 const API = `${BASE}/api/v1`;
-/** Accepted transactions remembered for `_sim/txs` (the tests' view of what was sent). */
-const LOGGED_TXS = 10_000;
 
 /** The endpoint a request names: what Lighter's weight table keys on. */
 const endpointOf = (context: RequestContext): string =>
   context.pathWithQuery.split('?')[0].slice(API.length + 1);
-
-interface LoggedTx {
-  account: number;
-  api_key_index: number;
-  tx_type: number;
-  nonce: number;
-  tx_info: Record<string, unknown>;
-}
 
 /**
  * Lighter's REST API (`/api/v1/...`) over the engine: markets, assets and
@@ -57,8 +50,9 @@ export class LighterRest {
   readonly tiers = new LighterAccountTiers();
   /** Each Premium address's volume quota (lighter-volume-quota.ts). */
   readonly volumeQuota: LighterVolumeQuota;
-  private readonly txs: LoggedTx[] = [];
-  private readonly profile;
+  /** Executes signed transactions, alone or in a batch (lighter-tx-runner.ts). */
+  readonly runner: LighterTxRunner;
+  readonly profile: DialectProfile<typeof LIGHTER_READINGS>;
   private readonly limits: PublishedLimits;
 
   constructor(private readonly deps: DialectDeps) {
@@ -70,6 +64,7 @@ export class LighterRest {
       (wallet) => this.tradedVolume(wallet),
       (wallet) => this.tiers.of(wallet) === 'premium',
     );
+    this.runner = new LighterTxRunner(this.orders, this.cancelAll, this.volumeQuota, this.profile);
   }
 
   addRoutes(router: Router): void {
@@ -82,6 +77,7 @@ export class LighterRest {
     addMarketRoutes(anonymous, API, this.deps.world);
     this.addAccountRoutes(router, anonymous);
     router.add('POST', `${API}/sendTx`, (context) => this.sendTx(context));
+    router.add('POST', `${API}/sendTxBatch`, (context) => sendTxBatch(this, context));
     this.addSimRoutes(router);
     this.addAuthenticatedReads(router);
   }
@@ -123,7 +119,7 @@ export class LighterRest {
       this.answer(async () => {
         const account = this.accounts.ofIndex(context.query.get('account_index'));
         const key = this.accounts.apiKey(account, context.query.get('api_key_index'));
-        this.limits.admit({ kind: 'nextNonce' }, account.wallet);
+        this.limits.admit({ kind: 'nextNonce' }, context.sourceAddress, account.wallet);
         return ok({ nonce: key.nonces.next() });
       }),
     );
@@ -173,7 +169,7 @@ export class LighterRest {
     );
     router.add('GET', `${BASE}/_sim/txs`, (context) => {
       const account = Number(context.query.get('account'));
-      return { status: 200, body: { txs: this.txs.filter((tx) => tx.account === account) } };
+      return { status: 200, body: { txs: this.runner.loggedOf(account) } };
     });
   }
 
@@ -251,45 +247,15 @@ export class LighterRest {
       const tx = parseTx(txType, txInfo);
       const account = this.accounts.ofIndex(tx.accountIndex);
       const key = this.accounts.apiKey(account, tx.apiKeyIndex);
-      const request = this.request(context, account, 'sendTx');
-      // Over the quota the venue refuses at its API: no nonce is used.
-      const claim: QuotaClaim = this.volumeQuota.claim(account.wallet, txType, Date.now());
-      let accepted = false;
-      try {
-        key.nonces.reserve(tx.nonce, tx.skipNonce, this.profile.get('skip_nonce_order'));
-      } catch (error) {
-        this.volumeQuota.release(claim);
-        throw error;
-      }
-      const onAccepted = () => {
-        accepted = true;
-        key.nonces.commit(tx.nonce);
-        this.log({
-          account: account.index,
-          api_key_index: key.index,
-          tx_type: txType,
-          nonce: tx.nonce,
-          tx_info: txInfo,
-        });
-      };
-      try {
-        const reply = await ('clientOrderIndex' in tx
-          ? this.orders.place(request, account, tx, onAccepted)
-          : 'timeInForce' in tx
-            ? this.cancelAll.execute(request, account, tx, onAccepted)
-            : this.orders.cancel(request, account, tx, onAccepted));
-        return accepted && reply.status === 200
-          ? {
-              ...reply,
-              body: { ...(reply.body as object), ...this.volumeQuota.answerFields(claim) },
-            }
-          : reply;
-      } finally {
-        key.nonces.release(tx.nonce);
-        if (!accepted) {
-          this.volumeQuota.release(claim);
-        }
-      }
+      const request = this.request(context, account, { kind: 'sendTx' });
+      const prepared = this.runner.prepare(account, key, { txType, txInfo, tx });
+      const { reply, accepted } = await this.runner.execute(request, prepared);
+      return accepted && reply.status === 200
+        ? {
+            ...reply,
+            body: { ...(reply.body as object), ...this.volumeQuota.answerFields(prepared.claim) },
+          }
+        : reply;
     });
   }
 
@@ -333,12 +299,20 @@ export class LighterRest {
     }, new Big(0));
   }
 
-  /** A request about a funded account, admitted by that account's pools as `kind`. */
-  private request(context: RequestContext, account: LighterAccount, kind: string): SignedRequest {
+  /** A request about a funded account, admitted by that account's pools as `limited`. */
+  request(
+    context: RequestContext,
+    account: LighterAccount,
+    limited: LimitedRequest | string,
+  ): SignedRequest {
     if (!this.deps.funding.account(LIGHTER, account.wallet)) {
       throw new LighterError(400, 21100, 'account not found');
     }
-    this.limits.admit({ kind }, account.wallet);
+    this.limits.admit(
+      typeof limited === 'string' ? { kind: limited } : limited,
+      context.sourceAddress,
+      account.wallet,
+    );
     return {
       venueId: LIGHTER,
       accountId: account.wallet,
@@ -347,7 +321,7 @@ export class LighterRest {
     };
   }
 
-  private async answer(act: () => Promise<HttpReply>): Promise<HttpReply> {
+  async answer(act: () => Promise<HttpReply>): Promise<HttpReply> {
     try {
       return await act();
     } catch (error) {
@@ -364,13 +338,6 @@ export class LighterRest {
         return OVER_LIMIT;
       }
       throw error;
-    }
-  }
-
-  private log(tx: LoggedTx): void {
-    this.txs.push(tx);
-    if (this.txs.length > LOGGED_TXS) {
-      this.txs.shift();
     }
   }
 }

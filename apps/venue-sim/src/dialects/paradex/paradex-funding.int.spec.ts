@@ -243,10 +243,10 @@ describe('Paradex funding payments (GET /v1/funding/payments)', () => {
       (await control.dialectRateLimits(VENUE)).pools
         .find((spec) => spec.id === pool)!
         .keys.find((counts) => counts.key === key)?.admitted_weight ?? 0;
-    const [p5, p6] = [await admitted('P5/1m', trader.wallet), await admitted('P6', 'ip')];
+    const [p5, p6] = [await admitted('P5/1m', trader.wallet), await admitted('P6', 'ip:127.0.0.1')];
     await trader.payments(`market=${MARKET}`);
     expect(await admitted('P5/1m', trader.wallet)).toBe(p5 + 1);
-    expect(await admitted('P6', 'ip')).toBe(p6 + 1);
+    expect(await admitted('P6', 'ip:127.0.0.1')).toBe(p6 + 1);
   });
 
   afterAll(async () => {

@@ -72,6 +72,11 @@ export class ParadexOrderRecords {
     return this.notes.get(keyOf(account, clientOrderId));
   }
 
+  /** The id the venue shows an order by: the one it was answered with while held, else the engine's. */
+  shownIdOf(order: EngineOrder): string {
+    return this.notesOf(order).id ?? String(numericId(order.orderId));
+  }
+
   /** An order state the venue showed now: remembered for a history that lags. */
   record(order: ShownOrder, atMs?: number): void {
     this.journal.record(this.world(), order, atMs);

@@ -117,3 +117,13 @@ export function paradexFill(venue: VenueEngine, fill: EngineFill, orderId: strin
     realized_pnl: '0',
   };
 }
+
+/** What a batch cancel found of one order (cancel-batch page: `status`, and the order when found). */
+export type BatchCancelOutcome =
+  | { status: 'NOT_FOUND' }
+  | {
+      status: 'QUEUED_FOR_CANCELLATION' | 'ALREADY_CLOSED';
+      id: string;
+      clientId: string;
+      market: string;
+    };

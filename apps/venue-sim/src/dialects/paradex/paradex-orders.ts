@@ -26,7 +26,12 @@ import {
   refusalOf,
   type ParsedOrder,
 } from './paradex-order-request';
-import { closedUnplaced, queuedOrder, type OrderNotes } from './paradex-order-views';
+import {
+  closedUnplaced,
+  queuedOrder,
+  type BatchCancelOutcome,
+  type OrderNotes,
+} from './paradex-order-views';
 import { PARADEX_READINGS, POST_ONLY_CANCEL_WORD } from './paradex-readings';
 
 export { paradexOrder, type OrderNotes } from './paradex-order-views';
@@ -120,9 +125,10 @@ export class ParadexOrders {
   /**
    * The order queued: the answer is NEW either way. The engine acts on it now
    * (`order_queue=prompt`: it rests, trades or is closed before the next
-   * request), or `queue_hold_ms` after the answer (`held`).
+   * request), or `queue_hold_ms` after the answer (`held`). Runs inside the
+   * order path's engine step (a batch's orders one after another).
    */
-  private enter(
+  enter(
     venue: VenueEngine,
     request: SignedRequest,
     order: ParsedOrder,
@@ -265,6 +271,36 @@ export class ParadexOrders {
       this.cancels.add(request.accountId, order.orderId);
       return { status: 204 };
     });
+  }
+
+  /**
+   * One order of `DELETE /v1/orders/batch`, in the cancel-batch page's words:
+   * `QUEUED_FOR_CANCELLATION` (the cancel queued, as a single cancel's 204),
+   * `ALREADY_CLOSED`, or `NOT_FOUND`. Runs inside the order path's engine step.
+   */
+  cancelOfBatch(venue: VenueEngine, account: string, target: Target): BatchCancelOutcome {
+    const held = this.held.of(account, target);
+    if (held) {
+      held.cancelAfter = true;
+      const { clientId, market } = held.order;
+      return { status: 'QUEUED_FOR_CANCELLATION', id: held.id, clientId, market };
+    }
+    const order = this.records.find(venue, account, target);
+    const unplaced = order ? undefined : this.records.unplacedOf(account, target);
+    if (unplaced) {
+      const { id, clientId, market } = unplaced;
+      return { status: 'ALREADY_CLOSED', id, clientId, market };
+    }
+    if (!order) {
+      return { status: 'NOT_FOUND' };
+    }
+    const clientId = order.clientOrderId.startsWith('pdx-') ? '' : order.clientOrderId;
+    const shown = { id: this.records.shownIdOf(order), clientId, market: order.symbol };
+    if (!isOpen(order)) {
+      return { status: 'ALREADY_CLOSED', ...shown };
+    }
+    this.cancels.add(account, order.orderId);
+    return { status: 'QUEUED_FOR_CANCELLATION', ...shown };
   }
 
   /** Why there is no order to cancel: closed before the book, or unknown. */

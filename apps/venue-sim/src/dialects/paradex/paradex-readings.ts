@@ -91,6 +91,24 @@ export const PARADEX_READINGS = {
       'filtered; no word on how soon an order or its close appears); paradex-py ' +
       'paradex_py/api/api_client.py fetch_orders_history (the same)',
   },
+  /**
+   * How many orders `POST /v1/orders/batch` takes. The endpoint's own page
+   * says "Valid batch size is between 1-10 order(s)"; the API best-practices
+   * page says a batch is "1 rate limit unit (regardless of 1-50 orders)".
+   * `10` plays the endpoint's page (ccxt 4.5.84 also lists createOrders
+   * max 10), `50` the best-practices page. Past it: BATCH_SIZE_OUT_OF_RANGE.
+   */
+  batch_max_orders: {
+    values: ['10', '50'],
+    default: '10',
+    documented: '10',
+    only: 'batch',
+    source:
+      'https://docs.paradex.trade/api/prod/orders/batch: "Valid batch size is between 1-10 ' +
+      'order(s)"; https://docs.paradex.trade/trading/api-best-practices: "Single batch request = 1 ' +
+      'rate limit unit (regardless of 1-50 orders)"; the code BATCH_SIZE_OUT_OF_RANGE from ' +
+      'paradex-py paradex_py/api/generated/responses.py',
+  },
 } as const satisfies Readings;
 
 /**

@@ -11,6 +11,8 @@ import { PARADEX, ParadexOrders } from './paradex-orders';
 import { balances, marketInfo, marketSummary, orderBook, positions } from './paradex-views';
 import { paradexDoorRequest, paradexOverLimit, type ParadexKind } from './paradex-rate-limits';
 import { fundingPayments } from './paradex-funding';
+import { ParadexBatchOrders } from './paradex-batch-orders';
+import { PARADEX_READINGS } from './paradex-readings';
 
 export { PARADEX } from './paradex-orders';
 const BASE = `/dialects/${PARADEX}/v1`;
@@ -38,11 +40,18 @@ interface PrivateCall {
 export class ParadexRest {
   readonly auth = new ParadexAuth();
   readonly orders: ParadexOrders;
+  private readonly batches: ParadexBatchOrders;
   private readonly limits: PublishedLimits;
 
   constructor(private readonly deps: DialectDeps) {
     this.orders = new ParadexOrders(deps, this.auth);
     this.limits = deps.limits.of(PARADEX);
+    this.batches = new ParadexBatchOrders(
+      this.orders,
+      deps.orders,
+      this.auth,
+      deps.profiles.of(PARADEX, PARADEX_READINGS),
+    );
   }
 
   addRoutes(router: Router): void {
@@ -153,8 +162,19 @@ export class ParadexRest {
     );
   }
 
-  /** Placing and cancelling (by id or by client id). */
+  /** Placing and cancelling (by id or by client id), one order or a batch (one unit of P4 each). */
   private addOrderRoutes(router: RouteTable): void {
+    // Before `orders/:order_id`, which would take `batch` for an id.
+    router.add('POST', `${BASE}/orders/batch`, (context) =>
+      this.write(context, (request, account) =>
+        this.batches.place(request, account, parseJson(context.rawBody)),
+      ),
+    );
+    router.add('DELETE', `${BASE}/orders/batch`, (context) =>
+      this.write(context, (request, account) =>
+        this.batches.cancel(request, account, parseJson(context.rawBody)),
+      ),
+    );
     router.add('POST', `${BASE}/orders`, (context) =>
       this.write(context, (request, account) =>
         this.orders.place(request, account, parseBody(context.rawBody)),
@@ -214,7 +234,7 @@ export class ParadexRest {
 
   /** The account's request, admitted by its pools (P4 orders, P5 reads). */
   private admitted(context: RequestContext, accountId: string, kind: ParadexKind): SignedRequest {
-    this.limits.admit({ kind }, accountId);
+    this.limits.admit({ kind }, context.sourceAddress, accountId);
     return {
       venueId: PARADEX,
       accountId,
@@ -262,6 +282,15 @@ export class ParadexRest {
       return paradexOverLimit(error);
     }
     throw error;
+  }
+}
+
+/** A body of any JSON shape (a batch is a list); not JSON: BINDING_ERROR. */
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw === '' ? '{}' : raw) as unknown;
+  } catch {
+    throw new ParadexError(400, 'BINDING_ERROR', 'invalid request body');
   }
 }
 

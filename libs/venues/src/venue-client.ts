@@ -2,6 +2,7 @@ import type { VenueBalance, VenueFundingPayment, VenuePosition } from './model/a
 import type { BookUpdate } from './model/book';
 import type { VenueMarket } from './model/market';
 import type {
+  BatchAnswer,
   CancelResult,
   CancelTarget,
   OrderAck,
@@ -141,6 +142,13 @@ export interface VenueClient {
    */
   replace(request: ReplaceRequest): Promise<ReplaceResult>;
 
+  /**
+   * Where the venue takes several of the account's orders in one request,
+   * and the client sends them so: post-only placements and cancels, each
+   * order answered as its own call would be. Absent elsewhere.
+   */
+  readonly batch?: OrderBatch;
+
   /** One order by client order id (crash recovery); UnknownOrderError when the venue never saw it. */
   order(target: CancelTarget): Promise<VenueOrder>;
   openOrders(symbol?: string): Promise<VenueOrder[]>;
@@ -161,6 +169,29 @@ export interface VenueClient {
   fundingPayments(timestampMs: number, markets?: readonly string[]): Promise<VenueFundingPayment[]>;
   positions(): Promise<VenuePosition[]>;
   balances(): Promise<VenueBalance[]>;
+}
+
+/**
+ * A venue's batched order requests (Hyperliquid: one `order` action of many
+ * orders, one `cancel` action of many cancels, each weighing 1 + floor(n /
+ * 40) of the egress's per-IP limit; Aster's and Paradex's batch endpoints).
+ * Every order is answered in the order given, as `placePostOnly` or `cancel`
+ * would answer it alone: a refusal of one order is that order's answer; a
+ * request that failed is every order's. More orders than one request takes
+ * go in several.
+ */
+export interface OrderBatch {
+  /** The most orders one request carries at the cost of one. */
+  readonly maxOrders: number;
+  /**
+   * The fewest post-only placements worth one request: fewer weigh more of
+   * the venue's limits batched than each alone (Aster weighs a batch 5
+   * whatever it carries, a placement 1); 2 where a batch weighs what one
+   * order does.
+   */
+  readonly minPlacements: number;
+  placePostOnly(requests: readonly PlaceOrderRequest[]): Promise<Array<BatchAnswer<OrderAck>>>;
+  cancel(targets: readonly CancelTarget[]): Promise<Array<BatchAnswer<CancelResult>>>;
 }
 
 /**

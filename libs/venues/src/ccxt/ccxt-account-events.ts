@@ -4,7 +4,7 @@ import type { VenueEvents } from '../venue-events';
 import type { CcxtMarketCache } from './ccxt-market-cache';
 import { toFill, toOrder, venueClientOrderIdOf } from './ccxt-mapping';
 import type { CcxtStreams } from './ccxt-streams';
-import { ORDER_FATES } from './order-fate';
+import { CANCEL_FATE_ON_STREAM, ORDER_FATES } from './order-fate';
 import type { OrderTracker } from './order-tracker';
 import { QUEUED_ACK } from './queued-orders';
 import { sleep } from '@sts/platform';
@@ -42,16 +42,19 @@ export class CcxtAccountEvents {
   /** Order updates whose fills are being read, in arrival order. */
   private fillReads: Promise<void> = Promise.resolve();
 
-  /** Whether this venue queues order requests: its placements learn their fate from the stream too. */
+  /**
+   * Whether this venue's placements (it queues order requests) or cancels
+   * (CANCEL_FATE_ON_STREAM) learn their fate from the stream too.
+   */
   private readonly fateFromStream: boolean;
 
   constructor(private readonly options: CcxtAccountEventsOptions) {
-    this.fateFromStream = QUEUED_ACK.has(options.venue);
+    this.fateFromStream = QUEUED_ACK.has(options.venue) || CANCEL_FATE_ON_STREAM.has(options.venue);
   }
 
   onOrderUpdate(order: Order): void {
     if (this.fateFromStream) {
-      // A placement waiting for its fate learns it here (queued-orders.ts).
+      // A placement (queued-orders.ts) or a cancel (ccxt-cancel.ts) waiting for its fate learns it here.
       ORDER_FATES.note(this.options.venue, order);
     }
     if (this.options.tradeStream) {

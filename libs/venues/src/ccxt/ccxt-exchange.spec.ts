@@ -120,4 +120,38 @@ describe('the live exchange as the service builds it (offline)', () => {
     // The fee signed is the venue's own cap, with nothing added for a builder.
     expect(signed[0]['totalFee']).toBe(request['fee']);
   });
+
+  it('sends from an egress’s bind address: undici’s dispatcher and the sockets’ agents, nothing without one', async () => {
+    type Transport = {
+      getDispatcherOptions(plain?: boolean): Record<string, unknown>;
+      httpAgent?: { options: Record<string, unknown> };
+      agent?: { options: Record<string, unknown> };
+    };
+    const bound = (await createCcxtExchange(
+      'paradex',
+      {},
+      {
+        endpoint: 'http://127.0.0.1:7100/dialects/paradex',
+        egress: { id: 'a', bind: '127.0.0.2' },
+      },
+    )) as unknown as Transport;
+    expect(bound.getDispatcherOptions(true)).toMatchObject({
+      localAddress: '127.0.0.2',
+      pipelining: 1,
+    });
+    expect(bound.getDispatcherOptions(false)).not.toHaveProperty('localAddress');
+    expect(bound.httpAgent?.options).toMatchObject({ localAddress: '127.0.0.2' });
+    expect(bound.agent?.options).toMatchObject({ localAddress: '127.0.0.2' });
+
+    const unbound = (await createCcxtExchange(
+      'paradex',
+      {},
+      {
+        egress: { id: 'default' },
+      },
+    )) as unknown as Transport;
+    expect(unbound.getDispatcherOptions(true)).not.toHaveProperty('localAddress');
+    expect(unbound.httpAgent).toBeUndefined();
+    expect(unbound.agent).toBeUndefined();
+  });
 });

@@ -3,7 +3,8 @@ import { asterSignerOptions } from './ccxt-credentials';
 import { lighterAccountConfig, lighterFetchOrder } from './lighter';
 import { paradexJwtRenewal } from './paradex-jwt';
 import type { LiveCredentials } from './live-credentials';
-import type { RequestKind } from '@sts/domain';
+import type { Egress, RequestKind } from '@sts/domain';
+import { egressTransport } from './egress-transport';
 import { payRequests } from './request-payment';
 import { shareMarkets } from './shared-markets';
 
@@ -18,6 +19,13 @@ export interface CcxtExchangeOptions {
   options?: Record<string, unknown>;
   /** Budget tokens each kind of request costs (the registry's `requestCosts`); absent: 1 each. */
   requestCosts?: Readonly<Record<RequestKind, number>>;
+  /**
+   * The egress the account's requests leave from (`egressOf` of the
+   * deployment's plan): with a `bind`, every REST request and WebSocket of
+   * the instance is sent from that local address; without, the host's
+   * default route.
+   */
+  egress?: Egress;
 }
 
 /**
@@ -106,16 +114,23 @@ export function noIntegratorFees(venue: string): Record<string, unknown> {
 /**
  * ccxt options the service needs per venue: Aster's open orders of every
  * market in one call (a reconciliation read; ccxt refuses it by default
- * because the venue weighs it 40 times a one-market read).
+ * because the venue weighs it 40 times a one-market read), Hyperliquid's
+ * markets without the ones the service never trades.
  */
 const VENUE_OPTIONS: Partial<Record<string, Record<string, unknown>>> = {
   aster: { fetchOpenOrders: { warnIfNoSymbol: false } },
+  // The core perpetuals only: ccxt also loads spot pairs (spotMetaAndAssetCtxs)
+  // and every builder-deployed dex (perpDexs, then one metaAndAssetCtxs per
+  // dex), 20 weight of the egress's 1,200 a minute each, for markets the
+  // service never trades.
+  hyperliquid: { fetchMarkets: { types: ['swap'] } },
 };
 
 /**
  * A ccxt pro exchange for a live venue: the unmodified ccxt class, with
- * integrator fees off (`noIntegratorFees`) and, when the registry gives an
- * endpoint, its `urls.api` pointed there. ccxt is loaded on first use only,
+ * integrator fees off (`noIntegratorFees`), when the registry gives an
+ * endpoint, its `urls.api` pointed there, and with an egress that binds an
+ * address, its requests and sockets sent from it (`egressTransport`). ccxt is loaded on first use only,
  * so paper-only processes and tests never pay for it.
  */
 export async function createCcxtExchange(
@@ -152,12 +167,14 @@ export async function createCcxtExchange(
       ...(fees['options'] as Record<string, unknown>),
     },
     ...(options.endpoint ? { urls: { api: endpointUrls(venue, options.endpoint) } } : {}),
+    ...(options.egress?.bind ? egressTransport(options.egress.bind) : {}),
     delay: unrefDelay,
   });
   payRequests(exchange, venue, options.requestCosts);
   shareMarkets(exchange, `${venue}|${options.endpoint ?? ''}`);
   // ccxt opens a plain ws:// socket (an endpoint without TLS: a dialect on
-  // this machine) only with an HTTP agent loaded first.
+  // this machine) only with an HTTP agent loaded first (an egress's bound
+  // agent, when it has one, is kept).
   if (options.endpoint?.startsWith('http://')) {
     await (
       exchange as CcxtExchangeLike & { loadHttpProxyAgent(): Promise<unknown> }

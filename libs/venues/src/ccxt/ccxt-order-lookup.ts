@@ -9,7 +9,7 @@ import type { CcxtMarketCache } from './ccxt-market-cache';
 import { venueClientOrderIdOf } from './ccxt-mapping';
 import { encodeClientOrderId } from './client-order-ids';
 import type { OrderTracker } from './order-tracker';
-import { ORDER_FATES, isFinal } from './order-fate';
+import { CANCEL_FATE_ON_STREAM, CANCEL_FATE_WAIT_MS, ORDER_FATES, isFinal } from './order-fate';
 import { QUEUE_SETTLE_MS } from './queued-orders';
 
 /**
@@ -138,11 +138,32 @@ export class CcxtOrderLookup {
     return this.closedRecord(orderId, unified);
   }
 
+  /**
+   * The order's closing update from the account stream, where the venue's
+   * stream tells what a closed order filled (CANCEL_FATE_ON_STREAM): the one
+   * seen, or one within CANCEL_FATE_WAIT_MS; else undefined (read it).
+   */
+  async closedOnStream(orderId: string): Promise<VenueOrder | undefined> {
+    const { venue } = this.deps;
+    const encoded = this.encodedClientIdOf(orderId);
+    if (!CANCEL_FATE_ON_STREAM.has(venue) || !encoded) {
+      return undefined;
+    }
+    const placed = { id: orderId, clientOrderId: encoded };
+    const closed = await ORDER_FATES.next(venue, placed, CANCEL_FATE_WAIT_MS, isFinal);
+    return closed && this.seen(closed);
+  }
+
+  /** Our client id of an order this client placed, as the venue carries it (undefined: not ours). */
+  private encodedClientIdOf(orderId: string): string | undefined {
+    const clientOrderId = this.deps.tracker.clientOrderIdOf(orderId);
+    return clientOrderId ? String(encodeClientOrderId(this.deps.venue, clientOrderId)) : undefined;
+  }
+
   /** A closed order's record where the read by id misses it: the stream's, else the history's. */
   private async closedRecord(orderId: string, unified: string | undefined): Promise<Order | null> {
-    const { venue, tracker } = this.deps;
-    const clientOrderId = tracker.clientOrderIdOf(orderId);
-    const encoded = clientOrderId ? String(encodeClientOrderId(venue, clientOrderId)) : undefined;
+    const { venue } = this.deps;
+    const encoded = this.encodedClientIdOf(orderId);
     const streamed = ORDER_FATES.latestOf(venue, { id: orderId, clientOrderId: encoded });
     if (streamed && isFinal(streamed)) {
       return streamed;

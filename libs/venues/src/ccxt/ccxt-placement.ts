@@ -8,11 +8,18 @@ import {
   VenueNetworkError,
   type VenueError,
 } from '../errors';
-import { isResting, type OrderAck, type PlaceOrderRequest, type VenueOrder } from '../model/orders';
+import {
+  isResting,
+  type BatchAnswer,
+  type OrderAck,
+  type PlaceOrderRequest,
+  type VenueOrder,
+} from '../model/orders';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { staleRequestRefusal, toVenueError, unsettled } from './ccxt-errors';
 import type { CcxtMarketCache } from './ccxt-market-cache';
 import type { CcxtOrderLookup } from './ccxt-order-lookup';
+import type { CreateArgs } from './create-order-args';
 import { encodeClientOrderId } from './client-order-ids';
 import type { OrderRequestExpiry, RequestStamp } from './order-expiry';
 import type { OrderTracker } from './order-tracker';
@@ -45,6 +52,8 @@ interface Placed {
   unified: string;
   request: PlaceOrderRequest;
   encoded: string;
+  /** Our client id as ccxt takes it (Lighter's is a number). */
+  sentId: string | number;
   ioc: boolean;
   /** When it was sent and until when the venue may take it. */
   stamp: RequestStamp;
@@ -75,34 +84,73 @@ export class CcxtPlacement {
   constructor(private readonly deps: CcxtPlacementDeps) {}
 
   async place(request: PlaceOrderRequest, params: Record<string, unknown>): Promise<OrderAck> {
-    const { venue, tracker, lookup, expiry } = this.deps;
+    const ioc = params['timeInForce'] === 'IOC';
+    // A hedge IOC lives its own lifetime on the venue (a fraction of the hedge timeout).
+    const placed = this.prepared(request, ioc, this.deps.expiry.stamp('place', request.lifetimeMs));
+    if (!ioc && this.deps.beforeRestingOrder) {
+      // An IOC never rests: the hedge path waits for nothing here.
+      await this.deps.beforeRestingOrder(placed.unified);
+    }
+    try {
+      const order = await this.deps.expiry.createOrder(
+        placed.unified,
+        createArgs(placed, params, this.deps.venue),
+        placed.stamp,
+      );
+      return await this.answered(order, placed);
+    } catch (error) {
+      return this.refused(error, placed);
+    }
+  }
+
+  /**
+   * Post-only orders in batched requests (order-expiry.ts `createOrders`):
+   * each answered as `place` would answer it alone, from its own status in
+   * the batch's answer; a request that failed is every order's failure (a
+   * lost answer: each order's fate unknown, settled by its client order id).
+   */
+  async placeBatch(
+    requests: readonly PlaceOrderRequest[],
+    params: Record<string, unknown>,
+  ): Promise<Array<BatchAnswer<OrderAck>>> {
+    const { expiry, venue, beforeRestingOrder } = this.deps;
+    const stamp = expiry.stamp('place');
+    const placed = requests.map((request) => this.prepared(request, false, stamp));
+    for (const unified of new Set(placed.map((one) => one.unified))) {
+      await beforeRestingOrder?.(unified);
+    }
+    const answers = await expiry
+      .createOrders(
+        placed.map((one) => ({ unified: one.unified, args: createArgs(one, params, venue) })),
+        stamp,
+      )
+      .catch((error: unknown) => placed.map(() => ({ error })));
+    return Promise.all(
+      placed.map((one, index) =>
+        settle(async () => {
+          const answer = answers[index]!;
+          return 'value' in answer
+            ? this.answered(answer.value, one)
+            : this.refused(answer.error, one);
+        }),
+      ),
+    );
+  }
+
+  /** One placement as it will be sent: its market noted, our client id encoded and remembered. */
+  private prepared(request: PlaceOrderRequest, ioc: boolean, stamp: RequestStamp): Placed {
+    const { venue, tracker } = this.deps;
     const unified = this.deps.markets.unified(request.symbol);
     this.tradedMarkets.add(unified);
     const encoded = encodeClientOrderId(venue, request.clientOrderId);
     tracker.rememberEncoding(request.clientOrderId, encoded);
-    const ioc = params['timeInForce'] === 'IOC';
-    if (!ioc && this.deps.beforeRestingOrder) {
-      // An IOC never rests: the hedge path waits for nothing here.
-      await this.deps.beforeRestingOrder(unified);
-    }
-    // A hedge IOC lives its own lifetime on the venue (a fraction of the hedge timeout).
-    const stamp = expiry.stamp('place', request.lifetimeMs);
-    const placed: Placed = { unified, request, encoded: String(encoded), ioc, stamp };
-    try {
-      const order = await expiry.createOrder(
-        unified,
-        {
-          side: request.side,
-          amount: Number(request.size),
-          price: Number(request.price),
-          params: { ...params, ...PLACEMENT_PARAMS[venue], clientOrderId: encoded },
-        },
-        stamp,
-      );
-      return { order: lookup.seen(await this.settled(order, placed)), fills: [], duplicate: false };
-    } catch (error) {
-      return this.refused(error, placed);
-    }
+    return { unified, request, encoded: String(encoded), sentId: encoded, ioc, stamp };
+  }
+
+  /** The venue's answer to a placement, settled, as the caller's acknowledgement. */
+  private async answered(order: Order, placed: Placed): Promise<OrderAck> {
+    const settledOrder = await this.settled(order, placed);
+    return { order: this.deps.lookup.seen(settledOrder), fills: [], duplicate: false };
   }
 
   /**
@@ -260,4 +308,24 @@ function completePlacement(order: Order, placed: Placed): Order {
     status: order.status ?? (done ? 'closed' : ioc ? 'canceled' : 'open'),
     timestamp: order.timestamp ?? Date.now(),
   };
+}
+
+/** ccxt's createOrder arguments for a placement, with the venue's own parameters and our client id. */
+function createArgs(placed: Placed, params: Record<string, unknown>, venue: string): CreateArgs {
+  const { request, sentId } = placed;
+  return {
+    side: request.side,
+    amount: Number(request.size),
+    price: Number(request.price),
+    params: { ...params, ...PLACEMENT_PARAMS[venue], clientOrderId: sentId },
+  };
+}
+
+/** A call's answer or its error, as one order of a batch is answered. */
+async function settle<T>(call: () => Promise<T>): Promise<BatchAnswer<T>> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    return { ok: false, error };
+  }
 }

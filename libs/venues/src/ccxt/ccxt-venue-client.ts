@@ -17,6 +17,7 @@ import type {
 import type {
   CumulativeBudget,
   DeadManSwitch,
+  OrderBatch,
   Unsubscribe,
   VenueClient,
   VenueEventMap,
@@ -25,7 +26,7 @@ import type {
 import { VenueEvents } from '../venue-events';
 import { replaceInTwoRequests } from '../common/replace-in-two-requests';
 import { CcxtAccountEvents } from './ccxt-account-events';
-import { cancelOrder } from './ccxt-cancel';
+import { cancelOrder, cancelOrders } from './ccxt-cancel';
 import { verifyCredentials } from './ccxt-credentials';
 import { beforeRestingOrderOf, ccxtDeadManSwitch } from './ccxt-dead-man';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
@@ -81,6 +82,12 @@ export class CcxtVenueClient implements VenueClient {
   private readonly account: CcxtAccountEvents;
   private readonly lookup: CcxtOrderLookup;
   private readonly placement: CcxtPlacement;
+  /**
+   * The venue's batched order and cancel requests, where the client sends
+   * them with their expiry (order-expiry.ts: Hyperliquid's actions, Aster's
+   * and Paradex's batch endpoints).
+   */
+  readonly batch?: OrderBatch;
   private credentialsVerified = false;
   private readonly authenticated: boolean;
   private readonly cumulative: (() => Promise<CumulativeBudget | null>) | undefined;
@@ -140,6 +147,21 @@ export class CcxtVenueClient implements VenueClient {
       expiry: this.expiry,
       beforeRestingOrder: beforeRestingOrderOf(this.deadManSwitch),
     });
+    this.batch = this.batchOf(options.venue);
+  }
+
+  private batchOf(venue: string): OrderBatch | undefined {
+    const batches = this.expiry.batches;
+    if (!batches) {
+      return undefined;
+    }
+    const { exchange, lookup, expiry } = this;
+    return {
+      maxOrders: batches.placements.max,
+      minPlacements: batches.minPlacements,
+      placePostOnly: (requests) => this.placement.placeBatch(requests, { postOnly: true }),
+      cancel: (targets) => cancelOrders({ venue, exchange, lookup, expiry }, targets),
+    };
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Order } from 'ccxt';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import type { CreateArgs } from './create-order-args';
+import { refusalIn, type ElementAnswer, type VenueBatchRequests } from './order-batch';
 
 /**
  * The public building blocks of ccxt 4.5.84's Hyperliquid class that its
@@ -93,6 +94,16 @@ function parsedStatuses(blocks: HyperliquidBlocks, response: unknown): Order[] {
   return blocks.parseOrders(statuses);
 }
 
+/** A limit order as ccxt's createOrder builds it: the order, and the action's own params. */
+function limitOrderArgs(
+  blocks: HyperliquidBlocks,
+  unified: string,
+  args: CreateArgs,
+): [Record<string, unknown>, Record<string, unknown>] {
+  const { side, amount, price, params } = args;
+  return blocks.parseCreateEditOrderArgs(undefined, unified, 'limit', side, amount, price, params);
+}
+
 /** ccxt's createOrder (a limit order) with `expiresAfter`: the same request, answer and errors. */
 export async function hyperliquidCreateOrder(
   exchange: CcxtExchangeLike,
@@ -102,15 +113,7 @@ export async function hyperliquidCreateOrder(
 ): Promise<Order> {
   const blocks = exchange as unknown as HyperliquidBlocks;
   await blocks.loadMarkets();
-  const [order, globalParams] = blocks.parseCreateEditOrderArgs(
-    undefined,
-    unified,
-    'limit',
-    args.side,
-    args.amount,
-    args.price,
-    args.params,
-  );
+  const [order, globalParams] = limitOrderArgs(blocks, unified, args);
   await blocks.initializeClient();
   const request = blocks.createOrdersRequest([order], globalParams);
   const response = await blocks.privatePostExchange(expiring(blocks, request, expiresAfter));
@@ -131,3 +134,146 @@ export async function hyperliquidCancelOrder(
   const request = blocks.cancelOrdersRequest([orderId], unified, {});
   return blocks.privatePostExchange(expiring(blocks, request, expiresAfter));
 }
+
+/** What one element of an order action is answered with: `{resting}`, `{filled}` or `{error}`. */
+type ElementStatus = string | { error?: string } | Record<string, unknown>;
+
+/** The `statuses` of an action's answer, in the order of its elements; undefined when it has none. */
+function statusesOf(answer: unknown): ElementStatus[] | undefined {
+  const statuses = (answer as { response?: { data?: { statuses?: unknown } } } | undefined)
+    ?.response?.data?.statuses;
+  return Array.isArray(statuses) ? (statuses as ElementStatus[]) : undefined;
+}
+
+/**
+ * The answer ccxt raised on, from its error (`hyperliquid <body>`): ccxt
+ * 4.5.84 raises the first refused element's error for a batch, though the
+ * answer tells every element's fate and the others rest.
+ */
+function answerIn(error: unknown): unknown {
+  const message = error instanceof Error ? error.message : '';
+  const at = message.indexOf(' {');
+  if (at < 0) {
+    return undefined;
+  }
+  try {
+    return JSON.parse(message.slice(at + 1)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sends a batched action: its answer, also one ccxt raised on for a refused element. */
+async function sendBatch(blocks: HyperliquidBlocks, request: ExchangeRequest): Promise<unknown> {
+  try {
+    return await blocks.privatePostExchange(request);
+  } catch (error) {
+    const answer = answerIn(error);
+    if (statusesOf(answer) !== undefined) {
+      return answer;
+    }
+    throw error;
+  }
+}
+
+/** The error ccxt raises for an element's refusal, as for the same refusal of one order alone. */
+function elementError(blocks: HyperliquidBlocks, type: string, message: string): unknown {
+  const alone = { status: 'ok', response: { type, data: { statuses: [{ error: message }] } } };
+  return refusalIn(blocks, alone) ?? new Error(`hyperliquid ${JSON.stringify(alone)}`);
+}
+
+/** Each element's answer: its status parsed, its refusal as ccxt's error; a missing one, `missing`. */
+function elementAnswers<T>(
+  blocks: HyperliquidBlocks,
+  type: string,
+  answer: unknown,
+  count: number,
+  parse: (status: ElementStatus) => T,
+  missing: () => unknown,
+): Array<ElementAnswer<T>> {
+  const statuses = statusesOf(answer) ?? [];
+  return Array.from({ length: count }, (_, index): ElementAnswer<T> => {
+    const status = statuses[index];
+    if (status === undefined) {
+      return { error: missing() };
+    }
+    const refusal = typeof status === 'object' ? (status as { error?: unknown }).error : undefined;
+    return typeof refusal === 'string'
+      ? { error: elementError(blocks, type, refusal) }
+      : { value: parse(status) };
+  });
+}
+
+/**
+ * ccxt's createOrders (limit orders) as one action with `expiresAfter`:
+ * each order answered as ccxt's createOrder would answer it alone. An
+ * answer without an order's status leaves that order to `missing`.
+ */
+export async function hyperliquidCreateOrders(
+  exchange: CcxtExchangeLike,
+  entries: ReadonlyArray<{ unified: string; args: CreateArgs }>,
+  expiresAfter: number,
+  missing: () => unknown,
+): Promise<Array<ElementAnswer<Order>>> {
+  const blocks = exchange as unknown as HyperliquidBlocks;
+  await blocks.loadMarkets();
+  const built = entries.map(({ unified, args }) => limitOrderArgs(blocks, unified, args));
+  await blocks.initializeClient();
+  const request = blocks.createOrdersRequest(
+    built.map(([order]) => order),
+    built[0]![1],
+  );
+  const answer = await sendBatch(blocks, expiring(blocks, request, expiresAfter));
+  return elementAnswers(
+    blocks,
+    'order',
+    answer,
+    entries.length,
+    (status) => {
+      const parsed = status === 'waitingForTrigger' ? { status } : status;
+      return blocks.parseOrders([parsed])[0]!;
+    },
+    missing,
+  );
+}
+
+/**
+ * Cancels by order id, of any markets, as one `cancel` action with
+ * `expiresAfter` (ccxt's own request per order, their cancels joined and
+ * signed again): each answered `success`, or the error ccxt's cancelOrder
+ * would raise for it alone.
+ */
+export async function hyperliquidCancelOrders(
+  exchange: CcxtExchangeLike,
+  entries: ReadonlyArray<{ orderId: string; unified: string }>,
+  expiresAfter: number,
+  missing: () => unknown,
+): Promise<Array<ElementAnswer<true>>> {
+  const blocks = exchange as unknown as HyperliquidBlocks;
+  await blocks.loadMarkets();
+  await blocks.initializeClient();
+  const alone = entries.map(({ orderId, unified }) =>
+    blocks.cancelOrdersRequest([orderId], unified, {}),
+  );
+  const first = alone[0]!;
+  const cancels = alone.flatMap((request) => (request.action as { cancels: unknown[] }).cancels);
+  const request = { ...first, action: { type: 'cancel', cancels } };
+  const answer = await sendBatch(blocks, expiring(blocks, request, expiresAfter));
+  return elementAnswers(blocks, 'cancel', answer, entries.length, () => true as const, missing);
+}
+
+/**
+ * Hyperliquid's order and cancel actions of many orders, with `expiresAfter`
+ * signed in. At most 39 orders: 1 + floor(n / 40) of the per-IP weight is 1
+ * up to there, what one order weighs.
+ */
+export const HYPERLIQUID_BATCHES: VenueBatchRequests = {
+  placements: { max: 39 },
+  cancels: { max: 39 },
+  minPlacements: 2,
+  sends: hasExpiryBlocks,
+  createOrders: (exchange, entries, expiry) =>
+    hyperliquidCreateOrders(exchange, entries, expiry.expiresAtMs, expiry.missing),
+  cancelOrders: (exchange, entries, expiry) =>
+    hyperliquidCancelOrders(exchange, entries, expiry.expiresAtMs, expiry.missing),
+};

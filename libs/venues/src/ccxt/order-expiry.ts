@@ -4,10 +4,21 @@ import { EXPIRY_SETTLE_MARGIN_MS } from '../paper/paper-order-entry';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import type { CreateArgs } from './create-order-args';
 import {
+  HYPERLIQUID_BATCHES,
   hasExpiryBlocks,
   hyperliquidCancelOrder,
   hyperliquidCreateOrder,
 } from './order-expiry-hyperliquid';
+import {
+  inRequests,
+  type BatchCancel,
+  type BatchExpiry,
+  type BatchPlacement,
+  type ElementAnswer,
+  type VenueBatchRequests,
+} from './order-batch';
+import { ASTER_BATCHES } from './order-batch-aster';
+import { PARADEX_BATCHES } from './order-batch-paradex';
 
 /**
  * Aster's v3 nonce window: a request whose nonce (microseconds, ccxt signs
@@ -56,6 +67,16 @@ const EXPIRY_RULES: Record<string, ExpiryRule> = {
     }),
   },
 };
+
+/** Venues whose batched order requests the client sends, each with its request's expiry. */
+const VENUE_BATCHES: ReadonlyMap<string, VenueBatchRequests> = new Map([
+  ['hyperliquid', HYPERLIQUID_BATCHES],
+  ['aster', ASTER_BATCHES],
+  ['paradex', PARADEX_BATCHES],
+]);
+
+/** The venues whose batched order requests the live client sends (`VenueClient.batch`). */
+export const LIVE_BATCH_VENUES: ReadonlySet<string> = new Set(VENUE_BATCHES.keys());
 
 /**
  * The longest a request of this client that is meant to live `lifetimeMs`
@@ -164,6 +185,69 @@ export class OrderRequestExpiry {
             ...this.expiryParams(stamp),
           });
     return this.answeredBy(sent, stamp);
+  }
+
+  /** The venue's batched order requests, where the client sends them with the request's expiry; else null. */
+  get batches(): VenueBatchRequests | null {
+    const batches = VENUE_BATCHES.get(this.venue);
+    return batches && this.rule && batches.sends(this.exchange) ? batches : null;
+  }
+
+  /**
+   * Limit orders in as few batched requests as the venue takes, each with
+   * the request's expiry and each order answered on its own, every
+   * request's answer awaited as `createOrder`'s: a lost answer fails its
+   * request's orders, each then of unknown fate.
+   */
+  async createOrders(
+    entries: readonly BatchPlacement[],
+    stamp: RequestStamp,
+  ): Promise<Array<ElementAnswer<Order>>> {
+    const batches = this.batchesSent();
+    const expiry = this.batchExpiry(stamp);
+    return inRequests(entries, batches.placements, (group) =>
+      this.answeredBy(batches.createOrders(this.exchange, group, expiry), stamp),
+    );
+  }
+
+  /** Cancels by order id in as few batched requests as the venue takes, with the request's expiry. */
+  async cancelOrders(
+    entries: readonly BatchCancel[],
+    stamp: RequestStamp,
+  ): Promise<Array<ElementAnswer<true>>> {
+    const batches = this.batchesSent();
+    const expiry = this.batchExpiry(stamp);
+    return inRequests(entries, batches.cancels, (group) =>
+      batches.cancelOrders(this.exchange, group, expiry),
+    );
+  }
+
+  private batchesSent(): VenueBatchRequests {
+    const batches = this.batches;
+    if (!batches) {
+      throw new Error(`${this.venue}: this client sends no batched order requests`);
+    }
+    return batches;
+  }
+
+  /** What a batched request carries of the request's expiry. */
+  private batchExpiry(stamp: RequestStamp): BatchExpiry {
+    return {
+      sentAtMs: stamp.sentAtMs,
+      expiresAtMs: stamp.expiresAtMs,
+      params: this.expiryParams(stamp),
+      missing: () => this.unanswered(stamp),
+    };
+  }
+
+  /** An order a batched answer left out: its fate unknown until the request can no longer act. */
+  private unanswered(stamp: RequestStamp): VenueNetworkError {
+    return new VenueNetworkError(
+      this.venue,
+      'the batched answer has no status for this order',
+      undefined,
+      this.settlesByMs(stamp),
+    );
   }
 
   /** ccxt's cancelOrder, with the request's expiry where the venue takes one. */

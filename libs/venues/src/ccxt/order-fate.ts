@@ -1,8 +1,13 @@
 import type { Order } from 'ccxt';
 import { sleep } from '@sts/platform';
 
-/** Orders whose latest update is kept (the stream may beat the placement's answer). */
-const REMEMBERED_ORDERS = 2_000;
+/**
+ * Orders whose latest update is kept (the stream may beat the placement's
+ * answer): Hyperliquid's every order is kept too (CANCEL_FATE_ON_STREAM),
+ * so a busy process's Paradex order still has its closing update a while
+ * after it closed.
+ */
+const REMEMBERED_ORDERS = 10_000;
 
 interface Waiter {
   accept: (order: Order) => boolean;
@@ -118,6 +123,27 @@ export class OrderFates {
 
 const keyOf = (venue: string, orderId: string, clientOrderId: string | undefined): string =>
   `${venue}\n${orderId}\n${clientOrderId ?? ''}`;
+
+/**
+ * Venues whose account stream carries each order's closing update with what
+ * it filled, which this client takes for a cancel's outcome instead of
+ * reading the order back. Hyperliquid's `orderUpdates` ends an order with
+ * `canceled` (or `filled`), its original size and what was left
+ * (`origSz`, `sz`): ccxt reads the difference as filled. Its `orderStatus`
+ * read weighs 2 of the 1,200 a minute every account on one egress shares,
+ * and one followed every cancel of every re-quote (the egress bench: a
+ * third of the address's weight). Only a final update is taken; one that
+ * is not the last (an order still open) never is.
+ */
+export const CANCEL_FATE_ON_STREAM: ReadonlySet<string> = new Set(['hyperliquid']);
+
+/**
+ * How long a cancel waits for the order's closing update before it reads
+ * the order instead: the stream's update and the cancel's answer leave the
+ * venue with the same block, so it is normally there already or within a
+ * few ms.
+ */
+export const CANCEL_FATE_WAIT_MS = 150;
 
 /** The process's record of account-stream order updates (fed by CcxtAccountEvents). */
 export const ORDER_FATES = new OrderFates();

@@ -67,6 +67,8 @@ export interface ConformanceSetup {
     /** A client whose replace is a cancel and a placement: the one-request replace case does not apply. */
     replaceInTwoRequests?: boolean;
     idsFromTheVenue?: 'whole' | 'partial';
+    /** The client sends batched orders (`VenueClient.batch`): the batch cases apply. */
+    batch?: boolean;
   };
   start(): Promise<ConformanceHarness>;
   stop(): Promise<void>;

@@ -3,7 +3,7 @@ import type { VenueMarket } from '../model/market';
 import type { VenueClient } from '../venue-client';
 import type { ConformanceHarness, ConformanceSetup } from './conformance-harness';
 import Big from 'big.js';
-import type { OrderAck } from '../model/orders';
+import type { OrderAck, PlaceOrderRequest } from '../model/orders';
 import { clientOrderIds, EventLog, minimumSize, minus, plus, times } from './conformance-tools';
 
 /**
@@ -72,14 +72,17 @@ export class SuiteContext {
   readonly tick = (): string => this.market.entry.tick_size;
 
   /** A post-only buy of the market under test (size: the case size) with a fresh client order id. */
+  readonly buyRequest = (price: string, size: string = this.size): PlaceOrderRequest => ({
+    symbol: this.harness.symbol,
+    side: 'buy',
+    price,
+    size,
+    clientOrderId: this.nextId(),
+  });
+
+  /** Places `buyRequest(price, size)`. */
   readonly placeBuy = (price: string, size: string = this.size): Promise<OrderAck> =>
-    this.client.placePostOnly({
-      symbol: this.harness.symbol,
-      side: 'buy',
-      price,
-      size,
-      clientOrderId: this.nextId(),
-    });
+    this.client.placePostOnly(this.buyRequest(price, size));
 
   /**
    * The best bid an order can join: one tick inside the spread when there is

@@ -1,3 +1,4 @@
+import { batchCases } from './cases/batch.cases';
 import { fillsCases } from './cases/fills.cases';
 import { limitsCases } from './cases/limits.cases';
 import { lostAnswerCases } from './cases/lost-answers.cases';
@@ -23,5 +24,6 @@ export function runVenueConformance(name: string, setup: ConformanceSetup): void
     fillsCases(ctx);
     limitsCases(ctx);
     lostAnswerCases(ctx);
+    batchCases(ctx);
   });
 }

@@ -102,6 +102,14 @@ export interface CancelResult {
   order?: VenueOrder;
 }
 
+/**
+ * One order of a batched request, answered as its own call would have been:
+ * the call's answer, or the error the call would have thrown (an order
+ * refused alone, or the whole request failed; a lost answer leaves each
+ * order's fate unknown, to be settled by its client order id).
+ */
+export type BatchAnswer<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
 export interface ReplaceRequest {
   target: CancelTarget;
   /** The post-only order that replaces the target (same symbol and side). */

@@ -17,6 +17,7 @@ const lighterLive: VenueConfig = {
   requestCosts: FLAT_REQUEST_COSTS,
   rateLimits: [],
   minTradeBudget: 1,
+  minIpSharePerMin: 60,
   sharedAccountLimit: true,
   hedgeTimeoutMs: 3_000,
 };

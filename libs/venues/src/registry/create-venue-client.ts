@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { VenueConfig } from '@sts/domain';
+import type { Egress, VenueConfig } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import { createCcxtExchange, type CcxtExchangeOptions } from '../ccxt/ccxt-exchange';
 import type { CcxtExchangeLike } from '../ccxt/ccxt-exchange-like';
@@ -31,6 +31,12 @@ export interface VenueClientOptions {
   bookDepth?: number;
   /** Paper mode: lets order frames sent in one burst share writes. */
   coalescer?: FrameCoalescer;
+  /**
+   * Live mode: the egress the account's requests leave from (`egressOf` of
+   * the deployment's plan; `publicEgress` for a client of no account). Paper
+   * clients ignore it: the simulator's paper protocol limits per account only.
+   */
+  egress?: Egress;
   /** Live mode only: how to build the ccxt exchange (tests pass a fake). */
   createExchange?: (
     venue: string,
@@ -120,6 +126,7 @@ export async function createVenueClient(
         {
           endpoint: config.endpoint,
           requestCosts: config.requestCosts,
+          ...(options.egress ? { egress: options.egress } : {}),
           ...(signer ? { options: signer } : {}),
         },
       );
@@ -166,6 +173,7 @@ export async function fetchVenueMarkets(
     {},
     {
       endpoint: config.endpoint,
+      ...(options.egress ? { egress: options.egress } : {}),
     },
   );
   try {

@@ -112,6 +112,7 @@ export function openVenues(
   metrics.watchAnswerTimes(answerTimes);
   const factory = new VenueClientFactory(
     config.venues,
+    config.egressPlan,
     { ...env, VENUE_SIM_URL: config.settings.venueSimUrl },
     logger,
     coalescer,
@@ -123,6 +124,7 @@ export function openVenues(
     logger,
     deadManPolicy(config, nats, metrics, logger, closers),
     cumulativePolicyOf(config, budget),
+    config.settings.orderBatchMs,
   );
   watchDeadMen(metrics, accounts);
   closers.push(() => accounts.closeAll());

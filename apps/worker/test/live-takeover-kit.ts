@@ -64,8 +64,9 @@ const pairTrade = (maker: string, hedge: string, market: string, makerSide: Side
 /**
  * The 20 ordered pairs of the five venues, each on its hedge venue's book,
  * in two kills of ten: the fleet's per-IP budgets admit about 7 live trades
- * on Extended and 9 on Hyperliquid at once (min_trade_budget 2 of 15 and 18
- * tokens a second), and each venue is in 8 of the 20 pairs. The first kill
+ * on Extended at once (min_trade_budget 2 of 15 tokens a second; Hyperliquid
+ * admits 30, a pace of 36 a minute each of 1,080), and each venue is in 8 of
+ * the 20 pairs. The first kill
  * has each venue's pairs with its neighbours in TAKEOVER_VENUES' ring, the
  * second the rest: in each, each venue is maker of 2 trades and hedge of 2.
  */
@@ -85,8 +86,8 @@ export function orderedPairsInTwoKills(): [PairTrade[], PairTrade[]] {
 /**
  * The survivor's own trades: SOL with maker orders selling, hedged by buying
  * on Aster, the one book left free of the pairs' (Aster's SOL maker order
- * buys). None on Extended or Hyperliquid beyond one: their per-IP limits
- * admit about 7 and 9 trades fleet-wide, and a kill's pairs hold 4 on each.
+ * buys). None on Extended or Hyperliquid beyond one: Extended's per-IP limit
+ * admits about 7 trades fleet-wide, and a kill's pairs hold 4 on each.
  */
 export function survivorTrades(): PairTrade[] {
   return ['lighter', 'paradex', 'hyperliquid'].map((maker) =>

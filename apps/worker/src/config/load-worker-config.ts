@@ -1,13 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { VenueRegistry } from '@sts/domain';
-import { CredentialsSettings, loadConfig, loadVenueRegistry } from '@sts/platform';
+import type { EgressPlan, VenueRegistry } from '@sts/domain';
+import {
+  checkEgressBinds,
+  CredentialsSettings,
+  loadConfig,
+  loadEgressPlan,
+  loadVenueRegistry,
+} from '@sts/platform';
 import { LEASE_QUOTE } from '../trade-runner/lease-trust';
 import { WorkerSettings } from './worker.settings';
 
 export interface WorkerConfig {
   settings: WorkerSettings;
   venues: VenueRegistry;
+  /** Which egress address each venue account's requests leave from (`EGRESS_PLAN`). */
+  egressPlan: EgressPlan;
   /** WORKER_ID, or hostname-pid-random. */
   workerId: string;
   leaseRenewMs: number;
@@ -25,9 +33,13 @@ export function loadWorkerConfig(
       `WORKER_LEASE_RENEW_MS (${leaseRenewMs}) must be under ${LEASE_QUOTE * 100} % of WORKER_LEASE_TTL_MS (${settings.leaseTtlMs})`,
     );
   }
+  const egressPlan = loadEgressPlan(env);
+  // Hedges leave from these addresses: a wrong one must stop boot, not fail a hedge.
+  checkEgressBinds(egressPlan);
   return {
     settings,
     venues: loadVenueRegistry(env),
+    egressPlan,
     workerId: settings.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
     leaseRenewMs,
   };

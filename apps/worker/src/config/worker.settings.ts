@@ -144,16 +144,32 @@ export class WorkerSettings extends CommonSettings {
   cumulativePollMs: number = 1_000;
 
   /**
-   * How often the venue is asked what is left of such a budget: a
-   * Hyperliquid `userRateLimit` read (weight 20 of the per-IP 1,200 a
-   * minute, paid from a trade's budget); Lighter's word comes free with its
-   * transactions' answers. The spends in between are counted and reported.
+   * How often the venue is asked what is left of such a budget near its
+   * end (far from it, as seldom as a quarter of what is left at the
+   * account's full rate allows, up to 10 minutes): a Hyperliquid
+   * `userRateLimit` read (weight 20 of the per-IP 1,200 a minute, paid from
+   * a trade's budget); Lighter's word comes free with its transactions'
+   * answers. The spends in between are counted and reported.
    */
   @Expose({ name: 'WORKER_CUMULATIVE_READ_MS' })
   @IsInt()
   @Min(500)
   @Max(600_000)
   cumulativeReadMs: number = 30_000;
+
+  /**
+   * How long an account's post-only placement or cancel waits for others of
+   * the same account to go with it in one batched request, where the venue
+   * takes batches and the client sends them (Hyperliquid: an order or cancel
+   * action of up to 39 orders weighs what one order does; Paradex's and
+   * Aster's batch endpoints). A hedge's IOC never waits. -1 sends every
+   * request on its own.
+   */
+  @Expose({ name: 'WORKER_ORDER_BATCH_MS' })
+  @IsInt()
+  @Min(-1)
+  @Max(50)
+  orderBatchMs: number = 3;
 
   /** Base URL of the venue simulator; a paper venue is `${VENUE_SIM_URL}/venues/<id>` unless its registry entry has an endpoint. */
   @Expose({ name: 'VENUE_SIM_URL' })

@@ -1,11 +1,11 @@
 import type Big from 'big.js';
 import {
   classifyMakerFill,
+  cushionThresholdBps,
   finishFastMoveGuard,
   formatDecimal,
   isQuotingHeld,
   observeHedgeReference,
-  quoteCushionBps,
   startFastMoveGuard,
   type FastMoveGuardSettings,
   type FastMoveGuardState,
@@ -47,7 +47,7 @@ export class FastMoveWatch {
       return null;
     }
     const resting = restingPrice
-      ? { quoteCushionBps: quoteCushionBps(restingPrice, hedgeReference) }
+      ? { defaultThresholdBps: cushionThresholdBps(restingPrice, hedgeReference) }
       : null;
     // The guard measures moves from observations inside its window. After a quiet
     // spell the last H is still the price in force an instant ago: say so first,

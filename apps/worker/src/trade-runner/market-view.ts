@@ -11,6 +11,7 @@ import {
   spreadAchieved,
   type SpreadType,
   type TradeMarket,
+  unitsOf,
   type VenueId,
 } from '@sts/domain';
 import type { BookLevel, BookUpdate, VenueMarket } from '@sts/venues';
@@ -63,9 +64,29 @@ export interface OwnOrders {
   anyResting(): boolean;
   /** What they may have resting at a price on the maker side. */
   restingAt(price: Big): Big;
+  /** Changes whenever what `anyResting` and `restingAt` answer may have changed. */
+  revision(): number;
+  /**
+   * Sets `out` to a bound of `restingAt(price)` (level `level` of `update`'s
+   * maker side, whose size is `size`) in whole units of `out.scale`, a scale
+   * that holds `size` too, allocating nothing; false when it cannot tell
+   * (`restingAt` decides then).
+   */
+  restingBound(update: BookUpdate, level: number, price: Big, size: Big, out: UnitsBound): boolean;
 }
 
-const NO_ORDERS: OwnOrders = { anyResting: () => false, restingAt: () => new Big(0) };
+/** A bound of a size as a whole number of `10^-scale` units. */
+export interface UnitsBound {
+  units: number;
+  scale: number;
+}
+
+const NO_ORDERS: OwnOrders = {
+  anyResting: () => false,
+  restingAt: () => new Big(0),
+  revision: () => 0,
+  restingBound: () => false,
+};
 
 /**
  * What the trade sees of both books: the maker venue's touch and the hedge
@@ -88,6 +109,17 @@ export class MarketView {
   private tradeMarketValue?: TradeMarket;
   private lastMakerBook: BookUpdate | null = null;
   private own: OwnOrders = NO_ORDERS;
+  /** The own orders' revision `ownAny` and the level bound were worked out at. */
+  private ownRevision = -1;
+  private ownAny = false;
+  /**
+   * The best maker-side price `bestBound` is for: while the own orders stay
+   * as they were (same revision), a book update that only resizes that level
+   * is told from it with one comparison.
+   */
+  private boundPrice: string | undefined;
+  private readonly bestBound: UnitsBound = { units: 0, scale: 0 };
+  private readonly deeperBound: UnitsBound = { units: 0, scale: 0 };
 
   constructor(
     readonly makerLeg: MakerLeg,
@@ -153,26 +185,53 @@ export class MarketView {
    * keeps is the account's, the public best stands in.
    */
   private othersBest(update: BookUpdate, levels: BookLevel[], best?: string): string | undefined {
-    if (best === undefined || !this.own.anyResting()) {
+    if (best === undefined) {
       return best;
     }
+    const revision = this.own.revision();
+    if (revision !== this.ownRevision) {
+      this.ownRevision = revision;
+      this.ownAny = this.own.anyResting();
+      this.boundPrice = undefined;
+    }
+    if (!this.ownAny) {
+      return best;
+    }
+    const parsed = parsedLevelsOf(levels);
     for (let i = 0; i < levels.length; i += 1) {
-      const level = levels[i];
-      const own = this.own.restingAt(this.levelPrice(update, level, best));
-      if (signOf(own) === 0 || compare(new Big(level.size), own) > 0) {
-        return level.price;
+      const price = parsed.prices[i];
+      const size = parsed.sizes[i];
+      if (this.surelyAboveOwn(update, levels, i, size)) {
+        return levels[i].price;
+      }
+      const own = this.own.restingAt(price);
+      if (signOf(own) === 0 || compare(size, own) > 0) {
+        return levels[i].price;
       }
     }
     return best;
   }
 
-  /** A level's price, the touch's parse reused for the best level (no allocation there). */
-  private levelPrice(update: BookUpdate, level: BookLevel, best: string): Big {
-    const touch = level.price === best ? touchOf(update) : null;
-    if (touch) {
-      return this.makerLeg === 'long' ? touch.bestBid : touch.bestAsk;
+  /**
+   * Level `i`'s size surely exceeds what the account may have resting at its
+   * price (`OwnOrders.restingBound`): the others have some size there. The
+   * best level's bound is kept while the own orders and that price stay.
+   */
+  private surelyAboveOwn(update: BookUpdate, levels: BookLevel[], i: number, size: Big): boolean {
+    const best = i === 0;
+    const bound = best ? this.bestBound : this.deeperBound;
+    if (!best || levels[0].price !== this.boundPrice) {
+      const price = parsedLevelsOf(levels).prices[i];
+      const known = this.own.restingBound(update, i, price, size, bound);
+      if (best) {
+        this.boundPrice = known ? levels[0].price : undefined;
+      }
+      if (!known) {
+        return false;
+      }
     }
-    return new Big(level.price);
+    const units = unitsOf(size, bound.scale);
+    return units !== null && units > bound.units;
   }
 
   /** True when H changed (or the hedge book was stale until now). */
@@ -274,6 +333,36 @@ function touchFrom(bid?: string, ask?: string): BookTouch | null {
   return bid !== undefined && ask !== undefined
     ? { bestBid: new Big(bid), bestAsk: new Big(ask) }
     : null;
+}
+
+/** A side's levels of one update as decimals. */
+interface ParsedLevels {
+  prices: Big[];
+  sizes: Big[];
+}
+
+/** One update reaches every trade on the market: each side's levels are parsed once. */
+const parsedLevels = new WeakMap<BookLevel[], ParsedLevels>();
+/** The levels parsed last: the trades one update reaches ask one after the other. */
+let lastLevels: BookLevel[] | null = null;
+let lastParsed: ParsedLevels | null = null;
+
+function parsedLevelsOf(levels: BookLevel[]): ParsedLevels {
+  if (levels === lastLevels && lastParsed !== null) {
+    return lastParsed;
+  }
+  let parsed = parsedLevels.get(levels);
+  if (parsed === undefined) {
+    parsed = { prices: [], sizes: [] };
+    for (const level of levels) {
+      parsed.prices.push(new Big(level.price));
+      parsed.sizes.push(new Big(level.size));
+    }
+    parsedLevels.set(levels, parsed);
+  }
+  lastLevels = levels;
+  lastParsed = parsed;
+  return parsed;
 }
 
 /** One update reaches every trade on the market: its touch is parsed once (Big values are never mutated). */

@@ -1,9 +1,18 @@
 import type Big from 'big.js';
-import { hedgeSide, makerSide, type Side, type SpreadType, type VenueRegistry } from '@sts/domain';
+import {
+  decimalsOf,
+  hedgeSide,
+  makerSide,
+  type Side,
+  type SpreadType,
+  unitsOf,
+  type VenueRegistry,
+} from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { MonotonicClock } from '../clock';
 import type { LogEntry } from '@sts/contracts';
 import type { TradeRecord } from '../trades/trade-record';
+import { AccountLevelTotals } from './account-level-totals';
 import { Hedger } from './hedging/hedger';
 import { MarkoutSampler } from './markout-sampler';
 import { MakerOrders } from './quoting/maker-orders';
@@ -111,6 +120,13 @@ function accountOrdersOf(legs: TradeLegs, orders: MakerOrders, side: Side): OwnO
   const { ledger } = orders;
   const symbol = legs.market.makerMarket.symbol;
   const thisTrades = (clientOrderId: string): boolean => ledger.find(clientOrderId) !== undefined;
+  const accountTotals = new AccountLevelTotals(
+    legs.makerAccountOrders,
+    legs.makerClient,
+    symbol,
+    side,
+  );
+  const lotPlaces = decimalsOf(legs.market.makerMarket.rules.lotSize);
   return {
     anyResting: () =>
       ledger.current !== null || legs.makerAccountOrders.anyResting(symbol, side, thisTrades),
@@ -118,5 +134,20 @@ function accountOrdersOf(legs: TradeLegs, orders: MakerOrders, side: Side): OwnO
       ledger
         .restingAt(price)
         .plus(legs.makerAccountOrders.restingAt(symbol, side, price, thisTrades)),
+    revision: () => ledger.revision + accountTotals.revision,
+    // The trade's own ledger plus everything the account's stream shows there (its own orders
+    // counted twice at most): a bound on restingAt, in whole units of one scale.
+    restingBound: (update, level, price, size, out) => {
+      const account = accountTotals.at(update, level, price);
+      const scale = Math.max(decimalsOf(size), decimalsOf(account), lotPlaces);
+      const accountUnits = unitsOf(account, scale);
+      const ownUnits = ledger.restingUnitsAt(price, scale);
+      if (accountUnits === null || ownUnits === null) {
+        return false;
+      }
+      out.units = accountUnits + ownUnits;
+      out.scale = scale;
+      return true;
+    },
   };
 }

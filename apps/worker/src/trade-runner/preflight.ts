@@ -1,15 +1,14 @@
 import Big from 'big.js';
 import type { TokenBucket } from '@sts/budget-client';
 import { divide, formatDecimal } from '@sts/domain';
-import { marginBalanceOf, type VenueClient } from '@sts/venues';
-import { paid } from '../venue-sessions/paid-requests';
+import { marginBalanceOf } from '@sts/venues';
 import type { AmendableTerms, TradeRecord } from '../trades/trade-record';
 import type { LegMarket } from './market-view';
 import { desiredQuote } from './quoting/desired-quote';
 import type { TradeLegs } from './trade-legs';
 
 interface MarginLeg {
-  client: VenueClient;
+  role: 'maker' | 'hedge';
   bucket: TokenBucket | null;
   leg: LegMarket;
 }
@@ -68,13 +67,13 @@ async function firstFailure(
   }
   const notional = terms.sizeType === 'notional' ? terms.targetSize : terms.targetSize.times(mid);
   const legsToCheck: MarginLeg[] = [
-    { client: legs.makerClient, bucket: buckets.maker, leg: market.makerMarket },
-    { client: legs.hedgeClient, bucket: buckets.hedge, leg: market.hedgeMarket },
+    { role: 'maker', bucket: buckets.maker, leg: market.makerMarket },
+    { role: 'hedge', bucket: buckets.hedge, leg: market.hedgeMarket },
   ];
-  for (const { client, bucket, leg } of legsToCheck) {
+  for (const { role, bucket, leg } of legsToCheck) {
     let balances;
     try {
-      balances = await paid(bucket, client, () => client.balances());
+      balances = await legs.balances(role, bucket);
     } catch (error) {
       return {
         reason: `${leg.venue} balances unavailable: ${error instanceof Error ? error.message : String(error)}`,

@@ -1,5 +1,5 @@
 import type Big from 'big.js';
-import { compare, requoteAction } from '@sts/domain';
+import { compare, differenceEquals, requoteAction } from '@sts/domain';
 import type { LoopControl } from './loop-control';
 import type { MakerTakedown } from './maker-takedown';
 import type { OpenTrade } from './open-trade';
@@ -176,6 +176,6 @@ function obligationMet(loop: LoopControl, outcome: MakerOutcome): void {
 function restsAsWanted(order: RestingOrder, wanted: Wanted): boolean {
   return (
     compare(order.price, wanted.price) === 0 &&
-    compare(order.size.minus(order.seenFilled), wanted.size) === 0
+    differenceEquals(order.size, order.seenFilled, wanted.size)
   );
 }

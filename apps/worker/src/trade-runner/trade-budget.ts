@@ -10,9 +10,12 @@ import type { Logger } from '@sts/platform';
 
 /**
  * A grown share is another trade's released one, possibly spent in the
- * venue's current second: it applies one window later.
+ * venue's current second: it applies one window later. Paced under one
+ * request a second (a share of a venue's per-IP limit, counted a minute at a
+ * time), a leg holds two tokens, so a re-quote's cancel and placement go
+ * together.
  */
-const BUCKET_OPTIONS = { growthDelayMs: DEFAULT_BUCKET_WINDOW_MS };
+const BUCKET_OPTIONS = { growthDelayMs: DEFAULT_BUCKET_WINDOW_MS, slowBurst: 2 };
 
 /**
  * A trade's request budgets as token buckets: the maker bucket meters every

@@ -1,7 +1,13 @@
 import type { TokenBucket } from '@sts/budget-client';
 import { isAppError } from '@sts/platform';
 import type { CredentialStore } from '@sts/persistence';
-import { VenueAuthError, VenueSetupError, type BookUpdate, type VenueClient } from '@sts/venues';
+import {
+  VenueAuthError,
+  VenueSetupError,
+  type BookUpdate,
+  type VenueBalance,
+  type VenueClient,
+} from '@sts/venues';
 import { quotaHold, type QuotaHold, type VenueId } from '@sts/domain';
 import type { TradeRecord } from '../trades/trade-record';
 import type { AccountListener, AccountSession } from '../venue-sessions/account-session';
@@ -38,6 +44,8 @@ export interface TradeLegs {
   hedgeClient: VenueClient;
   /** The maker account's orders in the book, whichever trade placed them. */
   makerAccountOrders: AccountRestingOrders;
+  /** A leg's account balances for the pre-flight, read once for the trades that ask at once. */
+  balances(leg: 'maker' | 'hedge', bucket: TokenBucket | null): Promise<VenueBalance[]>;
   /**
    * Why the trade may not rest a maker order now by its accounts' cumulative
    * request budgets (`quotaHold`), or null when it may.
@@ -113,22 +121,34 @@ export async function openTradeLegs(
     if (hedgeBook) {
       market.applyHedgeBook(hedgeBook);
     }
-    return {
-      market,
-      makerClient: maker.session.client,
-      hedgeClient: hedge.session.client,
-      makerAccountOrders: maker.session.restingOrders,
-      ...cumulativeOf(maker.session, hedge.session),
-      listen: (tradeTag, makerListener, hedgeListener) => {
-        cleanups.push(maker.session.listen(tradeTag, makerListener));
-        cleanups.push(hedge.session.listen(tradeTag, hedgeListener));
-      },
-      close: closeAll,
-    };
+    return legsOver(market, maker.session, hedge.session, cleanups, closeAll);
   } catch (error) {
     closeAll();
     throw error;
   }
+}
+
+/** The legs over the two open accounts; what listening adds is undone by `close`. */
+function legsOver(
+  market: MarketView,
+  maker: AccountSession,
+  hedge: AccountSession,
+  cleanups: Array<() => void>,
+  close: () => void,
+): TradeLegs {
+  return {
+    market,
+    makerClient: maker.client,
+    hedgeClient: hedge.client,
+    makerAccountOrders: maker.restingOrders,
+    balances: (leg, bucket) => (leg === 'maker' ? maker : hedge).balances(bucket),
+    ...cumulativeOf(maker, hedge),
+    listen: (tradeTag, makerListener, hedgeListener) => {
+      cleanups.push(maker.listen(tradeTag, makerListener));
+      cleanups.push(hedge.listen(tradeTag, hedgeListener));
+    },
+    close,
+  };
 }
 
 /** The trade's hold by its two accounts' cumulative request budgets. */

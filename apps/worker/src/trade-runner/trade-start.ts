@@ -163,11 +163,15 @@ export class TradeStart {
     const { db } = this.services;
     const open = await this.retrying('open the venues', () => trade.openLegs());
     trade.replay(await readTradeLog(db, trade.tradeId));
+    const previousWorkerId = await new TradeEventRepository(db.manager).lastWriterOf(trade.tradeId);
     open.hedger.restore(trade.ledger.makerFills, trade.ledger.hedged);
+    // From here to the entry nothing awaits: a mark due at once (its moment
+    // just passed) or an event the stream brings is logged after it, so the
+    // hand-over's first entry is recovery_completed.
     trade.listen();
     open.markouts.resume(trade.ledger);
     const completed = logEntry('recovery_completed', {
-      previous_worker_id: await new TradeEventRepository(db.manager).lastWriterOf(trade.tradeId),
+      previous_worker_id: previousWorkerId,
       open_orders_canceled: 0,
       fills_reconciled: 0,
       rehedged_size: '0',

@@ -31,7 +31,11 @@ export class AccountRestingOrders {
     const entry: RestingEntry = {
       side: order.side,
       price: new Big(order.price),
-      remaining: new Big(order.size).minus(order.filledSize),
+      // A re-quote's orders have mostly filled nothing: their size is what remains, one Big.
+      remaining:
+        order.filledSize === '0'
+          ? new Big(order.size)
+          : new Big(order.size).minus(order.filledSize),
     };
     if (orders) {
       orders.set(order.clientOrderId, entry);

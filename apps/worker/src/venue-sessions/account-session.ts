@@ -1,14 +1,16 @@
 import type { TokenBucket } from '@sts/budget-client';
 import { parseClientOrderId, type VenueId } from '@sts/domain';
 import { sleep, type Logger } from '@sts/platform';
-import type { Unsubscribe, VenueClient, VenueFill, VenueOrder } from '@sts/venues';
+import type { Unsubscribe, VenueBalance, VenueClient, VenueFill, VenueOrder } from '@sts/venues';
 import type { CumulativeQuota } from '@sts/domain';
 import { CumulativeQuotaWatch, type CumulativePolicy } from './cumulative-quota-watch';
 import { DeadManKeeper, type DeadManPolicy, type DeadManStatus } from './dead-man-keeper';
 import { spendCountedClient } from './spend-counted-client';
+import { batchingClient } from './order-batcher';
 import { paidAtOnce, paidOnCredit } from './paid-requests';
 import { payForShared } from './shared-payment';
 import { AccountRestingOrders } from './account-resting-orders';
+import { SharedBalanceRead } from './shared-balance-read';
 
 /** What a trade hears from one of its venue accounts. Called synchronously from the socket. */
 export interface AccountListener {
@@ -40,6 +42,7 @@ const READ_BUDGET_WAIT_MS = 1_500;
 export class AccountSession {
   /** The account's orders in the book, whichever trade placed them (its trades quote past them). */
   readonly restingOrders = new AccountRestingOrders();
+  private readonly balanceRead = new SharedBalanceRead();
   private readonly listeners = new Map<string, AccountListener>();
   private readonly unsubscribers: Unsubscribe[] = [];
   private connecting?: Promise<void>;
@@ -57,6 +60,8 @@ export class AccountSession {
     private readonly deadMan: DeadManPolicy = { timeoutMs: 15_000 },
     /** How the account's cumulative budget is followed; absent where the venue keeps none. */
     private readonly cumulative?: CumulativePolicy,
+    /** How long an order request waits for others of the account to batch with (WORKER_ORDER_BATCH_MS; < 0: never). */
+    private readonly orderBatchMs = -1,
   ) {}
 
   /**
@@ -86,6 +91,11 @@ export class AccountSession {
     return this.venueClient;
   }
 
+  /** The account's balances for a trade's pre-flight: one read shared by the trades that ask at once. */
+  balances(bucket: TokenBucket | null): Promise<VenueBalance[]> {
+    return this.balanceRead.read(this.client, bucket);
+  }
+
   /**
    * Opens the account's client once for every trade on it. What connecting
    * spends of the account's limit (a live client's credential probe) is paid
@@ -101,7 +111,10 @@ export class AccountSession {
 
   private async open(bucket: TokenBucket | undefined): Promise<void> {
     if (!this.venueClient) {
-      const client = this.followCumulative(await this.createClient());
+      const client = batchingClient(
+        this.followCumulative(await this.createClient()),
+        this.orderBatchMs,
+      );
       this.venueClient = client;
       this.unsubscribers.push(
         client.on('fill', (fill) => this.route(fill.clientOrderId)?.onFill(fill)),

@@ -33,6 +33,8 @@ export class AccountSessions {
     private readonly deadMan: DeadManPolicy = { timeoutMs: 15_000 },
     /** How the accounts' cumulative budgets are followed (WORKER_CUMULATIVE_*), by venue; none: not followed. */
     private readonly cumulative: (venue: VenueId) => CumulativePolicy | undefined = () => undefined,
+    /** How long an account's order request waits for others to batch with (WORKER_ORDER_BATCH_MS). */
+    private readonly orderBatchMs = -1,
   ) {}
 
   /**
@@ -55,6 +57,7 @@ export class AccountSessions {
           this.logger,
           this.deadMan,
           this.cumulative(venue),
+          this.orderBatchMs,
         ),
         holders: 0,
       };

@@ -1,5 +1,6 @@
 import {
   type DeadManSwitch,
+  type OrderBatch,
   isVenueError,
   RateLimitedError,
   VenueNetworkError,
@@ -73,6 +74,10 @@ export function countedVenueClient(
       return answer;
     });
   }
+  const batch = countedBatchOf(client, exchange, counter);
+  if (batch) {
+    counted.set('batch', batch);
+  }
   const countedSwitch = countedDeadManOf(client, exchange, counter);
   // Reads the client sent at once for an order's fills count as requests too.
   const fillReads = counter.venueRequestCount(exchange, 'fill_read');
@@ -120,6 +125,32 @@ function countedDeadMan(
     disarm: () => {
       disarms.request();
       return deadMan.disarm();
+    },
+  };
+}
+
+/** The client's batched requests, each counted once (the venue sees one request): `placePostOnlyBatch`, `cancelBatch`. */
+function countedBatchOf(
+  client: VenueClient,
+  exchange: string,
+  counter: VenueRequestCounter,
+): OrderBatch | undefined {
+  const batch = client.batch;
+  if (!batch) {
+    return undefined;
+  }
+  const places = counter.venueRequestCount(exchange, 'placePostOnlyBatch');
+  const cancels = counter.venueRequestCount(exchange, 'cancelBatch');
+  return {
+    maxOrders: batch.maxOrders,
+    minPlacements: batch.minPlacements,
+    placePostOnly: (requests) => {
+      places.request();
+      return batch.placePostOnly(requests);
+    },
+    cancel: (targets) => {
+      cancels.request();
+      return batch.cancel(targets);
     },
   };
 }

@@ -93,7 +93,8 @@ export class MarketDataFeed {
   private async open(): Promise<void> {
     if (!this.client) {
       // Paper venues sign every socket: the feed registers an identity of its own.
-      // Live market data is public and needs no credential.
+      // Live market data is public and needs no credential (and, of no account, it is read
+      // from the egress plan's public egress).
       const identity = `md-${this.workerId}-${randomBytes(4).toString('hex')}`;
       const client = await this.factory.create(
         this.venue,

@@ -1,4 +1,4 @@
-import type { DeadManSwitch, VenueClient } from '@sts/venues';
+import type { DeadManSwitch, OrderBatch, VenueClient } from '@sts/venues';
 import { interceptedClient } from './intercepted-client';
 
 /**
@@ -20,7 +20,8 @@ const ORDER_REQUESTS: Readonly<Partial<Record<keyof VenueClient, number>>> = {
  * The client with its order requests told to `spent` as they go (before the
  * call, whatever its answer: a request the venue refused for want of budget
  * spent nothing, and counting it errs on the safe side), the dead-man
- * switch's armings and disarmings too. Other methods pass through.
+ * switch's armings and disarmings too, and every order of a batched
+ * request. Other methods pass through.
  */
 export function spendCountedClient(
   client: VenueClient,
@@ -35,6 +36,22 @@ export function spendCountedClient(
       spent(requests);
       return call(...args);
     });
+  }
+  const batch = client.batch;
+  if (batch) {
+    // Hyperliquid counts every order of a batched action against the address.
+    wrapped.set('batch', {
+      maxOrders: batch.maxOrders,
+      minPlacements: batch.minPlacements,
+      placePostOnly: (requests) => {
+        spent(requests.length);
+        return batch.placePostOnly(requests);
+      },
+      cancel: (targets) => {
+        spent(targets.length);
+        return batch.cancel(targets);
+      },
+    } satisfies OrderBatch);
   }
   let switchOf: { of: DeadManSwitch | null; counted: DeadManSwitch | null } | undefined;
   const countedSwitch = (): DeadManSwitch | null => {

@@ -1,4 +1,4 @@
-import type { VenueId, VenueRegistry } from '@sts/domain';
+import { clientEgress, type EgressPlan, type VenueId, type VenueRegistry } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import {
   createVenueClient,
@@ -9,10 +9,15 @@ import {
 import { countedVenueClient, type VenueRequestCounter } from './counted-venue-client';
 import type { VenueAnswerTimes } from './venue-answer-times';
 
-/** Builds the VenueClient of one venue account by the venue's registry mode (paper or live). */
+/**
+ * Builds the VenueClient of one venue account by the venue's registry mode
+ * (paper or live), sending from the account's egress under the plan (a
+ * market-data client, of no account, from the plan's public egress).
+ */
 export class VenueClientFactory {
   constructor(
     private readonly venues: VenueRegistry,
+    private readonly egressPlan: EgressPlan,
     private readonly env: Record<string, string | undefined>,
     private readonly logger: Logger,
     /** Shared by every client, so a burst's sends on one account share writes. */
@@ -37,6 +42,7 @@ export class VenueClientFactory {
     const client = createVenueClient(this.venues[venue], credential, {
       env: this.env,
       logger: this.logger,
+      egress: clientEgress(this.egressPlan, venue, credential.wallet),
       ...(this.coalescer ? { coalescer: this.coalescer } : {}),
       ...options,
     });

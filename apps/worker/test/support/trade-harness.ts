@@ -240,6 +240,7 @@ function scriptedLegs(market: MarketView, maker: ScriptedVenue, hedge: ScriptedV
     makerClient: maker,
     hedgeClient: hedge,
     makerAccountOrders: new AccountRestingOrders(),
+    balances: (leg) => (leg === 'maker' ? maker : hedge).balances(),
     // The scripted venues keep no cumulative request budget.
     cumulativeHold: () => null,
     cumulativePollMs: null,

@@ -43,6 +43,9 @@ export interface HedgeStarted {
  */
 export class Hedger {
   private accumulator: HedgeAccumulator = emptyHedgeAccumulator();
+  /** The accumulator `waitingSize` was worked out from: every quote cycle asks, fills and hedges change it. */
+  private waitingOf: HedgeAccumulator | null = null;
+  private waitingSize: Big = new Big(0);
   private readonly running = new Set<HedgeSeries>();
   /** Maker fills not yet covered by a hedge, oldest first, for spread_achieved. */
   private readonly uncovered: PricedFill[] = [];
@@ -241,7 +244,11 @@ export class Hedger {
 
   /** Maker fills neither hedged nor being hedged: below the hedge venue's lot or minimums, waiting. */
   get waiting(): Big {
-    return unhedgedSize(this.accumulator);
+    if (this.waitingOf !== this.accumulator) {
+      this.waitingOf = this.accumulator;
+      this.waitingSize = unhedgedSize(this.accumulator);
+    }
+    return this.waitingSize;
   }
 
   /** Maker fills not confirmed hedged (includes what is in flight). */

@@ -47,7 +47,10 @@ export function makerRequestFailed(venue: string, error: unknown): MakerOutcome 
 export const isClosed = (order: Pick<VenueOrder, 'status'>): boolean =>
   order.status === 'filled' || order.status === 'canceled' || order.status === 'rejected';
 
+/** Most answers to a re-quote report nothing filled: one zero for all (a Big is never changed in place). */
+const NOTHING_FILLED = new Big(0);
+
 export const reportOf = (order: Pick<VenueOrder, 'status' | 'filledSize'>): VenueOrderReport => ({
   closed: isClosed(order),
-  filledSize: new Big(order.filledSize),
+  filledSize: order.filledSize === '0' ? NOTHING_FILLED : new Big(order.filledSize),
 });

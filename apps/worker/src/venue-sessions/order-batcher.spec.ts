@@ -1,0 +1,157 @@
+import {
+  PostOnlyWouldCrossError,
+  VenueNetworkError,
+  type BatchAnswer,
+  type CancelResult,
+  type CancelTarget,
+  type OrderAck,
+  type PlaceOrderRequest,
+  type VenueClient,
+  type VenueOrder,
+} from '@sts/venues';
+import { batchingClient } from './order-batcher';
+
+/** A request as the venue saw it: alone, or in a batch (the batch's client order ids). */
+type Sent = { alone: string } | { batch: string[] } | { ioc: string };
+
+const order = (clientOrderId: string, status: VenueOrder['status']): VenueOrder =>
+  ({ clientOrderId, status, filledSize: '0' }) as VenueOrder;
+const ack = (clientOrderId: string): OrderAck => ({
+  order: order(clientOrderId, 'open'),
+  fills: [],
+  duplicate: false,
+});
+const canceled = (target: CancelTarget): CancelResult => ({
+  outcome: 'canceled',
+  order: order('clientOrderId' in target ? target.clientOrderId : '', 'canceled'),
+});
+
+/**
+ * A venue that takes batches of at most `maxOrders` (placements worth one
+ * from `minPlacements`), refusing the ids in `crossing`.
+ */
+function venue(maxOrders = 39, crossing: string[] = [], failing = false, minPlacements = 2) {
+  const sent: Sent[] = [];
+  const answer = (request: PlaceOrderRequest): BatchAnswer<OrderAck> =>
+    crossing.includes(request.clientOrderId)
+      ? { ok: false, error: new PostOnlyWouldCrossError('hyperliquid', 'would cross') }
+      : { ok: true, value: ack(request.clientOrderId) };
+  const client = {
+    venue: 'hyperliquid',
+    replaceRequestCost: 2,
+    deadManSwitch: null,
+    placePostOnly: (request: PlaceOrderRequest) => {
+      sent.push({ alone: request.clientOrderId });
+      return Promise.resolve(ack(request.clientOrderId));
+    },
+    placeIoc: (request: PlaceOrderRequest) => {
+      sent.push({ ioc: request.clientOrderId });
+      return Promise.resolve(ack(request.clientOrderId));
+    },
+    cancel: (target: CancelTarget) => {
+      sent.push({ alone: `cancel ${'clientOrderId' in target ? target.clientOrderId : ''}` });
+      return Promise.resolve(canceled(target));
+    },
+    batch: {
+      maxOrders,
+      minPlacements,
+      placePostOnly: (requests: readonly PlaceOrderRequest[]) => {
+        sent.push({ batch: requests.map((request) => request.clientOrderId) });
+        return failing
+          ? Promise.reject(new VenueNetworkError('hyperliquid', 'lost'))
+          : Promise.resolve(requests.map(answer));
+      },
+      cancel: (targets: readonly CancelTarget[]) => {
+        sent.push({
+          batch: targets.map((t) => `cancel ${'clientOrderId' in t ? t.clientOrderId : ''}`),
+        });
+        return Promise.resolve(targets.map((t) => ({ ok: true as const, value: canceled(t) })));
+      },
+    },
+  } as unknown as VenueClient;
+  return { client: batchingClient(client, 2), sent };
+}
+
+const buy = (clientOrderId: string): PlaceOrderRequest => ({
+  symbol: 'SOL',
+  side: 'buy',
+  price: '90',
+  size: '1',
+  clientOrderId,
+});
+
+describe("an account's orders batched by the turn they are asked in", () => {
+  it('sends the placements of one turn as one batch, each caller answered with its own order', async () => {
+    const { client, sent } = venue(39, ['b']);
+    const answers = await Promise.allSettled(
+      ['a', 'b', 'c'].map((id) => client.placePostOnly(buy(id))),
+    );
+    expect(sent).toEqual([{ batch: ['a', 'b', 'c'] }]);
+    expect(
+      answers.map((a) => (a.status === 'fulfilled' ? a.value.order.clientOrderId : 'refused')),
+    ).toEqual(['a', 'refused', 'c']);
+    expect((answers[1] as PromiseRejectedResult).reason).toBeInstanceOf(PostOnlyWouldCrossError);
+  });
+
+  it('sends a placement alone in its turn as it always went', async () => {
+    const { client, sent } = venue();
+    await client.placePostOnly(buy('a'));
+    await client.placePostOnly(buy('b'));
+    expect(sent).toEqual([{ alone: 'a' }, { alone: 'b' }]);
+  });
+
+  it('never holds a hedge IOC: it is sent in the same tick', () => {
+    const { client, sent } = venue();
+    void client.placePostOnly(buy('a'));
+    void client.placeIoc(buy('hedge'));
+    expect(sent).toEqual([{ ioc: 'hedge' }]);
+  });
+
+  it('keeps cancels and placements apart, and cuts a batch at the most one request carries', async () => {
+    const { client, sent } = venue(2);
+    await Promise.all([
+      ...['a', 'b', 'c'].map((id) => client.placePostOnly(buy(id))),
+      client.cancel({ clientOrderId: 'x', symbol: 'SOL' }),
+    ]);
+    expect(sent).toEqual([{ alone: 'cancel x' }, { batch: ['a', 'b'] }, { alone: 'c' }]);
+  });
+
+  it('sends placements alone where fewer than a batch is worth (Aster: 5), cancels still together', async () => {
+    const { client, sent } = venue(5, [], false, 5);
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    await Promise.all([
+      ...ids.map((id) => client.placePostOnly(buy(id))),
+      ...['x', 'y'].map((id) => client.cancel({ clientOrderId: id, symbol: 'SOL' })),
+    ]);
+    expect(sent).toEqual([
+      { batch: ['cancel x', 'cancel y'] },
+      { batch: ['a', 'b', 'c', 'd', 'e'] },
+      { alone: 'f' },
+      { alone: 'g' },
+    ]);
+  });
+
+  it('fails every caller with the batch request that failed', async () => {
+    const { client } = venue(39, [], true);
+    const answers = await Promise.allSettled(['a', 'b'].map((id) => client.placePostOnly(buy(id))));
+    for (const answer of answers) {
+      expect((answer as PromiseRejectedResult).reason).toBeInstanceOf(VenueNetworkError);
+    }
+  });
+
+  it("batches both halves of the turn's replaces: the cancels, then the placements", async () => {
+    const { client, sent } = venue();
+    const replace = (from: string, to: string) =>
+      client.replace({
+        target: { clientOrderId: from, symbol: 'SOL' },
+        next: buy(to),
+        expectedFilledSize: '0',
+      });
+    const [first, second] = await Promise.all([replace('a', 'a2'), replace('b', 'b2')]);
+    expect(sent).toEqual([{ batch: ['cancel a', 'cancel b'] }, { batch: ['a2', 'b2'] }]);
+    expect([first.placed?.order.clientOrderId, second.placed?.order.clientOrderId]).toEqual([
+      'a2',
+      'b2',
+    ]);
+  });
+});

@@ -5,8 +5,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { runOps } from '@sts/operations';
 import { sleep } from '@sts/platform';
+
+/**
+ * An app's entry point in the build the bench runs from (dist/, or a copy
+ * built with `--out`): a bench built elsewhere runs its own services, not
+ * whatever dist/ holds.
+ */
+export function builtApp(app: string): string {
+  return join(__dirname, '..', 'apps', app, 'src', 'main.js');
+}
 
 export const freePort = (): Promise<number> =>
   new Promise((resolve) => {
@@ -57,11 +67,38 @@ export async function seedPaperTrader(
       env,
     );
   }
+  return { userId: user.user_id, wallet, key: await tradingKey(env, user.user_id) };
+}
+
+/** A new API key of `userId` with trades:read and trades:write, as the operator tool issues it. */
+export async function tradingKey(env: Record<string, string>, userId: string): Promise<string> {
   const key = (
     await runOps(
-      ['api-keys', 'create', '--user', user.user_id, '--scopes', 'trades:read,trades:write'],
+      ['api-keys', 'create', '--user', userId, '--scopes', 'trades:read,trades:write'],
       env,
     )
   ).output as { api_key: string };
-  return { userId: user.user_id, wallet, key: key.api_key };
+  return key.api_key;
+}
+
+/**
+ * A create's body for a trade that rests and never fills: maker long on
+ * `maker`, hedge on `hedge`, one wallet both sides, a target spread far from
+ * any the venues offer, so the maker rests at the touch and re-quotes as the
+ * book moves, and no fill ends the trade mid-run.
+ */
+export function restingTradeBody(maker: string, hedge: string, wallet: string): string {
+  return JSON.stringify({
+    market: 'BTC',
+    long_exchange: maker,
+    short_exchange: hedge,
+    long_wallet: wallet,
+    short_wallet: wallet,
+    target_spread: '500',
+    spread_condition: 'gte',
+    target_size: '0.01',
+    execution_type: 'maker_taker',
+    maker_leg: 'long',
+    max_slippage: '0.001',
+  });
 }

@@ -22,7 +22,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { createTestDatabase, testNamespace } from '@sts/testing';
-import { freePort, seedPaperTrader, waitFor, type PaperTrader } from './fleet-kit';
+import { builtApp, freePort, seedPaperTrader, waitFor, type PaperTrader } from './fleet-kit';
 import {
   cpuPerRequest,
   cpuSnapshot,
@@ -308,10 +308,10 @@ async function main(): Promise<void> {
     console.log(`machine over the ${what}' runs: ${load()}`);
   };
   try {
-    run('dist/apps/venue-sim/src/main.js');
+    run(builtApp('venue-sim'));
     await waitFor(`http://127.0.0.1:${simPort}/venues`);
-    run('dist/apps/budget/src/main.js', profiled, {}, 'budget');
-    run('dist/apps/gateway/src/main.js', profiled, {}, 'gateway');
+    run(builtApp('budget'), profiled, {}, 'budget');
+    run(builtApp('gateway'), profiled, {}, 'gateway');
     const base = `http://127.0.0.1:${gatewayPort}`;
     await waitFor(`${base}/healthz`);
 

@@ -4,27 +4,42 @@
  * (`created_at_ms`), at a steady rate of creates through the public API.
  *
  *   node tools/build.mjs && node dist/bench/time-to-market.bench.js [--rate 20] [--seconds 10] [--workers 1]
+ *     [--per-wallet 1]
  *
  * Starts its own database, venue simulator, budget service, gateway and
  * workers as separate processes (the fleet as deployed, none sharing the
- * load generator's event loop), seeds one trader per trade (so a trader's
- * first order on the maker venue is its trade's), sends `rate` creates a
- * second for `seconds`, then reads every trader's orders from the simulator.
+ * load generator's event loop), seeds a trader per `per-wallet` trades
+ * (each started right after the other, at the bench's rate), sends `rate`
+ * creates a second for `seconds`, then reads every trader's orders from the
+ * simulator, each trade's found by its tag in the client order id.
  * Prints p50, p90, p99 and the slowest; asserts nothing. Each trade quotes a
  * target far from the touch, so none fills while the run lasts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { SimControl } from '@sts/app-venue-sim';
+import { parseClientOrderId, tradeTag } from '@sts/domain';
 import { sleep } from '@sts/platform';
 import { createTestDatabase, testNamespace } from '@sts/testing';
-import { freePort, seedPaperTrader, waitFor, type PaperTrader } from './fleet-kit';
+import {
+  builtApp,
+  freePort,
+  restingTradeBody,
+  seedPaperTrader,
+  waitFor,
+  type PaperTrader,
+} from './fleet-kit';
 import { describeSpeed, machineLoad, speedProbe } from './process-cpu';
 import { numberArg, percentile, runBench } from './run-bench';
 
 const RATE = numberArg('rate', 20);
 const SECONDS = numberArg('seconds', 10);
 const WORKERS = numberArg('workers', 1);
+/**
+ * Trades each trader starts, one after the other at the bench's rate (a desk
+ * starting several trades on one wallet; the maker venue's cap allows 2).
+ */
+const PER_WALLET = numberArg('per-wallet', 1);
 /** How long after the last create a trade may take to reach the market before it counts as missing. */
 const SETTLE_MS = 30_000;
 const MAKER = 'hyperliquid';
@@ -47,20 +62,7 @@ async function create(base: string, trader: Trader): Promise<Accepted | string> 
       'x-api-key': trader.key,
       'x-idempotency-key': `ttm-${randomBytes(8).toString('hex')}`,
     },
-    body: JSON.stringify({
-      market: 'BTC',
-      long_exchange: MAKER,
-      short_exchange: HEDGE,
-      long_wallet: trader.wallet,
-      short_wallet: trader.wallet,
-      // Far from any spread the venues offer: the maker rests, never fills.
-      target_spread: '500',
-      spread_condition: 'gte',
-      target_size: '0.01',
-      execution_type: 'maker_taker',
-      maker_leg: 'long',
-      max_slippage: '0.001',
-    }),
+    body: restingTradeBody(MAKER, HEDGE, trader.wallet),
   });
   const atMs = Date.now();
   if (answer.status !== 202) {
@@ -85,10 +87,17 @@ async function chunkStartedMs(
   return started ? Date.parse(started.created_at) : null;
 }
 
-/** The trader's first order the maker venue accepted (its own clock), or null. */
-async function firstOrderMs(control: SimControl, trader: Trader): Promise<number | null> {
+/** The trade's first order the maker venue accepted (its own clock), or null. */
+async function firstOrderMs(
+  control: SimControl,
+  trader: Trader,
+  tradeId: string,
+): Promise<number | null> {
   const { orders } = await control.accountOrders(MAKER, trader.wallet);
-  const times = orders.map((order) => order.created_at_ms);
+  const tag = tradeTag(tradeId);
+  const times = orders
+    .filter((order) => parseClientOrderId(order.client_order_id)?.tradeTag === tag)
+    .map((order) => order.created_at_ms);
   return times.length === 0 ? null : Math.min(...times);
 }
 
@@ -156,15 +165,15 @@ async function main(): Promise<void> {
     children.push(child);
   };
   try {
-    run('dist/apps/venue-sim/src/main.js');
+    run(builtApp('venue-sim'));
     await waitFor(`http://127.0.0.1:${simPort}/venues`);
-    run('dist/apps/budget/src/main.js');
-    run('dist/apps/gateway/src/main.js');
+    run(builtApp('budget'));
+    run(builtApp('gateway'));
     const base = `http://127.0.0.1:${gatewayPort}`;
     await waitFor(`${base}/healthz`);
     for (let index = 1; index <= WORKERS; index += 1) {
       const port = await freePort();
-      run('dist/apps/worker/src/main.js', {
+      run(builtApp('worker'), {
         WORKER_ID: `ttm-worker-${index}`,
         WORKER_METRICS_PORT: String(port),
         NODE_OPTIONS: '--max-semi-space-size=64',
@@ -174,10 +183,14 @@ async function main(): Promise<void> {
     const count = RATE * SECONDS;
     const traders: Trader[] = [];
     for (let index = 0; index < count; index += 1) {
-      traders.push(await seedPaperTrader(env, [MAKER, HEDGE]));
+      traders.push(
+        index % PER_WALLET === 0
+          ? await seedPaperTrader(env, [MAKER, HEDGE])
+          : (traders[index - 1] as Trader),
+      );
     }
     console.log(
-      `${count} creates at ${RATE}/s through ${base}, ${WORKERS} worker(s), maker on ${MAKER}, hedge on ${HEDGE}`,
+      `${count} creates at ${RATE}/s through ${base}, ${WORKERS} worker(s), maker on ${MAKER}, hedge on ${HEDGE}, ${PER_WALLET} trade(s) a trader`,
     );
     const load = machineLoad();
     const started = Date.now();
@@ -191,8 +204,16 @@ async function main(): Promise<void> {
     let marketMs: Array<number | null> = [];
     do {
       await sleep(1_000);
-      marketMs = await Promise.all(traders.map((trader) => firstOrderMs(control, trader)));
-    } while (marketMs.some((at) => at === null) && Date.now() < deadline);
+      marketMs = await Promise.all(
+        traders.map((trader, index) => {
+          const answer = answers[index];
+          return typeof answer === 'string' ? null : firstOrderMs(control, trader, answer!.tradeId);
+        }),
+      );
+    } while (
+      marketMs.some((at, index) => at === null && typeof answers[index] !== 'string') &&
+      Date.now() < deadline
+    );
     const ways: Way[] = [];
     for (const [index, answer] of answers.entries()) {
       if (typeof answer !== 'string') {

@@ -58,6 +58,8 @@ interface Fleet {
   simUrl: string;
   env: Record<string, string>;
   plan: EgressPlan;
+  /** Each worker's metrics page. */
+  workerMetrics: string[];
   stop(): Promise<void>;
 }
 
@@ -150,6 +152,7 @@ async function startFleet(egresses: number, logs: string): Promise<Fleet> {
     simUrl: env.VENUE_SIM_URL,
     env,
     plan: loadEgressPlan({ EGRESS_PLAN: plan }),
+    workerMetrics: [],
     stop: async () => {
       for (const child of children) {
         child.kill('SIGTERM');
@@ -171,6 +174,7 @@ async function startFleet(egresses: number, logs: string): Promise<Fleet> {
         WORKER_METRICS_PORT: String(port),
       });
       await waitFor(`http://127.0.0.1:${port}/healthz`);
+      fleet.workerMetrics.push(`http://127.0.0.1:${port}/metrics`);
     }
     return fleet;
   } catch (error) {
@@ -325,6 +329,10 @@ interface VenueResult {
   after: IpCount[];
   refusedByDialect: number;
   refusedByHedgeDialect: number;
+  /** The tokens the workers' live clients sent to the venue by kind, paid by a trade or by none (from their metrics). */
+  sentTokens: SentTokens;
+  /** The dialect's refusals (every pool) every TIMELINE_STEP_MS of the quoting: when they came. */
+  timeline: string;
   /** Each admitted trade's share at the end of the quoting, in `admitted`'s order. */
   shares: number[];
   /** Admitted trades their pre-flight rejected. */
@@ -349,8 +357,9 @@ async function runVenue(fleet: Fleet, venue: string): Promise<VenueResult> {
     await waitForStatuses(fleet.base, admitted, ['active', 'rejected'], ACTIVE_WITHIN_MS);
     const before = await ipCounts(control, venue);
     const started = Date.now();
-    await sleep(SECONDS * 1000);
+    const timeline = await refusalsOver(control, venue, started, SECONDS * 1000);
     const after = await ipCounts(control, venue);
+    const sentTokens = await workersSent(fleet.workerMetrics, venue);
     const ended = Date.now();
     const seconds = (ended - started) / 1000;
     const views = await Promise.all(admitted.map((trade) => viewOf(fleet.base, trade)));
@@ -358,7 +367,7 @@ async function runVenue(fleet: Fleet, venue: string): Promise<VenueResult> {
       admitted.map((trade) => ordersPlaced(control, venue, trade, started, ended)),
     );
     return {
-      ...{ venue, admitted, refused, before, after, createSeconds, seconds },
+      ...{ venue, admitted, refused, before, after, createSeconds, seconds, sentTokens, timeline },
       refusedByDialect: await dialectRefusals(control, venue),
       refusedByHedgeDialect: await dialectRefusals(control, HEDGE),
       shares: views.map((view) => view.rate_budget),
@@ -368,6 +377,46 @@ async function runVenue(fleet: Fleet, venue: string): Promise<VenueResult> {
   } finally {
     await cancelAll(fleet.base, admitted);
   }
+}
+
+/** How often the quoting's refusals are read. */
+const TIMELINE_STEP_MS = 5_000;
+
+/** `5 s 0, 10 s 3, …`: the dialect's refusals so far, read every TIMELINE_STEP_MS for `forMs`. */
+async function refusalsOver(
+  control: SimControl,
+  venue: string,
+  startedMs: number,
+  forMs: number,
+): Promise<string> {
+  const steps: string[] = [];
+  while (Date.now() - startedMs < forMs) {
+    await sleep(Math.min(TIMELINE_STEP_MS, forMs - (Date.now() - startedMs)));
+    const seconds = Math.round((Date.now() - startedMs) / 1000);
+    steps.push(`${seconds} s ${await dialectRefusals(control, venue)}`);
+  }
+  return steps.join(', ');
+}
+
+/** Tokens by `kind` (paid by a trade's budget) and `kind unpaid`. */
+type SentTokens = Record<string, number>;
+
+/** What the workers' live clients sent to `venue` since they started, summed over the workers. */
+async function workersSent(pages: readonly string[], venue: string): Promise<SentTokens> {
+  const sent: SentTokens = {};
+  const series = /^sts_worker_venue_request_tokens_total\{([^}]*)\} (\S+)$/gm;
+  for (const page of pages) {
+    const text = await (await fetch(page)).text();
+    for (const [, labels, value] of text.matchAll(series)) {
+      const label = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(labels!)?.[1];
+      if (label('exchange') !== venue) {
+        continue;
+      }
+      const key = `${label('kind')}${label('metered') === 'false' ? ' unpaid' : ''}`;
+      sent[key] = (sent[key] ?? 0) + Number(value);
+    }
+  }
+  return sent;
 }
 
 /** `a 9, b 8, c 10` from a list of egress ids, in the plan's order. */
@@ -417,6 +466,13 @@ function report(plan: EgressPlan, result: VenueResult): void {
     );
     console.log(`    by kind over the phase: ${kindsText(count.byKind)}`);
   }
+  console.log(`  refusals so far, by time into the quoting: ${result.timeline}`);
+  const sent = Object.entries(result.sentTokens).sort(([, a], [, b]) => b - a);
+  const total = sent.reduce((sum, [, tokens]) => sum + tokens, 0);
+  console.log(
+    `  the workers sent ${total} tokens since they started, by kind: ` +
+      sent.map(([kind, tokens]) => `${kind} ${tokens}`).join(', '),
+  );
   console.log(
     `  refused by ${venue}'s dialect (every pool, must be 0): ${result.refusedByDialect}; ` +
       `by ${HEDGE}'s (hedge venue): ${result.refusedByHedgeDialect}`,

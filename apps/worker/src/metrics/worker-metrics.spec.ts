@@ -19,4 +19,20 @@ describe('worker metrics', () => {
       /^sts_worker_hedge_failures_total\{[^}]*exchange="aster"[^}]*\} 1$/m,
     );
   });
+
+  it('counts the tokens of every live request by kind, and apart those no trade paid for', async () => {
+    const metrics = new WorkerMetrics();
+    metrics.venueRequestSent('hyperliquid', { kind: 'markets', tokens: 20, metered: false });
+    metrics.venueRequestSent('hyperliquid', { kind: 'place', tokens: 1, metered: true });
+    metrics.venueRequestSent('hyperliquid', { kind: 'place', tokens: 1, metered: true });
+    const page = await metrics.registry.metrics();
+    const tokens = (kind: string, metered: string): RegExp =>
+      new RegExp(
+        `^sts_worker_venue_request_tokens_total\\{(?=[^}]*exchange="hyperliquid")(?=[^}]*kind="${kind}")(?=[^}]*metered="${metered}")[^}]*\\} (\\d+)$`,
+        'm',
+      );
+    expect(page.match(tokens('markets', 'false'))?.[1]).toBe('20');
+    expect(page.match(tokens('place', 'true'))?.[1]).toBe('2');
+    expect(page).not.toMatch(tokens('place', 'false'));
+  });
 });

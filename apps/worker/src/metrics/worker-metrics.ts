@@ -2,6 +2,7 @@ import type { Registry } from 'prom-client';
 import { VENUE_IDS, type RequoteUrgency } from '@sts/domain';
 import { createServiceRegistry } from '@sts/platform';
 import type { LogEntry } from '@sts/contracts';
+import type { SentVenueRequest } from '@sts/venues';
 import type { VenueRequestCount } from '../venue-sessions/counted-venue-client';
 import type { VenueAnswerTimes } from '../venue-sessions/venue-answer-times';
 import { type DeadManReading, deadManFailures, registerDeadManGauges } from './dead-man-series';
@@ -18,6 +19,7 @@ import {
   type TradeHandlingSeries,
   type VenueCounts,
   type WorkerMetricsSource,
+  venueRequestWeight,
 } from './worker-series';
 
 export type { TradeExposure, WorkerMetricsSource } from './worker-series';
@@ -76,6 +78,7 @@ export class WorkerMetrics {
   private readonly requote: RequoteSeries;
   private readonly handling: TradeHandlingSeries;
   private readonly deadManFailures: ReturnType<typeof deadManFailures>;
+  private readonly requestTokens: ReturnType<typeof venueRequestWeight>;
   private deadMen: () => DeadManReading[] = () => [];
   /** Venue requests and 429s per (venue, operation): plain numbers on the quote path, series when scraped. */
   private readonly venueCounts = new Map<string, VenueCounts>();
@@ -91,6 +94,7 @@ export class WorkerMetrics {
     registerHedgeDoubtGauge(registers, () => this.answerTimes.bounds());
     registerDeadManGauges(registers, () => this.deadMen());
     this.deadManFailures = deadManFailures(registers);
+    this.requestTokens = venueRequestWeight(registers);
     // Every venue's failure count exists from the start at 0: a series born
     // at 1 is no increase() to Prometheus, so a fresh worker's first failed
     // hedge would not raise StsHedgeFailure.
@@ -213,6 +217,12 @@ export class WorkerMetrics {
         held.rateLimited += 1;
       },
     };
+  }
+
+  /** One HTTP request a live client sent: its weight in budget tokens, by kind and payer. */
+  venueRequestSent(exchange: string, request: SentVenueRequest): void {
+    const metered = request.metered ? 'true' : 'false';
+    this.requestTokens.inc({ exchange, kind: request.kind, metered }, request.tokens);
   }
 
   recordLeaseAcquired(kind: LeaseAcquisition): void {

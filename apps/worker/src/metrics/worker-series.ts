@@ -151,6 +151,22 @@ export function registerVenueTotals(
   );
 }
 
+/**
+ * The budget tokens (the venue's weight) of every HTTP request the live
+ * clients sent, by kind, and whether a trade's budget paid for it: what
+ * `metered="false"` counts spends a venue's limit that no budget saw.
+ */
+export function venueRequestWeight(
+  registers: Registry[],
+): Counter<'exchange' | 'kind' | 'metered'> {
+  return counter(
+    registers,
+    'sts_worker_venue_request_tokens_total',
+    "Budget tokens (the venue's weight) of the HTTP requests live clients sent, by request kind; metered=false: paid by no trade's budget",
+    ['exchange', 'kind', 'metered'],
+  );
+}
+
 /** Leases taken, recoveries, fast-move guard triggers. */
 export function tradeHandlingSeries(registers: Registry[]) {
   return {

@@ -3,6 +3,7 @@ import {
   type OrderBatch,
   isVenueError,
   RateLimitedError,
+  type SentVenueRequest,
   VenueNetworkError,
   type VenueClient,
 } from '@sts/venues';
@@ -34,6 +35,8 @@ export interface VenueRequestCount {
 
 export interface VenueRequestCounter {
   venueRequestCount(exchange: string, operation: string): VenueRequestCount;
+  /** One HTTP request a live client sent, by kind and weight, paid by a trade's budget or not. */
+  venueRequestSent?(exchange: string, request: SentVenueRequest): void;
 }
 
 /**

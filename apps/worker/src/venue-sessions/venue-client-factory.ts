@@ -44,6 +44,9 @@ export class VenueClientFactory {
       logger: this.logger,
       egress: clientEgress(this.egressPlan, venue, credential.wallet),
       ...(this.coalescer ? { coalescer: this.coalescer } : {}),
+      ...(counter?.venueRequestSent
+        ? { onRequest: (sent) => counter.venueRequestSent?.(venue, sent) }
+        : {}),
       ...options,
     });
     return counter

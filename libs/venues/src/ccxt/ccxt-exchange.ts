@@ -5,7 +5,7 @@ import { paradexJwtRenewal } from './paradex-jwt';
 import type { LiveCredentials } from './live-credentials';
 import type { Egress, RequestKind } from '@sts/domain';
 import { egressTransport } from './egress-transport';
-import { payRequests } from './request-payment';
+import { payRequests, type SentVenueRequest } from './request-payment';
 import { shareMarkets } from './shared-markets';
 
 export interface CcxtExchangeOptions {
@@ -26,6 +26,8 @@ export interface CcxtExchangeOptions {
    * default route.
    */
   egress?: Egress;
+  /** Hears every HTTP request the instance sends, as it is paid for (the worker's request counts). */
+  onRequest?: (request: SentVenueRequest) => void;
 }
 
 /**
@@ -170,7 +172,7 @@ export async function createCcxtExchange(
     ...(options.egress?.bind ? egressTransport(options.egress.bind) : {}),
     delay: unrefDelay,
   });
-  payRequests(exchange, venue, options.requestCosts);
+  payRequests(exchange, venue, options.requestCosts, options.onRequest);
   shareMarkets(exchange, `${venue}|${options.endpoint ?? ''}`);
   // ccxt opens a plain ws:// socket (an endpoint without TLS: a dialect on
   // this machine) only with an HTTP agent loaded first (an egress's bound

@@ -1,4 +1,4 @@
-import { beforeVenueRequest, payingRequests } from './request-meter';
+import { beforeVenueRequest, inPayingCall, payingRequests } from './request-meter';
 
 /** A stand-in client call: sends `count` requests one after another, each announced first. */
 async function send(count: number, sent: string[], name: string): Promise<void> {
@@ -44,6 +44,25 @@ describe('payingRequests: every request of a call paid before it goes', () => {
     });
     await later;
     expect(pay).not.toHaveBeenCalled();
+  });
+
+  it('tells a request sent for a paying call from one sent outside any, or after its call settled', async () => {
+    expect(inPayingCall()).toBe(false);
+    const seen: boolean[] = [];
+    let later: Promise<void> | undefined;
+    await payingRequests({ paid: 1, pay: () => Promise.resolve() }, async () => {
+      seen.push(inPayingCall());
+      await Promise.resolve();
+      seen.push(inPayingCall());
+      later = new Promise<void>((resolve) => {
+        setTimeout(() => {
+          seen.push(inPayingCall());
+          resolve();
+        }, 5);
+      });
+    });
+    await later;
+    expect(seen).toEqual([true, true, false]);
   });
 
   it('a refused payment fails the request instead of sending it', async () => {

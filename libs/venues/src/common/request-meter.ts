@@ -40,6 +40,12 @@ export function payingRequests<T>(payment: RequestPayment, call: () => Promise<T
   return answer;
 }
 
+/** Whether a request sent now is sent for a paying call (`payingRequests`) still in progress. */
+export function inPayingCall(): boolean {
+  const tally = tallies.getStore();
+  return tally !== undefined && !tally.settled;
+}
+
 /**
  * A request costing `tokens` about to be sent for the call in progress:
  * undefined when it may go at once (no paying call, or covered by what was

@@ -37,6 +37,8 @@ export interface VenueClientOptions {
    * clients ignore it: the simulator's paper protocol limits per account only.
    */
   egress?: Egress;
+  /** Live mode: hears every HTTP request the client sends, its kind, weight and whether a call paid it. */
+  onRequest?: CcxtExchangeOptions['onRequest'];
   /** Live mode only: how to build the ccxt exchange (tests pass a fake). */
   createExchange?: (
     venue: string,
@@ -128,6 +130,7 @@ export async function createVenueClient(
           requestCosts: config.requestCosts,
           ...(options.egress ? { egress: options.egress } : {}),
           ...(signer ? { options: signer } : {}),
+          ...(options.onRequest ? { onRequest: options.onRequest } : {}),
         },
       );
       return new CcxtVenueClient({

@@ -80,6 +80,19 @@ describe('AccountSession', () => {
     expect(untouched.take()).toBe(true);
   });
 
+  it("charges every request connecting sends to the opening trade, a live client's reads beyond its probe too", async () => {
+    const venue = new ScriptedVenue('hyperliquid');
+    venue.sendsFollowUpRequests = true;
+    venue.connectRequests = 1;
+    // ccxt asks Hyperliquid for the wallet's abstraction (20) before the probe's cancel (1).
+    venue.connectSends = [20, 1];
+    const bucket = new TokenBucket(4, { clock: frozen });
+    await sessionOver(venue).connect(bucket);
+    expect(venue.connects).toBe(1);
+    // The probe took the bucket's token; the 20 beyond it are owed: 21 tokens at 4 a window.
+    expect(bucket.msUntilAvailable()).toBe(Math.ceil((21 * 1100) / 4));
+  });
+
   it('connects, the check unpaid, when the opening trade has no budget left to give', async () => {
     const venue = new ScriptedVenue('paradex');
     venue.connectRequests = 1;

@@ -141,8 +141,7 @@ export class AccountSession {
         }),
       );
     }
-    await this.payToConnect(this.venueClient, bucket);
-    await this.venueClient.connect();
+    await this.connectPaid(this.venueClient, bucket);
     await this.firstCumulativeWord(this.venueClient, bucket);
     this.keepDeadMan(this.venueClient);
   }
@@ -221,18 +220,25 @@ export class AccountSession {
   }
 
   /**
-   * Pays what `connect` will send, waiting at most READ_BUDGET_WAIT_MS: a
-   * trade whose bucket is dry that long (or closes) starts anyway, the probe
-   * unpaid, as every session's did before it was metered.
+   * Connects, every request it sends paid from `bucket`, the budget of the
+   * trade that opens the account: the credential probe from a token taken
+   * within READ_BUDGET_WAIT_MS, the rest at once on credit (the debt slows
+   * that trade's first quotes). A live client's connect sends more than its
+   * probe: ccxt asks Hyperliquid for the wallet's `userAbstraction` (weight
+   * 20 of the egress's 1,200 a minute) before its first signed action, and
+   * nine wallets opened unpaid took 180 of the minute that the budget had
+   * divided among their trades, so the dialect refused their re-quotes.
    */
-  private async payToConnect(client: VenueClient, bucket: TokenBucket | undefined): Promise<void> {
+  private async connectPaid(client: VenueClient, bucket: TokenBucket | undefined): Promise<void> {
     const requests = client.requestsToConnect();
-    if (requests > 0 && bucket && !(await takeWithin(bucket, requests))) {
+    const paid = requests > 0 && bucket && (await takeWithin(bucket, requests)) ? requests : 0;
+    if (requests > 0 && bucket && paid === 0) {
       this.logger.warn(
         { venue: this.venue, wallet: this.wallet, requests },
-        "connecting without the trade's budget for the credential check",
+        "the trade's budget was dry: connecting on credit",
       );
     }
+    await paidOnCredit(bucket ?? null, paid, client, () => client.connect());
   }
 
   /**

@@ -52,6 +52,12 @@ export class ScriptedVenue implements VenueClient {
   unpaidFillReads = false;
   /** What `requestsToConnect` answers (a live client's credential probe: 1). */
   connectRequests = 0;
+  /**
+   * The weight of each request `connect` sends, announced as a live client
+   * announces its HTTP requests (`beforeVenueRequest`): a Hyperliquid
+   * connect asks `userAbstraction` (20) before its probe (1).
+   */
+  connectSends: number[] = [];
   readonly requests: PendingRequest[] = [];
   private readonly listeners = new Map<VenueEventType, Set<(event: unknown) => void>>();
   private waiters: Array<() => void> = [];
@@ -72,9 +78,11 @@ export class ScriptedVenue implements VenueClient {
     return this.connects === 0 ? this.connectRequests : 0;
   }
 
-  connect(): Promise<void> {
+  async connect(): Promise<void> {
     this.connects += 1;
-    return Promise.resolve();
+    for (const tokens of this.connectSends) {
+      await beforeVenueRequest(tokens);
+    }
   }
 
   connectForReads(): Promise<void> {

@@ -25,6 +25,7 @@ import type {
 } from '../venue-client';
 import { VenueEvents } from '../venue-events';
 import { replaceInTwoRequests } from '../common/replace-in-two-requests';
+import { unpaid } from '../common/request-meter';
 import { CcxtAccountEvents } from './ccxt-account-events';
 import { cancelOrder, cancelOrders } from './ccxt-cancel';
 import { verifyCredentials } from './ccxt-credentials';
@@ -180,7 +181,8 @@ export class CcxtVenueClient implements VenueClient {
 
   async connect(): Promise<void> {
     if (!this.markets$.loaded) {
-      await this.call(() => this.markets$.load());
+      // The venue's markets, loaded once for every account: no opening trade's spend.
+      await this.call(() => unpaid(() => this.markets$.load()));
     }
     if (!this.authenticated) {
       return;

@@ -1,4 +1,4 @@
-import { beforeVenueRequest, inPayingCall, payingRequests } from './request-meter';
+import { beforeVenueRequest, inPayingCall, payingRequests, unpaid } from './request-meter';
 
 /** A stand-in client call: sends `count` requests one after another, each announced first. */
 async function send(count: number, sent: string[], name: string): Promise<void> {
@@ -63,6 +63,21 @@ describe('payingRequests: every request of a call paid before it goes', () => {
     });
     await later;
     expect(seen).toEqual([true, true, false]);
+  });
+
+  it('sends what runs `unpaid` inside a paying call at once, paid by nobody (a shared market load)', async () => {
+    const pay = jest.fn(() => Promise.resolve());
+    const seen: boolean[] = [];
+    await payingRequests({ paid: 0, pay }, async () => {
+      await unpaid(async () => {
+        seen.push(inPayingCall());
+        await beforeVenueRequest(20);
+      });
+      seen.push(inPayingCall());
+      await beforeVenueRequest(1);
+    });
+    expect(seen).toEqual([false, true]);
+    expect(pay.mock.calls).toEqual([[1]]);
   });
 
   it('a refused payment fails the request instead of sending it', async () => {

@@ -8,6 +8,13 @@ export interface RequestPayment {
   paid: number;
   /** Resolves once `tokens` more are paid and the request may be sent (rejects: it must not be). */
   pay(tokens: number): Promise<void>;
+  /**
+   * Gives back `tokens` paid in advance that the call never spent, once it
+   * settled, when its order went in another call's batched request that
+   * weighs one request (`sentInAnotherCallsBatch`): the venue counted that
+   * call's tokens, not these.
+   */
+  refund?(tokens: number): void;
 }
 
 /** The tokens one metered call has spent so far. */
@@ -16,6 +23,8 @@ interface Tally {
   payment: RequestPayment;
   /** The call has settled: what still runs in its context (a stream it opened) is not its own. */
   settled: boolean;
+  /** Its order went in another call's batch of one request's weight: unspent tokens go back. */
+  batchedElsewhere: boolean;
 }
 
 const tallies = new AsyncLocalStorage<Tally>();
@@ -31,13 +40,40 @@ const tallies = new AsyncLocalStorage<Tally>();
  * nothing more.
  */
 export function payingRequests<T>(payment: RequestPayment, call: () => Promise<T>): Promise<T> {
-  const tally: Tally = { tokens: 0, payment, settled: false };
+  const tally: Tally = { tokens: 0, payment, settled: false, batchedElsewhere: false };
   const answer = tallies.run(tally, call);
   const settle = (): void => {
     tally.settled = true;
+    const unspent = payment.paid - tally.tokens;
+    if (tally.batchedElsewhere && unspent > 0) {
+      payment.refund?.(unspent);
+    }
   };
   answer.then(settle, settle);
   return answer;
+}
+
+/**
+ * The current call's order went in another call's batched request, which
+ * weighs what one request does (a Hyperliquid action of up to 39 orders, a
+ * cancel batch): what the call paid in advance and did not spend itself is
+ * given back when it settles (`RequestPayment.refund`), so a batch is paid
+ * its own weight, not one request per order. Outside a paying call: nothing.
+ */
+export function sentInAnotherCallsBatch(): void {
+  const tally = tallies.getStore();
+  if (tally && !tally.settled) {
+    tally.batchedElsewhere = true;
+  }
+}
+
+/**
+ * Runs `call` outside any paying call: what it sends is paid by no trade
+ * (a worker's market load, shared by every account of the venue and done
+ * once, is no trade's spend: the budget's headroom under each limit takes it).
+ */
+export function unpaid<T>(call: () => Promise<T>): Promise<T> {
+  return tallies.exit(call);
 }
 
 /** Whether a request sent now is sent for a paying call (`payingRequests`) still in progress. */

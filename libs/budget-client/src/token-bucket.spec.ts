@@ -128,6 +128,22 @@ describe('TokenBucket', () => {
     expect(() => bucket.charge(1)).not.toThrow();
   });
 
+  it('takes back a refund of tokens never spent: a debt first, never past the burst', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(4, { windowMs: 1000, clock });
+    expect(bucket.take()).toBe(true);
+    bucket.charge(2);
+    expect(bucket.msUntilAvailable()).toBe(750);
+    bucket.refund(1);
+    expect(bucket.msUntilAvailable()).toBe(500);
+    bucket.refund(5);
+    // Back to one token, the burst: no store of refunds for a later burst.
+    expect(bucket.take()).toBe(true);
+    expect(bucket.take()).toBe(false);
+    bucket.close();
+    expect(() => bucket.refund(1)).not.toThrow();
+  });
+
   describe('with rate kept back for charges', () => {
     /**
      * Takes as fast as the bucket allows for 6 s while a read goes out unpaid

@@ -176,6 +176,20 @@ export class TokenBucket {
     }
   }
 
+  /**
+   * Gives back `cost` tokens taken for a request that was never sent (an
+   * order the venue took in another trade's batched request, paid by that
+   * trade's token): up to the burst, a debt first. Closed: nothing.
+   */
+  refund(cost = 1): void {
+    if (this.closedReason === undefined) {
+      assertCount('cost', cost, 1);
+      this.refill();
+      this.level = Math.min(this.capacity, this.level + cost * MILLI);
+      this.serveWaiters();
+    }
+  }
+
   /** Takes the token kept back for charges if it is there now: a read that would wait goes at once, paid. */
   takeKept(): boolean {
     if (this.closedReason !== undefined) {

@@ -1,4 +1,6 @@
+import { TokenBucket, type BucketClock } from '@sts/budget-client';
 import {
+  beforeVenueRequest,
   PostOnlyWouldCrossError,
   VenueNetworkError,
   type BatchAnswer,
@@ -10,6 +12,7 @@ import {
   type VenueOrder,
 } from '@sts/venues';
 import { batchingClient } from './order-batcher';
+import { paidFrom } from './paid-requests';
 
 /** A request as the venue saw it: alone, or in a batch (the batch's client order ids). */
 type Sent = { alone: string } | { batch: string[] } | { ioc: string };
@@ -39,6 +42,8 @@ function venue(maxOrders = 39, crossing: string[] = [], failing = false, minPlac
   const client = {
     venue: 'hyperliquid',
     replaceRequestCost: 2,
+    // As a live client: each HTTP request announced, paid by the call it is sent for.
+    sendsFollowUpRequests: true,
     deadManSwitch: null,
     placePostOnly: (request: PlaceOrderRequest) => {
       sent.push({ alone: request.clientOrderId });
@@ -56,6 +61,8 @@ function venue(maxOrders = 39, crossing: string[] = [], failing = false, minPlac
       maxOrders,
       minPlacements,
       placePostOnly: (requests: readonly PlaceOrderRequest[]) => {
+        // Announced as a live client announces its request (paid in advance here: at once).
+        void beforeVenueRequest(1);
         sent.push({ batch: requests.map((request) => request.clientOrderId) });
         return failing
           ? Promise.reject(new VenueNetworkError('hyperliquid', 'lost'))
@@ -70,6 +77,22 @@ function venue(maxOrders = 39, crossing: string[] = [], failing = false, minPlac
     },
   } as unknown as VenueClient;
   return { client: batchingClient(client, 2), sent };
+}
+
+/** Time stands still: a bucket's level is read, never refilled. */
+const frozen: BucketClock = { now: () => 0, schedule: () => () => undefined };
+
+/** Each trade's placement as the quote path pays it: a token taken, then the call paid one. */
+async function placedByTrades(client: VenueClient, ids: readonly string[]): Promise<TokenBucket[]> {
+  const buckets = ids.map(() => new TokenBucket(4, { clock: frozen }));
+  await Promise.all(
+    ids.map((id, index) => {
+      const bucket = buckets[index]!;
+      expect(bucket.take()).toBe(true);
+      return paidFrom(bucket, 1, client, () => client.placePostOnly(buy(id)));
+    }),
+  );
+  return buckets;
 }
 
 const buy = (clientOrderId: string): PlaceOrderRequest => ({
@@ -153,5 +176,21 @@ describe("an account's orders batched by the turn they are asked in", () => {
       'a2',
       'b2',
     ]);
+  });
+
+  it('pays a batch its own weight: the first caller pays the request, the others get their token back', async () => {
+    const { client, sent } = venue();
+    const [first, second, third] = await placedByTrades(client, ['a', 'b', 'c']);
+    expect(sent).toEqual([{ batch: ['a', 'b', 'c'] }]);
+    expect(first!.take()).toBe(false);
+    expect(second!.take()).toBe(true);
+    expect(third!.take()).toBe(true);
+  });
+
+  it("keeps every caller's token where the batch weighs what they paid (Aster's placements: 5)", async () => {
+    const { client, sent } = venue(5, [], false, 5);
+    const buckets = await placedByTrades(client, ['a', 'b', 'c', 'd', 'e']);
+    expect(sent).toEqual([{ batch: ['a', 'b', 'c', 'd', 'e'] }]);
+    expect(buckets.map((bucket) => bucket.take())).toEqual([false, false, false, false, false]);
   });
 });

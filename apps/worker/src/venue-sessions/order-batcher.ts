@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import {
   replaceInTwoRequests,
+  sentInAnotherCallsBatch,
   type BatchAnswer,
   type CancelResult,
   type CancelTarget,
@@ -75,12 +76,16 @@ export class OrderBatcher {
         (targets) => this.batch.cancel(targets),
       );
     }
+    // A placement batch weighs one request where 2 are worth one (Hyperliquid);
+    // Aster's weighs 5, what its five callers paid.
+    const placementsWeighOne = this.batch.minPlacements <= 2;
     for (const chunk of chunksOf(places, this.batch.maxOrders)) {
       this.send(
         chunk,
         (request) => this.client.placePostOnly(request),
         (requests) => this.batch.placePostOnly(requests),
         this.batch.minPlacements,
+        placementsWeighOne,
       );
     }
   }
@@ -88,13 +93,16 @@ export class OrderBatcher {
   /**
    * The chunk as one batched request, or each request alone, in its own
    * caller's context, where the chunk has fewer than `fewest` (a batch of
-   * fewer weighs more than they paid for: Aster's placements).
+   * fewer weighs more than they paid for: Aster's placements). Where the
+   * batch weighs one request (`weighsOne`), the token each caller after the
+   * first paid goes back to its trade once its answer came.
    */
   private send<R, A>(
     chunk: Array<Held<R, A>>,
     alone: (request: R) => Promise<A>,
     together: (requests: R[]) => Promise<Array<BatchAnswer<A>>>,
     fewest = 2,
+    weighsOne = true,
   ): void {
     const first = chunk[0]!;
     if (chunk.length < Math.max(2, fewest)) {
@@ -102,6 +110,11 @@ export class OrderBatcher {
         held.scope.runInAsyncScope(() => alone(held.request)).then(held.resolve, held.reject);
       }
       return;
+    }
+    if (weighsOne) {
+      for (const held of chunk.slice(1)) {
+        held.scope.runInAsyncScope(sentInAnotherCallsBatch);
+      }
     }
     first.scope
       .runInAsyncScope(() => together(chunk.map((held) => held.request)))

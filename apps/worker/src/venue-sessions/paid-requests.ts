@@ -46,7 +46,12 @@ function metered<T>(
   call: () => Promise<T>,
   pay: (tokens: number) => Promise<void>,
 ): Promise<T> {
-  return bucket && client.sendsFollowUpRequests ? payingRequests({ paid, pay }, call) : call();
+  if (!bucket || !client.sendsFollowUpRequests) {
+    return call();
+  }
+  // What was paid in advance and never sent (an order that went in another
+  // caller's batch) goes back to the bucket the trade's next request takes from.
+  return payingRequests({ paid, pay, refund: (tokens) => bucket.refund(tokens) }, call);
 }
 
 /**

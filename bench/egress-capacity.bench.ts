@@ -5,13 +5,14 @@
  *
  *   node tools/build.mjs && node dist/bench/egress-capacity.bench.js
  *     [--venues hyperliquid,aster,paradex,extended] [--seconds 20] [--egresses 1,3] [--workers 1]
+ *     [--per-wallet 1]
  *
  * For each egress count it starts its own database, venue simulator, budget
  * service, gateway and workers as separate processes, with the venues under
  * test and the hedge venue live (ccxt against the simulator's dialects) and
  * `EGRESS_PLAN` naming 127.0.0.2, .3 and .4 (Linux routes all of 127/8 to
  * the loopback, so each is an address of its own to the dialect). Then, one
- * venue at a time, it creates trades, each by a trader of its own (maker on
+ * venue at a time, it creates trades, `--per-wallet` by each trader (maker on
  * the venue, hedge on Lighter), until the gateway has refused a create with
  * 429 rate_budget_exhausted on every egress; lets the admitted trades quote
  * for `seconds`; prints the trades admitted per egress and what the dialect's
@@ -44,6 +45,12 @@ const VENUES = (stringArg('venues') ?? 'hyperliquid,aster,paradex,extended').spl
 const SECONDS = numberArg('seconds', 20);
 const EGRESS_COUNTS = (stringArg('egresses') ?? '1,3').split(',').map(Number);
 const WORKERS = numberArg('workers', 1);
+/**
+ * Trades each trader opens on its wallet (Hyperliquid's maker cap is 2): two
+ * trades of one account re-quote on the same book moves, and their orders
+ * go together in one batched action where the venue takes batches.
+ */
+const PER_WALLET = numberArg('per-wallet', 1);
 const HEDGE = 'lighter';
 /** Three loopback addresses, none the bench's own (127.0.0.1), so the dialect tells them apart. */
 const BINDS = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
@@ -218,8 +225,11 @@ async function fillVenue(
   const admitted: Admitted[] = [];
   const refused: Refused[] = [];
   const allRefused = () => egresses.every((id) => refused.some((r) => r.egress === id));
+  let trader: PaperTrader | undefined;
   for (let tries = 0; !allRefused() && tries < CREATES_PER_EGRESS * egresses.length; tries += 1) {
-    const trader = await seedLiveTrader(fleet.env, fleet.simUrl, [venue, HEDGE]);
+    if (!trader || tries % PER_WALLET === 0) {
+      trader = await seedLiveTrader(fleet.env, fleet.simUrl, [venue, HEDGE]);
+    }
     const egress = egressOf(fleet.plan, venue, trader.wallet).id;
     const answer = await create(fleet.base, venue, trader);
     if ('tradeId' in answer) {
@@ -505,7 +515,8 @@ async function main(): Promise<void> {
   checkVenues();
   const logs = mkdtempSync(join(tmpdir(), 'sts-egress-bench-'));
   console.log(
-    `trades per egress: venues ${VENUES.join(', ')}, hedge on ${HEDGE}, ${SECONDS} s of quoting each, ${WORKERS} worker(s); logs in ${logs}`,
+    `trades per egress: venues ${VENUES.join(', ')}, hedge on ${HEDGE}, ${SECONDS} s of quoting each, ` +
+      `${WORKERS} worker(s), ${PER_WALLET} trade(s) a wallet; logs in ${logs}`,
   );
   const load = machineLoad();
   for (const egresses of EGRESS_COUNTS) {

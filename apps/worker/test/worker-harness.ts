@@ -74,15 +74,24 @@ export const SYMBOLS: Record<string, Record<string, string>> = {
  * Longest wait for the first resting orders of a worker process just started
  * on live venues: its first trades open the venues' sessions (markets, signed
  * reads) first, which took more than waitForRestingOrder's default 10 s on a
- * slow CI hour.
+ * slow CI hour. Opening a Hyperliquid account reads 40 weight of the egress's
+ * limit (userAbstraction, userRateLimit), paid from the opening trade's share
+ * before its first quote: some 20 s at 2 a second, and a clean-clone CI run
+ * beside it waited more than 30 s.
  */
-export const NEW_WORKER_FIRST_ORDER_MS = 30_000;
+export const NEW_WORKER_FIRST_ORDER_MS = 45_000;
+
+/**
+ * What a just-started worker may take to open its venues and act on a
+ * takeover (a scan, the sessions, the recovery's reads and hedges, all on
+ * credit): its first quotes wait out the opening reads, its takeover does not.
+ */
+const NEW_WORKER_TAKEOVER_MS = 30_000;
 
 /**
  * A takeover's bound, from the kill: `withinMs`, or, when the new worker
  * process itself took long to start (a loaded machine), as long after its
- * start as a just-started worker may take to rest its first orders
- * (`NEW_WORKER_FIRST_ORDER_MS`): the dead lease and the killed worker's
+ * start as a just-started worker may take to act (`NEW_WORKER_TAKEOVER_MS`): the dead lease and the killed worker's
  * requests have lapsed by then or lapse within it, and what is left is a scan,
  * the venues' sessions opened (markets, signed reads) and the recovery's reads.
  * Slow-hour clean-clone CIs took 13.6 s and 25.1 s after starts 15.7 s and
@@ -90,7 +99,7 @@ export const NEW_WORKER_FIRST_ORDER_MS = 30_000;
  * unbounded-request fallback (a minute, after the lease).
  */
 export const takeoverBoundMs = (withinMs: number, startedAfterKillMs: number): number =>
-  Math.max(withinMs, startedAfterKillMs + NEW_WORKER_FIRST_ORDER_MS);
+  Math.max(withinMs, startedAfterKillMs + NEW_WORKER_TAKEOVER_MS);
 
 /**
  * For the worker that takes over from one a spec killed: the killed

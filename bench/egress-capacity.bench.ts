@@ -382,7 +382,8 @@ async function runVenue(fleet: Fleet, venue: string): Promise<VenueResult> {
       refusedByHedgeDialect: await dialectRefusals(control, HEDGE),
       shares: views.map((view) => view.rate_budget),
       rejected: views.filter((view) => view.status === 'rejected').length,
-      quotesPerS: quotes.map((count) => count / seconds),
+      // A wallet's orders are every trade's of it: each trade's part of them.
+      quotesPerS: quotes.map((count, index) => count / seconds / sharing(admitted, index)),
     };
   } finally {
     await cancelAll(fleet.base, admitted);
@@ -427,6 +428,12 @@ async function workersSent(pages: readonly string[], venue: string): Promise<Sen
     }
   }
   return sent;
+}
+
+/** How many admitted trades share the wallet of the `index`th. */
+function sharing(admitted: readonly Admitted[], index: number): number {
+  const wallet = admitted[index]!.trader.wallet;
+  return admitted.filter((trade) => trade.trader.wallet === wallet).length;
 }
 
 /** `a 9, b 8, c 10` from a list of egress ids, in the plan's order. */

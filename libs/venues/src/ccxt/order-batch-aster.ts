@@ -1,6 +1,7 @@
 import type { Order } from 'ccxt';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import {
+  hasBlocks,
   refusalIn,
   type BatchCancel,
   type BatchExpiry,
@@ -61,14 +62,11 @@ export const ASTER_BATCHES: VenueBatchRequests = {
   cancels: { max: 10, sameRequest: (entry) => entry.unified },
   // Fewer than 5 weigh more batched (5) than alone (1 each).
   minPlacements: 5,
-  sends: (exchange) => {
-    const blocks = exchange as unknown as Partial<Record<keyof AsterBlocks, unknown>>;
-    return (
-      typeof blocks.createOrderRequest === 'function' &&
-      typeof blocks.fapiPrivatePostV3BatchOrders === 'function' &&
-      typeof blocks.fapiPrivateDeleteV3BatchOrders === 'function'
-    );
-  },
+  sends: hasBlocks<AsterBlocks>(
+    'createOrderRequest',
+    'fapiPrivatePostV3BatchOrders',
+    'fapiPrivateDeleteV3BatchOrders',
+  ),
   createOrders: asterCreateOrders,
   cancelOrders: asterCancelOrders,
 };

@@ -1,6 +1,7 @@
 import type { Order } from 'ccxt';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import {
+  hasBlocks,
   refusalIn,
   type BatchCancel,
   type BatchExpiry,
@@ -55,14 +56,7 @@ export const PARADEX_BATCHES: VenueBatchRequests = {
   placements: { max: 10 },
   cancels: { max: 50 },
   minPlacements: 2,
-  sends: (exchange) => {
-    const blocks = exchange as unknown as Partial<Record<keyof ParadexBlocks, unknown>>;
-    return (
-      typeof blocks.signOrderRequest === 'function' &&
-      typeof blocks.privatePostOrdersBatch === 'function' &&
-      typeof blocks.cancelOrders === 'function'
-    );
-  },
+  sends: hasBlocks<ParadexBlocks>('signOrderRequest', 'privatePostOrdersBatch', 'cancelOrders'),
   createOrders: paradexCreateOrders,
   cancelOrders: paradexCancelOrders,
 };

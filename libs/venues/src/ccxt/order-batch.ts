@@ -42,6 +42,20 @@ export interface RequestSplit<E> {
  * as ccxt's single call would answer it: its order, or the error ccxt raises
  * for the same refusal of that order alone.
  */
+/**
+ * Whether the instance has every one of ccxt's building blocks `names` (the
+ * live client sends a venue's own request with them; a test's scripted
+ * exchange may have none).
+ */
+export function hasBlocks<Blocks>(
+  ...names: ReadonlyArray<keyof Blocks & string>
+): (exchange: CcxtExchangeLike) => boolean {
+  return (exchange) => {
+    const blocks = exchange as unknown as Partial<Record<string, unknown>>;
+    return names.every((name) => typeof blocks[name] === 'function');
+  };
+}
+
 export interface VenueBatchRequests {
   readonly placements: RequestSplit<BatchPlacement>;
   readonly cancels: RequestSplit<BatchCancel>;

@@ -1,7 +1,7 @@
 import type { Order } from 'ccxt';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import type { CreateArgs } from './create-order-args';
-import { refusalIn, type ElementAnswer, type VenueBatchRequests } from './order-batch';
+import { hasBlocks, refusalIn, type ElementAnswer, type VenueBatchRequests } from './order-batch';
 
 /**
  * The public building blocks of ccxt 4.5.84's Hyperliquid class that its
@@ -44,15 +44,12 @@ interface HyperliquidBlocks {
  * exchange may not): without them the client sends ccxt's createOrder and
  * claims no expiry.
  */
-export function hasExpiryBlocks(exchange: CcxtExchangeLike): boolean {
-  const blocks = exchange as unknown as Partial<Record<keyof HyperliquidBlocks, unknown>>;
-  return (
-    typeof blocks.createOrdersRequest === 'function' &&
-    typeof blocks.cancelOrdersRequest === 'function' &&
-    typeof blocks.signL1Action === 'function' &&
-    typeof blocks.privatePostExchange === 'function'
-  );
-}
+export const hasExpiryBlocks = hasBlocks<HyperliquidBlocks>(
+  'createOrdersRequest',
+  'cancelOrdersRequest',
+  'signL1Action',
+  'privatePostExchange',
+);
 
 /** The body of `POST /exchange`. */
 interface ExchangeRequest {

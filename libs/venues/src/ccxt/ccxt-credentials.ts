@@ -27,6 +27,29 @@ const CREDENTIAL_PROBES: Partial<Record<string, CredentialProbe>> = {
   },
 };
 
+/**
+ * What the instance must know once the probe went through. Hyperliquid:
+ * ccxt asks the wallet's `userAbstraction` (weight 20 of the egress's 1,200
+ * a minute) before its first signed action and keeps the answer; when the
+ * venue refused the read (a 429 in a busy minute), ccxt swallows the error,
+ * keeps nothing, and asks again before every later action, 20 each, into
+ * the minute that refused it. The connect fails instead (transient: the
+ * pre-flight waits and opens again).
+ */
+const KNOWN_AFTER_PROBE: Partial<Record<string, (exchange: CcxtExchangeLike) => void>> = {
+  hyperliquid: (exchange) => {
+    const known = (exchange as unknown as { options?: Record<string, unknown> }).options?.[
+      'enableUnifiedMargin'
+    ];
+    if (typeof known !== 'boolean') {
+      throw new VenueNetworkError(
+        'hyperliquid',
+        "hyperliquid: the wallet's abstraction (userAbstraction) could not be read",
+      );
+    }
+  },
+};
+
 /** What a venue's probe answer must show beyond good credentials: Lighter's tier. */
 const ACCOUNT_CHECKS: Partial<Record<string, (answer: unknown) => void>> = {
   lighter: (tier) => refuseStandardTier(String(tier)),
@@ -54,6 +77,7 @@ export async function verifyCredentials(
     const mapped = toVenueError(error, venue);
     // The venue checked the signature, then looked for the order: the key is good.
     if (mapped instanceof UnknownOrderError) {
+      KNOWN_AFTER_PROBE[venue]?.(exchange);
       return;
     }
     if (mapped instanceof VenueNetworkError || mapped instanceof RateLimitedError) {
@@ -62,6 +86,7 @@ export async function verifyCredentials(
     const cause = error instanceof Error ? error.message : String(error);
     throw new VenueAuthError(venue, venueAnswer(cause, venue), error);
   }
+  KNOWN_AFTER_PROBE[venue]?.(exchange);
   ACCOUNT_CHECKS[venue]?.(answer);
 }
 

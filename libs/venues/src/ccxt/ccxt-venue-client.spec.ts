@@ -52,6 +52,8 @@ class FakeExchange implements CcxtExchangeLike {
   readonly orders = new Feed<Order[]>();
   readonly trades = new Feed<Trade[]>();
   readonly books = new Feed<OrderBook>();
+  /** What ccxt keeps of the wallet once it asked (Hyperliquid's userAbstraction, before its first signed action). */
+  readonly options: Record<string, unknown> = { enableUnifiedMargin: false };
   nextCreate: Order | Error = paradex.restingOrder as unknown as Order;
   fetched: Order = paradex.restingOrder as unknown as Order;
   cancelError?: Error;

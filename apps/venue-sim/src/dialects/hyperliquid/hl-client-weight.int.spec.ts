@@ -1,4 +1,10 @@
-import { CcxtVenueClient, createCcxtExchange, toVenueOrder, type VenueClient } from '@sts/venues';
+import {
+  CcxtVenueClient,
+  createCcxtExchange,
+  toVenueOrder,
+  VenueNetworkError,
+  type VenueClient,
+} from '@sts/venues';
 import { harnessCredentials, openLiveAccount } from '../../testing/live-harness';
 import { startHlWorld, type HlWorld } from './hl-test-kit';
 
@@ -130,6 +136,36 @@ describe('Hyperliquid: orders batched by the live client', () => {
       // One cancel action; what each order filled came from the stream, not from reads.
       expect(await weightSpent()).toBe(2);
     } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("Hyperliquid: a wallet's abstraction the venue would not tell", () => {
+  it('fails the connect instead of asking again, 20 weight, before every later action', async () => {
+    const credentials = harnessCredentials('hl-cancel-fate:abstraction-refused');
+    const opening = await createCcxtExchange('hyperliquid', credentials, {
+      endpoint: world.endpoint,
+    });
+    await openLiveAccount('hyperliquid', opening, world.control, credentials.walletAddress!);
+    await opening.close();
+    // A new instance knows nothing of the wallet yet.
+    const exchange = await createCcxtExchange('hyperliquid', credentials, {
+      endpoint: world.endpoint,
+    });
+    const client = new CcxtVenueClient({ venue: 'hyperliquid', exchange });
+    await world.control.resetDialectRateLimits('hyperliquid');
+    // H1 admits 10 weight a minute: the read (20) is refused, the probe's cancel (1) is not.
+    await world.control.setDialectRateLimits('hyperliquid', {
+      pools: { H1: { capacity: 10, windowMs: 60_000 } },
+    });
+    try {
+      await expect(client.connect()).rejects.toBeInstanceOf(VenueNetworkError);
+      const { pools } = await world.control.dialectRateLimits('hyperliquid');
+      const refused = pools[0]!.keys.reduce((total, key) => total + key.refused, 0);
+      expect(refused).toBe(1);
+    } finally {
+      await world.control.setDialectRateLimits('hyperliquid', {});
       await client.close();
     }
   });

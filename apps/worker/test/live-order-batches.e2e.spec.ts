@@ -33,23 +33,7 @@ describe("one wallet's trades on Hyperliquid re-quote in batched actions", () =>
   afterAll(() => harness.stop());
 
   it('book moves: both trades’ requests in one action, each trade still resting one order', async () => {
-    const trader = await harness.liveTrader(['hyperliquid', 'aster']);
-    const trade = () =>
-      harness.createTrade(trader, {
-        market: 'BTC',
-        long_exchange: 'hyperliquid',
-        short_exchange: 'aster',
-        maker_leg: 'long',
-        target_size: '0.01',
-        target_spread: '-1000',
-      });
-    const trades = [await trade(), await trade()];
-    for (const tradeId of trades) {
-      await harness.waitForStatus(trader, tradeId, 'active', 30_000);
-    }
-    const resting = () =>
-      harness.sim.accountOrders('hyperliquid', trader.wallet, { status: 'open' });
-    await eventually(async () => (await resting()).orders.length === 2, 'both trades resting');
+    const { trader, resting } = await twoRestingTrades(harness, 'hyperliquid');
 
     const logged = async (): Promise<Logged[]> => {
       const url = `${harness.gateway.venueSim!.url}/dialects/hyperliquid/_sim/actions?user=${trader.wallet.toLowerCase()}`;
@@ -79,6 +63,31 @@ describe("one wallet's trades on Hyperliquid re-quote in batched actions", () =>
     });
   });
 });
+
+/**
+ * Two trades of one new wallet, maker (long) on `maker` and hedge on Aster,
+ * each quoting a spread no book offers, once both rest an order: the trader,
+ * and a read of the wallet's open orders on `maker` as the venue records them.
+ */
+async function twoRestingTrades(harness: WorkerHarness, maker: 'hyperliquid' | 'paradex') {
+  const trader = await harness.liveTrader([maker, 'aster']);
+  const trade = () =>
+    harness.createTrade(trader, {
+      market: 'BTC',
+      long_exchange: maker,
+      short_exchange: 'aster',
+      maker_leg: 'long',
+      target_size: '0.01',
+      target_spread: '-1000',
+    });
+  const trades = [await trade(), await trade()];
+  for (const tradeId of trades) {
+    await harness.waitForStatus(trader, tradeId, 'active', 30_000);
+  }
+  const resting = () => harness.sim.accountOrders(maker, trader.wallet, { status: 'open' });
+  await eventually(async () => (await resting()).orders.length === 2, 'both trades resting');
+  return { trader, resting };
+}
 
 /** A worker's count of requests of one operation on a venue (`sts_worker_venue_requests_total`). */
 async function requestsCounted(
@@ -117,22 +126,7 @@ describe("one wallet's trades on Paradex re-quote in batched requests", () => {
   afterAll(() => harness.stop());
 
   it('book moves: both trades’ cancels in one request, each trade still resting one order', async () => {
-    const trader = await harness.liveTrader(['paradex', 'aster']);
-    const trade = () =>
-      harness.createTrade(trader, {
-        market: 'BTC',
-        long_exchange: 'paradex',
-        short_exchange: 'aster',
-        maker_leg: 'long',
-        target_size: '0.01',
-        target_spread: '-1000',
-      });
-    const trades = [await trade(), await trade()];
-    for (const tradeId of trades) {
-      await harness.waitForStatus(trader, tradeId, 'active', 30_000);
-    }
-    const resting = () => harness.sim.accountOrders('paradex', trader.wallet, { status: 'open' });
-    await eventually(async () => (await resting()).orders.length === 2, 'both trades resting');
+    const { resting } = await twoRestingTrades(harness, 'paradex');
     const batched = () => requestsCounted(harness, 'paradex', 'cancelBatch');
     const before = await batched();
     for (let move = 0; move < 5; move += 1) {

@@ -38,11 +38,6 @@ export interface RequestSplit<E> {
 }
 
 /**
- * A venue's batched order requests through ccxt 4.5.84, each order answered
- * as ccxt's single call would answer it: its order, or the error ccxt raises
- * for the same refusal of that order alone.
- */
-/**
  * Whether the instance has every one of ccxt's building blocks `names` (the
  * live client sends a venue's own request with them; a test's scripted
  * exchange may have none).
@@ -56,6 +51,11 @@ export function hasBlocks<Blocks>(
   };
 }
 
+/**
+ * A venue's batched order requests through ccxt 4.5.84, each order answered
+ * as ccxt's single call would answer it: its order, or the error ccxt raises
+ * for the same refusal of that order alone.
+ */
 export interface VenueBatchRequests {
   readonly placements: RequestSplit<BatchPlacement>;
   readonly cancels: RequestSplit<BatchCancel>;

@@ -61,6 +61,7 @@ describe('alert rules (promtool)', () => {
         'StsHedgeLatencyOverBudget',
         'StsKillSwitchLeftOn',
         'StsLiveTradeWithoutLease',
+        'StsNotifierEventsBehind',
         'StsOutboxLag',
         'StsServiceDown',
         'StsUnhedgedExposure',

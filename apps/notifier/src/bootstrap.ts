@@ -88,7 +88,7 @@ function assemble(
     settings.natsReplicas,
   );
   const health = new HealthCheck(dataSource, new NatsLink(nats), registry);
-  const metrics = notifierMetrics(registry);
+  const metrics = notifierMetrics(registry, () => subscriber.figures);
   const ownership = new TradeOwnershipReader(dataSource);
   const gateway = new WsGateway({
     settings,

@@ -3,12 +3,14 @@ import { ensureStreamsAtBoot, sleep, type Logger, type NatsConnection } from '@s
 import { nuid } from '@nats-io/nats-core';
 import {
   jetstream,
+  type JetStreamManager,
   type Consumer,
   type ConsumerMessages,
   type ConsumerNotification,
 } from '@nats-io/jetstream';
 import type { EventFanout } from './fanout/event-fanout';
 import { StreamEventDecoder } from './stream-event';
+import { StreamLagWatch } from './stream-lag-watch';
 
 type ConsumerStatus = ConsumerNotification['type'];
 
@@ -40,6 +42,23 @@ const RESTART_RETRY_MS = 1_000;
  */
 const SILENT_MS = 5_000;
 const WATCH_EVERY_MS = 1_000;
+/**
+ * An event the stream held this long ago and the consumer has not delivered:
+ * the consumer is started afresh though it heartbeats (StreamLagWatch).
+ */
+const STALL_MS = 5_000;
+
+/** Why the consumer was started afresh (`sts_notifier_events_consumer_restarts_total`). */
+export type RestartReason = 'silent' | 'stalled';
+
+/** What the notifier's metrics read of the consumer when scraped. */
+export interface EventsConsumerFigures {
+  /** The last stream sequence handed to the fan-out. */
+  delivered: number;
+  /** Events the stream held beyond it at the last reading of the stream. */
+  lag: number;
+  restarts: Readonly<Record<RestartReason, number>>;
+}
 
 /**
  * Reads the lifecycle, fill and maintenance events from the events stream with an
@@ -70,6 +89,10 @@ export class EventsSubscriber {
   private aliveAtMs = Date.now();
   private watchdog?: NodeJS.Timeout;
   private readonly decoder: StreamEventDecoder;
+  private jsm?: JetStreamManager;
+  private readonly lagWatch = new StreamLagWatch(STALL_MS);
+  private readingStream = false;
+  private readonly restarts: Record<RestartReason, number> = { silent: 0, stalled: 0 };
 
   constructor(
     private readonly nats: NatsConnection,
@@ -87,15 +110,23 @@ export class EventsSubscriber {
     const jsm = await ensureStreamsAtBoot(this.nats, [stream], this.replicas, {
       onRetry: (error) => this.log.warn({ err: error }, 'JetStream not answering yet; retrying'),
     });
+    this.jsm = jsm;
     const { state } = await jsm.streams.info(stream.name);
     this.delivered = state.last_seq;
     await this.consumeFromDelivered();
-    this.watchdog = setInterval(() => this.restartIfSilent(), WATCH_EVERY_MS);
+    this.watchdog = setInterval(() => {
+      this.restartIfSilent();
+      void this.restartIfStalled();
+    }, WATCH_EVERY_MS);
     this.watchdog.unref();
     this.log.info(
       { stream: stream.name, from_sequence: state.last_seq + 1 },
       'events consumer started',
     );
+  }
+
+  get figures(): EventsConsumerFigures {
+    return { delivered: this.delivered, lag: this.lagWatch.lag, restarts: this.restarts };
   }
 
   async stop(): Promise<void> {
@@ -143,20 +174,50 @@ export class EventsSubscriber {
       return;
     }
     this.log.warn({ silent_ms: silentMs }, 'events consumer silent; starting it afresh');
-    void this.restart();
+    void this.restart('silent');
   }
 
   /**
-   * The consumer has been silent for `SILENT_MS`:
-   * stopped and started afresh from the last delivered sequence, retried
+   * Reads the stream's last sequence from its leader; a consumer that has
+   * not delivered what the stream held `STALL_MS` ago is started afresh,
+   * heartbeats or not. An unanswered read judges nothing (no leader: nothing
+   * new can be in the stream either).
+   */
+  private async restartIfStalled(): Promise<void> {
+    if (!this.jsm || this.readingStream || this.restarting || this.stopped) {
+      return;
+    }
+    this.readingStream = true;
+    try {
+      const { state } = await this.jsm.streams.info(eventsStream(this.natsPrefix).name);
+      if (this.restarting || !this.lagWatch.observe(state.last_seq, this.delivered, Date.now())) {
+        return;
+      }
+      this.log.warn(
+        { stream_last_sequence: state.last_seq, delivered_sequence: this.delivered },
+        'events consumer behind the stream and not moving; starting it afresh',
+      );
+      void this.restart('stalled');
+    } catch (error) {
+      this.log.debug({ err: error }, 'events stream not read; lag not judged');
+    } finally {
+      this.readingStream = false;
+    }
+  }
+
+  /**
+   * The consumer has been silent for `SILENT_MS`, or stalled behind the
+   * stream for `STALL_MS`: stopped and started afresh from the last delivered sequence, retried
    * every second until the stream answers (nothing is skipped: the new
    * consumer starts where the fan-out left off).
    */
-  private async restart(): Promise<void> {
+  private async restart(reason: RestartReason): Promise<void> {
     if (this.restarting || this.stopped) {
       return;
     }
     this.restarting = true;
+    this.restarts[reason] += 1;
+    this.lagWatch.reset();
     this.messages?.stop();
     try {
       while (!this.stopped) {

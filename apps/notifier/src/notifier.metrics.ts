@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { createServiceRegistry, REQUEST_LATENCY_BUCKETS_S } from '@sts/platform';
 import type { AttemptOutcome } from '@sts/persistence';
 import type { ConnectionRegistry } from './connections/connection-registry';
+import type { EventsConsumerFigures } from './events.subscriber';
 
 /** The webhook series, bumped by the intake and the dispatcher. */
 export interface WebhookSeries {
@@ -28,9 +29,13 @@ export interface NotifierMetrics {
   webhooks: WebhookSeries;
 }
 
-export function notifierMetrics(connections: ConnectionRegistry): NotifierMetrics {
+export function notifierMetrics(
+  connections: ConnectionRegistry,
+  events: () => EventsConsumerFigures,
+): NotifierMetrics {
   const registry = createServiceRegistry('notifier');
   const registers = [registry];
+  registerEventsSeries(events, registers);
   const requests = new Counter<'route' | 'status'>({
     name: 'sts_notifier_http_requests_total',
     help: 'HTTP requests and WebSocket upgrades answered, by route and status (101: upgraded)',
@@ -95,6 +100,38 @@ function webhookSeries(registers: Registry[]): WebhookSeries {
     sending: (delta) => sending.inc(delta),
     disabled: () => disabled.inc(),
   };
+}
+
+/** The events consumer's position, its lag behind the stream and its restarts, read when scraped. */
+function registerEventsSeries(events: () => EventsConsumerFigures, registers: Registry[]): void {
+  new Gauge({
+    name: 'sts_notifier_events_sequence',
+    help: 'The last events-stream sequence handed to the sockets and webhooks',
+    registers,
+    collect() {
+      this.set(events().delivered);
+    },
+  });
+  new Gauge({
+    name: 'sts_notifier_events_lag',
+    help: 'Events the stream held beyond the last delivered one, at the last reading of the stream (every second)',
+    registers,
+    collect() {
+      this.set(events().lag);
+    },
+  });
+  new Counter<'reason'>({
+    name: 'sts_notifier_events_consumer_restarts_total',
+    help: 'Events consumer started afresh: silent (no event nor heartbeat for 5 s) or stalled (behind the stream, not moving, 5 s)',
+    labelNames: ['reason'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [reason, count] of Object.entries(events().restarts)) {
+        this.inc({ reason }, count);
+      }
+    },
+  });
 }
 
 /** Series read from the connection registry when scraped: the fan-out path only bumps counters. */

@@ -1,4 +1,4 @@
-import { startOpsServer, type OpsServer } from '@sts/platform';
+import { sleep, startOpsServer, type OpsServer } from '@sts/platform';
 import type { RunningNotifier } from '../src/bootstrap';
 import { NotifierHarness, type TestUser } from './notifier-harness';
 import { TestClient } from './ws-client';
@@ -99,5 +99,22 @@ describe('notifier metrics', () => {
     expect(valueOf(after, 'sts_notifier_subscriptions')).toBe(1);
     expect(after).not.toContain(alice.userId);
     expect(after).not.toContain(tradeId);
+  });
+
+  it('shows its place in the events stream: the last sequence delivered, its lag, its restarts', async () => {
+    const tradeId = await harness.trade(alice, 'active');
+    const client = await connect();
+    await client.subscribe(tradeId);
+    const sent = await harness.publishLifecycle(alice, tradeId, 'trade.paused', 'paused');
+    await client.next((message) => message.event_id === sent, 10_000);
+    const last = await harness.eventsStreamLast();
+    // The stream is read every second for the lag.
+    await sleep(2_500);
+    const text = await scrape();
+    expect(valueOf(text, 'sts_notifier_events_sequence')).toBe(last);
+    expect(valueOf(text, 'sts_notifier_events_lag')).toBe(0);
+    for (const reason of ['silent', 'stalled']) {
+      expect(valueOf(text, 'sts_notifier_events_consumer_restarts_total', { reason })).toBe(0);
+    }
   });
 });

@@ -136,6 +136,13 @@ export class NotifierHarness {
     return id;
   }
 
+  /** The events stream's last sequence, as its leader reports it. */
+  async eventsStreamLast(): Promise<number> {
+    const jsm = await jetstreamManager(this.nats);
+    const { state } = await jsm.streams.info(eventsStream(this.env['NATS_PREFIX']).name);
+    return state.last_seq;
+  }
+
   /** Publishes a lifecycle event exactly as a worker does: an envelope on JetStream, deduplicated by message id. */
   async publishLifecycle(
     user: TestUser,

@@ -78,8 +78,15 @@ export class LifecycleWatch {
     this.events.set(message.trade_id, seen);
   }
 
-  /** Judges delivery against each trade's final status, read through the API. */
-  async stop(finalStatus: (trade: TradeUnderTest) => Promise<string>): Promise<Violation[]> {
+  /**
+   * Judges delivery against each trade's final status, read through the API.
+   * When an event is lost, the first violation also carries `diagnose()`'s
+   * account of the delivery path (a CI log shows the first and the last).
+   */
+  async stop(
+    finalStatus: (trade: TradeUnderTest) => Promise<string>,
+    diagnose: () => Promise<string>,
+  ): Promise<Violation[]> {
     const violations: Violation[] = [];
     const deadline = Date.now() + DELIVERY_GRACE_MS;
     const missing = async () => {
@@ -108,6 +115,9 @@ export class LifecycleWatch {
         tradeId: trade.tradeId,
         detail: `the trade ended ${status}; its socket received ${JSON.stringify(this.events.get(trade.tradeId) ?? [])}`,
       });
+    }
+    if (violations.length > 0) {
+      violations[0].detail += `; delivery: ${await diagnose().catch((error) => `not read: ${String(error)}`)}`;
     }
     for (const socket of this.sockets) {
       socket.close();

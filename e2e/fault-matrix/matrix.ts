@@ -194,6 +194,17 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
     }
   }
 
+  /** The outbox's backlog and what the world shows of the events' path past it. */
+  private async diagnoseDelivery(): Promise<string> {
+    const [backlog] = await this.query<{ pending: number; oldest_s: number | null }>(
+      `SELECT count(*)::int AS pending,
+              extract(epoch FROM now() - min(created_at))::int AS oldest_s
+         FROM outbox WHERE published_at IS NULL`,
+    );
+    const world = (await this.world.diagnoseDelivery?.()) ?? '';
+    return `outbox ${backlog.pending} unpublished (oldest ${backlog.oldest_s ?? '-'} s) ${world}`;
+  }
+
   private async query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
     const client = new Client({
       connectionString: this.world.databaseUrl,
@@ -480,6 +491,7 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
       violations.push(
         ...(await lifecycle.stop(
           async (trade) => (await this.statuses([trade.tradeId]))[0]?.status ?? 'unknown',
+          () => this.diagnoseDelivery(),
         )),
       );
       notes.push(lifecycle.summary());

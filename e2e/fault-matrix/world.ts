@@ -27,4 +27,6 @@ export interface MatrixWorld {
   stop(): Promise<void>;
   /** Readies the world for the next fault (notes what it did); nothing where nothing is needed. */
   beforeFault?(note: (text: string) => void): Promise<void>;
+  /** What the world shows of event delivery, for the report of a lifecycle event lost. */
+  diagnoseDelivery?(): Promise<string>;
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { SimControl } from '@sts/app-venue-sim';
+import { eventsStream } from '@sts/contracts';
 import { TestOperator } from '@sts/testing';
 import { HOST_SERVICES, HOSTS, Lab, type LabInfo, type NodeHost } from '@sts/lab';
 import { untilDrained } from '../fault-matrix/api';
@@ -14,6 +15,25 @@ export const PAPER_REQUEST_BOUND_MS = 5_250;
 const DRAIN_MIN_MS = 1_000;
 /** How long a fault waits for the NATS cluster left by the one before to be whole. */
 const WHOLE_WITHIN_MS = Number(process.env['PARTITION_WHOLE_WITHIN_MS'] ?? 30_000);
+
+/** A notifier's place in the events stream from its /metrics (its events series). */
+async function notifierPlace(metricsUrl: string | undefined): Promise<string> {
+  if (!metricsUrl) {
+    return 'no metrics';
+  }
+  try {
+    const text = await (
+      await fetch(`${metricsUrl}/metrics`, { signal: AbortSignal.timeout(2_000) })
+    ).text();
+    return text
+      .split('\n')
+      .filter((line) => line.startsWith('sts_notifier_events_'))
+      .map((line) => line.replace(/\{[^}]*reason="(\w+)"[^}]*\}/, '[$1]').replace(/\{[^}]*\}/, ''))
+      .join(' ');
+  } catch (error) {
+    return `metrics not read: ${String(error)}`;
+  }
+}
 
 /**
  * The partition suite's world: the fleet on a lab of network hosts
@@ -116,6 +136,31 @@ export class LabWorld implements MatrixWorld {
     }
     await this.stop();
     await this.start();
+  }
+
+  /**
+   * The events stream as each node's copy stands (its last sequence, the
+   * consumers it leads and where they stand) and each notifier's place in it.
+   */
+  async diagnoseDelivery(): Promise<string> {
+    const stream = eventsStream(this.info.env['NATS_PREFIX']).name;
+    const [views, copies, notifiers] = await Promise.all([
+      this.lab.streams(),
+      this.lab.streamCopies(stream),
+      Promise.all(
+        (['h1', 'h2'] as const).map(
+          async (host) => `${host} ${await notifierPlace(this.info.metrics[`${host}/notifier`])}`,
+        ),
+      ),
+    ]);
+    const view = views.find((candidate) => candidate.name === stream);
+    const copiesText = copies
+      .map(
+        (copy) =>
+          `${copy.host} last ${copy.lastSeq ?? '-'} consumers [${copy.consumers.map((c) => `${c.name}@${c.delivered ?? '-'}`).join(' ')}]`,
+      )
+      .join('; ');
+    return `${stream} leader ${view?.leaderHost ?? 'none'} copies ${JSON.stringify(view?.copies ?? [])}; ${copiesText}; notifiers ${notifiers.join('; ')}`;
   }
 
   get simUrl(): string {

@@ -14,7 +14,15 @@ import {
   type NodeHost,
 } from './layout';
 import { bringUp, prepare, startAll, tearDown, type DownResult } from './lifecycle';
-import { clusterView, nodeView, streamViews, type ClusterView, type StreamView } from './nats';
+import {
+  clusterView,
+  nodeView,
+  streamCopies,
+  streamViews,
+  type ClusterView,
+  type StreamCopy,
+  type StreamView,
+} from './nats';
 import { tcpReachable } from './network';
 import { HOST_SERVICES, type ServiceName, type UpOptions } from './services';
 import { alive, waitFor } from './shell';
@@ -90,6 +98,11 @@ export class Lab {
 
   async streams(): Promise<StreamView[]> {
     return streamViews(this.layout);
+  }
+
+  /** Each node's copy of one stream and the consumers it leads (for a failure's report). */
+  async streamCopies(stream: string): Promise<StreamCopy[]> {
+    return streamCopies(this.layout, stream);
   }
 
   /** Whether a TCP connection from inside `from` to `to` (a host or an address) opens. */

@@ -25,7 +25,12 @@ interface Jsz {
       name: string;
       cluster?: { leader?: string; replicas?: JszReplica[] };
       config?: { num_replicas?: number };
-      state?: { messages?: number };
+      state?: { messages?: number; last_seq?: number };
+      consumer_detail?: {
+        name: string;
+        cluster?: { leader?: string };
+        delivered?: { stream_seq?: number };
+      }[];
     }[];
   }[];
 }
@@ -164,6 +169,45 @@ export async function streamViews(layout: LabLayout): Promise<StreamView[]> {
     });
   }
   return views.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** One node's copy of a stream: its last sequence and the consumers it leads, where each stands. */
+export interface StreamCopy {
+  host: NodeHost;
+  lastSeq?: number;
+  /** Consumers led on this node: name and the stream sequence delivered. */
+  consumers: { name: string; delivered?: number }[];
+}
+
+/**
+ * Each node's own copy of `stream` (`/jsz?consumers=true`): where its last
+ * sequence stands and where the consumers it leads stand. For a failure's
+ * report: a copy behind the leader, a consumer behind the stream.
+ */
+export async function streamCopies(layout: LabLayout, stream: string): Promise<StreamCopy[]> {
+  const answers = await Promise.all(
+    NODE_HOSTS.map(async (host): Promise<StreamCopy | null> => {
+      const jsz = await getJson<Jsz>(
+        `${layout.natsMonitorUrl(host)}/jsz?accounts=true&streams=true&consumers=true`,
+        2_000,
+      );
+      const detail = (jsz?.account_details ?? [])
+        .flatMap((account) => account.stream_detail ?? [])
+        .find((candidate) => candidate.name === stream);
+      if (!detail) {
+        return null;
+      }
+      const server = layout.natsServerName(host);
+      return {
+        host,
+        lastSeq: detail.state?.last_seq,
+        consumers: (detail.consumer_detail ?? [])
+          .filter((consumer) => (consumer.cluster?.leader ?? server) === server)
+          .map((consumer) => ({ name: consumer.name, delivered: consumer.delivered?.stream_seq })),
+      };
+    }),
+  );
+  return answers.filter((copy): copy is StreamCopy => copy !== null);
 }
 
 /** Ready: every node answers, all follow one meta leader, and it counts 3 current peers. */

@@ -147,6 +147,8 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
   api!: Api;
   sim!: SimRecords;
   private report!: MatrixReport;
+  /** The last fault failed its checks or threw (the next one may find the world broken). */
+  private faultFailed = false;
   private market!: MarketDriver;
 
   constructor(
@@ -394,7 +396,9 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
     const notes: string[] = [];
     const violations: Violation[] = [];
     const measured: Record<string, number[]> = {};
-    await this.world.beforeFault?.((text) => notes.push(text));
+    await this.world.beforeFault?.((text) => notes.push(text), this.faultFailed);
+    // Until this fault's checks pass, the next one follows a failure.
+    this.faultFailed = true;
     const trades = await this.createTrades();
     const ids = trades.map((t) => t.tradeId);
     const active = await until(async () => {
@@ -618,6 +622,7 @@ export class FaultMatrix<W extends MatrixWorld = MatrixWorld> {
       violations,
       tradeFigures: figures,
     };
+    this.faultFailed = violations.length > 0;
     this.report.results.push(result);
     writeReport(this.reportFile, this.report);
     console.log(`${table([result])}\n${violationLines(result).join('\n') || 'no violations'}`);

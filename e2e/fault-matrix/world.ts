@@ -25,8 +25,12 @@ export interface MatrixWorld {
   logs(): ServiceLog[];
   start(): Promise<void>;
   stop(): Promise<void>;
-  /** Readies the world for the next fault (notes what it did); nothing where nothing is needed. */
-  beforeFault?(note: (text: string) => void): Promise<void>;
+  /**
+   * Readies the world for the next fault (notes what it did); nothing where
+   * nothing is needed. `afterFailure`: the fault before failed its checks or
+   * threw, and may have left the world broken.
+   */
+  beforeFault?(note: (text: string) => void, afterFailure: boolean): Promise<void>;
   /** What the world shows of event delivery, for the report of a lifecycle event lost. */
   diagnoseDelivery?(): Promise<string>;
 }

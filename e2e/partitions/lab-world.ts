@@ -122,11 +122,16 @@ export class LabWorld implements MatrixWorld {
    * minutes after repeated partitions (CI, 2026-12-02: STS_TRADE_COMMANDS on
    * h2 for over two minutes, every later fault refused to strike): when the
    * cluster is not whole within 30 s, the lab is started afresh, and the
-   * report says so (`PARTITION_FRESH_LAB=1`: before every fault).
+   * report says so (`PARTITION_FRESH_LAB=1`: before every fault). So is it
+   * after a fault that failed: a CI run (2026-12-05) had every notifier socket
+   * quiet from a quorum loss on, and the faults after it (their retries too)
+   * failed on what it left, not on what they struck.
    */
-  async beforeFault(note: (text: string) => void): Promise<void> {
+  async beforeFault(note: (text: string) => void, afterFailure: boolean): Promise<void> {
     if (process.env['PARTITION_FRESH_LAB'] === '1') {
       note('lab started afresh (PARTITION_FRESH_LAB=1)');
+    } else if (afterFailure) {
+      note('the fault before failed: lab started afresh, so what it left fails no other fault');
     } else if (await this.natsWhole(WHOLE_WITHIN_MS)) {
       return;
     } else {

@@ -99,6 +99,7 @@ export function openTrade(
     side: makerSide(record.makerLeg),
     bucket: budget.maker,
     signal: inputs.signal,
+    nextBatchWindow: (kind, signal) => legs.makerBatchWindow(kind, signal),
     onRequestSent: (waited) => hooks.makerRequestSent(waited),
   });
   legs.market.followOwnOrders(accountOrdersOf(legs, makerOrders, makerSide(record.makerLeg)));

@@ -14,6 +14,7 @@ import type { AccountListener, AccountSession } from '../venue-sessions/account-
 import type { AccountRestingOrders } from '../venue-sessions/account-resting-orders';
 import type { AccountSessionHandle, AccountSessions } from '../venue-sessions/account-sessions';
 import type { MarketData } from '../venue-sessions/market-data';
+import type { BatchKind } from '../venue-sessions/order-batcher';
 import { legMarketOf, MarketView } from './market-view';
 
 /** A leg could not be opened; `reason` is what the trader reads in failure_reason. */
@@ -44,6 +45,8 @@ export interface TradeLegs {
   hedgeClient: VenueClient;
   /** The maker account's orders in the book, whichever trade placed them. */
   makerAccountOrders: AccountRestingOrders;
+  /** When the maker account's next batch of a kind opens (null where nothing batches). */
+  makerBatchWindow(kind: BatchKind, signal: AbortSignal): Promise<void> | null;
   /** A leg's account balances for the pre-flight, read once for the trades that ask at once. */
   balances(leg: 'maker' | 'hedge', bucket: TokenBucket | null): Promise<VenueBalance[]>;
   /**
@@ -141,6 +144,7 @@ function legsOver(
     makerClient: maker.client,
     hedgeClient: hedge.client,
     makerAccountOrders: maker.restingOrders,
+    makerBatchWindow: (kind, signal) => maker.nextBatchWindow(kind, signal),
     balances: (leg, bucket) => (leg === 'maker' ? maker : hedge).balances(bucket),
     ...cumulativeOf(maker, hedge),
     listen: (tradeTag, makerListener, hedgeListener) => {

@@ -6,7 +6,7 @@ import type { CumulativeQuota } from '@sts/domain';
 import { CumulativeQuotaWatch, type CumulativePolicy } from './cumulative-quota-watch';
 import { DeadManKeeper, type DeadManPolicy, type DeadManStatus } from './dead-man-keeper';
 import { spendCountedClient } from './spend-counted-client';
-import { batchingClient } from './order-batcher';
+import { batchingClient, batchWindows, type BatchKind } from './order-batcher';
 import { paidAtOnce, paidOnCredit } from './paid-requests';
 import { payForShared } from './shared-payment';
 import { AccountRestingOrders } from './account-resting-orders';
@@ -89,6 +89,14 @@ export class AccountSession {
       throw new Error(`${this.venue} session of ${this.wallet} is not connected`);
     }
     return this.venueClient;
+  }
+
+  /**
+   * When the account's next batch of `kind` opens, where a trade's request
+   * sent then rides in it unpaid (`BatchWindows`); null where nothing batches.
+   */
+  nextBatchWindow(kind: BatchKind, signal: AbortSignal): Promise<void> | null {
+    return this.venueClient ? (batchWindows(this.venueClient)?.next(kind, signal) ?? null) : null;
   }
 
   /** The account's balances for a trade's pre-flight: one read shared by the trades that ask at once. */

@@ -11,7 +11,9 @@ import {
   type VenueClient,
   type VenueOrder,
 } from '@sts/venues';
-import { batchingClient } from './order-batcher';
+import Big from 'big.js';
+import { MakerOrders } from '../trade-runner/quoting/maker-orders';
+import { batchingClient, batchWindows } from './order-batcher';
 import { paidFrom } from './paid-requests';
 
 /** A request as the venue saw it: alone, or in a batch (the batch's client order ids). */
@@ -192,5 +194,99 @@ describe("an account's orders batched by the turn they are asked in", () => {
     const buckets = await placedByTrades(client, ['a', 'b', 'c', 'd', 'e']);
     expect(sent).toEqual([{ batch: ['a', 'b', 'c', 'd', 'e'] }]);
     expect(buckets.map((bucket) => bucket.take())).toEqual([false, false, false, false, false]);
+  });
+});
+
+/** A bucket of `tokens` (burst) on a clock that stands still: spent, it stays empty. */
+function still(tokens: number): TokenBucket {
+  const bucket = new TokenBucket(4, { clock: frozen, burst: Math.max(1, tokens) });
+  if (tokens === 0) {
+    expect(bucket.take()).toBe(true);
+  }
+  return bucket;
+}
+
+/** A trade's maker orders on the account's batching client, paid from `bucket`. */
+function makerOn(client: VenueClient, tradeNumber: number, bucket: TokenBucket): MakerOrders {
+  return new MakerOrders({
+    tradeId: `2b7c1e40-0000-4000-8000-00000000000${tradeNumber}`,
+    epoch: '1',
+    client,
+    leg: {
+      venue: 'hyperliquid',
+      symbol: 'SOL',
+      rules: { tickSize: new Big('0.01'), lotSize: new Big('0.1'), minSize: new Big('0.1') },
+    },
+    side: 'buy',
+    bucket,
+    signal: new AbortController().signal,
+    nextBatchWindow: (kind, signal) => batchWindows(client)?.next(kind, signal) ?? null,
+  });
+}
+
+/** What waiting for one token would take (ms): a bucket in debt waits longer. */
+const wait = (bucket: TokenBucket): number => bucket.msUntilAvailable(1);
+
+describe('riding in a batch another trade pays for', () => {
+  it('sends the placement of a trade out of budget in the batch a paid one opens: one request, no debt', async () => {
+    const { client, sent } = venue();
+    const [rich, broke] = [still(2), still(0)];
+    const brokeWaitBefore = wait(broke);
+    const waiting = makerOn(client, 2, broke).place(new Big('90'), new Big('1'));
+    await new Promise((resolve) => setImmediate(resolve));
+    // Nothing goes while it has no token and no batch is open.
+    expect(sent).toEqual([]);
+    const paying = makerOn(client, 1, rich).place(new Big('90'), new Big('1'));
+    expect(await Promise.all([paying, waiting])).toEqual([{ kind: 'done' }, { kind: 'done' }]);
+    expect(sent).toHaveLength(1);
+    expect((sent[0] as { batch: string[] }).batch).toHaveLength(2);
+    // The batch was paid once, by the trade that opened it; the rider owes nothing.
+    expect(rich.take()).toBe(true);
+    expect(rich.take()).toBe(false);
+    expect(wait(broke)).toBe(brokeWaitBefore);
+    expect(broke.waiting).toBe(0);
+  });
+
+  it('sends a batch for the caller that paid, not for a rider held first', async () => {
+    const { client, sent } = venue();
+    const [rich, broke] = [still(2), still(0)];
+    const brokeWaitBefore = wait(broke);
+    expect(rich.take()).toBe(true);
+    // The rider is first in the window: were the batch sent for it, it would wait for a token forever.
+    const riding = paidFrom(broke, 0, client, () => client.placePostOnly(buy('b')));
+    const paid = paidFrom(rich, 1, client, () => client.placePostOnly(buy('a')));
+    await Promise.all([riding, paid]);
+    expect(sent).toEqual([{ batch: ['b', 'a'] }]);
+    expect(rich.take()).toBe(true);
+    expect(rich.take()).toBe(false);
+    expect(wait(broke)).toBe(brokeWaitBefore);
+  });
+
+  it('takes the token of a caller whose budget holds one when none paid in advance', async () => {
+    const { client, sent } = venue();
+    const [rich, broke] = [still(1), still(0)];
+    const brokeWaitBefore = wait(broke);
+    await Promise.all([
+      paidFrom(broke, 0, client, () => client.placePostOnly(buy('b'))),
+      paidFrom(rich, 0, client, () => client.placePostOnly(buy('a'))),
+    ]);
+    expect(sent).toEqual([{ batch: ['b', 'a'] }]);
+    expect(rich.take()).toBe(false);
+    expect(wait(broke)).toBe(brokeWaitBefore);
+  });
+
+  it('opens no ride where a batch weighs more than one request (Aster placements), cancels still', async () => {
+    const { client } = venue(5, [], false, 5);
+    const windows = batchWindows(client)!;
+    const signal = new AbortController().signal;
+    expect(windows.next('place', signal)).toBeNull();
+    const opened = windows.next('cancel', signal)!;
+    let open = false;
+    void opened.then(() => (open = true));
+    void client.placePostOnly(buy('a'));
+    await Promise.resolve();
+    expect(open).toBe(false);
+    await client.cancel({ clientOrderId: 'x', symbol: 'SOL' });
+    expect(open).toBe(true);
   });
 });

@@ -1,7 +1,9 @@
 import { AsyncResource } from 'node:async_hooks';
 import {
+  payAtOnceIfAble,
   replaceInTwoRequests,
   sentInAnotherCallsBatch,
+  unspentInAdvance,
   type BatchAnswer,
   type CancelResult,
   type CancelTarget,
@@ -21,6 +23,24 @@ interface Held<R, A> {
   scope: AsyncResource;
 }
 
+/** Which of an account's batches a request goes in: its placements' or its cancels'. */
+export type BatchKind = 'place' | 'cancel';
+
+/**
+ * An account's batch windows as its trades see them: a trade whose budget
+ * is empty may send its request in a batch another trade's request opened
+ * and pays for (a Hyperliquid action weighs one request up to 39 orders),
+ * instead of waiting for a token of its own.
+ */
+export interface BatchWindows {
+  /**
+   * Resolves when a batch of `kind` next opens, where a request sent then
+   * rides in it at no cost to its trade; null where that kind of batch
+   * weighs more than one request (Aster's placements), so nobody rides.
+   */
+  next(kind: BatchKind, signal: AbortSignal): Promise<void> | null;
+}
+
 /**
  * One account's post-only placements and cancels, the first held
  * `windowMs` for others, then all sent together as the venue's batched
@@ -31,14 +51,21 @@ interface Held<R, A> {
  * comes here.
  * Each caller gets its own order's answer, as from its own call.
  *
- * Every caller has paid its own request's tokens before asking: the batch
- * is sent in the async context of its first caller, so what the client
- * sends beyond it (a read of an order's fate) is paid from that trade's
- * budget, as any of its own calls'.
+ * A caller has paid its own request's tokens before asking, or rides
+ * (`BatchWindows`): it asked in a window another caller opened, with
+ * nothing paid. A batch is sent in the async context of a caller that can
+ * pay for it at once (paid in advance, or a token there now), else of its
+ * first, so what the client sends beyond it (a read of an order's fate) is
+ * paid from that trade's budget, as any of its own calls'.
  */
-export class OrderBatcher {
+export class OrderBatcher implements BatchWindows {
   private places: Array<Held<PlaceOrderRequest, OrderAck>> = [];
   private cancels: Array<Held<CancelTarget, CancelResult>> = [];
+  /** Who waits for the next window of each kind. */
+  private readonly opening: Record<BatchKind, Set<() => void>> = {
+    place: new Set(),
+    cancel: new Set(),
+  };
 
   constructor(
     private readonly client: VenueClient,
@@ -48,21 +75,60 @@ export class OrderBatcher {
   ) {}
 
   placePostOnly(request: PlaceOrderRequest): Promise<OrderAck> {
-    return this.hold(this.places, request);
+    return this.hold(this.places, request, 'place');
   }
 
   cancel(target: CancelTarget): Promise<CancelResult> {
-    return this.hold(this.cancels, target);
+    return this.hold(this.cancels, target, 'cancel');
   }
 
-  private hold<R, A>(queue: Array<Held<R, A>>, request: R): Promise<A> {
+  next(kind: BatchKind, signal: AbortSignal): Promise<void> | null {
+    if (kind === 'place' && !this.placementsWeighOne) {
+      return null;
+    }
+    return new Promise<void>((resolve, reject) => {
+      const waiter = (): void => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = (): void => {
+        this.opening[kind].delete(waiter);
+        reject(signal.reason);
+      };
+      if (signal.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.opening[kind].add(waiter);
+    });
+  }
+
+  /** A placement batch weighs one request where 2 are worth one (Hyperliquid); Aster's weighs 5. */
+  private get placementsWeighOne(): boolean {
+    return this.batch.minPlacements <= 2;
+  }
+
+  private hold<R, A>(queue: Array<Held<R, A>>, request: R, kind: BatchKind): Promise<A> {
     return new Promise<A>((resolve, reject) => {
       queue.push({ request, resolve, reject, scope: new AsyncResource('sts.order-batch') });
       // The first request held starts the window; the flush empties both queues.
       if (this.places.length + this.cancels.length === 1) {
         setTimeout(() => this.flush(), this.windowMs);
       }
+      if (queue.length === 1) {
+        this.opened(kind);
+      }
     });
+  }
+
+  /** A batch of `kind` opened: whoever waits for one may send in it now. */
+  private opened(kind: BatchKind): void {
+    const waiters = [...this.opening[kind]];
+    this.opening[kind].clear();
+    for (const waiter of waiters) {
+      waiter();
+    }
   }
 
   private flush(): void {
@@ -76,16 +142,13 @@ export class OrderBatcher {
         (targets) => this.batch.cancel(targets),
       );
     }
-    // A placement batch weighs one request where 2 are worth one (Hyperliquid);
-    // Aster's weighs 5, what its five callers paid.
-    const placementsWeighOne = this.batch.minPlacements <= 2;
     for (const chunk of chunksOf(places, this.batch.maxOrders)) {
       this.send(
         chunk,
         (request) => this.client.placePostOnly(request),
         (requests) => this.batch.placePostOnly(requests),
         this.batch.minPlacements,
-        placementsWeighOne,
+        this.placementsWeighOne,
       );
     }
   }
@@ -104,19 +167,21 @@ export class OrderBatcher {
     fewest = 2,
     weighsOne = true,
   ): void {
-    const first = chunk[0]!;
     if (chunk.length < Math.max(2, fewest)) {
       for (const held of chunk) {
         held.scope.runInAsyncScope(() => alone(held.request)).then(held.resolve, held.reject);
       }
       return;
     }
+    const sender = weighsOne ? senderOf(chunk) : chunk[0]!;
     if (weighsOne) {
-      for (const held of chunk.slice(1)) {
-        held.scope.runInAsyncScope(sentInAnotherCallsBatch);
+      for (const held of chunk) {
+        if (held !== sender) {
+          held.scope.runInAsyncScope(sentInAnotherCallsBatch);
+        }
       }
     }
-    first.scope
+    sender.scope
       .runInAsyncScope(() => together(chunk.map((held) => held.request)))
       .then(
         (answers) =>
@@ -131,6 +196,20 @@ export class OrderBatcher {
         (error: unknown) => chunk.forEach((held) => held.reject(error)),
       );
   }
+}
+
+/**
+ * The caller a batch of one request's weight goes for: one that paid in
+ * advance what it has not spent, else one whose budget holds a token now
+ * (taken for it), else the first, who waits for its own. A caller that
+ * rode in (nothing paid) never holds up a batch another could pay at once.
+ */
+function senderOf<R, A>(chunk: Array<Held<R, A>>): Held<R, A> {
+  return (
+    chunk.find((held) => held.scope.runInAsyncScope(unspentInAdvance) >= 1) ??
+    chunk.find((held) => held.scope.runInAsyncScope(() => payAtOnceIfAble(1))) ??
+    chunk[0]!
+  );
 }
 
 function chunksOf<T>(items: T[], size: number): T[][] {
@@ -160,5 +239,13 @@ export function batchingClient(client: VenueClient, windowMs: number): VenueClie
   methods.set('replace', (request: Parameters<VenueClient['replace']>[0]) =>
     replaceInTwoRequests(wrapped, request),
   );
+  windowsOf.set(wrapped, batcher);
   return wrapped;
+}
+
+const windowsOf = new WeakMap<VenueClient, BatchWindows>();
+
+/** The batch windows of a client `batchingClient` made; null for any other (nothing batches). */
+export function batchWindows(client: VenueClient): BatchWindows | null {
+  return windowsOf.get(client) ?? null;
 }

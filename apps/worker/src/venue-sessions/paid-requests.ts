@@ -51,7 +51,15 @@ function metered<T>(
   }
   // What was paid in advance and never sent (an order that went in another
   // caller's batch) goes back to the bucket the trade's next request takes from.
-  return payingRequests({ paid, pay, refund: (tokens) => bucket.refund(tokens) }, call);
+  return payingRequests(
+    {
+      paid,
+      pay,
+      refund: (tokens) => bucket.refund(tokens),
+      tryPay: (tokens) => bucket.take(tokens),
+    },
+    call,
+  );
 }
 
 /**

@@ -240,6 +240,8 @@ function scriptedLegs(market: MarketView, maker: ScriptedVenue, hedge: ScriptedV
     makerClient: maker,
     hedgeClient: hedge,
     makerAccountOrders: new AccountRestingOrders(),
+    // The scripted venues take no batches.
+    makerBatchWindow: () => null,
     balances: (leg) => (leg === 'maker' ? maker : hedge).balances(),
     // The scripted venues keep no cumulative request budget.
     cumulativeHold: () => null,

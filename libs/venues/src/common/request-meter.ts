@@ -15,11 +15,18 @@ export interface RequestPayment {
    * call's tokens, not these.
    */
   refund?(tokens: number): void;
+  /**
+   * Takes `tokens` now if they are there, without waiting (true: paid, and
+   * counted as paid in advance). Absent: a call pays only by `pay`.
+   */
+  tryPay?(tokens: number): boolean;
 }
 
 /** The tokens one metered call has spent so far. */
 interface Tally {
   tokens: number;
+  /** Paid in advance beyond `payment.paid`, by `payAtOnceIfAble`. */
+  paidLater: number;
   payment: RequestPayment;
   /** The call has settled: what still runs in its context (a stream it opened) is not its own. */
   settled: boolean;
@@ -40,11 +47,17 @@ const tallies = new AsyncLocalStorage<Tally>();
  * nothing more.
  */
 export function payingRequests<T>(payment: RequestPayment, call: () => Promise<T>): Promise<T> {
-  const tally: Tally = { tokens: 0, payment, settled: false, batchedElsewhere: false };
+  const tally: Tally = {
+    tokens: 0,
+    paidLater: 0,
+    payment,
+    settled: false,
+    batchedElsewhere: false,
+  };
   const answer = tallies.run(tally, call);
   const settle = (): void => {
     tally.settled = true;
-    const unspent = payment.paid - tally.tokens;
+    const unspent = advance(tally);
     if (tally.batchedElsewhere && unspent > 0) {
       payment.refund?.(unspent);
     }
@@ -92,7 +105,41 @@ export function beforeVenueRequest(tokens = 1): Promise<void> | undefined {
   if (!tally || tally.settled) {
     return undefined;
   }
-  const covered = Math.max(0, tally.payment.paid - tally.tokens);
+  const covered = advance(tally);
   tally.tokens += tokens;
   return tokens > covered ? tally.payment.pay(tokens - covered) : undefined;
+}
+
+/** What the call paid in advance and has not spent (never below 0). */
+function advance(tally: Tally): number {
+  return Math.max(0, tally.payment.paid + tally.paidLater - tally.tokens);
+}
+
+/** What the current call paid in advance and has not spent yet: 0 outside a paying call. */
+export function unspentInAdvance(): number {
+  const tally = tallies.getStore();
+  return tally && !tally.settled ? advance(tally) : 0;
+}
+
+/**
+ * Makes sure the current call has `tokens` paid in advance, taking what is
+ * missing from its budget only if it is there now (`RequestPayment.tryPay`):
+ * true when the call's next request of that weight goes without waiting.
+ * A batcher asks it of each call of a batch to find one that sends the
+ * batch at once. Outside a paying call: true (nobody pays there).
+ */
+export function payAtOnceIfAble(tokens = 1): boolean {
+  const tally = tallies.getStore();
+  if (!tally || tally.settled) {
+    return true;
+  }
+  const missing = tokens - advance(tally);
+  if (missing <= 0) {
+    return true;
+  }
+  if (!tally.payment.tryPay?.(missing)) {
+    return false;
+  }
+  tally.paidLater += missing;
+  return true;
 }

@@ -21,6 +21,7 @@ import {
 import type { LegMarket } from '../market-view';
 import { QuotingSpells } from './quoting-spells';
 import { paidFrom } from '../../venue-sessions/paid-requests';
+import type { BatchKind } from '../../venue-sessions/order-batcher';
 import {
   isClosed,
   makerRefusal,
@@ -44,6 +45,12 @@ export interface MakerOrdersContext {
   bucket: TokenBucket;
   signal: AbortSignal;
   /**
+   * When the maker account's next batch of a kind opens: a request whose
+   * bucket is empty goes in it unpaid, paid by the batch's own weight
+   * (`BatchWindows`). Absent or null: it waits for its own token.
+   */
+  nextBatchWindow?: (kind: BatchKind, signal: AbortSignal) => Promise<void> | null;
+  /**
    * Called the moment a placement or cancel has been handed to the venue
    * client; `waitedForBudget` when it first had to wait for a token.
    */
@@ -51,6 +58,9 @@ export interface MakerOrdersContext {
 }
 
 const QUOTES_PER_EPOCH = 1_000_000;
+
+/** Tokens a maker request paid in advance: 1, or 0 riding in a batch another request pays for. */
+type Paid = 0 | 1;
 
 /**
  * Places, replaces, cancels and looks up the trade's maker orders, one
@@ -83,14 +93,16 @@ export class MakerOrders {
 
   /** Posts a new maker order (post-only). Only when the ledger says `quote` with no current order. */
   async place(price: Big, size: Big): Promise<MakerOutcome> {
-    const paying = this.pay();
-    const waited = paying !== false && (await paying);
+    const paying = this.pay('place');
+    const paid = paying === false ? 1 : await paying;
     const clientOrderId = this.nextClientOrderId();
     this.ledger.placing(clientOrderId, price, size);
     try {
-      const placing = this.send(() =>
-        this.context.client.placePostOnly(this.placement(clientOrderId, price, size)),
+      const placing = this.send(
+        () => this.context.client.placePostOnly(this.placement(clientOrderId, price, size)),
+        paid,
       );
+      const waited = paying !== false;
       this.context.onRequestSent?.(waited);
       const ack = await placing;
       this.ledger.report(clientOrderId, reportOf(ack.order));
@@ -105,17 +117,20 @@ export class MakerOrders {
     if (!order) {
       return { kind: 'done' };
     }
-    const paying = this.pay();
-    const waited = paying !== false && (await paying);
+    const paying = this.pay('cancel');
+    const paid = paying === false ? 1 : await paying;
     if (order.fate !== 'open') {
+      this.unused(paid);
       return { kind: 'done' };
     }
     const { clientOrderId } = order;
     this.ledger.cancelling(clientOrderId);
     try {
-      const canceling = this.send(() =>
-        this.context.client.cancel({ clientOrderId, symbol: this.context.leg.symbol }),
+      const canceling = this.send(
+        () => this.context.client.cancel({ clientOrderId, symbol: this.context.leg.symbol }),
+        paid,
       );
+      const waited = paying !== false;
       this.context.onRequestSent?.(waited);
       const result = await canceling;
       this.closedBy(clientOrderId, result.order);
@@ -135,21 +150,26 @@ export class MakerOrders {
     if (!previous || previous.fate !== 'open') {
       return this.cancel();
     }
-    const paying = this.pay();
-    const waited = paying !== false && (await paying);
+    // A replace's first request is its cancel: it rides in a cancel batch.
+    const paying = this.pay('cancel');
+    const paid = paying === false ? 1 : await paying;
     if (this.resting !== previous || previous.fate !== 'open') {
+      this.unused(paid);
       return { kind: 'done' };
     }
     const clientOrderId = this.nextClientOrderId();
     this.ledger.placing(clientOrderId, price, size, previous.clientOrderId);
     try {
-      const replacing = this.send(() =>
-        this.context.client.replace({
-          target: { clientOrderId: previous.clientOrderId, symbol: this.context.leg.symbol },
-          next: this.placement(clientOrderId, price, size),
-          expectedFilledSize: formatDecimal(previous.seenFilled),
-        }),
+      const replacing = this.send(
+        () =>
+          this.context.client.replace({
+            target: { clientOrderId: previous.clientOrderId, symbol: this.context.leg.symbol },
+            next: this.placement(clientOrderId, price, size),
+            expectedFilledSize: formatDecimal(previous.seenFilled),
+          }),
+        paid,
       );
+      const waited = paying !== false;
       this.context.onRequestSent?.(waited);
       const result = await replacing;
       const canceled = result.canceled.order;
@@ -179,7 +199,7 @@ export class MakerOrders {
 
   /** An order whose answer was lost: ask the venue for it by its client order id. */
   async settle(order: RestingOrder): Promise<MakerOutcome> {
-    const paying = this.pay();
+    const paying = this.pay(null);
     if (paying !== false) {
       await paying;
     }
@@ -254,18 +274,51 @@ export class MakerOrders {
   /**
    * Takes a token: at once when the bucket has one (false, and nothing is
    * awaited, so the request goes out in the same turn as the decision to send
-   * it), else a promise of `true` once the bucket let it through.
+   * it), else a promise of what was paid: 1 once the bucket let it through,
+   * or 0 when a batch of `kind` opened first on the account, in which the
+   * request rides unpaid (the batch pays its own weight).
    */
-  private pay(): false | Promise<true> {
-    if (this.context.bucket.take()) {
+  private pay(kind: BatchKind | null): false | Promise<Paid> {
+    const { bucket, signal } = this.context;
+    if (bucket.take()) {
       return false;
     }
-    return this.context.bucket.waitFor(1, this.context.signal).then(() => true as const);
+    const stop = new AbortController();
+    const window =
+      kind && this.context.nextBatchWindow?.(kind, AbortSignal.any([signal, stop.signal]));
+    if (!window) {
+      return bucket.waitFor(1, signal).then(() => 1 as const);
+    }
+    let rode = false;
+    const token = bucket.waitFor(1, AbortSignal.any([signal, stop.signal])).then(() => {
+      // Taken as the window opened: the ride was chosen, the token goes back.
+      if (rode) {
+        bucket.refund(1);
+      }
+      return 1 as const;
+    });
+    const ride = window.then(() => {
+      rode = true;
+      return 0 as const;
+    });
+    token.catch(() => undefined);
+    ride.catch(() => undefined);
+    return Promise.race([token, ride]).finally(() => stop.abort());
   }
 
-  /** A request paid one token: any further request the client sends for it waits for its own. */
-  private send<T>(call: () => Promise<T>): Promise<T> {
-    return paidFrom(this.context.bucket, 1, this.context.client, call);
+  /** A token taken for a request the trade then did not send goes back. */
+  private unused(paid: Paid): void {
+    if (paid === 1) {
+      this.context.bucket.refund(1);
+    }
+  }
+
+  /**
+   * A request paid `paid` tokens in advance (0: it rides in a batch another
+   * request pays for): any further request the client sends for it waits for its own.
+   */
+  private send<T>(call: () => Promise<T>, paid: Paid = 1): Promise<T> {
+    return paidFrom(this.context.bucket, paid, this.context.client, call);
   }
 
   /** The next client order id of this lease. */

@@ -279,19 +279,40 @@ export class MakerOrders {
    * request rides unpaid (the batch pays its own weight).
    */
   private pay(kind: BatchKind | null): false | Promise<Paid> {
-    const { bucket, signal } = this.context;
+    const { bucket, signal, nextBatchWindow } = this.context;
     if (bucket.take()) {
       return false;
     }
+    if (!kind || !nextBatchWindow || signal.aborted) {
+      return bucket.waitFor(1, signal).then(() => 1 as const);
+    }
+    return this.tokenOrRide(kind, nextBatchWindow);
+  }
+
+  /**
+   * The first of the trade's own token (1) and the account's next batch of
+   * `kind` (0: a ride); the other wait is dropped, and a token taken as the
+   * batch opened goes back.
+   */
+  private tokenOrRide(
+    kind: BatchKind,
+    nextBatchWindow: NonNullable<MakerOrdersContext['nextBatchWindow']>,
+  ): Promise<Paid> {
+    const { bucket, signal } = this.context;
     const stop = new AbortController();
-    const window =
-      kind && this.context.nextBatchWindow?.(kind, AbortSignal.any([signal, stop.signal]));
+    const onAbort = (): void => stop.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = (): void => {
+      signal.removeEventListener('abort', onAbort);
+      stop.abort();
+    };
+    const window = nextBatchWindow(kind, stop.signal);
     if (!window) {
+      done();
       return bucket.waitFor(1, signal).then(() => 1 as const);
     }
     let rode = false;
-    const token = bucket.waitFor(1, AbortSignal.any([signal, stop.signal])).then(() => {
-      // Taken as the window opened: the ride was chosen, the token goes back.
+    const token = bucket.waitFor(1, stop.signal).then(() => {
       if (rode) {
         bucket.refund(1);
       }
@@ -303,7 +324,7 @@ export class MakerOrders {
     });
     token.catch(() => undefined);
     ride.catch(() => undefined);
-    return Promise.race([token, ride]).finally(() => stop.abort());
+    return Promise.race([token, ride]).finally(done);
   }
 
   /** A token taken for a request the trade then did not send goes back. */

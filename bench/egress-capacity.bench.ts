@@ -352,6 +352,8 @@ interface VenueResult {
   /** How long the creates took (each with its trader's seeding), and the quoting. */
   createSeconds: number;
   seconds: number;
+  /** Hyperliquid: the order and cancel actions the dialect logged for the trades' wallets, by orders carried. */
+  actionSizes?: Record<string, number>;
 }
 
 /** One venue: fill it, let its trades quote for SECONDS, read the dialect, cancel them. */
@@ -384,10 +386,42 @@ async function runVenue(fleet: Fleet, venue: string): Promise<VenueResult> {
       rejected: views.filter((view) => view.status === 'rejected').length,
       // A wallet's orders are every trade's of it: each trade's part of them.
       quotesPerS: quotes.map((count, index) => count / seconds / sharing(admitted, index)),
+      actionSizes:
+        venue === 'hyperliquid' ? await hlActionSizes(fleet.simUrl, admitted) : undefined,
     };
   } finally {
     await cancelAll(fleet.base, admitted);
   }
+}
+
+/** An action the Hyperliquid dialect logged: its type and the orders or cancels it carried. */
+interface HlLogged {
+  action: { type: string; orders?: unknown[]; cancels?: unknown[] };
+}
+
+/**
+ * The order and cancel actions of the trades' wallets as the Hyperliquid
+ * dialect logged them, counted by how many orders each carried
+ * (`order 1: 410, order 2: 35, cancel 1: ...`): what batching made of them.
+ */
+async function hlActionSizes(
+  simUrl: string,
+  admitted: Admitted[],
+): Promise<Record<string, number>> {
+  const sizes: Record<string, number> = {};
+  const wallets = new Set(admitted.map((trade) => trade.trader.wallet.toLowerCase()));
+  for (const wallet of wallets) {
+    const answer = await fetch(`${simUrl}/dialects/hyperliquid/_sim/actions?user=${wallet}`);
+    const { actions } = (await answer.json()) as { actions: HlLogged[] };
+    for (const { action } of actions) {
+      const elements = action.orders ?? action.cancels;
+      if (elements) {
+        const key = `${action.type} ${elements.length}`;
+        sizes[key] = (sizes[key] ?? 0) + 1;
+      }
+    }
+  }
+  return sizes;
 }
 
 /** How often the quoting's refusals are read. */
@@ -490,6 +524,12 @@ function report(plan: EgressPlan, result: VenueResult): void {
     `  the workers sent ${total} tokens since they started, by kind: ` +
       sent.map(([kind, tokens]) => `${kind} ${tokens}`).join(', '),
   );
+  if (result.actionSizes) {
+    const sizes = Object.entries(result.actionSizes).sort(([a], [b]) => a.localeCompare(b));
+    console.log(
+      `  actions by orders carried: ${sizes.map(([key, count]) => `${key}: ${count}`).join(', ')}`,
+    );
+  }
   console.log(
     `  refused by ${venue}'s dialect (every pool, must be 0): ${result.refusedByDialect}; ` +
       `by ${HEDGE}'s (hedge venue): ${result.refusedByHedgeDialect}`,

@@ -247,6 +247,19 @@ describe('riding in a batch another trade pays for', () => {
     expect(broke.waiting).toBe(0);
   });
 
+  it('rides in a batch already open when its turn comes after the paid request', async () => {
+    const { client, sent } = venue();
+    const [rich, broke] = [still(2), still(0)];
+    const brokeWaitBefore = wait(broke);
+    // The paid trade's step runs first in the turn, then the one out of budget.
+    const paying = makerOn(client, 1, rich).place(new Big('90'), new Big('1'));
+    const riding = makerOn(client, 2, broke).place(new Big('90'), new Big('1'));
+    expect(await Promise.all([paying, riding])).toEqual([{ kind: 'done' }, { kind: 'done' }]);
+    expect(sent).toHaveLength(1);
+    expect((sent[0] as { batch: string[] }).batch).toHaveLength(2);
+    expect(wait(broke)).toBe(brokeWaitBefore);
+  });
+
   it('sends a batch for the caller that paid, not for a rider held first', async () => {
     const { client, sent } = venue();
     const [rich, broke] = [still(2), still(0)];

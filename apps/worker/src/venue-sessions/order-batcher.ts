@@ -34,9 +34,10 @@ export type BatchKind = 'place' | 'cancel';
  */
 export interface BatchWindows {
   /**
-   * Resolves when a batch of `kind` next opens, where a request sent then
-   * rides in it at no cost to its trade; null where that kind of batch
-   * weighs more than one request (Aster's placements), so nobody rides.
+   * Resolves when a batch of `kind` is open (at once when one is), where a
+   * request sent then rides in it at no cost to its trade; null where that
+   * kind of batch weighs more than one request (Aster's placements), so
+   * nobody rides.
    */
   next(kind: BatchKind, signal: AbortSignal): Promise<void> | null;
 }
@@ -85,6 +86,10 @@ export class OrderBatcher implements BatchWindows {
   next(kind: BatchKind, signal: AbortSignal): Promise<void> | null {
     if (kind === 'place' && !this.placementsWeighOne) {
       return null;
+    }
+    // A batch of the kind is open now (held, not yet sent): ride in this one.
+    if ((kind === 'place' ? this.places : this.cancels).length > 0) {
+      return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
       const waiter = (): void => {

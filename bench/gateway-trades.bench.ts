@@ -20,6 +20,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createTestDatabase, testNamespace } from '@sts/testing';
 import { builtApp, freePort, seedPaperTrader, waitFor, type PaperTrader } from './fleet-kit';
@@ -320,7 +321,8 @@ async function main(): Promise<void> {
       traders.push(await seedPaperTrader(env, ['hyperliquid', 'paradex']));
     }
     run(
-      'dist/bench/gateway-ceiling.js',
+      // The ceiling of this bench's own build (dist/, or a copy built with --out).
+      join(__dirname, 'gateway-ceiling.js'),
       [],
       {
         CEILING_PORT: String(ceilingPort),

@@ -303,3 +303,86 @@ describe('riding in a batch another trade pays for', () => {
     expect(open).toBe(true);
   });
 });
+
+/** A bucket clock that moves only when the spec says, firing what fell due. */
+class StepClock implements BucketClock {
+  private current = 0;
+  private timers: Array<{ at: number; fire: () => void }> = [];
+
+  now(): number {
+    return this.current;
+  }
+
+  schedule(ms: number, fire: () => void): () => void {
+    const timer = { at: this.current + ms, fire };
+    this.timers.push(timer);
+    return () => {
+      this.timers = this.timers.filter((other) => other !== timer);
+    };
+  }
+
+  async advance(ms: number): Promise<void> {
+    this.current += ms;
+    const due = this.timers.filter((timer) => timer.at <= this.current);
+    this.timers = this.timers.filter((timer) => timer.at > this.current);
+    for (const timer of due) {
+      timer.fire();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Past the batching client's 2 ms window. */
+const windowPassed = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+describe('requests no caller can pay for at once', () => {
+  it('wait together and go as one batch on the first token among their callers', async () => {
+    const { client, sent } = venue();
+    const clock = new StepClock();
+    const quick = new TokenBucket(10, { clock });
+    const slow = new TokenBucket(1, { clock });
+    expect(quick.take() && slow.take()).toBe(true);
+    const first = paidFrom(quick, 0, client, () => client.placePostOnly(buy('a')));
+    await windowPassed();
+    const second = paidFrom(slow, 0, client, () => client.placePostOnly(buy('b')));
+    await windowPassed();
+    // Neither went alone on its own token: both wait for a payer.
+    expect(sent).toEqual([]);
+    // A rate is per bucket window (1.1 s): the quick caller's token comes at 110 ms.
+    await clock.advance(110);
+    await Promise.all([first, second]);
+    expect(sent).toEqual([{ batch: ['b', 'a'] }]);
+    // The quick caller's token paid the batch; the slow one's was never taken.
+    expect(slow.waiting).toBe(0);
+    await clock.advance(990);
+    expect(slow.take()).toBe(true);
+    expect(quick.take()).toBe(true);
+  });
+
+  it('go in the batch of the next request of their kind that is paid', async () => {
+    const { client, sent } = venue();
+    const clock = new StepClock();
+    const [rich, broke] = [still(2), new TokenBucket(1, { clock })];
+    expect(broke.take()).toBe(true);
+    const waiting = paidFrom(broke, 0, client, () => client.placePostOnly(buy('b')));
+    await windowPassed();
+    expect(sent).toEqual([]);
+    expect(rich.take()).toBe(true);
+    await paidFrom(rich, 1, client, () => client.placePostOnly(buy('a')));
+    await waiting;
+    expect(sent).toEqual([{ batch: ['a', 'b'] }]);
+    expect(broke.waiting).toBe(0);
+    await clock.advance(1_100);
+    expect(broke.take()).toBe(true);
+  });
+
+  it('fails a caller whose budget closes while it waits', async () => {
+    const { client, sent } = venue();
+    const broke = still(0);
+    const waiting = paidFrom(broke, 0, client, () => client.placePostOnly(buy('b')));
+    await windowPassed();
+    broke.close('trade ended');
+    await expect(waiting).rejects.toThrow();
+    expect(sent).toEqual([]);
+  });
+});

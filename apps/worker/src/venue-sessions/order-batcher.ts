@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import {
   payAtOnceIfAble,
+  payInAdvance,
   replaceInTwoRequests,
   sentInAnotherCallsBatch,
   unspentInAdvance,
@@ -67,6 +68,13 @@ export class OrderBatcher implements BatchWindows {
     place: new Set(),
     cancel: new Set(),
   };
+  /** Requests no caller could pay for at once, waiting for the first of their tokens. */
+  private readonly placesUnpaid = new WaitingForAPayer<PlaceOrderRequest, OrderAck>((chunk) =>
+    this.sendPlaces(chunk),
+  );
+  private readonly cancelsUnpaid = new WaitingForAPayer<CancelTarget, CancelResult>((chunk) =>
+    this.sendCancels(chunk),
+  );
 
   constructor(
     private readonly client: VenueClient,
@@ -76,19 +84,21 @@ export class OrderBatcher implements BatchWindows {
   ) {}
 
   placePostOnly(request: PlaceOrderRequest): Promise<OrderAck> {
-    return this.hold(this.places, request, 'place');
+    return this.hold(this.places, request, 'place', this.placesUnpaid);
   }
 
   cancel(target: CancelTarget): Promise<CancelResult> {
-    return this.hold(this.cancels, target, 'cancel');
+    return this.hold(this.cancels, target, 'cancel', this.cancelsUnpaid);
   }
 
   next(kind: BatchKind, signal: AbortSignal): Promise<void> | null {
     if (kind === 'place' && !this.placementsWeighOne) {
       return null;
     }
-    // A batch of the kind is open now (held, not yet sent): ride in this one.
-    if ((kind === 'place' ? this.places : this.cancels).length > 0) {
+    // A batch of the kind is open now (held, or waiting for a payer): ride in this one.
+    const [queue, unpaid] =
+      kind === 'place' ? [this.places, this.placesUnpaid] : [this.cancels, this.cancelsUnpaid];
+    if (queue.length > 0 || unpaid.size > 0) {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
@@ -114,14 +124,25 @@ export class OrderBatcher implements BatchWindows {
     return this.batch.minPlacements <= 2;
   }
 
-  private hold<R, A>(queue: Array<Held<R, A>>, request: R, kind: BatchKind): Promise<A> {
+  private hold<R, A>(
+    queue: Array<Held<R, A>>,
+    request: R,
+    kind: BatchKind,
+    unpaid: WaitingForAPayer<R, A>,
+  ): Promise<A> {
     return new Promise<A>((resolve, reject) => {
+      const windowOpen = this.places.length + this.cancels.length > 0;
+      const kindOpen = queue.length > 0;
       queue.push({ request, resolve, reject, scope: new AsyncResource('sts.order-batch') });
+      if (unpaid.size > 0) {
+        // Those waiting for a payer go in this batch: its caller may pay for them all.
+        queue.push(...unpaid.take());
+      }
       // The first request held starts the window; the flush empties both queues.
-      if (this.places.length + this.cancels.length === 1) {
+      if (!windowOpen) {
         setTimeout(() => this.flush(), this.windowMs);
       }
-      if (queue.length === 1) {
+      if (!kindOpen) {
         this.opened(kind);
       }
     });
@@ -141,21 +162,31 @@ export class OrderBatcher implements BatchWindows {
     this.places = [];
     this.cancels = [];
     for (const chunk of chunksOf(cancels, this.batch.maxOrders)) {
-      this.send(
-        chunk,
-        (target) => this.client.cancel(target),
-        (targets) => this.batch.cancel(targets),
-      );
+      this.sendCancels(chunk);
     }
     for (const chunk of chunksOf(places, this.batch.maxOrders)) {
-      this.send(
-        chunk,
-        (request) => this.client.placePostOnly(request),
-        (requests) => this.batch.placePostOnly(requests),
-        this.batch.minPlacements,
-        this.placementsWeighOne,
-      );
+      this.sendPlaces(chunk);
     }
+  }
+
+  private sendCancels(chunk: Array<Held<CancelTarget, CancelResult>>): void {
+    this.send(
+      chunk,
+      (target) => this.client.cancel(target),
+      (targets) => this.batch.cancel(targets),
+      this.cancelsUnpaid,
+    );
+  }
+
+  private sendPlaces(chunk: Array<Held<PlaceOrderRequest, OrderAck>>): void {
+    this.send(
+      chunk,
+      (request) => this.client.placePostOnly(request),
+      (requests) => this.batch.placePostOnly(requests),
+      this.placesUnpaid,
+      this.batch.minPlacements,
+      this.placementsWeighOne,
+    );
   }
 
   /**
@@ -169,16 +200,25 @@ export class OrderBatcher implements BatchWindows {
     chunk: Array<Held<R, A>>,
     alone: (request: R) => Promise<A>,
     together: (requests: R[]) => Promise<Array<BatchAnswer<A>>>,
+    unpaid: WaitingForAPayer<R, A>,
     fewest = 2,
     weighsOne = true,
   ): void {
+    const payer = weighsOne ? payerOf(chunk) : chunk[0];
+    if (!payer) {
+      // Nobody can pay now: they wait together for the first token among them.
+      for (const held of chunk) {
+        unpaid.add(held);
+      }
+      return;
+    }
     if (chunk.length < Math.max(2, fewest)) {
       for (const held of chunk) {
         held.scope.runInAsyncScope(() => alone(held.request)).then(held.resolve, held.reject);
       }
       return;
     }
-    const sender = weighsOne ? senderOf(chunk) : chunk[0]!;
+    const sender = payer;
     if (weighsOne) {
       for (const held of chunk) {
         if (held !== sender) {
@@ -204,17 +244,66 @@ export class OrderBatcher implements BatchWindows {
 }
 
 /**
- * The caller a batch of one request's weight goes for: one that paid in
- * advance what it has not spent, else one whose budget holds a token now
- * (taken for it), else the first, who waits for its own. A caller that
- * rode in (nothing paid) never holds up a batch another could pay at once.
+ * The caller a batch of one request's weight (or a request alone) goes
+ * for: one that paid in advance what it has not spent, else one whose
+ * budget holds a token now (taken for it); none when no caller can pay at
+ * once. A caller that rode in (nothing paid) never holds up a batch
+ * another could pay at once.
  */
-function senderOf<R, A>(chunk: Array<Held<R, A>>): Held<R, A> {
+function payerOf<R, A>(chunk: Array<Held<R, A>>): Held<R, A> | undefined {
   return (
     chunk.find((held) => held.scope.runInAsyncScope(unspentInAdvance) >= 1) ??
-    chunk.find((held) => held.scope.runInAsyncScope(() => payAtOnceIfAble(1))) ??
-    chunk[0]!
+    chunk.find((held) => held.scope.runInAsyncScope(() => payAtOnceIfAble(1)))
   );
+}
+
+/**
+ * Requests of one kind whose callers could not pay when their batch (or
+ * they alone) would have gone: they wait together for the first of their
+ * callers' tokens, then go as one batch paid by it, instead of each going
+ * alone once its own token came. A request of their kind held meanwhile
+ * takes them into its batch (`take`). A caller whose budget fails its wait
+ * (closed, the trade ended) is answered with that failure.
+ */
+class WaitingForAPayer<R, A> {
+  private members: Array<Held<R, A>> = [];
+  private stop = new AbortController();
+
+  constructor(private readonly go: (chunk: Array<Held<R, A>>) => void) {}
+
+  get size(): number {
+    return this.members.length;
+  }
+
+  add(held: Held<R, A>): void {
+    this.members.push(held);
+    const { stop } = this;
+    held.scope
+      .runInAsyncScope(() => payInAdvance(1, stop.signal))
+      .then(
+        () => {
+          // The first paid: all go now, in its context (it paid in advance).
+          if (this.stop === stop) {
+            this.go(this.take());
+          }
+        },
+        (error: unknown) => {
+          if (!stop.signal.aborted) {
+            this.members = this.members.filter((member) => member !== held);
+            held.reject(error);
+          }
+        },
+      );
+  }
+
+  /** Every member, their waits for payment given up (they go in a batch now). */
+  take(): Array<Held<R, A>> {
+    const members = this.members;
+    this.members = [];
+    this.stop.abort();
+    this.stop = new AbortController();
+    return members;
+  }
 }
 
 function chunksOf<T>(items: T[], size: number): T[][] {

@@ -16,7 +16,7 @@ export function paidFrom<T>(
   client: Pick<VenueClient, 'sendsFollowUpRequests'>,
   call: () => Promise<T>,
 ): Promise<T> {
-  return metered(bucket, paid, client, call, (tokens) => bucket!.waitFor(tokens));
+  return metered(bucket, paid, client, call, (tokens, signal) => bucket!.waitFor(tokens, signal));
 }
 
 /**
@@ -44,7 +44,7 @@ function metered<T>(
   paid: number,
   client: Pick<VenueClient, 'sendsFollowUpRequests'>,
   call: () => Promise<T>,
-  pay: (tokens: number) => Promise<void>,
+  pay: (tokens: number, signal?: AbortSignal) => Promise<void>,
 ): Promise<T> {
   if (!bucket || !client.sendsFollowUpRequests) {
     return call();

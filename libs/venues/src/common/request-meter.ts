@@ -6,8 +6,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 export interface RequestPayment {
   paid: number;
-  /** Resolves once `tokens` more are paid and the request may be sent (rejects: it must not be). */
-  pay(tokens: number): Promise<void>;
+  /**
+   * Resolves once `tokens` more are paid and the request may be sent
+   * (rejects: it must not be, or `signal` gave the wait up, nothing paid).
+   */
+  pay(tokens: number, signal?: AbortSignal): Promise<void>;
   /**
    * Gives back `tokens` paid in advance that the call never spent, once it
    * settled, when its order went in another call's batched request that
@@ -142,4 +145,24 @@ export function payAtOnceIfAble(tokens = 1): boolean {
   }
   tally.paidLater += missing;
   return true;
+}
+
+/**
+ * Pays `tokens` in advance for the current call's next request, waiting for
+ * them (`RequestPayment.pay`) unless `signal` gives the wait up first. A
+ * batcher waits so for a caller whose request would go alone, while a batch
+ * may still take it. Outside a paying call, or covered already: at once.
+ */
+export function payInAdvance(tokens = 1, signal?: AbortSignal): Promise<void> {
+  const tally = tallies.getStore();
+  if (!tally || tally.settled) {
+    return Promise.resolve();
+  }
+  const missing = tokens - advance(tally);
+  if (missing <= 0) {
+    return Promise.resolve();
+  }
+  return tally.payment.pay(missing, signal).then(() => {
+    tally.paidLater += missing;
+  });
 }

@@ -62,6 +62,32 @@ describe("one wallet's trades on Hyperliquid re-quote in batched actions", () =>
       last: () => seen,
     });
   });
+
+  it('moves faster than the budgets: a trade out of tokens rides in its sibling’s actions', async () => {
+    const { trader, resting } = await twoRestingTrades(harness, 'hyperliquid');
+    const url = `${harness.gateway.venueSim!.url}/dialects/hyperliquid/_sim/actions?user=${trader.wallet.toLowerCase()}`;
+    const sizes = async (): Promise<number[]> =>
+      ((await (await fetch(url)).json()) as { actions: Logged[] }).actions
+        .filter(({ action }) => action.type === 'order' || action.type === 'cancel')
+        .map(elementsOf);
+    const before = (await sizes()).length;
+    // A move every 50 ms, up: each trade re-quotes (a cancel, then a placement) faster than
+    // its share of the address's 1,200 a minute pays for, so each waits for tokens.
+    for (let move = 0; move < 100; move += 1) {
+      await harness.sim.jumpVenue('hyperliquid', 2);
+      await sleep(50);
+    }
+    await sleep(2_000);
+    const after = (await sizes()).slice(before);
+    const together = after.filter((count) => count === 2).length;
+    // Deferred for budget, a trade used to send each request on its own token, out of step
+    // with its sibling's: now it rides in the batch its sibling opens.
+    const alone = after.length - together;
+    expect({ together, alone, mostTogether: together > alone }).toMatchObject({
+      mostTogether: true,
+    });
+    await eventually(async () => (await resting()).orders.length === 2, 'two orders resting');
+  });
 });
 
 /**

@@ -34,6 +34,8 @@ export class ExecutionLoop implements LoopControl {
   private againRank: StepRank | undefined;
   private wakeTimer?: NodeJS.Timeout;
   private wakeAtMs = Infinity;
+  /** The wait for the maker account's next batch (`wakeWhen`), while one is asked. */
+  private batchWait?: AbortController;
   private consecutiveRejections = 0;
   /** The order the last quote cycle kept, when book moves that cannot change it can be told. */
   private kept: KeptQuote | null = null;
@@ -140,6 +142,24 @@ export class ExecutionLoop implements LoopControl {
     }
     this.wakeTimer = undefined;
     this.wakeAtMs = Infinity;
+    this.batchWait?.abort();
+    this.batchWait = undefined;
+  }
+
+  wakeWhen(opened: (signal: AbortSignal) => Promise<void> | null): void {
+    this.batchWait?.abort();
+    const wait = new AbortController();
+    const waiting = opened(wait.signal);
+    this.batchWait = waiting ? wait : undefined;
+    waiting?.then(
+      () => {
+        if (this.batchWait === wait) {
+          this.batchWait = undefined;
+          this.wake();
+        }
+      },
+      () => undefined,
+    );
   }
 
   /** Wakes the loop in `ms` (the earliest of the requested times wins). */

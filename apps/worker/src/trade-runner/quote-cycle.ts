@@ -7,6 +7,7 @@ import { desiredQuote } from './quoting/desired-quote';
 import { keptQuote, quoteBasis, type QuoteBasis, type QuotedTrade } from './quoting/kept-quote';
 import type { MakerOutcome, RestingOrder } from './quoting/maker-orders';
 import type { TradeView } from './trade-view';
+import type { BatchKind } from '../venue-sessions/order-batcher';
 
 /** What a quote cycle reads and tells of its trade. */
 export type QuotingTrade = QuotedTrade &
@@ -40,11 +41,15 @@ export async function quoteCycle(
     case 'quote':
       break;
   }
-  // Out of budget: decide when a request can go, on the book as it is then.
+  // Out of budget: decide when a request can go, on the book as it is then: once a
+  // token is due, or once the account opens a batch of the request's kind, which the
+  // request rides in unpaid (its first request is a cancel where an order rests).
   const budgetWait = trade.budget.maker.msUntilAvailable();
-  if (budgetWait > 0) {
+  const kind: BatchKind = orders.resting ? 'cancel' : 'place';
+  if (budgetWait > 0 && !open.legs.makerBatchOpen(kind)) {
     trade.requoteTiming.holdForBudget();
     loop.wakeIn(Math.min(budgetWait, 60_000));
+    loop.wakeWhen((signal) => open.legs.makerBatchWindow(kind, signal));
     return;
   }
   const wanted = wantedQuote(trade, open, loop);

@@ -47,6 +47,8 @@ export interface TradeLegs {
   makerAccountOrders: AccountRestingOrders;
   /** When the maker account's next batch of a kind opens (null where nothing batches). */
   makerBatchWindow(kind: BatchKind, signal: AbortSignal): Promise<void> | null;
+  /** Whether the maker account holds a batch of a kind now, which a request may ride in. */
+  makerBatchOpen(kind: BatchKind): boolean;
   /** A leg's account balances for the pre-flight, read once for the trades that ask at once. */
   balances(leg: 'maker' | 'hedge', bucket: TokenBucket | null): Promise<VenueBalance[]>;
   /**
@@ -145,6 +147,7 @@ function legsOver(
     hedgeClient: hedge.client,
     makerAccountOrders: maker.restingOrders,
     makerBatchWindow: (kind, signal) => maker.nextBatchWindow(kind, signal),
+    makerBatchOpen: (kind) => maker.batchOpen(kind),
     balances: (leg, bucket) => (leg === 'maker' ? maker : hedge).balances(bucket),
     ...cumulativeOf(maker, hedge),
     listen: (tradeTag, makerListener, hedgeListener) => {

@@ -99,6 +99,11 @@ export class AccountSession {
     return this.venueClient ? (batchWindows(this.venueClient)?.next(kind, signal) ?? null) : null;
   }
 
+  /** Whether the account holds a batch of `kind` now, which a trade's request may ride in. */
+  batchOpen(kind: BatchKind): boolean {
+    return this.venueClient ? (batchWindows(this.venueClient)?.isOpen(kind) ?? false) : false;
+  }
+
   /** The account's balances for a trade's pre-flight: one read shared by the trades that ask at once. */
   balances(bucket: TokenBucket | null): Promise<VenueBalance[]> {
     return this.balanceRead.read(this.client, bucket);

@@ -41,6 +41,8 @@ export interface BatchWindows {
    * nobody rides.
    */
   next(kind: BatchKind, signal: AbortSignal): Promise<void> | null;
+  /** Whether a batch of `kind` that takes riders is open now (`next` would resolve at once). */
+  isOpen(kind: BatchKind): boolean;
 }
 
 /**
@@ -96,9 +98,7 @@ export class OrderBatcher implements BatchWindows {
       return null;
     }
     // A batch of the kind is open now (held, or waiting for a payer): ride in this one.
-    const [queue, unpaid] =
-      kind === 'place' ? [this.places, this.placesUnpaid] : [this.cancels, this.cancelsUnpaid];
-    if (queue.length > 0 || unpaid.size > 0) {
+    if (this.isOpen(kind)) {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
@@ -117,6 +117,13 @@ export class OrderBatcher implements BatchWindows {
       signal.addEventListener('abort', onAbort, { once: true });
       this.opening[kind].add(waiter);
     });
+  }
+
+  isOpen(kind: BatchKind): boolean {
+    if (kind === 'place') {
+      return this.placementsWeighOne && (this.places.length > 0 || this.placesUnpaid.size > 0);
+    }
+    return this.cancels.length > 0 || this.cancelsUnpaid.size > 0;
   }
 
   /** A placement batch weighs one request where 2 are worth one (Hyperliquid); Aster's weighs 5. */

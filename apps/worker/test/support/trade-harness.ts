@@ -242,6 +242,7 @@ function scriptedLegs(market: MarketView, maker: ScriptedVenue, hedge: ScriptedV
     makerAccountOrders: new AccountRestingOrders(),
     // The scripted venues take no batches.
     makerBatchWindow: () => null,
+    makerBatchOpen: () => false,
     balances: (leg) => (leg === 'maker' ? maker : hedge).balances(),
     // The scripted venues keep no cumulative request budget.
     cumulativeHold: () => null,

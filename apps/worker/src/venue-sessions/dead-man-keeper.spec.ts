@@ -1,6 +1,6 @@
 import { DEFAULT_BUCKET_WINDOW_MS, TokenBucket, type BucketClock } from '@sts/budget-client';
 import { createLogger, type Logger } from '@sts/platform';
-import type { Unsubscribe } from '@sts/venues';
+import { RateLimitedError, type Unsubscribe } from '@sts/venues';
 import { ScriptedDeadMan, ScriptedVenue } from '../../test/support/scripted-venue';
 import { WorkerMetrics } from '../metrics/worker-metrics';
 import { AccountSession } from './account-session';
@@ -194,6 +194,25 @@ describe('the dead-man switch of a venue account', () => {
         kind: 'failed',
       }),
     ).toBe(2);
+  });
+
+  it('waits longer after each rate-limited arming in a row, up to a minute, and keeps its pace once armed', async () => {
+    const { deadMan, session, listen } = await account();
+    deadMan.answer = { fail: new RateLimitedError('hyperliquid', 1_000) };
+    const start = Date.now();
+    listen('trade-a');
+    await jest.advanceTimersByTimeAsync(200_000);
+    // 5, 10, 20, 40 s, then a minute apart: not every 5 s into a full window.
+    expect(sinceStart(deadMan, start)).toEqual([
+      0, 5_000, 15_000, 35_000, 75_000, 135_000, 195_000,
+    ]);
+    expect(session.deadManStatus?.state).toBe('failing');
+    deadMan.answer = 'arm';
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(session.deadManStatus?.state).toBe('armed');
+    const armedAt = deadMan.armings.at(-1)!.atMs;
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(deadMan.armings.at(-1)!.atMs - armedAt).toBe(5_000);
   });
 
   it('is disarmed the grace after the last trade left, and not re-armed after', async () => {

@@ -1,5 +1,5 @@
 import type { Logger } from '@sts/platform';
-import type { DeadManArming, DeadManSwitch } from '@sts/venues';
+import { RateLimitedError, type DeadManArming, type DeadManSwitch } from '@sts/venues';
 
 /**
  * What this worker knows of one account's dead-man switch:
@@ -37,6 +37,14 @@ export interface DeadManPolicy {
 
 export const DEAD_MAN_DISARM_GRACE_MS = 5_000;
 export const DEAD_MAN_REFUSED_RETRY_MS = 60_000;
+/**
+ * Longest wait after a rate-limited arming. The wait doubles from a third of
+ * the timeout with each 429 in a row: a venue's per-IP window is a minute
+ * (Hyperliquid's 1,200 weight), and an arming every 5 s into a full window
+ * is refused again and spends the weight the account's trades need to get
+ * back under it (353 tokens over a 120 s egress bench at a pace of 36).
+ */
+export const DEAD_MAN_RATE_LIMITED_RETRY_MAX_MS = 60_000;
 
 /** What the keeper needs of its session: who it is, and how a request of the account is paid. */
 export interface DeadManAccount {
@@ -68,6 +76,8 @@ export class DeadManKeeper {
   /** Held, or in the grace after the last release: the switch is being kept. */
   private active = false;
   private tickTimer?: NodeJS.Timeout;
+  /** Armings refused as rate limited in a row (their retry waits longer each time). */
+  private rateLimitedInARow = 0;
   private graceTimer?: NodeJS.Timeout;
   private queue: Promise<void> = Promise.resolve();
 
@@ -186,8 +196,9 @@ export class DeadManKeeper {
         logger.warn({ venue, wallet, err: error }, 'dead-man switch could not be armed; retrying');
       }
       this.change(this.status('failing', describe(error)));
-      return interval;
+      return this.retryAfterFailure(error, interval);
     }
+    this.rateLimitedInARow = 0;
     if (!arming.armed) {
       this.policy.onArmFailure?.(venue, 'refused');
       if (this.current.state !== 'unavailable' || this.current.reason !== arming.reason) {
@@ -207,6 +218,21 @@ export class DeadManKeeper {
       timeoutMs: this.timeoutMs,
     });
     return interval;
+  }
+
+  /**
+   * When a failed arming is tried again: at the next tick, or after a 429
+   * later each time in a row (twice the last wait, at least what the venue
+   * asked, at most DEAD_MAN_RATE_LIMITED_RETRY_MAX_MS).
+   */
+  private retryAfterFailure(error: unknown, interval: number): number {
+    if (!(error instanceof RateLimitedError)) {
+      this.rateLimitedInARow = 0;
+      return interval;
+    }
+    this.rateLimitedInARow += 1;
+    const doubled = interval * 2 ** Math.min(this.rateLimitedInARow - 1, 10);
+    return Math.min(DEAD_MAN_RATE_LIMITED_RETRY_MAX_MS, Math.max(error.retryAfterMs, doubled));
   }
 
   /** Takes the switch off, where an arming may stand (a refused one never did: nothing is sent). */

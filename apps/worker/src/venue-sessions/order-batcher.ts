@@ -58,9 +58,10 @@ export interface BatchWindows {
  * A caller has paid its own request's tokens before asking, or rides
  * (`BatchWindows`): it asked in a window another caller opened, with
  * nothing paid. A batch is sent in the async context of a caller that can
- * pay for it at once (paid in advance, or a token there now), else of its
- * first, so what the client sends beyond it (a read of an order's fate) is
- * paid from that trade's budget, as any of its own calls'.
+ * pay for it at once (paid in advance, or a token there now), so what the
+ * client sends beyond it (a read of an order's fate) is paid from that
+ * trade's budget, as any of its own calls'; when none can, its requests
+ * wait together for the first token among their callers (`WaitingForAPayer`).
  */
 export class OrderBatcher implements BatchWindows {
   private places: Array<Held<PlaceOrderRequest, OrderAck>> = [];
@@ -225,15 +226,14 @@ export class OrderBatcher implements BatchWindows {
       }
       return;
     }
-    const sender = payer;
     if (weighsOne) {
       for (const held of chunk) {
-        if (held !== sender) {
+        if (held !== payer) {
           held.scope.runInAsyncScope(sentInAnotherCallsBatch);
         }
       }
     }
-    sender.scope
+    payer.scope
       .runInAsyncScope(() => together(chunk.map((held) => held.request)))
       .then(
         (answers) =>

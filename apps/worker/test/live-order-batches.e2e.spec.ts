@@ -83,8 +83,13 @@ describe("one wallet's trades on Hyperliquid re-quote in batched actions", () =>
     // Deferred for budget, a trade used to send each request on its own token, out of step
     // with its sibling's: now it rides in the batch its sibling opens.
     const alone = after.length - together;
-    expect({ together, alone, mostTogether: together > alone }).toMatchObject({
+    // A rider pays nothing: the batch's own weight is all the venue counts, and the venue
+    // refused none of the wallet's or the address's requests.
+    const { pools } = await harness.sim.dialectRateLimits('hyperliquid');
+    const refused = pools.flatMap((pool) => pool.keys).reduce((sum, key) => sum + key.refused, 0);
+    expect({ together, alone, mostTogether: together > alone, refused }).toMatchObject({
       mostTogether: true,
+      refused: 0,
     });
     await eventually(async () => (await resting()).orders.length === 2, 'two orders resting');
   });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from '@sts/persistence';
 import { createLogger } from '@sts/platform';
@@ -216,5 +217,60 @@ describe('TradeJournal', () => {
     // A status change writes a lifecycle event: published at once.
     await journal.changeStatus({ from: 'active', to: 'completed' });
     expect(written).toEqual(['fills', 'lifecycle']);
+  });
+
+  /** Another session holding the trade's row: every append waits on it until `free()`. */
+  async function holdRow(tradeId: string): Promise<{ free: () => Promise<void> }> {
+    const holder = new Client({ connectionString: database.url });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM trades WHERE id = $1 FOR UPDATE', [tradeId]);
+    return {
+      free: async () => {
+        await holder.query('COMMIT');
+        await holder.end();
+      },
+    };
+  }
+
+  function journalOf(tradeId: string): TradeJournal {
+    return new TradeJournal(
+      dataSource,
+      { tradeId, userId: 'u-1', workerId: 'w-1', epoch: '1', natsPrefix: 't', correlationId: 'c' },
+      {
+        onLeaseLost: () => undefined,
+        onOutboxWritten: () => undefined,
+        onLogged: () => undefined,
+        logger: createLogger('spec', 'silent'),
+      },
+    );
+  }
+
+  const mark = (horizon: 1 | 10 | 60) =>
+    logEntry('markout', { fill_id: 'f-1', horizon_s: horizon, mid: '65000', bps: '1' });
+
+  // An ended trade's last marks: one write in flight, one queued behind it, when the runner
+  // closes the trade and gives its lease up. Closed at once, the queued one was refused
+  // ("execution log write lost") and the release could beat the one in flight to the fence.
+  it('tells whether what is queued and in flight was written in time, before a close', async () => {
+    const tradeId = await leasedTrade();
+    const journal = journalOf(tradeId);
+    const row = await holdRow(tradeId);
+    const inFlight = journal.append([mark(10)]);
+    const queued = journal.append([mark(60)]);
+    expect(await journal.written(200)).toBe(false);
+    setTimeout(() => void row.free(), 200);
+    expect(await journal.written(10_000)).toBe(true);
+    journal.close();
+    await expect(Promise.all([inFlight, queued])).resolves.toEqual([undefined, undefined]);
+    const rows = await database.query<{ sequence: number; horizon: number }>(
+      `SELECT sequence, (data->>'horizon_s')::int AS horizon FROM trade_events
+        WHERE trade_id = $1 ORDER BY sequence`,
+      [tradeId],
+    );
+    expect(rows).toEqual([
+      { sequence: 1, horizon: 10 },
+      { sequence: 2, horizon: 60 },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { transitionTrade } from '@sts/domain';
-import { sleep, type Logger } from '@sts/platform';
+import { sleep, withTimeout, type Logger } from '@sts/platform';
 import { appendRows, writeStatus, type StatusChange } from './journal-writes';
 import { JournalClosedError, LeaseLostError, type JournalFence } from './journal-fence';
 import type { LogEntry } from '@sts/contracts';
@@ -68,6 +68,20 @@ export class TradeJournal {
       return Promise.resolve();
     }
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Whether everything queued so far, and the write in flight, was written
+   * (or failed for good) within `withinMs`; false when the database is
+   * still holding it then. Asked before the lease is given up: a write that
+   * lands after the release is refused by the fence, and nobody writes it
+   * again.
+   */
+  async written(withinMs: number): Promise<boolean> {
+    return withTimeout(
+      this.idle().then(() => true),
+      Math.max(0, withinMs),
+    ).catch(() => false);
   }
 
   /** Rejects what is queued; later writes reject at once. */

@@ -207,7 +207,7 @@ export class TradeRunner {
       return;
     }
     this.log.warn('lease lost: another worker owns this trade now; touching nothing more');
-    void this.close(false);
+    void this.close(false, new LeaseLostError(this.tradeId));
   }
 
   async onControl(control: TradeControl): Promise<boolean> {
@@ -302,14 +302,19 @@ export class TradeRunner {
     await this.close(true);
   }
 
-  private async close(releaseLease: boolean): Promise<void> {
+  private async close(releaseLease: boolean, cause?: LeaseLostError): Promise<void> {
     if (this.closing) {
       return;
     }
     this.closing = true;
-    this.trade?.close();
+    // What this owner wrote goes in under its lease, or the lease is kept to expire: the next
+    // owner then recovers from the venues what a write left unsaid.
+    const release =
+      releaseLease &&
+      (await (this.trade?.writesDone(this.trust.validUntilMs - this.services.clock.now()) ?? true));
+    this.trade?.close(cause);
     this.resolveClosed();
-    if (releaseLease) {
+    if (release) {
       this.released = await this.services.leases.release(this.lease).catch((error: unknown) => {
         this.log.warn({ err: error }, 'could not release the lease; it will expire');
         return false;

@@ -321,14 +321,25 @@ export class TradeState implements TradeView {
   }
 
   /** Nothing more is done for the trade here: its venues, budget and journal are let go. */
-  close(): void {
+  close(cause?: LeaseLostError): void {
     this.currentPhase = phases.close(this.currentPhase);
     this.loop.stop();
     this.abort.abort(new Error('trade closed on this worker'));
     this.opened?.legs.close();
     this.opened?.markouts.close();
     this.budget.close('trade closed on this worker');
-    this.journal.close();
+    // A lost lease's queued writes are the next owner's to rebuild from the venues: refused
+    // as the fence would refuse them, not reported as lost.
+    this.journal.close(cause);
+  }
+
+  /**
+   * Whether the journal wrote everything it holds, queued and in flight,
+   * within `withinMs` (TradeJournal.written): asked before the lease is
+   * given up (an ended trade's last mark may still be on its way).
+   */
+  writesDone(withinMs: number): Promise<boolean> {
+    return this.journal.written(withinMs);
   }
 
   /** An operator's halt came or went on the trade's venues: the loop pauses or resumes. */

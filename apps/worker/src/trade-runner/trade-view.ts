@@ -14,7 +14,10 @@ import type { TradeBudget } from './trade-budget';
 import type { TradePhase } from './trade-phase';
 
 /** The journal's part a trade writes through (TradeJournal on a worker). */
-export type TradeWrites = Pick<TradeJournal, 'append' | 'changeStatus' | 'idle' | 'close'>;
+export type TradeWrites = Pick<
+  TradeJournal,
+  'append' | 'changeStatus' | 'idle' | 'written' | 'close'
+>;
 
 /** A status change as the trade asks for it: from whatever status it is in. */
 export type StatusRequest = Omit<StatusChange, 'from' | 'to'>;

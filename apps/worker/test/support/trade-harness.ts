@@ -48,6 +48,10 @@ export class MemoryJournal implements TradeWrites {
     return Promise.resolve();
   }
 
+  written(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+
   close(): void {
     return undefined;
   }

@@ -207,6 +207,7 @@ export class TradeRunner {
       return;
     }
     this.log.warn('lease lost: another worker owns this trade now; touching nothing more');
+    // Its queued writes are the next owner's to rebuild: refused as the fence would, not lost.
     void this.close(false, new LeaseLostError(this.tradeId));
   }
 
@@ -311,7 +312,8 @@ export class TradeRunner {
     // owner then recovers from the venues what a write left unsaid.
     const release =
       releaseLease &&
-      (await (this.trade?.writesDone(this.trust.validUntilMs - this.services.clock.now()) ?? true));
+      (await (this.trade?.journal.written(this.trust.validUntilMs - this.services.clock.now()) ??
+        true));
     this.trade?.close(cause);
     this.resolveClosed();
     if (release) {

@@ -320,7 +320,7 @@ export class TradeState implements TradeView {
     this.currentPhase = phases.handOver(this.currentPhase);
   }
 
-  /** Nothing more is done for the trade here: its venues, budget and journal are let go. */
+  /** Nothing more is done for the trade here: its venues, budget and journal (closed by `cause`) are let go. */
   close(cause?: LeaseLostError): void {
     this.currentPhase = phases.close(this.currentPhase);
     this.loop.stop();
@@ -328,18 +328,7 @@ export class TradeState implements TradeView {
     this.opened?.legs.close();
     this.opened?.markouts.close();
     this.budget.close('trade closed on this worker');
-    // A lost lease's queued writes are the next owner's to rebuild from the venues: refused
-    // as the fence would refuse them, not reported as lost.
     this.journal.close(cause);
-  }
-
-  /**
-   * Whether the journal wrote everything it holds, queued and in flight,
-   * within `withinMs` (TradeJournal.written): asked before the lease is
-   * given up (an ended trade's last mark may still be on its way).
-   */
-  writesDone(withinMs: number): Promise<boolean> {
-    return this.journal.written(withinMs);
   }
 
   /** An operator's halt came or went on the trade's venues: the loop pauses or resumes. */

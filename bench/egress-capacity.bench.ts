@@ -55,7 +55,7 @@ const HEDGE = 'lighter';
 /** Three loopback addresses, none the bench's own (127.0.0.1), so the dialect tells them apart. */
 const BINDS = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
 /** Creates a phase may try per egress before it stops waiting for every egress to refuse one. */
-const CREATES_PER_EGRESS = 30;
+const CREATES_PER_EGRESS = 60;
 /** How long an admitted trade may take to reach `active` (its first sessions open on a busy machine). */
 const ACTIVE_WITHIN_MS = 60_000;
 

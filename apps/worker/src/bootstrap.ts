@@ -11,6 +11,7 @@ import {
   type Readiness,
 } from '@sts/platform';
 import { monotonicClock } from './clock';
+import { AccountAffinity } from './commands/account-affinity';
 import { StartCommandsConsumer } from './commands/start-commands.consumer';
 import { TakeoverScanner } from './commands/takeover-scanner';
 import { TradeControlListener } from './commands/trade-control.listener';
@@ -208,7 +209,24 @@ async function runFleet(
   keeper.start();
   closers.push(async () => keeper.stop());
   const scanner = new TakeoverScanner(leases, trades, settings.takeoverScanMs, logger);
-  const commands = new StartCommandsConsumer(parts.nats, settings.natsPrefix, trades, logger);
+  const affinity = settings.accountAffinity
+    ? new AccountAffinity(
+        parts.nats,
+        settings.natsPrefix,
+        config.workerId,
+        leases,
+        trades,
+        metrics,
+        logger,
+      )
+    : undefined;
+  const commands = new StartCommandsConsumer(
+    parts.nats,
+    settings.natsPrefix,
+    trades,
+    logger,
+    affinity,
+  );
   await commands.start();
   scanner.start();
   void scanner.scan();

@@ -24,6 +24,31 @@ export function parseStartTrade(value: unknown): StartTrade {
 }
 
 /**
+ * `trade.offer`: request/reply (core NATS) from the worker a start command
+ * reached to a worker already running trades on the trade's maker account,
+ * so one account session carries them all (one stream, one set of reads,
+ * and their orders in the venue's batches). The payload is the command's
+ * (`StartTrade`); the reply is the offer's result there. No reply, or
+ * `full`, and the worker the command reached offers the trade to itself.
+ * A worker id is any text, so the subject carries it base64url-encoded.
+ */
+export const TRADE_OFFER = 'trade.offer';
+export const tradeOfferSubject = (prefix: string, workerId: string): string =>
+  `${prefix}.trades.offer.${Buffer.from(workerId, 'utf8').toString('base64url')}`;
+
+export const TRADE_OFFER_REPLY = 'trade.offer.reply';
+export const TRADE_OFFER_RESULTS = ['acquired', 'running', 'full', 'unavailable'] as const;
+
+export interface TradeOfferReply {
+  result: (typeof TRADE_OFFER_RESULTS)[number];
+}
+
+export function parseTradeOfferReply(value: unknown): TradeOfferReply {
+  const record = objectOf(TRADE_OFFER_REPLY, value);
+  return { result: oneOf(TRADE_OFFER_REPLY, record, 'result', TRADE_OFFER_RESULTS) };
+}
+
+/**
  * `trade.control`: request/reply (core NATS) to the worker that owns a trade.
  * The change itself is already in Postgres when this is sent; the message only
  * makes the owner apply it now. No responder means no live owner: whoever

@@ -6,6 +6,7 @@ import {
   START_TRADE,
   startTradeSubject,
   tradeCommandsStream,
+  type StartTrade,
 } from '@sts/contracts';
 import type { Logger, NatsConnection } from '@sts/platform';
 import {
@@ -16,7 +17,8 @@ import {
   type ConsumerMessages,
   type JsMsg,
 } from '@nats-io/jetstream';
-import type { TradeFleet } from '../fleet/trade-fleet';
+import type { OfferResult, TradeFleet } from '../fleet/trade-fleet';
+import type { AccountAffinity } from './account-affinity';
 
 /** One durable pull consumer shared by every worker: the work queue hands each command to one of them. */
 export const WORKER_CONSUMER = 'workers';
@@ -39,6 +41,8 @@ export class StartCommandsConsumer {
     private readonly natsPrefix: string,
     private readonly fleet: TradeFleet,
     private readonly logger: Logger,
+    /** Where set, a trade is first offered to the worker running its maker account's trades. */
+    private readonly affinity?: AccountAffinity,
   ) {}
 
   async start(): Promise<void> {
@@ -59,6 +63,7 @@ export class StartCommandsConsumer {
           throw error;
         });
       });
+    this.affinity?.listen();
     const consumer = await jetstream(this.nats).consumers.get(stream, WORKER_CONSUMER);
     this.messages = await consumer.consume({ max_messages: 32 });
     const messages = this.messages;
@@ -72,6 +77,7 @@ export class StartCommandsConsumer {
   }
 
   async stop(): Promise<void> {
+    this.affinity?.stop();
     this.messages?.stop();
     await this.running;
   }
@@ -85,6 +91,12 @@ export class StartCommandsConsumer {
     );
   }
 
+  /** Beside the trade's maker account where another worker runs it (AccountAffinity), else here. */
+  private async offer(command: StartTrade, correlationId: string): Promise<OfferResult> {
+    const elsewhere = await this.affinity?.forward({ command, correlationId });
+    return elsewhere ?? this.fleet.offer(command.trade_id, correlationId);
+  }
+
   private async handle(message: JsMsg): Promise<void> {
     let command;
     try {
@@ -95,7 +107,7 @@ export class StartCommandsConsumer {
       return;
     }
     try {
-      const result = await this.fleet.offer(command.payload.trade_id, command.correlation_id);
+      const result = await this.offer(command.payload, command.correlation_id);
       if (result === 'full') {
         message.nak(FULL_REDELIVERY_MS);
       } else {

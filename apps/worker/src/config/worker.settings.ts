@@ -1,7 +1,7 @@
 import { Expose } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { UNBOUNDED_REQUEST_SETTLE_MS } from '@sts/domain';
-import { CommonSettings, type CredentialsSettings } from '@sts/platform';
+import { BooleanSetting, CommonSettings, type CredentialsSettings } from '@sts/platform';
 
 /** Every worker setting; apps/worker/README.md (Settings) documents each with its default. */
 export class WorkerSettings extends CommonSettings {
@@ -170,6 +170,16 @@ export class WorkerSettings extends CommonSettings {
   @Min(-1)
   @Max(50)
   orderBatchMs: number = 3;
+
+  /**
+   * Whether a start command is first offered to the worker already running
+   * trades on the trade's maker account (`trade.offer`), so one account
+   * session carries them and their orders batch; false: the worker the
+   * work queue hands it to runs it.
+   */
+  @BooleanSetting('WORKER_ACCOUNT_AFFINITY')
+  @IsBoolean({ message: 'WORKER_ACCOUNT_AFFINITY must be true or false' })
+  accountAffinity: boolean = true;
 
   /** Base URL of the venue simulator; a paper venue is `${VENUE_SIM_URL}/venues/<id>` unless its registry entry has an endpoint. */
   @Expose({ name: 'VENUE_SIM_URL' })

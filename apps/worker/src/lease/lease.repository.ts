@@ -104,6 +104,14 @@ export class LeaseRepository {
   }
 
   /**
+   * The workers running other trades on this trade's maker account, the one
+   * running most first; this worker among them when it runs one too.
+   */
+  async makerAccountOwners(tradeId: string): Promise<string[]> {
+    return this.trades.makerAccountOwners(tradeId);
+  }
+
+  /**
    * Trades nobody holds: executing ones whose lease is free or expired, and
    * pending ones older than `pendingGraceMs` (their start command was lost or
    * is waiting for a worker with room).

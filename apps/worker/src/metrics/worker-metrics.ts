@@ -228,4 +228,9 @@ export class WorkerMetrics {
   recordLeaseAcquired(kind: LeaseAcquisition): void {
     this.handling.leaseAcquisitions.inc({ kind });
   }
+
+  /** A start command offered beside its maker account (AccountAffinity): taken there, or run here. */
+  recordStartOffer(outcome: 'taken_there' | 'run_here'): void {
+    this.handling.startOffers.inc({ outcome });
+  }
 }

@@ -176,6 +176,12 @@ export function tradeHandlingSeries(registers: Registry[]) {
       "Trade leases acquired, by how: fresh, handover (a peer released it), takeover (a dead peer's)",
       ['kind'],
     ),
+    startOffers: counter(
+      registers,
+      'sts_worker_start_offers_total',
+      "Start commands offered to the worker running the trade's maker account: taken there, or run here (no room or no answer there)",
+      ['outcome'],
+    ),
     recoveries: counter(
       registers,
       'sts_worker_recoveries_total',

@@ -175,6 +175,26 @@ export class TradeLeaseStatements {
     return rows.map((row) => row.id);
   }
 
+  /**
+   * The workers holding a live lease on another executing trade of this
+   * trade's maker account (venue and wallet), the one holding most first:
+   * where a start command is best run, beside its account's session.
+   */
+  async makerAccountOwners(tradeId: string): Promise<string[]> {
+    const rows = await queryRows<{ lease_owner: string }>(
+      this.db,
+      `SELECT other.lease_owner FROM trades t
+       JOIN trades other ON other.maker_wallet = t.maker_wallet
+         AND other.maker_exchange = t.maker_exchange AND other.id <> t.id
+       WHERE t.id = $1 AND other.status IN ${EXECUTING_STATUS_SQL}
+         AND other.lease_owner IS NOT NULL AND other.lease_expires_at > now()
+       GROUP BY other.lease_owner
+       ORDER BY count(*) DESC, other.lease_owner`,
+      [tradeId],
+    );
+    return rows.map((row) => row.lease_owner);
+  }
+
   /** The execution-log append (APPEND_SQL); last_sequence null when the fence or appendId refused it. */
   async appendJournal(
     append: JournalAppend,

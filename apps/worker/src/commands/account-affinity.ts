@@ -1,0 +1,134 @@
+import {
+  decodeEnvelope,
+  encodeEnvelope,
+  envelope,
+  parseStartTrade,
+  parseTradeOfferReply,
+  TRADE_OFFER,
+  TRADE_OFFER_REPLY,
+  tradeOfferSubject,
+  type StartTrade,
+  type TradeOfferReply,
+} from '@sts/contracts';
+import type { Logger, NatsConnection } from '@sts/platform';
+import type { OfferResult, TradeFleet } from '../fleet/trade-fleet';
+import type { LeaseRepository } from '../lease/lease.repository';
+import type { WorkerMetrics } from '../metrics/worker-metrics';
+
+/** How long a forwarded offer may take before the worker the command reached runs the trade itself. */
+const FORWARD_TIMEOUT_MS = 1_000;
+
+/** A start command as the worker it reached received it. */
+export interface StartOffer {
+  command: StartTrade;
+  correlationId: string;
+}
+
+/**
+ * Runs a new trade beside its maker account's other trades. A worker that
+ * takes a start command first asks which workers run trades on the same
+ * maker account (venue and wallet); when it runs none and another does, it
+ * offers the trade to that worker (`trade.offer`) and acknowledges the
+ * command on its answer. One account session then carries all of the
+ * account's trades: one stream and one set of reads, and their re-quotes in
+ * the venue's batched actions, which form within one worker only (two
+ * trades of a Hyperliquid wallet on one worker re-quote for the weight of
+ * one). Nothing waits on it: no answer within FORWARD_TIMEOUT_MS, or a
+ * `full` one, and the worker runs the trade itself as before. A trade is
+ * claimed by a compare-and-set on its row, so a late answer never runs it
+ * twice.
+ */
+export class AccountAffinity {
+  private subscription?: ReturnType<NatsConnection['subscribe']>;
+
+  constructor(
+    private readonly nats: NatsConnection,
+    private readonly natsPrefix: string,
+    private readonly workerId: string,
+    private readonly leases: Pick<LeaseRepository, 'makerAccountOwners'>,
+    private readonly fleet: Pick<TradeFleet, 'offer'>,
+    private readonly metrics: Pick<WorkerMetrics, 'recordStartOffer'>,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Answers the offers other workers forward to this one. */
+  listen(): void {
+    this.subscription = this.nats.subscribe(tradeOfferSubject(this.natsPrefix, this.workerId), {
+      callback: (error, message) => {
+        if (error) {
+          return;
+        }
+        let offer;
+        try {
+          offer = decodeEnvelope(message.data, TRADE_OFFER, parseStartTrade);
+        } catch (decodeError) {
+          this.logger.warn({ err: decodeError }, 'dropped an invalid trade.offer');
+          return;
+        }
+        void this.fleet
+          .offer(offer.payload.trade_id, offer.correlation_id)
+          .catch((offerError: unknown): OfferResult => {
+            this.logger.warn(
+              { trade_id: offer.payload.trade_id, err: offerError },
+              'trade.offer failed here; the worker that forwarded it runs the trade',
+            );
+            return 'full';
+          })
+          .then((result) => {
+            const reply: TradeOfferReply = { result };
+            message.respond(
+              encodeEnvelope(
+                envelope(TRADE_OFFER_REPLY, reply, {
+                  correlationId: offer.correlation_id,
+                  causationId: offer.message_id,
+                }),
+              ),
+            );
+          });
+      },
+    });
+  }
+
+  stop(): void {
+    this.subscription?.unsubscribe();
+  }
+
+  /**
+   * Offers the trade to the worker running most of its maker account's
+   * trades, when that is not this one: its answer, or null when this worker
+   * is to run the trade itself (it runs one of them, nobody does, or the
+   * other worker did not answer or had no room).
+   */
+  async forward({ command, correlationId }: StartOffer): Promise<OfferResult | null> {
+    const owners = await this.leases.makerAccountOwners(command.trade_id).catch((): string[] => []);
+    const [owner] = owners;
+    if (!owner || owners.includes(this.workerId)) {
+      return null;
+    }
+    try {
+      const answer = await this.nats.request(
+        tradeOfferSubject(this.natsPrefix, owner),
+        encodeEnvelope(envelope(TRADE_OFFER, command, { correlationId })),
+        { timeout: FORWARD_TIMEOUT_MS },
+      );
+      const { result } = decodeEnvelope(
+        answer.data,
+        TRADE_OFFER_REPLY,
+        parseTradeOfferReply,
+      ).payload;
+      this.logger.debug(
+        { trade_id: command.trade_id, worker: owner, result },
+        'trade.start offered beside its account',
+      );
+      this.metrics.recordStartOffer(result === 'full' ? 'run_here' : 'taken_there');
+      return result === 'full' ? null : result;
+    } catch (error) {
+      this.metrics.recordStartOffer('run_here');
+      this.logger.info(
+        { trade_id: command.trade_id, worker: owner, err: error },
+        "the maker account's worker did not take the trade; running it here",
+      );
+      return null;
+    }
+  }
+}

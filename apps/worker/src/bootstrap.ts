@@ -209,25 +209,7 @@ async function runFleet(
   keeper.start();
   closers.push(async () => keeper.stop());
   const scanner = new TakeoverScanner(leases, trades, settings.takeoverScanMs, logger);
-  const affinity = settings.accountAffinity
-    ? new AccountAffinity(
-        parts.nats,
-        settings.natsPrefix,
-        config.workerId,
-        leases,
-        trades,
-        metrics,
-        logger,
-      )
-    : undefined;
-  const commands = new StartCommandsConsumer(
-    parts.nats,
-    settings.natsPrefix,
-    trades,
-    logger,
-    affinity,
-  );
-  await commands.start();
+  const commands = await startCommands(config, parts);
   scanner.start();
   void scanner.scan();
 
@@ -243,6 +225,27 @@ async function runFleet(
   }, STATS_INTERVAL_MS);
   stats.unref();
   return { trades, metrics, keeper, scanner, commands, stats, draining };
+}
+
+/** The work queue's start commands, each offered beside its maker account's trades first (unless off). */
+async function startCommands(
+  config: WorkerConfig,
+  parts: {
+    nats: NatsConnection;
+    leases: LeaseRepository;
+    trades: TradeFleet;
+    metrics: WorkerMetrics;
+    logger: Logger;
+  },
+): Promise<StartCommandsConsumer> {
+  const { settings, workerId } = config;
+  const { nats, leases, trades, metrics, logger } = parts;
+  const affinity = settings.accountAffinity
+    ? new AccountAffinity(nats, settings.natsPrefix, workerId, leases, trades, metrics, logger)
+    : undefined;
+  const commands = new StartCommandsConsumer(nats, settings.natsPrefix, trades, logger, affinity);
+  await commands.start();
+  return commands;
 }
 
 /** The handle of a started worker; close() drains and hands every trade over, once. */

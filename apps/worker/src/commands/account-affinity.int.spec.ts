@@ -77,6 +77,20 @@ describe('AccountAffinity over NATS', () => {
     expect(reached.outcomes).toEqual(['run_here']);
   });
 
+  // A worker handing its trades over stops answering first: the account's next owner takes it.
+  it('asks the next worker of the account when the first is gone or full', async () => {
+    const full = worker('w-full', [], 'full');
+    const next = worker('w-next', []);
+    [full, next].forEach(({ affinity }) => {
+      affinity.listen();
+      listening.push(affinity);
+    });
+    const reached = worker('w-reached', ['w-gone', 'w-full', 'w-next']);
+    expect(await reached.affinity.forward(offer)).toBe('acquired');
+    expect({ full: full.offered, next: next.offered }).toEqual({ full: [TRADE], next: [TRADE] });
+    expect(reached.outcomes).toEqual(['taken_there']);
+  });
+
   it('keeps the trade when it runs some of the account too, or nobody does', async () => {
     const other = worker('w-other', []);
     other.affinity.listen();

@@ -17,6 +17,8 @@ import type { WorkerMetrics } from '../metrics/worker-metrics';
 
 /** How long a forwarded offer may take before the worker the command reached runs the trade itself. */
 const FORWARD_TIMEOUT_MS = 1_000;
+/** The most owners of an account asked before the worker runs the trade itself. */
+const MAX_OWNERS_ASKED = 3;
 
 /** A start command as the worker it reached received it. */
 export interface StartOffer {
@@ -94,17 +96,36 @@ export class AccountAffinity {
   }
 
   /**
-   * Offers the trade to the worker running most of its maker account's
-   * trades, when that is not this one: its answer, or null when this worker
-   * is to run the trade itself (it runs one of them, nobody does, or the
-   * other worker did not answer or had no room).
+   * Offers the trade to the workers running its maker account's trades,
+   * most first, when this one runs none of them: the first answer that is
+   * not `full`, or null when this worker is to run the trade itself (it runs
+   * one of them, nobody does, or none of them answered or had room). A
+   * worker handing its trades over stops answering first, so the next
+   * owner of the account is asked at once.
    */
-  async forward({ command, correlationId }: StartOffer): Promise<OfferResult | null> {
-    const owners = await this.leases.makerAccountOwners(command.trade_id).catch((): string[] => []);
-    const [owner] = owners;
-    if (!owner || owners.includes(this.workerId)) {
+  async forward(offer: StartOffer): Promise<OfferResult | null> {
+    const owners = await this.leases
+      .makerAccountOwners(offer.command.trade_id)
+      .catch((): string[] => []);
+    if (owners.length === 0 || owners.includes(this.workerId)) {
       return null;
     }
+    for (const owner of owners.slice(0, MAX_OWNERS_ASKED)) {
+      const result = await this.ask(owner, offer);
+      if (result !== null && result !== 'full') {
+        this.metrics.recordStartOffer('taken_there');
+        return result;
+      }
+    }
+    this.metrics.recordStartOffer('run_here');
+    return null;
+  }
+
+  /** One owner's answer to the offer; null when it gave none in time. */
+  private async ask(
+    owner: string,
+    { command, correlationId }: StartOffer,
+  ): Promise<OfferResult | null> {
     try {
       const answer = await this.nats.request(
         tradeOfferSubject(this.natsPrefix, owner),
@@ -120,13 +141,11 @@ export class AccountAffinity {
         { trade_id: command.trade_id, worker: owner, result },
         'trade.start offered beside its account',
       );
-      this.metrics.recordStartOffer(result === 'full' ? 'run_here' : 'taken_there');
-      return result === 'full' ? null : result;
+      return result;
     } catch (error) {
-      this.metrics.recordStartOffer('run_here');
       this.logger.info(
         { trade_id: command.trade_id, worker: owner, err: error },
-        "the maker account's worker did not take the trade; running it here",
+        "a worker of the trade's maker account did not answer its offer",
       );
       return null;
     }

@@ -80,6 +80,8 @@ export class GroupQueue<T, A> {
       if (expiry) {
         const inMs = Math.max(0, expiry.deadlineOf(item) - performance.now());
         entry.expiryTimer = setTimeout(() => this.expire(entry, expiry), inMs);
+        // Only the queue's own bookkeeping: it never keeps a process alive by itself.
+        entry.expiryTimer.unref();
       }
       this.waiting.push(entry);
       this.pumpWhenTurnEnds();
@@ -155,6 +157,7 @@ export class GroupQueue<T, A> {
       this.overlapTimer = undefined;
       this.pump();
     }, ms);
+    this.overlapTimer.unref();
   }
 
   /** The next group: the waiting items in order, skipping any whose key the group already holds. */

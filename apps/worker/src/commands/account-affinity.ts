@@ -14,6 +14,7 @@ import type { Logger, NatsConnection } from '@sts/platform';
 import type { OfferResult, TradeFleet } from '../fleet/trade-fleet';
 import type { LeaseRepository } from '../lease/lease.repository';
 import type { WorkerMetrics } from '../metrics/worker-metrics';
+import { answerRequests } from './request-answers';
 
 /** How long a forwarded offer may take before the worker the command reached runs the trade itself. */
 const FORWARD_TIMEOUT_MS = 1_000;
@@ -41,7 +42,7 @@ export interface StartOffer {
  * twice.
  */
 export class AccountAffinity {
-  private subscription?: ReturnType<NatsConnection['subscribe']>;
+  private unsubscribe?: () => void;
 
   constructor(
     private readonly nats: NatsConnection,
@@ -55,19 +56,13 @@ export class AccountAffinity {
 
   /** Answers the offers other workers forward to this one. */
   listen(): void {
-    this.subscription = this.nats.subscribe(tradeOfferSubject(this.natsPrefix, this.workerId), {
-      callback: (error, message) => {
-        if (error) {
-          return;
-        }
-        let offer;
-        try {
-          offer = decodeEnvelope(message.data, TRADE_OFFER, parseStartTrade);
-        } catch (decodeError) {
-          this.logger.warn({ err: decodeError }, 'dropped an invalid trade.offer');
-          return;
-        }
-        void this.fleet
+    this.unsubscribe = answerRequests(this.nats, {
+      subject: tradeOfferSubject(this.natsPrefix, this.workerId),
+      type: TRADE_OFFER,
+      parse: parseStartTrade,
+      replyType: TRADE_OFFER_REPLY,
+      answer: async (offer): Promise<TradeOfferReply> => ({
+        result: await this.fleet
           .offer(offer.payload.trade_id, offer.correlation_id)
           .catch((offerError: unknown): OfferResult => {
             this.logger.warn(
@@ -75,24 +70,14 @@ export class AccountAffinity {
               'trade.offer failed here; the worker that forwarded it runs the trade',
             );
             return 'full';
-          })
-          .then((result) => {
-            const reply: TradeOfferReply = { result };
-            message.respond(
-              encodeEnvelope(
-                envelope(TRADE_OFFER_REPLY, reply, {
-                  correlationId: offer.correlation_id,
-                  causationId: offer.message_id,
-                }),
-              ),
-            );
-          });
-      },
+          }),
+      }),
+      logger: this.logger,
     });
   }
 
   stop(): void {
-    this.subscription?.unsubscribe();
+    this.unsubscribe?.();
   }
 
   /**

@@ -1,7 +1,4 @@
 import {
-  decodeEnvelope,
-  encodeEnvelope,
-  envelope,
   parseTradeControl,
   TRADE_CONTROL,
   TRADE_CONTROL_REPLY,
@@ -11,6 +8,7 @@ import {
 import type { Logger, NatsConnection } from '@sts/platform';
 import type { RunnerHooks } from '../fleet/trade-fleet';
 import type { TradeRunner } from '../trade-runner/trade-runner';
+import { answerRequests } from './request-answers';
 
 /**
  * The owner's end of `trade.control`: while a trade runs here this worker
@@ -26,42 +24,25 @@ export class TradeControlListener implements RunnerHooks {
   ) {}
 
   attach(runner: TradeRunner): () => void {
-    const subscription = this.nats.subscribe(tradeControlSubject(this.natsPrefix, runner.tradeId), {
-      callback: (error, message) => {
-        if (error) {
-          return;
-        }
-        let control;
-        try {
-          control = decodeEnvelope(message.data, TRADE_CONTROL, parseTradeControl);
-        } catch (decodeError) {
-          this.logger.warn(
-            { trade_id: runner.tradeId, err: decodeError },
-            'dropped an invalid trade.control',
-          );
-          return;
-        }
-        void Promise.resolve(runner.onControl(control.payload))
-          .catch((handlerError: unknown) => {
+    return answerRequests(this.nats, {
+      subject: tradeControlSubject(this.natsPrefix, runner.tradeId),
+      type: TRADE_CONTROL,
+      parse: parseTradeControl,
+      replyType: TRADE_CONTROL_REPLY,
+      answer: async (control): Promise<TradeControlReply> => ({
+        accepted: await Promise.resolve(runner.onControl(control.payload)).catch(
+          (handlerError: unknown) => {
             this.logger.warn(
               { trade_id: runner.tradeId, err: handlerError },
               'trade.control not applied',
             );
             return false;
-          })
-          .then((accepted) => {
-            const reply: TradeControlReply = { accepted, worker_id: this.workerId };
-            message.respond(
-              encodeEnvelope(
-                envelope(TRADE_CONTROL_REPLY, reply, {
-                  correlationId: control.correlation_id,
-                  causationId: control.message_id,
-                }),
-              ),
-            );
-          });
-      },
+          },
+        ),
+        worker_id: this.workerId,
+      }),
+      logFields: { trade_id: runner.tradeId },
+      logger: this.logger,
     });
-    return () => subscription.unsubscribe();
   }
 }

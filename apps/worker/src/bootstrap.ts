@@ -179,17 +179,16 @@ interface Fleet {
   draining: { value: boolean };
 }
 
-async function runFleet(
-  config: WorkerConfig,
-  parts: {
-    nats: NatsConnection;
-    leases: LeaseRepository;
-    trades: TradeFleet;
-    metrics: WorkerMetrics;
-    logger: Logger;
-  },
-  closers: Closers,
-): Promise<Fleet> {
+/** What the running fleet is built from. */
+interface FleetParts {
+  nats: NatsConnection;
+  leases: LeaseRepository;
+  trades: TradeFleet;
+  metrics: WorkerMetrics;
+  logger: Logger;
+}
+
+async function runFleet(config: WorkerConfig, parts: FleetParts, closers: Closers): Promise<Fleet> {
   const { settings } = config;
   const { leases, trades, metrics, logger } = parts;
   const draining = { value: false };
@@ -230,13 +229,7 @@ async function runFleet(
 /** The work queue's start commands, each offered beside its maker account's trades first (unless off). */
 async function startCommands(
   config: WorkerConfig,
-  parts: {
-    nats: NatsConnection;
-    leases: LeaseRepository;
-    trades: TradeFleet;
-    metrics: WorkerMetrics;
-    logger: Logger;
-  },
+  parts: FleetParts,
 ): Promise<StartCommandsConsumer> {
   const { settings, workerId } = config;
   const { nats, leases, trades, metrics, logger } = parts;

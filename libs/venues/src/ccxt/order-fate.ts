@@ -132,10 +132,16 @@ const keyOf = (venue: string, orderId: string, clientOrderId: string | undefined
  * (`origSz`, `sz`): ccxt reads the difference as filled. Its `orderStatus`
  * read weighs 2 of the 1,200 a minute every account on one egress shares,
  * and one followed every cancel of every re-quote (the egress bench: a
- * third of the address's weight). Only a final update is taken; one that
- * is not the last (an order still open) never is.
+ * third of the address's weight). Paradex's cancel page says the
+ * confirmation of a queued cancel (its 204) "will be sent via websocket";
+ * its `orders` channel closes an order `CLOSED` with `size` and
+ * `remaining_size` (ccxt reads the difference as filled). A read of it
+ * weighs a token of P5 (600 a minute an account), three of the budget's
+ * tokens to a cancel's one: under a trade's share of two a second, the
+ * read after every cancel held each re-quote for seconds. Only a final
+ * update is taken; one that is not the last (an order still open) never is.
  */
-export const CANCEL_FATE_ON_STREAM: ReadonlySet<string> = new Set(['hyperliquid']);
+export const CANCEL_FATE_ON_STREAM: ReadonlySet<string> = new Set(['hyperliquid', 'paradex']);
 
 /**
  * How long a cancel waits for the order's closing update before it reads

@@ -91,6 +91,13 @@ async function minimum(price: string): Promise<string> {
   return minimumSize(market, price);
 }
 
+/** The weight the dialect admitted into one of its pools since the last reset, every key together. */
+async function weightOf(poolId: string): Promise<number> {
+  const { pools } = await control.dialectRateLimits(VENUE);
+  const pool = pools.find((entry) => entry.id === poolId)!;
+  return pool.keys.reduce((total, key) => total + key.admitted_weight, 0);
+}
+
 /** Until the venue has claimed every lose-next rule: the request it held has executed. */
 async function untilClaimed(): Promise<void> {
   for (;;) {
@@ -167,6 +174,34 @@ describe('the live client on the Paradex dialect', () => {
       status: 'canceled',
       filled: half,
     });
+  });
+
+  it("learns a queued cancel's end from the orders channel, reading nothing back", async () => {
+    const { bestBid } = await top();
+    const placed = await client.placePostOnly({
+      symbol: SYMBOL,
+      side: 'buy',
+      price: bestBid,
+      size: await minimum(bestBid),
+      clientOrderId: nextId(),
+    });
+    expect(placed.order.status).toBe('open');
+    await control.resetDialectRateLimits(VENUE);
+    // The cancel is queued (204, its answer held a moment) and acted on at the next book
+    // change: the world stands still in this spec, so a step of it is that change, and the
+    // channel's CLOSED update arrives before the 204 does.
+    await control.loseNext(VENUE, { op: 'cancel', at: 'after', then: 'hang', hangMs: 300 });
+    const cancelling = client.cancel({ clientOrderId: placed.order.clientOrderId, symbol: SYMBOL });
+    await untilClaimed();
+    await control.step();
+
+    const result = await cancelling;
+    expect(result.outcome).toBe('canceled');
+    expect(result.order).toMatchObject({ status: 'canceled', filledSize: '0' });
+    // The cancel (P4) alone: a read of the order would weigh a unit of P5, three budget
+    // tokens to the cancel's one, after every cancel of every re-quote.
+    expect(await weightOf('P5/1m')).toBe(0);
+    expect(await weightOf('P4/1m')).toBe(1);
   });
 
   it('takes a post-only order the venue closed at once, unfilled, for a refusal whatever the cancel reason says', async () => {

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { jetstream } from '@nats-io/jetstream';
 import type { BudgetClient } from '@sts/budget-client';
 import { allStreams } from '@sts/contracts';
-import type { VenueId } from '@sts/domain';
+import { creditNeedsKeptRate, type VenueId } from '@sts/domain';
 import { createDataSource, jetStreamPublisher, OutboxRelay, runMigrations } from '@sts/persistence';
 import { connectNats, ensureStreamsAtBoot, type Logger, type NatsConnection } from '@sts/platform';
 import { CUMULATIVE_BUDGET_VENUES, FrameCoalescer } from '@sts/venues';
@@ -10,6 +10,7 @@ import { monotonicClock } from './clock';
 import type { WorkerConfig } from './config/load-worker-config';
 import type { WorkerMetrics } from './metrics/worker-metrics';
 import { StepScheduler } from './trade-runner/step-scheduler';
+import { UNPAID_READS_KEPT_PER_S } from './venue-sessions/account-session';
 import { AccountSessions } from './venue-sessions/account-sessions';
 import type { CumulativePolicy } from './venue-sessions/cumulative-quota-watch';
 import { deadManPolicy, watchDeadMen } from './venue-sessions/dead-man-wiring';
@@ -125,6 +126,7 @@ export function openVenues(
     deadManPolicy(config, nats, metrics, logger, closers),
     cumulativePolicyOf(config, budget),
     config.settings.orderBatchMs,
+    (venue) => (creditNeedsKeptRate(config.venues[venue], 'fills') ? UNPAID_READS_KEPT_PER_S : 0),
   );
   watchDeadMen(metrics, accounts);
   closers.push(() => accounts.closeAll());

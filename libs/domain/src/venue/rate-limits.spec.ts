@@ -1,5 +1,7 @@
 import {
   budgetTermsOf,
+  creditNeedsKeptRate,
+  FLAT_REQUEST_COSTS,
   RATE_LIMIT_HEADROOM,
   REQUEST_KINDS,
   type RateLimitPool,
@@ -77,5 +79,48 @@ describe('budget terms from published limits', () => {
 
   it('refuses pools that never count a placement: there is no unit', () => {
     expect(() => budgetTermsOf([reads])).toThrow(/no pool counts placements/);
+  });
+});
+
+describe('whether a request sent on credit needs rate kept back', () => {
+  const venueOf = (pools: RateLimitPool[], cap = Infinity) => {
+    const terms = budgetTermsOf(pools);
+    return {
+      rateLimits: pools,
+      rateLimitPerS: Math.min(cap, terms.accountPerS),
+      requestCosts: terms.costs,
+    };
+  };
+  const readsASecond = (capacity: number): RateLimitPool => ({
+    ...reads,
+    id: 'Rs',
+    windowS: 1,
+    capacity,
+  });
+
+  it('needs none where every pool counting the read is counted a minute at a time', () => {
+    expect(creditNeedsKeptRate(venueOf([orders, reads, ip]), 'order_read')).toBe(false);
+  });
+
+  it('needs none beside a pool of a second that holds the whole share and a read of each trade', () => {
+    // Paradex's P5s (120 a second) beside its minute pools.
+    expect(creditNeedsKeptRate(venueOf([orders, reads, ip, readsASecond(120)]), 'order_read')).toBe(
+      false,
+    );
+  });
+
+  it('keeps rate back where a pool of a second counting the read could be reached', () => {
+    expect(creditNeedsKeptRate(venueOf([orders, reads, ip, readsASecond(12)]), 'order_read')).toBe(
+      true,
+    );
+  });
+
+  it('keeps rate back where the operator caps the share a second below the published limits', () => {
+    expect(creditNeedsKeptRate(venueOf([orders, reads, ip], 8), 'order_read')).toBe(true);
+  });
+
+  it('keeps rate back on a paper venue: its limit is a flat one a second', () => {
+    const paper = { rateLimits: [], rateLimitPerS: 30, requestCosts: FLAT_REQUEST_COSTS };
+    expect(creditNeedsKeptRate(paper, 'fills')).toBe(true);
   });
 });

@@ -1,3 +1,5 @@
+import type { VenueConfig } from './venue';
+
 /**
  * What a venue request is, as far as the venue's rate limits weigh it. A
  * live client classifies every HTTP request it sends into one of these;
@@ -84,19 +86,58 @@ export function budgetTermsOf(pools: readonly RateLimitPool[]): BudgetTerms {
     const dearest = Math.max(0, ...pools.map((pool) => (pool.weights[kind] ?? 0) / ratePerS(pool)));
     costs[kind] = Math.max(1, Math.ceil(tokenPerS * dearest - 1e-9));
   }
-  const limitOf = (pool: RateLimitPool): number => {
-    const counted = REQUEST_KINDS.filter((kind) => (pool.weights[kind] ?? 0) > 0);
-    return Math.floor(
-      ratePerS(pool) * Math.min(...counted.map((kind) => costs[kind] / pool.weights[kind]!)) + 1e-9,
-    );
-  };
   const scoped = (scope: RateLimitPool['scope']): number | null => {
-    const limits = pools.filter((pool) => pool.scope === scope).map(limitOf);
+    const limits = pools.filter((pool) => pool.scope === scope).map((pool) => limitOf(pool, costs));
     return limits.length > 0 ? Math.min(...limits) : null;
   };
   const ipPerS = scoped('ip');
   const accountPerS = Math.min(scoped('account') ?? Infinity, ipPerS ?? Infinity);
   return { costs, accountPerS, ipPerS };
+}
+
+/** The tokens a second `pool` admits, whatever mix of the kinds it counts they are spent on. */
+function limitOf(pool: RateLimitPool, costs: Readonly<Record<RequestKind, number>>): number {
+  const counted = REQUEST_KINDS.filter((kind) => (pool.weights[kind] ?? 0) > 0);
+  return Math.floor(
+    ratePerS(pool) * Math.min(...counted.map((kind) => costs[kind] / pool.weights[kind]!)) + 1e-9,
+  );
+}
+
+/** A window this short or shorter is counted a second at a time: a debt is not waited out inside it. */
+const SECOND_WINDOW_S = 1;
+
+/**
+ * Whether a request of `kind` sent on credit (paid after it went, as a debt)
+ * must be paid from rate kept back, because a limit counted a second at a
+ * time could see it on top of a second of paid requests. A debt slows only
+ * the requests after it: inside a minute's window they make it up, inside a
+ * second's they may not. So rate is kept back where the account's share is
+ * bound per second: on a paper venue (a flat limit a second), where the
+ * operator's `rate_limit_per_s` binds below the published limits (it caps
+ * the tokens of every second), or where a published pool of a second that
+ * counts `kind` would not hold the account's whole share plus one such
+ * request from each trade the share may be divided among (1 token each).
+ * Paradex's fills read (P5s: 120 a second, 324 tokens) never needs it; its
+ * binding pool, P6, is counted a minute at a time.
+ */
+export function creditNeedsKeptRate(
+  venue: Pick<VenueConfig, 'rateLimits' | 'rateLimitPerS' | 'requestCosts'>,
+  kind: RequestKind,
+): boolean {
+  if (venue.rateLimits.length === 0) {
+    return true;
+  }
+  if (venue.rateLimitPerS < budgetTermsOf(venue.rateLimits).accountPerS) {
+    return true;
+  }
+  const share = venue.rateLimitPerS;
+  const worst = share + share * venue.requestCosts[kind];
+  return venue.rateLimits.some(
+    (pool) =>
+      pool.windowS <= SECOND_WINDOW_S &&
+      (pool.weights[kind] ?? 0) > 0 &&
+      limitOf(pool, venue.requestCosts) < worst,
+  );
 }
 
 /** Every kind costing one token: the paper venue's flat per-second limit. */

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { VENUE_IDS } from '@sts/domain';
+import { creditNeedsKeptRate, VENUE_IDS } from '@sts/domain';
 import { ConfigError } from './load-config';
 import { loadVenueRegistry } from './venue-registry';
 
@@ -51,6 +51,14 @@ describe('venue registry: what the service may spend on each venue', () => {
     const registry = loadVenueRegistry({ ...allLive, VENUE_EXTENDED_RATE_LIMIT_PER_S: '5' });
     expect(registry.extended.rateLimitPerS).toBe(5);
     expect(registry.extended.ipRateLimitPerS).toBe(15);
+  });
+
+  it("sends Paradex's fills reads on credit with no rate kept back, unless an operator caps it a second", () => {
+    // Its fills read binds in P5 and P6, counted a minute at a time; P5s (120 a second) holds
+    // the account's whole share of reads many times over.
+    expect(creditNeedsKeptRate(loadVenueRegistry(allLive).paradex, 'fills')).toBe(false);
+    const capped = loadVenueRegistry({ ...allLive, VENUE_PARADEX_RATE_LIMIT_PER_S: '8' });
+    expect(creditNeedsKeptRate(capped.paradex, 'fills')).toBe(true);
   });
 
   it('refuses a minimum trade budget the published limits cannot give', () => {

@@ -144,14 +144,19 @@ export class CcxtOrderLookup {
    * seen, or one within CANCEL_FATE_WAIT_MS; else undefined (read it).
    */
   async closedOnStream(orderId: string): Promise<VenueOrder | undefined> {
+    const closed = await this.closingUpdate(orderId);
+    return closed && this.seen(closed);
+  }
+
+  /** The order's closing update as ccxt parsed it, where the venue's stream tells it (see `closedOnStream`). */
+  async closingUpdate(orderId: string): Promise<Order | undefined> {
     const { venue } = this.deps;
     const encoded = this.encodedClientIdOf(orderId);
     if (!CANCEL_FATE_ON_STREAM.has(venue) || !encoded) {
       return undefined;
     }
     const placed = { id: orderId, clientOrderId: encoded };
-    const closed = await ORDER_FATES.next(venue, placed, CANCEL_FATE_WAIT_MS, isFinal);
-    return closed && this.seen(closed);
+    return ORDER_FATES.next(venue, placed, CANCEL_FATE_WAIT_MS, isFinal);
   }
 
   /** Our client id of an order this client placed, as the venue carries it (undefined: not ours). */

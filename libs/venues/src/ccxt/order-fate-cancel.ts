@@ -29,7 +29,10 @@ const OPEN_STATUSES = new Set(['open']);
  * venue took the cancel and the order's last change (its cancellation) came
  * after the cancel was sent, else `not_open` (it had filled, expired, been
  * rejected or cancelled before). An order the venue does not know is an
- * UnknownOrderError, as the look-up says.
+ * UnknownOrderError, as the look-up says. Where the account stream tells an
+ * order's end (CANCEL_FATE_ON_STREAM), a taken cancel's record is the order's
+ * final update there when one came (or comes within a moment), and nothing
+ * is read.
  */
 export async function cancelFromRecord(
   deps: CancelFromRecordDeps,
@@ -48,7 +51,9 @@ export async function cancelFromRecord(
       throw refusal;
     }
   }
-  let record = await readAfter(deps, orderId, market, refusal);
+  // Taken: the order's closing update on the stream, where the venue sends one, is its record.
+  const streamed = refusal === undefined ? await lookup.closingUpdate(orderId) : undefined;
+  let record = streamed ?? (await readAfter(deps, orderId, market, refusal));
   if (OPEN_STATUSES.has(String(record.status))) {
     if (refusal) {
       throw refusal instanceof VenueNetworkError ? unsettled(venue, refusal) : refusal;

@@ -141,7 +141,17 @@ const keyOf = (venue: string, orderId: string, clientOrderId: string | undefined
  * read after every cancel held each re-quote for seconds. Only a final
  * update is taken; one that is not the last (an order still open) never is.
  */
-export const CANCEL_FATE_ON_STREAM: ReadonlySet<string> = new Set(['hyperliquid', 'paradex']);
+export const CANCEL_FATE_ON_STREAM: ReadonlySet<string> = new Set([
+  'hyperliquid',
+  'paradex',
+  // Extended's official SDK waits for the account stream after a cancel too
+  // (x10/perpetual/simple_client/simple_trading_client.py cancel_order); its
+  // order updates carry the status, `filledQty` and `updatedTime` a read
+  // would. The answer to a cancel of a closed order is unpublished, so only
+  // a taken cancel learns its end there (order-fate-cancel.ts): a refused one
+  // is read back as before.
+  'extended',
+]);
 
 /**
  * How long a cancel waits for the order's closing update before it reads

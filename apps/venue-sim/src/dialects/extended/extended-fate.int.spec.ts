@@ -128,6 +128,26 @@ describe('Extended placement fate, cancel of a closed order, REST order book (li
     await client.cancel({ orderId: ack.order.orderId });
   });
 
+  it("takes a cancel's end from the account stream, reading nothing back", async () => {
+    const clientOrderId = nextId();
+    const ack = await client.placePostOnly({
+      symbol: MARKET,
+      side: 'buy',
+      price: engineTop().bid,
+      size: SIZE,
+      clientOrderId,
+    });
+    expect(ack.order.status).toBe('open');
+    await control.resetDialectRateLimits('extended');
+    const result = await client.cancel({ orderId: ack.order.orderId, symbol: MARKET });
+    expect(result.outcome).toBe('canceled');
+    expect(result.order).toMatchObject({ clientOrderId, status: 'canceled', filledSize: '0' });
+    // The cancel alone: a read of the order's record would weigh one more of E1.
+    const { pools } = await control.dialectRateLimits('extended');
+    const spent = pools.flatMap((pool) => pool.keys).map((key) => key.admitted_weight);
+    expect(spent.reduce((total, weight) => total + weight, 0)).toBe(1);
+  });
+
   it.each(EXTENDED_READINGS.cancel_not_open.values)(
     'says not_open, with the order as the venue has it, for a cancel of a filled order (%s)',
     async (answer) => {

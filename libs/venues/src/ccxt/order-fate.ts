@@ -91,7 +91,10 @@ export class OrderFates {
 
   /**
    * The first update of an order that `accept` takes (the latest seen, or one
-   * to come), or undefined when none came within `ms`.
+   * to come), or undefined when none came within `ms`. The latest is asked
+   * again when the wait ends: a taker may accept an update by its age (a
+   * post-only's NEW left alone a while, `restingOrDone`), and one that came
+   * early in the wait is old enough by then.
    */
   async next(
     venue: string,
@@ -117,7 +120,8 @@ export class OrderFates {
     } else {
       this.waiters.delete(key);
     }
-    return order;
+    const last = order ?? this.latest.get(key);
+    return last && accept(last) ? last : undefined;
   }
 }
 

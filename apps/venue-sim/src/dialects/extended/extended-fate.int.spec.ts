@@ -81,6 +81,13 @@ describe('Extended placement fate, cancel of a closed order, REST order book (li
     };
   };
 
+  /** What the dialect's pools admitted since the last reset (E1: every request, by source address). */
+  const weightSpent = async (): Promise<number> => {
+    const { pools } = await control.dialectRateLimits('extended');
+    const spent = pools.flatMap((pool) => pool.keys).map((key) => key.admitted_weight);
+    return spent.reduce((total, weight) => total + weight, 0);
+  };
+
   /** Waits until the client has read the queued order at least once (it saw NEW). */
   const readWhileQueued = async (externalId: string): Promise<void> => {
     for (let tries = 0; tries < 500; tries += 1) {
@@ -128,7 +135,8 @@ describe('Extended placement fate, cancel of a closed order, REST order book (li
     await client.cancel({ orderId: ack.order.orderId });
   });
 
-  it("takes a cancel's end from the account stream, reading nothing back", async () => {
+  it('places and cancels a resting post-only for those two requests alone: each fate from the account stream', async () => {
+    await control.resetDialectRateLimits('extended');
     const clientOrderId = nextId();
     const ack = await client.placePostOnly({
       symbol: MARKET,
@@ -138,14 +146,13 @@ describe('Extended placement fate, cancel of a closed order, REST order book (li
       clientOrderId,
     });
     expect(ack.order.status).toBe('open');
-    await control.resetDialectRateLimits('extended');
+    // The placement alone: its NEW, left alone on the stream, is its fate; a read would weigh one more.
+    expect(await weightSpent()).toBe(1);
     const result = await client.cancel({ orderId: ack.order.orderId, symbol: MARKET });
     expect(result.outcome).toBe('canceled');
     expect(result.order).toMatchObject({ clientOrderId, status: 'canceled', filledSize: '0' });
-    // The cancel alone: a read of the order's record would weigh one more of E1.
-    const { pools } = await control.dialectRateLimits('extended');
-    const spent = pools.flatMap((pool) => pool.keys).map((key) => key.admitted_weight);
-    expect(spent.reduce((total, weight) => total + weight, 0)).toBe(1);
+    // And the cancel: its end is the order's final update; a read of the record would weigh one more.
+    expect(await weightSpent()).toBe(2);
   });
 
   it.each(EXTENDED_READINGS.cancel_not_open.values)(

@@ -1,5 +1,3 @@
-import type { VenueConfig } from './venue';
-
 /**
  * What a venue request is, as far as the venue's rate limits weigh it. A
  * live client classifies every HTTP request it sends into one of these;
@@ -106,6 +104,14 @@ function limitOf(pool: RateLimitPool, costs: Readonly<Record<RequestKind, number
 /** A window this short or shorter is counted a second at a time: a debt is not waited out inside it. */
 const SECOND_WINDOW_S = 1;
 
+/** What a venue's configuration says of its limits (VenueConfig's fields of the same names). */
+export interface VenueLimits {
+  rateLimits: readonly RateLimitPool[];
+  /** Tokens a second the service may spend on one account. */
+  rateLimitPerS: number;
+  requestCosts: Readonly<Record<RequestKind, number>>;
+}
+
 /**
  * Whether a request of `kind` sent on credit (paid after it went, as a debt)
  * must be paid from rate kept back, because a limit counted a second at a
@@ -120,10 +126,7 @@ const SECOND_WINDOW_S = 1;
  * Paradex's fills read (P5s: 120 a second, 324 tokens) never needs it; its
  * binding pool, P6, is counted a minute at a time.
  */
-export function creditNeedsKeptRate(
-  venue: Pick<VenueConfig, 'rateLimits' | 'rateLimitPerS' | 'requestCosts'>,
-  kind: RequestKind,
-): boolean {
+export function creditNeedsKeptRate(venue: VenueLimits, kind: RequestKind): boolean {
   if (venue.rateLimits.length === 0) {
     return true;
   }

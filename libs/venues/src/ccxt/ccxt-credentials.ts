@@ -1,3 +1,4 @@
+import type { Balances } from 'ccxt';
 import { keccak256, stringToBytes, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { RateLimitedError, UnknownOrderError, VenueAuthError, VenueNetworkError } from '../errors';
@@ -62,13 +63,14 @@ const ACCOUNT_CHECKS: Partial<Record<string, (answer: unknown) => void>> = {
  * (VenueAuthError), not on the first maker order. A network failure or a
  * 429 proves nothing and is thrown as it is. An account the service cannot
  * trade (a Lighter account on the Standard tier) is a VenueSetupError
- * naming why (`ACCOUNT_CHECKS`).
+ * naming why (`ACCOUNT_CHECKS`). Where the probe is a balance read, its
+ * answer is returned: the account's balances as of now.
  */
 export async function verifyCredentials(
   venue: string,
   exchange: CcxtExchangeLike,
   anyUnified: () => string,
-): Promise<void> {
+): Promise<Balances | undefined> {
   const probe = CREDENTIAL_PROBES[venue] ?? readBalances;
   let answer: unknown;
   try {
@@ -78,7 +80,7 @@ export async function verifyCredentials(
     // The venue checked the signature, then looked for the order: the key is good.
     if (mapped instanceof UnknownOrderError) {
       KNOWN_AFTER_PROBE[venue]?.(exchange);
-      return;
+      return undefined;
     }
     if (mapped instanceof VenueNetworkError || mapped instanceof RateLimitedError) {
       throw mapped;
@@ -88,6 +90,7 @@ export async function verifyCredentials(
   }
   KNOWN_AFTER_PROBE[venue]?.(exchange);
   ACCOUNT_CHECKS[venue]?.(answer);
+  return probe === readBalances ? (answer as Balances) : undefined;
 }
 
 /**

@@ -90,6 +90,8 @@ export class CcxtVenueClient implements VenueClient {
    */
   readonly batch?: OrderBatch;
   private credentialsVerified = false;
+  /** The connect's credential probe, where it read the balances: taken by the first `balances`. */
+  private probedBalances: { atMs: number; balances: VenueBalance[] } | undefined;
   private readonly authenticated: boolean;
   private readonly cumulative: (() => Promise<CumulativeBudget | null>) | undefined;
 
@@ -188,8 +190,11 @@ export class CcxtVenueClient implements VenueClient {
       return;
     }
     if (!this.credentialsVerified) {
-      await verifyCredentials(this.venue, this.exchange, () => this.markets$.anyUnified());
+      const probed = await verifyCredentials(this.venue, this.exchange, () =>
+        this.markets$.anyUnified(),
+      );
       this.credentialsVerified = true;
+      this.probedBalances = probed && { atMs: Date.now(), balances: toBalances(probed) };
     }
     this.streams.startAccount();
   }
@@ -332,7 +337,19 @@ export class CcxtVenueClient implements VenueClient {
     });
   }
 
+  /**
+   * The account's balances. The first ask within a moment of the connect's
+   * credential probe, where that probe was a balance read, is answered from
+   * it: an opening trade's pre-flight reads the balances the connect has just
+   * read, and the venue weighs the read again (Paradex: 3 tokens of a share
+   * of 2 a second).
+   */
   async balances(): Promise<VenueBalance[]> {
+    const probed = this.probedBalances;
+    this.probedBalances = undefined;
+    if (probed && Date.now() - probed.atMs <= PROBED_BALANCES_FRESH_MS) {
+      return probed.balances;
+    }
     return toBalances(await this.call(() => this.exchange.fetchBalance()));
   }
 
@@ -372,3 +389,10 @@ const FILL_READ_MARGIN_MS = 5_000;
 
 /** Venues whose ccxt fetchMyTrades needs a market (Aster's userTrades takes one symbol). */
 const FILLS_PER_MARKET = new Set(['aster']);
+
+/**
+ * How long the connect's balance read stands for the next ask of the
+ * balances: an opening trade's pre-flight follows its connect within
+ * milliseconds; anything later reads again.
+ */
+const PROBED_BALANCES_FRESH_MS = 1_000;

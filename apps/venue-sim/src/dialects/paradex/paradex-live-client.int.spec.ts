@@ -204,6 +204,23 @@ describe('the live client on the Paradex dialect', () => {
     expect(await weightOf('P4/1m')).toBe(1);
   });
 
+  it("answers an opening trade's balances from the connect's credential probe, one read of P5", async () => {
+    const opening = new CcxtVenueClient({ venue: VENUE, exchange: await exchangeOf() });
+    try {
+      await control.resetDialectRateLimits(VENUE);
+      await opening.connect();
+      const balances = await opening.balances();
+      expect(balances.length).toBeGreaterThan(0);
+      // The probe's balance read stands for the pre-flight's: a second read would weigh 2.
+      expect(await weightOf('P5/1m')).toBe(1);
+      // Asked again, the balances are read anew.
+      expect(await opening.balances()).toEqual(balances);
+      expect(await weightOf('P5/1m')).toBe(2);
+    } finally {
+      await opening.close();
+    }
+  });
+
   it('takes a post-only order the venue closed at once, unfilled, for a refusal whatever the cancel reason says', async () => {
     await control.setDialectProfile(VENUE, { cancel_reason_words: 'unlisted' });
     const { bestAsk } = await top();

@@ -2,6 +2,7 @@ import { isResting, type BatchAnswer, type CancelResult, type CancelTarget } fro
 import { VenueNetworkError } from '../errors';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { toVenueError, unsettled } from './ccxt-errors';
+import { unifiedStatusOf } from './ccxt-mapping';
 import type { CcxtOrderLookup } from './ccxt-order-lookup';
 import type { OrderRequestExpiry, RequestStamp } from './order-expiry';
 import { CANCEL_FROM_RECORD, cancelFromRecord } from './order-fate-cancel';
@@ -145,7 +146,7 @@ async function cancelOutcome(
     const read = () => lookup.readRecord(orderId, market);
     const first = await read();
     const settled =
-      first && (await awaitQueued(first, read, (current) => current.status !== 'open'));
+      first && (await awaitQueued(first, read, (current) => unifiedStatusOf(current) !== 'open'));
     order = settled ? lookup.seen(settled) : order;
   }
   return { outcome: 'canceled', order };

@@ -18,6 +18,7 @@ import {
 } from '../errors';
 import { toVenueError } from './ccxt-errors';
 import {
+  isFinal,
   isTradablePerp,
   toBalances,
   toBook,
@@ -191,6 +192,25 @@ describe('ccxt order, fill, book and account mapping', () => {
       clientOrderId: 'trade-7f3a:hedge:f1:a1',
     });
   });
+
+  it.each([
+    // Words the venues document that ccxt passes on raw: read by their verb.
+    { word: 'scheduledCancel', final: true, status: 'canceled' },
+    { word: 'EXPIRED_IN_MATCH', final: true, status: 'canceled' },
+    { word: 'canceled-invalid-balance', final: true, status: 'canceled' },
+    // Any other word is no fate: the order counts as open, read or streamed.
+    { word: 'NEW_ADL', final: false, status: 'open' },
+    { word: 'waitingForFill', final: false, status: 'open' },
+    { word: 'open', final: false, status: 'open' },
+    { word: 'canceled', final: true, status: 'canceled' },
+  ])(
+    'reads the status word $word as final: $final, and the order as $status',
+    ({ word, final, status }) => {
+      const raw = { ...(paradex.iocOrder as unknown as Order), status: word, filled: 0 };
+      expect(isFinal(raw)).toBe(final);
+      expect(toOrder(raw, 'paradex', 'ETH-USD-PERP', 'ETH').status).toBe(status);
+    },
+  );
 
   it('maps a fill', () => {
     const fill = toFill(paradex.trade as unknown as Trade, {

@@ -8,9 +8,41 @@ import { decimal, required, text } from './ccxt-decimal';
 export { decimal } from './ccxt-decimal';
 export * from './ccxt-market-mapping';
 
+/** ccxt's unified statuses of an order the venue is done with. */
+const FINAL_STATUSES = new Set(['closed', 'rejected', 'canceled', 'expired']);
+
+/**
+ * Words a venue documents for an order it is done with that ccxt 4.5.84
+ * passes on as they are: Hyperliquid's `scheduledCancel` (its dead-man
+ * switch fired), Aster's `EXPIRED_IN_MATCH` (self-trade prevention),
+ * Lighter's `canceled-*` reasons ccxt's table lacks. Read by their verb.
+ */
+const RAW_FINAL_WORDS: ReadonlyArray<[RegExp, string]> = [
+  [/cancel/i, 'canceled'],
+  [/reject/i, 'rejected'],
+  [/expire/i, 'expired'],
+];
+
+/**
+ * The order's status as ccxt unifies it, with the venue words ccxt passes on
+ * raw read by their verb. Any other word (Aster's `NEW_ADL`, Hyperliquid's
+ * `waitingForFill`) is no fate: the order counts as open until a word that
+ * is one comes.
+ */
+export function unifiedStatusOf(order: Order): string | undefined {
+  const status = order.status ?? undefined;
+  if (status === undefined || status === 'open' || FINAL_STATUSES.has(status)) {
+    return status;
+  }
+  return RAW_FINAL_WORDS.find(([word]) => word.test(status))?.[1] ?? 'open';
+}
+
+/** True when the order's status says the venue is done with it: it will not fill further. */
+export const isFinal = (order: Order): boolean => FINAL_STATUSES.has(unifiedStatusOf(order) ?? '');
+
 function statusOf(order: Order): OrderStatus {
   const filled = new Big(String(order.filled ?? 0));
-  const status = order.status ?? undefined;
+  const status = unifiedStatusOf(order);
   if (status === 'closed') {
     return 'filled';
   }

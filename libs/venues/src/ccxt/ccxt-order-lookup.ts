@@ -6,10 +6,10 @@ import type { CcxtAccountEvents } from './ccxt-account-events';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { unsettled, venueCall } from './ccxt-errors';
 import type { CcxtMarketCache } from './ccxt-market-cache';
-import { venueClientOrderIdOf } from './ccxt-mapping';
+import { isFinal, venueClientOrderIdOf } from './ccxt-mapping';
 import { encodeClientOrderId } from './client-order-ids';
 import type { OrderTracker } from './order-tracker';
-import { CANCEL_FATE_ON_STREAM, CANCEL_FATE_WAIT_MS, ORDER_FATES, isFinal } from './order-fate';
+import { CANCEL_FATE_ON_STREAM, CANCEL_FATE_WAIT_MS, ORDER_FATES } from './order-fate';
 import { QUEUE_SETTLE_MS } from './queued-orders';
 
 /**

@@ -23,7 +23,7 @@ import type { CreateArgs } from './create-order-args';
 import { encodeClientOrderId } from './client-order-ids';
 import type { OrderRequestExpiry, RequestStamp } from './order-expiry';
 import type { OrderTracker } from './order-tracker';
-import { isFinal } from './order-fate';
+import { isFinal } from './ccxt-mapping';
 import {
   QUEUED_ACK,
   QUEUE_SETTLE_MS,

@@ -3,6 +3,7 @@ import { RateLimitedError, VenueAuthError, VenueNetworkError, type VenueError } 
 import type { CancelResult, CancelTarget } from '../model/orders';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { toVenueError, unsettled } from './ccxt-errors';
+import { unifiedStatusOf } from './ccxt-mapping';
 import type { CcxtOrderLookup } from './ccxt-order-lookup';
 import { awaitQueued } from './queued-orders';
 
@@ -19,8 +20,6 @@ export interface CancelFromRecordDeps {
   exchange: CcxtExchangeLike;
   lookup: CcxtOrderLookup;
 }
-
-const OPEN_STATUSES = new Set(['open']);
 
 /**
  * Cancels an order and says what the cancel did from the order's record:
@@ -54,13 +53,13 @@ export async function cancelFromRecord(
   // Taken: the order's closing update on the stream, where the venue sends one, is its record.
   const streamed = refusal === undefined ? await lookup.closingUpdate(orderId) : undefined;
   let record = streamed ?? (await readAfter(deps, orderId, market, refusal));
-  if (OPEN_STATUSES.has(String(record.status))) {
+  if (unifiedStatusOf(record) === 'open') {
     if (refusal) {
       throw refusal instanceof VenueNetworkError ? unsettled(venue, refusal) : refusal;
     }
     // Taken: the cancel may be queued; its effect is the order closing.
     const read = () => lookup.fetch(orderId, market);
-    record = await awaitQueued(record, read, (current) => current.status !== 'open');
+    record = await awaitQueued(record, read, (current) => unifiedStatusOf(current) !== 'open');
   }
   const order = lookup.seen(record);
   const ours =

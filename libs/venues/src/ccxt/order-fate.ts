@@ -14,10 +14,6 @@ interface Waiter {
   resolve: (order: Order) => void;
 }
 
-/** True when ccxt's unified status says the venue is done with the order: it will not fill further. */
-export const isFinal = (order: Order): boolean =>
-  order.status !== undefined && order.status !== null && order.status !== 'open';
-
 /**
  * The account stream's latest word on each order of a venue that queues its
  * requests (Paradex, Extended, Lighter). A queued order's fate is the first

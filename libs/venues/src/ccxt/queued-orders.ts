@@ -1,7 +1,8 @@
 import type { Order } from 'ccxt';
 import { OrderRejectedError, PostOnlyWouldCrossError, type VenueError } from '../errors';
 import { sleep } from '@sts/platform';
-import { ORDER_FATES, isFinal } from './order-fate';
+import { isFinal } from './ccxt-mapping';
+import { ORDER_FATES } from './order-fate';
 
 /** How a venue that queues order requests shows a placement's fate. */
 export interface QueuedVenue {

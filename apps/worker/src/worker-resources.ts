@@ -10,7 +10,6 @@ import { monotonicClock } from './clock';
 import type { WorkerConfig } from './config/load-worker-config';
 import type { WorkerMetrics } from './metrics/worker-metrics';
 import { StepScheduler } from './trade-runner/step-scheduler';
-import { UNPAID_READS_KEPT_PER_S } from './venue-sessions/account-session';
 import { AccountSessions } from './venue-sessions/account-sessions';
 import type { CumulativePolicy } from './venue-sessions/cumulative-quota-watch';
 import { deadManPolicy, watchDeadMen } from './venue-sessions/dead-man-wiring';
@@ -126,7 +125,7 @@ export function openVenues(
     deadManPolicy(config, nats, metrics, logger, closers),
     cumulativePolicyOf(config, budget),
     config.settings.orderBatchMs,
-    (venue) => (creditNeedsKeptRate(config.venues[venue], 'fills') ? UNPAID_READS_KEPT_PER_S : 0),
+    (venue) => creditNeedsKeptRate(config.venues[venue], 'fills'),
   );
   watchDeadMen(metrics, accounts);
   closers.push(() => accounts.closeAll());

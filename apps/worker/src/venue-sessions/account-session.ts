@@ -26,7 +26,7 @@ export interface AccountListener {
 
 const RECOVERY_ATTEMPTS = 5;
 /** Requests a second a trade keeps back for fill reads sent unpaid: one per fill, a fill or so a second. */
-export const UNPAID_READS_KEPT_PER_S = 1;
+const UNPAID_READS_KEPT_PER_S = 1;
 /** Longest wait at connect for the first word on the account's cumulative budget. */
 const FIRST_WORD_WAIT_MS = 2_000;
 /** Longest wait for a trade's budget before a recovery read (fills may be unhedged meanwhile) or a connect. */
@@ -63,11 +63,11 @@ export class AccountSession {
     /** How long an order request waits for others of the account to batch with (WORKER_ORDER_BATCH_MS; < 0: never). */
     private readonly orderBatchMs = -1,
     /**
-     * Requests a second each trade keeps back for the fill reads the client
-     * sends unpaid; 0 where the venue counts them in a window a debt is
-     * waited out in (`creditNeedsKeptRate`).
+     * Whether each trade keeps rate back for the fill reads the client sends
+     * unpaid: not where the venue counts them in a window a debt is waited
+     * out in (`creditNeedsKeptRate`).
      */
-    private readonly unpaidReadsKeptPerS = UNPAID_READS_KEPT_PER_S,
+    private readonly keepRateForUnpaidReads = true,
   ) {}
 
   /**
@@ -267,8 +267,8 @@ export class AccountSession {
    * after a second of re-quotes stays within the limit.
    */
   listen(tradeTag: string, listener: AccountListener): Unsubscribe {
-    if (this.venueClient?.unpaidFillReads) {
-      listener.bucket?.reserveForCharges(this.unpaidReadsKeptPerS);
+    if (this.venueClient?.unpaidFillReads && this.keepRateForUnpaidReads) {
+      listener.bucket?.reserveForCharges(UNPAID_READS_KEPT_PER_S);
     }
     this.listeners.set(tradeTag, listener);
     // While any trade listens its orders may rest: the venue's switch is kept armed.

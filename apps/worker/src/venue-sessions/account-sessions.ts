@@ -2,7 +2,7 @@ import type { TokenBucket } from '@sts/budget-client';
 import type { VenueId } from '@sts/domain';
 import type { Logger } from '@sts/platform';
 import type { StoredVenueCredential } from '@sts/venues';
-import { AccountSession, UNPAID_READS_KEPT_PER_S } from './account-session';
+import { AccountSession } from './account-session';
 import type { CumulativePolicy } from './cumulative-quota-watch';
 import type { DeadManPolicy, DeadManStatus } from './dead-man-keeper';
 import type { VenueClientFactory } from './venue-client-factory';
@@ -35,9 +35,8 @@ export class AccountSessions {
     private readonly cumulative: (venue: VenueId) => CumulativePolicy | undefined = () => undefined,
     /** How long an account's order request waits for others to batch with (WORKER_ORDER_BATCH_MS). */
     private readonly orderBatchMs = -1,
-    /** Requests a second a trade keeps back for fill reads sent unpaid, by venue. */
-    private readonly unpaidReadsKeptPerS: (venue: VenueId) => number = () =>
-      UNPAID_READS_KEPT_PER_S,
+    /** Whether a trade keeps rate back for the fill reads sent unpaid, by venue. */
+    private readonly keepRateForUnpaidReads: (venue: VenueId) => boolean = () => true,
   ) {}
 
   /**
@@ -61,7 +60,7 @@ export class AccountSessions {
           this.deadMan,
           this.cumulative(venue),
           this.orderBatchMs,
-          this.unpaidReadsKeptPerS(venue),
+          this.keepRateForUnpaidReads(venue),
         ),
         holders: 0,
       };

@@ -212,13 +212,16 @@ export function describeLivePairs(title: string, spec: LivePairsSpec): void {
             createTrade(traders[i], pair, { market: terms.market, target_size: terms.target_size }),
           ),
         );
-        const orders = await Promise.all(
+        await Promise.all(
           spec.crash.map(({ pair }, i) => harness.waitForNewWorkersOrder(traders[i], pair[0])),
         );
         // The first trade's hedge venue refuses while the worker dies: its fill is unhedged at the kill.
         await harness.sim.rejectNext(spec.refusingHedge, 10_000, 'injected_rejection');
+        // On the short lease a loaded machine may take an order down and place it again.
         await Promise.all(
-          orders.map((order, i) => harness.takeFromMaker(order, spec.crash[i].terms.take)),
+          spec.crash.map(({ pair, terms }, i) =>
+            harness.takeFromRestingMaker(traders[i], pair[0], terms.take),
+          ),
         );
         await harness.waitForEvent(traders[0], trades[0], 'hedge_sent', 1, 15_000);
         await first.kill();

@@ -485,6 +485,38 @@ export class WorkerHarness {
     await this.sim.fillOrder(order.exchange, order.symbol, order.orderId, size);
   }
 
+  /**
+   * `takeFromMaker` on the trader's maker order resting on `venue` when the
+   * take lands. Between a read and its take a worker may replace its order
+   * (a re-quote, or a lease it could not prove on a loaded machine takes the
+   * order down): a take the venue answers `unknown_order` reads the resting
+   * order again and takes from that one. Returns the order taken from.
+   */
+  async takeFromRestingMaker(
+    trader: Trader,
+    venue: string,
+    size: string,
+    timeoutMs = NEW_WORKER_FIRST_ORDER_MS,
+  ): Promise<VenueOrder> {
+    let gone: string[] = [];
+    return eventually(
+      async () => {
+        const order = await this.waitForRestingOrder(trader, venue, undefined, timeoutMs);
+        try {
+          await this.takeFromMaker(order, size);
+          return order;
+        } catch (error) {
+          if (!/unknown_order/.test(String(error))) throw error;
+          gone = [...gone, order.orderId];
+          console.log(`maker order ${order.orderId} on ${venue} gone before the take; reading again`);
+          return undefined;
+        }
+      },
+      `a take from the trader's resting maker order on ${venue}`,
+      { timeoutMs, intervalMs: 50, last: () => gone },
+    );
+  }
+
   private async venueClient(trader: Trader, venue: string): Promise<PaperVenueClient> {
     const key = `${trader.userId}:${venue}`;
     let client = this.clients.get(key);

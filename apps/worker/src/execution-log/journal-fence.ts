@@ -9,8 +9,16 @@ export class LeaseLostError extends Error {
   }
 }
 
+/**
+ * The journal was closed on this worker. A write queued before the close
+ * leaves its owner keeping the lease to expire (TradeJournal.close); one
+ * asked for after it has no such cover.
+ */
 export class JournalClosedError extends Error {
-  constructor(tradeId: string) {
+  constructor(
+    tradeId: string,
+    readonly asked: 'before_close' | 'after_close' = 'before_close',
+  ) {
     super(`journal of trade ${tradeId} is closed`);
     this.name = 'JournalClosedError';
   }

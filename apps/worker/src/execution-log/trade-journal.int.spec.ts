@@ -261,7 +261,7 @@ describe('TradeJournal', () => {
     expect(await journal.written(200)).toBe(false);
     setTimeout(() => void row.free(), 200);
     expect(await journal.written(10_000)).toBe(true);
-    journal.close();
+    expect(journal.close()).toBe(false);
     await expect(Promise.all([inFlight, queued])).resolves.toEqual([undefined, undefined]);
     const rows = await database.query<{ sequence: number; horizon: number }>(
       `SELECT sequence, (data->>'horizon_s')::int AS horizon FROM trade_events
@@ -272,5 +272,29 @@ describe('TradeJournal', () => {
       { sequence: 1, horizon: 10 },
       { sequence: 2, horizon: 60 },
     ]);
+  });
+
+  // A write asked for between the wait above and the close (an answer that came in between)
+  // is refused by the close: the close says so, and the runner then keeps the lease to expire
+  // for the next owner's recovery instead of giving it up over a write nobody makes again.
+  it('says a close left a write unfinished, and refuses later writes as asked after it', async () => {
+    const tradeId = await leasedTrade();
+    const journal = journalOf(tradeId);
+    const row = await holdRow(tradeId);
+    const inFlight = journal.append([mark(1)]);
+    const queued = journal.append([mark(10)]);
+    expect(journal.close()).toBe(true);
+    await expect(queued).rejects.toMatchObject({
+      name: 'JournalClosedError',
+      asked: 'before_close',
+    });
+    await expect(journal.append([mark(60)])).rejects.toMatchObject({
+      name: 'JournalClosedError',
+      asked: 'after_close',
+    });
+    await row.free();
+    await inFlight.catch(() => undefined);
+    const idle = journalOf(tradeId);
+    expect(idle.close()).toBe(false);
   });
 });

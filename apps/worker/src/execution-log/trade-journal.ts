@@ -84,18 +84,30 @@ export class TradeJournal {
     ).catch(() => false);
   }
 
-  /** Rejects what is queued; later writes reject at once. */
-  close(reason: Error = new JournalClosedError(this.fence.tradeId)): void {
+  /**
+   * Rejects what is queued; later writes reject at once. Returns whether a
+   * write was left unfinished: queued (refused now) or in flight (not
+   * retried if it fails). Its owner must then keep the lease to expire, so
+   * that the next owner recovers from the venues what that write would have
+   * said; a lease given up over it would lose it.
+   */
+  close(reason: Error = new JournalClosedError(this.fence.tradeId)): boolean {
+    const unfinished = this.draining || this.queue.length > 0;
     this.closedBy ??= reason;
     for (const operation of this.queue.splice(0)) {
       operation.settle.reject(this.closedBy);
     }
     this.notifyIdle();
+    return unfinished;
   }
 
   private enqueue(build: (settle: Settle) => Operation): Promise<void> {
     if (this.closedBy) {
-      return Promise.reject(this.closedBy);
+      return Promise.reject(
+        this.closedBy instanceof JournalClosedError
+          ? new JournalClosedError(this.fence.tradeId, 'after_close')
+          : this.closedBy,
+      );
     }
     return new Promise<void>((resolve, reject) => {
       this.queue.push(build({ resolve, reject }));

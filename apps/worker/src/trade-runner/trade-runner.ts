@@ -310,11 +310,13 @@ export class TradeRunner {
     this.closing = true;
     // What this owner wrote goes in under its lease, or the lease is kept to expire: the next
     // owner then recovers from the venues what a write left unsaid.
-    const release =
+    const written =
       releaseLease &&
       (await (this.trade?.journal.written(this.trust.validUntilMs - this.services.clock.now()) ??
         true));
-    this.trade?.close(cause);
+    // A write queued after that wait (an answer that came in between) is not given up with the lease.
+    const unfinished = this.trade?.close(cause) ?? false;
+    const release = written && !unfinished;
     this.resolveClosed();
     if (release) {
       this.released = await this.services.leases.release(this.lease).catch((error: unknown) => {

@@ -12,7 +12,7 @@ import {
 import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
 import type { LogEntry, TradeControl } from '@sts/contracts';
-import { LeaseLostError } from '../execution-log/trade-journal';
+import { JournalClosedError, LeaseLostError } from '../execution-log/trade-journal';
 import { hedgeFailureReason } from './hedging/hedge-entries';
 import { HedgeTimes } from './hedging/hedge-times';
 import { untilTrusted, type LeaseTrust } from './lease-trust';
@@ -220,7 +220,10 @@ export class TradeState implements TradeView {
       this.folded.makerFilled !== before.makerFilled ? formatDecimal(this.filledSize) : undefined;
     const written = this.journal.append([...entries], filledSize);
     written.catch((error: unknown) => {
-      if (!(error instanceof LeaseLostError)) {
+      if (error instanceof JournalClosedError && error.asked === 'before_close') {
+        // Closed with the write unfinished: the lease is kept to expire (TradeRunner.close).
+        this.log.warn({ err: error }, "execution log write left to the next owner's recovery");
+      } else if (!(error instanceof LeaseLostError)) {
         this.log.error({ err: error }, 'execution log write lost');
       }
     });
@@ -320,15 +323,19 @@ export class TradeState implements TradeView {
     this.currentPhase = phases.handOver(this.currentPhase);
   }
 
-  /** Nothing more is done for the trade here: its venues, budget and journal (closed by `cause`) are let go. */
-  close(cause?: LeaseLostError): void {
+  /**
+   * Nothing more is done for the trade here: its venues, budget and journal
+   * (closed by `cause`) are let go. Returns whether a journal write was left
+   * unfinished (TradeJournal.close): the lease must then be kept to expire.
+   */
+  close(cause?: LeaseLostError): boolean {
     this.currentPhase = phases.close(this.currentPhase);
     this.loop.stop();
     this.abort.abort(new Error('trade closed on this worker'));
     this.opened?.legs.close();
     this.opened?.markouts.close();
     this.budget.close('trade closed on this worker');
-    this.journal.close(cause);
+    return this.journal.close(cause);
   }
 
   /** An operator's halt came or went on the trade's venues: the loop pauses or resumes. */

@@ -52,8 +52,9 @@ export class MemoryJournal implements TradeWrites {
     return Promise.resolve(true);
   }
 
-  close(): void {
-    return undefined;
+  /** Every write here lands at once: none is ever left unfinished by a close. */
+  close(): boolean {
+    return false;
   }
 
   get statuses(): TradeStatus[] {

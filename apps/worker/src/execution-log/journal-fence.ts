@@ -1,3 +1,5 @@
+import type { Logger } from '@sts/platform';
+
 /** Who may write a trade's journal, and the refusals when that is no longer this worker. */
 /** The lease moved to another worker: nothing more may be written for this trade. */
 export class LeaseLostError extends Error {
@@ -32,4 +34,18 @@ export interface JournalFence {
   epoch: string;
   natsPrefix: string;
   correlationId: string;
+}
+
+/**
+ * How a write the journal did not make is logged: one refused by a close
+ * is left to the next owner's recovery (its owner keeps the lease to
+ * expire, TradeRunner.close); one refused by a lost lease is the new
+ * owner's; any other is lost.
+ */
+export function logUnwritten(log: Logger, error: unknown): void {
+  if (error instanceof JournalClosedError && error.asked === 'before_close') {
+    log.warn({ err: error }, "execution log write left to the next owner's recovery");
+  } else if (!(error instanceof LeaseLostError)) {
+    log.error({ err: error }, 'execution log write lost');
+  }
 }

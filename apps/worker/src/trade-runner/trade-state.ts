@@ -12,7 +12,7 @@ import {
 import type { Logger } from '@sts/platform';
 import type { VenueFill } from '@sts/venues';
 import type { LogEntry, TradeControl } from '@sts/contracts';
-import { JournalClosedError, LeaseLostError } from '../execution-log/trade-journal';
+import { type LeaseLostError, logUnwritten } from '../execution-log/trade-journal';
 import { hedgeFailureReason } from './hedging/hedge-entries';
 import { HedgeTimes } from './hedging/hedge-times';
 import { untilTrusted, type LeaseTrust } from './lease-trust';
@@ -219,14 +219,7 @@ export class TradeState implements TradeView {
     const filledSize =
       this.folded.makerFilled !== before.makerFilled ? formatDecimal(this.filledSize) : undefined;
     const written = this.journal.append([...entries], filledSize);
-    written.catch((error: unknown) => {
-      if (error instanceof JournalClosedError && error.asked === 'before_close') {
-        // Closed with the write unfinished: the lease is kept to expire (TradeRunner.close).
-        this.log.warn({ err: error }, "execution log write left to the next owner's recovery");
-      } else if (!(error instanceof LeaseLostError)) {
-        this.log.error({ err: error }, 'execution log write lost');
-      }
-    });
+    written.catch((error: unknown) => logUnwritten(this.log, error));
     return written;
   }
 

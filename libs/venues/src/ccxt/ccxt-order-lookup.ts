@@ -9,7 +9,7 @@ import type { CcxtMarketCache } from './ccxt-market-cache';
 import { isFinal, venueClientOrderIdOf } from './ccxt-mapping';
 import { encodeClientOrderId } from './client-order-ids';
 import type { OrderTracker } from './order-tracker';
-import { CANCEL_FATE_ON_STREAM, CANCEL_FATE_WAIT_MS, ORDER_FATES } from './order-fate';
+import { CANCEL_FATE_ON_STREAM, ORDER_FATES, cancelFateWaitMs, placedOnStream } from './order-fate';
 import { QUEUE_SETTLE_MS } from './queued-orders';
 
 /**
@@ -141,7 +141,7 @@ export class CcxtOrderLookup {
   /**
    * The order's closing update from the account stream, where the venue's
    * stream tells what a closed order filled (CANCEL_FATE_ON_STREAM): the one
-   * seen, or one within CANCEL_FATE_WAIT_MS; else undefined (read it).
+   * seen, or one within the venue's wait (cancelFateWaitMs); else undefined (read it).
    */
   async closedOnStream(orderId: string): Promise<VenueOrder | undefined> {
     const closed = await this.closingUpdate(orderId);
@@ -156,7 +156,7 @@ export class CcxtOrderLookup {
       return undefined;
     }
     const placed = { id: orderId, clientOrderId: encoded };
-    return ORDER_FATES.next(venue, placed, CANCEL_FATE_WAIT_MS, isFinal);
+    return ORDER_FATES.next(venue, placed, cancelFateWaitMs(venue), isFinal);
   }
 
   /** Our client id of an order this client placed, as the venue carries it (undefined: not ours). */
@@ -281,9 +281,23 @@ export class CcxtOrderLookup {
    * transaction hash): the venue's record of it, looked up by our client
    * order id until it shows. Not shown within the settle window, the
    * placement's outcome is unknown, like a lost answer: the caller settles
-   * it later by looking again.
+   * it later by looking again. A post-only's first update on the stream
+   * serves where one comes (`placedOnStream`); an IOC's order is read at once.
    */
-  async placedOrder(clientOrderId: string, unified: string): Promise<Order & { id: string }> {
+  async placedOrder(
+    clientOrderId: string,
+    unified: string,
+    options: { ioc: boolean; sentAtMs: number },
+  ): Promise<Order & { id: string }> {
+    const { venue, tracker } = this.deps;
+    const encoded = String(encodeClientOrderId(venue, clientOrderId));
+    const placed = { clientOrderId, encoded, sentAtMs: options.sentAtMs };
+    const streamed = options.ioc
+      ? undefined
+      : await placedOnStream(venue, placed, (id) => tracker.clientOrderIdOf(id));
+    if (streamed?.id) {
+      return streamed as Order & { id: string };
+    }
     const deadline = Date.now() + QUEUE_SETTLE_MS;
     for (;;) {
       try {

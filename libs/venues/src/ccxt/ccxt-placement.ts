@@ -166,7 +166,10 @@ export class CcxtPlacement {
     if (queued && !order.id) {
       // Lighter answers a transaction hash only: what the order did is read
       // from the venue's record of it, found by our client order id.
-      const found = await lookup.placedOrder(request.clientOrderId, unified);
+      const found = await lookup.placedOrder(request.clientOrderId, unified, {
+        ioc,
+        sentAtMs: placed.stamp.sentAtMs,
+      });
       tracker.track(found.id, request.clientOrderId, request.size);
       return this.fateOf(found, placed);
     }

@@ -32,6 +32,8 @@ export class OrderFates {
   /** The key of each order by venue and client id, for a placement whose answer was lost. */
   private readonly byClientId = new Map<string, string>();
   private readonly waiters = new Map<string, Waiter[]>();
+  /** Waiters for an order known only by our client id (a placement answered without its id). */
+  private readonly clientIdWaiters = new Map<string, Waiter[]>();
   /** When each update was noted (its arrival, for a fate that is an update left alone a while). */
   private readonly notedAt = new WeakMap<Order, number>();
 
@@ -45,7 +47,9 @@ export class OrderFates {
     this.latest.delete(key);
     this.latest.set(key, order);
     if (order.clientOrderId) {
-      this.byClientId.set(`${venue}\n${order.clientOrderId}`, key);
+      const clientKey = `${venue}\n${order.clientOrderId}`;
+      this.byClientId.set(clientKey, key);
+      resolveWaiters(this.clientIdWaiters, clientKey, order);
     }
     if (this.latest.size > REMEMBERED_ORDERS) {
       const oldest = this.latest.keys().next().value as string;
@@ -55,17 +59,7 @@ export class OrderFates {
         this.byClientId.delete(`${oldVenue}\n${oldClientId}`);
       }
     }
-    const waiting = this.waiters.get(key);
-    if (!waiting) {
-      return;
-    }
-    const left = waiting.filter((waiter) => !waiter.accept(order));
-    waiting.filter((waiter) => waiter.accept(order)).forEach((waiter) => waiter.resolve(order));
-    if (left.length > 0) {
-      this.waiters.set(key, left);
-    } else {
-      this.waiters.delete(key);
-    }
+    resolveWaiters(this.waiters, key, order);
   }
 
   /** How long ago an update was noted (Infinity for one that was not). */
@@ -103,22 +97,71 @@ export class OrderFates {
     if (seen && accept(seen)) {
       return seen;
     }
-    let waiter: Waiter | undefined;
-    const streamed = new Promise<Order>((resolve) => {
-      waiter = { accept, resolve };
-      this.waiters.set(key, [...(this.waiters.get(key) ?? []), waiter]);
-    });
-    const timedOut = sleep(ms, undefined, { ref: false }).then(() => undefined);
-    const order = await Promise.race([streamed, timedOut]);
-    const left = (this.waiters.get(key) ?? []).filter((other) => other !== waiter);
-    if (left.length > 0) {
-      this.waiters.set(key, left);
-    } else {
-      this.waiters.delete(key);
-    }
+    const order = await awaitWaiter(this.waiters, key, accept, ms);
     const last = order ?? this.latest.get(key);
     return last && accept(last) ? last : undefined;
   }
+
+  /**
+   * The first update that `accept` takes of an order known so far by our
+   * encoded client id only (Lighter answers a placement with a transaction
+   * hash): the latest seen, or the first to come within `ms`, or undefined.
+   * An id may be carried by another order of ours before it (Lighter keeps
+   * 48 bits of it): `accept` tells this placement's updates from those.
+   */
+  async firstByClientId(
+    venue: string,
+    clientOrderId: string,
+    ms: number,
+    accept: (order: Order) => boolean,
+  ): Promise<Order | undefined> {
+    const seen = this.latestByClientId(venue, clientOrderId);
+    if (seen && accept(seen)) {
+      return seen;
+    }
+    const clientKey = `${venue}\n${clientOrderId}`;
+    const order = await awaitWaiter(this.clientIdWaiters, clientKey, accept, ms);
+    const last = order ?? this.latestByClientId(venue, clientOrderId);
+    return last && accept(last) ? last : undefined;
+  }
+}
+
+/** Resolves the waiters under `key` that take `order`; the others keep waiting. */
+function resolveWaiters(waiters: Map<string, Waiter[]>, key: string, order: Order): void {
+  const waiting = waiters.get(key);
+  if (!waiting) {
+    return;
+  }
+  const left = waiting.filter((waiter) => !waiter.accept(order));
+  waiting.filter((waiter) => waiter.accept(order)).forEach((waiter) => waiter.resolve(order));
+  if (left.length > 0) {
+    waiters.set(key, left);
+  } else {
+    waiters.delete(key);
+  }
+}
+
+/** The first update under `key` that `accept` takes within `ms`, or undefined; the waiter is removed either way. */
+async function awaitWaiter(
+  waiters: Map<string, Waiter[]>,
+  key: string,
+  accept: (order: Order) => boolean,
+  ms: number,
+): Promise<Order | undefined> {
+  let waiter: Waiter | undefined;
+  const streamed = new Promise<Order>((resolve) => {
+    waiter = { accept, resolve };
+    waiters.set(key, [...(waiters.get(key) ?? []), waiter]);
+  });
+  const timedOut = sleep(ms, undefined, { ref: false }).then(() => undefined);
+  const order = await Promise.race([streamed, timedOut]);
+  const left = (waiters.get(key) ?? []).filter((other) => other !== waiter);
+  if (left.length > 0) {
+    waiters.set(key, left);
+  } else {
+    waiters.delete(key);
+  }
+  return order;
 }
 
 const keyOf = (venue: string, orderId: string, clientOrderId: string | undefined): string =>
@@ -156,6 +199,14 @@ export const CANCEL_FATE_ON_STREAM: ReadonlySet<string> = new Set([
   // (asterdex/api-docs, futures v3, "Event: Order Update"); a read weighs 1
   // of A1 (2,400 a minute every account of the address shares).
   'aster',
+  // Lighter's `account_all_orders` stream sends each order's state as its
+  // transaction executes (`status` canceled, filled or another canceled-*
+  // reason, with `filled_base_amount`; apidocs.lighter.xyz, "WebSocket
+  // reference"); a read of the account's orders weighs 300 of L1 (24,000 a
+  // minute an L1 address), and the client read both the active and the
+  // inactive orders after every cancel. A cancel is a transaction the
+  // sequencer executes later (LIGHTER_CANCEL_FATE_WAIT_MS).
+  'lighter',
 ]);
 
 /**
@@ -166,5 +217,45 @@ export const CANCEL_FATE_ON_STREAM: ReadonlySet<string> = new Set([
  */
 export const CANCEL_FATE_WAIT_MS = 150;
 
+/**
+ * Lighter's cancel is a transaction its sequencer executes after the
+ * answer: "maker and cancel 0 ms on Premium, 200 ms on Standard"
+ * (apidocs.lighter.xyz/docs/account-types), and the dialect's
+ * `order_queue=held` reading holds it 300 ms. The closing update is waited
+ * for past both, with room for a loaded process, before a read.
+ */
+export const LIGHTER_CANCEL_FATE_WAIT_MS = 1_000;
+
+/** How long a cancel on `venue` waits for the order's closing update on the stream before it reads. */
+export function cancelFateWaitMs(venue: string): number {
+  return venue === 'lighter' ? LIGHTER_CANCEL_FATE_WAIT_MS : CANCEL_FATE_WAIT_MS;
+}
+
 /** The process's record of account-stream order updates (fed by CcxtAccountEvents). */
 export const ORDER_FATES = new OrderFates();
+
+/**
+ * A post-only placement's order as its first update on the stream shows
+ * it, where the venue answered the placement without naming the order
+ * (Lighter's transaction hash) and its stream tells fates
+ * (CANCEL_FATE_ON_STREAM): a read of the account's orders weighs 300 of
+ * Lighter's L1, and a maker order's placement is every re-quote's. Only an
+ * update noted since the placement was sent, of an order id not already
+ * ours under another client id (`clientIdOf`), counts: Lighter keeps 48
+ * bits of our id, so two maker orders of a trade may share an index.
+ * Undefined where none came within the venue's cancel wait (read it).
+ */
+export function placedOnStream(
+  venue: string,
+  placed: { clientOrderId: string; encoded: string; sentAtMs: number },
+  clientIdOf: (orderId: string) => string,
+): Promise<Order | undefined> {
+  if (!CANCEL_FATE_ON_STREAM.has(venue)) {
+    return Promise.resolve(undefined);
+  }
+  const ours = (order: Order): boolean =>
+    ORDER_FATES.ageOf(order) <= Date.now() - placed.sentAtMs &&
+    !!order.id &&
+    (clientIdOf(order.id) || placed.clientOrderId) === placed.clientOrderId;
+  return ORDER_FATES.firstByClientId(venue, placed.encoded, cancelFateWaitMs(venue), ours);
+}

@@ -508,7 +508,9 @@ export class WorkerHarness {
         } catch (error) {
           if (!/unknown_order/.test(String(error))) throw error;
           gone = [...gone, order.orderId];
-          console.log(`maker order ${order.orderId} on ${venue} gone before the take; reading again`);
+          console.log(
+            `maker order ${order.orderId} on ${venue} gone before the take; reading again`,
+          );
           return undefined;
         }
       },

@@ -87,6 +87,22 @@ export class DeadManWorld {
     }
   }
 
+  /** IOC buys at the best ask, minimum size each: they take what is there and never rest. */
+  async take(count: number): Promise<void> {
+    const market = (await this.client.markets()).find((m) => m.entry.symbol === this.symbol)!;
+    const top = await this.book();
+    const size = minimumSize(market, top.bestAsk!);
+    for (let i = 0; i < count; i += 1) {
+      await this.client.placeIoc({
+        symbol: this.symbol,
+        side: 'buy',
+        price: top.bestAsk!,
+        size,
+        clientOrderId: this.nextId(),
+      });
+    }
+  }
+
   /** How many of the account's orders the simulator holds in each status. */
   async statuses(): Promise<Record<string, number>> {
     const { orders } = await this.control.accountOrders(this.venue, this.wallet);

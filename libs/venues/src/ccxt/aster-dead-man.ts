@@ -21,8 +21,8 @@ interface AsterDeadManExchange {
 }
 
 /**
- * A switch per market: besides arming every market traded, it covers a
- * market first traded while armed before that market's first resting order
+ * A switch per market: besides arming every market an order may rest on, it
+ * covers a market first traded while armed before that market's first resting order
  * (else the order would rest with no countdown until the next push forward).
  */
 export interface MarketCoveringSwitch extends DeadManSwitch {
@@ -45,7 +45,8 @@ export function hasAsterCountdown(exchange: CcxtExchangeLike): boolean {
  * `POST /fapi/v3/countdownCancelAll {symbol, countdownTime}` cancels every
  * open order of THAT SYMBOL when the countdown ends; `0` stops it; each call
  * replaces the symbol's countdown. So the switch arms every market this
- * client placed orders on (`tradedMarkets`: ccxt symbols), one request of
+ * client placed an order on that may rest (`restingMarkets`: ccxt symbols;
+ * an IOC never rests, so a market only hedged on costs nothing), one request of
  * weight 10 each (ccxt counts it as cost 1), one after another (ccxt's v3
  * nonce is the time in microseconds). With no market traded yet there is no
  * order of this client to cancel: the arming holds vacuously, and a market
@@ -56,7 +57,7 @@ export function hasAsterCountdown(exchange: CcxtExchangeLike): boolean {
  */
 export function asterDeadManSwitch(
   exchange: CcxtExchangeLike,
-  tradedMarkets: () => Iterable<string>,
+  restingMarkets: () => Iterable<string>,
 ): MarketCoveringSwitch {
   const ccxt = exchange as unknown as AsterDeadManExchange;
   /** The countdown in force (null while disarmed), and the markets it was started on. */
@@ -75,7 +76,7 @@ export function asterDeadManSwitch(
         return { armed: false, reason: `aster: a countdown under ${ASTER_DEAD_MAN_MIN_MS} ms` };
       }
       covered.clear();
-      for (const unified of [...tradedMarkets()]) {
+      for (const unified of [...restingMarkets()]) {
         try {
           await countdown(unified, countdownTime);
           covered.add(unified);
@@ -101,7 +102,7 @@ export function asterDeadManSwitch(
     async disarm(): Promise<void> {
       armedMs = null;
       covered.clear();
-      for (const unified of [...tradedMarkets()]) {
+      for (const unified of [...restingMarkets()]) {
         try {
           await countdown(unified, 0);
         } catch (error) {

@@ -89,8 +89,9 @@ const WAYS: Readonly<Record<string, DeadManWay>> = {
 /**
  * The venue's dead-man switch through ccxt, or null where ccxt offers none
  * this client uses (Paradex has none). Aster's `countdownCancelAll` is per
- * symbol (aster-dead-man.ts): it arms each of `tradedMarkets`, the ccxt
- * symbols the client placed orders on. A refusal of the venue (Hyperliquid's volume rule or spent
+ * symbol (aster-dead-man.ts): it arms each of `restingMarkets`, the ccxt
+ * symbols the client placed an order on that may rest (an IOC never does:
+ * a hedge-only market costs no arming). A refusal of the venue (Hyperliquid's volume rule or spent
  * daily triggers, a timeout out of bounds) is an answer, `{armed: false,
  * reason}` in the venue's words; a failure to reach it rejects with the
  * VenueError, as every other call. Each request goes through the
@@ -99,10 +100,10 @@ const WAYS: Readonly<Record<string, DeadManWay>> = {
 export function ccxtDeadManSwitch(
   venue: string,
   exchange: CcxtExchangeLike,
-  tradedMarkets: () => Iterable<string> = () => [],
+  restingMarkets: () => Iterable<string> = () => [],
 ): DeadManSwitch | null {
   if (venue === 'aster') {
-    return hasAsterCountdown(exchange) ? asterDeadManSwitch(exchange, tradedMarkets) : null;
+    return hasAsterCountdown(exchange) ? asterDeadManSwitch(exchange, restingMarkets) : null;
   }
   const way = WAYS[venue];
   const ccxt = exchange as unknown as DeadManExchange;

@@ -80,6 +80,11 @@ export interface CcxtPlacementDeps {
 export class CcxtPlacement {
   /** ccxt symbols this client placed orders on (fills are read per market where the venue needs it). */
   readonly tradedMarkets = new Set<string>();
+  /**
+   * ccxt symbols this client placed an order on that may rest (any but an
+   * IOC): the markets a per-market dead-man switch must cover (Aster's).
+   */
+  readonly restingMarkets = new Set<string>();
 
   constructor(private readonly deps: CcxtPlacementDeps) {}
 
@@ -142,6 +147,9 @@ export class CcxtPlacement {
     const { venue, tracker } = this.deps;
     const unified = this.deps.markets.unified(request.symbol);
     this.tradedMarkets.add(unified);
+    if (!ioc) {
+      this.restingMarkets.add(unified);
+    }
     const encoded = encodeClientOrderId(venue, request.clientOrderId);
     tracker.rememberEncoding(request.clientOrderId, encoded);
     return { unified, request, encoded: String(encoded), sentId: encoded, ioc, stamp };

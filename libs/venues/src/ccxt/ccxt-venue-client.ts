@@ -105,7 +105,7 @@ export class CcxtVenueClient implements VenueClient {
       : undefined;
     this.unpaidFillReads = options.exchange.has['watchMyTrades'] !== true;
     this.deadManSwitch = this.authenticated
-      ? ccxtDeadManSwitch(options.venue, options.exchange, () => this.placement.tradedMarkets)
+      ? ccxtDeadManSwitch(options.venue, options.exchange, () => this.placement.restingMarkets)
       : null;
     this.events = new VenueEvents((error, type) =>
       options.logger?.error(

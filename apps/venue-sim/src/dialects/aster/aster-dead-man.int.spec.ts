@@ -81,6 +81,19 @@ describe('Aster countdownCancelAll through the live client', () => {
     expect(await world.statuses()).toEqual({ canceled: 3, open: 1 });
   });
 
+  // A countdown weighs 10 of A1 a market, every third of the timeout: an IOC never rests, so
+  // a market the account only hedges on is not armed.
+  it('arms no market where only IOCs were sent', async () => {
+    await world.rest(1);
+    await btc.take(1);
+    await world.deadMan.arm(60_000);
+    expect(symbolsOf(await world.state())).toEqual(['ETHUSDT']);
+    const endpoint = `${world.sim.url}/dialects/aster`;
+    const log = await loggedRequests({ endpoint } as AsterWorld, world.wallet);
+    const sent = log.filter((r) => r.path.endsWith('/countdownCancelAll'));
+    expect(sent.map((r) => r.params['symbol'])).toEqual(['ETHUSDT']);
+  });
+
   it('covers a market first traded while armed before its first resting order', async () => {
     await world.rest(1);
     await world.deadMan.arm(20_000);

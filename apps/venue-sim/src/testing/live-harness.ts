@@ -213,6 +213,26 @@ export async function lighterApiKeyCredentials(
   };
 }
 
+/**
+ * A ccxt instance of the harness wallet `label` on `venue`, pointed at the
+ * dialect, its answers awaited as long as the conformance suite's clients
+ * wait (1 s was too short for Paradex's onboarding signature check on a
+ * machine running six spec files at once).
+ */
+export async function liveHarnessExchange(
+  venue: string,
+  simUrl: string,
+  label: string,
+): Promise<CcxtExchangeLike> {
+  const credentials = await liveAccountCredentials(venue, simUrl, label);
+  const made = await createCcxtExchange(venue, credentials, {
+    endpoint: `${simUrl}/dialects/${venue}`,
+    ...liveTestOptions(venue),
+  });
+  (made as { timeout?: number }).timeout = REQUEST_TIMEOUT_MS;
+  return made;
+}
+
 /** ccxt options a venue's live client needs in tests: Lighter's stand-in signer. */
 export const liveTestOptions = (venue: string): { options?: Record<string, unknown> } =>
   venue === 'lighter' ? { options: lighterTestSignerFiles() } : {};

@@ -5,18 +5,11 @@ import {
   PostOnlyWouldCrossError,
   clientOrderIds,
   lighterClientOrderIndex,
-  createCcxtExchange,
   minimumSize,
   type CcxtExchangeLike,
 } from '@sts/venues';
 import { startVenueSim, type RunningVenueSim } from '../../sim-server';
-import {
-  harnessWallet,
-  liveAccountCredentials,
-  liveTestOptions,
-  openLiveAccount,
-  REQUEST_TIMEOUT_MS,
-} from '../../testing/live-harness';
+import { harnessWallet, liveHarnessExchange, openLiveAccount } from '../../testing/live-harness';
 import { SimControl } from '../../testing/sim-control';
 
 // What the live client (CcxtVenueClient over ccxt 4.5.84) reads on Lighter to
@@ -51,15 +44,7 @@ afterAll(async () => {
 
 afterEach(() => control.setDialectProfile(VENUE, { order_queue: 'prompt' }));
 
-async function exchangeOf(): Promise<CcxtExchangeLike> {
-  const credentials = await liveAccountCredentials(VENUE, sim.url, LABEL);
-  const made = await createCcxtExchange(VENUE, credentials, {
-    endpoint: `${sim.url}/dialects/${VENUE}`,
-    ...liveTestOptions(VENUE),
-  });
-  (made as { timeout?: number }).timeout = REQUEST_TIMEOUT_MS;
-  return made;
-}
+const exchangeOf = (): Promise<CcxtExchangeLike> => liveHarnessExchange(VENUE, sim.url, LABEL);
 
 /** A post-only buy 2 % under the best bid (ETH, market 1: cents), at the market's minimum size: it rests. */
 async function farBuy(): Promise<{ symbol: string; side: 'buy'; price: string; size: string }> {

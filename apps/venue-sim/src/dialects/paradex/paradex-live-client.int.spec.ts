@@ -5,17 +5,11 @@ import {
   PostOnlyWouldCrossError,
   VenueNetworkError,
   clientOrderIds,
-  createCcxtExchange,
   minimumSize,
   type CcxtExchangeLike,
 } from '@sts/venues';
 import { startVenueSim, type RunningVenueSim } from '../../sim-server';
-import {
-  harnessWallet,
-  liveAccountCredentials,
-  openLiveAccount,
-  REQUEST_TIMEOUT_MS,
-} from '../../testing/live-harness';
+import { harnessWallet, liveHarnessExchange, openLiveAccount } from '../../testing/live-harness';
 import { SimControl } from '../../testing/sim-control';
 
 // The live client (CcxtVenueClient over ccxt 4.5.84) against the Paradex
@@ -56,19 +50,7 @@ beforeAll(async () => {
   await client.connect();
 });
 
-/**
- * A ccxt Paradex of the spec's wallet, pointed at the dialect, answers awaited
- * as long as the conformance suite's clients wait (1 s was too short for the
- * onboarding's signature check on a machine running six spec files at once).
- */
-async function exchangeOf(): Promise<CcxtExchangeLike> {
-  const credentials = await liveAccountCredentials(VENUE, sim.url, LABEL);
-  const made = await createCcxtExchange(VENUE, credentials, {
-    endpoint: `${sim.url}/dialects/${VENUE}`,
-  });
-  (made as { timeout?: number }).timeout = REQUEST_TIMEOUT_MS;
-  return made;
-}
+const exchangeOf = (): Promise<CcxtExchangeLike> => liveHarnessExchange(VENUE, sim.url, LABEL);
 
 afterAll(async () => {
   await client.close();

@@ -52,6 +52,11 @@ export class CcxtAccountEvents {
     this.fateFromStream = QUEUED_ACK.has(options.venue) || CANCEL_FATE_ON_STREAM.has(options.venue);
   }
 
+  /** Whether the account stream is up: an order's update can come on it now (else it is read). */
+  streamUp(): boolean {
+    return this.options.streams.accountStreamUp();
+  }
+
   onOrderUpdate(order: Order): void {
     if (this.fateFromStream) {
       // A placement (queued-orders.ts) or a cancel (ccxt-cancel.ts) waiting for its fate learns it here.

@@ -155,8 +155,8 @@ export class CcxtOrderLookup {
     if (!CANCEL_FATE_ON_STREAM.has(venue) || !encoded) {
       return undefined;
     }
-    const placed = { id: orderId, clientOrderId: encoded };
-    return ORDER_FATES.next(venue, placed, cancelFateWaitMs(venue), isFinal);
+    const waitMs = cancelFateWaitMs(venue, this.deps.account.streamUp());
+    return ORDER_FATES.next(venue, { id: orderId, clientOrderId: encoded }, waitMs, isFinal);
   }
 
   /** Our client id of an order this client placed, as the venue carries it (undefined: not ours). */
@@ -277,24 +277,23 @@ export class CcxtOrderLookup {
   }
 
   /**
-   * A placement the venue took without naming the order (Lighter's
-   * transaction hash): the venue's record of it, looked up by our client
-   * order id until it shows. Not shown within the settle window, the
-   * placement's outcome is unknown, like a lost answer: the caller settles
-   * it later by looking again. A post-only's first update on the stream
-   * serves where one comes (`placedOnStream`); an IOC's order is read at once.
+   * A placement the venue took without naming the order (Lighter's tx hash):
+   * a post-only's first update on the stream (`placedOnStream`), else the
+   * venue's record looked up by our client order id until it shows (an IOC's
+   * at once). Not shown within the settle window, its outcome is unknown,
+   * like a lost answer's: the caller settles it later by looking again.
    */
   async placedOrder(
     clientOrderId: string,
     unified: string,
     options: { ioc: boolean; sentAtMs: number },
   ): Promise<Order & { id: string }> {
-    const { venue, tracker } = this.deps;
-    const encoded = String(encodeClientOrderId(venue, clientOrderId));
-    const placed = { clientOrderId, encoded, sentAtMs: options.sentAtMs };
-    const streamed = options.ioc
-      ? undefined
-      : await placedOnStream(venue, placed, (id) => tracker.clientOrderIdOf(id));
+    const { venue, tracker, account } = this.deps;
+    const placed = { clientOrderId, sentAtMs: options.sentAtMs };
+    const waitMs = cancelFateWaitMs(venue, !options.ioc && account.streamUp());
+    const streamed = await placedOnStream(venue, placed, waitMs, (id) =>
+      tracker.clientOrderIdOf(id),
+    );
     if (streamed?.id) {
       return streamed as Order & { id: string };
     }

@@ -37,6 +37,11 @@ export class CcxtStreams {
     this.signal.noteAccountEvent(venueTimeMs);
   }
 
+  /** Whether the account's streams are watched and up: an order's update can come on them now. */
+  accountStreamUp(): boolean {
+    return this.account.length > 0 && this.signal.up;
+  }
+
   startAccount(): void {
     if (this.account.length > 0) {
       return;

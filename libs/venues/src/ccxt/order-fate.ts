@@ -1,5 +1,6 @@
 import type { Order } from 'ccxt';
 import { sleep } from '@sts/platform';
+import { encodeClientOrderId } from './client-order-ids';
 
 /**
  * Orders whose latest update is kept (the stream may beat the placement's
@@ -226,8 +227,15 @@ export const CANCEL_FATE_WAIT_MS = 150;
  */
 export const LIGHTER_CANCEL_FATE_WAIT_MS = 1_000;
 
-/** How long a cancel on `venue` waits for the order's closing update on the stream before it reads. */
-export function cancelFateWaitMs(venue: string): number {
+/**
+ * How long an order's update is waited for on `venue`'s account stream
+ * before it is read: none while the stream is down (only an update already
+ * seen serves then).
+ */
+export function cancelFateWaitMs(venue: string, streamUp: boolean): number {
+  if (!streamUp) {
+    return 0;
+  }
   return venue === 'lighter' ? LIGHTER_CANCEL_FATE_WAIT_MS : CANCEL_FATE_WAIT_MS;
 }
 
@@ -243,11 +251,13 @@ export const ORDER_FATES = new OrderFates();
  * update noted since the placement was sent, of an order id not already
  * ours under another client id (`clientIdOf`), counts: Lighter keeps 48
  * bits of our id, so two maker orders of a trade may share an index.
- * Undefined where none came within the venue's cancel wait (read it).
+ * Undefined where none came within `waitMs` (the venue's cancel wait while
+ * the stream is up): read it.
  */
 export function placedOnStream(
   venue: string,
-  placed: { clientOrderId: string; encoded: string; sentAtMs: number },
+  placed: { clientOrderId: string; sentAtMs: number },
+  waitMs: number,
   clientIdOf: (orderId: string) => string,
 ): Promise<Order | undefined> {
   if (!CANCEL_FATE_ON_STREAM.has(venue)) {
@@ -257,5 +267,6 @@ export function placedOnStream(
     ORDER_FATES.ageOf(order) <= Date.now() - placed.sentAtMs &&
     !!order.id &&
     (clientIdOf(order.id) || placed.clientOrderId) === placed.clientOrderId;
-  return ORDER_FATES.firstByClientId(venue, placed.encoded, cancelFateWaitMs(venue), ours);
+  const encoded = String(encodeClientOrderId(venue, placed.clientOrderId));
+  return ORDER_FATES.firstByClientId(venue, encoded, waitMs, ours);
 }

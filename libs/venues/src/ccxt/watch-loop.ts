@@ -22,6 +22,11 @@ export class ConnectionSignal {
     this.lastAccountEventMs = venueTimeMs;
   }
 
+  /** Whether every stream is up (none failed and not back yet). */
+  get up(): boolean {
+    return this.down === undefined;
+  }
+
   failed(stream: string, reason: string): void {
     this.failing.add(stream);
     if (this.down) {

@@ -4,6 +4,7 @@ import {
   CcxtVenueClient,
   PostOnlyWouldCrossError,
   clientOrderIds,
+  LIGHTER_CANCEL_FATE_WAIT_MS,
   lighterClientOrderIndex,
   minimumSize,
   type CcxtExchangeLike,
@@ -131,6 +132,37 @@ describe.each(['prompt', 'held'] as const)('lighter, order_queue=%s', (queue) =>
     expect(placed.order.orderId).not.toBe(earlier.order.orderId);
     const result = await client.cancel({ clientOrderId: second, symbol: SYMBOL });
     expect(result).toMatchObject({ outcome: 'canceled', order: { orderId: placed.order.orderId } });
+  });
+});
+
+// While the account stream is down no update can come on it: a placement's order and a cancel's
+// end are read at once, not after the second an update is waited for while it is up.
+describe('lighter, the account stream down', () => {
+  it('reads a placement and a cancel at once', async () => {
+    const disconnected = new Promise<void>((resolve) => {
+      const off = client.on('connection', (event) => {
+        if (event.state === 'disconnected') {
+          off();
+          resolve();
+        }
+      });
+    });
+    await control.dropSockets(VENUE, 30_000);
+    await disconnected;
+    const request = { ...(await farBuy()), clientOrderId: nextId() };
+    await control.resetDialectRateLimits(VENUE);
+
+    const placingAt = Date.now();
+    const placed = await client.placePostOnly(request);
+    const placedInMs = Date.now() - placingAt;
+    const result = await client.cancel({ clientOrderId: request.clientOrderId, symbol: SYMBOL });
+    const canceledInMs = Date.now() - placingAt - placedInMs;
+
+    expect(placed.order.status).toBe('open');
+    expect(result).toMatchObject({ outcome: 'canceled', order: { status: 'canceled' } });
+    expect(placedInMs).toBeLessThan(LIGHTER_CANCEL_FATE_WAIT_MS);
+    expect(canceledInMs).toBeLessThan(LIGHTER_CANCEL_FATE_WAIT_MS);
+    expect((await orderReads())['accountActiveOrders']).toBeGreaterThan(0);
   });
 });
 

@@ -1,11 +1,12 @@
 import type { Order, Trade } from 'ccxt';
-import type { VenueFill, VenueOrder } from '../model/orders';
+import { isResting, type VenueFill, type VenueOrder } from '../model/orders';
 import type { VenueEvents } from '../venue-events';
 import type { CcxtMarketCache } from './ccxt-market-cache';
 import { toFill, toOrder, venueClientOrderIdOf } from './ccxt-mapping';
 import type { CcxtStreams } from './ccxt-streams';
 import { CANCEL_FATE_ON_STREAM, ORDER_FATES } from './order-fate';
 import type { OrderTracker } from './order-tracker';
+import type { RestingMarkets } from './resting-markets';
 import { QUEUED_ACK } from './queued-orders';
 import { sleep } from '@sts/platform';
 
@@ -26,6 +27,8 @@ export interface CcxtAccountEventsOptions {
   readFills: (order: Order) => Promise<Trade[]>;
   /** Budget tokens one `readFills` costs (what the venue weighs a fills read). */
   fillReadTokens: number;
+  /** Where our orders may rest: an order seen closed no longer holds its market. */
+  resting: RestingMarkets;
   logger?: { warn(fields: object, message: string): void };
 }
 
@@ -145,6 +148,10 @@ export class CcxtAccountEvents {
         order.amount === undefined ? undefined : String(order.amount),
       );
     }
-    return toOrder(order, this.options.venue, symbol, market, clientOrderId);
+    const mapped = toOrder(order, this.options.venue, symbol, market, clientOrderId);
+    if (clientOrderId && !isResting(mapped)) {
+      this.options.resting.settled(clientOrderId);
+    }
+    return mapped;
   }
 }

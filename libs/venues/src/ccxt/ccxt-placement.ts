@@ -3,6 +3,7 @@ import type { Order } from 'ccxt';
 import { settlesBy } from '@sts/domain';
 import {
   OrderFateUnknownError,
+  OrderRejectedError,
   PostOnlyWouldCrossError,
   UnknownOrderError,
   VenueNetworkError,
@@ -23,6 +24,7 @@ import type { CreateArgs } from './create-order-args';
 import { encodeClientOrderId } from './client-order-ids';
 import type { OrderRequestExpiry, RequestStamp } from './order-expiry';
 import type { OrderTracker } from './order-tracker';
+import type { RestingMarkets } from './resting-markets';
 import { isFinal } from './ccxt-mapping';
 import {
   QUEUED_ACK,
@@ -68,6 +70,8 @@ export interface CcxtPlacementDeps {
   expiry: OrderRequestExpiry;
   /** Runs before the first resting order on a market where the dead-man switch is per market. */
   beforeRestingOrder?: (unified: string) => Promise<void>;
+  /** Where our orders may rest: a post-only holds its market from its sending on. */
+  resting: RestingMarkets;
 }
 
 /**
@@ -80,11 +84,6 @@ export interface CcxtPlacementDeps {
 export class CcxtPlacement {
   /** ccxt symbols this client placed orders on (fills are read per market where the venue needs it). */
   readonly tradedMarkets = new Set<string>();
-  /**
-   * ccxt symbols this client placed an order on that may rest (any but an
-   * IOC): the markets a per-market dead-man switch must cover (Aster's).
-   */
-  readonly restingMarkets = new Set<string>();
 
   constructor(private readonly deps: CcxtPlacementDeps) {}
 
@@ -148,7 +147,7 @@ export class CcxtPlacement {
     const unified = this.deps.markets.unified(request.symbol);
     this.tradedMarkets.add(unified);
     if (!ioc) {
-      this.restingMarkets.add(unified);
+      this.deps.resting.placing(unified, request.clientOrderId);
     }
     const encoded = encodeClientOrderId(venue, request.clientOrderId);
     tracker.rememberEncoding(request.clientOrderId, encoded);
@@ -203,7 +202,7 @@ export class CcxtPlacement {
     const { id } = first;
     const read = () => lookup.readRecord(id, placed.unified);
     const order = await awaitPlacementFate(venue, first, read, { ioc: placed.ioc });
-    this.throwRefusal(order);
+    this.throwRefusal(order, placed);
     if (placed.ioc && !isFinal(order)) {
       throw new OrderFateUnknownError(
         venue,
@@ -215,9 +214,10 @@ export class CcxtPlacement {
     return completePlacement(order, placed);
   }
 
-  private throwRefusal(order: Order): void {
+  private throwRefusal(order: Order, placed: Placed): void {
     const refusal = queuedRefusal(order, this.deps.venue);
     if (refusal) {
+      this.deps.resting.settled(placed.request.clientOrderId);
       throw refusal;
     }
   }
@@ -243,6 +243,9 @@ export class CcxtPlacement {
       return { order: lookup.seen(unfilled), fills: [], duplicate: false };
     }
     if (!isDuplicate(mapped)) {
+      if (mapped instanceof OrderRejectedError || mapped instanceof PostOnlyWouldCrossError) {
+        this.deps.resting.settled(placed.request.clientOrderId); // refused: it never rested
+      }
       throw mapped;
     }
     const { clientOrderId, symbol } = placed.request;

@@ -30,6 +30,7 @@ import { CcxtAccountEvents } from './ccxt-account-events';
 import { cancelOrder, cancelOrders } from './ccxt-cancel';
 import { verifyCredentials } from './ccxt-credentials';
 import { beforeRestingOrderOf, ccxtDeadManSwitch } from './ccxt-dead-man';
+import { RestingMarkets } from './resting-markets';
 import type { CcxtExchangeLike } from './ccxt-exchange-like';
 import { venueCall } from './ccxt-errors';
 import { cumulativeBudgetReader } from './cumulative-budget';
@@ -83,11 +84,9 @@ export class CcxtVenueClient implements VenueClient {
   private readonly account: CcxtAccountEvents;
   private readonly lookup: CcxtOrderLookup;
   private readonly placement: CcxtPlacement;
-  /**
-   * The venue's batched order and cancel requests, where the client sends
-   * them with their expiry (order-expiry.ts: Hyperliquid's actions, Aster's
-   * and Paradex's batch endpoints).
-   */
+  /** Where an order of this client may rest (a per-market dead-man switch arms these). */
+  private readonly resting = new RestingMarkets();
+  /** Batched order and cancel requests, with their expiry (order-expiry.ts), where sent. */
   readonly batch?: OrderBatch;
   private credentialsVerified = false;
   /** The connect's credential probe, where it read the balances: taken by the first `balances`. */
@@ -105,7 +104,7 @@ export class CcxtVenueClient implements VenueClient {
       : undefined;
     this.unpaidFillReads = options.exchange.has['watchMyTrades'] !== true;
     this.deadManSwitch = this.authenticated
-      ? ccxtDeadManSwitch(options.venue, options.exchange, () => this.placement.restingMarkets)
+      ? ccxtDeadManSwitch(options.venue, options.exchange, () => this.resting.markets())
       : null;
     this.events = new VenueEvents((error, type) =>
       options.logger?.error(
@@ -123,6 +122,7 @@ export class CcxtVenueClient implements VenueClient {
       streams: this.streams,
       tradeStream: !this.unpaidFillReads,
       fillReadTokens: options.requestCosts?.fills ?? 1,
+      resting: this.resting,
       readFills: (order) =>
         this.call(() =>
           this.exchange.fetchMyTrades(
@@ -149,6 +149,7 @@ export class CcxtVenueClient implements VenueClient {
       lookup: this.lookup,
       expiry: this.expiry,
       beforeRestingOrder: beforeRestingOrderOf(this.deadManSwitch),
+      resting: this.resting,
     });
     this.batch = this.batchOf(options.venue);
   }

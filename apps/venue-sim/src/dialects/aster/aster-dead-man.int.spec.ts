@@ -94,6 +94,26 @@ describe('Aster countdownCancelAll through the live client', () => {
     expect(sent.map((r) => r.params['symbol'])).toEqual(['ETHUSDT']);
   });
 
+  it('stops arming a market once every order of ours there closed', async () => {
+    await btc.rest(1);
+    for (const order of await world.client.openOrders('BTCUSDT')) {
+      await world.client.cancel({ clientOrderId: order.clientOrderId, symbol: 'BTCUSDT' });
+    }
+    await world.rest(1);
+    await world.deadMan.arm(60_000);
+    expect(symbolsOf(await world.state())).toEqual(['ETHUSDT']);
+  });
+
+  // Lost after the venue took it, the order rests: its market stays armed until it is seen.
+  it('keeps arming a market whose placement answer was lost', async () => {
+    await world.rest(1);
+    await world.control.loseNext('aster', { op: 'place', at: 'after', then: 'drop' });
+    await expect(btc.rest(1)).rejects.toThrow();
+    await world.deadMan.arm(60_000);
+    expect(symbolsOf(await world.state())).toEqual(['BTCUSDT', 'ETHUSDT']);
+    expect(await world.statuses()).toEqual({ open: 2 });
+  });
+
   it('covers a market first traded while armed before its first resting order', async () => {
     await world.rest(1);
     await world.deadMan.arm(20_000);

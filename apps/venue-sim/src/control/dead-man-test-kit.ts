@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import {
   CcxtVenueClient,
+  type CcxtVenueClientOptions,
   clientOrderIds,
   createCcxtExchange,
   minimumSize,
@@ -40,6 +41,7 @@ export class DeadManWorld {
     symbol: string,
     label: string,
     profile: Profile = {},
+    client: Pick<CcxtVenueClientOptions, 'restingMarketLingerMs'> = {},
   ): Promise<DeadManWorld> {
     const sim = await startVenueSim({
       seed: 31,
@@ -54,9 +56,9 @@ export class DeadManWorld {
     });
     const wallet = harnessWallet(label).address;
     await openLiveAccount(venue, exchange, control, wallet);
-    const client = new CcxtVenueClient({ venue, exchange });
-    await client.connect();
-    return new DeadManWorld(venue, symbol, sim, control, client, wallet);
+    const live = new CcxtVenueClient({ venue, exchange, ...client });
+    await live.connect();
+    return new DeadManWorld(venue, symbol, sim, control, live, wallet);
   }
 
   get deadMan() {

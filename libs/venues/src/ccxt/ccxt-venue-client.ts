@@ -51,13 +51,12 @@ export interface CcxtVenueClientOptions {
   exchange: CcxtExchangeLike;
   bookDepth?: number;
   logger?: Logger;
-  /**
-   * False for a market-data client without credentials (public books and
-   * markets only): nothing is verified and no account stream is watched.
-   */
+  /** False for a market-data client without credentials: nothing verified, no account stream. */
   authenticated?: boolean;
   /** Budget tokens each kind of request costs (the registry's `requestCosts`); absent: 1 each. */
   requestCosts?: Readonly<Record<RequestKind, number>>;
+  /** How long a market stays armed after its last order closed (RESTING_MARKET_LINGER_MS). */
+  restingMarketLingerMs?: number;
 }
 
 /**
@@ -85,7 +84,7 @@ export class CcxtVenueClient implements VenueClient {
   private readonly lookup: CcxtOrderLookup;
   private readonly placement: CcxtPlacement;
   /** Where an order of this client may rest (a per-market dead-man switch arms these). */
-  private readonly resting = new RestingMarkets();
+  private readonly resting: RestingMarkets;
   /** Batched order and cancel requests, with their expiry (order-expiry.ts), where sent. */
   readonly batch?: OrderBatch;
   private credentialsVerified = false;
@@ -98,6 +97,7 @@ export class CcxtVenueClient implements VenueClient {
     this.venue = options.venue;
     this.exchange = options.exchange;
     this.tracker = new OrderTracker((venueId) => decodeClientOrderId(options.venue, venueId));
+    this.resting = new RestingMarkets(options.restingMarketLingerMs);
     this.authenticated = options.authenticated ?? true;
     this.cumulative = this.authenticated
       ? cumulativeBudgetReader(options.venue, options.exchange)

@@ -94,14 +94,39 @@ describe('Aster countdownCancelAll through the live client', () => {
     expect(sent.map((r) => r.params['symbol'])).toEqual(['ETHUSDT']);
   });
 
+  // A market lingers a minute after its last order closed (RESTING_MARKET_LINGER_MS, so that a
+  // re-quote's placement never waits for an arming of its own): here it lingers not at all.
   it('stops arming a market once every order of ours there closed', async () => {
+    const prompt = await DeadManWorld.start(
+      'aster',
+      'ETHUSDT',
+      `dm-aster-prune:${Date.now()}`,
+      {},
+      {
+        restingMarketLingerMs: 0,
+      },
+    );
+    try {
+      await onMarket(prompt, 'BTCUSDT').rest(1);
+      for (const order of await prompt.client.openOrders('BTCUSDT')) {
+        await prompt.client.cancel({ clientOrderId: order.clientOrderId, symbol: 'BTCUSDT' });
+      }
+      await prompt.rest(1);
+      await prompt.deadMan.arm(60_000);
+      expect(symbolsOf(await prompt.state())).toEqual(['ETHUSDT']);
+    } finally {
+      await prompt.stop();
+    }
+  });
+
+  it('keeps arming a market a minute after its last order closed', async () => {
     await btc.rest(1);
     for (const order of await world.client.openOrders('BTCUSDT')) {
       await world.client.cancel({ clientOrderId: order.clientOrderId, symbol: 'BTCUSDT' });
     }
     await world.rest(1);
     await world.deadMan.arm(60_000);
-    expect(symbolsOf(await world.state())).toEqual(['ETHUSDT']);
+    expect(symbolsOf(await world.state())).toEqual(['BTCUSDT', 'ETHUSDT']);
   });
 
   // Lost after the venue took it, the order rests: its market stays armed until it is seen.

@@ -71,12 +71,14 @@ export class OrderEntry {
     if (loss?.at === 'before' && loss.then === 'drop') {
       this.cut(request, loss);
     }
-    await this.waitBeforeEngine(venueId, facts?.op, loss);
+    const heldAsOfMs = await this.waitBeforeEngine(venueId, facts?.op, loss);
     // Nothing awaits from here to the engine: requests a freeze held resume
     // in the order they arrived and reach the engine in that order (a
     // look-up sent after a placement sees the placement).
     const venue = this.venue(venueId);
-    if (facts?.expiresAtMs !== undefined && Date.now() > facts.expiresAtMs) {
+    // A hold released early (`releaseHeld`) arrives as at the time the release named.
+    const arrivedAtMs = Math.max(Date.now(), heldAsOfMs);
+    if (facts?.expiresAtMs !== undefined && arrivedAtMs > facts.expiresAtMs) {
       throw new HttpFailure(
         400,
         'order_expired',
@@ -113,13 +115,14 @@ export class OrderEntry {
   /**
    * What a request waits for on its way to the engine: the venue's latency,
    * a delay-next (orders other than cancels), a lose-next `before` hang, a
-   * freeze until the thaw.
+   * freeze until the thaw. Resolves with the time the hang ended as of (0
+   * without one): a hang released early names a later time than the clock's.
    */
   private async waitBeforeEngine(
     venueId: string,
     op: OrderOp | undefined,
     loss: AnswerLoss | undefined,
-  ): Promise<void> {
+  ): Promise<number> {
     const { faults } = this.deps;
     const latencyMs = faults.latencyOf(venueId);
     if (latencyMs > 0) {
@@ -131,13 +134,12 @@ export class OrderEntry {
         await sleep(delayMs);
       }
     }
-    if (loss?.at === 'before') {
-      await sleep(loss.hangMs);
-    }
+    const heldAsOfMs = loss?.at === 'before' ? await faults.hold(venueId, loss.hangMs) : 0;
     const thawed = faults.gate(venueId);
     if (thawed) {
       await thawed;
     }
+    return heldAsOfMs;
   }
 
   place(request: SignedRequest, body: Record<string, unknown>): Promise<HttpReply> {

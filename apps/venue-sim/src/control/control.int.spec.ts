@@ -103,6 +103,44 @@ describe('venue simulator control endpoint', () => {
     }
   });
 
+  // What a request held before the engine does is judged as at the time a release names, so a
+  // spec proves an expired request's refusal without waiting for its expiry.
+  it('ends the holds before the engine at once, each request judged as at the time named', async () => {
+    const price = await farBid();
+    const order = (clientOrderId: string) => ({
+      symbol: 'SOLUSDT',
+      side: 'buy' as const,
+      price,
+      size: '0.1',
+      clientOrderId,
+    });
+    const held = async () => {
+      for (;;) {
+        const state = (await control.state()) as { venues: { id: string; lose_next: unknown[] }[] };
+        if (state.venues.find((venue) => venue.id === 'aster')!.lose_next.length === 0) {
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+
+    // Released within its life (1 s), as at 5 s later: past its expiry, refused.
+    await control.loseNext('aster', { op: 'place', at: 'before', then: 'hang', hangMs: 60_000 });
+    const pastExpiry = trader.placePostOnly(order('held-past-expiry'));
+    await held();
+    expect(await control.releaseHeld('aster', Date.now() + 5_000)).toEqual({ released: 1 });
+    await expect(pastExpiry).rejects.toThrow(/after its expiry/);
+    const { orders } = await control.accountOrders('aster', '0xctl');
+    expect(orders.map((o) => o.client_order_id)).not.toContain('held-past-expiry');
+
+    await control.loseNext('aster', { op: 'place', at: 'before', then: 'hang', hangMs: 60_000 });
+    const inTime = trader.placePostOnly(order('held-in-time'));
+    await held();
+    expect(await control.releaseHeld('aster', Date.now())).toEqual({ released: 1 });
+    expect((await inTime).order).toMatchObject({ clientOrderId: 'held-in-time', status: 'open' });
+    await trader.cancel({ clientOrderId: 'held-in-time' });
+  });
+
   it('freezes a venue: requests hang until it thaws, or fail fast when halted; the book stands still', async () => {
     const seqBefore = sim.world().venue('aster').market('SOLUSDT').book.seq;
     await control.freeze('aster', 'hang');

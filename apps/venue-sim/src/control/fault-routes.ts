@@ -127,6 +127,14 @@ function addOrderFaults(routes: ControlRoutes): void {
     .add('POST', '/control/venues/:venue/lose-next', (context) => {
       deps.faults.loseNextOrders(routes.venueId(context), parseLoseNext(routes.body(context)));
       return ok();
+    })
+    .add('POST', '/control/venues/:venue/release-held', (context) => {
+      const { as_of_ms: asOfMs } = routes.body(context);
+      const released = deps.faults.releaseHeld(
+        routes.venueId(context),
+        nonNegativeInt(asOfMs, 'as_of_ms'),
+      );
+      return ok({ released });
     });
 }
 

@@ -42,6 +42,8 @@ interface VenueFaults {
   frozen?: { mode: FreezeMode; release: Promise<void>; resolve: () => void };
   wsBlockedUntilMs: number;
   walletBlockedUntilMs: Map<string, number>;
+  /** Requests a lose-next `before` + `hang` holds now: each released with the time it arrives as of. */
+  held: Set<(asOfMs: number) => void>;
 }
 
 /**
@@ -64,6 +66,7 @@ export class FaultInjector {
         loseNext: [],
         wsBlockedUntilMs: 0,
         walletBlockedUntilMs: new Map(),
+        held: new Set(),
       };
       this.venues.set(venue, faults);
     }
@@ -107,6 +110,36 @@ export class FaultInjector {
       rules.splice(index, 1);
     }
     return { at: rule.at, then: rule.then, hangMs: rule.hangMs, blockMs: rule.blockMs };
+  }
+
+  /**
+   * Holds a request (a lose-next `before` + `hang`) for `ms`, or until the
+   * holds are released; resolves with the time it reaches the venue as of:
+   * now, or the time the release names (`releaseHeld`).
+   */
+  hold(venue: string, ms: number): Promise<number> {
+    const { held } = this.of(venue);
+    return new Promise((resolve) => {
+      const release = (asOfMs: number) => {
+        clearTimeout(timer);
+        held.delete(release);
+        resolve(asOfMs);
+      };
+      const timer = setTimeout(() => release(Date.now()), ms);
+      held.add(release);
+    });
+  }
+
+  /**
+   * Every request held now reaches the venue at once, judged as at `asOfMs`
+   * (its expiry against that time, not the clock): a spec proves what a
+   * request held past its expiry does without waiting for the expiry.
+   * Returns how many were released.
+   */
+  releaseHeld(venue: string, asOfMs: number): number {
+    const releases = [...this.of(venue).held];
+    releases.forEach((release) => release(Math.max(asOfMs, Date.now())));
+    return releases.length;
   }
 
   freeze(venue: string, mode: FreezeMode): void {

@@ -110,6 +110,11 @@ export class SimControl {
     return this.post(`/control/venues/${venue}/delay-next`, { count, ms });
   }
 
+  /** Ends every lose-next hold now, each request reaching the venue as at `asOfMs`. */
+  releaseHeld(venue: string, asOfMs: number): Promise<{ released: number }> {
+    return this.post(`/control/venues/${venue}/release-held`, { as_of_ms: asOfMs });
+  }
+
   loseNext(venue: string, fault: LoseNextFault): Promise<unknown> {
     return this.post(`/control/venues/${venue}/lose-next`, {
       ...(fault.count !== undefined ? { count: fault.count } : {}),

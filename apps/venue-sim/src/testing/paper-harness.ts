@@ -102,6 +102,9 @@ export function simDriver(
     loseNextAnswer: async (op, at) => {
       await control.loseNext(venue, { op, at, then: 'hang', hangMs: holdMs });
     },
+    endHoldsAt: async (atMs) => {
+      await control.releaseHeld(venue, atMs);
+    },
     setRateLimit: (perSecond) => rateLimit.set(perSecond),
     restoreRateLimit: () => rateLimit.restore(),
   };

@@ -23,6 +23,13 @@ export interface ConformanceDriver {
    */
   loseNextAnswer?(op: 'place' | 'cancel' | 'replace', at: 'before' | 'after'): Promise<void>;
   /**
+   * Ends the holds of `loseNextAnswer` now, each request reaching the venue
+   * as at `atMs` (judged against its expiry as if then): what a request held
+   * past its expiry does, proved without waiting for the expiry. Absent, the
+   * suite sleeps until `atMs`.
+   */
+  endHoldsAt?(atMs: number): Promise<void>;
+  /**
    * Lowers the venue's request limit for the 429 case's burst to about
    * `perSecond` of the client's open-order reads, in windows of at most a
    * second, so that a client whose every request is slow to sign (the live

@@ -5,7 +5,7 @@ export * from './ccxt/ccxt-venue-client';
 export * from './ccxt/client-order-ids';
 export { LIVE_BATCH_VENUES, longestRequestLifeMs } from './ccxt/order-expiry';
 export { CUMULATIVE_BUDGET_VENUES } from './ccxt/cumulative-budget';
-export { LIGHTER_CANCEL_FATE_WAIT_MS } from './ccxt/order-fate';
+export { LIGHTER_STREAM_FATE_WAIT_MS } from './ccxt/order-fate';
 export type { SentVenueRequest } from './ccxt/request-payment';
 export * from './common/frame-coalescer';
 export { replaceInTwoRequests } from './common/replace-in-two-requests';

@@ -9,7 +9,7 @@ import type { CcxtMarketCache } from './ccxt-market-cache';
 import { isFinal, venueClientOrderIdOf } from './ccxt-mapping';
 import { encodeClientOrderId } from './client-order-ids';
 import type { OrderTracker } from './order-tracker';
-import { CANCEL_FATE_ON_STREAM, ORDER_FATES, cancelFateWaitMs, placedOnStream } from './order-fate';
+import { CANCEL_FATE_ON_STREAM, ORDER_FATES, streamFateWaitMs, placedOnStream } from './order-fate';
 import { QUEUE_SETTLE_MS } from './queued-orders';
 
 /**
@@ -141,7 +141,7 @@ export class CcxtOrderLookup {
   /**
    * The order's closing update from the account stream, where the venue's
    * stream tells what a closed order filled (CANCEL_FATE_ON_STREAM): the one
-   * seen, or one within the venue's wait (cancelFateWaitMs); else undefined (read it).
+   * seen, or one within the venue's wait (streamFateWaitMs); else undefined (read it).
    */
   async closedOnStream(orderId: string): Promise<VenueOrder | undefined> {
     const closed = await this.closingUpdate(orderId);
@@ -155,7 +155,7 @@ export class CcxtOrderLookup {
     if (!CANCEL_FATE_ON_STREAM.has(venue) || !encoded) {
       return undefined;
     }
-    const waitMs = cancelFateWaitMs(venue, this.deps.account.streamUp());
+    const waitMs = streamFateWaitMs(venue, this.deps.account.streamUp());
     return ORDER_FATES.next(venue, { id: orderId, clientOrderId: encoded }, waitMs, isFinal);
   }
 
@@ -290,7 +290,8 @@ export class CcxtOrderLookup {
   ): Promise<Order & { id: string }> {
     const { venue, tracker, account } = this.deps;
     const placed = { clientOrderId, sentAtMs: options.sentAtMs };
-    const waitMs = cancelFateWaitMs(venue, !options.ioc && account.streamUp());
+    // An IOC's order is never waited for on the stream: only an update already seen serves.
+    const waitMs = options.ioc ? 0 : streamFateWaitMs(venue, account.streamUp());
     const streamed = await placedOnStream(venue, placed, waitMs, (id) =>
       tracker.clientOrderIdOf(id),
     );

@@ -87,20 +87,14 @@ export class OrderFates {
    * post-only's NEW left alone a while, `restingOrDone`), and one that came
    * early in the wait is old enough by then.
    */
-  async next(
+  next(
     venue: string,
     placed: { id: string; clientOrderId?: string },
     ms: number,
     accept: (order: Order) => boolean,
   ): Promise<Order | undefined> {
     const key = keyOf(venue, placed.id, placed.clientOrderId);
-    const seen = this.latest.get(key);
-    if (seen && accept(seen)) {
-      return seen;
-    }
-    const order = await awaitWaiter(this.waiters, key, accept, ms);
-    const last = order ?? this.latest.get(key);
-    return last && accept(last) ? last : undefined;
+    return firstAccepted(this.waiters, key, () => this.latest.get(key), accept, ms);
   }
 
   /**
@@ -110,21 +104,40 @@ export class OrderFates {
    * An id may be carried by another order of ours before it (Lighter keeps
    * 48 bits of it): `accept` tells this placement's updates from those.
    */
-  async firstByClientId(
+  firstByClientId(
     venue: string,
     clientOrderId: string,
     ms: number,
     accept: (order: Order) => boolean,
   ): Promise<Order | undefined> {
-    const seen = this.latestByClientId(venue, clientOrderId);
-    if (seen && accept(seen)) {
-      return seen;
-    }
-    const clientKey = `${venue}\n${clientOrderId}`;
-    const order = await awaitWaiter(this.clientIdWaiters, clientKey, accept, ms);
-    const last = order ?? this.latestByClientId(venue, clientOrderId);
-    return last && accept(last) ? last : undefined;
+    const latest = () => this.latestByClientId(venue, clientOrderId);
+    return firstAccepted(this.clientIdWaiters, `${venue}\n${clientOrderId}`, latest, accept, ms);
   }
+}
+
+/**
+ * The latest update if `accept` takes it, else the first under `key` it
+ * takes within `ms` (the latest asked again as the wait ends), else
+ * undefined. Nothing is awaited where there is no time to wait (a stream
+ * down, an IOC's placement).
+ */
+async function firstAccepted(
+  waiters: Map<string, Waiter[]>,
+  key: string,
+  latest: () => Order | undefined,
+  accept: (order: Order) => boolean,
+  ms: number,
+): Promise<Order | undefined> {
+  const seen = latest();
+  if (seen && accept(seen)) {
+    return seen;
+  }
+  if (ms <= 0) {
+    return undefined;
+  }
+  const order = await awaitWaiter(waiters, key, accept, ms);
+  const last = order ?? latest();
+  return last && accept(last) ? last : undefined;
 }
 
 /** Resolves the waiters under `key` that take `order`; the others keep waiting. */
@@ -206,37 +219,37 @@ export const CANCEL_FATE_ON_STREAM: ReadonlySet<string> = new Set([
   // reference"); a read of the account's orders weighs 300 of L1 (24,000 a
   // minute an L1 address), and the client read both the active and the
   // inactive orders after every cancel. A cancel is a transaction the
-  // sequencer executes later (LIGHTER_CANCEL_FATE_WAIT_MS).
+  // sequencer executes later (LIGHTER_STREAM_FATE_WAIT_MS).
   'lighter',
 ]);
 
 /**
- * How long a cancel waits for the order's closing update before it reads
- * the order instead: the stream's update and the cancel's answer leave the
- * venue with the same block, so it is normally there already or within a
- * few ms.
+ * How long a cancel waits for the order's closing update on the stream
+ * before it reads the order instead (Lighter: LIGHTER_STREAM_FATE_WAIT_MS):
+ * the stream's update and the cancel's answer leave the venue with the same
+ * block, so it is normally there already or within a few ms.
  */
-export const CANCEL_FATE_WAIT_MS = 150;
+export const STREAM_FATE_WAIT_MS = 150;
 
 /**
- * Lighter's cancel is a transaction its sequencer executes after the
- * answer: "maker and cancel 0 ms on Premium, 200 ms on Standard"
+ * Lighter's placements and cancels are transactions its sequencer executes
+ * after the answer: "maker and cancel 0 ms on Premium, 200 ms on Standard"
  * (apidocs.lighter.xyz/docs/account-types), and the dialect's
- * `order_queue=held` reading holds it 300 ms. The closing update is waited
+ * `order_queue=held` reading holds them 300 ms. The order's update is waited
  * for past both, with room for a loaded process, before a read.
  */
-export const LIGHTER_CANCEL_FATE_WAIT_MS = 1_000;
+export const LIGHTER_STREAM_FATE_WAIT_MS = 1_000;
 
 /**
  * How long an order's update is waited for on `venue`'s account stream
  * before it is read: none while the stream is down (only an update already
  * seen serves then).
  */
-export function cancelFateWaitMs(venue: string, streamUp: boolean): number {
+export function streamFateWaitMs(venue: string, streamUp: boolean): number {
   if (!streamUp) {
     return 0;
   }
-  return venue === 'lighter' ? LIGHTER_CANCEL_FATE_WAIT_MS : CANCEL_FATE_WAIT_MS;
+  return venue === 'lighter' ? LIGHTER_STREAM_FATE_WAIT_MS : STREAM_FATE_WAIT_MS;
 }
 
 /** The process's record of account-stream order updates (fed by CcxtAccountEvents). */
@@ -251,8 +264,7 @@ export const ORDER_FATES = new OrderFates();
  * update noted since the placement was sent, of an order id not already
  * ours under another client id (`clientIdOf`), counts: Lighter keeps 48
  * bits of our id, so two maker orders of a trade may share an index.
- * Undefined where none came within `waitMs` (the venue's cancel wait while
- * the stream is up): read it.
+ * Undefined where none came within `waitMs` (`streamFateWaitMs`): read it.
  */
 export function placedOnStream(
   venue: string,

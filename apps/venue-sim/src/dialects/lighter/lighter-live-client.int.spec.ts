@@ -4,7 +4,7 @@ import {
   CcxtVenueClient,
   PostOnlyWouldCrossError,
   clientOrderIds,
-  LIGHTER_CANCEL_FATE_WAIT_MS,
+  LIGHTER_STREAM_FATE_WAIT_MS,
   lighterClientOrderIndex,
   minimumSize,
   type CcxtExchangeLike,
@@ -160,8 +160,8 @@ describe('lighter, the account stream down', () => {
 
     expect(placed.order.status).toBe('open');
     expect(result).toMatchObject({ outcome: 'canceled', order: { status: 'canceled' } });
-    expect(placedInMs).toBeLessThan(LIGHTER_CANCEL_FATE_WAIT_MS);
-    expect(canceledInMs).toBeLessThan(LIGHTER_CANCEL_FATE_WAIT_MS);
+    expect(placedInMs).toBeLessThan(LIGHTER_STREAM_FATE_WAIT_MS);
+    expect(canceledInMs).toBeLessThan(LIGHTER_STREAM_FATE_WAIT_MS);
     expect((await orderReads())['accountActiveOrders']).toBeGreaterThan(0);
   });
 });
